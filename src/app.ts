@@ -1,0 +1,85 @@
+import { Hono } from 'hono'
+import { cardRoutes } from './cards/routes.js'
+import { CardService } from './cards/service.js'
+import { threeDsRoutes } from './cards/three-ds.js'
+import { chargeQueryRoutes } from './charges/routes.js'
+import { controlRoutes } from './control/routes.js'
+import type { Deps } from './deps.js'
+import type { AppEnv } from './http/context.js'
+import { fail, ok } from './http/envelope.js'
+import { ApiError, MSG } from './http/errors.js'
+import { authenticate, limitBody, loopbackOnly } from './http/middleware.js'
+
+/** Paths whose requests are not journaled (reading the journal or events would drown it). */
+const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
+
+/**
+ * The whole HTTP API as a function of its dependencies: tests build it over an in-memory store
+ * and call `app.request()`; server.ts puts it on a socket.
+ */
+export function createApp(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  const cards = new CardService(deps)
+
+  // Outermost: durability, then the journal. With --data, the answer leaves only once the
+  // change it reports is in the file.
+  app.use('*', async (c, next) => {
+    const t0 = performance.now()
+    await next()
+    if (deps.store.dirty) {
+      try {
+        await deps.store.sync()
+      } catch (e) {
+        console.error('paysandbox: could not write the data file:', e)
+        c.res = fail(c, 500, MSG.INTERNAL)
+      }
+    }
+    const ns = c.get('ns')
+    if (ns && !UNJOURNALED.test(c.req.path)) {
+      const url = new URL(c.req.url)
+      deps.journal.add(ns, {
+        at: deps.clocks.iso(ns),
+        method: c.req.method,
+        path: c.req.path,
+        query: url.search,
+        status: c.res.status,
+        ms: Math.round((performance.now() - t0) * 100) / 100,
+        request: c.get('journalBody') ?? c.get('body') ?? null,
+        response: c.get('responseBody') ?? null,
+      })
+    }
+  })
+
+  const identityPaths = ['/api/v1/identities/*', '/merchant/api/v1/identities/*']
+  for (const p of identityPaths) app.use(p, limitBody(deps.config.identityBodyLimit))
+  app.use('*', async (c, next) => {
+    if (c.req.path.includes('/identities/')) return next()
+    return limitBody(deps.config.bodyLimit)(c, next)
+  })
+
+  app.get('/_sandbox/health', (c) =>
+    ok(c, 'paysandbox is running', { version: deps.version, uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
+  )
+  // the customer's browser: no key (see three-ds.tsx)
+  app.route('/_sandbox/3ds', threeDsRoutes(deps, cards))
+
+  app.use('/_sandbox/*', loopbackOnly(deps))
+  app.use('/_sandbox/*', authenticate(deps))
+  app.use('/merchant/*', authenticate(deps))
+  app.use('/api/*', authenticate(deps))
+
+  app.route('/merchant/api/v1/charges/card', cardRoutes(cards))
+  app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps))
+  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards) }))
+
+  app.notFound((c) => fail(c, 404, MSG.ROUTE_NOT_FOUND))
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return fail(c, err.status, err.message, err.data)
+    console.error('paysandbox: unhandled error:', err)
+    return fail(c, 500, MSG.INTERNAL)
+  })
+
+  return app
+}
+
+export type App = ReturnType<typeof createApp>

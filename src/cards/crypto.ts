@@ -1,0 +1,65 @@
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+
+/**
+ * SPEC.md 5.3: AES-256-GCM, key = the UTF-8 bytes of the 32-character encryption key, a fresh
+ * 16-byte IV, output `<iv_hex>:<ciphertext_hex>:<auth_tag_hex>` in lowercase hex.
+ */
+
+const HEX = /^[0-9a-fA-F]+$/
+
+function keyBytes(encryptionKey: string): Buffer {
+  const key = Buffer.from(encryptionKey, 'utf8')
+  if (key.length !== 32) throw new Error('the encryption key must be 32 bytes of UTF-8 (AES-256)')
+  return key
+}
+
+/**
+ * Encrypts a charge payload the way a merchant's SDK does.
+ * @example
+ * const charge_data = encryptChargeData({ reference: 'order-0001', card: {...}, amount: 1000, currency: 'NGN', customer: { email: 'a@b.co' } }, 'sandbox-encryption-key-012345678')
+ */
+export function encryptChargeData(payload: unknown, encryptionKey: string): string {
+  const iv = randomBytes(16)
+  const cipher = createCipheriv('aes-256-gcm', keyBytes(encryptionKey), iv)
+  const text = typeof payload === 'string' ? payload : JSON.stringify(payload)
+  const ct = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
+  return `${iv.toString('hex')}:${ct.toString('hex')}:${cipher.getAuthTag().toString('hex')}`
+}
+
+/**
+ * Decrypts `charge_data` and parses its JSON. Returns `undefined` when it cannot be decrypted
+ * (wrong key, bad format, bad tag) or does not hold JSON: the caller answers SPEC.md 5.4's error.
+ */
+export function decryptChargeData(chargeData: string, encryptionKey: string): unknown {
+  const text = decryptChargeText(chargeData, encryptionKey)
+  if (text === undefined) return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Decrypts to the plaintext string, or `undefined`. */
+export function decryptChargeText(chargeData: string, encryptionKey: string): string | undefined {
+  if (typeof chargeData !== 'string') return undefined
+  const parts = chargeData.split(':')
+  if (parts.length !== 3) return undefined
+  const [ivHex, ctHex, tagHex] = parts
+  if (ivHex.length !== 32 || tagHex.length !== 32 || ctHex.length === 0 || ctHex.length % 2) return undefined
+  if (!HEX.test(ivHex) || !HEX.test(ctHex) || !HEX.test(tagHex)) return undefined
+  let key: Buffer
+  try {
+    key = keyBytes(encryptionKey)
+  } catch {
+    return undefined
+  }
+  try {
+    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivHex, 'hex'), { authTagLength: 16 })
+    decipher.setAuthTag(Buffer.from(tagHex, 'hex'))
+    const pt = Buffer.concat([decipher.update(Buffer.from(ctHex, 'hex')), decipher.final()])
+    return pt.toString('utf8')
+  } catch {
+    return undefined
+  }
+}

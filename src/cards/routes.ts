@@ -1,0 +1,49 @@
+import { Hono } from 'hono'
+import { readJsonObject, validate } from '../http/body.js'
+import type { AppEnv } from '../http/context.js'
+import { ok } from '../http/envelope.js'
+import { ApiError, MSG } from '../http/errors.js'
+import { maskSecrets } from '../http/mask.js'
+import { decryptChargeData } from './crypto.js'
+import { authorizeSchema, cardChargeSchema, chargeDataSchema, transactionReferenceSchema, type CardChargeInput } from './schemas.js'
+import type { CardService } from './service.js'
+
+/** Decrypts `charge_data` with the namespace's key and validates it (SPEC.md 2.2, 5). */
+export async function readChargeData<S extends typeof cardChargeSchema>(
+  c: import('hono').Context<AppEnv>,
+  schema: S = cardChargeSchema as S,
+): Promise<CardChargeInput> {
+  const body = await readJsonObject(c)
+  const { charge_data } = validate(chargeDataSchema, body)
+  const payload = decryptChargeData(charge_data, c.get('nsMeta').encryption_key)
+  if (payload === undefined) throw new ApiError(400, MSG.DECRYPT_FAILED)
+  // the journal shows what was decrypted, masked; never the card itself
+  c.set('journalBody', { charge_data: '(encrypted)', decrypted: maskSecrets(payload) })
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
+  return validate(schema, payload)
+}
+
+export function cardRoutes(cards: CardService) {
+  const app = new Hono<AppEnv>()
+  const origin = (c: { req: { url: string } }) => new URL(c.req.url).origin
+
+  app.post('/', async (c) => {
+    const input = await readChargeData(c)
+    const charge = cards.charge(c.get('ns'), input)
+    return ok(c, cards.envelopeMessage(charge), cards.responseData(charge, origin(c)))
+  })
+
+  app.post('/authorize', async (c) => {
+    const input = validate(authorizeSchema, await readJsonObject(c))
+    const charge = cards.authorize(c.get('ns'), input)
+    return ok(c, cards.envelopeMessage(charge), cards.responseData(charge, origin(c)))
+  })
+
+  app.post('/resend-otp', async (c) => {
+    const { transaction_reference } = validate(transactionReferenceSchema, await readJsonObject(c))
+    const charge = cards.resendOtp(c.get('ns'), transaction_reference)
+    return ok(c, 'OTP resent successfully', cards.responseData(charge, origin(c)))
+  })
+
+  return app
+}

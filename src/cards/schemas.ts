@@ -1,0 +1,102 @@
+import { z } from '../http/zod-messages.js'
+
+/** SPEC.md 2.2 and 8, with CONTRACT.md 3's additions. */
+
+export const referenceSchema = z.string().trim().min(8, 'must be at least 8 characters').max(100, 'must be at most 100 characters')
+
+export const metadataSchema = z
+  .record(z.string(), z.unknown())
+  .refine((m) => Object.keys(m).length > 0, 'must not be an empty object')
+  .refine((m) => Object.keys(m).length <= 5, 'must have at most 5 keys')
+  .refine((m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters')
+  .refine((m) => Object.keys(m).every((k) => /^[A-Za-z0-9-]+$/.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -')
+
+export const dynamicDescriptorSchema = z
+  .string()
+  .regex(/^[A-Z0-9]{1,10}$/, 'must be 1-10 characters, only A-Z and 0-9')
+
+export const httpUrlSchema = z
+  .string()
+  .max(2048, 'must be at most 2048 characters')
+  .refine((u) => {
+    try {
+      const p = new URL(u).protocol
+      return p === 'http:' || p === 'https:'
+    } catch {
+      return false
+    }
+  }, 'must be an http(s) URL')
+
+/** A major-unit amount: a number, > 0 (or >= 0 where zero is allowed), at most 2 decimals. */
+export const amountSchema = ({ allowZero = false, allowString = false } = {}) =>
+  z.unknown().superRefine((v, ctx) => {
+    if (v === undefined) return ctx.addIssue({ code: 'custom', message: 'is required' })
+    if (typeof v !== 'number' && !(allowString && typeof v === 'string')) {
+      return ctx.addIssue({ code: 'custom', message: allowString ? 'must be a number or a numeric string' : 'must be a number' })
+    }
+    const n = typeof v === 'number' ? v : Number(v)
+    if (typeof v === 'string' && !/^\s*\d+(\.\d+)?\s*$/.test(v)) return ctx.addIssue({ code: 'custom', message: 'must be a numeric string' })
+    if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
+      return ctx.addIssue({ code: 'custom', message: allowZero ? 'must be zero or more' : 'must be greater than 0' })
+    }
+    if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : v.trim())) {
+      return ctx.addIssue({ code: 'custom', message: 'must have at most 2 decimal places' })
+    }
+    if (n > 1_000_000_000_000) return ctx.addIssue({ code: 'custom', message: 'is too large' })
+  })
+
+export const cardChargeSchema = z.object({
+  reference: referenceSchema,
+  card: z.object({
+    name: z.string().max(100, 'must be at most 100 characters').optional(),
+    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+    cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+    expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
+    expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
+    pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+  }),
+  amount: amountSchema(),
+  currency: z.literal('NGN'),
+  redirect_url: httpUrlSchema.optional(),
+  customer: z.object({
+    email: z.string().email().max(254),
+    name: z.string().max(100, 'must be at most 100 characters').optional(),
+  }),
+  metadata: metadataSchema.optional(),
+  dynamic_descriptor: dynamicDescriptorSchema.optional(),
+  description: z.string().max(255, 'must be at most 255 characters').optional(),
+})
+export type CardChargeInput = z.infer<typeof cardChargeSchema>
+
+export const chargeDataSchema = z.object({ charge_data: z.string().min(1, 'is required') })
+
+const avsSchema = z.object({
+  state: z.string().min(1, 'is required'),
+  city: z.string().min(1, 'is required'),
+  country: z.string().min(1, 'is required'),
+  address: z.string().min(1, 'is required'),
+  zip_code: z.string().min(1, 'is required'),
+})
+
+export const AUTH_FIELDS = ['pin', 'otp', 'avs', 'phone'] as const
+export type AuthField = (typeof AUTH_FIELDS)[number]
+
+export const authorizeSchema = z.object({
+  transaction_reference: z.string().min(1, 'is required'),
+  authorization: z
+    .object({
+      pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+      otp: z.string().regex(/^\d{4,8}$/, 'must be 4-8 digits').optional(),
+      avs: avsSchema.optional(),
+      phone: z.string().regex(/^\+?\d{7,15}$/, 'must be a phone number in international format').optional(),
+    })
+    .superRefine((a, ctx) => {
+      const given = AUTH_FIELDS.filter((f) => a[f] !== undefined)
+      if (given.length !== 1) {
+        ctx.addIssue({ code: 'custom', message: 'must hold exactly one of pin, otp, avs, phone' })
+      }
+    }),
+})
+export type AuthorizeInput = z.infer<typeof authorizeSchema>
+
+export const transactionReferenceSchema = z.object({ transaction_reference: z.string().min(1, 'is required') })

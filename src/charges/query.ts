@@ -1,0 +1,39 @@
+import { toDecimalString } from '../money.js'
+import type { CardCharge, ChargeBase } from './types.js'
+
+/** The charge query record of SPEC.md 2.8, for any kind of charge. */
+export function chargeQueryRecord(charge: ChargeBase) {
+  const paid = charge.status === 'success' ? charge.amount : 0
+  const base: Record<string, unknown> = {
+    reference: charge.payment_reference,
+    transaction_reference: charge.transaction_reference,
+    status: charge.status,
+    amount: toDecimalString(charge.amount),
+    amount_paid: toDecimalString(paid),
+    fee: toDecimalString(charge.fee),
+    vat: toDecimalString(charge.vat),
+    currency: charge.currency,
+    description: charge.description,
+    payment_method: charge.kind,
+    created_at: charge.created_at,
+    completed_at: charge.completed_at,
+  }
+  if (charge.status === 'failed' || charge.attempts.length) base.payment_attempts = charge.attempts
+  if (charge.kind === 'card') base.card = (charge as CardCharge).card
+  if (charge.metadata) base.metadata = charge.metadata
+  if (charge.customer) base.customer = charge.customer
+  return base
+}
+
+/** CONTRACT.md 8: the `data` of a charge.success / charge.failed event. */
+export function chargeEventData(charge: ChargeBase) {
+  return {
+    reference: charge.transaction_reference,
+    payment_reference: charge.payment_reference,
+    amount: charge.amount / 100,
+    fee: charge.fee / 100,
+    currency: charge.currency,
+    status: charge.status,
+    payment_method: charge.kind,
+  }
+}

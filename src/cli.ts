@@ -1,0 +1,189 @@
+import { Command, CommanderError, Option } from 'commander'
+import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
+import { ConfigError, DEFAULT_ENCRYPTION_KEY, resolveConfig, type ConfigInput } from './config.js'
+import { VERSION } from './deps.js'
+import { Scenarios, PackError } from './scenario/index.js'
+import { DataFileError } from './store/store.js'
+
+/** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
+function die(message: string, code = 2): never {
+  process.stderr.write(`sandbox: ${message}\n`)
+  process.exit(code)
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value]
+
+async function readStdin(): Promise<string> {
+  const chunks: Buffer[] = []
+  for await (const chunk of process.stdin) chunks.push(chunk as Buffer)
+  return Buffer.concat(chunks).toString('utf8')
+}
+
+export function buildProgram(): Command {
+  const program = new Command()
+  program
+    .name('sandbox')
+    .description('paysandbox: a local sandbox of the payments, direct-debit and identity-verification API')
+    .version(VERSION)
+    .showHelpAfterError('(run with --help for usage)')
+    .exitOverride()
+    .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
+
+  program
+    .command('start')
+    .description('serve the whole API on a local port')
+    .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free port').env('SANDBOX_PORT').default('4010'))
+    .addOption(new Option('--host <host>', 'address to listen on').env('SANDBOX_HOST').default('127.0.0.1'))
+    .addOption(new Option('--data <file>', 'persist the store to this JSON file and reload it on start').env('SANDBOX_DATA'))
+    .option('--scenarios <file>', 'add a scenario pack (YAML or JSON); repeatable, later wins', collect, [])
+    .addOption(new Option('--secret-key <key>', 'default merchant secret key').env('SANDBOX_SECRET_KEY'))
+    .addOption(new Option('--encryption-key <key>', 'encryption key (32 characters) of the default merchant and of namespaces made on the fly').env('SANDBOX_ENCRYPTION_KEY'))
+    .addOption(new Option('--merchants <file>', 'merchants file (YAML or JSON) with several keys').env('SANDBOX_MERCHANTS'))
+    .addOption(new Option('--strict-keys', 'accept only configured keys').env('SANDBOX_STRICT_KEYS'))
+    .addOption(new Option('--webhook-url <url>', 'default webhook URL of every namespace').env('SANDBOX_WEBHOOK_URL'))
+    .addOption(new Option('--control-token <token>', 'open the control API beyond loopback to requests carrying this token').env('SANDBOX_CONTROL_TOKEN'))
+    .addOption(new Option('--journal-size <n>', 'request journal entries kept per namespace').env('SANDBOX_JOURNAL_SIZE'))
+    .addHelpText(
+      'after',
+      `
+Examples:
+  $ sandbox start                          # http://127.0.0.1:4010, in-memory store
+  $ sandbox start --port 0                 # a free port, printed in the ready line
+  $ sandbox start --data .sandbox.json     # persisted; reloaded on the next start
+  $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci`,
+    )
+    .action(async (opts: Record<string, string | string[] | boolean | undefined>) => {
+      const input: ConfigInput = {
+        port: opts.port as string,
+        host: opts.host as string,
+        data: opts.data as string | undefined,
+        scenarios: opts.scenarios as string[],
+        secretKey: opts.secretKey as string | undefined,
+        encryptionKey: opts.encryptionKey as string | undefined,
+        merchants: opts.merchants as string | undefined,
+        strictKeys: opts.strictKeys === undefined ? undefined : opts.strictKeys === true || ['1', 'true', 'yes'].includes(String(opts.strictKeys).toLowerCase()),
+        webhookUrl: opts.webhookUrl as string | undefined,
+        controlToken: opts.controlToken as string | undefined,
+        journalSize: opts.journalSize as string | undefined,
+      }
+      await runStart(input)
+    })
+
+  program
+    .command('encrypt')
+    .description('encrypt a JSON charge payload from stdin into charge_data (stdout)')
+    .option('-k, --key <key>', 'encryption key', process.env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY)
+    .addHelpText('after', `\nExample:\n  $ echo '{"reference":"order-0001",...}' | sandbox encrypt > charge_data.txt`)
+    .action(async (opts: { key: string }) => {
+      const text = (await readStdin()).trim()
+      try {
+        JSON.parse(text)
+      } catch {
+        die('stdin is not valid JSON')
+      }
+      try {
+        process.stdout.write(encryptChargeData(text, opts.key) + '\n')
+      } catch (e) {
+        die((e as Error).message)
+      }
+    })
+
+  program
+    .command('decrypt')
+    .description('decrypt charge_data from stdin to its JSON (stdout)')
+    .option('-k, --key <key>', 'encryption key', process.env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY)
+    .addHelpText('after', `\nExample:\n  $ sandbox decrypt < charge_data.txt`)
+    .action(async (opts: { key: string }) => {
+      const text = decryptChargeText((await readStdin()).trim(), opts.key)
+      if (text === undefined) die('Unable to decrypt charge data, please check encryption and try again', 1)
+      process.stdout.write(text + '\n')
+    })
+
+  program
+    .command('magic')
+    .description('print the active test values (cards, wallets, identities, accounts)')
+    .option('--json', 'print them as JSON, in the shape of GET /_sandbox/scenarios')
+    .option('--scenarios <file>', 'add a scenario pack; repeatable', collect, [])
+    .addHelpText('after', `\nExamples:\n  $ sandbox magic\n  $ sandbox magic --json | jq '.cards[] | select(.outcome == "failed")'`)
+    .action(async (opts: { json?: boolean; scenarios: string[] }) => {
+      const { ActiveScenarios } = await import('./scenario/index.js')
+      let view
+      try {
+        view = new ActiveScenarios(Scenarios.loadPacks(opts.scenarios))
+      } catch (e) {
+        if (e instanceof PackError) die(e.message)
+        throw e
+      }
+      const data = view.toJSON()
+      if (opts.json) {
+        process.stdout.write(JSON.stringify(data, null, 2) + '\n')
+        return
+      }
+      const { formatMagic } = await import('./magic.js')
+      process.stdout.write(formatMagic(data))
+    })
+
+  return program
+}
+
+async function runStart(input: ConfigInput): Promise<void> {
+  let config
+  try {
+    config = resolveConfig(input)
+  } catch (e) {
+    if (e instanceof ConfigError) die(e.message)
+    throw e
+  }
+  const { startServer } = await import('./server.js')
+  let running
+  try {
+    running = await startServer(config)
+  } catch (e) {
+    if (e instanceof PackError || e instanceof DataFileError) die(e.message)
+    const err = e as NodeJS.ErrnoException
+    if (err.code === 'EADDRINUSE') die(`port ${config.port} on ${config.host} is already in use (try --port 0)`)
+    if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') die(`cannot listen on ${config.host}:${config.port} (${err.code})`)
+    die(`cannot start: ${err.message}`, 1)
+  }
+  const m = config.merchants[0]
+  const out = process.stdout
+  out.write(`paysandbox ${VERSION}\n`)
+  out.write(`  secret key:     ${m.secret_key}\n`)
+  out.write(`  public key:     ${m.public_key}\n`)
+  out.write(`  encryption key: ${m.encryption_key}\n`)
+  if (config.merchants.length > 1) out.write(`  merchants:      ${config.merchants.length} configured\n`)
+  out.write(`  store:          ${config.dataFile ? `file ${config.dataFile}` : 'in memory'}\n`)
+  if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1' && !config.controlToken) {
+    process.stderr.write('sandbox: warning: listening beyond loopback without --control-token: the control API answers loopback only\n')
+  }
+  out.write(`paysandbox listening on ${running.url}\n`)
+
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    running!
+      .close()
+      .then(() => process.exit(0))
+      .catch((e) => {
+        process.stderr.write(`sandbox: error while stopping on ${signal}: ${(e as Error).message}\n`)
+        process.exit(1)
+      })
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+/** Runs the CLI; exit code 2 for usage errors. */
+export async function main(argv: string[] = process.argv): Promise<void> {
+  const program = buildProgram()
+  try {
+    await program.parseAsync(argv)
+  } catch (e) {
+    if (e instanceof CommanderError) {
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') process.exit(0)
+      process.exit(2)
+    }
+    die(`unexpected error: ${(e as Error).message}`, 1)
+  }
+}

@@ -1,0 +1,260 @@
+import { nanoid } from 'nanoid'
+import type { Store } from './store/store.js'
+
+/**
+ * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
+ * `advance` only ever increases. Timers are data (kind + payload) kept in the store, so they
+ * survive a restart with `--data`; they fire in due order, either when their time comes or when
+ * the clock is advanced past them. While a timer fires, `now()` reads its due time, so whatever
+ * it stamps carries the moment it was due, not the moment the clock was moved to.
+ */
+
+export interface Timer {
+  id: string
+  due: number
+  kind: string
+  payload: Record<string, unknown>
+  seq: number
+}
+
+export type TimerHandler = (ns: string, payload: any, timer: Timer) => void
+
+interface NsTimers {
+  heap: Timer[]
+  handle: NodeJS.Timeout | null
+  handleDue: number
+}
+
+const META = 'meta'
+const CLOCK_KEY = 'clock'
+const TIMERS = 'timers'
+/** setTimeout's largest delay; longer waits re-arm. */
+const MAX_DELAY = 2_147_000_000
+
+export class Clocks {
+  readonly #store: Store
+  readonly #wallNow: () => number
+  readonly #handlers = new Map<string, TimerHandler>()
+  readonly #timers = new Map<string, NsTimers>()
+  readonly #firingAt = new Map<string, number>()
+  readonly #offsets = new Map<string, number>()
+  #seq = 0
+  #running = true
+
+  constructor(store: Store, { wallNow = Date.now }: { wallNow?: () => number } = {}) {
+    this.#store = store
+    this.#wallNow = wallNow
+    // timers kept in the file come back, in due order
+    for (const ns of store.namespaces()) {
+      for (const t of store.col<Timer>(ns, TIMERS).values()) {
+        t.seq = ++this.#seq
+        this.#push(ns, t)
+      }
+    }
+  }
+
+  /** Registers what a kind of timer does. */
+  on(kind: string, handler: TimerHandler): void {
+    this.#handlers.set(kind, handler)
+  }
+
+  /** Arms the real-time timers of every namespace (after the handlers are registered). */
+  start(): void {
+    this.#running = true
+    for (const ns of this.#timers.keys()) this.#arm(ns)
+  }
+
+  /** Milliseconds since the epoch on the namespace's clock. */
+  now(ns: string): number {
+    return this.#firingAt.get(ns) ?? this.#wallNow() + this.offset(ns)
+  }
+
+  /** ISO 8601 with milliseconds and Z. */
+  iso(ns: string): string {
+    return new Date(this.now(ns)).toISOString()
+  }
+
+  offset(ns: string): number {
+    let off = this.#offsets.get(ns)
+    if (off === undefined) {
+      const rec = this.#store.col<{ offset_ms: number }>(ns, META).get(CLOCK_KEY)
+      off = rec?.offset_ms ?? 0
+      this.#offsets.set(ns, off)
+    }
+    return off
+  }
+
+  /** Schedules a timer `delayMs` from now on the namespace clock; returns its id. */
+  schedule(ns: string, delayMs: number, kind: string, payload: Record<string, unknown>): string {
+    return this.scheduleAt(ns, this.now(ns) + Math.max(0, delayMs), kind, payload)
+  }
+
+  scheduleAt(ns: string, due: number, kind: string, payload: Record<string, unknown>): string {
+    const timer: Timer = { id: `tmr_${nanoid(12)}`, due, kind, payload, seq: ++this.#seq }
+    this.#store.col<Timer>(ns, TIMERS).put(timer.id, timer)
+    this.#push(ns, timer)
+    this.#arm(ns)
+    return timer.id
+  }
+
+  cancel(ns: string, id: string): void {
+    const timers = this.#store.col<Timer>(ns, TIMERS)
+    if (!timers.has(id)) return
+    timers.delete(id)
+    const t = this.#timers.get(ns)
+    if (t) {
+      t.heap = t.heap.filter((x) => x.id !== id)
+      heapify(t.heap)
+    }
+  }
+
+  /** Pending timers of a namespace, in due order. */
+  pending(ns: string): Timer[] {
+    return [...(this.#timers.get(ns)?.heap ?? [])].sort(compare)
+  }
+
+  /**
+   * Moves the namespace clock forward to `target` (ms since epoch), firing every timer due up to
+   * it in order, including timers those timers schedule within the window.
+   */
+  advanceTo(ns: string, target: number): void {
+    const start = this.now(ns)
+    if (target < start) target = start
+    const t = this.#timers.get(ns)
+    try {
+      while (t && t.heap.length && t.heap[0].due <= target) {
+        const timer = heapPop(t.heap)
+        this.#fire(ns, timer)
+      }
+    } finally {
+      this.#firingAt.delete(ns)
+    }
+    this.#setOffset(ns, this.offset(ns) + (target - this.now(ns)))
+    this.#arm(ns)
+  }
+
+  advanceBy(ns: string, ms: number): void {
+    this.advanceTo(ns, this.now(ns) + Math.max(0, ms))
+  }
+
+  /** Back to wall-clock time and no timers (namespace reset). */
+  reset(ns: string): void {
+    const t = this.#timers.get(ns)
+    if (t?.handle) clearTimeout(t.handle)
+    this.#timers.delete(ns)
+    this.#offsets.set(ns, 0)
+  }
+
+  stop(): void {
+    this.#running = false
+    for (const t of this.#timers.values()) {
+      if (t.handle) clearTimeout(t.handle)
+      t.handle = null
+    }
+  }
+
+  #setOffset(ns: string, offset: number): void {
+    if (offset === this.offset(ns)) return
+    this.#offsets.set(ns, offset)
+    this.#store.col<{ offset_ms: number }>(ns, META).put(CLOCK_KEY, { offset_ms: offset })
+  }
+
+  #fire(ns: string, timer: Timer): void {
+    this.#store.col<Timer>(ns, TIMERS).delete(timer.id)
+    const handler = this.#handlers.get(timer.kind)
+    if (!handler) return
+    this.#firingAt.set(ns, Math.max(timer.due, this.#firingAt.get(ns) ?? this.#wallNow() + this.offset(ns)))
+    try {
+      handler(ns, timer.payload, timer)
+    } catch (e) {
+      // a timer's failure must not stop the clock or the others
+      console.error(`paysandbox: timer ${timer.kind} failed:`, e)
+    }
+  }
+
+  #push(ns: string, timer: Timer): void {
+    let t = this.#timers.get(ns)
+    if (!t) {
+      t = { heap: [], handle: null, handleDue: Infinity }
+      this.#timers.set(ns, t)
+    }
+    heapPush(t.heap, timer)
+  }
+
+  /** Keeps one real setTimeout per namespace, for its earliest timer. */
+  #arm(ns: string): void {
+    const t = this.#timers.get(ns)
+    if (!t || !this.#running) return
+    const next = t.heap[0]
+    if (!next) {
+      if (t.handle) clearTimeout(t.handle)
+      t.handle = null
+      t.handleDue = Infinity
+      return
+    }
+    if (t.handle && t.handleDue === next.due) return
+    if (t.handle) clearTimeout(t.handle)
+    const delay = Math.min(MAX_DELAY, Math.max(0, next.due - this.now(ns)))
+    t.handleDue = next.due
+    t.handle = setTimeout(() => {
+      t.handle = null
+      t.handleDue = Infinity
+      this.#runDue(ns)
+    }, delay)
+    t.handle.unref()
+  }
+
+  #runDue(ns: string): void {
+    const t = this.#timers.get(ns)
+    if (!t) return
+    const now = this.now(ns)
+    try {
+      while (t.heap.length && t.heap[0].due <= now) this.#fire(ns, heapPop(t.heap))
+    } finally {
+      this.#firingAt.delete(ns)
+    }
+    this.#arm(ns)
+  }
+}
+
+function compare(a: Timer, b: Timer): number {
+  return a.due - b.due || a.seq - b.seq
+}
+
+function heapPush(h: Timer[], x: Timer): void {
+  h.push(x)
+  let i = h.length - 1
+  while (i > 0) {
+    const p = (i - 1) >> 1
+    if (compare(h[p], h[i]) <= 0) break
+    ;[h[p], h[i]] = [h[i], h[p]]
+    i = p
+  }
+}
+
+function heapPop(h: Timer[]): Timer {
+  const top = h[0]
+  const last = h.pop()!
+  if (h.length) {
+    h[0] = last
+    siftDown(h, 0)
+  }
+  return top
+}
+
+function siftDown(h: Timer[], i: number): void {
+  for (;;) {
+    const l = 2 * i + 1
+    const r = l + 1
+    let m = i
+    if (l < h.length && compare(h[l], h[m]) < 0) m = l
+    if (r < h.length && compare(h[r], h[m]) < 0) m = r
+    if (m === i) return
+    ;[h[m], h[i]] = [h[i], h[m]]
+    i = m
+  }
+}
+
+function heapify(h: Timer[]): void {
+  for (let i = (h.length >> 1) - 1; i >= 0; i--) siftDown(h, i)
+}

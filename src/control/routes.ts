@@ -1,0 +1,118 @@
+import { Hono } from 'hono'
+import type { ChargeBase, PaymentMethod } from '../charges/types.js'
+import { findCharge } from '../charges/routes.js'
+import type { Deps } from '../deps.js'
+import { readJsonObject, validate } from '../http/body.js'
+import type { AppEnv } from '../http/context.js'
+import { ok } from '../http/envelope.js'
+import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import { PackError } from '../scenario/index.js'
+import { advanceSchema, completeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+
+export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
+
+/** Long polls are capped (CONTRACT.md 9). */
+const MAX_WAIT_MS = 30_000
+
+function clockData(deps: Deps, ns: string) {
+  return {
+    now: deps.clocks.iso(ns),
+    now_ms: deps.clocks.now(ns),
+    offset_ms: deps.clocks.offset(ns),
+    pending_timers: deps.clocks.pending(ns).map((t) => ({ id: t.id, kind: t.kind, due: new Date(t.due).toISOString() })),
+  }
+}
+
+/** The control API (CONTRACT.md 9), acting on the key's namespace. Health is mounted separately. */
+export function controlRoutes(deps: Deps, completers: Partial<Record<PaymentMethod, Completer>>, onReset: ((ns: string) => void)[] = []) {
+  const app = new Hono<AppEnv>()
+
+  app.post('/reset', (c) => {
+    const ns = c.get('ns')
+    deps.namespaces.reset(ns)
+    deps.scenarios.invalidate(ns)
+    deps.journal.clear(ns)
+    for (const f of onReset) f(ns)
+    return ok(c, 'Namespace reset', { namespace: ns, clock: clockData(deps, ns) })
+  })
+
+  app.get('/clock', (c) => ok(c, MSG.SUCCESS, clockData(deps, c.get('ns'))))
+
+  app.post('/clock/advance', async (c) => {
+    const ns = c.get('ns')
+    const body = validate(advanceSchema, await readJsonObject(c))
+    const now = deps.clocks.now(ns)
+    let target: number
+    if (body.seconds !== undefined) target = now + Math.round(body.seconds * 1000)
+    else {
+      target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
+      if (!Number.isFinite(target)) throw invalid({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
+      if (target < now) throw invalid({ to: `must not be before the namespace's current time (${new Date(now).toISOString()}): the clock never moves backwards` })
+    }
+    deps.clocks.advanceTo(ns, target)
+    return ok(c, 'Clock advanced', clockData(deps, ns))
+  })
+
+  app.get('/scenarios', (c) => ok(c, MSG.SUCCESS, deps.scenarios.forNs(c.get('ns')).toJSON()))
+
+  app.post('/scenarios', async (c) => {
+    const body = await readJsonObject(c)
+    try {
+      const view = deps.scenarios.addPack(c.get('ns'), body)
+      return ok(c, 'Scenario pack added', view.toJSON())
+    } catch (e) {
+      if (e instanceof PackError) {
+        throw invalid(Object.fromEntries(e.issues.map((i) => {
+          const at = i.indexOf(': ')
+          return [i.slice(0, at), i.slice(at + 2)]
+        })))
+      }
+      throw e
+    }
+  })
+
+  app.delete('/scenarios', (c) => {
+    deps.scenarios.clearPacks(c.get('ns'))
+    return ok(c, 'Added scenario packs dropped', deps.scenarios.forNs(c.get('ns')).toJSON())
+  })
+
+  app.get('/requests', (c) => {
+    const q = validate(requestsQuerySchema, c.req.query())
+    return ok(c, MSG.SUCCESS, deps.journal.list(c.get('ns'), q))
+  })
+
+  app.put('/webhook-url', async (c) => {
+    const { url } = validate(webhookUrlSchema, await readJsonObject(c))
+    const meta = deps.namespaces.update(c.get('ns'), { webhook_url: url })
+    return ok(c, url ? 'Webhook URL set' : 'Webhook URL cleared', { url: meta.webhook_url })
+  })
+
+  app.get('/events', async (c) => {
+    const ns = c.get('ns')
+    const q = validate(eventsQuerySchema, c.req.query())
+    const filter = { reference: q.reference, event: q.event }
+    let events = deps.events.list(ns, filter)
+    if (q.wait && !events.length) {
+      const deadline = Date.now() + Math.min(q.wait, MAX_WAIT_MS)
+      const signal = c.req.raw.signal
+      while (!events.length && Date.now() < deadline && !signal?.aborted) {
+        await deps.events.waitForChange(ns, deadline - Date.now(), signal)
+        events = deps.events.list(ns, filter)
+      }
+    }
+    return ok(c, MSG.SUCCESS, events.map(({ seq: _seq, ...e }) => e))
+  })
+
+  app.post('/charges/:reference/complete', async (c) => {
+    const ns = c.get('ns')
+    const body = validate(completeSchema, await readJsonObject(c))
+    const charge = findCharge(deps, ns, c.req.param('reference'))
+    if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    const complete = completers[charge.kind]
+    if (!complete) throw badRequest(`Charges of kind ${charge.kind} cannot be completed by this call`)
+    const done = complete(ns, charge.transaction_reference, body.outcome, body.message)
+    return ok(c, `Charge completed as ${done.status}`, { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
+  })
+
+  return app
+}

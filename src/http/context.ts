@@ -1,0 +1,16 @@
+import type { NsMeta } from '../namespaces.js'
+
+/** Variables a request carries through the middleware chain. */
+export interface AppEnv {
+  Variables: {
+    /** the namespace (secret key) of an authenticated request */
+    ns: string
+    nsMeta: NsMeta
+    /** the parsed request body, for the journal (masked before it is kept) */
+    body: unknown
+    /** what the journal keeps instead of the body (for example decrypted charge_data, masked) */
+    journalBody: unknown
+    /** the JSON the response carries, for the journal */
+    responseBody: unknown
+  }
+}

@@ -1,0 +1,80 @@
+/**
+ * Every message text the service answers with, as named constants (SPEC.md 7 and CONTRACT.md).
+ * Services throw ApiError with one of these; only the error handler writes the JSON.
+ */
+export const MSG = {
+  // SPEC.md 7.2
+  INVALID_REQUEST: 'Invalid request data',
+  CARD_NOT_SUPPORTED: 'Card not supported',
+  TRANSACTION_NOT_FOUND: 'Transaction not found',
+  PAYMENT_COMPLETED: 'Payment has already been completed',
+  TRANSACTION_COMPLETED: 'Transaction has already been completed',
+  DUPLICATE_REFERENCE: 'Duplicate payment reference',
+  AUTH_NOT_REQUIRED: 'Authorization is not required for this transaction',
+  DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
+  MM_OTP_INVALID: 'The OTP you provided is invalid',
+  // SPEC.md 7.3
+  SERVICE_UNAVAILABLE: 'Service currently unavailable',
+  CONTACT_SUPPORT: 'An error occurred, please contact support',
+  TRY_AGAIN: 'An error occurred, please try again',
+  INTERNAL: 'Internal server error. It would be nice if you report this to us',
+  // CONTRACT.md 1-2 and the sandbox's own
+  INVALID_KEY: 'Invalid authorization key',
+  LIVE_KEY: 'Live keys are never accepted by the sandbox: use a test secret key (sk_test_...)',
+  CHARGE_NOT_FOUND: 'Charge not found',
+  AUTHORIZATION_NOT_FOUND: 'Authorization not found',
+  ROUTE_NOT_FOUND: 'Route not found',
+  BODY_TOO_LARGE: 'Request body is too large',
+  OTP_NOT_REQUIRED: 'OTP is not required for this transaction',
+  FORBIDDEN_CONTROL: 'The control API answers only on loopback unless a control token is set',
+  // Success texts (SPEC.md 2)
+  CARD_CHARGED: 'Card charged successfully',
+  CHARGE_IN_PROGRESS: 'Charge in progress',
+  CHARGE_RETRIEVED: 'Charge retrieved successfully',
+  SUCCESS: 'success',
+} as const
+
+/** SPEC.md 7.4: the failure text of a failed payment attempt. */
+export const FAILURE = {
+  FRAUD: 'Transaction has been flagged as fraudulent',
+  INCORRECT_PIN: 'Incorrect card PIN',
+  INSUFFICIENT_FUNDS: 'Card could not be charged due to insufficient funds',
+  UNABLE_TO_COMPLETE: 'We are unable to complete this transaction at this time, please try again later',
+  OTP_INVALID: 'The OTP entered is invalid',
+  WITHDRAWAL_LIMIT: 'Withdrawal limit exceeded',
+  CARD_NOT_FOUND: 'Card record was not found',
+  TRY_AGAIN: 'An error occurred, please try again',
+  REFER_TO_FI: 'Refer to Financial Institution',
+  BANK_RESTRICTIONS: 'Card could not be charged due to bank restrictions. Please contact your bank or financial institution',
+  NOT_ENROLLED: 'Card not enrolled for online payment. Please contact your bank or financial institution',
+  WITHDRAWAL_FREQUENCY: 'Withdrawal frequency exceeded',
+  PIN_TRIES_EXCEEDED: 'Pin tries exceeded',
+  OTP_ATTEMPTS_EXCEEDED: 'Otp attempts exceeded',
+  ABOVE_BANK_LIMIT: 'The amount requested is above the limit permitted by your bank, please contact your bank or financial institution',
+  NOT_ALLOWED: 'You are not allowed to make this payment with your card, please contact your bank or financial institution',
+  ISSUER_INOPERATIVE: 'Issuer or Switch Inoperative',
+  // CONTRACT.md 3: declined on the 3DS page (not a SPEC.md 7.4 text)
+  THREE_DS_DECLINED: '3DS authentication was declined by the cardholder',
+} as const
+
+export const FAILURE_MESSAGES_7_4: readonly string[] = Object.values(FAILURE).filter(
+  (m) => m !== FAILURE.THREE_DS_DECLINED,
+)
+
+export type FieldErrors = Record<string, string>
+
+/** The one error type of the API. `status` is the HTTP status (CONTRACT.md 2). */
+export class ApiError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 500 | 502 | 503,
+    message: string,
+    readonly data: unknown = null,
+  ) {
+    super(message)
+    this.name = 'ApiError'
+  }
+}
+
+export const invalid = (fields: FieldErrors): ApiError => new ApiError(400, MSG.INVALID_REQUEST, fields)
+export const badRequest = (message: string, data: unknown = null): ApiError => new ApiError(400, message, data)
+export const notFound = (message: string): ApiError => new ApiError(404, message, null)

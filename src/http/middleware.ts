@@ -1,0 +1,63 @@
+import type { Context, MiddlewareHandler } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import type { Deps } from '../deps.js'
+import { NamespaceLimitError } from '../namespaces.js'
+import type { AppEnv } from './context.js'
+import { fail } from './envelope.js'
+import { ApiError, MSG } from './errors.js'
+
+const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
+
+/** The secret key of a request, or null. */
+export function bearerKey(c: Context): string | null {
+  const h = c.req.header('authorization')
+  if (!h) return null
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h)
+  return m ? m[1] : null
+}
+
+/** CONTRACT.md 1: every merchant, identity and control call carries `Bearer sk_test_...`. */
+export function authenticate(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const key = bearerKey(c)
+    if (!key) throw new ApiError(401, MSG.INVALID_KEY)
+    if (key.startsWith('sk_live_')) throw new ApiError(401, MSG.LIVE_KEY)
+    if (!KEY_SHAPE.test(key)) throw new ApiError(401, MSG.INVALID_KEY)
+    if (deps.config.strictKeys && !deps.namespaces.isConfigured(key)) throw new ApiError(401, MSG.INVALID_KEY)
+    try {
+      c.set('nsMeta', deps.namespaces.resolve(key))
+    } catch (e) {
+      if (e instanceof NamespaceLimitError) throw new ApiError(403, `Namespace limit reached: ${e.message}; restart the sandbox or reuse a key`)
+      throw e
+    }
+    c.set('ns', key)
+    await next()
+  }
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
+
+/** The peer address of a request served by @hono/node-server; undefined under app.request(). */
+export function remoteAddress(c: Context): string | undefined {
+  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
+  return env?.incoming?.socket?.remoteAddress
+}
+
+/** CONTRACT.md 9: the control API answers only on loopback unless a control token is set and sent. */
+export function loopbackOnly(deps: Deps): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const addr = remoteAddress(c)
+    const local = addr === undefined || LOOPBACK.test(addr)
+    if (!local) {
+      const token = deps.config.controlToken
+      const sent = c.req.header('x-sandbox-control-token') ?? c.req.query('token')
+      if (!token || sent !== token) throw new ApiError(403, MSG.FORBIDDEN_CONTROL)
+    }
+    await next()
+  }
+}
+
+/** Body limits (CONTRACT.md 2): 413 with the envelope. */
+export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
+  return bodyLimit({ maxSize, onError: (c) => fail(c, 413, MSG.BODY_TOO_LARGE, { limit_bytes: maxSize }) })
+}

@@ -1,0 +1,71 @@
+/**
+ * Money is held as integer minor units (kobo, cents, pesewas) everywhere inside the sandbox.
+ * Major-unit numbers only exist at the edge: parsed from requests, formatted into responses.
+ */
+
+/** Largest amount accepted, in major units: keeps every minor-unit sum a safe integer. */
+export const MAX_MAJOR_AMOUNT = 1_000_000_000_000
+
+const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/
+
+/**
+ * Parses a major-unit amount (number, or numeric string where `allowString`) into minor units.
+ * Returns null when it is not a non-negative amount with at most 2 decimals.
+ */
+export function parseAmount(value: unknown, { allowString = false } = {}): number | null {
+  let text: string
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0 || value > MAX_MAJOR_AMOUNT) return null
+    text = String(value)
+  } else if (allowString && typeof value === 'string') {
+    text = value.trim()
+  } else {
+    return null
+  }
+  const m = DECIMAL.exec(text)
+  if (!m) return null
+  const major = Number(m[1])
+  if (major > MAX_MAJOR_AMOUNT) return null
+  const frac = (m[2] ?? '').padEnd(2, '0')
+  return major * 100 + Number(frac)
+}
+
+/** Minor units to a major-unit number for JSON (100050 -> 1000.5). */
+export function toMajor(minor: number): number {
+  return minor / 100
+}
+
+/** Minor units to a decimal string with two places (100050 -> "1000.50"). */
+export function toDecimalString(minor: number): string {
+  const sign = minor < 0 ? '-' : ''
+  const abs = Math.abs(minor)
+  return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
+}
+
+/** A percentage given as a number (1.4 = 1.4 %) turned into basis points (140), exactly. */
+export function percentToBps(percent: number): number {
+  return Math.round(percent * 100)
+}
+
+/** Rounds half away from zero: amount * bps / 10_000 in integer arithmetic. */
+export function applyBps(minor: number, bps: number): number {
+  const num = minor * bps
+  return Math.floor((num + 5_000) / 10_000)
+}
+
+export interface FeeRule {
+  /** percent of the amount, e.g. 1.4 */
+  percent: number
+  /** flat part, major units */
+  flat?: number
+  /** cap on the fee, major units (before VAT) */
+  cap?: number
+}
+
+/** Fee and VAT on the fee, both in minor units. */
+export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: number): { fee: number; vat: number } {
+  let fee = applyBps(amountMinor, percentToBps(rule.percent)) + Math.round((rule.flat ?? 0) * 100)
+  if (rule.cap !== undefined) fee = Math.min(fee, Math.round(rule.cap * 100))
+  const vat = applyBps(fee, percentToBps(vatPercent))
+  return { fee, vat }
+}

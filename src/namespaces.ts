@@ -1,0 +1,105 @@
+import type { Clocks } from './clock.js'
+import type { Config, Merchant } from './config.js'
+import type { Store } from './store/store.js'
+
+/** What a namespace knows of its merchant (CONTRACT.md 1). The namespace id is the secret key. */
+export interface NsMeta {
+  secret_key: string
+  public_key: string
+  name: string
+  email: string
+  encryption_key: string
+  webhook_url: string | null
+  created_at: string
+}
+
+const META = 'meta'
+const KEY = 'ns'
+
+export type Seeder = (ns: string) => void
+
+export class NamespaceLimitError extends Error {}
+
+export class Namespaces {
+  readonly #store: Store
+  readonly #config: Config
+  readonly #clocks: Clocks
+  readonly #seeders: Seeder[] = []
+  readonly #configured: Map<string, Merchant>
+
+  constructor(store: Store, config: Config, clocks: Clocks) {
+    this.#store = store
+    this.#config = config
+    this.#clocks = clocks
+    this.#configured = new Map(config.merchants.map((m) => [m.secret_key, m]))
+  }
+
+  /** Registers fixture seeding, run when a namespace is created or reset. */
+  onSeed(seeder: Seeder): void {
+    this.#seeders.push(seeder)
+  }
+
+  isConfigured(key: string): boolean {
+    return this.#configured.has(key)
+  }
+
+  /** The namespace of a secret key, created (and seeded) on first use. */
+  resolve(key: string): NsMeta {
+    const existing = this.#store.col<NsMeta>(key, META).get(KEY)
+    if (existing) return existing
+    if (this.list().length >= this.#config.maxNamespaces) {
+      throw new NamespaceLimitError(`at most ${this.#config.maxNamespaces} namespaces are kept`)
+    }
+    const meta = this.#fresh(key)
+    this.#store.col<NsMeta>(key, META).put(KEY, meta)
+    this.#seed(key)
+    return meta
+  }
+
+  get(ns: string): NsMeta | undefined {
+    return this.#store.hasNamespace(ns) ? this.#store.col<NsMeta>(ns, META).get(KEY) : undefined
+  }
+
+  list(): NsMeta[] {
+    const out: NsMeta[] = []
+    for (const ns of this.#store.namespaces()) {
+      const m = this.#store.col<NsMeta>(ns, META).get(KEY)
+      if (m) out.push(m)
+    }
+    return out
+  }
+
+  update(ns: string, patch: Partial<Pick<NsMeta, 'webhook_url'>>): NsMeta {
+    const meta = this.resolve(ns)
+    Object.assign(meta, patch)
+    this.#store.col<NsMeta>(ns, META).put(KEY, meta)
+    return meta
+  }
+
+  /** Empties the namespace (records, timers, events, packs, clock offset) and seeds it again. */
+  reset(ns: string): NsMeta {
+    this.#clocks.reset(ns)
+    this.#store.resetNamespace(ns)
+    const meta = this.#fresh(ns)
+    this.#store.col<NsMeta>(ns, META).put(KEY, meta)
+    this.#seed(ns)
+    return meta
+  }
+
+  #fresh(key: string): NsMeta {
+    const m = this.#configured.get(key)
+    return {
+      secret_key: key,
+      public_key: m?.public_key ?? key.replace(/^sk_/, 'pk_'),
+      name: m?.name ?? 'Sandbox Merchant',
+      email: m?.email ?? 'merchant@sandbox.test',
+      encryption_key: m?.encryption_key ?? this.#config.encryptionKey,
+      webhook_url: m?.webhook_url ?? null,
+      created_at: new Date(Date.now()).toISOString(),
+    }
+  }
+
+  #seed(ns: string): void {
+    for (const s of this.#seeders) s(ns)
+  }
+}

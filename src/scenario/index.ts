@@ -1,0 +1,233 @@
+import { readFileSync } from 'node:fs'
+import { fileURLToPath } from 'node:url'
+import { parse as parseYaml } from 'yaml'
+import type { z } from 'zod'
+import type { Store } from '../store/store.js'
+import {
+  packSchema,
+  settingsSchema,
+  type AccountScenario,
+  type AuthorizationSeed,
+  type CardScenario,
+  type IdentityScenario,
+  type Pack,
+  type Settings,
+  type WalletScenario,
+} from './schema.js'
+
+export * from './schema.js'
+
+/** The shipped default pack. */
+export const DEFAULT_PACK_FILE = fileURLToPath(new URL('../../scenarios/default.yaml', import.meta.url))
+
+export class PackError extends Error {
+  constructor(
+    readonly source: string,
+    readonly issues: string[],
+  ) {
+    super(`${source}: ${issues.join('; ')}`)
+    this.name = 'PackError'
+  }
+}
+
+/** "cards.3.number: must be 12-19 digits" for each zod issue. */
+export function describeIssues(error: z.ZodError): string[] {
+  return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+}
+
+/** Validates a parsed pack; throws PackError naming the source, the entry path and the reason. */
+export function validatePack(raw: unknown, source: string): Pack {
+  const parsed = packSchema.safeParse(raw ?? {})
+  if (!parsed.success) throw new PackError(source, describeIssues(parsed.error))
+  const pack = parsed.data
+  // the same key twice in one pack is a mistake worth naming
+  const dupes: string[] = []
+  const seen = (list: { key: string; path: string }[]) => {
+    const m = new Map<string, string>()
+    for (const { key, path } of list) {
+      if (m.has(key)) dupes.push(`${path}: duplicates ${m.get(key)}`)
+      else m.set(key, path)
+    }
+  }
+  seen((pack.cards ?? []).map((c, i) => ({ key: c.number, path: `cards.${i}.number` })))
+  seen((pack.wallets ?? []).map((w, i) => ({ key: w.number, path: `wallets.${i}.number` })))
+  seen((pack.identities ?? []).map((x, i) => ({ key: `${x.type}:${x.id}`, path: `identities.${i}.id` })))
+  seen((pack.accounts ?? []).map((a, i) => ({ key: a.account_number, path: `accounts.${i}.account_number` })))
+  seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
+  if (dupes.length) throw new PackError(source, dupes)
+  return pack
+}
+
+/** Reads a YAML or JSON pack file. */
+export function loadPackFile(file: string): Pack {
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new PackError(file, [`cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`])
+  }
+  let raw: unknown
+  try {
+    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)
+  } catch (e) {
+    throw new PackError(file, [`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`])
+  }
+  return validatePack(raw, file)
+}
+
+/** The merged view of packs: later packs win, entry by entry. */
+export class ActiveScenarios {
+  readonly settings: Settings
+  readonly cards = new Map<string, CardScenario>()
+  readonly wallets = new Map<string, WalletScenario>()
+  readonly identities = new Map<string, IdentityScenario>()
+  readonly accounts = new Map<string, AccountScenario>()
+  readonly authorizations = new Map<string, AuthorizationSeed>()
+
+  constructor(packs: Pack[]) {
+    let settings: Record<string, any> = {}
+    for (const p of packs) {
+      if (p.settings) {
+        settings = { ...settings, ...p.settings, fees: { ...settings.fees, ...p.settings.fees } }
+      }
+      for (const c of p.cards ?? []) this.cards.set(c.number, c)
+      for (const w of p.wallets ?? []) this.wallets.set(w.number, w)
+      for (const x of p.identities ?? []) this.identities.set(`${x.type}:${x.id}`, x)
+      for (const a of p.accounts ?? []) this.accounts.set(a.account_number, a)
+      for (const a of p.authorizations ?? []) this.authorizations.set(a.reference, a)
+    }
+    const parsed = settingsSchema.safeParse(settings)
+    if (!parsed.success) throw new PackError('scenario packs', describeIssues(parsed.error).map((s) => `settings.${s}`))
+    this.settings = parsed.data
+  }
+
+  card(number: string): CardScenario | undefined {
+    return this.cards.get(number)
+  }
+
+  wallet(number: string): WalletScenario | undefined {
+    return this.wallets.get(number)
+  }
+
+  identity(type: string, id: string): IdentityScenario | undefined {
+    return this.identities.get(`${type}:${id}`)
+  }
+
+  account(number: string): AccountScenario | undefined {
+    return this.accounts.get(number)
+  }
+
+  /** The shape of CONTRACT.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
+  toJSON() {
+    const s = this.settings
+    return {
+      cards: [...this.cards.values()].map((c) => ({
+        number: c.number,
+        scheme: c.scheme,
+        cvv: c.cvv,
+        expiry_month: c.expiry_month,
+        expiry_year: c.expiry_year,
+        ...(c.steps.includes('PIN') ? { pin: c.pin ?? s.pin } : {}),
+        ...(c.steps.includes('OTP') ? { otp: c.otp ?? s.otp } : {}),
+        steps: c.steps,
+        outcome: c.outcome,
+        ...(c.message ? { message: c.message } : {}),
+        label: c.label,
+      })),
+      wallets: [...this.wallets.values()].map((w) => ({
+        number: w.number,
+        currency: w.currency,
+        ...(w.steps.includes('OTP') ? { otp: w.otp ?? s.otp } : {}),
+        ...(w.steps.includes('STK_PROMPT') ? { pin: w.pin ?? s.pin } : {}),
+        steps: w.steps,
+        outcome: w.outcome,
+        ...(w.message ? { message: w.message } : {}),
+        label: w.label,
+      })),
+      identities: [...this.identities.values()].map(({ type, id, found, label }) => ({ type, id, found, label })),
+      accounts: [...this.accounts.values()].map(({ account_number, bank_code, outcome, message, label }) => ({
+        account_number,
+        bank_code,
+        outcome,
+        ...(message ? { message } : {}),
+        label,
+      })),
+      authorizations: [...this.authorizations.values()].map(({ reference, status, amount, label }) => ({
+        reference,
+        status,
+        amount,
+        label,
+      })),
+      settings: s,
+    }
+  }
+}
+
+const PACKS = 'packs'
+
+/**
+ * The packs in force: the shipped default, then `--scenarios` files (validated at start), then
+ * per namespace the packs added at run time (`POST /_sandbox/scenarios`), which win over the rest
+ * until `DELETE /_sandbox/scenarios` drops them. Added packs live in the store, so they survive a
+ * restart with `--data`.
+ */
+export class Scenarios {
+  readonly #base: Pack[]
+  readonly #store: Store
+  readonly #cache = new Map<string, ActiveScenarios>()
+  readonly baseView: ActiveScenarios
+
+  constructor(base: Pack[], store: Store) {
+    this.#base = base
+    this.#store = store
+    this.baseView = new ActiveScenarios(base)
+  }
+
+  /** Loads the default pack plus the given files. Throws PackError on the first bad file. */
+  static load(files: string[], store: Store, { includeDefault = true } = {}): Scenarios {
+    return new Scenarios(Scenarios.loadPacks(files, { includeDefault }), store)
+  }
+
+  /** The default pack and the given files, validated (the merged settings too). */
+  static loadPacks(files: string[], { includeDefault = true } = {}): Pack[] {
+    const packs = [...(includeDefault ? [loadPackFile(DEFAULT_PACK_FILE)] : []), ...files.map(loadPackFile)]
+    new ActiveScenarios(packs)
+    return packs
+  }
+
+  forNs(ns: string): ActiveScenarios {
+    let view = this.#cache.get(ns)
+    if (!view) {
+      const added = [...this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values()]
+        .sort((a, b) => a.seq - b.seq)
+        .map((p) => p.pack)
+      view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
+      this.#cache.set(ns, view)
+    }
+    return view
+  }
+
+  /** Adds a pack to a namespace; throws PackError when it is invalid. */
+  addPack(ns: string, raw: unknown): ActiveScenarios {
+    const pack = validatePack(raw, 'pack')
+    const col = this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS)
+    // build the merged view first: a pack whose settings break the merge changes nothing
+    const seq = col.size + 1
+    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => p.pack)
+    const view = new ActiveScenarios([...this.#base, ...existing, pack])
+    col.put(String(seq), { seq, pack })
+    this.#cache.set(ns, view)
+    return view
+  }
+
+  clearPacks(ns: string): void {
+    const col = this.#store.col(ns, PACKS)
+    for (const key of [...col.entries()].map(([k]) => k)) col.delete(key)
+    this.#cache.delete(ns)
+  }
+
+  /** Forgets the cached view (after a namespace reset). */
+  invalidate(ns: string): void {
+    this.#cache.delete(ns)
+  }
+}

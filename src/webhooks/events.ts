@@ -1,0 +1,126 @@
+import { nanoid } from 'nanoid'
+import type { Clocks } from '../clock.js'
+import type { Namespaces } from '../namespaces.js'
+import type { Store } from '../store/store.js'
+
+/** CONTRACT.md 8's events. */
+export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth'
+
+export interface DeliveryAttempt {
+  at: string
+  status_code?: number
+  error?: string
+  ms: number
+}
+
+export interface EventRecord {
+  id: string
+  event: EventName
+  data: Record<string, unknown>
+  created_at: string
+  /** where it is delivered; null when no URL was set (the event is still recorded) */
+  target: string | null
+  status: 'pending' | 'delivered' | 'failed' | 'no_target'
+  attempts: DeliveryAttempt[]
+  seq: number
+}
+
+const EVENTS = 'events'
+const META = 'meta'
+const SEQ_KEY = 'event_seq'
+
+export type EventListener = (ns: string, event: EventRecord) => void
+
+/**
+ * Every event is recorded in its namespace, with or without a receiver, so tests can assert on
+ * events; the delivery engine listens here. At most `maxEvents` are kept per namespace (oldest go).
+ */
+export class Events {
+  readonly #listeners: EventListener[] = []
+  readonly #waiters = new Map<string, Set<() => void>>()
+
+  constructor(
+    readonly store: Store,
+    readonly clocks: Clocks,
+    readonly namespaces: Namespaces,
+    readonly maxEvents: number,
+  ) {}
+
+  onRecord(listener: EventListener): void {
+    this.#listeners.push(listener)
+  }
+
+  record(ns: string, event: EventName, data: Record<string, unknown>, { target }: { target?: string | null } = {}): EventRecord {
+    const col = this.store.col<EventRecord>(ns, EVENTS)
+    const meta = this.store.col<{ n: number }>(ns, META)
+    const seq = (meta.get(SEQ_KEY)?.n ?? 0) + 1
+    meta.put(SEQ_KEY, { n: seq })
+    const url = target ?? this.namespaces.get(ns)?.webhook_url ?? null
+    const rec: EventRecord = {
+      id: `evt_${nanoid(16)}`,
+      event,
+      data,
+      created_at: this.clocks.iso(ns),
+      target: url,
+      status: url ? 'pending' : 'no_target',
+      attempts: [],
+      seq,
+    }
+    col.put(rec.id, rec)
+    while (col.size > this.maxEvents) {
+      const oldest = col.entries().next().value
+      if (!oldest) break
+      col.delete(oldest[0])
+    }
+    for (const l of this.#listeners) l(ns, rec)
+    this.#wake(ns)
+    return rec
+  }
+
+  get(ns: string, id: string): EventRecord | undefined {
+    return this.store.col<EventRecord>(ns, EVENTS).get(id)
+  }
+
+  save(ns: string, rec: EventRecord): void {
+    this.store.col<EventRecord>(ns, EVENTS).put(rec.id, rec)
+    this.#wake(ns)
+  }
+
+  list(ns: string, filter: { reference?: string; event?: string } = {}): EventRecord[] {
+    const out: EventRecord[] = []
+    for (const e of this.store.col<EventRecord>(ns, EVENTS).values()) {
+      if (filter.event && e.event !== filter.event) continue
+      if (filter.reference && !matchesReference(e, filter.reference)) continue
+      out.push(e)
+    }
+    return out.sort((a, b) => a.seq - b.seq)
+  }
+
+  /** Resolves when something changes in the namespace's events, or after `ms`. */
+  waitForChange(ns: string, ms: number, signal?: AbortSignal): Promise<void> {
+    return new Promise((resolve) => {
+      let set = this.#waiters.get(ns)
+      if (!set) this.#waiters.set(ns, (set = new Set()))
+      const done = () => {
+        clearTimeout(timer)
+        set!.delete(done)
+        signal?.removeEventListener('abort', done)
+        resolve()
+      }
+      const timer = setTimeout(done, ms)
+      set.add(done)
+      signal?.addEventListener('abort', done)
+    })
+  }
+
+  #wake(ns: string): void {
+    const set = this.#waiters.get(ns)
+    if (!set?.size) return
+    for (const w of [...set]) w()
+  }
+}
+
+function matchesReference(e: EventRecord, ref: string): boolean {
+  const d = e.data
+  return d.reference === ref || d.payment_reference === ref || d.transaction_reference === ref
+}
