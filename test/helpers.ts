@@ -1,0 +1,76 @@
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { createApp } from '../src/app.js'
+import { encryptChargeData } from '../src/cards/crypto.js'
+import { resolveConfig, type ConfigInput } from '../src/config.js'
+import { createDeps, type Deps } from '../src/deps.js'
+
+export const SECRET = 'sk_test_sandbox'
+export const ENC_KEY = 'sandbox-encryption-key-012345678'
+
+export interface TestSandbox {
+  app: ReturnType<typeof createApp>
+  deps: Deps
+  /** JSON request with the key (or `key: null` for none); returns status and parsed body */
+  call(method: string, path: string, body?: unknown, opts?: { key?: string | null; raw?: string; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>
+  /** POST /charges/card with the payload encrypted with the namespace's key */
+  charge(payload: unknown, opts?: { key?: string; encKey?: string }): Promise<{ status: number; body: any }>
+  close(): Promise<void>
+}
+
+let counter = 0
+/** A fresh unique payment reference. */
+export const ref = (prefix = 'ref') => `${prefix}-${Date.now().toString(36)}-${(++counter).toString(36)}`
+
+/** A valid card charge payload for `number`, overridable. */
+export function cardPayload(number: string, overrides: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
+  return {
+    reference: ref('order'),
+    card: { number, cvv: '123', expiry_month: '09', expiry_year: '30', ...card },
+    amount: 1000,
+    currency: 'NGN',
+    customer: { email: 'buyer@example.com', name: 'Ada Buyer' },
+    ...overrides,
+  }
+}
+
+/** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
+export async function makeSandbox(input: ConfigInput = {}): Promise<TestSandbox> {
+  const config = resolveConfig({ port: 0, ...input }, {})
+  const deps = await createDeps(config)
+  const app = createApp(deps)
+  const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {
+    const headers: Record<string, string> = { ...(opts.headers ?? {}) }
+    const key = opts.key === undefined ? SECRET : opts.key
+    if (key !== null) headers.authorization = `Bearer ${key}`
+    let payload: string | undefined
+    if (opts.raw !== undefined) payload = opts.raw
+    else if (body !== undefined) payload = JSON.stringify(body)
+    if (payload !== undefined && !headers['content-type']) headers['content-type'] = 'application/json'
+    const res = await app.request(path, { method, headers, body: payload })
+    const text = await res.text()
+    let parsed: unknown = text
+    try {
+      parsed = JSON.parse(text)
+    } catch {
+      /* HTML pages */
+    }
+    return { status: res.status, body: parsed, headers: res.headers }
+  }
+  return {
+    app,
+    deps,
+    call,
+    charge: (payload, opts = {}) =>
+      call('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(payload, opts.encKey ?? ENC_KEY) }, { key: opts.key }),
+    async close() {
+      deps.clocks.stop()
+      await deps.store.close()
+    },
+  }
+}
+
+export function tempFile(name = 'data.json'): string {
+  return join(mkdtempSync(join(tmpdir(), 'paysandbox-')), name)
+}
