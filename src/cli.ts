@@ -25,9 +25,8 @@ export function buildProgram(): Command {
     .name('sandbox')
     .description('paysandbox: a local sandbox of the payments, direct-debit and identity-verification API')
     .version(VERSION)
-    .showHelpAfterError('(run with --help for usage)')
     .exitOverride()
-    .configureOutput({ outputError: (str, write) => write(str.split('\n')[0] + '\n') })
+    .configureOutput({ outputError: (str, write) => write(`sandbox: ${str.split('\n')[0].replace(/^error: /, '')} (see --help)\n`) })
 
   program
     .command('start')

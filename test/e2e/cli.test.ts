@@ -1,0 +1,160 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { encryptChargeData } from '../../src/cards/crypto.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
+import { runCli, startCli, type RunningCli } from './process.js'
+
+const auth = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
+let running: RunningCli | null = null
+
+afterEach(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill('SIGKILL')
+    await running.exited
+  }
+  running = null
+})
+
+async function chargeOver(url: string, payload: unknown) {
+  const res = await fetch(`${url}/merchant/api/v1/charges/card`, {
+    method: 'POST',
+    headers: auth,
+    body: JSON.stringify({ charge_data: encryptChargeData(payload, ENC_KEY) }),
+  })
+  return { status: res.status, body: (await res.json()) as any }
+}
+
+describe('sandbox start (a real process on a real port)', () => {
+  it('prints the keys and the ready line, serves the card API, and stops cleanly on SIGTERM', async () => {
+    running = await startCli([])
+    expect(running.stdout()).toContain('sk_test_sandbox')
+    expect(running.stdout()).toContain('sandbox-encryption-key-012345678')
+    expect(running.stdout().match(/paysandbox listening on/g)).toHaveLength(1)
+    expect(running.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+
+    const health = await fetch(`${running.url}/_sandbox/health`)
+    expect(health.status).toBe(200)
+    expect(health.headers.get('content-type')).toContain('application/json')
+    expect(await health.json()).toMatchObject({ status: true, data: { version: expect.any(String) } })
+
+    const res = await chargeOver(running.url, cardPayload('4084127883172787'))
+    expect(res.status).toBe(200)
+    expect(res.body.data.status).toBe('success')
+
+    running.child.kill('SIGTERM')
+    expect(await running.exited).toBe(0)
+  })
+
+  it('persists to --data and reloads it on the next start', async () => {
+    const file = tempFile()
+    running = await startCli(['--data', file])
+    const payload = cardPayload('5188513618552975')
+    const first = await chargeOver(running.url, payload)
+    expect(first.body.data.status).toBe('processing')
+    // the answer was sent after the change reached the file: it is there, as valid JSON
+    const doc = JSON.parse(readFileSync(file, 'utf8'))
+    expect(JSON.stringify(doc)).toContain(payload.reference)
+    expect(JSON.stringify(doc)).not.toContain('5188513618552975')
+    running.child.kill('SIGINT')
+    expect(await running.exited).toBe(0)
+
+    running = await startCli(['--data', file])
+    const q = await fetch(`${running.url}/merchant/api/v1/charges/${payload.reference}`, { headers: auth })
+    expect(q.status).toBe(200)
+    expect(((await q.json()) as any).data).toMatchObject({ reference: payload.reference, status: 'processing' })
+    // and the pending PIN step can still be answered after the restart
+    const auth2 = await fetch(`${running.url}/merchant/api/v1/charges/card/authorize`, {
+      method: 'POST',
+      headers: auth,
+      body: JSON.stringify({ transaction_reference: first.body.data.transaction_reference, authorization: { pin: '1234' } }),
+    })
+    expect(((await auth2.json()) as any).data.status).toBe('success')
+  })
+
+  it('keeps every acknowledged charge when killed with SIGKILL', async () => {
+    const file = tempFile()
+    running = await startCli(['--data', file])
+    const refs: string[] = []
+    for (let i = 0; i < 20; i++) {
+      const p = cardPayload('4084127883172787')
+      const r = await chargeOver(running.url, p)
+      expect(r.status).toBe(200)
+      refs.push(p.reference)
+    }
+    running.child.kill('SIGKILL')
+    await running.exited
+    const text = readFileSync(file, 'utf8')
+    expect(() => JSON.parse(text)).not.toThrow()
+    for (const r of refs) expect(text).toContain(r)
+  })
+
+  it('picks a free port with --port 0 and answers unknown routes with the envelope', async () => {
+    running = await startCli([])
+    const res = await fetch(`${running.url}/nope`, { headers: auth })
+    expect(res.status).toBe(404)
+    expect(await res.json()).toEqual({ status: false, message: 'Route not found', data: null })
+  })
+
+  it.each([
+    [['start', '--port', 'abc'], /--port must be a whole number/],
+    [['start', '--bogus'], /unknown option '--bogus'/],
+    [['start', '--secret-key', 'sk_live_123'], /live keys are never accepted/],
+    [['start', '--encryption-key', 'short'], /must be 32 bytes/],
+    [['start', '--scenarios', '/nonexistent/pack.yaml'], /\/nonexistent\/pack\.yaml/],
+    [['start', '--merchants', '/nonexistent/merchants.yaml'], /merchants file/],
+  ])('refuses %j with one line and exit code 2', async (args, pattern) => {
+    const r = await runCli(args as string[])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(pattern)
+    expect(r.stderr.trim().split('\n')).toHaveLength(1)
+    expect(r.stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('refuses a bad scenario pack naming the file, the entry and the reason', async () => {
+    const pack = tempFile('pack.yaml')
+    writeFileSync(pack, 'cards:\n  - number: "12ab"\n    scheme: visa\n    cvv: "123"\n    expiry_month: "09"\n    expiry_year: "30"\n    outcome: success\n    label: bad\n')
+    const r = await runCli(['start', '--port', '0', '--scenarios', pack])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(pack)
+    expect(r.stderr).toContain('cards.0.number')
+  })
+
+  it('refuses a corrupt data file without overwriting it', async () => {
+    const file = tempFile()
+    writeFileSync(file, '{"not": json')
+    const r = await runCli(['start', '--port', '0', '--data', file])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain(file)
+    expect(readFileSync(file, 'utf8')).toBe('{"not": json')
+  })
+
+  it('refuses a port already in use with a clear line', async () => {
+    running = await startCli([])
+    const port = new URL(running.url).port
+    const r = await runCli(['start', '--port', port])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain('already in use')
+  })
+
+  it('encrypts and decrypts through stdin and stdout', async () => {
+    const payload = JSON.stringify(cardPayload('4084127883172787'))
+    const enc = await runCli(['encrypt'], payload)
+    expect(enc.code).toBe(0)
+    expect(enc.stdout.trim()).toMatch(/^[0-9a-f]{32}:[0-9a-f]+:[0-9a-f]{32}$/)
+    const dec = await runCli(['decrypt'], enc.stdout)
+    expect(dec.code).toBe(0)
+    expect(JSON.parse(dec.stdout)).toEqual(JSON.parse(payload))
+    const bad = await runCli(['decrypt', '--key', 'another-encryption-key-123456789'], enc.stdout)
+    expect(bad.code).toBe(1)
+    expect(bad.stderr).toContain('Unable to decrypt charge data')
+  })
+
+  it('prints the magic values as a table and as JSON', async () => {
+    const table = await runCli(['magic'])
+    expect(table.code).toBe(0)
+    expect(table.stdout).toContain('4084127883172787')
+    const json = await runCli(['magic', '--json'])
+    const data = JSON.parse(json.stdout)
+    expect(data.cards.find((c: any) => c.number === '5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], pin: '1234', outcome: 'success' })
+  })
+})
