@@ -70,7 +70,7 @@ export function createApp(deps: Deps) {
 
   app.route('/merchant/api/v1/charges/card', cardRoutes(cards))
   app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps))
-  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards) }))
+  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards) }, [(ns) => deps.webhooks.forget(ns)]))
 
   app.notFound((c) => fail(c, 404, MSG.ROUTE_NOT_FOUND))
   app.onError((err, c) => {

@@ -43,6 +43,10 @@ export interface Config {
   /** body limits in bytes */
   bodyLimit: number
   identityBodyLimit: number
+  /** seconds between webhook attempts (CONTRACT.md 8: 1, 2, 4, 8, 16) */
+  webhookRetrySchedule: number[]
+  /** ms a receiver has to answer 2xx */
+  webhookTimeoutMs: number
 }
 
 export class ConfigError extends Error {
@@ -91,6 +95,18 @@ export interface ConfigInput {
   controlToken?: string
   journalSize?: number | string
   maxNamespaces?: number | string
+  /** "1,2,4,8,16" or an array of seconds */
+  webhookRetrySchedule?: string | number[]
+  webhookTimeout?: number | string
+}
+
+function retrySchedule(value: string | number[] | undefined): number[] {
+  if (value === undefined || value === '') return [1, 2, 4, 8, 16]
+  const list = Array.isArray(value) ? value : value.split(',').map((s) => (s.trim() === '' ? NaN : Number(s.trim())))
+  if (list.length > 20 || list.some((n) => !Number.isFinite(n) || n < 0 || n > 86_400)) {
+    throw new ConfigError(`--webhook-retry-schedule must be a comma-separated list of at most 20 delays in seconds, each 0-86400 (got ${value})`)
+  }
+  return list
 }
 
 function intIn(value: number | string | undefined, name: string, min: number, max: number, dflt: number): number {
@@ -167,5 +183,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     maxEvents: 10_000,
     bodyLimit: 1 << 20,
     identityBodyLimit: 4 << 20,
+    webhookRetrySchedule: retrySchedule(input.webhookRetrySchedule ?? env.SANDBOX_WEBHOOK_RETRY_SCHEDULE),
+    webhookTimeoutMs: intIn(input.webhookTimeout ?? env.SANDBOX_WEBHOOK_TIMEOUT, '--webhook-timeout', 1, 600_000, 5_000),
   }
 }

@@ -7,6 +7,7 @@ import { Scenarios } from './scenario/index.js'
 import { CHARGES, type ChargeBase } from './charges/types.js'
 import { Store } from './store/store.js'
 import { Events } from './webhooks/events.js'
+import { WebhookDelivery } from './webhooks/delivery.js'
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -21,6 +22,7 @@ export interface Deps {
   namespaces: Namespaces
   events: Events
   journal: Journal
+  webhooks: WebhookDelivery
   version: string
   startedAt: number
 }
@@ -39,6 +41,14 @@ export async function createDeps(config: Config): Promise<Deps> {
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
   const events = new Events(store, clocks, namespaces, config.maxEvents)
+  const webhooks = new WebhookDelivery(events, clocks, {
+    retrySchedule: config.webhookRetrySchedule,
+    timeoutMs: config.webhookTimeoutMs,
+    concurrency: 8,
+    userAgent: `paysandbox/${VERSION}`,
+  })
+  webhooks.resume()
+  clocks.start()
   return {
     config,
     store,
@@ -47,7 +57,15 @@ export async function createDeps(config: Config): Promise<Deps> {
     namespaces,
     events,
     journal: new Journal(config.journalSize),
+    webhooks,
     version: VERSION,
     startedAt: Date.now(),
   }
+}
+
+/** Stops deliveries and timers, then flushes and closes the store. */
+export async function closeDeps(deps: Deps): Promise<void> {
+  deps.webhooks.stop()
+  deps.clocks.stop()
+  await deps.store.close()
 }

@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createApp } from './app.js'
 import type { Config } from './config.js'
-import { createDeps, type Deps } from './deps.js'
+import { closeDeps, createDeps, type Deps } from './deps.js'
 
 export interface RunningServer {
   url: string
@@ -29,10 +29,9 @@ export async function startServer(config: Config): Promise<RunningServer> {
       })
     })
   } catch (e) {
-    await deps.store.close()
+    await closeDeps(deps)
     throw e
   }
-  deps.clocks.start()
   const addr = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | null = null
@@ -43,13 +42,14 @@ export async function startServer(config: Config): Promise<RunningServer> {
     deps,
     close() {
       closing ??= (async () => {
+        deps.webhooks.stop()
         deps.clocks.stop()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()
           setTimeout(() => server.closeAllConnections(), 2_000).unref()
         })
-        await deps.store.close()
+        await closeDeps(deps)
       })()
       return closing
     },

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { createApp } from '../src/app.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { resolveConfig, type ConfigInput } from '../src/config.js'
-import { createDeps, type Deps } from '../src/deps.js'
+import { closeDeps, createDeps, type Deps } from '../src/deps.js'
 
 export const SECRET = 'sk_test_sandbox'
 export const ENC_KEY = 'sandbox-encryption-key-012345678'
@@ -64,10 +64,7 @@ export async function makeSandbox(input: ConfigInput = {}): Promise<TestSandbox>
     call,
     charge: (payload, opts = {}) =>
       call('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(payload, opts.encKey ?? ENC_KEY) }, { key: opts.key }),
-    async close() {
-      deps.clocks.stop()
-      await deps.store.close()
-    },
+    close: () => closeDeps(deps),
   }
 }
 

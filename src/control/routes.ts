@@ -90,7 +90,7 @@ export function controlRoutes(deps: Deps, completers: Partial<Record<PaymentMeth
   app.get('/events', async (c) => {
     const ns = c.get('ns')
     const q = validate(eventsQuerySchema, c.req.query())
-    const filter = { reference: q.reference, event: q.event }
+    const filter = { reference: q.reference, event: q.event, status: q.status }
     let events = deps.events.list(ns, filter)
     if (q.wait && !events.length) {
       const deadline = Date.now() + Math.min(q.wait, MAX_WAIT_MS)
@@ -101,6 +101,17 @@ export function controlRoutes(deps: Deps, completers: Partial<Record<PaymentMeth
       }
     }
     return ok(c, MSG.SUCCESS, events.map(({ seq: _seq, ...e }) => e))
+  })
+
+  app.post('/events/:id/resend', async (c) => {
+    const ns = c.get('ns')
+    const rec = deps.events.get(ns, c.req.param('id'))
+    if (!rec) throw notFound('Event not found')
+    const target = rec.target ?? deps.namespaces.get(ns)?.webhook_url ?? null
+    if (!target) throw badRequest('No webhook URL is set: PUT /_sandbox/webhook-url first')
+    const attempt = await deps.webhooks.resend(ns, rec, target)
+    const { seq: _seq, ...event } = rec
+    return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? 'Event delivered' : 'Event delivery failed', { event, attempt })
   })
 
   app.post('/charges/:reference/complete', async (c) => {

@@ -24,5 +24,6 @@ export const requestsQuerySchema = z.object({
 export const eventsQuerySchema = z.object({
   reference: z.string().max(200).optional(),
   event: z.string().max(50).optional(),
+  status: z.enum(['pending', 'delivered', 'failed', 'no_target']).optional(),
   wait: z.coerce.number().int().min(0, 'must be zero or more').optional(),
 })

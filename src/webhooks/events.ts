@@ -7,7 +7,10 @@ import type { Store } from '../store/store.js'
 export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth'
 
 export interface DeliveryAttempt {
+  /** when the attempt was made, on the namespace clock */
   at: string
+  /** when the schedule had it due (an attempt runs late when the clock jumped past it) */
+  due: string
   status_code?: number
   error?: string
   ms: number
@@ -86,10 +89,11 @@ export class Events {
     this.#wake(ns)
   }
 
-  list(ns: string, filter: { reference?: string; event?: string } = {}): EventRecord[] {
+  list(ns: string, filter: { reference?: string; event?: string; status?: EventRecord['status'] } = {}): EventRecord[] {
     const out: EventRecord[] = []
     for (const e of this.store.col<EventRecord>(ns, EVENTS).values()) {
       if (filter.event && e.event !== filter.event) continue
+      if (filter.status && e.status !== filter.status) continue
       if (filter.reference && !matchesReference(e, filter.reference)) continue
       out.push(e)
     }

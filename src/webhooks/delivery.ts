@@ -1,0 +1,195 @@
+import type { Clocks } from '../clock.js'
+import type { DeliveryAttempt, Events, EventRecord } from './events.js'
+import { signWebhook } from './signature.js'
+
+export const SIGNATURE_HEADER = 'x-korapay-signature'
+const ATTEMPT = 'webhook.attempt'
+
+export interface DeliveryOptions {
+  /** seconds between attempts: after the first failure wait schedule[0], and so on; then failed */
+  retrySchedule: number[]
+  /** a receiver must answer 2xx within this many ms */
+  timeoutMs: number
+  /** HTTP attempts in flight at once, across namespaces */
+  concurrency: number
+  userAgent: string
+}
+
+/**
+ * Delivers recorded events to their target over real HTTP (CONTRACT.md 8).
+ *
+ * - Never on the request path: an event's first attempt is a clock timer due at once.
+ * - Retries follow the schedule on the namespace clock, each due counted from the previous
+ *   attempt's due time, so advancing the clock past them delivers everything due at once.
+ * - Order per payment: the events of one payment form a queue; only its head is attempted, and
+ *   the next one starts once the head is delivered or has failed for good.
+ * - Attempts are timers and events are records in the store, so with `--data` a restart resumes
+ *   the pending ones.
+ */
+export class WebhookDelivery {
+  readonly #queues = new Map<string, string[]>()
+  readonly #inFlight = new Set<AbortController>()
+  readonly #waiting: (() => void)[] = []
+  #active = 0
+  #stopped = false
+
+  constructor(
+    readonly events: Events,
+    readonly clocks: Clocks,
+    readonly options: DeliveryOptions,
+  ) {
+    clocks.on(ATTEMPT, (ns, payload: { id: string; n: number }, timer) => this.#fire(ns, payload.id, payload.n, timer.due))
+    events.onRecord((ns, rec) => {
+      if (rec.status === 'pending') this.#enqueue(ns, rec, true)
+    })
+  }
+
+  /** Rebuilds the per-payment queues from the store after a restart and resumes them. */
+  resume(): void {
+    const scheduled = new Set<string>()
+    for (const ns of this.events.store.namespaces()) {
+      for (const t of this.clocks.pending(ns)) if (t.kind === ATTEMPT) scheduled.add(`${ns}\u0000${(t.payload as { id: string }).id}`)
+      for (const rec of this.events.list(ns)) {
+        if (rec.status !== 'pending') continue
+        const isHead = this.#enqueue(ns, rec, false)
+        // an attempt that was in flight when the process stopped has no timer: start it again
+        if (isHead && !scheduled.has(`${ns}\u0000${rec.id}`)) this.#scheduleAttempt(ns, rec, this.clocks.now(ns))
+      }
+    }
+  }
+
+  /** Forgets a namespace's queues (after a reset). */
+  forget(ns: string): void {
+    for (const key of [...this.#queues.keys()]) if (key.startsWith(`${ns}\u0000`)) this.#queues.delete(key)
+  }
+
+  /** Delivers an event again now, outside its retry schedule; resolves with the attempt made. */
+  async resend(ns: string, rec: EventRecord, target: string): Promise<DeliveryAttempt> {
+    const { attempt, ok } = await this.#post(ns, rec, target)
+    rec.attempts.push(attempt)
+    if (ok && rec.status !== 'pending') rec.status = 'delivered'
+    this.events.save(ns, rec)
+    return attempt
+  }
+
+  stop(): void {
+    this.#stopped = true
+    for (const c of this.#inFlight) c.abort()
+  }
+
+  #key(ns: string, rec: EventRecord): string {
+    const d = rec.data
+    return `${ns}\u0000${String(d.payment_reference ?? d.reference ?? rec.id)}`
+  }
+
+  /** Adds an event to its payment's queue; returns whether it is the head. */
+  #enqueue(ns: string, rec: EventRecord, schedule: boolean): boolean {
+    const key = this.#key(ns, rec)
+    let q = this.#queues.get(key)
+    if (!q) this.#queues.set(key, (q = []))
+    q.push(rec.id)
+    const head = q.length === 1
+    if (head && schedule) this.#scheduleAttempt(ns, rec, this.clocks.now(ns))
+    return head
+  }
+
+  #scheduleAttempt(ns: string, rec: EventRecord, due: number): void {
+    this.clocks.scheduleAt(ns, due, ATTEMPT, { id: rec.id, n: rec.attempts.length + 1 })
+  }
+
+  #fire(ns: string, id: string, n: number, due: number): void {
+    const rec = this.events.get(ns, id)
+    if (!rec || rec.status !== 'pending' || !rec.target) return
+    const at = this.clocks.iso(ns)
+    void this.#slot(async () => {
+      if (this.#stopped) return
+      const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, new Date(due).toISOString())
+      // the namespace may have been reset while the request was out
+      if (this.events.get(ns, id) !== rec) return
+      rec.attempts.push(attempt)
+      if (ok) {
+        rec.status = 'delivered'
+      } else if (n > this.options.retrySchedule.length) {
+        rec.status = 'failed'
+      } else {
+        this.events.save(ns, rec)
+        if (!this.#stopped) this.#scheduleAttempt(ns, rec, due + this.options.retrySchedule[n - 1] * 1000)
+        return
+      }
+      this.events.save(ns, rec)
+      this.#next(ns, rec)
+    })
+  }
+
+  /** The head is done: start the next event of the same payment. */
+  #next(ns: string, rec: EventRecord): void {
+    const key = this.#key(ns, rec)
+    const q = this.#queues.get(key)
+    if (!q) return
+    const i = q.indexOf(rec.id)
+    if (i >= 0) q.splice(i, 1)
+    while (q.length) {
+      const next = this.events.get(ns, q[0])
+      if (next && next.status === 'pending') {
+        if (!this.#stopped) this.#scheduleAttempt(ns, next, this.clocks.now(ns))
+        return
+      }
+      q.shift()
+    }
+    this.#queues.delete(key)
+  }
+
+  async #slot(task: () => Promise<void>): Promise<void> {
+    if (this.#active >= this.options.concurrency) await new Promise<void>((resolve) => this.#waiting.push(resolve))
+    this.#active++
+    try {
+      await task()
+    } catch (e) {
+      console.error('paysandbox: webhook delivery failed unexpectedly:', e)
+    } finally {
+      this.#active--
+      this.#waiting.shift()?.()
+    }
+  }
+
+  async #post(ns: string, rec: EventRecord, target: string, at = this.clocks.iso(ns), due = at): Promise<{ attempt: DeliveryAttempt; ok: boolean }> {
+    const body = JSON.stringify({ event: rec.event, data: rec.data })
+    const controller = new AbortController()
+    this.#inFlight.add(controller)
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs)
+    const t0 = performance.now()
+    const ms = () => Math.round(performance.now() - t0)
+    try {
+      const res = await fetch(target, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          'user-agent': this.options.userAgent,
+          [SIGNATURE_HEADER]: signWebhook(rec.data, ns),
+        },
+        body,
+        redirect: 'manual',
+        signal: controller.signal,
+      })
+      // drain the body so the connection can be reused
+      await res.arrayBuffer().catch(() => undefined)
+      const ok = res.status >= 200 && res.status < 300
+      return { attempt: { at, due, status_code: res.status, ms: ms() }, ok }
+    } catch (e) {
+      return { attempt: { at, due, error: describeError(e, controller.signal, this.options.timeoutMs), ms: ms() }, ok: false }
+    } finally {
+      clearTimeout(timer)
+      this.#inFlight.delete(controller)
+    }
+  }
+}
+
+function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): string {
+  if (signal.aborted) return (signal.reason as Error | undefined)?.message === 'timeout' ? `timeout: no answer within ${timeoutMs} ms` : 'aborted'
+  const err = e as Error & { cause?: { code?: string; message?: string } }
+  const code = err.cause?.code
+  if (code === 'ECONNREFUSED') return 'connection refused'
+  if (code === 'ECONNRESET' || code === 'UND_ERR_SOCKET') return 'connection reset'
+  if (code === 'ENOTFOUND') return 'host not found'
+  return code ? `${code}: ${err.cause?.message ?? err.message}` : err.message
+}
