@@ -14,6 +14,8 @@ export async function readChargeData<S extends typeof cardChargeSchema>(
   schema: S = cardChargeSchema as S,
 ): Promise<CardChargeInput> {
   const body = await readJsonObject(c)
+  // never journal charge_data itself: a client may send the card unencrypted by mistake
+  c.set('journalBody', { ...maskSecrets(body) as object, ...(typeof body.charge_data === 'string' ? { charge_data: '(not journaled)' } : {}) })
   const { charge_data } = validate(chargeDataSchema, body)
   const payload = decryptChargeData(charge_data, c.get('nsMeta').encryption_key)
   if (payload === undefined) throw new ApiError(400, MSG.DECRYPT_FAILED)

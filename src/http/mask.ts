@@ -9,13 +9,13 @@ const SECRET_KEYS = new Set(['cvv', 'pin', 'otp', 'token'])
  */
 export function maskSecrets(value: unknown, depth = 0): unknown {
   if (depth > 32) return '[deep]'
-  if (typeof value === 'string') return looksLikePan(value) ? maskPan(value) : value
+  if (typeof value === 'string') return maskPansIn(value)
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1))
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
       if (SECRET_KEYS.has(k.toLowerCase()) && v !== null && v !== undefined) out[k] = '*'.repeat(Math.min(8, String(v).length || 3))
-      else if (k === 'number' && typeof v === 'string' && /^\d{12,19}$/.test(v)) out[k] = maskPan(v)
+      else if (k === 'number' && typeof v === 'string' && /^[\d\s-]{12,30}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))
       else out[k] = maskSecrets(v, depth + 1)
     }
     return out
@@ -23,6 +23,13 @@ export function maskSecrets(value: unknown, depth = 0): unknown {
   return value
 }
 
-function looksLikePan(s: string): boolean {
-  return s.length >= 12 && s.length <= 19 && /^\d+$/.test(s) && luhnValid(s)
+/** Any run of 12-19 digits (spaces or dashes between them allowed) that passes Luhn is masked. */
+const DIGIT_RUN = /\d(?:[ -]?\d){11,18}/g
+
+function maskPansIn(s: string): string {
+  if (s.length < 12) return s
+  return s.replace(DIGIT_RUN, (run) => {
+    const digits = run.replace(/\D/g, '')
+    return luhnValid(digits) ? maskPan(digits) : run
+  })
 }
