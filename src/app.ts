@@ -1,10 +1,12 @@
 import { Hono } from 'hono'
 import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
+import { PreauthService } from './cards/preauth.js'
 import { threeDsRoutes } from './cards/three-ds.js'
 import { chargeQueryRoutes } from './charges/routes.js'
 import { controlRoutes } from './control/routes.js'
 import type { Deps } from './deps.js'
+import type { CardCharge } from './charges/types.js'
 import type { AppEnv } from './http/context.js'
 import { fail, ok } from './http/envelope.js'
 import { ApiError, MSG } from './http/errors.js'
@@ -19,7 +21,8 @@ const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
  */
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const cards = new CardService(deps)
+  const preauth = new PreauthService(deps)
+  const cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
 
   // Outermost: durability, then the journal. With --data, the answer leaves only once the
   // change it reports is in the file.
@@ -68,9 +71,9 @@ export function createApp(deps: Deps) {
   app.use('/merchant/*', authenticate(deps))
   app.use('/api/*', authenticate(deps))
 
-  app.route('/merchant/api/v1/charges/card', cardRoutes(cards))
-  app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps))
-  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards) }, [(ns) => deps.webhooks.forget(ns)]))
+  app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
+  app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps, { card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge) }))
+  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards) }, [(ns) => deps.webhooks.forget(ns)], preauth))
 
   app.notFound((c) => fail(c, 404, MSG.ROUTE_NOT_FOUND))
   app.onError((err, c) => {

@@ -108,6 +108,11 @@ export class Clocks {
     }
   }
 
+  /** Cancels every pending timer of the namespace that matches. */
+  cancelWhere(ns: string, match: (t: Timer) => boolean): void {
+    for (const t of this.#timers.get(ns)?.heap.filter(match) ?? []) this.cancel(ns, t.id)
+  }
+
   /** Pending timers of a namespace, in due order. */
   pending(ns: string): Timer[] {
     return [...(this.#timers.get(ns)?.heap ?? [])].sort(compare)

@@ -5,13 +5,26 @@ import { ok } from '../http/envelope.js'
 import { ApiError, MSG } from '../http/errors.js'
 import { maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
-import { authorizeSchema, cardChargeSchema, chargeDataSchema, transactionReferenceSchema, type CardChargeInput } from './schemas.js'
+import type { z } from 'zod'
+import type { CardCharge } from '../charges/types.js'
+import type { PreauthService } from './preauth.js'
+import {
+  authorizeSchema,
+  captureSchema,
+  cardChargeSchema,
+  chargeDataSchema,
+  preauthChargeSchema,
+  refundSchema,
+  transactionReferenceSchema,
+  voidSchema,
+  type CardChargeInput,
+} from './schemas.js'
 import type { CardService } from './service.js'
 
 /** Decrypts `charge_data` with the namespace's key and validates it (SPEC.md 2.2, 5). */
-export async function readChargeData<S extends typeof cardChargeSchema>(
+export async function readChargeData(
   c: import('hono').Context<AppEnv>,
-  schema: S = cardChargeSchema as S,
+  schema: z.ZodType<CardChargeInput> = cardChargeSchema,
 ): Promise<CardChargeInput> {
   const body = await readJsonObject(c)
   // never journal charge_data itself: a client may send the card unencrypted by mistake
@@ -25,9 +38,12 @@ export async function readChargeData<S extends typeof cardChargeSchema>(
   return validate(schema, payload)
 }
 
-export function cardRoutes(cards: CardService) {
+export function cardRoutes(cards: CardService, preauth: PreauthService) {
   const app = new Hono<AppEnv>()
   const origin = (c: { req: { url: string } }) => new URL(c.req.url).origin
+  /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
+  const data = (ns: string, charge: CardCharge, url: string, asPlaced = false) =>
+    charge.preauth && charge.status === 'success' ? preauth.preauthRecord(ns, charge, { asPlaced }) : cards.responseData(charge, new URL(url).origin)
 
   app.post('/', async (c) => {
     const input = await readChargeData(c)
@@ -35,10 +51,36 @@ export function cardRoutes(cards: CardService) {
     return ok(c, cards.envelopeMessage(charge), cards.responseData(charge, origin(c)))
   })
 
+  app.post('/pre-authorize', async (c) => {
+    const input = await readChargeData(c, preauthChargeSchema)
+    const ns = c.get('ns')
+    const charge = cards.charge(ns, input, 'pre_authorization')
+    return ok(c, cards.envelopeMessage(charge), data(ns, charge, c.req.url, true))
+  })
+
   app.post('/authorize', async (c) => {
     const input = validate(authorizeSchema, await readJsonObject(c))
-    const charge = cards.authorize(c.get('ns'), input)
-    return ok(c, cards.envelopeMessage(charge), cards.responseData(charge, origin(c)))
+    const ns = c.get('ns')
+    const charge = cards.authorize(ns, input)
+    return ok(c, cards.envelopeMessage(charge), data(ns, charge, c.req.url, true))
+  })
+
+  app.post('/capture', async (c) => {
+    const ns = c.get('ns')
+    const { op, parent } = preauth.capture(ns, validate(captureSchema, await readJsonObject(c)))
+    return ok(c, op.response_message, preauth.opRecord(ns, op, parent))
+  })
+
+  app.post('/void', async (c) => {
+    const ns = c.get('ns')
+    const { op, parent } = preauth.void(ns, validate(voidSchema, await readJsonObject(c)))
+    return ok(c, op.response_message, preauth.opRecord(ns, op, parent))
+  })
+
+  app.post('/refund', async (c) => {
+    const ns = c.get('ns')
+    const { op, parent } = preauth.refund(ns, validate(refundSchema, await readJsonObject(c)))
+    return ok(c, op.response_message, preauth.opRecord(ns, op, parent))
   })
 
   app.post('/resend-otp', async (c) => {

@@ -100,3 +100,25 @@ export const authorizeSchema = z.object({
 export type AuthorizeInput = z.infer<typeof authorizeSchema>
 
 export const transactionReferenceSchema = z.object({ transaction_reference: z.string().min(1, 'is required') })
+
+export const preauthChargeSchema = cardChargeSchema.extend({ amount: amountSchema({ allowZero: true }) })
+
+const opReference = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters')
+
+export const captureSchema = z.object({
+  amount: amountSchema({ allowString: true }),
+  currency: z.string().min(1, 'is required'),
+  payment_reference: opReference,
+  transaction_reference: opReference,
+})
+export type CaptureInput = z.infer<typeof captureSchema>
+
+export const voidSchema = z.object({
+  payment_reference: opReference,
+  transaction_reference: opReference,
+  target_transaction_reference: opReference,
+})
+export type VoidInput = z.infer<typeof voidSchema>
+
+export const refundSchema = captureSchema.extend({ target_transaction_reference: opReference })
+export type RefundInput = z.infer<typeof refundSchema>

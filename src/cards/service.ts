@@ -45,8 +45,16 @@ function defaultScenario(number: string, scheme: CardScenario['scheme']): CardSc
   }
 }
 
+export interface CardHooks {
+  /** a pre-authorization passed its steps: place the hold */
+  onPreauthorized?: (ns: string, charge: CardCharge) => void
+}
+
 export class CardService {
-  constructor(readonly d: Deps) {}
+  constructor(
+    readonly d: Deps,
+    readonly hooks: CardHooks = {},
+  ) {}
 
   charges(ns: string) {
     return this.d.store.col<CardCharge>(ns, CHARGES)
@@ -215,7 +223,7 @@ export class CardService {
 
   /** The envelope message for a charge response. */
   envelopeMessage(charge: CardCharge): string {
-    if (charge.status === 'success') return MSG.CARD_CHARGED
+    if (charge.status === 'success') return charge.preauth ? MSG.SUCCESS : MSG.CARD_CHARGED
     if (charge.status === 'failed') return charge.failure_message ?? MSG.CHARGE_IN_PROGRESS
     return MSG.CHARGE_IN_PROGRESS
   }
@@ -260,6 +268,7 @@ export class CardService {
     charge.status = outcome as ChargeStatus
     charge.completed_at = now
     charge.response_message = outcome === 'success' ? MSG.CARD_CHARGED : charge.failure_message!
+    if (outcome === 'success' && charge.operation === 'pre_authorization') this.hooks.onPreauthorized?.(ns, charge)
   }
 
   #emitIfFinal(ns: string, charge: CardCharge): void {

@@ -4,7 +4,7 @@ import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { MSG, notFound } from '../http/errors.js'
 import { chargeQueryRecord } from './query.js'
-import { CHARGES, type ChargeBase } from './types.js'
+import { CHARGES, type ChargeBase, type PaymentMethod } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
 export function findCharge(deps: Deps, ns: string, reference: string): ChargeBase | undefined {
@@ -13,12 +13,15 @@ export function findCharge(deps: Deps, ns: string, reference: string): ChargeBas
 }
 
 /** GET /merchant/api/v1/charges/:reference (SPEC.md 2.8) */
-export function chargeQueryRoutes(deps: Deps) {
+export type QueryExtras = (ns: string, charge: ChargeBase) => Record<string, unknown>
+
+export function chargeQueryRoutes(deps: Deps, extras: Partial<Record<PaymentMethod, QueryExtras>> = {}) {
   const app = new Hono<AppEnv>()
   app.get('/:reference', (c) => {
-    const charge = findCharge(deps, c.get('ns'), c.req.param('reference'))
+    const ns = c.get('ns')
+    const charge = findCharge(deps, ns, c.req.param('reference'))
     if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
-    return ok(c, MSG.CHARGE_RETRIEVED, chargeQueryRecord(charge))
+    return ok(c, MSG.CHARGE_RETRIEVED, { ...chargeQueryRecord(charge), ...extras[charge.kind]?.(ns, charge) })
   })
   return app
 }

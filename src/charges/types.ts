@@ -55,6 +55,52 @@ export interface CardCharge extends ChargeBase {
   redirect_url: string | null
   dynamic_descriptor: string | null
   scenario_label: string
+  /** the hold and its ledger, on a pre-authorization */
+  preauth?: PreauthLedger
+  /** refunded so far, minor units (a plain charge) */
+  refunded?: number
+  /** refunds made against it (a plain charge) */
+  refunds?: string[]
+  /** settled by the control call before its time */
+  settled_at?: string | null
+}
+
+/** SPEC.md 3.2: a pre-authorization's hold and totals, in minor units. */
+export interface PreauthLedger {
+  state: 'pre_authorized' | 'voided' | 'expired'
+  authorized: number
+  captured: number
+  refunded: number
+  expires_at: number
+  receipt: string
+  stan: string
+  zero_auth: boolean
+  /** capture transaction references, oldest first */
+  captures: string[]
+  /** every operation's transaction reference, oldest first */
+  operations: string[]
+}
+
+/** A capture, void or refund (SPEC.md 2.5). */
+export interface CardOperation {
+  transaction_reference: string
+  payment_reference: string
+  /** the pre-authorization or charge it belongs to */
+  parent: string
+  charge_operation: 'capture' | 'void_authorization' | 'void_capture' | 'refund'
+  amount: number
+  currency: string
+  fee: number
+  vat: number
+  status: 'success' | 'void_capture'
+  target_transaction_reference: string | null
+  response_message: string
+  created_at: string
+  /** captures: voided, settled by a later capture or the control call, refunded so far */
+  voided?: boolean
+  settled?: boolean
+  refunded?: number
 }
 
 export const CHARGES = 'charges'
+export const CARD_OPS = 'card_ops'

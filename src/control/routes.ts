@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import type { ChargeBase, PaymentMethod } from '../charges/types.js'
 import { findCharge } from '../charges/routes.js'
 import type { Deps } from '../deps.js'
+import type { PreauthService } from '../cards/preauth.js'
 import { readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
@@ -24,7 +25,12 @@ function clockData(deps: Deps, ns: string) {
 }
 
 /** The control API (CONTRACT.md 9), acting on the key's namespace. Health is mounted separately. */
-export function controlRoutes(deps: Deps, completers: Partial<Record<PaymentMethod, Completer>>, onReset: ((ns: string) => void)[] = []) {
+export function controlRoutes(
+  deps: Deps,
+  completers: Partial<Record<PaymentMethod, Completer>>,
+  onReset: ((ns: string) => void)[],
+  preauth: PreauthService,
+) {
   const app = new Hono<AppEnv>()
 
   app.post('/reset', (c) => {
@@ -112,6 +118,12 @@ export function controlRoutes(deps: Deps, completers: Partial<Record<PaymentMeth
     const attempt = await deps.webhooks.resend(ns, rec, target)
     const { seq: _seq, ...event } = rec
     return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? 'Event delivered' : 'Event delivery failed', { event, attempt })
+  })
+
+  app.post('/captures/:reference/settle', (c) => {
+    const ns = c.get('ns')
+    const { op, charge } = preauth.settle(ns, c.req.param('reference'))
+    return ok(c, 'Transaction settled', op ? { transaction_reference: op.transaction_reference, charge_operation: op.charge_operation, settled: true } : { transaction_reference: charge!.transaction_reference, payment_reference: charge!.payment_reference, settled: true, settled_at: charge!.settled_at })
   })
 
   app.post('/charges/:reference/complete', async (c) => {

@@ -1,0 +1,388 @@
+import { randomInt } from 'node:crypto'
+import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type PreauthLedger } from '../charges/types.js'
+import type { Deps } from '../deps.js'
+import { ApiError, MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import { computeFee, parseAmount, toMajor } from '../money.js'
+import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
+
+const EXPIRE = 'preauth.expire'
+const HOUR = 3_600_000
+/** SPEC.md 4.1: a base amount of 0 or 0.1 is a zero auth, held and cancelled at once. */
+const ZERO_AUTH_MAX = 10
+
+export const PREAUTH_MSG = {
+  NOT_COMPLETE: 'Pre-authorization is not complete: finish its authorization steps first',
+  FAILED: 'Pre-authorization failed and holds nothing',
+  EXPIRED: 'Pre-authorization has expired',
+  VOIDED: 'Pre-authorization has been voided',
+  NOT_A_PREAUTH: 'This payment is not a pre-authorization',
+  DUPLICATE_TX: 'Duplicate transaction reference',
+  CURRENCY_MISMATCH: 'Currency does not match the pre-authorization',
+  OVER_CAPTURE: 'Amount exceeds the amount left to capture',
+  CAPTURE_VOIDED: 'Capture has already been voided',
+  CAPTURE_SETTLED: 'Capture has been settled and can no longer be voided',
+  VOID_TOO_MANY: 'The authorization cannot be voided: more than one capture follows it',
+  VOID_SETTLED_CAPTURE: 'The authorization cannot be voided: the capture that follows it has been settled',
+  NOT_SETTLED: 'Only settled transactions can be refunded',
+  OVER_REFUND: 'Amount exceeds the amount left to refund',
+  NOT_REFUNDABLE: 'Only a settled capture or a successful charge can be refunded',
+  CAPTURED: 'Card charged successfully',
+  CAPTURE_VOIDED_OK: 'Capture voided successfully',
+  AUTH_VOIDED_OK: 'Authorization voided successfully',
+  REFUNDED: 'Refund successful',
+  SETTLED: 'Transaction settled',
+} as const
+
+/** `YYYY-MM-DD HH:MM:SS` (UTC), the format of pre_auth_expiry. */
+export function formatExpiry(ms: number): string {
+  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+}
+
+const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
+
+/**
+ * Pre-authorization, capture, void and refund (SPEC.md 3.2, CONTRACT.md 4): an exact ledger in
+ * minor units. Every operation is synchronous from its checks to its writes, so operations on one
+ * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
+ * A refused operation throws before it changes anything.
+ */
+export class PreauthService {
+  constructor(readonly d: Deps) {
+    d.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
+      const charge = this.#charges(ns).get(payload.tx)
+      if (charge?.preauth) this.#expireIfDue(ns, charge, true)
+    })
+  }
+
+  #charges(ns: string) {
+    return this.d.store.col<CardCharge>(ns, CHARGES)
+  }
+
+  #ops(ns: string) {
+    return this.d.store.col<CardOperation>(ns, CARD_OPS)
+  }
+
+  /** Called when a pre-authorization's steps are passed: places the hold. */
+  place(ns: string, charge: CardCharge): void {
+    const settings = this.d.scenarios.forNs(ns).settings
+    const expires = this.d.clocks.now(ns) + settings.pre_auth_validity_hours * HOUR
+    const zero = charge.amount <= ZERO_AUTH_MAX
+    charge.preauth = {
+      state: zero ? 'voided' : 'pre_authorized',
+      authorized: zero ? 0 : charge.amount,
+      captured: 0,
+      refunded: 0,
+      expires_at: expires,
+      receipt: digits(12),
+      stan: digits(6),
+      zero_auth: zero,
+      captures: [],
+      operations: [],
+    }
+    charge.response_message = MSG.SUCCESS
+    charge.history.push({ at: this.d.clocks.iso(ns), step: 'hold', result: zero ? 'zero auth: held and released at once' : 'placed' })
+    if (!zero) this.d.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
+  }
+
+  /** POST /charges/card/capture */
+  capture(ns: string, input: CaptureInput): { op: CardOperation; parent: CardCharge } {
+    const parent = this.#preauth(ns, input.payment_reference)
+    const ledger = this.#usableLedger(ns, parent)
+    this.#newTxRef(ns, input.transaction_reference)
+    this.#currency(parent, input.currency)
+    const amount = parseAmount(input.amount, { allowString: true })
+    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const left = ledger.authorized - ledger.captured
+    if (amount > left) throw badRequest(PREAUTH_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
+    const settings = this.d.scenarios.forNs(ns).settings
+    const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent)
+    // CONTRACT.md 4: each new capture settles every earlier one
+    for (const ref of ledger.captures) {
+      const earlier = this.#ops(ns).get(ref)
+      if (earlier && !earlier.voided && !earlier.settled) {
+        earlier.settled = true
+        this.#ops(ns).put(ref, earlier)
+      }
+    }
+    const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: PREAUTH_MSG.CAPTURED })
+    op.refunded = 0
+    ledger.captured += amount
+    ledger.captures.push(op.transaction_reference)
+    this.#save(ns, parent, op)
+    return { op, parent }
+  }
+
+  /** POST /charges/card/void */
+  void(ns: string, input: VoidInput): { op: CardOperation; parent: CardCharge } {
+    const parent = this.#preauth(ns, input.payment_reference)
+    const ledger = parent.preauth!
+    this.#expireIfDue(ns, parent, false)
+    const target = input.target_transaction_reference
+    if (target === parent.transaction_reference) {
+      if (ledger.state === 'voided') throw badRequest(PREAUTH_MSG.VOIDED)
+      if (ledger.state === 'expired') throw badRequest(PREAUTH_MSG.EXPIRED)
+      const live = ledger.captures.map((r) => this.#ops(ns).get(r)!).filter((c) => c && !c.voided)
+      if (live.length > 1) throw badRequest(PREAUTH_MSG.VOID_TOO_MANY)
+      if (live.length === 1 && this.isSettled(ns, live[0])) throw badRequest(PREAUTH_MSG.VOID_SETTLED_CAPTURE)
+      this.#newTxRef(ns, input.transaction_reference)
+      const amount = ledger.authorized
+      for (const c of live) {
+        c.voided = true
+        this.#ops(ns).put(c.transaction_reference, c)
+      }
+      ledger.state = 'voided'
+      ledger.authorized = 0
+      ledger.captured = 0
+      ledger.refunded = 0
+      this.d.clocks.cancelWhere(ns, (t) => t.kind === EXPIRE && (t.payload as { tx: string }).tx === parent.transaction_reference)
+      const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: PREAUTH_MSG.AUTH_VOIDED_OK, target })
+      this.#save(ns, parent, op)
+      return { op, parent }
+    }
+    const capture = this.#ops(ns).get(target)
+    if (!capture || capture.parent !== parent.transaction_reference) throw new ApiError(404, MSG.TRANSACTION_NOT_FOUND)
+    if (capture.charge_operation !== 'capture') throw badRequest('Only a capture or the authorization itself can be voided')
+    if (capture.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
+    if (this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.CAPTURE_SETTLED)
+    this.#newTxRef(ns, input.transaction_reference)
+    capture.voided = true
+    this.#ops(ns).put(capture.transaction_reference, capture)
+    ledger.captured -= capture.amount
+    const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: PREAUTH_MSG.CAPTURE_VOIDED_OK, target })
+    this.#save(ns, parent, op)
+    return { op, parent }
+  }
+
+  /** POST /charges/card/refund: a settled capture, or a settled plain charge. */
+  refund(ns: string, input: RefundInput): { op: CardOperation; parent: CardCharge } {
+    const parent = this.#charges(ns).findBy('payment_reference', input.payment_reference)
+    if (!parent || parent.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    this.#currency(parent, input.currency)
+    const amount = parseAmount(input.amount, { allowString: true })
+    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const targetRef = input.target_transaction_reference
+    let refundable: number
+    let onRefund: () => void
+    if (parent.preauth) {
+      const capture = this.#ops(ns).get(targetRef)
+      if (!capture || capture.parent !== parent.transaction_reference) {
+        if (targetRef === parent.transaction_reference) throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
+        throw notFound(MSG.TRANSACTION_NOT_FOUND)
+      }
+      if (capture.charge_operation !== 'capture' || capture.voided) throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
+      if (!this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
+      refundable = capture.amount - (capture.refunded ?? 0)
+      onRefund = () => {
+        capture.refunded = (capture.refunded ?? 0) + amount
+        parent.preauth!.refunded += amount
+        this.#ops(ns).put(capture.transaction_reference, capture)
+      }
+    } else {
+      if (targetRef !== parent.transaction_reference) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+      if (parent.status !== 'success') throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
+      if (!this.isChargeSettled(ns, parent)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
+      refundable = parent.amount - (parent.refunded ?? 0)
+      onRefund = () => {
+        parent.refunded = (parent.refunded ?? 0) + amount
+      }
+    }
+    if (amount > refundable) throw badRequest(PREAUTH_MSG.OVER_REFUND, { amount_left: toMajor(refundable) })
+    this.#newTxRef(ns, input.transaction_reference)
+    onRefund()
+    const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: PREAUTH_MSG.REFUNDED, target: targetRef })
+    if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
+    this.#save(ns, parent, op)
+    this.d.events.record(ns, 'refund.success', {
+      reference: op.transaction_reference,
+      payment_reference: parent.payment_reference,
+      target_transaction_reference: targetRef,
+      amount: toMajor(amount),
+      currency: parent.currency,
+      status: 'success',
+      payment_method: 'card',
+    })
+    return { op, parent }
+  }
+
+  /** Control: settle a capture or a successful charge now. */
+  settle(ns: string, reference: string): { op?: CardOperation; charge?: CardCharge } {
+    const op = this.#ops(ns).get(reference)
+    if (op) {
+      if (op.charge_operation !== 'capture') throw badRequest('Only a capture or a successful charge can be settled')
+      if (op.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
+      op.settled = true
+      this.#ops(ns).put(op.transaction_reference, op)
+      return { op }
+    }
+    const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
+    if (!charge || charge.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (charge.preauth || charge.status !== 'success') throw badRequest('Only a capture or a successful charge can be settled')
+    charge.settled_at ??= this.d.clocks.iso(ns)
+    this.#charges(ns).put(charge.transaction_reference, charge)
+    return { charge }
+  }
+
+  /** A capture settles by a later capture, the control call, or its settlement time passing. */
+  isSettled(ns: string, capture: CardOperation): boolean {
+    if (capture.voided) return false
+    if (capture.settled) return true
+    const delay = this.d.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
+    return this.d.clocks.now(ns) >= Date.parse(capture.created_at) + delay
+  }
+
+  isChargeSettled(ns: string, charge: CardCharge): boolean {
+    if (charge.status !== 'success' || !charge.completed_at) return false
+    if (charge.settled_at) return true
+    const delay = this.d.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
+    return this.d.clocks.now(ns) >= Date.parse(charge.completed_at) + delay
+  }
+
+  /** SPEC.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */
+  preauthRecord(ns: string, charge: CardCharge, { asPlaced = false } = {}) {
+    const l = charge.preauth!
+    this.#expireIfDue(ns, charge, true)
+    const status = asPlaced ? 'pre_authorized' : l.state
+    return {
+      amount: toMajor(charge.amount),
+      total_authorized_amount: toMajor(asPlaced ? charge.amount : l.authorized),
+      total_captured_amount: toMajor(l.captured),
+      total_refunded_amount: toMajor(l.refunded),
+      currency: charge.currency,
+      payment_reference: charge.payment_reference,
+      transaction_reference: charge.transaction_reference,
+      auth_model: charge.auth_model,
+      response_message: charge.response_message,
+      status,
+      charge_operation: 'pre_authorization',
+      pre_auth_expiry: formatExpiry(l.expires_at),
+      metadata: this.#gatewayMeta(l),
+      card: charge.card,
+    }
+  }
+
+  /** SPEC.md 2.5: a capture, void or refund record, with the parent's totals now. */
+  opRecord(ns: string, op: CardOperation, parent: CardCharge) {
+    const l = parent.preauth
+    const totals = l
+      ? { authorized: l.authorized, captured: l.captured, refunded: l.refunded }
+      : { authorized: parent.amount, captured: parent.amount, refunded: parent.refunded ?? 0 }
+    return {
+      amount: toMajor(op.amount),
+      ...(op.charge_operation === 'capture' ? { amount_charged: toMajor(op.amount), fee: toMajor(op.fee), vat: toMajor(op.vat) } : {}),
+      total_authorized_amount: toMajor(totals.authorized),
+      total_captured_amount: toMajor(totals.captured),
+      total_refunded_amount: toMajor(totals.refunded),
+      currency: op.currency,
+      payment_reference: op.payment_reference,
+      transaction_reference: op.transaction_reference,
+      ...(op.target_transaction_reference ? { target_transaction_reference: op.target_transaction_reference } : {}),
+      response_message: op.response_message,
+      status: op.status,
+      charge_operation: op.charge_operation,
+      ...(l ? { pre_auth_expiry: formatExpiry(l.expires_at) } : {}),
+      metadata: l ? this.#gatewayMeta(l) : { gateway_code: '00', receipt: parent.transaction_reference.slice(-12), stan: '000000' },
+      card: parent.card,
+      ...(op.charge_operation === 'capture' ? { settled: this.isSettled(ns, op), voided: op.voided ?? false } : {}),
+    }
+  }
+
+  /** The ledger and operations that the charge query adds for a pre-authorization or a refunded charge. */
+  queryExtras(ns: string, charge: CardCharge): Record<string, unknown> {
+    const ops = (charge.preauth?.operations ?? charge.refunds ?? []).map((r) => this.#ops(ns).get(r)).filter((o): o is CardOperation => !!o)
+    const operations = ops.map((o) => this.opRecord(ns, o, charge))
+    if (!charge.preauth) {
+      return ops.length ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
+    }
+    this.#expireIfDue(ns, charge, true)
+    const l = charge.preauth
+    // a hold costs nothing: the fees are the captures'
+    const live = ops.filter((o) => o.charge_operation === 'capture' && !o.voided)
+    return {
+      status: charge.status === 'success' ? l.state : charge.status,
+      fee: (live.reduce((s, o) => s + o.fee, 0) / 100).toFixed(2),
+      vat: (live.reduce((s, o) => s + o.vat, 0) / 100).toFixed(2),
+      amount_paid: ((l.captured - l.refunded) / 100).toFixed(2),
+      charge_operation: 'pre_authorization',
+      total_authorized_amount: toMajor(l.authorized),
+      total_captured_amount: toMajor(l.captured),
+      total_refunded_amount: toMajor(l.refunded),
+      pre_auth_expiry: formatExpiry(l.expires_at),
+      operations,
+    }
+  }
+
+  #gatewayMeta(l: PreauthLedger) {
+    return { gateway_code: '00', receipt: l.receipt, stan: l.stan }
+  }
+
+  #preauth(ns: string, paymentReference: string): CardCharge {
+    const parent = this.#charges(ns).findBy('payment_reference', paymentReference)
+    if (!parent || parent.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (parent.operation !== 'pre_authorization') throw badRequest(PREAUTH_MSG.NOT_A_PREAUTH)
+    if (parent.status === 'processing') throw badRequest(PREAUTH_MSG.NOT_COMPLETE)
+    if (parent.status === 'failed' || !parent.preauth) throw badRequest(PREAUTH_MSG.FAILED)
+    return parent
+  }
+
+  #usableLedger(ns: string, parent: CardCharge): PreauthLedger {
+    this.#expireIfDue(ns, parent, false)
+    const l = parent.preauth!
+    if (l.state === 'voided') throw badRequest(PREAUTH_MSG.VOIDED)
+    if (l.state === 'expired') throw badRequest(PREAUTH_MSG.EXPIRED)
+    return l
+  }
+
+  /** Expires the hold when its time has passed: no more captures, the uncaptured part released. */
+  #expireIfDue(ns: string, charge: CardCharge, persist: boolean): void {
+    const l = charge.preauth
+    if (!l || l.state !== 'pre_authorized' || this.d.clocks.now(ns) < l.expires_at) return
+    l.state = 'expired'
+    l.authorized = l.captured
+    charge.history.push({ at: this.d.clocks.iso(ns), step: 'hold', result: 'expired' })
+    if (persist) this.#charges(ns).put(charge.transaction_reference, charge)
+  }
+
+  #currency(parent: CardCharge, currency: string): void {
+    if (currency !== parent.currency) throw badRequest(PREAUTH_MSG.CURRENCY_MISMATCH, { currency: `must be ${parent.currency}` })
+  }
+
+  /** A new operation's transaction reference must be new in the namespace. */
+  #newTxRef(ns: string, ref: string): void {
+    if (this.#ops(ns).has(ref) || this.#charges(ns).has(ref) || this.#charges(ns).findBy('payment_reference', ref)) {
+      throw badRequest(PREAUTH_MSG.DUPLICATE_TX)
+    }
+  }
+
+  #op(
+    ns: string,
+    parent: CardCharge,
+    ref: string,
+    kind: CardOperation['charge_operation'],
+    amount: number,
+    o: { fee?: number; vat?: number; status: CardOperation['status']; message: string; target?: string },
+  ): CardOperation {
+    return {
+      transaction_reference: ref,
+      payment_reference: parent.payment_reference,
+      parent: parent.transaction_reference,
+      charge_operation: kind,
+      amount,
+      currency: parent.currency,
+      fee: o.fee ?? 0,
+      vat: o.vat ?? 0,
+      status: o.status,
+      target_transaction_reference: o.target ?? null,
+      response_message: o.message,
+      created_at: this.d.clocks.iso(ns),
+    }
+  }
+
+  #save(ns: string, parent: CardCharge, op: CardOperation): void {
+    parent.preauth?.operations.push(op.transaction_reference)
+    parent.updated_at = op.created_at
+    parent.history.push({ at: op.created_at, step: op.charge_operation, result: `${op.status} ${toMajor(op.amount)} (${op.transaction_reference})` })
+    this.#ops(ns).put(op.transaction_reference, op)
+    this.#charges(ns).put(parent.transaction_reference, parent)
+  }
+}
+
