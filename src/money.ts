@@ -18,7 +18,7 @@ export function parseAmount(value: unknown, { allowString = false } = {}): numbe
     if (!Number.isFinite(value) || value < 0 || value > MAX_MAJOR_AMOUNT) return null
     text = String(value)
   } else if (allowString && typeof value === 'string') {
-    text = value.trim()
+    text = value
   } else {
     return null
   }
@@ -50,7 +50,9 @@ export function percentToBps(percent: number): number {
 /** Rounds half away from zero: amount * bps / 10_000 in integer arithmetic. */
 export function applyBps(minor: number, bps: number): number {
   const num = minor * bps
-  return Math.floor((num + 5_000) / 10_000)
+  if (Number.isSafeInteger(num + 5_000)) return Math.floor((num + 5_000) / 10_000)
+  // past 2^53 a float product loses units: do it exactly
+  return Number((BigInt(minor) * BigInt(bps) + 5_000n) / 10_000n)
 }
 
 export interface FeeRule {

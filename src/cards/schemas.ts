@@ -35,11 +35,11 @@ export const amountSchema = ({ allowZero = false, allowString = false } = {}) =>
       return ctx.addIssue({ code: 'custom', message: allowString ? 'must be a number or a numeric string' : 'must be a number' })
     }
     const n = typeof v === 'number' ? v : Number(v)
-    if (typeof v === 'string' && !/^\s*\d+(\.\d+)?\s*$/.test(v)) return ctx.addIssue({ code: 'custom', message: 'must be a numeric string' })
+    if (typeof v === 'string' && !/^\d+(\.\d+)?$/.test(v)) return ctx.addIssue({ code: 'custom', message: 'must be a numeric string' })
     if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
       return ctx.addIssue({ code: 'custom', message: allowZero ? 'must be zero or more' : 'must be greater than 0' })
     }
-    if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : v.trim())) {
+    if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : v)) {
       return ctx.addIssue({ code: 'custom', message: 'must have at most 2 decimal places' })
     }
     if (n > 1_000_000_000_000) return ctx.addIssue({ code: 'custom', message: 'is too large' })

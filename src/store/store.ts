@@ -241,7 +241,11 @@ class DeltaLog {
     }
     const log = new DeltaLog(path, store, compactMinBytes, db)
     // Start from a freshly compacted file: it ends with the deltas array's tail, ready to append.
-    await log.compact()
+    try {
+      await log.compact()
+    } catch (e) {
+      throw new DataFileError(path, `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+    }
     return log
   }
 

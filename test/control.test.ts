@@ -1,0 +1,566 @@
+import { readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox } from './helpers.js'
+
+const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
+const OTHER = 'sk_test_control_other'
+
+const sandboxes: TestSandbox[] = []
+async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}) {
+  const sb = await makeSandbox(input)
+  sandboxes.push(sb)
+  return sb
+}
+afterEach(async () => {
+  for (const sb of sandboxes.splice(0)) await sb.close()
+})
+
+/** The response envelope of SPEC.md 2.1: status, message, data (and an optional code). */
+function expectEnvelope(res: { status: number; body: any; headers: Headers }, ok: boolean) {
+  expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/)
+  expect(typeof res.body).toBe('object')
+  expect(res.body.status).toBe(ok)
+  expect(typeof res.body.message).toBe('string')
+  expect(res.body.message.length).toBeGreaterThan(0)
+  expect('data' in res.body).toBe(true)
+  for (const k of Object.keys(res.body)) expect(['status', 'message', 'data', 'code']).toContain(k)
+}
+
+/** Lets pending callbacks and promise chains run: no timer, no sleep. */
+const turns = async (n = 5) => {
+  for (let i = 0; i < n; i++) await new Promise((r) => setImmediate(r))
+}
+
+describe('GET /_sandbox/health', () => {
+  it('needs no key and answers {status: true, data: {version, uptime_s}}', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', '/_sandbox/health', undefined, { key: null })
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    expect(res.body.data).toEqual({ version: VERSION, uptime_s: expect.any(Number) })
+    expect(Number.isInteger(res.body.data.uptime_s)).toBe(true)
+    expect(res.body.data.uptime_s).toBeGreaterThanOrEqual(0)
+    expect(res.body.data.uptime_s).toBeLessThan(60)
+  })
+
+  it('answers with a key too, even a live one', async () => {
+    const sb = await sandbox()
+    expect((await sb.call('GET', '/_sandbox/health')).status).toBe(200)
+    expect((await sb.call('GET', '/_sandbox/health', undefined, { key: 'sk_live_whatever' })).status).toBe(200)
+  })
+})
+
+describe('keys on the control API', () => {
+  const calls: [string, string, unknown][] = [
+    ['GET', '/_sandbox/clock', undefined],
+    ['POST', '/_sandbox/clock/advance', { seconds: 60 }],
+    ['POST', '/_sandbox/reset', undefined],
+    ['GET', '/_sandbox/scenarios', undefined],
+    ['POST', '/_sandbox/scenarios', { cards: [] }],
+    ['DELETE', '/_sandbox/scenarios', undefined],
+    ['GET', '/_sandbox/requests', undefined],
+    ['PUT', '/_sandbox/webhook-url', { url: 'http://127.0.0.1:9/hook' }],
+    ['GET', '/_sandbox/events', undefined],
+    ['POST', '/_sandbox/charges/KPY-CA-X/complete', { outcome: 'success' }],
+  ]
+
+  it.each(calls)('%s %s without a key is 401 Invalid authorization key', async (method, path, body) => {
+    const sb = await sandbox()
+    const res = await sb.call(method, path, body, { key: null })
+    expect(res.status).toBe(401)
+    expectEnvelope(res, false)
+    expect(res.body.message).toBe('Invalid authorization key')
+    expect(res.body.data).toBeNull()
+  })
+
+  it.each(calls)('%s %s with a malformed key is 401', async (method, path, body) => {
+    const sb = await sandbox()
+    const res = await sb.call(method, path, body, { key: 'not-a-key' })
+    expect(res.status).toBe(401)
+    expect(res.body.message).toBe('Invalid authorization key')
+  })
+
+  it('refuses a live key with 401 saying live keys are never accepted', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', '/_sandbox/clock', undefined, { key: 'sk_live_abc' })
+    expect(res.status).toBe(401)
+    expectEnvelope(res, false)
+    expect(res.body.message).toMatch(/live keys are never accepted/i)
+  })
+
+  it('changes nothing when refused', async () => {
+    const sb = await sandbox()
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 3600 })
+    await sb.call('POST', '/_sandbox/reset', undefined, { key: null })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 3600 }, { key: null })
+    const clock = await sb.call('GET', '/_sandbox/clock')
+    expect(clock.body.data.offset_ms).toBeGreaterThan(3_590_000)
+    expect(clock.body.data.offset_ms).toBeLessThanOrEqual(3_600_000)
+  })
+
+  it('answers an unknown control route with a 404 envelope', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', '/_sandbox/no-such-thing')
+    expect(res.status).toBe(404)
+    expectEnvelope(res, false)
+  })
+})
+
+describe('the namespace clock', () => {
+  it('GET /_sandbox/clock reads it', async () => {
+    const sb = await sandbox()
+    const before = Date.now()
+    const res = await sb.call('GET', '/_sandbox/clock')
+    const after = Date.now()
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    const d = res.body.data
+    expect(d.offset_ms).toBe(0)
+    expect(d.now_ms).toBeGreaterThanOrEqual(before)
+    expect(d.now_ms).toBeLessThanOrEqual(after)
+    expect(d.now).toBe(new Date(d.now_ms).toISOString())
+    expect(d.pending_timers).toEqual([])
+  })
+
+  it('POST /_sandbox/clock/advance {seconds} moves it forward', async () => {
+    const sb = await sandbox()
+    const before = Date.now()
+    const res = await sb.call('POST', '/_sandbox/clock/advance', { seconds: 3600 })
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    expect(res.body.data.now_ms).toBeGreaterThanOrEqual(before + 3_600_000)
+    expect(res.body.data.offset_ms).toBeGreaterThan(3_600_000 - 1000)
+    expect(res.body.data.offset_ms).toBeLessThanOrEqual(3_600_000)
+    const again = await sb.call('POST', '/_sandbox/clock/advance', { seconds: 0.5 })
+    expect(again.body.data.offset_ms - res.body.data.offset_ms).toBeGreaterThan(500 - 1000)
+    expect(again.body.data.offset_ms - res.body.data.offset_ms).toBeLessThanOrEqual(500)
+    const read = await sb.call('GET', '/_sandbox/clock')
+    expect(read.body.data.offset_ms).toBe(again.body.data.offset_ms)
+  })
+
+  it('POST /_sandbox/clock/advance {to} moves it to that moment', async () => {
+    const sb = await sandbox()
+    const target = Date.now() + 2 * 86_400_000
+    const res = await sb.call('POST', '/_sandbox/clock/advance', { to: new Date(target).toISOString() })
+    expect(res.status).toBe(200)
+    expect(res.body.data.now_ms).toBeGreaterThanOrEqual(target)
+    expect(res.body.data.now_ms).toBeLessThan(target + 1000)
+    const read = await sb.call('GET', '/_sandbox/clock')
+    expect(read.body.data.now_ms).toBeGreaterThanOrEqual(target)
+  })
+
+  it('refuses {to} in the past with 400 and changes nothing', async () => {
+    const sb = await sandbox()
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 7200 })
+    const before = (await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms
+    const res = await sb.call('POST', '/_sandbox/clock/advance', { to: new Date(Date.now() + 3_600_000).toISOString() })
+    expect(res.status).toBe(400)
+    expectEnvelope(res, false)
+    expect(res.body.message).toBe('Invalid request data')
+    expect(Object.keys(res.body.data)).toEqual(['to'])
+    const after = (await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms
+    expect(after).toBe(before)
+    const yesterday = await sb.call('POST', '/_sandbox/clock/advance', { to: '2001-01-01T00:00:00Z' })
+    expect(yesterday.status).toBe(400)
+    expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(before)
+  })
+
+  it.each([
+    ['both seconds and to', { seconds: 10, to: '2099-01-01T00:00:00Z' }],
+    ['neither', {}],
+    ['negative seconds', { seconds: -5 }],
+    ['seconds as text', { seconds: '60' }],
+    ['a to that is no date', { to: 'tomorrow' }],
+  ])('refuses %s with 400 Invalid request data', async (_what, body) => {
+    const sb = await sandbox()
+    const res = await sb.call('POST', '/_sandbox/clock/advance', body)
+    expect(res.status).toBe(400)
+    expectEnvelope(res, false)
+    expect(res.body.message).toBe('Invalid request data')
+    expect(Object.keys(res.body.data ?? {}).length).toBeGreaterThan(0)
+    expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(0)
+  })
+
+  it('refuses a missing or malformed body with 400', async () => {
+    const sb = await sandbox()
+    expect((await sb.call('POST', '/_sandbox/clock/advance')).status).toBe(400)
+    const res = await sb.call('POST', '/_sandbox/clock/advance', undefined, { raw: '{"seconds":' })
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe('Invalid request data')
+  })
+
+  it('moves only the key’s own clock', async () => {
+    const sb = await sandbox()
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 86_400 })
+    const other = await sb.call('GET', '/_sandbox/clock', undefined, { key: OTHER })
+    expect(other.body.data.offset_ms).toBe(0)
+  })
+})
+
+describe('POST /_sandbox/reset', () => {
+  it('empties the namespace’s charges and its clock offset, and no other namespace', async () => {
+    const sb = await sandbox()
+    const mine = cardPayload('4084127883172787')
+    const theirs = cardPayload('4084127883172787')
+    expect((await sb.charge(mine)).body.data.status).toBe('success')
+    expect((await sb.charge(theirs, { key: OTHER })).body.data.status).toBe('success')
+    expect((await sb.call('GET', `/merchant/api/v1/charges/${mine.reference}`)).status).toBe(200)
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 3600 })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 3600 }, { key: OTHER })
+
+    const res = await sb.call('POST', '/_sandbox/reset')
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    expect(res.body.data.clock.offset_ms).toBe(0)
+
+    const q = await sb.call('GET', `/merchant/api/v1/charges/${mine.reference}`)
+    expect(q.status).toBe(404)
+    expectEnvelope(q, false)
+    expect(q.body.message).toBe('Charge not found')
+    expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(0)
+    expect((await sb.call('GET', '/_sandbox/events')).body.data).toEqual([])
+
+    // the other key keeps its charge and its clock
+    expect((await sb.call('GET', `/merchant/api/v1/charges/${theirs.reference}`, undefined, { key: OTHER })).status).toBe(200)
+    expect((await sb.call('GET', '/_sandbox/clock', undefined, { key: OTHER })).body.data.offset_ms).toBeGreaterThan(3_500_000)
+
+    // the namespace works again, and the old reference can be reused
+    expect((await sb.charge({ ...mine })).body.data.status).toBe('success')
+  })
+
+  it('is persisted with --data', async () => {
+    const data = tempFile()
+    const first = await makeSandbox({ data })
+    const p = cardPayload('4084127883172787')
+    await first.charge(p)
+    await first.call('POST', '/_sandbox/clock/advance', { seconds: 3600 })
+    await first.call('POST', '/_sandbox/reset')
+    await first.close()
+    const second = await sandbox({ data })
+    expect((await second.call('GET', `/merchant/api/v1/charges/${p.reference}`)).status).toBe(404)
+    expect((await second.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(0)
+  })
+})
+
+describe('with --data', () => {
+  /** What the data file holds, read with fs + JSON.parse: snapshot, then deltas replayed. */
+  function fileState(file: string) {
+    const doc = JSON.parse(readFileSync(file, 'utf8')) as { snapshot: Record<string, Record<string, Record<string, any>>>; deltas: any[] }
+    const state = structuredClone(doc.snapshot)
+    for (const d of doc.deltas) {
+      if (d.reset) {
+        for (const c of Object.keys(state[d.n] ?? {})) if (!d.reset.includes(c)) delete state[d.n][c]
+      } else if (d.d) delete state[d.n]?.[d.c]?.[d.k]
+      else ((state[d.n] ??= {})[d.c] ??= {})[d.k] = d.v
+    }
+    return state
+  }
+
+  it('answers a charge, a clock move and a reset only once they are in the file', async () => {
+    const data = tempFile()
+    const sb = await sandbox({ data })
+    const p = cardPayload('4084127883172787')
+    const res = await sb.charge(p)
+    expect(res.body.data.status).toBe('success')
+    const charges = Object.values(fileState(data)[SECRET]?.charges ?? {}) as any[]
+    expect(charges.map((c) => [c.payment_reference, c.status])).toEqual([[p.reference, 'success']])
+
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 3600 })
+    expect(fileState(data)[SECRET].meta.clock.offset_ms).toBeGreaterThan(3_500_000)
+
+    await sb.call('POST', '/_sandbox/reset')
+    const after = fileState(data)[SECRET]
+    expect(Object.keys(after.charges ?? {})).toEqual([])
+    expect(after.meta?.clock).toBeUndefined()
+  })
+})
+
+describe('GET /_sandbox/requests (the journal)', () => {
+  it('lists method, path, status, ms, request and response, oldest first', async () => {
+    const sb = await sandbox()
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+    await sb.call('GET', '/merchant/api/v1/charges/nope-nope')
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
+
+    const res = await sb.call('GET', '/_sandbox/requests')
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    const entries = res.body.data as any[]
+    expect(entries.map((e) => [e.method, e.path, e.status])).toEqual([
+      ['POST', '/merchant/api/v1/charges/card', 200],
+      ['GET', `/merchant/api/v1/charges/${p.reference}`, 200],
+      ['GET', '/merchant/api/v1/charges/nope-nope', 404],
+      ['POST', '/_sandbox/clock/advance', 200],
+    ])
+    for (const e of entries) {
+      expect(typeof e.ms).toBe('number')
+      expect(e.ms).toBeGreaterThanOrEqual(0)
+      expect(e).toHaveProperty('request')
+      expect(e).toHaveProperty('response')
+      expect(e.response).toMatchObject({ status: expect.any(Boolean), message: expect.any(String) })
+    }
+    expect(entries.map((e) => e.id)).toEqual([...entries.map((e) => e.id)].sort((a, b) => a - b))
+    expect(entries[0].response.data.payment_reference).toBe(p.reference)
+    expect(entries[2].response).toEqual({ status: false, message: 'Charge not found', data: null })
+    expect(entries[3].request).toEqual({ seconds: 1 })
+  })
+
+  it('masks the PAN, CVV and PIN of what it keeps', async () => {
+    const sb = await sandbox()
+    const p = cardPayload('5188513618552975', {}, { pin: '1234' })
+    await sb.charge(p)
+    const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
+    const text = JSON.stringify(entries)
+    expect(text).not.toContain('5188513618552975')
+    expect(text).not.toContain('"123"')
+    expect(text).not.toContain('"1234"')
+    const req = entries[0].request
+    expect(req.charge_data).toBe('(encrypted)')
+    expect(req.decrypted.card.number).toMatch(/^518851\*+2975$/)
+    expect(req.decrypted.card.cvv).toMatch(/^\*+$/)
+    expect(req.decrypted.card.pin).toMatch(/^\*+$/)
+    expect(req.decrypted.reference).toBe(p.reference)
+  })
+
+  it('filters by ?method=, ?path= and ?limit=', async () => {
+    const sb = await sandbox()
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+    await sb.call('GET', '/_sandbox/clock')
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
+    await sb.call('GET', '/_sandbox/scenarios')
+
+    const gets = (await sb.call('GET', '/_sandbox/requests?method=GET')).body.data
+    expect(gets.map((e: any) => e.path)).toEqual([`/merchant/api/v1/charges/${p.reference}`, '/_sandbox/clock', '/_sandbox/scenarios'])
+    const posts = (await sb.call('GET', '/_sandbox/requests?method=post')).body.data
+    expect(posts.map((e: any) => e.path)).toEqual(['/merchant/api/v1/charges/card', '/_sandbox/clock/advance'])
+
+    const charges = (await sb.call('GET', '/_sandbox/requests?path=/merchant/api/v1/charges')).body.data
+    expect(charges.map((e: any) => e.path)).toEqual(['/merchant/api/v1/charges/card', `/merchant/api/v1/charges/${p.reference}`])
+    const clock = (await sb.call('GET', `/_sandbox/requests?path=${encodeURIComponent('/_sandbox/clock')}`)).body.data
+    expect(clock.map((e: any) => e.path)).toEqual(['/_sandbox/clock', '/_sandbox/clock/advance'])
+
+    const last2 = (await sb.call('GET', '/_sandbox/requests?limit=2')).body.data
+    expect(last2.map((e: any) => e.path)).toEqual(['/_sandbox/clock/advance', '/_sandbox/scenarios'])
+    const both = (await sb.call('GET', '/_sandbox/requests?method=GET&limit=1')).body.data
+    expect(both.map((e: any) => e.path)).toEqual(['/_sandbox/scenarios'])
+  })
+
+  it.each([['limit=0'], ['limit=abc'], ['method=G3T']])('refuses ?%s with 400', async (q) => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', `/_sandbox/requests?${q}`)
+    expect(res.status).toBe(400)
+    expectEnvelope(res, false)
+    expect(res.body.message).toBe('Invalid request data')
+  })
+
+  it('keeps at most journalSize entries, the newest', async () => {
+    const sb = await sandbox({ journalSize: 5 })
+    for (let i = 1; i <= 8; i++) await sb.call('GET', `/merchant/api/v1/charges/missing-${i}`)
+    const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
+    expect(entries).toHaveLength(5)
+    expect(entries.map((e: any) => e.path)).toEqual([4, 5, 6, 7, 8].map((i) => `/merchant/api/v1/charges/missing-${i}`))
+    expect(entries.map((e: any) => e.id)).toEqual([4, 5, 6, 7, 8])
+    // still ordered oldest first after wrapping around again
+    for (let i = 9; i <= 11; i++) await sb.call('GET', `/merchant/api/v1/charges/missing-${i}`)
+    const again = (await sb.call('GET', '/_sandbox/requests')).body.data
+    expect(again.map((e: any) => e.path)).toEqual([7, 8, 9, 10, 11].map((i) => `/merchant/api/v1/charges/missing-${i}`))
+  })
+
+  it('keeps one journal per key', async () => {
+    const sb = await sandbox()
+    await sb.call('GET', '/merchant/api/v1/charges/mine-1')
+    await sb.call('GET', '/merchant/api/v1/charges/theirs-1', undefined, { key: OTHER })
+    const mine = (await sb.call('GET', '/_sandbox/requests')).body.data
+    const theirs = (await sb.call('GET', '/_sandbox/requests', undefined, { key: OTHER })).body.data
+    expect(mine.map((e: any) => e.path)).toEqual(['/merchant/api/v1/charges/mine-1'])
+    expect(theirs.map((e: any) => e.path)).toEqual(['/merchant/api/v1/charges/theirs-1'])
+  })
+})
+
+describe('PUT /_sandbox/webhook-url', () => {
+  const HOOK = 'http://127.0.0.1:9/paysandbox-hook'
+
+  it('sets the namespace’s webhook URL, which new events target', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('PUT', '/_sandbox/webhook-url', { url: HOOK })
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    expect(res.body.data).toEqual({ url: HOOK })
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    const events = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    expect(events).toHaveLength(1)
+    expect(events[0].target).toBe(HOOK)
+    // another key has no URL
+    const q = cardPayload('4084127883172787')
+    await sb.charge(q, { key: OTHER })
+    const theirs = (await sb.call('GET', `/_sandbox/events?reference=${q.reference}`, undefined, { key: OTHER })).body.data
+    expect(theirs[0].target).toBeNull()
+  })
+
+  it('{url: null} clears it', async () => {
+    const sb = await sandbox()
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: HOOK })
+    const res = await sb.call('PUT', '/_sandbox/webhook-url', { url: null })
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    expect(res.body.data).toEqual({ url: null })
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    const events = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    expect(events[0].target).toBeNull()
+  })
+
+  it.each([
+    ['an ftp URL', { url: 'ftp://example.com/hook' }],
+    ['a javascript URL', { url: 'javascript:alert(1)' }],
+    ['no URL at all', { url: 'not a url' }],
+    ['a number', { url: 42 }],
+    ['a missing url', {}],
+  ])('refuses %s with 400 Invalid request data and keeps the URL', async (_what, body) => {
+    const sb = await sandbox()
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: HOOK })
+    const res = await sb.call('PUT', '/_sandbox/webhook-url', body)
+    expect(res.status).toBe(400)
+    expectEnvelope(res, false)
+    expect(res.body.message).toBe('Invalid request data')
+    expect(Object.keys(res.body.data)).toEqual(['url'])
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    expect((await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data[0].target).toBe(HOOK)
+  })
+})
+
+describe('GET /_sandbox/events', () => {
+  it('lists recorded events with their shape, filtered by reference and event', async () => {
+    const sb = await sandbox()
+    const ok = cardPayload('4084127883172787')
+    const bad = cardPayload('506066506066506067', {}, { cvv: '408' })
+    await sb.charge(ok)
+    await sb.charge(bad)
+    const all = await sb.call('GET', '/_sandbox/events')
+    expect(all.status).toBe(200)
+    expectEnvelope(all, true)
+    expect(all.body.data.map((e: any) => [e.event, e.data.payment_reference])).toEqual([
+      ['charge.success', ok.reference],
+      ['charge.failed', bad.reference],
+    ])
+    for (const e of all.body.data) {
+      expect(e).toMatchObject({ id: expect.any(String), event: expect.any(String), data: expect.any(Object), created_at: expect.any(String), target: null, attempts: [] })
+      expect(e).not.toHaveProperty('seq')
+    }
+    const byRef = (await sb.call('GET', `/_sandbox/events?reference=${bad.reference}`)).body.data
+    expect(byRef.map((e: any) => e.event)).toEqual(['charge.failed'])
+    const byTx = (await sb.call('GET', `/_sandbox/events?reference=${byRef[0].data.reference}`)).body.data
+    expect(byTx.map((e: any) => e.data.payment_reference)).toEqual([bad.reference])
+    const byEvent = (await sb.call('GET', '/_sandbox/events?event=charge.success')).body.data
+    expect(byEvent.map((e: any) => e.data.payment_reference)).toEqual([ok.reference])
+  })
+
+  it('?wait= long-polls and returns as soon as an event is recorded', async () => {
+    const sb = await sandbox()
+    let settled = false
+    const t0 = Date.now()
+    const poll = sb.call('GET', '/_sandbox/events?wait=2000').finally(() => {
+      settled = true
+    })
+    await turns(10)
+    expect(settled).toBe(false)
+
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    const res = await poll
+    expect(Date.now() - t0).toBeLessThan(2000)
+    expect(res.status).toBe(200)
+    expectEnvelope(res, true)
+    expect(res.body.data).toHaveLength(1)
+    expect(res.body.data[0]).toMatchObject({ event: 'charge.success', data: { payment_reference: p.reference, status: 'success' } })
+  })
+
+  it('?wait= with a reference waits for that reference, not for other events', async () => {
+    const sb = await sandbox()
+    const wanted = cardPayload('4084127883172787')
+    let settled = false
+    const t0 = Date.now()
+    const poll = sb.call('GET', `/_sandbox/events?reference=${wanted.reference}&wait=5000`).finally(() => {
+      settled = true
+    })
+    await turns(10)
+    await sb.charge(cardPayload('4084127883172787'))
+    await turns(10)
+    expect(settled).toBe(false)
+    await sb.charge(wanted)
+    const res = await poll
+    expect(Date.now() - t0).toBeLessThan(5000)
+    expect(res.body.data.map((e: any) => e.data.payment_reference)).toEqual([wanted.reference])
+  })
+
+  it('?wait= does not wait when a matching event is already there', async () => {
+    const sb = await sandbox()
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    const t0 = Date.now()
+    const res = await sb.call('GET', `/_sandbox/events?reference=${p.reference}&wait=20000`)
+    expect(Date.now() - t0).toBeLessThan(5000)
+    expect(res.body.data).toHaveLength(1)
+  })
+
+  it('only wakes for the key’s own events', async () => {
+    const sb = await sandbox()
+    let settled = false
+    const poll = sb.call('GET', '/_sandbox/events?wait=3000').finally(() => {
+      settled = true
+    })
+    await turns(10)
+    await sb.charge(cardPayload('4084127883172787'), { key: OTHER })
+    await turns(10)
+    expect(settled).toBe(false)
+    await sb.charge(cardPayload('4084127883172787'))
+    const res = await poll
+    expect(res.body.data).toHaveLength(1)
+  })
+
+  it('refuses a negative wait with 400', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', '/_sandbox/events?wait=-1')
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe('Invalid request data')
+    expect(Object.keys(res.body.data)).toEqual(['wait'])
+  })
+})
+
+describe('the envelope', () => {
+  it('wraps every control answer, success or failure', async () => {
+    const sb = await sandbox()
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    const cases: [string, string, unknown, boolean, string | null][] = [
+      ['GET', '/_sandbox/health', undefined, true, null],
+      ['GET', '/_sandbox/clock', undefined, true, SECRET],
+      ['POST', '/_sandbox/clock/advance', { seconds: 1 }, true, SECRET],
+      ['POST', '/_sandbox/clock/advance', {}, false, SECRET],
+      ['GET', '/_sandbox/scenarios', undefined, true, SECRET],
+      ['POST', '/_sandbox/scenarios', { cardz: [] }, false, SECRET],
+      ['DELETE', '/_sandbox/scenarios', undefined, true, SECRET],
+      ['GET', '/_sandbox/requests', undefined, true, SECRET],
+      ['GET', '/_sandbox/requests?limit=0', undefined, false, SECRET],
+      ['PUT', '/_sandbox/webhook-url', { url: null }, true, SECRET],
+      ['PUT', '/_sandbox/webhook-url', { url: 'ftp://x' }, false, SECRET],
+      ['GET', '/_sandbox/events', undefined, true, SECRET],
+      ['GET', '/_sandbox/events?wait=x', undefined, false, SECRET],
+      ['POST', '/_sandbox/charges/KPY-CA-NOPE/complete', { outcome: 'success' }, false, SECRET],
+      ['POST', '/_sandbox/reset', undefined, true, SECRET],
+      ['GET', '/_sandbox/clock', undefined, false, null],
+      ['GET', '/_sandbox/unknown', undefined, false, SECRET],
+    ]
+    for (const [method, path, body, ok, key] of cases) {
+      const res = await sb.call(method, path, body, { key })
+      expectEnvelope(res, ok)
+      expect(res.status >= 400, `${method} ${path}`).toBe(!ok)
+    }
+  })
+})
