@@ -2,6 +2,8 @@ import { Hono } from 'hono'
 import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
 import { PreauthService } from './cards/preauth.js'
+import { mobileMoneyRoutes } from './mobile-money/routes.js'
+import { MobileMoneyService, type MobileMoneyCharge } from './mobile-money/service.js'
 import { threeDsRoutes } from './cards/three-ds.js'
 import { chargeQueryRoutes } from './charges/routes.js'
 import { controlRoutes } from './control/routes.js'
@@ -23,6 +25,7 @@ export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>()
   const preauth = new PreauthService(deps)
   const cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  const mm = new MobileMoneyService(deps)
 
   // Outermost: durability, then the journal. With --data, the answer leaves only once the
   // change it reports is in the file.
@@ -72,8 +75,12 @@ export function createApp(deps: Deps) {
   app.use('/api/*', authenticate(deps))
 
   app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
-  app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps, { card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge) }))
-  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards) }, [(ns) => deps.webhooks.forget(ns)], preauth))
+  app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))
+  app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps, {
+      card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
+      mobile_money: (_ns, charge) => mm.queryExtras(charge as MobileMoneyCharge),
+    }))
+  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards), mobile_money: mm.complete.bind(mm) }, [(ns) => deps.webhooks.forget(ns)], preauth))
 
   app.notFound((c) => fail(c, 404, MSG.ROUTE_NOT_FOUND))
   app.onError((err, c) => {
