@@ -3,6 +3,8 @@ import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
 import { PreauthService } from './cards/preauth.js'
 import { mobileMoneyRoutes } from './mobile-money/routes.js'
+import { directDebitControlRoutes, directDebitRoutes } from './direct-debit/routes.js'
+import { DirectDebitService, type DirectDebit } from './direct-debit/service.js'
 import { MobileMoneyService, type MobileMoneyCharge } from './mobile-money/service.js'
 import { threeDsRoutes } from './cards/three-ds.js'
 import { chargeQueryRoutes } from './charges/routes.js'
@@ -26,6 +28,7 @@ export function createApp(deps: Deps) {
   const preauth = new PreauthService(deps)
   const cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
   const mm = new MobileMoneyService(deps)
+  const dd = new DirectDebitService(deps)
 
   // Outermost: durability, then the journal. With --data, the answer leaves only once the
   // change it reports is in the file.
@@ -76,11 +79,17 @@ export function createApp(deps: Deps) {
 
   app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
   app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))
+  // CONTRACT.md 6: served with and without the /merchant prefix
+  app.route('/merchant/api/v1/direct-debit', directDebitRoutes(dd))
+  app.route('/api/v1/direct-debit', directDebitRoutes(dd))
   app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps, {
       card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
       mobile_money: (_ns, charge) => mm.queryExtras(charge as MobileMoneyCharge),
+      direct_debit: (_ns, charge) => dd.queryExtras(charge as DirectDebit),
     }))
-  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards), mobile_money: mm.complete.bind(mm) }, [(ns) => deps.webhooks.forget(ns)], preauth))
+  app.route('/_sandbox', controlRoutes(deps, { card: cards.complete.bind(cards), mobile_money: mm.complete.bind(mm), direct_debit: dd.completeNow.bind(dd) }, [(ns) => deps.webhooks.forget(ns)], preauth))
+
+  app.route('/_sandbox/direct-debit', directDebitControlRoutes(dd))
 
   app.notFound((c) => fail(c, 404, MSG.ROUTE_NOT_FOUND))
   app.onError((err, c) => {

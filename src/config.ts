@@ -47,6 +47,8 @@ export interface Config {
   webhookRetrySchedule: number[]
   /** ms a receiver has to answer 2xx */
   webhookTimeoutMs: number
+  /** the merchant's transaction limit on a direct debit, NGN (major units) */
+  debitLimit: number
 }
 
 export class ConfigError extends Error {
@@ -98,6 +100,7 @@ export interface ConfigInput {
   /** "1,2,4,8,16" or an array of seconds */
   webhookRetrySchedule?: string | number[]
   webhookTimeout?: number | string
+  debitLimit?: number | string
 }
 
 function retrySchedule(value: string | number[] | undefined): number[] {
@@ -184,6 +187,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     bodyLimit: 1 << 20,
     identityBodyLimit: 4 << 20,
     webhookRetrySchedule: retrySchedule(input.webhookRetrySchedule ?? env.SANDBOX_WEBHOOK_RETRY_SCHEDULE),
+    debitLimit: intIn(input.debitLimit ?? env.SANDBOX_DEBIT_LIMIT, '--debit-limit', 1, 1_000_000_000_000, 10_000_000),
     webhookTimeoutMs: intIn(input.webhookTimeout ?? env.SANDBOX_WEBHOOK_TIMEOUT, '--webhook-timeout', 1, 600_000, 5_000),
   }
 }

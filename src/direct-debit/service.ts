@@ -1,0 +1,346 @@
+import { randomInt } from 'node:crypto'
+import { customAlphabet } from 'nanoid'
+import { newTransactionReference } from '../cards/service.js'
+import { chargeEventData } from '../charges/query.js'
+import { CHARGES, type ChargeBase } from '../charges/types.js'
+import type { Deps } from '../deps.js'
+import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import { computeFee, parseAmount, toMajor } from '../money.js'
+import type { AuthorizationSeed } from '../scenario/schema.js'
+import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
+
+export const AUTHS = 'dd_authorizations'
+const COMPLETE = 'dd.complete'
+const EXPIRE = 'dd.expire'
+const DAY = 86_400_000
+const refId = customAlphabet('0123456789ABCDEFGHJKLMNPQRSTUVWXYZ', 12)
+
+export type AuthStatus = 'pending' | 'active' | 'suspended' | 'deactivated' | 'expired'
+
+/** SPEC.md 2.9, amounts in minor units. */
+export interface DebitAuthorization {
+  reference: string
+  status: AuthStatus
+  amount: number
+  currency: 'NGN'
+  type: 'variable' | 'fixed'
+  account_name: string
+  account_number: string
+  bank_code: string
+  bank_name: string
+  status_update_reason: string | null
+  start_date: string
+  end_date: string
+  created_at: string
+  updated_at: string
+  history: { at: string; status: AuthStatus; reason: string | null }[]
+}
+
+export interface DirectDebit extends ChargeBase {
+  kind: 'direct_debit'
+  authorization_code: string
+  narration: string
+  interbank_transaction_id: string
+  processed_at: string
+  account_number: string
+  bank_code: string
+}
+
+export type Transition = 'approve' | 'decline' | 'suspend' | 'reactivate' | 'deactivate'
+
+/** Which statuses each move starts from, where it goes, and the reason it records. */
+const MOVES: Record<Transition, { from: AuthStatus[]; to: AuthStatus; reason: string }> = {
+  approve: { from: ['pending'], to: 'active', reason: 'Approved by the customer and the bank' },
+  decline: { from: ['pending'], to: 'deactivated', reason: 'Declined by the customer' },
+  suspend: { from: ['active'], to: 'suspended', reason: 'Suspended by the merchant' },
+  reactivate: { from: ['suspended'], to: 'active', reason: 'Reactivated by the merchant' },
+  deactivate: { from: ['pending', 'active', 'suspended'], to: 'deactivated', reason: 'Deactivated by the merchant' },
+}
+
+export const DD_MSG = {
+  NOT_VARIABLE: 'Debits can only be made on variable authorizations',
+  OVER_CEILING: "Amount exceeds the authorization's ceiling for a single debit",
+  OVER_LIMIT: "Amount exceeds the merchant's transaction limit",
+  CREATED: 'Authorization created',
+} as const
+
+const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+/** The moment an authorization whose end_date is `d` expires: the day after it begins. */
+const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
+
+/**
+ * Direct debit (SPEC.md 2.9-2.11, 3.4, 3.5, 4.3; CONTRACT.md 6): authorizations with a lifecycle
+ * moved by control calls and by the clock, and debits that complete after a delay by the account's
+ * scenario.
+ */
+export class DirectDebitService {
+  constructor(readonly d: Deps) {
+    d.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
+      const auth = this.#auths(ns).get(p.reference)
+      if (auth) this.#expireIfDue(ns, auth)
+    })
+    d.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    d.namespaces.onSeed((ns) => this.seed(ns))
+  }
+
+  #auths(ns: string) {
+    return this.d.store.col<DebitAuthorization>(ns, AUTHS)
+  }
+
+  #charges(ns: string) {
+    return this.d.store.col<DirectDebit>(ns, CHARGES)
+  }
+
+  /** Seeds the pack's authorizations into a new (or reset) namespace. */
+  seed(ns: string): void {
+    const now = this.d.clocks.now(ns)
+    for (const s of this.d.scenarios.forNs(ns).authorizations.values()) this.#seedOne(ns, s, now)
+  }
+
+  #seedOne(ns: string, s: AuthorizationSeed, now: number): void {
+    const expired = s.status === 'expired'
+    const bank = s.bank_code ?? '058'
+    const at = new Date(now).toISOString()
+    const auth: DebitAuthorization = {
+      reference: s.reference,
+      status: s.status,
+      amount: Math.round(s.amount * 100),
+      currency: 'NGN',
+      type: 'variable',
+      account_name: s.account_name ?? 'Sandbox Customer',
+      account_number: s.account_number ?? '0123456789',
+      bank_code: bank,
+      bank_name: BANKS[bank] ?? 'Sandbox Bank',
+      status_update_reason: s.status === 'pending' ? null : `Seeded as ${s.status}`,
+      start_date: ymd(now - (expired ? 400 : 30) * DAY),
+      end_date: ymd(now + (expired ? -35 : 335) * DAY),
+      created_at: at,
+      updated_at: at,
+      history: [{ at, status: s.status, reason: 'seeded' }],
+    }
+    this.#auths(ns).put(auth.reference, auth)
+    this.#scheduleExpiry(ns, auth)
+  }
+
+  get(ns: string, reference: string): DebitAuthorization {
+    const auth = this.#auths(ns).get(reference)
+    if (!auth) throw notFound(MSG.AUTHORIZATION_NOT_FOUND)
+    this.#expireIfDue(ns, auth)
+    return auth
+  }
+
+  list(ns: string): DebitAuthorization[] {
+    return [...this.#auths(ns).values()].map((a) => {
+      this.#expireIfDue(ns, a)
+      return a
+    })
+  }
+
+  /** Control: a new authorization, `pending` until approved. */
+  create(ns: string, input: CreateAuthorizationInput): DebitAuthorization {
+    const now = this.d.clocks.now(ns)
+    const reference = input.reference ?? `AUTH-${refId()}`
+    if (this.#auths(ns).has(reference)) throw badRequest('Duplicate authorization reference')
+    const start = input.start_date ?? ymd(now)
+    const end = input.end_date ?? ymd(now + 365 * DAY)
+    if (input.start_date && !input.end_date && end < start) throw invalid({ end_date: 'is required when start_date is over a year ahead' })
+    if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
+    const amount = parseAmount(input.amount)!
+    const at = new Date(now).toISOString()
+    const auth: DebitAuthorization = {
+      reference,
+      status: 'pending',
+      amount,
+      currency: 'NGN',
+      type: input.type ?? 'variable',
+      account_name: input.account_name,
+      account_number: input.account_number,
+      bank_code: input.bank_code,
+      bank_name: BANKS[input.bank_code],
+      status_update_reason: null,
+      start_date: start,
+      end_date: end,
+      created_at: at,
+      updated_at: at,
+      history: [{ at, status: 'pending', reason: 'created' }],
+    }
+    this.#auths(ns).put(reference, auth)
+    this.#scheduleExpiry(ns, auth)
+    return auth
+  }
+
+  /** Control: approve, decline, suspend, reactivate, deactivate. */
+  move(ns: string, reference: string, move: Transition, reason?: string): DebitAuthorization {
+    const auth = this.get(ns, reference)
+    const rule = MOVES[move]
+    if (!rule.from.includes(auth.status)) {
+      throw badRequest(`Cannot ${move} an authorization whose status is ${auth.status}`, { status: auth.status, allowed_from: rule.from })
+    }
+    this.#setStatus(ns, auth, rule.to, reason ?? rule.reason)
+    if (move === 'approve' || move === 'decline') {
+      // SPEC.md 6.2: status success means debits may be made at once
+      this.d.events.record(ns, 'direct_debit.auth', {
+        reference: auth.reference,
+        authorization_code: auth.reference,
+        status: move === 'approve' ? 'success' : 'failed',
+        type: auth.type,
+        amount: toMajor(auth.amount),
+        currency: auth.currency,
+        account_name: auth.account_name,
+        account_number: auth.account_number,
+        bank_code: auth.bank_code,
+        bank_name: auth.bank_name,
+      })
+    }
+    return auth
+  }
+
+  /** POST .../authorizations/{code}/debits */
+  debit(ns: string, code: string, input: DebitInput): DirectDebit {
+    const auth = this.get(ns, code)
+    if (auth.status !== 'active') throw badRequest(`Authorization is not active: its status is ${auth.status}`, { status: auth.status })
+    if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
+    const amount = parseAmount(input.amount)
+    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
+    const limit = Math.round(this.d.config.debitLimit * 100)
+    if (amount > limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(limit) })
+    const charges = this.#charges(ns)
+    const reference = input.reference ?? `DD-${refId()}`
+    if (charges.findBy('payment_reference', reference) || charges.has(reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    const scenarios = this.d.scenarios.forNs(ns)
+    const { fee, vat } = computeFee(amount, scenarios.settings.fees.direct_debit, scenarios.settings.vat_percent)
+    const now = this.d.clocks.iso(ns)
+    const debit: DirectDebit = {
+      kind: 'direct_debit',
+      transaction_reference: newTransactionReference('DD'),
+      payment_reference: reference,
+      amount,
+      currency: 'NGN',
+      fee,
+      vat,
+      status: 'processing',
+      description: `Direct Debit: ${input.narration}`,
+      customer: { name: auth.account_name },
+      metadata: null,
+      response_message: 'Debit accepted for processing',
+      failure_message: null,
+      attempts: [],
+      history: [{ at: now, step: 'created', result: `debit of ${toMajor(amount)} on ${auth.reference}` }],
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+      authorization_code: auth.reference,
+      narration: input.narration,
+      interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
+      processed_at: now,
+      account_number: auth.account_number,
+      bank_code: auth.bank_code,
+    }
+    charges.put(debit.transaction_reference, debit)
+    const account = scenarios.account(auth.account_number)
+    if (account?.outcome !== 'processing') {
+      this.d.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
+    }
+    return debit
+  }
+
+  /** SPEC.md 2.9 */
+  authorizationRecord(auth: DebitAuthorization) {
+    return {
+      reference: auth.reference,
+      status: auth.status,
+      amount: toMajor(auth.amount),
+      currency: auth.currency,
+      type: auth.type,
+      account_name: auth.account_name,
+      account_number: auth.account_number,
+      bank_code: auth.bank_code,
+      bank_name: auth.bank_name,
+      status_update_reason: auth.status_update_reason,
+      start_date: auth.start_date,
+      end_date: auth.end_date,
+    }
+  }
+
+  /** SPEC.md 2.10 */
+  debitRecord(debit: DirectDebit) {
+    return {
+      transaction_reference: debit.transaction_reference,
+      reference: debit.payment_reference,
+      authorization_code: debit.authorization_code,
+      status: debit.status,
+      amount: toMajor(debit.amount),
+      fee: toMajor(debit.fee),
+      vat: toMajor(debit.vat),
+      currency: debit.currency,
+      interbank_transaction_id: debit.interbank_transaction_id,
+      processed_at: debit.processed_at,
+    }
+  }
+
+  queryExtras(debit: DirectDebit): Record<string, unknown> {
+    return {
+      authorization_code: debit.authorization_code,
+      interbank_transaction_id: debit.interbank_transaction_id,
+      processed_at: debit.processed_at,
+    }
+  }
+
+  /** Control: finish a processing debit now. */
+  completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): DirectDebit {
+    const debit = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
+    if (!debit || debit.kind !== 'direct_debit') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (debit.status !== 'processing') throw badRequest(debit.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
+    this.d.clocks.cancelWhere(ns, (t) => t.kind === COMPLETE && (t.payload as { tx: string }).tx === debit.transaction_reference)
+    this.#finish(ns, debit, outcome, message ?? 'Debit failed')
+    return debit
+  }
+
+  #complete(ns: string, tx: string): void {
+    const debit = this.#charges(ns).get(tx)
+    if (!debit || debit.kind !== 'direct_debit' || debit.status !== 'processing') return
+    const account = this.d.scenarios.forNs(ns).account(debit.account_number)
+    if (account?.outcome === 'processing') return
+    this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? 'Debit failed')
+  }
+
+  #finish(ns: string, debit: DirectDebit, outcome: 'success' | 'failed', message: string): void {
+    const now = this.d.clocks.iso(ns)
+    debit.status = outcome
+    debit.completed_at = now
+    debit.updated_at = now
+    if (outcome === 'failed') {
+      debit.failure_message = message
+      debit.response_message = message
+      debit.attempts.push({ reference: debit.transaction_reference, status: 'failed', channel: 'bank_account', message })
+    } else {
+      debit.response_message = 'Debit successful'
+    }
+    debit.history.push({ at: now, step: 'outcome', result: outcome === 'success' ? 'success' : `failed: ${message}` })
+    this.#charges(ns).put(debit.transaction_reference, debit)
+    this.d.events.record(ns, outcome === 'success' ? 'charge.success' : 'charge.failed', chargeEventData(debit))
+  }
+
+  #setStatus(ns: string, auth: DebitAuthorization, status: AuthStatus, reason: string): void {
+    const at = this.d.clocks.iso(ns)
+    auth.status = status
+    auth.status_update_reason = reason
+    auth.updated_at = at
+    auth.history.push({ at, status, reason })
+    this.#auths(ns).put(auth.reference, auth)
+  }
+
+  #scheduleExpiry(ns: string, auth: DebitAuthorization): void {
+    if (auth.status === 'expired' || auth.status === 'deactivated') return
+    this.d.clocks.scheduleAt(ns, expiryMoment(auth.end_date), EXPIRE, { reference: auth.reference })
+  }
+
+  /** `end_date` has passed on the clock: expired, whatever it was (but deactivated stays). */
+  #expireIfDue(ns: string, auth: DebitAuthorization): void {
+    if (auth.status === 'expired' || auth.status === 'deactivated') return
+    if (this.d.clocks.now(ns) < expiryMoment(auth.end_date)) return
+    this.#setStatus(ns, auth, 'expired', 'The end date has passed')
+  }
+}
+
