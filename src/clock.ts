@@ -38,6 +38,8 @@ export class Clocks {
   readonly #timers = new Map<string, NsTimers>()
   readonly #firingAt = new Map<string, number>()
   readonly #offsets = new Map<string, number>()
+  /** namespaces whose clock stands still: the time it stands at */
+  readonly #frozen = new Map<string, number | null>()
   #seq = 0
   #running = true
 
@@ -66,7 +68,36 @@ export class Clocks {
 
   /** Milliseconds since the epoch on the namespace's clock. */
   now(ns: string): number {
-    return this.#firingAt.get(ns) ?? this.#wallNow() + this.offset(ns)
+    const firing = this.#firingAt.get(ns)
+    if (firing !== undefined) return firing
+    const frozen = this.frozenAt(ns)
+    return frozen ?? this.#wallNow() + this.offset(ns)
+  }
+
+  /** The time a frozen clock stands at, or null when it runs. */
+  frozenAt(ns: string): number | null {
+    let f = this.#frozen.get(ns)
+    if (f === undefined) {
+      f = this.#store.col<{ offset_ms: number; frozen_at?: number | null }>(ns, META).get(CLOCK_KEY)?.frozen_at ?? null
+      this.#frozen.set(ns, f)
+    }
+    return f
+  }
+
+  /**
+   * Stops (or restarts) the namespace clock: while frozen, time moves only when advanced, so a
+   * test's own duration can never make a timer fire. Unfreezing resumes from where it stands.
+   */
+  freeze(ns: string, frozen: boolean): void {
+    const now = this.now(ns)
+    if (frozen) {
+      this.#frozen.set(ns, now)
+    } else {
+      this.#frozen.set(ns, null)
+      this.#offsets.set(ns, now - this.#wallNow())
+    }
+    this.#persist(ns)
+    this.#arm(ns)
   }
 
   /** ISO 8601 with milliseconds and Z. */
@@ -134,7 +165,12 @@ export class Clocks {
     } finally {
       this.#firingAt.delete(ns)
     }
-    this.#setOffset(ns, this.offset(ns) + (target - this.now(ns)))
+    if (this.frozenAt(ns) !== null) {
+      this.#frozen.set(ns, target)
+      this.#persist(ns)
+    } else {
+      this.#setOffset(ns, this.offset(ns) + (target - this.now(ns)))
+    }
     this.#arm(ns)
   }
 
@@ -148,6 +184,7 @@ export class Clocks {
     if (t?.handle) clearTimeout(t.handle)
     this.#timers.delete(ns)
     this.#offsets.set(ns, 0)
+    this.#frozen.set(ns, null)
   }
 
   stop(): void {
@@ -161,14 +198,18 @@ export class Clocks {
   #setOffset(ns: string, offset: number): void {
     if (offset === this.offset(ns)) return
     this.#offsets.set(ns, offset)
-    this.#store.col<{ offset_ms: number }>(ns, META).put(CLOCK_KEY, { offset_ms: offset })
+    this.#persist(ns)
+  }
+
+  #persist(ns: string): void {
+    this.#store.col<{ offset_ms: number; frozen_at: number | null }>(ns, META).put(CLOCK_KEY, { offset_ms: this.offset(ns), frozen_at: this.frozenAt(ns) })
   }
 
   #fire(ns: string, timer: Timer): void {
     this.#store.col<Timer>(ns, TIMERS).delete(timer.id)
     const handler = this.#handlers.get(timer.kind)
     if (!handler) return
-    this.#firingAt.set(ns, Math.max(timer.due, this.#firingAt.get(ns) ?? this.#wallNow() + this.offset(ns)))
+    this.#firingAt.set(ns, Math.max(timer.due, this.#firingAt.get(ns) ?? this.frozenAt(ns) ?? this.#wallNow() + this.offset(ns)))
     try {
       handler(ns, timer.payload, timer)
     } catch (e) {
@@ -191,7 +232,8 @@ export class Clocks {
     const t = this.#timers.get(ns)
     if (!t || !this.#running) return
     const next = t.heap[0]
-    if (!next) {
+    // a frozen clock fires its timers only when advanced (or when they are due already)
+    if (!next || (this.frozenAt(ns) !== null && next.due > this.now(ns))) {
       if (t.handle) clearTimeout(t.handle)
       t.handle = null
       t.handleDue = Infinity

@@ -258,7 +258,7 @@ describe('Clocks', () => {
     const first = await setup(file)
     first.clocks.advanceBy(NS, 2 * 3_600_000)
     first.clocks.advanceBy('sk_test_other', 1000)
-    expect(first.store.col<{ offset_ms: number }>(NS, 'meta').get('clock')).toEqual({ offset_ms: 2 * 3_600_000 })
+    expect(first.store.col<{ offset_ms: number }>(NS, 'meta').get('clock')).toEqual({ offset_ms: 2 * 3_600_000, frozen_at: null })
     const later = first.clocks.schedule(NS, 60_000, 'settle', { ref: 'later' })
     const sooner = first.clocks.schedule(NS, 30_000, 'settle', { ref: 'sooner' })
     first.clocks.schedule(NS, 30_000, 'settle', { ref: 'sooner-2' })
@@ -329,5 +329,30 @@ describe('Clocks', () => {
     vi.advanceTimersByTime(1)
     expect(fired).toEqual([T0 + 2000])
     expect(clocks.pending(NS)).toEqual([])
+  })
+})
+
+describe('a frozen clock', () => {
+  it('stands still until advanced, fires timers only when advanced, and resumes from where it stands', async () => {
+    const { Store } = await import('../src/store/store.js')
+    const { Clocks } = await import('../src/clock.js')
+    let wall = 1_700_000_000_000
+    const clocks = new Clocks(await Store.open(), { wallNow: () => wall })
+    const fired: number[] = []
+    clocks.on('tick', (ns) => fired.push(clocks.now(ns)))
+    clocks.freeze('ns', true)
+    clocks.schedule('ns', 1_000, 'tick', {})
+    wall += 60_000
+    expect(clocks.now('ns')).toBe(1_700_000_000_000)
+    expect(fired).toEqual([])
+    clocks.advanceBy('ns', 999)
+    expect(fired).toEqual([])
+    clocks.advanceBy('ns', 1)
+    expect(fired).toEqual([1_700_000_001_000])
+    expect(clocks.now('ns')).toBe(1_700_000_001_000)
+    clocks.freeze('ns', false)
+    wall += 5_000
+    expect(clocks.now('ns')).toBe(1_700_000_006_000)
+    clocks.stop()
   })
 })

@@ -36,8 +36,9 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
 }
 
 /** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
-export async function makeSandbox(input: ConfigInput = {}): Promise<TestSandbox> {
-  const config = resolveConfig({ port: 0, ...input }, {})
+export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}): Promise<TestSandbox> {
+  const { frozen, ...rest } = input
+  const config = resolveConfig({ port: 0, ...rest }, {})
   const deps = await createDeps(config)
   const app = createApp(deps)
   const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {
@@ -58,6 +59,8 @@ export async function makeSandbox(input: ConfigInput = {}): Promise<TestSandbox>
     }
     return { status: res.status, body: parsed, headers: res.headers }
   }
+  // a frozen clock moves only when advanced: timing checks cannot depend on how long a test takes
+  if (frozen) await call('POST', '/_sandbox/clock/freeze', { frozen: true })
   return {
     app,
     deps,

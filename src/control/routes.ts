@@ -8,7 +8,7 @@ import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
 import { PackError } from '../scenario/index.js'
-import { advanceSchema, completeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+import { advanceSchema, completeSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 
 export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
 
@@ -20,6 +20,7 @@ function clockData(deps: Deps, ns: string) {
     now: deps.clocks.iso(ns),
     now_ms: deps.clocks.now(ns),
     offset_ms: deps.clocks.offset(ns),
+    frozen: deps.clocks.frozenAt(ns) !== null,
     pending_timers: deps.clocks.pending(ns).map((t) => ({ id: t.id, kind: t.kind, due: new Date(t.due).toISOString() })),
   }
 }
@@ -57,6 +58,13 @@ export function controlRoutes(
     }
     deps.clocks.advanceTo(ns, target)
     return ok(c, 'Clock advanced', clockData(deps, ns))
+  })
+
+  app.post('/clock/freeze', async (c) => {
+    const ns = c.get('ns')
+    const { frozen } = validate(freezeSchema, await readJsonObject(c))
+    deps.clocks.freeze(ns, frozen)
+    return ok(c, frozen ? 'Clock frozen' : 'Clock running', clockData(deps, ns))
   })
 
   app.get('/scenarios', (c) => ok(c, MSG.SUCCESS, deps.scenarios.forNs(c.get('ns')).toJSON()))

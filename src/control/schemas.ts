@@ -27,3 +27,5 @@ export const eventsQuerySchema = z.object({
   status: z.enum(['pending', 'delivered', 'failed', 'no_target']).optional(),
   wait: z.coerce.number().int().min(0, 'must be zero or more').optional(),
 })
+
+export const freezeSchema = z.object({ frozen: z.boolean() })

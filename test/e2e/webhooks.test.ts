@@ -10,7 +10,7 @@ afterEach(async () => {
 })
 
 async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
-  const sb = await makeSandbox(input)
+  const sb = await makeSandbox({ frozen: true, ...input })
   cleanups.push(() => sb.close())
   return sb
 }
