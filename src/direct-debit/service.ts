@@ -65,6 +65,13 @@ export const DD_MSG = {
 } as const
 
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+/** "A year on": the same calendar date next year (29 February becomes 28 February). */
+function sameDateNextYear(d: string): string {
+  const [y, m, day] = d.split('-').map(Number)
+  const next = new Date(Date.UTC(y + 1, m - 1, day))
+  if (next.getUTCMonth() !== m - 1) next.setUTCDate(0)
+  return next.toISOString().slice(0, 10)
+}
 /** The moment an authorization whose end_date is `d` expires: the day after it begins. */
 const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
 
@@ -142,8 +149,7 @@ export class DirectDebitService {
     const reference = input.reference ?? `AUTH-${refId()}`
     if (this.#auths(ns).has(reference)) throw badRequest('Duplicate authorization reference')
     const start = input.start_date ?? ymd(now)
-    const end = input.end_date ?? ymd(now + 365 * DAY)
-    if (input.start_date && !input.end_date && end < start) throw invalid({ end_date: 'is required when start_date is over a year ahead' })
+    const end = input.end_date ?? sameDateNextYear(start)
     if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
     const amount = parseAmount(input.amount)!
     const at = new Date(now).toISOString()
