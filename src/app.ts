@@ -3,6 +3,8 @@ import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
 import { PreauthService } from './cards/preauth.js'
 import { mobileMoneyRoutes } from './mobile-money/routes.js'
+import { identityRoutes } from './identity/routes.js'
+import { IdentityService } from './identity/service.js'
 import { directDebitControlRoutes, directDebitRoutes } from './direct-debit/routes.js'
 import { DirectDebitService, type DirectDebit } from './direct-debit/service.js'
 import { MobileMoneyService, type MobileMoneyCharge } from './mobile-money/service.js'
@@ -29,6 +31,7 @@ export function createApp(deps: Deps) {
   const cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
   const mm = new MobileMoneyService(deps)
   const dd = new DirectDebitService(deps)
+  const identity = new IdentityService(deps)
 
   // Outermost: durability, then the journal. With --data, the answer leaves only once the
   // change it reports is in the file.
@@ -82,6 +85,8 @@ export function createApp(deps: Deps) {
   // CONTRACT.md 6: served with and without the /merchant prefix
   app.route('/merchant/api/v1/direct-debit', directDebitRoutes(dd))
   app.route('/api/v1/direct-debit', directDebitRoutes(dd))
+  app.route('/api/v1/identities', identityRoutes(identity))
+  app.route('/merchant/api/v1/identities', identityRoutes(identity))
   app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps, {
       card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
       mobile_money: (_ns, charge) => mm.queryExtras(charge as MobileMoneyCharge),
