@@ -17,6 +17,7 @@ import type { AppEnv } from './http/context.js'
 import { fail, ok } from './http/envelope.js'
 import { ApiError, MSG } from './http/errors.js'
 import { authenticate, limitBody, loopbackOnly } from './http/middleware.js'
+import { injectFaults } from './control/faults.js'
 
 /** Paths whose requests are not journaled (reading the journal or events would drown it). */
 const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
@@ -79,6 +80,8 @@ export function createApp(deps: Deps) {
   app.use('/_sandbox/*', authenticate(deps))
   app.use('/merchant/*', authenticate(deps))
   app.use('/api/*', authenticate(deps))
+  app.use('/merchant/*', injectFaults(deps.faults))
+  app.use('/api/*', injectFaults(deps.faults))
 
   app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
   app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))

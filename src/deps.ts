@@ -8,6 +8,7 @@ import { CHARGES, type ChargeBase } from './charges/types.js'
 import { Store } from './store/store.js'
 import { Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
+import { Faults } from './control/faults.js'
 
 export const VERSION: string = (
   JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
@@ -23,6 +24,7 @@ export interface Deps {
   events: Events
   journal: Journal
   webhooks: WebhookDelivery
+  faults: Faults
   version: string
   startedAt: number
 }
@@ -41,7 +43,8 @@ export async function createDeps(config: Config): Promise<Deps> {
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
   const events = new Events(store, clocks, namespaces, config.maxEvents)
-  const webhooks = new WebhookDelivery(events, clocks, {
+  const faults = new Faults()
+  const webhooks = new WebhookDelivery(events, clocks, faults, {
     retrySchedule: config.webhookRetrySchedule,
     timeoutMs: config.webhookTimeoutMs,
     concurrency: 8,
@@ -58,6 +61,7 @@ export async function createDeps(config: Config): Promise<Deps> {
     events,
     journal: new Journal(config.journalSize),
     webhooks,
+    faults,
     version: VERSION,
     startedAt: Date.now(),
   }

@@ -8,6 +8,7 @@ import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
 import { PackError } from '../scenario/index.js'
+import { faultSchema } from './faults.js'
 import { advanceSchema, completeSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 
 export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
@@ -39,6 +40,7 @@ export function controlRoutes(
     deps.namespaces.reset(ns)
     deps.scenarios.invalidate(ns)
     deps.journal.clear(ns)
+    deps.faults.clear(ns)
     for (const f of onReset) f(ns)
     return ok(c, 'Namespace reset', { namespace: ns, clock: clockData(deps, ns) })
   })
@@ -126,6 +128,22 @@ export function controlRoutes(
     const attempt = await deps.webhooks.resend(ns, rec, target)
     const { seq: _seq, ...event } = rec
     return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? 'Event delivered' : 'Event delivery failed', { event, attempt })
+  })
+
+  app.post('/faults', async (c) => {
+    const ns = c.get('ns')
+    const input = validate(faultSchema, await readJsonObject(c))
+    return ok(c, 'Fault added', deps.faults.add(ns, input, deps.clocks.iso(ns)))
+  })
+
+  app.get('/faults', (c) => ok(c, MSG.SUCCESS, deps.faults.list(c.get('ns'))))
+
+  app.delete('/faults', (c) => ok(c, 'Faults cleared', { removed: deps.faults.remove(c.get('ns')) }))
+
+  app.delete('/faults/:id', (c) => {
+    const removed = deps.faults.remove(c.get('ns'), c.req.param('id'))
+    if (!removed) throw notFound('Fault not found')
+    return ok(c, 'Fault removed', { removed })
   })
 
   app.post('/captures/:reference/settle', (c) => {

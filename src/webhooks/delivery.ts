@@ -1,4 +1,5 @@
 import type { Clocks } from '../clock.js'
+import type { Faults } from '../control/faults.js'
 import type { DeliveryAttempt, Events, EventRecord } from './events.js'
 import { signWebhook } from './signature.js'
 
@@ -33,14 +34,32 @@ export class WebhookDelivery {
   #active = 0
   #stopped = false
 
+  /** events whose next successful delivery is followed by a duplicate (a webhook fault) */
+  readonly #duplicates = new Set<string>()
+
   constructor(
     readonly events: Events,
     readonly clocks: Clocks,
+    readonly faults: Faults,
     readonly options: DeliveryOptions,
   ) {
     clocks.on(ATTEMPT, (ns, payload: { id: string; n: number }, timer) => this.#fire(ns, payload.id, payload.n, timer.due))
     events.onRecord((ns, rec) => {
-      if (rec.status === 'pending') this.#enqueue(ns, rec, true)
+      if (rec.status !== 'pending') return
+      const fault = this.faults.takeWebhook(ns, rec.event)
+      if (fault?.kind === 'webhook_duplicate') this.#duplicates.add(rec.id)
+      if (fault?.kind === 'webhook_delay') {
+        // late but still in order: the payment's queue waits for it
+        const isHead = this.#enqueue(ns, rec, false)
+        if (isHead) this.#scheduleAttempt(ns, rec, this.clocks.now(ns) + (fault.delay_ms ?? 1000))
+        return
+      }
+      if (fault?.kind === 'webhook_out_of_order') {
+        // outside the payment's queue and late: later events of the payment overtake it
+        this.#scheduleAttempt(ns, rec, this.clocks.now(ns) + (fault.delay_ms ?? 1000))
+        return
+      }
+      this.#enqueue(ns, rec, true)
     })
   }
 
@@ -107,6 +126,11 @@ export class WebhookDelivery {
       // the namespace may have been reset while the request was out
       if (this.events.get(ns, id) !== rec) return
       rec.attempts.push(attempt)
+      if (ok && this.#duplicates.delete(rec.id)) {
+        // a webhook fault: the receiver gets the same event twice, as a live service may send it
+        const dup = await this.#post(ns, rec, rec.target!)
+        rec.attempts.push(dup.attempt)
+      }
       if (ok) {
         rec.status = 'delivered'
       } else if (n > this.options.retrySchedule.length) {
