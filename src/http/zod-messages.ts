@@ -6,8 +6,9 @@ z.config({
     switch (iss.code) {
       case 'invalid_type':
         if (iss.input === undefined) return 'is required'
-        if (iss.input === null) return `must be a ${iss.expected}, not null`
-        return `must be a ${iss.expected === 'int' ? 'whole number' : iss.expected}`
+        if (iss.input === null) return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}, not null`
+        if (iss.expected === 'int') return 'must be a whole number'
+        return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}`
       case 'invalid_value':
         return `must be ${iss.values.length === 1 ? JSON.stringify(iss.values[0]) : `one of ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`}`
       case 'invalid_format':

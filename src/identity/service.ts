@@ -54,8 +54,12 @@ export class IdentityService {
     if (input.verification_consent !== true) throw badRequest(CONSENT_REQUIRED, { verification_consent: 'must be true' })
     const spec = ID_TYPES[type]
     if (!spec.format.test(input.id)) throw invalid({ id: spec.formatMessage })
-    const scenario = this.d.scenarios.forNs(ns).identity(type, input.id)
-    const base = scenario?.found ? (scenario.record ?? fixtureRecords()[`${type}:${input.id}`] ?? genericRecord(type)) : undefined
+    // letters in vNINs and passport numbers are case-insensitive
+    const key = type === 'ng_bvn' ? input.id : input.id.toUpperCase()
+    const scenario = this.d.scenarios.forNs(ns).identity(type, key) ?? this.d.scenarios.forNs(ns).identity(type, input.id)
+    const fixture = scenario?.found ? (scenario.record ?? fixtureRecords()[`${type}:${key}`]) : undefined
+    // a pack's partial record is completed with plain values, so every field of SPEC.md 2.13 is there
+    const base = scenario?.found ? { ...genericRecord(type), ...fixture } : undefined
     const reference = `idv_${refId()}`
     const mode = input.validation?.selfie ? 'selfie' : input.validation ? 'data' : 'lookup'
     const check: IdentityCheck = { reference, id_type: type, id: input.id, found: !!base, mode, matches: {}, created_at: this.d.clocks.iso(ns) }
