@@ -73,6 +73,8 @@ export function createApp(deps: Deps) {
   app.get('/_sandbox/health', (c) =>
     ok(c, 'paysandbox is running', { version: deps.version, uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
   )
+  // no key, no envelope: the raw OpenAPI document, loaded on first use (off the cold-start path)
+  app.get('/_sandbox/openapi.json', async (c) => c.json((await import('./openapi.js')).buildOpenApi(deps.version)))
   // the customer's browser: no key (see three-ds.tsx)
   app.route('/_sandbox/3ds', threeDsRoutes(deps, cards))
 

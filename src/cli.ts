@@ -4,6 +4,7 @@ import { ConfigError, DEFAULT_ENCRYPTION_KEY, resolveConfig, type ConfigInput } 
 import { VERSION } from './deps.js'
 import { Scenarios, PackError } from './scenario/index.js'
 import { DataFileError } from './store/store.js'
+import { registerExportFlow, registerReplay } from './replay/cli.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
 function die(message: string, code = 2): never {
@@ -45,6 +46,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'delays between webhook attempts, comma-separated (default 1,2,4,8,16)').env('SANDBOX_WEBHOOK_RETRY_SCHEDULE'))
     .addOption(new Option('--debit-limit <ngn>', "the merchant's transaction limit on a direct debit, NGN (default 10000000)").env('SANDBOX_DEBIT_LIMIT'))
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
+    .option('--detach', 'run in the background: return once ready, write a pid file (stop with sandbox stop)')
+    .option('--pid-file <file>', 'pid file written by --detach (its log goes beside it, .log)', '.sandbox.pid')
     .addHelpText(
       'after',
       `
@@ -52,9 +55,11 @@ Examples:
   $ sandbox start                          # http://127.0.0.1:4010, in-memory store
   $ sandbox start --port 0                 # a free port, printed in the ready line
   $ sandbox start --data .sandbox.json     # persisted; reloaded on the next start
-  $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci`,
+  $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci
+  $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)`,
     )
-    .action(async (opts: Record<string, string | string[] | boolean | undefined>) => {
+    .action(async (opts: Record<string, string | string[] | boolean | undefined>, cmd: Command) => {
+      if (opts.detach) process.exit(await (await import('./detach.js')).startDetached(cmd, opts.pidFile as string))
       const input: ConfigInput = {
         port: opts.port as string,
         host: opts.host as string,
@@ -72,6 +77,15 @@ Examples:
         debitLimit: opts.debitLimit as string | undefined,
       }
       await runStart(input)
+    })
+
+  program
+    .command('stop')
+    .description('stop a sandbox started with start --detach (SIGTERM, then SIGKILL after 10 s)')
+    .option('--pid-file <file>', 'pid file written by start --detach', '.sandbox.pid')
+    .addHelpText('after', `\nExamples:\n  $ sandbox start --detach && npm test; sandbox stop\n  $ sandbox stop --pid-file /tmp/ci-sandbox.pid`)
+    .action(async (opts: { pidFile: string }) => {
+      process.exit(await (await import('./detach.js')).stopDetached(opts.pidFile))
     })
 
   program
@@ -127,6 +141,9 @@ Examples:
       const { formatMagic } = await import('./magic.js')
       process.stdout.write(formatMagic(data))
     })
+
+  registerReplay(program, die)
+  registerExportFlow(program, die)
 
   return program
 }

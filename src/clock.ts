@@ -169,7 +169,8 @@ export class Clocks {
       this.#frozen.set(ns, target)
       this.#persist(ns)
     } else {
-      this.#setOffset(ns, this.offset(ns) + (target - this.now(ns)))
+      // exactly the distance moved: the time spent firing timers does not eat into it
+      this.#setOffset(ns, this.offset(ns) + (target - start))
     }
     this.#arm(ns)
   }

@@ -21,6 +21,20 @@ export type { Config, ConfigInput, Merchant } from './config.js'
 export { createApp } from './app.js'
 export { createDeps, type Deps } from './deps.js'
 
+/**
+ * The flags of `sandbox start`, as options. Environment variables (SANDBOX_*) are not read here:
+ * a test gets exactly what it asks for.
+ * @example
+ * await startSandbox({
+ *   port: 0,                                        // a free port (the default here)
+ *   secretKey: 'sk_test_ci',                        // the default merchant's key
+ *   encryptionKey: 'ci-encryption-key-0123456789abcd', // 32 characters
+ *   scenarios: ['test/fixtures/my-cards.yaml'],     // extra scenario packs, later wins
+ *   merchants: 'test/fixtures/merchants.yaml',      // several merchants with their own keys
+ *   data: '/tmp/sandbox.json',                      // persist, and reload on the next start
+ *   strictKeys: true,                               // only configured keys are accepted
+ * })
+ */
 export interface StartSandboxOptions extends Omit<ConfigInput, 'port'> {
   /** 0 (the default here) picks a free port */
   port?: number

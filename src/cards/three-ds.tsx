@@ -166,6 +166,9 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
       )
     }
     const { ns } = found
+    // journaled in the charge's namespace, so a recorded session keeps the cardholder's choice
+    c.set('ns', ns)
+    c.set('journalBody', `decision=${decision}`)
     let charge: CardCharge
     try {
       charge = cards.decide3ds(ns, tx, decision)

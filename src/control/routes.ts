@@ -9,6 +9,7 @@ import { ok } from '../http/envelope.js'
 import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
 import { PackError } from '../scenario/index.js'
 import { faultSchema } from './faults.js'
+import { journalToFlow } from '../replay/record.js'
 import { advanceSchema, completeSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 
 export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
@@ -93,8 +94,12 @@ export function controlRoutes(
   })
 
   app.get('/requests', (c) => {
-    const q = validate(requestsQuerySchema, c.req.query())
-    return ok(c, MSG.SUCCESS, deps.journal.list(c.get('ns'), q))
+    const { format, ...q } = validate(requestsQuerySchema, c.req.query())
+    const ns = c.get('ns')
+    const entries = deps.journal.list(ns, q)
+    // ?format=flow: the journal as a replayable flow (record to flow)
+    if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns)))
+    return ok(c, MSG.SUCCESS, entries)
   })
 
   app.put('/webhook-url', async (c) => {

@@ -19,6 +19,7 @@ export const requestsQuerySchema = z.object({
   method: z.string().regex(/^[A-Za-z]{1,10}$/, 'must be an HTTP method').optional(),
   path: z.string().max(500).optional(),
   limit: z.coerce.number().int().min(1, 'must be 1 or more').max(100_000).optional(),
+  format: z.enum(['json', 'flow']).optional(),
 })
 
 export const eventsQuerySchema = z.object({

@@ -7,16 +7,18 @@ const SECRET_KEYS = new Set(['cvv', 'pin', 'otp', 'token'])
  * A deep copy with every secret masked: card numbers (and any Luhn-valid 12-19 digit string)
  * keep only their first six and last four digits; CVV, PIN and OTP values become asterisks.
  */
-export function maskSecrets(value: unknown, depth = 0): unknown {
+export function maskSecrets(value: unknown, depth = 0, parent = ''): unknown {
   if (depth > 32) return '[deep]'
   if (typeof value === 'string') return maskPansIn(value)
-  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1))
+  if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1, parent))
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
       if (SECRET_KEYS.has(k.toLowerCase()) && v !== null && v !== undefined) out[k] = '*'.repeat(Math.min(8, String(v).length || 3))
+      // a wallet number is a phone number, not a card: it stays as sent
+      else if (k === 'number' && parent === 'mobile_money') out[k] = v
       else if (k === 'number' && typeof v === 'string' && /^[\d\s-]{12,30}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))
-      else out[k] = maskSecrets(v, depth + 1)
+      else out[k] = maskSecrets(v, depth + 1, k)
     }
     return out
   }

@@ -1,0 +1,274 @@
+import { z } from 'zod'
+import {
+  authorizeSchema,
+  captureSchema,
+  cardChargeSchema,
+  chargeDataSchema,
+  preauthChargeSchema,
+  refundSchema,
+  transactionReferenceSchema,
+  voidSchema,
+} from './cards/schemas.js'
+import { faultSchema } from './control/faults.js'
+import { advanceSchema, completeSchema, eventsQuerySchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
+import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
+import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
+import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './mobile-money/schemas.js'
+import { packSchema } from './scenario/schema.js'
+
+/**
+ * The OpenAPI 3.1 document of the merchant, identity and control API, served at
+ * `GET /_sandbox/openapi.json`. Request bodies and query parameters are converted from the very
+ * zod schemas the routes validate with, so the document cannot drift from what is enforced. The
+ * route table below names each route once; test/openapi.test.ts checks it against every route
+ * the app registers. The 3DS page and the dashboard are HTML for a browser and are left out.
+ */
+
+type Schema = Record<string, unknown>
+type Tag = 'cards' | 'mobile money' | 'direct debit' | 'identity' | 'charges' | 'control'
+
+interface Route {
+  method: 'get' | 'post' | 'put' | 'delete'
+  /** Hono form, `:param` */
+  path: string
+  tag: Tag
+  operationId: string
+  summary: string
+  description?: string
+  /** a component name in `schemas` below */
+  body?: string
+  /** false: the body may be left out */
+  bodyRequired?: boolean
+  query?: z.ZodObject
+  /** no key needed */
+  public?: boolean
+  extensions?: Record<string, unknown>
+}
+
+/** Request body schemas, by component name: the same objects the routes validate with. */
+const BODIES: Record<string, z.ZodType> = {
+  ChargeDataRequest: chargeDataSchema,
+  CardChargePayload: cardChargeSchema,
+  PreauthChargePayload: preauthChargeSchema,
+  CardAuthorizeRequest: authorizeSchema,
+  CaptureRequest: captureSchema,
+  VoidRequest: voidSchema,
+  RefundRequest: refundSchema,
+  TransactionReferenceRequest: transactionReferenceSchema,
+  MobileMoneyChargeRequest: mobileMoneyChargeSchema,
+  MobileMoneyAuthorizeRequest: mmAuthorizeSchema,
+  StkAuthorizeRequest: stkAuthorizeSchema,
+  ResendRequest: resendSchema,
+  DebitRequest: debitSchema,
+  IdentityRequest: identityRequestSchema,
+  ClockAdvanceRequest: advanceSchema,
+  ClockFreezeRequest: freezeSchema,
+  ScenarioPack: packSchema,
+  WebhookUrlRequest: webhookUrlSchema,
+  FaultRequest: faultSchema,
+  CompleteChargeRequest: completeSchema,
+  CreateAuthorizationRequest: createAuthorizationSchema,
+  TransitionRequest: transitionReasonSchema,
+}
+
+/** SPEC.md 2.1: every JSON answer, errors included. */
+const envelopeSchema = z.object({
+  status: z.boolean().describe('true when the call was accepted (whatever the payment\'s own status), false on an error'),
+  message: z.string(),
+  code: z.string().optional().describe('mobile money only: AA001 while an authorization step is needed'),
+  data: z.unknown().describe("the call's record; on `Invalid request data` one message per bad field, keyed by its dotted path; often null on other errors"),
+})
+const healthSchema = envelopeSchema.extend({
+  data: z.object({ version: z.string(), uptime_s: z.number().int() }),
+})
+
+const TRANSITIONS = ['approve', 'decline', 'suspend', 'reactivate', 'deactivate'] as const
+
+function routes(): Route[] {
+  const r: Route[] = [
+    { method: 'get', path: '/_sandbox/health', tag: 'control', operationId: 'health', summary: 'Is the sandbox up', public: true },
+    { method: 'get', path: '/_sandbox/openapi.json', tag: 'control', operationId: 'openapi', summary: 'This document (raw OpenAPI 3.1 JSON, no envelope)', public: true },
+
+    { method: 'post', path: '/merchant/api/v1/charges/card', tag: 'cards', operationId: 'chargeCard', summary: 'Charge a card', body: 'ChargeDataRequest',
+      description: '`charge_data` is the card charge payload (`CardChargePayload`) as JSON, encrypted with AES-256-GCM under the namespace\'s 32-character encryption key: `hex(iv16):hex(ciphertext):hex(tag16)`.',
+      extensions: { 'x-charge-data-schema': { $ref: '#/components/schemas/CardChargePayload' } } },
+    { method: 'post', path: '/merchant/api/v1/charges/card/pre-authorize', tag: 'cards', operationId: 'preauthorizeCard', summary: 'Place a hold on a card', body: 'ChargeDataRequest',
+      description: '`charge_data` is `PreauthChargePayload` (the card charge payload, where `amount` may be 0), encrypted as for a charge.',
+      extensions: { 'x-charge-data-schema': { $ref: '#/components/schemas/PreauthChargePayload' } } },
+    { method: 'post', path: '/merchant/api/v1/charges/card/authorize', tag: 'cards', operationId: 'authorizeCardCharge', summary: 'Answer the pending step of a card charge (PIN, OTP, AVS or phone)', body: 'CardAuthorizeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/card/capture', tag: 'cards', operationId: 'capturePreauthorization', summary: 'Capture from a pre-authorization', body: 'CaptureRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/card/void', tag: 'cards', operationId: 'voidCapture', summary: 'Void an unsettled capture or the authorization', body: 'VoidRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/card/refund', tag: 'cards', operationId: 'refundCapture', summary: 'Refund a settled capture or charge', body: 'RefundRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/card/resend-otp', tag: 'cards', operationId: 'resendCardOtp', summary: 'Resend the OTP of a card charge', body: 'TransactionReferenceRequest' },
+
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: 'Charge a mobile money wallet (KES or GHS)', body: 'MobileMoneyChargeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/authorize', tag: 'mobile money', operationId: 'authorizeMobileMoney', summary: 'Answer the OTP step', body: 'MobileMoneyAuthorizeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', tag: 'mobile money', operationId: 'authorizeStk', summary: 'Answer the STK prompt with the wallet PIN', body: 'StkAuthorizeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-otp', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', summary: 'Resend the OTP', body: 'ResendRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-stk', tag: 'mobile money', operationId: 'resendStk', summary: 'Send the STK prompt again', body: 'ResendRequest' },
+
+    { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference' },
+  ]
+
+  // CONTRACT.md 6: served with and without the /merchant prefix
+  for (const [prefix, suffix] of [['/merchant', 'Merchant'], ['', '']] as const) {
+    r.push(
+      { method: 'get', path: `${prefix}/api/v1/direct-debit/authorizations/:reference`, tag: 'direct debit', operationId: `getDirectDebitAuthorization${suffix}`, summary: 'Read a direct-debit authorization' },
+      { method: 'post', path: `${prefix}/api/v1/direct-debit/authorizations/:code/debits`, tag: 'direct debit', operationId: `debitAuthorization${suffix}`, summary: 'Debit an active variable authorization', body: 'DebitRequest' },
+    )
+  }
+  for (const [prefix, suffix] of [['', ''], ['/merchant', 'Merchant']] as const) {
+    for (const [type, spec] of Object.entries(ID_TYPES)) {
+      const name = type.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')
+      r.push({
+        method: 'post', path: `${prefix}/api/v1/identities/${spec.path}`, tag: 'identity', operationId: `verify${name}${suffix}`,
+        summary: `Verify a ${type.replace('_', ' ').toUpperCase()}: lookup, data matching, or facial matching with a selfie`, body: 'IdentityRequest',
+        description: '`verification_consent` must be `true`: without it the call is refused before any other check.',
+      })
+    }
+  }
+
+  r.push(
+    { method: 'post', path: '/_sandbox/reset', tag: 'control', operationId: 'resetNamespace', summary: "Empty the key's namespace and seed its fixtures again" },
+    { method: 'get', path: '/_sandbox/clock', tag: 'control', operationId: 'getClock', summary: 'Read the namespace clock' },
+    { method: 'post', path: '/_sandbox/clock/advance', tag: 'control', operationId: 'advanceClock', summary: 'Move the namespace clock forward; everything due fires in order', body: 'ClockAdvanceRequest' },
+    { method: 'post', path: '/_sandbox/clock/freeze', tag: 'control', operationId: 'freezeClock', summary: 'Stop or restart the namespace clock', body: 'ClockFreezeRequest' },
+    { method: 'get', path: '/_sandbox/scenarios', tag: 'control', operationId: 'getScenarios', summary: 'The active test values' },
+    { method: 'post', path: '/_sandbox/scenarios', tag: 'control', operationId: 'addScenarioPack', summary: 'Add a scenario pack to this namespace (wins over the files)', body: 'ScenarioPack' },
+    { method: 'delete', path: '/_sandbox/scenarios', tag: 'control', operationId: 'dropScenarioPacks', summary: 'Drop the packs added at run time' },
+    { method: 'get', path: '/_sandbox/requests', tag: 'control', operationId: 'listRequests', summary: 'The request journal, PAN and CVV masked', query: requestsQuerySchema },
+    { method: 'put', path: '/_sandbox/webhook-url', tag: 'control', operationId: 'setWebhookUrl', summary: "Set (or, with null, clear) the namespace's webhook URL", body: 'WebhookUrlRequest' },
+    { method: 'get', path: '/_sandbox/events', tag: 'control', operationId: 'listEvents', summary: 'Events and their delivery attempts; `wait` long-polls (at most 30 s) until one matches', query: eventsQuerySchema },
+    { method: 'post', path: '/_sandbox/events/:id/resend', tag: 'control', operationId: 'resendEvent', summary: 'Deliver an event again now' },
+    { method: 'post', path: '/_sandbox/faults', tag: 'control', operationId: 'addFault', summary: 'Inject a fault into the next matching calls or webhook deliveries', body: 'FaultRequest' },
+    { method: 'get', path: '/_sandbox/faults', tag: 'control', operationId: 'listFaults', summary: 'The active faults' },
+    { method: 'delete', path: '/_sandbox/faults', tag: 'control', operationId: 'clearFaults', summary: 'Remove every fault' },
+    { method: 'delete', path: '/_sandbox/faults/:id', tag: 'control', operationId: 'removeFault', summary: 'Remove one fault' },
+    { method: 'post', path: '/_sandbox/captures/:reference/settle', tag: 'control', operationId: 'settleCapture', summary: 'Settle a capture (or a successful charge) now' },
+    { method: 'post', path: '/_sandbox/charges/:reference/complete', tag: 'control', operationId: 'completeCharge', summary: 'Finish a processing charge (3DS step, STK prompt, processing debit) as success or failed', body: 'CompleteChargeRequest' },
+    { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },
+    { method: 'post', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)', body: 'CreateAuthorizationRequest' },
+  )
+  for (const move of TRANSITIONS) {
+    r.push({
+      method: 'post', path: `/_sandbox/direct-debit/authorizations/:reference/${move}`, tag: 'direct debit',
+      operationId: `${move}DirectDebitAuthorization`, summary: `${move[0].toUpperCase()}${move.slice(1)} a direct-debit authorization`,
+      body: 'TransitionRequest', bodyRequired: false,
+    })
+  }
+  return r
+}
+
+const TAGS: { name: Tag; description: string }[] = [
+  { name: 'cards', description: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
+  { name: 'mobile money', description: 'Mobile money charges (KES, GHS) with OTP and STK prompt' },
+  { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
+  { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
+  { name: 'charges', description: 'The charge query over every payment kind' },
+  { name: 'control', description: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
+]
+
+/** zod -> JSON Schema (draft 2020-12, the dialect of OpenAPI 3.1), as the request is sent. */
+function toSchema(schema: z.ZodType): Schema {
+  // refinements (amounts, URLs, calendar dates) cannot be expressed: they come out as what zod gives
+  const { $schema: _drop, ...rest } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as Schema
+  if (JSON.stringify(rest).includes('"#/$defs/')) throw new Error('openapi: a schema with $defs refs would not resolve inside the document')
+  return rest
+}
+
+const json = (ref: string) => ({ 'application/json': { schema: { $ref: ref } } })
+const envelopeResponse = (description: string) => ({ description, content: json('#/components/schemas/Envelope') })
+
+function operation(route: Route, version: string): Schema {
+  const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
+  if (route.query) {
+    const q = toSchema(route.query) as { properties?: Record<string, Schema>; required?: string[] }
+    for (const [name, schema] of Object.entries(q.properties ?? {})) {
+      params.push({ name, in: 'query', required: q.required?.includes(name) ?? false, schema: schema as { type: string } })
+    }
+  }
+  const op: Schema = {
+    tags: [route.tag],
+    operationId: route.operationId,
+    summary: route.summary,
+    ...(route.description ? { description: route.description } : {}),
+    ...(params.length ? { parameters: params } : {}),
+    ...(route.body
+      ? { requestBody: { required: route.bodyRequired ?? true, content: json(`#/components/schemas/${route.body}`) } }
+      : {}),
+    ...(route.extensions ?? {}),
+  }
+  if (route.operationId === 'openapi') {
+    op.responses = { 200: { description: `This OpenAPI document (paysandbox ${version})`, content: { 'application/json': { schema: { type: 'object' } } } } }
+  } else if (route.operationId === 'health') {
+    op.responses = { 200: { description: 'Running', content: json('#/components/schemas/HealthEnvelope') } }
+  } else {
+    op.responses = {
+      200: envelopeResponse('Accepted, whatever the payment\'s own status (success, failed, processing)'),
+      400: { $ref: '#/components/responses/BadRequest' },
+      401: { $ref: '#/components/responses/Unauthorized' },
+      403: { $ref: '#/components/responses/Forbidden' },
+      ...(params.some((p) => p.in === 'path') ? { 404: { $ref: '#/components/responses/NotFound' } } : {}),
+      ...(route.body ? { 413: { $ref: '#/components/responses/TooLarge' } } : {}),
+    }
+  }
+  if (route.public) op.security = []
+  return op
+}
+
+function build(version: string): Schema {
+  const paths: Record<string, Record<string, Schema>> = {}
+  for (const route of routes()) {
+    const path = route.path.replace(/:(\w+)/g, '{$1}')
+    paths[path] ??= {}
+    paths[path][route.method] = operation(route, version)
+  }
+  const schemas: Record<string, Schema> = {
+    Envelope: toSchema(envelopeSchema),
+    HealthEnvelope: toSchema(healthSchema),
+  }
+  for (const [name, schema] of Object.entries(BODIES)) schemas[name] = toSchema(schema)
+
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'paysandbox',
+      version,
+      description:
+        'A local sandbox of the payments, direct-debit and identity-verification API. Every answer is the envelope ' +
+        '`{status, message, data}`. Any `sk_test_` key is accepted and owns its own namespace. Request schemas are ' +
+        'generated from the zod schemas the sandbox validates with; rules written as code (amounts with at most 2 ' +
+        'decimals, http(s) URLs, calendar dates, wallet prefixes) are enforced but not all expressible here.',
+      license: { name: 'MIT', identifier: 'MIT' },
+    },
+    servers: [{ url: 'http://127.0.0.1:4010', description: 'sandbox start (default port)' }],
+    security: [{ bearerAuth: [] }],
+    tags: TAGS,
+    paths,
+    components: {
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'A test secret key: `Authorization: Bearer sk_test_...`. Live keys (sk_live_) are refused.' },
+      },
+      schemas,
+      responses: {
+        BadRequest: envelopeResponse('`Invalid request data` (one entry per bad field in `data`) or a business-rule refusal'),
+        Unauthorized: envelopeResponse('Missing, unknown or live key'),
+        Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
+        NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),
+        TooLarge: envelopeResponse('Body over the limit (1 MiB; 4 MiB on the identity endpoints)'),
+      },
+    },
+  }
+}
+
+const cache = new Map<string, Schema>()
+
+/** The OpenAPI 3.1 document, built on first use and cached. */
+export function buildOpenApi(version: string): Schema {
+  let doc = cache.get(version)
+  if (!doc) {
+    doc = build(version)
+    cache.set(version, doc)
+  }
+  return doc
+}

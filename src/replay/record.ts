@@ -1,0 +1,159 @@
+import { luhnValid } from '../cards/pan.js'
+import type { JournalEntry } from '../http/journal.js'
+import { matchingSelfieDataUrl, fixtureImage } from '../identity/service.js'
+import type { ActiveScenarios } from '../scenario/index.js'
+import type { Flow, Step } from './flow.js'
+
+/**
+ * Record to flow: turns a namespace's request journal into a flow whose expectations are the
+ * responses seen. Generated values (transaction references, ids, timestamps) become captures or
+ * `$any`; the references the client chose become `${ref}-N`, so the flow runs again and again.
+ * The journal never holds a full card number, CVV, PIN or OTP: the flow puts back the pack's
+ * test values (the card with the same first six and last four, PIN and OTP that pass, or a wrong
+ * one where the response shows a wrong one was sent).
+ */
+
+/** Fields whose values change from run to run. */
+const VOLATILE = new Set([
+  'created_at', 'updated_at', 'completed_at', 'processed_at', 'pre_auth_expiry', 'interbank_transaction_id', 'receipt', 'stan',
+  'at', 'due', 'ms', 'now', 'now_ms', 'offset_ms', 'uptime_s', 'redirect_url', 'settled_at', 'pending_timers', 'start_date', 'end_date', 'id', 'version',
+])
+/** Values the sandbox generates: captured from the response that first shows them. */
+const GENERATED = /^(KPY-[A-Z]{2}-[A-Z0-9]+|idv_[a-z0-9]+|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
+/** Response fields that hold references the client chose (in requests) or the sandbox generated. */
+const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_reference', 'target_transaction_reference', 'authorization_code'])
+
+const SELFIE_OTHER = () => `data:image/png;base64,${fixtureImage('other-selfie.png')}`
+
+export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, name = 'recorded session'): Flow {
+  const vars = new Map<string, string>() // value -> variable name
+  let refCount = 0
+  let varCount = 0
+  const steps: Step[] = []
+
+  /** A client-chosen reference seen in a request becomes ${ref}-N (stable across the flow). */
+  const clientRef = (value: string): string => {
+    const known = vars.get(value)
+    if (known) return known === 'ref' ? '${ref}' : `\${${known}}`
+    refCount++
+    const expr = `\${ref}-${refCount}`
+    vars.set(value, `__expr:${expr}`)
+    return expr
+  }
+  const sub = (value: string): string | undefined => {
+    const v = vars.get(value)
+    if (!v) return undefined
+    return v.startsWith('__expr:') ? v.slice(7) : `\${${v}}`
+  }
+  /** Rewrites a string that appears in a request: known values become their variable. */
+  const rewriteString = (s: string): string => {
+    const whole = sub(s)
+    if (whole) return whole
+    let out = s
+    for (const [value, v] of vars) {
+      if (value.length >= 6 && out.includes(value)) out = out.split(value).join(v.startsWith('__expr:') ? v.slice(7) : `\${${v}}`)
+    }
+    return out
+  }
+  const rewriteRequest = (value: unknown, key = ''): unknown => {
+    if (typeof value === 'string') {
+      if (REFERENCE_KEYS.has(key) && !GENERATED.test(value) && !sub(value)) return clientRef(value)
+      return rewriteString(value)
+    }
+    if (Array.isArray(value)) return value.map((v) => rewriteRequest(v))
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteRequest(v, k)]))
+    return value
+  }
+  const rewriteExpect = (value: unknown, key = '', saves: Record<string, string> = {}, path = ''): unknown => {
+    if (VOLATILE.has(key)) return '$any'
+    if (typeof value === 'string') {
+      const known = sub(value)
+      if (known) return known
+      if (GENERATED.test(value)) {
+        const name = `v${++varCount}`
+        vars.set(value, name)
+        saves[name] = path
+        return '$any'
+      }
+      return value
+    }
+    if (Array.isArray(value)) return value.map((v, i) => rewriteExpect(v, '', saves, `${path}.${i}`))
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, rewriteExpect(v, k, saves, path ? `${path}.${k}` : k)]))
+    }
+    return value
+  }
+
+  for (const e of entries) {
+    if (e.method === 'GET' && e.path.startsWith('/_sandbox/')) continue
+    const response = e.response as { status?: boolean; message?: string; data?: unknown } | null
+    const failed = (text: string) => JSON.stringify(response ?? '').includes(text)
+    let body: unknown = e.request ?? undefined
+    let encrypt = false
+    let headers: Record<string, string> | undefined
+    let key: string | null | undefined
+    const req = (body ?? {}) as Record<string, any>
+    if (req && typeof req === 'object' && 'decrypted' in req) {
+      encrypt = true
+      body = restoreCard(req.decrypted, scenarios, failed('Incorrect card PIN'))
+    } else if (e.path.endsWith('/charges/card/authorize') && req.authorization) {
+      const a = { ...req.authorization }
+      if (a.pin !== undefined) a.pin = failed('Incorrect card PIN') ? '0000' : scenarios.settings.pin
+      if (a.otp !== undefined) a.otp = failed('The OTP entered is invalid') ? '000000' : scenarios.settings.otp
+      body = { ...req, authorization: a }
+    } else if (e.path.endsWith('/mobile-money/authorize')) {
+      body = { ...req, token: e.status === 400 ? '000000' : scenarios.settings.otp }
+    } else if (e.path.endsWith('/sandbox/authorize-stk')) {
+      body = { ...req, pin: failed('The PIN entered is incorrect') ? '0000' : scenarios.settings.pin }
+    } else if (e.path.includes('/identities/') && req.validation?.selfie) {
+      const matched = (response?.data as { validation?: { selfie?: { match?: boolean } } } | undefined)?.validation?.selfie?.match === true
+      body = { ...req, validation: { ...req.validation, selfie: matched ? matchingSelfieDataUrl() : SELFIE_OTHER() } }
+    } else if (e.path.startsWith('/_sandbox/3ds/')) {
+      key = null
+      headers = { 'content-type': 'application/x-www-form-urlencoded' }
+    }
+    const path = rewriteString(e.path)
+    const request: NonNullable<Step['request']> = {
+      method: e.method as NonNullable<Step['request']>['method'],
+      path: rewriteRequest(path) as string,
+      ...(body !== undefined && body !== null ? { body: rewriteRequest(body) } : {}),
+      ...(encrypt ? { encrypt: true } : {}),
+      ...(headers ? { headers } : {}),
+      ...(key !== undefined ? { key } : {}),
+    }
+    const saves: Record<string, string> = {}
+    const expectBody = response ? rewriteExpect(response, '', saves) : undefined
+    const step: Step = {
+      name: `${e.method} ${e.path}`,
+      request,
+      expect: { status: e.status, ...(expectBody !== undefined && !e.path.startsWith('/_sandbox/3ds/') ? { body: expectBody } : {}) },
+      ...(Object.keys(saves).length ? { save: saves } : {}),
+    }
+    steps.push(step)
+  }
+  return { name, steps: steps.length ? steps : [{ name: 'nothing was recorded', advance: 0 }] }
+}
+
+/** Puts back a test card for a masked one (first six and last four kept in the journal). */
+function restoreCard(decrypted: Record<string, any>, scenarios: ActiveScenarios, wrongPin: boolean): Record<string, unknown> {
+  const card = { ...(decrypted.card ?? {}) }
+  const masked = String(card.number ?? '')
+  const first6 = masked.slice(0, 6)
+  const last4 = masked.slice(-4)
+  const listed = [...scenarios.cards.values()].find((c) => c.number.length === masked.length && c.number.startsWith(first6) && c.number.endsWith(last4))
+  card.number = listed?.number ?? synthesizePan(first6, last4, masked.length)
+  card.cvv = listed?.cvv ?? '123'
+  if (card.pin !== undefined) card.pin = wrongPin ? '0000' : (listed?.pin ?? scenarios.settings.pin)
+  return { ...decrypted, card }
+}
+
+/** A Luhn-valid number with these first six and last four digits. */
+function synthesizePan(first6: string, last4: string, length: number): string {
+  const middleLen = Math.max(0, length - 10)
+  for (let d = 0; d < 10 ** Math.min(middleLen, 2); d++) {
+    const middle = String(d).padStart(middleLen, '0')
+    const pan = `${first6}${middle}${last4}`
+    if (luhnValid(pan)) return pan
+  }
+  return `${first6}${'0'.repeat(middleLen)}${last4}`
+}

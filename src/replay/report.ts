@@ -1,0 +1,47 @@
+import type { FlowResult } from './runner.js'
+
+const fmt = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v))
+
+/** A readable report: a line per flow, and for a failed one each step with the diff. */
+export function prettyReport(results: FlowResult[], { color = false } = {}): string {
+  const c = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s)
+  const lines: string[] = []
+  for (const r of results) {
+    lines.push(`${r.ok ? c(32, '✓') : c(31, '✗')} ${r.file}  ${r.name}  (${r.steps.length} steps, ${r.ms} ms)`)
+    if (r.ok) continue
+    for (const s of r.steps) {
+      lines.push(`    ${s.ok ? c(32, '✓') : c(31, '✗')} ${s.index + 1}. ${s.name}${s.status ? `  [${s.status}]` : ''}`)
+      if (s.error) lines.push(`        ${s.error}`)
+      for (const m of s.mismatches) lines.push(`        ${m.path}: expected ${fmt(m.expected)}, got ${fmt(m.actual)}`)
+    }
+  }
+  const failed = results.filter((r) => !r.ok).length
+  lines.push('')
+  lines.push(`${results.length - failed} passed, ${failed} failed`)
+  return lines.join('\n') + '\n'
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** JUnit XML: a testsuite per flow, a testcase per step. */
+export function junitReport(results: FlowResult[]): string {
+  const tests = results.reduce((n, r) => n + r.steps.length, 0)
+  const failures = results.reduce((n, r) => n + r.steps.filter((s) => !s.ok).length, 0)
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
+  out.push(`<testsuites name="paysandbox replay" tests="${tests}" failures="${failures}" time="${(results.reduce((t, r) => t + r.ms, 0) / 1000).toFixed(3)}">`)
+  for (const r of results) {
+    const f = r.steps.filter((s) => !s.ok).length
+    out.push(`  <testsuite name="${esc(r.name)}" file="${esc(r.file)}" tests="${r.steps.length}" failures="${f}" time="${(r.ms / 1000).toFixed(3)}">`)
+    for (const s of r.steps) {
+      out.push(`    <testcase classname="${esc(r.file)}" name="${esc(`${s.index + 1}. ${s.name}`)}" time="${(s.ms / 1000).toFixed(3)}">`)
+      if (!s.ok) {
+        const detail = [s.error, ...s.mismatches.map((m) => `${m.path}: expected ${fmt(m.expected)}, got ${fmt(m.actual)}`)].filter(Boolean).join('\n')
+        out.push(`      <failure message="${esc(detail.split('\n')[0] ?? 'failed')}">${esc(detail)}</failure>`)
+      }
+      out.push('    </testcase>')
+    }
+    out.push('  </testsuite>')
+  }
+  out.push('</testsuites>')
+  return out.join('\n') + '\n'
+}

@@ -1,0 +1,205 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { customAlphabet } from 'nanoid'
+import { encryptChargeData } from '../cards/crypto.js'
+import { interpolate, match, pick, UnknownVariableError, type Flow, type Mismatch, type Step, type Vars } from './flow.js'
+
+const id = customAlphabet('abcdefghijklmnopqrstuvwxyz0123456789', 10)
+
+export interface StepResult {
+  index: number
+  name: string
+  ok: boolean
+  ms: number
+  /** what went wrong: mismatches, or an error text */
+  mismatches: Mismatch[]
+  error?: string
+  status?: number
+}
+
+export interface FlowResult {
+  file: string
+  name: string
+  ok: boolean
+  ms: number
+  steps: StepResult[]
+}
+
+export interface RunOptions {
+  baseUrl: string
+  /** the flow's namespace key; a fresh one per flow by default */
+  key?: string
+  encryptionKey: string
+  /** stop the flow at its first failing step (always true within a flow) */
+  onStep?: (flow: Flow, result: StepResult) => void
+}
+
+/** Describes a step for the report: its name, or what it does. */
+export function stepLabel(step: Step, index: number): string {
+  if (step.name) return step.name
+  if (step.request) return `${step.request.method} ${step.request.path}`
+  if (step.advance !== undefined) return `advance the clock ${step.advance} s`
+  if (step.freeze !== undefined) return step.freeze ? 'freeze the clock' : 'unfreeze the clock'
+  if (step.webhook_url !== undefined) return `set the webhook URL`
+  if (step.receiver) return 'start a webhook receiver'
+  if (step.wait_event) return `wait for ${step.wait_event.event ?? 'an event'}`
+  return `step ${index + 1}`
+}
+
+/** A local receiver a flow can point webhooks at; it fails the first N posts with 500. */
+async function startFlowReceiver(failFirst: number): Promise<{ url: string; server: Server; received: unknown[] }> {
+  const received: unknown[] = []
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
+    req.on('end', () => {
+      received.push(Buffer.concat(chunks).toString('utf8'))
+      res.statusCode = received.length <= failFirst ? 500 : 200
+      res.end()
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()))
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, server, received }
+}
+
+/**
+ * Runs one flow: each step in order, stopping at the first failure. Every flow gets its own
+ * namespace (a fresh `sk_test_flow_...` key), so flows can run in parallel and again.
+ */
+export async function runFlow(flow: Flow, file: string, options: RunOptions): Promise<FlowResult> {
+  const key = options.key ?? `sk_test_flow_${id()}`
+  const vars: Vars = { ...flow.vars, ref: `flow-${id()}`, key, base_url: options.baseUrl }
+  const results: StepResult[] = []
+  const servers: Server[] = []
+  const t0 = performance.now()
+  const call = async (method: string, path: string, body?: unknown, opts: { key?: string | null; headers?: Record<string, string> } = {}) => {
+    const headers: Record<string, string> = { accept: 'application/json', ...opts.headers }
+    const k = opts.key === undefined ? key : opts.key
+    if (k) headers.authorization = `Bearer ${k}`
+    if (body !== undefined) headers['content-type'] ??= 'application/json'
+    // a string body goes as it is (a form, say); anything else as JSON
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body)
+    const res = await fetch(`${options.baseUrl}${path}`, { method, headers, body: payload, redirect: 'manual' })
+    const text = await res.text()
+    let json: unknown = text
+    try {
+      json = JSON.parse(text)
+    } catch {
+      /* not JSON */
+    }
+    return { status: res.status, body: json }
+  }
+  try {
+    for (const [index, step] of flow.steps.entries()) {
+      const s0 = performance.now()
+      const result: StepResult = { index, name: stepLabel(step, index), ok: true, ms: 0, mismatches: [] }
+      try {
+        await runStep(step, vars, call, result, servers)
+      } catch (e) {
+        result.ok = false
+        result.error = e instanceof UnknownVariableError ? e.message : `${(e as Error).message}`
+      }
+      result.ms = Math.round(performance.now() - s0)
+      results.push(result)
+      options.onStep?.(flow, result)
+      if (!result.ok) break
+    }
+  } finally {
+    for (const s of servers) {
+      s.closeAllConnections()
+      s.close()
+    }
+  }
+  return { file, name: flow.name, ok: results.every((r) => r.ok) && results.length === flow.steps.length, ms: Math.round(performance.now() - t0), steps: results }
+}
+
+type Call = (method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown }>
+
+async function runStep(step: Step, vars: Vars, call: Call, result: StepResult, servers: Server[]): Promise<void> {
+  const control = async (method: string, path: string, body?: unknown) => {
+    const res = await call(method, path, body)
+    if (res.status !== 200) {
+      result.ok = false
+      result.status = res.status
+      result.error = `${method} ${path} answered ${res.status}: ${(res.body as { message?: string })?.message ?? ''}`
+    }
+    return res
+  }
+  if (step.request) {
+    const req = interpolate(step.request, vars) as NonNullable<Step['request']>
+    let body = req.body
+    if (req.encrypt) {
+      const encKey = String(vars.encryption_key)
+      body = { charge_data: encryptChargeData(body, encKey) }
+    }
+    const res = await call(req.method, req.path, body, { key: req.key, headers: req.headers })
+    result.status = res.status
+    if (step.expect) {
+      const exp = interpolate(step.expect, vars) as NonNullable<Step['expect']>
+      if (exp.status !== undefined && exp.status !== res.status) result.mismatches.push({ path: 'status', expected: exp.status, actual: res.status })
+      if (exp.body !== undefined) result.mismatches.push(...match(exp.body, res.body))
+    }
+    for (const [name, path] of Object.entries(step.save ?? {})) {
+      const v = pick(res.body, path)
+      if (v === undefined) result.mismatches.push({ path: `save ${name} <- ${path}`, expected: 'a value', actual: undefined })
+      vars[name] = v
+    }
+    if (result.mismatches.length) result.ok = false
+    return
+  }
+  if (step.advance !== undefined) return void (await control('POST', '/_sandbox/clock/advance', { seconds: step.advance }))
+  if (step.freeze !== undefined) return void (await control('POST', '/_sandbox/clock/freeze', { frozen: step.freeze }))
+  if (step.webhook_url !== undefined) {
+    return void (await control('PUT', '/_sandbox/webhook-url', { url: step.webhook_url === null ? null : interpolate(step.webhook_url, vars) }))
+  }
+  if (step.receiver) {
+    const rx = await startFlowReceiver(step.receiver.fail_first ?? 0)
+    servers.push(rx.server)
+    vars.receiver_url = rx.url
+    return
+  }
+  if (step.wait_event) {
+    const w = interpolate(step.wait_event, vars) as NonNullable<Step['wait_event']>
+    const q = new URLSearchParams()
+    if (w.reference) q.set('reference', w.reference)
+    if (w.event) q.set('event', w.event)
+    if (w.status) q.set('status', w.status)
+    q.set('wait', String(w.timeout_ms ?? 10_000))
+    const res = await control('GET', `/_sandbox/events?${q}`)
+    if (!result.ok) return
+    const events = (res.body as { data: unknown[] }).data
+    if (!events.length) {
+      result.ok = false
+      result.error = `no event matched ${q.toString()} within ${w.timeout_ms ?? 10_000} ms`
+      return
+    }
+    if (w.expect !== undefined) result.mismatches.push(...match(w.expect, events[0], 'event'))
+    for (const [name, path] of Object.entries(w.save ?? {})) vars[name] = pick(events[0], path)
+    if (result.mismatches.length) result.ok = false
+  }
+}
+
+/** Runs flows with at most `concurrency` at once, in their given order of results. */
+export async function runFlows(
+  flows: { flow: Flow; file: string }[],
+  options: RunOptions & { concurrency?: number; bail?: boolean; onFlow?: (r: FlowResult, done: number, total: number) => void },
+): Promise<FlowResult[]> {
+  const results: FlowResult[] = new Array(flows.length)
+  let next = 0
+  let done = 0
+  let stop = false
+  const worker = async () => {
+    while (!stop && next < flows.length) {
+      const i = next++
+      const { flow, file } = flows[i]
+      const vars = { encryption_key: options.encryptionKey }
+      const r = await runFlow({ ...flow, vars: { ...vars, ...flow.vars } }, file, options)
+      results[i] = r
+      done++
+      options.onFlow?.(r, done, flows.length)
+      if (!r.ok && options.bail) stop = true
+    }
+  }
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker))
+  return results.filter(Boolean)
+}

@@ -1,0 +1,165 @@
+import { Validator } from '@seriousme/openapi-schema-validator'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeSandbox, cardPayload, type TestSandbox } from './helpers.js'
+
+/** Routes served but not part of the JSON API: HTML pages for a browser, and the document itself. */
+const NOT_DOCUMENTED = [/^\/_sandbox\/3ds\//, /^\/_sandbox\/ui(\/|$)/, /^\/_sandbox\/openapi\.json$/]
+
+/**
+ * A small JSON Schema (2020-12) check, enough for what zod emits for request bodies: type,
+ * properties, required, additionalProperties, enum, const, pattern, lengths, ranges, anyOf, items.
+ * Returns the dotted paths that fail, empty when the value is accepted.
+ */
+function check(schema: any, value: unknown, path = '$'): string[] {
+  if (schema === true || schema === undefined || (typeof schema === 'object' && Object.keys(schema).length === 0)) return []
+  const errors: string[] = []
+  if (schema.anyOf) {
+    if (!schema.anyOf.some((s: unknown) => check(s, value, path).length === 0)) errors.push(`${path}: matches no anyOf branch`)
+    return errors
+  }
+  if ('const' in schema && value !== schema.const) errors.push(`${path}: must be ${JSON.stringify(schema.const)}`)
+  if (schema.enum && !schema.enum.includes(value)) errors.push(`${path}: not in enum`)
+  const types: string[] = schema.type === undefined ? [] : [].concat(schema.type)
+  const typeOf = value === null ? 'null' : Array.isArray(value) ? 'array' : Number.isInteger(value) ? 'integer' : typeof value
+  if (types.length && !types.some((t) => t === typeOf || (t === 'number' && typeOf === 'integer'))) {
+    return [...errors, `${path}: must be ${types.join(' or ')}, is ${typeOf}`]
+  }
+  if (typeof value === 'string') {
+    if (schema.minLength !== undefined && value.length < schema.minLength) errors.push(`${path}: too short`)
+    if (schema.maxLength !== undefined && value.length > schema.maxLength) errors.push(`${path}: too long`)
+    if (schema.pattern && !new RegExp(schema.pattern, 'u').test(value)) errors.push(`${path}: does not match ${schema.pattern}`)
+  }
+  if (typeof value === 'number') {
+    if (schema.minimum !== undefined && value < schema.minimum) errors.push(`${path}: below minimum`)
+    if (schema.maximum !== undefined && value > schema.maximum) errors.push(`${path}: above maximum`)
+  }
+  if (Array.isArray(value) && schema.items) value.forEach((v, i) => errors.push(...check(schema.items, v, `${path}.${i}`)))
+  if (typeOf === 'object') {
+    const obj = value as Record<string, unknown>
+    for (const key of schema.required ?? []) if (!(key in obj)) errors.push(`${path}.${key}: is required`)
+    for (const [key, v] of Object.entries(obj)) {
+      const sub = schema.properties?.[key]
+      if (sub) errors.push(...check(sub, v, `${path}.${key}`))
+      else if (schema.additionalProperties === false) errors.push(`${path}.${key}: not allowed`)
+      else if (schema.additionalProperties) errors.push(...check(schema.additionalProperties, v, `${path}.${key}`))
+    }
+  }
+  return errors
+}
+
+let sandbox: TestSandbox
+let doc: any
+
+beforeAll(async () => {
+  sandbox = await makeSandbox()
+  const res = await sandbox.app.request('/_sandbox/openapi.json')
+  expect(res.status).toBe(200)
+  expect(res.headers.get('content-type')).toContain('application/json')
+  doc = await res.json()
+})
+afterAll(() => sandbox.close())
+
+/** the request body schema of an operation, its $ref resolved */
+function bodySchema(method: string, path: string): any {
+  const ref: string = doc.paths[path][method].requestBody.content['application/json'].schema.$ref
+  return doc.components.schemas[ref.split('/').pop()!]
+}
+
+describe('GET /_sandbox/openapi.json', () => {
+  it('is served without a key, as raw OpenAPI 3.1 JSON (no envelope)', () => {
+    expect(doc.openapi).toBe('3.1.0')
+    expect(doc.status).toBeUndefined()
+    expect(doc.info.version).toBe(sandbox.deps.version)
+  })
+
+  it('is a valid OpenAPI document for @seriousme/openapi-schema-validator', async () => {
+    const validator = new Validator()
+    const result = await validator.validate(structuredClone(doc))
+    expect(result.errors ?? []).toEqual([])
+    expect(result.valid).toBe(true)
+    expect(validator.version).toBe('3.1')
+    // every $ref resolves
+    expect(() => validator.resolveRefs()).not.toThrow()
+  })
+
+  it('lists every route the app registers, with its method', () => {
+    const served = sandbox.app.routes
+      .filter((r) => r.method !== 'ALL' && !NOT_DOCUMENTED.some((re) => re.test(r.path)))
+      .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, '{$1}')}`)
+    expect(served.length).toBeGreaterThan(40)
+    const documented = Object.entries(doc.paths as Record<string, Record<string, unknown>>).flatMap(([path, ops]) =>
+      Object.keys(ops).map((m) => `${m} ${path}`),
+    )
+    for (const route of served) expect(documented, `${route} is served but not in the document`).toContain(route)
+    // and nothing documented that is not served (the document itself aside)
+    for (const route of documented.filter((r) => r !== 'get /_sandbox/openapi.json')) expect(served).toContain(route)
+  })
+
+  it('declares the bearer scheme, the envelope and the six tags', () => {
+    expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
+    expect(doc.security).toEqual([{ bearerAuth: [] }])
+    expect(doc.paths['/_sandbox/health'].get.security).toEqual([])
+    expect(doc.components.schemas.Envelope).toMatchObject({
+      type: 'object',
+      properties: { status: { type: 'boolean' }, message: { type: 'string' } },
+      required: expect.arrayContaining(['status', 'message', 'data']),
+    })
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'direct debit', 'identity', 'charges', 'control'])
+    const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
+    expect([...used].sort()).toEqual(['cards', 'charges', 'control', 'direct debit', 'identity', 'mobile money'])
+    expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
+  })
+
+  it('uses {param} paths with their path parameters', () => {
+    const op = doc.paths['/merchant/api/v1/charges/{reference}'].get
+    expect(op.parameters).toEqual([{ name: 'reference', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(JSON.stringify(Object.keys(doc.paths))).not.toContain(':')
+  })
+
+  it('gives query parameters from the zod query schemas', () => {
+    const names = doc.paths['/_sandbox/events'].get.parameters.map((p: { name: string }) => p.name)
+    expect(names).toEqual(expect.arrayContaining(['reference', 'event', 'status', 'wait']))
+  })
+
+  it("the card charge body accepts {charge_data}, and the payload schema accepts a valid card payload", () => {
+    const outer = bodySchema('post', '/merchant/api/v1/charges/card')
+    expect(outer.required).toEqual(['charge_data'])
+    expect(check(outer, { charge_data: 'aa:bb:cc' })).toEqual([])
+    expect(check(outer, {})).toEqual(['$.charge_data: is required'])
+    const payload = doc.components.schemas.CardChargePayload
+    expect(doc.paths['/merchant/api/v1/charges/card'].post['x-charge-data-schema']).toEqual({ $ref: '#/components/schemas/CardChargePayload' })
+    expect(payload.required).toEqual(expect.arrayContaining(['reference', 'card', 'amount', 'currency', 'customer']))
+    expect(check(payload, cardPayload('4084127883172787'))).toEqual([])
+    expect(check(payload, cardPayload('4084127883172787', { currency: 'USD' }))).not.toEqual([])
+    expect(check(payload, cardPayload('4084127883172787', {}, { expiry_month: '13' }))).not.toEqual([])
+  })
+
+  it('the mobile money body accepts a valid charge and refuses one without a wallet', () => {
+    const schema = bodySchema('post', '/merchant/api/v1/charges/mobile-money')
+    const body = {
+      reference: 'mm-order-0001',
+      amount: 500,
+      currency: 'KES',
+      customer: { email: 'buyer@example.com' },
+      mobile_money: { number: '254700000000' },
+    }
+    expect(schema.required).toEqual(expect.arrayContaining(['reference', 'amount', 'currency', 'customer', 'mobile_money']))
+    expect(check(schema, body)).toEqual([])
+    const { mobile_money: _m, ...noWallet } = body
+    expect(check(schema, noWallet)).toEqual(['$.mobile_money: is required'])
+    expect(check(schema, { ...body, currency: 'NGN' })).toEqual(['$.currency: not in enum'])
+  })
+
+  it('is generated from the validating schemas: a field added to a route schema shows in the document', async () => {
+    const { cardChargeSchema } = await import('../src/cards/schemas.js')
+    const inZod = Object.keys(cardChargeSchema.shape).sort()
+    expect(Object.keys(doc.components.schemas.CardChargePayload.properties).sort()).toEqual(inZod)
+  })
+
+  it('is built once and served from cache', async () => {
+    const again = await (await sandbox.app.request('/_sandbox/openapi.json')).json()
+    expect(again).toEqual(doc)
+    const { buildOpenApi } = await import('../src/openapi.js')
+    expect(buildOpenApi(sandbox.deps.version)).toBe(buildOpenApi(sandbox.deps.version))
+  })
+})

@@ -1,0 +1,214 @@
+import { readFileSync, writeFileSync } from 'node:fs'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { parse as parseYaml, stringify } from 'yaml'
+import { encryptChargeData } from '../src/cards/crypto.js'
+import { startSandbox, type Sandbox } from '../src/index.js'
+import { expandFlowPaths } from '../src/replay/cli.js'
+import { FlowError, loadFlowFile, match, validateFlow, type Flow } from '../src/replay/flow.js'
+import { junitReport, prettyReport } from '../src/replay/report.js'
+import { runFlow, runFlows } from '../src/replay/runner.js'
+import { runCli } from './e2e/process.js'
+import { ENC_KEY, cardPayload, tempFile } from './helpers.js'
+
+const SHIPPED = expandFlowPaths(['scenarios/flows'])
+let sb: Sandbox
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0 })
+})
+afterAll(() => sb.close())
+
+const run = (flow: Flow) => runFlow({ ...flow, vars: { encryption_key: ENC_KEY, ...flow.vars } }, 'inline.yaml', { baseUrl: sb.url, encryptionKey: ENC_KEY })
+
+describe('the shipped flows', () => {
+  it('cover every area of CONTRACT 3-8', () => {
+    const names = SHIPPED.join(' ')
+    for (const area of ['card-no-auth', 'card-pin', 'card-pin-otp', 'card-3ds', 'card-avs', 'card-verve-enrol', 'card-failures', 'preauth-', 'mobile-money-kes', 'mobile-money-ghs', 'direct-debit-lifecycle', 'identity-bvn', 'identity-vnin', 'identity-gh-passport', 'webhooks-retry']) {
+      expect(names).toContain(area)
+    }
+  })
+
+  it.each(SHIPPED)('%s replays green', async (file) => {
+    const [result] = await runFlows([{ flow: loadFlowFile(file), file }], { baseUrl: sb.url, encryptionKey: ENC_KEY })
+    expect(result.ok, prettyReport([result])).toBe(true)
+  })
+
+  it('can run twice in a row and in parallel (fresh namespace and references per run)', async () => {
+    const flows = ['scenarios/flows/card-pin.yaml', 'scenarios/flows/card-pin.yaml', 'scenarios/flows/preauth-void.yaml', 'scenarios/flows/preauth-void.yaml'].map((file) => ({ flow: loadFlowFile(file), file }))
+    const results = await runFlows(flows, { baseUrl: sb.url, encryptionKey: ENC_KEY, concurrency: 4 })
+    expect(results.map((r) => r.ok)).toEqual([true, true, true, true])
+  })
+})
+
+describe('the runner reports each kind of mismatch clearly', () => {
+  const charge = (expectBody: unknown, status = 200): Flow => ({
+    name: 'mismatch',
+    steps: [
+      {
+        name: 'charge',
+        request: { method: 'POST', path: '/merchant/api/v1/charges/card', encrypt: true, body: { ...cardPayload('4084127883172787'), reference: '${ref}' } },
+        expect: { status, body: expectBody },
+      },
+      { name: 'never reached', advance: 1 },
+    ],
+  })
+
+  it('a wrong status', async () => {
+    const r = await run(charge(undefined, 201))
+    expect(r.ok).toBe(false)
+    expect(r.steps).toHaveLength(1)
+    expect(r.steps[0].mismatches).toEqual([{ path: 'status', expected: 201, actual: 200 }])
+    expect(prettyReport([r])).toContain('status: expected 201, got 200')
+  })
+
+  it('a wrong value, a failed regex, a present field expected absent, a wrong array length', async () => {
+    const r = await run(charge({ data: { status: 'failed', transaction_reference: { $regex: '^NOPE' }, card: { $absent: true }, nothing: [1, 2] } }))
+    const paths = r.steps[0].mismatches.map((m) => m.path)
+    expect(paths).toEqual(['data.status', 'data.transaction_reference', 'data.card', 'data.nothing'])
+    const text = prettyReport([r])
+    expect(text).toContain('data.status: expected "failed", got "success"')
+    expect(text).toContain('data.transaction_reference: expected "/^NOPE/"')
+    expect(text).toContain('data.card: expected "absent"')
+    expect(text).toContain('0 passed, 1 failed')
+  })
+
+  it('an unknown variable and a save path that is not there', async () => {
+    const unknown = await run({ name: 'x', steps: [{ request: { method: 'GET', path: '/merchant/api/v1/charges/${nope}' } }] })
+    expect(unknown.steps[0].error).toBe('unknown variable ${nope}')
+    const badSave = await run({ name: 'x', steps: [{ request: { method: 'GET', path: '/_sandbox/clock' }, save: { x: 'data.not.there' } }] })
+    expect(badSave.steps[0].mismatches[0].path).toBe('save x <- data.not.there')
+  })
+
+  it('an event that never comes', async () => {
+    const r = await run({ name: 'x', steps: [{ wait_event: { reference: 'no-such-payment', timeout_ms: 50 } }] })
+    expect(r.ok).toBe(false)
+    expect(r.steps[0].error).toMatch(/no event matched reference=no-such-payment/)
+  })
+
+  it('matches $any, nested subsets and exact arrays', () => {
+    expect(match({ a: '$any', b: { c: [1, { d: 2 }] } }, { a: 0, b: { c: [1, { d: 2, e: 3 }], z: 1 } })).toEqual([])
+    expect(match({ a: '$any' }, {})).toEqual([{ path: 'a', expected: 'any value', actual: undefined }])
+  })
+})
+
+describe('flow files', () => {
+  it('refuses a bad flow naming the file, the step and the field', () => {
+    const file = tempFile('bad.yaml')
+    writeFileSync(file, stringify({ name: 'bad', steps: [{ request: { method: 'POST', path: '/x' } }, { request: { method: 'FETCH', path: 'x' } }, { advance: 1, freeze: true }] }))
+    let error: FlowError | undefined
+    try {
+      loadFlowFile(file)
+    } catch (e) {
+      error = e as FlowError
+    }
+    expect(error).toBeInstanceOf(FlowError)
+    expect(error!.message).toContain(file)
+    expect(error!.message).toContain('steps.1.request.method')
+    expect(error!.message).toContain('steps.1.request.path')
+    expect(error!.message).toContain('steps.2')
+    expect(() => validateFlow({ name: 'x', steps: [] }, 'x.yaml')).toThrow(/steps/)
+  })
+
+  it('accepts JSON flows too', async () => {
+    const file = tempFile('flow.json')
+    writeFileSync(file, JSON.stringify({ name: 'json', steps: [{ request: { method: 'GET', path: '/_sandbox/health' }, expect: { status: 200 } }] }))
+    expect((await run(loadFlowFile(file))).ok).toBe(true)
+  })
+})
+
+describe('the JUnit report', () => {
+  it('parses back to the same counts, with the failure text', async () => {
+    const good = await run(loadFlowFile('scenarios/flows/card-pin.yaml'))
+    const bad = await run({ name: 'bad <one>', steps: [{ name: 'health', request: { method: 'GET', path: '/_sandbox/health' }, expect: { status: 500 } }] })
+    const xml = junitReport([good, bad])
+    const attr = (tag: string, name: string) => [...xml.matchAll(new RegExp(`<${tag}\\b[^>]*\\b${name}="([^"]*)"`, 'g'))].map((m) => m[1])
+    expect(xml.startsWith('<?xml')).toBe(true)
+    expect(attr('testsuites', 'tests')).toEqual([String(good.steps.length + 1)])
+    expect(attr('testsuites', 'failures')).toEqual(['1'])
+    expect(attr('testsuite', 'name')).toEqual([good.name, 'bad &lt;one&gt;'])
+    expect((xml.match(/<testcase /g) ?? []).length).toBe(good.steps.length + 1)
+    expect(xml).toMatch(/<failure message="status: expected 500, got 200">/)
+  })
+})
+
+describe('sandbox replay (the CLI)', () => {
+  it('exits 0 on green flows, 1 with a diff on a mismatch, 2 on a bad flow file', async () => {
+    const ok = await runCli(['replay', 'scenarios/flows/card-pin.yaml', 'scenarios/flows/identity-bvn.yaml'])
+    expect(ok.code).toBe(0)
+    expect(ok.stdout).toContain('2 passed, 0 failed')
+
+    const failing = tempFile('failing.yaml')
+    writeFileSync(failing, stringify({ name: 'expects a failure', steps: [{ request: { method: 'GET', path: '/_sandbox/health', key: null }, expect: { status: 200, body: { data: { version: '0.0.0-nope' } } } }] }))
+    const bad = await runCli(['replay', failing, '--base-url', sb.url])
+    expect(bad.code).toBe(1)
+    expect(bad.stdout).toContain('data.version: expected "0.0.0-nope"')
+
+    const broken = tempFile('broken.yaml')
+    writeFileSync(broken, 'name: x\nsteps:\n  - request: {method: GET}\n')
+    const invalid = await runCli(['replay', broken])
+    expect(invalid.code).toBe(2)
+    expect(invalid.stderr).toContain('steps.0.request.path')
+  })
+
+  it('writes JUnit for CI and stops at the first failure with --bail', async () => {
+    const out = tempFile('report.xml')
+    const failing = tempFile('a-failing.yaml')
+    writeFileSync(failing, stringify({ name: 'fails', steps: [{ request: { method: 'GET', path: '/_sandbox/health' }, expect: { status: 418 } }] }))
+    const r = await runCli(['replay', failing, 'scenarios/flows/card-pin.yaml', '--bail', '--concurrency', '1', '--reporter', 'junit', '--output', out, '--base-url', sb.url])
+    expect(r.code).toBe(1)
+    const xml = readFileSync(out, 'utf8')
+    expect((xml.match(/<testsuite /g) ?? []).length).toBe(1)
+    expect(xml).toContain('expected 418')
+  })
+})
+
+describe('record to flow', () => {
+  it('turns a recorded session into a flow that replays green in a fresh namespace', async () => {
+    const key = 'sk_test_recorded_session'
+    const h = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const post = async (path: string, body: unknown) => (await fetch(`${sb.url}${path}`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json() as Promise<any>
+    await post('/_sandbox/clock/freeze', { frozen: true })
+    const p = cardPayload('5442056106072595')
+    const c = await post('/merchant/api/v1/charges/card', { charge_data: encryptChargeData(p, ENC_KEY) })
+    await post('/merchant/api/v1/charges/card/authorize', { transaction_reference: c.data.transaction_reference, authorization: { pin: '1234' } })
+    await post('/merchant/api/v1/charges/card/authorize', { transaction_reference: c.data.transaction_reference, authorization: { otp: '123456' } })
+    const wrong = cardPayload('5188513618552975')
+    const w = await post('/merchant/api/v1/charges/card', { charge_data: encryptChargeData(wrong, ENC_KEY) })
+    await post('/merchant/api/v1/charges/card/authorize', { transaction_reference: w.data.transaction_reference, authorization: { pin: '9999' } })
+    const tds = await post('/merchant/api/v1/charges/card', { charge_data: encryptChargeData(cardPayload('4562543755474674'), ENC_KEY) })
+    await fetch(`${sb.url}/_sandbox/3ds/${tds.data.transaction_reference}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' })
+    const pa = cardPayload('4084127883172787', { amount: 800 })
+    await post('/merchant/api/v1/charges/card/pre-authorize', { charge_data: encryptChargeData(pa, ENC_KEY) })
+    await post('/merchant/api/v1/charges/card/capture', { amount: 300, currency: 'NGN', payment_reference: pa.reference, transaction_reference: `${pa.reference}-cap` })
+    const mm = await post('/merchant/api/v1/charges/mobile-money', { reference: `${pa.reference}-mm`, amount: 50, currency: 'GHS', customer: { email: 'x@y.co' }, mobile_money: { number: '233240000000' } })
+    await post('/merchant/api/v1/charges/mobile-money/authorize', { reference: mm.data.transaction_reference, token: '123456' })
+    await post('/_sandbox/clock/advance', { seconds: 2 })
+    await post('/api/v1/direct-debit/authorizations/AUTH-SANDBOX-ACTIVE/debits', { amount: 10, narration: 'Plan', currency: 'NGN', reference: `${pa.reference}-dd` })
+    await post('/api/v1/identities/ng/vnin', { id: 'KO111111111111IL', verification_consent: true })
+    await fetch(`${sb.url}/merchant/api/v1/charges/${p.reference}`, { headers: h })
+
+    const res = (await (await fetch(`${sb.url}/_sandbox/requests?format=flow`, { headers: h })).json()) as any
+    expect(res.status).toBe(true)
+    const flow = validateFlow(res.data, 'recorded')
+    const text = JSON.stringify(flow)
+    // nothing secret came back out of the journal: the pack's test values were put back
+    expect(text).not.toContain('"cvv":"***"')
+    expect(flow.steps.length).toBeGreaterThanOrEqual(15)
+    const result = await runFlow({ ...flow, vars: { encryption_key: ENC_KEY } }, 'recorded', { baseUrl: sb.url, encryptionKey: ENC_KEY })
+    expect(result.ok, prettyReport([result])).toBe(true)
+    // and again: references are generated per run
+    const again = await runFlow({ ...flow, vars: { encryption_key: ENC_KEY } }, 'recorded', { baseUrl: sb.url, encryptionKey: ENC_KEY })
+    expect(again.ok, prettyReport([again])).toBe(true)
+  })
+
+  it('sandbox export-flow writes the flow as YAML', async () => {
+    const key = 'sk_test_export_cli'
+    await fetch(`${sb.url}/merchant/api/v1/charges/card`, { method: 'POST', headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: JSON.stringify({ charge_data: encryptChargeData(cardPayload('4084127883172787'), ENC_KEY) }) })
+    const out = tempFile('recorded.yaml')
+    const r = await runCli(['export-flow', '--base-url', sb.url, '--key', key, '--output', out, '--name', 'my session'])
+    expect(r.code).toBe(0)
+    const flow = validateFlow(parseYaml(readFileSync(out, 'utf8')), out)
+    expect(flow.name).toBe('my session')
+    const replay = await runCli(['replay', out, '--base-url', sb.url])
+    expect(replay.code, replay.stdout).toBe(0)
+  })
+})
