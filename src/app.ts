@@ -11,6 +11,7 @@ import { MobileMoneyService, type MobileMoneyCharge } from './mobile-money/servi
 import { threeDsRoutes } from './cards/three-ds.js'
 import { chargeQueryRoutes } from './charges/routes.js'
 import { controlRoutes } from './control/routes.js'
+import { dashboardRoutes } from './control/dashboard.js'
 import type { Deps } from './deps.js'
 import type { CardCharge } from './charges/types.js'
 import type { AppEnv } from './http/context.js'
@@ -79,6 +80,8 @@ export function createApp(deps: Deps) {
   app.route('/_sandbox/3ds', threeDsRoutes(deps, cards))
 
   app.use('/_sandbox/*', loopbackOnly(deps))
+  // the dashboard takes no key, but stays under the loopback rule (CONTRACT.md 9)
+  app.route('/_sandbox/ui', dashboardRoutes(deps))
   app.use('/_sandbox/*', authenticate(deps))
   app.use('/merchant/*', authenticate(deps))
   app.use('/api/*', authenticate(deps))

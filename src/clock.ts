@@ -155,7 +155,16 @@ export class Clocks {
    */
   advanceTo(ns: string, target: number): void {
     const start = this.now(ns)
-    if (target < start) target = start
+    this.#advance(ns, start, Math.max(target, start))
+  }
+
+  /** Moves the clock forward by exactly `ms`. */
+  advanceBy(ns: string, ms: number): void {
+    const start = this.now(ns)
+    this.#advance(ns, start, start + Math.max(0, ms))
+  }
+
+  #advance(ns: string, start: number, target: number): void {
     const t = this.#timers.get(ns)
     try {
       while (t && t.heap.length && t.heap[0].due <= target) {
@@ -173,10 +182,6 @@ export class Clocks {
       this.#setOffset(ns, this.offset(ns) + (target - start))
     }
     this.#arm(ns)
-  }
-
-  advanceBy(ns: string, ms: number): void {
-    this.advanceTo(ns, this.now(ns) + Math.max(0, ms))
   }
 
   /** Back to wall-clock time and no timers (namespace reset). */

@@ -1,4 +1,5 @@
 import { Hono } from 'hono'
+import { html, raw } from 'hono/html'
 import type { FC, PropsWithChildren } from 'hono/jsx'
 import { CHARGES, type CardCharge } from '../charges/types.js'
 import type { Deps } from '../deps.js'
@@ -22,7 +23,7 @@ main{max-width:420px;margin:48px auto;padding:0 16px}
 .logo{width:34px;height:34px;border-radius:8px;background:#0b3d91;color:#fff;display:grid;place-items:center;font-size:14px}
 h1{font-size:20px;margin:8px 0 4px}p{margin:6px 0;color:#4a5566}
 dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:20px 0;padding:16px;background:#f6f8fb;border-radius:8px}
-dt{color:#6b7687}dd{margin:0;font-weight:600;text-align:right}
+dt{color:#6b7687}dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere;min-width:0}
 .actions{display:flex;gap:12px;margin-top:20px}
 button{flex:1;font:inherit;font-weight:600;padding:12px;border-radius:8px;border:2px solid transparent;cursor:pointer}
 button:focus-visible{outline:3px solid #ffb020;outline-offset:2px}
@@ -31,13 +32,15 @@ button:focus-visible{outline:3px solid #ffb020;outline-offset:2px}
 .foot{font-size:13px;color:#7a8597;text-align:center;margin-top:16px}
 `
 
-const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => (
+// the doctype keeps the page out of quirks mode
+const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => html`<!doctype html>${(
   <html lang="en">
     <head>
       <meta charset="utf-8" />
       <meta name="viewport" content="width=device-width, initial-scale=1" />
       <title>{title}</title>
-      <style>{STYLE}</style>
+      {/* raw: JSX would escape the quotes of the CSS and break the font declaration */}
+      <style>{raw(STYLE)}</style>
     </head>
     <body>
       <main>
@@ -54,7 +57,7 @@ const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => 
       </main>
     </body>
   </html>
-)
+)}`
 
 function money(charge: CardCharge): string {
   const [whole, frac] = toDecimalString(charge.amount).split('.')
@@ -125,7 +128,7 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
         <Summary charge={charge} merchant={merchant} />
         <form method="post" action={`/_sandbox/3ds/${encodeURIComponent(charge.transaction_reference)}`}>
           <div class="actions">
-            <button class="approve" type="submit" name="decision" value="approve" autofocus>
+            <button class="approve" type="submit" name="decision" value="approve">
               Approve
             </button>
             <button class="decline" type="submit" name="decision" value="decline">

@@ -52,14 +52,15 @@ export function controlRoutes(
     const ns = c.get('ns')
     const body = validate(advanceSchema, await readJsonObject(c))
     const now = deps.clocks.now(ns)
-    let target: number
-    if (body.seconds !== undefined) target = now + Math.round(body.seconds * 1000)
-    else {
-      target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
+    if (body.seconds !== undefined) {
+      // by exactly this much: the offset grows by the seconds given, whatever time the call takes
+      deps.clocks.advanceBy(ns, Math.round(body.seconds * 1000))
+    } else {
+      const target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
       if (!Number.isFinite(target)) throw invalid({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
       if (target < now) throw invalid({ to: `must not be before the namespace's current time (${new Date(now).toISOString()}): the clock never moves backwards` })
+      deps.clocks.advanceTo(ns, target)
     }
-    deps.clocks.advanceTo(ns, target)
     return ok(c, 'Clock advanced', clockData(deps, ns))
   })
 

@@ -26,12 +26,13 @@ export function directDebitControlRoutes(dd: DirectDebitService) {
     return ok(c, DD_MSG.CREATED, dd.authorizationRecord(dd.create(c.get('ns'), input)))
   })
   const moves: Transition[] = ['approve', 'decline', 'suspend', 'reactivate', 'deactivate']
+  const PAST: Record<Transition, string> = { approve: 'approved', decline: 'declined', suspend: 'suspended', reactivate: 'reactivated', deactivate: 'deactivated' }
   for (const move of moves) {
     app.post(`/authorizations/:reference/${move}`, async (c) => {
       // the body is optional: `{reason}` overrides the recorded reason
       const text = await c.req.text()
       const { reason } = text.trim() ? validate(transitionReasonSchema, await readJsonObject(c)) : { reason: undefined }
-      return ok(c, `Authorization ${move === 'approve' ? 'approved' : `${move}d`}`, dd.authorizationRecord(dd.move(c.get('ns'), c.req.param('reference'), move, reason)))
+      return ok(c, `Authorization ${PAST[move]}`, dd.authorizationRecord(dd.move(c.get('ns'), c.req.param('reference'), move, reason)))
     })
   }
   return app
