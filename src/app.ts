@@ -64,12 +64,11 @@ export function createApp(deps: Deps) {
     }
   })
 
-  const identityPaths = ['/api/v1/identities/*', '/merchant/api/v1/identities/*']
-  for (const p of identityPaths) app.use(p, limitBody(deps.config.identityBodyLimit))
-  app.use('*', async (c, next) => {
-    if (c.req.path.includes('/identities/')) return next()
-    return limitBody(deps.config.bodyLimit)(c, next)
-  })
+  // 4 MiB on the identity endpoints (selfies), 1 MiB everywhere else
+  const identityLimit = limitBody(deps.config.identityBodyLimit)
+  const defaultLimit = limitBody(deps.config.bodyLimit)
+  const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
+  app.use('*', (c, next) => (IDENTITY.test(c.req.path) ? identityLimit : defaultLimit)(c, next))
 
   app.get('/_sandbox/health', (c) =>
     ok(c, 'paysandbox is running', { version: deps.version, uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),

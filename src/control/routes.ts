@@ -52,6 +52,9 @@ export function controlRoutes(
     const ns = c.get('ns')
     const body = validate(advanceSchema, await readJsonObject(c))
     const now = deps.clocks.now(ns)
+    // the last instant every timestamp can still be written as ISO 8601 (9999-12-31T23:59:59.999Z)
+    const MAX_TIME = 253_402_300_799_999
+    if (body.seconds !== undefined && now + body.seconds * 1000 > MAX_TIME) throw invalid({ seconds: 'would move the clock past the year 9999' })
     if (body.seconds !== undefined) {
       // by exactly this much: the offset grows by the seconds given, whatever time the call takes
       deps.clocks.advanceBy(ns, Math.round(body.seconds * 1000))
@@ -59,6 +62,7 @@ export function controlRoutes(
       const target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
       if (!Number.isFinite(target)) throw invalid({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
       if (target < now) throw invalid({ to: `must not be before the namespace's current time (${new Date(now).toISOString()}): the clock never moves backwards` })
+      if (target > MAX_TIME) throw invalid({ to: 'must not be past the year 9999' })
       deps.clocks.advanceTo(ns, target)
     }
     return ok(c, 'Clock advanced', clockData(deps, ns))

@@ -14,7 +14,8 @@ export function maskSecrets(value: unknown, depth = 0, parent = ''): unknown {
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
     for (const [k, v] of Object.entries(value)) {
-      if (SECRET_KEYS.has(k.toLowerCase()) && v !== null && v !== undefined) out[k] = '*'.repeat(Math.min(8, String(v).length || 3))
+      // never String() an unknown value: a deeply nested array would overflow the stack
+      if (SECRET_KEYS.has(k.toLowerCase()) && v !== null && v !== undefined) out[k] = '*'.repeat(typeof v === 'string' ? Math.min(8, v.length || 3) : 3)
       // a wallet number is a phone number, not a card: it stays as sent
       else if (k === 'number' && parent === 'mobile_money') out[k] = v
       else if (k === 'number' && typeof v === 'string' && /^[\d\s-]{12,30}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))
