@@ -55,7 +55,8 @@ export function createApp(deps: Deps) {
         at: deps.clocks.iso(ns),
         method: c.req.method,
         path: c.req.path,
-        query: url.search,
+        // a control token sent as ?token= is a secret: never journaled
+        query: url.search.replace(/([?&]token=)[^&]*/g, '$1***'),
         status: c.res.status,
         ms: Math.round((performance.now() - t0) * 100) / 100,
         request: c.get('journalBody') ?? c.get('body') ?? null,

@@ -43,6 +43,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--webhook-url <url>', 'default webhook URL of every namespace').env('SANDBOX_WEBHOOK_URL'))
     .addOption(new Option('--control-token <token>', 'open the control API beyond loopback to requests carrying this token').env('SANDBOX_CONTROL_TOKEN'))
     .addOption(new Option('--journal-size <n>', 'request journal entries kept per namespace').env('SANDBOX_JOURNAL_SIZE'))
+    .addOption(new Option('--max-namespaces <n>', 'namespaces (secret keys) kept at most (default 1000)').env('SANDBOX_MAX_NAMESPACES'))
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'delays between webhook attempts, comma-separated (default 1,2,4,8,16)').env('SANDBOX_WEBHOOK_RETRY_SCHEDULE'))
     .addOption(new Option('--debit-limit <ngn>', "the merchant's transaction limit on a direct debit, NGN (default 10000000)").env('SANDBOX_DEBIT_LIMIT'))
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
@@ -72,6 +73,7 @@ Examples:
         webhookUrl: opts.webhookUrl as string | undefined,
         controlToken: opts.controlToken as string | undefined,
         journalSize: opts.journalSize as string | undefined,
+        maxNamespaces: opts.maxNamespaces as string | undefined,
         webhookRetrySchedule: opts.webhookRetrySchedule as string | undefined,
         webhookTimeout: opts.webhookTimeout as string | undefined,
         debitLimit: opts.debitLimit as string | undefined,

@@ -45,7 +45,8 @@ export class Namespaces {
 
   /** The namespace of a secret key, created (and seeded) on first use. */
   resolve(key: string): NsMeta {
-    const existing = this.#store.col<NsMeta>(key, META).get(KEY)
+    // look without creating: a refused key must leave nothing behind
+    const existing = this.#store.hasNamespace(key) ? this.#store.col<NsMeta>(key, META).get(KEY) : undefined
     if (existing) return existing
     if (this.list().length >= this.#config.maxNamespaces) {
       throw new NamespaceLimitError(`at most ${this.#config.maxNamespaces} namespaces are kept`)
