@@ -1,9 +1,9 @@
-import { createHash } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
 import { chargeEventData } from '../charges/query.js'
+import { requireProcessing, sha256 } from '../charges/pending.js'
 import { CHARGES, type CardCharge, type ChargeStatus } from '../charges/types.js'
 import type { Deps } from '../deps.js'
-import { FAILURE, MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import { FAILURE, MSG, badRequest, invalid } from '../http/errors.js'
 import { computeFee, parseAmount } from '../money.js'
 import type { CardScenario, CardStep, Outcome } from '../scenario/schema.js'
 import { cardSummary, detectScheme, luhnValid } from './pan.js'
@@ -12,7 +12,6 @@ import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 const txId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 14)
 export const newTransactionReference = (prefix: string): string => `KPY-${prefix}-${txId()}`
 
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
 
 /** Which authorization field answers which step, and what the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }
@@ -229,11 +228,7 @@ export class CardService {
   }
 
   #pendingCharge(ns: string, reference: string): CardCharge {
-    const charge = this.find(ns, reference)
-    if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    if (charge.status === 'success') throw badRequest(MSG.PAYMENT_COMPLETED)
-    if (charge.status === 'failed') throw badRequest(MSG.TRANSACTION_COMPLETED)
-    return charge
+    return requireProcessing(this.find(ns, reference))
   }
 
   /** Moves to the next pending step, or to the scenario's outcome when none is left. */

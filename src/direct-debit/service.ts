@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
 import { newTransactionReference } from '../cards/service.js'
 import { chargeEventData } from '../charges/query.js'
+import { requireProcessing } from '../charges/pending.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Deps } from '../deps.js'
 import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
@@ -295,9 +296,8 @@ export class DirectDebitService {
 
   /** Control: finish a processing debit now. */
   completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): DirectDebit {
-    const debit = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
-    if (!debit || debit.kind !== 'direct_debit') throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    if (debit.status !== 'processing') throw badRequest(debit.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
+    const found = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
+    const debit = requireProcessing(found?.kind === 'direct_debit' ? found : undefined)
     this.d.clocks.cancelWhere(ns, (t) => t.kind === COMPLETE && (t.payload as { tx: string }).tx === debit.transaction_reference)
     this.#finish(ns, debit, outcome, message ?? 'Debit failed')
     return debit

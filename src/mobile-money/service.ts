@@ -1,15 +1,14 @@
-import { createHash } from 'node:crypto'
 import { newTransactionReference } from '../cards/service.js'
 import { chargeEventData } from '../charges/query.js'
+import { requireProcessing, sha256 } from '../charges/pending.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Deps } from '../deps.js'
-import { ApiError, MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import { ApiError, MSG, badRequest, invalid } from '../http/errors.js'
 import { computeFee, parseAmount, toMajor } from '../money.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
 const STK_TIMEOUT = 'mm.stk_timeout'
-const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
 
 export const MM_MSG = {
   AUTH_REQUIRED: 'Authorization required',
@@ -242,11 +241,7 @@ export class MobileMoneyService {
   }
 
   #pending(ns: string, reference: string): MobileMoneyCharge {
-    const charge = this.find(ns, reference)
-    if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    if (charge.status === 'success') throw badRequest(MSG.PAYMENT_COMPLETED)
-    if (charge.status === 'failed') throw badRequest(MSG.TRANSACTION_COMPLETED)
-    return charge
+    return requireProcessing(this.find(ns, reference))
   }
 
   /** Makes the first pending step current: the OTP is sent, or the prompt pushed (with its timer). */
