@@ -50,18 +50,24 @@ export function createApp(deps: Deps) {
     }
     const ns = c.get('ns')
     if (ns && !UNJOURNALED.test(c.req.path)) {
-      const url = new URL(c.req.url)
-      deps.journal.add(ns, {
-        at: deps.clocks.iso(ns),
-        method: c.req.method,
-        path: c.req.path,
-        // a control token sent as ?token= is a secret: never journaled
-        query: url.search.replace(/([?&]token=)[^&]*/g, '$1***'),
-        status: c.res.status,
-        ms: Math.round((performance.now() - t0) * 100) / 100,
-        request: c.get('journalBody') ?? c.get('body') ?? null,
-        response: c.get('responseBody') ?? null,
-      })
+      const url = c.req.url
+      const q = url.indexOf('?')
+      const journalBody = c.get('journalBody')
+      deps.journal.add(
+        ns,
+        {
+          at: deps.clocks.iso(ns),
+          method: c.req.method,
+          path: c.req.path,
+          // a control token sent as ?token= is a secret: never journaled
+          query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
+          status: c.res.status,
+          ms: Math.round((performance.now() - t0) * 100) / 100,
+          request: journalBody ?? c.get('body') ?? null,
+          response: c.get('responseBody') ?? null,
+        },
+        journalBody !== undefined && c.get('journalMasked') === true,
+      )
     }
   })
 

@@ -102,8 +102,17 @@ export class Clocks {
 
   /** ISO 8601 with milliseconds and Z. */
   iso(ns: string): string {
-    return new Date(this.now(ns)).toISOString()
+    const t = this.now(ns)
+    // several stamps per request fall on the same millisecond: format it once
+    if (t !== this.#lastIsoMs) {
+      this.#lastIsoMs = t
+      this.#lastIso = new Date(t).toISOString()
+    }
+    return this.#lastIso
   }
+
+  #lastIsoMs = NaN
+  #lastIso = ''
 
   offset(ns: string): number {
     let off = this.#offsets.get(ns)

@@ -34,16 +34,17 @@ export async function readChargeData(
   if (payload === undefined) throw new ApiError(400, MSG.DECRYPT_FAILED)
   // the journal shows what was decrypted, masked; never the card itself
   c.set('journalBody', { charge_data: '(encrypted)', decrypted: maskSecrets(payload) })
+  c.set('journalMasked', true)
   if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
   return validate(schema, payload)
 }
 
 export function cardRoutes(cards: CardService, preauth: PreauthService) {
   const app = new Hono<AppEnv>()
-  const origin = (c: { req: { url: string } }) => new URL(c.req.url).origin
+  const origin = (c: { req: { url: string } }) => originOf(c.req.url)
   /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
   const data = (ns: string, charge: CardCharge, url: string, asPlaced = false) =>
-    charge.preauth && charge.status === 'success' ? preauth.preauthRecord(ns, charge, { asPlaced }) : cards.responseData(charge, new URL(url).origin)
+    charge.preauth && charge.status === 'success' ? preauth.preauthRecord(ns, charge, { asPlaced }) : cards.responseData(charge, originOf(url))
 
   app.post('/', async (c) => {
     const input = await readChargeData(c)
@@ -90,4 +91,10 @@ export function cardRoutes(cards: CardService, preauth: PreauthService) {
   })
 
   return app
+}
+
+/** `http://host:port` of an absolute URL, without parsing it whole. */
+export function originOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2)
+  return slash < 0 ? url : url.slice(0, slash)
 }

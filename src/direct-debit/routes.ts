@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { readJsonObject, validate } from '../http/body.js'
+import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../http/errors.js'
@@ -30,7 +30,7 @@ export function directDebitControlRoutes(dd: DirectDebitService) {
   for (const move of moves) {
     app.post(`/authorizations/:reference/${move}`, async (c) => {
       // the body is optional: `{reason}` overrides the recorded reason
-      const text = await c.req.text()
+      const text = await readBodyText(c)
       const { reason } = text.trim() ? validate(transitionReasonSchema, await readJsonObject(c)) : { reason: undefined }
       return ok(c, `Authorization ${PAST[move]}`, dd.authorizationRecord(dd.move(c.get('ns'), c.req.param('reference'), move, reason)))
     })

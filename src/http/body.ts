@@ -1,16 +1,56 @@
 import './zod-messages.js'
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { invalid, type FieldErrors } from './errors.js'
+import type { IncomingMessage } from 'node:http'
+import { ApiError, MSG, invalid, type FieldErrors } from './errors.js'
+
+const DEFAULT_LIMIT = 1 << 20
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError(413, MSG.BODY_TOO_LARGE, { limit_bytes: limit })
+}
+
+/**
+ * The request body as text, at most the route's limit (413 past it). Served by
+ * @hono/node-server, it is read straight from the socket's IncomingMessage: going through
+ * `c.req.text()` there would build a full fetch Request (with its AbortSignal) on every call.
+ */
+export async function readBodyText(c: Context): Promise<string> {
+  const cached = c.get('rawBody') as string | undefined
+  if (cached !== undefined) return cached
+  const limit = (c.get('bodyLimit') as number | undefined) ?? DEFAULT_LIMIT
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  let text: string
+  if (incoming && typeof incoming.on === 'function' && !incoming.readableEnded) {
+    if (Number(incoming.headers['content-length'] ?? 0) > limit) throw tooLarge(limit)
+    const chunks: Buffer[] = []
+    let size = 0
+    try {
+      for await (const chunk of incoming as AsyncIterable<Buffer>) {
+        size += chunk.length
+        if (size > limit) throw tooLarge(limit)
+        chunks.push(chunk)
+      }
+    } catch (e) {
+      if (e instanceof ApiError) throw e
+      throw invalid({ body: 'could not be read' })
+    }
+    text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
+  } else {
+    try {
+      text = await c.req.text()
+    } catch {
+      throw invalid({ body: 'could not be read' })
+    }
+    if (text.length > limit / 4 && Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit)
+  }
+  c.set('rawBody', text)
+  return text
+}
 
 /** Reads a JSON object body. Malformed JSON or a non-object is `Invalid request data`. */
 export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  let text: string
-  try {
-    text = await c.req.text()
-  } catch {
-    throw invalid({ body: 'could not be read' })
-  }
+  const text = await readBodyText(c)
   if (text.trim() === '') throw invalid({ body: 'is required: send a JSON object' })
   let value: unknown
   try {

@@ -12,5 +12,11 @@ export interface AppEnv {
     journalBody: unknown
     /** the JSON the response carries, for the journal */
     responseBody: unknown
+    /** the body limit of this route, in bytes */
+    bodyLimit: number
+    /** the body as read (once) */
+    rawBody: string
+    /** journalBody is already masked */
+    journalMasked: boolean
   }
 }

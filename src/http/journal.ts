@@ -23,10 +23,13 @@ export class Journal {
 
   constructor(readonly size: number) {}
 
-  add(ns: string, entry: Omit<JournalEntry, 'id' | 'request'> & { request: unknown }): void {
+  /** Keeps an entry; its request body is masked here unless `masked` says it already is. */
+  add(ns: string, entry: Omit<JournalEntry, 'id'>, masked = false): void {
     let ring = this.#rings.get(ns)
     if (!ring) this.#rings.set(ns, (ring = { entries: [], next: 0, seq: 0 }))
-    const full: JournalEntry = { ...entry, id: ++ring.seq, request: maskSecrets(entry.request) }
+    const full = entry as JournalEntry
+    full.id = ++ring.seq
+    if (!masked) full.request = maskSecrets(entry.request)
     if (ring.entries.length < this.size) ring.entries.push(full)
     else {
       ring.entries[ring.next] = full

@@ -1,5 +1,4 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import type { Deps } from '../deps.js'
 import { NamespaceLimitError } from '../namespaces.js'
 import type { AppEnv } from './context.js'
@@ -57,7 +56,15 @@ export function loopbackOnly(deps: Deps): MiddlewareHandler<AppEnv> {
   }
 }
 
-/** Body limits (CONTRACT.md 2): 413 with the envelope. */
+/**
+ * Body limits (CONTRACT.md 2): 413 with the envelope. A declared Content-Length over the limit is
+ * refused at once; otherwise readBodyText counts the bytes as they arrive.
+ */
 export function limitBody(maxSize: number): MiddlewareHandler<AppEnv> {
-  return bodyLimit({ maxSize, onError: (c) => fail(c, 413, MSG.BODY_TOO_LARGE, { limit_bytes: maxSize }) })
+  return async (c, next) => {
+    c.set('bodyLimit', maxSize)
+    const declared = c.req.header('content-length')
+    if (declared && Number(declared) > maxSize) return fail(c, 413, MSG.BODY_TOO_LARGE, { limit_bytes: maxSize })
+    await next()
+  }
 }
