@@ -5,12 +5,24 @@ import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
  * 16-byte IV, output `<iv_hex>:<ciphertext_hex>:<auth_tag_hex>` in lowercase hex.
  */
 
-const HEX = /^[0-9a-fA-F]+$/
+const keyCache = new Map<string, Buffer>()
 
 function keyBytes(encryptionKey: string): Buffer {
-  const key = Buffer.from(encryptionKey, 'utf8')
-  if (key.length !== 32) throw new Error('the encryption key must be 32 bytes of UTF-8 (AES-256)')
+  let key = keyCache.get(encryptionKey)
+  if (!key) {
+    key = Buffer.from(encryptionKey, 'utf8')
+    if (key.length !== 32) throw new Error('the encryption key must be 32 bytes of UTF-8 (AES-256)')
+    // a handful of keys per process: keep their bytes
+    if (keyCache.size < 1000) keyCache.set(encryptionKey, key)
+  }
   return key
+}
+
+/** Hex to bytes, or undefined when it is not whole-byte hex (Buffer.from stops at the first bad digit). */
+function hexBytes(hex: string): Buffer | undefined {
+  if (hex.length % 2) return undefined
+  const buf = Buffer.from(hex, 'hex')
+  return buf.length * 2 === hex.length ? buf : undefined
 }
 
 /**
@@ -46,8 +58,11 @@ export function decryptChargeText(chargeData: string, encryptionKey: string): st
   const parts = chargeData.split(':')
   if (parts.length !== 3) return undefined
   const [ivHex, ctHex, tagHex] = parts
-  if (ivHex.length !== 32 || tagHex.length !== 32 || ctHex.length === 0 || ctHex.length % 2) return undefined
-  if (!HEX.test(ivHex) || !HEX.test(ctHex) || !HEX.test(tagHex)) return undefined
+  if (ivHex.length !== 32 || tagHex.length !== 32 || ctHex.length === 0) return undefined
+  const iv = hexBytes(ivHex)
+  const ct = hexBytes(ctHex)
+  const tag = hexBytes(tagHex)
+  if (!iv || !ct || !tag) return undefined
   let key: Buffer
   try {
     key = keyBytes(encryptionKey)
@@ -55,9 +70,9 @@ export function decryptChargeText(chargeData: string, encryptionKey: string): st
     return undefined
   }
   try {
-    const decipher = createDecipheriv('aes-256-gcm', key, Buffer.from(ivHex, 'hex'), { authTagLength: 16 })
-    decipher.setAuthTag(Buffer.from(tagHex, 'hex'))
-    const pt = Buffer.concat([decipher.update(Buffer.from(ctHex, 'hex')), decipher.final()])
+    const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
+    decipher.setAuthTag(tag)
+    const pt = Buffer.concat([decipher.update(ct), decipher.final()])
     return pt.toString('utf8')
   } catch {
     return undefined

@@ -24,17 +24,36 @@ export async function readBodyText(c: Context): Promise<string> {
   if (incoming && typeof incoming.on === 'function' && !incoming.readableEnded) {
     if (Number(incoming.headers['content-length'] ?? 0) > limit) throw tooLarge(limit)
     const chunks: Buffer[] = []
-    let size = 0
-    try {
-      for await (const chunk of incoming as AsyncIterable<Buffer>) {
+    await new Promise<void>((resolve, reject) => {
+      let size = 0
+      const onData = (chunk: Buffer) => {
         size += chunk.length
-        if (size > limit) throw tooLarge(limit)
+        if (size > limit) {
+          cleanup()
+          reject(tooLarge(limit))
+          return
+        }
         chunks.push(chunk)
       }
-    } catch (e) {
-      if (e instanceof ApiError) throw e
-      throw invalid({ body: 'could not be read' })
-    }
+      const onEnd = () => {
+        cleanup()
+        resolve()
+      }
+      const onError = () => {
+        cleanup()
+        reject(invalid({ body: 'could not be read' }))
+      }
+      const cleanup = () => {
+        incoming.off('data', onData)
+        incoming.off('end', onEnd)
+        incoming.off('error', onError)
+        incoming.off('aborted', onError)
+      }
+      incoming.on('data', onData)
+      incoming.on('end', onEnd)
+      incoming.on('error', onError)
+      incoming.on('aborted', onError)
+    })
     text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
   } else {
     try {

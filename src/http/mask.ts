@@ -31,6 +31,13 @@ const DIGIT_RUN = /\d(?:[ -]?\d){11,18}/g
 
 function maskPansIn(s: string): string {
   if (s.length < 12) return s
+  // most strings hold fewer than 12 digits: count before running the pattern
+  let digits = 0
+  for (let i = 0; i < s.length && digits < 12; i++) {
+    const code = s.charCodeAt(i)
+    if (code >= 48 && code <= 57) digits++
+  }
+  if (digits < 12) return s
   return s.replace(DIGIT_RUN, (run) => {
     const digits = run.replace(/\D/g, '')
     return luhnValid(digits) ? maskPan(digits) : run
