@@ -1,9 +1,7 @@
 import { Command, CommanderError, Option } from 'commander'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { ConfigError, DEFAULT_ENCRYPTION_KEY, resolveConfig, type ConfigInput } from './config.js'
-import { VERSION } from './deps.js'
-import { Scenarios, PackError } from './scenario/index.js'
-import { DataFileError } from './store/store.js'
+import { VERSION } from './version.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
@@ -127,7 +125,7 @@ Examples:
     .option('--scenarios <file>', 'add a scenario pack; repeatable', collect, [])
     .addHelpText('after', `\nExamples:\n  $ sandbox magic\n  $ sandbox magic --json | jq '.cards[] | select(.outcome == "failed")'`)
     .action(async (opts: { json?: boolean; scenarios: string[] }) => {
-      const { ActiveScenarios } = await import('./scenario/index.js')
+      const { ActiveScenarios, PackError, Scenarios } = await import('./scenario/index.js')
       let view
       try {
         view = new ActiveScenarios(Scenarios.loadPacks(opts.scenarios))
@@ -161,9 +159,10 @@ async function runStart(input: ConfigInput): Promise<void> {
   const { startServer } = await import('./server.js')
   let running
   try {
-    running = await startServer(config)
+    running = await startServer(config, { lazy: true })
   } catch (e) {
-    if (e instanceof PackError || e instanceof DataFileError) die(e.message)
+    // by name: the classes live in modules that start-up does not load
+    if (e instanceof Error && (e.name === 'PackError' || e.name === 'DataFileError')) die(e.message)
     const err = e as NodeJS.ErrnoException
     if (err.code === 'EADDRINUSE') die(`port ${config.port} on ${config.host} is already in use (try --port 0)`)
     if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') die(`cannot listen on ${config.host}:${config.port} (${err.code})`)

@@ -1,7 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
-import { z } from 'zod'
-import { describeIssues } from './scenario/index.js'
+import { createRequire } from 'node:module'
 
 export const DEFAULT_SECRET_KEY = 'sk_test_sandbox'
 export const DEFAULT_PUBLIC_KEY = 'pk_test_sandbox'
@@ -58,31 +56,95 @@ export class ConfigError extends Error {
   }
 }
 
-const secretKey = z
-  .string()
-  .refine((k) => !k.startsWith('sk_live_'), 'live keys are never accepted by the sandbox')
-  .refine((k) => /^sk_test_[A-Za-z0-9_-]+$/.test(k), 'must start with sk_test_ (letters, digits, _ and - after it)')
-const encryptionKey = z.string().refine((k) => Buffer.byteLength(k, 'utf8') === 32, 'must be 32 bytes (AES-256)')
-const webhookUrl = z.string().url().refine((u) => /^https?:\/\//i.test(u), 'must be an http(s) URL')
+/**
+ * Plain checks, no zod: resolving a config is on the start-up path of every `sandbox start`, and
+ * zod is loaded only when a merchants file has to be validated.
+ */
+function checkSecretKey(k: string, name: string): string {
+  if (k.startsWith('sk_live_')) throw new ConfigError(`${name} live keys are never accepted by the sandbox`)
+  if (!/^sk_test_[A-Za-z0-9_-]+$/.test(k)) throw new ConfigError(`${name} must start with sk_test_ (letters, digits, _ and - after it)`)
+  return k
+}
 
-const merchantsFileSchema = z
-  .object({
-    merchants: z
-      .array(
-        z
-          .object({
-            secret_key: secretKey,
-            public_key: z.string().optional(),
-            encryption_key: encryptionKey.optional(),
-            name: z.string().min(1).optional(),
-            email: z.string().email().optional(),
-            webhook_url: webhookUrl.nullable().optional(),
-          })
-          .strict(),
-      )
-      .min(1),
+function checkEncryptionKey(k: string, name: string): string {
+  if (Buffer.byteLength(k, 'utf8') !== 32) throw new ConfigError(`${name} must be 32 bytes (AES-256)`)
+  return k
+}
+
+function checkWebhookUrl(u: string, name: string): string {
+  let ok = false
+  try {
+    ok = /^https?:$/.test(new URL(u).protocol)
+  } catch {
+    ok = false
+  }
+  if (!ok) throw new ConfigError(`${name} must be an http(s) URL`)
+  return u
+}
+
+interface MerchantEntry {
+  secret_key: string
+  public_key?: string
+  encryption_key?: string
+  name?: string
+  email?: string
+  webhook_url?: string | null
+}
+
+/** Reads and validates a merchants file (YAML or JSON), loading yaml and zod only now. */
+function readMerchantsFile(file: string): MerchantEntry[] {
+  let raw: unknown
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    const err = e as NodeJS.ErrnoException
+    throw new ConfigError(`cannot read merchants file ${file}: ${err.code ?? err.message.split('\n')[0]}`)
+  }
+  try {
+    raw = file.endsWith('.json') ? JSON.parse(text) : parseYamlSync(text)
+  } catch (e) {
+    throw new ConfigError(`cannot read merchants file ${file}: ${(e as Error).message.split('\n')[0]}`)
+  }
+  const list = (raw as { merchants?: unknown })?.merchants
+  const fail = (path: string, why: string): never => {
+    throw new ConfigError(`merchants file ${file}: ${path}: ${why}`)
+  }
+  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) fail('(root)', 'must be an object with a merchants list')
+  for (const k of Object.keys(raw as object)) if (k !== 'merchants') fail('(root)', `unknown field: ${k}`)
+  if (!Array.isArray(list) || list.length === 0) fail('merchants', 'must be a list of at least one merchant')
+  const allowed = new Set(['secret_key', 'public_key', 'encryption_key', 'name', 'email', 'webhook_url'])
+  return (list as unknown[]).map((m, i) => {
+    const at = `merchants.${i}`
+    if (!m || typeof m !== 'object' || Array.isArray(m)) fail(at, 'must be an object')
+    const e = m as Record<string, unknown>
+    for (const k of Object.keys(e)) if (!allowed.has(k)) fail(at, `unknown field: ${k}`)
+    const str = (k: string, required = false) => {
+      const v = e[k]
+      if (v === undefined || (k === 'webhook_url' && v === null)) return required ? fail(`${at}.${k}`, 'is required') : undefined
+      if (typeof v !== 'string' || v === '') return fail(`${at}.${k}`, 'must be a non-empty string')
+      return v
+    }
+    const secret = str('secret_key', true)!
+    try {
+      checkSecretKey(secret, '')
+      const enc = str('encryption_key')
+      if (enc !== undefined) checkEncryptionKey(enc, '')
+      const hook = str('webhook_url')
+      if (hook !== undefined) checkWebhookUrl(hook, '')
+    } catch (err) {
+      fail(at, (err as Error).message.trim())
+    }
+    const email = str('email')
+    if (email !== undefined && !/^[^@\s]+@[^@\s]+\.[^@\s]+$/.test(email)) fail(`${at}.email`, 'must be a valid e-mail address')
+    return { secret_key: secret, public_key: str('public_key'), encryption_key: str('encryption_key'), name: str('name'), email, webhook_url: (e.webhook_url as string | null | undefined) ?? undefined }
   })
-  .strict()
+}
+
+/** yaml, loaded only for a merchants file: start-up should not pay for it. */
+function parseYamlSync(text: string): unknown {
+  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text)
+}
 
 export interface ConfigInput {
   port?: number | string
@@ -119,35 +181,19 @@ function intIn(value: number | string | undefined, name: string, min: number, ma
   return n
 }
 
-function check<T>(schema: z.ZodType<T>, value: unknown, name: string): T {
-  const r = schema.safeParse(value)
-  if (!r.success) throw new ConfigError(`${name} ${r.error.issues[0].message}`)
-  return r.data
-}
-
 /** Flags win over environment variables, which win over defaults. */
 export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const port = intIn(input.port ?? env.SANDBOX_PORT, '--port', 0, 65535, DEFAULT_PORT)
   const host = input.host ?? env.SANDBOX_HOST ?? DEFAULT_HOST
-  const encKey = check(encryptionKey, input.encryptionKey ?? env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY, '--encryption-key')
-  const sk = check(secretKey, input.secretKey ?? env.SANDBOX_SECRET_KEY ?? DEFAULT_SECRET_KEY, '--secret-key')
+  const encKey = checkEncryptionKey(input.encryptionKey ?? env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY, '--encryption-key')
+  const sk = checkSecretKey(input.secretKey ?? env.SANDBOX_SECRET_KEY ?? DEFAULT_SECRET_KEY, '--secret-key')
   const hook = input.webhookUrl ?? env.SANDBOX_WEBHOOK_URL
-  const defaultWebhook = hook ? check(webhookUrl, hook, '--webhook-url') : null
+  const defaultWebhook = hook ? checkWebhookUrl(hook, '--webhook-url') : null
 
   const merchants: Merchant[] = []
   const merchantsFile = input.merchants ?? env.SANDBOX_MERCHANTS
   if (merchantsFile) {
-    let raw: unknown
-    try {
-      const text = readFileSync(merchantsFile, 'utf8')
-      raw = merchantsFile.endsWith('.json') ? JSON.parse(text) : parseYaml(text)
-    } catch (e) {
-      const err = e as NodeJS.ErrnoException
-      throw new ConfigError(`cannot read merchants file ${merchantsFile}: ${err.code ?? err.message.split('\n')[0]}`)
-    }
-    const parsed = merchantsFileSchema.safeParse(raw)
-    if (!parsed.success) throw new ConfigError(`merchants file ${merchantsFile}: ${describeIssues(parsed.error)[0]}`)
-    for (const [i, m] of parsed.data.merchants.entries()) {
+    for (const [i, m] of readMerchantsFile(merchantsFile).entries()) {
       if (merchants.some((x) => x.secret_key === m.secret_key)) {
         throw new ConfigError(`merchants file ${merchantsFile}: merchants.${i}.secret_key: appears twice`)
       }

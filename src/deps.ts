@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { VERSION } from './version.js'
 import { Clocks } from './clock.js'
 import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
@@ -10,9 +10,7 @@ import { Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './control/faults.js'
 
-export const VERSION: string = (
-  JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }
-).version
+export { VERSION }
 
 /** Everything the app is a function of (DESIGN.md: createApp(deps)). */
 export interface Deps {
@@ -35,7 +33,7 @@ export const INDEXES = {
 }
 
 /** Opens the store, loads the packs, builds the clocks: the sandbox's state, without HTTP. */
-export async function createDeps(config: Config): Promise<Deps> {
+export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
   const store = await Store.open({ file: config.dataFile, indexes: INDEXES })
@@ -63,7 +61,7 @@ export async function createDeps(config: Config): Promise<Deps> {
     webhooks,
     faults,
     version: VERSION,
-    startedAt: Date.now(),
+    startedAt,
   }
 }
 

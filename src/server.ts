@@ -1,24 +1,57 @@
 import { createAdaptorServer } from '@hono/node-server'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { createApp } from './app.js'
 import type { Config } from './config.js'
-import { closeDeps, createDeps, type Deps } from './deps.js'
+import type { Deps } from './deps.js'
+import { VERSION } from './version.js'
 
 export interface RunningServer {
   url: string
   host: string
   port: number
-  deps: Deps
+  /** the sandbox's state, once loaded (at once unless `lazy`) */
+  deps: Deps | undefined
+  /** resolves once the whole app is loaded and answering */
+  loaded: Promise<Deps>
   /** Stops listening, closes connections, stops the clocks and flushes the store. */
   close(): Promise<void>
 }
 
-/** Builds the sandbox and puts it on a socket; resolves once it listens. */
-export async function startServer(config: Config): Promise<RunningServer> {
-  const deps = await createDeps(config)
-  const app = createApp(deps)
-  const server = createAdaptorServer({ fetch: app.fetch, hostname: config.host }) as Server
+type Fetch = (req: Request, env: unknown) => Response | Promise<Response>
+
+/**
+ * Builds the sandbox and puts it on a socket; resolves once it listens.
+ *
+ * With `lazy` (the CLI), the socket opens as soon as the HTTP layer is loaded and the rest of
+ * the app (validation, services, scenario pack) loads right after: the health check answers at
+ * once and any other request waits for the load. Whatever can refuse a start (a scenario pack, a
+ * data file) is still checked before the socket opens.
+ */
+export async function startServer(config: Config, { lazy = false } = {}): Promise<RunningServer> {
+  const startedAt = Date.now()
+  let deps: Deps | undefined
+  let appFetch: Fetch | undefined
+  const load = async (): Promise<Deps> => {
+    const [{ createDeps }, { createApp }] = await Promise.all([import('./deps.js'), import('./app.js')])
+    const d = await createDeps(config, startedAt)
+    appFetch = createApp(d).fetch as Fetch
+    deps = d
+    return d
+  }
+  const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0
+  let loaded: Promise<Deps> | undefined = lazy && !canRefuse ? undefined : Promise.resolve(await load())
+
+  const health = () =>
+    new Response(JSON.stringify({ status: true, message: 'paysandbox is running', data: { version: VERSION, uptime_s: Math.round((Date.now() - startedAt) / 1000) } }), {
+      headers: { 'content-type': 'application/json' },
+    })
+  const fetch: Fetch = (req, env) => {
+    if (appFetch) return appFetch(req, env)
+    if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
+    return loaded!.then(() => appFetch!(req, env))
+  }
+
+  const server = createAdaptorServer({ fetch: fetch as never, hostname: config.host }) as Server
   server.keepAliveTimeout = 65_000
   try {
     await new Promise<void>((resolve, reject) => {
@@ -29,8 +62,15 @@ export async function startServer(config: Config): Promise<RunningServer> {
       })
     })
   } catch (e) {
-    await closeDeps(deps)
+    if (deps) await (await import('./deps.js')).closeDeps(deps)
     throw e
+  }
+  if (!loaded) {
+    loaded = load()
+    loaded.catch((e) => {
+      process.stderr.write(`sandbox: cannot load the app: ${(e as Error).message}\n`)
+      process.exit(1)
+    })
   }
   const addr = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
@@ -39,17 +79,21 @@ export async function startServer(config: Config): Promise<RunningServer> {
     url: `http://${host}:${addr.port}`,
     host: config.host,
     port: addr.port,
-    deps,
+    get deps() {
+      return deps
+    },
+    loaded,
     close() {
       closing ??= (async () => {
-        deps.webhooks.stop()
-        deps.clocks.stop()
+        const d = await loaded!.catch(() => undefined)
+        d?.webhooks.stop()
+        d?.clocks.stop()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()
           setTimeout(() => server.closeAllConnections(), 2_000).unref()
         })
-        await closeDeps(deps)
+        if (d) await (await import('./deps.js')).closeDeps(d)
       })()
       return closing
     },

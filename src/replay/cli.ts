@@ -2,9 +2,7 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { DEFAULT_ENCRYPTION_KEY } from '../config.js'
-import { FlowError, loadFlowFile, type Flow } from './flow.js'
-import { junitReport, prettyReport } from './report.js'
-import { runFlows } from './runner.js'
+import type { Flow } from './flow.js'
 
 /** Flow files named, directories expanded to their .yaml/.yml/.json files (sorted). */
 export function expandFlowPaths(paths: string[]): string[] {
@@ -57,6 +55,10 @@ Examples:
       if (!['pretty', 'junit'].includes(opts.reporter)) fail(`--reporter must be pretty or junit (got ${opts.reporter})`)
       const concurrency = Number(opts.concurrency)
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) fail(`--concurrency must be a whole number from 1 to 64`)
+      // loaded here, not at start-up: `sandbox start` never pays for the runner
+      const { FlowError, loadFlowFile } = await import('./flow.js')
+      const { junitReport, prettyReport } = await import('./report.js')
+      const { runFlows } = await import('./runner.js')
       const files = expandFlowPaths(paths)
       if (!files.length) fail('no flow files found')
       const flows: { flow: Flow; file: string }[] = []
