@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+// The yardstick of the benchmark: a bare Hono server on @hono/node-server with the routes the
+// benchmark calls, answering canned envelopes of the same shape as paysandbox's. It reads and
+// parses the JSON body of a POST (as any mock server does) but does no work with it: no
+// decryption, validation, store, journal or events.
+//
+//   node bench/bare.mjs [--port 0] [--host 127.0.0.1]
+//
+// Prints `bare listening on http://HOST:PORT` once the socket listens.
+import { serve } from '@hono/node-server'
+import { Hono } from 'hono'
+
+const arg = (name, fallback) => {
+  const i = process.argv.indexOf(name)
+  return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback
+}
+const port = Number(arg('--port', '0'))
+const host = arg('--host', '127.0.0.1')
+const startedAt = Date.now()
+
+const card = {
+  amount: 1000,
+  amount_charged: 1000,
+  auth_model: 'NO_AUTH',
+  currency: 'NGN',
+  fee: 14,
+  vat: 1.05,
+  response_message: 'Card charged successfully',
+  payment_reference: 'bench-ref-00000001',
+  transaction_reference: 'KPY-CA-X49Q54OVD6FBNY',
+  status: 'success',
+  card: { card_type: 'visa', first_six: '408412', last_four: '2787', expiry: '09/30' },
+}
+
+const query = (reference) => ({
+  reference,
+  transaction_reference: 'KPY-CA-X49Q54OVD6FBNY',
+  status: 'success',
+  amount: '1000.00',
+  amount_paid: '1000.00',
+  fee: '14.00',
+  vat: '1.05',
+  currency: 'NGN',
+  description: 'Card payment',
+  payment_method: 'card',
+  created_at: '2026-01-01T00:00:00.000Z',
+  completed_at: '2026-01-01T00:00:00.001Z',
+  card: { card_type: 'visa', first_six: '408412', last_four: '2787', expiry: '09/30' },
+  customer: { email: 'bench@example.com', name: 'Bench' },
+  settled: false,
+})
+
+const mobileMoney = (reference, number) => ({
+  amount: 100,
+  amount_expected: 101.61,
+  currency: 'KES',
+  fee: 1.5,
+  vat: 0.11,
+  auth_model: 'STK_PROMPT',
+  transaction_reference: 'KPY-MO-TIH3CIKH2GDXC4',
+  payment_reference: reference,
+  status: 'processing',
+  narration: '',
+  message: `A PIN prompt has been sent to +${number}: the customer enters the wallet PIN to approve the payment`,
+  mobile_money: { number: `+${number}` },
+  customer: { name: 'Bench', email: 'bench@example.com' },
+})
+
+const readJson = async (c) => {
+  try {
+    return await c.req.json()
+  } catch {
+    return null
+  }
+}
+
+const app = new Hono()
+
+app.get('/_sandbox/health', (c) =>
+  c.json({ status: true, message: 'paysandbox is running', data: { version: '0.0.0-bare', uptime_s: Math.round((Date.now() - startedAt) / 1000) } }),
+)
+
+app.post('/merchant/api/v1/charges/card', async (c) => {
+  const body = await readJson(c)
+  if (!body || typeof body.charge_data !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { charge_data: 'is required' } }, 400)
+  return c.json({ status: true, message: 'Card charged successfully', data: card })
+})
+
+app.get('/merchant/api/v1/charges/:reference', (c) =>
+  c.json({ status: true, message: 'Charge retrieved successfully', data: query(c.req.param('reference')) }),
+)
+
+app.post('/merchant/api/v1/charges/mobile-money', async (c) => {
+  const body = await readJson(c)
+  if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
+  return c.json({ status: true, code: 'AA001', message: 'Authorization required', data: mobileMoney(body.reference, body.mobile_money?.number ?? '254700000000') })
+})
+
+app.notFound((c) => c.json({ status: false, message: 'Route not found', data: null }, 404))
+
+const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+  process.stdout.write(`bare listening on http://${host}:${info.port}\n`)
+})
+server.keepAliveTimeout = 65_000
+
+const stop = () => server.close(() => process.exit(0))
+process.on('SIGINT', stop)
+process.on('SIGTERM', stop)
