@@ -1,6 +1,6 @@
 import { customAlphabet } from 'nanoid'
 import { chargeEventData } from '../charges/query.js'
-import { requireProcessing, sha256 } from '../charges/pending.js'
+import { customerOf, newChargeBase, requireProcessing, sha256 } from '../charges/pending.js'
 import { CHARGES, type CardCharge, type ChargeStatus } from '../charges/types.js'
 import type { Deps } from '../deps.js'
 import { FAILURE, MSG, badRequest, invalid } from '../http/errors.js'
@@ -88,25 +88,22 @@ export class CardService {
     if (scenario.steps.includes('PIN')) expect.pin = sha256(scenario.pin ?? settings.pin)
     if (scenario.steps.includes('OTP')) expect.otp = sha256(scenario.otp ?? settings.otp)
     const charge: CardCharge = {
-      kind: 'card',
+      ...newChargeBase({
+        kind: 'card',
+        transaction_reference: newTransactionReference('CA'),
+        payment_reference: input.reference,
+        amount,
+        currency: input.currency,
+        fee,
+        vat,
+        description: input.description ?? 'Card payment',
+        customer: customerOf(input.customer),
+        metadata: input.metadata,
+        response_message: MSG.CHARGE_IN_PROGRESS,
+        created: scenario.label,
+        now,
+      }),
       operation,
-      transaction_reference: newTransactionReference('CA'),
-      payment_reference: input.reference,
-      amount,
-      currency: input.currency,
-      fee,
-      vat,
-      status: 'processing',
-      description: input.description ?? 'Card payment',
-      customer: { email: input.customer.email, ...(input.customer.name ? { name: input.customer.name } : {}) },
-      metadata: input.metadata ?? null,
-      response_message: MSG.CHARGE_IN_PROGRESS,
-      failure_message: null,
-      attempts: [],
-      history: [{ at: now, step: 'created', result: scenario.label }],
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
       card: cardSummary(pan, scheme, input.card.expiry_month, input.card.expiry_year),
       auth_model: 'NO_AUTH',
       pending_steps: [...scenario.steps],

@@ -16,3 +16,38 @@ export function requireProcessing<T extends ChargeBase>(charge: T | undefined): 
 
 /** Expected PINs and OTPs are kept as this hash, never as the value. */
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
+
+/** The fields every new charge starts with: processing, nothing failed yet, one history line. */
+export function newChargeBase<K extends ChargeBase['kind']>(o: {
+  kind: K
+  transaction_reference: string
+  payment_reference: string
+  amount: number
+  currency: string
+  fee: number
+  vat: number
+  description: string | null
+  customer: ChargeBase['customer']
+  metadata?: Record<string, unknown> | null
+  response_message: string
+  created: string
+  now: string
+}): ChargeBase & { kind: K } {
+  const { created, now, metadata, ...rest } = o
+  return {
+    ...rest,
+    status: 'processing',
+    metadata: metadata ?? null,
+    failure_message: null,
+    attempts: [],
+    history: [{ at: now, step: 'created', result: created }],
+    created_at: now,
+    updated_at: now,
+    completed_at: null,
+  }
+}
+
+/** `{name?, email}` as sent: name only when given. */
+export function customerOf(c: { email: string; name?: string }): { email: string; name?: string } {
+  return c.name ? { name: c.name, email: c.email } : { email: c.email }
+}

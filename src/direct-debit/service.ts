@@ -2,7 +2,7 @@ import { randomInt } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
 import { newTransactionReference } from '../cards/service.js'
 import { chargeEventData } from '../charges/query.js'
-import { requireProcessing } from '../charges/pending.js'
+import { newChargeBase, requireProcessing } from '../charges/pending.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Deps } from '../deps.js'
 import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
@@ -219,24 +219,20 @@ export class DirectDebitService {
     const { fee, vat } = computeFee(amount, scenarios.settings.fees.direct_debit, scenarios.settings.vat_percent)
     const now = this.d.clocks.iso(ns)
     const debit: DirectDebit = {
-      kind: 'direct_debit',
-      transaction_reference: newTransactionReference('DD'),
-      payment_reference: reference,
-      amount,
-      currency: 'NGN',
-      fee,
-      vat,
-      status: 'processing',
-      description: `Direct Debit: ${input.narration}`,
-      customer: { name: auth.account_name },
-      metadata: null,
-      response_message: 'Debit accepted for processing',
-      failure_message: null,
-      attempts: [],
-      history: [{ at: now, step: 'created', result: `debit of ${toMajor(amount)} on ${auth.reference}` }],
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
+      ...newChargeBase({
+        kind: 'direct_debit',
+        transaction_reference: newTransactionReference('DD'),
+        payment_reference: reference,
+        amount,
+        currency: 'NGN',
+        fee,
+        vat,
+        description: `Direct Debit: ${input.narration}`,
+        customer: { name: auth.account_name },
+        response_message: 'Debit accepted for processing',
+        created: `debit of ${toMajor(amount)} on ${auth.reference}`,
+        now,
+      }),
       authorization_code: auth.reference,
       narration: input.narration,
       interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),

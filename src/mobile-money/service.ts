@@ -1,6 +1,6 @@
 import { newTransactionReference } from '../cards/service.js'
 import { chargeEventData } from '../charges/query.js'
-import { requireProcessing, sha256 } from '../charges/pending.js'
+import { customerOf, newChargeBase, requireProcessing, sha256 } from '../charges/pending.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Deps } from '../deps.js'
 import { ApiError, MSG, badRequest, invalid } from '../http/errors.js'
@@ -94,24 +94,21 @@ export class MobileMoneyService {
     const bears = input.merchant_bears_cost ?? false
     const now = this.d.clocks.iso(ns)
     const charge: MobileMoneyCharge = {
-      kind: 'mobile_money',
-      transaction_reference: newTransactionReference('MO'),
-      payment_reference: input.reference,
-      amount,
-      currency: input.currency,
-      fee,
-      vat,
-      status: 'processing',
-      description: input.description ?? null,
-      customer: { ...(input.customer.name ? { name: input.customer.name } : {}), email: input.customer.email },
-      metadata: input.metadata ?? null,
-      response_message: MM_MSG.AUTH_REQUIRED,
-      failure_message: null,
-      attempts: [],
-      history: [{ at: now, step: 'created', result: scenario.label }],
-      created_at: now,
-      updated_at: now,
-      completed_at: null,
+      ...newChargeBase({
+        kind: 'mobile_money',
+        transaction_reference: newTransactionReference('MO'),
+        payment_reference: input.reference,
+        amount,
+        currency: input.currency,
+        fee,
+        vat,
+        description: input.description ?? null,
+        customer: customerOf(input.customer),
+        metadata: input.metadata,
+        response_message: MM_MSG.AUTH_REQUIRED,
+        created: scenario.label,
+        now,
+      }),
       wallet: { number },
       auth_model: scenario.steps[0] ?? 'STK_PROMPT',
       pending_steps: [...scenario.steps],
