@@ -40,7 +40,7 @@ const USAGE = `usage: node bench/run.mjs [options]
   --quick               shorter run (3 s scenarios, 3 cold starts, --data levels 10k and 50k)
   --duration S          seconds per scenario (default 10)
   --data-duration S     seconds per --data level (default 5)
-  --warmup S            warm-up seconds before each measured run (default 2)
+  --warmup S            warm-up seconds before each measured run (default 3)
   --connections N       load connections (default 10)
   --cold-runs N         cold starts per server, median taken (default 5)
   --levels A,B,C        stored charges of the --data run (default 10000,50000,100000)
@@ -55,7 +55,7 @@ const USAGE = `usage: node bench/run.mjs [options]
 
 function parseArgs(argv) {
   const o = {
-    duration: 10, dataDuration: 5, warmup: 2, connections: 10, coldRuns: 5,
+    duration: 10, dataDuration: 5, warmup: 3, connections: 10, coldRuns: 5,
     levels: [10_000, 50_000, 100_000], data: true, soak: null, soakReset: 10, profile: false, quick: false, out: null, waitQuiet: 0, report: false,
   }
   const num = (name, v, min, max) => {
@@ -96,7 +96,7 @@ function parseArgs(argv) {
   if (o.quick) {
     if (!explicit.has('duration')) o.duration = 3
     if (!explicit.has('dataDuration')) o.dataDuration = 3
-    if (!explicit.has('warmup')) o.warmup = 1
+    if (!explicit.has('warmup')) o.warmup = 2
     if (!explicit.has('coldRuns')) o.coldRuns = 3
     if (!explicit.has('levels')) o.levels = [10_000, 50_000]
   }
@@ -385,6 +385,13 @@ class LatHist {
     if (ms > this.max) this.max = ms
   }
 
+  merge(h) {
+    for (let i = 0; i < this.bins.length; i++) this.bins[i] += h.bins[i]
+    for (const v of h.over) this.over.push(v)
+    this.n += h.n
+    if (h.max > this.max) this.max = h.max
+  }
+
   pct(p) {
     if (!this.n) return NaN
     const want = Math.ceil((p / 100) * this.n)
@@ -426,7 +433,7 @@ async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodi
   const use = cpuUse(c0, cpuSnap(pids), NCPU)
   clearTimeout(guard)
   const ok = r['2xx']
-  return {
+  const out = {
     rate: round(ok / r.duration, 0),
     p50: hist.pct(50),
     p90: hist.pct(90),
@@ -443,8 +450,16 @@ async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodi
     resets: r.resets,
     statuses,
     // cores busy during the run: the server, this load generator, everything else on the machine
-    cpu: use && { server: serverPid ? use[serverPid] : null, loadgen: use[process.pid], other: use.other },
+    cpu: use && {
+      server: serverPid ? use[serverPid] : null,
+      loadgen: use[process.pid],
+      // our other servers, idle in principle (background work, GC threads: they share core 0)
+      siblings: round(pids.filter((p) => p !== serverPid && p !== process.pid).reduce((t, p) => t + (use[p] ?? 0), 0), 2),
+      other: use.other,
+    },
   }
+  Object.defineProperty(out, 'hist', { value: hist, enumerable: false })
+  return out
 }
 
 /**
@@ -492,29 +507,91 @@ function bodyMaker(scenario, server, estRate, seconds, connections, tag) {
   return { next: undefined, pool: null }
 }
 
-/** `upper`: the bare server's rate in the same scenario, which paysandbox will not beat. */
-async function runScenario(o, s, scenario, upper = 0) {
-  const sc = SCENARIOS[scenario]
-  let est = upper || 0
-  if (o.warmup > 0) {
-    const w = bodyMaker(scenario, s.kind, 0, o.warmup, o.connections, `${scenario}-warm`)
-    const wr = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: w.next, bodies: w.bodies, duration: o.warmup, connections: o.connections })
-    // the warm-up runs cold (JIT, first allocations): the measured run goes faster, up to 3-4x
-    est = Math.min(upper || Infinity, Math.max(4 * wr.rate, 2000))
-    s.stored += scenario === 'query' ? 0 : wr.ok
+/**
+ * Interleaved rounds: in each round every server in turn gets `per` seconds of the scenario's
+ * load, so that all of them see the same machine (the speed of a VM drifts by tens of percent
+ * from one second to the next). Returns each server's figures over all its rounds.
+ */
+async function interleave(o, servers, makers, sc, rounds, per, label) {
+  const acc = new Map()
+  for (const s of servers) acc.set(s, { hist: new LatHist(), ok: 0, total: 0, seconds: 0, non2xx: 0, errors: 0, timeouts: 0, resets: 0, statuses: {}, cpu: { server: 0, loadgen: 0, siblings: 0, other: 0 }, round_rates: [], noisy_retries: 0, noisy: false })
+  for (let i = 0; i < rounds; i++) {
+    for (const s of servers) {
+      await sleep(100)
+      const m = makers.get(s)
+      const r = await quietRun(`${label} on ${s.kind}, round ${i + 1}`, async () => {
+        const r = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: m.next, bodies: m.bodies, duration: per, connections: o.connections })
+        if (sc.method === 'POST') s.stored += r.ok
+        return r
+      })
+      assertAlive(s)
+      const a = acc.get(s)
+      a.hist.merge(r.hist)
+      for (const k of ['ok', 'total', 'seconds', 'non2xx', 'errors', 'timeouts', 'resets', 'noisy_retries']) a[k] += r[k]
+      for (const [code, n] of Object.entries(r.statuses)) a.statuses[code] = (a.statuses[code] ?? 0) + n
+      if (r.cpu) {
+        a.cpu.server += (r.cpu.server ?? 0) * r.seconds
+        a.cpu.loadgen += r.cpu.loadgen * r.seconds
+        a.cpu.siblings += r.cpu.siblings * r.seconds
+        a.cpu.other = Math.max(a.cpu.other, r.cpu.other)
+      }
+      a.noisy ||= Boolean(r.noisy)
+      a.round_rates.push(r.rate)
+    }
   }
+  const out = new Map()
+  for (const s of servers) {
+    const a = acc.get(s)
+    out.set(s, {
+      rate: round(a.ok / a.seconds, 0),
+      p50: a.hist.pct(50),
+      p90: a.hist.pct(90),
+      p99: a.hist.pct(99),
+      max: round(a.hist.max, 3),
+      ok: a.ok,
+      total: a.total,
+      seconds: round(a.seconds, 2),
+      rounds,
+      round_rates: a.round_rates,
+      non2xx: a.non2xx,
+      errors: a.errors,
+      timeouts: a.timeouts,
+      resets: a.resets,
+      statuses: a.statuses,
+      // cores: server and load generator averaged over the rounds; other, the worst round
+      cpu: { server: round(a.cpu.server / a.seconds, 2), loadgen: round(a.cpu.loadgen / a.seconds, 2), siblings: round(a.cpu.siblings / a.seconds, 2), other: a.cpu.other },
+      noisy_retries: a.noisy_retries,
+      ...(a.noisy ? { noisy: true } : {}),
+      on_the_fly_bodies: makers.get(s).pool?.onTheFly ?? 0,
+    })
+  }
+  return out
+}
+
+/** One scenario on bare and paysandbox: a warm-up of each, then interleaved 1-second rounds. */
+async function runPair(o, bare, sb, scenario) {
+  const sc = SCENARIOS[scenario]
+  const rounds = Math.max(1, Math.min(10, Math.round(o.duration)))
+  let est = 0
+  if (o.warmup > 0) {
+    for (const s of [bare, sb]) {
+      const w = bodyMaker(scenario, s.kind, 0, o.warmup, o.connections, `${scenario}-warm`)
+      const wr = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: w.next, bodies: w.bodies, duration: o.warmup, connections: o.connections })
+      if (sc.method === 'POST') s.stored += wr.ok
+      // the warm-up runs cold (JIT, first allocations): the measured rounds go faster, up to 4-5x
+      if (s === sb) est = Math.max(2000, 5 * wr.rate)
+      assertAlive(s)
+    }
+  }
+  const makers = new Map([
+    [bare, bodyMaker(scenario, 'bare', 0, o.duration, o.connections, scenario)],
+    [sb, bodyMaker(scenario, 'sandbox', est, o.duration, o.connections, scenario)],
+  ])
+  const res = await interleave(o, [bare, sb], makers, sc, rounds, o.duration / rounds, sc.label)
+  const out = { bare: res.get(bare), sandbox: res.get(sb) }
+  out.sandbox.round_ratios = out.sandbox.round_rates.map((r, i) => round(r / out.bare.round_rates[i], 3))
   await sleep(300)
-  let attempt = 0
-  const r = await quietRun(`${sc.label} on ${s.kind}`, async () => {
-    const m = bodyMaker(scenario, s.kind, est, o.duration, o.connections, `${scenario}-${attempt++}`)
-    const r = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: m.next, bodies: m.bodies, duration: o.duration, connections: o.connections })
-    if (scenario !== 'query') s.stored += r.ok
-    r.on_the_fly_bodies = m.pool?.onTheFly ?? 0
-    return r
-  })
-  assertAlive(s)
-  await sleep(300)
-  return r
+  return out
 }
 
 async function coldStarts(o) {
@@ -572,6 +649,7 @@ async function dataRun(o) {
   const file = path.join(dir, 'data.json')
   const s = await startServer('sandbox', { args: ['--data', file] })
   const out = { file_fs: machineInfo().tmp_fs, levels: [] }
+  let bareD = null
   try {
     // warm up in a throwaway namespace, then reset it: the measured namespace starts empty
     const warmKey = 'sk_test_benchwarmup'
@@ -579,38 +657,33 @@ async function dataRun(o) {
     if (o.warmup > 0) {
       const pool = new CardPool('data-warm', poolSize(3000, o.warmup, o.connections))
       const w = await load(s.url, { serverPid: s.pid, method: 'POST', path: CARD_PATH, key: warmKey, nextBody: () => pool.next(), duration: o.warmup, connections: o.connections })
-      est = 3 * w.rate // cold warm-up: see runScenario
+      est = 3 * w.rate // cold warm-up: see runPair
       const reset = await request(`${s.url}/_sandbox/reset`, { method: 'POST', key: warmKey, body: '{}' })
       if (reset.status !== 200) throw new Error(`reset of the warm-up namespace answered ${reset.status}: ${reset.text}`)
     }
-    let stored = 0
+    s.stored = 0
+    // a bare server alongside, measured in the same interleaved rounds: the yardstick of how fast
+    // the machine was during each level (see interleave)
+    bareD = await startServer('bare')
+    bareD.stored = 0
+    out.bare_pid = bareD.pid
+    const bareBodies = bodyMaker('card', 'bare', 0, 0, o.connections, 'data')
+    await load(bareD.url, { serverPid: bareD.pid, method: 'POST', path: CARD_PATH, bodies: bareBodies.bodies, duration: Math.max(1, o.warmup), connections: o.connections })
+    const rounds = Math.max(1, Math.min(5, Math.round(o.dataDuration)))
     const measure = async (label) => {
       await sleep(500)
-      let attempt = 0
-      const before = stored
-      let pool
-      const r = await quietRun(`--data ${label}`, async () => {
-        if (label === 'empty' && stored > 0) {
-          // measuring again: empty the store first
-          const reset = await request(`${s.url}/_sandbox/reset`, { method: 'POST', body: '{}' })
-          if (reset.status !== 200) throw new Error(`reset answered ${reset.status}: ${reset.text}`)
-          stored = 0
-          await sleep(500)
-        }
-        pool = new CardPool(`data-${label}-${attempt++}`, poolSize(est, o.dataDuration, o.connections))
-        const r = await load(s.url, { serverPid: s.pid, method: 'POST', path: CARD_PATH, nextBody: () => pool.next(), duration: o.dataDuration, connections: o.connections })
-        r.stored_before = stored
-        stored += r.ok
-        return r
-      })
-      assertAlive(s)
-      const level = { label, ...r, stored_before: r.stored_before, stored_before_first_attempt: before, on_the_fly_bodies: pool.onTheFly }
-      level.stored_after = stored
+      const before = s.stored
+      const pool = new CardPool(`data-${label}`, poolSize(est, o.dataDuration, o.connections))
+      const makers = new Map([[bareD, bareBodies], [s, { next: () => pool.next(), pool }]])
+      const res = await interleave(o, [bareD, s], makers, SCENARIOS.card, rounds, o.dataDuration / rounds, `--data ${label}`)
+      const r = res.get(s)
+      const b = res.get(bareD)
+      const level = { label, ...r, stored_before: before, stored_after: s.stored, bare_rate: b.rate, bare_round_rates: b.round_rates, bare_cpu: b.cpu, ...(b.noisy ? { bare_noisy: true } : {}) }
       level.rss_mb = procStatus(s.pid).rss_mb
       level.file_mb = round((await stat(file)).size / 2 ** 20, 1)
       est = r.rate
       out.levels.push(level)
-      log(`  --data ${label.padEnd(6)} ${fmtInt(r.rate)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  max ${round(r.max, 0)} ms  (stored ${fmtInt(level.stored_before)} -> ${fmtInt(stored)}, RSS ${level.rss_mb} MB, file ${level.file_mb} MB)  ${fmtCpu(r.cpu)}`)
+      log(`  --data ${label.padEnd(6)} ${fmtInt(r.rate)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  max ${round(r.max, 0)} ms  (stored ${fmtInt(before)} -> ${fmtInt(s.stored)}, RSS ${level.rss_mb} MB, file ${level.file_mb} MB)  ${fmtCpu(r.cpu)}\n         bare alongside ${fmtInt(b.rate)} req/s  ${fmtCpu(b.cpu)}`)
       return level
     }
     await measure('empty')
@@ -618,9 +691,9 @@ async function dataRun(o) {
     const known = `bench-${RUN_ID}-data-known`
     const k = await request(`${s.url}${CARD_PATH}`, { method: 'POST', body: cardBody(known) })
     if (k.status !== 200) throw new Error(`--data: a charge answered ${k.status}: ${k.text}`)
-    stored++
+    s.stored++
     for (const target of o.levels) {
-      const need = target - stored
+      const need = target - s.stored
       if (need > 0) {
         const fillConnections = 50
         const fills = []
@@ -632,7 +705,7 @@ async function dataRun(o) {
           const f = await load(s.url, { serverPid: s.pid, method: 'POST', path: CARD_PATH, nextBody: () => pool.next(), amount: n, connections: fillConnections, maxSeconds: 600 })
           assertAlive(s)
           fills.push(f)
-          stored += f.ok
+          s.stored += f.ok
           left -= n
           if (f.ok < n) throw new Error(`filling to ${target}: only ${f.ok} of ${n} charges accepted (${JSON.stringify(f.statuses)}, errors ${f.errors})`)
         }
@@ -642,7 +715,8 @@ async function dataRun(o) {
       }
       await measure(`${target / 1000}k`)
     }
-    out.final = { stored, ...procStatus(s.pid), file_mb: round((await stat(file)).size / 2 ** 20, 1) }
+    out.final = { stored: s.stored, ...procStatus(s.pid), file_mb: round((await stat(file)).size / 2 ** 20, 1) }
+    await stopServer(bareD)
     const t0 = performance.now()
     await stopServer(s)
     out.final.stop_ms = round(performance.now() - t0, 0)
@@ -654,6 +728,7 @@ async function dataRun(o) {
     out.final.reload_check = q.status
     await stopServer(again)
   } finally {
+    if (bareD) await stopServer(bareD, 'SIGKILL').catch(() => {})
     await stopServer(s, 'SIGKILL').catch(() => {})
     await rm(dir, { recursive: true, force: true })
   }
@@ -707,11 +782,14 @@ function evaluate(res) {
   if (res.data) {
     const empty = dataLevels.find((l) => l.label === 'empty')
     for (const l of dataLevels) {
-      const r = ratio(l.rate, empty.rate)
+      const raw = ratio(l.rate, empty.rate)
+      // against the bare server measured in the same rounds (older results have no bare_rate)
+      const r = l.bare_rate && empty.bare_rate ? ratio(l.rate / l.bare_rate, empty.rate / empty.bare_rate) : raw
       const is50 = l.label === '50k'
       rows.push({
         metric: `--data card charge, ${l.label === 'empty' ? 'from empty' : `at ${l.label}`} (${fmtK(l.stored_before)} -> ${fmtK(l.stored_after)} stored) (req/s; p50 / p99 / max ms)`,
-        bare: '', sandbox: `${fmtInt(l.rate)}; ${l.p50} / ${l.p99} / ${round(l.max, 0)}`, ratio: l.label === 'empty' ? '1x' : x(r),
+        bare: l.bare_rate ? fmtInt(l.bare_rate) : '', sandbox: `${fmtInt(l.rate)}; ${l.p50} / ${l.p99} / ${round(l.max, 0)}`,
+        ratio: l.label === 'empty' ? '1x' : l.bare_rate ? `${x(r)} (raw ${x(raw)})` : x(r),
         target: is50 ? '>= 0.9x of empty' : '', result: is50 ? verdict(r >= 0.9, l, empty) : '',
       })
       if (l.stored_before >= 50_000) rssSamples.push({ where: `--data, ${fmtK(l.stored_after)} stored`, mb: l.rss_mb })
@@ -775,11 +853,13 @@ async function bench(o, machine) {
           if (q.status !== 200) throw new Error(`${s.kind}: the charge query answered ${q.status}: ${q.text}`)
         }
       }
-      for (const s of [bare, sb]) {
-        const r = await runScenario(o, s, scenario, s.kind === 'sandbox' ? res.load.bare[scenario]?.rate : 0)
-        res.load[s.kind][scenario] = r
-        log(`  ${SCENARIOS[scenario].label.padEnd(20)} ${s.kind.padEnd(8)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  ${fmtCpu(r.cpu)}`)
+      const pair = await runPair(o, bare, sb, scenario)
+      for (const kind of ['bare', 'sandbox']) {
+        const r = pair[kind]
+        res.load[kind][scenario] = r
+        log(`  ${SCENARIOS[scenario].label.padEnd(20)} ${kind.padEnd(8)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  ${fmtCpu(r.cpu)}  rounds ${r.round_rates.map(fmtInt).join(' ')}`)
       }
+      log(`  ${''.padEnd(20)} ratio per round ${pair.sandbox.round_ratios.join(' ')}`)
       await sleep(1000)
       res.rss_by_scenario[scenario] = { bare: { ...procStatus(bare.pid) }, sandbox: { ...procStatus(sb.pid), stored: sb.stored } }
     } finally {
@@ -904,7 +984,7 @@ async function profile(o) {
   }
   const w = bodyMaker(scenario, 'sandbox', 0, o.warmup, o.connections, 'prof-warm')
   const wr = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: w.next, duration: o.warmup, connections: o.connections })
-  const m = bodyMaker(scenario, 'sandbox', wr.rate, o.duration, o.connections, 'prof')
+  const m = bodyMaker(scenario, 'sandbox', Math.max(2000, 5 * wr.rate), o.duration, o.connections, 'prof')
   const r = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: m.next, duration: o.duration, connections: o.connections })
   log(`  ${fmtInt(r.rate)} req/s (profiler on), p50 ${r.p50} ms, p99 ${r.p99} ms  ${fmtCpu(r.cpu)}`)
   await stopServer(s, 'SIGTERM', 30_000)
@@ -1054,7 +1134,7 @@ const median = (xs) => {
 }
 const sum = (rs, k) => rs.reduce((a, r) => a + (r?.[k] ?? 0), 0)
 const fmtInt = (n) => (Number.isFinite(n) ? Math.round(n).toLocaleString('en-US') : String(n))
-const fmtCpu = (c) => (c ? `[cores: server ${c.server}, load gen ${c.loadgen}, other ${c.other}]` : '')
+const fmtCpu = (c) => (c ? `[cores: server ${c.server}, load gen ${c.loadgen}${c.siblings ? `, our idle server ${c.siblings}` : ''}, other ${c.other}]` : '')
 const fmtK = (n) => (n >= 1000 ? `${round(n / 1000, 1)}k` : String(n))
 
 // ---------------------------------------------------------------------------------------------
