@@ -33,16 +33,25 @@ export function newChargeBase<K extends ChargeBase['kind']>(o: {
   created: string
   now: string
 }): ChargeBase & { kind: K } {
-  const { created, now, metadata, ...rest } = o
+  // spelled out, not spread: this runs on every charge and object rest/spread is slow here
   return {
-    ...rest,
+    kind: o.kind,
+    transaction_reference: o.transaction_reference,
+    payment_reference: o.payment_reference,
+    amount: o.amount,
+    currency: o.currency,
+    fee: o.fee,
+    vat: o.vat,
     status: 'processing',
-    metadata: metadata ?? null,
+    description: o.description,
+    customer: o.customer,
+    metadata: o.metadata ?? null,
+    response_message: o.response_message,
     failure_message: null,
     attempts: [],
-    history: [{ at: now, step: 'created', result: created }],
-    created_at: now,
-    updated_at: now,
+    history: [{ at: o.now, step: 'created', result: o.created }],
+    created_at: o.now,
+    updated_at: o.now,
     completed_at: null,
   }
 }

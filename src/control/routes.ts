@@ -42,6 +42,7 @@ export function controlRoutes(
     deps.scenarios.invalidate(ns)
     deps.journal.clear(ns)
     deps.faults.clear(ns)
+    deps.events.forget(ns)
     for (const f of onReset) f(ns)
     return ok(c, 'Namespace reset', { namespace: ns, clock: clockData(deps, ns) })
   })

@@ -41,6 +41,7 @@ export type EventListener = (ns: string, event: EventRecord) => void
 export class Events {
   readonly #listeners: EventListener[] = []
   readonly #waiters = new Map<string, Set<() => void>>()
+  readonly #order = new Map<string, string[] & { head: number }>()
 
   constructor(
     readonly store: Store,
@@ -70,14 +71,28 @@ export class Events {
       seq,
     }
     col.put(rec.id, rec)
-    while (col.size > this.maxEvents) {
-      const oldest = col.entries().next().value
-      if (!oldest) break
-      col.delete(oldest[0])
+    // drop the oldest past the bound; ids kept in arrival order, because iterating a Map whose
+    // front was deleted walks every deleted slot again
+    let order = this.#order.get(ns)
+    if (!order || order.length + order.head === 0) {
+      order = Object.assign([...col.entries()].map(([id]) => id), { head: 0 })
+      this.#order.set(ns, order)
+    } else order.push(rec.id)
+    while (col.size > this.maxEvents && order.head < order.length) {
+      col.delete(order[order.head++])
+    }
+    if (order.head > 4096 && order.head * 2 > order.length) {
+      const rest = Object.assign(order.slice(order.head), { head: 0 })
+      this.#order.set(ns, rest)
     }
     for (const l of this.#listeners) l(ns, rec)
     this.#wake(ns)
     return rec
+  }
+
+  /** Forgets the arrival order of a namespace's events (after a reset). */
+  forget(ns: string): void {
+    this.#order.delete(ns)
   }
 
   get(ns: string, id: string): EventRecord | undefined {
