@@ -137,25 +137,18 @@ export class Clocks {
     return timer.id
   }
 
+  /**
+   * Cancels a timer in O(1): it leaves the store now, and its heap entry is skipped (and
+   * dropped) when it comes up, instead of rebuilding the heap on every cancel.
+   */
   cancel(ns: string, id: string): void {
-    const timers = this.#store.col<Timer>(ns, TIMERS)
-    if (!timers.has(id)) return
-    timers.delete(id)
-    const t = this.#timers.get(ns)
-    if (t) {
-      t.heap = t.heap.filter((x) => x.id !== id)
-      heapify(t.heap)
-    }
-  }
-
-  /** Cancels every pending timer of the namespace that matches. */
-  cancelWhere(ns: string, match: (t: Timer) => boolean): void {
-    for (const t of this.#timers.get(ns)?.heap.filter(match) ?? []) this.cancel(ns, t.id)
+    this.#store.col<Timer>(ns, TIMERS).delete(id)
   }
 
   /** Pending timers of a namespace, in due order. */
   pending(ns: string): Timer[] {
-    return [...(this.#timers.get(ns)?.heap ?? [])].sort(compare)
+    const live = this.#store.col<Timer>(ns, TIMERS)
+    return (this.#timers.get(ns)?.heap ?? []).filter((t) => live.has(t.id)).sort(compare)
   }
 
   /**
@@ -221,7 +214,8 @@ export class Clocks {
   }
 
   #fire(ns: string, timer: Timer): void {
-    this.#store.col<Timer>(ns, TIMERS).delete(timer.id)
+    // a cancelled timer is no longer in the store
+    if (!this.#store.col<Timer>(ns, TIMERS).delete(timer.id)) return
     const handler = this.#handlers.get(timer.kind)
     if (!handler) return
     this.#firingAt.set(ns, Math.max(timer.due, this.#firingAt.get(ns) ?? this.frozenAt(ns) ?? this.#wallNow() + this.offset(ns)))
@@ -246,6 +240,8 @@ export class Clocks {
   #arm(ns: string): void {
     const t = this.#timers.get(ns)
     if (!t || !this.#running) return
+    const live = this.#store.col<Timer>(ns, TIMERS)
+    while (t.heap.length && !live.has(t.heap[0].id)) heapPop(t.heap)
     const next = t.heap[0]
     // a frozen clock fires its timers only when advanced (or when they are due already)
     if (!next || (this.frozenAt(ns) !== null && next.due > this.now(ns))) {
@@ -315,8 +311,4 @@ function siftDown(h: Timer[], i: number): void {
     ;[h[m], h[i]] = [h[i], h[m]]
     i = m
   }
-}
-
-function heapify(h: Timer[]): void {
-  for (let i = (h.length >> 1) - 1; i >= 0; i--) siftDown(h, i)
 }

@@ -81,7 +81,7 @@ export class PreauthService {
     }
     charge.response_message = MSG.SUCCESS
     charge.history.push({ at: this.d.clocks.iso(ns), step: 'hold', result: zero ? 'zero auth: held and released at once' : 'placed' })
-    if (!zero) this.d.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
+    if (!zero) charge.preauth.expiry_timer = this.d.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
   }
 
   /** POST /charges/card/capture */
@@ -134,7 +134,7 @@ export class PreauthService {
       ledger.authorized = 0
       ledger.captured = 0
       ledger.refunded = 0
-      this.d.clocks.cancelWhere(ns, (t) => t.kind === EXPIRE && (t.payload as { tx: string }).tx === parent.transaction_reference)
+      if (ledger.expiry_timer) this.d.clocks.cancel(ns, ledger.expiry_timer)
       const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: PREAUTH_MSG.AUTH_VOIDED_OK, target })
       this.#save(ns, parent, op)
       return { op, parent }

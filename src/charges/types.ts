@@ -79,6 +79,8 @@ export interface PreauthLedger {
   captures: string[]
   /** every operation's transaction reference, oldest first */
   operations: string[]
+  /** the timer that expires the hold */
+  expiry_timer?: string
 }
 
 /** A capture, void or refund (SPEC.md 2.5). */

@@ -45,6 +45,8 @@ export interface DirectDebit extends ChargeBase {
   processed_at: string
   account_number: string
   bank_code: string
+  /** the timer that completes it */
+  complete_timer?: string
 }
 
 export type Transition = 'approve' | 'decline' | 'suspend' | 'reactivate' | 'deactivate'
@@ -243,7 +245,7 @@ export class DirectDebitService {
     charges.put(debit.transaction_reference, debit)
     const account = scenarios.account(auth.account_number)
     if (account?.outcome !== 'processing') {
-      this.d.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
+      debit.complete_timer = this.d.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
     }
     return debit
   }
@@ -294,7 +296,7 @@ export class DirectDebitService {
   completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): DirectDebit {
     const found = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
     const debit = requireProcessing(found?.kind === 'direct_debit' ? found : undefined)
-    this.d.clocks.cancelWhere(ns, (t) => t.kind === COMPLETE && (t.payload as { tx: string }).tx === debit.transaction_reference)
+    if (debit.complete_timer) this.d.clocks.cancel(ns, debit.complete_timer)
     this.#finish(ns, debit, outcome, message ?? 'Debit failed')
     return debit
   }

@@ -38,6 +38,8 @@ export interface MobileMoneyCharge extends ChargeBase {
   redirect_url: string | null
   message: string
   scenario_label: string
+  /** the pending prompt's timer, so answering the prompt cancels it */
+  stk_timer?: string | null
 }
 
 function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario {
@@ -261,11 +263,12 @@ export class MobileMoneyService {
     // a wallet that never completes never answers its prompt either
     if (charge.outcome === 'processing') return
     const delay = this.d.scenarios.forNs(ns).settings.stk_delay_seconds * 1000
-    this.d.clocks.schedule(ns, delay, STK_TIMEOUT, { tx: charge.transaction_reference })
+    charge.stk_timer = this.d.clocks.schedule(ns, delay, STK_TIMEOUT, { tx: charge.transaction_reference })
   }
 
   #cancelPrompt(ns: string, charge: MobileMoneyCharge): void {
-    this.d.clocks.cancelWhere(ns, (t) => t.kind === STK_TIMEOUT && (t.payload as { tx: string }).tx === charge.transaction_reference)
+    if (charge.stk_timer) this.d.clocks.cancel(ns, charge.stk_timer)
+    charge.stk_timer = null
   }
 
   /** The wallet's own outcome, once the steps are passed. */
