@@ -19,6 +19,7 @@ import { fail, ok } from './http/envelope.js'
 import { ApiError, MSG } from './http/errors.js'
 import { authenticate, limitBody, loopbackOnly } from './http/middleware.js'
 import { injectFaults } from './control/faults.js'
+import { healthBody } from './version.js'
 
 /** Paths whose requests are not journaled (reading the journal or events would drown it). */
 const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
@@ -77,9 +78,10 @@ export function createApp(deps: Deps) {
   const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
   app.use('*', (c, next) => (IDENTITY.test(c.req.path) ? identityLimit : defaultLimit)(c, next))
 
-  app.get('/_sandbox/health', (c) =>
-    ok(c, 'paysandbox is running', { version: deps.version, uptime_s: Math.round((Date.now() - deps.startedAt) / 1000) }),
-  )
+  app.get('/_sandbox/health', (c) => {
+    const { message, data } = healthBody(deps.startedAt)
+    return ok(c, message, data)
+  })
   // no key, no envelope: the raw OpenAPI document, loaded on first use (off the cold-start path)
   app.get('/_sandbox/openapi.json', async (c) => c.json((await import('./openapi.js')).buildOpenApi(deps.version)))
   // the customer's browser: no key (see three-ds.tsx)

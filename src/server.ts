@@ -3,7 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
-import { VERSION } from './version.js'
+import { healthBody } from './version.js'
 
 export interface RunningServer {
   url: string
@@ -41,10 +41,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0
   let loaded: Promise<Deps> | undefined = lazy && !canRefuse ? undefined : Promise.resolve(await load())
 
-  const health = () =>
-    new Response(JSON.stringify({ status: true, message: 'paysandbox is running', data: { version: VERSION, uptime_s: Math.round((Date.now() - startedAt) / 1000) } }), {
-      headers: { 'content-type': 'application/json' },
-    })
+  const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
   const fetch: Fetch = (req, env) => {
     if (appFetch) return appFetch(req, env)
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
@@ -86,8 +83,6 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     close() {
       closing ??= (async () => {
         const d = await loaded!.catch(() => undefined)
-        d?.webhooks.stop()
-        d?.clocks.stop()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()
