@@ -164,6 +164,7 @@ export class ActiveScenarios {
 }
 
 const PACKS = 'packs'
+let defaultPack: Pack | undefined
 
 /**
  * The packs in force: the shipped default, then `--scenarios` files (validated at start), then
@@ -190,7 +191,9 @@ export class Scenarios {
 
   /** The default pack and the given files, validated (the merged settings too). */
   static loadPacks(files: string[], { includeDefault = true } = {}): Pack[] {
-    const packs = [...(includeDefault ? [loadPackFile(DEFAULT_PACK_FILE)] : []), ...files.map(loadPackFile)]
+    // the shipped pack is parsed and validated once per process, however many sandboxes start
+    defaultPack ??= loadPackFile(DEFAULT_PACK_FILE)
+    const packs = [...(includeDefault ? [defaultPack] : []), ...files.map(loadPackFile)]
     new ActiveScenarios(packs)
     return packs
   }
