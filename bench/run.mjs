@@ -45,6 +45,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --cold-runs N         cold starts per server, median taken (default 5)
   --levels A,B,C        stored charges of the --data run (default 10000,50000,100000)
   --no-data             skip the --data scaling run
+  --only LIST           only these load scenarios (card,query,mm), side by side with bare; no cold
+                        start, no --data run, no table (for comparing builds while working)
   --soak [MINUTES]      only the memory soak: card charges in memory for MINUTES (default 10)
   --soak-reset S        during the soak, reset the namespace every S seconds (default 10; 0 never)
   --profile [SCENARIO]  only a CPU profile (--cpu-prof) of the sandbox under load: card (default), query or mm
@@ -56,7 +58,7 @@ const USAGE = `usage: node bench/run.mjs [options]
 function parseArgs(argv) {
   const o = {
     duration: 10, dataDuration: 5, warmup: 3, connections: 10, coldRuns: 5,
-    levels: [10_000, 50_000, 100_000], data: true, soak: null, soakReset: 10, profile: false, quick: false, out: null, waitQuiet: 0, report: false,
+    levels: [10_000, 50_000, 100_000], data: true, soak: null, soakReset: 10, profile: false, only: null, quick: false, out: null, waitQuiet: 0, report: false,
   }
   const num = (name, v, min, max) => {
     const n = Number(v)
@@ -79,6 +81,10 @@ function parseArgs(argv) {
       case '--cold-runs': o.coldRuns = Math.round(num(a, next(), 1, 50)); explicit.add('coldRuns'); break
       case '--levels': o.levels = next().split(',').map((s) => Math.round(num('--levels', s, 1, 2_000_000))).sort((x, y) => x - y); explicit.add('levels'); break
       case '--no-data': o.data = false; break
+      case '--only':
+        o.only = next().split(',')
+        if (!o.only.length || o.only.some((x) => !/^(card|query|mm)$/.test(x))) die('--only takes a list of card, query, mm')
+        break
       case '--soak':
         o.soak = argv[i + 1] !== undefined && /^\d+(\.\d+)?$/.test(argv[i + 1]) ? num(a, argv[++i], 0.5, 240) : 10
         break
@@ -829,15 +835,17 @@ async function bench(o, machine) {
   log(`paysandbox bench: ${machine.nproc} cores, ${machine.cpu}, node ${machine.node}; ${PIN ? 'servers on core 0, load generator on core 1' : 'NOT pinned (no taskset or < 2 cores)'}`)
   log(`scenarios ${o.duration} s each after ${o.warmup} s warm-up, ${o.connections} connections`)
 
-  log('cold start ...')
-  res.cold_start = await coldStarts(o)
-  log(`  bare ${res.cold_start.bare.median_ms} ms, paysandbox ${res.cold_start.sandbox.median_ms} ms (median of ${o.coldRuns})`)
+  if (!o.only) {
+    log('cold start ...')
+    res.cold_start = await coldStarts(o)
+    log(`  bare ${res.cold_start.bare.median_ms} ms, paysandbox ${res.cold_start.sandbox.median_ms} ms (median of ${o.coldRuns})`)
+  }
 
   // a fresh pair of servers per scenario: what one scenario leaves behind (charges, garbage, a
   // larger heap) must not slow the next one down
   res.load = { bare: {}, sandbox: {} }
   res.rss_by_scenario = {}
-  for (const scenario of ['card', 'query', 'mm']) {
+  for (const scenario of o.only ?? ['card', 'query', 'mm']) {
     const bare = await startServer('bare')
     const sb = await startServer('sandbox')
     try {
@@ -860,12 +868,18 @@ async function bench(o, machine) {
         log(`  ${SCENARIOS[scenario].label.padEnd(20)} ${kind.padEnd(8)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  ${fmtCpu(r.cpu)}  rounds ${r.round_rates.map(fmtInt).join(' ')}`)
       }
       log(`  ${''.padEnd(20)} ratio per round ${pair.sandbox.round_ratios.join(' ')}`)
+      log(`  ${''.padEnd(20)} ratio ${round(pair.sandbox.rate / pair.bare.rate, 3)}x`)
       await sleep(1000)
       res.rss_by_scenario[scenario] = { bare: { ...procStatus(bare.pid) }, sandbox: { ...procStatus(sb.pid), stored: sb.stored } }
     } finally {
       await stopServer(bare)
       await stopServer(sb)
     }
+  }
+  if (o.only) {
+    for (const [scenario, r] of Object.entries(res.rss_by_scenario)) log(`  RSS after ${scenario}: bare ${r.bare.rss_mb} MB, paysandbox ${r.sandbox.rss_mb} MB (${fmtInt(r.sandbox.stored)} stored)`)
+    if (o.out) await writeJson(o.out, res)
+    return res
   }
   // the card-charge run is the one that leaves the most charges behind
   res.rss = res.rss_by_scenario.card

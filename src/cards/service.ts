@@ -87,8 +87,8 @@ export class CardService {
     const expect: CardCharge['expect'] = {}
     if (scenario.steps.includes('PIN')) expect.pin = sha256(scenario.pin ?? settings.pin)
     if (scenario.steps.includes('OTP')) expect.otp = sha256(scenario.otp ?? settings.otp)
-    const charge: CardCharge = {
-      ...newChargeBase({
+    const charge: CardCharge = Object.assign(
+      newChargeBase({
         kind: 'card',
         transaction_reference: newTransactionReference('CA'),
         payment_reference: input.reference,
@@ -103,17 +103,19 @@ export class CardService {
         created: scenario.label,
         now,
       }),
-      operation,
-      card: cardSummary(pan, scheme, input.card.expiry_month, input.card.expiry_year),
-      auth_model: 'NO_AUTH',
-      pending_steps: [...scenario.steps],
-      outcome: scenario.outcome,
-      outcome_message: scenario.message ?? null,
-      expect,
-      redirect_url: input.redirect_url ?? null,
-      dynamic_descriptor: input.dynamic_descriptor ?? null,
-      scenario_label: scenario.label,
-    }
+      {
+        operation,
+        card: cardSummary(pan, scheme, input.card.expiry_month, input.card.expiry_year),
+        auth_model: 'NO_AUTH' as const,
+        pending_steps: [...scenario.steps],
+        outcome: scenario.outcome,
+        outcome_message: scenario.message ?? null,
+        expect,
+        redirect_url: input.redirect_url ?? null,
+        dynamic_descriptor: input.dynamic_descriptor ?? null,
+        scenario_label: scenario.label,
+      },
+    )
     // CONTRACT.md 3: a PIN sent up front consumes the PIN step
     if (input.card.pin !== undefined && charge.pending_steps.includes('PIN')) {
       charge.pending_steps = charge.pending_steps.filter((s) => s !== 'PIN')

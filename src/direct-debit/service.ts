@@ -220,8 +220,8 @@ export class DirectDebitService {
     const scenarios = this.d.scenarios.forNs(ns)
     const { fee, vat } = computeFee(amount, scenarios.settings.fees.direct_debit, scenarios.settings.vat_percent)
     const now = this.d.clocks.iso(ns)
-    const debit: DirectDebit = {
-      ...newChargeBase({
+    const debit: DirectDebit = Object.assign(
+      newChargeBase({
         kind: 'direct_debit',
         transaction_reference: newTransactionReference('DD'),
         payment_reference: reference,
@@ -235,13 +235,15 @@ export class DirectDebitService {
         created: `debit of ${toMajor(amount)} on ${auth.reference}`,
         now,
       }),
-      authorization_code: auth.reference,
-      narration: input.narration,
-      interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
-      processed_at: now,
-      account_number: auth.account_number,
-      bank_code: auth.bank_code,
-    }
+      {
+        authorization_code: auth.reference,
+        narration: input.narration,
+        interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
+        processed_at: now,
+        account_number: auth.account_number,
+        bank_code: auth.bank_code,
+      },
+    )
     charges.put(debit.transaction_reference, debit)
     const account = scenarios.account(auth.account_number)
     if (account?.outcome !== 'processing') {

@@ -95,8 +95,8 @@ export class MobileMoneyService {
     const { fee, vat } = computeFee(amount, settings.fees.mobile_money, settings.vat_percent)
     const bears = input.merchant_bears_cost ?? false
     const now = this.d.clocks.iso(ns)
-    const charge: MobileMoneyCharge = {
-      ...newChargeBase({
+    const charge: MobileMoneyCharge = Object.assign(
+      newChargeBase({
         kind: 'mobile_money',
         transaction_reference: newTransactionReference('MO'),
         payment_reference: input.reference,
@@ -111,21 +111,23 @@ export class MobileMoneyService {
         created: scenario.label,
         now,
       }),
-      wallet: { number },
-      auth_model: scenario.steps[0] ?? 'STK_PROMPT',
-      pending_steps: [...scenario.steps],
-      outcome: scenario.outcome,
-      outcome_message: scenario.message ?? null,
-      expect: { otp: sha256(scenario.otp ?? settings.otp), pin: sha256(scenario.pin ?? settings.pin) },
-      otp_attempts_left: settings.otp_attempts,
-      otp_rejected: false,
-      amount_expected: bears ? amount : amount + fee + vat,
-      merchant_bears_cost: bears,
-      notification_url: input.notification_url ?? null,
-      redirect_url: input.redirect_url ?? null,
-      message: '',
-      scenario_label: scenario.label,
-    }
+      {
+        wallet: { number },
+        auth_model: scenario.steps[0] ?? 'STK_PROMPT',
+        pending_steps: [...scenario.steps],
+        outcome: scenario.outcome,
+        outcome_message: scenario.message ?? null,
+        expect: { otp: sha256(scenario.otp ?? settings.otp), pin: sha256(scenario.pin ?? settings.pin) },
+        otp_attempts_left: settings.otp_attempts,
+        otp_rejected: false,
+        amount_expected: bears ? amount : amount + fee + vat,
+        merchant_bears_cost: bears,
+        notification_url: input.notification_url ?? null,
+        redirect_url: input.redirect_url ?? null,
+        message: '',
+        scenario_label: scenario.label,
+      },
+    )
     this.#enterStep(ns, charge)
     this.#save(ns, charge)
     return charge
