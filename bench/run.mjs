@@ -11,7 +11,7 @@
 import autocannon from 'autocannon'
 import { execFileSync, spawn } from 'node:child_process'
 import { createCipheriv, randomBytes } from 'node:crypto'
-import { existsSync, readFileSync, statSync } from 'node:fs'
+import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import http from 'node:http'
 import net from 'node:net'
@@ -283,8 +283,12 @@ function childEnv() {
 }
 
 function spawnServer(kind, { port = 0, args = [], nodeFlags = [] } = {}) {
-  const script = kind === 'bare' ? [BARE, '--port', String(port)] : [CLI, 'start', '--port', String(port), '--host', HOST, ...args]
-  const full = [...nodeFlags, ...script]
+  // BENCH_SANDBOX_ARGS: extra `sandbox start` flags (trying options)
+  const more = kind === 'sandbox' && process.env.BENCH_SANDBOX_ARGS ? process.env.BENCH_SANDBOX_ARGS.split(' ').filter(Boolean) : []
+  const script = kind === 'bare' ? [BARE, '--port', String(port)] : [CLI, 'start', '--port', String(port), '--host', HOST, ...args, ...more]
+  // BENCH_SANDBOX_NODE_FLAGS: extra node flags for paysandbox (trying V8 options, --trace-gc)
+  const extra = kind === 'sandbox' && process.env.BENCH_SANDBOX_NODE_FLAGS ? process.env.BENCH_SANDBOX_NODE_FLAGS.split(' ').filter(Boolean) : []
+  const full = [...extra, ...nodeFlags, ...script]
   const child = PIN
     ? spawn('taskset', ['-c', '0', process.execPath, ...full], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
     : spawn(process.execPath, full, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
@@ -304,6 +308,7 @@ async function startServer(kind, opts = {}) {
     const timer = setTimeout(() => reject(new Error(`${kind} did not print its ready line within 30 s; stderr: ${child.stderrTail}`)), 30_000)
     child.stdout.setEncoding('utf8')
     child.stdout.on('data', (d) => {
+      if (process.env.BENCH_SANDBOX_LOG && kind === 'sandbox') appendFileSync(process.env.BENCH_SANDBOX_LOG, d)
       if (buf === null) return
       buf += d
       const m = /listening on (http:\/\/\S+)/.exec(buf)

@@ -113,6 +113,7 @@ describe('Invalid request data on the charge', () => {
     ['a metadata key is over 20 characters', 'metadata', (p) => (p.metadata = { abcdefghijklmnopqrstu: 'x' })],
     ['a metadata key holds _', 'metadata', (p) => (p.metadata = { order_id: '1' })],
     ['a metadata key holds a space', 'metadata', (p) => (p.metadata = { 'order id': '1' })],
+    ['a metadata value nests 11 levels', 'metadata', (p) => (p.metadata = { deep: JSON.parse('['.repeat(11) + ']'.repeat(11)) })],
     ['redirect_url is not a URL', 'redirect_url', (p) => (p.redirect_url = 'not a url')],
     ['the card expired years ago', 'card.expiry_year', (p) => ((p.card.expiry_month = '01'), (p.card.expiry_year = '2020'))],
     ['the card expired last year', 'card.expiry_year', (p) => ((p.card.expiry_month = '12'), (p.card.expiry_year = String(new Date().getUTCFullYear() - 1).slice(-2)))],
@@ -126,13 +127,13 @@ describe('Invalid request data on the charge', () => {
     })
   })
 
-  it('accepts the limits themselves: 8-character reference, 2 decimals, 5 metadata keys of 20 characters', async () => {
+  it('accepts the limits themselves: 8-character reference, 2 decimals, 5 metadata keys of 20 characters, a value nesting 10 levels', async () => {
     const reference = `r${Date.now().toString(36)}`.slice(0, 8).padEnd(8, '0')
     const res = await sb.charge(
       cardPayload('4084127883172787', {
         reference,
         amount: 1000.55,
-        metadata: { 'abcdefghijklmnopqrs-': '1', B: '2', c3: '3', 'd-4': '4', E5e: '5' },
+        metadata: { 'abcdefghijklmnopqrs-': '1', B: '2', c3: '3', 'd-4': '4', E5e: JSON.parse('['.repeat(10) + ']'.repeat(10)) },
       }),
     )
     expect(res.status).toBe(200)

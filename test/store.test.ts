@@ -3,6 +3,7 @@ import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DataFileError, Store } from '../src/store/store.js'
+import { HOT_RECORDS } from '../src/store/collection.js'
 import { tempFile } from './helpers.js'
 
 type Rec = Record<string, unknown>
@@ -199,6 +200,30 @@ describe('Store in memory', () => {
     expect(s.col<Rec>('b', 'charges').findBy('payment_reference', 'r1')).toEqual({ payment_reference: 'r1' })
     s.dropNamespace('b')
     expect(s.hasNamespace('b')).toBe(false)
+  })
+
+  it(`keeps the ${HOT_RECORDS} records used last as live objects and the others as JSON text`, async () => {
+    const s = await open({ indexes })
+    const col = s.col<Rec>('ns', 'charges')
+    const first = col.put('tx0', { payment_reference: 'r0', history: [{ step: 'created' }] })
+    // changed in place after the put, as a service does within one request
+    ;(first.history as Rec[]).push({ step: 'PIN' })
+    expect(col.get('tx0')).toBe(first)
+    for (let i = 1; i <= HOT_RECORDS; i++) col.put(`tx${i}`, { payment_reference: `r${i}` })
+    // tx0 went cold as it stood: a new object, equal to the old one with its change
+    const again = col.get('tx0')!
+    expect(again).not.toBe(first)
+    expect(again).toEqual({ payment_reference: 'r0', history: [{ step: 'created' }, { step: 'PIN' }] })
+    expect(col.get('tx0')).toBe(again)
+    // the index still finds a cold record, and the JSON views agree with the records
+    for (let i = 1; i <= HOT_RECORDS; i++) col.get(`tx${HOT_RECORDS + 1 - i}`)
+    expect(col.findBy('payment_reference', 'r0')).toEqual(again)
+    expect(JSON.parse(col.json('tx0')!)).toEqual(again)
+    expect(new Map([...col.jsonEntries()].map(([k, v]) => [k, JSON.parse(v)]))).toEqual(new Map(col.entries()))
+    expect(col.size).toBe(HOT_RECORDS + 1)
+    expect(col.delete('tx0')).toBe(true)
+    expect(col.findBy('payment_reference', 'r0')).toBeUndefined()
+    expect(col.json('tx0')).toBeUndefined()
   })
 })
 

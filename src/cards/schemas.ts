@@ -4,12 +4,29 @@ import { z } from '../http/zod-messages.js'
 
 export const referenceSchema = z.string().trim().min(8, 'must be at least 8 characters').max(100, 'must be at most 100 characters')
 
+/** A metadata value is stored and echoed: it may nest, but not without bound. */
+const METADATA_DEPTH = 10
+
+/** Whether a JSON value nests at most `max` levels of arrays and objects (no recursion). */
+function depthAtMost(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length) {
+    const [v, d] = stack.pop()!
+    if (!v || typeof v !== 'object') continue
+    if (d >= max) return false
+    for (const child of Object.values(v)) stack.push([child, d + 1])
+  }
+  return true
+}
+
 export const metadataSchema = z
   .record(z.string(), z.unknown())
   .refine((m) => Object.keys(m).length > 0, 'must not be an empty object')
   .refine((m) => Object.keys(m).length <= 5, 'must have at most 5 keys')
   .refine((m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters')
   .refine((m) => Object.keys(m).every((k) => /^[A-Za-z0-9-]+$/.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -')
+  .refine((m) => Object.values(m).every((v) => depthAtMost(v, METADATA_DEPTH)), `values may nest at most ${METADATA_DEPTH} levels`)
+
 
 export const dynamicDescriptorSchema = z
   .string()

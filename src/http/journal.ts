@@ -16,10 +16,12 @@ export interface JournalEntry {
 
 /**
  * The request journal: a bounded ring per namespace, in memory. Bodies are masked before they
- * are kept, so no full PAN, CVV, PIN or OTP is ever held here.
+ * are kept, so no full PAN, CVV, PIN or OTP is ever held here. Each entry is kept as its JSON
+ * text: one string per request instead of a tree of small objects that outlives the young
+ * generation (the journal was most of what the garbage collector copied under load).
  */
 export class Journal {
-  readonly #rings = new Map<string, { entries: JournalEntry[]; next: number; seq: number }>()
+  readonly #rings = new Map<string, { entries: string[]; next: number; seq: number }>()
 
   constructor(readonly size: number) {}
 
@@ -30,9 +32,16 @@ export class Journal {
     const full = entry as JournalEntry
     full.id = ++ring.seq
     if (!masked) full.request = maskSecrets(entry.request)
-    if (ring.entries.length < this.size) ring.entries.push(full)
+    let text: string
+    try {
+      text = JSON.stringify(full)
+    } catch {
+      // a body too deep to serialize (the masker stops at 32 levels; a response could go deeper)
+      text = JSON.stringify({ ...full, request: '[not journaled: too deep]', response: '[not journaled: too deep]' })
+    }
+    if (ring.entries.length < this.size) ring.entries.push(text)
     else {
-      ring.entries[ring.next] = full
+      ring.entries[ring.next] = text
       ring.next = (ring.next + 1) % this.size
     }
   }
@@ -41,7 +50,7 @@ export class Journal {
   list(ns: string, filter: { method?: string; path?: string; limit?: number } = {}): JournalEntry[] {
     const ring = this.#rings.get(ns)
     if (!ring) return []
-    const ordered = [...ring.entries.slice(ring.next), ...ring.entries.slice(0, ring.next)]
+    const ordered = [...ring.entries.slice(ring.next), ...ring.entries.slice(0, ring.next)].map((t) => JSON.parse(t) as JournalEntry)
     let out = ordered.filter(
       (e) =>
         (!filter.method || e.method === filter.method.toUpperCase()) &&

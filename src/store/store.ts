@@ -136,9 +136,9 @@ export class Store implements ChangeSink {
 
   // ---- used by the log -------------------------------------------------------------
 
-  /** @internal */
-  current(ns: string, collection: string, key: string): unknown {
-    return this.#namespaces.get(ns)?.get(collection)?.get(key)
+  /** @internal The record as JSON text, or undefined when there is none. */
+  currentJson(ns: string, collection: string, key: string): string | undefined {
+    return this.#namespaces.get(ns)?.get(collection)?.json(key)
   }
 
   /** @internal */
@@ -172,8 +172,8 @@ export class Store implements ChangeSink {
         parts.push(`${firstCol ? '' : ','}${JSON.stringify(name)}:{`)
         firstCol = false
         let firstRec = true
-        for (const [key, value] of col.entries()) {
-          parts.push(`${firstRec ? '' : ','}${JSON.stringify(key)}:${JSON.stringify(value)}`)
+        for (const [key, json] of col.jsonEntries()) {
+          parts.push(`${firstRec ? '' : ','}${JSON.stringify(key)}:${json}`)
           firstRec = false
         }
         parts.push('}')
@@ -333,16 +333,18 @@ class DeltaLog {
     this.#dirtyKeys.clear()
     const lines: string[] = []
     for (const op of ops) {
-      let delta: Delta
+      let delta: string
       if (Array.isArray(op)) {
         const [n, c, k] = op
-        const v = this.store.current(n, c, k)
-        delta = v === undefined ? { n, c, k, d: 1 } : { n, c, k, v }
+        const v = this.store.currentJson(n, c, k)
+        // {n, c, k, v} or {n, c, k, d: 1}, with the record's text as the collection keeps it
+        const head = `{"n":${JSON.stringify(n)},"c":${JSON.stringify(c)},"k":${JSON.stringify(k)}`
+        delta = v === undefined ? `${head},"d":1}` : `${head},"v":${v}}`
       } else {
-        delta = op
+        delta = JSON.stringify(op)
       }
       // newline first: a torn write can then only ever damage its own last line
-      lines.push(`\n${this.#deltaCount === 0 && lines.length === 0 ? '' : ','}${JSON.stringify(delta)}`)
+      lines.push(`\n${this.#deltaCount === 0 && lines.length === 0 ? '' : ','}${delta}`)
     }
     const text = lines.join('') + TAIL
     const buf = Buffer.from(text, 'utf8')
