@@ -873,7 +873,9 @@ async function bench(o, machine) {
         log(`  ${SCENARIOS[scenario].label.padEnd(20)} ${kind.padEnd(8)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  ${fmtCpu(r.cpu)}  rounds ${r.round_rates.map(fmtInt).join(' ')}`)
       }
       log(`  ${''.padEnd(20)} ratio per round ${pair.sandbox.round_ratios.join(' ')}`)
-      log(`  ${''.padEnd(20)} ratio ${round(pair.sandbox.rate / pair.bare.rate, 3)}x`)
+      // CPU time per request: what the other tenants of a shared machine (steal) do not change
+      const us = (r) => (r.cpu?.server ? round((r.cpu.server / r.rate) * 1e6, 1) : NaN)
+      log(`  ${''.padEnd(20)} ratio ${round(pair.sandbox.rate / pair.bare.rate, 3)}x; server CPU per request: bare ${us(pair.bare)} µs, paysandbox ${us(pair.sandbox)} µs (${round(us(pair.bare) / us(pair.sandbox), 3)}x)`)
       await sleep(1000)
       res.rss_by_scenario[scenario] = { bare: { ...procStatus(bare.pid) }, sandbox: { ...procStatus(sb.pid), stored: sb.stored } }
     } finally {

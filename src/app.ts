@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type MiddlewareHandler } from 'hono'
 import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
 import { PreauthService } from './cards/preauth.js'
@@ -17,8 +17,8 @@ import type { CardCharge } from './charges/types.js'
 import type { AppEnv } from './http/context.js'
 import { fail, ok } from './http/envelope.js'
 import { ApiError, MSG } from './http/errors.js'
-import { authenticate, limitBody, loopbackOnly } from './http/middleware.js'
-import { injectFaults } from './control/faults.js'
+import { authenticate, authenticateRequest, limitBody, loopbackOnly } from './http/middleware.js'
+import { applyFault } from './control/faults.js'
 import { healthBody } from './version.js'
 
 /** Paths whose requests are not journaled (reading the journal or events would drown it). */
@@ -36,11 +36,17 @@ export function createApp(deps: Deps) {
   const dd = new DirectDebitService(deps)
   const identity = new IdentityService(deps)
 
-  // Outermost: durability, then the journal. With --data, the answer leaves only once the
-  // change it reports is in the file.
+  // 4 MiB on the identity endpoints (selfies), 1 MiB everywhere else
+  const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
+
+  // Outermost, one middleware for every request (each level of middleware costs): the body
+  // limit, then after the handler durability (with --data the answer leaves only once the change
+  // it reports is in the file) and the journal.
   app.use('*', async (c, next) => {
     const t0 = performance.now()
-    await next()
+    const refused = limitBody(c, IDENTITY.test(c.req.path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
+    if (refused) c.res = refused
+    else await next()
     if (deps.store.dirty) {
       try {
         await deps.store.sync()
@@ -64,19 +70,13 @@ export function createApp(deps: Deps) {
           query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
           status: c.res.status,
           ms: Math.round((performance.now() - t0) * 100) / 100,
-          request: journalBody ?? c.get('body') ?? null,
-          response: c.get('responseBody') ?? null,
         },
+        journalBody ?? c.get('body') ?? null,
         journalBody !== undefined && c.get('journalMasked') === true,
+        c.get('responseJson'),
       )
     }
   })
-
-  // 4 MiB on the identity endpoints (selfies), 1 MiB everywhere else
-  const identityLimit = limitBody(deps.config.identityBodyLimit)
-  const defaultLimit = limitBody(deps.config.bodyLimit)
-  const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
-  app.use('*', (c, next) => (IDENTITY.test(c.req.path) ? identityLimit : defaultLimit)(c, next))
 
   app.get('/_sandbox/health', (c) => {
     const { message, data } = healthBody(deps.startedAt)
@@ -91,10 +91,15 @@ export function createApp(deps: Deps) {
   // the dashboard takes no key, but stays under the loopback rule (CONTRACT.md 9)
   app.route('/_sandbox/ui', dashboardRoutes(deps))
   app.use('/_sandbox/*', authenticate(deps))
-  app.use('/merchant/*', authenticate(deps))
-  app.use('/api/*', authenticate(deps))
-  app.use('/merchant/*', injectFaults(deps.faults))
-  app.use('/api/*', injectFaults(deps.faults))
+  // merchant and identity calls: the key chooses the namespace, then an armed fault may take the call
+  const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
+    authenticateRequest(c, deps)
+    const fault = deps.faults.takeApi(c.get('ns'), c.req.method, c.req.path)
+    if (fault) return applyFault(c, next, fault)
+    await next()
+  }
+  app.use('/merchant/*', gate)
+  app.use('/api/*', gate)
 
   app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
   app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))

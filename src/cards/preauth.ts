@@ -288,6 +288,8 @@ export class PreauthService {
 
   /** The ledger and operations that the charge query adds for a pre-authorization or a refunded charge. */
   queryExtras(ns: string, charge: CardCharge): Record<string, unknown> {
+    // the common case, asked on every query of a card charge: no hold, no refund
+    if (!charge.preauth && !charge.refunds?.length) return { settled: this.isChargeSettled(ns, charge) }
     const ops = (charge.preauth?.operations ?? charge.refunds ?? []).map((r) => this.#ops(ns).get(r)).filter((o): o is CardOperation => !!o)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {

@@ -1,4 +1,4 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context, Next } from 'hono'
 import { nanoid } from 'nanoid'
 import type { AppEnv } from '../http/context.js'
 import { fail } from '../http/envelope.js'
@@ -100,6 +100,7 @@ export class Faults {
 
   /** The fault that takes this API call, consuming one of its `times`. */
   takeApi(ns: string, method: string, path: string): Fault | undefined {
+    if (!this.#byNs.get(ns)?.length) return undefined
     return this.#take(ns, (f) => (API_KINDS as readonly string[]).includes(f.kind) && (!f.method || f.method === '*' || f.method === method) && !!this.#patterns.get(f.id)?.test(path))
   }
 
@@ -123,33 +124,29 @@ export class Faults {
   }
 }
 
-/** Applies API faults to merchant and identity calls (after the key has chosen the namespace). */
-export function injectFaults(faults: Faults): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const fault = faults.takeApi(c.get('ns'), c.req.method, c.req.path)
-    if (!fault) return next()
-    const status = (fault.status ?? 503) as 503
-    const message = fault.message ?? (fault.kind === 'commit_then_error' ? MSG.TRY_AGAIN : MSG.SERVICE_UNAVAILABLE)
-    switch (fault.kind) {
-      case 'latency':
-        await new Promise((r) => setTimeout(r, fault.delay_ms))
-        return next()
-      case 'error':
-        return fail(c, status, message)
-      case 'drop': {
-        const socket = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket
-        if (socket) {
-          socket.destroy()
-          return new Response(null, { status: 499 })
-        }
-        // no socket (in-process app.request): the closest is an empty 502
-        return new Response(null, { status: 502 })
+/** Applies an API fault armed for a merchant or identity call (after the key chose the namespace). */
+export async function applyFault(c: Context<AppEnv>, next: Next, fault: Fault): Promise<Response | void> {
+  const status = (fault.status ?? 503) as 503
+  const message = fault.message ?? (fault.kind === 'commit_then_error' ? MSG.TRY_AGAIN : MSG.SERVICE_UNAVAILABLE)
+  switch (fault.kind) {
+    case 'latency':
+      await new Promise((r) => setTimeout(r, fault.delay_ms))
+      return next()
+    case 'error':
+      return fail(c, status, message)
+    case 'drop': {
+      const socket = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket
+      if (socket) {
+        socket.destroy()
+        return new Response(null, { status: 499 })
       }
-      case 'commit_then_error':
-        // the operation runs and is stored, its events fire; the client sees a server error
-        await next()
-        c.res = fail(c, status, message)
-        return
+      // no socket (in-process app.request): the closest is an empty 502
+      return new Response(null, { status: 502 })
     }
+    case 'commit_then_error':
+      // the operation runs and is stored, its events fire; the client sees a server error
+      await next()
+      c.res = fail(c, status, message)
+      return
   }
 }

@@ -10,8 +10,8 @@ export interface AppEnv {
     body: unknown
     /** what the journal keeps instead of the body (for example decrypted charge_data, masked) */
     journalBody: unknown
-    /** the JSON the response carries, for the journal */
-    responseBody: unknown
+    /** the JSON text the response carries, for the journal */
+    responseJson: string
     /** the body limit of this route, in bytes */
     bodyLimit: number
     /** the body as read (once) */

@@ -13,12 +13,18 @@ export function ok<T>(c: Context, message: string, data: T, extra: { code?: stri
   const body: Envelope<T> = extra.code
     ? { status: true, code: extra.code, message, data }
     : { status: true, message, data }
-  c.set('responseBody', body)
-  return c.json(body, extra.status ?? 200)
+  return send(c, body, extra.status ?? 200)
 }
 
 export function fail(c: Context, status: ContentfulStatusCode, message: string, data: unknown = null): Response {
-  const body: Envelope = { status: false, message, data }
-  c.set('responseBody', body)
-  return c.json(body, status)
+  return send(c, { status: false, message, data }, status)
+}
+
+const JSON_TYPE = { 'content-type': 'application/json' }
+
+/** c.json(), keeping the text for the journal (which then does not serialize the answer again). */
+function send(c: Context, body: Envelope, status: ContentfulStatusCode): Response {
+  const text = JSON.stringify(body)
+  c.set('responseJson', text)
+  return c.body(text, status, JSON_TYPE)
 }

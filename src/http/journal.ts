@@ -25,20 +25,23 @@ export class Journal {
 
   constructor(readonly size: number) {}
 
-  /** Keeps an entry; its request body is masked here unless `masked` says it already is. */
-  add(ns: string, entry: Omit<JournalEntry, 'id'>, masked = false): void {
+  /**
+   * Keeps an entry. Its request body is masked here unless `masked` says it already is; the
+   * response is the JSON text that was sent (null when the answer was not JSON).
+   */
+  add(ns: string, head: Omit<JournalEntry, 'id' | 'request' | 'response'>, request: unknown, masked: boolean, responseJson: string | undefined): void {
     let ring = this.#rings.get(ns)
     if (!ring) this.#rings.set(ns, (ring = { entries: [], next: 0, seq: 0 }))
-    const full = entry as JournalEntry
-    full.id = ++ring.seq
-    if (!masked) full.request = maskSecrets(entry.request)
-    let text: string
+    let requestJson: string
     try {
-      text = JSON.stringify(full)
+      requestJson = JSON.stringify((masked ? request : maskSecrets(request)) ?? null)
     } catch {
-      // a body too deep to serialize (the masker stops at 32 levels; a response could go deeper)
-      text = JSON.stringify({ ...full, request: '[not journaled: too deep]', response: '[not journaled: too deep]' })
+      // deeper than JSON.stringify goes (the masker itself stops at 32 levels)
+      requestJson = '"[not journaled: too deep]"'
     }
+    const { at, method, path, query, status, ms } = head
+    // written out: at (ISO), method (a token), status and ms (numbers) need no escaping
+    const text = `{"id":${++ring.seq},"at":"${at}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${JSON.stringify(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseJson ?? 'null'}}`
     if (ring.entries.length < this.size) ring.entries.push(text)
     else {
       ring.entries[ring.next] = text
