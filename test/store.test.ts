@@ -225,6 +225,31 @@ describe('Store in memory', () => {
     expect(col.findBy('payment_reference', 'r0')).toBeUndefined()
     expect(col.json('tx0')).toBeUndefined()
   })
+
+  it('gives back exactly what went cold: records of many shapes, undefined fields left out, an own __proto__ key kept', async () => {
+    const s = await open()
+    const col = s.col<Rec>('ns', 'things')
+    const records: Record<string, Rec> = {
+      plain: { a: 1, b: 'two', c: null, d: [1, { e: 'f' }], g: { h: true } },
+      sameKeys: { a: 2, b: 'x', c: 3, d: [], g: {} },
+      otherOrder: { b: 'y', a: 3 },
+      empty: {},
+      undef: { a: undefined, b: 1, c: undefined },
+      proto: JSON.parse('{"__proto__":{"polluted":"yes"},"a":1}'),
+      unicode: { 'k\u0000ey': 'välue ✓', n: -0.5 },
+    }
+    for (const [k, v] of Object.entries(records)) col.put(k, v)
+    // push all of them out of the hot set
+    for (let i = 0; i < HOT_RECORDS; i++) col.put(`filler${i}`, { i })
+    for (const [k, v] of Object.entries(records)) {
+      const back = col.get(k)!
+      expect(back).toEqual(JSON.parse(JSON.stringify(v)))
+      expect(JSON.parse(col.json(k)!)).toEqual(JSON.parse(JSON.stringify(v)))
+    }
+    expect(Object.getPrototypeOf(col.get('proto'))).toBe(Object.prototype)
+    expect(Object.keys(col.get('proto')!)).toEqual(['__proto__', 'a'])
+    expect(({} as Rec).polluted).toBeUndefined()
+  })
 })
 
 describe('Store with a file', () => {

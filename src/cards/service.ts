@@ -10,7 +10,12 @@ import { cardSummary, detectScheme, luhnValid } from './pan.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
 const txId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 14)
-export const newTransactionReference = (prefix: string): string => `KPY-${prefix}-${txId()}`
+export const newTransactionReference = (prefix: string): string => {
+  const ref = `KPY-${prefix}-${txId()}`
+  // one flat string, not a concatenation: it is a key of the store's maps for the charge's life
+  ref.charCodeAt(0)
+  return ref
+}
 
 
 /** Which authorization field answers which step, and what the response asks for. */
