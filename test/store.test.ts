@@ -424,6 +424,45 @@ describe('Store with a file', () => {
     expect(dump(again, ['ns'], ['c'])).toEqual(model)
   })
 
+  it('keeps every change made while a compaction writes a document of many pieces', async () => {
+    const file = tempFile()
+    const s = await open({ file })
+    const model: Model = {}
+    const put = (ns: string, c: string, k: string, v: Rec) => {
+      s.col<Rec>(ns, c).put(k, v)
+      ;((model[ns] ??= {})[c] ??= {})[k] = v
+    }
+    // about 1.5 MB: several pieces of the compaction, each written with the event loop free between
+    for (let i = 0; i < 5000; i++) put('a', 'big', `k${i}`, { i, pad: 'x'.repeat(300) })
+    put('b', 'big', 'keep', { b: true })
+    await s.sync()
+    let compacted = false
+    const compaction = s.compact().then(() => (compacted = true))
+    let during = 0
+    for (let round = 0; round < 40; round++) {
+      await new Promise((r) => setImmediate(r))
+      if (!compacted) during++
+      put('a', 'big', `k${round * 100}`, { changed: round })
+      put('a', 'new', `n${round}`, { round })
+      s.col<Rec>('a', 'big').delete(`k${round * 100 + 1}`)
+      delete model.a.big[`k${round * 100 + 1}`]
+      if (round === 20) {
+        s.resetNamespace('b')
+        delete model.b
+        put('b', 'fresh', 'after-reset', { ok: true })
+      }
+    }
+    await compaction
+    await s.sync()
+    // the changes did land while the compaction was writing
+    expect(during).toBeGreaterThan(2)
+    // the file alone (snapshot, then deltas) holds the latest state of every record
+    expect(replay(readDoc(file))).toEqual(normalize(model))
+    await s.close()
+    const again = await open({ file })
+    expect(dump(again, ['a', 'b'], ['big', 'new', 'fresh'])).toEqual(normalize(model))
+  })
+
   it('repairs a torn last delta on open, keeping every complete delta', async () => {
     const file = tempFile()
     const s = await Store.open({ file })

@@ -1,6 +1,7 @@
-import { open, stat, type FileHandle } from 'node:fs/promises'
-import { Low } from 'lowdb'
-import { DataFile } from 'lowdb/node'
+import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import path from 'node:path'
+import { Low, type Adapter } from 'lowdb'
+import { TextFile } from 'lowdb/node'
 import { Collection, type ChangeSink, type IndexFn } from './collection.js'
 
 /**
@@ -9,9 +10,10 @@ import { Collection, type ChangeSink, type IndexFn } from './collection.js'
  * With a file (`--data FILE`) every change is also made durable before its response is sent:
  * the file is one JSON document `{"paysandbox":1,"snapshot":{...},"deltas":[...]}`. Changes are
  * appended to the `deltas` array in place (one positional write per group of changes, so the cost
- * of a write does not grow with the store), and the whole document is compacted through lowdb's
- * atomic write (temp file + rename) once the deltas outweigh the snapshot. The file is valid JSON
- * after every write, so a `kill -9` leaves it holding every acknowledged change.
+ * of a write does not grow with the store), and the whole document is compacted (lowdb's
+ * `write()`, through the SnapshotFile adapter: written in pieces to a temp file, then renamed)
+ * once the deltas outweigh the snapshot. The file is valid JSON after every write, so a `kill -9`
+ * leaves it holding every acknowledged change.
  */
 
 export interface StoreOptions {
@@ -160,28 +162,35 @@ export class Store implements ChangeSink {
     else col.load(delta.k, delta.v as object)
   }
 
-  /** @internal Serializes the whole store as the file's document, with no newline inside. */
-  serialize(): string {
-    const parts: string[] = [`{"paysandbox":${FORMAT},"snapshot":{`]
+  /**
+   * @internal The whole store as the file's document, in pieces (no newline inside): the
+   * compaction writes them out as they come, so the document is never one string in memory.
+   */
+  *serializePieces(): Generator<string> {
+    yield `{"paysandbox":${FORMAT},"snapshot":{`
     let firstNs = true
     for (const [ns, cols] of this.#namespaces) {
-      parts.push(`${firstNs ? '' : ','}${JSON.stringify(ns)}:{`)
+      yield `${firstNs ? '' : ','}${JSON.stringify(ns)}:{`
       firstNs = false
       let firstCol = true
       for (const [name, col] of cols) {
-        parts.push(`${firstCol ? '' : ','}${JSON.stringify(name)}:{`)
+        yield `${firstCol ? '' : ','}${JSON.stringify(name)}:{`
         firstCol = false
         let firstRec = true
         for (const [key, json] of col.jsonEntries()) {
-          parts.push(`${firstRec ? '' : ','}${JSON.stringify(key)}:${json}`)
+          yield `${firstRec ? '' : ','}${JSON.stringify(key)}:${json}`
           firstRec = false
         }
-        parts.push('}')
+        yield '}'
       }
-      parts.push('}')
+      yield '}'
     }
-    parts.push(`},"deltas":[${TAIL}`)
-    return parts.join('')
+    yield `},"deltas":[${TAIL}`
+  }
+
+  /** @internal The whole document as one string (tests, and small stores). */
+  serialize(): string {
+    return [...this.serializePieces()].join('')
   }
 
   #applyReset(ns: string, keep: string[]): void {
@@ -219,18 +228,16 @@ class DeltaLog {
     readonly store: Store,
     readonly compactMinBytes: number,
     readonly db: Low<Store>,
+    readonly snapshots: SnapshotFile,
   ) {}
 
   static async open(path: string, store: Store, compactMinBytes: number): Promise<DeltaLog> {
     // lowdb underneath, built by hand (JSONFilePreset goes in-memory under NODE_ENV=test).
-    const adapter = new DataFile<Store>(path, {
-      parse: (text) => {
-        const doc = parseDoc(path, text)
-        store.loadSnapshot(doc.snapshot)
-        for (const d of doc.deltas) store.applyDelta(d)
-        return store
-      },
-      stringify: (s) => s.serialize(),
+    const adapter = new SnapshotFile(path, (text) => {
+      const doc = parseDoc(path, text)
+      store.loadSnapshot(doc.snapshot)
+      for (const d of doc.deltas) store.applyDelta(d)
+      return store
     })
     const db = new Low<Store>(adapter, store)
     try {
@@ -239,7 +246,7 @@ class DeltaLog {
       if (e instanceof DataFileError) throw e
       throw new DataFileError(path, (e as NodeJS.ErrnoException).code ?? (e as Error).message)
     }
-    const log = new DeltaLog(path, store, compactMinBytes, db)
+    const log = new DeltaLog(path, store, compactMinBytes, db, adapter)
     // Start from a freshly compacted file: it ends with the deltas array's tail, ready to append.
     try {
       await log.compact()
@@ -358,17 +365,76 @@ class DeltaLog {
 
   async #compact(): Promise<void> {
     this.#compactWanted = false
-    // the snapshot taken now holds every pending change
+    // the snapshot taken now holds every change pending so far
     this.#pending = []
     this.#dirtyKeys.clear()
     await this.#fh?.close()
     this.#fh = null
     await this.db.write()
-    const { size } = await stat(this.path)
+    const size = this.snapshots.lastSize
     this.#size = size
     this.#snapshotBytes = size
     this.#deltaBytes = 0
     this.#deltaCount = 0
+  }
+}
+
+/** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
+const COMPACT_CHUNK = 256 * 1024
+
+/**
+ * The lowdb adapter of the data file: it reads the document through lowdb's TextFile, and writes
+ * the whole store (a compaction) to a temporary file next to it a piece at a time, then renames
+ * it over the data file (atomic, like lowdb's own writer: a crash leaves the old file, which holds
+ * every change acknowledged so far). The document is never one string in memory, and requests go
+ * on between the pieces; what they change meanwhile is pending again and is appended to the new
+ * file right after, so replaying those deltas over this snapshot gives every record's latest state.
+ */
+class SnapshotFile implements Adapter<Store> {
+  readonly #text: TextFile
+  /** bytes of the document last written */
+  lastSize = 0
+
+  constructor(
+    readonly file: string,
+    readonly parse: (text: string) => Store,
+  ) {
+    this.#text = new TextFile(file)
+  }
+
+  async read(): Promise<Store | null> {
+    const text = await this.#text.read()
+    return text === null ? null : this.parse(text)
+  }
+
+  async write(store: Store): Promise<void> {
+    const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.compact.tmp`)
+    const out = await open(tmp, 'w')
+    let size = 0
+    try {
+      let parts: string[] = []
+      let length = 0
+      for (const piece of store.serializePieces()) {
+        parts.push(piece)
+        length += piece.length
+        if (length < COMPACT_CHUNK) continue
+        const buf = Buffer.from(parts.join(''), 'utf8')
+        parts = []
+        length = 0
+        await out.write(buf)
+        size += buf.length
+      }
+      const buf = Buffer.from(parts.join(''), 'utf8')
+      await out.write(buf)
+      size += buf.length
+      await out.close()
+      await rename(tmp, this.file)
+    } catch (e) {
+      await out.close().catch(() => undefined)
+      await rm(tmp, { force: true })
+      throw e
+    }
+    this.lastSize = size
   }
 }
 
