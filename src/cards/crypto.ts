@@ -72,8 +72,8 @@ export function decryptChargeText(chargeData: string, encryptionKey: string): st
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
     decipher.setAuthTag(tag)
-    const pt = Buffer.concat([decipher.update(ct), decipher.final()])
-    return pt.toString('utf8')
+    const text = decipher.update(ct, undefined, 'utf8')
+    return text + decipher.final('utf8')
   } catch {
     return undefined
   }

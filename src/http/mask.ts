@@ -13,9 +13,11 @@ export function maskSecrets(value: unknown, depth = 0, parent = ''): unknown {
   if (Array.isArray(value)) return value.map((v) => maskSecrets(v, depth + 1, parent))
   if (value && typeof value === 'object') {
     const out: Record<string, unknown> = {}
-    for (const [k, v] of Object.entries(value)) {
+    const obj = value as Record<string, unknown>
+    for (const k of Object.keys(obj)) {
+      const v = obj[k]
       // never String() an unknown value: a deeply nested array would overflow the stack
-      if (SECRET_KEYS.has(k.toLowerCase()) && v !== null && v !== undefined) out[k] = '*'.repeat(typeof v === 'string' ? Math.min(8, v.length || 3) : 3)
+      if (isSecretKey(k) && v !== null && v !== undefined) out[k] = '*'.repeat(typeof v === 'string' ? Math.min(8, v.length || 3) : 3)
       // a wallet number is a phone number, not a card: it stays as sent
       else if (k === 'number' && parent === 'mobile_money') out[k] = v
       else if (k === 'number' && typeof v === 'string' && /^[\d\s-]{12,30}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))
@@ -24,6 +26,11 @@ export function maskSecrets(value: unknown, depth = 0, parent = ''): unknown {
     return out
   }
   return value
+}
+
+/** Whether a key names a secret, in any case (every secret key is at most 5 letters). */
+function isSecretKey(k: string): boolean {
+  return k.length <= 5 && SECRET_KEYS.has(k.toLowerCase())
 }
 
 /** Any run of 12-19 digits (spaces or dashes between them allowed) that passes Luhn is masked. */
