@@ -295,7 +295,7 @@ function spawnServer(kind, { port = 0, args = [], nodeFlags = [] } = {}) {
   children.add(child)
   child.stderrTail = ''
   child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (d) => { child.stderrTail = (child.stderrTail + d).slice(-4000) })
+  child.stderr.on('data', (d) => { if (process.env.BENCH_SANDBOX_LOG && kind === 'sandbox') appendFileSync(process.env.BENCH_SANDBOX_LOG, d); child.stderrTail = (child.stderrTail + d).slice(-4000) })
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => { children.delete(child); child.exitInfo = { code, signal }; resolve(child.exitInfo) }))
   return child
 }

@@ -42,6 +42,8 @@ export class Journal {
     const { at, method, path, query, status, ms } = head
     // written out: at (ISO), method (a token), status and ms (numbers) need no escaping
     const text = `{"id":${++ring.seq},"at":"${at}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${JSON.stringify(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseJson ?? 'null'}}`
+    // one flat string: the pieces of the template would otherwise all outlive the young generation
+    text.charCodeAt(0)
     if (ring.entries.length < this.size) ring.entries.push(text)
     else {
       ring.entries[ring.next] = text
