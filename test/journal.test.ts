@@ -1,0 +1,63 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { Journal } from '../src/http/journal.js'
+
+const head = (i: number) => ({ at: '2026-01-01T00:00:00.000Z', method: 'POST', path: `/p/${i}`, query: '', status: 200, ms: 0.5 })
+
+describe('the request journal', () => {
+  it('keeps the newest entries in order, each exactly as added, dropping the oldest first', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 40 }),
+        fc.array(
+          fc.oneof(
+            { arbitrary: fc.string({ maxLength: 300 }), weight: 1 },
+            { arbitrary: fc.string({ unit: 'grapheme', maxLength: 200 }), weight: 1 },
+            { arbitrary: fc.integer({ min: 1_000, max: 5_000 }).map((n) => 'é'.repeat(n)), weight: 6 },
+            { arbitrary: fc.integer({ min: 5_000, max: 40_000 }).map((n) => 'é'.repeat(n)), weight: 1 },
+          ),
+          { minLength: 1, maxLength: 200, size: 'max' },
+        ),
+        (size, bodies) => {
+          const journal = new Journal(size)
+          bodies.forEach((body, i) => journal.add('ns', head(i), { body }, true, `{"n":${i}}`))
+          const list = journal.list('ns')
+          // the last `size` entries, in order, each intact
+          expect(list.length).toBe(Math.min(size, bodies.length))
+          const first = bodies.length - list.length
+          list.forEach((e, k) => {
+            expect(e.id).toBe(first + k + 1)
+            expect(e.path).toBe(`/p/${first + k}`)
+            expect(e.request).toEqual({ body: bodies[first + k] })
+            expect(e.response).toEqual({ n: first + k })
+          })
+        },
+      ),
+      { numRuns: 100 },
+    )
+  })
+
+  it('keeps namespaces apart, filters, limits and clears', () => {
+    const journal = new Journal(1000)
+    for (let i = 0; i < 2500; i++) journal.add(i % 2 ? 'a' : 'b', { ...head(i), method: i % 3 ? 'POST' : 'GET' }, null, false, undefined)
+    expect(journal.list('a')).toHaveLength(1000)
+    expect(journal.list('a').at(-1)!.path).toBe('/p/2499')
+    expect(journal.list('b').at(-1)!.path).toBe('/p/2498')
+    expect(journal.list('a', { method: 'get' }).every((e) => e.method === 'GET')).toBe(true)
+    expect(journal.list('a', { limit: 3 }).map((e) => e.path)).toEqual(['/p/2495', '/p/2497', '/p/2499'])
+    journal.clear('a')
+    expect(journal.list('a')).toEqual([])
+    expect(journal.list('b')).toHaveLength(1000)
+  })
+
+  it('masks what it is given unmasked, and keeps a body too deep to serialize as a note', () => {
+    const journal = new Journal(10)
+    journal.add('ns', head(0), { card: { number: '4084127883172787', cvv: '123' } }, false, undefined)
+    let deep: unknown = null
+    for (let i = 0; i < 20_000; i++) deep = [deep]
+    journal.add('ns', head(1), deep, true, undefined)
+    const [masked, tooDeep] = journal.list('ns')
+    expect(masked.request).toEqual({ card: { number: '408412******2787', cvv: '***' } })
+    expect(tooDeep.request).toBe('[not journaled: too deep]')
+  })
+})
