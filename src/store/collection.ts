@@ -10,8 +10,8 @@ export interface ChangeSink {
  * How many records of a collection stay as live objects; the others are kept as their JSON text.
  * A record as text takes about half the memory of the object tree and costs the garbage collector
  * nothing to trace, which is what keeps a store of 100k charges small and its pauses short.
- * `SANDBOX_HOT_RECORDS` overrides it (tests run the suite with 1 to prove that no code relies on
- * an object staying the stored one).
+ * `SANDBOX_HOT_RECORDS` overrides it: `npm run test:cold` runs the whole suite with 1, which shows
+ * that no code relies on an object staying the stored one.
  */
 export const HOT_RECORDS = Math.max(1, Number(process.env.SANDBOX_HOT_RECORDS) || 128)
 
