@@ -424,7 +424,7 @@ describe('Store with a file', () => {
     expect(dump(again, ['ns'], ['c'])).toEqual(model)
   })
 
-  it('keeps every change made while a compaction writes a document of many pieces', async () => {
+  it('acknowledges and keeps every change made while a compaction writes a document of many pieces', async () => {
     const file = tempFile()
     const s = await open({ file })
     const model: Model = {}
@@ -432,13 +432,14 @@ describe('Store with a file', () => {
       s.col<Rec>(ns, c).put(k, v)
       ;((model[ns] ??= {})[c] ??= {})[k] = v
     }
-    // about 1.5 MB: several pieces of the compaction, each written with the event loop free between
-    for (let i = 0; i < 5000; i++) put('a', 'big', `k${i}`, { i, pad: 'x'.repeat(300) })
+    // about 3 MB: several pieces of the compaction, each written with the event loop free between
+    for (let i = 0; i < 10_000; i++) put('a', 'big', `k${i}`, { i, pad: 'x'.repeat(300) })
     put('b', 'big', 'keep', { b: true })
     await s.sync()
     let compacted = false
     const compaction = s.compact().then(() => (compacted = true))
     let during = 0
+    let acknowledgedDuring = 0
     for (let round = 0; round < 40; round++) {
       await new Promise((r) => setImmediate(r))
       if (!compacted) during++
@@ -451,11 +452,15 @@ describe('Store with a file', () => {
         delete model.b
         put('b', 'fresh', 'after-reset', { ok: true })
       }
+      // a change is acknowledged (in the current file) without waiting for the compaction
+      await s.sync()
+      if (!compacted) acknowledgedDuring++
     }
     await compaction
     await s.sync()
-    // the changes did land while the compaction was writing
+    // the changes did land, and were acknowledged, while the compaction was writing
     expect(during).toBeGreaterThan(2)
+    expect(acknowledgedDuring).toBeGreaterThan(0)
     // the file alone (snapshot, then deltas) holds the latest state of every record
     expect(replay(readDoc(file))).toEqual(normalize(model))
     await s.close()

@@ -18,9 +18,11 @@ export type Completer = (ns: string, transactionReference: string, outcome: 'suc
 const MAX_WAIT_MS = 30_000
 
 function clockData(deps: Deps, ns: string) {
+  // one reading: two could fall on either side of a millisecond
+  const now = deps.clocks.now(ns)
   return {
-    now: deps.clocks.iso(ns),
-    now_ms: deps.clocks.now(ns),
+    now: new Date(now).toISOString(),
+    now_ms: now,
     offset_ms: deps.clocks.offset(ns),
     frozen: deps.clocks.frozenAt(ns) !== null,
     pending_timers: deps.clocks.pending(ns).map((t) => ({ id: t.id, kind: t.kind, due: new Date(t.due).toISOString() })),

@@ -203,9 +203,11 @@ export class Store implements ChangeSink {
 const RESOLVED = Promise.resolve()
 
 /**
- * The append-and-compact writer behind a file store. One writer loop: it either appends the
- * changes gathered since its last write (group commit), or compacts; waiters are released only
- * after the write that holds their change has completed.
+ * The append-and-compact writer behind a file store. Appends (group commit) are written one at a
+ * time; waiters are released only after the write that holds their change has completed. A
+ * compaction runs beside them: it writes the snapshot to a temporary file while appends still go
+ * to the current file (so nothing waits for it), then, in one step between two appends, copies to
+ * the new file the changes appended meanwhile and renames it over the current one.
  */
 class DeltaLog {
   #fh: FileHandle | null = null
@@ -214,14 +216,18 @@ class DeltaLog {
   #deltaBytes = 0
   #snapshotBytes = 0
   /** pending changes in order: puts coalesced by key, resets kept in place */
-  #pending: (Delta | [string, string, string])[] = []
+  #pending: Op[] = []
   #dirtyKeys = new Set<string>()
   #waiters: (() => void)[] = []
   #failures: ((e: unknown) => void)[] = []
   #running = false
-  #compactWanted = false
   #closed = false
   #error: unknown = null
+  /** the compaction under way, and the changes appended since it took its snapshot */
+  #compacting: Promise<void> | null = null
+  #carry: Op[] | null = null
+  /** file writes one at a time: appends, and the switch to a compacted file */
+  #lock: Promise<unknown> = Promise.resolve()
 
   private constructor(
     readonly path: string,
@@ -247,6 +253,7 @@ class DeltaLog {
       throw new DataFileError(path, (e as NodeJS.ErrnoException).code ?? (e as Error).message)
     }
     const log = new DeltaLog(path, store, compactMinBytes, db, adapter)
+    adapter.commit = (out, tmp, size) => log.#switchTo(out, tmp, size)
     // Start from a freshly compacted file: it ends with the deltas array's tail, ready to append.
     try {
       await log.compact()
@@ -284,14 +291,18 @@ class DeltaLog {
     })
   }
 
+  /** Compacts now (and waits for it); a failure is thrown. */
   async compact(): Promise<void> {
-    this.#compactWanted = true
-    this.#kick()
     await this.sync()
+    while (this.#compacting) await this.#compacting
+    const run = this.#startCompaction(false)
+    await run.done
+    if (run.error) throw run.error
   }
 
   async close(): Promise<void> {
     await this.sync().catch(() => undefined)
+    await this.#compacting
     this.#closed = true
     await this.#fh?.close()
     this.#fh = null
@@ -306,23 +317,20 @@ class DeltaLog {
 
   async #loop(): Promise<void> {
     try {
-      while (this.#pending.length || this.#compactWanted) {
+      while (this.#pending.length) {
         const waiters = this.#waiters
         const failures = this.#failures
         this.#waiters = []
         this.#failures = []
         try {
-          if (this.#compactWanted || this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) {
-            await this.#compact()
-          } else {
-            await this.#append()
-          }
+          await this.#locked(() => this.#append())
         } catch (e) {
           this.#error = e
           for (const f of failures) f(e)
           continue
         }
         for (const w of waiters) w()
+        if (!this.#compacting && this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) this.#startCompaction()
       }
     } finally {
       this.#running = false
@@ -334,10 +342,47 @@ class DeltaLog {
     }
   }
 
+  /** Runs a file write after the ones before it. */
+  #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(fn)
+    this.#lock = run.catch(() => undefined)
+    return run
+  }
+
+  #startCompaction(logErrors = true): { done: Promise<void>; error?: unknown } {
+    const run: { done: Promise<void>; error?: unknown } = { done: RESOLVED }
+    this.#carry = []
+    run.done = this.#compacting = this.db
+      .write()
+      .catch((e) => {
+        run.error = e
+        // the current file still holds everything: appends go on there
+        if (logErrors && !this.#closed) console.error('paysandbox: could not compact the data file:', e)
+      })
+      .finally(() => {
+        this.#carry = null
+        this.#compacting = null
+      })
+    return run
+  }
+
   async #append(): Promise<void> {
     const ops = this.#pending
     this.#pending = []
     this.#dirtyKeys.clear()
+    if (!ops.length) return
+    this.#carry?.push(...ops)
+    const buf = Buffer.from(this.#deltaLines(ops, this.#deltaCount === 0) + TAIL, 'utf8')
+    if (!this.#fh) this.#fh = await open(this.path, 'r+')
+    // overwrite the old tail: the file is valid JSON before and after this one write
+    await this.#fh.write(buf, 0, buf.length, this.#size - TAIL.length)
+    this.#size += buf.length - TAIL.length
+    this.#deltaCount += ops.length
+    this.#deltaBytes += buf.length - TAIL.length
+  }
+
+  /** The deltas of these changes, each on its own line, with the records as they stand now. */
+  #deltaLines(ops: Op[], first: boolean): string {
     const lines: string[] = []
     for (const op of ops) {
       let delta: string
@@ -351,49 +396,57 @@ class DeltaLog {
         delta = JSON.stringify(op)
       }
       // newline first: a torn write can then only ever damage its own last line
-      lines.push(`\n${this.#deltaCount === 0 && lines.length === 0 ? '' : ','}${delta}`)
+      lines.push(`\n${first && lines.length === 0 ? '' : ','}${delta}`)
     }
-    const text = lines.join('') + TAIL
-    const buf = Buffer.from(text, 'utf8')
-    if (!this.#fh) this.#fh = await open(this.path, 'r+')
-    // overwrite the old tail: the file is valid JSON before and after this one write
-    await this.#fh.write(buf, 0, buf.length, this.#size - TAIL.length)
-    this.#size += buf.length - TAIL.length
-    this.#deltaCount += ops.length
-    this.#deltaBytes += buf.length - TAIL.length
+    return lines.join('')
   }
 
-  async #compact(): Promise<void> {
-    this.#compactWanted = false
-    // the snapshot taken now holds every change pending so far
-    this.#pending = []
-    this.#dirtyKeys.clear()
-    await this.#fh?.close()
-    this.#fh = null
-    await this.db.write()
-    const size = this.snapshots.lastSize
-    this.#size = size
-    this.#snapshotBytes = size
-    this.#deltaBytes = 0
-    this.#deltaCount = 0
+  /**
+   * The compaction's last step, between two appends: the changes appended since its snapshot go
+   * after it in the new file (replayed over the snapshot, they give every record's latest state),
+   * then the new file replaces the current one and takes the appends from now on.
+   */
+  #switchTo(out: FileHandle, tmp: string, size: number): Promise<void> {
+    return this.#locked(async () => {
+      const carried = this.#carry ?? []
+      let added = 0
+      if (carried.length) {
+        const buf = Buffer.from(this.#deltaLines(carried, true) + TAIL, 'utf8')
+        await out.write(buf, 0, buf.length, size - TAIL.length)
+        added = buf.length - TAIL.length
+      }
+      await rename(tmp, this.path)
+      this.#carry = null
+      const old = this.#fh
+      this.#fh = out
+      this.#size = size + added
+      this.#snapshotBytes = size
+      this.#deltaBytes = added
+      this.#deltaCount = carried.length
+      await old?.close().catch(() => undefined)
+    })
   }
 }
+
+type Op = Delta | [string, string, string]
 
 /** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
 const COMPACT_CHUNK = 256 * 1024
 
 /**
  * The lowdb adapter of the data file: it reads the document through lowdb's TextFile, and writes
- * the whole store (a compaction) to a temporary file next to it a piece at a time, then renames
- * it over the data file (atomic, like lowdb's own writer: a crash leaves the old file, which holds
- * every change acknowledged so far). The document is never one string in memory, and requests go
- * on between the pieces; what they change meanwhile is pending again and is appended to the new
- * file right after, so replaying those deltas over this snapshot gives every record's latest state.
+ * the whole store (a compaction) to a temporary file next to it a piece at a time, with the event
+ * loop free between pieces; `commit` then makes it the data file (the DeltaLog adds the changes
+ * made meanwhile and renames it over the old one: atomic, like lowdb's own writer, so a crash
+ * leaves the old file, which holds every change acknowledged so far). The document is never one
+ * string in memory.
  */
 class SnapshotFile implements Adapter<Store> {
   readonly #text: TextFile
-  /** bytes of the document last written */
-  lastSize = 0
+  /** takes the written temporary file (still open) and makes it the data file */
+  commit: (out: FileHandle, tmp: string, size: number) => Promise<void> = async () => {
+    throw new Error('no commit step')
+  }
 
   constructor(
     readonly file: string,
@@ -410,8 +463,8 @@ class SnapshotFile implements Adapter<Store> {
   async write(store: Store): Promise<void> {
     const tmp = path.join(path.dirname(this.file), `.${path.basename(this.file)}.compact.tmp`)
     const out = await open(tmp, 'w')
-    let size = 0
     try {
+      let size = 0
       let parts: string[] = []
       let length = 0
       for (const piece of store.serializePieces()) {
@@ -427,14 +480,12 @@ class SnapshotFile implements Adapter<Store> {
       const buf = Buffer.from(parts.join(''), 'utf8')
       await out.write(buf)
       size += buf.length
-      await out.close()
-      await rename(tmp, this.file)
+      await this.commit(out, tmp, size)
     } catch (e) {
       await out.close().catch(() => undefined)
       await rm(tmp, { force: true })
       throw e
     }
-    this.lastSize = size
   }
 }
 
