@@ -468,6 +468,34 @@ describe('Store with a file', () => {
     expect(dump(again, ['a', 'b'], ['big', 'new', 'fresh'])).toEqual(normalize(model))
   })
 
+  it('on a restart appends where a clean file ends, without rewriting it', async () => {
+    const file = tempFile()
+    const s = await open({ file })
+    for (let i = 0; i < 50; i++) s.col<Rec>('ns', 'c').put(`k${i}`, { i })
+    await s.sync()
+    await s.close()
+    const before = readFileSync(file, 'utf8')
+    const withDeltas = readDoc(file).deltas.length
+    expect(withDeltas).toBeGreaterThan(0)
+    const again = await open({ file })
+    // opening changed nothing in the file
+    expect(readFileSync(file, 'utf8')).toBe(before)
+    again.col<Rec>('ns', 'c').put('after', { ok: true })
+    again.col<Rec>('ns', 'c').delete('k0')
+    await again.sync()
+    const after = readFileSync(file, 'utf8')
+    expect(after.startsWith(before.slice(0, -2))).toBe(true)
+    const doc = readDoc(file)
+    expect(doc.deltas.length).toBe(withDeltas + 2)
+    const model = replay(doc)
+    expect(model.ns.c.after).toEqual({ ok: true })
+    expect(model.ns.c.k0).toBeUndefined()
+    expect(model.ns.c.k49).toEqual({ i: 49 })
+    await again.close()
+    const third = await open({ file })
+    expect(dump(third, ['ns'], ['c'])).toEqual(model)
+  })
+
   it('repairs a torn last delta on open, keeping every complete delta', async () => {
     const file = tempFile()
     const s = await Store.open({ file })

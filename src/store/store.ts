@@ -1,4 +1,4 @@
-import { open, rename, rm, type FileHandle } from 'node:fs/promises'
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { Low, type Adapter } from 'lowdb'
 import { TextFile } from 'lowdb/node'
@@ -239,10 +239,17 @@ class DeltaLog {
 
   static async open(path: string, store: Store, compactMinBytes: number): Promise<DeltaLog> {
     // lowdb underneath, built by hand (JSONFilePreset goes in-memory under NODE_ENV=test).
+    // what was read: a file this writer can append to as it is (it parsed without repair and ends
+    // with the deltas array's tail), and how many deltas it holds
+    let appendable = false
+    let deltasRead = 0
     const adapter = new SnapshotFile(path, (text) => {
       const doc = parseDoc(path, text)
       store.loadSnapshot(doc.snapshot)
       for (const d of doc.deltas) store.applyDelta(d)
+      // our layout: these three keys in this order, the text ending with the deltas array's `]}`
+      appendable = !doc.repaired && doc.paysandbox === FORMAT && Object.keys(doc).join() === 'paysandbox,snapshot,deltas,repaired' && text.endsWith(TAIL)
+      deltasRead = doc.deltas.length
       return store
     })
     const db = new Low<Store>(adapter, store)
@@ -254,7 +261,16 @@ class DeltaLog {
     }
     const log = new DeltaLog(path, store, compactMinBytes, db, adapter)
     adapter.commit = (out, tmp, size) => log.#switchTo(out, tmp, size)
-    // Start from a freshly compacted file: it ends with the deltas array's tail, ready to append.
+    if (appendable) {
+      // appends go on where the file ends: a restart does not rewrite a large file
+      const { size } = await stat(path)
+      log.#size = size
+      log.#snapshotBytes = size
+      log.#deltaCount = deltasRead
+      return log
+    }
+    // Otherwise (new, empty or repaired) start from a freshly compacted file: it ends with the
+    // deltas array's tail, ready to append.
     try {
       await log.compact()
     } catch (e) {
@@ -490,18 +506,20 @@ class SnapshotFile implements Adapter<Store> {
 }
 
 /** Parses the file, repairing a torn last delta (a write cut short by a crash). */
-function parseDoc(path: string, text: string): FileDoc {
-  if (text.trim() === '') return { paysandbox: FORMAT, snapshot: {}, deltas: [] }
+function parseDoc(path: string, text: string): FileDoc & { repaired: boolean } {
+  if (text.trim() === '') return { paysandbox: FORMAT, snapshot: {}, deltas: [], repaired: true }
   let doc: unknown
+  let repaired = false
   try {
     doc = JSON.parse(text)
   } catch (e) {
     doc = repairTornTail(text)
     if (!doc) throw new DataFileError(path, `not valid JSON (${(e as Error).message})`)
+    repaired = true
   }
   if (!isDoc(doc)) throw new DataFileError(path, 'not a paysandbox data file')
   if (doc.paysandbox > FORMAT) throw new DataFileError(path, `written by a newer paysandbox (format ${doc.paysandbox})`)
-  return doc
+  return Object.assign(doc, { repaired })
 }
 
 function isDoc(doc: unknown): doc is FileDoc {

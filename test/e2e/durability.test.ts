@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
+import { Store } from '../../src/store/store.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { runCli, startCli, type RunningCli } from './process.js'
@@ -162,13 +163,19 @@ describe('--data under SIGKILL (a real child process)', () => {
 // ---------------------------------------------------------------------------------------------
 
 /**
- * A real data file written by real processes: charges, a restart (which compacts them into the
- * snapshot), more charges (appended as deltas), each run stopped cleanly.
+ * A real data file written by real processes: charges, a compaction (which moves them into the
+ * snapshot; a restart appends to a clean file as it is, so the store compacts it here), more
+ * charges (appended as deltas), each run stopped cleanly.
  */
 async function realDataFile(): Promise<{ file: string; text: string; refs: string[] }> {
   const file = tempFile()
   const refs: string[] = []
   for (const n of [6, 3]) {
+    if (n === 3) {
+      const store = await Store.open({ file })
+      await store.compact()
+      await store.close()
+    }
     const child = await start(['--data', file])
     for (let i = 0; i < n; i++) {
       const p = cardPayload(NO_AUTH_CARD)
