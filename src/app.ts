@@ -44,9 +44,8 @@ export function createApp(deps: Deps) {
   // it reports is in the file) and the journal.
   app.use('*', async (c, next) => {
     const t0 = performance.now()
-    const refused = limitBody(c, IDENTITY.test(c.req.path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
-    if (refused) c.res = refused
-    else await next()
+    limitBody(c, IDENTITY.test(c.req.path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
+    await next()
     if (deps.store.dirty) {
       try {
         await deps.store.sync()

@@ -2,16 +2,13 @@ import './zod-messages.js'
 import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { IncomingMessage } from 'node:http'
-import { ApiError, MSG, invalid, type FieldErrors } from './errors.js'
+import { invalid, tooLarge, type FieldErrors } from './errors.js'
 
 const DEFAULT_LIMIT = 1 << 20
 
-function tooLarge(limit: number): ApiError {
-  return new ApiError(413, MSG.BODY_TOO_LARGE, { limit_bytes: limit })
-}
-
 /**
- * The request body as text, at most the route's limit (413 past it). Served by
+ * The request body as text, at most the route's limit (413 past it; a declared Content-Length
+ * over it was refused by limitBody already). Served by
  * @hono/node-server, it is read straight from the socket's IncomingMessage: going through
  * `c.req.text()` there would build a full fetch Request (with its AbortSignal) on every call.
  */
@@ -22,7 +19,6 @@ export async function readBodyText(c: Context): Promise<string> {
   const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
   let text: string
   if (incoming && typeof incoming.on === 'function' && !incoming.readableEnded) {
-    if (Number(incoming.headers['content-length'] ?? 0) > limit) throw tooLarge(limit)
     const chunks: Buffer[] = []
     await new Promise<void>((resolve, reject) => {
       let size = 0

@@ -2,8 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono'
 import type { Deps } from '../deps.js'
 import { NamespaceLimitError } from '../namespaces.js'
 import type { AppEnv } from './context.js'
-import { fail } from './envelope.js'
-import { ApiError, MSG } from './errors.js'
+import { ApiError, MSG, tooLarge } from './errors.js'
 
 const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
 
@@ -73,11 +72,10 @@ export function loopbackOnly(deps: Deps): MiddlewareHandler<AppEnv> {
 
 /**
  * Body limits (CONTRACT.md 2): 413 with the envelope. A declared Content-Length over the limit is
- * refused at once (null is returned then); otherwise readBodyText counts the bytes as they arrive.
+ * refused at once; otherwise readBodyText counts the bytes as they arrive.
  */
-export function limitBody(c: Context<AppEnv>, maxSize: number): Response | null {
+export function limitBody(c: Context<AppEnv>, maxSize: number): void {
   c.set('bodyLimit', maxSize)
   const declared = c.req.header('content-length')
-  if (declared && Number(declared) > maxSize) return fail(c, 413, MSG.BODY_TOO_LARGE, { limit_bytes: maxSize })
-  return null
+  if (declared && Number(declared) > maxSize) throw tooLarge(maxSize)
 }
