@@ -18,21 +18,15 @@ export function requireProcessing<T extends ChargeBase>(charge: T | undefined): 
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
 
 /** The fields every new charge starts with: processing, nothing failed yet, one history line. */
-export function newChargeBase<K extends ChargeBase['kind']>(o: {
-  kind: K
-  transaction_reference: string
-  payment_reference: string
-  amount: number
-  currency: string
-  fee: number
-  vat: number
-  description: string | null
-  customer: ChargeBase['customer']
-  metadata?: Record<string, unknown> | null
-  response_message: string
-  created: string
-  now: string
-}): ChargeBase & { kind: K } {
+export function newChargeBase<K extends ChargeBase['kind']>(
+  o: Pick<ChargeBase, 'transaction_reference' | 'payment_reference' | 'amount' | 'currency' | 'fee' | 'vat' | 'description' | 'customer' | 'response_message'> & {
+    kind: K
+    metadata?: ChargeBase['metadata']
+    /** the first history line's result */
+    created: string
+    now: string
+  },
+): ChargeBase & { kind: K } {
   // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
   // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
   return {

@@ -244,11 +244,12 @@ export class DirectDebitService {
         bank_code: auth.bank_code,
       },
     )
-    charges.put(debit.transaction_reference, debit)
     const account = scenarios.account(auth.account_number)
     if (account?.outcome !== 'processing') {
       debit.complete_timer = this.d.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
     }
+    // stored whole: a change made after the put would rely on the object staying the stored one
+    charges.put(debit.transaction_reference, debit)
     return debit
   }
 

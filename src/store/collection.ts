@@ -79,6 +79,11 @@ export class Collection<T extends object = Record<string, unknown>> {
     return this.#map.has(key)
   }
 
+  /** Every key, in insertion order (nothing parsed). */
+  keys(): IterableIterator<string> {
+    return this.#map.keys()
+  }
+
   /** Every record, in insertion order; cold ones are parsed copies. */
   *values(): IterableIterator<T> {
     for (const v of this.#map.values()) yield typeof v === 'string' ? (thaw(v) as T) : v

@@ -75,7 +75,7 @@ export class Events {
     // front was deleted walks every deleted slot again
     let order = this.#order.get(ns)
     if (!order || order.length + order.head === 0) {
-      order = Object.assign([...col.entries()].map(([id]) => id), { head: 0 })
+      order = Object.assign([...col.keys()], { head: 0 })
       this.#order.set(ns, order)
     } else order.push(rec.id)
     while (col.size > this.maxEvents && order.head < order.length) {
