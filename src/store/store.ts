@@ -234,7 +234,6 @@ class DeltaLog {
     readonly store: Store,
     readonly compactMinBytes: number,
     readonly db: Low<Store>,
-    readonly snapshots: SnapshotFile,
   ) {}
 
   static async open(path: string, store: Store, compactMinBytes: number): Promise<DeltaLog> {
@@ -259,7 +258,7 @@ class DeltaLog {
       if (e instanceof DataFileError) throw e
       throw new DataFileError(path, (e as NodeJS.ErrnoException).code ?? (e as Error).message)
     }
-    const log = new DeltaLog(path, store, compactMinBytes, db, adapter)
+    const log = new DeltaLog(path, store, compactMinBytes, db)
     adapter.commit = (out, tmp, size) => log.#switchTo(out, tmp, size)
     if (appendable) {
       // appends go on where the file ends: a restart does not rewrite a large file
