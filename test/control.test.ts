@@ -1,19 +1,11 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox } from './helpers.js'
+import { describe, expect, it } from 'vitest'
+import { cardPayload, makeSandbox, sandboxPerTest, SECRET, tempFile } from './helpers.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const OTHER = 'sk_test_control_other'
 
-const sandboxes: TestSandbox[] = []
-async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}) {
-  const sb = await makeSandbox(input)
-  sandboxes.push(sb)
-  return sb
-}
-afterEach(async () => {
-  for (const sb of sandboxes.splice(0)) await sb.close()
-})
+const sandbox = sandboxPerTest()
 
 /** The response envelope of SPEC.md 2.1: status, message, data (and an optional code). */
 function expectEnvelope(res: { status: number; body: any; headers: Headers }, ok: boolean) {

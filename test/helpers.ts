@@ -1,4 +1,5 @@
 import { mkdtempSync } from 'node:fs'
+import { afterEach } from 'vitest'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/app.js'
@@ -73,4 +74,20 @@ export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}
 
 export function tempFile(name = 'data.json'): string {
   return join(mkdtempSync(join(tmpdir(), 'paysandbox-')), name)
+}
+
+/**
+ * `sandbox(input)` makes a sandbox that is closed after the test that made it: call at the top
+ * of a test file, `const sandbox = sandboxPerTest()`.
+ */
+export function sandboxPerTest(): (input?: Parameters<typeof makeSandbox>[0]) => Promise<TestSandbox> {
+  const open: TestSandbox[] = []
+  afterEach(async () => {
+    for (const sb of open.splice(0)) await sb.close()
+  })
+  return async (input = {}) => {
+    const sb = await makeSandbox(input)
+    open.push(sb)
+    return sb
+  }
 }

@@ -1,19 +1,11 @@
 import { existsSync, writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { FAILURE_MESSAGES_7_4 } from '../src/http/errors.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
 import { Store } from '../src/store/store.js'
-import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
 
-const sandboxes: TestSandbox[] = []
-async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}) {
-  const sb = await makeSandbox(input)
-  sandboxes.push(sb)
-  return sb
-}
-afterEach(async () => {
-  for (const sb of sandboxes.splice(0)) await sb.close()
-})
+const sandbox = sandboxPerTest()
 
 function writePack(text: string, name = 'pack.yaml'): string {
   const file = tempFile(name)

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHARGES } from '../src/charges/types.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, tempFile, type TestSandbox } from './helpers.js'
 import { runCli, startCli, type RunningCli } from './e2e/process.js'
 
 /**
@@ -25,15 +25,9 @@ const MM = `${M}/charges/mobile-money`
 const FAR = '203.0.113.7'
 const FORBIDDEN = 'The control API answers only on loopback unless a control token is set'
 
-const sandboxes: TestSandbox[] = []
+const sandbox = sandboxPerTest()
 const children: RunningCli[] = []
-async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}) {
-  const sb = await makeSandbox(input)
-  sandboxes.push(sb)
-  return sb
-}
 afterEach(async () => {
-  for (const sb of sandboxes.splice(0)) await sb.close()
   for (const c of children.splice(0)) {
     if (c.child.exitCode === null && c.child.signalCode === null) {
       c.child.kill('SIGKILL')
