@@ -276,9 +276,16 @@ const children = new Set()
 /** This process and every server it runs: what is not theirs is "other" load on the machine. */
 const ourPids = () => [process.pid, ...[...children].map((c) => c.pid).filter(Boolean)]
 
-function childEnv() {
+function childEnv(kind) {
   const env = {}
   for (const [k, v] of Object.entries(process.env)) if (!k.startsWith('SANDBOX_') && k !== 'NODE_OPTIONS') env[k] = v
+  // BENCH_SANDBOX_ENV="SANDBOX_HOT_RECORDS=8 ...": environment for paysandbox only (trying settings)
+  if (kind === 'sandbox') {
+    for (const pair of (process.env.BENCH_SANDBOX_ENV ?? '').split(' ').filter(Boolean)) {
+      const eq = pair.indexOf('=')
+      if (eq > 0) env[pair.slice(0, eq)] = pair.slice(eq + 1)
+    }
+  }
   return env
 }
 
@@ -290,8 +297,8 @@ function spawnServer(kind, { port = 0, args = [], nodeFlags = [] } = {}) {
   const extra = kind === 'sandbox' && process.env.BENCH_SANDBOX_NODE_FLAGS ? process.env.BENCH_SANDBOX_NODE_FLAGS.split(' ').filter(Boolean) : []
   const full = [...extra, ...nodeFlags, ...script]
   const child = PIN
-    ? spawn('taskset', ['-c', '0', process.execPath, ...full], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
-    : spawn(process.execPath, full, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv() })
+    ? spawn('taskset', ['-c', '0', process.execPath, ...full], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv(kind) })
+    : spawn(process.execPath, full, { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv(kind) })
   children.add(child)
   child.stderrTail = ''
   child.stderr.setEncoding('utf8')

@@ -226,6 +226,110 @@ describe('Store in memory', () => {
     expect(col.json('tx0')).toBeUndefined()
   })
 
+  it('keeps cold texts compressed in blocks, and a block it no longer needs is dropped', async () => {
+    const s = await open({ indexes, limits: { hot: 1, block: 4 } })
+    const col = s.col<Rec>('ns', 'charges')
+    const rec = (i: number) => ({ payment_reference: `r${i}`, note: 'x'.repeat(200), i })
+    // five records, the last one hot: the four others packed into one block
+    for (let i = 0; i < 5; i++) col.put(`tx${i}`, rec(i))
+    const stats = col.coldStats()
+    expect(stats).toEqual({ hot: 1, texts: 0, blocks: 1, packed: 4, blockBytes: expect.any(Number) })
+    // 4 texts of ~230 characters that differ in a few: far smaller packed
+    expect(stats.blockBytes).toBeLessThan(230)
+    // reading one back makes it hot and frees its slot (tx4 goes cold as text); the block stays
+    expect(col.get('tx0')).toEqual(rec(0))
+    expect(col.coldStats()).toMatchObject({ hot: 1, texts: 1, blocks: 1, packed: 3 })
+    expect(col.findBy('payment_reference', 'r2')).toEqual(rec(2))
+    expect(col.coldStats()).toMatchObject({ hot: 1, texts: 2, blocks: 1, packed: 2 })
+    // a block with a quarter of its slots in use gives them back as texts, to be packed again
+    col.delete('tx1')
+    expect(col.coldStats()).toMatchObject({ hot: 1, texts: 3, blocks: 0, packed: 0 })
+    // reading tx3 makes tx2 cold: four keys wait (tx3's turn is stale), the three texts are packed
+    expect(col.get('tx3')).toEqual(rec(3))
+    expect(col.coldStats()).toMatchObject({ hot: 1, texts: 0, blocks: 1, packed: 3 })
+    col.put('tx5', rec(5))
+    expect(col.coldStats()).toMatchObject({ hot: 1, texts: 1, blocks: 1, packed: 3 })
+    // a replacement and a delete free slots too; everything left reads back whole
+    col.put('tx4', { payment_reference: 'r4b' })
+    col.delete('tx0')
+    expect(new Map(col.entries())).toEqual(new Map([['tx2', rec(2)], ['tx3', rec(3)], ['tx4', { payment_reference: 'r4b' }], ['tx5', rec(5)]]))
+    expect(col.findBy('payment_reference', 'r4')).toBeUndefined()
+    expect(col.findBy('payment_reference', 'r4b')).toEqual({ payment_reference: 'r4b' })
+  })
+
+  it('property: with tiny hot sets and blocks, a collection equals a Map model', async () => {
+    type CollOp =
+      | { op: 'put'; key: string; value: Rec }
+      | { op: 'mutate'; key: string; n: number }
+      | { op: 'delete'; key: string }
+      | { op: 'get'; key: string }
+      | { op: 'find'; ref: string }
+      | { op: 'list' }
+    const KEYS = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'i', 'j', 'k', 'l\n"m']
+    const valueArb = fc.record({ payment_reference: fc.constantFrom('r1', 'r2', 'r3', 'r4'), s: fc.string({ unit: 'binary', maxLength: 8 }), n: fc.integer() })
+    const opArb: fc.Arbitrary<CollOp> = fc.oneof(
+      { weight: 5, arbitrary: fc.record({ op: fc.constant('put' as const), key: fc.constantFrom(...KEYS), value: valueArb }) },
+      { weight: 2, arbitrary: fc.record({ op: fc.constant('mutate' as const), key: fc.constantFrom(...KEYS), n: fc.integer() }) },
+      { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), key: fc.constantFrom(...KEYS) }) },
+      { weight: 3, arbitrary: fc.record({ op: fc.constant('get' as const), key: fc.constantFrom(...KEYS) }) },
+      { weight: 1, arbitrary: fc.record({ op: fc.constant('find' as const), ref: fc.constantFrom('r1', 'r2', 'r3', 'r4') }) },
+      { weight: 1, arbitrary: fc.constant({ op: 'list' as const }) },
+    )
+    await fc.assert(
+      fc.asyncProperty(fc.array(opArb, { minLength: 30, maxLength: 150 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), async (ops, hot, block) => {
+        const s = await Store.open({ indexes: { x: { payment_reference: (r: Rec) => r.payment_reference as string } }, limits: { hot, block } })
+        const col = s.col<Rec>('ns', 'x')
+        const model = new Map<string, Rec>()
+        // the index: a reference points to the key put with it last, until that key loses it
+        const refs = new Map<string, string>()
+        const unref = (key: string) => {
+          const old = model.get(key)?.payment_reference as string | undefined
+          if (old !== undefined && refs.get(old) === key) refs.delete(old)
+        }
+        for (const o of ops) {
+          switch (o.op) {
+            case 'put':
+              unref(o.key)
+              col.put(o.key, { ...o.value })
+              model.set(o.key, { ...o.value })
+              refs.set(o.value.payment_reference, o.key)
+              break
+            case 'mutate': {
+              // a change made to the object get just returned is kept
+              const r = col.get(o.key)
+              if (r) r.n = o.n
+              if (model.has(o.key)) model.get(o.key)!.n = o.n
+              break
+            }
+            case 'delete':
+              unref(o.key)
+              expect(col.delete(o.key)).toBe(model.delete(o.key))
+              break
+            case 'get':
+              expect(col.get(o.key)).toEqual(model.get(o.key))
+              break
+            case 'find': {
+              const key = refs.get(o.ref)
+              expect(col.findBy('payment_reference', o.ref)).toEqual(key === undefined ? undefined : model.get(key))
+              break
+            }
+            case 'list':
+              expect(new Map(col.entries())).toEqual(model)
+              break
+          }
+        }
+        expect(col.size).toBe(model.size)
+        expect(new Map(col.entries())).toEqual(model)
+        expect(new Map([...col.jsonEntries()].map(([k, v]) => [k, JSON.parse(v)]))).toEqual(model)
+        for (const [k, v] of model) expect(JSON.parse(col.json(k)!)).toEqual(v)
+        const stats = col.coldStats()
+        expect(stats.hot + stats.texts + stats.packed).toBe(model.size)
+        expect(stats.hot).toBeLessThanOrEqual(hot)
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('gives back exactly what went cold: records of many shapes, undefined fields left out, an own __proto__ key kept', async () => {
     const s = await open()
     const col = s.col<Rec>('ns', 'things')

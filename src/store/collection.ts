@@ -1,3 +1,5 @@
+import { deflateRawSync, inflateRawSync, constants as zlibConstants } from 'node:zlib'
+
 /** Derives secondary keys of a record (for example its payment reference) for an index. */
 export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
 
@@ -14,6 +16,31 @@ export interface ChangeSink {
  * that no code relies on an object staying the stored one.
  */
 export const HOT_RECORDS = Math.max(1, Number(process.env.SANDBOX_HOT_RECORDS) || 128)
+
+/**
+ * How many cold texts are compressed together into one block (deflate). Records of one collection
+ * share most of their text, so a block of 64 charges takes ~30 bytes per charge instead of ~520,
+ * for ~2 µs of CPU per record; reading a cold record back inflates its block (~50 µs, the block
+ * read last is kept decoded). `SANDBOX_COLD_BLOCK` overrides it (`npm run test:cold` uses 2).
+ */
+/** the most texts one block holds: a block slot is kept as block id * MAX_BLOCK + slot */
+const MAX_BLOCK = 4096
+
+export const COLD_BLOCK = Math.min(MAX_BLOCK, Math.max(1, Number(process.env.SANDBOX_COLD_BLOCK) || 64))
+
+
+/** Sizes of the hot set and of the compressed blocks (tests use tiny ones). */
+export interface CollectionLimits {
+  hot?: number
+  block?: number
+}
+
+/** A compressed block of cold texts: their keys by slot, and how many slots are still in use. */
+interface Block {
+  data: string
+  keys: string[]
+  live: number
+}
 
 interface Index<T> {
   fn: IndexFn<T>
@@ -33,8 +60,11 @@ interface Index<T> {
  * within one request); `values()` and `entries()` yield copies of cold records.
  */
 export class Collection<T extends object = Record<string, unknown>> {
-  /** a live object while hot, its JSON text once cold */
-  readonly #map = new Map<string, T | string>()
+  /**
+   * a live object while hot; its cold text once cold; once that text is compressed into a
+   * block, its place there: block id * MAX_BLOCK + slot
+   */
+  readonly #map = new Map<string, T | string | number>()
   readonly #indexes: Index<T>[] = []
   readonly #indexByName = new Map<string, Index<T>>()
   /** hot keys with the sequence number of their latest touch */
@@ -44,13 +74,25 @@ export class Collection<T extends object = Record<string, unknown>> {
   readonly #ringSeqs: number[] = []
   #ringHead = 0
   #seq = 0
+  readonly #hotMax: number
+  readonly #blockMax: number
+  /** keys whose cold text is not yet in a block, in the order they went cold (may repeat) */
+  #pending: string[] = []
+  readonly #blocks = new Map<number, Block>()
+  #nextBlock = 0
+  /** the block decoded last: its id and its texts */
+  #cacheId = -1
+  #cacheTexts: string[] = []
 
   constructor(
     readonly ns: string,
     readonly name: string,
     readonly sink: ChangeSink | null,
     indexes: Record<string, IndexFn<T>> = {},
+    limits: CollectionLimits = {},
   ) {
+    this.#hotMax = Math.max(1, limits.hot ?? HOT_RECORDS)
+    this.#blockMax = Math.min(MAX_BLOCK, Math.max(1, limits.block ?? COLD_BLOCK))
     for (const [indexName, fn] of Object.entries(indexes)) {
       const index = { fn, map: new Map(), keysOf: new Map() }
       this.#indexes.push(index)
@@ -65,12 +107,13 @@ export class Collection<T extends object = Record<string, unknown>> {
   get(key: string): T | undefined {
     const v = this.#map.get(key)
     if (v === undefined) return undefined
-    if (typeof v !== 'string') {
+    if (typeof v === 'object') {
       this.#touch(key)
       return v
     }
-    const record = thaw(v) as T
+    const record = thaw(this.#coldText(v)) as T
     this.#map.set(key, record)
+    if (typeof v === 'number') this.#release(v)
     this.#touch(key)
     return record
   }
@@ -86,22 +129,22 @@ export class Collection<T extends object = Record<string, unknown>> {
 
   /** Every record, in insertion order; cold ones are parsed copies. */
   *values(): IterableIterator<T> {
-    for (const v of this.#map.values()) yield typeof v === 'string' ? (thaw(v) as T) : v
+    for (const v of this.#map.values()) yield typeof v === 'object' ? v : (thaw(this.#coldText(v)) as T)
   }
 
   *entries(): IterableIterator<[string, T]> {
-    for (const [k, v] of this.#map) yield [k, typeof v === 'string' ? (thaw(v) as T) : v]
+    for (const [k, v] of this.#map) yield [k, typeof v === 'object' ? v : (thaw(this.#coldText(v)) as T)]
   }
 
   /** Every record as JSON text (for the data file). */
   *jsonEntries(): IterableIterator<[string, string]> {
-    for (const [k, v] of this.#map) yield [k, typeof v === 'string' ? coldJson(v) : JSON.stringify(v)]
+    for (const [k, v] of this.#map) yield [k, typeof v === 'object' ? JSON.stringify(v) : coldJson(this.#coldText(v))]
   }
 
   /** One record as JSON text, or undefined. */
   json(key: string): string | undefined {
     const v = this.#map.get(key)
-    return v === undefined ? undefined : typeof v === 'string' ? coldJson(v) : JSON.stringify(v)
+    return v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : coldJson(this.#coldText(v))
   }
 
   /** The record whose index `indexName` holds `value`. */
@@ -131,18 +174,22 @@ export class Collection<T extends object = Record<string, unknown>> {
   load(key: string, record: T): void {
     this.#set(key, record)
     this.#hot.delete(key)
-    this.#map.set(key, freeze(record))
+    this.#goCold(key, freeze(record))
   }
 
   unload(key: string): void {
     this.#unindex(key)
+    const v = this.#map.get(key)
     this.#map.delete(key)
     this.#hot.delete(key)
+    if (typeof v === 'number') this.#release(v)
   }
 
   #set(key: string, record: T): void {
     if (this.#indexes.length) this.#unindex(key)
+    const old = this.#map.get(key)
     this.#map.set(key, record)
+    if (typeof old === 'number') this.#release(old)
     for (const index of this.#indexes) {
       const raw = index.fn(record)
       if (typeof raw === 'string') {
@@ -174,7 +221,7 @@ export class Collection<T extends object = Record<string, unknown>> {
   #touch(key: string): void {
     const seq = ++this.#seq
     this.#hot.set(key, seq)
-    if (this.#ringKeys.length < HOT_RECORDS) {
+    if (this.#ringKeys.length < this.#hotMax) {
       this.#ringKeys.push(key)
       this.#ringSeqs.push(seq)
       return
@@ -186,10 +233,10 @@ export class Collection<T extends object = Record<string, unknown>> {
     const oldSeq = this.#ringSeqs[i]
     this.#ringKeys[i] = key
     this.#ringSeqs[i] = seq
-    this.#ringHead = i + 1 === HOT_RECORDS ? 0 : i + 1
+    this.#ringHead = i + 1 === this.#hotMax ? 0 : i + 1
     if (this.#hot.get(oldKey) !== oldSeq) return
     const v = this.#map.get(oldKey)
-    if (v === undefined || typeof v === 'string') return
+    if (typeof v !== 'object') return
     let text: string
     try {
       text = freeze(v)
@@ -197,7 +244,94 @@ export class Collection<T extends object = Record<string, unknown>> {
       return // cannot be serialized (validation keeps such values out): it stays an object
     }
     this.#hot.delete(oldKey)
-    this.#map.set(oldKey, text)
+    this.#goCold(oldKey, text)
+  }
+
+  /** How the records are kept: live objects, texts not yet packed, blocks and the texts in them. */
+  coldStats(): { hot: number; texts: number; blocks: number; packed: number; blockBytes: number } {
+    let hot = 0
+    let texts = 0
+    let packed = 0
+    for (const v of this.#map.values()) {
+      if (typeof v === 'object') hot++
+      else if (typeof v === 'string') texts++
+      else packed++
+    }
+    let blockBytes = 0
+    for (const b of this.#blocks.values()) blockBytes += b.data.length
+    return { hot, texts, blocks: this.#blocks.size, packed, blockBytes }
+  }
+
+  // ---- compressed blocks ----------------------------------------------------------------
+
+  /** The cold text of a record kept as text or in a block. */
+  #coldText(v: string | number): string {
+    if (typeof v === 'string') return v
+    return this.#decode(Math.floor(v / MAX_BLOCK))[v % MAX_BLOCK]
+  }
+
+  /** Keeps a record's cold text; once enough texts wait, they are compressed into one block. */
+  #goCold(key: string, text: string): void {
+    this.#map.set(key, text)
+    this.#pending.push(key)
+    if (this.#pending.length >= this.#blockMax) this.#pack()
+  }
+
+  /** Compresses the texts still waiting (a key that left the cold state since is skipped). */
+  #pack(): void {
+    const keys: string[] = []
+    const texts: string[] = []
+    for (const key of this.#pending) {
+      const v = this.#map.get(key)
+      if (typeof v !== 'string') continue // hot again, deleted, or already placed (listed twice)
+      keys.push(key)
+      texts.push(v)
+      this.#map.set(key, -1) // placed below; -1 marks it as taken for a repeated key
+    }
+    this.#pending = []
+    if (keys.length === 0) return
+    const id = this.#nextBlock++
+    const data = deflateRawSync(texts.join('\n'), { level: zlibConstants.Z_BEST_SPEED }).toString('latin1')
+    this.#blocks.set(id, { data, keys, live: keys.length })
+    for (let slot = 0; slot < keys.length; slot++) this.#map.set(keys[slot], id * MAX_BLOCK + slot)
+  }
+
+  /** The texts of a block, decoded (the last one decoded is kept). */
+  #decode(id: number): string[] {
+    if (id === this.#cacheId) return this.#cacheTexts
+    const block = this.#blocks.get(id)
+    if (!block) throw new Error(`cold block ${id} of ${this.name} is missing`)
+    const texts = inflateRawSync(Buffer.from(block.data, 'latin1')).toString('utf8').split('\n')
+    this.#cacheId = id
+    this.#cacheTexts = texts
+    return texts
+  }
+
+  /**
+   * A slot of a block is no longer used (its record was read back, replaced or deleted). An empty
+   * block is dropped; a block three quarters empty gives its remaining texts back to be packed
+   * again, so blocks of mostly stale texts do not pile up.
+   */
+  #release(v: number): void {
+    const id = Math.floor(v / MAX_BLOCK)
+    const block = this.#blocks.get(id)
+    if (!block) return
+    block.live--
+    if (block.live > 0 && block.live * 4 > block.keys.length) return
+    if (block.live > 0) {
+      const texts = this.#decode(id)
+      for (let slot = 0; slot < block.keys.length; slot++) {
+        const key = block.keys[slot]
+        if (this.#map.get(key) !== id * MAX_BLOCK + slot) continue
+        this.#map.set(key, texts[slot])
+        this.#pending.push(key)
+      }
+    }
+    this.#blocks.delete(id)
+    if (this.#cacheId === id) {
+      this.#cacheId = -1
+      this.#cacheTexts = []
+    }
   }
 }
 

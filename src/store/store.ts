@@ -2,7 +2,7 @@ import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { Low, type Adapter } from 'lowdb'
 import { TextFile } from 'lowdb/node'
-import { Collection, type ChangeSink, type IndexFn } from './collection.js'
+import { Collection, type ChangeSink, type CollectionLimits, type IndexFn } from './collection.js'
 
 /**
  * The store: namespaces of collections of records, all in memory, indexed.
@@ -23,6 +23,8 @@ export interface StoreOptions {
   indexes?: Record<string, Record<string, IndexFn<any>>>
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
+  /** Sizes of each collection's hot set and compressed blocks (tests use tiny ones). */
+  limits?: CollectionLimits
 }
 
 type Snapshot = Record<string, Record<string, Record<string, unknown>>>
@@ -56,12 +58,14 @@ export class DataFileError extends Error {
 export class Store implements ChangeSink {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
   readonly #indexes: Record<string, Record<string, IndexFn<any>>>
+  readonly #limits: CollectionLimits
   readonly file: string | undefined
   #log: DeltaLog | null = null
 
   private constructor(options: StoreOptions) {
     this.file = options.file
     this.#indexes = options.indexes ?? {}
+    this.#limits = options.limits ?? {}
   }
 
   /** Opens a store; with `file`, loads it (or creates it) and keeps it up to date. */
@@ -94,7 +98,7 @@ export class Store implements ChangeSink {
     }
     let col = cols.get(name)
     if (!col) {
-      col = new Collection<T>(ns, name, this, this.#indexes[name] ?? {})
+      col = new Collection<T>(ns, name, this, this.#indexes[name] ?? {}, this.#limits)
       cols.set(name, col)
     }
     return col as Collection<T>
