@@ -1,4 +1,4 @@
-import { deflateRawSync, inflateRawSync, constants as zlibConstants } from 'node:zlib'
+import { packTexts, unpackTexts } from './pack.js'
 
 /** Derives secondary keys of a record (for example its payment reference) for an index. */
 export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
@@ -291,7 +291,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     this.#pending = []
     if (keys.length === 0) return
     const id = this.#nextBlock++
-    const data = deflateRawSync(texts.join('\n'), { level: zlibConstants.Z_BEST_SPEED }).toString('latin1')
+    const data = packTexts(texts)
     this.#blocks.set(id, { data, keys, live: keys.length })
     for (let slot = 0; slot < keys.length; slot++) this.#map.set(keys[slot], id * MAX_BLOCK + slot)
   }
@@ -301,7 +301,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     if (id === this.#cacheId) return this.#cacheTexts
     const block = this.#blocks.get(id)
     if (!block) throw new Error(`cold block ${id} of ${this.name} is missing`)
-    const texts = inflateRawSync(Buffer.from(block.data, 'latin1')).toString('utf8').split('\n')
+    const texts = unpackTexts(block.data)
     this.#cacheId = id
     this.#cacheTexts = texts
     return texts
