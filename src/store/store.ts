@@ -391,13 +391,15 @@ class DeltaLog {
     this.#dirtyKeys.clear()
     if (!ops.length) return
     this.#carry?.push(...ops)
-    const buf = Buffer.from(this.#deltaLines(ops, this.#deltaCount === 0) + TAIL, 'utf8')
+    // a string, not a Buffer: written from native memory, no ArrayBuffer per group for the GC
+    const text = this.#deltaLines(ops, this.#deltaCount === 0) + TAIL
+    const bytes = Buffer.byteLength(text, 'utf8')
     if (!this.#fh) this.#fh = await open(this.path, 'r+')
     // overwrite the old tail: the file is valid JSON before and after this one write
-    await this.#fh.write(buf, 0, buf.length, this.#size - TAIL.length)
-    this.#size += buf.length - TAIL.length
+    await this.#fh.write(text, this.#size - TAIL.length, 'utf8')
+    this.#size += bytes - TAIL.length
     this.#deltaCount += ops.length
-    this.#deltaBytes += buf.length - TAIL.length
+    this.#deltaBytes += bytes - TAIL.length
   }
 
   /** The deltas of these changes, each on its own line, with the records as they stand now. */
@@ -490,15 +492,16 @@ class SnapshotFile implements Adapter<Store> {
         parts.push(piece)
         length += piece.length
         if (length < COMPACT_CHUNK) continue
-        const buf = Buffer.from(parts.join(''), 'utf8')
+        // a string, not a Buffer: written from native memory, no ArrayBuffer left for the GC
+        const text = parts.join('')
         parts = []
         length = 0
-        await out.write(buf)
-        size += buf.length
+        await out.write(text, null, 'utf8')
+        size += Buffer.byteLength(text, 'utf8')
       }
-      const buf = Buffer.from(parts.join(''), 'utf8')
-      await out.write(buf)
-      size += buf.length
+      const text = parts.join('')
+      await out.write(text, null, 'utf8')
+      size += Buffer.byteLength(text, 'utf8')
       await this.commit(out, tmp, size)
     } catch (e) {
       await out.close().catch(() => undefined)
