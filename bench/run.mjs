@@ -45,8 +45,8 @@ const USAGE = `usage: node bench/run.mjs [options]
   --cold-runs N         cold starts per server, median taken (default 5)
   --levels A,B,C        stored charges of the --data run (default 10000,50000,100000)
   --no-data             skip the --data scaling run
-  --only LIST           only these load scenarios (card,query,mm), side by side with bare; no cold
-                        start, no --data run, no table (for comparing builds while working)
+  --only LIST           only these load scenarios (card,query,mm,data), side by side with bare; no cold
+                        start, no table (for comparing builds while working; data: the --data run alone)
   --soak [MINUTES]      only the memory soak: card charges in memory for MINUTES (default 10)
   --soak-reset S        during the soak, reset the namespace every S seconds (default 10; 0 never)
   --profile [SCENARIO]  only a CPU profile (--cpu-prof) of the sandbox under load: card (default), query or mm
@@ -83,7 +83,7 @@ function parseArgs(argv) {
       case '--no-data': o.data = false; break
       case '--only':
         o.only = next().split(',')
-        if (!o.only.length || o.only.some((x) => !/^(card|query|mm)$/.test(x))) die('--only takes a list of card, query, mm')
+        if (!o.only.length || o.only.some((x) => !/^(card|query|mm|data)$/.test(x))) die('--only takes a list of card, query, mm, data')
         break
       case '--soak':
         o.soak = argv[i + 1] !== undefined && /^\d+(\.\d+)?$/.test(argv[i + 1]) ? num(a, argv[++i], 0.5, 240) : 10
@@ -857,7 +857,7 @@ async function bench(o, machine) {
   // larger heap) must not slow the next one down
   res.load = { bare: {}, sandbox: {} }
   res.rss_by_scenario = {}
-  for (const scenario of o.only ?? ['card', 'query', 'mm']) {
+  for (const scenario of o.only?.filter((x) => x !== 'data') ?? ['card', 'query', 'mm']) {
     const bare = await startServer('bare')
     const sb = await startServer('sandbox')
     try {
@@ -892,6 +892,10 @@ async function bench(o, machine) {
   }
   if (o.only) {
     for (const [scenario, r] of Object.entries(res.rss_by_scenario)) log(`  RSS after ${scenario}: bare ${r.bare.rss_mb} MB, paysandbox ${r.sandbox.rss_mb} MB (${fmtInt(r.sandbox.stored)} stored)`)
+    if (o.only.includes('data')) {
+      log(`--data scaling run (${o.dataDuration} s per level) ...`)
+      res.data = await dataRun(o)
+    }
     if (o.out) await writeJson(o.out, res)
     return res
   }
