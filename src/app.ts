@@ -1,4 +1,4 @@
-import { Hono, type MiddlewareHandler } from 'hono'
+import { Hono } from 'hono'
 import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
 import { PreauthService } from './cards/preauth.js'
@@ -39,13 +39,26 @@ export function createApp(deps: Deps) {
   // 4 MiB on the identity endpoints (selfies), 1 MiB everywhere else
   const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
 
+  // merchant and identity calls (what `app.use('/merchant/*')` and `'/api/*'` would match)
+  const API = /^\/(merchant|api)(\/|$)/
+
   // Outermost, one middleware for every request (each level of middleware costs): the body
-  // limit, then after the handler durability (with --data the answer leaves only once the change
-  // it reports is in the file) and the journal.
+  // limit; on merchant and identity calls the gate (the key chooses the namespace, then an armed
+  // fault may take the call); then after the handler durability (with --data the answer leaves
+  // only once the change it reports is in the file) and the journal.
   app.use('*', async (c, next) => {
     const t0 = performance.now()
-    limitBody(c, IDENTITY.test(c.req.path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
-    await next()
+    const path = c.req.path
+    limitBody(c, IDENTITY.test(path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
+    if (API.test(path)) {
+      // a 401 or 403 thrown here has no namespace yet: it is answered and not journaled
+      authenticateRequest(c, deps)
+      const fault = deps.faults.takeApi(c.get('ns'), c.req.method, path)
+      if (fault) {
+        const res = await applyFault(c, next, fault)
+        if (res instanceof Response) c.res = res
+      } else await next()
+    } else await next()
     if (deps.store.dirty) {
       try {
         await deps.store.sync()
@@ -90,16 +103,6 @@ export function createApp(deps: Deps) {
   // the dashboard takes no key, but stays under the loopback rule (CONTRACT.md 9)
   app.route('/_sandbox/ui', dashboardRoutes(deps))
   app.use('/_sandbox/*', authenticate(deps))
-  // merchant and identity calls: the key chooses the namespace, then an armed fault may take the call
-  const gate: MiddlewareHandler<AppEnv> = async (c, next) => {
-    authenticateRequest(c, deps)
-    const fault = deps.faults.takeApi(c.get('ns'), c.req.method, c.req.path)
-    if (fault) return applyFault(c, next, fault)
-    await next()
-  }
-  app.use('/merchant/*', gate)
-  app.use('/api/*', gate)
-
   app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
   app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))
   // CONTRACT.md 6: served with and without the /merchant prefix
