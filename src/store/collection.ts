@@ -113,7 +113,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     }
     const record = thaw(this.#coldText(v)) as T
     this.#map.set(key, record)
-    if (typeof v === 'number') this.#release(v)
+    if (typeof v === 'number') this.#release(v, true)
     this.#touch(key)
     return record
   }
@@ -182,14 +182,14 @@ export class Collection<T extends object = Record<string, unknown>> {
     const v = this.#map.get(key)
     this.#map.delete(key)
     this.#hot.delete(key)
-    if (typeof v === 'number') this.#release(v)
+    if (typeof v === 'number') this.#release(v, false)
   }
 
   #set(key: string, record: T): void {
     if (this.#indexes.length) this.#unindex(key)
     const old = this.#map.get(key)
     this.#map.set(key, record)
-    if (typeof old === 'number') this.#release(old)
+    if (typeof old === 'number') this.#release(old, true)
     for (const index of this.#indexes) {
       const raw = index.fn(record)
       if (typeof raw === 'string') {
@@ -308,16 +308,19 @@ export class Collection<T extends object = Record<string, unknown>> {
   }
 
   /**
-   * A slot of a block is no longer used (its record was read back, replaced or deleted). An empty
-   * block is dropped; a block three quarters empty gives its remaining texts back to be packed
-   * again, so blocks of mostly stale texts do not pile up.
+   * A slot of a block is no longer used: its record was read back or replaced (`again`: the record
+   * now has a newer form too), or deleted. An empty block is dropped. A block three quarters
+   * empty after reads or replacements gives its remaining texts back to be packed again, so
+   * blocks of texts held twice do not pile up; deletes do not (nothing is held twice, and the
+   * events of a namespace, deleted oldest first, would otherwise decode each block to pack its
+   * last texts again just before deleting them).
    */
-  #release(v: number): void {
+  #release(v: number, again: boolean): void {
     const id = Math.floor(v / MAX_BLOCK)
     const block = this.#blocks.get(id)
     if (!block) return
     block.live--
-    if (block.live > 0 && block.live * 4 > block.keys.length) return
+    if (block.live > 0 && (!again || block.live * 4 > block.keys.length)) return
     if (block.live > 0) {
       const texts = this.#decode(id)
       for (let slot = 0; slot < block.keys.length; slot++) {
