@@ -157,7 +157,7 @@ Examples:
  * Only for the CLI's own process (startSandbox() leaves the host's V8 alone), and not when node
  * was started with the flag (NODE_OPTIONS or a node flag).
  */
-export function tuneHeap(): void {
+function tuneHeap(): void {
   const given = [...process.execArgv, process.env.NODE_OPTIONS ?? ''].some((a) => /heap[-_]growing[-_]percent/.test(a))
   if (!given) setFlagsFromString('--heap-growing-percent=50')
 }

@@ -288,9 +288,7 @@ export class PreauthService {
 
   /** The ledger and operations that the charge query adds for a pre-authorization or a refunded charge. */
   queryExtras(ns: string, charge: CardCharge): Record<string, unknown> {
-    // the common case, asked on every query of a card charge: no hold, no refund
-    if (!charge.preauth && !charge.refunds?.length) return { settled: this.isChargeSettled(ns, charge) }
-    const ops = (charge.preauth?.operations ?? charge.refunds ?? []).map((r) => this.#ops(ns).get(r)).filter((o): o is CardOperation => !!o)
+    const ops = this.#operationsOf(ns, charge.preauth?.operations ?? charge.refunds)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {
       return ops.length ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
@@ -311,6 +309,12 @@ export class PreauthService {
       pre_auth_expiry: formatExpiry(l.expires_at),
       operations,
     }
+  }
+
+  /** The stored operations of these transaction references (none: nothing looked up). */
+  #operationsOf(ns: string, refs: string[] | undefined): CardOperation[] {
+    if (!refs?.length) return []
+    return refs.map((r) => this.#ops(ns).get(r)).filter((o): o is CardOperation => !!o)
   }
 
   #gatewayMeta(l: PreauthLedger) {

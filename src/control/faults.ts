@@ -100,7 +100,6 @@ export class Faults {
 
   /** The fault that takes this API call, consuming one of its `times`. */
   takeApi(ns: string, method: string, path: string): Fault | undefined {
-    if (!this.#byNs.get(ns)?.length) return undefined
     return this.#take(ns, (f) => (API_KINDS as readonly string[]).includes(f.kind) && (!f.method || f.method === '*' || f.method === method) && !!this.#patterns.get(f.id)?.test(path))
   }
 

@@ -2,6 +2,7 @@ import { luhnValid, maskPan } from '../cards/pan.js'
 
 /** Keys whose values are secrets that are never stored, logged or journaled. */
 const SECRET_KEYS = new Set(['cvv', 'pin', 'otp', 'token'])
+const SECRET_KEY_MAX = Math.max(...[...SECRET_KEYS].map((k) => k.length))
 
 /**
  * A deep copy with every secret masked: card numbers (and any Luhn-valid 12-19 digit string)
@@ -28,9 +29,9 @@ export function maskSecrets(value: unknown, depth = 0, parent = ''): unknown {
   return value
 }
 
-/** Whether a key names a secret, in any case (every secret key is at most 5 letters). */
+/** Whether a key names a secret, in any case (a longer key is not lowercased to find out). */
 function isSecretKey(k: string): boolean {
-  return k.length <= 5 && SECRET_KEYS.has(k.toLowerCase())
+  return k.length <= SECRET_KEY_MAX && SECRET_KEYS.has(k.toLowerCase())
 }
 
 /** Any run of 12-19 digits (spaces or dashes between them allowed) that passes Luhn is masked. */

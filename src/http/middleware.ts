@@ -6,9 +6,8 @@ import { ApiError, MSG, tooLarge } from './errors.js'
 
 const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
 
-/** The secret key of a request, or null. */
-export function bearerKey(c: Context): string | null {
-  const h = c.req.header('authorization')
+/** The secret key of an Authorization header, or null. */
+function bearerKey(h: string | undefined): string | null {
   if (!h) return null
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h)
   return m ? m[1] : null
@@ -25,7 +24,7 @@ export function authenticateRequest(c: Context<AppEnv>, deps: Deps): void {
   const header = c.req.header('authorization')
   let key = header === undefined ? undefined : knownKeys.get(header)
   if (key === undefined) {
-    key = bearerKey(c) ?? undefined
+    key = bearerKey(header) ?? undefined
     if (!key) throw new ApiError(401, MSG.INVALID_KEY)
     if (key.startsWith('sk_live_')) throw new ApiError(401, MSG.LIVE_KEY)
     if (!KEY_SHAPE.test(key)) throw new ApiError(401, MSG.INVALID_KEY)

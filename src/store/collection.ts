@@ -1,4 +1,4 @@
-import { packTexts, unpackTexts } from './pack.js'
+import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
 
 /** Derives secondary keys of a record (for example its payment reference) for an index. */
 export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
@@ -17,17 +17,16 @@ export interface ChangeSink {
  */
 export const HOT_RECORDS = Math.max(1, Number(process.env.SANDBOX_HOT_RECORDS) || 128)
 
+/** the most texts one block holds: a block slot is kept as block id * MAX_BLOCK + slot */
+const MAX_BLOCK = 4096
+
 /**
  * How many cold texts are compressed together into one block (deflate). Records of one collection
  * share most of their text, so a block of 64 charges takes ~30 bytes per charge instead of ~520,
  * for ~2 µs of CPU per record; reading a cold record back inflates its block (~50 µs, the block
  * read last is kept decoded). `SANDBOX_COLD_BLOCK` overrides it (`npm run test:cold` uses 2).
  */
-/** the most texts one block holds: a block slot is kept as block id * MAX_BLOCK + slot */
-const MAX_BLOCK = 4096
-
 export const COLD_BLOCK = Math.min(MAX_BLOCK, Math.max(1, Number(process.env.SANDBOX_COLD_BLOCK) || 64))
-
 
 /** Sizes of the hot set and of the compressed blocks (tests use tiny ones). */
 export interface CollectionLimits {
@@ -291,7 +290,9 @@ export class Collection<T extends object = Record<string, unknown>> {
     this.#pending = []
     if (keys.length === 0) return
     const id = this.#nextBlock++
-    const data = packTexts(texts)
+    // raw deflate at its fastest level, kept as a latin1 string (one leaf string the GC never
+    // traces); a newline separates the texts: JSON text never holds one
+    const data = deflateRawSync(texts.join('\n'), { level: constants.Z_BEST_SPEED }).toString('latin1')
     this.#blocks.set(id, { data, keys, live: keys.length })
     for (let slot = 0; slot < keys.length; slot++) this.#map.set(keys[slot], id * MAX_BLOCK + slot)
   }
@@ -301,7 +302,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     if (id === this.#cacheId) return this.#cacheTexts
     const block = this.#blocks.get(id)
     if (!block) throw new Error(`cold block ${id} of ${this.name} is missing`)
-    const texts = unpackTexts(block.data)
+    const texts = inflateRawSync(Buffer.from(block.data, 'latin1')).toString('utf8').split('\n')
     this.#cacheId = id
     this.#cacheTexts = texts
     return texts
