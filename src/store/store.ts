@@ -391,15 +391,11 @@ class DeltaLog {
     this.#dirtyKeys.clear()
     if (!ops.length) return
     this.#carry?.push(...ops)
-    // a string, not a Buffer: written from native memory, no ArrayBuffer per group for the GC
-    const text = this.#deltaLines(ops, this.#deltaCount === 0) + TAIL
-    const bytes = Buffer.byteLength(text, 'utf8')
     if (!this.#fh) this.#fh = await open(this.path, 'r+')
-    // overwrite the old tail: the file is valid JSON before and after this one write
-    await this.#fh.write(text, this.#size - TAIL.length, 'utf8')
-    this.#size += bytes - TAIL.length
+    const added = await writeDeltas(this.#fh, this.#size, this.#deltaLines(ops, this.#deltaCount === 0))
+    this.#size += added
     this.#deltaCount += ops.length
-    this.#deltaBytes += bytes - TAIL.length
+    this.#deltaBytes += added
   }
 
   /** The deltas of these changes, each on its own line, with the records as they stand now. */
@@ -430,12 +426,7 @@ class DeltaLog {
   #switchTo(out: FileHandle, tmp: string, size: number): Promise<void> {
     return this.#locked(async () => {
       const carried = this.#carry ?? []
-      let added = 0
-      if (carried.length) {
-        const buf = Buffer.from(this.#deltaLines(carried, true) + TAIL, 'utf8')
-        await out.write(buf, 0, buf.length, size - TAIL.length)
-        added = buf.length - TAIL.length
-      }
+      const added = carried.length ? await writeDeltas(out, size, this.#deltaLines(carried, true)) : 0
       await rename(tmp, this.path)
       this.#carry = null
       const old = this.#fh
@@ -450,6 +441,18 @@ class DeltaLog {
 }
 
 type Op = Delta | [string, string, string]
+
+/**
+ * Writes delta lines over the tail of a file of `size` bytes that ends with the deltas array's
+ * `]}`, and the tail after them: the file is valid JSON before and after this one write. Returns
+ * the bytes the file grew by. A string, not a Buffer: written from native memory, no ArrayBuffer
+ * per write for the GC.
+ */
+async function writeDeltas(fh: FileHandle, size: number, lines: string): Promise<number> {
+  const text = lines + TAIL
+  await fh.write(text, size - TAIL.length, 'utf8')
+  return Buffer.byteLength(text, 'utf8') - TAIL.length
+}
 
 /** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
 const COMPACT_CHUNK = 256 * 1024
@@ -488,20 +491,20 @@ class SnapshotFile implements Adapter<Store> {
       let size = 0
       let parts: string[] = []
       let length = 0
-      for (const piece of store.serializePieces()) {
-        parts.push(piece)
-        length += piece.length
-        if (length < COMPACT_CHUNK) continue
-        // a string, not a Buffer: written from native memory, no ArrayBuffer left for the GC
+      // a string, not a Buffer: written from native memory, no ArrayBuffer left for the GC
+      const flush = async () => {
         const text = parts.join('')
         parts = []
         length = 0
         await out.write(text, null, 'utf8')
         size += Buffer.byteLength(text, 'utf8')
       }
-      const text = parts.join('')
-      await out.write(text, null, 'utf8')
-      size += Buffer.byteLength(text, 'utf8')
+      for (const piece of store.serializePieces()) {
+        parts.push(piece)
+        length += piece.length
+        if (length >= COMPACT_CHUNK) await flush()
+      }
+      await flush()
       await this.commit(out, tmp, size)
     } catch (e) {
       await out.close().catch(() => undefined)
