@@ -47,6 +47,8 @@ export interface Config {
   webhookTimeoutMs: number
   /** the merchant's transaction limit on a direct debit, NGN (major units) */
   debitLimit: number
+  /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot */
+  compactMinBytes: number
 }
 
 export class ConfigError extends Error {
@@ -235,5 +237,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     webhookRetrySchedule: retrySchedule(input.webhookRetrySchedule ?? env.SANDBOX_WEBHOOK_RETRY_SCHEDULE),
     debitLimit: intIn(input.debitLimit ?? env.SANDBOX_DEBIT_LIMIT, '--debit-limit', 1, 1_000_000_000_000, 10_000_000),
     webhookTimeoutMs: intIn(input.webhookTimeout ?? env.SANDBOX_WEBHOOK_TIMEOUT, '--webhook-timeout', 1, 600_000, 5_000),
+    // a tuning knob, environment only (the durability test compacts a small store with it)
+    compactMinBytes: intIn(env.SANDBOX_COMPACT_MIN_BYTES, 'SANDBOX_COMPACT_MIN_BYTES', 1024, 1 << 30, 1 << 20),
   }
 }

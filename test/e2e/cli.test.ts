@@ -110,6 +110,14 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(r.stderr).not.toMatch(/\n\s+at /)
   })
 
+  it('refuses a SANDBOX_COMPACT_MIN_BYTES that is not a byte count in range, naming it', async () => {
+    for (const value of ['abc', '10']) {
+      const r = await runCli(['start', '--port', '0'], undefined, { SANDBOX_COMPACT_MIN_BYTES: value })
+      expect(r.code).toBe(2)
+      expect(r.stderr).toMatch(/SANDBOX_COMPACT_MIN_BYTES must be a whole number from 1024 to 1073741824/)
+    }
+  })
+
   it('refuses a bad scenario pack naming the file, the entry and the reason', async () => {
     const pack = tempFile('pack.yaml')
     writeFileSync(pack, 'cards:\n  - number: "12ab"\n    scheme: visa\n    cvv: "123"\n    expiry_month: "09"\n    expiry_year: "30"\n    outcome: success\n    label: bad\n')

@@ -36,8 +36,8 @@ afterEach(async () => {
   while (cleanups.length) await cleanups.pop()!()
 })
 
-async function start(args: string[]): Promise<RunningCli> {
-  const r = await startCli(args)
+async function start(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+  const r = await startCli(args, env)
   running.push(r)
   return r
 }
@@ -69,11 +69,13 @@ async function eventWithAttempts(url: string, reference: string, n: number, key:
 }
 
 describe('--data under SIGKILL (a real child process)', () => {
-  it('keeps every acknowledged charge and the pending webhook through a kill mid-load and a restart', async () => {
+  it('keeps every acknowledged charge and the pending webhook through a kill mid-load, with compactions beside the appends, and a restart', async () => {
     const file = tempFile()
     const rx = await startReceiver(() => 500)
     cleanups.push(() => rx.close())
-    let child = await start(['--data', file, ...RETRIES])
+    // compact from 16 KB of deltas on (1 MB by default): the load below compacts several times
+    // while its changes are appended and acknowledged
+    let child = await start(['--data', file, ...RETRIES], { SANDBOX_COMPACT_MIN_BYTES: '16384' })
 
     // a webhook delivery that fails (500) and waits for its retry, 30 s away
     expect((await api(child.url, 'PUT', '/_sandbox/webhook-url', { url: rx.url }, HOOKS_KEY)).status).toBe(200)
@@ -131,6 +133,9 @@ describe('--data under SIGKILL (a real child process)', () => {
     const missing = acknowledged.filter((r) => !text.includes(`"payment_reference":${JSON.stringify(r)}`))
     expect(missing).toEqual([])
     expect(text).toContain(pending.id)
+    // a compaction ran during the load: charges of the load are in the snapshot
+    const snapshotRefs = Object.values(doc.snapshot[SECRET]?.charges ?? {}).map((c: any) => c.payment_reference)
+    expect(acknowledged.filter((r) => snapshotRefs.includes(r)).length).toBeGreaterThan(0)
 
     // restart on the same file, the receiver now accepting
     rx.setBehaviour(() => 200)
