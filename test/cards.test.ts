@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers.js'
 
 /**
  * Card charges end to end through HTTP (SPEC.md 2.2-2.4, 2.8, 3.1, 4.1; CONTRACT.md 3, 8, 9):
@@ -727,5 +727,44 @@ describe('the request journal', () => {
     const json = JSON.stringify(journal.body.data)
     expect(journal.body.data).toHaveLength(1)
     expect(json.replace(/ /g, '')).not.toContain('5442056106072595')
+  })
+})
+
+describe('charges that went cold (kept compressed in blocks) through the API, in memory and after a restart', () => {
+  it('answers old charges exactly as when they were new, takes a PIN for an old pending charge, and reads them back from the data file', async () => {
+    const file = tempFile()
+    let box = await makeSandbox({ data: file })
+    try {
+      // a pending PIN charge first, then far more charges than a collection keeps live (128):
+      // the old ones go cold and are packed 64 to a block
+      const pending = await box.charge(cardPayload('5188513618552975'))
+      expect(pending.body.data).toMatchObject({ status: 'processing', auth_model: 'PIN' })
+      const tx = pending.body.data.transaction_reference as string
+      const refs: string[] = []
+      const asNew = new Map<string, unknown>()
+      for (let i = 0; i < 300; i++) {
+        const payload = cardPayload('4084127883172787')
+        expect((await box.charge(payload)).status).toBe(200)
+        refs.push(payload.reference)
+        // the query right after the charge, while the record is live
+        if (i % 30 === 0) asNew.set(payload.reference, (await box.call('GET', query(payload.reference))).body)
+      }
+      const packed = box.deps.store.col(SECRET, 'charges').coldStats()
+      expect(packed.blocks).toBeGreaterThan(0)
+      for (const [reference, body] of asNew) expect((await box.call('GET', query(reference))).body).toEqual(body)
+      // the old pending charge takes its PIN (read back, changed, stored again)
+      const done = await box.call('POST', AUTHORIZE, { transaction_reference: tx, authorization: { pin: '1234' } })
+      expect(done.body.data).toMatchObject({ status: 'success' })
+      expect((await box.call('GET', query(tx))).body.data.status).toBe('success')
+
+      // a restart reads every record back from the file and keeps it cold again
+      await box.close()
+      box = await makeSandbox({ data: file })
+      for (const [reference, body] of asNew) expect((await box.call('GET', query(reference))).body).toEqual(body)
+      expect((await box.call('GET', query(tx))).body.data.status).toBe('success')
+      expect((await box.call('GET', query(refs[299]))).body.data).toMatchObject({ reference: refs[299], status: 'success' })
+    } finally {
+      await box.close()
+    }
   })
 })
