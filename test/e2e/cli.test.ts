@@ -95,6 +95,34 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(await res.json()).toEqual({ status: false, message: 'Route not found', data: null })
   })
 
+  it('answers a body over 1 MiB with the 413 envelope on a real socket: declared, streamed, and not at the limit (CONTRACT.md 2)', async () => {
+    running = await startCli([])
+    const url = `${running.url}/merchant/api/v1/charges/card`
+    const MiB = 1 << 20
+    const bodyOf = (bytes: number) => `{"pad":"${'x'.repeat(bytes - 10)}"}`
+    const tooLarge = { status: false, message: 'Request body is too large', data: { limit_bytes: MiB } }
+    // Content-Length declared over the limit: refused before the body is read
+    const declared = await fetch(url, { method: 'POST', headers: auth, body: bodyOf(MiB + 1) })
+    expect(declared.status).toBe(413)
+    expect(await declared.json()).toEqual(tooLarge)
+    // no Content-Length (chunked): counted as it arrives
+    const buf = Buffer.from(bodyOf(MiB + 1))
+    const stream = new ReadableStream<Uint8Array>({
+      start(c) {
+        for (let i = 0; i < buf.length; i += 64 * 1024) c.enqueue(buf.subarray(i, i + 64 * 1024))
+        c.close()
+      },
+    })
+    // @ts-expect-error: Node's fetch needs duplex for a stream body
+    const streamed = await fetch(url, { method: 'POST', headers: auth, body: stream, duplex: 'half' })
+    expect(streamed.status).toBe(413)
+    expect(await streamed.json()).toEqual(tooLarge)
+    // the limit itself is read: the charge is refused for what it says, not for its size
+    const at = await fetch(url, { method: 'POST', headers: auth, body: bodyOf(MiB) })
+    expect(at.status).toBe(400)
+    expect((await at.json()).message).toBe('Invalid request data')
+  })
+
   it.each([
     [['start', '--port', 'abc'], /--port must be a whole number/],
     [['start', '--bogus'], /unknown option '--bogus'/],
