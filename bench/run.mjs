@@ -293,8 +293,8 @@ function spawnServer(kind, { port = 0, args = [], nodeFlags = [] } = {}) {
   // BENCH_SANDBOX_ARGS: extra `sandbox start` flags (trying options)
   const more = kind === 'sandbox' && process.env.BENCH_SANDBOX_ARGS ? process.env.BENCH_SANDBOX_ARGS.split(' ').filter(Boolean) : []
   const script = kind === 'bare' ? [BARE, '--port', String(port)] : [CLI, 'start', '--port', String(port), '--host', HOST, ...args, ...more]
-  // BENCH_SANDBOX_NODE_FLAGS: extra node flags for paysandbox (trying V8 options, --trace-gc)
-  const extra = kind === 'sandbox' && process.env.BENCH_SANDBOX_NODE_FLAGS ? process.env.BENCH_SANDBOX_NODE_FLAGS.split(' ').filter(Boolean) : []
+  // BENCH_SANDBOX_NODE_FLAGS / BENCH_BARE_NODE_FLAGS: extra node flags (trying V8 options, --trace-gc)
+  const extra = (process.env[`BENCH_${kind.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean)
   const full = [...extra, ...nodeFlags, ...script]
   const child = PIN
     ? spawn('taskset', ['-c', '0', process.execPath, ...full], { stdio: ['ignore', 'pipe', 'pipe'], env: childEnv(kind) })
@@ -302,9 +302,15 @@ function spawnServer(kind, { port = 0, args = [], nodeFlags = [] } = {}) {
   children.add(child)
   child.stderrTail = ''
   child.stderr.setEncoding('utf8')
-  child.stderr.on('data', (d) => { if (process.env.BENCH_SANDBOX_LOG && kind === 'sandbox') appendFileSync(process.env.BENCH_SANDBOX_LOG, d); child.stderrTail = (child.stderrTail + d).slice(-4000) })
+  child.stderr.on('data', (d) => { logOutput(kind, d); child.stderrTail = (child.stderrTail + d).slice(-4000) })
   child.exited = new Promise((resolve) => child.once('exit', (code, signal) => { children.delete(child); child.exitInfo = { code, signal }; resolve(child.exitInfo) }))
   return child
+}
+
+/** BENCH_SANDBOX_LOG / BENCH_BARE_LOG: a file that gets the server's stdout and stderr. */
+function logOutput(kind, d) {
+  const file = process.env[`BENCH_${kind.toUpperCase()}_LOG`]
+  if (file) appendFileSync(file, d)
 }
 
 /** Starts a server and resolves with its URL once its ready line is out. */
@@ -315,7 +321,7 @@ async function startServer(kind, opts = {}) {
     const timer = setTimeout(() => reject(new Error(`${kind} did not print its ready line within 30 s; stderr: ${child.stderrTail}`)), 30_000)
     child.stdout.setEncoding('utf8')
     child.stdout.on('data', (d) => {
-      if (process.env.BENCH_SANDBOX_LOG && kind === 'sandbox') appendFileSync(process.env.BENCH_SANDBOX_LOG, d)
+      logOutput(kind, d)
       if (buf === null) return
       buf += d
       const m = /listening on (http:\/\/\S+)/.exec(buf)
