@@ -1,4 +1,5 @@
-import { Hono } from 'hono'
+import { Hono, type Context, type Handler, type Next } from 'hono'
+import { mergePath } from 'hono/utils/url'
 import { cardRoutes } from './cards/routes.js'
 import { CardService } from './cards/service.js'
 import { PreauthService } from './cards/preauth.js'
@@ -18,7 +19,7 @@ import type { AppEnv } from './http/context.js'
 import { fail, ok } from './http/envelope.js'
 import { ApiError, MSG } from './http/errors.js'
 import { authenticate, authenticateRequest, limitBody, loopbackOnly } from './http/middleware.js'
-import { applyFault } from './control/faults.js'
+import { applyFault, type Fault } from './control/faults.js'
 import { healthBody } from './version.js'
 
 /** Paths whose requests are not journaled (reading the journal or events would drown it). */
@@ -42,23 +43,48 @@ export function createApp(deps: Deps) {
   // merchant and identity calls (what `app.use('/merchant/*')` and `'/api/*'` would match)
   const API = /^\/(merchant|api)(\/|$)/
 
-  // Outermost, one middleware for every request (each level of middleware costs): the body
-  // limit; on merchant and identity calls the gate (the key chooses the namespace, then an armed
-  // fault may take the call); then after the handler durability (with --data the answer leaves
-  // only once the change it reports is in the file) and the journal.
-  app.use('*', async (c, next) => {
+  const onError = (err: Error, c: Context<AppEnv>): Response => {
+    if (err instanceof ApiError) return fail(c, err.status, err.message, err.data)
+    console.error('paysandbox: unhandled error:', err)
+    return fail(c, 500, MSG.INTERNAL)
+  }
+
+  /** A route's answer in c.res; what it throws answered as onError does. */
+  const respond = async (c: Context<AppEnv>, next: Next, handler: Handler<AppEnv>): Promise<void> => {
+    try {
+      c.res = (await handler(c, next)) as Response
+    } catch (e) {
+      c.res = onError(e as Error, c)
+    }
+  }
+
+  // Around every request, once: the body limit; on merchant and identity calls the gate (the key
+  // chooses the namespace, then an armed fault may take the call); the answer: `handler`'s, or
+  // with none (as a middleware) `next`'s; then durability (with --data the answer leaves only
+  // once the change it reports is in the file) and the journal.
+  const around = async (c: Context<AppEnv>, next: Next, handler?: Handler<AppEnv>): Promise<Response> => {
     const t0 = performance.now()
+    c.set('around', true)
     const path = c.req.path
     limitBody(c, IDENTITY.test(path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
+    let fault: Fault | undefined
     if (API.test(path)) {
       // a 401 or 403 thrown here has no namespace yet: it is answered and not journaled
       authenticateRequest(c, deps)
-      const fault = deps.faults.takeApi(c.get('ns'), c.req.method, path)
-      if (fault) {
-        const res = await applyFault(c, next, fault)
-        if (res instanceof Response) c.res = res
-      } else await next()
-    } else await next()
+      fault = deps.faults.takeApi(c.get('ns'), c.req.method, path)
+    }
+    if (fault) {
+      const res = await applyFault(c, handler ? () => respond(c, next, handler) : next, fault)
+      if (res instanceof Response) c.res = res
+    } else if (!handler) await next()
+    else {
+      // respond() inlined: one async level less on every call
+      try {
+        c.res = (await handler(c, next)) as Response
+      } catch (e) {
+        c.res = onError(e as Error, c)
+      }
+    }
     if (deps.store.dirty) {
       try {
         await deps.store.sync()
@@ -88,8 +114,24 @@ export function createApp(deps: Deps) {
         c.get('responseJson'),
       )
     }
-  })
+    return c.res
+  }
 
+  /**
+   * The merchant and identity routes: each handler wrapped in `around` itself rather than put
+   * under a middleware. A route with a single handler skips Hono's compose, and with it a level
+   * of async dispatch and its promises on every call (3 % of the instructions of a charge query).
+   */
+  const mount = (base: string, sub: Hono<AppEnv>): void => {
+    for (const r of sub.routes) {
+      const handler = r.handler
+      app.on(r.method, mergePath(base, r.path), (c, next) => around(c, next, handler))
+    }
+  }
+
+  // the control API, the 3-D Secure page and the dashboard keep their middleware chains, all
+  // under `around` as a middleware
+  app.use('/_sandbox/*', (c, next) => around(c, next))
   app.get('/_sandbox/health', (c) => {
     const { message, data } = healthBody(deps.startedAt)
     return ok(c, message, data)
@@ -103,14 +145,14 @@ export function createApp(deps: Deps) {
   // the dashboard takes no key, but stays under the loopback rule (CONTRACT.md 9)
   app.route('/_sandbox/ui', dashboardRoutes(deps))
   app.use('/_sandbox/*', authenticate(deps))
-  app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
-  app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))
+  mount('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
+  mount('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))
   // CONTRACT.md 6: served with and without the /merchant prefix
-  app.route('/merchant/api/v1/direct-debit', directDebitRoutes(dd))
-  app.route('/api/v1/direct-debit', directDebitRoutes(dd))
-  app.route('/api/v1/identities', identityRoutes(identity))
-  app.route('/merchant/api/v1/identities', identityRoutes(identity))
-  app.route('/merchant/api/v1/charges', chargeQueryRoutes(deps, {
+  mount('/merchant/api/v1/direct-debit', directDebitRoutes(dd))
+  mount('/api/v1/direct-debit', directDebitRoutes(dd))
+  mount('/api/v1/identities', identityRoutes(identity))
+  mount('/merchant/api/v1/identities', identityRoutes(identity))
+  mount('/merchant/api/v1/charges', chargeQueryRoutes(deps, {
       card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
       mobile_money: (_ns, charge) => mm.queryExtras(charge as MobileMoneyCharge),
       direct_debit: (_ns, charge) => dd.queryExtras(charge as DirectDebit),
@@ -119,12 +161,10 @@ export function createApp(deps: Deps) {
 
   app.route('/_sandbox/direct-debit', directDebitControlRoutes(dd))
 
-  app.notFound((c) => fail(c, 404, MSG.ROUTE_NOT_FOUND))
-  app.onError((err, c) => {
-    if (err instanceof ApiError) return fail(c, err.status, err.message, err.data)
-    console.error('paysandbox: unhandled error:', err)
-    return fail(c, 500, MSG.INTERNAL)
-  })
+  // a path no route serves: under /_sandbox/ `around` ran already, as the middleware
+  const routeNotFound = (c: Context<AppEnv>): Response => fail(c, 404, MSG.ROUTE_NOT_FOUND)
+  app.notFound((c) => (c.get('around') ? routeNotFound(c) : around(c, async () => {}, routeNotFound)))
+  app.onError(onError)
 
   return app
 }

@@ -363,6 +363,26 @@ describe('GET /_sandbox/requests (the journal)', () => {
     expect(again.map((e: any) => e.path)).toEqual([7, 8, 9, 10, 11].map((i) => `/merchant/api/v1/charges/missing-${i}`))
   })
 
+  it('journals each call once however it is answered, and not a call refused for its key', async () => {
+    const sb = await sandbox()
+    await sb.call('GET', '/merchant/api/v1/charges/missing-1') // the route throws its 404
+    await sb.call('POST', '/merchant/api/v1/charges/card', { charge_data: 'nope' }) // the route throws its 400
+    await sb.call('GET', '/merchant/api/v1/no-such-route') // no route: the gate still ran
+    await sb.call('GET', '/_sandbox/no-such-route') // no route under the control middleware
+    await sb.call('HEAD', '/merchant/api/v1/charges/missing-2')
+    expect((await sb.call('GET', '/merchant/api/v1/no-such-route', undefined, { key: null })).status).toBe(401)
+    expect((await sb.call('GET', '/merchant/api/v1/charges/missing-3', undefined, { key: 'sk_live_nope' })).status).toBe(401)
+    const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
+    expect(entries.map((e: any) => [e.method, e.path, e.status])).toEqual([
+      ['GET', '/merchant/api/v1/charges/missing-1', 404],
+      ['POST', '/merchant/api/v1/charges/card', 400],
+      ['GET', '/merchant/api/v1/no-such-route', 404],
+      ['GET', '/_sandbox/no-such-route', 404],
+      ['HEAD', '/merchant/api/v1/charges/missing-2', 404],
+    ])
+    expect(entries[1].response).toMatchObject({ status: false, message: 'Unable to decrypt charge data, please check encryption and try again' })
+  })
+
   it('keeps one journal per key', async () => {
     const sb = await sandbox()
     await sb.call('GET', '/merchant/api/v1/charges/mine-1')

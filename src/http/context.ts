@@ -18,5 +18,7 @@ export interface AppEnv {
     rawBody: string
     /** journalBody is already masked */
     journalMasked: boolean
+    /** the request went through `around` in app.ts (the gate, durability, the journal) */
+    around: boolean
   }
 }
