@@ -68,7 +68,8 @@ export function createApp(deps: Deps) {
     const path = c.req.path
     limitBody(c, IDENTITY.test(path) ? deps.config.identityBodyLimit : deps.config.bodyLimit)
     let fault: Fault | undefined
-    if (API.test(path)) {
+    const api = API.test(path)
+    if (api) {
       // a 401 or 403 thrown here has no namespace yet: it is answered and not journaled
       authenticateRequest(c, deps)
       fault = deps.faults.takeApi(c.get('ns'), c.req.method, path)
@@ -94,7 +95,7 @@ export function createApp(deps: Deps) {
       }
     }
     const ns = c.get('ns')
-    if (ns && !UNJOURNALED.test(c.req.path)) {
+    if (ns && (api || !UNJOURNALED.test(path))) {
       const url = c.req.url
       const q = url.indexOf('?')
       const journalBody = c.get('journalBody')
@@ -103,7 +104,7 @@ export function createApp(deps: Deps) {
         {
           at: deps.clocks.iso(ns),
           method: c.req.method,
-          path: c.req.path,
+          path,
           // a control token sent as ?token= is a secret: never journaled
           query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
           status: c.res.status,

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono'
+import type { IncomingMessage } from 'node:http'
 import type { Deps } from '../deps.js'
 import { NamespaceLimitError } from '../namespaces.js'
 import type { AppEnv } from './context.js'
@@ -13,6 +14,21 @@ function bearerKey(h: string | undefined): string | null {
   return m ? m[1] : null
 }
 
+/**
+ * A request header (name in lower case). Served by @hono/node-server, read from node's own parsed
+ * headers: `c.req.header()` builds a Headers view on the first call and checks and normalizes the
+ * name and value on each, which node's HTTP/1 parser did already (values trimmed, CR, LF and NUL
+ * refused; a repeated Authorization or Content-Length kept once).
+ */
+function header(c: Context, name: string): string | undefined {
+  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  if (incoming?.headers && incoming.httpVersionMajor === 1) {
+    const v = incoming.headers[name]
+    return typeof v === 'string' ? v : v === undefined ? undefined : v.join(', ')
+  }
+  return c.req.header(name)
+}
+
 /** Authenticated keys (their shape checked), so a repeat caller costs one Map lookup. */
 const knownKeys = new Map<string, string>()
 
@@ -21,14 +37,14 @@ const knownKeys = new Map<string, string>()
  * request's namespace or throws the 401 (or the namespace limit's 403).
  */
 export function authenticateRequest(c: Context<AppEnv>, deps: Deps): void {
-  const header = c.req.header('authorization')
-  let key = header === undefined ? undefined : knownKeys.get(header)
+  const auth = header(c, 'authorization')
+  let key = auth === undefined ? undefined : knownKeys.get(auth)
   if (key === undefined) {
-    key = bearerKey(header) ?? undefined
+    key = bearerKey(auth) ?? undefined
     if (!key) throw new ApiError(401, MSG.INVALID_KEY)
     if (key.startsWith('sk_live_')) throw new ApiError(401, MSG.LIVE_KEY)
     if (!KEY_SHAPE.test(key)) throw new ApiError(401, MSG.INVALID_KEY)
-    if (knownKeys.size < 10_000) knownKeys.set(header!, key)
+    if (knownKeys.size < 10_000) knownKeys.set(auth!, key)
   }
   if (deps.config.strictKeys && !deps.namespaces.isConfigured(key)) throw new ApiError(401, MSG.INVALID_KEY)
   try {
@@ -62,7 +78,7 @@ export function loopbackOnly(deps: Deps): MiddlewareHandler<AppEnv> {
     const local = addr === undefined || LOOPBACK.test(addr)
     if (!local) {
       const token = deps.config.controlToken
-      const sent = c.req.header('x-sandbox-control-token') ?? c.req.query('token')
+      const sent = header(c, 'x-sandbox-control-token') ?? c.req.query('token')
       if (!token || sent !== token) throw new ApiError(403, MSG.FORBIDDEN_CONTROL)
     }
     await next()
@@ -75,6 +91,6 @@ export function loopbackOnly(deps: Deps): MiddlewareHandler<AppEnv> {
  */
 export function limitBody(c: Context<AppEnv>, maxSize: number): void {
   c.set('bodyLimit', maxSize)
-  const declared = c.req.header('content-length')
+  const declared = header(c, 'content-length')
   if (declared && Number(declared) > maxSize) throw tooLarge(maxSize)
 }
