@@ -350,6 +350,30 @@ const MAX_SHAPES = 10_000
 const shapeIds = new Map<string, number>()
 const shapeKeys: string[][] = []
 
+/** The last shape found for a number of keys: records going cold one after another mostly share one. */
+const lastShapeByCount = new Map<number, number>()
+
+/** The id of a shape (its keys, in order), registered if new; undefined past MAX_SHAPES. */
+function shapeOf(keys: string[]): number | undefined {
+  const hint = lastShapeByCount.get(keys.length)
+  if (hint !== undefined) {
+    const known = shapeKeys[hint]
+    let i = 0
+    while (i < keys.length && known[i] === keys[i]) i++
+    // same keys in the same order: no signature string to build and hash
+    if (i === keys.length) return hint
+  }
+  const signature = keys.join('\u0000')
+  let id = shapeIds.get(signature)
+  if (id === undefined && shapeKeys.length < MAX_SHAPES) {
+    id = shapeKeys.length
+    shapeKeys.push(keys)
+    shapeIds.set(signature, id)
+  }
+  if (id !== undefined) lastShapeByCount.set(keys.length, id)
+  return id
+}
+
 /** The cold text of a record. */
 function freeze(record: object): string {
   const keys: string[] = []
@@ -363,13 +387,7 @@ function freeze(record: object): string {
     keys.push(k)
     values.push(v)
   }
-  const signature = keys.join('\u0000')
-  let id = shapeIds.get(signature)
-  if (id === undefined && shapeKeys.length < MAX_SHAPES) {
-    id = shapeKeys.length
-    shapeKeys.push(keys)
-    shapeIds.set(signature, id)
-  }
+  const id = shapeOf(keys)
   if (id === undefined) return plainJson(record)
   values[0] = id
   return flat(JSON.stringify(values))
