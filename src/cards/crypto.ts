@@ -72,8 +72,11 @@ export function decryptChargeText(chargeData: string, encryptionKey: string): st
   try {
     const decipher = createDecipheriv('aes-256-gcm', key, iv, { authTagLength: 16 })
     decipher.setAuthTag(tag)
-    const text = decipher.update(ct, undefined, 'utf8')
-    return text + decipher.final('utf8')
+    const plain = decipher.update(ct)
+    // final() checks the tag (it throws on a bad one) and, GCM being a stream mode, adds no
+    // bytes: the text is decoded once, without the StringDecoder an 'utf8' update() sets up
+    decipher.final()
+    return plain.toString('utf8')
   } catch {
     return undefined
   }
