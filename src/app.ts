@@ -77,15 +77,8 @@ export function createApp(deps: Deps) {
     if (fault) {
       const res = await applyFault(c, handler ? () => respond(c, next, handler) : next, fault)
       if (res instanceof Response) c.res = res
-    } else if (!handler) await next()
-    else {
-      // respond() inlined: one async level less on every call
-      try {
-        c.res = (await handler(c, next)) as Response
-      } catch (e) {
-        c.res = onError(e as Error, c)
-      }
-    }
+    } else if (handler) await respond(c, next, handler)
+    else await next()
     if (deps.store.dirty) {
       try {
         await deps.store.sync()
