@@ -449,9 +449,8 @@ type Op = Delta | [string, string, string]
  * per write for the GC.
  */
 async function writeDeltas(fh: FileHandle, size: number, lines: string): Promise<number> {
-  const text = lines + TAIL
-  await fh.write(text, size - TAIL.length, 'utf8')
-  return Buffer.byteLength(text, 'utf8') - TAIL.length
+  const { bytesWritten } = await fh.write(lines + TAIL, size - TAIL.length, 'utf8')
+  return bytesWritten - TAIL.length
 }
 
 /** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
@@ -496,8 +495,8 @@ class SnapshotFile implements Adapter<Store> {
         const text = parts.join('')
         parts = []
         length = 0
-        await out.write(text, null, 'utf8')
-        size += Buffer.byteLength(text, 'utf8')
+        const { bytesWritten } = await out.write(text, null, 'utf8')
+        size += bytesWritten
       }
       for (const piece of store.serializePieces()) {
         parts.push(piece)
