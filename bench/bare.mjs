@@ -9,6 +9,7 @@
 // Prints `bare listening on http://HOST:PORT` once the socket listens.
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
+import { pathToFileURL } from 'node:url'
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(name)
@@ -74,7 +75,7 @@ const readJson = async (c) => {
   }
 }
 
-const app = new Hono()
+export const app = new Hono()
 
 app.get('/_sandbox/health', (c) =>
   c.json({ status: true, message: 'paysandbox is running', data: { version: '0.0.0-bare', uptime_s: Math.round((Date.now() - startedAt) / 1000) } }),
@@ -98,11 +99,14 @@ app.post('/merchant/api/v1/charges/mobile-money', async (c) => {
 
 app.notFound((c) => c.json({ status: false, message: 'Route not found', data: null }, 404))
 
-const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
-  process.stdout.write(`bare listening on http://${host}:${info.port}\n`)
-})
-server.keepAliveTimeout = 65_000
+// run as a script (the bench spawns it); bench/count.mjs imports the app and serves it itself
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
+    process.stdout.write(`bare listening on http://${host}:${info.port}\n`)
+  })
+  server.keepAliveTimeout = 65_000
 
-const stop = () => server.close(() => process.exit(0))
-process.on('SIGINT', stop)
-process.on('SIGTERM', stop)
+  const stop = () => server.close(() => process.exit(0))
+  process.on('SIGINT', stop)
+  process.on('SIGTERM', stop)
+}

@@ -14,39 +14,22 @@
 //
 // Worker mode (what valgrind runs): node bench/count.mjs --worker DIR|bare SCENARIO N
 import { spawn } from 'node:child_process'
-import { createCipheriv, randomBytes } from 'node:crypto'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { SECRET, cardBody } from './bodies.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.join(HERE, '..')
-const KEY = 'sk_test_sandbox'
-const ENC = 'sandbox-encryption-key-012345678'
 const QUERY_REF = 'count-query-0001'
-
-function chargeBody(reference) {
-  const text = JSON.stringify({ reference, amount: 1000, currency: 'NGN', card: { number: '4084127883172787', cvv: '408', expiry_month: '09', expiry_year: '32' }, customer: { email: 'ada@example.com', name: 'Ada Obi' } })
-  const iv = randomBytes(16)
-  const cipher = createCipheriv('aes-256-gcm', Buffer.from(ENC), iv)
-  const ct = Buffer.concat([cipher.update(text, 'utf8'), cipher.final()])
-  return JSON.stringify({ charge_data: `${iv.toString('hex')}:${ct.toString('hex')}:${cipher.getAuthTag().toString('hex')}` })
-}
 
 async function startBuild(build) {
   if (build === 'bare') {
-    process.argv.push('--port', '0')
-    const write = process.stdout.write.bind(process.stdout)
-    const port = await new Promise((resolve) => {
-      process.stdout.write = (t) => {
-        const m = /:(\d+)\n/.exec(String(t))
-        if (m) resolve(Number(m[1]))
-        return true
-      }
-      import(pathToFileURL(path.join(HERE, 'bare.mjs')).href)
+    const [{ serve }, { app }] = await Promise.all([import('@hono/node-server'), import('./bare.mjs')])
+    const server = await new Promise((resolve) => {
+      const s = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }, () => resolve(s))
     })
-    process.stdout.write = write
-    return { port, close: async () => {} }
+    return { port: server.address().port, close: () => new Promise((resolve) => server.close(resolve)) }
   }
   const { startServer } = await import(pathToFileURL(path.join(build, 'dist/server.js')).href)
   const { resolveConfig } = await import(pathToFileURL(path.join(build, 'dist/config.js')).href)
@@ -90,11 +73,11 @@ function drive(port, requests) {
 
 async function worker(build, scenario, n) {
   const { port, close } = await startBuild(build)
-  const head = `host: 127.0.0.1:${port}\r\nauthorization: Bearer ${KEY}\r\n`
+  const head = `host: 127.0.0.1:${port}\r\nauthorization: Bearer ${SECRET}\r\n`
   const post = (body) => `POST /merchant/api/v1/charges/card HTTP/1.1\r\n${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
-  if ((await drive(port, [post(chargeBody(QUERY_REF))])) > 0) throw new Error('the charge to query was refused')
+  if ((await drive(port, [post(cardBody(QUERY_REF))])) > 0) throw new Error('the charge to query was refused')
   const get = `GET /merchant/api/v1/charges/${QUERY_REF} HTTP/1.1\r\n${head}\r\n`
-  const requests = scenario === 'card' ? Array.from({ length: n }, (_, i) => post(chargeBody(`count-card-${i}-xxxx`))) : Array.from({ length: n }, () => get)
+  const requests = scenario === 'card' ? Array.from({ length: n }, (_, i) => post(cardBody(`count-card-${i}`))) : Array.from({ length: n }, () => get)
   const bad = await drive(port, requests)
   await close()
   if (bad) throw new Error(`${bad} answers were not 200`)

@@ -10,7 +10,6 @@
 // autocannon, pins itself to core 1. Only loopback addresses; every loop is bounded.
 import autocannon from 'autocannon'
 import { execFileSync, spawn } from 'node:child_process'
-import { createCipheriv, randomBytes } from 'node:crypto'
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import http from 'node:http'
@@ -19,6 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
+import { SECRET, cardBody } from './bodies.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.resolve(HERE, '..')
@@ -26,8 +26,6 @@ const CLI = path.join(ROOT, 'bin', 'sandbox.js')
 const BARE = path.join(HERE, 'bare.mjs')
 const RESULTS = path.join(HERE, 'results')
 const HOST = '127.0.0.1'
-const SECRET = 'sk_test_sandbox'
-const ENC_KEY = Buffer.from('sandbox-encryption-key-012345678', 'utf8')
 const CARD_PATH = '/merchant/api/v1/charges/card'
 const MM_PATH = '/merchant/api/v1/charges/mobile-money'
 const QUERY_REF = 'bench-query-00000001'
@@ -214,26 +212,7 @@ function pinSelf(machine) {
 // ---------------------------------------------------------------------------------------------
 // request bodies
 
-/** charge_data as CONTRACT.md 3 defines it (AES-256-GCM, hex(iv16):hex(ct):hex(tag16)). */
-function encrypt(text) {
-  const iv = randomBytes(16)
-  const c = createCipheriv('aes-256-gcm', ENC_KEY, iv)
-  const ct = Buffer.concat([c.update(text, 'utf8'), c.final()])
-  return `${iv.toString('hex')}:${ct.toString('hex')}:${c.getAuthTag().toString('hex')}`
-}
-
 const RUN_ID = Date.now().toString(36)
-
-function cardBody(reference) {
-  const payload = {
-    reference,
-    card: { number: '4084127883172787', cvv: '123', expiry_month: '09', expiry_year: '30' },
-    amount: 1000,
-    currency: 'NGN',
-    customer: { email: 'bench@example.com', name: 'Bench Customer' },
-  }
-  return `{"charge_data":"${encrypt(JSON.stringify(payload))}"}`
-}
 
 function mmBody(reference) {
   return `{"reference":"${reference}","amount":100,"currency":"KES","customer":{"email":"bench@example.com","name":"Bench Customer"},"mobile_money":{"number":"254700000000"}}`
