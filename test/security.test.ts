@@ -1,5 +1,6 @@
 import { once } from 'node:events'
 import { readFileSync, writeFileSync } from 'node:fs'
+import { networkInterfaces } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHARGES } from '../src/charges/types.js'
@@ -396,6 +397,31 @@ describe('the control API and the dashboard answer only on loopback unless a con
     await closed
     expect(running.stderr()).toMatch(/warning/i)
     expect(running.stderr()).toContain('--control-token')
+  })
+
+  // this machine's own non-loopback address: a connection to it comes from it, not from loopback
+  const farAddress = Object.values(networkInterfaces())
+    .flat()
+    .find((a) => a && !a.internal && a.family === 'IPv4')?.address
+  it.skipIf(!farAddress)('on a real socket from a non-loopback address: 403 without the control token or with a wrong one, 200 with it; the key still rules the merchant API', async () => {
+    const running = await startCli(['--host', '0.0.0.0', '--control-token', 'tok'])
+    children.push(running)
+    const port = new URL(running.url).port
+    const far = `http://${farAddress}:${port}`
+    const key = { authorization: `Bearer ${SECRET}` }
+    const none = await fetch(`${far}/_sandbox/clock`, { headers: key })
+    expect(none.status).toBe(403)
+    expect((await none.json()).message).toBe(FORBIDDEN)
+    expect((await fetch(`${far}/_sandbox/clock`, { headers: { ...key, 'x-sandbox-control-token': 'tok2' } })).status).toBe(403)
+    // the header read from node's parsed headers, in whatever case it was sent
+    const right = await fetch(`${far}/_sandbox/clock`, { headers: { ...key, 'X-Sandbox-Control-Token': 'tok' } })
+    expect(right.status).toBe(200)
+    // loopback needs no token; the merchant API needs the key only, from anywhere
+    expect((await fetch(`http://127.0.0.1:${port}/_sandbox/clock`, { headers: key })).status).toBe(200)
+    const query = await fetch(`${far}/merchant/api/v1/charges/no-such-charge`, { headers: key })
+    expect(query.status).toBe(404)
+    expect((await query.json()).message).toBe('Charge not found')
+    expect((await fetch(`${far}/merchant/api/v1/charges/no-such-charge`)).status).toBe(401)
   })
 
   it.each([
