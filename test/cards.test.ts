@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers.js'
@@ -764,6 +764,47 @@ describe('charges that went cold (kept compressed in blocks) through the API, in
       expect((await box.call('GET', query(tx))).body.data.status).toBe('success')
       expect((await box.call('GET', query(refs[299]))).body.data).toMatchObject({ reference: refs[299], status: 'success' })
     } finally {
+      await box.close()
+    }
+  })
+})
+
+describe('a charge query answered again from the kept answer', () => {
+  /**
+   * The suite runs with SANDBOX_QUERY_CACHE=check (vitest.config.ts), where every answer is
+   * computed and compared with the kept one; this one runs the way the CLI does, answering from
+   * the kept text, on a clock that runs with (fake) wall time.
+   */
+  it('is the same answer while nothing changes, and a new one once the wall clock or the store moves', async () => {
+    const T0 = Date.UTC(2026, 0, 5, 9, 0, 0)
+    const mode = process.env.SANDBOX_QUERY_CACHE
+    delete process.env.SANDBOX_QUERY_CACHE
+    vi.useFakeTimers({ toFake: ['Date'], now: T0 })
+    const box = await makeSandbox()
+    try {
+      const payload = cardPayload('4084127883172787')
+      const charged = await box.charge(payload)
+      expect(charged.body.data.status).toBe('success')
+      const tx = charged.body.data.transaction_reference as string
+      const first = await box.call('GET', query(payload.reference))
+      expect(first.body.data).toMatchObject({ status: 'success', settled: false })
+      // asked again at the same moment: the same text, and both calls journaled
+      const again = await box.call('GET', query(payload.reference))
+      expect(again.body).toEqual(first.body)
+      const journaled = (await box.call('GET', `/_sandbox/requests?method=GET&path=${encodeURIComponent(query(payload.reference))}`)).body.data
+      expect(journaled.map((e: { status: number; response: unknown }) => [e.status, e.response])).toEqual([[200, first.body], [200, first.body]])
+
+      // the wall clock alone passes the settlement time (24 h): nothing stored changes, the answer does
+      vi.setSystemTime(T0 + 24 * 3_600_000 + 1_000)
+      expect((await box.call('GET', query(payload.reference))).body.data).toMatchObject({ settled: true })
+      // a refund at that same moment changes stored records only
+      const refunded = await box.call('POST', `${CHARGE}/refund`, { amount: 300, currency: 'NGN', payment_reference: payload.reference, transaction_reference: ref('rfd'), target_transaction_reference: tx })
+      expect(refunded.status).toBe(200)
+      expect((await box.call('GET', query(payload.reference))).body.data).toMatchObject({ settled: true, total_refunded_amount: 300 })
+    } finally {
+      vi.useRealTimers()
+      if (mode === undefined) delete process.env.SANDBOX_QUERY_CACHE
+      else process.env.SANDBOX_QUERY_CACHE = mode
       await box.close()
     }
   })

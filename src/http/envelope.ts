@@ -24,7 +24,16 @@ const JSON_TYPE = { 'content-type': 'application/json' }
 
 /** c.json(), keeping the text for the journal (which then does not serialize the answer again). */
 function send(c: Context, body: Envelope, status: ContentfulStatusCode): Response {
-  const text = JSON.stringify(body)
+  return sendJson(c, JSON.stringify(body), status)
+}
+
+/** The text `ok()` answers with (for an answer kept to be sent again with `sendJson`). */
+export function okJson(message: string, data: unknown): string {
+  return JSON.stringify({ status: true, message, data } satisfies Envelope)
+}
+
+/** Answers with an envelope already serialized. */
+export function sendJson(c: Context, text: string, status: ContentfulStatusCode = 200): Response {
   c.set('responseJson', text)
   return c.body(text, status, JSON_TYPE)
 }

@@ -61,6 +61,7 @@ export class Store implements ChangeSink {
   readonly #limits: CollectionLimits
   readonly file: string | undefined
   #log: DeltaLog | null = null
+  #version = 0
 
   private constructor(options: StoreOptions) {
     this.file = options.file
@@ -104,8 +105,17 @@ export class Store implements ChangeSink {
     return col as Collection<T>
   }
 
+  /**
+   * A number that changes with every change to any record of any namespace (put, delete, reset,
+   * a load): an answer computed from the store alone is still right while it has not moved.
+   */
+  get version(): number {
+    return this.#version
+  }
+
   /** Empties every collection of a namespace except those named in `keep`. */
   resetNamespace(ns: string, keep: string[] = []): void {
+    this.#version++
     this.#applyReset(ns, keep)
     this.#log?.reset(ns, keep)
   }
@@ -117,6 +127,7 @@ export class Store implements ChangeSink {
   }
 
   changed(ns: string, collection: string, key: string): void {
+    this.#version++
     this.#log?.changed(ns, collection, key)
   }
 
@@ -149,6 +160,7 @@ export class Store implements ChangeSink {
 
   /** @internal */
   loadSnapshot(snapshot: Snapshot): void {
+    this.#version++
     for (const [ns, cols] of Object.entries(snapshot)) {
       for (const [name, records] of Object.entries(cols)) {
         const col = this.col(ns, name)
@@ -159,6 +171,7 @@ export class Store implements ChangeSink {
 
   /** @internal */
   applyDelta(delta: Delta): void {
+    this.#version++
     if (delta.reset) return this.#applyReset(delta.n, delta.reset)
     if (!delta.c || delta.k === undefined) return
     const col = this.col(delta.n, delta.c)
