@@ -234,7 +234,7 @@ export class PreauthService {
     if (charge.status !== 'success' || !charge.completed_at) return false
     if (charge.settled_at) return true
     const delay = this.d.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
-    return this.d.clocks.now(ns) >= parseIso(charge.completed_at) + delay
+    return this.d.clocks.now(ns) >= Date.parse(charge.completed_at) + delay
   }
 
   /** SPEC.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */
@@ -390,15 +390,4 @@ export class PreauthService {
     this.#ops(ns).put(op.transaction_reference, op)
     this.#charges(ns).put(parent.transaction_reference, parent)
   }
-}
-
-let lastIso = ''
-let lastMs = NaN
-/** Date.parse, remembering the last string: a charge polled for its status parses one stamp again and again. */
-function parseIso(iso: string): number {
-  if (iso !== lastIso) {
-    lastMs = Date.parse(iso)
-    lastIso = iso
-  }
-  return lastMs
 }

@@ -17,14 +17,14 @@ export type QueryExtras = (ns: string, charge: ChargeBase) => Record<string, unk
 
 export function chargeQueryRoutes(deps: Deps, extras: Partial<Record<PaymentMethod, QueryExtras>> = {}) {
   const app = new Hono<AppEnv>()
-  const answers = new AnswerCache(deps, process.env.SANDBOX_QUERY_CACHE)
+  const answers = new AnswerCache(process.env.SANDBOX_QUERY_CACHE)
   app.get('/:reference', (c) => {
     const ns = c.get('ns')
     const reference = c.req.param('reference')
-    const kept = answers.get(ns, reference)
-    if (kept !== undefined && !answers.check) return sendJson(c, kept)
     const version = deps.store.version
     const at = deps.clocks.now(ns)
+    const kept = answers.get(ns, version, at, reference)
+    if (kept !== undefined && !answers.check) return sendJson(c, kept)
     const charge = findCharge(deps, ns, reference)
     if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
     // Object.assign, not spread: this is the hottest read and spreading a fresh record is slow
@@ -33,7 +33,7 @@ export function chargeQueryRoutes(deps: Deps, extras: Partial<Record<PaymentMeth
     if (kept !== undefined && kept !== text) throw new Error(`charge query of ${reference}: the kept answer differs from the one computed now\nkept: ${kept}\nnow:  ${text}`)
     // kept when computing it changed nothing (an expiry due now may) within one millisecond: the
     // same call then gives the same answer
-    if (deps.store.version === version && deps.clocks.now(ns) === at) answers.set(ns, reference, version, at, text)
+    if (deps.store.version === version && deps.clocks.now(ns) === at) answers.set(ns, version, at, reference, text)
     return sendJson(c, text)
   })
   return app
@@ -63,17 +63,18 @@ class AnswerCache {
   #at = NaN
   #texts = new Map<string, string>()
 
-  constructor(private readonly deps: Deps, mode: string | undefined) {
+  constructor(mode: string | undefined) {
     this.#off = mode === 'off'
     this.check = mode === 'check'
   }
 
-  get(ns: string, reference: string): string | undefined {
-    if (this.#off || ns !== this.#ns || this.deps.store.version !== this.#version || this.deps.clocks.now(ns) !== this.#at) return undefined
+  /** The answer kept for this reference at this store version and clock reading. */
+  get(ns: string, version: number, at: number, reference: string): string | undefined {
+    if (this.#off || ns !== this.#ns || version !== this.#version || at !== this.#at) return undefined
     return this.#texts.get(reference)
   }
 
-  set(ns: string, reference: string, version: number, at: number, text: string): void {
+  set(ns: string, version: number, at: number, reference: string, text: string): void {
     if (this.#off) return
     if (ns !== this.#ns || version !== this.#version || at !== this.#at) {
       this.#ns = ns
