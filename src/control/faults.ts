@@ -1,6 +1,6 @@
 import type { Context, Next } from 'hono'
 import { nanoid } from 'nanoid'
-import type { AppEnv } from '../http/context.js'
+import { nodeRequest, type AppEnv } from '../http/context.js'
 import { fail } from '../http/envelope.js'
 import { MSG } from '../http/errors.js'
 import { z } from '../http/zod-messages.js'
@@ -134,7 +134,7 @@ export async function applyFault(c: Context<AppEnv>, next: Next, fault: Fault): 
     case 'error':
       return fail(c, status, message)
     case 'drop': {
-      const socket = (c.env as { incoming?: { socket?: { destroy(): void } } } | undefined)?.incoming?.socket
+      const socket = nodeRequest(c)?.socket
       if (socket) {
         socket.destroy()
         return new Response(null, { status: 499 })

@@ -1,7 +1,7 @@
 import './zod-messages.js'
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import type { IncomingMessage } from 'node:http'
+import { nodeRequest } from './context.js'
 import { invalid, tooLarge, type FieldErrors } from './errors.js'
 
 const DEFAULT_LIMIT = 1 << 20
@@ -16,7 +16,7 @@ export async function readBodyText(c: Context): Promise<string> {
   const cached = c.get('rawBody') as string | undefined
   if (cached !== undefined) return cached
   const limit = (c.get('bodyLimit') as number | undefined) ?? DEFAULT_LIMIT
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  const incoming = nodeRequest(c)
   let text: string
   if (incoming && typeof incoming.on === 'function' && !incoming.readableEnded) {
     const chunks: Buffer[] = []

@@ -1,3 +1,5 @@
+import type { Context } from 'hono'
+import type { IncomingMessage } from 'node:http'
 import type { NsMeta } from '../namespaces.js'
 
 /** Variables a request carries through the middleware chain. */
@@ -21,4 +23,9 @@ export interface AppEnv {
     /** the request went through `around` in app.ts (the gate, durability, the journal) */
     around: boolean
   }
+}
+
+/** The node request behind a call served by @hono/node-server; undefined under app.request(). */
+export function nodeRequest(c: Context): IncomingMessage | undefined {
+  return (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
 }

@@ -1,8 +1,7 @@
 import type { Context, MiddlewareHandler } from 'hono'
-import type { IncomingMessage } from 'node:http'
 import type { Deps } from '../deps.js'
 import { NamespaceLimitError } from '../namespaces.js'
-import type { AppEnv } from './context.js'
+import { nodeRequest, type AppEnv } from './context.js'
 import { ApiError, MSG, tooLarge } from './errors.js'
 
 const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
@@ -21,7 +20,7 @@ function bearerKey(h: string | undefined): string | null {
  * refused; a repeated Authorization or Content-Length kept once).
  */
 function header(c: Context, name: string): string | undefined {
-  const incoming = (c.env as { incoming?: IncomingMessage } | undefined)?.incoming
+  const incoming = nodeRequest(c)
   if (incoming?.headers && incoming.httpVersionMajor === 1) {
     const v = incoming.headers[name]
     return typeof v === 'string' ? v : v === undefined ? undefined : v.join(', ')
@@ -67,8 +66,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
 
 /** The peer address of a request served by @hono/node-server; undefined under app.request(). */
 export function remoteAddress(c: Context): string | undefined {
-  const env = c.env as { incoming?: { socket?: { remoteAddress?: string } } } | undefined
-  return env?.incoming?.socket?.remoteAddress
+  return nodeRequest(c)?.socket?.remoteAddress
 }
 
 /** CONTRACT.md 9: the control API answers only on loopback unless a control token is set and sent. */
