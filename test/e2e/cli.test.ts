@@ -194,3 +194,31 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(data.cards.find((c: any) => c.number === '5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], pin: '1234', outcome: 'success' })
   })
 })
+
+describe('a polled charge over a real socket (the kept answer, as the CLI serves it)', () => {
+  it('answers every poll alike and journals each while nothing changes, then answers anew once the clock moves', async () => {
+    // the suite sets SANDBOX_QUERY_CACHE=check; this process runs as users start it
+    running = await startCli([], { SANDBOX_QUERY_CACHE: '' })
+    const url = running.url
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
+      return { status: res.status, text: await res.text() }
+    }
+    // a clock that stands still: every poll below falls on the same millisecond
+    expect((await call('POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const payload = cardPayload('4084127883172787')
+    expect((await chargeOver(url, payload)).body.data.status).toBe('success')
+    const path = `/merchant/api/v1/charges/${payload.reference}`
+    const polls = await Promise.all(Array.from({ length: 5 }, () => call('GET', path)))
+    expect(polls.map((p) => p.status)).toEqual([200, 200, 200, 200, 200])
+    expect(new Set(polls.map((p) => p.text)).size).toBe(1)
+    const first = JSON.parse(polls[0].text)
+    expect(first.data).toMatchObject({ reference: payload.reference, status: 'success', settled: false })
+    const journal = JSON.parse((await call('GET', `/_sandbox/requests?method=GET&path=${encodeURIComponent(path)}`)).text).data
+    expect(journal.map((e: { status: number; response: unknown }) => [e.status, e.response])).toEqual(Array.from({ length: 5 }, () => [200, first]))
+
+    // a day later on the namespace clock the charge has settled (the default pack: 24 h after success)
+    expect((await call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 + 1 })).status).toBe(200)
+    expect(JSON.parse((await call('GET', path)).text).data).toMatchObject({ reference: payload.reference, settled: true })
+  })
+})
