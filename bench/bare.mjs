@@ -7,6 +7,12 @@
 //   node bench/bare.mjs [--port 0] [--host 127.0.0.1]
 //
 // Prints `bare listening on http://HOST:PORT` once the socket listens.
+//
+// `--cpu-us N`: every card charge costs this server N µs of CPU time in all (the process's user +
+// system time per request, measured over every 200 card charges): it spends what its own work
+// leaves of N in a loop (no allocation, no system call) before answering; `PUT
+// /_bench/cpu-us/N` changes N. The bench uses it as a reference for the card charge's latency:
+// a server that costs what paysandbox costs per request, with none of paysandbox's work.
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { pathToFileURL } from 'node:url'
@@ -17,6 +23,7 @@ const arg = (name, fallback) => {
 }
 const port = Number(arg('--port', '0'))
 const host = arg('--host', '127.0.0.1')
+let cpuUs = Math.max(0, Number(arg('--cpu-us', '0')) || 0)
 const startedAt = Date.now()
 
 const card = {
@@ -67,6 +74,52 @@ const mobileMoney = (reference, number) => ({
   customer: { name: 'Bench', email: 'bench@example.com' },
 })
 
+/** Spins `n` rounds of xorshift: pure CPU, no allocation, no system call. */
+let sink = 1
+function spin(n) {
+  let x = sink
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13
+    x ^= x >>> 17
+    x ^= x << 5
+  }
+  sink = x | 1
+}
+
+/** Rounds of spin() per µs of CPU, measured once (50 ms) at start. */
+function spinRate() {
+  spin(1e5)
+  const t = process.cpuUsage()
+  let n = 0
+  let used = 0
+  while (used < 50_000) {
+    spin(1e5)
+    n += 1e5
+    const d = process.cpuUsage(t)
+    used = d.user + d.system
+  }
+  return n / used
+}
+const perUs = cpuUs ? spinRate() : 0
+
+/** The loop's rounds per card charge, adjusted every WINDOW charges towards `cpuUs` in all. */
+let burnRounds = 0
+const WINDOW = 200
+let windowStart = process.cpuUsage()
+let windowCharges = 0
+
+/** Brings a card charge's CPU time up to `cpuUs`. */
+function burn() {
+  if (!cpuUs) return
+  if (++windowCharges === WINDOW) {
+    const used = process.cpuUsage(windowStart)
+    burnRounds = Math.max(0, burnRounds + ((cpuUs - (used.user + used.system) / WINDOW) / 2) * perUs)
+    windowStart = process.cpuUsage()
+    windowCharges = 0
+  }
+  spin(Math.round(burnRounds))
+}
+
 const readJson = async (c) => {
   try {
     return await c.req.json()
@@ -84,6 +137,7 @@ app.get('/_sandbox/health', (c) =>
 app.post('/merchant/api/v1/charges/card', async (c) => {
   const body = await readJson(c)
   if (!body || typeof body.charge_data !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { charge_data: 'is required' } }, 400)
+  burn()
   return c.json({ status: true, message: 'Card charged successfully', data: card })
 })
 
@@ -95,6 +149,11 @@ app.post('/merchant/api/v1/charges/mobile-money', async (c) => {
   const body = await readJson(c)
   if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
   return c.json({ status: true, code: 'AA001', message: 'Authorization required', data: mobileMoney(body.reference, body.mobile_money?.number ?? '254700000000') })
+})
+
+app.put('/_bench/cpu-us/:us', (c) => {
+  cpuUs = Math.max(0, Number(c.req.param('us')) || 0)
+  return c.json({ status: true, message: 'set', data: { cpu_us: cpuUs, burn_us: Math.round(burnRounds / (perUs || 1)) } })
 })
 
 app.notFound((c) => c.json({ status: false, message: 'Route not found', data: null }, 404))

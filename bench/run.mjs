@@ -43,6 +43,7 @@ const USAGE = `usage: node bench/run.mjs [options]
   --cold-runs N         cold starts per server, median taken (default 5)
   --levels A,B,C        stored charges of the --data run (default 10000,50000,100000)
   --no-data             skip the --data scaling run
+  --no-burn             skip the card-charge latency reference (a bare server burning paysandbox's CPU)
   --only LIST           only these load scenarios (card,query,mm,data), side by side with bare; no cold
                         start, no table (for comparing builds while working; data: the --data run alone)
   --soak [MINUTES]      only the memory soak: card charges in memory for MINUTES (default 10)
@@ -56,7 +57,7 @@ const USAGE = `usage: node bench/run.mjs [options]
 function parseArgs(argv) {
   const o = {
     duration: 10, dataDuration: 5, warmup: 3, connections: 10, coldRuns: 5,
-    levels: [10_000, 50_000, 100_000], data: true, soak: null, soakReset: 10, profile: false, only: null, quick: false, out: null, waitQuiet: 0, report: false,
+    levels: [10_000, 50_000, 100_000], data: true, burn: true, soak: null, soakReset: 10, profile: false, only: null, quick: false, out: null, waitQuiet: 0, report: false,
   }
   const num = (name, v, min, max) => {
     const n = Number(v)
@@ -79,6 +80,7 @@ function parseArgs(argv) {
       case '--cold-runs': o.coldRuns = Math.round(num(a, next(), 1, 50)); explicit.add('coldRuns'); break
       case '--levels': o.levels = next().split(',').map((s) => Math.round(num('--levels', s, 1, 2_000_000))).sort((x, y) => x - y); explicit.add('levels'); break
       case '--no-data': o.data = false; break
+      case '--no-burn': o.burn = false; break
       case '--only':
         o.only = next().split(',')
         if (!o.only.length || o.only.some((x) => !/^(card|query|mm|data)$/.test(x))) die('--only takes a list of card, query, mm, data')
@@ -185,18 +187,29 @@ function cpuSnap(pids) {
   return snap
 }
 
-/** Cores used over an interval: by each given process, and by everything else on the machine. */
+/** Clock ticks per second of /proc's CPU times (USER_HZ). */
+let CLK_TCK = 0
+const clockTicks = () => (CLK_TCK ||= Number(sh('getconf', ['CLK_TCK'])) || 100)
+
+/**
+ * Cores used over an interval: by each given process, and by everything else on the machine
+ * (shares of the machine's ticks, which on this VM fall short of the wall time: fine for telling
+ * a busy machine, not for a CPU time); `ms`: each process's CPU time in ms.
+ */
 function cpuUse(a, b, ncpu) {
   const perCore = (b.total - a.total) / ncpu
   if (!(perCore > 0)) return null
   const out = {}
+  const ms = {}
   let ours = 0
   for (const [pid, t] of Object.entries(b.pids)) {
     const d = t - (a.pids[pid] ?? t)
     ours += d
     out[pid] = round(d / perCore, 2)
+    ms[pid] = (d * 1000) / clockTicks()
   }
   out.other = round(Math.max(0, b.busy - a.busy - ours) / perCore, 2)
+  Object.defineProperty(out, 'ms', { value: ms, enumerable: false })
   return out
 }
 
@@ -271,7 +284,8 @@ function childEnv(kind) {
 function spawnServer(kind, { port = 0, args = [], nodeFlags = [] } = {}) {
   // BENCH_SANDBOX_ARGS: extra `sandbox start` flags (trying options)
   const more = kind === 'sandbox' && process.env.BENCH_SANDBOX_ARGS ? process.env.BENCH_SANDBOX_ARGS.split(' ').filter(Boolean) : []
-  const script = kind === 'bare' ? [BARE, '--port', String(port)] : [CLI, 'start', '--port', String(port), '--host', HOST, ...args, ...more]
+  // burn: the bare server spending a given CPU time per card charge (bare.mjs --burn-us)
+  const script = kind === 'sandbox' ? [CLI, 'start', '--port', String(port), '--host', HOST, ...args, ...more] : [BARE, '--port', String(port), ...args]
   // BENCH_SANDBOX_NODE_FLAGS / BENCH_BARE_NODE_FLAGS: extra node flags (trying V8 options, --trace-gc)
   const extra = (process.env[`BENCH_${kind.toUpperCase()}_NODE_FLAGS`] ?? '').split(' ').filter(Boolean)
   const full = [...extra, ...nodeFlags, ...script]
@@ -455,6 +469,8 @@ async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodi
     // cores busy during the run: the server, this load generator, everything else on the machine
     cpu: use && {
       server: serverPid ? use[serverPid] : null,
+      // the server's CPU time over the run, ms
+      server_ms: serverPid ? use.ms[serverPid] ?? null : null,
       loadgen: use[process.pid],
       // our other servers, idle in principle (background work, GC threads: they share core 0)
       siblings: round(pids.filter((p) => p !== serverPid && p !== process.pid).reduce((t, p) => t + (use[p] ?? 0), 0), 2),
@@ -500,7 +516,7 @@ const SCENARIOS = {
 function bodyMaker(scenario, server, estRate, seconds, connections, tag) {
   // bare: it ignores the reference, so 1,000 bodies built once are cycled and the load generator
   // does as little as it can; paysandbox: a fresh reference on every request
-  if (server === 'bare' && scenario === 'card') return { bodies: Array.from({ length: 1000 }, (_, i) => cardBody(`bench-${RUN_ID}-bare-${i}`)), pool: null }
+  if (server !== 'sandbox' && scenario === 'card') return { bodies: Array.from({ length: 1000 }, (_, i) => cardBody(`bench-${RUN_ID}-bare-${i}`)), pool: null }
   if (server === 'bare' && scenario === 'mm') return { bodies: Array.from({ length: 1000 }, (_, i) => mmBody(`bench-mm-${RUN_ID}-bare-${i}`)), pool: null }
   if (scenario === 'card') {
     const pool = new CardPool(tag, poolSize(estRate, seconds, connections))
@@ -515,9 +531,9 @@ function bodyMaker(scenario, server, estRate, seconds, connections, tag) {
  * load, so that all of them see the same machine (the speed of a VM drifts by tens of percent
  * from one second to the next). Returns each server's figures over all its rounds.
  */
-async function interleave(o, servers, makers, sc, rounds, per, label) {
+async function interleave(o, servers, makers, sc, rounds, per, label, afterRound = null) {
   const acc = new Map()
-  for (const s of servers) acc.set(s, { hist: new LatHist(), ok: 0, total: 0, seconds: 0, non2xx: 0, errors: 0, timeouts: 0, resets: 0, statuses: {}, cpu: { server: 0, loadgen: 0, siblings: 0, other: 0 }, round_rates: [], noisy_retries: 0, noisy: false })
+  for (const s of servers) acc.set(s, { hist: new LatHist(), ok: 0, total: 0, seconds: 0, non2xx: 0, errors: 0, timeouts: 0, resets: 0, statuses: {}, cpu: { server: 0, loadgen: 0, siblings: 0, other: 0 }, cpu_ms: 0, round_rates: [], noisy_retries: 0, noisy: false })
   for (let i = 0; i < rounds; i++) {
     for (const s of servers) {
       await sleep(100)
@@ -528,11 +544,13 @@ async function interleave(o, servers, makers, sc, rounds, per, label) {
         return r
       })
       assertAlive(s)
+      await afterRound?.(s, r)
       const a = acc.get(s)
       a.hist.merge(r.hist)
       for (const k of ['ok', 'total', 'seconds', 'non2xx', 'errors', 'timeouts', 'resets', 'noisy_retries']) a[k] += r[k]
       for (const [code, n] of Object.entries(r.statuses)) a.statuses[code] = (a.statuses[code] ?? 0) + n
       if (r.cpu) {
+        a.cpu_ms += r.cpu.server_ms ?? 0
         a.cpu.server += (r.cpu.server ?? 0) * r.seconds
         a.cpu.loadgen += r.cpu.loadgen * r.seconds
         a.cpu.siblings += r.cpu.siblings * r.seconds
@@ -563,6 +581,8 @@ async function interleave(o, servers, makers, sc, rounds, per, label) {
       statuses: a.statuses,
       // cores: server and load generator averaged over the rounds; other, the worst round
       cpu: { server: round(a.cpu.server / a.seconds, 2), loadgen: round(a.cpu.loadgen / a.seconds, 2), siblings: round(a.cpu.siblings / a.seconds, 2), other: a.cpu.other },
+      // server CPU time per answered request (µs)
+      cpu_us: a.cpu_ms && a.ok ? round((a.cpu_ms / a.ok) * 1000, 1) : null,
       noisy_retries: a.noisy_retries,
       ...(a.noisy ? { noisy: true } : {}),
       on_the_fly_bodies: makers.get(s).pool?.onTheFly ?? 0,
@@ -571,7 +591,34 @@ async function interleave(o, servers, makers, sc, rounds, per, label) {
   return out
 }
 
-/** One scenario on bare and paysandbox: a warm-up of each, then interleaved 1-second rounds. */
+/** CPU time of the server per answered request, in µs (NaN without a CPU reading). */
+const cpuUs = (r) => r?.cpu_us ?? (r?.cpu?.server_ms && r.ok ? round((r.cpu.server_ms / r.ok) * 1000, 1) : NaN)
+
+/**
+ * The card charge's latency reference: a bare server made to cost, per card charge, the CPU time
+ * paysandbox costs (bare.mjs --cpu-us; one round of paysandbox measures it, and every measured
+ * round of paysandbox sets it again), started and warmed up now. Its latency, measured in the same
+ * rounds, is what this machine gives any server that costs that much per request; what
+ * paysandbox's latency has beyond it is its own (garbage collection, packing records).
+ */
+async function startBurn(o, sb, sc) {
+  const per = o.duration / Math.max(1, Math.min(10, Math.round(o.duration)))
+  const s = bodyMaker('card', 'sandbox', 8000, per, o.connections, 'card-calibrate')
+  const rs = await quietRun('card calibration on paysandbox', () => load(sb.url, { serverPid: sb.pid, method: sc.method, path: sc.path, nextBody: s.next, duration: per, connections: o.connections }))
+  sb.stored += rs.ok
+  const target = cpuUs(rs)
+  if (!Number.isFinite(target)) return null
+  const burn = await startServer('burn', { args: ['--cpu-us', String(Math.round(target))] })
+  burn.stored = 0
+  const w = bodyMaker('card', 'burn', 0, o.warmup, o.connections, 'card-warm')
+  await load(burn.url, { serverPid: burn.pid, method: sc.method, path: sc.path, bodies: w.bodies, duration: Math.max(2, o.warmup), connections: o.connections })
+  return burn
+}
+
+/**
+ * One scenario on bare and paysandbox: a warm-up of each, then interleaved 1-second rounds (for
+ * the card charge, with the latency reference of startBurn as a third server unless --no-burn).
+ */
 async function runPair(o, bare, sb, scenario) {
   const sc = SCENARIOS[scenario]
   const rounds = Math.max(1, Math.min(10, Math.round(o.duration)))
@@ -586,15 +633,24 @@ async function runPair(o, bare, sb, scenario) {
       assertAlive(s)
     }
   }
-  const makers = new Map([
-    [bare, bodyMaker(scenario, 'bare', 0, o.duration, o.connections, scenario)],
-    [sb, bodyMaker(scenario, 'sandbox', est, o.duration, o.connections, scenario)],
-  ])
-  const res = await interleave(o, [bare, sb], makers, sc, rounds, o.duration / rounds, sc.label)
-  const out = { bare: res.get(bare), sandbox: res.get(sb) }
-  out.sandbox.round_ratios = out.sandbox.round_rates.map((r, i) => round(r / out.bare.round_rates[i], 3))
-  await sleep(300)
-  return out
+  const burn = scenario === 'card' && o.burn ? await startBurn(o, sb, sc) : null
+  try {
+    const makers = new Map([
+      [bare, bodyMaker(scenario, 'bare', 0, o.duration, o.connections, scenario)],
+      [sb, bodyMaker(scenario, 'sandbox', est, o.duration, o.connections, scenario)],
+    ])
+    if (burn) makers.set(burn, bodyMaker(scenario, 'burn', 0, o.duration, o.connections, scenario))
+    // after each round of paysandbox, the reference is set to cost what that round cost
+    const afterRound = burn ? (s, r) => (s === sb && Number.isFinite(cpuUs(r)) ? request(`${burn.url}/_bench/cpu-us/${Math.round(cpuUs(r))}`, { method: 'PUT' }) : null) : null
+    const res = await interleave(o, [...makers.keys()], makers, sc, rounds, o.duration / rounds, sc.label, afterRound)
+    const out = { bare: res.get(bare), sandbox: res.get(sb) }
+    out.sandbox.round_ratios = out.sandbox.round_rates.map((r, i) => round(r / out.bare.round_rates[i], 3))
+    if (burn) out.burn = res.get(burn)
+    await sleep(300)
+    return out
+  } finally {
+    if (burn) await stopServer(burn)
+  }
 }
 
 async function coldStarts(o) {
@@ -762,6 +818,11 @@ function evaluate(res) {
   const card = ratio(L.sandbox.card.rate, L.bare.card.rate)
   rows.push({ metric: 'card charge, req/s', bare: fmtInt(L.bare.card.rate), sandbox: fmtInt(L.sandbox.card.rate), ratio: x(card), target: '>= 0.35x', result: verdict(card >= 0.35, L.bare.card, L.sandbox.card) })
   rows.push({ metric: 'card charge, p50 / p99 ms', bare: lat(L.bare.card), sandbox: lat(L.sandbox.card), ratio: '', target: 'p99 <= 4 ms', result: verdict(L.sandbox.card.p99 <= 4, L.sandbox.card) })
+  const burn = L.burn?.card
+  if (burn) {
+    // the reference: what this machine's latency is for a server costing what paysandbox costs
+    rows.push({ metric: `card charge, p50 / p99 ms, of a bare server costing paysandbox's CPU per request (${burn.cpu_us} vs ${L.sandbox.card.cpu_us} µs)`, bare: lat(burn), sandbox: lat(L.sandbox.card), ratio: '', target: '(reference)', result: '' })
+  }
   const q = ratio(L.sandbox.query.rate, L.bare.query.rate)
   rows.push({ metric: 'charge query, req/s', bare: fmtInt(L.bare.query.rate), sandbox: fmtInt(L.sandbox.query.rate), ratio: x(q), target: '>= 0.8x', result: verdict(q >= 0.8, L.bare.query, L.sandbox.query) })
   rows.push({ metric: 'charge query, p50 / p99 ms', bare: lat(L.bare.query), sandbox: lat(L.sandbox.query), ratio: '', target: '', result: '' })
@@ -866,8 +927,12 @@ async function bench(o, machine) {
       }
       log(`  ${''.padEnd(20)} ratio per round ${pair.sandbox.round_ratios.join(' ')}`)
       // CPU time per request: what the other tenants of a shared machine (steal) do not change
-      const us = (r) => (r.cpu?.server ? round((r.cpu.server / r.rate) * 1e6, 1) : NaN)
-      log(`  ${''.padEnd(20)} ratio ${round(pair.sandbox.rate / pair.bare.rate, 3)}x; server CPU per request: bare ${us(pair.bare)} µs, paysandbox ${us(pair.sandbox)} µs (${round(us(pair.bare) / us(pair.sandbox), 3)}x)`)
+      log(`  ${''.padEnd(20)} ratio ${round(pair.sandbox.rate / pair.bare.rate, 3)}x; server CPU per request: bare ${cpuUs(pair.bare)} µs, paysandbox ${cpuUs(pair.sandbox)} µs (${round(cpuUs(pair.bare) / cpuUs(pair.sandbox), 3)}x)`)
+      if (pair.burn) {
+        const r = pair.burn
+        res.load.burn = { [scenario]: r }
+        log(`  ${''.padEnd(20)} reference: bare made to cost paysandbox's CPU per request: ${fmtInt(r.rate)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU per request ${cpuUs(r)} µs  ${fmtCpu(r.cpu)}`)
+      }
       await sleep(1000)
       res.rss_by_scenario[scenario] = { bare: { ...procStatus(bare.pid) }, sandbox: { ...procStatus(sb.pid), stored: sb.stored } }
     } finally {
