@@ -61,8 +61,10 @@ export function createApp(deps: Deps) {
   // Around every request, once: the body limit; on merchant and identity calls the gate (the key
   // chooses the namespace, then an armed fault may take the call); the answer: `handler`'s, or
   // with none (as a middleware) `next`'s; then durability (with --data the answer leaves only
-  // once the change it reports is in the file) and the journal.
-  const around = async (c: Context<AppEnv>, next: Next, handler?: Handler<AppEnv>): Promise<Response> => {
+  // once the change it reports is in the file) and the journal. A handler that answers at once
+  // (a charge query, say) with nothing to write is answered at once too: no promise is made
+  // for it here or in Hono's dispatch (about 3 % of a charge query's time over a socket).
+  const around = (c: Context<AppEnv>, next: Next, handler?: Handler<AppEnv>): Response | Promise<Response> => {
     const t0 = performance.now()
     c.set('around', true)
     const path = c.req.path
@@ -74,11 +76,47 @@ export function createApp(deps: Deps) {
       authenticateRequest(c, deps)
       fault = deps.faults.takeApi(c.get('ns'), c.req.method, path)
     }
-    if (fault) {
-      const res = await applyFault(c, handler ? () => respond(c, next, handler) : next, fault)
-      if (res instanceof Response) c.res = res
-    } else if (handler) await respond(c, next, handler)
-    else await next()
+    if (fault || !handler) return aroundLater(c, next, handler, fault, t0, path, api)
+    let out: Response | Promise<Response | void> | void
+    try {
+      out = handler(c, next) as Response | Promise<Response | void> | void
+    } catch (e) {
+      out = onError(e as Error, c)
+    }
+    if (out instanceof Promise) return aroundLater(c, next, handler, undefined, t0, path, api, out)
+    c.res = out as Response
+    if (deps.store.dirty) return aroundLater(c, next, handler, undefined, t0, path, api, null)
+    journal(c, t0, path, api)
+    return c.res
+  }
+
+  /**
+   * The rest of `around` when something is awaited: an armed fault, a middleware's `next`, a
+   * handler's promise (`pending`; null when the handler already answered), the data file.
+   */
+  const aroundLater = async (
+    c: Context<AppEnv>,
+    next: Next,
+    handler: Handler<AppEnv> | undefined,
+    fault: Fault | undefined,
+    t0: number,
+    path: string,
+    api: boolean,
+    pending?: Promise<Response | void> | null,
+  ): Promise<Response> => {
+    if (pending) {
+      try {
+        c.res = (await pending) as Response
+      } catch (e) {
+        c.res = onError(e as Error, c)
+      }
+    } else if (pending === undefined) {
+      if (fault) {
+        const res = await applyFault(c, handler ? () => respond(c, next, handler) : next, fault)
+        if (res instanceof Response) c.res = res
+      } else if (handler) await respond(c, next, handler)
+      else await next()
+    }
     if (deps.store.dirty) {
       try {
         await deps.store.sync()
@@ -87,28 +125,32 @@ export function createApp(deps: Deps) {
         c.res = fail(c, 500, MSG.INTERNAL)
       }
     }
-    const ns = c.get('ns')
-    if (ns && (api || !UNJOURNALED.test(path))) {
-      const url = c.req.url
-      const q = url.indexOf('?')
-      const journalBody = c.get('journalBody')
-      deps.journal.add(
-        ns,
-        {
-          at: deps.clocks.iso(ns),
-          method: c.req.method,
-          path,
-          // a control token sent as ?token= is a secret: never journaled
-          query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
-          status: c.res.status,
-          ms: Math.round((performance.now() - t0) * 100) / 100,
-        },
-        journalBody ?? c.get('body') ?? null,
-        journalBody !== undefined && c.get('journalMasked') === true,
-        c.get('responseJson'),
-      )
-    }
+    journal(c, t0, path, api)
     return c.res
+  }
+
+  /** Journals the call (a namespace's merchant and identity calls, and its control calls). */
+  const journal = (c: Context<AppEnv>, t0: number, path: string, api: boolean): void => {
+    const ns = c.get('ns')
+    if (!ns || !(api || !UNJOURNALED.test(path))) return
+    const url = c.req.url
+    const q = url.indexOf('?')
+    const journalBody = c.get('journalBody')
+    deps.journal.add(
+      ns,
+      {
+        at: deps.clocks.iso(ns),
+        method: c.req.method,
+        path,
+        // a control token sent as ?token= is a secret: never journaled
+        query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
+        status: c.res.status,
+        ms: Math.round((performance.now() - t0) * 100) / 100,
+      },
+      journalBody ?? c.get('body') ?? null,
+      journalBody !== undefined && c.get('journalMasked') === true,
+      c.get('responseJson'),
+    )
   }
 
   /**
@@ -125,7 +167,8 @@ export function createApp(deps: Deps) {
 
   // the control API, the 3-D Secure page and the dashboard keep their middleware chains, all
   // under `around` as a middleware
-  app.use('/_sandbox/*', (c, next) => around(c, next))
+  // (with no handler, `around` awaits `next` and so always answers with a promise)
+  app.use('/_sandbox/*', (c, next) => around(c, next) as Promise<Response>)
   app.get('/_sandbox/health', (c) => {
     const { message, data } = healthBody(deps.startedAt)
     return ok(c, message, data)
