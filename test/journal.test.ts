@@ -37,6 +37,19 @@ describe('the request journal', () => {
     )
   })
 
+  it('keeps any method, path and query as given (escaped only where JSON needs it), and a null or absent request as null', () => {
+    const text = fc.oneof(fc.string({ maxLength: 60 }), fc.string({ unit: 'binary', maxLength: 60 }), fc.constantFrom('', 'GET', '/a"b', 'a\\b', '?token=***', '\u2028', '\ud800', 'é'))
+    fc.assert(
+      fc.property(text, text, text, fc.constantFrom(null, undefined), (method, path, query, request) => {
+        const journal = new Journal(5)
+        journal.add('ns', { at: '2026-01-01T00:00:00.000Z', method, path, query, status: 200, ms: 1 }, request, false, undefined)
+        const [e] = journal.list('ns')
+        expect([e.method, e.path, e.query, e.request, e.response]).toEqual([method, path, query, null, null])
+      }),
+      { numRuns: 300 },
+    )
+  })
+
   it('keeps namespaces apart, filters, limits and clears', () => {
     const journal = new Journal(1000)
     for (let i = 0; i < 2500; i++) journal.add(i % 2 ? 'a' : 'b', { ...head(i), method: i % 3 ? 'POST' : 'GET' }, null, false, undefined)

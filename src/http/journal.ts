@@ -14,6 +14,14 @@ export interface JournalEntry {
   response: unknown
 }
 
+/** printable ASCII but `"` and `\\`: such a string is its own JSON text between quotes */
+const PLAIN = /^[\x20\x21\x23-\x5b\x5d-\x7e]*$/
+
+/** A string as JSON; most methods, paths and queries need no escaping (JSON.stringify is dearer). */
+function jsonString(s: string): string {
+  return PLAIN.test(s) ? `"${s}"` : JSON.stringify(s)
+}
+
 /** The first slab of a namespace's journal; each next one is twice the last, up to SLAB_MAX. */
 const SLAB_MIN = 4 << 10
 const SLAB_MAX = 64 << 10
@@ -54,16 +62,18 @@ export class Journal {
   add(ns: string, head: Omit<JournalEntry, 'id' | 'request' | 'response'>, request: unknown, masked: boolean, responseJson: string | undefined): void {
     let ring = this.#rings.get(ns)
     if (!ring) this.#rings.set(ns, (ring = { slabs: [], starts: [], ends: [], head: 0, seq: 0, slab: Buffer.allocUnsafeSlow(SLAB_MIN), used: 0 }))
-    let requestJson: string
-    try {
-      requestJson = JSON.stringify((masked ? request : maskSecrets(request)) ?? null)
-    } catch {
-      // deeper than JSON.stringify goes (the masker itself stops at 32 levels)
-      requestJson = '"[not journaled: too deep]"'
+    let requestJson = 'null'
+    if (request !== null && request !== undefined) {
+      try {
+        requestJson = JSON.stringify((masked ? request : maskSecrets(request)) ?? null)
+      } catch {
+        // deeper than JSON.stringify goes (the masker itself stops at 32 levels)
+        requestJson = '"[not journaled: too deep]"'
+      }
     }
     const { at, method, path, query, status, ms } = head
-    // written out: at (ISO), method (a token), status and ms (numbers) need no escaping
-    const text = `{"id":${++ring.seq},"at":"${at}","method":${JSON.stringify(method)},"path":${JSON.stringify(path)},"query":${JSON.stringify(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseJson ?? 'null'}}`
+    // written out: at (ISO), status and ms (numbers) need no escaping
+    const text = `{"id":${++ring.seq},"at":"${at}","method":${jsonString(method)},"path":${jsonString(path)},"query":${jsonString(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseJson ?? 'null'}}`
     // a UTF-16 unit is at most 3 bytes of UTF-8: the exact size is only needed near a slab's end
     if (text.length * 3 > ring.slab.length - ring.used) {
       const bytes = Buffer.byteLength(text)
