@@ -1,5 +1,5 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, vi } from 'vitest'
 import { Journal } from '../src/http/journal.js'
 
 const head = (i: number) => ({ at: '2026-01-01T00:00:00.000Z', method: 'POST', path: `/p/${i}`, query: '', status: 200, ms: 0.5 })
@@ -35,6 +35,26 @@ describe('the request journal', () => {
       ),
       { numRuns: 100 },
     )
+  })
+
+  it('writes the slabs of evicted entries again instead of taking new buffers, every entry intact', () => {
+    const journal = new Journal(100)
+    const spy = vi.spyOn(Buffer, 'allocUnsafeSlow')
+    try {
+      for (let i = 0; i < 20_000; i++) journal.add('ns', head(i), { body: 'x'.repeat(900 + (i % 7) * 50), i }, true, `{"n":${i}}`)
+      // 100 entries of ~1 KB span two or three 64 KiB slabs: once the first ones are full, the
+      // same few are written again (a new buffer every ~60 entries would be ~330 of them)
+      expect(spy.mock.calls.length).toBeLessThanOrEqual(10)
+    } finally {
+      spy.mockRestore()
+    }
+    const list = journal.list('ns')
+    expect(list.map((e) => e.id)).toEqual(Array.from({ length: 100 }, (_, k) => 19_901 + k))
+    list.forEach((e, k) => {
+      const i = 19_900 + k
+      expect(e.request).toEqual({ body: 'x'.repeat(900 + (i % 7) * 50), i })
+      expect(e.response).toEqual({ n: i })
+    })
   })
 
   it('keeps any method, path and query as given (escaped only where JSON needs it), and a null or absent request as null', () => {

@@ -29,8 +29,10 @@ const SLAB_MAX = 64 << 10
 /**
  * One namespace's entries: a ring of up to `size` slots, oldest at `head` once full. Each entry
  * is the UTF-8 of its JSON text, `slab[start..end)`; entries are appended to the current slab, a
- * new one taken when it is full. A slab lives as long as a slot points into it, so the slabs of
- * evicted entries go with the last of them.
+ * new one taken when it is full. `live` counts the slots that point into each slab: a full-size
+ * slab whose last entry is evicted is kept in `spare` and written again, so a namespace under
+ * load cycles through the same few slabs instead of making a new buffer every ~60 calls (each a
+ * new ArrayBuffer for the garbage collector to track, sweep and free).
  */
 interface Ring {
   slabs: Buffer[]
@@ -40,6 +42,8 @@ interface Ring {
   seq: number
   slab: Buffer
   used: number
+  live: Map<Buffer, number>
+  spare: Buffer[]
 }
 
 /**
@@ -61,7 +65,7 @@ export class Journal {
    */
   add(ns: string, head: Omit<JournalEntry, 'id' | 'request' | 'response'>, request: unknown, masked: boolean, responseJson: string | undefined): void {
     let ring = this.#rings.get(ns)
-    if (!ring) this.#rings.set(ns, (ring = { slabs: [], starts: [], ends: [], head: 0, seq: 0, slab: Buffer.allocUnsafeSlow(SLAB_MIN), used: 0 }))
+    if (!ring) this.#rings.set(ns, (ring = { slabs: [], starts: [], ends: [], head: 0, seq: 0, slab: Buffer.allocUnsafeSlow(SLAB_MIN), used: 0, live: new Map(), spare: [] }))
     let requestJson = 'null'
     if (request !== null && request !== undefined) {
       try {
@@ -78,7 +82,8 @@ export class Journal {
     if (text.length * 3 > ring.slab.length - ring.used) {
       const bytes = Buffer.byteLength(text)
       if (bytes > ring.slab.length - ring.used) {
-        ring.slab = Buffer.allocUnsafeSlow(Math.max(bytes, Math.min(SLAB_MAX, ring.slab.length * 2)))
+        const size = Math.max(bytes, Math.min(SLAB_MAX, ring.slab.length * 2))
+        ring.slab = size === SLAB_MAX && ring.spare.length ? ring.spare.pop()! : Buffer.allocUnsafeSlow(size)
         ring.used = 0
       }
     }
@@ -86,17 +91,30 @@ export class Journal {
     const start = ring.used
     const end = start + slab.write(text, start)
     ring.used = end
+    ring.live.set(slab, (ring.live.get(slab) ?? 0) + 1)
     if (ring.slabs.length < this.size) {
       ring.slabs.push(slab)
       ring.starts.push(start)
       ring.ends.push(end)
     } else {
       const i = ring.head
+      this.#release(ring, ring.slabs[i])
       ring.slabs[i] = slab
       ring.starts[i] = start
       ring.ends[i] = end
       ring.head = i + 1 === this.size ? 0 : i + 1
     }
+  }
+
+  /** An entry of `slab` was evicted: once none is left, a full-size slab is kept to be written again. */
+  #release(ring: Ring, slab: Buffer): void {
+    const n = ring.live.get(slab)! - 1
+    if (n > 0) {
+      ring.live.set(slab, n)
+      return
+    }
+    ring.live.delete(slab)
+    if (slab !== ring.slab && slab.length === SLAB_MAX) ring.spare.push(slab)
   }
 
   /** Entries oldest first, filtered; `limit` keeps the newest. */
