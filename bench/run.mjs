@@ -18,7 +18,7 @@ import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
-import { SECRET, cardBody } from './bodies.mjs'
+import { CardBodies, SECRET, cardBody } from './bodies.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.resolve(HERE, '..')
@@ -235,49 +235,10 @@ function mmBody(reference) {
  * Card bodies with distinct references: `size` made up front (so the load generator only picks
  * them), then made on the fly, counted in `onTheFly`, if a run outlasts the pool.
  */
-class CardPool {
+/** Card-charge bodies with unique references `bench-RUN-TAG-i` (see CardBodies in bodies.mjs). */
+class CardPool extends CardBodies {
   constructor(tag, size) {
-    this.tag = `${RUN_ID}-${tag}`
-    // the bodies' bytes in buffers outside the heap, not as 100k+ strings: the load generator's
-    // own collections would otherwise trace them all, and a pause of this process lengthens the
-    // latency it measures for every request in flight (p99 +1 ms at 150k strings, measured)
-    this.ends = new Uint32Array(size)
-    this.chunks = []
-    const CHUNK = 8 << 20
-    let chunk = Buffer.allocUnsafeSlow(CHUNK)
-    let used = 0
-    for (let i = 0; i < size; i++) {
-      const body = cardBody(`bench-${this.tag}-${i}`)
-      if (used + body.length > CHUNK) {
-        this.chunks.push(chunk.subarray(0, used))
-        chunk = Buffer.allocUnsafeSlow(CHUNK)
-        used = 0
-      }
-      used += chunk.write(body, used, 'latin1')
-      this.ends[i] = used
-    }
-    this.chunks.push(chunk.subarray(0, used))
-    this.size = size
-    this.i = 0
-    this.c = 0
-    this.start = 0
-    this.onTheFly = 0
-  }
-
-  next() {
-    const i = this.i++
-    if (i < this.size) {
-      let end = this.ends[i]
-      if (end < this.start) {
-        this.c++
-        this.start = 0
-      }
-      const body = this.chunks[this.c].subarray(this.start, end)
-      this.start = end
-      return body
-    }
-    this.onTheFly++
-    return cardBody(`bench-${this.tag}-${i}`)
+    super(`${RUN_ID}-${tag}`, size)
   }
 }
 
