@@ -10,9 +10,11 @@
 // one core, they see the same machine: this VM's speed drifts by tens of percent from one minute
 // to the next, which moves a build's CPU per request more than most changes do when builds are
 // measured one after another, but moves every build alike here (two servers of one build agree
-// within about 2 %). The core is shared by time slices, so each server also loses some of its
-// caches at every switch: compare two builds at a time, and confirm a difference with
-// `npm run bench -- --only card`. Prints each build's CPU time per request (user + system of its
+// within about 1 %). The core is shared by time slices, so each server also loses some of its
+// caches at every switch, and the order the servers start in can favour one by a few percent
+// (a change read -8 % in one order and -1.4 % in the other): compare two builds at a time, run
+// it again with the order swapped, and take a difference smaller than about 5 % as none.
+// Prints each build's CPU time per request (user + system of its
 // process over the rounds, divided by the 2xx answers) and its p50 / p99 (not comparable with the
 // bench's: the servers share the core).
 import autocannon from 'autocannon'
