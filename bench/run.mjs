@@ -232,10 +232,9 @@ function mmBody(reference) {
 }
 
 /**
- * Card bodies with distinct references: `size` made up front (so the load generator only picks
- * them), then made on the fly, counted in `onTheFly`, if a run outlasts the pool.
+ * Card bodies with distinct references `bench-RUN-TAG-i`: `size` made up front (so the load
+ * generator only picks them), then made on the fly if a run outlasts the pool (CardBodies).
  */
-/** Card-charge bodies with unique references `bench-RUN-TAG-i` (see CardBodies in bodies.mjs). */
 class CardPool extends CardBodies {
   constructor(tag, size) {
     super(`${RUN_ID}-${tag}`, size)
