@@ -19,10 +19,10 @@
 // bench's: the servers share the core).
 import autocannon from 'autocannon'
 import { execFileSync, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CardBodies, SECRET } from './bodies.mjs'
+import { cpuTimeMs, onSteadyLatency } from './measure.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -51,11 +51,6 @@ const hasTaskset = (() => {
 })()
 if (hasTaskset) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
 
-/** user + system CPU time of a process, ms (clock ticks of 10 ms) */
-const cpuMs = (pid) => {
-  const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-  return (Number(f[11]) + Number(f[12])) * 10
-}
 const pct = (xs, p) => (xs.length ? Float64Array.from(xs).sort()[Math.ceil((p / 100) * xs.length) - 1] : NaN)
 
 const builds = argv.map((arg, k) => {
@@ -92,36 +87,29 @@ for (const b of builds) {
 // pool, bodies are made on the fly)
 const pool = new CardBodies(`ab-${process.pid}`, Math.ceil(12_000 * (rounds * seconds + 3)))
 
-/** One autocannon run; latencies recorded once every connection has had its first answer. */
+/** One autocannon run; with `record`, the steady state's latencies (measure.mjs). */
 function load(b, duration, record) {
-  const seen = new Set()
-  let steadyAt = Infinity
   const inst = autocannon({
     url: b.url, connections, duration, pipelining: 1, timeout: 10,
     requests: [{ method: 'POST', path: '/merchant/api/v1/charges/card', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, setupRequest: (r) => { r.body = pool.next(); return r } }],
   })
-  inst.on('response', (client, status, _bytes, ms) => {
+  inst.on('response', (_client, status) => {
     if (status !== 200) {
       console.error(`${b.label}: answered ${status}`)
       process.exit(1)
     }
-    const now = performance.now()
-    if (steadyAt === Infinity) {
-      seen.add(client)
-      if (seen.size >= connections) steadyAt = now
-    }
-    if (record && now - ms >= steadyAt) b.lat.push(ms)
   })
+  if (record) onSteadyLatency(inst, connections, { steady: (ms) => b.lat.push(ms) })
   return inst
 }
 
 await Promise.all(builds.map((b) => load(b, 3, false)))
 for (let r = 0; r < rounds; r++) {
   await sleep(100)
-  const before = builds.map((b) => cpuMs(b.pid))
+  const before = builds.map((b) => cpuTimeMs(b.pid))
   const results = await Promise.all(builds.map((b) => load(b, seconds, true)))
   builds.forEach((b, k) => {
-    b.cpu += cpuMs(b.pid) - before[k]
+    b.cpu += cpuTimeMs(b.pid) - before[k]
     b.ok += results[k]['2xx']
   })
 }

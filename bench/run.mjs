@@ -19,6 +19,7 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { CardBodies, SECRET, cardBody } from './bodies.mjs'
+import { clockTicks, onSteadyLatency } from './measure.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.resolve(HERE, '..')
@@ -186,10 +187,6 @@ function cpuSnap(pids) {
   }
   return snap
 }
-
-/** Clock ticks per second of /proc's CPU times (USER_HZ). */
-let CLK_TCK = 0
-const clockTicks = () => (CLK_TCK ||= Number(sh('getconf', ['CLK_TCK'])) || 100)
 
 /**
  * Cores used over an interval: by each given process, and by everything else on the machine
@@ -426,23 +423,18 @@ async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodi
     ...(amount !== undefined ? { amount } : { duration }),
     requests,
   })
-  // The latency of a request sent before every connection had its first answer times the load
-  // generator's own start-up: autocannon builds its clients one after another in one synchronous
-  // loop, and each client's first request is timed from its construction, not from when it leaves
-  // (10-250 ms, measured). Those are kept out of p50 / p99 (and counted); histAll has them.
-  const answered = new Set()
-  let steadyAt = Infinity
+  // p50 / p99 over the steady state; the answers timing autocannon's own start-up are counted,
+  // and histAll has every answer (measure.mjs)
   let startup = 0
-  inst.on('response', (client, status, _bytes, ms) => {
-    if (status < 200 || status >= 300) return
-    histAll.record(ms)
-    const now = performance.now()
-    if (steadyAt === Infinity) {
-      answered.add(client)
-      if (answered.size >= connections) steadyAt = now
-    }
-    if (now - ms >= steadyAt) hist.record(ms)
-    else startup++
+  onSteadyLatency(inst, connections, {
+    steady: (ms) => {
+      hist.record(ms)
+      histAll.record(ms)
+    },
+    startup: (ms) => {
+      startup++
+      histAll.record(ms)
+    },
   })
   const statuses = {}
   inst.on('response', (_c, status) => { statuses[status] = (statuses[status] ?? 0) + 1 })
