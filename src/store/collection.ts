@@ -185,8 +185,9 @@ export class Collection<T extends object = Record<string, unknown>> {
   }
 
   #set(key: string, record: T): void {
-    if (this.#indexes.length) this.#unindex(key)
     const old = this.#map.get(key)
+    // a new key has no index entries to take back
+    if (old !== undefined && this.#indexes.length) this.#unindex(key)
     this.#map.set(key, record)
     if (typeof old === 'number') this.#release(old, true)
     for (const index of this.#indexes) {
