@@ -6,12 +6,16 @@
 // scavenges that frees them (about 1 ms, 7 times a second at 8k card charges/s, measured) land in
 // ~1 % of the answers: right where a p99 is read. This one allocates next to nothing per request:
 // each connection reads into one buffer of its own (net's `onread`) and writes its requests from
-// one buffer of its own, and the latencies go to the caller's histogram.
+// one buffer of its own, and the latencies go to the caller's histogram. And it opens every
+// connection before it sends the first request, then starts them all at once: no request is timed
+// while the others' connections are being set up.
 import net from 'node:net'
 
 const CRLF2 = Buffer.from('\r\n\r\n')
 const CONTENT_LENGTH = Buffer.from('content-length:')
 const TRANSFER_ENCODING = Buffer.from('transfer-encoding:')
+const CONNECTION = Buffer.from('connection:')
+const CLOSE = Buffer.from('close')
 
 /** Whether `buf[at..]` starts with `name` (lowercase ASCII), in any case. */
 function headerIs(buf, at, end, name) {
@@ -21,14 +25,16 @@ function headerIs(buf, at, end, name) {
 }
 
 /**
- * The status and body length of a response head (`buf[start..end]`, the blank line excluded).
- * Only Content-Length bodies: every server the bench runs sends one, and a chunked answer is
- * refused loudly rather than timed wrong.
+ * Reads a response head (`buf[start..end]`, the blank line excluded) into `conn`: its `status`,
+ * `need` (the body's length) and `closeAfter` (Connection: close). Only Content-Length bodies:
+ * every server the bench runs sends one, and a chunked answer is refused loudly rather than timed
+ * wrong. `noBody`: the answer to a HEAD request, which has none whatever its head says.
  */
-function parseHead(buf, start, end) {
+function parseHead(conn, buf, start, end, noBody) {
   if (end - start < 12 || buf[start + 8] !== 0x20) throw new Error('load: not an HTTP/1.1 response')
   const status = (buf[start + 9] - 48) * 100 + (buf[start + 10] - 48) * 10 + (buf[start + 11] - 48)
   let length = -1
+  let close = false
   for (let i = start; i < end - 1; i++) {
     if (buf[i] !== 0x0d || buf[i + 1] !== 0x0a) continue
     const at = i + 2
@@ -39,30 +45,46 @@ function parseHead(buf, start, end) {
       for (; j < end && buf[j] >= 48 && buf[j] <= 57; j++) length = length * 10 + (buf[j] - 48)
     } else if (headerIs(buf, at, end, TRANSFER_ENCODING)) {
       throw new Error('load: a response without Content-Length (chunked): not supported')
+    } else if (headerIs(buf, at, end, CONNECTION)) {
+      let j = at + CONNECTION.length
+      while (buf[j] === 0x20) j++
+      close = headerIs(buf, j, end, CLOSE)
     }
   }
-  if (length < 0) length = status === 204 || status === 304 ? 0 : -1
+  if (noBody || status === 204 || status === 304) length = 0
   if (length < 0) throw new Error(`load: a ${status} response without Content-Length`)
-  return { status, length }
+  conn.status = status
+  conn.need = length
+  conn.closeAfter = close
 }
 
 /**
  * Runs `connections` keep-alive connections to `url` for `duration` seconds (or until `amount`
- * requests were sent), each sending its next request as soon as its last one is answered.
+ * requests were sent and answered), each sending its next request as soon as its last one is
+ * answered. Every connection is opened before the first request is sent.
  *
- * - `request()` gives the bytes of the next request's body (a Buffer or a latin1 string), or null
- *   for none; it is called once per request.
+ * - `body()` gives the bytes of the next request's body (a Buffer, or a string of one-byte
+ *   characters, written as latin1), or null for none; it is called once per request (not for
+ *   GET and HEAD, which are sent without a body).
  * - `onAnswer(status, ms)` gets every answer and its latency: from the request's write to the last
  *   byte of its answer read, in ms (performance.now()).
+ * - `timeout` (s): a request unanswered that long is counted in `timeouts` and its connection made
+ *   again.
+ * - `maxSeconds`: stop that many seconds after the call whatever happens, requests in flight
+ *   dropped (a guard; at the end of `duration` the requests in flight are waited for instead).
+ * - An answer with `Connection: close` has its connection made again before the next request.
  *
- * Resolves to { sent, answered, seconds, errors, timeouts, resets }: `errors` are connections that
- * failed, `timeouts` requests unanswered after `timeout` seconds (their connection is made again),
- * `resets` connections the server closed.
+ * Resolves to { sent, answered, seconds, errors, timeouts, resets }: `seconds` from the first
+ * request to the stop or the last answer, whichever came later (every answer counted falls in
+ * it); `errors` are socket errors; `resets` requests lost to a connection the server closed (the
+ * connection is made again). Rejects when a connection cannot be made, an answer cannot be read
+ * (chunked, no Content-Length, not HTTP/1.1), or `body()` or `onAnswer()` throws.
  */
-export function runLoad({ url, connections = 10, duration, amount, method = 'GET', path = '/', headers = {}, body, onAnswer = () => {}, timeout = 10 }) {
+export function runLoad({ url, connections = 10, duration, amount, maxSeconds, method = 'GET', path = '/', headers = {}, body, onAnswer = () => {}, timeout = 10 }) {
   const u = new URL(url)
-  const host = u.hostname
+  const host = u.hostname.replace(/^\[(.*)\]$/, '$1') // an IPv6 address without its brackets
   const port = Number(u.port || 80)
+  const noBody = method === 'HEAD'
   const head = (length) => {
     let h = `${method} ${path} HTTP/1.1\r\nhost: ${u.host}\r\n`
     for (const [k, v] of Object.entries(headers)) h += `${k}: ${v}\r\n`
@@ -72,6 +94,7 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
   const fixedHead = method === 'GET' || method === 'HEAD' ? Buffer.from(head(null), 'latin1') : null
 
   return new Promise((resolve, reject) => {
+    if (!(Number.isInteger(connections) && connections >= 1)) return reject(new Error(`load: connections must be a whole number from 1, not ${connections}`))
     let sent = 0
     let answered = 0
     let errors = 0
@@ -81,27 +104,38 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
     let open = 0
     let startedAt = 0
     let stoppedAt = 0
+    let lastAnswerAt = 0
     let failed = null
+    let done = false
+    let ready = 0
+    let started = false
+    let stopTimer = null
     const conns = []
 
     const finish = () => {
-      if (open > 0 || !stopping) return
+      if (done || open > 0 || !stopping) return
+      done = true
       clearInterval(watch)
       clearTimeout(stopTimer)
+      clearTimeout(guard)
       if (failed) reject(failed)
-      else resolve({ sent, answered, seconds: (stoppedAt - startedAt) / 1000, errors, timeouts, resets })
+      else resolve({ sent, answered, seconds: started ? (Math.max(stoppedAt, lastAnswerAt) - startedAt) / 1000 : 0, errors, timeouts, resets })
     }
-    const stop = () => {
-      if (stopping) return
-      stopping = true
-      stoppedAt = performance.now()
-      for (const c of conns) if (c.sentAt === 0) c.close()
+    /**
+     * No new request from now on. The requests in flight are waited for (up to `timeout`), unless
+     * `hard`: then every connection is closed at once.
+     */
+    const stop = (hard = false) => {
+      if (!stopping) {
+        stopping = true
+        stoppedAt = performance.now()
+      }
+      for (const c of conns) if (hard || c.sentAt === 0) c.close()
       finish()
     }
     const fail = (err) => {
       failed ??= err
-      for (const c of conns) c.close()
-      stop()
+      stop(true)
     }
 
     /** Request heads by body length (one per length: bodies of one kind differ little). */
@@ -119,21 +153,47 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
         this.pending = null
         this.need = -1
         this.status = 0
+        this.closeAfter = false
         this.sentAt = 0
         this.socket = null
         this.closed = false
+        this.timedOut = false
+        this.ready = false
         this.connect()
       }
 
       connect() {
         open++
         let connected = false
-        const s = net.connect({ host, port, noDelay: true, onread: { buffer: this.in, callback: (n, buf) => this.read(n, buf) } })
+        const s = net.connect({
+          host, port, noDelay: true,
+          onread: {
+            buffer: this.in,
+            callback: (n, buf) => {
+              try {
+                this.read(n, buf)
+              } catch (err) {
+                fail(err)
+              }
+            },
+          },
+        })
         this.socket = s
         s.once('connect', () => {
           connected = true
-          if (started) this.send()
-          else ready()
+          if (!started) {
+            if (!this.ready) {
+              this.ready = true
+              readyOne()
+            }
+          } else if (this.sentAt === 0) {
+            // made again (a reset, a time-out, Connection: close): it goes on with the load
+            try {
+              this.send()
+            } catch (err) {
+              fail(err)
+            }
+          }
         })
         s.on('error', (err) => {
           errors++
@@ -147,12 +207,11 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
           this.sentAt = 0
           this.need = -1
           this.pending = null
-          if (!stopping && !this.closed && connected) {
-            // the server closed it (or a timeout did): a new connection goes on with the load
-            if (lost && !this.timedOut) resets++
-            this.timedOut = false
-            this.connect()
-          }
+          this.closeAfter = false
+          // a request lost with a connection the server closed (not one timed out, nor closed here)
+          if (lost && !this.timedOut && !this.closed) resets++
+          this.timedOut = false
+          if (!stopping && !this.closed && connected) this.connect()
           finish()
         })
       }
@@ -166,18 +225,18 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
         if (stopping) return this.close()
         if (amount !== undefined && sent >= amount) {
           this.close()
-          if (answered >= amount) stop()
+          // every request was sent: done once none is in flight (one lost is not waited for)
+          if (conns.every((c) => c.sentAt === 0)) stop()
           return
         }
-        let bytes
-        if (fixedHead) bytes = fixedHead
-        else {
+        let bytes = fixedHead
+        if (!bytes) {
           const b = body ? body() : null
-          const len = b === null ? 0 : typeof b === 'string' ? Buffer.byteLength(b, 'latin1') : b.length
+          const len = b === null || b === undefined ? 0 : typeof b === 'string' ? Buffer.byteLength(b, 'latin1') : b.length
           const h = headOf(len)
           if (h.length + len > this.out.length) this.out = Buffer.allocUnsafeSlow(2 * (h.length + len))
           let at = h.copy(this.out, 0)
-          if (b !== null) at += typeof b === 'string' ? this.out.write(b, at, 'latin1') : b.copy(this.out, at)
+          if (len > 0) at += typeof b === 'string' ? this.out.write(b, at, 'latin1') : b.copy(this.out, at)
           bytes = this.out.subarray(0, at)
         }
         sent++
@@ -193,20 +252,14 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
             const from = this.pending ? (this.pending = Buffer.concat([this.pending, buf.subarray(i, n)])) : buf
             const start = this.pending ? 0 : i
             const end = this.pending ? from.length : n
+            // `buf` holds earlier reads' bytes past n: a blank line found there is not this one
             const blank = from.indexOf(CRLF2, start)
             if (blank < 0 || blank + 4 > end) {
               if (!this.pending) this.pending = Buffer.from(buf.subarray(i, n))
               return
             }
-            let h
-            try {
-              h = parseHead(from, start, blank)
-            } catch (err) {
-              fail(err)
-              return
-            }
-            this.status = h.status
-            this.need = h.length
+            if (this.sentAt === 0) throw new Error('load: an answer to no request')
+            parseHead(this, from, start, blank, noBody)
             // the body's first byte in this read
             i = n - (end - (blank + 4))
             this.pending = null
@@ -214,17 +267,42 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
           const take = Math.min(this.need, n - i)
           this.need -= take
           i += take
-          if (this.need === 0) this.answer()
+          if (this.need === 0) {
+            this.answer()
+            // the connection is being made again (Connection: close) or closed: nothing more to read
+            if (this.closeAfter || this.closed) return
+          }
         }
       }
 
       answer() {
-        const ms = performance.now() - this.sentAt
+        const now = performance.now()
+        const ms = now - this.sentAt
         this.need = -1
         this.sentAt = 0
         answered++
+        lastAnswerAt = now
         onAnswer(this.status, ms)
-        this.send()
+        // the server closes this connection after its answer: the next request goes on a new one
+        // (made when this one's close event comes)
+        if (this.closeAfter) this.socket.destroy()
+        else this.send()
+      }
+    }
+
+    const readyOne = () => {
+      if (++ready !== connections) return
+      started = true
+      // every connection is open: all start at once, so that no request waits on the others' set-up
+      startedAt = performance.now()
+      if (duration !== undefined) stopTimer = setTimeout(() => stop(), duration * 1000)
+      for (const c of conns) {
+        if (stopping) break
+        try {
+          if (c.sentAt === 0) c.send()
+        } catch (err) {
+          fail(err)
+        }
       }
     }
 
@@ -232,24 +310,14 @@ export function runLoad({ url, connections = 10, duration, amount, method = 'GET
     const watch = setInterval(() => {
       const now = performance.now()
       for (const c of conns) {
-        if (c.sentAt && now - c.sentAt > timeout * 1000) {
+        if (c.sentAt && !c.timedOut && now - c.sentAt > timeout * 1000) {
           timeouts++
           c.timedOut = true
           c.socket?.destroy()
         }
       }
-    }, 250)
-    let connected = 0
-    let started = false
-    let stopTimer = null
-    const ready = () => {
-      if (++connected !== connections) return
-      started = true
-      // every connection is open: all start at once, so that no request waits on the others' set-up
-      startedAt = performance.now()
-      if (duration !== undefined) stopTimer = setTimeout(stop, duration * 1000)
-      for (const c of conns) c.send()
-    }
+    }, Math.max(10, Math.min(250, timeout * 250)))
+    const guard = maxSeconds !== undefined ? setTimeout(() => stop(true), maxSeconds * 1000) : null
     for (let k = 0; k < connections; k++) conns.push(new Conn())
   })
 }
