@@ -279,23 +279,24 @@ export class Collection<T extends object = Record<string, unknown>> {
 
   /** Compresses the texts still waiting (a key that left the cold state since is skipped). */
   #pack(): void {
+    const id = this.#nextBlock
     const keys: string[] = []
     const texts: string[] = []
     for (const key of this.#pending) {
       const v = this.#map.get(key)
       if (typeof v !== 'string') continue // hot again, deleted, or already placed (listed twice)
+      // its place in the block made below (a number: a repeated key is skipped)
+      this.#map.set(key, id * MAX_BLOCK + keys.length)
       keys.push(key)
       texts.push(v)
-      this.#map.set(key, -1) // placed below; -1 marks it as taken for a repeated key
     }
     this.#pending = []
     if (keys.length === 0) return
-    const id = this.#nextBlock++
+    this.#nextBlock++
     // raw deflate at its fastest level, kept as a latin1 string (one leaf string the GC never
     // traces); a newline separates the texts: JSON text never holds one
     const data = deflateRawSync(texts.join('\n'), { level: constants.Z_BEST_SPEED }).toString('latin1')
     this.#blocks.set(id, { data, keys, live: keys.length })
-    for (let slot = 0; slot < keys.length; slot++) this.#map.set(keys[slot], id * MAX_BLOCK + slot)
   }
 
   /** The texts of a block, decoded (the last one decoded is kept). */
