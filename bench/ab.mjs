@@ -5,24 +5,24 @@
 //
 // BUILD is a checkout with dist/ built (`.` for this one), optionally followed by environment for
 // that server: `.+SANDBOX_HOT_RECORDS=8+SANDBOX_COLD_BLOCK=16`. Every server is pinned to core 0
-// (this process to core 1, where `taskset` exists) and all of them are loaded at once, each by its
-// own autocannon with `--connections` connections, for `--rounds` rounds of `--seconds`. Sharing
-// one core, they see the same machine: this VM's speed drifts by tens of percent from one minute
-// to the next, which moves a build's CPU per request more than most changes do when builds are
-// measured one after another, but moves every build alike here (two servers of one build agree
-// within about 1 %). The core is shared by time slices, so each server also loses some of its
-// caches at every switch, and the order the servers start in can favour one by a few percent
-// (a change read -8 % in one order and -1.4 % in the other): compare two builds at a time, run
-// it again with the order swapped, and take a difference smaller than about 5 % as none.
-// Prints each build's CPU time per request (user + system of its
-// process over the rounds, divided by the 2xx answers) and its p50 / p99 (not comparable with the
-// bench's: the servers share the core).
-import autocannon from 'autocannon'
+// (this process to core 1, where `taskset` exists) and all of them are loaded at once, each on
+// `--connections` connections of its own (bench/load.mjs, in this process), for `--rounds` rounds
+// of `--seconds`. Sharing one core, they see the same machine: this VM's speed drifts by tens of
+// percent from one minute to the next, which moves a build's CPU per request more than most
+// changes do when builds are measured one after another, but moves every build alike here (two
+// servers of one build agree within about 1 %). The core is shared by time slices, so each server
+// also loses some of its caches at every switch, and the order the servers start in can favour one
+// by a few percent (a change read -8 % in one order and -1.4 % in the other): compare two builds
+// at a time, run it again with the order swapped, and take a difference smaller than about 5 % as
+// none. Prints each build's CPU time per request (user + system of its process over the rounds,
+// divided by the 2xx answers) and its p50 / p99 (not comparable with the bench's: the servers
+// share the core).
 import { execFileSync, spawn } from 'node:child_process'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { CardBodies, SECRET } from './bodies.mjs'
-import { cpuTimeMs, onSteadyLatency } from './measure.mjs'
+import { runLoad } from './load.mjs'
+import { LatHist, cpuTimeMs } from './measure.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
@@ -51,8 +51,6 @@ const hasTaskset = (() => {
 })()
 if (hasTaskset) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
 
-const pct = (xs, p) => (xs.length ? Float64Array.from(xs).sort()[Math.ceil((p / 100) * xs.length) - 1] : NaN)
-
 const builds = argv.map((arg, k) => {
   const [dir, ...pairs] = arg.split('+')
   const env = {}
@@ -62,7 +60,7 @@ const builds = argv.map((arg, k) => {
     if (eq <= 0) throw new Error(`${arg}: environment is written +NAME=VALUE`)
     env[pair.slice(0, eq)] = pair.slice(eq + 1)
   }
-  return { label: `${k + 1}: ${arg}`, dir: path.resolve(dir), env, lat: [], ok: 0, cpu: 0 }
+  return { label: `${k + 1}: ${arg}`, dir: path.resolve(dir), env, lat: new LatHist(), ok: 0, cpu: 0 }
 })
 
 const children = []
@@ -87,33 +85,35 @@ for (const b of builds) {
 // pool, bodies are made on the fly)
 const pool = new CardBodies(`ab-${process.pid}`, Math.ceil(12_000 * (rounds * seconds + 3)))
 
-/** One autocannon run; with `record`, the steady state's latencies (measure.mjs). */
+const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
+/** One load run of `duration` s; with `record`, its 2xx answers are counted and their latencies kept. */
 function load(b, duration, record) {
-  const inst = autocannon({
-    url: b.url, connections, duration, pipelining: 1, timeout: 10,
-    requests: [{ method: 'POST', path: '/merchant/api/v1/charges/card', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, setupRequest: (r) => { r.body = pool.next(); return r } }],
+  return runLoad({
+    url: b.url, connections, duration, maxSeconds: duration + 30, timeout: 10,
+    method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next(),
+    onAnswer: (status, ms) => {
+      if (status !== 200) {
+        console.error(`${b.label}: answered ${status}`)
+        process.exit(1)
+      }
+      if (record) {
+        b.ok++
+        b.lat.record(ms)
+      }
+    },
   })
-  inst.on('response', (_client, status) => {
-    if (status !== 200) {
-      console.error(`${b.label}: answered ${status}`)
-      process.exit(1)
-    }
-  })
-  if (record) onSteadyLatency(inst, connections, { steady: (ms) => b.lat.push(ms) })
-  return inst
 }
 
 await Promise.all(builds.map((b) => load(b, 3, false)))
 for (let r = 0; r < rounds; r++) {
   await sleep(100)
   const before = builds.map((b) => cpuTimeMs(b.pid))
-  const results = await Promise.all(builds.map((b) => load(b, seconds, true)))
+  await Promise.all(builds.map((b) => load(b, seconds, true)))
   builds.forEach((b, k) => {
     b.cpu += cpuTimeMs(b.pid) - before[k]
-    b.ok += results[k]['2xx']
   })
 }
 for (const b of builds) {
-  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per card charge  (${b.ok} charges; p50 ${pct(b.lat, 50).toFixed(2)} ms, p99 ${pct(b.lat, 99).toFixed(2)} ms)`)
+  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per card charge  (${b.ok} charges; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
 }
 process.exit(0)

@@ -1,29 +1,50 @@
-// How the benchmarks time requests and read CPU time: one definition for bench/run.mjs and
-// bench/ab.mjs.
+// How the benchmarks keep latencies and read CPU time: one definition for bench/run.mjs and
+// bench/ab.mjs (bench/load.mjs makes the requests and times them).
 import { execFileSync } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 
 /**
- * Sorts an autocannon run's 2xx answers into steady state and start-up. The latency of a request
- * sent before every connection had its first answer times the load generator's own start-up:
- * autocannon builds its clients one after another in one synchronous loop, and each client's first
- * request is timed from its construction, not from when it leaves (10-250 ms, measured). Those go
- * to `startup(ms)`, every later one to `steady(ms)`.
+ * Latency histogram, 5 µs bins up to 1 s (the rare answer slower than that kept as it is): a
+ * record is one increment, so timing a request allocates nothing in the process that times it.
  */
-export function onSteadyLatency(inst, connections, { steady, startup = () => {} }) {
-  const answered = new Set()
-  let steadyAt = Infinity
-  inst.on('response', (client, status, _bytes, ms) => {
-    if (status < 200 || status >= 300) return
-    const now = performance.now()
-    if (steadyAt === Infinity) {
-      answered.add(client)
-      if (answered.size >= connections) steadyAt = now
+export class LatHist {
+  constructor() {
+    this.bins = new Uint32Array(200_000)
+    this.over = []
+    this.n = 0
+    this.max = 0
+  }
+
+  record(ms) {
+    const i = Math.floor(ms * 200)
+    if (i < this.bins.length) this.bins[i]++
+    else this.over.push(ms)
+    this.n++
+    if (ms > this.max) this.max = ms
+  }
+
+  merge(h) {
+    for (let i = 0; i < this.bins.length; i++) this.bins[i] += h.bins[i]
+    for (const v of h.over) this.over.push(v)
+    this.n += h.n
+    if (h.max > this.max) this.max = h.max
+  }
+
+  /** The p-th percentile in ms, to 0.01 ms (a bin's upper edge); NaN when empty. */
+  pct(p) {
+    if (!this.n) return NaN
+    const want = Math.ceil((p / 100) * this.n)
+    let seen = 0
+    for (let i = 0; i < this.bins.length; i++) {
+      seen += this.bins[i]
+      if (seen >= want) return round2((i + 1) / 200)
     }
-    if (now - ms >= steadyAt) steady(ms)
-    else startup(ms)
-  })
+    const over = [...this.over].sort((a, b) => a - b)
+    return round2(over[Math.min(over.length - 1, want - seen - 1)])
+  }
 }
+
+const round2 = (x) => Math.round(x * 100) / 100
 
 let CLK_TCK = 0
 /** Clock ticks per second of /proc's CPU times (USER_HZ). */

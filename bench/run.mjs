@@ -7,8 +7,8 @@
 //   npm run bench -- --profile                      # CPU profile of the sandbox under card charges
 //
 // Servers are real child processes pinned to core 0 (taskset -c 0); this process, which runs
-// autocannon, pins itself to core 1. Only loopback addresses; every loop is bounded.
-import autocannon from 'autocannon'
+// the load generator (load.mjs), pins itself to core 1. Only loopback addresses; every loop is
+// bounded.
 import { execFileSync, spawn } from 'node:child_process'
 import { appendFileSync, existsSync, readFileSync, statSync } from 'node:fs'
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
@@ -19,7 +19,8 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { fileURLToPath } from 'node:url'
 import { CardBodies, SECRET, cardBody } from './bodies.mjs'
-import { clockTicks, onSteadyLatency } from './measure.mjs'
+import { runLoad } from './load.mjs'
+import { LatHist, clockTicks } from './measure.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.resolve(HERE, '..')
@@ -367,99 +368,53 @@ function freePort() {
 // ---------------------------------------------------------------------------------------------
 // load
 
-/** Latency histogram, 5 µs bins up to 1 s (autocannon's own keeps whole milliseconds only). */
-class LatHist {
-  constructor() {
-    this.bins = new Uint32Array(200_000)
-    this.over = []
-    this.n = 0
-    this.max = 0
-  }
-
-  record(ms) {
-    const i = Math.floor(ms * 200)
-    if (i < this.bins.length) this.bins[i]++
-    else this.over.push(ms)
-    this.n++
-    if (ms > this.max) this.max = ms
-  }
-
-  merge(h) {
-    for (let i = 0; i < this.bins.length; i++) this.bins[i] += h.bins[i]
-    for (const v of h.over) this.over.push(v)
-    this.n += h.n
-    if (h.max > this.max) this.max = h.max
-  }
-
-  pct(p) {
-    if (!this.n) return NaN
-    const want = Math.ceil((p / 100) * this.n)
-    let seen = 0
-    for (let i = 0; i < this.bins.length; i++) {
-      seen += this.bins[i]
-      if (seen >= want) return round((i + 1) / 200, 2)
-    }
-    const over = [...this.over].sort((a, b) => a - b)
-    return round(over[Math.min(over.length - 1, want - seen - 1)], 2)
-  }
-}
-
 /**
- * One autocannon run. `nextBody` makes each request's body (setupRequest); `amount` runs a fixed
- * number of requests instead of a duration. Returns rate (2xx per second), latency and error counts.
+ * One load run (load.mjs). Each request's body: `nextBody()`, or `bodies`, a fixed set cycled;
+ * `amount` runs a fixed number of requests instead of a duration; `maxSeconds` stops the run
+ * whatever happens (by default the duration + 30 s). Returns rate (2xx answers per second),
+ * latency of the 2xx answers, and error counts.
  */
 async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodies, duration, amount, connections, maxSeconds, serverPid }) {
   const headers = { authorization: `Bearer ${key}` }
   if (method === 'POST') headers['content-type'] = 'application/json'
-  const req = { method, path: p, headers }
-  if (nextBody) req.setupRequest = (r) => { r.body = nextBody(); return r }
-  // `bodies`: a fixed set of requests built once and cycled (cheapest for the load generator)
-  const requests = bodies ? bodies.map((body) => ({ method, path: p, headers, body })) : [req]
+  let body = nextBody
+  if (!body && bodies) {
+    let i = 0
+    body = () => {
+      const b = bodies[i]
+      i = i + 1 === bodies.length ? 0 : i + 1
+      return b
+    }
+  }
   if (amount !== undefined) connections = Math.max(1, Math.min(connections, amount))
   const hist = new LatHist()
-  const histAll = new LatHist()
-  const inst = autocannon({
-    url, connections, pipelining: 1, timeout: 10,
-    ...(amount !== undefined ? { amount } : { duration }),
-    requests,
-  })
-  // p50 / p99 over the steady state; the answers timing autocannon's own start-up are counted,
-  // and histAll has every answer (measure.mjs)
-  let startup = 0
-  onSteadyLatency(inst, connections, {
-    steady: (ms) => {
-      hist.record(ms)
-      histAll.record(ms)
-    },
-    startup: (ms) => {
-      startup++
-      histAll.record(ms)
-    },
-  })
   const statuses = {}
-  inst.on('response', (_c, status) => { statuses[status] = (statuses[status] ?? 0) + 1 })
-  const guard = setTimeout(() => inst.stop(), (maxSeconds ?? (duration ?? 600) + 30) * 1000)
+  let ok = 0
+  const onAnswer = (status, ms) => {
+    statuses[status] = (statuses[status] ?? 0) + 1
+    if (status >= 200 && status < 300) {
+      ok++
+      hist.record(ms)
+    }
+  }
   const pids = ourPids()
   const c0 = cpuSnap(pids)
-  const r = await inst
+  const r = await runLoad({
+    url, connections, method, path: p, headers, body, onAnswer, timeout: 10,
+    ...(amount !== undefined ? { amount } : { duration }),
+    maxSeconds: maxSeconds ?? (duration ?? 600) + 30,
+  })
   const use = cpuUse(c0, cpuSnap(pids), NCPU)
-  clearTimeout(guard)
-  const ok = r['2xx']
   const out = {
-    rate: round(ok / r.duration, 0),
+    rate: round(ok / r.seconds, 0),
     p50: hist.pct(50),
     p90: hist.pct(90),
     p99: hist.pct(99),
     max: round(hist.max, 3),
-    p99_all: histAll.pct(99),
-    max_all: round(histAll.max, 3),
-    startup_responses: startup,
-    autocannon_p50_ms: r.latency.p50,
-    autocannon_p99_ms: r.latency.p99,
     ok,
-    total: r.requests.total,
-    seconds: r.duration,
-    non2xx: r.non2xx,
+    total: r.sent,
+    seconds: round(r.seconds, 3),
+    non2xx: r.answered - ok,
     errors: r.errors,
     timeouts: r.timeouts,
     resets: r.resets,
@@ -476,7 +431,6 @@ async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodi
     },
   }
   Object.defineProperty(out, 'hist', { value: hist, enumerable: false })
-  Object.defineProperty(out, 'histAll', { value: histAll, enumerable: false })
   return out
 }
 
@@ -532,7 +486,7 @@ function bodyMaker(scenario, server, estRate, seconds, connections, tag) {
  */
 async function interleave(o, servers, makers, sc, rounds, per, label, afterRound = null) {
   const acc = new Map()
-  for (const s of servers) acc.set(s, { hist: new LatHist(), histAll: new LatHist(), startup: 0, ok: 0, total: 0, seconds: 0, non2xx: 0, errors: 0, timeouts: 0, resets: 0, statuses: {}, cpu: { server: 0, loadgen: 0, siblings: 0, other: 0 }, cpu_ms: 0, round_rates: [], noisy_retries: 0, noisy: false })
+  for (const s of servers) acc.set(s, { hist: new LatHist(), ok: 0, total: 0, seconds: 0, non2xx: 0, errors: 0, timeouts: 0, resets: 0, statuses: {}, cpu: { server: 0, loadgen: 0, siblings: 0, other: 0 }, cpu_ms: 0, round_rates: [], noisy_retries: 0, noisy: false })
   for (let i = 0; i < rounds; i++) {
     for (const s of servers) {
       await sleep(100)
@@ -546,8 +500,6 @@ async function interleave(o, servers, makers, sc, rounds, per, label, afterRound
       await afterRound?.(s, r)
       const a = acc.get(s)
       a.hist.merge(r.hist)
-      a.histAll.merge(r.histAll)
-      a.startup += r.startup_responses
       for (const k of ['ok', 'total', 'seconds', 'non2xx', 'errors', 'timeouts', 'resets', 'noisy_retries']) a[k] += r[k]
       for (const [code, n] of Object.entries(r.statuses)) a.statuses[code] = (a.statuses[code] ?? 0) + n
       if (r.cpu) {
@@ -570,10 +522,6 @@ async function interleave(o, servers, makers, sc, rounds, per, label, afterRound
       p90: a.hist.pct(90),
       p99: a.hist.pct(99),
       max: round(a.hist.max, 3),
-      // with the responses to requests sent during each round's start-up (see load())
-      p99_all: a.histAll.pct(99),
-      max_all: round(a.histAll.max, 3),
-      startup_responses: a.startup,
       ok: a.ok,
       total: a.total,
       seconds: round(a.seconds, 2),
@@ -928,7 +876,7 @@ async function bench(o, machine) {
       for (const kind of ['bare', 'sandbox']) {
         const r = pair[kind]
         res.load[kind][scenario] = r
-        log(`  ${SCENARIOS[scenario].label.padEnd(20)} ${kind.padEnd(8)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms (${r.p99_all} with the rounds' start-up)  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  ${fmtCpu(r.cpu)}  rounds ${r.round_rates.map(fmtInt).join(' ')}`)
+        log(`  ${SCENARIOS[scenario].label.padEnd(20)} ${kind.padEnd(8)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  ${fmtCpu(r.cpu)}  rounds ${r.round_rates.map(fmtInt).join(' ')}`)
       }
       log(`  ${''.padEnd(20)} ratio per round ${pair.sandbox.round_ratios.join(' ')}`)
       // CPU time per request: what the other tenants of a shared machine (steal) do not change
@@ -936,7 +884,7 @@ async function bench(o, machine) {
       if (pair.burn) {
         const r = pair.burn
         res.load.burn = { [scenario]: r }
-        log(`  ${''.padEnd(20)} reference: bare made to cost paysandbox's CPU per request: ${fmtInt(r.rate)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms (${r.p99_all} with the rounds' start-up), CPU per request ${cpuUs(r)} µs  ${fmtCpu(r.cpu)}`)
+        log(`  ${''.padEnd(20)} reference: bare made to cost paysandbox's CPU per request: ${fmtInt(r.rate)} req/s, p50 ${r.p50} ms, p99 ${r.p99} ms, CPU per request ${cpuUs(r)} µs  ${fmtCpu(r.cpu)}`)
       }
       await sleep(1000)
       res.rss_by_scenario[scenario] = { bare: { ...procStatus(bare.pid) }, sandbox: { ...procStatus(sb.pid), stored: sb.stored } }
@@ -1027,11 +975,17 @@ async function soak(o) {
     }
   }, 10_000)
   const hist = new LatHist()
-  const inst = autocannon({ url: s.url, connections: o.connections, duration: seconds, timeout: 10, requests: [{ method: 'POST', path: CARD_PATH, headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, setupRequest: (r) => { r.body = pool.next(); return r } }] })
-  inst.on('response', (_c, status, _b, ms) => { if (status >= 200 && status < 300) { okCount++; hist.record(ms) } })
-  const guard = setTimeout(() => inst.stop(), (seconds + 60) * 1000)
-  const r = await inst
-  clearTimeout(guard)
+  let non2xx = 0
+  const r = await runLoad({
+    url: s.url, connections: o.connections, duration: seconds, maxSeconds: seconds + 60, timeout: 10,
+    method: 'POST', path: CARD_PATH, headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: () => pool.next(),
+    onAnswer: (status, ms) => {
+      if (status >= 200 && status < 300) {
+        okCount++
+        hist.record(ms)
+      } else non2xx++
+    },
+  })
   clearInterval(sampler)
   assertAlive(s)
   await stopServer(s)
@@ -1046,7 +1000,7 @@ async function soak(o) {
   }
   const res = {
     date: new Date().toISOString(), machine: machineInfo(), pinned: PIN, minutes, reset_every_s: o.soakReset, connections: o.connections,
-    requests_ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts, rate: round(r['2xx'] / r.duration, 0), p50: hist.pct(50), p99: hist.pct(99),
+    requests_ok: okCount, non2xx, errors: r.errors + r.timeouts, rate: round(okCount / r.seconds, 0), p50: hist.pct(50), p99: hist.pct(99),
     first_rate: samples[0]?.rate, last_rate: samples.at(-1)?.rate, samples, flat,
   }
   log('')
