@@ -27,16 +27,20 @@ export async function readChargeData(
   schema: z.ZodType<CardChargeInput> = cardChargeSchema,
 ): Promise<CardChargeInput> {
   const body = await readJsonObject(c)
-  // never journal charge_data itself: a client may send the card unencrypted by mistake (and
-  // masking it first would scan a long hex string for card numbers on every charge)
-  const others: Record<string, unknown> = {}
-  for (const k of Object.keys(body)) if (k !== 'charge_data' || typeof body[k] !== 'string') others[k] = body[k]
-  const journalBody = maskSecrets(others) as Record<string, unknown>
-  if (typeof body.charge_data === 'string') journalBody.charge_data = '(not journaled)'
-  c.set('journalBody', journalBody)
-  const { charge_data } = validate(chargeDataSchema, body)
-  const payload = decryptChargeData(charge_data, c.get('nsMeta').encryption_key)
-  if (payload === undefined) throw new ApiError(400, MSG.DECRYPT_FAILED)
+  const chargeData = body.charge_data
+  const payload = typeof chargeData === 'string' && chargeData !== '' ? decryptChargeData(chargeData, c.get('nsMeta').encryption_key) : undefined
+  if (payload === undefined) {
+    // never journal charge_data itself: a client may send the card unencrypted by mistake (and
+    // masking it first would scan a long hex string for card numbers on every charge)
+    const others: Record<string, unknown> = {}
+    for (const k of Object.keys(body)) if (k !== 'charge_data' || typeof body[k] !== 'string') others[k] = body[k]
+    const journalBody = maskSecrets(others) as Record<string, unknown>
+    if (typeof chargeData === 'string') journalBody.charge_data = '(not journaled)'
+    c.set('journalBody', journalBody)
+    // missing, empty or not a string: its field error; otherwise it could not be decrypted
+    validate(chargeDataSchema, body)
+    throw new ApiError(400, MSG.DECRYPT_FAILED)
+  }
   // the journal shows what was decrypted, masked; never the card itself
   c.set('journalBody', { charge_data: '(encrypted)', decrypted: maskSecrets(payload) })
   c.set('journalMasked', true)
