@@ -94,6 +94,7 @@ export function runLoad({ url, connections = 10, duration, amount, maxSeconds, m
   const fixedHead = method === 'GET' || method === 'HEAD' ? Buffer.from(head(null), 'latin1') : null
 
   return new Promise((resolve, reject) => {
+    if (u.protocol !== 'http:') return reject(new Error(`load: plain http:// only, not ${u.protocol}`))
     if (!(Number.isInteger(connections) && connections >= 1)) return reject(new Error(`load: connections must be a whole number from 1, not ${connections}`))
     let sent = 0
     let answered = 0
@@ -163,7 +164,6 @@ export function runLoad({ url, connections = 10, duration, amount, maxSeconds, m
       }
 
       connect() {
-        open++
         let connected = false
         const s = net.connect({
           host, port, noDelay: true,
@@ -178,6 +178,7 @@ export function runLoad({ url, connections = 10, duration, amount, maxSeconds, m
             },
           },
         })
+        open++
         this.socket = s
         s.once('connect', () => {
           connected = true
@@ -318,6 +319,11 @@ export function runLoad({ url, connections = 10, duration, amount, maxSeconds, m
       }
     }, Math.max(10, Math.min(250, timeout * 250)))
     const guard = maxSeconds !== undefined ? setTimeout(() => stop(true), maxSeconds * 1000) : null
-    for (let k = 0; k < connections; k++) conns.push(new Conn())
+    try {
+      for (let k = 0; k < connections; k++) conns.push(new Conn())
+    } catch (err) {
+      // net.connect threw on its options: stop what was started rather than leave it running
+      fail(err)
+    }
   })
 }

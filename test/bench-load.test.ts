@@ -218,6 +218,10 @@ describe('bench/load.mjs runLoad', () => {
     await expect(runLoad({ url: `http://127.0.0.1:${port}`, connections: 3, duration: 1 })).rejects.toMatchObject({ code: 'ECONNREFUSED' })
   })
 
+  it('rejects an https URL (it speaks plain HTTP/1.1 only)', async () => {
+    await expect(runLoad({ url: 'https://127.0.0.1:1', connections: 1, duration: 1 })).rejects.toThrow(/http:\/\/ only/)
+  })
+
   it('rejects, rather than throwing out of a socket callback, when body() throws', async () => {
     const srv = await httpServer()
     let k = 0
