@@ -12,60 +12,67 @@ const DEFAULT_LIMIT = 1 << 20
  * @hono/node-server, it is read straight from the socket's IncomingMessage: going through
  * `c.req.text()` there would build a full fetch Request (with its AbortSignal) on every call.
  */
-export async function readBodyText(c: Context): Promise<string> {
+export function readBodyText(c: Context): Promise<string> {
   const cached = c.get('rawBody') as string | undefined
-  if (cached !== undefined) return cached
+  if (cached !== undefined) return Promise.resolve(cached)
   const limit = (c.get('bodyLimit') as number | undefined) ?? DEFAULT_LIMIT
   const incoming = nodeRequest(c)
-  let text: string
-  if (incoming && typeof incoming.on === 'function' && !incoming.readableEnded) {
+  if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readViaRequest(c, limit)
+  // one promise for the whole read (no async function around it: a card charge awaits this once)
+  return new Promise<string>((resolve, reject) => {
     const chunks: Buffer[] = []
-    await new Promise<void>((resolve, reject) => {
-      let size = 0
-      const onData = (chunk: Buffer) => {
-        size += chunk.length
-        if (size > limit) {
-          cleanup()
-          reject(tooLarge(limit))
-          return
-        }
-        chunks.push(chunk)
-      }
-      const onEnd = () => {
+    let size = 0
+    const onData = (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
         cleanup()
-        resolve()
+        reject(tooLarge(limit))
+        return
       }
-      const onError = () => {
-        cleanup()
-        reject(invalid({ body: 'could not be read' }))
-      }
-      const cleanup = () => {
-        incoming.off('data', onData)
-        incoming.off('end', onEnd)
-        incoming.off('error', onError)
-        incoming.off('aborted', onError)
-      }
-      incoming.on('data', onData)
-      incoming.on('end', onEnd)
-      incoming.on('error', onError)
-      incoming.on('aborted', onError)
-    })
-    text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
-  } else {
-    try {
-      text = await c.req.text()
-    } catch {
-      throw invalid({ body: 'could not be read' })
+      chunks.push(chunk)
     }
-    if (text.length > limit / 4 && Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit)
+    const onEnd = () => {
+      cleanup()
+      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
+      c.set('rawBody', text)
+      resolve(text)
+    }
+    const onError = () => {
+      cleanup()
+      reject(invalid({ body: 'could not be read' }))
+    }
+    const cleanup = () => {
+      incoming.off('data', onData)
+      incoming.off('end', onEnd)
+      incoming.off('error', onError)
+      incoming.off('aborted', onError)
+    }
+    incoming.on('data', onData)
+    incoming.on('end', onEnd)
+    incoming.on('error', onError)
+    incoming.on('aborted', onError)
+  })
+}
+
+/** The body through the fetch Request (under `app.request()`, with no socket). */
+async function readViaRequest(c: Context, limit: number): Promise<string> {
+  let text: string
+  try {
+    text = await c.req.text()
+  } catch {
+    throw invalid({ body: 'could not be read' })
   }
+  if (text.length > limit / 4 && Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit)
   c.set('rawBody', text)
   return text
 }
 
 /** Reads a JSON object body. Malformed JSON or a non-object is `Invalid request data`. */
-export async function readJsonObject(c: Context): Promise<Record<string, unknown>> {
-  const text = await readBodyText(c)
+export function readJsonObject(c: Context): Promise<Record<string, unknown>> {
+  return readBodyText(c).then((text) => jsonObject(c, text))
+}
+
+function jsonObject(c: Context, text: string): Record<string, unknown> {
   if (text.trim() === '') throw invalid({ body: 'is required: send a JSON object' })
   let value: unknown
   try {
