@@ -384,24 +384,21 @@ function shapeOf(keys: string[]): number | undefined {
   return id
 }
 
+/** What JSON.stringify leaves out of an object (and an array would turn into null). */
+const omitted = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
+
 /** The cold text of a record. */
 function freeze(record: object): string {
-  // keys and values in one go each (Object.values reads a record's own fields without a lookup
-  // per key, which records of several shapes would make a generic one)
+  // keys and values in one go each: Object.values reads a record's own fields without a lookup
+  // per key (records of several shapes make that lookup a generic one)
   let keys = Object.keys(record)
   let values: unknown[] = Object.values(record)
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i]
-    // rebuilding by assignment would set a prototype: such a record stays plain JSON
-    if (keys[i] === '__proto__') return plainJson(record)
-    // JSON leaves these keys out of an object (an array would turn them into null)
-    if (v === undefined || typeof v === 'function' || typeof v === 'symbol') {
-      const kept = values.map((x, j) => (x === undefined || typeof x === 'function' || typeof x === 'symbol' ? -1 : j)).filter((j) => j >= 0)
-      if (keys.includes('__proto__')) return plainJson(record)
-      keys = kept.map((j) => keys[j])
-      values = kept.map((j) => values[j])
-      break
-    }
+  // rebuilding by assignment would set a prototype: such a record stays plain JSON
+  if (keys.includes('__proto__')) return plainJson(record)
+  if (values.some(omitted)) {
+    const kept = keys.map((_, i) => i).filter((i) => !omitted(values[i]))
+    keys = kept.map((i) => keys[i])
+    values = kept.map((i) => values[i])
   }
   const id = shapeOf(keys)
   if (id === undefined) return plainJson(record)
