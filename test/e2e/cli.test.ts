@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
+import { v8Tuning } from '../../src/cli.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 import { runCli, startCli, type RunningCli } from './process.js'
 
@@ -220,5 +221,19 @@ describe('a polled charge over a real socket (the kept answer, as the CLI serves
     // a day later on the namespace clock the charge has settled (the default pack: 24 h after success)
     expect((await call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 + 1 })).status).toBe(200)
     expect(JSON.parse((await call('GET', path)).text).data).toMatchObject({ reference: payload.reference, settled: true })
+  })
+})
+
+describe("the V8 flags sandbox start sets for its own process", () => {
+  it('lets the old generation grow 1.5x, and on one CPU scavenges without helper threads', () => {
+    expect(v8Tuning('', 1)).toEqual(['--heap-growing-percent=50', '--no-parallel-scavenge'])
+    expect(v8Tuning('', 2)).toEqual(['--heap-growing-percent=50'])
+    expect(v8Tuning('', 8)).toEqual(['--heap-growing-percent=50'])
+  })
+
+  it('leaves a flag node was started with alone (a node flag or NODE_OPTIONS)', () => {
+    expect(v8Tuning('--heap-growing-percent=30', 1)).toEqual(['--no-parallel-scavenge'])
+    expect(v8Tuning('--max-old-space-size=512 --parallel-scavenge', 1)).toEqual(['--heap-growing-percent=50'])
+    expect(v8Tuning('--heap_growing_percent=80 --no-parallel_scavenge', 1)).toEqual([])
   })
 })
