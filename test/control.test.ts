@@ -317,6 +317,33 @@ describe('GET /_sandbox/requests (the journal)', () => {
     expect(req.decrypted.reference).toBe(p.reference)
   })
 
+  it('journals a refused card charge without its charge_data, and masks whatever else was sent', async () => {
+    const sb = await sandbox()
+    const sent = [
+      // charge_data that cannot be decrypted (a card sent in clear by mistake), beside a stray PAN
+      { charge_data: '{"card":{"number":"5188513618552975"}}', note: 'card 5188513618552975' },
+      // no charge_data at all
+      { card: { number: '5188513618552975', cvv: '123' } },
+      // charge_data that is not a string
+      { charge_data: { card: { number: '5188513618552975', cvv: '123' } } },
+    ]
+    const answers = []
+    for (const body of sent) answers.push(await sb.call('POST', '/merchant/api/v1/charges/card', body))
+    expect(answers.map((a) => [a.status, a.body.message])).toEqual([
+      [400, 'Unable to decrypt charge data, please check encryption and try again'],
+      [400, 'Invalid request data'],
+      [400, 'Invalid request data'],
+    ])
+    const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
+    expect(JSON.stringify(entries)).not.toContain('5188513618552975')
+    expect(JSON.stringify(entries)).not.toContain('"123"')
+    expect(entries.map((e: any) => e.request)).toEqual([
+      { charge_data: '(not journaled)', note: expect.stringMatching(/^card 518851\*+2975$/) },
+      { card: { number: expect.stringMatching(/^518851\*+2975$/), cvv: expect.stringMatching(/^\*+$/) } },
+      { charge_data: { card: { number: expect.stringMatching(/^518851\*+2975$/), cvv: expect.stringMatching(/^\*+$/) } } },
+    ])
+  })
+
   it('filters by ?method=, ?path= and ?limit=', async () => {
     const sb = await sandbox()
     const p = cardPayload('4084127883172787')
