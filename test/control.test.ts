@@ -266,6 +266,30 @@ describe('with --data', () => {
     expect(Object.keys(after.charges ?? {})).toEqual([])
     expect(after.meta?.clock).toBeUndefined()
   })
+
+  it('lists the events of a restart after those made before it (the event counter goes on)', async () => {
+    const data = tempFile()
+    const first = await makeSandbox({ data })
+    const before = [cardPayload('4084127883172787'), cardPayload('4084127883172787'), cardPayload('4084127883172787')]
+    for (const p of before) await first.charge(p)
+    await first.close()
+    const second = await sandbox({ data })
+    const later = cardPayload('4084127883172787')
+    await second.charge(later)
+    const events = (await second.call('GET', '/_sandbox/events')).body.data as any[]
+    expect(events.map((e) => e.data.payment_reference)).toEqual([...before, later].map((p) => p.reference))
+    expect(second.deps.events.list(SECRET).map((e) => e.seq)).toEqual([1, 2, 3, 4])
+  })
+
+  it('goes on from the event counter a data file of an earlier build keeps in meta', async () => {
+    const data = tempFile()
+    const first = await makeSandbox({ data })
+    first.deps.store.col(SECRET, 'meta').put('event_seq', { n: 41 })
+    await first.close()
+    const second = await sandbox({ data })
+    await second.charge(cardPayload('4084127883172787'))
+    expect(second.deps.events.list(SECRET).map((e) => e.seq)).toEqual([42])
+  })
 })
 
 describe('GET /_sandbox/requests (the journal)', () => {

@@ -1,6 +1,7 @@
 import { nanoid } from 'nanoid'
 import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
+import type { Collection } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 
 /** CONTRACT.md 8's events. */
@@ -28,9 +29,10 @@ export interface EventRecord {
   seq: number
 }
 
-const EVENTS = 'events'
+export const EVENTS = 'events'
 const META = 'meta'
-const SEQ_KEY = 'event_seq'
+/** where earlier builds stored the event counter, with every event (their data files still hold it) */
+const LEGACY_SEQ_KEY = 'event_seq'
 
 export type EventListener = (ns: string, event: EventRecord) => void
 
@@ -42,6 +44,8 @@ export class Events {
   readonly #listeners: EventListener[] = []
   readonly #waiters = new Map<string, Set<() => void>>()
   readonly #order = new Map<string, string[] & { head: number }>()
+  /** each namespace's latest event sequence number */
+  readonly #seqs = new Map<string, number>()
 
   constructor(
     readonly store: Store,
@@ -56,9 +60,7 @@ export class Events {
 
   record(ns: string, event: EventName, data: Record<string, unknown>, { target }: { target?: string | null } = {}): EventRecord {
     const col = this.store.col<EventRecord>(ns, EVENTS)
-    const meta = this.store.col<{ n: number }>(ns, META)
-    const seq = (meta.get(SEQ_KEY)?.n ?? 0) + 1
-    meta.put(SEQ_KEY, { n: seq })
+    const seq = this.#nextSeq(ns, col)
     const url = target ?? this.namespaces.get(ns)?.webhook_url ?? null
     const rec: EventRecord = {
       id: `evt_${nanoid(16)}`,
@@ -93,6 +95,23 @@ export class Events {
   /** Forgets the arrival order of a namespace's events (after a reset). */
   forget(ns: string): void {
     this.#order.delete(ns)
+    this.#seqs.delete(ns)
+  }
+
+  /**
+   * The next event's sequence number. It is kept in memory, not stored with every event: after a
+   * start it goes on from the newest event kept (events keep their arrival order), or from the
+   * counter a data file written by an earlier build holds in `meta`.
+   */
+  #nextSeq(ns: string, col: Collection<EventRecord>): number {
+    let seq = this.#seqs.get(ns)
+    if (seq === undefined) {
+      let newest: string | undefined
+      for (const key of col.keys()) newest = key
+      seq = Math.max(this.store.col<{ n: number }>(ns, META).get(LEGACY_SEQ_KEY)?.n ?? 0, (newest !== undefined && col.get(newest)?.seq) || 0)
+    }
+    this.#seqs.set(ns, ++seq)
+    return seq
   }
 
   get(ns: string, id: string): EventRecord | undefined {
