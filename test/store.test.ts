@@ -258,6 +258,27 @@ describe('Store in memory', () => {
     expect(col.findBy('payment_reference', 'r1')).toEqual(rec(1))
   })
 
+  it('keeps fewer records live in the collections `hot` names; explicit limits win', async () => {
+    const rec = (i: number) => ({ payment_reference: `r${i}`, i })
+    const fill = (s: Store, name: string) => {
+      const col = s.col<Rec>('ns', name)
+      for (let i = 0; i < 10; i++) col.put(`k${i}`, rec(i))
+      return col.coldStats()
+    }
+    const cold = (stats: ReturnType<typeof fill>) => stats.texts + stats.packed
+    const s = await open({ hot: { events: 2 } })
+    expect(fill(s, 'events')).toMatchObject({ hot: 2 })
+    expect(cold(fill(s, 'events'))).toBe(8)
+    // the others keep the default (SANDBOX_HOT_RECORDS under npm run test:cold)
+    expect(fill(s, 'charges').hot).toBe(Math.min(10, HOT_RECORDS))
+    const t = await open({ hot: { events: 2 }, limits: { hot: 3 } })
+    expect(fill(t, 'events').hot).toBe(3)
+    // what goes on being read stays the same object while it is hot
+    const events = s.col<Rec>('ns', 'events')
+    expect(events.get('k0')).toBe(events.get('k0'))
+    expect(events.get('k0')).toEqual(rec(0))
+  })
+
   it('property: with tiny hot sets and blocks, a collection equals a Map model', async () => {
     type CollOp =
       | { op: 'put'; key: string; value: Rec }

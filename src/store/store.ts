@@ -25,6 +25,8 @@ export interface StoreOptions {
   compactMinBytes?: number
   /** Sizes of each collection's hot set and compressed blocks (tests use tiny ones). */
   limits?: CollectionLimits
+  /** Hot-set sizes of collections that keep fewer live records than HOT_RECORDS (`limits` wins). */
+  hot?: Record<string, number>
 }
 
 type Snapshot = Record<string, Record<string, Record<string, unknown>>>
@@ -59,6 +61,7 @@ export class Store implements ChangeSink {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
   readonly #indexes: Record<string, Record<string, IndexFn<any>>>
   readonly #limits: CollectionLimits
+  readonly #hot: Record<string, number>
   readonly file: string | undefined
   #log: DeltaLog | null = null
   #version = 0
@@ -67,6 +70,7 @@ export class Store implements ChangeSink {
     this.file = options.file
     this.#indexes = options.indexes ?? {}
     this.#limits = options.limits ?? {}
+    this.#hot = options.hot ?? {}
   }
 
   /** Opens a store; with `file`, loads it (or creates it) and keeps it up to date. */
@@ -99,7 +103,8 @@ export class Store implements ChangeSink {
     }
     let col = cols.get(name)
     if (!col) {
-      col = new Collection<T>(ns, name, this, this.#indexes[name] ?? {}, this.#limits)
+      const hot = this.#limits.hot ?? this.#hot[name]
+      col = new Collection<T>(ns, name, this, this.#indexes[name] ?? {}, hot === undefined ? this.#limits : { ...this.#limits, hot })
       cols.set(name, col)
     }
     return col as Collection<T>
