@@ -3,6 +3,7 @@ import { defineConfig } from 'vitest/config'
 export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
+    globalSetup: ['test/global-setup.ts'],
     // every charge query computed anyway and compared with the answer kept for it (charges/routes.ts)
     env: { SANDBOX_QUERY_CACHE: 'check' },
     testTimeout: 30_000,
