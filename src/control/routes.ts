@@ -138,8 +138,8 @@ export function controlRoutes(
     if (!rec) throw notFound('Event not found')
     const target = rec.target ?? deps.namespaces.get(ns)?.webhook_url ?? null
     if (!target) throw badRequest('No webhook URL is set: PUT /_sandbox/webhook-url first')
-    const attempt = await deps.webhooks.resend(ns, rec, target)
-    const { seq: _seq, ...event } = rec
+    const { attempt, event: sent } = await deps.webhooks.resend(ns, rec, target)
+    const { seq: _seq, ...event } = sent
     return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? 'Event delivered' : 'Event delivery failed', { event, attempt })
   })
 

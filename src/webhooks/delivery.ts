@@ -82,13 +82,20 @@ export class WebhookDelivery {
     for (const key of [...this.#queues.keys()]) if (key.startsWith(`${ns}\u0000`)) this.#queues.delete(key)
   }
 
-  /** Delivers an event again now, outside its retry schedule; resolves with the attempt made. */
-  async resend(ns: string, rec: EventRecord, target: string): Promise<DeliveryAttempt> {
+  /**
+   * Delivers an event again now, outside its retry schedule; resolves with the attempt made and
+   * the event as stored after it (unchanged, and not stored again, if its namespace was reset
+   * while the request was out).
+   */
+  async resend(ns: string, rec: EventRecord, target: string): Promise<{ attempt: DeliveryAttempt; event: EventRecord }> {
     const { attempt, ok } = await this.#post(ns, rec, target)
-    rec.attempts.push(attempt)
-    if (ok && rec.status !== 'pending') rec.status = 'delivered'
-    this.events.save(ns, rec)
-    return attempt
+    // the record as stored now: the one given may have gone cold meanwhile
+    const cur = this.events.get(ns, rec.id)
+    if (!cur) return { attempt, event: rec }
+    cur.attempts.push(attempt)
+    if (ok && cur.status !== 'pending') cur.status = 'delivered'
+    this.events.save(ns, cur)
+    return { attempt, event: cur }
   }
 
   stop(): void {
@@ -123,25 +130,29 @@ export class WebhookDelivery {
     void this.#slot(async () => {
       if (this.#stopped) return
       const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, new Date(due).toISOString())
-      // the namespace may have been reset while the request was out
-      if (this.events.get(ns, id) !== rec) return
-      rec.attempts.push(attempt)
+      const attempts = [attempt]
+      // the namespace may have been reset while the request was out: its events are gone
+      if (!this.events.get(ns, id)) return
       if (ok && this.#duplicates.delete(rec.id)) {
         // a webhook fault: the receiver gets the same event twice, as a live service may send it
-        const dup = await this.#post(ns, rec, rec.target!)
-        rec.attempts.push(dup.attempt)
+        attempts.push((await this.#post(ns, rec, rec.target!)).attempt)
       }
+      // the record as stored now gets the attempts: the one read before the post may have gone
+      // cold meanwhile (kept as text, then read back as another object)
+      const cur = this.events.get(ns, id)
+      if (!cur) return
+      cur.attempts.push(...attempts)
       if (ok) {
-        rec.status = 'delivered'
+        cur.status = 'delivered'
       } else if (n > this.options.retrySchedule.length) {
-        rec.status = 'failed'
+        cur.status = 'failed'
       } else {
-        this.events.save(ns, rec)
-        if (!this.#stopped) this.#scheduleAttempt(ns, rec, due + this.options.retrySchedule[n - 1] * 1000)
+        this.events.save(ns, cur)
+        if (!this.#stopped) this.#scheduleAttempt(ns, cur, due + this.options.retrySchedule[n - 1] * 1000)
         return
       }
-      this.events.save(ns, rec)
-      this.#next(ns, rec)
+      this.events.save(ns, cur)
+      this.#next(ns, cur)
     })
   }
 

@@ -160,6 +160,32 @@ describe('webhook delivery to a real receiver', () => {
     expect(performance.now() - t0).toBeLessThan(5_000)
   })
 
+  it('records the outcome of a delivery that was out while other events were recorded', async () => {
+    // the receiver holds the first post open until released; it answers the others at once
+    let held: import('node:http').ServerResponse | undefined
+    const rx = await receiver((n, _req, res) => {
+      if (n > 1) return 200
+      held = res
+      return 'handled'
+    })
+    const sb = await sandbox()
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
+    const first = cardPayload('4084127883172787')
+    await sb.charge(first)
+    await rx.waitFor(1)
+    // meanwhile more payments and their events: the first event's record may go cold (be
+    // stored as text) and be read back as another object before its post returns
+    const others = [cardPayload('4084127883172787'), cardPayload('4084127883172787'), cardPayload('4084127883172787')]
+    for (const p of others) await sb.charge(p)
+    await rx.waitFor(4)
+    held!.statusCode = 200
+    held!.end('ok')
+    const ev = await eventWithStatus(sb, first.reference, 'delivered')
+    expect(ev.attempts).toHaveLength(1)
+    expect(ev.attempts[0].status_code).toBe(200)
+    for (const p of others) expect((await eventWithStatus(sb, p.reference, 'delivered')).attempts).toHaveLength(1)
+  })
+
   it('keeps events in order per payment: a later event waits for the earlier one', async () => {
     const rx = await receiver((n) => (n === 1 ? 500 : 200))
     const sb = await sandbox()
