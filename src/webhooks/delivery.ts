@@ -131,15 +131,15 @@ export class WebhookDelivery {
       if (this.#stopped) return
       const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, new Date(due).toISOString())
       const attempts = [attempt]
-      // the namespace may have been reset while the request was out: its events are gone
-      if (!this.events.get(ns, id)) return
-      if (ok && this.#duplicates.delete(rec.id)) {
+      // the record as stored now gets the attempts: the one read before the post may have gone
+      // cold meanwhile (kept as text, then read back as another object); none is left when the
+      // namespace was reset while the request was out
+      let cur = this.events.get(ns, id)
+      if (cur && ok && this.#duplicates.delete(rec.id)) {
         // a webhook fault: the receiver gets the same event twice, as a live service may send it
         attempts.push((await this.#post(ns, rec, rec.target!)).attempt)
+        cur = this.events.get(ns, id)
       }
-      // the record as stored now gets the attempts: the one read before the post may have gone
-      // cold meanwhile (kept as text, then read back as another object)
-      const cur = this.events.get(ns, id)
       if (!cur) return
       cur.attempts.push(...attempts)
       if (ok) {
