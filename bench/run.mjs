@@ -374,7 +374,8 @@ function freePort() {
  * whatever happens (by default the duration + 30 s). Returns rate (2xx answers per second),
  * latency of the 2xx answers, and error counts.
  */
-async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodies, duration, amount, connections, maxSeconds, serverPid }) {
+async function load(server, { method = 'GET', path: p, key = SECRET, nextBody, bodies, duration, amount, connections, maxSeconds }) {
+  const { url, pid: serverPid } = server
   const headers = { authorization: `Bearer ${key}` }
   if (method === 'POST') headers['content-type'] = 'application/json'
   let body = nextBody
@@ -403,6 +404,11 @@ async function load(url, { method = 'GET', path: p, key = SECRET, nextBody, bodi
     url, connections, method, path: p, headers, body, onAnswer, timeout: 10,
     ...(amount !== undefined ? { amount } : { duration }),
     maxSeconds: maxSeconds ?? (duration ?? 600) + 30,
+  }).catch(async (e) => {
+    // a server that died in the middle of the run: say which, with the end of its stderr
+    await Promise.race([server.child.exited, sleep(1000)])
+    assertAlive(server)
+    throw e
   })
   const use = cpuUse(c0, cpuSnap(pids), NCPU)
   const out = {
@@ -492,7 +498,7 @@ async function interleave(o, servers, makers, sc, rounds, per, label, afterRound
       await sleep(100)
       const m = makers.get(s)
       const r = await quietRun(`${label} on ${s.kind}, round ${i + 1}`, async () => {
-        const r = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: m.next, bodies: m.bodies, duration: per, connections: o.connections })
+        const r = await load(s, { method: sc.method, path: sc.path, nextBody: m.next, bodies: m.bodies, duration: per, connections: o.connections })
         if (sc.method === 'POST') s.stored += r.ok
         return r
       })
@@ -557,14 +563,14 @@ const cpuUs = (r) => r?.cpu_us ?? (r?.cpu?.server_ms && r.ok ? round((r.cpu.serv
 async function startBurn(o, sb, sc) {
   const per = o.duration / Math.max(1, Math.min(10, Math.round(o.duration)))
   const s = bodyMaker('card', 'sandbox', 8000, per, o.connections, 'card-calibrate')
-  const rs = await quietRun('card calibration on paysandbox', () => load(sb.url, { serverPid: sb.pid, method: sc.method, path: sc.path, nextBody: s.next, duration: per, connections: o.connections }))
+  const rs = await quietRun('card calibration on paysandbox', () => load(sb, { method: sc.method, path: sc.path, nextBody: s.next, duration: per, connections: o.connections }))
   sb.stored += rs.ok
   const target = cpuUs(rs)
   if (!Number.isFinite(target)) return null
   const burn = await startServer('burn', { args: ['--cpu-us', String(Math.round(target))] })
   burn.stored = 0
   const w = bodyMaker('card', 'burn', 0, o.warmup, o.connections, 'card-warm')
-  await load(burn.url, { serverPid: burn.pid, method: sc.method, path: sc.path, bodies: w.bodies, duration: Math.max(2, o.warmup), connections: o.connections })
+  await load(burn, { method: sc.method, path: sc.path, bodies: w.bodies, duration: Math.max(2, o.warmup), connections: o.connections })
   return burn
 }
 
@@ -579,7 +585,7 @@ async function runPair(o, bare, sb, scenario) {
   if (o.warmup > 0) {
     for (const s of [bare, sb]) {
       const w = bodyMaker(scenario, s.kind, 0, o.warmup, o.connections, `${scenario}-warm`)
-      const wr = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: w.next, bodies: w.bodies, duration: o.warmup, connections: o.connections })
+      const wr = await load(s, { method: sc.method, path: sc.path, nextBody: w.next, bodies: w.bodies, duration: o.warmup, connections: o.connections })
       if (sc.method === 'POST') s.stored += wr.ok
       // the warm-up runs cold (JIT, first allocations): the measured rounds go faster, up to 4-5x
       if (s === sb) est = Math.max(2000, 5 * wr.rate)
@@ -668,7 +674,7 @@ async function dataRun(o) {
     let est = 0
     if (o.warmup > 0) {
       const pool = new CardPool('data-warm', poolSize(3000, o.warmup, o.connections))
-      const w = await load(s.url, { serverPid: s.pid, method: 'POST', path: CARD_PATH, key: warmKey, nextBody: () => pool.next(), duration: o.warmup, connections: o.connections })
+      const w = await load(s, { method: 'POST', path: CARD_PATH, key: warmKey, nextBody: () => pool.next(), duration: o.warmup, connections: o.connections })
       est = 3 * w.rate // cold warm-up: see runPair
       const reset = await request(`${s.url}/_sandbox/reset`, { method: 'POST', key: warmKey, body: '{}' })
       if (reset.status !== 200) throw new Error(`reset of the warm-up namespace answered ${reset.status}: ${reset.text}`)
@@ -680,7 +686,7 @@ async function dataRun(o) {
     bareD.stored = 0
     out.bare_pid = bareD.pid
     const bareBodies = bodyMaker('card', 'bare', 0, 0, o.connections, 'data')
-    await load(bareD.url, { serverPid: bareD.pid, method: 'POST', path: CARD_PATH, bodies: bareBodies.bodies, duration: Math.max(1, o.warmup), connections: o.connections })
+    await load(bareD, { method: 'POST', path: CARD_PATH, bodies: bareBodies.bodies, duration: Math.max(1, o.warmup), connections: o.connections })
     const rounds = Math.max(1, Math.min(5, Math.round(o.dataDuration)))
     const measure = async (label) => {
       await sleep(500)
@@ -714,7 +720,7 @@ async function dataRun(o) {
         for (let left = need; left > 0;) {
           const n = Math.min(left, 50_000)
           const pool = new CardPool(`fill-${target}-${left}`, n)
-          const f = await load(s.url, { serverPid: s.pid, method: 'POST', path: CARD_PATH, nextBody: () => pool.next(), amount: n, connections: fillConnections, maxSeconds: 600 })
+          const f = await load(s, { method: 'POST', path: CARD_PATH, nextBody: () => pool.next(), amount: n, connections: fillConnections, maxSeconds: 600 })
           assertAlive(s)
           fills.push(f)
           s.stored += f.ok
@@ -1024,9 +1030,9 @@ async function profile(o) {
     if (created.status !== 200) throw new Error(`could not create the charge to query: ${created.status} ${created.text}`)
   }
   const w = bodyMaker(scenario, 'sandbox', 0, o.warmup, o.connections, 'prof-warm')
-  const wr = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: w.next, duration: o.warmup, connections: o.connections })
+  const wr = await load(s, { method: sc.method, path: sc.path, nextBody: w.next, duration: o.warmup, connections: o.connections })
   const m = bodyMaker(scenario, 'sandbox', Math.max(2000, 5 * wr.rate), o.duration, o.connections, 'prof')
-  const r = await load(s.url, { serverPid: s.pid, method: sc.method, path: sc.path, nextBody: m.next, duration: o.duration, connections: o.connections })
+  const r = await load(s, { method: sc.method, path: sc.path, nextBody: m.next, duration: o.duration, connections: o.connections })
   log(`  ${fmtInt(r.rate)} req/s (profiler on), p50 ${r.p50} ms, p99 ${r.p99} ms  ${fmtCpu(r.cpu)}`)
   await stopServer(s, 'SIGTERM', 30_000)
   const files = (await readdir(dir)).filter((f) => f.endsWith('.cpuprofile'))
