@@ -3,8 +3,9 @@ import { readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { ApiError, MSG } from '../http/errors.js'
-import { maskSecrets } from '../http/mask.js'
+import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
+import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { CardCharge } from '../charges/types.js'
 import type { PreauthService } from './preauth.js'
@@ -24,7 +25,7 @@ import type { CardService } from './service.js'
 /** Decrypts `charge_data` with the namespace's key and validates it (SPEC.md 2.2, 5). */
 export async function readChargeData(
   c: import('hono').Context<AppEnv>,
-  schema: z.ZodType<CardChargeInput> = cardChargeSchema,
+  { schema = cardChargeSchema, allowZero = false }: { schema?: z.ZodType<CardChargeInput>; allowZero?: boolean } = {},
 ): Promise<CardChargeInput> {
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
@@ -41,11 +42,17 @@ export async function readChargeData(
     validate(chargeDataSchema, body)
     throw new ApiError(400, MSG.DECRYPT_FAILED)
   }
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+    c.set('journalBody', { charge_data: '(encrypted)', decrypted: maskSecrets(payload) })
+    c.set('journalMasked', true)
+    throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
+  }
+  // the usual payload is taken by the quick path; anything else, and every error, is zod's
+  const quick = quickCardCharge(payload as Record<string, unknown>, allowZero)
   // the journal shows what was decrypted, masked; never the card itself
-  c.set('journalBody', { charge_data: '(encrypted)', decrypted: maskSecrets(payload) })
+  c.set('journalBody', { charge_data: '(encrypted)', decrypted: quick ? maskCardPayload(payload as Record<string, unknown>) : maskSecrets(payload) })
   c.set('journalMasked', true)
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
-  return validate(schema, payload)
+  return quick ?? validate(schema, payload)
 }
 
 export function cardRoutes(cards: CardService, preauth: PreauthService) {
@@ -62,7 +69,7 @@ export function cardRoutes(cards: CardService, preauth: PreauthService) {
   })
 
   app.post('/pre-authorize', async (c) => {
-    const input = await readChargeData(c, preauthChargeSchema)
+    const input = await readChargeData(c, { schema: preauthChargeSchema, allowZero: true })
     const ns = c.get('ns')
     const charge = cards.charge(ns, input, 'pre_authorization')
     return ok(c, cards.envelopeMessage(charge), data(ns, charge, c.req.url, true))

@@ -2,7 +2,21 @@ import { z } from '../http/zod-messages.js'
 
 /** SPEC.md 2.2 and 8, with CONTRACT.md 3's additions. */
 
-export const referenceSchema = z.string().trim().min(8, 'must be at least 8 characters').max(100, 'must be at most 100 characters')
+/** the card fields' formats (the quick path in quick-input.ts checks the same) */
+export const CARD_FORMAT = {
+  number: /^\d{12,19}$/,
+  cvv: /^\d{3,4}$/,
+  expiry_month: /^(0[1-9]|1[0-2])$/,
+  expiry_year: /^(\d{2}|\d{4})$/,
+  pin: /^\d{4}$/,
+}
+
+/** the longest string each free-text field takes */
+export const MAX_LENGTH = { reference: 100, name: 100, email: 254, description: 255, url: 2048 }
+
+export const REFERENCE_MIN = 8
+
+export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, 'must be at most 100 characters')
 
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
 const METADATA_DEPTH = 10
@@ -19,69 +33,79 @@ function depthAtMost(value: unknown, max: number): boolean {
   return true
 }
 
-export const metadataSchema = z
-  .record(z.string(), z.unknown())
-  .refine((m) => Object.keys(m).length > 0, 'must not be an empty object')
-  .refine((m) => Object.keys(m).length <= 5, 'must have at most 5 keys')
-  .refine((m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters')
-  .refine((m) => Object.keys(m).every((k) => /^[A-Za-z0-9-]+$/.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -')
-  .refine((m) => Object.values(m).every((v) => depthAtMost(v, METADATA_DEPTH)), `values may nest at most ${METADATA_DEPTH} levels`)
+/** metadata's rules, in the order its errors are reported (the quick path checks the same ones) */
+export const METADATA_RULES: readonly [(m: Record<string, unknown>) => boolean, string][] = [
+  [(m) => Object.keys(m).length > 0, 'must not be an empty object'],
+  [(m) => Object.keys(m).length <= 5, 'must have at most 5 keys'],
+  [(m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters'],
+  [(m) => Object.keys(m).every((k) => /^[A-Za-z0-9-]+$/.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -'],
+  [(m) => Object.values(m).every((v) => depthAtMost(v, METADATA_DEPTH)), `values may nest at most ${METADATA_DEPTH} levels`],
+]
 
+export const metadataSchema = METADATA_RULES.reduce<z.ZodType<Record<string, unknown>>>(
+  (schema, [rule, message]) => schema.refine(rule, message),
+  z.record(z.string(), z.unknown()),
+)
+
+export const DYNAMIC_DESCRIPTOR = /^[A-Z0-9]{1,10}$/
 
 export const dynamicDescriptorSchema = z
   .string()
-  .regex(/^[A-Z0-9]{1,10}$/, 'must be 1-10 characters, only A-Z and 0-9')
+  .regex(DYNAMIC_DESCRIPTOR, 'must be 1-10 characters, only A-Z and 0-9')
 
-export const httpUrlSchema = z
-  .string()
-  .max(2048, 'must be at most 2048 characters')
-  .refine((u) => {
-    try {
-      const p = new URL(u).protocol
-      return p === 'http:' || p === 'https:'
-    } catch {
-      return false
-    }
-  }, 'must be an http(s) URL')
+/** Whether a string is an absolute http(s) URL. */
+export function isHttpUrl(u: string): boolean {
+  try {
+    const p = new URL(u).protocol
+    return p === 'http:' || p === 'https:'
+  } catch {
+    return false
+  }
+}
 
-/** A major-unit amount: a number, > 0 (or >= 0 where zero is allowed), at most 2 decimals. */
-export const amountSchema = ({ allowZero = false, allowString = false } = {}) =>
+export const httpUrlSchema = z.string().max(MAX_LENGTH.url, 'must be at most 2048 characters').refine(isHttpUrl, 'must be an http(s) URL')
+
+/**
+ * What is wrong with a major-unit amount (a number, > 0 or >= 0 where zero is allowed, at most 2
+ * decimals), or undefined when nothing is.
+ */
+export function amountIssue(v: unknown, { allowZero = false, allowString = false } = {}): string | undefined {
+  if (v === undefined) return 'is required'
+  if (typeof v !== 'number' && !(allowString && typeof v === 'string')) return allowString ? 'must be a number or a numeric string' : 'must be a number'
+  const n = typeof v === 'number' ? v : Number(v)
+  if (typeof v === 'string' && !/^\d+(\.\d+)?$/.test(v)) return 'must be a numeric string'
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) return allowZero ? 'must be zero or more' : 'must be greater than 0'
+  if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : (v as string))) return 'must have at most 2 decimal places'
+  if (n > 1_000_000_000_000) return 'is too large'
+  return undefined
+}
+
+export const amountSchema = (opts: { allowZero?: boolean; allowString?: boolean } = {}) =>
   z.unknown().superRefine((v, ctx) => {
-    if (v === undefined) return ctx.addIssue({ code: 'custom', message: 'is required' })
-    if (typeof v !== 'number' && !(allowString && typeof v === 'string')) {
-      return ctx.addIssue({ code: 'custom', message: allowString ? 'must be a number or a numeric string' : 'must be a number' })
-    }
-    const n = typeof v === 'number' ? v : Number(v)
-    if (typeof v === 'string' && !/^\d+(\.\d+)?$/.test(v)) return ctx.addIssue({ code: 'custom', message: 'must be a numeric string' })
-    if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
-      return ctx.addIssue({ code: 'custom', message: allowZero ? 'must be zero or more' : 'must be greater than 0' })
-    }
-    if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : v)) {
-      return ctx.addIssue({ code: 'custom', message: 'must have at most 2 decimal places' })
-    }
-    if (n > 1_000_000_000_000) return ctx.addIssue({ code: 'custom', message: 'is too large' })
+    const message = amountIssue(v, opts)
+    if (message) ctx.addIssue({ code: 'custom', message })
   })
 
 export const cardChargeSchema = z.object({
   reference: referenceSchema,
   card: z.object({
-    name: z.string().max(100, 'must be at most 100 characters').optional(),
-    number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
-    cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-    expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
-    expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
-    pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+    name: z.string().max(MAX_LENGTH.name, 'must be at most 100 characters').optional(),
+    number: z.string().regex(CARD_FORMAT.number, 'must be 12-19 digits'),
+    cvv: z.string().regex(CARD_FORMAT.cvv, 'must be 3 or 4 digits'),
+    expiry_month: z.string().regex(CARD_FORMAT.expiry_month, 'must be 2 digits, 01-12'),
+    expiry_year: z.string().regex(CARD_FORMAT.expiry_year, 'must be 2 or 4 digits'),
+    pin: z.string().regex(CARD_FORMAT.pin, 'must be 4 digits').optional(),
   }),
   amount: amountSchema(),
   currency: z.literal('NGN'),
   redirect_url: httpUrlSchema.optional(),
   customer: z.object({
-    email: z.string().email().max(254),
-    name: z.string().max(100, 'must be at most 100 characters').optional(),
+    email: z.string().email().max(MAX_LENGTH.email),
+    name: z.string().max(MAX_LENGTH.name, 'must be at most 100 characters').optional(),
   }),
   metadata: metadataSchema.optional(),
   dynamic_descriptor: dynamicDescriptorSchema.optional(),
-  description: z.string().max(255, 'must be at most 255 characters').optional(),
+  description: z.string().max(MAX_LENGTH.description, 'must be at most 255 characters').optional(),
 })
 export type CardChargeInput = z.infer<typeof cardChargeSchema>
 

@@ -29,6 +29,26 @@ export function maskSecrets(value: unknown, depth = 0, parent = ''): unknown {
   return value
 }
 
+/**
+ * `maskSecrets` of a card-charge payload that `quickCardCharge` took (its known fields only, the
+ * card's formats checked): the same answer without the generic walk's tests on the card's fields.
+ */
+export function maskCardPayload(payload: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const k of Object.keys(payload)) out[k] = k === 'card' ? maskCheckedCard(payload.card as Record<string, string>) : maskSecrets(payload[k], 1, k)
+  return out
+}
+
+/** A card whose number is 12-19 digits and whose CVV and PIN are digits: every field a string. */
+function maskCheckedCard(card: Record<string, string>): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const k of Object.keys(card)) {
+    const v = card[k]
+    out[k] = k === 'number' ? maskPan(v) : k === 'cvv' || k === 'pin' ? '*'.repeat(v.length) : maskPansIn(v)
+  }
+  return out
+}
+
 /** Whether a key names a secret, in any case (a longer key is not lowercased to find out). */
 function isSecretKey(k: string): boolean {
   return k.length <= SECRET_KEY_MAX && SECRET_KEYS.has(k.toLowerCase())
