@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
+import { createAnswerBatch } from './http/answer-batch.js'
 import { healthBody } from './version.js'
 
 export interface RunningServer {
@@ -42,8 +43,10 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   let loaded: Promise<Deps> | undefined = lazy && !canRefuse ? undefined : Promise.resolve(await load())
 
   const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
+  // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
+  const batch = createAnswerBatch<Response>()
   const fetch: Fetch = (req, env) => {
-    if (appFetch) return appFetch(req, env)
+    if (appFetch) return batch(appFetch(req, env))
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
     return loaded!.then(() => appFetch!(req, env))
   }

@@ -1,4 +1,5 @@
 import { readFileSync, writeFileSync } from 'node:fs'
+import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { v8Tuning } from '../../src/cli.js'
@@ -221,6 +222,63 @@ describe('a polled charge over a real socket (the kept answer, as the CLI serves
     // a day later on the namespace clock the charge has settled (the default pack: 24 h after success)
     expect((await call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 + 1 })).status).toBe(200)
     expect(JSON.parse((await call('GET', path)).text).data).toMatchObject({ reference: payload.reference, settled: true })
+  })
+})
+
+describe('answers handed over at the end of each event-loop turn (src/http/answer-batch.ts), over a real socket', () => {
+  /** Writes `raw` on one connection and reads `count` answers (Content-Length framed) off it. */
+  const exchange = (url: string, raw: string, count: number) =>
+    new Promise<{ status: number; body: any }[]>((resolve, reject) => {
+      const { hostname, port } = new URL(url)
+      const socket = connect(Number(port), hostname, () => socket.write(raw))
+      let buf = Buffer.alloc(0)
+      const answers: { status: number; body: any }[] = []
+      socket.on('data', (d: Buffer) => {
+        buf = Buffer.concat([buf, d])
+        for (;;) {
+          const end = buf.indexOf('\r\n\r\n')
+          if (end < 0) break
+          const head = buf.subarray(0, end).toString('latin1')
+          const length = Number(/content-length: *(\d+)/i.exec(head)?.[1] ?? NaN)
+          if (buf.length < end + 4 + length) break
+          answers.push({ status: Number(head.split(' ')[1]), body: JSON.parse(buf.subarray(end + 4, end + 4 + length).toString('utf8')) })
+          buf = buf.subarray(end + 4 + length)
+        }
+        if (answers.length === count) {
+          socket.end()
+          resolve(answers)
+        }
+      })
+      socket.on('error', reject)
+    })
+
+  it('answers requests pipelined on one connection in their order, each with its own answer', async () => {
+    running = await startCli([])
+    const payloads = [0, 1, 2].map(() => cardPayload('4084127883172787'))
+    for (const p of payloads) expect((await chargeOver(running.url, p)).body.data.status).toBe('success')
+    const get = (reference: string) => `GET /merchant/api/v1/charges/${reference}?n=1 HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${SECRET}\r\n\r\n`
+    // one write: the three requests are read, and answered, in the same turn
+    const answers = await exchange(running.url, [...payloads.map((p) => get(p.reference)), get('no-such-charge')].join(''), 4)
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200, 404])
+    expect(answers.slice(0, 3).map((a) => a.body.data.reference)).toEqual(payloads.map((p) => p.reference))
+    expect(answers[3].body).toEqual({ status: false, message: 'Charge not found', data: null })
+  })
+
+  it('gives each of many concurrent connections the answer to its own request', async () => {
+    running = await startCli([])
+    const url = running.url
+    const payloads = Array.from({ length: 24 }, (_, i) => cardPayload(i % 2 ? '4084127883172787' : '5399838383838381', { amount: 100 + i }))
+    const results = await Promise.all(
+      payloads.map((p) => {
+        const body = JSON.stringify({ charge_data: encryptChargeData(p, ENC_KEY) })
+        const raw = `POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${SECRET}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+        return exchange(url, raw, 1).then(([a]) => a)
+      }),
+    )
+    results.forEach((r, i) => {
+      expect(r.status).toBe(200)
+      expect(r.body.data).toMatchObject({ payment_reference: payloads[i].reference, amount: payloads[i].amount, status: 'success' })
+    })
   })
 })
 
