@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, sandboxPerTest, SECRET, tempFile } from './helpers.js'
+import { encryptChargeData } from '../src/cards/crypto.js'
+import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile } from './helpers.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const OTHER = 'sk_test_control_other'
@@ -366,6 +367,37 @@ describe('GET /_sandbox/requests (the journal)', () => {
       { card: { number: expect.stringMatching(/^518851\*+2975$/), cvv: expect.stringMatching(/^\*+$/) } },
       { charge_data: { card: { number: expect.stringMatching(/^518851\*+2975$/), cvv: expect.stringMatching(/^\*+$/) } } },
     ])
+  })
+
+  it('journals, masked, a decrypted payload the quick path leaves to zod: not an object, an unknown field, a refused one', async () => {
+    const sb = await sandbox()
+    const PAN = '5188513618552975'
+    const send = (text: string) => sb.call('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(text, ENC_KEY) })
+    const valid = cardPayload(PAN, {}, { pin: '1234' })
+    const answers = [
+      await send(JSON.stringify(PAN)),
+      await send(JSON.stringify([{ number: PAN, cvv: '123' }])),
+      await send(JSON.stringify({ ...valid, note: `card ${PAN}` })),
+      await send(JSON.stringify({ ...valid, amount: '10' })),
+    ]
+    expect(answers.map((a) => [a.status, a.body.message])).toEqual([
+      [400, 'Invalid request data'],
+      [400, 'Invalid request data'],
+      [200, 'Card charged successfully'],
+      [400, 'Invalid request data'],
+    ])
+    expect(answers[0].body.data).toEqual({ charge_data: 'must decrypt to a JSON object' })
+    const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
+    const text = JSON.stringify(entries)
+    expect(text).not.toContain(PAN)
+    expect(text).not.toContain('"123"')
+    expect(text).not.toContain('"1234"')
+    const decrypted = entries.map((e: any) => e.request.decrypted)
+    expect(decrypted[0]).toMatch(/^518851\*+2975$/)
+    expect(decrypted[1]).toEqual([{ number: expect.stringMatching(/^518851\*+2975$/), cvv: '***' }])
+    expect(decrypted[2]).toMatchObject({ note: expect.stringMatching(/^card 518851\*+2975$/), card: { number: expect.stringMatching(/^518851\*+2975$/), cvv: '***', pin: '****' } })
+    expect(decrypted[3]).toMatchObject({ amount: '10', card: { number: expect.stringMatching(/^518851\*+2975$/), cvv: '***', pin: '****' } })
+    expect(entries.every((e: any) => e.request.charge_data === '(encrypted)')).toBe(true)
   })
 
   it('filters by ?method=, ?path= and ?limit=', async () => {

@@ -42,16 +42,18 @@ export async function readChargeData(
     validate(chargeDataSchema, body)
     throw new ApiError(400, MSG.DECRYPT_FAILED)
   }
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
-    c.set('journalBody', { charge_data: '(encrypted)', decrypted: maskSecrets(payload) })
+  // the journal shows what was decrypted, masked; never the card itself
+  const journalDecrypted = (masked: unknown) => {
+    c.set('journalBody', { charge_data: '(encrypted)', decrypted: masked })
     c.set('journalMasked', true)
+  }
+  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+    journalDecrypted(maskSecrets(payload))
     throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
   }
   // the usual payload is taken by the quick path; anything else, and every error, is zod's
   const quick = quickCardCharge(payload as Record<string, unknown>, allowZero)
-  // the journal shows what was decrypted, masked; never the card itself
-  c.set('journalBody', { charge_data: '(encrypted)', decrypted: quick ? maskCardPayload(payload as Record<string, unknown>) : maskSecrets(payload) })
-  c.set('journalMasked', true)
+  journalDecrypted(quick ? maskCardPayload(payload as Record<string, unknown>) : maskSecrets(payload))
   return quick ?? validate(schema, payload)
 }
 
