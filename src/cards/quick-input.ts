@@ -1,3 +1,4 @@
+import { isJsonObject } from '../http/body.js'
 import { z } from '../http/zod-messages.js'
 import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, MAX_LENGTH, METADATA_RULES, REFERENCE_MIN, amountIssue, isHttpUrl, type CardChargeInput } from './schemas.js'
 
@@ -11,7 +12,6 @@ import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, MAX_LENGTH, METADATA_RULES, REFERENCE_
  * that whatever this accepts, zod accepts too, with the same output.
  */
 export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean): CardChargeInput | undefined {
-  let n = 0
   const { reference, card, amount, currency, redirect_url, customer, metadata, dynamic_descriptor, description } = p
   if (typeof reference !== 'string') return undefined
   const ref = reference.trim()
@@ -22,7 +22,8 @@ export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean):
   if (currency !== 'NGN') return undefined
   const customerOut = quickCustomer(customer)
   if (!customerOut) return undefined
-  n += 5
+  // the fields taken so far; each optional one adds itself
+  let n = 5
   const out: Record<string, unknown> = { reference: ref, card: cardOut, amount, currency }
   if (redirect_url !== undefined) {
     if (typeof redirect_url !== 'string' || redirect_url.length > MAX_LENGTH.url || !isHttpUrl(redirect_url)) return undefined
@@ -31,7 +32,7 @@ export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean):
   }
   out.customer = customerOut
   if (metadata !== undefined) {
-    if (!isPlainObject(metadata) || !METADATA_RULES.every(([rule]) => rule(metadata))) return undefined
+    if (!isJsonObject(metadata) || !METADATA_RULES.every(([rule]) => rule(metadata))) return undefined
     out.metadata = Object.assign({}, metadata)
     n++
   }
@@ -51,7 +52,7 @@ export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean):
 }
 
 function quickCard(card: unknown): CardChargeInput['card'] | undefined {
-  if (!isPlainObject(card)) return undefined
+  if (!isJsonObject(card)) return undefined
   const { name, number, cvv, expiry_month, expiry_year, pin } = card
   if (typeof number !== 'string' || !CARD_FORMAT.number.test(number)) return undefined
   if (typeof cvv !== 'string' || !CARD_FORMAT.cvv.test(cvv)) return undefined
@@ -77,14 +78,10 @@ function quickCard(card: unknown): CardChargeInput['card'] | undefined {
 }
 
 function quickCustomer(customer: unknown): CardChargeInput['customer'] | undefined {
-  if (!isPlainObject(customer)) return undefined
+  if (!isJsonObject(customer)) return undefined
   const { email, name } = customer
   if (typeof email !== 'string' || email.length > MAX_LENGTH.email || !z.regexes.email.test(email)) return undefined
   if (name === undefined) return Object.keys(customer).length === 1 ? { email } : undefined
   if (typeof name !== 'string' || name.length > MAX_LENGTH.name) return undefined
   return Object.keys(customer).length === 2 ? { email, name } : undefined
-}
-
-function isPlainObject(v: unknown): v is Record<string, unknown> {
-  return typeof v === 'object' && v !== null && !Array.isArray(v)
 }

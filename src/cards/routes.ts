@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { readJsonObject, validate } from '../http/body.js'
+import { isJsonObject, readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { ApiError, MSG } from '../http/errors.js'
@@ -47,13 +47,13 @@ export async function readChargeData(
     c.set('journalBody', { charge_data: '(encrypted)', decrypted: masked })
     c.set('journalMasked', true)
   }
-  if (!payload || typeof payload !== 'object' || Array.isArray(payload)) {
+  if (!isJsonObject(payload)) {
     journalDecrypted(maskSecrets(payload))
     throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
   }
   // the usual payload is taken by the quick path; anything else, and every error, is zod's
-  const quick = quickCardCharge(payload as Record<string, unknown>, allowZero)
-  journalDecrypted(quick ? maskCardPayload(payload as Record<string, unknown>) : maskSecrets(payload))
+  const quick = quickCardCharge(payload, allowZero)
+  journalDecrypted(quick ? maskCardPayload(payload) : maskSecrets(payload))
   return quick ?? validate(schema, payload)
 }
 

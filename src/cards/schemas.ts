@@ -16,7 +16,9 @@ export const MAX_LENGTH = { reference: 100, name: 100, email: 254, description: 
 
 export const REFERENCE_MIN = 8
 
-export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, 'must be at most 100 characters')
+const atMost = (n: number) => `must be at most ${n} characters`
+
+export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
 
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
 const METADATA_DEPTH = 10
@@ -63,7 +65,7 @@ export function isHttpUrl(u: string): boolean {
   }
 }
 
-export const httpUrlSchema = z.string().max(MAX_LENGTH.url, 'must be at most 2048 characters').refine(isHttpUrl, 'must be an http(s) URL')
+export const httpUrlSchema = z.string().max(MAX_LENGTH.url, atMost(MAX_LENGTH.url)).refine(isHttpUrl, 'must be an http(s) URL')
 
 /**
  * What is wrong with a major-unit amount (a number, > 0 or >= 0 where zero is allowed, at most 2
@@ -89,7 +91,7 @@ export const amountSchema = (opts: { allowZero?: boolean; allowString?: boolean 
 export const cardChargeSchema = z.object({
   reference: referenceSchema,
   card: z.object({
-    name: z.string().max(MAX_LENGTH.name, 'must be at most 100 characters').optional(),
+    name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
     number: z.string().regex(CARD_FORMAT.number, 'must be 12-19 digits'),
     cvv: z.string().regex(CARD_FORMAT.cvv, 'must be 3 or 4 digits'),
     expiry_month: z.string().regex(CARD_FORMAT.expiry_month, 'must be 2 digits, 01-12'),
@@ -101,11 +103,11 @@ export const cardChargeSchema = z.object({
   redirect_url: httpUrlSchema.optional(),
   customer: z.object({
     email: z.string().email().max(MAX_LENGTH.email),
-    name: z.string().max(MAX_LENGTH.name, 'must be at most 100 characters').optional(),
+    name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
   }),
   metadata: metadataSchema.optional(),
   dynamic_descriptor: dynamicDescriptorSchema.optional(),
-  description: z.string().max(MAX_LENGTH.description, 'must be at most 255 characters').optional(),
+  description: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
 })
 export type CardChargeInput = z.infer<typeof cardChargeSchema>
 
@@ -144,7 +146,7 @@ export const transactionReferenceSchema = z.object({ transaction_reference: z.st
 
 export const preauthChargeSchema = cardChargeSchema.extend({ amount: amountSchema({ allowZero: true }) })
 
-const opReference = z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters')
+const opReference = z.string().trim().min(1, 'is required').max(100, atMost(100))
 
 export const captureSchema = z.object({
   amount: amountSchema({ allowString: true }),

@@ -72,6 +72,11 @@ export function readJsonObject(c: Context): Promise<Record<string, unknown>> {
   return readBodyText(c).then((text) => jsonObject(c, text))
 }
 
+/** Whether a value is a JSON object (not null, not an array). */
+export function isJsonObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v)
+}
+
 function jsonObject(c: Context, text: string): Record<string, unknown> {
   if (text.trim() === '') throw invalid({ body: 'is required: send a JSON object' })
   let value: unknown
@@ -80,9 +85,9 @@ function jsonObject(c: Context, text: string): Record<string, unknown> {
   } catch {
     throw invalid({ body: 'must be valid JSON' })
   }
-  if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid({ body: 'must be a JSON object' })
+  if (!isJsonObject(value)) throw invalid({ body: 'must be a JSON object' })
   c.set('body', value)
-  return value as Record<string, unknown>
+  return value
 }
 
 /** One entry per bad field, keyed by its dotted path (CONTRACT.md 2). */
