@@ -264,6 +264,27 @@ describe('answers handed over at the end of each event-loop turn (src/http/answe
     expect(answers[3].body).toEqual({ status: false, message: 'Charge not found', data: null })
   })
 
+  it('answers a long poll (?wait=, CONTRACT.md 9) in the turn its event is recorded, after other answers have left', async () => {
+    running = await startCli([])
+    const url = running.url
+    const payload = cardPayload('4084127883172787')
+    const events = `${url}/_sandbox/events?reference=${payload.reference}`
+    expect((await (await fetch(events, { headers: auth })).json()).data).toEqual([])
+    // the poll's answer is not ready at the end of its turn: it must leave in a later one
+    let settled = false
+    const poll = fetch(`${events}&wait=20000`, { headers: auth }).then((r) => {
+      settled = true
+      return r.json() as Promise<any>
+    })
+    // other answers leave while the poll waits (batches of later turns)
+    expect((await (await fetch(events, { headers: auth })).json()).data).toEqual([])
+    expect(settled).toBe(false)
+    expect((await chargeOver(url, payload)).body.data.status).toBe('success')
+    const answered = await poll
+    expect(answered.status).toBe(true)
+    expect(answered.data.map((e: any) => [e.event, e.data.payment_reference])).toEqual([['charge.success', payload.reference]])
+  })
+
   it('gives each of many concurrent connections the answer to its own request', async () => {
     running = await startCli([])
     const url = running.url
