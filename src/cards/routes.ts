@@ -22,11 +22,15 @@ import {
 } from './schemas.js'
 import type { CardService } from './service.js'
 
+/** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */
+const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInput>; allowZero: boolean }> = {
+  charge: { schema: cardChargeSchema, allowZero: false },
+  pre_authorization: { schema: preauthChargeSchema, allowZero: true },
+}
+
 /** Decrypts `charge_data` with the namespace's key and validates it (SPEC.md 2.2, 5). */
-export async function readChargeData(
-  c: import('hono').Context<AppEnv>,
-  { schema = cardChargeSchema, allowZero = false }: { schema?: z.ZodType<CardChargeInput>; allowZero?: boolean } = {},
-): Promise<CardChargeInput> {
+export async function readChargeData(c: import('hono').Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+  const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
   const payload = typeof chargeData === 'string' && chargeData !== '' ? decryptChargeData(chargeData, c.get('nsMeta').encryption_key) : undefined
@@ -71,7 +75,7 @@ export function cardRoutes(cards: CardService, preauth: PreauthService) {
   })
 
   app.post('/pre-authorize', async (c) => {
-    const input = await readChargeData(c, { schema: preauthChargeSchema, allowZero: true })
+    const input = await readChargeData(c, 'pre_authorization')
     const ns = c.get('ns')
     const charge = cards.charge(ns, input, 'pre_authorization')
     return ok(c, cards.envelopeMessage(charge), data(ns, charge, c.req.url, true))
