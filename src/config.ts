@@ -49,6 +49,12 @@ export interface Config {
   debitLimit: number
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot */
   compactMinBytes: number
+  /**
+   * charge queries answered again from the text kept while nothing changed (charges/routes.ts):
+   * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept
+   * one differs (the test suite's setting)
+   */
+  queryCache: 'on' | 'off' | 'check'
 }
 
 export class ConfigError extends Error {
@@ -239,5 +245,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     webhookTimeoutMs: intIn(input.webhookTimeout ?? env.SANDBOX_WEBHOOK_TIMEOUT, '--webhook-timeout', 1, 600_000, 5_000),
     // a tuning knob, environment only (the durability test compacts a small store with it)
     compactMinBytes: intIn(env.SANDBOX_COMPACT_MIN_BYTES, 'SANDBOX_COMPACT_MIN_BYTES', 1024, 1 << 30, 1 << 20),
+    // environment only: the test suite checks every kept answer
+    queryCache: env.SANDBOX_QUERY_CACHE === 'off' || env.SANDBOX_QUERY_CACHE === 'check' ? env.SANDBOX_QUERY_CACHE : 'on',
   }
 }

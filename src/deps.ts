@@ -8,11 +8,19 @@ import { CHARGES, type ChargeBase } from './charges/types.js'
 import { Store } from './store/store.js'
 import { EVENTS, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
-import { Faults } from './control/faults.js'
+import { Faults } from './faults.js'
+import { CardService } from './cards/service.js'
+import { PreauthService } from './cards/preauth.js'
+import { MobileMoneyService } from './mobile-money/service.js'
+import { DirectDebitService } from './direct-debit/service.js'
+import { IdentityService } from './identity/service.js'
 
 export { VERSION }
 
-/** Everything the app is a function of (DESIGN.md: createApp(deps)). */
+/**
+ * The sandbox's state and services, wired once: what the HTTP app (app.ts) is a function of.
+ * Every part takes only the collaborators it names; this is the one place that knows them all.
+ */
 export interface Deps {
   config: Config
   store: Store
@@ -23,6 +31,11 @@ export interface Deps {
   journal: Journal
   webhooks: WebhookDelivery
   faults: Faults
+  cards: CardService
+  preauth: PreauthService
+  mobileMoney: MobileMoneyService
+  directDebit: DirectDebitService
+  identity: IdentityService
   version: string
   startedAt: number
 }
@@ -40,7 +53,7 @@ export const INDEXES = {
  */
 export const HOT = { [EVENTS]: 1 }
 
-/** Opens the store, loads the packs, builds the clocks: the sandbox's state, without HTTP. */
+/** Opens the store, loads the packs, builds the clocks and the services, without HTTP. */
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
@@ -50,27 +63,42 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   const namespaces = new Namespaces(store, config, clocks)
   const events = new Events(store, clocks, namespaces, config.maxEvents)
   const faults = new Faults()
+  const journal = new Journal(config.journalSize)
   const webhooks = new WebhookDelivery(events, clocks, faults, {
     retrySchedule: config.webhookRetrySchedule,
     timeoutMs: config.webhookTimeoutMs,
     concurrency: 8,
     userAgent: `paysandbox/${VERSION}`,
   })
-  webhooks.resume()
-  clocks.start()
-  return {
+  // what a namespace holds besides its records, emptied with them by a reset
+  namespaces.onReset((ns) => scenarios.invalidate(ns))
+  namespaces.onReset((ns) => journal.clear(ns))
+  namespaces.onReset((ns) => faults.clear(ns))
+  namespaces.onReset((ns) => events.forget(ns))
+  namespaces.onReset((ns) => webhooks.forget(ns))
+
+  const preauth = new PreauthService(store, clocks, scenarios, events)
+  const deps: Deps = {
     config,
     store,
     clocks,
     scenarios,
     namespaces,
     events,
-    journal: new Journal(config.journalSize),
+    journal,
     webhooks,
     faults,
     version: VERSION,
     startedAt,
-  }
+    preauth,
+    identity: new IdentityService(store, clocks, scenarios, namespaces),
+  } as Deps
+  deps.cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  deps.mobileMoney = new MobileMoneyService(deps)
+  deps.directDebit = new DirectDebitService(deps)
+  webhooks.resume()
+  clocks.start()
+  return deps
 }
 
 /** Stops deliveries and timers, then flushes and closes the store. */

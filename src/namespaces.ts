@@ -17,6 +17,7 @@ const META = 'meta'
 const KEY = 'ns'
 
 export type Seeder = (ns: string) => void
+export type Resetter = (ns: string) => void
 
 export class NamespaceLimitError extends Error {}
 
@@ -25,6 +26,7 @@ export class Namespaces {
   readonly #config: Config
   readonly #clocks: Clocks
   readonly #seeders: Seeder[] = []
+  readonly #resetters: Resetter[] = []
   readonly #configured: Map<string, Merchant>
 
   constructor(store: Store, config: Config, clocks: Clocks) {
@@ -37,6 +39,14 @@ export class Namespaces {
   /** Registers fixture seeding, run when a namespace is created or reset. */
   onSeed(seeder: Seeder): void {
     this.#seeders.push(seeder)
+  }
+
+  /**
+   * Registers what else a namespace holds outside the store (journal, faults, cached views,
+   * deliveries under way), emptied by `reset`.
+   */
+  onReset(resetter: Resetter): void {
+    this.#resetters.push(resetter)
   }
 
   isConfigured(key: string): boolean {
@@ -77,10 +87,14 @@ export class Namespaces {
     return meta
   }
 
-  /** Empties the namespace (records, timers, events, packs, clock offset) and seeds it again. */
+  /**
+   * Empties the namespace (records, timers, events, packs, clock offset, and whatever was
+   * registered with `onReset`) and seeds it again: the control API's `POST /_sandbox/reset`.
+   */
   reset(ns: string): NsMeta {
     this.#clocks.reset(ns)
     this.#store.resetNamespace(ns)
+    for (const r of this.#resetters) r(ns)
     const meta = this.#fresh(ns)
     this.#store.col<NsMeta>(ns, META).put(KEY, meta)
     this.#seed(ns)

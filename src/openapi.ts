@@ -9,8 +9,7 @@ import {
   transactionReferenceSchema,
   voidSchema,
 } from './cards/schemas.js'
-import { faultSchema } from './control/faults.js'
-import { advanceSchema, completeSchema, eventsQuerySchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
+import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './mobile-money/schemas.js'

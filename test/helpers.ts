@@ -39,7 +39,8 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
 /** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
 export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}): Promise<TestSandbox> {
   const { frozen, ...rest } = input
-  const config = resolveConfig({ port: 0, ...rest }, {})
+  // the flags given, and the environment's tuning settings only (the suite's, see vitest.config.ts)
+  const config = resolveConfig({ port: 0, ...rest }, tuningEnv())
   const deps = await createDeps(config)
   const app = createApp(deps)
   const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {
@@ -70,6 +71,13 @@ export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}
       call('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(payload, opts.encKey ?? ENC_KEY) }, { key: opts.key }),
     close: () => closeDeps(deps),
   }
+}
+
+/** The SANDBOX_* tuning variables of this process (not its keys, ports or files). */
+function tuningEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {}
+  for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) env[name] = process.env[name]
+  return env
 }
 
 export function tempFile(name = 'data.json'): string {

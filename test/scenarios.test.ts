@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { FAILURE_MESSAGES_7_4 } from '../src/http/errors.js'
+import { FAILURE_MESSAGES_7_4 } from '../src/errors.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
 import { Store } from '../src/store/store.js'
 import { cardPayload, makeSandbox, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'

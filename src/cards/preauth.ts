@@ -1,7 +1,10 @@
 import { randomInt } from 'node:crypto'
 import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type PreauthLedger } from '../charges/types.js'
-import type { Deps } from '../deps.js'
-import { ApiError, MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import type { Clocks } from '../clock.js'
+import type { Events } from '../webhooks/events.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount, toMajor } from '../money.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
@@ -47,25 +50,30 @@ const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).joi
  * A refused operation throws before it changes anything.
  */
 export class PreauthService {
-  constructor(readonly d: Deps) {
-    d.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    private readonly scenarios: Scenarios,
+    private readonly events: Events,
+  ) {
+    clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge, true)
     })
   }
 
   #charges(ns: string) {
-    return this.d.store.col<CardCharge>(ns, CHARGES)
+    return this.store.col<CardCharge>(ns, CHARGES)
   }
 
   #ops(ns: string) {
-    return this.d.store.col<CardOperation>(ns, CARD_OPS)
+    return this.store.col<CardOperation>(ns, CARD_OPS)
   }
 
   /** Called when a pre-authorization's steps are passed: places the hold. */
   place(ns: string, charge: CardCharge): void {
-    const settings = this.d.scenarios.forNs(ns).settings
-    const expires = this.d.clocks.now(ns) + settings.pre_auth_validity_hours * HOUR
+    const settings = this.scenarios.forNs(ns).settings
+    const expires = this.clocks.now(ns) + settings.pre_auth_validity_hours * HOUR
     const zero = charge.amount <= ZERO_AUTH_MAX
     charge.preauth = {
       state: zero ? 'voided' : 'pre_authorized',
@@ -80,8 +88,8 @@ export class PreauthService {
       operations: [],
     }
     charge.response_message = MSG.SUCCESS
-    charge.history.push({ at: this.d.clocks.iso(ns), step: 'hold', result: zero ? 'zero auth: held and released at once' : 'placed' })
-    if (!zero) charge.preauth.expiry_timer = this.d.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
+    charge.history.push({ at: this.clocks.iso(ns), step: 'hold', result: zero ? 'zero auth: held and released at once' : 'placed' })
+    if (!zero) charge.preauth.expiry_timer = this.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
   }
 
   /** POST /charges/card/capture */
@@ -94,7 +102,7 @@ export class PreauthService {
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
     const left = ledger.authorized - ledger.captured
     if (amount > left) throw badRequest(PREAUTH_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
-    const settings = this.d.scenarios.forNs(ns).settings
+    const settings = this.scenarios.forNs(ns).settings
     const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent)
     // CONTRACT.md 4: each new capture settles every earlier one
     for (const ref of ledger.captures) {
@@ -134,7 +142,7 @@ export class PreauthService {
       ledger.authorized = 0
       ledger.captured = 0
       ledger.refunded = 0
-      if (ledger.expiry_timer) this.d.clocks.cancel(ns, ledger.expiry_timer)
+      if (ledger.expiry_timer) this.clocks.cancel(ns, ledger.expiry_timer)
       const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: PREAUTH_MSG.AUTH_VOIDED_OK, target })
       this.#save(ns, parent, op)
       return { op, parent }
@@ -192,7 +200,7 @@ export class PreauthService {
     const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: PREAUTH_MSG.REFUNDED, target: targetRef })
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     this.#save(ns, parent, op)
-    this.d.events.record(ns, 'refund.success', {
+    this.events.record(ns, 'refund.success', {
       reference: op.transaction_reference,
       payment_reference: parent.payment_reference,
       target_transaction_reference: targetRef,
@@ -217,7 +225,7 @@ export class PreauthService {
     const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
     if (!charge || charge.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (charge.preauth || charge.status !== 'success') throw badRequest('Only a capture or a successful charge can be settled')
-    charge.settled_at ??= this.d.clocks.iso(ns)
+    charge.settled_at ??= this.clocks.iso(ns)
     this.#charges(ns).put(charge.transaction_reference, charge)
     return { charge }
   }
@@ -226,15 +234,15 @@ export class PreauthService {
   isSettled(ns: string, capture: CardOperation): boolean {
     if (capture.voided) return false
     if (capture.settled) return true
-    const delay = this.d.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
-    return this.d.clocks.now(ns) >= Date.parse(capture.created_at) + delay
+    const delay = this.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
+    return this.clocks.now(ns) >= Date.parse(capture.created_at) + delay
   }
 
   isChargeSettled(ns: string, charge: CardCharge): boolean {
     if (charge.status !== 'success' || !charge.completed_at) return false
     if (charge.settled_at) return true
-    const delay = this.d.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
-    return this.d.clocks.now(ns) >= Date.parse(charge.completed_at) + delay
+    const delay = this.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
+    return this.clocks.now(ns) >= Date.parse(charge.completed_at) + delay
   }
 
   /** SPEC.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */
@@ -341,10 +349,10 @@ export class PreauthService {
   /** Expires the hold when its time has passed: no more captures, the uncaptured part released. */
   #expireIfDue(ns: string, charge: CardCharge, persist: boolean): void {
     const l = charge.preauth
-    if (!l || l.state !== 'pre_authorized' || this.d.clocks.now(ns) < l.expires_at) return
+    if (!l || l.state !== 'pre_authorized' || this.clocks.now(ns) < l.expires_at) return
     l.state = 'expired'
     l.authorized = l.captured
-    charge.history.push({ at: this.d.clocks.iso(ns), step: 'hold', result: 'expired' })
+    charge.history.push({ at: this.clocks.iso(ns), step: 'hold', result: 'expired' })
     if (persist) this.#charges(ns).put(charge.transaction_reference, charge)
   }
 
@@ -379,7 +387,7 @@ export class PreauthService {
       status: o.status,
       target_transaction_reference: o.target ?? null,
       response_message: o.message,
-      created_at: this.d.clocks.iso(ns),
+      created_at: this.clocks.iso(ns),
     }
   }
 

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { isJsonObject, readJsonObject, validate } from '../http/body.js'
-import type { AppEnv } from '../http/context.js'
+import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { ApiError, MSG } from '../http/errors.js'
+import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
 import { quickCardCharge } from './quick-input.js'
@@ -41,16 +41,13 @@ export async function readChargeData(c: import('hono').Context<AppEnv>, operatio
     for (const k of Object.keys(body)) if (k !== 'charge_data' || typeof body[k] !== 'string') others[k] = body[k]
     const journalBody = maskSecrets(others) as Record<string, unknown>
     if (typeof chargeData === 'string') journalBody.charge_data = '(not journaled)'
-    c.set('journalBody', journalBody)
+    noteRequest(c, journalBody, true)
     // missing, empty or not a string: its field error; otherwise it could not be decrypted
     validate(chargeDataSchema, body)
     throw new ApiError(400, MSG.DECRYPT_FAILED)
   }
   // the journal shows what was decrypted, masked; never the card itself
-  const journalDecrypted = (masked: unknown) => {
-    c.set('journalBody', { charge_data: '(encrypted)', decrypted: masked })
-    c.set('journalMasked', true)
-  }
+  const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
   if (!isJsonObject(payload)) {
     journalDecrypted(maskSecrets(payload))
     throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })

@@ -3,10 +3,10 @@ import { chargeEventData } from '../charges/query.js'
 import { customerOf, newChargeBase, requireProcessing, sha256 } from '../charges/pending.js'
 import { CHARGES, type CardCharge, type ChargeStatus } from '../charges/types.js'
 import type { Deps } from '../deps.js'
-import { FAILURE, MSG, badRequest, invalid } from '../http/errors.js'
+import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
 import { computeFee, parseAmount } from '../money.js'
 import type { CardScenario, CardStep, Outcome } from '../scenario/schema.js'
-import { cardSummary, detectScheme, luhnValid } from './pan.js'
+import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
 const txId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 14)

@@ -2,9 +2,10 @@ import { Hono } from 'hono'
 import { html, raw } from 'hono/html'
 import type { FC, PropsWithChildren } from 'hono/jsx'
 import { CHARGES, type CardCharge } from '../charges/types.js'
-import type { Deps } from '../deps.js'
-import type { AppEnv } from '../http/context.js'
-import { ApiError } from '../http/errors.js'
+import { noteRequest, type AppEnv } from '../http/context.js'
+import type { Namespaces } from '../namespaces.js'
+import type { Store } from '../store/store.js'
+import { ApiError } from '../errors.js'
 import { toDecimalString } from '../money.js'
 import type { CardService } from './service.js'
 
@@ -80,9 +81,9 @@ const Summary: FC<{ charge: CardCharge; merchant: string }> = ({ charge, merchan
 )
 
 /** The namespace holding a transaction, found without a key (at most a map lookup per namespace). */
-function locate(deps: Deps, tx: string): { ns: string; charge: CardCharge } | undefined {
-  for (const ns of deps.store.namespaces()) {
-    const charge = deps.store.col<CardCharge>(ns, CHARGES).get(tx)
+function locate(store: Store, tx: string): { ns: string; charge: CardCharge } | undefined {
+  for (const ns of store.namespaces()) {
+    const charge = store.col<CardCharge>(ns, CHARGES).get(tx)
     if (charge?.kind === 'card') return { ns, charge }
   }
   return undefined
@@ -94,11 +95,11 @@ function outcomeText(charge: CardCharge): string {
   return 'This transaction is still processing.'
 }
 
-export function threeDsRoutes(deps: Deps, cards: CardService) {
+export function threeDsRoutes({ store, namespaces, cards }: { store: Store; namespaces: Namespaces; cards: CardService }) {
   const app = new Hono<AppEnv>()
 
   app.get('/:tx', (c) => {
-    const found = locate(deps, c.req.param('tx'))
+    const found = locate(store, c.req.param('tx'))
     if (!found) {
       return c.html(
         <Page title="Transaction not found">
@@ -109,7 +110,7 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
       )
     }
     const { ns, charge } = found
-    const merchant = deps.namespaces.get(ns)?.name ?? 'Merchant'
+    const merchant = namespaces.get(ns)?.name ?? 'Merchant'
     if (charge.status !== 'processing' || charge.pending_steps[0] !== '3DS') {
       return c.html(
         <Page title="Transaction already complete">
@@ -142,7 +143,7 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
 
   app.post('/:tx', async (c) => {
     const tx = c.req.param('tx')
-    const found = locate(deps, tx)
+    const found = locate(store, tx)
     let decision: unknown
     try {
       const form = await c.req.parseBody()
@@ -171,7 +172,7 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
     const { ns } = found
     // journaled in the charge's namespace, so a recorded session keeps the cardholder's choice
     c.set('ns', ns)
-    c.set('journalBody', `decision=${decision}`)
+    noteRequest(c, `decision=${decision}`)
     let charge: CardCharge
     try {
       charge = cards.decide3ds(ns, tx, decision)
@@ -183,7 +184,7 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
           <p class="status bad" role="status">
             {e.message}
           </p>
-          <Summary charge={found.charge} merchant={deps.namespaces.get(ns)?.name ?? 'Merchant'} />
+          <Summary charge={found.charge} merchant={namespaces.get(ns)?.name ?? 'Merchant'} />
         </Page>,
         400,
       )
@@ -199,7 +200,7 @@ export function threeDsRoutes(deps: Deps, cards: CardService) {
         <p class={`status ${charge.status === 'success' ? 'ok' : 'bad'}`} role="status">
           {outcomeText(charge)}
         </p>
-        <Summary charge={charge} merchant={deps.namespaces.get(ns)?.name ?? 'Merchant'} />
+        <Summary charge={charge} merchant={namespaces.get(ns)?.name ?? 'Merchant'} />
       </Page>,
     )
   })

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { MSG, badRequest, notFound } from '../http/errors.js'
+import { MSG, badRequest, notFound } from '../errors.js'
 import type { ChargeBase } from './types.js'
 
 /**

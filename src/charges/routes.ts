@@ -1,39 +1,49 @@
 import { Hono } from 'hono'
-import type { Deps } from '../deps.js'
+import type { Clocks } from '../clock.js'
+import type { Config } from '../config.js'
 import type { AppEnv } from '../http/context.js'
 import { okJson, sendJson } from '../http/envelope.js'
-import { MSG, notFound } from '../http/errors.js'
+import { MSG, notFound } from '../errors.js'
+import type { Store } from '../store/store.js'
 import { chargeQueryRecord } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentMethod } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
-export function findCharge(deps: Deps, ns: string, reference: string): ChargeBase | undefined {
-  const col = deps.store.col<ChargeBase>(ns, CHARGES)
+export function findCharge(store: Store, ns: string, reference: string): ChargeBase | undefined {
+  const col = store.col<ChargeBase>(ns, CHARGES)
   return col.findBy('payment_reference', reference) ?? col.get(reference)
 }
 
-/** GET /merchant/api/v1/charges/:reference (SPEC.md 2.8) */
+/** What a kind of charge adds to its query record. */
 export type QueryExtras = (ns: string, charge: ChargeBase) => Record<string, unknown>
 
-export function chargeQueryRoutes(deps: Deps, extras: Partial<Record<PaymentMethod, QueryExtras>> = {}) {
+export interface ChargeQueryOptions {
+  store: Store
+  clocks: Clocks
+  /** per kind of charge, what its query record adds */
+  extras: Partial<Record<PaymentMethod, QueryExtras>>
+  cache: Config['queryCache']
+}
+
+/** GET /merchant/api/v1/charges/:reference (SPEC.md 2.8) */
+export function chargeQueryRoutes({ store, clocks, extras, cache }: ChargeQueryOptions) {
   const app = new Hono<AppEnv>()
-  const answers = new AnswerCache(process.env.SANDBOX_QUERY_CACHE)
+  const answers = new AnswerCache(cache)
   app.get('/:reference', (c) => {
     const ns = c.get('ns')
     const reference = c.req.param('reference')
-    const version = deps.store.version
-    const at = deps.clocks.now(ns)
+    const version = store.version
+    const at = clocks.now(ns)
     const kept = answers.get(ns, version, at, reference)
     if (kept !== undefined && !answers.check) return sendJson(c, kept)
-    const charge = findCharge(deps, ns, reference)
+    const charge = findCharge(store, ns, reference)
     if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
-    // Object.assign, not spread: this is the hottest read and spreading a fresh record is slow
     const extra = extras[charge.kind]?.(ns, charge)
     const text = okJson(MSG.CHARGE_RETRIEVED, extra ? Object.assign(chargeQueryRecord(charge), extra) : chargeQueryRecord(charge))
     if (kept !== undefined && kept !== text) throw new Error(`charge query of ${reference}: the kept answer differs from the one computed now\nkept: ${kept}\nnow:  ${text}`)
     // kept when computing it changed nothing (an expiry due now may) within one millisecond: the
     // same call then gives the same answer
-    if (deps.store.version === version && deps.clocks.now(ns) === at) answers.set(ns, version, at, reference, text)
+    if (store.version === version && clocks.now(ns) === at) answers.set(ns, version, at, reference, text)
     return sendJson(c, text)
   })
   return app
@@ -51,9 +61,9 @@ const MAX_KEPT = 256
  * serializing it (about an eighth of a charge query's time over a socket). Kept for one
  * namespace, one moment and one store version at a time, at most MAX_KEPT answers.
  *
- * `SANDBOX_QUERY_CACHE=off` keeps nothing; `check` (the test suite's setting) computes every
- * answer anyway and fails the call when a kept one differs, which shows that nothing an answer
- * depends on escapes the version and the clock.
+ * Mode `off` keeps nothing; `check` (the test suite's setting) computes every answer anyway and
+ * fails the call when a kept one differs, which shows that nothing an answer depends on escapes
+ * the version and the clock.
  */
 class AnswerCache {
   readonly check: boolean
@@ -63,7 +73,7 @@ class AnswerCache {
   #at = NaN
   #texts = new Map<string, string>()
 
-  constructor(mode: string | undefined) {
+  constructor(mode: Config['queryCache']) {
     this.#off = mode === 'off'
     this.check = mode === 'check'
   }

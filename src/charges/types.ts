@@ -1,4 +1,4 @@
-import type { CardSummary } from '../cards/pan.js'
+import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
 
 export type ChargeStatus = 'processing' | 'success' | 'failed'

@@ -5,7 +5,7 @@ import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type ChargeBase
 import type { Deps } from '../deps.js'
 import { AUTHS, type DebitAuthorization, type DirectDebit, type Transition } from '../direct-debit/service.js'
 import type { AppEnv } from '../http/context.js'
-import { MSG } from '../http/errors.js'
+import { MSG } from '../errors.js'
 import { CHECKS, type IdentityCheck } from '../identity/service.js'
 import type { MobileMoneyCharge } from '../mobile-money/service.js'
 import { toDecimalString } from '../money.js'

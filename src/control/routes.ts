@@ -2,15 +2,13 @@ import { Hono } from 'hono'
 import type { ChargeBase, PaymentMethod } from '../charges/types.js'
 import { findCharge } from '../charges/routes.js'
 import type { Deps } from '../deps.js'
-import type { PreauthService } from '../cards/preauth.js'
 import { readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { MSG, badRequest, invalid, notFound } from '../http/errors.js'
+import { MSG, badRequest, invalid, notFound } from '../errors.js'
 import { PackError } from '../scenario/index.js'
-import { faultSchema } from './faults.js'
-import { journalToFlow } from '../replay/record.js'
-import { advanceSchema, completeSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+import { journalToFlow } from '../flow/record.js'
+import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 
 export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
 
@@ -30,22 +28,19 @@ function clockData(deps: Deps, ns: string) {
 }
 
 /** The control API (CONTRACT.md 9), acting on the key's namespace. Health is mounted separately. */
-export function controlRoutes(
-  deps: Deps,
-  completers: Partial<Record<PaymentMethod, Completer>>,
-  onReset: ((ns: string) => void)[],
-  preauth: PreauthService,
-) {
+export function controlRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
+  const { cards, mobileMoney, directDebit, preauth } = deps
+  /** who finishes a processing charge of each kind (POST /charges/:reference/complete) */
+  const completers: Record<PaymentMethod, Completer> = {
+    card: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
+    mobile_money: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
+    direct_debit: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),
+  }
 
   app.post('/reset', (c) => {
     const ns = c.get('ns')
     deps.namespaces.reset(ns)
-    deps.scenarios.invalidate(ns)
-    deps.journal.clear(ns)
-    deps.faults.clear(ns)
-    deps.events.forget(ns)
-    for (const f of onReset) f(ns)
     return ok(c, 'Namespace reset', { namespace: ns, clock: clockData(deps, ns) })
   })
 
@@ -168,11 +163,9 @@ export function controlRoutes(
   app.post('/charges/:reference/complete', async (c) => {
     const ns = c.get('ns')
     const body = validate(completeSchema, await readJsonObject(c))
-    const charge = findCharge(deps, ns, c.req.param('reference'))
+    const charge = findCharge(deps.store, ns, c.req.param('reference'))
     if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    const complete = completers[charge.kind]
-    if (!complete) throw badRequest(`Charges of kind ${charge.kind} cannot be completed by this call`)
-    const done = complete(ns, charge.transaction_reference, body.outcome, body.message)
+    const done = completers[charge.kind](ns, charge.transaction_reference, body.outcome, body.message)
     return ok(c, `Charge completed as ${done.status}`, { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
   })
 

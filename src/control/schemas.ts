@@ -1,5 +1,6 @@
 import { httpUrlSchema } from '../cards/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { API_KINDS, SERVER_ERRORS, WEBHOOK_KINDS, type FaultInput } from '../faults.js'
 
 export const advanceSchema = z
   .object({
@@ -30,3 +31,24 @@ export const eventsQuerySchema = z.object({
 })
 
 export const freezeSchema = z.object({ frozen: z.boolean() })
+
+/** POST /_sandbox/faults (the registry is src/faults.ts). */
+export const faultSchema: z.ZodType<FaultInput> = z
+  .object({
+    kind: z.enum([...API_KINDS, ...WEBHOOK_KINDS]),
+    method: z.string().regex(/^(\*|[A-Za-z]{1,10})$/, 'must be an HTTP method or *').optional(),
+    path: z.string().min(1).max(500).regex(/^\//, 'must start with / (use * as a wildcard)').optional(),
+    event: z.string().min(1).max(50).optional(),
+    times: z.number().int().min(1).max(1_000_000).optional(),
+    probability: z.number().gt(0).max(1).optional(),
+    seed: z.number().int().optional(),
+    status: z.number().int().min(500).max(599).optional(),
+    message: z.enum(SERVER_ERRORS).optional(),
+    delay_ms: z.number().int().min(0).max(120_000).optional(),
+  })
+  .superRefine((f, ctx) => {
+    const api = (API_KINDS as readonly string[]).includes(f.kind)
+    if (api && !f.path) ctx.addIssue({ code: 'custom', path: ['path'], message: `is required for ${f.kind}` })
+    if (!api && (f.path || f.method)) ctx.addIssue({ code: 'custom', path: ['path'], message: 'webhook faults match by event, not path' })
+    if (f.kind === 'latency' && f.delay_ms === undefined) ctx.addIssue({ code: 'custom', path: ['delay_ms'], message: 'is required for latency' })
+  })

@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { MSG } from '../http/errors.js'
+import { MSG } from '../errors.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG, type DirectDebitService, type Transition } from './service.js'
 

@@ -1,14 +1,14 @@
 import './zod-messages.js'
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { nodeRequest } from './context.js'
-import { invalid, tooLarge, type FieldErrors } from './errors.js'
+import { nodeRequest, noteRequest, type AppEnv } from './context.js'
+import { invalid, tooLarge, type FieldErrors } from '../errors.js'
 
 const DEFAULT_LIMIT = 1 << 20
 
 /**
  * The request body as text, at most the route's limit (413 past it; a declared Content-Length
- * over it was refused by limitBody already). Served by
+ * over it was refused by the bodyLimit middleware already). Served by
  * @hono/node-server, it is read straight from the socket's IncomingMessage: going through
  * `c.req.text()` there would build a full fetch Request (with its AbortSignal) on every call.
  */
@@ -68,7 +68,7 @@ async function readViaRequest(c: Context, limit: number): Promise<string> {
 }
 
 /** Reads a JSON object body. Malformed JSON or a non-object is `Invalid request data`. */
-export function readJsonObject(c: Context): Promise<Record<string, unknown>> {
+export function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   return readBodyText(c).then((text) => jsonObject(c, text))
 }
 
@@ -77,7 +77,7 @@ export function isJsonObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v)
 }
 
-function jsonObject(c: Context, text: string): Record<string, unknown> {
+function jsonObject(c: Context<AppEnv>, text: string): Record<string, unknown> {
   if (text.trim() === '') throw invalid({ body: 'is required: send a JSON object' })
   let value: unknown
   try {
@@ -86,7 +86,7 @@ function jsonObject(c: Context, text: string): Record<string, unknown> {
     throw invalid({ body: 'must be valid JSON' })
   }
   if (!isJsonObject(value)) throw invalid({ body: 'must be a JSON object' })
-  c.set('body', value)
+  noteRequest(c, value)
   return value
 }
 

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
+import { ApiError, MSG } from '../errors.js'
 
 /** The response envelope of SPEC.md 2.1, the only JSON shape the API writes. */
 export interface Envelope<T = unknown> {
@@ -13,14 +14,21 @@ export function ok<T>(c: Context, message: string, data: T, extra: { code?: stri
   return sendJson(c, okJson(message, data, extra.code), extra.status ?? 200)
 }
 
-export function fail(c: Context, status: ContentfulStatusCode, message: string, data: unknown = null): Response {
-  return sendJson(c, JSON.stringify({ status: false, message, data } satisfies Envelope), status)
-}
-
 /** The text `ok()` answers with (also for an answer kept to be sent again with `sendJson`). */
 export function okJson(message: string, data: unknown, code?: string): string {
   const body: Envelope = code ? { status: true, code, message, data } : { status: true, message, data }
   return JSON.stringify(body)
+}
+
+/**
+ * The app's one error handler (`app.onError`): the only place an error becomes an answer. An
+ * ApiError is answered with its status, message and data; anything else is a bug, logged, and
+ * answered 500 with SPEC.md 7.3's internal error text.
+ */
+export function errorEnvelope(err: Error, c: Context): Response {
+  if (!(err instanceof ApiError)) console.error('paysandbox: unhandled error:', err)
+  const e = err instanceof ApiError ? err : new ApiError(500, MSG.INTERNAL)
+  return sendJson(c, JSON.stringify({ status: false, message: e.message, data: e.data } satisfies Envelope), e.status)
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' }
@@ -30,6 +38,7 @@ const JSON_TYPE = { 'content-type': 'application/json' }
  * not serialize the answer again).
  */
 export function sendJson(c: Context, text: string, status: ContentfulStatusCode = 200): Response {
-  c.set('responseJson', text)
+  const note = c.get('journal') as { response?: string } | undefined
+  if (note) note.response = text
   return c.body(text, status, JSON_TYPE)
 }

@@ -1,4 +1,4 @@
-import { luhnValid, maskPan } from '../cards/pan.js'
+import { luhnValid, maskPan } from '../pan.js'
 
 /** Keys whose values are secrets that are never stored, logged or journaled. */
 const SECRET_KEYS = new Set(['cvv', 'pin', 'otp', 'token'])

@@ -1,8 +1,8 @@
 import { Hono } from 'hono'
 import { readJsonObject, validate } from '../http/body.js'
-import type { AppEnv } from '../http/context.js'
+import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { badRequest } from '../http/errors.js'
+import { badRequest } from '../errors.js'
 import { CONSENT_REQUIRED, ID_TYPES, identityRequestSchema, type IdType } from './schemas.js'
 import type { IdentityService } from './service.js'
 
@@ -15,7 +15,7 @@ export function identityRoutes(identity: IdentityService) {
       // keep the journal light: a selfie is kept as its size, not its bytes
       const v = body.validation as Record<string, unknown> | undefined
       if (v && typeof v === 'object' && typeof v.selfie === 'string') {
-        c.set('journalBody', { ...body, validation: { ...v, selfie: `(${v.selfie.length} characters)` } })
+        noteRequest(c, { ...body, validation: { ...v, selfie: `(${v.selfie.length} characters)` } })
       }
       // no consent, no check: this refusal comes before any other
       if (body.verification_consent !== true) throw badRequest(CONSENT_REQUIRED, { verification_consent: 'must be true' })

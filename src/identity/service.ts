@@ -1,8 +1,11 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { customAlphabet } from 'nanoid'
-import type { Deps } from '../deps.js'
-import { ApiError, badRequest, invalid } from '../http/errors.js'
+import type { Clocks } from '../clock.js'
+import type { Namespaces } from '../namespaces.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import { ApiError, badRequest, invalid } from '../errors.js'
 import { CONSENT_REQUIRED, ID_TYPES, decodeSelfie, type IdType, type IdentityRequest } from './schemas.js'
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url)
@@ -48,7 +51,12 @@ export interface IdentityCheck {
 
 /** Identity verification (SPEC.md 2.12, 2.13, 4.4; CONTRACT.md 7). */
 export class IdentityService {
-  constructor(readonly d: Deps) {}
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    private readonly scenarios: Scenarios,
+    private readonly namespaces: Namespaces,
+  ) {}
 
   verify(ns: string, type: IdType, input: IdentityRequest) {
     if (input.verification_consent !== true) throw badRequest(CONSENT_REQUIRED, { verification_consent: 'must be true' })
@@ -56,15 +64,15 @@ export class IdentityService {
     if (!spec.format.test(input.id)) throw invalid({ id: spec.formatMessage })
     // letters in vNINs and passport numbers are case-insensitive
     const key = type === 'ng_bvn' ? input.id : input.id.toUpperCase()
-    const scenario = this.d.scenarios.forNs(ns).identity(type, key) ?? this.d.scenarios.forNs(ns).identity(type, input.id)
+    const scenario = this.scenarios.forNs(ns).identity(type, key) ?? this.scenarios.forNs(ns).identity(type, input.id)
     const fixture = scenario?.found ? (scenario.record ?? fixtureRecords()[`${type}:${key}`]) : undefined
     // a pack's partial record is completed with plain values, so every field of SPEC.md 2.13 is there
     const base = scenario?.found ? { ...genericRecord(type), ...fixture } : undefined
     const reference = `idv_${refId()}`
     const mode = input.validation?.selfie ? 'selfie' : input.validation ? 'data' : 'lookup'
-    const check: IdentityCheck = { reference, id_type: type, id: input.id, found: !!base, mode, matches: {}, created_at: this.d.clocks.iso(ns) }
+    const check: IdentityCheck = { reference, id_type: type, id: input.id, found: !!base, mode, matches: {}, created_at: this.clocks.iso(ns) }
     if (!base) {
-      this.d.store.col<IdentityCheck>(ns, CHECKS).put(reference, check)
+      this.store.col<IdentityCheck>(ns, CHECKS).put(reference, check)
       throw new ApiError(404, spec.notFound, null)
     }
     const record = this.#materialize(base)
@@ -81,8 +89,8 @@ export class IdentityService {
       }
       for (const [k, r] of Object.entries(validation)) check.matches[k] = (r as { match: boolean }).match
     }
-    this.d.store.col<IdentityCheck>(ns, CHECKS).put(reference, check)
-    const meta = this.d.namespaces.get(ns)
+    this.store.col<IdentityCheck>(ns, CHECKS).put(reference, check)
+    const meta = this.namespaces.get(ns)
     return {
       message: spec.message,
       data: {

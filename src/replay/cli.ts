@@ -2,7 +2,7 @@ import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
 import { DEFAULT_ENCRYPTION_KEY } from '../config.js'
-import type { Flow } from './flow.js'
+import type { Flow } from '../flow/flow.js'
 
 /** Flow files named, directories expanded to their .yaml/.yml/.json files (sorted). */
 export function expandFlowPaths(paths: string[]): string[] {
@@ -56,7 +56,7 @@ Examples:
       const concurrency = Number(opts.concurrency)
       if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) fail(`--concurrency must be a whole number from 1 to 64`)
       // loaded here, not at start-up: `sandbox start` never pays for the runner
-      const { FlowError, loadFlowFile } = await import('./flow.js')
+      const { FlowError, loadFlowFile } = await import('../flow/flow.js')
       const { junitReport, prettyReport } = await import('./report.js')
       const { runFlows } = await import('./runner.js')
       const files = expandFlowPaths(paths)

@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { customAlphabet } from 'nanoid'
 import { encryptChargeData } from '../cards/crypto.js'
-import { interpolate, match, pick, UnknownVariableError, type Flow, type Mismatch, type Step, type Vars } from './flow.js'
+import { interpolate, match, pick, UnknownVariableError, type Flow, type Mismatch, type Step, type Vars } from '../flow/flow.js'
 
 const id = customAlphabet('abcdefghijklmnopqrstuvwxyz0123456789', 10)
 

@@ -1,5 +1,5 @@
 import type { Clocks } from '../clock.js'
-import type { Faults } from '../control/faults.js'
+import type { Faults } from '../faults.js'
 import type { DeliveryAttempt, Events, EventRecord } from './events.js'
 import { signWebhook } from './signature.js'
 

@@ -1,4 +1,4 @@
-import { luhnValid } from '../cards/pan.js'
+import { luhnValid } from '../pan.js'
 import type { JournalEntry } from '../http/journal.js'
 import { matchingSelfieDataUrl, fixtureImage } from '../identity/service.js'
 import type { ActiveScenarios } from '../scenario/index.js'

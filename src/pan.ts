@@ -1,4 +1,4 @@
-import type { Scheme } from '../scenario/schema.js'
+import type { Scheme } from './scenario/schema.js'
 
 /** Luhn (mod 10) check of a digit string. */
 export function luhnValid(pan: string): boolean {

@@ -1,6 +1,9 @@
+import type { ContentfulStatusCode } from 'hono/utils/http-status'
+
 /**
  * Every message text the service answers with, as named constants (SPEC.md 7 and CONTRACT.md).
- * Services throw ApiError with one of these; only the error handler writes the JSON.
+ * Services and middleware throw ApiError with one of these; only the app's error handler
+ * (errorEnvelope in http/envelope.ts) writes the JSON.
  */
 export const MSG = {
   // SPEC.md 7.2
@@ -66,7 +69,7 @@ export type FieldErrors = Record<string, string>
 /** The one error type of the API. `status` is the HTTP status (CONTRACT.md 2). */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 409 | 413 | 500 | 502 | 503,
+    readonly status: ContentfulStatusCode,
     message: string,
     readonly data: unknown = null,
   ) {

@@ -1,9 +1,5 @@
-import type { Context, Next } from 'hono'
 import { nanoid } from 'nanoid'
-import { nodeRequest, type AppEnv } from '../http/context.js'
-import { fail } from '../http/envelope.js'
-import { MSG } from '../http/errors.js'
-import { z } from '../http/zod-messages.js'
+import { MSG } from './errors.js'
 
 /**
  * Fault injection (CONTRACT.md 9): for the next `times` matching calls (or each with a seeded
@@ -16,26 +12,19 @@ export const SERVER_ERRORS = [MSG.SERVICE_UNAVAILABLE, MSG.CONTACT_SUPPORT, MSG.
 export const API_KINDS = ['latency', 'error', 'drop', 'commit_then_error'] as const
 export const WEBHOOK_KINDS = ['webhook_duplicate', 'webhook_delay', 'webhook_out_of_order'] as const
 
-export const faultSchema = z
-  .object({
-    kind: z.enum([...API_KINDS, ...WEBHOOK_KINDS]),
-    method: z.string().regex(/^(\*|[A-Za-z]{1,10})$/, 'must be an HTTP method or *').optional(),
-    path: z.string().min(1).max(500).regex(/^\//, 'must start with / (use * as a wildcard)').optional(),
-    event: z.string().min(1).max(50).optional(),
-    times: z.number().int().min(1).max(1_000_000).optional(),
-    probability: z.number().gt(0).max(1).optional(),
-    seed: z.number().int().optional(),
-    status: z.number().int().min(500).max(599).optional(),
-    message: z.enum(SERVER_ERRORS).optional(),
-    delay_ms: z.number().int().min(0).max(120_000).optional(),
-  })
-  .superRefine((f, ctx) => {
-    const api = (API_KINDS as readonly string[]).includes(f.kind)
-    if (api && !f.path) ctx.addIssue({ code: 'custom', path: ['path'], message: `is required for ${f.kind}` })
-    if (!api && (f.path || f.method)) ctx.addIssue({ code: 'custom', path: ['path'], message: 'webhook faults match by event, not path' })
-    if (f.kind === 'latency' && f.delay_ms === undefined) ctx.addIssue({ code: 'custom', path: ['delay_ms'], message: 'is required for latency' })
-  })
-export type FaultInput = z.infer<typeof faultSchema>
+/** What arms a fault (the control API's `POST /_sandbox/faults` body, checked by faultSchema). */
+export interface FaultInput {
+  kind: (typeof API_KINDS)[number] | (typeof WEBHOOK_KINDS)[number]
+  method?: string
+  path?: string
+  event?: string
+  times?: number
+  probability?: number
+  seed?: number
+  status?: number
+  message?: (typeof SERVER_ERRORS)[number]
+  delay_ms?: number
+}
 
 export interface Fault extends FaultInput {
   id: string
@@ -120,32 +109,5 @@ export class Faults {
       return f
     }
     return undefined
-  }
-}
-
-/** Applies an API fault armed for a merchant or identity call (after the key chose the namespace). */
-export async function applyFault(c: Context<AppEnv>, next: Next, fault: Fault): Promise<Response | void> {
-  const status = (fault.status ?? 503) as 503
-  const message = fault.message ?? (fault.kind === 'commit_then_error' ? MSG.TRY_AGAIN : MSG.SERVICE_UNAVAILABLE)
-  switch (fault.kind) {
-    case 'latency':
-      await new Promise((r) => setTimeout(r, fault.delay_ms))
-      return next()
-    case 'error':
-      return fail(c, status, message)
-    case 'drop': {
-      const socket = nodeRequest(c)?.socket
-      if (socket) {
-        socket.destroy()
-        return new Response(null, { status: 499 })
-      }
-      // no socket (in-process app.request): the closest is an empty 502
-      return new Response(null, { status: 502 })
-    }
-    case 'commit_then_error':
-      // the operation runs and is stored, its events fire; the client sees a server error
-      await next()
-      c.res = fail(c, status, message)
-      return
   }
 }

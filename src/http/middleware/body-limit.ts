@@ -1,0 +1,24 @@
+import type { MiddlewareHandler } from 'hono'
+import { tooLarge } from '../../errors.js'
+import { header, type AppEnv } from '../context.js'
+
+export interface BodyLimitOptions {
+  /** the most bytes a request body may have */
+  maxSize: number
+  /** paths allowed a larger body (the identity calls, which carry selfies) */
+  larger?: { path: RegExp; maxSize: number }
+}
+
+/**
+ * Body limits (CONTRACT.md 2): 413 with the envelope. A declared Content-Length over the limit is
+ * refused at once; otherwise readBodyText (body.ts) counts the bytes as they arrive.
+ */
+export function bodyLimit({ maxSize, larger }: BodyLimitOptions): MiddlewareHandler<AppEnv> {
+  return (c, next) => {
+    const limit = larger?.path.test(c.req.path) ? larger.maxSize : maxSize
+    c.set('bodyLimit', limit)
+    const declared = header(c, 'content-length')
+    if (declared && Number(declared) > limit) throw tooLarge(limit)
+    return next()
+  }
+}

@@ -1,0 +1,41 @@
+import type { MiddlewareHandler } from 'hono'
+import type { Clocks } from '../../clock.js'
+import type { AppEnv, JournalNote } from '../context.js'
+import type { Journal } from '../journal.js'
+
+/** Paths whose requests are not journaled (reading the journal or events would drown it). */
+const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
+
+/**
+ * Journals every call that has a namespace (CONTRACT.md 9: `GET /_sandbox/requests`): method,
+ * path, query, status, duration, the request as noted where it was read (context.ts JournalNote)
+ * and the JSON answered. A call refused before its key chose a namespace is not journaled.
+ */
+export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks }): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const t0 = performance.now()
+    const note: JournalNote = {}
+    c.set('journal', note)
+    await next()
+    const ns = c.get('ns')
+    const path = c.req.path
+    if (!ns || (path.startsWith('/_sandbox/') && UNJOURNALED.test(path))) return
+    const url = c.req.url
+    const q = url.indexOf('?')
+    journal.add(
+      ns,
+      {
+        at: clocks.iso(ns),
+        method: c.req.method,
+        path,
+        // a control token sent as ?token= is a secret: never journaled
+        query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
+        status: c.res.status,
+        ms: Math.round((performance.now() - t0) * 100) / 100,
+      },
+      note.request ?? null,
+      note.masked === true,
+      note.response,
+    )
+  }
+}

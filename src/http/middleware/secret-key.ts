@@ -1,0 +1,48 @@
+import type { MiddlewareHandler } from 'hono'
+import { ApiError, MSG } from '../../errors.js'
+import { NamespaceLimitError, type Namespaces } from '../../namespaces.js'
+import { header, type AppEnv } from '../context.js'
+
+const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
+
+/** The secret key of an Authorization header, or null. */
+function bearerKey(h: string | undefined): string | null {
+  if (!h) return null
+  const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h)
+  return m ? m[1] : null
+}
+
+export interface SecretKeyOptions {
+  namespaces: Namespaces
+  /** only keys of configured merchants are accepted */
+  strictKeys: boolean
+}
+
+/**
+ * CONTRACT.md 1: every merchant, identity and control call carries `Bearer sk_test_...`; the key
+ * is the namespace. Sets `ns` and `nsMeta`, or refuses with 401 (or the namespace limit's 403).
+ */
+export function secretKey({ namespaces, strictKeys }: SecretKeyOptions): MiddlewareHandler<AppEnv> {
+  /** Authorization headers already checked, so a repeat caller costs one Map lookup. */
+  const known = new Map<string, string>()
+  return (c, next) => {
+    const auth = header(c, 'authorization')
+    let key = auth === undefined ? undefined : known.get(auth)
+    if (key === undefined) {
+      key = bearerKey(auth) ?? undefined
+      if (!key) throw new ApiError(401, MSG.INVALID_KEY)
+      if (key.startsWith('sk_live_')) throw new ApiError(401, MSG.LIVE_KEY)
+      if (!KEY_SHAPE.test(key)) throw new ApiError(401, MSG.INVALID_KEY)
+      if (known.size < 10_000) known.set(auth!, key)
+    }
+    if (strictKeys && !namespaces.isConfigured(key)) throw new ApiError(401, MSG.INVALID_KEY)
+    try {
+      c.set('nsMeta', namespaces.resolve(key))
+    } catch (e) {
+      if (e instanceof NamespaceLimitError) throw new ApiError(403, `Namespace limit reached: ${e.message}; restart the sandbox or reuse a key`)
+      throw e
+    }
+    c.set('ns', key)
+    return next()
+  }
+}
