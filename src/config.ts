@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
+import { DocumentFileError, readDocumentFile } from './files.js'
 
 export const DEFAULT_SECRET_KEY = 'sk_test_sandbox'
 export const DEFAULT_PUBLIC_KEY = 'pk_test_sandbox'
@@ -102,17 +101,11 @@ interface MerchantEntry {
 /** Reads and validates a merchants file (YAML or JSON), loading yaml and zod only now. */
 function readMerchantsFile(file: string): MerchantEntry[] {
   let raw: unknown
-  let text: string
   try {
-    text = readFileSync(file, 'utf8')
+    raw = readDocumentFile(file)
   } catch (e) {
-    const err = e as NodeJS.ErrnoException
-    throw new ConfigError(`cannot read merchants file ${file}: ${err.code ?? err.message.split('\n')[0]}`)
-  }
-  try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYamlSync(text)
-  } catch (e) {
-    throw new ConfigError(`cannot read merchants file ${file}: ${(e as Error).message.split('\n')[0]}`)
+    if (e instanceof DocumentFileError) throw new ConfigError(`cannot read merchants file ${file}: ${e.detail}`)
+    throw e
   }
   const list = (raw as { merchants?: unknown })?.merchants
   const fail = (path: string, why: string): never => {
@@ -150,9 +143,6 @@ function readMerchantsFile(file: string): MerchantEntry[] {
 }
 
 /** yaml, loaded only for a merchants file: start-up should not pay for it. */
-function parseYamlSync(text: string): unknown {
-  return (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text)
-}
 
 export interface ConfigInput {
   port?: number | string

@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs'
-import { parse as parseYaml } from 'yaml'
+import { DocumentFileError, readDocumentFile } from '../files.js'
 import { z } from 'zod'
 import { describeIssues } from '../scenario/index.js'
 
@@ -100,17 +99,12 @@ export function validateFlow(raw: unknown, file: string): Flow {
 }
 
 export function loadFlowFile(file: string): Flow {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    throw new FlowError(file, [`cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`])
-  }
   let raw: unknown
   try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)
+    raw = readDocumentFile(file)
   } catch (e) {
-    throw new FlowError(file, [`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`])
+    if (e instanceof DocumentFileError) throw new FlowError(file, [e.message])
+    throw e
   }
   return validateFlow(raw, file)
 }

@@ -1,6 +1,5 @@
-import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
-import { parse as parseYaml } from 'yaml'
+import { DocumentFileError, readDocumentFile } from '../files.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
 import {
@@ -60,17 +59,12 @@ export function validatePack(raw: unknown, source: string): Pack {
 
 /** Reads a YAML or JSON pack file. */
 export function loadPackFile(file: string): Pack {
-  let text: string
-  try {
-    text = readFileSync(file, 'utf8')
-  } catch (e) {
-    throw new PackError(file, [`cannot read file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`])
-  }
   let raw: unknown
   try {
-    raw = file.endsWith('.json') ? JSON.parse(text) : parseYaml(text)
+    raw = readDocumentFile(file)
   } catch (e) {
-    throw new PackError(file, [`not valid ${file.endsWith('.json') ? 'JSON' : 'YAML'}: ${(e as Error).message.split('\n')[0]}`])
+    if (e instanceof DocumentFileError) throw new PackError(file, [e.message])
+    throw e
   }
   return validatePack(raw, file)
 }

@@ -1,0 +1,34 @@
+import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
+
+/** Why a YAML or JSON file could not be read: the file itself, or its text. */
+export class DocumentFileError extends Error {
+  constructor(
+    readonly stage: 'read' | 'parse',
+    /** the error code (ENOENT, EACCES ...) or the parser's first line */
+    readonly detail: string,
+    readonly format: 'JSON' | 'YAML',
+  ) {
+    super(stage === 'read' ? `cannot read file (${detail})` : `not valid ${format}: ${detail}`)
+    this.name = 'DocumentFileError'
+  }
+}
+
+/**
+ * The value of a YAML or JSON file (JSON when its name ends in `.json`): scenario packs, merchants
+ * files, flows. yaml is loaded only when a YAML file is read (off the cold-start path).
+ */
+export function readDocumentFile(file: string): unknown {
+  const format = file.endsWith('.json') ? 'JSON' : 'YAML'
+  let text: string
+  try {
+    text = readFileSync(file, 'utf8')
+  } catch (e) {
+    throw new DocumentFileError('read', (e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0], format)
+  }
+  try {
+    return format === 'JSON' ? JSON.parse(text) : (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text)
+  } catch (e) {
+    throw new DocumentFileError('parse', (e as Error).message.split('\n')[0], format)
+  }
+}
