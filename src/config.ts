@@ -1,4 +1,4 @@
-import { DocumentFileError, readDocumentFile } from './files.js'
+import { readDocumentFile } from './files.js'
 
 export const DEFAULT_SECRET_KEY = 'sk_test_sandbox'
 export const DEFAULT_PUBLIC_KEY = 'pk_test_sandbox'
@@ -100,13 +100,7 @@ interface MerchantEntry {
 
 /** Reads and validates a merchants file (YAML or JSON), loading yaml and zod only now. */
 function readMerchantsFile(file: string): MerchantEntry[] {
-  let raw: unknown
-  try {
-    raw = readDocumentFile(file)
-  } catch (e) {
-    if (e instanceof DocumentFileError) throw new ConfigError(`cannot read merchants file ${file}: ${e.detail}`)
-    throw e
-  }
+  const raw = readDocumentFile(file, (why) => new ConfigError(`cannot read merchants file ${file}: ${why.detail}`))
   const list = (raw as { merchants?: unknown })?.merchants
   const fail = (path: string, why: string): never => {
     throw new ConfigError(`merchants file ${file}: ${path}: ${why}`)

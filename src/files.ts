@@ -16,19 +16,20 @@ export class DocumentFileError extends Error {
 
 /**
  * The value of a YAML or JSON file (JSON when its name ends in `.json`): scenario packs, merchants
- * files, flows. yaml is loaded only when a YAML file is read (off the cold-start path).
+ * files, flows. A file that cannot be read or parsed throws what `refuse` makes of the reason.
+ * yaml is loaded only when a YAML file is read (off the cold-start path).
  */
-export function readDocumentFile(file: string): unknown {
+export function readDocumentFile(file: string, refuse: (why: DocumentFileError) => Error): unknown {
   const format = file.endsWith('.json') ? 'JSON' : 'YAML'
   let text: string
   try {
     text = readFileSync(file, 'utf8')
   } catch (e) {
-    throw new DocumentFileError('read', (e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0], format)
+    throw refuse(new DocumentFileError('read', (e as NodeJS.ErrnoException).code ?? (e as Error).message.split('\n')[0], format))
   }
   try {
     return format === 'JSON' ? JSON.parse(text) : (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parse(text)
   } catch (e) {
-    throw new DocumentFileError('parse', (e as Error).message.split('\n')[0], format)
+    throw refuse(new DocumentFileError('parse', (e as Error).message.split('\n')[0], format))
   }
 }

@@ -1,14 +1,5 @@
 import { z } from 'zod'
-import {
-  authorizeSchema,
-  captureSchema,
-  cardChargeSchema,
-  chargeDataSchema,
-  preauthChargeSchema,
-  refundSchema,
-  transactionReferenceSchema,
-  voidSchema,
-} from './cards/schemas.js'
+import * as card from './cards/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -46,14 +37,14 @@ interface Route {
 
 /** Request body schemas, by component name: the same objects the routes validate with. */
 const BODIES: Record<string, z.ZodType> = {
-  ChargeDataRequest: chargeDataSchema,
-  CardChargePayload: cardChargeSchema,
-  PreauthChargePayload: preauthChargeSchema,
-  CardAuthorizeRequest: authorizeSchema,
-  CaptureRequest: captureSchema,
-  VoidRequest: voidSchema,
-  RefundRequest: refundSchema,
-  TransactionReferenceRequest: transactionReferenceSchema,
+  ChargeDataRequest: card.chargeDataSchema,
+  CardChargePayload: card.cardChargeSchema,
+  PreauthChargePayload: card.preauthChargeSchema,
+  CardAuthorizeRequest: card.authorizeSchema,
+  CaptureRequest: card.captureSchema,
+  VoidRequest: card.voidSchema,
+  RefundRequest: card.refundSchema,
+  TransactionReferenceRequest: card.transactionReferenceSchema,
   MobileMoneyChargeRequest: mobileMoneyChargeSchema,
   MobileMoneyAuthorizeRequest: mmAuthorizeSchema,
   StkAuthorizeRequest: stkAuthorizeSchema,

@@ -1,4 +1,4 @@
-import { DocumentFileError, readDocumentFile } from '../files.js'
+import { readDocumentFile } from '../files.js'
 import { z } from 'zod'
 import { describeIssues } from '../scenario/index.js'
 
@@ -99,14 +99,7 @@ export function validateFlow(raw: unknown, file: string): Flow {
 }
 
 export function loadFlowFile(file: string): Flow {
-  let raw: unknown
-  try {
-    raw = readDocumentFile(file)
-  } catch (e) {
-    if (e instanceof DocumentFileError) throw new FlowError(file, [e.message])
-    throw e
-  }
-  return validateFlow(raw, file)
+  return validateFlow(readDocumentFile(file, (why) => new FlowError(file, [why.message])), file)
 }
 
 export type Vars = Record<string, unknown>

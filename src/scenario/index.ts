@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { DocumentFileError, readDocumentFile } from '../files.js'
+import { readDocumentFile } from '../files.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
 import {
@@ -59,14 +59,7 @@ export function validatePack(raw: unknown, source: string): Pack {
 
 /** Reads a YAML or JSON pack file. */
 export function loadPackFile(file: string): Pack {
-  let raw: unknown
-  try {
-    raw = readDocumentFile(file)
-  } catch (e) {
-    if (e instanceof DocumentFileError) throw new PackError(file, [e.message])
-    throw e
-  }
-  return validatePack(raw, file)
+  return validatePack(readDocumentFile(file, (why) => new PackError(file, [why.message])), file)
 }
 
 /** The merged view of packs: later packs win, entry by entry. */
