@@ -13,6 +13,7 @@ import type { AppEnv } from './http/context.js'
 import { errorEnvelope, ok } from './http/envelope.js'
 import { armedFault } from './http/middleware/armed-fault.js'
 import { bodyLimit } from './http/middleware/body-limit.js'
+import { chain, mount } from './http/middleware/chain.js'
 import { durability } from './http/middleware/durability.js'
 import { journal } from './http/middleware/journal.js'
 import { loopbackOnly } from './http/middleware/loopback.js'
@@ -27,43 +28,36 @@ const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
 
 /**
  * The whole HTTP API as a function of the wired sandbox: tests build it over an in-memory store
- * and call `app.request()`; server.ts puts it on a socket. Middleware runs in the order it is
- * registered; whatever any of it or any route throws, `errorEnvelope` answers.
+ * and call `app.request()`; server.ts puts it on a socket. Each group of routes is served inside
+ * its middleware, in order (http/middleware/); whatever is thrown is answered by `errorEnvelope`.
  */
 export function createApp(deps: Deps) {
-  const { config, store, clocks, namespaces, cards, preauth, mobileMoney, directDebit, identity } = deps
+  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity } = deps
   const app = new Hono<AppEnv>()
-  const key = secretKey({ namespaces, strictKeys: config.strictKeys })
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
-  app.use('*', journal({ journal: deps.journal, clocks }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: { path: IDENTITY, maxSize: config.identityBodyLimit } }))
+  const every = [journal({ journal: deps.journal, clocks }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: { path: IDENTITY, maxSize: config.identityBodyLimit } })]
+  const key = secretKey({ namespaces, strictKeys: config.strictKeys })
+  const loopback = loopbackOnly({ controlToken: config.controlToken })
+  const open = chain(every, errorEnvelope) // health, OpenAPI, the customer's 3DS page
+  const local = chain([...every, loopback], errorEnvelope) // the dashboard: no key, loopback only
+  const control = chain([...every, loopback, key], errorEnvelope) // the control API
+  const api = chain([...every, key, armedFault({ faults })], errorEnvelope) // merchant and identity calls
 
-  // no key: the health check, the OpenAPI document (loaded on first use) and the 3DS page, which
-  // the customer's browser opens
-  app.get('/_sandbox/health', (c) => {
-    const { message, data } = healthBody(deps.startedAt)
-    return ok(c, message, data)
-  })
-  app.get('/_sandbox/openapi.json', async (c) => c.json((await import('./openapi.js')).buildOpenApi(deps.version)))
-  app.route('/_sandbox/3ds', threeDsRoutes(deps))
+  mount(app, '/_sandbox', open, infoRoutes(deps))
+  mount(app, '/_sandbox/3ds', open, threeDsRoutes(deps))
+  mount(app, '/_sandbox/ui', local, dashboardRoutes(deps))
+  mount(app, '/_sandbox', control, controlRoutes(deps))
+  mount(app, '/_sandbox/direct-debit', control, directDebitControlRoutes(directDebit))
 
-  // the rest of /_sandbox: loopback only; the dashboard takes no key, the control API does
-  app.use('/_sandbox/*', loopbackOnly({ controlToken: config.controlToken }))
-  app.route('/_sandbox/ui', dashboardRoutes(deps))
-  app.use('/_sandbox/*', key)
-  app.route('/_sandbox', controlRoutes(deps))
-  app.route('/_sandbox/direct-debit', directDebitControlRoutes(directDebit))
-
-  // the merchant and identity API: the key chooses the namespace, then an armed fault may take the call
-  for (const api of ['/merchant/*', '/api/*']) app.use(api, key, armedFault({ faults: deps.faults }))
-  app.route('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
-  app.route('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mobileMoney))
+  mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
+  mount(app, '/merchant/api/v1/charges/mobile-money', api, mobileMoneyRoutes(mobileMoney))
   // CONTRACT.md 6 and 7: served with and without the /merchant prefix
-  app.route('/merchant/api/v1/direct-debit', directDebitRoutes(directDebit))
-  app.route('/api/v1/direct-debit', directDebitRoutes(directDebit))
-  app.route('/api/v1/identities', identityRoutes(identity))
-  app.route('/merchant/api/v1/identities', identityRoutes(identity))
-  app.route('/merchant/api/v1/charges', chargeQueryRoutes({
+  mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
+  mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))
+  mount(app, '/api/v1/identities', api, identityRoutes(identity))
+  mount(app, '/merchant/api/v1/identities', api, identityRoutes(identity))
+  mount(app, '/merchant/api/v1/charges', api, chargeQueryRoutes({
     store,
     clocks,
     cache: config.queryCache,
@@ -74,10 +68,25 @@ export function createApp(deps: Deps) {
     },
   }))
 
-  app.notFound(() => {
-    throw notFound(MSG.ROUTE_NOT_FOUND)
+  // a path no route serves: refused as its neighbours would be (a control or API path without a key: 401)
+  app.notFound((c) => {
+    const around = c.req.path.startsWith('/_sandbox/') ? control : /^\/(merchant|api)(\/|$)/.test(c.req.path) ? api : open
+    return around(c, () => {
+      throw notFound(MSG.ROUTE_NOT_FOUND)
+    })
   })
   app.onError(errorEnvelope)
+  return app
+}
+
+/** GET /_sandbox/health and the raw OpenAPI document (no key, no envelope; loaded on first use). */
+function infoRoutes(deps: Deps) {
+  const app = new Hono<AppEnv>()
+  app.get('/health', (c) => {
+    const { message, data } = healthBody(deps.startedAt)
+    return ok(c, message, data)
+  })
+  app.get('/openapi.json', async (c) => c.json((await import('./openapi.js')).buildOpenApi(deps.version)))
   return app
 }
 

@@ -1,6 +1,6 @@
-import type { MiddlewareHandler } from 'hono'
 import { tooLarge } from '../../errors.js'
-import { header, type AppEnv } from '../context.js'
+import { header } from '../context.js'
+import type { Middleware } from './chain.js'
 
 export interface BodyLimitOptions {
   /** the most bytes a request body may have */
@@ -13,7 +13,7 @@ export interface BodyLimitOptions {
  * Body limits (CONTRACT.md 2): 413 with the envelope. A declared Content-Length over the limit is
  * refused at once; otherwise readBodyText (body.ts) counts the bytes as they arrive.
  */
-export function bodyLimit({ maxSize, larger }: BodyLimitOptions): MiddlewareHandler<AppEnv> {
+export function bodyLimit({ maxSize, larger }: BodyLimitOptions): Middleware {
   return (c, next) => {
     const limit = larger?.path.test(c.req.path) ? larger.maxSize : maxSize
     c.set('bodyLimit', limit)

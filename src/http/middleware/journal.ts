@@ -1,7 +1,8 @@
-import type { MiddlewareHandler } from 'hono'
+import type { Context } from 'hono'
 import type { Clocks } from '../../clock.js'
 import type { AppEnv, JournalNote } from '../context.js'
 import type { Journal } from '../journal.js'
+import { whenReady, type Middleware } from './chain.js'
 
 /** Paths whose requests are not journaled (reading the journal or events would drown it). */
 const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
@@ -11,15 +12,11 @@ const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
  * path, query, status, duration, the request as noted where it was read (context.ts JournalNote)
  * and the JSON answered. A call refused before its key chose a namespace is not journaled.
  */
-export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks }): MiddlewareHandler<AppEnv> {
-  return async (c, next) => {
-    const t0 = performance.now()
-    const note: JournalNote = {}
-    c.set('journal', note)
-    await next()
+export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks }): Middleware {
+  const record = (c: Context<AppEnv>, res: Response, note: JournalNote, t0: number): Response => {
     const ns = c.get('ns')
     const path = c.req.path
-    if (!ns || (path.startsWith('/_sandbox/') && UNJOURNALED.test(path))) return
+    if (!ns || (path.startsWith('/_sandbox/') && UNJOURNALED.test(path))) return res
     const url = c.req.url
     const q = url.indexOf('?')
     journal.add(
@@ -30,12 +27,19 @@ export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks 
         path,
         // a control token sent as ?token= is a secret: never journaled
         query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
-        status: c.res.status,
+        status: res.status,
         ms: Math.round((performance.now() - t0) * 100) / 100,
       },
       note.request ?? null,
       note.masked === true,
       note.response,
     )
+    return res
+  }
+  return (c, next) => {
+    const t0 = performance.now()
+    const note: JournalNote = {}
+    c.set('journal', note)
+    return whenReady(next(), (res) => record(c, res, note, t0))
   }
 }

@@ -1,6 +1,6 @@
-import type { MiddlewareHandler } from 'hono'
 import { ApiError, MSG } from '../../errors.js'
-import { header, nodeRequest, type AppEnv } from '../context.js'
+import { header, nodeRequest } from '../context.js'
+import type { Middleware } from './chain.js'
 
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
 
@@ -9,7 +9,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
  * is set and sent (header `X-Sandbox-Control-Token` or `?token=`). Under `app.request()` there is
  * no peer: it counts as loopback.
  */
-export function loopbackOnly({ controlToken }: { controlToken?: string }): MiddlewareHandler<AppEnv> {
+export function loopbackOnly({ controlToken }: { controlToken?: string }): Middleware {
   return (c, next) => {
     const addr = nodeRequest(c)?.socket?.remoteAddress
     if (addr !== undefined && !LOOPBACK.test(addr)) {

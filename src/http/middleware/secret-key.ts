@@ -1,7 +1,7 @@
-import type { MiddlewareHandler } from 'hono'
 import { ApiError, MSG } from '../../errors.js'
 import { NamespaceLimitError, type Namespaces } from '../../namespaces.js'
-import { header, type AppEnv } from '../context.js'
+import { header } from '../context.js'
+import type { Middleware } from './chain.js'
 
 const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
 
@@ -22,7 +22,7 @@ export interface SecretKeyOptions {
  * CONTRACT.md 1: every merchant, identity and control call carries `Bearer sk_test_...`; the key
  * is the namespace. Sets `ns` and `nsMeta`, or refuses with 401 (or the namespace limit's 403).
  */
-export function secretKey({ namespaces, strictKeys }: SecretKeyOptions): MiddlewareHandler<AppEnv> {
+export function secretKey({ namespaces, strictKeys }: SecretKeyOptions): Middleware {
   /** Authorization headers already checked, so a repeat caller costs one Map lookup. */
   const known = new Map<string, string>()
   return (c, next) => {
