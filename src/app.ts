@@ -32,9 +32,9 @@ const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
 export function createApp(deps: Deps) {
   const app = new Hono<AppEnv>()
   const preauth = new PreauthService(deps)
-  const cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
-  const mm = new MobileMoneyService(deps)
-  const dd = new DirectDebitService(deps)
+  const cards = new CardService(deps.store, deps.clocks, deps.scenarios, deps.events, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  const mm = new MobileMoneyService(deps.store, deps.clocks, deps.scenarios, deps.events)
+  const dd = new DirectDebitService(deps.store, deps.clocks, deps.scenarios, deps.events, deps.namespaces, deps.config.debitLimit)
   const identity = new IdentityService(deps)
 
   // 4 MiB on the identity endpoints (selfies), 1 MiB everywhere else
