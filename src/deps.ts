@@ -88,14 +88,14 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     journal,
     webhooks,
     faults,
+    cards: new CardService(store, clocks, scenarios, events, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) }),
+    preauth,
+    mobileMoney: new MobileMoneyService(store, clocks, scenarios, events),
+    directDebit: new DirectDebitService(store, clocks, scenarios, events, namespaces, config.debitLimit),
+    identity: new IdentityService(store, clocks, scenarios, namespaces),
     version: VERSION,
     startedAt,
-    preauth,
-    identity: new IdentityService(store, clocks, scenarios, namespaces),
-  } as Deps
-  deps.cards = new CardService(deps, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
-  deps.mobileMoney = new MobileMoneyService(deps)
-  deps.directDebit = new DirectDebitService(deps)
+  }
   webhooks.resume()
   clocks.start()
   return deps

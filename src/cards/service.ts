@@ -1,22 +1,13 @@
-import { customAlphabet } from 'nanoid'
-import { chargeEventData } from '../charges/query.js'
-import { customerOf, newChargeBase, requireProcessing, sha256 } from '../charges/pending.js'
-import { CHARGES, type CardCharge, type ChargeStatus } from '../charges/types.js'
-import type { Deps } from '../deps.js'
+import { StepLifecycle, customerOf, sha256 } from '../charges/lifecycle.js'
+import type { CardCharge } from '../charges/types.js'
+import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
-import { computeFee, parseAmount } from '../money.js'
-import type { CardScenario, CardStep, Outcome } from '../scenario/schema.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { CardScenario, CardStep } from '../scenario/schema.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
 import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
-
-const txId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 14)
-export const newTransactionReference = (prefix: string): string => {
-  const ref = `KPY-${prefix}-${txId()}`
-  // one flat string, not a concatenation: it is a key of the store's maps for the charge's life
-  ref.charCodeAt(0)
-  return ref
-}
-
 
 /** Which authorization field answers which step, and what the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }
@@ -55,87 +46,88 @@ export interface CardHooks {
 }
 
 export class CardService {
+  readonly #charges: StepLifecycle<CardCharge>
+
   constructor(
-    readonly d: Deps,
-    readonly hooks: CardHooks = {},
-  ) {}
-
-  charges(ns: string) {
-    return this.d.store.col<CardCharge>(ns, CHARGES)
-  }
-
-  /** Finds a charge by its transaction reference (or, failing that, its payment reference). */
-  find(ns: string, reference: string): CardCharge | undefined {
-    const col = this.charges(ns)
-    const c = col.get(reference) ?? col.findBy('payment_reference', reference)
-    return c && c.kind === 'card' ? c : undefined
+    store: Store,
+    private readonly clocks: Clocks,
+    private readonly scenarios: Scenarios,
+    events: Events,
+    private readonly hooks: CardHooks = {},
+  ) {
+    this.#charges = new StepLifecycle<CardCharge>(store, clocks, scenarios, events, {
+      kind: 'card',
+      prefix: 'CA',
+      attempt: 'card',
+      succeeded: MSG.CARD_CHARGED,
+      enter: (_ns, charge, step) => {
+        charge.auth_model = step
+        charge.response_message = STEP_PROMPT[step]
+      },
+      // CONTRACT.md 3: a card that stays processing forever
+      waiting: (ns, charge) => {
+        charge.updated_at = this.clocks.iso(ns)
+        charge.auth_model = 'NO_AUTH'
+        charge.response_message = MSG.CHARGE_IN_PROGRESS
+      },
+      onSuccess: (ns, charge) => {
+        if (charge.operation === 'pre_authorization') this.hooks.onPreauthorized?.(ns, charge)
+      },
+      // a pre-authorization is not a charge: its hold has its own records (preauth.ts)
+      announces: (charge) => charge.operation === 'charge',
+    })
   }
 
   /** POST /charges/card (and the start of a pre-authorization). */
   charge(ns: string, input: CardChargeInput, operation: CardCharge['operation'] = 'charge'): CardCharge {
-    const scenarios = this.d.scenarios.forNs(ns)
+    const scenarios = this.scenarios.forNs(ns)
     const pan = input.card.number
     const listed = scenarios.card(pan)
     const scheme = listed?.scheme ?? detectScheme(pan)
     if (!scheme) throw badRequest(MSG.CARD_NOT_SUPPORTED)
     if (!listed && !luhnValid(pan)) throw invalid({ 'card.number': 'is not a valid card number' })
     this.#checkExpiry(ns, input.card.expiry_month, input.card.expiry_year)
-    const amount = parseAmount(input.amount)
-    if (amount === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
-    const col = this.charges(ns)
-    if (col.findBy('payment_reference', input.reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
-
     const scenario = listed ?? defaultScenario(pan, scheme)
+    const base = this.#charges.create(ns, {
+      payment_reference: input.reference,
+      amount: input.amount,
+      currency: input.currency,
+      description: input.description ?? 'Card payment',
+      customer: customerOf(input.customer),
+      metadata: input.metadata,
+      response_message: MSG.CHARGE_IN_PROGRESS,
+      created: scenario.label,
+    })
     const settings = scenarios.settings
-    const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent)
-    const now = this.d.clocks.iso(ns)
     const expect: CardCharge['expect'] = {}
     if (scenario.steps.includes('PIN')) expect.pin = sha256(scenario.pin ?? settings.pin)
     if (scenario.steps.includes('OTP')) expect.otp = sha256(scenario.otp ?? settings.otp)
-    const charge: CardCharge = Object.assign(
-      newChargeBase({
-        kind: 'card',
-        transaction_reference: newTransactionReference('CA'),
-        payment_reference: input.reference,
-        amount,
-        currency: input.currency,
-        fee,
-        vat,
-        description: input.description ?? 'Card payment',
-        customer: customerOf(input.customer),
-        metadata: input.metadata,
-        response_message: MSG.CHARGE_IN_PROGRESS,
-        created: scenario.label,
-        now,
-      }),
-      {
-        operation,
-        card: cardSummary(pan, scheme, input.card.expiry_month, input.card.expiry_year),
-        auth_model: 'NO_AUTH' as const,
-        pending_steps: [...scenario.steps],
-        outcome: scenario.outcome,
-        outcome_message: scenario.message ?? null,
-        expect,
-        redirect_url: input.redirect_url ?? null,
-        dynamic_descriptor: input.dynamic_descriptor ?? null,
-        scenario_label: scenario.label,
-      },
-    )
+    const charge: CardCharge = Object.assign(base, {
+      operation,
+      card: cardSummary(pan, scheme, input.card.expiry_month, input.card.expiry_year),
+      auth_model: 'NO_AUTH' as const,
+      pending_steps: [...scenario.steps],
+      outcome: scenario.outcome,
+      outcome_message: scenario.message ?? null,
+      expect,
+      redirect_url: input.redirect_url ?? null,
+      dynamic_descriptor: input.dynamic_descriptor ?? null,
+      scenario_label: scenario.label,
+    })
     // CONTRACT.md 3: a PIN sent up front consumes the PIN step
     if (input.card.pin !== undefined && charge.pending_steps.includes('PIN')) {
       charge.pending_steps = charge.pending_steps.filter((s) => s !== 'PIN')
-      if (sha256(input.card.pin) !== expect.pin) this.#fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN (up front)')
-      else charge.history.push({ at: now, step: 'PIN', result: 'passed (up front)' })
+      if (sha256(input.card.pin) !== expect.pin) this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN (up front)')
+      else charge.history.push({ at: charge.created_at, step: 'PIN', result: 'passed (up front)' })
     }
-    if (charge.status === 'processing') this.#advance(ns, charge)
-    col.put(charge.transaction_reference, charge)
-    this.#emitIfFinal(ns, charge)
+    if (charge.status === 'processing') this.#charges.advance(ns, charge)
+    this.#charges.save(ns, charge)
     return charge
   }
 
   /** POST /charges/card/authorize */
   authorize(ns: string, input: AuthorizeInput): CardCharge {
-    const charge = this.#pendingCharge(ns, input.transaction_reference)
+    const charge = this.#charges.pending(ns, input.transaction_reference)
     const step = charge.pending_steps[0]
     const expected = step ? STEP_FIELD[step] : null
     if (!expected) throw badRequest(MSG.AUTH_NOT_REQUIRED)
@@ -147,59 +139,48 @@ export class CardService {
         ...(sent !== expected ? { [`authorization.${sent}`]: `is not expected at the ${step} step` } : {}),
       })
     }
-    const now = this.d.clocks.iso(ns)
-    charge.pending_steps.shift()
+    const now = this.clocks.iso(ns)
     if (step === 'PIN' && sha256(auth.pin!) !== charge.expect.pin) {
-      this.#fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN')
+      this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN')
     } else if (step === 'OTP' && sha256(auth.otp!) !== charge.expect.otp) {
-      this.#fail(ns, charge, FAILURE.OTP_INVALID, 'OTP')
+      this.#charges.fail(ns, charge, FAILURE.OTP_INVALID, 'OTP')
     } else {
-      charge.history.push({ at: now, step, result: 'passed' })
-      this.#advance(ns, charge)
+      this.#charges.pass(ns, charge, step!, 'passed')
     }
     charge.updated_at = now
-    this.charges(ns).put(charge.transaction_reference, charge)
-    this.#emitIfFinal(ns, charge)
+    this.#charges.save(ns, charge)
     return charge
   }
 
   /** POST /charges/card/resend-otp */
   resendOtp(ns: string, transactionReference: string): CardCharge {
-    const charge = this.#pendingCharge(ns, transactionReference)
-    if (charge.pending_steps[0] !== 'OTP') throw badRequest(MSG.OTP_NOT_REQUIRED)
-    charge.history.push({ at: this.d.clocks.iso(ns), step: 'OTP', result: 'resent' })
-    this.charges(ns).put(charge.transaction_reference, charge)
+    const charge = this.#charges.current(ns, transactionReference, 'OTP', MSG.OTP_NOT_REQUIRED)
+    this.#charges.note(ns, charge, 'OTP', 'resent')
+    this.#charges.save(ns, charge)
     return charge
   }
 
   /** The cardholder's choice on the 3DS page. */
   decide3ds(ns: string, transactionReference: string, decision: 'approve' | 'decline'): CardCharge {
-    const charge = this.#pendingCharge(ns, transactionReference)
-    if (charge.pending_steps[0] !== '3DS') throw badRequest(MSG.AUTH_NOT_REQUIRED)
-    charge.pending_steps.shift()
-    if (decision === 'decline') this.#fail(ns, charge, FAILURE.THREE_DS_DECLINED, '3DS')
-    else {
-      charge.history.push({ at: this.d.clocks.iso(ns), step: '3DS', result: 'approved' })
-      this.#advance(ns, charge)
-    }
-    this.charges(ns).put(charge.transaction_reference, charge)
-    this.#emitIfFinal(ns, charge)
+    const charge = this.#charges.current(ns, transactionReference, '3DS', MSG.AUTH_NOT_REQUIRED)
+    if (decision === 'decline') this.#charges.fail(ns, charge, FAILURE.THREE_DS_DECLINED, '3DS')
+    else this.#charges.pass(ns, charge, '3DS', 'approved')
+    this.#charges.save(ns, charge)
     return charge
   }
 
   /** Control: finish a processing charge as success or failed. */
   complete(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): CardCharge {
-    const charge = this.#pendingCharge(ns, transactionReference)
+    const charge = this.#charges.pending(ns, transactionReference)
     const step = charge.pending_steps[0] ?? 'processing'
     charge.pending_steps = []
     if (outcome === 'failed') {
-      this.#fail(ns, charge, message ?? (step === '3DS' ? FAILURE.THREE_DS_DECLINED : FAILURE.TRY_AGAIN), `${step} (completed by control call)`)
+      this.#charges.fail(ns, charge, message ?? (step === '3DS' ? FAILURE.THREE_DS_DECLINED : FAILURE.TRY_AGAIN), `${step} (completed by control call)`)
     } else {
-      charge.history.push({ at: this.d.clocks.iso(ns), step, result: 'completed by control call' })
-      this.#finish(ns, charge, 'success')
+      this.#charges.note(ns, charge, step, 'completed by control call')
+      this.#charges.succeed(ns, charge)
     }
-    this.charges(ns).put(charge.transaction_reference, charge)
-    this.#emitIfFinal(ns, charge)
+    this.#charges.save(ns, charge)
     return charge
   }
 
@@ -231,53 +212,9 @@ export class CardService {
     return MSG.CHARGE_IN_PROGRESS
   }
 
-  #pendingCharge(ns: string, reference: string): CardCharge {
-    return requireProcessing(this.find(ns, reference))
-  }
-
-  /** Moves to the next pending step, or to the scenario's outcome when none is left. */
-  #advance(ns: string, charge: CardCharge): void {
-    const step = charge.pending_steps[0]
-    if (step) {
-      charge.auth_model = step
-      charge.response_message = STEP_PROMPT[step]
-      return
-    }
-    if (charge.outcome === 'failed') this.#fail(ns, charge, charge.outcome_message ?? FAILURE.TRY_AGAIN, 'outcome')
-    else this.#finish(ns, charge, charge.outcome)
-  }
-
-  #fail(ns: string, charge: CardCharge, message: string, at: string): void {
-    charge.failure_message = message
-    charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: 'card', message })
-    charge.history.push({ at: this.d.clocks.iso(ns), step: at, result: `failed: ${message}` })
-    charge.pending_steps = []
-    this.#finish(ns, charge, 'failed')
-  }
-
-  #finish(ns: string, charge: CardCharge, outcome: Outcome): void {
-    const now = this.d.clocks.iso(ns)
-    charge.updated_at = now
-    if (outcome === 'processing') {
-      // CONTRACT.md 3: a card that stays processing forever
-      charge.auth_model = 'NO_AUTH'
-      charge.response_message = MSG.CHARGE_IN_PROGRESS
-      return
-    }
-    charge.status = outcome as ChargeStatus
-    charge.completed_at = now
-    charge.response_message = outcome === 'success' ? MSG.CARD_CHARGED : charge.failure_message!
-    if (outcome === 'success' && charge.operation === 'pre_authorization') this.hooks.onPreauthorized?.(ns, charge)
-  }
-
-  #emitIfFinal(ns: string, charge: CardCharge): void {
-    if (charge.status === 'processing' || charge.operation !== 'charge') return
-    this.d.events.record(ns, charge.status === 'success' ? 'charge.success' : 'charge.failed', chargeEventData(charge))
-  }
-
   #checkExpiry(ns: string, month: string, year: string): void {
     const y = year.length === 2 ? 2000 + Number(year) : Number(year)
-    const now = new Date(this.d.clocks.now(ns))
+    const now = new Date(this.clocks.now(ns))
     const cy = now.getUTCFullYear()
     const cm = now.getUTCMonth() + 1
     if (y < cy || (y === cy && Number(month) < cm)) throw invalid({ 'card.expiry_year': 'the card has expired' })

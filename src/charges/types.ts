@@ -40,16 +40,20 @@ export interface ChargeBase {
   completed_at: string | null
 }
 
-export interface CardCharge extends ChargeBase {
+/** A charge the customer takes through steps (a PIN, an OTP, a prompt) before its scenario's end. */
+export interface SteppedCharge<S extends string = string> extends ChargeBase {
+  /** steps still to pass, the current one first */
+  pending_steps: S[]
+  /** the scenario's end: what happens once the steps are passed */
+  outcome: Outcome
+  outcome_message: string | null
+}
+
+export interface CardCharge extends SteppedCharge<CardStep> {
   kind: 'card'
   operation: 'charge' | 'pre_authorization'
   card: CardSummary
   auth_model: 'NO_AUTH' | CardStep
-  /** steps still to pass, the current one first */
-  pending_steps: CardStep[]
-  /** the scenario's end: what happens once the steps are passed */
-  outcome: Outcome
-  outcome_message: string | null
   /** SHA-256 of the scenario's expected PIN and OTP: the values themselves are never stored */
   expect: { pin?: string; otp?: string }
   redirect_url: string | null

@@ -1,13 +1,15 @@
 import { randomInt } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
-import { newTransactionReference } from '../cards/service.js'
-import { chargeEventData } from '../charges/query.js'
-import { newChargeBase, requireProcessing } from '../charges/pending.js'
-import { CHARGES, type ChargeBase } from '../charges/types.js'
-import type { Deps } from '../deps.js'
+import { ChargeLifecycle } from '../charges/lifecycle.js'
+import type { ChargeBase } from '../charges/types.js'
+import type { Clocks } from '../clock.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount, toMajor } from '../money.js'
+import { parseAmount, toMajor } from '../money.js'
+import type { Namespaces } from '../namespaces.js'
+import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
 export const AUTHS = 'dd_authorizations'
@@ -84,27 +86,42 @@ const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
  * scenario.
  */
 export class DirectDebitService {
-  constructor(readonly d: Deps) {
-    d.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
+  readonly #debits: ChargeLifecycle<DirectDebit>
+  /** the merchant's transaction limit, minor units */
+  readonly #limit: number
+
+  /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    private readonly scenarios: Scenarios,
+    private readonly events: Events,
+    namespaces: Namespaces,
+    debitLimit: number,
+  ) {
+    this.#limit = Math.round(debitLimit * 100)
+    this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, {
+      kind: 'direct_debit',
+      prefix: 'DD',
+      attempt: 'bank_account',
+      succeeded: 'Debit successful',
+    })
+    clocks.on(EXPIRE, (ns, p: { reference: string }) => {
       const auth = this.#auths(ns).get(p.reference)
       if (auth) this.#expireIfDue(ns, auth)
     })
-    d.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
-    d.namespaces.onSeed((ns) => this.seed(ns))
+    clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    namespaces.onSeed((ns) => this.seed(ns))
   }
 
   #auths(ns: string) {
-    return this.d.store.col<DebitAuthorization>(ns, AUTHS)
-  }
-
-  #charges(ns: string) {
-    return this.d.store.col<DirectDebit>(ns, CHARGES)
+    return this.store.col<DebitAuthorization>(ns, AUTHS)
   }
 
   /** Seeds the pack's authorizations into a new (or reset) namespace. */
   seed(ns: string): void {
-    const now = this.d.clocks.now(ns)
-    for (const s of this.d.scenarios.forNs(ns).authorizations.values()) this.#seedOne(ns, s, now)
+    const now = this.clocks.now(ns)
+    for (const s of this.scenarios.forNs(ns).authorizations.values()) this.#seedOne(ns, s, now)
   }
 
   #seedOne(ns: string, s: AuthorizationSeed, now: number): void {
@@ -148,7 +165,7 @@ export class DirectDebitService {
 
   /** Control: a new authorization, `pending` until approved. */
   create(ns: string, input: CreateAuthorizationInput): DebitAuthorization {
-    const now = this.d.clocks.now(ns)
+    const now = this.clocks.now(ns)
     const reference = input.reference ?? `AUTH-${refId()}`
     if (this.#auths(ns).has(reference)) throw badRequest('Duplicate authorization reference')
     const start = input.start_date ?? ymd(now)
@@ -188,7 +205,7 @@ export class DirectDebitService {
     this.#setStatus(ns, auth, rule.to, reason ?? rule.reason)
     if (move === 'approve' || move === 'decline') {
       // SPEC.md 6.2: status success means debits may be made at once
-      this.d.events.record(ns, 'direct_debit.auth', {
+      this.events.record(ns, 'direct_debit.auth', {
         reference: auth.reference,
         authorization_code: auth.reference,
         status: move === 'approve' ? 'success' : 'failed',
@@ -212,44 +229,35 @@ export class DirectDebitService {
     const amount = parseAmount(input.amount)
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
-    const limit = Math.round(this.d.config.debitLimit * 100)
-    if (amount > limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(limit) })
-    const charges = this.#charges(ns)
+    if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
     const reference = input.reference ?? `DD-${refId()}`
-    if (charges.findBy('payment_reference', reference) || charges.has(reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
-    const scenarios = this.d.scenarios.forNs(ns)
-    const { fee, vat } = computeFee(amount, scenarios.settings.fees.direct_debit, scenarios.settings.vat_percent)
-    const now = this.d.clocks.iso(ns)
-    const debit: DirectDebit = Object.assign(
-      newChargeBase({
-        kind: 'direct_debit',
-        transaction_reference: newTransactionReference('DD'),
-        payment_reference: reference,
-        amount,
-        currency: 'NGN',
-        fee,
-        vat,
-        description: `Direct Debit: ${input.narration}`,
-        customer: { name: auth.account_name },
-        response_message: 'Debit accepted for processing',
-        created: `debit of ${toMajor(amount)} on ${auth.reference}`,
-        now,
-      }),
-      {
-        authorization_code: auth.reference,
-        narration: input.narration,
-        interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
-        processed_at: now,
-        account_number: auth.account_number,
-        bank_code: auth.bank_code,
-      },
-    )
+    // not the transaction reference of another charge either (the lifecycle checks payment references)
+    if (this.#debits.col(ns).has(reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    const base = this.#debits.create(ns, {
+      payment_reference: reference,
+      // parsed again there: it passed the stricter check above
+      amount: input.amount,
+      currency: 'NGN',
+      description: `Direct Debit: ${input.narration}`,
+      customer: { name: auth.account_name },
+      response_message: 'Debit accepted for processing',
+      created: `debit of ${toMajor(amount)} on ${auth.reference}`,
+    })
+    const debit: DirectDebit = Object.assign(base, {
+      authorization_code: auth.reference,
+      narration: input.narration,
+      interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
+      processed_at: base.created_at,
+      account_number: auth.account_number,
+      bank_code: auth.bank_code,
+    })
+    const scenarios = this.scenarios.forNs(ns)
     const account = scenarios.account(auth.account_number)
     if (account?.outcome !== 'processing') {
-      debit.complete_timer = this.d.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
+      debit.complete_timer = this.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
     }
     // stored whole: a change made after the put would rely on the object staying the stored one
-    charges.put(debit.transaction_reference, debit)
+    this.#debits.save(ns, debit)
     return debit
   }
 
@@ -297,40 +305,31 @@ export class DirectDebitService {
 
   /** Control: finish a processing debit now. */
   completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): DirectDebit {
-    const found = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
-    const debit = requireProcessing(found?.kind === 'direct_debit' ? found : undefined)
-    if (debit.complete_timer) this.d.clocks.cancel(ns, debit.complete_timer)
+    const debit = this.#debits.pending(ns, reference)
+    if (debit.complete_timer) this.clocks.cancel(ns, debit.complete_timer)
     this.#finish(ns, debit, outcome, message ?? 'Debit failed')
     return debit
   }
 
   #complete(ns: string, tx: string): void {
-    const debit = this.#charges(ns).get(tx)
+    const debit = this.#debits.col(ns).get(tx)
     if (!debit || debit.kind !== 'direct_debit' || debit.status !== 'processing') return
-    const account = this.d.scenarios.forNs(ns).account(debit.account_number)
+    const account = this.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
     this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? 'Debit failed')
   }
 
   #finish(ns: string, debit: DirectDebit, outcome: 'success' | 'failed', message: string): void {
-    const now = this.d.clocks.iso(ns)
-    debit.status = outcome
-    debit.completed_at = now
-    debit.updated_at = now
-    if (outcome === 'failed') {
-      debit.failure_message = message
-      debit.response_message = message
-      debit.attempts.push({ reference: debit.transaction_reference, status: 'failed', channel: 'bank_account', message })
-    } else {
-      debit.response_message = 'Debit successful'
+    if (outcome === 'failed') this.#debits.fail(ns, debit, message, 'outcome')
+    else {
+      this.#debits.note(ns, debit, 'outcome', 'success')
+      this.#debits.succeed(ns, debit)
     }
-    debit.history.push({ at: now, step: 'outcome', result: outcome === 'success' ? 'success' : `failed: ${message}` })
-    this.#charges(ns).put(debit.transaction_reference, debit)
-    this.d.events.record(ns, outcome === 'success' ? 'charge.success' : 'charge.failed', chargeEventData(debit))
+    this.#debits.save(ns, debit)
   }
 
   #setStatus(ns: string, auth: DebitAuthorization, status: AuthStatus, reason: string): void {
-    const at = this.d.clocks.iso(ns)
+    const at = this.clocks.iso(ns)
     auth.status = status
     auth.status_update_reason = reason
     auth.updated_at = at
@@ -340,13 +339,13 @@ export class DirectDebitService {
 
   #scheduleExpiry(ns: string, auth: DebitAuthorization): void {
     if (auth.status === 'expired' || auth.status === 'deactivated') return
-    this.d.clocks.scheduleAt(ns, expiryMoment(auth.end_date), EXPIRE, { reference: auth.reference })
+    this.clocks.scheduleAt(ns, expiryMoment(auth.end_date), EXPIRE, { reference: auth.reference })
   }
 
   /** `end_date` has passed on the clock: expired, whatever it was (but deactivated stays). */
   #expireIfDue(ns: string, auth: DebitAuthorization): void {
     if (auth.status === 'expired' || auth.status === 'deactivated') return
-    if (this.d.clocks.now(ns) < expiryMoment(auth.end_date)) return
+    if (this.clocks.now(ns) < expiryMoment(auth.end_date)) return
     this.#setStatus(ns, auth, 'expired', 'The end date has passed')
   }
 }

@@ -1,0 +1,243 @@
+import { createHash } from 'node:crypto'
+import { customAlphabet } from 'nanoid'
+import type { Clocks } from '../clock.js'
+import { FAILURE, MSG, badRequest, invalid, notFound } from '../errors.js'
+import { computeFee, parseAmount } from '../money.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
+import { chargeEventData } from './query.js'
+import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
+
+/**
+ * One charge lifecycle for every pay-in channel: a charge is created (its reference checked, its
+ * amount parsed, its fee and VAT from the pack settings), goes through the channel's steps, then
+ * succeeds or fails once, is stored, and announces its end with charge.success / charge.failed.
+ * A channel only describes itself (`Channel`, `StepChannel`): its steps, their prompts, how a step
+ * is answered and what its responses look like stay with the channel's service.
+ */
+
+const txId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 14)
+/** `KPY-<prefix>-<14 characters>`, the transaction reference the sandbox gives a charge. */
+export const newTransactionReference = (prefix: string): string => {
+  const ref = `KPY-${prefix}-${txId()}`
+  // one flat string, not a concatenation: it is a key of the store's maps for the charge's life
+  ref.charCodeAt(0)
+  return ref
+}
+
+/**
+ * SPEC.md 7.2: a step on a charge needs it to exist and still be processing. Unknown: 404
+ * `Transaction not found`; succeeded: `Payment has already been completed`; failed:
+ * `Transaction has already been completed`.
+ */
+export function requireProcessing<T extends ChargeBase>(charge: T | undefined): T {
+  if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+  if (charge.status === 'success') throw badRequest(MSG.PAYMENT_COMPLETED)
+  if (charge.status === 'failed') throw badRequest(MSG.TRANSACTION_COMPLETED)
+  return charge
+}
+
+/** Expected PINs and OTPs are kept as this hash, never as the value. */
+export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
+
+/** `{name?, email}` as sent: name only when given. */
+export function customerOf(c: { email: string; name?: string }): { email: string; name?: string } {
+  return c.name ? { name: c.name, email: c.email } : { email: c.email }
+}
+
+/** What a channel sends to start a charge; the lifecycle makes the rest of its record. */
+export interface NewCharge {
+  payment_reference: string
+  /** the amount as sent, in major units */
+  amount: unknown
+  currency: string
+  description: string | null
+  customer: ChargeBase['customer']
+  metadata?: ChargeBase['metadata']
+  /** what the charge says while it starts */
+  response_message: string
+  /** the first history line's result */
+  created: string
+}
+
+/** What the lifecycle needs to know of a channel; the hooks are optional. */
+export interface Channel<C extends ChargeBase> {
+  kind: C['kind']
+  /** of its transaction references: KPY-<prefix>-... */
+  prefix: string
+  /** the channel of its payment attempts (SPEC.md 2.8) */
+  attempt: PaymentAttempt['channel']
+  /** its response_message once it succeeded */
+  succeeded: string
+  /** after it succeeded, before its event */
+  onSuccess?(ns: string, charge: C): void
+  /** after it failed, before its event: cancel what the channel registered (a prompt's timer) */
+  onFailure?(ns: string, charge: C, message: string): void
+  /** whether its end is announced by an event (all are, unless this says no) */
+  announces?(charge: C): boolean
+  /** where its events go instead of the namespace's webhook URL (null: the namespace's) */
+  target?(charge: C): string | null
+}
+
+/** A channel whose charges go through steps (`SteppedCharge`). */
+export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
+  /** makes `step` the current one: its prompt, and whatever waits for its answer */
+  enter(ns: string, charge: C, step: C['pending_steps'][number]): void
+  /** the steps are passed and the scenario never ends: what the charge says meanwhile */
+  waiting(ns: string, charge: C): void
+}
+
+/** A channel's charges from creation to their one end (see the top of this file). */
+export class ChargeLifecycle<C extends ChargeBase> {
+  constructor(
+    protected readonly store: Store,
+    protected readonly clocks: Clocks,
+    protected readonly scenarios: Scenarios,
+    protected readonly events: Events,
+    protected readonly channel: Channel<C>,
+  ) {}
+
+  /** All charges of a namespace, of every channel (one collection, one payment reference index). */
+  col(ns: string) {
+    return this.store.col<C>(ns, CHARGES)
+  }
+
+  /** The channel's charge with this transaction reference (or, failing that, payment reference). */
+  find(ns: string, reference: string): C | undefined {
+    const col = this.col(ns)
+    const c = col.get(reference) ?? col.findBy('payment_reference', reference)
+    return c && c.kind === this.channel.kind ? c : undefined
+  }
+
+  /** The channel's charge, still processing (SPEC.md 7.2 otherwise). */
+  pending(ns: string, reference: string): C {
+    return requireProcessing(this.find(ns, reference))
+  }
+
+  /**
+   * A new charge, processing, with its first history line: the amount must parse and the payment
+   * reference be new; the fee and VAT come from the pack settings. The channel adds its own fields
+   * with Object.assign, then takes it through its steps and saves it.
+   */
+  create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
+    const amount = parseAmount(o.amount)
+    if (amount === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
+    if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    const settings = this.scenarios.forNs(ns).settings
+    const { fee, vat } = computeFee(amount, settings.fees[this.channel.kind], settings.vat_percent)
+    const now = this.clocks.iso(ns)
+    // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
+    // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
+    return {
+      kind: this.channel.kind,
+      transaction_reference: newTransactionReference(this.channel.prefix),
+      payment_reference: o.payment_reference,
+      amount,
+      currency: o.currency,
+      fee,
+      vat,
+      status: 'processing',
+      description: o.description,
+      customer: o.customer,
+      metadata: o.metadata ?? null,
+      response_message: o.response_message,
+      failure_message: null,
+      attempts: [],
+      history: [{ at: now, step: 'created', result: o.created }],
+      created_at: now,
+      updated_at: now,
+      completed_at: null,
+    }
+  }
+
+  /** A line of the charge's history (the dashboard and the journal show them). */
+  note(ns: string, charge: C, step: string, result: string): void {
+    charge.history.push({ at: this.clocks.iso(ns), step, result })
+  }
+
+  /** Stores the charge: once per call that changed it, after the last change. */
+  save(ns: string, charge: C): void {
+    this.col(ns).put(charge.transaction_reference, charge)
+  }
+
+  /** Ends the charge as a success, and announces it. */
+  succeed(ns: string, charge: C): void {
+    const now = this.clocks.iso(ns)
+    charge.status = 'success'
+    charge.completed_at = now
+    charge.updated_at = now
+    charge.response_message = this.channel.succeeded
+    this.channel.onSuccess?.(ns, charge)
+    this.#announce(ns, charge)
+  }
+
+  /**
+   * Ends the charge as failed with `message` (a SPEC.md 7.4 text, or the scenario's): its failed
+   * payment attempt and a history line at `step`; then the channel cancels what it registered,
+   * and the failure is announced.
+   */
+  fail(ns: string, charge: C, message: string, step: string): void {
+    const now = this.clocks.iso(ns)
+    charge.status = 'failed'
+    charge.failure_message = message
+    charge.response_message = message
+    charge.completed_at = now
+    charge.updated_at = now
+    charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
+    charge.history.push({ at: now, step, result: `failed: ${message}` })
+    this.channel.onFailure?.(ns, charge, message)
+    this.#announce(ns, charge)
+  }
+
+  /** CONTRACT.md 8: charge.success / charge.failed, to the channel's target or the namespace's. */
+  #announce(ns: string, charge: C): void {
+    const channel = this.channel
+    if (channel.announces && !channel.announces(charge)) return
+    const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
+    this.events.record(ns, type, chargeEventData(charge), channel.target ? { target: channel.target(charge) } : undefined)
+  }
+}
+
+/** The lifecycle of a charge with steps: enter the next step, answer the current one, conclude. */
+export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
+  declare protected readonly channel: StepChannel<C>
+
+  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, channel: StepChannel<C>) {
+    super(store, clocks, scenarios, events, channel)
+  }
+
+  /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */
+  current(ns: string, reference: string, step: C['pending_steps'][number], message: string): C {
+    const charge = this.pending(ns, reference)
+    if (charge.pending_steps[0] !== step) throw badRequest(message)
+    return charge
+  }
+
+  /** The current step was passed (`result` in the history): on to the next step, or the end. */
+  pass(ns: string, charge: C, step: C['pending_steps'][number], result: string): void {
+    charge.pending_steps.shift()
+    this.note(ns, charge, step, result)
+    this.advance(ns, charge)
+  }
+
+  /** Enters the first pending step or, when none is left, concludes. */
+  advance(ns: string, charge: C): void {
+    const step = charge.pending_steps[0]
+    if (step) this.channel.enter(ns, charge, step)
+    else this.conclude(ns, charge)
+  }
+
+  /** The steps are behind it: the scenario's outcome. */
+  conclude(ns: string, charge: C): void {
+    if (charge.outcome === 'success') this.succeed(ns, charge)
+    else if (charge.outcome === 'failed') this.fail(ns, charge, charge.outcome_message ?? FAILURE.TRY_AGAIN, 'outcome')
+    else this.channel.waiting(ns, charge)
+  }
+
+  /** A failed charge has no step left. */
+  override fail(ns: string, charge: C, message: string, step: string): void {
+    charge.pending_steps = []
+    super.fail(ns, charge, message, step)
+  }
+}
