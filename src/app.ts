@@ -12,7 +12,7 @@ import { MobileMoneyService, type MobileMoneyCharge } from './mobile-money/servi
 import { threeDsRoutes } from './cards/three-ds.js'
 import { chargeQueryRoutes } from './charges/routes.js'
 import { controlRoutes } from './control/routes.js'
-import { dashboardRoutes } from './control/dashboard.js'
+import { dashboardRoutes } from './control/dashboard/page.js'
 import type { Deps } from './deps.js'
 import type { CardCharge } from './charges/types.js'
 import type { AppEnv } from './http/context.js'
@@ -181,7 +181,7 @@ export function createApp(deps: Deps) {
 
   app.use('/_sandbox/*', loopbackOnly(deps))
   // the dashboard takes no key, but stays under the loopback rule (CONTRACT.md 9)
-  app.route('/_sandbox/ui', dashboardRoutes(deps))
+  app.route('/_sandbox/ui', dashboardRoutes(deps, { preauth, directDebit: dd, identity }))
   app.use('/_sandbox/*', authenticate(deps))
   mount('/merchant/api/v1/charges/card', cardRoutes(cards, preauth))
   mount('/merchant/api/v1/charges/mobile-money', mobileMoneyRoutes(mm))
