@@ -10,9 +10,10 @@ import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from
  * `prototype` keys at every level, odd encodings, bad percent-escapes in paths and odd headers.
  *
  * The properties: never a 5xx (no fault is injected), always the JSON envelope {status, message,
- * data} with a boolean status (the 3DS page and the dashboard may answer HTML), no prototype
- * pollution, and the app stays healthy. Each endpoint works in a namespace of its own, so a
- * failure stays with the endpoint that caused it.
+ * data} with a boolean status (the 3DS page and the dashboard may answer HTML, the dashboard's
+ * stylesheet and script their own types), no prototype pollution, and the app stays healthy.
+ * Each endpoint works in a namespace of its own, so a failure stays with the endpoint that
+ * caused it.
  *
  * Fixed seed in CI; `FUZZ_SEED` and `FUZZ_RUNS` choose another seed or a longer run
  * (`npm run test:fuzz`).
@@ -85,11 +86,12 @@ const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'code'])
  * The invariants of every answer: no 5xx, and the JSON envelope (HTML only where allowed).
  * Returns a description of what is wrong, or null.
  */
-async function violation(res: Response, htmlAllowed: boolean, rawJsonAllowed = false): Promise<string | null> {
+async function violation(res: Response, htmlAllowed: boolean, rawJsonAllowed = false, assetType?: string): Promise<string | null> {
   const text = await res.text()
   const ct = res.headers.get('content-type') ?? ''
   const where = `${res.status} ${ct} ${text.slice(0, 300)}`
   if (res.status >= 500) return `a ${res.status}: ${where}`
+  if (assetType && res.status === 200 && ct.startsWith(assetType)) return null
   if (rawJsonAllowed && res.status === 200 && ct.startsWith('application/json')) {
     try {
       JSON.parse(text)
@@ -234,6 +236,8 @@ interface Endpoint {
   html?: boolean
   /** the OpenAPI document is raw JSON, not the envelope */
   rawJson?: boolean
+  /** the dashboard's stylesheet and script: a 200 of this content type */
+  asset?: string
   /** the 3DS form posts application/x-www-form-urlencoded */
   form?: boolean
   /** clean up after each call (faults must not stay armed) */
@@ -344,6 +348,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
   { method: 'GET', path: () => '/_sandbox/ui', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
   { method: 'GET', path: () => '/_sandbox/ui/fragment', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
+  { method: 'GET', path: () => '/_sandbox/ui/dashboard.css', asset: 'text/css', query: () => ({ v: '0' }) },
+  { method: 'GET', path: () => '/_sandbox/ui/dashboard.js', asset: 'text/javascript', query: () => ({ v: '0' }) },
 ]
 
 /** `METHOD /path/:param` of an endpoint, as the route table writes it (parameters as :p). */
@@ -544,7 +550,7 @@ describe('every endpoint answers hostile input without a 5xx, always with the en
     }
     const check = async (fx: Fx, what: string, o: Parameters<typeof request>[1] = {}) => {
       const res = await request(fx, o)
-      const v = await violation(res, !!ep.html, !!ep.rawJson)
+      const v = await violation(res, !!ep.html, !!ep.rawJson, ep.asset)
       await ep.after?.(fx)
       return v === null ? null : `${what}: ${v}`
     }
@@ -738,7 +744,7 @@ describe('every endpoint answers hostile input without a 5xx, always with the en
             if (e instanceof TypeError && /header/i.test(e.message)) continue
             throw e
           }
-          const v = await violation(res, !!ep.html, !!ep.rawJson)
+          const v = await violation(res, !!ep.html, !!ep.rawJson, ep.asset)
           await ep.after?.(fx)
           if (v) problems.push(`${label}: ${v}`)
         }
@@ -761,7 +767,7 @@ describe('every endpoint answers hostile input without a 5xx, always with the en
           }
           // an extra segment with the escape: an unknown route, still the envelope
           const res = await send(ep.method, `${ep.path(fx)}/${e}`, { key: fx.key, body: hasBody ? body : undefined })
-          const v = await violation(res, !!ep.html, !!ep.rawJson)
+          const v = await violation(res, !!ep.html, !!ep.rawJson, ep.asset)
           if (v) problems.push(`extra segment ${e}: ${v}`)
         }
         expect(problems.join('\n')).toBe('')

@@ -291,6 +291,7 @@ describe('the control API and the dashboard answer only on loopback unless a con
     const fragment = await from(sb, FAR, 'GET', '/_sandbox/ui/fragment', { key: null })
     expect(fragment.status).toBe(403)
     expectEnvelope(fragment, false, FORBIDDEN)
+    for (const asset of ['/_sandbox/ui/dashboard.css', '/_sandbox/ui/dashboard.js']) expectEnvelope(await from(sb, FAR, 'GET', asset, { key: null }), false, FORBIDDEN)
   })
 
   it('a refused control call changes nothing (reset, clock, faults, webhook URL)', async () => {
@@ -357,6 +358,16 @@ describe('the control API and the dashboard answer only on loopback unless a con
     expect(ui.status).toBe(200)
     expect(ui.headers.get('content-type')).toMatch(/^text\/html/)
     expect((await from(sb, FAR, 'GET', '/_sandbox/ui?token=nope', { key: null })).status).toBe(403)
+    // and so do its links to its stylesheet and script
+    const links = [...(ui.body as string).matchAll(/(?:href|src)="(\/_sandbox\/ui\/dashboard\.(?:css|js)\?[^"]*)"/g)].map((m) => m[1].replaceAll('&amp;', '&'))
+    expect(links).toHaveLength(2)
+    for (const link of links) {
+      expect(new URL(link, 'http://x').searchParams.get('token')).toBe('tok')
+      const asset = await from(sb, FAR, 'GET', link, { key: null })
+      expect(asset.status).toBe(200)
+      expect(asset.headers.get('content-type')).toMatch(link.includes('.css?') ? /^text\/css/ : /^text\/javascript/)
+      expect((await from(sb, FAR, 'GET', link.replace('token=tok', 'token=nope'), { key: null })).status).toBe(403)
+    }
     // the token opens the loopback rule only: the key is still required
     const noKey = await from(sb, FAR, 'GET', '/_sandbox/clock', { key: null, headers: { 'x-sandbox-control-token': 'tok' } })
     expect(noKey.status).toBe(401)

@@ -238,6 +238,12 @@ export class PreauthService {
     return this.clocks.now(ns) >= Date.parse(capture.created_at) + delay
   }
 
+  /** A capture as the dashboard shows it: voided, settled (isSettled), or not yet. */
+  captureState(ns: string, capture: CardOperation): 'voided' | 'settled' | 'unsettled' {
+    if (capture.voided) return 'voided'
+    return this.isSettled(ns, capture) ? 'settled' : 'unsettled'
+  }
+
   isChargeSettled(ns: string, charge: CardCharge): boolean {
     if (charge.status !== 'success' || !charge.completed_at) return false
     if (charge.settled_at) return true
@@ -397,5 +403,15 @@ export class PreauthService {
     parent.history.push({ at: op.created_at, step: op.charge_operation, result: `${op.status} ${toMajor(op.amount)} (${op.transaction_reference})` })
     this.#ops(ns).put(op.transaction_reference, op)
     this.#charges(ns).put(parent.transaction_reference, parent)
+  }
+
+  /** The namespace's pre-authorizations (of any status), in store order. */
+  list(ns: string): CardCharge[] {
+    return [...this.#charges(ns).values()].filter((c) => c.kind === 'card' && c.operation === 'pre_authorization')
+  }
+
+  /** A pre-authorization's captures, voids and refunds, oldest first. */
+  operationsOf(ns: string, charge: CardCharge): CardOperation[] {
+    return this.#operationsOf(ns, charge.preauth?.operations)
   }
 }

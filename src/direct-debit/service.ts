@@ -348,5 +348,10 @@ export class DirectDebitService {
     if (this.clocks.now(ns) < expiryMoment(auth.end_date)) return
     this.#setStatus(ns, auth, 'expired', 'The end date has passed')
   }
+
+  /** The moves an authorization in `status` allows, in MOVES' order. */
+  movesFrom(status: AuthStatus): Transition[] {
+    return (Object.keys(MOVES) as Transition[]).filter((m) => MOVES[m].from.includes(status))
+  }
 }
 

@@ -129,6 +129,11 @@ export class IdentityService {
     // a low score that still differs between images, so it reads like a real comparison
     return { match: false, confidence: 5 + (parseInt(h.slice(0, 4), 16) % 25) }
   }
+
+  /** The namespace's identity checks, found or not, in store order. */
+  checks(ns: string): IdentityCheck[] {
+    return [...this.store.col<IdentityCheck>(ns, CHECKS).values()]
+  }
 }
 
 /** A plain record for an identity a pack marks found without giving one. */

@@ -300,6 +300,26 @@ describe('the dashboard (CONTRACT.md 9)', () => {
     await shot(page, 'dashboard-overview')
   })
 
+  it('loads its stylesheet and script from the sandbox itself, with their types, for the browser to keep', async () => {
+    const key = newKey('assets')
+    await cardCharge(key, NO_AUTH_CARD)
+    const page = await newPage()
+    const origins = new Set<string>()
+    const assets = new Map<string, { type: string; cache: string; status: number }>()
+    page.on('request', (r) => void origins.add(new URL(r.url()).origin))
+    page.on('response', (r) => {
+      const path = new URL(r.url()).pathname
+      if (path.startsWith('/_sandbox/ui/dashboard.')) assets.set(path, { type: r.headers()['content-type'], cache: r.headers()['cache-control'], status: r.status() })
+    })
+    await openDashboard(page, key)
+    expect([...origins]).toEqual([sandbox.url])
+    expect(assets.get('/_sandbox/ui/dashboard.css')).toEqual({ type: 'text/css; charset=utf-8', cache: expect.stringContaining('max-age='), status: 200 })
+    expect(assets.get('/_sandbox/ui/dashboard.js')).toEqual({ type: 'text/javascript; charset=utf-8', cache: expect.stringContaining('max-age='), status: 200 })
+    // the stylesheet applies, and the script runs (the live state says when it last updated)
+    expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui')
+    await eventually(async () => expect(await page.locator('#live-state').innerText()).toContain('updated'))
+  })
+
   it('freezes, advances and unfreezes the clock', async () => {
     const key = newKey('clock')
     await cardCharge(key, NO_AUTH_CARD)

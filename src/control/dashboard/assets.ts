@@ -1,0 +1,40 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
+import type { Hono } from 'hono'
+import type { AppEnv } from '../../http/context.js'
+
+/**
+ * The page's stylesheet and script: files beside this one (the build copies them into dist/, see
+ * scripts/copy-assets.mjs), served as /_sandbox/ui/<name>. Each is read once, on first use (not at
+ * start: nothing else needs them). The page links them with a hash of their content in the query,
+ * so a browser may keep them: a changed file gets a new address.
+ */
+const TYPES = {
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+} as const
+export type AssetName = keyof typeof TYPES
+
+interface Asset {
+  body: string
+  /** a hash of the content, put in the page's links */
+  version: string
+}
+
+const loaded = new Map<AssetName, Asset>()
+
+export function asset(name: AssetName): Asset {
+  let a = loaded.get(name)
+  if (!a) {
+    const body = readFileSync(new URL(name, import.meta.url), 'utf8')
+    a = { body, version: createHash('sha256').update(body).digest('hex').slice(0, 12) }
+    loaded.set(name, a)
+  }
+  return a
+}
+
+export function assetRoutes(app: Hono<AppEnv>): void {
+  for (const name of Object.keys(TYPES) as AssetName[]) {
+    app.get(`/${name}`, (c) => c.body(asset(name).body, 200, { 'content-type': TYPES[name], 'cache-control': 'private, max-age=31536000, immutable' }))
+  }
+}

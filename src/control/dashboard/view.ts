@@ -1,0 +1,83 @@
+import type { PreauthService } from '../../cards/preauth.js'
+import type { ChargeBase, PaymentMethod } from '../../charges/types.js'
+import type { Clocks } from '../../clock.js'
+import type { DirectDebit, DirectDebitService } from '../../direct-debit/service.js'
+import type { IdentityService } from '../../identity/service.js'
+import type { Namespaces, NsMeta } from '../../namespaces.js'
+import type { Events } from '../../webhooks/events.js'
+
+/**
+ * What the dashboard reads, and nothing else: the panels ask these and never the store, so a
+ * rule (when a capture is settled, which moves a mandate allows) stays with the service that
+ * owns it.
+ */
+export interface DashboardSources {
+  namespaces: Pick<Namespaces, 'list'>
+  clocks: Pick<Clocks, 'iso' | 'frozenAt' | 'offset' | 'pending'>
+  events: Pick<Events, 'list'>
+  /** the charges of every kind */
+  charges: { list(ns: string): ChargeBase[]; count(ns: string): number }
+  preauth: Pick<PreauthService, 'list' | 'operationsOf' | 'captureState'>
+  directDebit: Pick<DirectDebitService, 'list' | 'movesFrom'>
+  identity: Pick<IdentityService, 'checks'>
+}
+
+const KINDS: PaymentMethod[] = ['card', 'mobile_money', 'direct_debit']
+const STATUSES = ['processing', 'success', 'failed'] as const
+
+/** The filter form's choices (filters.tsx). */
+export interface Filters {
+  kind?: PaymentMethod
+  status?: (typeof STATUSES)[number]
+  q?: string
+}
+
+/** What one request asks to see. */
+export interface View {
+  nsList: NsMeta[]
+  ns: NsMeta | undefined
+  /** the ns query parameter, when it names no namespace */
+  unknownNs?: string
+  filters: Filters
+  /** the control token the page was opened with (kept in links when the page is not on loopback) */
+  token?: string
+}
+
+export function readView(s: DashboardSources, query: Record<string, string>): View {
+  const nsList = s.namespaces.list()
+  const wanted = query.ns
+  const ns = wanted ? nsList.find((m) => m.secret_key === wanted) : nsList[0]
+  return { nsList, ns, unknownNs: wanted && !ns ? wanted : undefined, filters: parseFilters(query), token: query.token || undefined }
+}
+
+/** A dashboard address with these query parameters and the token the page was opened with. */
+export function uiHref(v: View, path: string, params: Record<string, string>): string {
+  const p = new URLSearchParams(params)
+  if (v.token) p.set('token', v.token)
+  return `/_sandbox/ui${path}?${p}`
+}
+
+/** The page for one namespace. */
+export const nsHref = (v: View, ns: string) => uiHref(v, '', { ns })
+
+function parseFilters(query: Record<string, string>): Filters {
+  const f: Filters = {}
+  if ((KINDS as string[]).includes(query.kind)) f.kind = query.kind as PaymentMethod
+  if ((STATUSES as readonly string[]).includes(query.status)) f.status = query.status as Filters['status']
+  const q = query.q?.trim()
+  if (q) f.q = q.slice(0, 200)
+  return f
+}
+
+/** "Reference contains": true without a filter, or when one of the values contains it. */
+export function matchesRef(q: string | undefined, ...values: (string | null | undefined)[]): boolean {
+  if (!q) return true
+  const needle = q.toLowerCase()
+  return values.some((v) => typeof v === 'string' && v.toLowerCase().includes(needle))
+}
+
+export function chargeMatches(c: ChargeBase, f: Filters): boolean {
+  if (f.kind && c.kind !== f.kind) return false
+  if (f.status && c.status !== f.status) return false
+  return matchesRef(f.q, c.payment_reference, c.transaction_reference, (c as DirectDebit).authorization_code)
+}
