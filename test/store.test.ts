@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DataFileError, Store } from '../src/store/store.js'
-import { HOT_RECORDS } from '../src/store/collection.js'
+import { HOT_RECORDS } from '../src/store/records.js'
 import { tempFile } from './helpers.js'
 
 type Rec = Record<string, unknown>

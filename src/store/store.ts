@@ -2,7 +2,9 @@ import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
 import path from 'node:path'
 import { Low, type Adapter } from 'lowdb'
 import { TextFile } from 'lowdb/node'
-import { Collection, type ChangeSink, type CollectionLimits, type IndexFn } from './collection.js'
+import { Collection, type ChangeSink, type IndexFn } from './collection.js'
+import { COLD_BLOCK, HOT_RECORDS, Records } from './records.js'
+import { Shapes } from './shapes.js'
 
 /**
  * The store: namespaces of collections of records, all in memory, indexed.
@@ -24,7 +26,7 @@ export interface StoreOptions {
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
   /** Sizes of each collection's hot set and compressed blocks (tests use tiny ones). */
-  limits?: CollectionLimits
+  limits?: { hot?: number; block?: number }
   /** Hot-set sizes of collections that keep fewer live records than HOT_RECORDS (`limits` wins). */
   hot?: Record<string, number>
 }
@@ -60,8 +62,10 @@ export class DataFileError extends Error {
 export class Store implements ChangeSink {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
   readonly #indexes: Record<string, Record<string, IndexFn<any>>>
-  readonly #limits: CollectionLimits
+  readonly #limits: { hot?: number; block?: number }
   readonly #hot: Record<string, number>
+  /** the cold form's key lists, shared by every collection of this store */
+  readonly #shapes = new Shapes()
   readonly file: string | undefined
   #log: DeltaLog | null = null
   #version = 0
@@ -103,8 +107,9 @@ export class Store implements ChangeSink {
     }
     let col = cols.get(name)
     if (!col) {
-      const hot = this.#limits.hot ?? this.#hot[name]
-      col = new Collection<T>(ns, name, this, this.#indexes[name] ?? {}, hot === undefined ? this.#limits : { ...this.#limits, hot })
+      const hot = this.#limits.hot ?? this.#hot[name] ?? HOT_RECORDS
+      const records = new Records<T>(name, this.#shapes, hot, this.#limits.block ?? COLD_BLOCK)
+      col = new Collection<T>(ns, name, this, records, this.#indexes[name])
       cols.set(name, col)
     }
     return col as Collection<T>
