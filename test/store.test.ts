@@ -2,7 +2,8 @@ import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 
 import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DataFileError, Store } from '../src/store/store.js'
+import { DataFileError } from '../src/store/file-log.js'
+import { Store } from '../src/store/store.js'
 import { HOT_RECORDS } from '../src/store/records.js'
 import { tempFile } from './helpers.js'
 
