@@ -6,6 +6,7 @@ import { createApp } from '../src/app.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { resolveConfig, type ConfigInput } from '../src/config.js'
 import { closeDeps, createDeps, type Deps } from '../src/deps.js'
+import { Store, type StoreOptions } from '../src/store/store.js'
 
 export const SECRET = 'sk_test_sandbox'
 export const ENC_KEY = 'sandbox-encryption-key-012345678'
@@ -36,10 +37,24 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
   }
 }
 
+/**
+ * The environment a test's config reads: only the store's hot-set and block sizes, which
+ * `npm run test:cold` sets (the defaults otherwise).
+ */
+const STORE_ENV = { SANDBOX_HOT_RECORDS: process.env.SANDBOX_HOT_RECORDS, SANDBOX_COLD_BLOCK: process.env.SANDBOX_COLD_BLOCK }
+
+/** The store's hot-set and block sizes as the config gives them to it (see STORE_ENV). */
+export const STORE_LIMITS = (({ hotRecords, coldBlock }) => ({ hotRecords, coldBlock }))(resolveConfig({}, STORE_ENV))
+
+/** Opens a store with STORE_LIMITS, unless `options` says otherwise. */
+export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
+  return Store.open({ ...STORE_LIMITS, ...options })
+}
+
 /** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
 export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}): Promise<TestSandbox> {
   const { frozen, ...rest } = input
-  const config = resolveConfig({ port: 0, ...rest }, {})
+  const config = resolveConfig({ port: 0, ...rest }, STORE_ENV)
   const deps = await createDeps(config)
   const app = createApp(deps)
   const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {

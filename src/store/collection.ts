@@ -3,6 +3,17 @@ import type { Records } from './records.js'
 /** Derives secondary keys of a record (for example its payment reference) for an index. */
 export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
 
+/**
+ * What the module that owns a collection declares about it: its secondary indexes, and a hot
+ * set smaller than the store's when its records are rarely read again.
+ */
+export interface CollectionSpec<T = any> {
+  name: string
+  indexes?: Record<string, IndexFn<T>>
+  /** records kept live (the store's hotRecords when absent) */
+  hot?: number
+}
+
 /** Receives every change so the store can count and persist it. */
 export interface ChangeSink {
   changed(ns: string, collection: string, key: string): void

@@ -12,18 +12,8 @@ import type { Shapes } from './shapes.js'
  * decoded) and parses it into a new object.
  */
 
-/**
- * How many records of a collection stay as live objects. `SANDBOX_HOT_RECORDS` overrides it:
- * `npm run test:cold` runs the whole suite with 1, which shows that no code relies on an object
- * staying the stored one.
- */
-export const HOT_RECORDS = Math.max(1, Number(process.env.SANDBOX_HOT_RECORDS) || 128)
-
 /** the most texts one block holds: a block slot is kept as block id * MAX_BLOCK + slot */
 const MAX_BLOCK = 4096
-
-/** How many cold texts are compressed together into one block. `SANDBOX_COLD_BLOCK` overrides it (`npm run test:cold` uses 2). */
-export const COLD_BLOCK = Math.min(MAX_BLOCK, Math.max(1, Number(process.env.SANDBOX_COLD_BLOCK) || 64))
 
 /**
  * A block's texts repeat one another within a record or two (a few hundred bytes), so an 8 KiB

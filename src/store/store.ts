@@ -1,7 +1,7 @@
-import { Collection, type ChangeSink, type IndexFn } from './collection.js'
+import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
 import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
-import { COLD_BLOCK, HOT_RECORDS, Records } from './records.js'
+import { Records } from './records.js'
 import { Shapes } from './shapes.js'
 
 /**
@@ -12,21 +12,21 @@ import { Shapes } from './shapes.js'
 export interface StoreOptions {
   /** JSON file to persist to; in memory when absent. */
   file?: string
-  /** Secondary indexes per collection name. */
-  indexes?: Record<string, Record<string, IndexFn<any>>>
+  /** What the modules that own collections declare about them (indexes, hot-set sizes). */
+  collections?: readonly CollectionSpec[]
+  /** How many records of a collection stay live objects, unless its spec says otherwise. */
+  hotRecords: number
+  /** How many cold texts are compressed together into one block. */
+  coldBlock: number
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
-  /** Sizes of each collection's hot set and compressed blocks (tests use tiny ones). */
-  limits?: { hot?: number; block?: number }
-  /** Hot-set sizes of collections that keep fewer live records than HOT_RECORDS (`limits` wins). */
-  hot?: Record<string, number>
 }
 
 export class Store implements ChangeSink, Persisted {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
-  readonly #indexes: Record<string, Record<string, IndexFn<any>>>
-  readonly #limits: { hot?: number; block?: number }
-  readonly #hot: Record<string, number>
+  readonly #specs = new Map<string, CollectionSpec>()
+  readonly #hotRecords: number
+  readonly #coldBlock: number
   /** the cold form's key lists, shared by every collection of this store */
   readonly #shapes = new Shapes()
   readonly file: string | undefined
@@ -35,13 +35,13 @@ export class Store implements ChangeSink, Persisted {
 
   private constructor(options: StoreOptions) {
     this.file = options.file
-    this.#indexes = options.indexes ?? {}
-    this.#limits = options.limits ?? {}
-    this.#hot = options.hot ?? {}
+    for (const spec of options.collections ?? []) this.#specs.set(spec.name, spec)
+    this.#hotRecords = options.hotRecords
+    this.#coldBlock = options.coldBlock
   }
 
   /** Opens a store; with `file`, loads it (or creates it) and keeps it up to date. */
-  static async open(options: StoreOptions = {}): Promise<Store> {
+  static async open(options: StoreOptions): Promise<Store> {
     const store = new Store(options)
     if (options.file) store.#log = await FileLog.open(options.file, store, options.compactMinBytes ?? 1 << 20)
     return store
@@ -68,9 +68,9 @@ export class Store implements ChangeSink, Persisted {
     }
     let col = cols.get(name)
     if (!col) {
-      const hot = this.#limits.hot ?? this.#hot[name] ?? HOT_RECORDS
-      const records = new Records<T>(name, this.#shapes, hot, this.#limits.block ?? COLD_BLOCK)
-      col = new Collection<T>(ns, name, this, records, this.#indexes[name])
+      const spec = this.#specs.get(name)
+      const records = new Records<T>(name, this.#shapes, spec?.hot ?? this.#hotRecords, this.#coldBlock)
+      col = new Collection<T>(ns, name, this, records, spec?.indexes)
       cols.set(name, col)
     }
     return col as Collection<T>
