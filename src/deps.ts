@@ -4,9 +4,9 @@ import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
 import { Namespaces } from './namespaces.js'
 import { Scenarios } from './scenario/index.js'
-import { CHARGES, type ChargeBase } from './charges/types.js'
+import { CHARGES_SPEC } from './charges/types.js'
 import { Store } from './store/store.js'
-import { EVENTS, Events } from './webhooks/events.js'
+import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './faults.js'
 import { CardService } from './cards/service.js'
@@ -40,24 +40,11 @@ export interface Deps {
   startedAt: number
 }
 
-/** Secondary indexes of the store's collections. */
-export const INDEXES = {
-  [CHARGES]: { payment_reference: (c: ChargeBase) => c.payment_reference },
-}
-
-/**
- * Collections that keep fewer records live than the store's default. An event is written once
- * and, without a webhook receiver, never read again; kept live, each of the last 128 would be
- * copied by every young collection while it waits to go cold. Delivery reads an event back
- * (parsed again) and puts it once per attempt.
- */
-export const HOT = { [EVENTS]: 1 }
-
 /** Opens the store, loads the packs, builds the clocks and the services, without HTTP. */
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, indexes: INDEXES, hot: HOT, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Clocks, type Timer } from '../src/clock.js'
-import { Store } from '../src/store/store.js'
-import { tempFile } from './helpers.js'
+import type { Store } from '../src/store/store.js'
+import { openStore, tempFile } from './helpers.js'
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0)
 const NS = 'sk_test_clock'
@@ -16,7 +16,7 @@ const stores: Store[] = []
 const clocksList: Clocks[] = []
 async function setup(file?: string, start = T0) {
   const { wall, wallNow } = fakeWall(start)
-  const store = await Store.open({ file })
+  const store = await openStore({ file })
   stores.push(store)
   const clocks = new Clocks(store, { wallNow })
   // manual only: these tests move the clock themselves, never through setTimeout
@@ -314,7 +314,7 @@ describe('Clocks', () => {
   it('fires a due timer by itself once its time comes, when started', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const { wall, wallNow } = fakeWall()
-    const store = await Store.open()
+    const store = await openStore()
     stores.push(store)
     const clocks = new Clocks(store, { wallNow })
     clocksList.push(clocks)
@@ -334,10 +334,9 @@ describe('Clocks', () => {
 
 describe('a frozen clock', () => {
   it('stands still until advanced, fires timers only when advanced, and resumes from where it stands', async () => {
-    const { Store } = await import('../src/store/store.js')
     const { Clocks } = await import('../src/clock.js')
     let wall = 1_700_000_000_000
-    const clocks = new Clocks(await Store.open(), { wallNow: () => wall })
+    const clocks = new Clocks(await openStore(), { wallNow: () => wall })
     const fired: number[] = []
     clocks.on('tick', (ns) => fired.push(clocks.now(ns)))
     clocks.freeze('ns', true)

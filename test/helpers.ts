@@ -6,6 +6,7 @@ import { createApp } from '../src/app.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { resolveConfig, type ConfigInput } from '../src/config.js'
 import { closeDeps, createDeps, type Deps } from '../src/deps.js'
+import { Store, type StoreOptions } from '../src/store/store.js'
 
 export const SECRET = 'sk_test_sandbox'
 export const ENC_KEY = 'sandbox-encryption-key-012345678'
@@ -36,11 +37,26 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
   }
 }
 
+/**
+ * The environment a test's config reads: only the SANDBOX_* tuning variables of this process (not
+ * its keys, ports or files), which vitest.config.ts and `npm run test:cold` set.
+ */
+const TUNING_ENV: NodeJS.ProcessEnv = {}
+for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) TUNING_ENV[name] = process.env[name]
+
+/** The store's hot-set and block sizes as the config gives them to it (see TUNING_ENV). */
+export const STORE_LIMITS = (({ hotRecords, coldBlock }) => ({ hotRecords, coldBlock }))(resolveConfig({}, TUNING_ENV))
+
+/** Opens a store with STORE_LIMITS, unless `options` says otherwise. */
+export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
+  return Store.open({ ...STORE_LIMITS, ...options })
+}
+
 /** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
 export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}): Promise<TestSandbox> {
   const { frozen, ...rest } = input
-  // the flags given, and the environment's tuning settings only (the suite's, see vitest.config.ts)
-  const config = resolveConfig({ port: 0, ...rest }, tuningEnv())
+  // the flags given and the tuning variables; the query cache's as it is now (a test turns it off)
+  const config = resolveConfig({ port: 0, ...rest }, { ...TUNING_ENV, SANDBOX_QUERY_CACHE: process.env.SANDBOX_QUERY_CACHE })
   const deps = await createDeps(config)
   const app = createApp(deps)
   const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {
@@ -71,13 +87,6 @@ export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}
       call('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(payload, opts.encKey ?? ENC_KEY) }, { key: opts.key }),
     close: () => closeDeps(deps),
   }
-}
-
-/** The SANDBOX_* tuning variables of this process (not its keys, ports or files). */
-function tuningEnv(): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = {}
-  for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) env[name] = process.env[name]
-  return env
 }
 
 export function tempFile(name = 'data.json'): string {

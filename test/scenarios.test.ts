@@ -2,8 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FAILURE_MESSAGES_7_4 } from '../src/errors.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
-import { Store } from '../src/store/store.js'
-import { cardPayload, makeSandbox, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 
@@ -538,7 +537,7 @@ describe('control API: scenarios', () => {
   })
 
   it('Scenarios.addPack refuses a bad pack without storing it', async () => {
-    const store = await Store.open()
+    const store = await openStore()
     const s = Scenarios.load([], store)
     expect(() => s.addPack('ns', { cards: [{ number: '1' }] })).toThrow(PackError)
     expect(store.col('ns', 'packs').size).toBe(0)

@@ -2,9 +2,12 @@ import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 
 import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DataFileError, Store } from '../src/store/store.js'
-import { HOT_RECORDS } from '../src/store/collection.js'
-import { tempFile } from './helpers.js'
+import { DataFileError } from '../src/store/file-log.js'
+import type { Store } from '../src/store/store.js'
+import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
+
+/** records kept live per collection (1 under npm run test:cold) */
+const HOT_RECORDS = STORE_LIMITS.hotRecords
 
 type Rec = Record<string, unknown>
 /** ns -> collection -> key -> record, the plain model of what a store holds */
@@ -68,8 +71,8 @@ function dump(store: Store, namespaces: string[], collections: string[]): Model 
 }
 
 const opened: Store[] = []
-async function open(options: Parameters<typeof Store.open>[0] = {}): Promise<Store> {
-  const s = await Store.open(options)
+async function open(options: Parameters<typeof openStore>[0] = {}): Promise<Store> {
+  const s = await openStore(options)
   opened.push(s)
   return s
 }
@@ -78,8 +81,9 @@ afterEach(async () => {
 })
 
 describe('Store in memory', () => {
-  const indexes = {
-    charges: {
+  const charges = {
+    name: 'charges',
+    indexes: {
       payment_reference: (c: Rec) => c.payment_reference as string | undefined,
       tags: (c: Rec) => (c.tags as string[] | undefined) ?? null,
     },
@@ -123,7 +127,7 @@ describe('Store in memory', () => {
   })
 
   it('finds records by a secondary index', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     col.put('tx1', { payment_reference: 'order-1' })
     col.put('tx2', { payment_reference: 'order-2' })
@@ -137,7 +141,7 @@ describe('Store in memory', () => {
   })
 
   it('updates the index when a replaced record changes its indexed value', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     col.put('tx1', { payment_reference: 'old' })
     col.put('tx1', { payment_reference: 'new' })
@@ -146,7 +150,7 @@ describe('Store in memory', () => {
   })
 
   it('updates the index when a record is mutated in place and put again', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     const rec: Rec = { payment_reference: 'old' }
     col.put('tx1', rec)
@@ -157,7 +161,7 @@ describe('Store in memory', () => {
   })
 
   it('drops the index entry when the indexed value goes away', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     col.put('tx1', { payment_reference: 'ref-1' })
     col.put('tx1', { other: true })
@@ -165,7 +169,7 @@ describe('Store in memory', () => {
   })
 
   it('removes index entries on delete', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     col.put('tx1', { payment_reference: 'ref-1', tags: ['t1', 't2'] })
     expect(col.findBy('tags', 't2')).toBeDefined()
@@ -176,7 +180,7 @@ describe('Store in memory', () => {
   })
 
   it('indexes every value an index function returns, and only strings', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     col.put('tx1', { tags: ['a', 'b'] })
     expect(col.findBy('tags', 'a')).toEqual({ tags: ['a', 'b'] })
@@ -189,7 +193,7 @@ describe('Store in memory', () => {
   })
 
   it('empties a namespace on reset, except the collections kept, and not other namespaces', async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     s.col<Rec>('a', 'charges').put('tx1', { payment_reference: 'r1' })
     s.col<Rec>('a', 'meta').put('ns', { name: 'A' })
     s.col<Rec>('b', 'charges').put('tx1', { payment_reference: 'r1' })
@@ -203,7 +207,7 @@ describe('Store in memory', () => {
   })
 
   it(`keeps the ${HOT_RECORDS} records used last as live objects and the others as JSON text`, async () => {
-    const s = await open({ indexes })
+    const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     const first = col.put('tx0', { payment_reference: 'r0', history: [{ step: 'created' }] })
     // changed in place after the put, as a service does within one request
@@ -227,7 +231,7 @@ describe('Store in memory', () => {
   })
 
   it('keeps cold texts compressed in blocks, and a block it no longer needs is dropped', async () => {
-    const s = await open({ indexes, limits: { hot: 1, block: 4 } })
+    const s = await open({ collections: [charges], hotRecords: 1, coldBlock: 4 })
     const col = s.col<Rec>('ns', 'charges')
     const rec = (i: number) => ({ payment_reference: `r${i}`, note: 'x'.repeat(200), i })
     // five records, the last one hot: the four others packed into one block
@@ -258,7 +262,7 @@ describe('Store in memory', () => {
     expect(col.findBy('payment_reference', 'r1')).toEqual(rec(1))
   })
 
-  it('keeps fewer records live in the collections `hot` names; explicit limits win', async () => {
+  it('keeps fewer records live in the collections whose spec says so', async () => {
     const rec = (i: number) => ({ payment_reference: `r${i}`, i })
     const fill = (s: Store, name: string) => {
       const col = s.col<Rec>('ns', name)
@@ -266,13 +270,11 @@ describe('Store in memory', () => {
       return col.coldStats()
     }
     const cold = (stats: ReturnType<typeof fill>) => stats.texts + stats.packed
-    const s = await open({ hot: { events: 2 } })
+    const s = await open({ collections: [{ name: 'events', hot: 2 }] })
     expect(fill(s, 'events')).toMatchObject({ hot: 2 })
     expect(cold(fill(s, 'events'))).toBe(8)
     // the others keep the default (SANDBOX_HOT_RECORDS under npm run test:cold)
     expect(fill(s, 'charges').hot).toBe(Math.min(10, HOT_RECORDS))
-    const t = await open({ hot: { events: 2 }, limits: { hot: 3 } })
-    expect(fill(t, 'events').hot).toBe(3)
     // what goes on being read stays the same object while it is hot
     const events = s.col<Rec>('ns', 'events')
     expect(events.get('k0')).toBe(events.get('k0'))
@@ -299,7 +301,7 @@ describe('Store in memory', () => {
     )
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { minLength: 30, maxLength: 150 }), fc.integer({ min: 1, max: 3 }), fc.integer({ min: 1, max: 6 }), async (ops, hot, block) => {
-        const s = await Store.open({ indexes: { x: { payment_reference: (r: Rec) => r.payment_reference as string } }, limits: { hot, block } })
+        const s = await openStore({ collections: [{ name: 'x', indexes: { payment_reference: (r: Rec) => r.payment_reference as string } }], hotRecords: hot, coldBlock: block })
         const col = s.col<Rec>('ns', 'x')
         const model = new Map<string, Rec>()
         // the index: a reference points to the key put with it last, until that key loses it
@@ -433,15 +435,15 @@ describe('Store with a file', () => {
 
   it('keeps changes across close and reopen', async () => {
     const file = tempFile()
-    const indexes = { charges: { payment_reference: (c: Rec) => c.payment_reference as string } }
-    const s = await Store.open({ file, indexes })
+    const collections = [{ name: 'charges', indexes: { payment_reference: (c: Rec) => c.payment_reference as string } }]
+    const s = await openStore({ file, collections })
     s.col<Rec>('ns', 'charges').put('tx1', { payment_reference: 'order-1', amount: 100 })
     s.col<Rec>('ns', 'charges').put('tx2', { payment_reference: 'order-2', amount: 200 })
     s.col<Rec>('ns', 'charges').delete('tx2')
     s.col<Rec>('other', 'meta').put('clock', { offset_ms: 5 })
     await s.close()
 
-    const again = await open({ file, indexes })
+    const again = await open({ file, collections })
     expect(again.col<Rec>('ns', 'charges').get('tx1')).toEqual({ payment_reference: 'order-1', amount: 100 })
     expect(again.col<Rec>('ns', 'charges').get('tx2')).toBeUndefined()
     expect(again.col<Rec>('ns', 'charges').size).toBe(1)
@@ -453,7 +455,7 @@ describe('Store with a file', () => {
 
   it('close() writes changes not yet synced', async () => {
     const file = tempFile()
-    const s = await Store.open({ file })
+    const s = await openStore({ file })
     s.col<Rec>('ns', 'c').put('a', { v: 'unsynced' })
     await s.close()
     expect(replay(readDoc(file))).toEqual({ ns: { c: { a: { v: 'unsynced' } } } })
@@ -461,7 +463,7 @@ describe('Store with a file', () => {
 
   it('persists resetNamespace, keeping the collections named and other namespaces', async () => {
     const file = tempFile()
-    const s = await Store.open({ file })
+    const s = await openStore({ file })
     s.col<Rec>('a', 'charges').put('tx1', { v: 1 })
     s.col<Rec>('a', 'meta').put('ns', { v: 2 })
     s.col<Rec>('b', 'charges').put('tx1', { v: 3 })
@@ -484,7 +486,7 @@ describe('Store with a file', () => {
 
   it('persists a put made before a reset in the same group as gone', async () => {
     const file = tempFile()
-    const s = await Store.open({ file })
+    const s = await openStore({ file })
     s.col<Rec>('a', 'c').put('k', { v: 1 })
     s.resetNamespace('a')
     await s.close()
@@ -624,7 +626,7 @@ describe('Store with a file', () => {
 
   it('repairs a torn last delta on open, keeping every complete delta', async () => {
     const file = tempFile()
-    const s = await Store.open({ file })
+    const s = await openStore({ file })
     for (let i = 0; i < 5; i++) {
       s.col<Rec>('ns', 'c').put(`k${i}`, { i, text: 'some text to cut in the middle' })
       await s.sync()
@@ -656,7 +658,7 @@ describe('Store with a file', () => {
     ['half of the next delta', '\n,{"n":"ns","c":"c","k":"k9","v":{"i"'],
   ])('repairs a torn append that wrote %s over the tail', async (_what, partial) => {
     const file = tempFile()
-    const s = await Store.open({ file })
+    const s = await openStore({ file })
     s.col<Rec>('ns', 'c').put('k0', { i: 0 })
     await s.sync()
     s.col<Rec>('ns', 'c').put('k1', { i: 1 })
@@ -676,7 +678,7 @@ describe('Store with a file', () => {
 
   it('repairs a torn first delta after a compaction', async () => {
     const file = tempFile()
-    const s = await Store.open({ file })
+    const s = await openStore({ file })
     s.col<Rec>('ns', 'c').put('k0', { i: 0 })
     await s.compact()
     await s.close()
@@ -699,7 +701,7 @@ describe('Store with a file', () => {
     const file = tempFile('corrupt.json')
     writeFileSync(file, content)
     const before = readFileSync(file)
-    const err = await Store.open({ file }).then(
+    const err = await openStore({ file }).then(
       () => null,
       (e: unknown) => e,
     )
@@ -711,7 +713,7 @@ describe('Store with a file', () => {
 
   it('refuses a directory given as the file with DataFileError naming it', async () => {
     const dir = dirname(tempFile())
-    const err = await Store.open({ file: dir }).then(
+    const err = await openStore({ file: dir }).then(
       () => null,
       (e: unknown) => e,
     )
@@ -721,7 +723,7 @@ describe('Store with a file', () => {
 
   it('refuses a file in a missing directory with DataFileError naming the file', async () => {
     const file = join(dirname(tempFile()), 'no-such-dir', 'data.json')
-    const err = await Store.open({ file }).then(
+    const err = await openStore({ file }).then(
       () => null,
       (e: unknown) => e,
     )
@@ -742,7 +744,7 @@ describe('Store with a file', () => {
     process.env.NODE_ENV = 'test'
     try {
       const file = tempFile()
-      const s = await Store.open({ file })
+      const s = await openStore({ file })
       expect(s.persistent).toBe(true)
       s.col<Rec>('ns', 'c').put('k', { written: true })
       await s.sync()
@@ -808,7 +810,7 @@ describe('Store with a file: property', () => {
     await fc.assert(
       fc.asyncProperty(fc.array(opArb, { maxLength: 40 }), fc.boolean(), async (ops, tiny) => {
         const file = tempFile()
-        const store = await Store.open({ file, compactMinBytes: tiny ? 1 : undefined })
+        const store = await openStore({ file, compactMinBytes: tiny ? 1 : undefined })
         const model = new Map<string, Map<string, Map<string, Rec>>>()
         const inFlight: Promise<void>[] = []
         const modelCol = (ns: string, col: string) => {
@@ -856,7 +858,7 @@ describe('Store with a file: property', () => {
         } finally {
           await store.close()
         }
-        const again = await Store.open({ file })
+        const again = await openStore({ file })
         try {
           const expected: Model = {}
           for (const [ns, cols] of model) for (const [name, recs] of cols) for (const [k, v] of recs) ((expected[ns] ??= {})[name] ??= {})[k] = v

@@ -1,5 +1,6 @@
 import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
+import type { CollectionSpec } from '../store/collection.js'
 
 export type ChargeStatus = 'processing' | 'success' | 'failed'
 export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit'
@@ -109,4 +110,5 @@ export interface CardOperation {
 }
 
 export const CHARGES = 'charges'
+export const CHARGES_SPEC: CollectionSpec<ChargeBase> = { name: CHARGES, indexes: { payment_reference: (c) => c.payment_reference } }
 export const CARD_OPS = 'card_ops'

@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid'
 import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
-import type { Collection } from '../store/collection.js'
+import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 
 /** CONTRACT.md 8's events. */
@@ -30,6 +30,8 @@ export interface EventRecord {
 }
 
 export const EVENTS = 'events'
+/** Written once and, without a receiver, never read again: one kept live, not 128 copied by every young collection. */
+export const EVENTS_SPEC: CollectionSpec<EventRecord> = { name: EVENTS, hot: 1 }
 const META = 'meta'
 /** where earlier builds stored the event counter, with every event (their data files still hold it) */
 const LEGACY_SEQ_KEY = 'event_seq'

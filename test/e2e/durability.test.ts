@@ -3,8 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { Store } from '../../src/store/store.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { runCli, startCli, type RunningCli } from './process.js'
 
@@ -177,7 +176,7 @@ async function realDataFile(): Promise<{ file: string; text: string; refs: strin
   const refs: string[] = []
   for (const n of [6, 3]) {
     if (n === 3) {
-      const store = await Store.open({ file })
+      const store = await openStore({ file })
       await store.compact()
       await store.close()
     }

@@ -1,0 +1,372 @@
+import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
+import path from 'node:path'
+import { Low } from 'lowdb'
+import { DataFile } from 'lowdb/node'
+import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
+
+/**
+ * The data file (`--data FILE`): one JSON document `{"paysandbox":1,"snapshot":{...},"deltas":[...]}`
+ * that holds every change before its response is sent. Changes are appended to the `deltas`
+ * array in place (one positional write per group of changes, so the cost of a write does not
+ * grow with the store), and the whole document is compacted (written to a temp file, then
+ * renamed) once the deltas outweigh the snapshot. The file is valid JSON after every write, so a
+ * `kill -9` leaves it holding every acknowledged change.
+ *
+ * Where lowdb fits, and where it cannot:
+ * - Opening reads the document whole, and writes it whole again when it cannot be appended to as
+ *   it is (a new, empty or torn file, or another layout): lowdb's `Low` over its `DataFile`
+ *   adapter, a document read and written whole (the write: a temp file renamed over the file).
+ *   The document was just read whole, so writing it whole costs nothing new.
+ * - Appending a change is not lowdb: its adapters only write the whole document, whose cost
+ *   grows with the store. A change is written over the document's tail instead.
+ * - Compacting is not lowdb's write either, for two reasons. `write(data)` takes the document as
+ *   one value, one string for its text adapters, where the compaction never holds the store as
+ *   one string (it writes it a piece at a time, with the event loop free between pieces). And it
+ *   renames the file as soon as it is written, where the compaction must, between writing and
+ *   renaming and with appends held, add the changes appended meanwhile (or they would be lost).
+ *   So it writes its own temp file and renames it, as lowdb's writer does.
+ */
+
+const FORMAT = 1
+const TAIL = ']}'
+
+/** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
+const COMPACT_CHUNK = 256 * 1024
+
+interface FileDoc {
+  paysandbox: number
+  snapshot: Snapshot
+  deltas: Delta[]
+}
+
+/** The document as read, and whether the file can be appended to as it is. */
+interface ReadDoc extends FileDoc {
+  appendable: boolean
+}
+
+export class DataFileError extends Error {
+  constructor(readonly file: string, reason: string) {
+    super(`cannot use data file ${file}: ${reason}`)
+    this.name = 'DataFileError'
+  }
+}
+
+/** A pending change: a record's key (written as it stands then), or a reset. */
+type Op = Delta | [string, string, string]
+
+const RESOLVED = Promise.resolve()
+
+/**
+ * The append-and-compact writer. Appends (group commit) are written one at a time; waiters are
+ * released only after the write that holds their change has completed. A compaction runs beside
+ * them: it writes the snapshot to a temporary file while appends still go to the current file (so
+ * nothing waits for it), then, in one step between two appends, copies to the new file the
+ * changes appended meanwhile and renames it over the current one.
+ */
+export class FileLog implements Persistence {
+  #fh: FileHandle | null = null
+  #size = 0
+  #deltaCount = 0
+  #deltaBytes = 0
+  #snapshotBytes = 0
+  /** pending changes in order: puts coalesced by key, resets kept in place */
+  #pending: Op[] = []
+  #dirtyKeys = new Set<string>()
+  #waiters: (() => void)[] = []
+  #failures: ((e: unknown) => void)[] = []
+  #running = false
+  #closed = false
+  #error: unknown = null
+  /** the compaction under way, and the changes appended since it took its snapshot */
+  #compacting: Promise<void> | null = null
+  #carry: Op[] | null = null
+  /** file writes one at a time: appends, and the switch to a compacted file */
+  #lock: Promise<unknown> = Promise.resolve()
+
+  private constructor(
+    readonly path: string,
+    readonly store: Persisted,
+    readonly compactMinBytes: number,
+  ) {}
+
+  /** Loads `file` (created when missing) into the store, and keeps it up to date from then on. */
+  static async open(file: string, store: Persisted, compactMinBytes: number): Promise<FileLog> {
+    // built by hand: lowdb's JSONFilePreset goes in-memory under NODE_ENV=test
+    const db = new Low<ReadDoc>(new DataFile(file, { parse: (text) => parseDoc(file, text), stringify }), {
+      paysandbox: FORMAT,
+      snapshot: {},
+      deltas: [],
+      appendable: false,
+    })
+    try {
+      await db.read()
+      store.load(db.data.snapshot, db.data.deltas)
+    } catch (e) {
+      if (e instanceof DataFileError) throw e
+      throw new DataFileError(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)
+    }
+    const log = new FileLog(file, store, compactMinBytes)
+    try {
+      // a file in our layout is appended to where it ends: a restart does not rewrite a large file
+      if (!db.data.appendable) await db.write()
+      log.#size = log.#snapshotBytes = (await stat(file)).size
+    } catch (e) {
+      throw new DataFileError(file, `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+    }
+    log.#deltaCount = db.data.deltas.length
+    return log
+  }
+
+  get dirty(): boolean {
+    return this.#pending.length > 0 || this.#running
+  }
+
+  changed(ns: string, c: string, k: string): void {
+    const id = `${ns}\u0000${c}\u0000${k}`
+    if (this.#dirtyKeys.has(id)) return
+    this.#dirtyKeys.add(id)
+    this.#pending.push([ns, c, k])
+    this.#kick()
+  }
+
+  reset(ns: string, keep: string[]): void {
+    // later puts in this namespace must come after the reset, so forget their coalescing
+    for (const id of this.#dirtyKeys) if (id.startsWith(`${ns}\u0000`)) this.#dirtyKeys.delete(id)
+    this.#pending.push({ n: ns, reset: keep })
+    this.#kick()
+  }
+
+  sync(): Promise<void> {
+    if (this.#error) return Promise.reject(this.#error)
+    if (!this.#pending.length && !this.#running) return RESOLVED
+    return new Promise((resolve, reject) => {
+      this.#waiters.push(resolve)
+      this.#failures.push(reject)
+    })
+  }
+
+  /** Compacts now (and waits for it); a failure is thrown. */
+  async compact(): Promise<void> {
+    await this.sync()
+    while (this.#compacting) await this.#compacting
+    const run = this.#startCompaction(false)
+    await run.done
+    if (run.error) throw run.error
+  }
+
+  async close(): Promise<void> {
+    await this.sync().catch(() => undefined)
+    await this.#compacting
+    this.#closed = true
+    await this.#fh?.close()
+    this.#fh = null
+  }
+
+  #kick(): void {
+    if (this.#running || this.#closed) return
+    this.#running = true
+    // setImmediate lets every request of this turn of the event loop join the same write
+    setImmediate(() => void this.#loop())
+  }
+
+  async #loop(): Promise<void> {
+    try {
+      while (this.#pending.length) {
+        const waiters = this.#waiters
+        const failures = this.#failures
+        this.#waiters = []
+        this.#failures = []
+        try {
+          await this.#locked(() => this.#append())
+        } catch (e) {
+          this.#error = e
+          for (const f of failures) f(e)
+          continue
+        }
+        for (const w of waiters) w()
+        if (!this.#compacting && this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) this.#startCompaction()
+      }
+    } finally {
+      this.#running = false
+      // a waiter may have arrived between the last check and now
+      const waiters = this.#waiters
+      this.#waiters = []
+      this.#failures = []
+      for (const w of waiters) w()
+    }
+  }
+
+  /** Runs a file write after the ones before it. */
+  #locked<T>(fn: () => Promise<T>): Promise<T> {
+    const run = this.#lock.then(fn)
+    this.#lock = run.catch(() => undefined)
+    return run
+  }
+
+  #startCompaction(logErrors = true): { done: Promise<void>; error?: unknown } {
+    const run: { done: Promise<void>; error?: unknown } = { done: RESOLVED }
+    this.#carry = []
+    run.done = this.#compacting = this.#writeCompacted()
+      .catch((e) => {
+        run.error = e
+        // the current file still holds everything: appends go on there
+        if (logErrors && !this.#closed) console.error('paysandbox: could not compact the data file:', e)
+      })
+      .finally(() => {
+        this.#carry = null
+        this.#compacting = null
+      })
+    return run
+  }
+
+  async #append(): Promise<void> {
+    const ops = this.#pending
+    this.#pending = []
+    this.#dirtyKeys.clear()
+    if (!ops.length) return
+    this.#carry?.push(...ops)
+    if (!this.#fh) this.#fh = await open(this.path, 'r+')
+    const added = await writeDeltas(this.#fh, this.#size, this.#deltaLines(ops, this.#deltaCount === 0))
+    this.#size += added
+    this.#deltaCount += ops.length
+    this.#deltaBytes += added
+  }
+
+  /** The deltas of these changes, each on its own line, with the records as they stand now. */
+  #deltaLines(ops: Op[], first: boolean): string {
+    const lines: string[] = []
+    for (const op of ops) {
+      let delta: string
+      if (Array.isArray(op)) {
+        const [n, c, k] = op
+        const v = this.store.recordJson(n, c, k)
+        // {n, c, k, v} or {n, c, k, d: 1}, with the record's text as the collection keeps it
+        const head = `{"n":${JSON.stringify(n)},"c":${JSON.stringify(c)},"k":${JSON.stringify(k)}`
+        delta = v === undefined ? `${head},"d":1}` : `${head},"v":${v}}`
+      } else {
+        delta = JSON.stringify(op)
+      }
+      // newline first: a torn write can then only ever damage its own last line
+      lines.push(`\n${first && lines.length === 0 ? '' : ','}${delta}`)
+    }
+    return lines.join('')
+  }
+
+  /**
+   * Writes the whole store to a temporary file next to the data file a piece at a time, with the
+   * event loop free between pieces, then makes it the data file (#switchTo). A crash before the
+   * rename leaves the old file, which holds every change acknowledged so far.
+   */
+  async #writeCompacted(): Promise<void> {
+    const tmp = path.join(path.dirname(this.path), `.${path.basename(this.path)}.compact.tmp`)
+    const out = await open(tmp, 'w')
+    try {
+      let size = 0
+      let parts: string[] = []
+      let length = 0
+      // a string, not a Buffer: written from native memory, no ArrayBuffer left for the GC
+      const flush = async () => {
+        const text = parts.join('')
+        parts = []
+        length = 0
+        const { bytesWritten } = await out.write(text, null, 'utf8')
+        size += bytesWritten
+      }
+      for (const piece of documentPieces(this.store)) {
+        parts.push(piece)
+        length += piece.length
+        if (length >= COMPACT_CHUNK) await flush()
+      }
+      await flush()
+      await this.#switchTo(out, tmp, size)
+    } catch (e) {
+      await out.close().catch(() => undefined)
+      await rm(tmp, { force: true })
+      throw e
+    }
+  }
+
+  /**
+   * The compaction's last step, between two appends: the changes appended since its snapshot go
+   * after it in the new file (replayed over the snapshot, they give every record's latest state),
+   * then the new file replaces the current one and takes the appends from now on.
+   */
+  #switchTo(out: FileHandle, tmp: string, size: number): Promise<void> {
+    return this.#locked(async () => {
+      const carried = this.#carry ?? []
+      const added = carried.length ? await writeDeltas(out, size, this.#deltaLines(carried, true)) : 0
+      await rename(tmp, this.path)
+      this.#carry = null
+      const old = this.#fh
+      this.#fh = out
+      this.#size = size + added
+      this.#snapshotBytes = size
+      this.#deltaBytes = added
+      this.#deltaCount = carried.length
+      await old?.close().catch(() => undefined)
+    })
+  }
+}
+
+/** The whole store as the file's document, in pieces (no newline inside). */
+function* documentPieces(store: Persisted): Generator<string> {
+  yield `{"paysandbox":${FORMAT},"snapshot":`
+  yield* store.snapshotPieces()
+  yield `,"deltas":[${TAIL}`
+}
+
+/** The document read, written back in the layout appends need: each delta on its own line. */
+function stringify(doc: FileDoc): string {
+  const lines = doc.deltas.map((d, i) => `\n${i ? ',' : ''}${JSON.stringify(d)}`)
+  return `{"paysandbox":${FORMAT},"snapshot":${JSON.stringify(doc.snapshot)},"deltas":[${lines.join('')}${TAIL}`
+}
+
+/**
+ * Writes delta lines over the tail of a file of `size` bytes that ends with the deltas array's
+ * `]}`, and the tail after them: the file is valid JSON before and after this one write. Returns
+ * the bytes the file grew by. A string, not a Buffer: written from native memory, no ArrayBuffer
+ * per write for the GC.
+ */
+async function writeDeltas(fh: FileHandle, size: number, lines: string): Promise<number> {
+  const { bytesWritten } = await fh.write(lines + TAIL, size - TAIL.length, 'utf8')
+  return bytesWritten - TAIL.length
+}
+
+/** Parses the file, repairing a torn last delta (a write cut short by a crash). */
+function parseDoc(file: string, text: string): ReadDoc {
+  if (text.trim() === '') return { paysandbox: FORMAT, snapshot: {}, deltas: [], appendable: false }
+  let doc: unknown
+  let repaired = false
+  try {
+    doc = JSON.parse(text)
+  } catch (e) {
+    doc = repairTornTail(text)
+    if (!doc) throw new DataFileError(file, `not valid JSON (${(e as Error).message})`)
+    repaired = true
+  }
+  if (!isDoc(doc)) throw new DataFileError(file, 'not a paysandbox data file')
+  if (doc.paysandbox > FORMAT) throw new DataFileError(file, `written by a newer paysandbox (format ${doc.paysandbox})`)
+  // our layout: these three keys in this order, the text ending with the deltas array's `]}`
+  const appendable = !repaired && doc.paysandbox === FORMAT && Object.keys(doc).join() === 'paysandbox,snapshot,deltas' && text.endsWith(TAIL)
+  return Object.assign(doc, { appendable })
+}
+
+function isDoc(doc: unknown): doc is FileDoc {
+  return (
+    typeof doc === 'object' && doc !== null && typeof (doc as FileDoc).paysandbox === 'number' &&
+    typeof (doc as FileDoc).snapshot === 'object' && (doc as FileDoc).snapshot !== null &&
+    Array.isArray((doc as FileDoc).deltas)
+  )
+}
+
+/** Each delta sits on its own line; a crash can only cut the last one. Drop it and close the array. */
+function repairTornTail(text: string): unknown {
+  if (!text.startsWith(`{"paysandbox":`)) return null
+  const cut = text.lastIndexOf('\n')
+  if (cut < 0) return null
+  try {
+    return JSON.parse(text.slice(0, cut) + TAIL)
+  } catch {
+    return null
+  }
+}

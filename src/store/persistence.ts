@@ -1,0 +1,47 @@
+/**
+ * The seam between the store, which holds everything in memory, and what keeps it durable (the
+ * data file, file-log.ts). A store without one is the in-memory store: nothing else changes.
+ *
+ * A change is announced by its key, not handed over as a value: the log writes the record as it
+ * stands when its write starts (asking the store for its JSON then), so a put costs no object and
+ * no serialization, and several puts of one key before a write cost one delta.
+ */
+
+/** ns -> collection -> key -> record */
+export type Snapshot = Record<string, Record<string, Record<string, unknown>>>
+
+/** One change, as read back: a record put (`v`), deleted (`d`), or a namespace emptied but for the collections in `reset`. */
+export interface Delta {
+  n: string
+  c?: string
+  k?: string
+  v?: unknown
+  d?: 1
+  reset?: string[]
+}
+
+/** What the store calls. */
+export interface Persistence {
+  /** Whether changes are waiting to be written. */
+  readonly dirty: boolean
+  /** A record was put or deleted. */
+  changed(ns: string, collection: string, key: string): void
+  /** A namespace was emptied but for the collections in `keep`. */
+  reset(ns: string, keep: string[]): void
+  /** Resolves once every change announced so far is durable; rejects once a write has failed. */
+  sync(): Promise<void>
+  /** Writes everything as one snapshot now. */
+  compact(): Promise<void>
+  /** Writes what is pending and lets go of the file. */
+  close(): Promise<void>
+}
+
+/** The store, as what keeps it sees it. */
+export interface Persisted {
+  /** Takes in what was read back: a snapshot, then the changes made after it, in order. */
+  load(snapshot: Snapshot, deltas: readonly Delta[]): void
+  /** A record's JSON text as it stands now, or undefined when there is none. */
+  recordJson(ns: string, collection: string, key: string): string | undefined
+  /** Every record, as the snapshot's JSON text in pieces (no newline inside). */
+  snapshotPieces(): Iterable<string>
+}

@@ -1,0 +1,89 @@
+/**
+ * The cold form of a record: compact JSON `[shape, value1, value2, ...]`, where the shape (a
+ * number) stands for the record's list of top-level keys, kept once for all records that share
+ * it. The keys are about 40 % of a charge's JSON. A record whose shape cannot be registered (past
+ * MAX_SHAPES) is kept as its plain JSON object text.
+ *
+ * One registry per store: a cold text is only ever read back by the collection that wrote it,
+ * and a store's shapes go away with it.
+ */
+
+const MAX_SHAPES = 10_000
+
+/** What JSON.stringify leaves out of an object (and an array would turn into null). */
+const omitted = (v: unknown): boolean => v === undefined || typeof v === 'function' || typeof v === 'symbol'
+
+export class Shapes {
+  readonly #ids = new Map<string, number>()
+  readonly #keys: string[][] = []
+  /** The last shape found for a number of keys: records going cold one after another mostly share one. */
+  readonly #lastByCount = new Map<number, number>()
+
+  /** The cold text of a record. */
+  freeze(record: object): string {
+    // keys and values in one go each: Object.values reads a record's own fields without a lookup
+    // per key (records of several shapes make that lookup a generic one)
+    let keys = Object.keys(record)
+    let values: unknown[] = Object.values(record)
+    // rebuilding by assignment would set a prototype: such a record stays plain JSON
+    if (keys.includes('__proto__')) return plainJson(record)
+    if (values.some(omitted)) {
+      const kept = keys.map((_, i) => i).filter((i) => !omitted(values[i]))
+      keys = kept.map((i) => keys[i])
+      values = kept.map((i) => values[i])
+    }
+    const id = this.#shapeOf(keys)
+    if (id === undefined) return plainJson(record)
+    values.unshift(id)
+    return flat(JSON.stringify(values))
+  }
+
+  /** The record a cold text stands for, as a new object. */
+  thaw(text: string): object {
+    if (text.charCodeAt(0) !== 91 /* [ */) return JSON.parse(text) as object
+    const values = JSON.parse(text) as unknown[]
+    const keys = this.#keys[values[0] as number]
+    const record: Record<string, unknown> = {}
+    for (let i = 0; i < keys.length; i++) record[keys[i]] = values[i + 1]
+    return record
+  }
+
+  /** The plain JSON object text of a cold record. */
+  json(text: string): string {
+    return text.charCodeAt(0) === 91 ? JSON.stringify(this.thaw(text)) : text
+  }
+
+  /** The id of a shape (its keys, in order), registered if new; undefined past MAX_SHAPES. */
+  #shapeOf(keys: string[]): number | undefined {
+    const hint = this.#lastByCount.get(keys.length)
+    if (hint !== undefined) {
+      const known = this.#keys[hint]
+      let i = 0
+      while (i < keys.length && known[i] === keys[i]) i++
+      // same keys in the same order: no signature string to build and hash
+      if (i === keys.length) return hint
+    }
+    const signature = keys.join('\u0000')
+    let id = this.#ids.get(signature)
+    if (id === undefined && this.#keys.length < MAX_SHAPES) {
+      id = this.#keys.length
+      this.#keys.push(keys)
+      this.#ids.set(signature, id)
+    }
+    if (id !== undefined) this.#lastByCount.set(keys.length, id)
+    return id
+  }
+}
+
+function plainJson(record: object): string {
+  return flat(JSON.stringify(record))
+}
+
+/**
+ * JSON.stringify builds a long result as a tree of pieces (a rope); reading one character makes
+ * V8 flatten it into one string, and the garbage collector then drops the tree.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0)
+  return text
+}
