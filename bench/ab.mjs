@@ -20,9 +20,9 @@
 import { execFileSync, spawn } from 'node:child_process'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CardBodies, SECRET } from './bodies.mjs'
+import { CardBodies, SECRET } from './lib/bodies.mjs'
 import { runLoad } from './load.mjs'
-import { LatHist, cpuTimeMs } from './measure.mjs'
+import { LatHist, cpuTimeMs } from './lib/measure.mjs'
 
 const argv = process.argv.slice(2)
 const opt = (name, fallback) => {
