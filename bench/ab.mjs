@@ -4,8 +4,10 @@
 //   node bench/ab.mjs [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
 //
 // BUILD is a checkout with dist/ built (`.` for this one), optionally followed by environment for
-// that server: `.+SANDBOX_HOT_RECORDS=8+SANDBOX_COLD_BLOCK=16`. Every server is pinned to core 0
-// (this process to core 1, where `taskset` exists) and all of them are loaded at once, each on
+// that server: `.+SANDBOX_HOT_RECORDS=8+SANDBOX_COLD_BLOCK=16` (the servers are started as
+// bench/run.mjs starts paysandbox, bench/lib/servers.mjs: its BENCH_SANDBOX_* variables apply
+// here too). Every server is pinned to core 0 (this process to core 1, where `taskset` exists and
+// there are two cores or more) and all of them are loaded at once, each on
 // `--connections` connections of its own (bench/load.mjs, in this process), for `--rounds` rounds
 // of `--seconds`. Sharing one core, they see the same machine: this VM's speed drifts by tens of
 // percent from one minute to the next, which moves a build's CPU per request more than most
@@ -17,44 +19,39 @@
 // none. Prints each build's CPU time per request (user + system of its process over the rounds,
 // divided by the 2xx answers) and its p50 / p99 (not comparable with the bench's: the servers
 // share the core).
-import { execFileSync, spawn } from 'node:child_process'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CardBodies, SECRET } from './bodies.mjs'
+import { parseArgs } from 'node:util'
 import { runLoad } from './load.mjs'
-import { LatHist, cpuTimeMs } from './measure.mjs'
+import { CardBodies, SECRET } from './lib/bodies.mjs'
+import { machineInfo } from './lib/machine.mjs'
+import { LatHist, cpuTimeMs } from './lib/measure.mjs'
+import { pinSelf, startServer } from './lib/servers.mjs'
 
-const argv = process.argv.slice(2)
-const opt = (name, fallback) => {
-  const i = argv.indexOf(name)
-  if (i < 0) return fallback
-  const v = Number(argv[i + 1])
-  argv.splice(i, 2)
-  if (!(v > 0)) throw new Error(`${name} takes a positive number`)
+const USAGE = 'usage: node bench/ab.mjs [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
+const { values, positionals } = parseArgs({
+  options: { rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
+  allowPositionals: true,
+})
+if (positionals.length === 0 || values.help) {
+  console.log(USAGE)
+  process.exit(values.help ? 0 : 2)
+}
+const positive = (name) => {
+  const v = Number(values[name])
+  if (!(v > 0)) throw new Error(`--${name} takes a positive number`)
   return v
 }
-const rounds = opt('--rounds', 8)
-const seconds = opt('--seconds', 2)
-const connections = opt('--connections', 10)
-if (argv.length === 0 || argv.includes('--help')) {
-  console.log('usage: node bench/ab.mjs [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...')
-  process.exit(argv.length ? 0 : 2)
-}
+const rounds = positive('rounds')
+const seconds = positive('seconds')
+const connections = positive('connections')
 
-const hasTaskset = (() => {
-  try {
-    execFileSync('taskset', ['-p', String(process.pid)], { stdio: 'ignore' })
-    return true
-  } catch {
-    return false
-  }
-})()
-if (hasTaskset) execFileSync('taskset', ['-a', '-p', '-c', '1', String(process.pid)], { stdio: 'ignore' })
+// the servers on core 0, this process on core 1 (where taskset exists and there are two cores)
+pinSelf(machineInfo())
 
-const builds = argv.map((arg, k) => {
+const builds = positionals.map((arg, k) => {
   const [dir, ...pairs] = arg.split('+')
   const env = {}
-  for (const [key, value] of Object.entries(process.env)) if (!key.startsWith('SANDBOX_')) env[key] = value
   for (const pair of pairs) {
     const eq = pair.indexOf('=')
     if (eq <= 0) throw new Error(`${arg}: environment is written +NAME=VALUE`)
@@ -63,22 +60,10 @@ const builds = argv.map((arg, k) => {
   return { label: `${k + 1}: ${arg}`, dir: path.resolve(dir), env, lat: new LatHist(), ok: 0, cpu: 0 }
 })
 
-const children = []
-process.on('exit', () => children.forEach((c) => c.kill()))
 for (const b of builds) {
-  const cmd = [process.execPath, path.join(b.dir, 'bin/sandbox.js'), 'start', '--port', '0']
-  const child = hasTaskset ? spawn('taskset', ['-c', '0', ...cmd], { env: b.env, stdio: ['ignore', 'pipe', 'inherit'] }) : spawn(cmd[0], cmd.slice(1), { env: b.env, stdio: ['ignore', 'pipe', 'inherit'] })
-  children.push(child)
-  b.pid = child.pid // taskset execs node: the same process
-  b.url = await new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.on('data', (d) => {
-      out += d
-      const m = /(http:\/\/[\d.]+:\d+)/.exec(out)
-      if (m) resolve(m[1])
-    })
-    child.once('exit', (code) => reject(new Error(`${b.label}: exited with ${code} before listening`)))
-  })
+  const s = await startServer('sandbox', { cli: path.join(b.dir, 'bin/sandbox.js'), env: b.env })
+  b.pid = s.pid
+  b.url = s.url
 }
 
 // the servers share one core: together they make at most ~12k charges a second here (past the

@@ -4,7 +4,7 @@
 // parses the JSON body of a POST (as any mock server does) but does no work with it: no
 // decryption, validation, store, journal or events.
 //
-//   node bench/bare.mjs [--port 0] [--host 127.0.0.1]
+//   node bench/bare.mjs [--port 0] [--host 127.0.0.1] [--cpu-us N]
 //
 // Prints `bare listening on http://HOST:PORT` once the socket listens.
 //
@@ -16,14 +16,10 @@
 import { serve } from '@hono/node-server'
 import { Hono } from 'hono'
 import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
 
-const arg = (name, fallback) => {
-  const i = process.argv.indexOf(name)
-  return i > 0 && process.argv[i + 1] !== undefined ? process.argv[i + 1] : fallback
-}
-const port = Number(arg('--port', '0'))
-const host = arg('--host', '127.0.0.1')
-let cpuUs = Math.max(0, Number(arg('--cpu-us', '0')) || 0)
+/** µs of CPU time per card charge in all (--cpu-us; 0: no burning). */
+let cpuUs = 0
 const startedAt = Date.now()
 
 const card = {
@@ -100,7 +96,8 @@ function spinRate() {
   }
   return n / used
 }
-const perUs = cpuUs ? spinRate() : 0
+/** spinRate(), measured at start when there is a --cpu-us. */
+let perUs = 0
 
 /** The loop's rounds per card charge, adjusted every WINDOW charges towards `cpuUs` in all. */
 let burnRounds = 0
@@ -160,6 +157,11 @@ app.notFound((c) => c.json({ status: false, message: 'Route not found', data: nu
 
 // run as a script (the bench spawns it); bench/count.mjs imports the app and serves it itself
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({ options: { port: { type: 'string', default: '0' }, host: { type: 'string', default: '127.0.0.1' }, 'cpu-us': { type: 'string', default: '0' } } })
+  const port = Number(values.port)
+  const host = values.host
+  cpuUs = Math.max(0, Number(values['cpu-us']) || 0)
+  perUs = cpuUs ? spinRate() : 0
   const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
     process.stdout.write(`bare listening on http://${host}:${info.port}\n`)
   })

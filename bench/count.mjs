@@ -17,7 +17,8 @@ import { spawn } from 'node:child_process'
 import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { SECRET, cardBody } from './bodies.mjs'
+import { parseArgs } from 'node:util'
+import { SECRET, cardBody } from './lib/bodies.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.join(HERE, '..')
@@ -99,25 +100,27 @@ function count(build, scenario, n) {
   })
 }
 
-const argv = process.argv.slice(2)
-if (argv[0] === '--worker') {
-  await worker(argv[1] === 'bare' ? 'bare' : path.resolve(argv[1]), argv[2], Number(argv[3]))
+const USAGE = 'usage: node bench/count.mjs [--scenario query|card] [--from N] [--to M] [DIR|bare ...]\n'
+let parsed
+try {
+  parsed = parseArgs({ options: { worker: { type: 'boolean' }, scenario: { type: 'string', default: 'query' }, from: { type: 'string' }, to: { type: 'string' } }, allowPositionals: true })
+} catch (e) {
+  process.stderr.write(`${e.message}\n${USAGE}`)
+  process.exit(2)
+}
+const { values, positionals } = parsed
+if (values.worker) {
+  const [build, scenario, n] = positionals
+  await worker(build === 'bare' ? 'bare' : path.resolve(build), scenario, Number(n))
 } else {
-  const opt = (name, fallback) => {
-    const i = argv.indexOf(name)
-    if (i < 0) return fallback
-    const v = argv[i + 1]
-    argv.splice(i, 2)
-    return v
-  }
-  const scenario = opt('--scenario', 'query')
-  const from = Number(opt('--from', scenario === 'card' ? 1000 : 2000))
-  const to = Number(opt('--to', scenario === 'card' ? 4000 : 12000))
+  const { scenario } = values
+  const from = Number(values.from ?? (scenario === 'card' ? 1000 : 2000))
+  const to = Number(values.to ?? (scenario === 'card' ? 4000 : 12000))
   if (!['query', 'card'].includes(scenario) || !(to > from) || !(from > 0)) {
-    process.stderr.write('usage: node bench/count.mjs [--scenario query|card] [--from N] [--to M] [DIR|bare ...]\n')
+    process.stderr.write(USAGE)
     process.exit(2)
   }
-  const builds = argv.length ? argv.map((b) => (b === 'bare' ? 'bare' : path.resolve(b))) : [ROOT]
+  const builds = positionals.length ? positionals.map((b) => (b === 'bare' ? 'bare' : path.resolve(b))) : [ROOT]
   // all runs at once: valgrind's counts do not depend on how busy the machine is
   const counts = await Promise.all(builds.flatMap((b) => [count(b, scenario, from), count(b, scenario, to)]))
   builds.forEach((b, i) => {

@@ -1,4 +1,5 @@
-// What the benchmarks send: the key, and card-charge bodies encrypted as a merchant's SDK does.
+// What the benchmarks send: the key, card-charge bodies encrypted as a merchant's SDK does, and
+// mobile money bodies.
 import { createCipheriv, randomBytes } from 'node:crypto'
 
 export const SECRET = 'sk_test_sandbox'
@@ -22,6 +23,11 @@ export function cardBody(reference) {
     customer: { email: 'bench@example.com', name: 'Bench Customer' },
   }
   return `{"charge_data":"${encrypt(JSON.stringify(payload))}"}`
+}
+
+/** The body of a mobile money charge (KES wallet 254700000000: an STK prompt) with this reference. */
+export function mmBody(reference) {
+  return `{"reference":"${reference}","amount":100,"currency":"KES","customer":{"email":"bench@example.com","name":"Bench Customer"},"mobile_money":{"number":"254700000000"}}`
 }
 
 /**
