@@ -52,7 +52,7 @@ export function createApp(deps: Deps) {
 
   mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
   mount(app, '/merchant/api/v1/charges/mobile-money', api, mobileMoneyRoutes(mobileMoney))
-  // CONTRACT.md 6 and 7: served with and without the /merchant prefix
+  // docs/behaviour.md 6 and 7: served with and without the /merchant prefix
   mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/identities', api, identityRoutes(identity))

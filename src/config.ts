@@ -40,7 +40,7 @@ export interface Config {
   /** body limits in bytes */
   bodyLimit: number
   identityBodyLimit: number
-  /** seconds between webhook attempts (CONTRACT.md 8: 1, 2, 4, 8, 16) */
+  /** seconds between webhook attempts (docs/behaviour.md 8: 1, 2, 4, 8, 16) */
   webhookRetrySchedule: number[]
   /** ms a receiver has to answer 2xx */
   webhookTimeoutMs: number

@@ -1,12 +1,12 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
 /**
- * Every message text the service answers with, as named constants (SPEC.md 7 and CONTRACT.md).
+ * Every message text the service answers with, as named constants (docs/api.md 7 and docs/behaviour.md).
  * Services and middleware throw ApiError with one of these; only the app's error handler
  * (errorEnvelope in http/envelope.ts) writes the JSON.
  */
 export const MSG = {
-  // SPEC.md 7.2
+  // docs/api.md 7.2
   INVALID_REQUEST: 'Invalid request data',
   CARD_NOT_SUPPORTED: 'Card not supported',
   TRANSACTION_NOT_FOUND: 'Transaction not found',
@@ -16,12 +16,12 @@ export const MSG = {
   AUTH_NOT_REQUIRED: 'Authorization is not required for this transaction',
   DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
   MM_OTP_INVALID: 'The OTP you provided is invalid',
-  // SPEC.md 7.3
+  // docs/api.md 7.3
   SERVICE_UNAVAILABLE: 'Service currently unavailable',
   CONTACT_SUPPORT: 'An error occurred, please contact support',
   TRY_AGAIN: 'An error occurred, please try again',
   INTERNAL: 'Internal server error. It would be nice if you report this to us',
-  // CONTRACT.md 1-2 and the sandbox's own
+  // docs/behaviour.md 1-2 and the sandbox's own
   INVALID_KEY: 'Invalid authorization key',
   LIVE_KEY: 'Live keys are never accepted by the sandbox: use a test secret key (sk_test_...)',
   CHARGE_NOT_FOUND: 'Charge not found',
@@ -30,14 +30,14 @@ export const MSG = {
   BODY_TOO_LARGE: 'Request body is too large',
   OTP_NOT_REQUIRED: 'OTP is not required for this transaction',
   FORBIDDEN_CONTROL: 'The control API answers only on loopback unless a control token is set',
-  // Success texts (SPEC.md 2)
+  // Success texts (docs/api.md 2)
   CARD_CHARGED: 'Card charged successfully',
   CHARGE_IN_PROGRESS: 'Charge in progress',
   CHARGE_RETRIEVED: 'Charge retrieved successfully',
   SUCCESS: 'success',
 } as const
 
-/** SPEC.md 7.4: the failure text of a failed payment attempt. */
+/** docs/api.md 7.4: the failure text of a failed payment attempt. */
 export const FAILURE = {
   FRAUD: 'Transaction has been flagged as fraudulent',
   INCORRECT_PIN: 'Incorrect card PIN',
@@ -56,7 +56,7 @@ export const FAILURE = {
   ABOVE_BANK_LIMIT: 'The amount requested is above the limit permitted by your bank, please contact your bank or financial institution',
   NOT_ALLOWED: 'You are not allowed to make this payment with your card, please contact your bank or financial institution',
   ISSUER_INOPERATIVE: 'Issuer or Switch Inoperative',
-  // CONTRACT.md 3: declined on the 3DS page (not a SPEC.md 7.4 text)
+  // docs/behaviour.md 3: declined on the 3DS page (not a docs/api.md 7.4 text)
   THREE_DS_DECLINED: '3DS authentication was declined by the cardholder',
 } as const
 
@@ -66,7 +66,7 @@ export const FAILURE_MESSAGES_7_4: readonly string[] = Object.values(FAILURE).fi
 
 export type FieldErrors = Record<string, string>
 
-/** The one error type of the API. `status` is the HTTP status (CONTRACT.md 2). */
+/** The one error type of the API. `status` is the HTTP status (docs/behaviour.md 2). */
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
@@ -81,5 +81,5 @@ export class ApiError extends Error {
 export const invalid = (fields: FieldErrors): ApiError => new ApiError(400, MSG.INVALID_REQUEST, fields)
 export const badRequest = (message: string, data: unknown = null): ApiError => new ApiError(400, message, data)
 export const notFound = (message: string): ApiError => new ApiError(404, message, null)
-/** CONTRACT.md 2: a body over the route's limit. */
+/** docs/behaviour.md 2: a body over the route's limit. */
 export const tooLarge = (limit: number): ApiError => new ApiError(413, MSG.BODY_TOO_LARGE, { limit_bytes: limit })

@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid'
 import { MSG } from './errors.js'
 
 /**
- * Fault injection (CONTRACT.md 9): for the next `times` matching calls (or each with a seeded
+ * Fault injection (docs/behaviour.md 9): for the next `times` matching calls (or each with a seeded
  * probability), make the API slow, fail, drop the connection, or store the change and still
  * answer an error; or make webhook deliveries duplicate, late or out of order. Faults live in
  * memory per namespace and are cleared by DELETE /_sandbox/faults or a reset.

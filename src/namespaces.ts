@@ -2,7 +2,7 @@ import type { Clocks } from './clock.js'
 import type { Config, Merchant } from './config.js'
 import type { Store } from './store/store.js'
 
-/** What a namespace knows of its merchant (CONTRACT.md 1). The namespace id is the secret key. */
+/** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
 export interface NsMeta {
   secret_key: string
   public_key: string

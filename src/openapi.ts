@@ -61,7 +61,7 @@ const BODIES: Record<string, z.ZodType> = {
   TransitionRequest: transitionReasonSchema,
 }
 
-/** SPEC.md 2.1: every JSON answer, errors included. */
+/** docs/api.md 2.1: every JSON answer, errors included. */
 const envelopeSchema = z.object({
   status: z.boolean().describe('true when the call was accepted (whatever the payment\'s own status), false on an error'),
   message: z.string(),
@@ -100,7 +100,7 @@ function routes(): Route[] {
     { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference' },
   ]
 
-  // CONTRACT.md 6: served with and without the /merchant prefix
+  // docs/behaviour.md 6: served with and without the /merchant prefix
   for (const [prefix, suffix] of [['/merchant', 'Merchant'], ['', '']] as const) {
     r.push(
       { method: 'get', path: `${prefix}/api/v1/direct-debit/authorizations/:reference`, tag: 'direct debit', operationId: `getDirectDebitAuthorization${suffix}`, summary: 'Read a direct-debit authorization' },

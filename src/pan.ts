@@ -32,7 +32,7 @@ export function detectScheme(pan: string): Scheme | null {
   return null
 }
 
-/** The card summary of SPEC.md 2.4: never more of the PAN than the first six and last four. */
+/** The card summary of docs/api.md 2.4: never more of the PAN than the first six and last four. */
 export function cardSummary(pan: string, scheme: Scheme, expiryMonth: string, expiryYear: string) {
   return {
     card_type: scheme,

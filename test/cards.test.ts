@@ -5,7 +5,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers.js'
 
 /**
- * Card charges end to end through HTTP (SPEC.md 2.2-2.4, 2.8, 3.1, 4.1; CONTRACT.md 3, 8, 9):
+ * Card charges end to end through HTTP (docs/api.md 2.2-2.4, 2.8, 3.1, 4.1; docs/behaviour.md 3, 8, 9):
  * every card of the default scenario pack, the card specifics (PIN up front, wrong PIN/OTP, the
  * 3DS page, resend-otp, the control completion, fees), namespaces and the journal.
  */
@@ -109,7 +109,7 @@ describe('the default scenario pack', () => {
     expect(scenariosRes.status).toBe(200)
     const file = parseYaml(readFileSync(new URL('../scenarios/default.yaml', import.meta.url), 'utf8')) as { cards: { number: string }[] }
     expect(CARDS.map((c) => c.number).sort()).toEqual(file.cards.map((c) => c.number).sort())
-    // CONTRACT.md 3's published values are among them, with their steps and outcomes
+    // docs/behaviour.md 3's published values are among them, with their steps and outcomes
     const byNumber = new Map(CARDS.map((c) => [c.number, c]))
     expect(byNumber.get('4084127883172787')).toMatchObject({ scheme: 'visa', steps: [], outcome: 'success' })
     expect(byNumber.get('5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], outcome: 'success', pin: '1234' })

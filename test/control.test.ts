@@ -8,7 +8,7 @@ const OTHER = 'sk_test_control_other'
 
 const sandbox = sandboxPerTest()
 
-/** The response envelope of SPEC.md 2.1: status, message, data (and an optional code). */
+/** The response envelope of docs/api.md 2.1: status, message, data (and an optional code). */
 function expectEnvelope(res: { status: number; body: any; headers: Headers }, ok: boolean) {
   expect(res.headers.get('content-type') ?? '').toMatch(/^application\/json/)
   expect(typeof res.body).toBe('object')

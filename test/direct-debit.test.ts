@@ -5,14 +5,14 @@ import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } fro
 import { startReceiver } from './receiver.js'
 
 /**
- * Direct debit, end to end through HTTP (SPEC.md 2.8-2.11, 3.4, 3.5, 4.3, 6; CONTRACT.md 2, 6, 8, 9):
+ * Direct debit, end to end through HTTP (docs/api.md 2.8-2.11, 3.4, 3.5, 4.3, 6; docs/behaviour.md 2, 6, 8, 9):
  * seeded authorizations, the lifecycle moved by control calls and by the clock, debits and their
  * outcome through the charge query and webhooks, every refusal, and racing debits.
  * No sleeps: the namespace clock is advanced, receivers and events are awaited.
  */
 
 const BANKS = JSON.parse(readFileSync(new URL('../fixtures/banks.json', import.meta.url), 'utf8')) as Record<string, string>
-/** SPEC.md 2.11, in the document's order. */
+/** docs/api.md 2.11, in the document's order. */
 const SPEC_BANK_CODES = ['044', '050', '070', '011', '214', '103', '058', '301', '082', '50211', '303', '637', '000036', '526', '076', '105', '101', '221', '068', '232', '100', '302', '102', '033', '032', '215', '035', '057']
 
 const AUTHS = '/merchant/api/v1/direct-debit/authorizations'
@@ -27,7 +27,7 @@ const NSF = 'AUTH-SANDBOX-ACTIVE-NSF'
 const SLOW = 'AUTH-SANDBOX-ACTIVE-SLOW'
 const OTHER_KEY = 'sk_test_direct_debit_other'
 
-/** SPEC.md 2.9: exactly these fields. */
+/** docs/api.md 2.9: exactly these fields. */
 const AUTH_FIELDS = ['reference', 'status', 'amount', 'currency', 'type', 'account_name', 'account_number', 'bank_code', 'bank_name', 'status_update_reason', 'start_date', 'end_date']
 const YMD = /^\d{4}-\d{2}-\d{2}$/
 const ISO_MS_Z = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/
@@ -185,13 +185,13 @@ function expectSigned(got: { raw: string; headers: Record<string, unknown>; body
 // ---------------------------------------------------------------------------------------------
 // 1. seeded authorizations
 
-describe('seeded authorizations (CONTRACT.md 6)', () => {
-  it('the bank fixture holds exactly the 28 codes of SPEC.md 2.11', () => {
+describe('seeded authorizations (docs/behaviour.md 6)', () => {
+  it('the bank fixture holds exactly the 28 codes of docs/api.md 2.11', () => {
     expect(Object.keys(BANKS).sort()).toEqual([...SPEC_BANK_CODES].sort())
     for (const code of SPEC_BANK_CODES) expect(BANKS[code]).toMatch(/\S/)
   })
 
-  it('every seeded authorization reads with message success and the fields of SPEC.md 2.9', async () => {
+  it('every seeded authorization reads with message success and the fields of docs/api.md 2.9', async () => {
     const sb = await sandbox()
     const today = ymd(await clockNow(sb))
     for (const seed of SEEDS) {
@@ -255,7 +255,7 @@ describe('seeded authorizations (CONTRACT.md 6)', () => {
 // ---------------------------------------------------------------------------------------------
 // 2. lifecycle
 
-describe('authorization lifecycle with a real webhook receiver (CONTRACT.md 6, 8, 9)', () => {
+describe('authorization lifecycle with a real webhook receiver (docs/behaviour.md 6, 8, 9)', () => {
   it('create: pending, type variable, start_date today, end_date a year on, nothing sent yet', async () => {
     const sb = await sandbox()
     const rx = await receiverFor(sb)
@@ -319,7 +319,7 @@ describe('authorization lifecycle with a real webhook receiver (CONTRACT.md 6, 8
     expect(events).toHaveLength(1)
     expect(events[0]).toMatchObject({ event: 'direct_debit.auth', target: rx.url, data: { status: 'success' } })
 
-    // SPEC.md 4.3: the debit may be made as soon as the webhook arrives
+    // docs/api.md 4.3: the debit may be made as soon as the webhook arrives
     const d = await debitOk(sb, auth.reference, debitBody({ amount: 250000 }))
     expect(d.authorization_code).toBe(auth.reference)
   })
@@ -458,7 +458,7 @@ describe('authorization lifecycle with a real webhook receiver (CONTRACT.md 6, 8
 // ---------------------------------------------------------------------------------------------
 // 3. debits
 
-describe('debits (SPEC.md 2.10, 3.5, 4.3; CONTRACT.md 6)', () => {
+describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md 6)', () => {
   for (const prefix of PREFIXES) {
     it(`on ${prefix}: processing with fee, VAT and ids, then success in the charge query and a charge.success webhook`, async () => {
       const sb = await sandbox()
@@ -605,7 +605,7 @@ describe('debits (SPEC.md 2.10, 3.5, 4.3; CONTRACT.md 6)', () => {
 // ---------------------------------------------------------------------------------------------
 // 4. debit refusals
 
-describe('debit refusals change nothing (CONTRACT.md 2, 6)', () => {
+describe('debit refusals change nothing (docs/behaviour.md 2, 6)', () => {
   it('every refusal: its status and message, no charge, no event, the reference still free', async () => {
     const sb = await sandbox()
     const fixed = await createAuth(sb, { type: 'fixed' })
@@ -724,7 +724,7 @@ describe('debit refusals change nothing (CONTRACT.md 2, 6)', () => {
 // ---------------------------------------------------------------------------------------------
 // 5. create refusals
 
-describe('creating an authorization: refusals change nothing (CONTRACT.md 6, 9)', () => {
+describe('creating an authorization: refusals change nothing (docs/behaviour.md 6, 9)', () => {
   it('each bad field is 400 Invalid request data keyed by the field, and nothing is created', async () => {
     const sb = await sandbox()
     const today = ymd(await clockNow(sb))
@@ -771,7 +771,7 @@ describe('creating an authorization: refusals change nothing (CONTRACT.md 6, 9)'
     expect(await listAuths(sb)).toHaveLength(before.length + 1)
   })
 
-  it('every bank code of SPEC.md 2.11 is accepted, named from the fixture', async () => {
+  it('every bank code of docs/api.md 2.11 is accepted, named from the fixture', async () => {
     const sb = await sandbox()
     for (const code of SPEC_BANK_CODES) {
       const a = await createAuth(sb, { bank_code: code })

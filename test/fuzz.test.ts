@@ -5,7 +5,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
 
 /**
- * Hostile and malformed input against every endpoint (issue 9, CONTRACT.md 2): arbitrary JSON,
+ * Hostile and malformed input against every endpoint (issue 9, docs/behaviour.md 2): arbitrary JSON,
  * wrong types for each known field, huge strings, deep nesting, `__proto__` / `constructor` /
  * `prototype` keys at every level, odd encodings, bad percent-escapes in paths and odd headers.
  *
@@ -260,7 +260,7 @@ const clearFaults = async (fx: Fx) => {
 }
 
 const ENDPOINTS: Endpoint[] = [
-  // cards (SPEC.md 2.2-2.5, 4.1)
+  // cards (docs/api.md 2.2-2.5, 4.1)
   { method: 'POST', path: () => CARD, body: cardBody, encrypted: true },
   { method: 'POST', path: () => `${CARD}/pre-authorize`, body: cardBody, encrypted: true },
   { method: 'POST', path: () => `${CARD}/authorize`, body: (fx) => ({ transaction_reference: fx.pinTx, authorization: { pin: '1234' } }) },
@@ -275,26 +275,26 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${CARD}/void`, body: voidBody },
   { method: 'POST', path: () => `${CARD}/refund`, body: refundBody },
   { method: 'POST', path: () => `${CARD}/resend-otp`, body: (fx) => ({ transaction_reference: fx.otpTx }) },
-  // mobile money (SPEC.md 2.6, 4.2; CONTRACT.md 5)
+  // mobile money (docs/api.md 2.6, 4.2; docs/behaviour.md 5)
   { method: 'POST', path: () => MM, body: () => ({ ...mmBody('233240000000', 'GHS'), notification_url: 'http://127.0.0.1:9/hook', merchant_bears_cost: true, description: 'fuzz', metadata: { a: 'b' } }) },
   { method: 'POST', path: () => `${MM}/authorize`, body: (fx) => ({ reference: fx.mmOtpRef, token: '123456' }) },
   { method: 'POST', path: () => `${MM}/sandbox/authorize-stk`, body: (fx) => ({ reference: fx.mmStkRef, pin: '1234' }) },
   { method: 'POST', path: () => `${MM}/resend-otp`, body: (fx) => ({ transaction_reference: fx.mmOtpTx, reference: fx.mmOtpRef }) },
   { method: 'POST', path: () => `${MM}/resend-stk`, body: (fx) => ({ transaction_reference: fx.mmStkTx, reference: fx.mmStkRef }) },
-  // direct debit, both prefixes (SPEC.md 4.3; CONTRACT.md 6)
+  // direct debit, both prefixes (docs/api.md 4.3; docs/behaviour.md 6)
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}/debits`, hasParam: true, body: debitBody },
   { method: 'POST', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}/debits`, hasParam: true, body: debitBody },
-  // identities, both prefixes (SPEC.md 4.4; CONTRACT.md 7)
+  // identities, both prefixes (docs/api.md 4.4; docs/behaviour.md 7)
   ...(['/api/v1/identities', `${M}/identities`] as const).flatMap((prefix) => [
     { method: 'POST' as const, path: () => `${prefix}/ng/bvn`, body: identityBody('22222222222') },
     { method: 'POST' as const, path: () => `${prefix}/ng/vnin`, body: identityBody('KO111111111111IL') },
     { method: 'POST' as const, path: () => `${prefix}/gh/passport`, body: identityBody('G0000555') },
   ]),
-  // the charge query (SPEC.md 2.8)
+  // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
-  // the control API (CONTRACT.md 9)
+  // the control API (docs/behaviour.md 9)
   { method: 'GET', path: () => '/_sandbox/health' },
   { method: 'GET', path: () => '/_sandbox/openapi.json', rawJson: true },
   { method: 'GET', path: () => '/_sandbox/clock' },
@@ -343,7 +343,7 @@ const ENDPOINTS: Endpoint[] = [
   ...(['approve', 'decline', 'suspend', 'reactivate', 'deactivate'] as const).map(
     (move): Endpoint => ({ method: 'POST', path: (fx, p = enc('AUTH-SANDBOX-PENDING')) => `/_sandbox/direct-debit/authorizations/${p}/${move}`, hasParam: true, body: () => ({ reason: 'fuzz' }) }),
   ),
-  // the customer's browser (CONTRACT.md 8) and the dashboard: HTML
+  // the customer's browser (docs/behaviour.md 8) and the dashboard: HTML
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
   { method: 'GET', path: () => '/_sandbox/ui', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
@@ -406,7 +406,7 @@ function jsonWithRaw(value: unknown, path: (string | number)[], raw: string): st
   return JSON.stringify(withField(value, path, MARK)).replace(JSON.stringify(MARK), raw)
 }
 
-/** Encrypts raw bytes as charge_data, the way SPEC.md 5.3 says (the plaintext need not be UTF-8). */
+/** Encrypts raw bytes as charge_data, the way docs/api.md 5.3 says (the plaintext need not be UTF-8). */
 function encryptBytes(bytes: Uint8Array, key = ENC_KEY): string {
   const iv = randomBytes(16)
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(key, 'utf8'), iv)
@@ -577,7 +577,7 @@ describe('every endpoint answers hostile input without a 5xx, always with the en
           fc.constant(undefined),
           fc
             .dictionary(fc.string(), fc.oneof(fc.string({ unit: 'binary' }), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v))), { maxKeys: 5 })
-            // a long poll would only wait (CONTRACT.md 9 caps it at 30 s): wait is checked separately
+            // a long poll would only wait (docs/behaviour.md 9 caps it at 30 s): wait is checked separately
             .map((q) => new URLSearchParams(Object.entries(q).filter(([k]) => k !== 'wait')).toString()),
           fc.constantFrom(...BAD_ESCAPES).map((e) => `${e}=${e}&reference=${e}`),
         )
@@ -851,7 +851,7 @@ describe('secret-named fields holding odd values (found by the properties above)
 
 // ---------------------------------------------------------------------------------------------
 
-describe('body limits (CONTRACT.md 2): 413 with the envelope', () => {
+describe('body limits (docs/behaviour.md 2): 413 with the envelope', () => {
   const bodyOf = (bytes: number) => {
     const s = `{"pad":"${'x'.repeat(bytes - 10)}"}`
     expect(Buffer.byteLength(s)).toBe(bytes)

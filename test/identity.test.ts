@@ -5,7 +5,7 @@ import { CHECKS } from '../src/identity/service.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
 
 /**
- * Identity verification end to end through HTTP (SPEC.md 2.12, 2.13, 4.4; CONTRACT.md 2, 7, 9, 10):
+ * Identity verification end to end through HTTP (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 2, 7, 9, 10):
  * every type in every mode on both path prefixes, matching rules, refusals (which store nothing),
  * scenario packs adding or hiding records at run time, and the 4 MiB body limit of these paths.
  */
@@ -92,7 +92,7 @@ function expectEnvelope(res: { status: number; body: any; headers: Headers }) {
   expect('data' in res.body).toBe(true)
 }
 
-/** A 200 with the type's message and every common and extra field of SPEC.md 2.13. */
+/** A 200 with the type's message and every common and extra field of docs/api.md 2.13. */
 function expectVerified(res: { status: number; body: any; headers: Headers }, t: TypeCase, id: string) {
   expect(res.status, JSON.stringify(res.body).slice(0, 400)).toBe(200)
   expectEnvelope(res)

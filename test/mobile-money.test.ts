@@ -6,7 +6,7 @@ import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpe
 import { startReceiver } from './receiver.js'
 
 /**
- * Mobile money end to end through HTTP (SPEC.md 2.6-2.8, 3.3, 4.2, 7.2, 8; CONTRACT.md 2, 5, 8, 9):
+ * Mobile money end to end through HTTP (docs/api.md 2.6-2.8, 3.3, 4.2, 7.2, 8; docs/behaviour.md 2, 5, 8, 9):
  * every wallet of the default pack through its steps, the STK prompt answered by authorize-stk,
  * by the control call and by the clock; fees and merchant_bears_cost; OTP attempts; webhooks to a
  * real receiver; every refusal, each leaving the namespace unchanged. No sleeps: the namespace
@@ -143,7 +143,7 @@ function expectAuthRequired(res: { status: number; body: any }) {
   expect(res.body.message).toBe('Authorization required')
 }
 
-/** The create answer of SPEC.md 2.7 / 4.2. */
+/** The create answer of docs/api.md 2.7 / 4.2. */
 function expectCreated(res: { status: number; body: any }, p: Record<string, any>, wallet: { number: string; currency: string; steps: WalletStep[] }) {
   expectAuthRequired(res)
   const d = res.body.data
@@ -187,7 +187,7 @@ async function toStkPrompt(sb: TestSandbox, wallet: ScenarioWallet, overrides: R
   return { p, tx }
 }
 
-/** The charge query, by the transaction reference and by the payment reference (SPEC.md 2.8). */
+/** The charge query, by the transaction reference and by the payment reference (docs/api.md 2.8). */
 async function expectQuery(
   sb: TestSandbox,
   p: Record<string, any>,
@@ -222,7 +222,7 @@ async function expectQuery(
   return d
 }
 
-/** The one event a finished charge records (CONTRACT.md 8), or none while processing. */
+/** The one event a finished charge records (docs/behaviour.md 8), or none while processing. */
 async function expectEvents(sb: TestSandbox, p: Record<string, any>, tx: string, status: 'success' | 'failed' | 'processing') {
   const events = await eventsFor(sb, p.reference)
   if (status === 'processing') {
@@ -257,7 +257,7 @@ describe('the default scenario pack', () => {
   it('serves every wallet of scenarios/default.yaml through GET /_sandbox/scenarios', () => {
     expect(scenariosRes.status).toBe(200)
     expect(WALLETS.map((w) => w.number).sort()).toEqual(SETTINGS_FILE.wallets.map((w) => w.number).sort())
-    // CONTRACT.md 5's table
+    // docs/behaviour.md 5's table
     expect(byNumber('254700000000')).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'success', pin: '1234' })
     expect(byNumber('254734611986')).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'failed', message: expect.any(String) })
     expect(byNumber('233240000000')).toMatchObject({ currency: 'GHS', steps: ['OTP', 'STK_PROMPT'], outcome: 'success', otp: '123456', pin: '1234' })

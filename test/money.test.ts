@@ -5,7 +5,7 @@ import { MAX_MAJOR_AMOUNT, applyBps, computeFee, parseAmount, percentToBps, toDe
 const MAX_MINOR = MAX_MAJOR_AMOUNT * 100
 /** Every minor amount the sandbox accepts: 0 .. MAX_MAJOR_AMOUNT major units. */
 const minorAmount = fc.maxSafeNat().map((n) => n % (MAX_MINOR + 1))
-/** Card fees of the default pack (CONTRACT.md: 1.4 % capped at 2000 major units, VAT 7.5 %). */
+/** Card fees of the default pack (docs/behaviour.md: 1.4 % capped at 2000 major units, VAT 7.5 %). */
 const CARD = { percent: 1.4, cap: 2000 }
 const VAT = 7.5
 

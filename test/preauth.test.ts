@@ -6,7 +6,7 @@ import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './help
 
 /**
  * The pre-authorization / capture / void / refund ledger end to end through HTTP
- * (SPEC.md 2.5, 3.2, 4.1, 8; CONTRACT.md 2 and 4): every transition, every refusal with its
+ * (docs/api.md 2.5, 3.2, 4.1, 8; docs/behaviour.md 2 and 4): every transition, every refusal with its
  * status and message (and that a refusal changes nothing: same charge query, no new event),
  * a model-based property test over random command sequences, and racing captures.
  *
@@ -40,7 +40,7 @@ afterAll(() => sb.close())
 let keyCounter = 0
 const newKey = () => `sk_test_preauth_${Date.now().toString(36)}_${++keyCounter}`
 
-/** `YYYY-MM-DD HH:MM:SS` in UTC, as SPEC.md 2.5 formats pre_auth_expiry. */
+/** `YYYY-MM-DD HH:MM:SS` in UTC, as docs/api.md 2.5 formats pre_auth_expiry. */
 const fmt = (ms: number) => new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 const parseExpiry = (s: string) => Date.parse(`${s.replace(' ', 'T')}Z`)
 const minor = (major: number) => Math.round(major * 100)
@@ -138,7 +138,7 @@ async function expectRefused(c: Client, refs: string[], act: () => Promise<Res>,
   const before = { queries: await Promise.all(refs.map((r) => c.query(r))), events: await c.events() }
   const res = await act()
   expect({ status: res.status, message: res.body.message, ok: res.body.status }).toEqual({ status, message, ok: false })
-  // CONTRACT.md 2: errors are the JSON envelope too
+  // docs/behaviour.md 2: errors are the JSON envelope too
   expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status'])
   if (res.headers) expect(res.headers.get('content-type')).toMatch(/^application\/json/)
   const after = { queries: await Promise.all(refs.map((r) => c.query(r))), events: await c.events() }
@@ -147,7 +147,7 @@ async function expectRefused(c: Client, refs: string[], act: () => Promise<Res>,
 }
 
 // ---------------------------------------------------------------------------------------------
-describe('pre-authorize (SPEC.md 2.5, 3.2; CONTRACT.md 4)', () => {
+describe('pre-authorize (docs/api.md 2.5, 3.2; docs/behaviour.md 4)', () => {
   it('holds the amount on a no-auth card: the 2.5 record with expiry = now + 7 days and gateway metadata', async () => {
     const c = client()
     const t0 = await c.clockMs()
@@ -292,7 +292,7 @@ describe('pre-authorize (SPEC.md 2.5, 3.2; CONTRACT.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('capture (SPEC.md 3.2, 4.1, 8; CONTRACT.md 4)', () => {
+describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
   it('partial captures 400 then 600 of 1000, with fees and totals; the hold is then fully captured', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -365,7 +365,7 @@ describe('capture (SPEC.md 3.2, 4.1, 8; CONTRACT.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('void (SPEC.md 3.2, 8; CONTRACT.md 4)', () => {
+describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
   it('void of an unsettled capture gives back its amount; the other totals stay', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -449,7 +449,7 @@ describe('void (SPEC.md 3.2, 8; CONTRACT.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('refund (SPEC.md 3.2, 8; CONTRACT.md 4, 8)', () => {
+describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
   it('refunds a capture settled by the clock (24 h), partially then fully, and records refund.success', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -578,7 +578,7 @@ describe('refund (SPEC.md 3.2, 8; CONTRACT.md 4, 8)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('expiry by the clock (CONTRACT.md 4)', () => {
+describe('expiry by the clock (docs/behaviour.md 4)', () => {
   it('after 168 h: query expired, hold released to the captured part, captures refused, the captured amount still refundable', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -641,7 +641,7 @@ describe('expiry by the clock (CONTRACT.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('refusals change nothing (CONTRACT.md 2, 4)', () => {
+describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
   it('unknown payment_reference: 404 Transaction not found on capture, void and refund', async () => {
     const c = client()
     const h = await hold(c, 1000)

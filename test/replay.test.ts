@@ -20,7 +20,7 @@ afterAll(() => sb.close())
 const run = (flow: Flow) => runFlow({ ...flow, vars: { encryption_key: ENC_KEY, ...flow.vars } }, 'inline.yaml', { baseUrl: sb.url, encryptionKey: ENC_KEY })
 
 describe('the shipped flows', () => {
-  it('cover every area of CONTRACT 3-8', () => {
+  it('cover every area of docs/behaviour.md 3-8', () => {
     const names = SHIPPED.join(' ')
     for (const area of ['card-no-auth', 'card-pin', 'card-pin-otp', 'card-3ds', 'card-avs', 'card-verve-enrol', 'card-failures', 'preauth-', 'mobile-money-kes', 'mobile-money-ghs', 'direct-debit-lifecycle', 'identity-bvn', 'identity-vnin', 'identity-gh-passport', 'webhooks-retry']) {
       expect(names).toContain(area)

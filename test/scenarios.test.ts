@@ -67,7 +67,7 @@ describe('the default pack', () => {
     })
   })
 
-  // CONTRACT.md 3's table
+  // docs/behaviour.md 3's table
   it.each([
     ['4084127883172787', 'visa', '123', [], 'success', undefined],
     ['5188513618552975', 'mastercard', '123', ['PIN'], 'success', undefined],
@@ -84,13 +84,13 @@ describe('the default pack', () => {
     expect(card!.label.length).toBeGreaterThan(0)
   })
 
-  it('has a failed card for every failure message of SPEC.md 7.4', () => {
+  it('has a failed card for every failure message of docs/api.md 7.4', () => {
     expect(FAILURE_MESSAGES_7_4).toHaveLength(17)
     const failed = [...view.cards.values()].filter((c) => c.outcome === 'failed')
     for (const message of FAILURE_MESSAGES_7_4) {
       expect(failed.map((c) => c.message), message).toContain(message)
     }
-    // and every failed card fails with a SPEC.md 7.4 text
+    // and every failed card fails with a docs/api.md 7.4 text
     for (const c of failed) expect(FAILURE_MESSAGES_7_4, c.number).toContain(c.message)
   })
 
@@ -352,7 +352,7 @@ describe('control API: scenarios', () => {
     ],
   }
 
-  it('GET answers the CONTRACT.md 10 shape', async () => {
+  it('GET answers the docs/behaviour.md 10 shape', async () => {
     const sb = await sandbox()
     const res = await sb.call('GET', '/_sandbox/scenarios')
     expect(res.status).toBe(200)
@@ -401,7 +401,7 @@ describe('control API: scenarios', () => {
       for (const k of Object.keys(w)) expect(walletKeys, `wallet ${w.number} key ${k}`).toContain(k)
       expect(['KES', 'GHS']).toContain(w.currency)
     }
-    // CONTRACT.md 5's wallets
+    // docs/behaviour.md 5's wallets
     const wallets = Object.fromEntries(d.wallets.map((w: { number: string }) => [w.number, w]))
     expect(wallets['254700000000']).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'success' })
     expect(wallets['254734611986']).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'failed' })
@@ -410,7 +410,7 @@ describe('control API: scenarios', () => {
     expect(d.wallets.some((w: { outcome: string }) => w.outcome === 'processing')).toBe(true)
 
     for (const x of d.identities) expect(Object.keys(x).sort()).toEqual(['found', 'id', 'label', 'type'])
-    // CONTRACT.md 7's test IDs
+    // docs/behaviour.md 7's test IDs
     expect(d.identities.map((x: { type: string; id: string; found: boolean }) => [x.type, x.id, x.found])).toEqual(
       expect.arrayContaining([
         ['ng_bvn', '22222222222', true],

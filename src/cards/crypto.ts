@@ -1,7 +1,7 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
 
 /**
- * SPEC.md 5.3: AES-256-GCM, key = the UTF-8 bytes of the 32-character encryption key, a fresh
+ * docs/api.md 5.3: AES-256-GCM, key = the UTF-8 bytes of the 32-character encryption key, a fresh
  * 16-byte IV, output `<iv_hex>:<ciphertext_hex>:<auth_tag_hex>` in lowercase hex.
  */
 
@@ -40,7 +40,7 @@ export function encryptChargeData(payload: unknown, encryptionKey: string): stri
 
 /**
  * Decrypts `charge_data` and parses its JSON. Returns `undefined` when it cannot be decrypted
- * (wrong key, bad format, bad tag) or does not hold JSON: the caller answers SPEC.md 5.4's error.
+ * (wrong key, bad format, bad tag) or does not hold JSON: the caller answers docs/api.md 5.4's error.
  */
 export function decryptChargeData(chargeData: string, encryptionKey: string): unknown {
   const text = decryptChargeText(chargeData, encryptionKey)

@@ -10,7 +10,7 @@ import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
 const EXPIRE = 'preauth.expire'
 const HOUR = 3_600_000
-/** SPEC.md 4.1: a base amount of 0 or 0.1 is a zero auth, held and cancelled at once. */
+/** docs/api.md 4.1: a base amount of 0 or 0.1 is a zero auth, held and cancelled at once. */
 const ZERO_AUTH_MAX = 10
 
 export const PREAUTH_MSG = {
@@ -44,7 +44,7 @@ export function formatExpiry(ms: number): string {
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
 
 /**
- * Pre-authorization, capture, void and refund (SPEC.md 3.2, CONTRACT.md 4): an exact ledger in
+ * Pre-authorization, capture, void and refund (docs/api.md 3.2, docs/behaviour.md 4): an exact ledger in
  * minor units. Every operation is synchronous from its checks to its writes, so operations on one
  * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
  * A refused operation throws before it changes anything.
@@ -104,7 +104,7 @@ export class PreauthService {
     if (amount > left) throw badRequest(PREAUTH_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
     const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent)
-    // CONTRACT.md 4: each new capture settles every earlier one
+    // docs/behaviour.md 4: each new capture settles every earlier one
     for (const ref of ledger.captures) {
       const earlier = this.#ops(ns).get(ref)
       if (earlier && !earlier.voided && !earlier.settled) {
@@ -251,7 +251,7 @@ export class PreauthService {
     return this.clocks.now(ns) >= Date.parse(charge.completed_at) + delay
   }
 
-  /** SPEC.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */
+  /** docs/api.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */
   preauthRecord(ns: string, charge: CardCharge, { asPlaced = false } = {}) {
     const l = charge.preauth!
     this.#expireIfDue(ns, charge, true)
@@ -274,7 +274,7 @@ export class PreauthService {
     }
   }
 
-  /** SPEC.md 2.5: a capture, void or refund record, with the parent's totals now. */
+  /** docs/api.md 2.5: a capture, void or refund record, with the parent's totals now. */
   opRecord(ns: string, op: CardOperation, parent: CardCharge) {
     const l = parent.preauth
     const totals = l

@@ -28,7 +28,7 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
   pre_authorization: { schema: preauthChargeSchema, allowZero: true },
 }
 
-/** Decrypts `charge_data` with the namespace's key and validates it (SPEC.md 2.2, 5). */
+/** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
 export async function readChargeData(c: import('hono').Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)

@@ -1,6 +1,6 @@
 import { z } from '../http/zod-messages.js'
 
-/** SPEC.md 2.2 and 8, with CONTRACT.md 3's additions. */
+/** docs/api.md 2.2 and 8, with docs/behaviour.md 3's additions. */
 
 /** the card fields' formats (the quick path in quick-input.ts checks the same) */
 export const CARD_FORMAT = {

@@ -64,7 +64,7 @@ export class CardService {
         charge.auth_model = step
         charge.response_message = STEP_PROMPT[step]
       },
-      // CONTRACT.md 3: a card that stays processing forever
+      // docs/behaviour.md 3: a card that stays processing forever
       waiting: (ns, charge) => {
         charge.updated_at = this.clocks.iso(ns)
         charge.auth_model = 'NO_AUTH'
@@ -114,7 +114,7 @@ export class CardService {
       dynamic_descriptor: input.dynamic_descriptor ?? null,
       scenario_label: scenario.label,
     })
-    // CONTRACT.md 3: a PIN sent up front consumes the PIN step
+    // docs/behaviour.md 3: a PIN sent up front consumes the PIN step
     if (input.card.pin !== undefined && charge.pending_steps.includes('PIN')) {
       charge.pending_steps = charge.pending_steps.filter((s) => s !== 'PIN')
       if (sha256(input.card.pin) !== expect.pin) this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN (up front)')
@@ -184,7 +184,7 @@ export class CardService {
     return charge
   }
 
-  /** SPEC.md 2.3: the `data` of a card charge response. */
+  /** docs/api.md 2.3: the `data` of a card charge response. */
   responseData(charge: CardCharge, origin: string) {
     const step = charge.status === 'processing' ? charge.pending_steps[0] : undefined
     const data: Record<string, unknown> = {

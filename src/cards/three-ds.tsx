@@ -10,7 +10,7 @@ import { toDecimalString } from '../money.js'
 import type { CardService } from './service.js'
 
 /**
- * The 3DS challenge page (CONTRACT.md 8): GET shows it, POST with `decision` = approve or decline
+ * The 3DS challenge page (docs/behaviour.md 8): GET shows it, POST with `decision` = approve or decline
  * records the cardholder's choice, then redirects to the charge's redirect_url with
  * `?reference=<payment reference>`, or shows the outcome when there is none. No key: this is the
  * customer's browser; the transaction reference itself is the unguessable part.

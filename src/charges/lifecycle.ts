@@ -27,7 +27,7 @@ export const newTransactionReference = (prefix: string): string => {
 }
 
 /**
- * SPEC.md 7.2: a step on a charge needs it to exist and still be processing. Unknown: 404
+ * docs/api.md 7.2: a step on a charge needs it to exist and still be processing. Unknown: 404
  * `Transaction not found`; succeeded: `Payment has already been completed`; failed:
  * `Transaction has already been completed`.
  */
@@ -66,7 +66,7 @@ export interface Channel<C extends ChargeBase> {
   kind: C['kind']
   /** of its transaction references: KPY-<prefix>-... */
   prefix: string
-  /** the channel of its payment attempts (SPEC.md 2.8) */
+  /** the channel of its payment attempts (docs/api.md 2.8) */
   attempt: PaymentAttempt['channel']
   /** its response_message once it succeeded */
   succeeded: string
@@ -110,7 +110,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     return c && c.kind === this.channel.kind ? c : undefined
   }
 
-  /** The channel's charge, still processing (SPEC.md 7.2 otherwise). */
+  /** The channel's charge, still processing (docs/api.md 7.2 otherwise). */
   pending(ns: string, reference: string): C {
     return requireProcessing(this.find(ns, reference))
   }
@@ -173,7 +173,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
   }
 
   /**
-   * Ends the charge as failed with `message` (a SPEC.md 7.4 text, or the scenario's): its failed
+   * Ends the charge as failed with `message` (a docs/api.md 7.4 text, or the scenario's): its failed
    * payment attempt and a history line at `step`; then the channel cancels what it registered,
    * and the failure is announced.
    */
@@ -190,7 +190,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     this.#announce(ns, charge)
   }
 
-  /** CONTRACT.md 8: charge.success / charge.failed, to the channel's target or the namespace's. */
+  /** docs/behaviour.md 8: charge.success / charge.failed, to the channel's target or the namespace's. */
   #announce(ns: string, charge: C): void {
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return

@@ -1,7 +1,7 @@
 import { toDecimalString } from '../money.js'
 import type { CardCharge, ChargeBase } from './types.js'
 
-/** The charge query record of SPEC.md 2.8, for any kind of charge. */
+/** The charge query record of docs/api.md 2.8, for any kind of charge. */
 export function chargeQueryRecord(charge: ChargeBase) {
   const paid = charge.status === 'success' ? charge.amount : 0
   const base: Record<string, unknown> = {
@@ -25,7 +25,7 @@ export function chargeQueryRecord(charge: ChargeBase) {
   return base
 }
 
-/** CONTRACT.md 8: the `data` of a charge.success / charge.failed event. */
+/** docs/behaviour.md 8: the `data` of a charge.success / charge.failed event. */
 export function chargeEventData(charge: ChargeBase) {
   return {
     reference: charge.transaction_reference,

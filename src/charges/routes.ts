@@ -25,7 +25,7 @@ export interface ChargeQueryOptions {
   cache: Config['queryCache']
 }
 
-/** GET /merchant/api/v1/charges/:reference (SPEC.md 2.8) */
+/** GET /merchant/api/v1/charges/:reference (docs/api.md 2.8) */
 export function chargeQueryRoutes({ store, clocks, extras, cache }: ChargeQueryOptions) {
   const app = new Hono<AppEnv>()
   const answers = new AnswerCache(cache)

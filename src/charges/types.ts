@@ -70,7 +70,7 @@ export interface CardCharge extends SteppedCharge<CardStep> {
   settled_at?: string | null
 }
 
-/** SPEC.md 3.2: a pre-authorization's hold and totals, in minor units. */
+/** docs/api.md 3.2: a pre-authorization's hold and totals, in minor units. */
 export interface PreauthLedger {
   state: 'pre_authorized' | 'voided' | 'expired'
   authorized: number
@@ -88,7 +88,7 @@ export interface PreauthLedger {
   expiry_timer?: string
 }
 
-/** A capture, void or refund (SPEC.md 2.5). */
+/** A capture, void or refund (docs/api.md 2.5). */
 export interface CardOperation {
   transaction_reference: string
   payment_reference: string

@@ -12,7 +12,7 @@ import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySc
 
 export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
 
-/** Long polls are capped (CONTRACT.md 9). */
+/** Long polls are capped (docs/behaviour.md 9). */
 const MAX_WAIT_MS = 30_000
 
 function clockData(deps: Deps, ns: string) {
@@ -27,7 +27,7 @@ function clockData(deps: Deps, ns: string) {
   }
 }
 
-/** The control API (CONTRACT.md 9), acting on the key's namespace. Health is mounted separately. */
+/** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is mounted separately. */
 export function controlRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
   const { cards, mobileMoney, directDebit, preauth } = deps

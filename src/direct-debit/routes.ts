@@ -6,7 +6,7 @@ import { MSG } from '../errors.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG, type DirectDebitService, type Transition } from './service.js'
 
-/** GET .../direct-debit/authorizations/{reference} and POST .../{code}/debits (SPEC.md 4.3). */
+/** GET .../direct-debit/authorizations/{reference} and POST .../{code}/debits (docs/api.md 4.3). */
 export function directDebitRoutes(dd: DirectDebitService) {
   const app = new Hono<AppEnv>()
   app.get('/authorizations/:reference', (c) => ok(c, MSG.SUCCESS, dd.authorizationRecord(dd.get(c.get('ns'), c.req.param('reference')))))
@@ -17,7 +17,7 @@ export function directDebitRoutes(dd: DirectDebitService) {
   return app
 }
 
-/** The control calls of CONTRACT.md 9 for direct debit. */
+/** The control calls of docs/behaviour.md 9 for direct debit. */
 export function directDebitControlRoutes(dd: DirectDebitService) {
   const app = new Hono<AppEnv>()
   app.get('/authorizations', (c) => ok(c, MSG.SUCCESS, dd.list(c.get('ns')).map((a) => dd.authorizationRecord(a))))

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { amountSchema } from '../cards/schemas.js'
 import { z } from '../http/zod-messages.js'
 
-/** SPEC.md 2.11: the 28 supported bank codes, with their names (fixture data). */
+/** docs/api.md 2.11: the 28 supported bank codes, with their names (fixture data). */
 export const BANKS: Record<string, string> = JSON.parse(
   readFileSync(new URL('../../fixtures/banks.json', import.meta.url), 'utf8'),
 ) as Record<string, string>

@@ -20,7 +20,7 @@ const refId = customAlphabet('0123456789ABCDEFGHJKLMNPQRSTUVWXYZ', 12)
 
 export type AuthStatus = 'pending' | 'active' | 'suspended' | 'deactivated' | 'expired'
 
-/** SPEC.md 2.9, amounts in minor units. */
+/** docs/api.md 2.9, amounts in minor units. */
 export interface DebitAuthorization {
   reference: string
   status: AuthStatus
@@ -81,7 +81,7 @@ function sameDateNextYear(d: string): string {
 const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
 
 /**
- * Direct debit (SPEC.md 2.9-2.11, 3.4, 3.5, 4.3; CONTRACT.md 6): authorizations with a lifecycle
+ * Direct debit (docs/api.md 2.9-2.11, 3.4, 3.5, 4.3; docs/behaviour.md 6): authorizations with a lifecycle
  * moved by control calls and by the clock, and debits that complete after a delay by the account's
  * scenario.
  */
@@ -204,7 +204,7 @@ export class DirectDebitService {
     }
     this.#setStatus(ns, auth, rule.to, reason ?? rule.reason)
     if (move === 'approve' || move === 'decline') {
-      // SPEC.md 6.2: status success means debits may be made at once
+      // docs/api.md 6.2: status success means debits may be made at once
       this.events.record(ns, 'direct_debit.auth', {
         reference: auth.reference,
         authorization_code: auth.reference,
@@ -261,7 +261,7 @@ export class DirectDebitService {
     return debit
   }
 
-  /** SPEC.md 2.9 */
+  /** docs/api.md 2.9 */
   authorizationRecord(auth: DebitAuthorization) {
     return {
       reference: auth.reference,
@@ -279,7 +279,7 @@ export class DirectDebitService {
     }
   }
 
-  /** SPEC.md 2.10 */
+  /** docs/api.md 2.10 */
   debitRecord(debit: DirectDebit) {
     return {
       transaction_reference: debit.transaction_reference,

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { describeIssues } from '../scenario/index.js'
 
 /**
- * Flow files (CONTRACT.md 10): a script of steps. Each step does exactly one thing: an API call
+ * Flow files (docs/behaviour.md 10): a script of steps. Each step does exactly one thing: an API call
  * (`request`, with `expect` and `save`), or a control step (`advance`, `freeze`, `webhook_url`,
  * `receiver`, `wait_event`). Strings may use `${name}`: variables saved by earlier steps, the
  * flow's `vars`, and the built-ins `ref` (unique per run), `key`, `base_url`, `receiver_url`.

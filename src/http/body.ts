@@ -90,7 +90,7 @@ function jsonObject(c: Context<AppEnv>, text: string): Record<string, unknown> {
   return value
 }
 
-/** One entry per bad field, keyed by its dotted path (CONTRACT.md 2). */
+/** One entry per bad field, keyed by its dotted path (docs/behaviour.md 2). */
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {}
   for (const issue of error.issues) {

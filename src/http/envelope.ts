@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 import { ApiError, MSG } from '../errors.js'
 
-/** The response envelope of SPEC.md 2.1, the only JSON shape the API writes. */
+/** The response envelope of docs/api.md 2.1, the only JSON shape the API writes. */
 export interface Envelope<T = unknown> {
   status: boolean
   message: string
@@ -23,7 +23,7 @@ export function okJson(message: string, data: unknown, code?: string): string {
 /**
  * The app's one error handler (`app.onError`): the only place an error becomes an answer. An
  * ApiError is answered with its status, message and data; anything else is a bug, logged, and
- * answered 500 with SPEC.md 7.3's internal error text.
+ * answered 500 with docs/api.md 7.3's internal error text.
  */
 export function errorEnvelope(err: Error, c: Context): Response {
   if (!(err instanceof ApiError)) console.error('paysandbox: unhandled error:', err)

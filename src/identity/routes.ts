@@ -6,7 +6,7 @@ import { badRequest } from '../errors.js'
 import { CONSENT_REQUIRED, ID_TYPES, identityRequestSchema, type IdType } from './schemas.js'
 import type { IdentityService } from './service.js'
 
-/** POST /api/v1/identities/{gh/passport, ng/bvn, ng/vnin} (SPEC.md 4.4). */
+/** POST /api/v1/identities/{gh/passport, ng/bvn, ng/vnin} (docs/api.md 4.4). */
 export function identityRoutes(identity: IdentityService) {
   const app = new Hono<AppEnv>()
   for (const [type, spec] of Object.entries(ID_TYPES) as [IdType, (typeof ID_TYPES)[IdType]][]) {

@@ -1,6 +1,6 @@
 import { z } from '../http/zod-messages.js'
 
-/** SPEC.md 2.12 and CONTRACT.md 7. */
+/** docs/api.md 2.12 and docs/behaviour.md 7. */
 export const ID_TYPES = {
   ng_bvn: { path: 'ng/bvn', format: /^\d{11}$/, formatMessage: 'must be a BVN: 11 digits', message: 'BVN verified successfully', notFound: 'BVN not found' },
   ng_vnin: { path: 'ng/vnin', format: /^[A-Za-z]{2}\d{12}[A-Za-z]{2}$/, formatMessage: 'must be a vNIN: 2 letters, 12 digits, 2 letters', message: 'Virtual NIN verified successfully', notFound: 'Virtual NIN not found' },

@@ -49,7 +49,7 @@ export interface IdentityCheck {
   created_at: string
 }
 
-/** Identity verification (SPEC.md 2.12, 2.13, 4.4; CONTRACT.md 7). */
+/** Identity verification (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 7). */
 export class IdentityService {
   constructor(
     private readonly store: Store,
@@ -66,7 +66,7 @@ export class IdentityService {
     const key = type === 'ng_bvn' ? input.id : input.id.toUpperCase()
     const scenario = this.scenarios.forNs(ns).identity(type, key) ?? this.scenarios.forNs(ns).identity(type, input.id)
     const fixture = scenario?.found ? (scenario.record ?? fixtureRecords()[`${type}:${key}`]) : undefined
-    // a pack's partial record is completed with plain values, so every field of SPEC.md 2.13 is there
+    // a pack's partial record is completed with plain values, so every field of docs/api.md 2.13 is there
     const base = scenario?.found ? { ...genericRecord(type), ...fixture } : undefined
     const reference = `idv_${refId()}`
     const mode = input.validation?.selfie ? 'selfie' : input.validation ? 'data' : 'lookup'
@@ -116,7 +116,7 @@ export class IdentityService {
   }
 
   /**
-   * CONTRACT.md 7: a selfie that is the record's own image, or the documented matching sample,
+   * docs/behaviour.md 7: a selfie that is the record's own image, or the documented matching sample,
    * matches with a high confidence_rating; any other valid image does not, with a low one.
    */
   #faceMatch(selfie: string, recordImageB64: string): { match: boolean; confidence: number } {

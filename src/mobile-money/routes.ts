@@ -5,7 +5,7 @@ import { ok } from '../http/envelope.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './schemas.js'
 import { MM_MSG, type MobileMoneyCharge, type MobileMoneyService } from './service.js'
 
-/** SPEC.md 4.2 plus CONTRACT.md 5's resend and sandbox calls. */
+/** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export function mobileMoneyRoutes(mm: MobileMoneyService) {
   const app = new Hono<AppEnv>()
   const answer = (c: Parameters<typeof ok>[0], charge: MobileMoneyCharge, message?: string) => {

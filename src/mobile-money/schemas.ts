@@ -1,7 +1,7 @@
 import { amountSchema, httpUrlSchema, metadataSchema, referenceSchema } from '../cards/schemas.js'
 import { z } from '../http/zod-messages.js'
 
-/** SPEC.md 2.6 and 8, with CONTRACT.md 5's wallet rule. */
+/** docs/api.md 2.6 and 8, with docs/behaviour.md 5's wallet rule. */
 export const WALLET_PREFIX = { KES: '254', GHS: '233' } as const
 
 export const mobileMoneyChargeSchema = z
@@ -43,7 +43,7 @@ export const stkAuthorizeSchema = z.object({
   pin: z.string().regex(/^\d{4,6}$/, 'must be 4-6 digits'),
 })
 
-/** resend calls: `transaction_reference` (CONTRACT.md 5), `reference` also accepted */
+/** resend calls: `transaction_reference` (docs/behaviour.md 5), `reference` also accepted */
 export const resendSchema = z
   .object({ transaction_reference: z.string().min(1).optional(), reference: z.string().min(1).optional() })
   .refine((v) => v.transaction_reference || v.reference, { message: 'is required', path: ['transaction_reference'] })

@@ -51,7 +51,7 @@ function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario 
 }
 
 /**
- * Mobile money (SPEC.md 3.3, CONTRACT.md 5): an OTP step and/or an STK prompt, then the wallet's
+ * Mobile money (docs/api.md 3.3, docs/behaviour.md 5): an OTP step and/or an STK prompt, then the wallet's
  * outcome. The prompt is answered by the live sandbox's own authorize-stk call, by the control
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
@@ -154,7 +154,7 @@ export class MobileMoneyService {
       if (charge.otp_attempts_left === 0) this.#charges.fail(ns, charge, 'Otp attempts exceeded', 'outcome')
       charge.updated_at = now
       this.#charges.save(ns, charge)
-      // CONTRACT.md 5: 400 with the charge, whose attempts_left says what is left
+      // docs/behaviour.md 5: 400 with the charge, whose attempts_left says what is left
       throw new ApiError(400, MSG.MM_OTP_INVALID, this.responseData(charge))
     }
     charge.otp_rejected = false
@@ -209,7 +209,7 @@ export class MobileMoneyService {
     return charge
   }
 
-  /** SPEC.md 2.7 */
+  /** docs/api.md 2.7 */
   responseData(charge: MobileMoneyCharge) {
     return {
       amount: toMajor(charge.amount),

@@ -104,7 +104,7 @@ export class ActiveScenarios {
     return this.accounts.get(number)
   }
 
-  /** The shape of CONTRACT.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
+  /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
   toJSON() {
     const s = this.settings
     return {

@@ -61,7 +61,7 @@ export const identityScenarioSchema = z
     id: z.string().min(1),
     found: z.boolean(),
     label: z.string().min(1),
-    /** the government record returned when found (fields of SPEC.md 2.13) */
+    /** the government record returned when found (fields of docs/api.md 2.13) */
     record: z.record(z.string(), z.unknown()).optional(),
   })
   .strict()
@@ -100,9 +100,9 @@ const feeRuleSchema = z
 
 export const settingsSchema = z
   .object({
-    /** PIN that authorizes a PIN step (CONTRACT.md 3: 1234) */
+    /** PIN that authorizes a PIN step (docs/behaviour.md 3: 1234) */
     pin: digits(4, 4),
-    /** OTP that authorizes an OTP step (CONTRACT.md 3: 123456) */
+    /** OTP that authorizes an OTP step (docs/behaviour.md 3: 123456) */
     otp: digits(4, 8),
     vat_percent: z.number().min(0).max(100),
     fees: z

@@ -17,7 +17,7 @@ export interface DeliveryOptions {
 }
 
 /**
- * Delivers recorded events to their target over real HTTP (CONTRACT.md 8).
+ * Delivers recorded events to their target over real HTTP (docs/behaviour.md 8).
  *
  * - Never on the request path: an event's first attempt is a clock timer due at once.
  * - Retries follow the schedule on the namespace clock, each due counted from the previous

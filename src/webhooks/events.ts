@@ -4,7 +4,7 @@ import type { Namespaces } from '../namespaces.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 
-/** CONTRACT.md 8's events. */
+/** docs/behaviour.md 8's events. */
 export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth'
 
 export interface DeliveryAttempt {

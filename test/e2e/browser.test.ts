@@ -156,7 +156,7 @@ async function noHorizontalScroll(page: Page) {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('the 3DS page (CONTRACT.md 8)', () => {
+describe('the 3DS page (docs/behaviour.md 8)', () => {
   it('Approve redirects to redirect_url with ?reference= and the charge succeeds', async () => {
     const key = newKey('3ds_ok')
     const back = receiver.url.replace('/webhooks', '/checkout/return')
@@ -230,7 +230,7 @@ describe('the 3DS page (CONTRACT.md 8)', () => {
   })
 })
 
-describe('the dashboard (CONTRACT.md 9)', () => {
+describe('the dashboard (docs/behaviour.md 9)', () => {
   it('answers without a key on loopback, and refuses other peers unless the control token is sent', async () => {
     const res = await fetch(`${sandbox.url}/_sandbox/ui`)
     expect(res.status).toBe(200)

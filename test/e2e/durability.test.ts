@@ -8,7 +8,7 @@ import { startReceiver } from '../receiver.js'
 import { runCli, startCli, type RunningCli } from './process.js'
 
 /**
- * The durability promise of --data (CONTRACT.md 0, 8; issue 9, 4) against a real child process
+ * The durability promise of --data (docs/behaviour.md 0, 8; issue 9, 4) against a real child process
  * (`npm run build` first: the CLI runs from dist/):
  *
  * - under load from 10 concurrent clients, SIGKILL while requests are in flight: the file parses,

@@ -22,7 +22,7 @@ const CHARGE = '/merchant/api/v1/charges/card'
 const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 
 describe('fault injection against a real client', () => {
-  it('answers 5xx with a SPEC 7.3 message for the next N matching calls, then recovers, storing nothing', async () => {
+  it('answers 5xx with a docs/api.md 7.3 message for the next N matching calls, then recovers, storing nothing', async () => {
     const sb = await realSandbox()
     const add = await fetch(`${sb.url}/_sandbox/faults`, { method: 'POST', headers, body: JSON.stringify({ kind: 'error', method: 'POST', path: CHARGE, times: 2, status: 503 }) })
     expect(add.status).toBe(200)

@@ -10,7 +10,7 @@ export interface BodyLimitOptions {
 }
 
 /**
- * Body limits (CONTRACT.md 2): 413 with the envelope. A declared Content-Length over the limit is
+ * Body limits (docs/behaviour.md 2): 413 with the envelope. A declared Content-Length over the limit is
  * refused at once; otherwise readBodyText (body.ts) counts the bytes as they arrive.
  */
 export function bodyLimit({ maxSize, larger }: BodyLimitOptions): Middleware {

@@ -3,7 +3,7 @@ import type { Store } from '../../store/store.js'
 import { whenReady, type Middleware } from './chain.js'
 
 /**
- * With a data file, an answer leaves only once the change it reports is in the file (CONTRACT.md
+ * With a data file, an answer leaves only once the change it reports is in the file (docs/behaviour.md
  * 0): after the handler, a store with unwritten changes is synced first. A write that fails is
  * answered 500, never acknowledged.
  */

@@ -8,7 +8,7 @@ import { whenReady, type Middleware } from './chain.js'
 const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
 
 /**
- * Journals every call that has a namespace (CONTRACT.md 9: `GET /_sandbox/requests`): method,
+ * Journals every call that has a namespace (docs/behaviour.md 9: `GET /_sandbox/requests`): method,
  * path, query, status, duration, the request as noted where it was read (context.ts JournalNote)
  * and the JSON answered. A call refused before its key chose a namespace is not journaled.
  */

@@ -5,7 +5,7 @@ import type { Middleware } from './chain.js'
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
 
 /**
- * CONTRACT.md 9: the control API and the dashboard answer only on loopback, unless a control token
+ * docs/behaviour.md 9: the control API and the dashboard answer only on loopback, unless a control token
  * is set and sent (header `X-Sandbox-Control-Token` or `?token=`). Under `app.request()` there is
  * no peer: it counts as loopback.
  */

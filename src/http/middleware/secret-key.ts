@@ -19,7 +19,7 @@ export interface SecretKeyOptions {
 }
 
 /**
- * CONTRACT.md 1: every merchant, identity and control call carries `Bearer sk_test_...`; the key
+ * docs/behaviour.md 1: every merchant, identity and control call carries `Bearer sk_test_...`; the key
  * is the namespace. Sets `ns` and `nsMeta`, or refuses with 401 (or the namespace limit's 403).
  */
 export function secretKey({ namespaces, strictKeys }: SecretKeyOptions): Middleware {
