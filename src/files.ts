@@ -1,6 +1,18 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
+/** A document refused, with every issue found in it (a scenario pack, a flow). */
+export class DocumentIssues extends Error {
+  constructor(
+    /** the file, or what else the document came from */
+    readonly source: string,
+    readonly issues: string[],
+  ) {
+    super(`${source}: ${issues.join('; ')}`)
+    this.name = new.target.name
+  }
+}
+
 /** Why a YAML or JSON file could not be read: the file itself, or its text. */
 export class DocumentFileError extends Error {
   constructor(

@@ -154,10 +154,7 @@ export class CardService {
 
   /** POST /charges/card/resend-otp */
   resendOtp(ns: string, transactionReference: string): CardCharge {
-    const charge = this.#charges.current(ns, transactionReference, 'OTP', MSG.OTP_NOT_REQUIRED)
-    this.#charges.note(ns, charge, 'OTP', 'resent')
-    this.#charges.save(ns, charge)
-    return charge
+    return this.#charges.resend(ns, transactionReference, 'OTP', MSG.OTP_NOT_REQUIRED)
   }
 
   /** The cardholder's choice on the 3DS page. */

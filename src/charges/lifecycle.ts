@@ -214,6 +214,14 @@ export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
     return charge
   }
 
+  /** The OTP (or other code) of the current step sent again: a history line, nothing else changes. */
+  resend(ns: string, reference: string, step: C['pending_steps'][number], notPending: string): C {
+    const charge = this.current(ns, reference, step, notPending)
+    this.note(ns, charge, step, 'resent')
+    this.save(ns, charge)
+    return charge
+  }
+
   /** The current step was passed (`result` in the history): on to the next step, or the end. */
   pass(ns: string, charge: C, step: C['pending_steps'][number], result: string): void {
     charge.pending_steps.shift()

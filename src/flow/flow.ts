@@ -1,4 +1,4 @@
-import { readDocumentFile } from '../files.js'
+import { DocumentIssues, readDocumentFile } from '../files.js'
 import { z } from 'zod'
 import { describeIssues } from '../scenario/index.js'
 
@@ -81,15 +81,8 @@ export const flowSchema = z
   .strict()
 export type Flow = z.infer<typeof flowSchema>
 
-export class FlowError extends Error {
-  constructor(
-    readonly file: string,
-    readonly issues: string[],
-  ) {
-    super(`${file}: ${issues.join('; ')}`)
-    this.name = 'FlowError'
-  }
-}
+/** A flow refused: its file and every issue found. */
+export class FlowError extends DocumentIssues {}
 
 /** Validates a parsed flow; errors name the file, the step and the field. */
 export function validateFlow(raw: unknown, file: string): Flow {

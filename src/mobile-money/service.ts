@@ -181,10 +181,7 @@ export class MobileMoneyService {
   }
 
   resendOtp(ns: string, reference: string): MobileMoneyCharge {
-    const charge = this.#charges.current(ns, reference, 'OTP', MSG.OTP_NOT_REQUIRED)
-    this.#charges.note(ns, charge, 'OTP', 'resent')
-    this.#charges.save(ns, charge)
-    return charge
+    return this.#charges.resend(ns, reference, 'OTP', MSG.OTP_NOT_REQUIRED)
   }
 
   resendStk(ns: string, reference: string): MobileMoneyCharge {

@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { readDocumentFile } from '../files.js'
+import { DocumentIssues, readDocumentFile } from '../files.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
 import {
@@ -19,15 +19,8 @@ export * from './schema.js'
 /** The shipped default pack. */
 export const DEFAULT_PACK_FILE = fileURLToPath(new URL('../../scenarios/default.yaml', import.meta.url))
 
-export class PackError extends Error {
-  constructor(
-    readonly source: string,
-    readonly issues: string[],
-  ) {
-    super(`${source}: ${issues.join('; ')}`)
-    this.name = 'PackError'
-  }
-}
+/** A scenario pack refused: where it came from and every issue found. */
+export class PackError extends DocumentIssues {}
 
 /** "cards.3.number: must be 12-19 digits" for each zod issue. */
 export function describeIssues(error: z.ZodError): string[] {
@@ -60,6 +53,11 @@ export function validatePack(raw: unknown, source: string): Pack {
 /** Reads a YAML or JSON pack file. */
 export function loadPackFile(file: string): Pack {
   return validatePack(readDocumentFile(file, (why) => new PackError(file, [why.message])), file)
+}
+
+/** The end of a card's or wallet's entry in the view: its steps, then its outcome. */
+function stepsAndOutcome(x: { steps: string[]; outcome: string; message?: string; label: string }) {
+  return { steps: x.steps, outcome: x.outcome, ...(x.message ? { message: x.message } : {}), label: x.label }
 }
 
 /** The merged view of packs: later packs win, entry by entry. */
@@ -116,20 +114,14 @@ export class ActiveScenarios {
         expiry_year: c.expiry_year,
         ...(c.steps.includes('PIN') ? { pin: c.pin ?? s.pin } : {}),
         ...(c.steps.includes('OTP') ? { otp: c.otp ?? s.otp } : {}),
-        steps: c.steps,
-        outcome: c.outcome,
-        ...(c.message ? { message: c.message } : {}),
-        label: c.label,
+        ...stepsAndOutcome(c),
       })),
       wallets: [...this.wallets.values()].map((w) => ({
         number: w.number,
         currency: w.currency,
         ...(w.steps.includes('OTP') ? { otp: w.otp ?? s.otp } : {}),
         ...(w.steps.includes('STK_PROMPT') ? { pin: w.pin ?? s.pin } : {}),
-        steps: w.steps,
-        outcome: w.outcome,
-        ...(w.message ? { message: w.message } : {}),
-        label: w.label,
+        ...stepsAndOutcome(w),
       })),
       identities: [...this.identities.values()].map(({ type, id, found, label }) => ({ type, id, found, label })),
       accounts: [...this.accounts.values()].map(({ account_number, bank_code, outcome, message, label }) => ({

@@ -20,39 +20,39 @@ const outcomeFields = {
   label: z.string().min(1),
 }
 
-function failedNeedsMessage(v: { outcome: Outcome; message?: string }, ctx: z.RefinementCtx) {
+function failedNeedsMessage(v: { outcome?: unknown; message?: unknown }, ctx: z.RefinementCtx) {
   if (v.outcome === 'failed' && !v.message) {
     ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required when outcome is failed' })
   }
 }
 
-export const cardScenarioSchema = z
-  .object({
-    number: digits(12, 19),
-    scheme: z.enum(SCHEMES),
-    cvv: digits(3, 4),
-    expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
-    expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
-    pin: digits(4, 4).optional(),
-    otp: digits(4, 8).optional(),
-    steps: z.array(z.enum(CARD_STEPS)).default([]),
-    ...outcomeFields,
-  })
-  .strict()
-  .superRefine(failedNeedsMessage)
+/** A scenario: what it matches (and its steps), then its outcome; a failed one says its message. */
+function scenario<T extends z.ZodRawShape>(fields: T) {
+  return z
+    .object({ ...fields, ...outcomeFields })
+    .strict()
+    .superRefine(failedNeedsMessage)
+}
+
+export const cardScenarioSchema = scenario({
+  number: digits(12, 19),
+  scheme: z.enum(SCHEMES),
+  cvv: digits(3, 4),
+  expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
+  expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
+  pin: digits(4, 4).optional(),
+  otp: digits(4, 8).optional(),
+  steps: z.array(z.enum(CARD_STEPS)).default([]),
+})
 export type CardScenario = z.infer<typeof cardScenarioSchema>
 
-export const walletScenarioSchema = z
-  .object({
-    number: digits(10, 15),
-    currency: z.enum(['KES', 'GHS']),
-    otp: digits(4, 8).optional(),
-    pin: digits(4, 6).optional(),
-    steps: z.array(z.enum(WALLET_STEPS)).default([]),
-    ...outcomeFields,
-  })
-  .strict()
-  .superRefine(failedNeedsMessage)
+export const walletScenarioSchema = scenario({
+  number: digits(10, 15),
+  currency: z.enum(['KES', 'GHS']),
+  otp: digits(4, 8).optional(),
+  pin: digits(4, 6).optional(),
+  steps: z.array(z.enum(WALLET_STEPS)).default([]),
+})
 export type WalletScenario = z.infer<typeof walletScenarioSchema>
 
 export const identityScenarioSchema = z
@@ -67,14 +67,10 @@ export const identityScenarioSchema = z
   .strict()
 export type IdentityScenario = z.infer<typeof identityScenarioSchema>
 
-export const accountScenarioSchema = z
-  .object({
-    account_number: digits(10, 10),
-    bank_code: z.string().min(3),
-    ...outcomeFields,
-  })
-  .strict()
-  .superRefine(failedNeedsMessage)
+export const accountScenarioSchema = scenario({
+  account_number: digits(10, 10),
+  bank_code: z.string().min(3),
+})
 export type AccountScenario = z.infer<typeof accountScenarioSchema>
 
 export const authorizationSeedSchema = z
