@@ -2,7 +2,7 @@ import { Command, CommanderError, Option } from 'commander'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
-import { ConfigError, DEFAULT_ENCRYPTION_KEY, resolveConfig, type ConfigInput } from './config.js'
+import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
 import { VERSION } from './version.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 
@@ -93,7 +93,7 @@ Examples:
   program
     .command('encrypt')
     .description('encrypt a JSON charge payload from stdin into charge_data (stdout)')
-    .option('-k, --key <key>', 'encryption key', process.env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY)
+    .option('-k, --key <key>', 'encryption key', keysFromEnv().encryptionKey)
     .addHelpText('after', `\nExample:\n  $ echo '{"reference":"order-0001",...}' | sandbox encrypt > charge_data.txt`)
     .action(async (opts: { key: string }) => {
       const text = (await readStdin()).trim()
@@ -112,7 +112,7 @@ Examples:
   program
     .command('decrypt')
     .description('decrypt charge_data from stdin to its JSON (stdout)')
-    .option('-k, --key <key>', 'encryption key', process.env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY)
+    .option('-k, --key <key>', 'encryption key', keysFromEnv().encryptionKey)
     .addHelpText('after', `\nExample:\n  $ sandbox decrypt < charge_data.txt`)
     .action(async (opts: { key: string }) => {
       const text = decryptChargeText((await readStdin()).trim(), opts.key)

@@ -187,6 +187,11 @@ function intIn(value: number | string | undefined, name: string, min: number, ma
   return n
 }
 
+/** The keys a command uses when no flag gives one (encrypt, decrypt, replay): SANDBOX_* or the defaults. */
+export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey: string; encryptionKey: string } {
+  return { secretKey: env.SANDBOX_SECRET_KEY ?? DEFAULT_SECRET_KEY, encryptionKey: env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY }
+}
+
 /** Flags win over environment variables, which win over defaults. */
 export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const port = intIn(input.port ?? env.SANDBOX_PORT, '--port', 0, 65535, DEFAULT_PORT)

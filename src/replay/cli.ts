@@ -1,7 +1,7 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import { DEFAULT_ENCRYPTION_KEY } from '../config.js'
+import { keysFromEnv } from '../config.js'
 import type { Flow } from '../flow/flow.js'
 
 /** Flow files named, directories expanded to their .yaml/.yml/.json files (sorted). */
@@ -38,7 +38,7 @@ export function registerReplay(program: Command, fail: (message: string, code?: 
     .argument('<flows...>', 'flow files (YAML or JSON) or directories of them')
     .option('--base-url <url>', 'a running sandbox; without it an in-process sandbox is started')
     .option('--key <key>', 'run every flow with this key instead of a fresh namespace each')
-    .option('--encryption-key <key>', 'the namespaces\' encryption key', process.env.SANDBOX_ENCRYPTION_KEY ?? DEFAULT_ENCRYPTION_KEY)
+    .option('--encryption-key <key>', 'the namespaces\' encryption key', keysFromEnv().encryptionKey)
     .option('--concurrency <n>', 'flows run at once', '4')
     .option('--bail', 'stop at the first failing flow')
     .option('--reporter <name>', 'pretty or junit', 'pretty')
@@ -113,7 +113,7 @@ export function registerExportFlow(program: Command, fail: (message: string, cod
     .command('export-flow')
     .description("turn a namespace's request journal into a replayable flow file (YAML)")
     .requiredOption('--base-url <url>', 'the running sandbox')
-    .option('--key <key>', 'the namespace\'s secret key', process.env.SANDBOX_SECRET_KEY ?? 'sk_test_sandbox')
+    .option('--key <key>', 'the namespace\'s secret key', keysFromEnv().secretKey)
     .option('--output <file>', 'write the flow here instead of stdout')
     .option('--name <name>', 'the flow\'s name', 'recorded session')
     .addHelpText('after', `\nExample:\n  $ sandbox export-flow --base-url http://127.0.0.1:4010 --key sk_test_ci --output flows/recorded.yaml`)
