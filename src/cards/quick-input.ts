@@ -1,6 +1,7 @@
 import { isJsonObject } from '../http/body.js'
 import { z } from '../http/zod-messages.js'
-import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, MAX_LENGTH, METADATA_RULES, REFERENCE_MIN, amountIssue, isHttpUrl, type CardChargeInput } from './schemas.js'
+import { MAX_LENGTH, METADATA_RULES, REFERENCE_MIN, amountIssue, isHttpUrl } from '../charges/schemas.js'
+import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, type CardChargeInput } from './schemas.js'
 
 /**
  * The card-charge payload as SDKs send it, checked without zod: the same rules as

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { amountSchema } from '../cards/schemas.js'
+import { amountSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/api.md 2.11: the 28 supported bank codes, with their names (fixture data). */

@@ -1,4 +1,4 @@
-import { amountSchema, httpUrlSchema, metadataSchema, referenceSchema } from '../cards/schemas.js'
+import { amountSchema, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/api.md 2.6 and 8, with docs/behaviour.md 5's wallet rule. */

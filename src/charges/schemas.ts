@@ -1,0 +1,79 @@
+import { z } from '../http/zod-messages.js'
+
+/**
+ * The request fields every charge channel shares (docs/api.md 2.2, 2.6): references, amounts,
+ * metadata, URLs, and the limits on free text. The quick card path (cards/quick-input.ts) checks
+ * the same rules without zod.
+ */
+
+/** the longest string each free-text field takes */
+export const MAX_LENGTH = { reference: 100, name: 100, email: 254, description: 255, url: 2048 }
+
+export const REFERENCE_MIN = 8
+
+/** The field message of a string over `n` characters. */
+export const atMost = (n: number) => `must be at most ${n} characters`
+
+export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
+
+/** A metadata value is stored and echoed: it may nest, but not without bound. */
+const METADATA_DEPTH = 10
+
+/** Whether a JSON value nests at most `max` levels of arrays and objects (no recursion). */
+function depthAtMost(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length) {
+    const [v, d] = stack.pop()!
+    if (!v || typeof v !== 'object') continue
+    if (d >= max) return false
+    for (const child of Object.values(v)) stack.push([child, d + 1])
+  }
+  return true
+}
+
+/** metadata's rules, in the order its errors are reported (the quick path checks the same ones) */
+export const METADATA_RULES: readonly [(m: Record<string, unknown>) => boolean, string][] = [
+  [(m) => Object.keys(m).length > 0, 'must not be an empty object'],
+  [(m) => Object.keys(m).length <= 5, 'must have at most 5 keys'],
+  [(m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters'],
+  [(m) => Object.keys(m).every((k) => /^[A-Za-z0-9-]+$/.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -'],
+  [(m) => Object.values(m).every((v) => depthAtMost(v, METADATA_DEPTH)), `values may nest at most ${METADATA_DEPTH} levels`],
+]
+
+export const metadataSchema = METADATA_RULES.reduce<z.ZodType<Record<string, unknown>>>(
+  (schema, [rule, message]) => schema.refine(rule, message),
+  z.record(z.string(), z.unknown()),
+)
+
+/** Whether a string is an absolute http(s) URL. */
+export function isHttpUrl(u: string): boolean {
+  try {
+    const p = new URL(u).protocol
+    return p === 'http:' || p === 'https:'
+  } catch {
+    return false
+  }
+}
+
+export const httpUrlSchema = z.string().max(MAX_LENGTH.url, atMost(MAX_LENGTH.url)).refine(isHttpUrl, 'must be an http(s) URL')
+
+/**
+ * What is wrong with a major-unit amount (a number, > 0 or >= 0 where zero is allowed, at most 2
+ * decimals), or undefined when nothing is.
+ */
+export function amountIssue(v: unknown, { allowZero = false, allowString = false } = {}): string | undefined {
+  if (v === undefined) return 'is required'
+  if (typeof v !== 'number' && !(allowString && typeof v === 'string')) return allowString ? 'must be a number or a numeric string' : 'must be a number'
+  const n = typeof v === 'number' ? v : Number(v)
+  if (typeof v === 'string' && !/^\d+(\.\d+)?$/.test(v)) return 'must be a numeric string'
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) return allowZero ? 'must be zero or more' : 'must be greater than 0'
+  if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : (v as string))) return 'must have at most 2 decimal places'
+  if (n > 1_000_000_000_000) return 'is too large'
+  return undefined
+}
+
+export const amountSchema = (opts: { allowZero?: boolean; allowString?: boolean } = {}) =>
+  z.unknown().superRefine((v, ctx) => {
+    const message = amountIssue(v, opts)
+    if (message) ctx.addIssue({ code: 'custom', message })
+  })
