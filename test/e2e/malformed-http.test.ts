@@ -1,4 +1,5 @@
-import { connect } from 'node:net'
+import { connect, createServer } from 'node:net'
+import { answerClientError } from '../../src/http/client-error.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECRET } from '../helpers.js'
 import { startCli, type RunningCli } from './process.js'
@@ -85,5 +86,32 @@ describe('malformed HTTP on a real socket (docs/behaviour.md 2.1, 2.2)', () => {
     expect(journal.status).toBe(200)
     expect(body.data).toEqual([])
     expect(running.stderr()).toBe('')
+  })
+})
+
+describe("the errors node reports that a test cannot provoke in seconds (node's 60 s header timeout, chunk extensions)", () => {
+  it.each([
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'Request Timeout', 'Request timed out'],
+    ['HPE_CHUNK_EXTENSIONS_OVERFLOW', 413, 'Payload Too Large', 'Request chunk extensions are too large'],
+    ['HPE_INVALID_METHOD', 400, 'Bad Request', 'Malformed HTTP request'],
+  ])('%s: %i with the envelope on a real socket, then closed', async (code, status, reason, message) => {
+    const server = createServer((socket) => answerClientError(Object.assign(new Error(code), { code }), socket))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port: p } = server.address() as { port: number }
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(p, '127.0.0.1')
+        let got = ''
+        socket.on('data', (d: Buffer) => (got += d.toString('latin1')))
+        socket.on('error', reject)
+        socket.on('close', () => resolve(got))
+      })
+      const [head, body] = raw.split('\r\n\r\n')
+      expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${reason}`)
+      expect(head).toContain('Connection: close')
+      expect(JSON.parse(body)).toEqual({ status: false, message, data: null })
+    } finally {
+      server.close()
+    }
   })
 })
