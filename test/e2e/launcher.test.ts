@@ -83,10 +83,11 @@ function launch(script: string): Promise<{ sh: ChildProcess; url: string; port: 
   })
 }
 
-/** The node server somewhere under `pid` (its command line names the CLI). */
+/** The node server somewhere under `pid`: node running the CLI (a wrapper's command line names it too). */
 function serverUnder(pid: number): number {
   for (const c of childrenOf(pid)) {
-    if (readFileSync(`/proc/${c}/cmdline`, 'utf8').includes(BIN)) return c
+    const [exe, script] = readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0')
+    if (exe === process.execPath && script === BIN) return c
     const below = serverUnder(c)
     if (below) return below
   }
