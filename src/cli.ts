@@ -1,4 +1,5 @@
 import { Command, CommanderError, Option } from 'commander'
+import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
@@ -49,6 +50,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
     .option('--detach', 'run in the background: return once ready, write a pid file (stop with sandbox stop)')
     .option('--pid-file <file>', 'pid file written by --detach (its log goes beside it, .log)', '.sandbox.pid')
+    .option('--no-exit-with-parent', 'keep running when the process that launched it exits (by default a foreground server stops then)')
     .addHelpText(
       'after',
       `
@@ -78,7 +80,7 @@ Examples:
         webhookTimeout: opts.webhookTimeout as string | undefined,
         debitLimit: opts.debitLimit as string | undefined,
       }
-      await runStart(input)
+      await runStart(input, opts.exitWithParent !== false)
     })
 
   program
@@ -176,7 +178,59 @@ function tuneV8(): void {
   for (const flag of v8Tuning(given, availableParallelism())) setFlagsFromString(flag)
 }
 
-async function runStart(input: ConfigInput): Promise<void> {
+/** how often a foreground server looks for its launcher (docs/behaviour.md 0.3) */
+const LAUNCHER_POLL_MS = 500
+
+/** The parent pid of `pid` from /proc, or undefined where there is none (macOS, Windows) or it is gone. */
+function parentOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1])
+  } catch {
+    return undefined
+  }
+}
+
+/** Each ancestor of this process, with the parent it had as the CLI started: [pid, its parent]. */
+type Ancestry = [pid: number, parent: number][]
+
+/** This process's ancestors up to init, read as the CLI starts (before any can have gone away). */
+function ancestryNow(): Ancestry {
+  const chain: Ancestry = [[process.pid, process.ppid]]
+  for (let pid = process.ppid; pid > 1 && chain.length < 64; ) {
+    const parent = parentOf(pid)
+    if (parent === undefined) break
+    chain.push([pid, parent])
+    pid = parent
+  }
+  return chain
+}
+
+/**
+ * A foreground `sandbox start` stops when the process that launched it goes away
+ * (docs/behaviour.md 0.3): every 500 ms it checks that each of its ancestors, as they were when it
+ * started, still has the same parent. One that has not means a process above it ended: npm killed
+ * above its `sh -c` wrapper (which outlives npm and passes no signal on), the wrapper itself, the
+ * shell of a CI step. Where /proc is missing (macOS, Windows) only the parent is watched; an
+ * ancestor already gone at start is not. Calls `onGone` once, with the pid that went away.
+ */
+function watchLauncher(ancestry: Ancestry, onGone: (pid: number) => void): void {
+  const [, first] = ancestry[0]
+  if (first <= 1) return
+  const timer = setInterval(() => {
+    for (const [pid, parent] of ancestry) {
+      const now = pid === process.pid ? process.ppid : parentOf(pid)
+      if (now === parent) continue
+      clearInterval(timer)
+      onGone(now === undefined ? pid : parent)
+      return
+    }
+  }, LAUNCHER_POLL_MS)
+  timer.unref()
+}
+
+async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<void> {
+  const ancestry = ancestryNow()
   tuneV8()
   let config
   try {
@@ -208,8 +262,6 @@ async function runStart(input: ConfigInput): Promise<void> {
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1' && !config.controlToken) {
     process.stderr.write('sandbox: warning: listening beyond loopback without --control-token: the control API answers loopback only\n')
   }
-  out.write(`paysandbox listening on ${running.url}\n`)
-
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
@@ -224,6 +276,16 @@ async function runStart(input: ConfigInput): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  if (exitWithParent) {
+    watchLauncher(ancestry, (pid) => {
+      // its reader may be gone with it: a write that fails must not stop the flush
+      process.stdout.on('error', () => {})
+      process.stderr.on('error', () => {})
+      process.stderr.write(`sandbox: the process that launched it (pid ${pid}) has exited: stopping\n`)
+      stop('launcher exit')
+    })
+  }
+  out.write(`paysandbox listening on ${running.url}\n`)
 }
 
 /** Runs the CLI; exit code 2 for usage errors. */

@@ -99,7 +99,8 @@ export async function startDetached(cmd: Command, pidFileOption: string = DEFAUL
   }
   const log = logFileFor(pidFile)
   const fd = openSync(log, 'w')
-  const child = spawn(process.execPath, [BIN, 'start', ...forwardedArgs(cmd)], {
+  // the child outlives this process by design: it must not stop when its launcher goes away
+  const child = spawn(process.execPath, [BIN, 'start', '--no-exit-with-parent', ...forwardedArgs(cmd)], {
     detached: true,
     stdio: ['ignore', fd, fd],
     cwd: process.cwd(),

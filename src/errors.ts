@@ -30,6 +30,11 @@ export const MSG = {
   BODY_TOO_LARGE: 'Request body is too large',
   OTP_NOT_REQUIRED: 'OTP is not required for this transaction',
   FORBIDDEN_CONTROL: 'The control API answers only on loopback unless a control token is set',
+  // docs/behaviour.md 2.1: HTTP node cannot parse, answered by the server before the app
+  MALFORMED_REQUEST: 'Malformed HTTP request',
+  HEADERS_TOO_LARGE: 'Request header fields are too large',
+  CHUNK_EXTENSIONS_TOO_LARGE: 'Request chunk extensions are too large',
+  REQUEST_TIMEOUT: 'Request timed out',
   // Success texts (docs/api.md 2)
   CARD_CHARGED: 'Card charged successfully',
   CHARGE_IN_PROGRESS: 'Charge in progress',

@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
 import { createAnswerBatch } from './http/answer-batch.js'
+import { answerClientError } from './http/client-error.js'
 import { healthBody } from './version.js'
 
 export interface RunningServer {
@@ -53,6 +54,8 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
 
   const server = createAdaptorServer({ fetch: fetch as never, hostname: config.host }) as Server
   server.keepAliveTimeout = 65_000
+  // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md 2.1)
+  server.on('clientError', answerClientError)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)

@@ -407,6 +407,29 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
     expect((await listAuths(sb)).find((a) => a.reference === auth.reference).status).toBe('expired')
   })
 
+  it('before start_date a debit is refused, from the start (UTC) of start_date it is accepted', async () => {
+    const sb = await sandbox()
+    const today = ymd(await clockNow(sb))
+    const start = ymd(Date.parse(`${today}T00:00:00Z`) + 3 * DAY)
+    const auth = await createAuth(sb, { start_date: start })
+    expect(auth).toMatchObject({ start_date: start })
+    await moveOk(sb, auth.reference, 'approve', 'active')
+    const r = ref('dd-early')
+    const refused = await debit(sb, auth.reference, debitBody({ reference: r }))
+    expectRefused(refused, 400, `Authorization is not active until ${start}`)
+    expect(refused.body.data).toEqual({ start_date: start })
+    await expectNoCharge(sb, r)
+    // the last second before start_date: still refused, and the authorization unchanged
+    await advanceTo(sb, `${ymd(Date.parse(`${start}T00:00:00Z`) - DAY)}T23:59:59.000Z`)
+    const before = await getAuth(sb, auth.reference)
+    expectRefused(await debit(sb, auth.reference, debitBody({ reference: r })), 400, `Authorization is not active until ${start}`)
+    await expectNoCharge(sb, r)
+    expect(await getAuth(sb, auth.reference)).toEqual(before)
+    await advance(sb, 1)
+    const d = await debitOk(sb, auth.reference, debitBody({ reference: r }))
+    expect(d.authorization_code).toBe(auth.reference)
+  })
+
   it('a suspended authorization whose end_date passes is expired too', async () => {
     const sb = await sandbox()
     const today = ymd(await clockNow(sb))

@@ -156,6 +156,8 @@ export class PreauthService {
     capture.voided = true
     this.#ops(ns).put(capture.transaction_reference, capture)
     ledger.captured -= capture.amount
+    // docs/behaviour.md 4.6: an expired hold is what was captured, so a voided capture is released, not given back
+    if (ledger.state === 'expired') ledger.authorized -= capture.amount
     const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: PREAUTH_MSG.CAPTURE_VOIDED_OK, target })
     this.#save(ns, parent, op)
     return { op, parent }

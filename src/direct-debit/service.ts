@@ -225,6 +225,10 @@ export class DirectDebitService {
   debit(ns: string, code: string, input: DebitInput): DirectDebit {
     const auth = this.get(ns, code)
     if (auth.status !== 'active') throw badRequest(`Authorization is not active: its status is ${auth.status}`, { status: auth.status })
+    // docs/behaviour.md 6.2: no debit before the start (UTC) of start_date on the namespace clock
+    if (this.clocks.now(ns) < Date.parse(`${auth.start_date}T00:00:00Z`)) {
+      throw badRequest(`Authorization is not active until ${auth.start_date}`, { start_date: auth.start_date })
+    }
     if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
     const amount = parseAmount(input.amount)
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })

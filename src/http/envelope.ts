@@ -28,7 +28,12 @@ export function okJson(message: string, data: unknown, code?: string): string {
 export function errorEnvelope(err: Error, c: Context): Response {
   if (!(err instanceof ApiError)) console.error('paysandbox: unhandled error:', err)
   const e = err instanceof ApiError ? err : new ApiError(500, MSG.INTERNAL)
-  return sendJson(c, JSON.stringify({ status: false, message: e.message, data: e.data } satisfies Envelope), e.status)
+  return sendJson(c, errorJson(e.message, e.data), e.status)
+}
+
+/** The text of an error envelope (also for the server's answer to HTTP it cannot parse). */
+export function errorJson(message: string, data: unknown = null): string {
+  return JSON.stringify({ status: false, message, data } satisfies Envelope)
 }
 
 const JSON_TYPE = { 'content-type': 'application/json' }

@@ -1,0 +1,117 @@
+import { connect, createServer } from 'node:net'
+import { answerClientError } from '../../src/http/client-error.js'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { SECRET } from '../helpers.js'
+import { startCli, type RunningCli } from './process.js'
+
+/**
+ * HTTP that node cannot parse is answered with the envelope too (docs/behaviour.md 2.1, 2.2): the
+ * status node would send bare, a JSON envelope body, `Connection: close`, and the connection closed
+ * by the sandbox. Raw bytes on a real socket against the CLI as a process.
+ */
+
+let running: RunningCli
+let port: number
+
+beforeAll(async () => {
+  running = await startCli([])
+  port = Number(new URL(running.url).port)
+})
+
+afterAll(async () => {
+  if (running.child.exitCode === null) {
+    running.child.kill('SIGTERM')
+    await running.exited
+  }
+})
+
+/** Writes `raw` and reads everything until the sandbox closes the connection. */
+function exchange(raw: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: string; raw: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw))
+    const chunks: Buffer[] = []
+    socket.on('data', (d: Buffer) => chunks.push(d))
+    socket.on('error', reject)
+    // the sandbox closes the connection itself: nothing here ends it
+    socket.on('close', () => {
+      const all = Buffer.concat(chunks).toString('latin1')
+      const end = all.indexOf('\r\n\r\n')
+      const lines = all.slice(0, end).split('\r\n')
+      const headers: Record<string, string> = {}
+      for (const l of lines.slice(1)) {
+        const i = l.indexOf(':')
+        headers[l.slice(0, i).toLowerCase()] = l.slice(i + 1).trim()
+      }
+      resolve({ status: Number(lines[0]?.split(' ')[1]), headers, body: all.slice(end + 4), raw: all })
+    })
+  })
+}
+
+const CASES: [string, string | Buffer, number, string][] = [
+  ['a garbage request line', 'GARBAGE\r\n\r\n', 400, 'Malformed HTTP request'],
+  ['random bytes', Buffer.from([0xde, 0xad, 0xbe, 0xef, 0x00, 0x01, 0x02, 0x0d, 0x0a, 0x0d, 0x0a]), 400, 'Malformed HTTP request'],
+  ['an HTTP/2 preface', 'PRI * HTTP/2.0\r\n\r\nSM\r\n\r\n', 400, 'Malformed HTTP request'],
+  ['a Content-Length that is not a number', 'POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: localhost\r\nContent-Length: abc\r\n\r\n', 400, 'Malformed HTTP request'],
+  ['a negative Content-Length', 'POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: localhost\r\nContent-Length: -1\r\n\r\n', 400, 'Malformed HTTP request'],
+  [
+    'both Content-Length and chunked',
+    'POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: localhost\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n',
+    400,
+    'Malformed HTTP request',
+  ],
+  [
+    'a bad chunk size (with a valid key: the app has the request when the body breaks)',
+    `POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${SECRET}\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n{}\r\n0\r\n\r\n`,
+    400,
+    'Malformed HTTP request',
+  ],
+  ['a 20 KB header', `GET /_sandbox/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'Request header fields are too large'],
+]
+
+describe('malformed HTTP on a real socket (docs/behaviour.md 2.1, 2.2)', () => {
+  it.each(CASES)('%s: %i with the envelope, Connection: close, then closed', async (_name, raw, status, message) => {
+    const res = await exchange(raw)
+    expect(res.status, res.raw.slice(0, 200)).toBe(status)
+    expect(res.headers['content-type']).toBe('application/json')
+    expect(res.headers.connection).toBe('close')
+    expect(Number(res.headers['content-length'])).toBe(Buffer.byteLength(res.body))
+    expect(JSON.parse(res.body)).toEqual({ status: false, message, data: null })
+  })
+
+  it('stays up and changes nothing: the health check answers, the journal holds no call of those, and nothing is logged', async () => {
+    const health = await fetch(`${running.url}/_sandbox/health`)
+    expect(health.status).toBe(200)
+    const journal = await fetch(`${running.url}/_sandbox/requests`, { headers: { authorization: `Bearer ${SECRET}` } })
+    const body = (await journal.json()) as any
+    expect(journal.status).toBe(200)
+    expect(body.data).toEqual([])
+    expect(running.stderr()).toBe('')
+  })
+})
+
+describe("the errors node reports that a test cannot provoke in seconds (node's 60 s header timeout, chunk extensions)", () => {
+  it.each([
+    ['ERR_HTTP_REQUEST_TIMEOUT', 408, 'Request Timeout', 'Request timed out'],
+    ['HPE_CHUNK_EXTENSIONS_OVERFLOW', 413, 'Payload Too Large', 'Request chunk extensions are too large'],
+    ['HPE_INVALID_METHOD', 400, 'Bad Request', 'Malformed HTTP request'],
+  ])('%s: %i with the envelope on a real socket, then closed', async (code, status, reason, message) => {
+    const server = createServer((socket) => answerClientError(Object.assign(new Error(code), { code }), socket))
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+    try {
+      const { port: p } = server.address() as { port: number }
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(p, '127.0.0.1')
+        let got = ''
+        socket.on('data', (d: Buffer) => (got += d.toString('latin1')))
+        socket.on('error', reject)
+        socket.on('close', () => resolve(got))
+      })
+      const [head, body] = raw.split('\r\n\r\n')
+      expect(head.split('\r\n')[0]).toBe(`HTTP/1.1 ${status} ${reason}`)
+      expect(head).toContain('Connection: close')
+      expect(JSON.parse(body)).toEqual({ status: false, message, data: null })
+    } finally {
+      server.close()
+    }
+  })
+})
