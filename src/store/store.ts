@@ -147,6 +147,22 @@ export class Store implements ChangeSink, Persisted {
     }
   }
 
+  restore(ns: string, collection: string, key: string, value: unknown): void {
+    this.#version++
+    const col = this.#namespaces.get(ns)?.get(collection)
+    if (value === undefined) col?.unload(key)
+    else this.col(ns, collection).load(key, value as object)
+  }
+
+  restoreNamespace(ns: string, collections: Record<string, Record<string, unknown>> | undefined): void {
+    this.#version++
+    this.#namespaces.delete(ns)
+    for (const [name, records] of Object.entries(collections ?? {})) {
+      const col = this.col(ns, name)
+      for (const [key, value] of Object.entries(records)) col.load(key, value as object)
+    }
+  }
+
   recordJson(ns: string, collection: string, key: string): string | undefined {
     return this.#namespaces.get(ns)?.get(collection)?.json(key)
   }
