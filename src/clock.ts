@@ -53,6 +53,23 @@ export class Clocks {
         this.#push(ns, t)
       }
     }
+    // a failed write put a namespace's records back as the file has them (docs/behaviour.md 0.4)
+    store.onRestore((ns) => this.#reload(ns))
+  }
+
+  /** Forgets what this namespace's clock read from the store, and takes its timers from it again. */
+  #reload(ns: string): void {
+    this.#offsets.delete(ns)
+    this.#frozen.delete(ns)
+    const t = this.#timers.get(ns)
+    if (t) t.heap = []
+    // a namespace the file does not have: nothing to read (and nothing to create)
+    if (!this.#store.hasNamespace(ns)) return this.#arm(ns)
+    for (const timer of this.#store.col<Timer>(ns, TIMERS).values()) {
+      timer.seq = ++this.#seq
+      this.#push(ns, timer)
+    }
+    this.#arm(ns)
   }
 
   /** Registers what a kind of timer does. */

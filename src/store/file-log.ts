@@ -255,13 +255,16 @@ export class FileLog implements Persistence {
           this.store.restoreNamespace(op.n, state[op.n])
         }
       }
+      const touched = new Set<string>()
       for (const op of undone) {
         const n = Array.isArray(op) ? op[0] : op.n
+        touched.add(n)
         if (!state[n] && !namespaces.has(n)) {
           namespaces.add(n)
           this.store.restoreNamespace(n, undefined)
         }
       }
+      for (const n of touched) this.store.restored(n)
     }
     for (const f of failures) f(error)
   }

@@ -31,6 +31,7 @@ export class Store implements ChangeSink, Persisted {
   readonly #shapes = new Shapes()
   readonly file: string | undefined
   #log: Persistence | null = null
+  readonly #restoreListeners: ((ns: string) => void)[] = []
   #version = 0
 
   private constructor(options: StoreOptions) {
@@ -145,6 +146,18 @@ export class Store implements ChangeSink, Persisted {
         else col.load(delta.k, delta.v as object)
       }
     }
+  }
+
+  /**
+   * Registers what caches records of a namespace outside the store, told when a failed write has
+   * put records of that namespace back as the file holds them (docs/behaviour.md 0.4).
+   */
+  onRestore(listener: (ns: string) => void): void {
+    this.#restoreListeners.push(listener)
+  }
+
+  restored(ns: string): void {
+    for (const listener of this.#restoreListeners) listener(ns)
   }
 
   restore(ns: string, collection: string, key: string, value: unknown): void {

@@ -174,6 +174,36 @@ describe('a data file or folder that cannot be written', () => {
     const again = await start(['--data', file])
     await expectAll(again.url, acknowledged)
   }, 60_000)
+
+  it('read-only while running: every change of the same moment fails and is undone (new charges and an existing record), and none shows', async (ctx) => {
+    if (!chattrWorks) ctx.skip('chattr +i does not work on this machine')
+    const file = tempFile()
+    const server = await start(['--data', file])
+    const control = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}/_sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    const first = cardPayload(NO_AUTH_CARD)
+    expect((await charge(server.url, first)).status).toBe(200)
+    expect((await control('POST', '/clock/advance', { seconds: 60 })).status).toBe(200)
+
+    immutable(file, true)
+    cleanups.push(() => immutable(file, false))
+    // ten charges and a clock move at once: they share writes, and every one of them fails
+    const payloads = Array.from({ length: 10 }, () => cardPayload(NO_AUTH_CARD))
+    const [advanced, ...charged] = await Promise.all([control('POST', '/clock/advance', { seconds: 3600 }), ...payloads.map((p) => charge(server.url, p))])
+    expect(advanced).toEqual({ status: 503, body: UNAVAILABLE })
+    for (const r of charged) expect(r).toEqual({ status: 503, body: UNAVAILABLE })
+    for (const p of payloads) expect((await query(server.url, p.reference)).status).toBe(404)
+    // the clock is back where the file has it: 60 s ahead, not 3,660
+    expect((await control('GET', '/clock')).body.data.offset_ms).toBe(60_000)
+    await expectAll(server.url, [first.reference])
+
+    immutable(file, false)
+    expect((await control('POST', '/clock/advance', { seconds: 3600 })).body.data.offset_ms).toBe(3_660_000)
+    await stop(server, 'SIGKILL')
+    const again = await start(['--data', file])
+    await expectAll(again.url, [first.reference])
+    expect((await fetch(`${again.url}/_sandbox/clock`, { headers }).then((r) => r.json())).data.offset_ms).toBe(3_660_000)
+  }, 60_000)
 })
 
 describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
