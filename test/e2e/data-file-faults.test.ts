@@ -319,3 +319,53 @@ describe('recovery on open', () => {
     await expectAll(server.url, refs)
   }, 60_000)
 })
+
+describe('records of the wrong type (a hand-edited file)', () => {
+  /** A real file (a charge, a clock moved), read back as one document to edit. */
+  async function realDoc(): Promise<{ file: string; doc: any; reference: string; txKey: string }> {
+    const file = tempFile()
+    const server = await start(['--data', file])
+    const p = cardPayload(NO_AUTH_CARD)
+    expect((await charge(server.url, p)).status).toBe(200)
+    const adv = await fetch(`${server.url}/_sandbox/clock/advance`, { method: 'POST', headers, body: JSON.stringify({ seconds: 60 }) })
+    expect(adv.status).toBe(200)
+    await stop(server)
+    // replayed into one snapshot, as a person editing it would see it
+    const raw = JSON.parse(readFileSync(file, 'utf8'))
+    for (const d of raw.deltas) ((raw.snapshot[d.n] ??= {})[d.c] ??= {})[d.k] = d.v
+    raw.deltas = []
+    const txKey = Object.keys(raw.snapshot[SECRET].charges).find((k) => raw.snapshot[SECRET].charges[k].payment_reference === p.reference)!
+    return { file, doc: raw, reference: p.reference, txKey }
+  }
+
+  const EDITS: [string, (doc: any, txKey: string) => void, string][] = [
+    ['a charge that is a number', (doc, k) => (doc.snapshot[SECRET].charges[k] = 42), 'the record must be an object'],
+    ['a charge whose amount is a string', (doc, k) => (doc.snapshot[SECRET].charges[k].amount = '1000'), 'field "amount" must be a finite number'],
+    ['a clock offset that is a string', (doc) => (doc.snapshot[SECRET].meta.clock.offset_ms = '60000'), 'field "offset_ms" must be a finite number'],
+    ['a timer with a null payload', (doc) => (doc.snapshot[SECRET].timers = { tmr_hand: { id: 'tmr_hand', due: 1, kind: 'webhook.retry', payload: null, seq: 1 } }), 'field "payload" must be an object'],
+  ]
+
+  it.each(EDITS)('%s: refused at start with one line naming the collection, key and field; the file untouched', async (_label, edit, problem) => {
+    const { file, doc, txKey } = await realDoc()
+    edit(doc, txKey)
+    const text = JSON.stringify(doc)
+    writeFileSync(file, text)
+    const r = await runCli(['start', '--port', '0', '--data', file])
+    expect(r.code).toBe(2)
+    expect(r.stdout).not.toContain('listening')
+    const lines = r.stderr.trim().split('\n')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toContain(`cannot use data file ${file}: invalid record`)
+    expect(lines[0]).toContain(problem)
+    expect(lines[0]).toMatch(/namespace "sk_test_sandbox", collection "(charges|meta|timers)", key "[^"]+"/)
+    expect(readFileSync(file, 'utf8')).toBe(text)
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  }, 60_000)
+
+  it('the same document unedited starts and answers its charge', async () => {
+    const { file, doc, reference } = await realDoc()
+    writeFileSync(file, JSON.stringify(doc))
+    const server = await start(['--data', file])
+    await expectAll(server.url, [reference])
+  }, 60_000)
+})
