@@ -60,6 +60,8 @@ export class FileLog implements Persistence {
   #running = false
   #closed = false
   #release: () => void = () => undefined
+  /** the last write failed: said once on stderr, and once when one succeeds again */
+  #failing = false
   /** the compaction under way, and the changes appended since it took its snapshot */
   #compacting: Promise<void> | null = null
   #carry: Op[] | null = null
@@ -201,6 +203,10 @@ export class FileLog implements Persistence {
           await this.#locked(() => this.#rollBack(ops, failures, e))
           continue
         }
+        if (this.#failing) {
+          this.#failing = false
+          console.error(`paysandbox: the data file ${this.path} takes writes again`)
+        }
         for (const w of waiters) w()
         if (!this.#compacting && this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) this.#startCompaction()
       }
@@ -221,7 +227,9 @@ export class FileLog implements Persistence {
    * (which may build on them). Every call waiting on them fails; the next write tries again.
    */
   async #rollBack(ops: Op[], failures: ((e: unknown) => void)[], error: unknown): Promise<void> {
-    console.error(`paysandbox: could not write the data file ${this.path}; its last ${ops.length} change(s) and those after them are undone:`, (error as Error).message ?? error)
+    // one line when writes start failing, one when they succeed again: not one per failed write
+    if (!this.#failing) console.error(`paysandbox: could not write the data file ${this.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): changes not in the file are undone and answered 503 until a write succeeds`)
+    this.#failing = true
     let state: ReturnType<typeof durableState> | null = null
     try {
       // the failed write began over the closing `]}`: put it back, and drop whatever it added
