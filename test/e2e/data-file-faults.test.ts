@@ -262,6 +262,70 @@ describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
   }, 60_000)
 })
 
+describe('a disk that fills up under load (10 concurrent clients)', () => {
+  it('never acknowledges what it could not write and never shows it; loses nothing acknowledged through a kill -9', async (ctx) => {
+    const mnt = mkdtempSync(join(tmpdir(), 'paysandbox-full-'))
+    if (!can('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt])) ctx.skip('cannot mount a tmpfs here (not root, or no mount permission)')
+    cleanups.push(() => {
+      can('umount', ['-l', mnt])
+      rmSync(mnt, { recursive: true, force: true })
+    })
+    const file = join(mnt, 'data.json')
+    const server = await start(['--data', file])
+    const acknowledged: string[] = []
+    const refused: string[] = []
+    const unexpected: string[] = []
+    let sent = 0
+    // each phase runs until its condition holds (bounded by a count of requests, not by time)
+    const run = (until: () => boolean) =>
+      Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (!until() && sent < 20_000) {
+            sent++
+            const p = cardPayload(NO_AUTH_CARD)
+            const r = await charge(server.url, p)
+            if (r.status === 200) acknowledged.push(p.reference)
+            else if (r.status === 503 && r.body.message === UNAVAILABLE.message) refused.push(p.reference)
+            else unexpected.push(`${r.status} ${JSON.stringify(r.body)}`)
+          }
+        }),
+      )
+    await run(() => acknowledged.length >= 50)
+    const filler = join(mnt, 'filler')
+    try {
+      execFileSync('dd', ['if=/dev/zero', `of=${filler}`, 'bs=4k'], { stdio: 'ignore' })
+    } catch {
+      /* dd ends with "No space left on device" */
+    }
+    await run(() => refused.length >= 100)
+    expect(refused.length).toBeGreaterThanOrEqual(100)
+    // while full, with writes under way beside them, no refused charge is ever shown
+    const shown: string[] = []
+    await Promise.all([
+      run(() => refused.length >= 300),
+      (async () => {
+        for (const reference of refused.slice(0, 100)) {
+          const q = await query(server.url, reference)
+          if (q.status === 200) shown.push(reference)
+          else if (q.status !== 404 && q.status !== 503) unexpected.push(`query ${q.status}`)
+        }
+      })(),
+    ])
+    expect(shown).toEqual([])
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow()
+
+    rmSync(filler)
+    const before = acknowledged.length
+    await run(() => acknowledged.length >= before + 100)
+    expect(unexpected).toEqual([])
+
+    await stop(server, 'SIGKILL')
+    const again = await start(['--data', file])
+    await expectAll(again.url, acknowledged)
+    for (const reference of refused.slice(0, 100)) expect((await query(again.url, reference)).status).toBe(404)
+  }, 120_000)
+})
+
 describe('recovery on open', () => {
   /** A file written by a real server: `n` charges, stopped cleanly. */
   async function written(n: number): Promise<{ file: string; refs: string[] }> {
