@@ -1,10 +1,9 @@
-import { open, readFile, rename, rm, stat, writeFile, type FileHandle } from 'node:fs/promises'
-import path from 'node:path'
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises'
 import { Low } from 'lowdb'
 import { DataFile } from 'lowdb/node'
 import { acquireLock, LockHeld } from './lock.js'
 import type { Delta, Persisted, Persistence } from './persistence.js'
-import { DataFileError, durableState, FORMAT, parseDoc, TAIL, type FileDoc, type ReadDoc } from './recovery.js'
+import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, TAIL, type FileDoc, type ReadDoc } from './recovery.js'
 
 export { DataFileError }
 
@@ -197,12 +196,22 @@ export class FileLog implements Persistence {
         const ops = this.#pending
         this.#pending = []
         this.#dirtyKeys.clear()
-        try {
-          await this.#locked(() => this.#append(ops))
-        } catch (e) {
-          await this.#locked(() => this.#rollBack(ops, failures, e))
-          continue
-        }
+        // the undo runs in the same turn of the file as the failed write: no compaction may switch
+        // files in between (it would copy the failed changes into the new file)
+        const failed = await this.#locked(() =>
+          this.#append(ops).then(
+            () => false,
+            (e: unknown) =>
+              this.#rollBack(ops, failures, e).then(
+                () => true,
+                (undoError: unknown) => {
+                  for (const f of failures) f(undoError)
+                  return true
+                },
+              ),
+          ),
+        )
+        if (failed) continue
         if (this.#failing) {
           this.#failing = false
           console.error(`paysandbox: the data file ${this.path} takes writes again`)
@@ -386,21 +395,6 @@ export class FileLog implements Persistence {
       await old?.close().catch(() => undefined)
     })
   }
-}
-
-/** The temporary file a compaction writes beside the data file. */
-function compactTemp(file: string): string {
-  return path.join(path.dirname(file), `.${path.basename(file)}.compact.tmp`)
-}
-
-/** Copies the bytes of `file` from `from` on to `FILE.damaged-TIME` and says so on stderr. */
-async function setAside(file: string, from: number): Promise<void> {
-  const raw = await readFile(file)
-  // a torn write that left only a newline or a comma loses nothing worth keeping
-  if (/^[\s,]*$/.test(raw.subarray(from).toString('latin1'))) return
-  const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
-  await writeFile(aside, raw.subarray(from), { flag: 'wx' })
-  console.error(`paysandbox: data file ${file}: a damaged tail of ${raw.length - from} bytes (no complete change) was set aside in ${aside}; every complete change before it is kept`)
 }
 
 /** The whole store as the file's document, in pieces (no newline inside). */

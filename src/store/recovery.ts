@@ -1,3 +1,5 @@
+import { readFile, writeFile } from 'node:fs/promises'
+import path from 'node:path'
 import type { Delta, Snapshot } from './persistence.js'
 
 /**
@@ -121,4 +123,19 @@ export function durableState(doc: FileDoc): Snapshot {
     }
   }
   return state
+}
+
+/** The temporary file a compaction writes beside the data file. */
+export function compactTemp(file: string): string {
+  return path.join(path.dirname(file), `.${path.basename(file)}.compact.tmp`)
+}
+
+/** Copies the bytes of `file` from `from` on to `FILE.damaged-TIME` and says so on stderr. */
+export async function setAside(file: string, from: number): Promise<void> {
+  const raw = await readFile(file)
+  // a torn write that left only a newline or a comma loses nothing worth keeping
+  if (/^[\s,]*$/.test(raw.subarray(from).toString('latin1'))) return
+  const aside = `${file}.damaged-${new Date().toISOString().replace(/[:.]/g, '-')}`
+  await writeFile(aside, raw.subarray(from), { flag: 'wx' })
+  console.error(`paysandbox: data file ${file}: a damaged tail of ${raw.length - from} bytes (no complete change) was set aside in ${aside}; every complete change before it is kept`)
 }
