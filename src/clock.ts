@@ -28,6 +28,8 @@ interface NsTimers {
 const META = 'meta'
 const CLOCK_KEY = 'clock'
 const TIMERS = 'timers'
+/** ms before the timers of a namespace whose changes a failed write undid are armed again */
+const RETRY_AFTER_UNDO = 1000
 /** setTimeout's largest delay; longer waits re-arm. */
 const MAX_DELAY = 2_147_000_000
 
@@ -53,6 +55,29 @@ export class Clocks {
         this.#push(ns, t)
       }
     }
+    // a failed write put a namespace's records back as the file has them (docs/behaviour.md 0.4)
+    store.onRestore((ns) => this.#reload(ns))
+  }
+
+  /** Forgets what this namespace's clock read from the store, and takes its timers from it again. */
+  #reload(ns: string): void {
+    this.#offsets.delete(ns)
+    this.#frozen.delete(ns)
+    const t = this.#timers.get(ns)
+    if (t) {
+      t.heap = []
+      if (t.handle) clearTimeout(t.handle)
+      t.handle = null
+      t.handleDue = Infinity
+    }
+    // a namespace the file does not have: nothing to read (and nothing to create)
+    if (!this.#store.hasNamespace(ns)) return
+    for (const timer of this.#store.col<Timer>(ns, TIMERS).values()) {
+      timer.seq = ++this.#seq
+      this.#push(ns, timer)
+    }
+    // a timer whose firing was undone fires again, but not at once: the disk may still be full
+    setTimeout(() => this.#arm(ns), RETRY_AFTER_UNDO).unref()
   }
 
   /** Registers what a kind of timer does. */

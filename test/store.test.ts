@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFileSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -697,6 +697,10 @@ describe('Store with a file', () => {
     ['a doc of a newer format', '{"paysandbox":99,"snapshot":{},"deltas":[]}'],
     ['a doc cut inside its snapshot', '{"paysandbox":1,"snapshot":{"ns":{"c":{"k":{"v"'],
     ['a doc with a damaged delta before the last line', '{"paysandbox":1,"snapshot":{},"deltas":[\n{"n":"ns","c":"c","k":"a","v":{}}\n,{"n":"ns",GARBAGE\n,{"n":"ns","c":"c","k":"b","v":{}}]}'],
+    ['a doc followed by a complete change (never set aside as a damaged tail)', '{"paysandbox":1,"snapshot":{},"deltas":[]}\n,{"n":"ns","c":"c","k":"b","v":{}}]}'],
+    ['a record that is not an object', '{"paysandbox":1,"snapshot":{"ns":{"c":{"k":5}}},"deltas":[]}'],
+    ['a change that puts a record that is not an object', '{"paysandbox":1,"snapshot":{},"deltas":[\n{"n":"ns","c":"c","k":"a","v":"text"}]}'],
+    ['a change without its namespace', '{"paysandbox":1,"snapshot":{},"deltas":[\n{"c":"c","k":"a","v":{}}]}'],
   ])('refuses %s with DataFileError naming the file, and leaves it untouched', async (_what, content) => {
     const file = tempFile('corrupt.json')
     writeFileSync(file, content)
@@ -709,6 +713,41 @@ describe('Store with a file', () => {
     expect((err as DataFileError).file).toBe(file)
     expect((err as Error).message).toContain(file)
     expect(readFileSync(file).equals(before)).toBe(true)
+  })
+
+  it('keeps every change of a file with junk appended, and sets the junk aside beside it', async () => {
+    const file = tempFile()
+    const s = await openStore({ file })
+    s.col<Rec>('ns', 'c').put('k0', { i: 0 })
+    s.col<Rec>('ns', 'c').put('k1', { i: 1 })
+    await s.close()
+    writeFileSync(file, readFileSync(file, 'utf8') + 'junk\nmore junk')
+    const again = await open({ file })
+    expect(dump(again, ['ns'], ['c'])).toEqual({ ns: { c: { k0: { i: 0 }, k1: { i: 1 } } } })
+    const aside = readdirSync(dirname(file)).filter((f) => f.startsWith('data.json.damaged-'))
+    expect(aside).toHaveLength(1)
+    expect(readFileSync(join(dirname(file), aside[0]), 'utf8')).toBe('junk\nmore junk')
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow()
+  })
+
+  it('locks the file: a second open is refused naming the pid, a close lets it go, a dead owner\'s lock is taken over', async () => {
+    const file = tempFile()
+    const s = await openStore({ file })
+    expect(readFileSync(`${file}.lock`, 'utf8')).toContain(`"pid":${process.pid}`)
+    const err = await openStore({ file }).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(err).toBeInstanceOf(DataFileError)
+    expect((err as Error).message).toContain(`pid ${process.pid}`)
+    await s.close()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+    // a pid no process has (above the kernel's pid_max)
+    writeFileSync(`${file}.lock`, JSON.stringify({ pid: 2 ** 22 + 1 }))
+    const again = await open({ file })
+    again.col<Rec>('ns', 'c').put('k', { i: 1 })
+    await again.sync()
+    expect(readFileSync(`${file}.lock`, 'utf8')).toContain(`"pid":${process.pid}`)
   })
 
   it('refuses a directory given as the file with DataFileError naming it', async () => {

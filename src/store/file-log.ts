@@ -1,8 +1,11 @@
-import { open, rename, rm, stat, type FileHandle } from 'node:fs/promises'
-import path from 'node:path'
+import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises'
 import { Low } from 'lowdb'
 import { DataFile } from 'lowdb/node'
-import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
+import { acquireLock, LockHeld } from './lock.js'
+import type { Delta, Persisted, Persistence } from './persistence.js'
+import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, TAIL, type FileDoc, type ReadDoc } from './recovery.js'
+
+export { DataFileError }
 
 /**
  * The data file (`--data FILE`): one JSON document `{"paysandbox":1,"snapshot":{...},"deltas":[...]}`
@@ -27,29 +30,8 @@ import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
  *   So it writes its own temp file and renames it, as lowdb's writer does.
  */
 
-const FORMAT = 1
-const TAIL = ']}'
-
 /** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
 const COMPACT_CHUNK = 256 * 1024
-
-interface FileDoc {
-  paysandbox: number
-  snapshot: Snapshot
-  deltas: Delta[]
-}
-
-/** The document as read, and whether the file can be appended to as it is. */
-interface ReadDoc extends FileDoc {
-  appendable: boolean
-}
-
-export class DataFileError extends Error {
-  constructor(readonly file: string, reason: string) {
-    super(`cannot use data file ${file}: ${reason}`)
-    this.name = 'DataFileError'
-  }
-}
 
 /** A pending change: a record's key (written as it stands then), or a reset. */
 type Op = Delta | [string, string, string]
@@ -76,7 +58,9 @@ export class FileLog implements Persistence {
   #failures: ((e: unknown) => void)[] = []
   #running = false
   #closed = false
-  #error: unknown = null
+  #release: () => void = () => undefined
+  /** the last write failed: said once on stderr, and once when one succeeds again */
+  #failing = false
   /** the compaction under way, and the changes appended since it took its snapshot */
   #compacting: Promise<void> | null = null
   #carry: Op[] | null = null
@@ -89,10 +73,37 @@ export class FileLog implements Persistence {
     readonly compactMinBytes: number,
   ) {}
 
-  /** Loads `file` (created when missing) into the store, and keeps it up to date from then on. */
+  /**
+   * Loads `file` (created when missing) into the store, and keeps it up to date from then on.
+   * Takes the file's lock first (lock.ts) and lets it go on close, or when the open fails.
+   */
   static async open(file: string, store: Persisted, compactMinBytes: number): Promise<FileLog> {
+    let release: () => void
+    try {
+      release = acquireLock(file)
+    } catch (e) {
+      if (e instanceof LockHeld) throw new DataFileError(file, e.message)
+      const code = (e as NodeJS.ErrnoException).code ?? (e as Error).message
+      if (code === 'ENOENT') throw new DataFileError(file, 'its folder does not exist')
+      throw new DataFileError(file, `its folder cannot be written (${code})`)
+    }
+    try {
+      const log = await FileLog.#open(file, store, compactMinBytes)
+      log.#release = release
+      return log
+    } catch (e) {
+      release()
+      throw e
+    }
+  }
+
+  static async #open(file: string, store: Persisted, compactMinBytes: number): Promise<FileLog> {
+    const code = (e: unknown) => (e as NodeJS.ErrnoException).code ?? (e as Error).message
+    // a compaction killed before its rename left its temporary file: the data file holds everything
+    await rm(compactTemp(file), { force: true }).catch(() => undefined)
+    let read = ''
     // built by hand: lowdb's JSONFilePreset goes in-memory under NODE_ENV=test
-    const db = new Low<ReadDoc>(new DataFile(file, { parse: (text) => parseDoc(file, text), stringify }), {
+    const db = new Low<ReadDoc>(new DataFile(file, { parse: (text) => parseDoc(file, (read = text)), stringify }), {
       paysandbox: FORMAT,
       snapshot: {},
       deltas: [],
@@ -103,15 +114,21 @@ export class FileLog implements Persistence {
       store.load(db.data.snapshot, db.data.deltas)
     } catch (e) {
       if (e instanceof DataFileError) throw e
-      throw new DataFileError(file, (e as NodeJS.ErrnoException).code ?? (e as Error).message)
+      throw new DataFileError(file, code(e))
     }
     const log = new FileLog(file, store, compactMinBytes)
     try {
+      // a damaged tail goes beside the file, byte for byte, before the file is written again
+      if (db.data.kept !== undefined) await setAside(file, Buffer.byteLength(read.slice(0, db.data.kept)))
+      read = ''
       // a file in our layout is appended to where it ends: a restart does not rewrite a large file
       if (!db.data.appendable) await db.write()
-      log.#size = log.#snapshotBytes = (await stat(file)).size
+      // a file that cannot be written is refused now, not at the first change
+      log.#fh = await open(file, 'r+')
+      log.#size = log.#snapshotBytes = (await log.#fh.stat()).size
     } catch (e) {
-      throw new DataFileError(file, `cannot write (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`)
+      await log.#fh?.close().catch(() => undefined)
+      throw new DataFileError(file, `cannot write (${code(e)})`)
     }
     log.#deltaCount = db.data.deltas.length
     return log
@@ -137,7 +154,6 @@ export class FileLog implements Persistence {
   }
 
   sync(): Promise<void> {
-    if (this.#error) return Promise.reject(this.#error)
     if (!this.#pending.length && !this.#running) return RESOLVED
     return new Promise((resolve, reject) => {
       this.#waiters.push(resolve)
@@ -160,6 +176,7 @@ export class FileLog implements Persistence {
     this.#closed = true
     await this.#fh?.close()
     this.#fh = null
+    this.#release()
   }
 
   #kick(): void {
@@ -176,12 +193,28 @@ export class FileLog implements Persistence {
         const failures = this.#failures
         this.#waiters = []
         this.#failures = []
-        try {
-          await this.#locked(() => this.#append())
-        } catch (e) {
-          this.#error = e
-          for (const f of failures) f(e)
-          continue
+        const ops = this.#pending
+        this.#pending = []
+        this.#dirtyKeys.clear()
+        // the undo runs in the same turn of the file as the failed write: no compaction may switch
+        // files in between (it would copy the failed changes into the new file)
+        const failed = await this.#locked(() =>
+          this.#append(ops).then(
+            () => false,
+            (e: unknown) =>
+              this.#rollBack(ops, failures, e).then(
+                () => true,
+                (undoError: unknown) => {
+                  for (const f of failures) f(undoError)
+                  return true
+                },
+              ),
+          ),
+        )
+        if (failed) continue
+        if (this.#failing) {
+          this.#failing = false
+          console.error(`paysandbox: the data file ${this.path} takes writes again`)
         }
         for (const w of waiters) w()
         if (!this.#compacting && this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) this.#startCompaction()
@@ -194,6 +227,63 @@ export class FileLog implements Persistence {
       this.#failures = []
       for (const w of waiters) w()
     }
+  }
+
+  /**
+   * A write failed (no space, no permission, an I/O error): the file is cut back to what it held
+   * before it (still valid JSON), and every change that is not in the file is undone in memory, the
+   * records it touched put back as the file holds them: this write's changes and those made since
+   * (which may build on them). Every call waiting on them fails; the next write tries again.
+   */
+  async #rollBack(ops: Op[], failures: ((e: unknown) => void)[], error: unknown): Promise<void> {
+    // one line when writes start failing, one when they succeed again: not one per failed write
+    if (!this.#failing) console.error(`paysandbox: could not write the data file ${this.path} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): changes not in the file are undone and answered 503 until a write succeeds`)
+    this.#failing = true
+    let state: ReturnType<typeof durableState> | null = null
+    try {
+      // the failed write began over the closing `]}`: put it back, and drop whatever it added
+      await this.#fh!.write(TAIL, this.#size - TAIL.length, 'utf8')
+      await this.#fh!.truncate(this.#size)
+    } catch {
+      /* nothing of it was written (no permission), or the disk fails: reading tells what it holds */
+    }
+    try {
+      state = durableState(parseDoc(this.path, await readFile(this.path, 'utf8')))
+    } catch (e) {
+      console.error(`paysandbox: could not read the data file ${this.path} back to undo the failed changes:`, (e as Error).message)
+    }
+    // from here on synchronous: no change can slip in between taking the pending ones and undoing them
+    const undone = [...ops, ...this.#pending]
+    failures.push(...this.#failures)
+    this.#pending = []
+    this.#dirtyKeys.clear()
+    this.#waiters = []
+    this.#failures = []
+    // a compaction under way writes each of these keys again, as it now stands
+    this.#carry?.push(...undone)
+    if (state) {
+      const namespaces = new Set<string>()
+      for (const op of undone) {
+        if (Array.isArray(op)) {
+          const [n, c, k] = op
+          if (!namespaces.has(n)) this.store.restore(n, c, k, state[n]?.[c]?.[k])
+        } else if (!namespaces.has(op.n)) {
+          namespaces.add(op.n)
+          this.store.restoreNamespace(op.n, state[op.n])
+        }
+      }
+      const touched = new Set<string>()
+      for (const op of undone) {
+        const n = Array.isArray(op) ? op[0] : op.n
+        touched.add(n)
+        if (!state[n] && !namespaces.has(n)) {
+          namespaces.add(n)
+          this.store.restoreNamespace(n, undefined)
+        }
+      }
+      for (const n of touched) this.store.restored(n)
+    }
+    for (const f of failures) f(error)
   }
 
   /** Runs a file write after the ones before it. */
@@ -219,10 +309,7 @@ export class FileLog implements Persistence {
     return run
   }
 
-  async #append(): Promise<void> {
-    const ops = this.#pending
-    this.#pending = []
-    this.#dirtyKeys.clear()
+  async #append(ops: Op[]): Promise<void> {
     if (!ops.length) return
     this.#carry?.push(...ops)
     if (!this.#fh) this.#fh = await open(this.path, 'r+')
@@ -258,7 +345,7 @@ export class FileLog implements Persistence {
    * rename leaves the old file, which holds every change acknowledged so far.
    */
   async #writeCompacted(): Promise<void> {
-    const tmp = path.join(path.dirname(this.path), `.${path.basename(this.path)}.compact.tmp`)
+    const tmp = compactTemp(this.path)
     const out = await open(tmp, 'w')
     try {
       let size = 0
@@ -269,8 +356,10 @@ export class FileLog implements Persistence {
         const text = parts.join('')
         parts = []
         length = 0
-        const { bytesWritten } = await out.write(text, null, 'utf8')
-        size += bytesWritten
+        const { bytesWritten } = await out.write(text, size, 'utf8')
+        const bytes = Buffer.byteLength(text)
+        if (bytesWritten < bytes) await writeAll(out, Buffer.from(text).subarray(bytesWritten), size + bytesWritten)
+        size += bytes
       }
       for (const piece of documentPieces(this.store)) {
         parts.push(piece)
@@ -328,45 +417,19 @@ function stringify(doc: FileDoc): string {
  * per write for the GC.
  */
 async function writeDeltas(fh: FileHandle, size: number, lines: string): Promise<number> {
-  const { bytesWritten } = await fh.write(lines + TAIL, size - TAIL.length, 'utf8')
-  return bytesWritten - TAIL.length
+  const text = lines + TAIL
+  const { bytesWritten } = await fh.write(text, size - TAIL.length, 'utf8')
+  const length = Buffer.byteLength(text)
+  // a short write (the disk filled up): write the rest, which then fails with the reason
+  if (bytesWritten < length) await writeAll(fh, Buffer.from(text).subarray(bytesWritten), size - TAIL.length + bytesWritten)
+  return length - TAIL.length
 }
 
-/** Parses the file, repairing a torn last delta (a write cut short by a crash). */
-function parseDoc(file: string, text: string): ReadDoc {
-  if (text.trim() === '') return { paysandbox: FORMAT, snapshot: {}, deltas: [], appendable: false }
-  let doc: unknown
-  let repaired = false
-  try {
-    doc = JSON.parse(text)
-  } catch (e) {
-    doc = repairTornTail(text)
-    if (!doc) throw new DataFileError(file, `not valid JSON (${(e as Error).message})`)
-    repaired = true
-  }
-  if (!isDoc(doc)) throw new DataFileError(file, 'not a paysandbox data file')
-  if (doc.paysandbox > FORMAT) throw new DataFileError(file, `written by a newer paysandbox (format ${doc.paysandbox})`)
-  // our layout: these three keys in this order, the text ending with the deltas array's `]}`
-  const appendable = !repaired && doc.paysandbox === FORMAT && Object.keys(doc).join() === 'paysandbox,snapshot,deltas' && text.endsWith(TAIL)
-  return Object.assign(doc, { appendable })
-}
-
-function isDoc(doc: unknown): doc is FileDoc {
-  return (
-    typeof doc === 'object' && doc !== null && typeof (doc as FileDoc).paysandbox === 'number' &&
-    typeof (doc as FileDoc).snapshot === 'object' && (doc as FileDoc).snapshot !== null &&
-    Array.isArray((doc as FileDoc).deltas)
-  )
-}
-
-/** Each delta sits on its own line; a crash can only cut the last one. Drop it and close the array. */
-function repairTornTail(text: string): unknown {
-  if (!text.startsWith(`{"paysandbox":`)) return null
-  const cut = text.lastIndexOf('\n')
-  if (cut < 0) return null
-  try {
-    return JSON.parse(text.slice(0, cut) + TAIL)
-  } catch {
-    return null
+async function writeAll(fh: FileHandle, bytes: Buffer, at: number): Promise<void> {
+  while (bytes.length) {
+    const { bytesWritten } = await fh.write(bytes, 0, bytes.length, at)
+    if (bytesWritten === 0) throw Object.assign(new Error('no byte written (ENOSPC)'), { code: 'ENOSPC' })
+    bytes = bytes.subarray(bytesWritten)
+    at += bytesWritten
   }
 }

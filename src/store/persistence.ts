@@ -40,6 +40,12 @@ export interface Persistence {
 export interface Persisted {
   /** Takes in what was read back: a snapshot, then the changes made after it, in order. */
   load(snapshot: Snapshot, deltas: readonly Delta[]): void
+  /** Puts a record back as the file holds it (undefined: none), recording no change (a failed write's undo). */
+  restore(ns: string, collection: string, key: string, value: unknown): void
+  /** Puts a namespace back as the file holds it (undefined: none), recording no change. */
+  restoreNamespace(ns: string, collections: Record<string, Record<string, unknown>> | undefined): void
+  /** Records of this namespace were restored: what caches them outside the store reads them again. */
+  restored(ns: string): void
   /** A record's JSON text as it stands now, or undefined when there is none. */
   recordJson(ns: string, collection: string, key: string): string | undefined
   /** Every record, as the snapshot's JSON text in pieces (no newline inside). */

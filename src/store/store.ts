@@ -3,6 +3,7 @@ import { FileLog } from './file-log.js'
 import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
 import { Records } from './records.js'
 import { Shapes } from './shapes.js'
+import { validateFile, type RecordSchemas } from './validate.js'
 
 /**
  * The store: namespaces of collections of records, all in memory, indexed. With a file
@@ -20,6 +21,8 @@ export interface StoreOptions {
   coldBlock: number
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
+  /** What the records read from the file must be (validate.ts); absent: each an object. */
+  schemas?: RecordSchemas
 }
 
 export class Store implements ChangeSink, Persisted {
@@ -30,11 +33,14 @@ export class Store implements ChangeSink, Persisted {
   /** the cold form's key lists, shared by every collection of this store */
   readonly #shapes = new Shapes()
   readonly file: string | undefined
+  readonly #schemas: RecordSchemas
   #log: Persistence | null = null
+  readonly #restoreListeners: ((ns: string) => void)[] = []
   #version = 0
 
   private constructor(options: StoreOptions) {
     this.file = options.file
+    this.#schemas = options.schemas ?? { collections: {}, meta: {} }
     for (const spec of options.collections ?? []) this.#specs.set(spec.name, spec)
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
@@ -130,6 +136,8 @@ export class Store implements ChangeSink, Persisted {
   // ---- what the file log reads and loads (Persisted) --------------------------------------
 
   load(snapshot: Snapshot, deltas: readonly Delta[]): void {
+    // every record checked before any is taken in: a bad file is refused whole (validate.ts)
+    validateFile(this.#schemas, snapshot, deltas)
     this.#version++
     for (const [ns, cols] of Object.entries(snapshot)) {
       for (const [name, records] of Object.entries(cols)) {
@@ -144,6 +152,34 @@ export class Store implements ChangeSink, Persisted {
         if (delta.d) col.unload(delta.k)
         else col.load(delta.k, delta.v as object)
       }
+    }
+  }
+
+  /**
+   * Registers what caches records of a namespace outside the store, told when a failed write has
+   * put records of that namespace back as the file holds them (docs/behaviour.md 0.4).
+   */
+  onRestore(listener: (ns: string) => void): void {
+    this.#restoreListeners.push(listener)
+  }
+
+  restored(ns: string): void {
+    for (const listener of this.#restoreListeners) listener(ns)
+  }
+
+  restore(ns: string, collection: string, key: string, value: unknown): void {
+    this.#version++
+    const col = this.#namespaces.get(ns)?.get(collection)
+    if (value === undefined) col?.unload(key)
+    else this.col(ns, collection).load(key, value as object)
+  }
+
+  restoreNamespace(ns: string, collections: Record<string, Record<string, unknown>> | undefined): void {
+    this.#version++
+    this.#namespaces.delete(ns)
+    for (const [name, records] of Object.entries(collections ?? {})) {
+      const col = this.col(ns, name)
+      for (const [key, value] of Object.entries(records)) col.load(key, value as object)
     }
   }
 
