@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFil
 import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DataFileError } from '../src/store/file-log.js'
+import { DataFileError } from '../src/store/recovery.js'
 import type { Store } from '../src/store/store.js'
 import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
 

@@ -5,7 +5,6 @@ import { acquireLock, LockHeld } from './lock.js'
 import type { Delta, Persisted, Persistence } from './persistence.js'
 import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, TAIL, type FileDoc, type ReadDoc } from './recovery.js'
 
-export { DataFileError }
 
 /**
  * The data file (`--data FILE`): one JSON document `{"paysandbox":1,"snapshot":{...},"deltas":[...]}`
