@@ -124,12 +124,17 @@ export function maskPansDeep<T>(value: T, depth = 0): T {
     return (out ?? value) as T
   }
   const obj = value as Record<string, unknown>
-  let changed = false
-  const entries = Object.keys(obj).map((k) => {
+  const keys = Object.keys(obj)
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]
     const key = k.length >= 12 ? maskPansIn(k) : k
     const v = maskPansDeep(obj[k], depth + 1)
-    if (key !== k || v !== obj[k]) changed = true
-    return [key, v] as const
-  })
-  return (changed ? Object.fromEntries(entries) : value) as T
+    if (key === k && v === obj[k]) continue
+    // the first change: a copy (own properties defined, never assigned: a key may be __proto__)
+    const entries: [string, unknown][] = keys.slice(0, i).map((k2) => [k2, obj[k2]])
+    entries.push([key, v])
+    for (const k2 of keys.slice(i + 1)) entries.push([k2.length >= 12 ? maskPansIn(k2) : k2, maskPansDeep(obj[k2], depth + 1)])
+    return Object.fromEntries(entries) as T
+  }
+  return value
 }
