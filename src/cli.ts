@@ -44,7 +44,11 @@ export function buildProgram(): Command {
     .addOption(new Option('--webhook-url <url>', 'default webhook URL of every namespace').env('SANDBOX_WEBHOOK_URL'))
     .addOption(new Option('--control-token <token>', 'open the control API beyond loopback to requests carrying this token').env('SANDBOX_CONTROL_TOKEN'))
     .addOption(new Option('--journal-size <n>', 'request journal entries kept per namespace').env('SANDBOX_JOURNAL_SIZE'))
+    .addOption(new Option('--journal-body-bytes <n>', 'bytes of each request and response body the journal keeps; longer ones are cut (default 4096)').env('SANDBOX_JOURNAL_BODY_BYTES'))
+    .addOption(new Option('--journal-bytes <n>', 'bytes of journal entries kept per namespace (default 4194304)').env('SANDBOX_JOURNAL_BYTES'))
+    .addOption(new Option('--journal-total-bytes <n>', 'bytes of journal entries kept in all namespaces (default 67108864)').env('SANDBOX_JOURNAL_TOTAL_BYTES'))
     .addOption(new Option('--max-namespaces <n>', 'namespaces (secret keys) kept at most (default 1000)').env('SANDBOX_MAX_NAMESPACES'))
+    .addOption(new Option('--max-events <n>', 'settled events kept per namespace; pending deliveries are not counted (default 10000)').env('SANDBOX_MAX_EVENTS'))
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'delays between webhook attempts, comma-separated (default 1,2,4,8,16)').env('SANDBOX_WEBHOOK_RETRY_SCHEDULE'))
     .addOption(new Option('--debit-limit <ngn>', "the merchant's transaction limit on a direct debit, NGN (default 10000000)").env('SANDBOX_DEBIT_LIMIT'))
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
@@ -75,7 +79,11 @@ Examples:
         webhookUrl: opts.webhookUrl as string | undefined,
         controlToken: opts.controlToken as string | undefined,
         journalSize: opts.journalSize as string | undefined,
+        journalBodyBytes: opts.journalBodyBytes as string | undefined,
+        journalBytes: opts.journalBytes as string | undefined,
+        journalTotalBytes: opts.journalTotalBytes as string | undefined,
         maxNamespaces: opts.maxNamespaces as string | undefined,
+        maxEvents: opts.maxEvents as string | undefined,
         webhookRetrySchedule: opts.webhookRetrySchedule as string | undefined,
         webhookTimeout: opts.webhookTimeout as string | undefined,
         debitLimit: opts.debitLimit as string | undefined,

@@ -33,9 +33,15 @@ export interface Config {
   controlToken?: string
   /** request journal entries kept per namespace */
   journalSize: number
+  /** bytes of a request or response body the journal keeps; longer ones are kept cut */
+  journalBodyBytes: number
+  /** bytes of journal entries kept per namespace */
+  journalBytes: number
+  /** bytes of journal entries kept in all */
+  journalTotalBytes: number
   /** namespaces kept at most */
   maxNamespaces: number
-  /** events kept per namespace */
+  /** settled events kept per namespace (events whose delivery is pending are not counted) */
   maxEvents: number
   /** body limits in bytes */
   bodyLimit: number
@@ -164,7 +170,11 @@ export interface ConfigInput {
   webhookUrl?: string
   controlToken?: string
   journalSize?: number | string
+  journalBodyBytes?: number | string
+  journalBytes?: number | string
+  journalTotalBytes?: number | string
   maxNamespaces?: number | string
+  maxEvents?: number | string
   /** "1,2,4,8,16" or an array of seconds */
   webhookRetrySchedule?: string | number[]
   webhookTimeout?: number | string
@@ -240,7 +250,10 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     controlToken: input.controlToken ?? (env.SANDBOX_CONTROL_TOKEN || undefined),
     journalSize: intIn(input.journalSize ?? env.SANDBOX_JOURNAL_SIZE, '--journal-size', 1, 100_000, 1000),
     maxNamespaces: intIn(input.maxNamespaces ?? env.SANDBOX_MAX_NAMESPACES, '--max-namespaces', 1, 100_000, 1000),
-    maxEvents: 10_000,
+    journalBodyBytes: intIn(input.journalBodyBytes ?? env.SANDBOX_JOURNAL_BODY_BYTES, '--journal-body-bytes', 256, 1 << 20, 4096),
+    journalBytes: intIn(input.journalBytes ?? env.SANDBOX_JOURNAL_BYTES, '--journal-bytes', 64 << 10, 64 << 20, 4 << 20),
+    journalTotalBytes: intIn(input.journalTotalBytes ?? env.SANDBOX_JOURNAL_TOTAL_BYTES, '--journal-total-bytes', 64 << 10, 4 << 30, 64 << 20),
+    maxEvents: intIn(input.maxEvents ?? env.SANDBOX_MAX_EVENTS, '--max-events', 1, 1_000_000, 10_000),
     bodyLimit: 1 << 20,
     identityBodyLimit: 4 << 20,
     webhookRetrySchedule: retrySchedule(input.webhookRetrySchedule ?? env.SANDBOX_WEBHOOK_RETRY_SCHEDULE),

@@ -51,7 +51,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   const namespaces = new Namespaces(store, config, clocks)
   const events = new Events(store, clocks, namespaces, config.maxEvents)
   const faults = new Faults()
-  const journal = new Journal(config.journalSize)
+  const journal = new Journal(config.journalSize, { bodyBytes: config.journalBodyBytes, nsBytes: config.journalBytes, totalBytes: config.journalTotalBytes })
   const webhooks = new WebhookDelivery(events, clocks, faults, {
     retrySchedule: config.webhookRetrySchedule,
     timeoutMs: config.webhookTimeoutMs,

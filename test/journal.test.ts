@@ -93,4 +93,34 @@ describe('the request journal', () => {
     expect(masked.request).toEqual({ card: { number: '408412******2787', cvv: '***' } })
     expect(tooDeep.request).toBe('[not journaled: too deep]')
   })
+
+  it('cuts a body over bodyBytes to a marked string of at most that many bytes, and keeps the others whole', () => {
+    const journal = new Journal(10, { bodyBytes: 300 })
+    journal.add('ns', head(0), { d: 'é"\\'.repeat(500) }, true, JSON.stringify({ ok: 'x'.repeat(1000) }))
+    journal.add('ns', head(1), { d: 'short' }, true, '{"ok":true}')
+    const [cut, whole] = journal.list('ns')
+    expect(cut.request).toMatch(/^\[cut: \d+ bytes\] \{"d":"é/)
+    expect(Buffer.byteLength(JSON.stringify(cut.request))).toBeLessThanOrEqual(300)
+    expect(cut.response).toMatch(/^\[cut: 1009 bytes\] \{"ok":"xxx/)
+    expect([whole.request, whole.response]).toEqual([{ d: 'short' }, { ok: true }])
+  })
+
+  it('keeps each namespace within nsBytes and all within totalBytes, trimming the namespace holding the most', () => {
+    const journal = new Journal(1000, { nsBytes: 20_000, totalBytes: 30_000 })
+    const body = { d: 'x'.repeat(900) }
+    for (let i = 0; i < 100; i++) journal.add('big', head(i), body, true, undefined)
+    expect(journal.bytes).toBeLessThanOrEqual(20_000)
+    const big = journal.list('big')
+    expect(big.at(-1)!.path).toBe('/p/99')
+    expect(big.length).toBeLessThan(25)
+    for (let i = 0; i < 15; i++) journal.add('small', head(i), body, true, undefined)
+    // over 30,000 in all: the entries that go are the big namespace's, the small one keeps all 15
+    expect(journal.bytes).toBeLessThanOrEqual(30_000)
+    expect(journal.list('small')).toHaveLength(15)
+    expect(journal.list('big').length).toBeLessThan(big.length)
+    expect(journal.list('big').at(-1)!.path).toBe('/p/99')
+    journal.clear('big')
+    journal.clear('small')
+    expect(journal.bytes).toBe(0)
+  })
 })

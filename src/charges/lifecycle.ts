@@ -3,6 +3,7 @@ import { customAlphabet } from 'nanoid'
 import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount } from '../money.js'
+import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
@@ -138,9 +139,10 @@ export class ChargeLifecycle<C extends ChargeBase> {
       fee,
       vat,
       status: 'processing',
-      description: o.description,
-      customer: o.customer,
-      metadata: o.metadata ?? null,
+      // docs/behaviour.md 9.5: free text keeps a card number masked (the same values when it holds none)
+      description: o.description === null ? null : maskPansIn(o.description),
+      customer: maskPansDeep(o.customer),
+      metadata: o.metadata ? maskPansDeep(o.metadata) : null,
       response_message: o.response_message,
       failure_message: null,
       attempts: [],

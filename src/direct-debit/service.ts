@@ -6,6 +6,7 @@ import type { Clocks } from '../clock.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
 import { parseAmount, toMajor } from '../money.js'
 import type { Namespaces } from '../namespaces.js'
+import { maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
@@ -179,7 +180,8 @@ export class DirectDebitService {
       amount,
       currency: 'NGN',
       type: input.type ?? 'variable',
-      account_name: input.account_name,
+      // docs/behaviour.md 9.5: free text keeps a card number masked
+      account_name: maskPansIn(input.account_name),
       account_number: input.account_number,
       bank_code: input.bank_code,
       bank_name: BANKS[input.bank_code],
@@ -237,19 +239,20 @@ export class DirectDebitService {
     const reference = input.reference ?? `DD-${refId()}`
     // not the transaction reference of another charge either (the lifecycle checks payment references)
     if (this.#debits.col(ns).has(reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    const narration = maskPansIn(input.narration)
     const base = this.#debits.create(ns, {
       payment_reference: reference,
       // parsed again there: it passed the stricter check above
       amount: input.amount,
       currency: 'NGN',
-      description: `Direct Debit: ${input.narration}`,
+      description: `Direct Debit: ${narration}`,
       customer: { name: auth.account_name },
       response_message: 'Debit accepted for processing',
       created: `debit of ${toMajor(amount)} on ${auth.reference}`,
     })
     const debit: DirectDebit = Object.assign(base, {
       authorization_code: auth.reference,
-      narration: input.narration,
+      narration,
       interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
       processed_at: base.created_at,
       account_number: auth.account_number,

@@ -25,11 +25,52 @@ function jsonString(s: string): string {
 /** The first slab of a namespace's journal; each next one is twice the last, up to SLAB_MAX. */
 const SLAB_MIN = 4 << 10
 const SLAB_MAX = 64 << 10
+/** Emptied full-size slabs a namespace keeps to write again; the others go to the garbage collector. */
+const SPARE_MAX = 4
+
+/** What the journal may hold (docs/behaviour.md 2.4): bytes of JSON text, per body, per namespace, in all. */
+export interface JournalLimits {
+  /** a request or response body longer than this is kept cut to it (`"[cut: N bytes] ..."`) */
+  bodyBytes: number
+  /** a namespace's entries together; past it its oldest go */
+  nsBytes: number
+  /** every namespace's entries together; past it the oldest of the namespace holding most go */
+  totalBytes: number
+}
+
+const UNBOUNDED: JournalLimits = { bodyBytes: Infinity, nsBytes: Infinity, totalBytes: Infinity }
 
 /**
- * One namespace's entries: a ring of up to `size` slots, oldest at `head` once full. Each entry
- * is the UTF-8 of its JSON text, `slab[start..end)`; entries are appended to the current slab, a
- * new one taken when it is full. `live` counts the slots that point into each slab: a full-size
+ * A body's JSON text, or, when it is over `max` bytes of UTF-8, a JSON string of at most `max`
+ * bytes: `[cut: N bytes] ` (N the whole text's size) and the start of the text. The text is
+ * masked already, so its start holds no secret either.
+ */
+export function cutBody(json: string, max: number): string {
+  if (json.length * 3 <= max) return json
+  const bytes = Buffer.byteLength(json)
+  if (bytes <= max) return json
+  const mark = `[cut: ${bytes} bytes] `
+  // escaping may double a character of the text: start from half the room, shrink until it fits
+  let n = Math.max(0, Math.floor((max - mark.length - 2) / 2))
+  for (let tries = 0; tries < 4; tries++) {
+    const out = JSON.stringify(mark + json.slice(0, n))
+    const size = Buffer.byteLength(out)
+    if (size <= max) return out
+    n = Math.floor((n * (max - mark.length - 2)) / size) - 1
+    if (n <= 0) break
+  }
+  return JSON.stringify(mark.trimEnd())
+}
+
+/** Whether a journaled request or response was cut by `cutBody`. */
+export function wasCut(value: unknown): value is string {
+  return typeof value === 'string' && value.startsWith('[cut: ')
+}
+
+/**
+ * One namespace's entries: a ring of up to `size` slots, `count` of them live from `head` (the
+ * oldest). Each entry is the UTF-8 of its JSON text, `slab[start..end)`, `bytes` in all; entries
+ * are appended to the current slab, a new one taken when it is full. `live` counts the slots that point into each slab: a full-size
  * slab whose last entry is evicted is kept in `spare` and written again, so a namespace under
  * load cycles through the same few slabs instead of making a new buffer every ~60 calls (each a
  * new ArrayBuffer for the garbage collector to track, sweep and free).
@@ -39,6 +80,8 @@ interface Ring {
   starts: number[]
   ends: number[]
   head: number
+  count: number
+  bytes: number
   seq: number
   slab: Buffer
   used: number
@@ -56,8 +99,21 @@ interface Ring {
  */
 export class Journal {
   readonly #rings = new Map<string, Ring>()
+  readonly limits: JournalLimits
+  /** bytes of every namespace's entries */
+  #total = 0
 
-  constructor(readonly size: number) {}
+  constructor(
+    readonly size: number,
+    limits: Partial<JournalLimits> = {},
+  ) {
+    this.limits = { ...UNBOUNDED, ...limits }
+  }
+
+  /** Bytes of the entries kept, in all. */
+  get bytes(): number {
+    return this.#total
+  }
 
   /**
    * Keeps an entry. Its request body is masked here unless `masked` says it already is; the
@@ -65,7 +121,8 @@ export class Journal {
    */
   add(ns: string, head: Omit<JournalEntry, 'id' | 'request' | 'response'>, request: unknown, masked: boolean, responseJson: string | undefined): void {
     let ring = this.#rings.get(ns)
-    if (!ring) this.#rings.set(ns, (ring = { slabs: [], starts: [], ends: [], head: 0, seq: 0, slab: Buffer.allocUnsafeSlow(SLAB_MIN), used: 0, live: new Map(), spare: [] }))
+    if (!ring) this.#rings.set(ns, (ring = { slabs: [], starts: [], ends: [], head: 0, count: 0, bytes: 0, seq: 0, slab: Buffer.allocUnsafeSlow(SLAB_MIN), used: 0, live: new Map(), spare: [] }))
+    const { bodyBytes } = this.limits
     let requestJson = 'null'
     if (request !== null && request !== undefined) {
       try {
@@ -74,10 +131,12 @@ export class Journal {
         // deeper than JSON.stringify goes (the masker itself stops at 32 levels)
         requestJson = '"[not journaled: too deep]"'
       }
+      requestJson = cutBody(requestJson, bodyBytes)
     }
+    const responseText = responseJson === undefined ? 'null' : cutBody(responseJson, bodyBytes)
     const { at, method, path, query, status, ms } = head
     // written out: at (ISO), status and ms (numbers) need no escaping
-    const text = `{"id":${++ring.seq},"at":"${at}","method":${jsonString(method)},"path":${jsonString(path)},"query":${jsonString(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseJson ?? 'null'}}`
+    const text = `{"id":${++ring.seq},"at":"${at}","method":${jsonString(method)},"path":${jsonString(path)},"query":${jsonString(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseText}}`
     // a UTF-16 unit is at most 3 bytes of UTF-8: the exact size is only needed near a slab's end
     if (text.length * 3 > ring.slab.length - ring.used) {
       const bytes = Buffer.byteLength(text)
@@ -92,17 +151,48 @@ export class Journal {
     const end = start + slab.write(text, start)
     ring.used = end
     ring.live.set(slab, (ring.live.get(slab) ?? 0) + 1)
-    if (ring.slabs.length < this.size) {
+    if (ring.count === this.size) this.#evict(ring)
+    const i = (ring.head + ring.count) % this.size
+    if (i === ring.slabs.length) {
       ring.slabs.push(slab)
       ring.starts.push(start)
       ring.ends.push(end)
     } else {
-      const i = ring.head
-      this.#release(ring, ring.slabs[i])
       ring.slabs[i] = slab
       ring.starts[i] = start
       ring.ends[i] = end
-      ring.head = i + 1 === this.size ? 0 : i + 1
+    }
+    ring.count++
+    ring.bytes += end - start
+    this.#total += end - start
+    // the byte budgets: the newest entry always stays
+    while (ring.bytes > this.limits.nsBytes && ring.count > 1) this.#evict(ring)
+    if (this.#total > this.limits.totalBytes) this.#trim()
+  }
+
+  /** Drops a namespace's oldest entry. */
+  #evict(ring: Ring): void {
+    const i = ring.head
+    const bytes = ring.ends[i] - ring.starts[i]
+    ring.bytes -= bytes
+    this.#total -= bytes
+    this.#release(ring, ring.slabs[i])
+    ring.head = i + 1 === this.size ? 0 : i + 1
+    ring.count--
+  }
+
+  /**
+   * Over the total budget: the oldest entries of the namespace holding the most bytes go, down to
+   * 15/16 of the budget, so that the namespaces are looked through once per so many bytes.
+   */
+  #trim(): void {
+    const goal = this.limits.totalBytes - this.limits.totalBytes / 16
+    while (this.#total > goal) {
+      let largest: Ring | undefined
+      for (const ring of this.#rings.values()) if (ring.count > 1 && (!largest || ring.bytes > largest.bytes)) largest = ring
+      if (!largest) return
+      const floor = Math.max(0, largest.bytes - (this.#total - goal))
+      while (largest.bytes > floor && largest.count > 1) this.#evict(largest)
     }
   }
 
@@ -114,7 +204,7 @@ export class Journal {
       return
     }
     ring.live.delete(slab)
-    if (slab !== ring.slab && slab.length === SLAB_MAX) ring.spare.push(slab)
+    if (slab !== ring.slab && slab.length === SLAB_MAX && ring.spare.length < SPARE_MAX) ring.spare.push(slab)
   }
 
   /** Entries oldest first, filtered; `limit` keeps the newest. */
@@ -122,9 +212,8 @@ export class Journal {
     const ring = this.#rings.get(ns)
     if (!ring) return []
     const ordered: JournalEntry[] = []
-    const n = ring.slabs.length
-    for (let k = 0; k < n; k++) {
-      const i = (ring.head + k) % n
+    for (let k = 0; k < ring.count; k++) {
+      const i = (ring.head + k) % this.size
       ordered.push(JSON.parse(ring.slabs[i].toString('utf8', ring.starts[i], ring.ends[i])) as JournalEntry)
     }
     let out = ordered.filter(
@@ -137,6 +226,9 @@ export class Journal {
   }
 
   clear(ns: string): void {
+    const ring = this.#rings.get(ns)
+    if (!ring) return
+    this.#total -= ring.bytes
     this.#rings.delete(ns)
   }
 }

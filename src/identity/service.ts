@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { customAlphabet } from 'nanoid'
 import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
+import { maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import { ApiError, badRequest, invalid } from '../errors.js'
@@ -80,8 +81,8 @@ export class IdentityService {
     const v = input.validation
     if (v) {
       const same = (a: string, b: unknown) => typeof b === 'string' && a.trim().toLowerCase() === b.trim().toLowerCase()
-      validation.first_name = { value: v.first_name, match: same(v.first_name, record.first_name) }
-      validation.last_name = { value: v.last_name, match: same(v.last_name, record.last_name) }
+      validation.first_name = { value: maskPansIn(v.first_name), match: same(v.first_name, record.first_name) }
+      validation.last_name = { value: maskPansIn(v.last_name), match: same(v.last_name, record.last_name) }
       validation.date_of_birth = { value: v.date_of_birth, match: v.date_of_birth === record.date_of_birth }
       if (v.selfie) {
         const { match, confidence } = this.#faceMatch(v.selfie, String(record.image ?? ''))

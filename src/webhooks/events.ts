@@ -39,13 +39,29 @@ const LEGACY_SEQ_KEY = 'event_seq'
 export type EventListener = (ns: string, event: EventRecord) => void
 
 /**
+ * A namespace's events in arrival order, for the bound: ids from `head` on (kept in an array,
+ * because iterating a Map whose front was deleted walks every deleted slot again); the events
+ * whose delivery is pending; those of them the bound passed over (`held`), and those of the held
+ * that have settled since (`freed`, the first to go next).
+ */
+interface Bound {
+  order: string[]
+  head: number
+  pending: Set<string>
+  held: Set<string>
+  freed: string[]
+}
+
+/**
  * Every event is recorded in its namespace, with or without a receiver, so tests can assert on
- * events; the delivery engine listens here. At most `maxEvents` are kept per namespace (oldest go).
+ * events; the delivery engine listens here. At most `maxEvents` settled events are kept per
+ * namespace (the oldest go); an event whose delivery is pending is not counted and never dropped
+ * (docs/behaviour.md 2.4).
  */
 export class Events {
   readonly #listeners: EventListener[] = []
   readonly #waiters = new Map<string, Set<() => void>>()
-  readonly #order = new Map<string, string[] & { head: number }>()
+  readonly #bounds = new Map<string, Bound>()
   /** each namespace's latest event sequence number */
   readonly #seqs = new Map<string, number>()
 
@@ -75,28 +91,47 @@ export class Events {
       seq,
     }
     col.put(rec.id, rec)
-    // drop the oldest past the bound; ids kept in arrival order, because iterating a Map whose
-    // front was deleted walks every deleted slot again
-    let order = this.#order.get(ns)
-    if (!order || order.length + order.head === 0) {
-      order = Object.assign([...col.keys()], { head: 0 })
-      this.#order.set(ns, order)
-    } else order.push(rec.id)
-    while (col.size > this.maxEvents && order.head < order.length) {
-      col.delete(order[order.head++])
+    let b = this.#bounds.get(ns)
+    if (!b) {
+      // the first event of this namespace since the start (or a reset): those already stored, in order
+      b = { order: [], head: 0, pending: new Set(), held: new Set(), freed: [] }
+      for (const e of col.values()) {
+        b.order.push(e.id)
+        if (e.status === 'pending') b.pending.add(e.id)
+      }
+      this.#bounds.set(ns, b)
+    } else {
+      b.order.push(rec.id)
+      if (rec.status === 'pending') b.pending.add(rec.id)
     }
-    if (order.head > 4096 && order.head * 2 > order.length) {
-      const rest = Object.assign(order.slice(order.head), { head: 0 })
-      this.#order.set(ns, rest)
-    }
+    this.#bound(col, b)
     for (const l of this.#listeners) l(ns, rec)
     this.#wake(ns)
     return rec
   }
 
+  /**
+   * Drops the oldest settled events while more than `maxEvents` are settled: a pending one met on
+   * the way is held aside, and goes first once it has settled.
+   */
+  #bound(col: Collection<EventRecord>, b: Bound): void {
+    while (col.size - b.pending.size > this.maxEvents) {
+      let id: string
+      if (b.freed.length) id = b.freed.pop()!
+      else if (b.head < b.order.length) id = b.order[b.head++]
+      else break
+      if (b.pending.has(id)) b.held.add(id)
+      else col.delete(id)
+    }
+    if (b.head > 4096 && b.head * 2 > b.order.length) {
+      b.order = b.order.slice(b.head)
+      b.head = 0
+    }
+  }
+
   /** Forgets the arrival order of a namespace's events (after a reset). */
   forget(ns: string): void {
-    this.#order.delete(ns)
+    this.#bounds.delete(ns)
     this.#seqs.delete(ns)
   }
 
@@ -121,7 +156,17 @@ export class Events {
   }
 
   save(ns: string, rec: EventRecord): void {
-    this.store.col<EventRecord>(ns, EVENTS).put(rec.id, rec)
+    const col = this.store.col<EventRecord>(ns, EVENTS)
+    col.put(rec.id, rec)
+    const b = this.#bounds.get(ns)
+    if (b) {
+      if (rec.status === 'pending') b.pending.add(rec.id)
+      else if (b.pending.delete(rec.id)) {
+        // settled: counted again, and, held aside by the bound, the first to go
+        if (b.held.delete(rec.id)) b.freed.push(rec.id)
+        this.#bound(col, b)
+      }
+    }
     this.#wake(ns)
   }
 
