@@ -35,7 +35,7 @@ describe('fault memory', () => {
         }
       }))
     }
-    await cycles(2_000, 0)
+    await cycles(10_000, 0)
     const before = rssMb(child.pid!)
     const samples: number[] = []
     for (let round = 0; round < 10; round++) {
