@@ -52,6 +52,8 @@ export function buildProgram(): Command {
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'delays between webhook attempts, comma-separated (default 1,2,4,8,16)').env('SANDBOX_WEBHOOK_RETRY_SCHEDULE'))
     .addOption(new Option('--debit-limit <ngn>', "the merchant's transaction limit on a direct debit, NGN (default 10000000)").env('SANDBOX_DEBIT_LIMIT'))
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
+    .addOption(new Option('--webhook-concurrency <n>', 'webhook attempts in flight at once, all namespaces (default 8)').env('SANDBOX_WEBHOOK_CONCURRENCY'))
+    .addOption(new Option('--webhook-namespace-concurrency <n>', 'webhook attempts of one namespace in flight at once (default 4)').env('SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY'))
     .option('--detach', 'run in the background: return once ready, write a pid file (stop with sandbox stop)')
     .option('--pid-file <file>', 'pid file written by --detach (its log goes beside it, .log)', '.sandbox.pid')
     .option('--no-exit-with-parent', 'keep running when the process that launched it exits (by default a foreground server stops then)')
@@ -86,6 +88,8 @@ Examples:
         maxEvents: opts.maxEvents as string | undefined,
         webhookRetrySchedule: opts.webhookRetrySchedule as string | undefined,
         webhookTimeout: opts.webhookTimeout as string | undefined,
+        webhookConcurrency: opts.webhookConcurrency as string | undefined,
+        webhookNamespaceConcurrency: opts.webhookNamespaceConcurrency as string | undefined,
         debitLimit: opts.debitLimit as string | undefined,
       }
       await runStart(input, opts.exitWithParent !== false)

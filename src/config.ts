@@ -50,6 +50,10 @@ export interface Config {
   webhookRetrySchedule: number[]
   /** ms a receiver has to answer 2xx */
   webhookTimeoutMs: number
+  /** webhook attempts in flight at once, all namespaces together (docs/behaviour.md 8.5) */
+  webhookConcurrency: number
+  /** webhook attempts of one namespace in flight at once: what one namespace can hold of the above */
+  webhookNamespaceConcurrency: number
   /** the merchant's transaction limit on a direct debit, NGN (major units) */
   debitLimit: number
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot */
@@ -178,6 +182,8 @@ export interface ConfigInput {
   /** "1,2,4,8,16" or an array of seconds */
   webhookRetrySchedule?: string | number[]
   webhookTimeout?: number | string
+  webhookConcurrency?: number | string
+  webhookNamespaceConcurrency?: number | string
   debitLimit?: number | string
 }
 
@@ -259,6 +265,8 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     webhookRetrySchedule: retrySchedule(input.webhookRetrySchedule ?? env.SANDBOX_WEBHOOK_RETRY_SCHEDULE),
     debitLimit: intIn(input.debitLimit ?? env.SANDBOX_DEBIT_LIMIT, '--debit-limit', 1, 1_000_000_000_000, 10_000_000),
     webhookTimeoutMs: intIn(input.webhookTimeout ?? env.SANDBOX_WEBHOOK_TIMEOUT, '--webhook-timeout', 1, 600_000, 5_000),
+    webhookConcurrency: intIn(input.webhookConcurrency ?? env.SANDBOX_WEBHOOK_CONCURRENCY, '--webhook-concurrency', 1, 1024, 8),
+    webhookNamespaceConcurrency: intIn(input.webhookNamespaceConcurrency ?? env.SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY, '--webhook-namespace-concurrency', 1, 1024, 4),
     // a tuning knob, environment only (the durability test compacts a small store with it)
     compactMinBytes: intIn(env.SANDBOX_COMPACT_MIN_BYTES, 'SANDBOX_COMPACT_MIN_BYTES', 1024, 1 << 30, 1 << 20),
     // environment only: the test suite checks every kept answer

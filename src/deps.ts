@@ -55,7 +55,8 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   const webhooks = new WebhookDelivery(events, clocks, faults, {
     retrySchedule: config.webhookRetrySchedule,
     timeoutMs: config.webhookTimeoutMs,
-    concurrency: 8,
+    concurrency: config.webhookConcurrency,
+    namespaceConcurrency: config.webhookNamespaceConcurrency,
     userAgent: `paysandbox/${VERSION}`,
   })
   // what a namespace holds besides its records, emptied with them by a reset

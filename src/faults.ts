@@ -46,14 +46,44 @@ function prng(seed: number): () => number {
   }
 }
 
-function globToRegExp(glob: string): RegExp {
-  return new RegExp(`^${glob.split('*').map((p) => p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`)
+/**
+ * A path glob with `*` (any run of characters, `/` included) and nothing else, matched without
+ * backtracking: the pieces between the stars are looked for once each, left to right, each at its
+ * first place after the one before (the leftmost place leaves the most room to the ones after it,
+ * so no other place needs trying). The cost is one pass over the path per piece, whatever the
+ * number of stars; a regular expression of `.*`s can take exponential time (docs/behaviour.md 9.6).
+ */
+export class PathGlob {
+  readonly #pieces: string[]
+
+  constructor(readonly glob: string) {
+    this.#pieces = glob.split('*')
+  }
+
+  test(path: string): boolean {
+    const pieces = this.#pieces
+    const first = pieces[0]
+    if (pieces.length === 1) return path === first
+    const last = pieces[pieces.length - 1]
+    if (path.length < first.length + last.length || !path.startsWith(first) || !path.endsWith(last)) return false
+    let at = first.length
+    const end = path.length - last.length
+    for (let i = 1; i < pieces.length - 1; i++) {
+      const piece = pieces[i]
+      if (!piece) continue
+      const found = path.indexOf(piece, at)
+      if (found < 0 || found + piece.length > end) return false
+      at = found + piece.length
+    }
+    return true
+  }
 }
 
 export class Faults {
   readonly #byNs = new Map<string, Fault[]>()
   readonly #rng = new Map<string, () => number>()
-  readonly #patterns = new Map<string, RegExp>()
+  /** each fault's compiled path and random source, by fault id: dropped with the fault */
+  readonly #patterns = new Map<string, PathGlob>()
 
   add(ns: string, input: FaultInput, now: string): Fault {
     const fault: Fault = {
@@ -68,7 +98,7 @@ export class Faults {
     list.push(fault)
     this.#byNs.set(ns, list)
     if (input.probability !== undefined) this.#rng.set(fault.id, prng(input.seed ?? 1))
-    if (input.path) this.#patterns.set(fault.id, globToRegExp(input.path))
+    if (input.path) this.#patterns.set(fault.id, new PathGlob(input.path))
     return fault
   }
 
@@ -79,12 +109,21 @@ export class Faults {
   remove(ns: string, id?: string): number {
     const list = this.#byNs.get(ns) ?? []
     const keep = id ? list.filter((f) => f.id !== id) : []
-    this.#byNs.set(ns, keep)
+    const kept = new Set(keep)
+    for (const f of list) if (!kept.has(f)) this.#forget(f)
+    if (keep.length) this.#byNs.set(ns, keep)
+    else this.#byNs.delete(ns)
     return list.length - keep.length
   }
 
   clear(ns: string): void {
+    for (const f of this.#byNs.get(ns) ?? []) this.#forget(f)
     this.#byNs.delete(ns)
+  }
+
+  #forget(f: Fault): void {
+    this.#patterns.delete(f.id)
+    this.#rng.delete(f.id)
   }
 
   /** The fault that takes this API call, consuming one of its `times`. */

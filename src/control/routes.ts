@@ -117,12 +117,9 @@ export function controlRoutes(deps: Deps) {
     const filter = { reference: q.reference, event: q.event, status: q.status }
     let events = deps.events.list(ns, filter)
     if (q.wait && !events.length) {
-      const deadline = Date.now() + Math.min(q.wait, MAX_WAIT_MS)
-      const signal = c.req.raw.signal
-      while (!events.length && Date.now() < deadline && !signal?.aborted) {
-        await deps.events.waitForChange(ns, deadline - Date.now(), signal)
-        events = deps.events.list(ns, filter)
-      }
+      // woken only by an event of this namespace that matches: listed again only then, so a
+      // waiting poll costs nothing while others record events (docs/behaviour.md 8.6)
+      if (await deps.events.waitForChange(ns, Math.min(q.wait, MAX_WAIT_MS), c.req.raw.signal, filter)) events = deps.events.list(ns, filter)
     }
     return ok(c, MSG.SUCCESS, events.map(({ seq: _seq, ...e }) => e))
   })

@@ -3,6 +3,7 @@ import { DocumentIssues, readDocumentFile } from '../files.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
 import {
+  PACK_LIMITS,
   packSchema,
   settingsSchema,
   type AccountScenario,
@@ -29,6 +30,9 @@ export function describeIssues(error: z.ZodError): string[] {
 
 /** Validates a parsed pack; throws PackError naming the source, the entry path and the reason. */
 export function validatePack(raw: unknown, source: string): Pack {
+  // before anything walks it: a document nested thousands deep must be refused, not recursed into
+  const deep = tooDeep(raw, PACK_LIMITS.depth)
+  if (deep) throw new PackError(source, [`${deep}: must nest at most ${PACK_LIMITS.depth} levels deep`])
   const parsed = packSchema.safeParse(raw ?? {})
   if (!parsed.success) throw new PackError(source, describeIssues(parsed.error))
   const pack = parsed.data
@@ -48,6 +52,23 @@ export function validatePack(raw: unknown, source: string): Pack {
   seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
   if (dupes.length) throw new PackError(source, dupes)
   return pack
+}
+
+/**
+ * The path (cut to its first few steps) of a value nested deeper than `max` levels, or undefined:
+ * walked with a list of its own, never by recursion, however deep the value goes.
+ */
+export function tooDeep(value: unknown, max: number): string | undefined {
+  const todo: { v: unknown; depth: number; path: string[] }[] = [{ v: value, depth: 1, path: [] }]
+  while (todo.length) {
+    const { v, depth, path } = todo.pop()!
+    if (typeof v !== 'object' || v === null) continue
+    if (depth > max) return path.length ? path.slice(0, 4).join('.') + (path.length > 4 ? '...' : '') : '(root)'
+    for (const [k, child] of Object.entries(v)) {
+      if (typeof child === 'object' && child !== null) todo.push({ v: child, depth: depth + 1, path: path.length < 5 ? [...path, k] : path })
+    }
+  }
+  return undefined
 }
 
 /** Reads a YAML or JSON pack file. */

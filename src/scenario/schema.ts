@@ -11,13 +11,44 @@ export type Scheme = (typeof SCHEMES)[number]
 export const OUTCOMES = ['success', 'failed', 'processing'] as const
 export type Outcome = (typeof OUTCOMES)[number]
 
+/**
+ * Bounds of what a pack may hold (docs/behaviour.md 10.1), so that whatever is accepted keeps every
+ * date valid (a delay of at most ten years, on a clock that stops at the year 9999) and every
+ * amount finite, and a pack stays small enough to store and show.
+ */
+export const PACK_LIMITS = {
+  /** nesting of the whole document, the pack itself being level 1 */
+  depth: 16,
+  /** entries of each list (cards, wallets, identities, accounts, authorizations) */
+  entries: 10_000,
+  /** fields of an identity's record */
+  recordFields: 200,
+  /** characters of a label, a message, a name */
+  text: 500,
+  /** characters of an id, a reference, a bank code */
+  id: 100,
+  /** delays and validity: ten years */
+  hours: 10 * 365 * 24,
+  seconds: 10 * 365 * 24 * 3600,
+  /** fee amounts (flat, cap) and authorization amounts, in major units */
+  amount: 1_000_000_000_000,
+  otpAttempts: 100,
+} as const
+
+const text = () => z.string().min(1).max(PACK_LIMITS.text)
+const ident = () => z.string().min(1).max(PACK_LIMITS.id)
+const list = <T extends z.ZodType>(entry: T) => z.array(entry).max(PACK_LIMITS.entries)
+const hours = () => z.number().max(PACK_LIMITS.hours, `must be at most ${PACK_LIMITS.hours} (ten years)`)
+const seconds = () => z.number().min(0).max(PACK_LIMITS.seconds, `must be at most ${PACK_LIMITS.seconds} (ten years)`)
+const amount = () => z.number().max(PACK_LIMITS.amount)
+
 const digits = (min: number, max: number) =>
   z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min === max ? min : `${min}-${max}`} digits`)
 
 const outcomeFields = {
   outcome: z.enum(OUTCOMES),
-  message: z.string().min(1).optional(),
-  label: z.string().min(1),
+  message: text().optional(),
+  label: text(),
 }
 
 function failedNeedsMessage(v: { outcome?: unknown; message?: unknown }, ctx: z.RefinementCtx) {
@@ -42,7 +73,7 @@ export const cardScenarioSchema = scenario({
   expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
   pin: digits(4, 4).optional(),
   otp: digits(4, 8).optional(),
-  steps: z.array(z.enum(CARD_STEPS)).default([]),
+  steps: z.array(z.enum(CARD_STEPS)).max(CARD_STEPS.length).default([]),
 })
 export type CardScenario = z.infer<typeof cardScenarioSchema>
 
@@ -51,37 +82,40 @@ export const walletScenarioSchema = scenario({
   currency: z.enum(['KES', 'GHS']),
   otp: digits(4, 8).optional(),
   pin: digits(4, 6).optional(),
-  steps: z.array(z.enum(WALLET_STEPS)).default([]),
+  steps: z.array(z.enum(WALLET_STEPS)).max(WALLET_STEPS.length).default([]),
 })
 export type WalletScenario = z.infer<typeof walletScenarioSchema>
 
 export const identityScenarioSchema = z
   .object({
     type: z.enum(['ng_bvn', 'ng_vnin', 'gh_passport']),
-    id: z.string().min(1),
+    id: ident(),
     found: z.boolean(),
-    label: z.string().min(1),
-    /** the government record returned when found (fields of docs/api.md 2.13) */
-    record: z.record(z.string(), z.unknown()).optional(),
+    label: text(),
+    /** the government record returned when found (fields of docs/api.md 2.13); its depth is checked with the pack's */
+    record: z
+      .record(z.string(), z.unknown())
+      .refine((r) => Object.keys(r).length <= PACK_LIMITS.recordFields, `must have at most ${PACK_LIMITS.recordFields} fields`)
+      .optional(),
   })
   .strict()
 export type IdentityScenario = z.infer<typeof identityScenarioSchema>
 
 export const accountScenarioSchema = scenario({
   account_number: digits(10, 10),
-  bank_code: z.string().min(3),
+  bank_code: z.string().min(3).max(PACK_LIMITS.id),
 })
 export type AccountScenario = z.infer<typeof accountScenarioSchema>
 
 export const authorizationSeedSchema = z
   .object({
-    reference: z.string().min(1),
+    reference: ident(),
     status: z.enum(['pending', 'active', 'suspended', 'deactivated', 'expired']),
-    amount: z.number().positive(),
-    label: z.string().min(1),
-    account_name: z.string().min(1).optional(),
+    amount: amount().positive(),
+    label: text(),
+    account_name: text().optional(),
     account_number: digits(10, 10).optional(),
-    bank_code: z.string().min(3).optional(),
+    bank_code: z.string().min(3).max(PACK_LIMITS.id).optional(),
   })
   .strict()
 export type AuthorizationSeed = z.infer<typeof authorizationSeedSchema>
@@ -89,8 +123,8 @@ export type AuthorizationSeed = z.infer<typeof authorizationSeedSchema>
 const feeRuleSchema = z
   .object({
     percent: z.number().min(0).max(100),
-    flat: z.number().min(0).optional(),
-    cap: z.number().min(0).optional(),
+    flat: amount().min(0).optional(),
+    cap: amount().min(0).optional(),
   })
   .strict()
 
@@ -108,11 +142,11 @@ export const settingsSchema = z
         direct_debit: feeRuleSchema,
       })
       .strict(),
-    pre_auth_validity_hours: z.number().positive(),
-    settlement_delay_hours: z.number().min(0),
-    stk_delay_seconds: z.number().min(0),
-    otp_attempts: z.number().int().positive(),
-    debit_delay_seconds: z.number().min(0),
+    pre_auth_validity_hours: hours().positive(),
+    settlement_delay_hours: hours().min(0),
+    stk_delay_seconds: seconds(),
+    otp_attempts: z.number().int().positive().max(PACK_LIMITS.otpAttempts),
+    debit_delay_seconds: seconds(),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>
@@ -120,13 +154,13 @@ export type Settings = z.infer<typeof settingsSchema>
 /** A pack as written in a file: everything optional, entries win over earlier packs by key. */
 export const packSchema = z
   .object({
-    name: z.string().optional(),
+    name: z.string().max(PACK_LIMITS.text).optional(),
     settings: settingsSchema.partial().extend({ fees: settingsSchema.shape.fees.partial().optional() }).optional(),
-    cards: z.array(cardScenarioSchema).optional(),
-    wallets: z.array(walletScenarioSchema).optional(),
-    identities: z.array(identityScenarioSchema).optional(),
-    accounts: z.array(accountScenarioSchema).optional(),
-    authorizations: z.array(authorizationSeedSchema).optional(),
+    cards: list(cardScenarioSchema).optional(),
+    wallets: list(walletScenarioSchema).optional(),
+    identities: list(identityScenarioSchema).optional(),
+    accounts: list(accountScenarioSchema).optional(),
+    authorizations: list(authorizationSeedSchema).optional(),
   })
   .strict()
 export type Pack = z.infer<typeof packSchema>

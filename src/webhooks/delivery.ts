@@ -5,14 +5,18 @@ import { signWebhook } from './signature.js'
 
 export const SIGNATURE_HEADER = 'x-korapay-signature'
 const ATTEMPT = 'webhook.attempt'
+/** how much of a receiver's answer is read: its status decides, the rest is not kept (docs/behaviour.md 8.5) */
+export const ANSWER_READ_LIMIT = 64 * 1024
 
 export interface DeliveryOptions {
   /** seconds between attempts: after the first failure wait schedule[0], and so on; then failed */
   retrySchedule: number[]
-  /** a receiver must answer 2xx within this many ms */
+  /** a receiver must answer 2xx within this many ms: connecting, the headers and the body */
   timeoutMs: number
   /** HTTP attempts in flight at once, across namespaces */
   concurrency: number
+  /** HTTP attempts of one namespace in flight at once (docs/behaviour.md 8.5) */
+  namespaceConcurrency: number
   userAgent: string
 }
 
@@ -30,7 +34,9 @@ export interface DeliveryOptions {
 export class WebhookDelivery {
   readonly #queues = new Map<string, string[]>()
   readonly #inFlight = new Set<AbortController>()
-  readonly #waiting: (() => void)[] = []
+  /** attempts waiting for a slot, by namespace; the order of the keys is the round's order */
+  readonly #waiting = new Map<string, (() => void)[]>()
+  readonly #activeByNs = new Map<string, number>()
   #active = 0
   #stopped = false
 
@@ -127,7 +133,7 @@ export class WebhookDelivery {
     const rec = this.events.get(ns, id)
     if (!rec || rec.status !== 'pending' || !rec.target) return
     const at = this.clocks.iso(ns)
-    void this.#slot(async () => {
+    void this.#slot(ns, async () => {
       if (this.#stopped) return
       const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, new Date(due).toISOString())
       const attempts = [attempt]
@@ -174,16 +180,59 @@ export class WebhookDelivery {
     this.#queues.delete(key)
   }
 
-  async #slot(task: () => Promise<void>): Promise<void> {
-    if (this.#active >= this.options.concurrency) await new Promise<void>((resolve) => this.#waiting.push(resolve))
-    this.#active++
+  /**
+   * Runs an attempt in a slot. Slots are shared fairly: a namespace holds at most
+   * `namespaceConcurrency` of the `concurrency`, and a freed slot goes to the namespaces waiting in
+   * turn, so a receiver that hangs in one namespace cannot hold the slots another one needs.
+   */
+  async #slot(ns: string, task: () => Promise<void>): Promise<void> {
+    if (this.#active < this.options.concurrency && this.#running(ns) < this.options.namespaceConcurrency) this.#take(ns)
+    else {
+      // the slot is taken for it by the one that frees it (#dispatch)
+      await new Promise<void>((resolve) => {
+        const q = this.#waiting.get(ns)
+        if (q) q.push(resolve)
+        else this.#waiting.set(ns, [resolve])
+      })
+    }
     try {
       await task()
     } catch (e) {
       console.error('paysandbox: webhook delivery failed unexpectedly:', e)
     } finally {
       this.#active--
-      this.#waiting.shift()?.()
+      const left = this.#running(ns) - 1
+      if (left) this.#activeByNs.set(ns, left)
+      else this.#activeByNs.delete(ns)
+      this.#dispatch()
+    }
+  }
+
+  #running(ns: string): number {
+    return this.#activeByNs.get(ns) ?? 0
+  }
+
+  #take(ns: string): void {
+    this.#active++
+    this.#activeByNs.set(ns, this.#running(ns) + 1)
+  }
+
+  /** Hands free slots to the waiting namespaces in turn; one served goes to the back of the round. */
+  #dispatch(): void {
+    let served = true
+    while (served && this.#active < this.options.concurrency && this.#waiting.size) {
+      served = false
+      for (const ns of [...this.#waiting.keys()]) {
+        if (this.#active >= this.options.concurrency) return
+        if (this.#running(ns) >= this.options.namespaceConcurrency) continue
+        const q = this.#waiting.get(ns)!
+        const resolve = q.shift()!
+        this.#waiting.delete(ns)
+        if (q.length) this.#waiting.set(ns, q)
+        this.#take(ns)
+        resolve()
+        served = true
+      }
     }
   }
 
@@ -206,8 +255,9 @@ export class WebhookDelivery {
         redirect: 'manual',
         signal: controller.signal,
       })
-      // drain the body so the connection can be reused
-      await res.arrayBuffer().catch(() => undefined)
+      // read the answer within the deadline, at most ANSWER_READ_LIMIT of it: a receiver that
+      // streams without end is cut there (its status is what counts), never buffered whole
+      await readAtMost(res, ANSWER_READ_LIMIT)
       const ok = res.status >= 200 && res.status < 300
       return { attempt: { at, due, status_code: res.status, ms: ms() }, ok }
     } catch (e) {
@@ -215,6 +265,22 @@ export class WebhookDelivery {
     } finally {
       clearTimeout(timer)
       this.#inFlight.delete(controller)
+    }
+  }
+}
+
+/** Reads a body to its end or past `limit` bytes (then the rest is cancelled), keeping none of it. */
+async function readAtMost(res: Response, limit: number): Promise<void> {
+  if (!res.body) return
+  const reader = res.body.getReader()
+  let read = 0
+  for (;;) {
+    const { done, value } = await reader.read()
+    if (done) return
+    read += value.byteLength
+    if (read > limit) {
+      await reader.cancel().catch(() => undefined)
+      return
     }
   }
 }

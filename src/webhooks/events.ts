@@ -38,6 +38,27 @@ const LEGACY_SEQ_KEY = 'event_seq'
 
 export type EventListener = (ns: string, event: EventRecord) => void
 
+/** What a long poll waits for (docs/behaviour.md 8.6): the filters of `GET /_sandbox/events`. */
+export interface EventFilter {
+  reference?: string
+  event?: string
+  status?: EventRecord['status']
+}
+
+interface Waiter {
+  filter: EventFilter
+  done: (matched: boolean) => void
+}
+
+/** A namespace's waiters, by the reference they wait for ('' for those waiting for any). */
+type WaitersOfNs = Map<string, Set<Waiter>>
+
+/** ids of a namespace's events by reference, and how many events were indexed since it was built */
+interface RefIndex {
+  refs: Map<string, string[]>
+  events: number
+}
+
 /**
  * A namespace's events in arrival order, for the bound: ids from `head` on (kept in an array,
  * because iterating a Map whose front was deleted walks every deleted slot again); the events
@@ -60,8 +81,15 @@ interface Bound {
  */
 export class Events {
   readonly #listeners: EventListener[] = []
-  readonly #waiters = new Map<string, Set<() => void>>()
   readonly #bounds = new Map<string, Bound>()
+  /** long polls by namespace, then by reference: an event wakes only its own namespace's */
+  readonly #waiters = new Map<string, WaitersOfNs>()
+  /**
+   * Per namespace, the ids of its events by each reference they carry, so a poll by reference
+   * reads its few events, not every one the namespace holds. Built on first use from the
+   * collection; ids of events the bound dropped are skipped when read and go at the next rebuild.
+   */
+  readonly #byRef = new Map<string, RefIndex>()
   /** each namespace's latest event sequence number */
   readonly #seqs = new Map<string, number>()
 
@@ -105,8 +133,9 @@ export class Events {
       if (rec.status === 'pending') b.pending.add(rec.id)
     }
     this.#bound(col, b)
+    this.#indexRef(ns, rec)
     for (const l of this.#listeners) l(ns, rec)
-    this.#wake(ns)
+    this.#wake(ns, rec)
     return rec
   }
 
@@ -133,6 +162,7 @@ export class Events {
   forget(ns: string): void {
     this.#bounds.delete(ns)
     this.#seqs.delete(ns)
+    this.#byRef.delete(ns)
   }
 
   /**
@@ -167,42 +197,115 @@ export class Events {
         this.#bound(col, b)
       }
     }
-    this.#wake(ns)
+    this.#wake(ns, rec)
   }
 
-  list(ns: string, filter: { reference?: string; event?: string; status?: EventRecord['status'] } = {}): EventRecord[] {
+  list(ns: string, filter: EventFilter = {}): EventRecord[] {
     const out: EventRecord[] = []
-    for (const e of this.store.col<EventRecord>(ns, EVENTS).values()) {
-      if (filter.event && e.event !== filter.event) continue
-      if (filter.status && e.status !== filter.status) continue
-      if (filter.reference && !matchesReference(e, filter.reference)) continue
-      out.push(e)
+    const col = this.store.col<EventRecord>(ns, EVENTS)
+    if (filter.reference) {
+      // by the reference index: the namespace's other events are not read
+      for (const id of this.#refIndex(ns, col).refs.get(filter.reference) ?? []) {
+        const e = col.get(id)
+        if (e && matches(e, filter)) out.push(e)
+      }
+    } else {
+      for (const e of col.values()) if (matches(e, filter)) out.push(e)
     }
     return out.sort((a, b) => a.seq - b.seq)
   }
 
-  /** Resolves when something changes in the namespace's events, or after `ms`. */
-  waitForChange(ns: string, ms: number, signal?: AbortSignal): Promise<void> {
+  /**
+   * Resolves when an event of the namespace is recorded or changes (one matching `filter`, when
+   * given), with true; or after `ms` or on `signal`, with false. Waiters are kept by namespace and
+   * by the reference they wait for: an event costs a waiter nothing unless it is of the waiter's
+   * namespace and, for one waiting by reference, carries that reference (docs/behaviour.md 8.6).
+   */
+  waitForChange(ns: string, ms: number, signal?: AbortSignal, filter: EventFilter = {}): Promise<boolean> {
     return new Promise((resolve) => {
-      let set = this.#waiters.get(ns)
-      if (!set) this.#waiters.set(ns, (set = new Set()))
-      const done = () => {
-        clearTimeout(timer)
-        set!.delete(done)
-        signal?.removeEventListener('abort', done)
-        resolve()
+      let byRef = this.#waiters.get(ns)
+      if (!byRef) this.#waiters.set(ns, (byRef = new Map()))
+      const ref = filter.reference ?? ''
+      let set = byRef.get(ref)
+      if (!set) byRef.set(ref, (set = new Set()))
+      const waiter: Waiter = {
+        filter,
+        done: (matched) => {
+          clearTimeout(timer)
+          signal?.removeEventListener('abort', onAbort)
+          set!.delete(waiter)
+          if (!set!.size && byRef!.get(ref) === set) {
+            byRef!.delete(ref)
+            if (!byRef!.size && this.#waiters.get(ns) === byRef) this.#waiters.delete(ns)
+          }
+          resolve(matched)
+        },
       }
-      const timer = setTimeout(done, ms)
-      set.add(done)
-      signal?.addEventListener('abort', done)
+      const onAbort = () => waiter.done(false)
+      const timer = setTimeout(onAbort, ms)
+      set.add(waiter)
+      signal?.addEventListener('abort', onAbort)
     })
   }
 
-  #wake(ns: string): void {
-    const set = this.#waiters.get(ns)
-    if (!set?.size) return
-    for (const w of [...set]) w()
+  #wake(ns: string, rec: EventRecord): void {
+    const byRef = this.#waiters.get(ns)
+    if (!byRef) return
+    const sets: Set<Waiter>[] = []
+    const any = byRef.get('')
+    if (any) sets.push(any)
+    for (const r of refsOf(rec)) {
+      const set = byRef.get(r)
+      if (set) sets.push(set)
+    }
+    for (const set of sets) for (const w of [...set]) if (matches(rec, w.filter)) w.done(true)
   }
+
+  #refIndex(ns: string, col: Collection<EventRecord>): RefIndex {
+    let index = this.#byRef.get(ns)
+    // rebuilt once the events indexed reach twice the ones kept: dropped ones' ids go then
+    if (!index || stale(index, col)) {
+      index = { refs: new Map(), events: 0 }
+      this.#byRef.set(ns, index)
+      for (const e of col.values()) addRefs(index, e)
+    }
+    return index
+  }
+
+  #indexRef(ns: string, rec: EventRecord): void {
+    // none yet: built from the collection, which holds this event already, on first use
+    const index = this.#byRef.get(ns)
+    if (!index) return
+    if (stale(index, this.store.col<EventRecord>(ns, EVENTS))) this.#byRef.delete(ns)
+    else addRefs(index, rec)
+  }
+}
+
+function addRefs(index: RefIndex, e: EventRecord): void {
+  for (const r of refsOf(e)) {
+    const ids = index.refs.get(r)
+    if (ids) ids.push(e.id)
+    else index.refs.set(r, [e.id])
+  }
+  index.events++
+}
+
+function stale(index: RefIndex, col: Collection<EventRecord>): boolean {
+  return index.events > 2 * Math.max(col.size, 1024)
+}
+
+/** The distinct references an event carries (docs/behaviour.md 8.6). */
+function refsOf(e: EventRecord): string[] {
+  const d = e.data
+  const out: string[] = []
+  for (const v of [d.reference, d.payment_reference, d.transaction_reference]) if (typeof v === 'string' && v && !out.includes(v)) out.push(v)
+  return out
+}
+
+function matches(e: EventRecord, filter: EventFilter): boolean {
+  if (filter.event && e.event !== filter.event) return false
+  if (filter.status && e.status !== filter.status) return false
+  return !filter.reference || matchesReference(e, filter.reference)
 }
 
 function matchesReference(e: EventRecord, ref: string): boolean {

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 
 export const BIN = fileURLToPath(new URL('../../bin/sandbox.js', import.meta.url))
@@ -41,4 +42,10 @@ export function runCli(args: string[], input?: string, env: Record<string, strin
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   child.stdin.end(input ?? '')
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })))
+}
+
+/** A process's resident set size, in MB (Linux: /proc). */
+export function rssMb(pid: number): number {
+  const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
+  return kb / 1024
 }

@@ -1,0 +1,52 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { rssMb, startCli, type RunningCli } from './process.js'
+
+/** Faults cleared leave nothing behind (docs/behaviour.md 9.6): RSS sampled on the real CLI. */
+
+let running: RunningCli | null = null
+afterEach(async () => {
+  if (running && running.child.exitCode === null) {
+    running.child.kill('SIGKILL')
+    await running.exited
+  }
+  running = null
+})
+
+const KEY_A = 'sk_test_fault_memory'
+const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
+
+describe('fault memory', () => {
+  it('100,000 fault arm/clear cycles keep the RSS bounded: cleared faults are freed', async () => {
+    running = await startCli([])
+    const { url, child } = running
+    const arm = (i: number) => ({ kind: 'error', path: `/merchant/api/v1/charges/${i}*x*${i}*`, times: 1, probability: 0.5, seed: i })
+    const WORKERS = 20
+    const cycles = async (n: number, base: number) => {
+      await Promise.all(Array.from({ length: WORKERS }, async (_, w) => {
+        for (let i = w; i < n; i += WORKERS) {
+          const res = await fetch(`${url}/_sandbox/faults`, { method: 'POST', headers: auth(KEY_A), body: JSON.stringify(arm(base + i)) })
+          expect(res.status).toBe(200)
+          await res.arrayBuffer()
+          // cleared in tens (each worker's every tenth): 100,000 armed and cleared in fewer calls
+          if (i % (WORKERS * 10) >= WORKERS) continue
+          const del = await fetch(`${url}/_sandbox/faults`, { method: 'DELETE', headers: auth(KEY_A) })
+          expect(del.status).toBe(200)
+          await del.arrayBuffer()
+        }
+      }))
+    }
+    await cycles(10_000, 0)
+    const before = rssMb(child.pid!)
+    const samples: number[] = []
+    for (let round = 0; round < 10; round++) {
+      await cycles(10_000, 10_000 * (round + 1))
+      samples.push(rssMb(child.pid!))
+    }
+    console.log(`RSS over 100,000 fault arm/clear cycles: ${before.toFixed(0)} MB after warm-up, then ${samples.map((s) => s.toFixed(0)).join(', ')} MB`)
+    expect(Math.max(...samples) - before).toBeLessThan(30)
+    await fetch(`${url}/_sandbox/faults`, { method: 'DELETE', headers: auth(KEY_A) })
+    const left = (await (await fetch(`${url}/_sandbox/faults`, { headers: auth(KEY_A) })).json()) as any
+    expect(left.data).toEqual([])
+  }, 600_000)
+
+})
