@@ -1,5 +1,7 @@
 import { nanoid } from 'nanoid'
 import type { Store } from './store/store.js'
+import type { CollectionSpec } from './store/collection.js'
+import { NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
@@ -28,6 +30,11 @@ interface NsTimers {
 const META = 'meta'
 const CLOCK_KEY = 'clock'
 const TIMERS = 'timers'
+
+/** The timers of a namespace, as a data file must hold them (validate.ts). */
+export const TIMERS_SPEC: CollectionSpec<Timer> = { name: TIMERS, fields: { due: NUMBER, kind: STRING, payload: OBJECT } }
+/** A namespace's clock, the `clock` record of its `meta` collection (namespaces.ts declares the collection). */
+export const CLOCK_META: Record<string, RecordFields> = { [CLOCK_KEY]: { offset_ms: NUMBER, frozen_at: maybe(NUMBER) } }
 /** ms before the timers of a namespace whose changes a failed write undid are armed again */
 const RETRY_AFTER_UNDO = 1000
 /** setTimeout's largest delay; longer waits re-arm. */

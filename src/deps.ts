@@ -1,12 +1,11 @@
 import { VERSION } from './version.js'
-import { Clocks } from './clock.js'
+import { Clocks, TIMERS_SPEC } from './clock.js'
 import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
-import { Namespaces } from './namespaces.js'
+import { META_SPEC, Namespaces } from './namespaces.js'
 import { Scenarios } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
 import { Store } from './store/store.js'
-import { APP_SCHEMAS } from './store/validate.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './faults.js'
@@ -45,7 +44,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes, schemas: APP_SCHEMAS })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)

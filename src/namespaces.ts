@@ -1,6 +1,8 @@
-import type { Clocks } from './clock.js'
+import { CLOCK_META, type Clocks } from './clock.js'
 import type { Config, Merchant } from './config.js'
+import type { CollectionSpec } from './store/collection.js'
 import type { Store } from './store/store.js'
+import { STRING, maybe } from './store/validate.js'
 
 /** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
 export interface NsMeta {
@@ -15,6 +17,12 @@ export interface NsMeta {
 
 const META = 'meta'
 const KEY = 'ns'
+
+/** The `meta` collection: one record per key, each as a data file must hold it (validate.ts). */
+export const META_SPEC: CollectionSpec = {
+  name: META,
+  keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META },
+}
 
 export type Seeder = (ns: string) => void
 export type Resetter = (ns: string) => void

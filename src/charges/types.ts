@@ -1,6 +1,7 @@
 import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
+import { ARRAY, NUMBER, OBJECT, STRING, maybe } from '../store/validate.js'
 
 export type ChargeStatus = 'processing' | 'success' | 'failed'
 export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit'
@@ -110,5 +111,20 @@ export interface CardOperation {
 }
 
 export const CHARGES = 'charges'
-export const CHARGES_SPEC: CollectionSpec<ChargeBase> = { name: CHARGES, indexes: { payment_reference: (c) => c.payment_reference } }
+export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
+  name: CHARGES,
+  indexes: { payment_reference: (c) => c.payment_reference },
+  fields: {
+    kind: STRING,
+    payment_reference: STRING,
+    amount: NUMBER,
+    currency: STRING,
+    status: STRING,
+    created_at: STRING,
+    customer: maybe(OBJECT),
+    metadata: maybe(OBJECT),
+    attempts: maybe(ARRAY),
+    history: maybe(ARRAY),
+  },
+}
 export const CARD_OPS = 'card_ops'

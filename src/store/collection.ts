@@ -1,13 +1,15 @@
 import type { Records } from './records.js'
+import type { RecordRules } from './validate.js'
 
 /** Derives secondary keys of a record (for example its payment reference) for an index. */
 export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
 
 /**
- * What the module that owns a collection declares about it: its secondary indexes, and a hot
- * set smaller than the store's when its records are rarely read again.
+ * What the module that owns a collection declares about it: its secondary indexes, a hot set
+ * smaller than the store's when its records are rarely read again, and the fields its records
+ * must have when a data file is opened (validate.ts).
  */
-export interface CollectionSpec<T = any> {
+export interface CollectionSpec<T = any> extends RecordRules {
   name: string
   indexes?: Record<string, IndexFn<T>>
   /** records kept live (the store's hotRecords when absent) */

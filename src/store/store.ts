@@ -3,7 +3,7 @@ import { FileLog } from './file-log.js'
 import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
 import { Records } from './records.js'
 import { Shapes } from './shapes.js'
-import { validateFile, type RecordSchemas } from './validate.js'
+import { validateFile } from './validate.js'
 
 /**
  * The store: namespaces of collections of records, all in memory, indexed. With a file
@@ -21,8 +21,6 @@ export interface StoreOptions {
   coldBlock: number
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
-  /** What the records read from the file must be (validate.ts); absent: each an object. */
-  schemas?: RecordSchemas
 }
 
 export class Store implements ChangeSink, Persisted {
@@ -33,14 +31,12 @@ export class Store implements ChangeSink, Persisted {
   /** the cold form's key lists, shared by every collection of this store */
   readonly #shapes = new Shapes()
   readonly file: string | undefined
-  readonly #schemas: RecordSchemas
   #log: Persistence | null = null
   readonly #restoreListeners: ((ns: string) => void)[] = []
   #version = 0
 
   private constructor(options: StoreOptions) {
     this.file = options.file
-    this.#schemas = options.schemas ?? { collections: {}, meta: {} }
     for (const spec of options.collections ?? []) this.#specs.set(spec.name, spec)
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
@@ -137,7 +133,7 @@ export class Store implements ChangeSink, Persisted {
 
   load(snapshot: Snapshot, deltas: readonly Delta[]): void {
     // every record checked before any is taken in: a bad file is refused whole (validate.ts)
-    validateFile(this.#schemas, snapshot, deltas)
+    validateFile((name) => this.#specs.get(name), snapshot, deltas)
     this.#version++
     for (const [ns, cols] of Object.entries(snapshot)) {
       for (const [name, records] of Object.entries(cols)) {

@@ -4,57 +4,34 @@ import type { Delta, Snapshot } from './persistence.js'
  * The light schema every record of the data file is checked against on open (docs/behaviour.md
  * 0.4): a record is an object, and the fields the sandbox reads without looking first have their
  * type. A file that breaks it is refused at start, naming the first bad record, instead of being
- * loaded and then answering 500 (or crashing) when that record is read. Fields the code tests
- * before use, and collections not named here, are only required to be objects.
+ * loaded and then answering 500 (or crashing) when that record is read. The module that owns a
+ * collection declares its fields in the collection's spec (collection.ts); fields the code tests
+ * before use, and collections without rules, are only required to be objects.
  */
 
 type Check = [test: (v: unknown) => boolean, what: string]
 
 const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
-const STRING: Check = [(v) => typeof v === 'string', 'a string']
-const NUMBER: Check = [(v) => typeof v === 'number' && Number.isFinite(v), 'a finite number']
-const OBJECT: Check = [isObject, 'an object']
-const ARRAY: Check = [Array.isArray, 'an array']
+export const STRING: Check = [(v) => typeof v === 'string', 'a string']
+export const NUMBER: Check = [(v) => typeof v === 'number' && Number.isFinite(v), 'a finite number']
+export const OBJECT: Check = [isObject, 'an object']
+export const ARRAY: Check = [Array.isArray, 'an array']
 /** absent or null, or else of this type */
-const maybe = ([test, what]: Check): Check => [(v) => v === undefined || v === null || test(v), `${what} or null`]
+export const maybe = ([test, what]: Check): Check => [(v) => v === undefined || v === null || test(v), `${what} or null`]
 
-type Schema = Record<string, Check>
+/** The fields a record must have, with their types (declared in the collection's spec). */
+export type RecordFields = Record<string, Check>
 
-/** What a store checks the records of its file against: by collection, and `meta` by key. */
-export interface RecordSchemas {
-  collections: Record<string, Schema>
-  meta: Record<string, Schema>
+/** What the store knows of a collection's records: its fields, or (`keyed`) each key's own. */
+export interface RecordRules {
+  fields?: RecordFields
+  keyed?: Record<string, RecordFields>
 }
-
-/** The app's collections (their types: charges/types.ts, webhooks/events.ts, clock.ts, namespaces.ts). */
-const SCHEMAS: Record<string, Schema> = {
-  charges: {
-    kind: STRING,
-    payment_reference: STRING,
-    amount: NUMBER,
-    currency: STRING,
-    status: STRING,
-    created_at: STRING,
-    customer: maybe(OBJECT),
-    metadata: maybe(OBJECT),
-    attempts: maybe(ARRAY),
-    history: maybe(ARRAY),
-  },
-  events: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: maybe(ARRAY), target: maybe(STRING) },
-  timers: { due: NUMBER, kind: STRING, payload: OBJECT },
-}
-
-const META: Record<string, Schema> = {
-  clock: { offset_ms: NUMBER, frozen_at: maybe(NUMBER) },
-  ns: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) },
-}
-
-export const APP_SCHEMAS: RecordSchemas = { collections: SCHEMAS, meta: META }
 
 /** What is wrong with a record, or null. */
-export function recordProblem(schemas: RecordSchemas, collection: string, key: string, record: unknown): string | null {
+export function recordProblem(rules: RecordRules | undefined, key: string, record: unknown): string | null {
   if (!isObject(record)) return 'the record must be an object'
-  const schema = collection === 'meta' ? schemas.meta[key] : schemas.collections[collection]
+  const schema = rules?.keyed ? rules.keyed[key] : rules?.fields
   if (!schema) return null
   for (const [field, [test, what]] of Object.entries(schema)) {
     if (!test((record as Record<string, unknown>)[field])) return `field "${field}" must be ${what}`
@@ -70,13 +47,13 @@ export class InvalidRecord extends Error {
 }
 
 /** Throws InvalidRecord for the first bad record of a snapshot and its deltas. */
-export function validateFile(schemas: RecordSchemas, snapshot: Snapshot, deltas: readonly Delta[]): void {
+export function validateFile(rules: (collection: string) => RecordRules | undefined, snapshot: Snapshot, deltas: readonly Delta[]): void {
   for (const [ns, cols] of Object.entries(snapshot)) {
     if (!isObject(cols)) throw new InvalidRecord(ns, '', '', 'the namespace must be an object')
     for (const [name, records] of Object.entries(cols)) {
       if (!isObject(records)) throw new InvalidRecord(ns, name, '', 'the collection must be an object')
       for (const [key, value] of Object.entries(records)) {
-        const problem = recordProblem(schemas, name, key, value)
+        const problem = recordProblem(rules(name), key, value)
         if (problem) throw new InvalidRecord(ns, name, key, problem)
       }
     }
@@ -89,7 +66,7 @@ export function validateFile(schemas: RecordSchemas, snapshot: Snapshot, deltas:
     }
     if (typeof d.c !== 'string' || typeof d.k !== 'string') throw new InvalidRecord(d.n, String(d.c ?? ''), String(d.k ?? ''), `change ${i + 1} must name its collection and key`)
     if (d.d) return
-    const problem = recordProblem(schemas, d.c, d.k, d.v)
+    const problem = recordProblem(rules(d.c), d.k, d.v)
     if (problem) throw new InvalidRecord(d.n, d.c, d.k, problem)
   })
 }

@@ -3,6 +3,7 @@ import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
+import { ARRAY, OBJECT, STRING, maybe } from '../store/validate.js'
 
 /** docs/behaviour.md 8's events. */
 export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth'
@@ -31,7 +32,11 @@ export interface EventRecord {
 
 export const EVENTS = 'events'
 /** Written once and, without a receiver, never read again: one kept live, not 128 copied by every young collection. */
-export const EVENTS_SPEC: CollectionSpec<EventRecord> = { name: EVENTS, hot: 1 }
+export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
+  name: EVENTS,
+  hot: 1,
+  fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: maybe(ARRAY), target: maybe(STRING) },
+}
 const META = 'meta'
 /** where earlier builds stored the event counter, with every event (their data files still hold it) */
 const LEGACY_SEQ_KEY = 'event_seq'
