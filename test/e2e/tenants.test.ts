@@ -78,8 +78,9 @@ describe('tenants are isolated in cost', () => {
     const latencies: number[] = []
     for (let i = 0; i < 100; i++) latencies.push(await charge(url, KEY_B))
     console.log(`B's card charge under 100 long polls on A (${EVENTS} events): p99 ${p99(latencies).toFixed(1)} ms, max ${Math.max(...latencies).toFixed(1)} ms`)
-    // a generous bound: an isolation check, not a benchmark (each poll used to list all of A's events)
-    expect(p99(latencies)).toBeLessThan(100)
+    // a generous bound: an isolation check, not a benchmark (each poll used to list all of A's
+    // events: p99 1.6-2.5 s; now 12-49 ms, with room for a loaded CI machine)
+    expect(p99(latencies)).toBeLessThan(500)
 
     // A's polls still answer, once A gets the event they wait for
     await charge(url, KEY_A, awaited)
@@ -110,7 +111,8 @@ describe('tenants are isolated in cost', () => {
     console.log(`pathological glob: A's requests ${Math.max(...got.map((g) => g.ms)).toFixed(1)} ms at most; B's charges max ${Math.max(...latencies).toFixed(1)} ms`)
     // no match (the path has no b): the route is simply not found, and the fault is not taken
     expect(got.map((g) => g.status)).toEqual(Array(20).fill(404))
-    expect(Math.max(...latencies)).toBeLessThan(200)
+    // the backtracking matcher took minutes; a linear one milliseconds (room for a loaded machine)
+    expect(Math.max(...latencies)).toBeLessThan(2000)
     const faults = (await (await fetch(`${url}/_sandbox/faults`, { headers: auth(KEY_A) })).json()) as any
     expect(faults.data[0]).toMatchObject({ hits: 0, remaining: 1000 })
   }, 60_000)
@@ -127,7 +129,7 @@ describe('tenants are isolated in cost', () => {
     await within(hanging.waitFor(4), 5000, "A's attempts under way")
     const sent = performance.now()
     await charge(url, KEY_B)
-    const ms = await within(prompt.waitFor(1), 2000, "B's webhook")
+    const ms = await within(prompt.waitFor(1), 4000, "B's webhook")
     console.log(`B's webhook behind a hanging receiver in A (20 attempts): arrived ${(performance.now() - sent).toFixed(1)} ms after the charge was sent (${ms.toFixed(1)} ms after its answer)`)
     expect(prompt.received[0].body).toMatchObject({ event: 'charge.success' })
   }, 60_000)
@@ -159,15 +161,16 @@ describe('tenants are isolated in cost', () => {
     const p = cardPayload('4084127883172787')
     await charge(url, KEY_A, p)
     await charge(url, KEY_B)
-    const ms = await within(prompt.waitFor(1), 2000, "B's webhook")
-    await within(connectionClosed, 2000, 'the streaming answer cut')
+    const ms = await within(prompt.waitFor(1), 4000, "B's webhook")
+    await within(connectionClosed, 4000, 'the streaming answer cut')
     const ev = (await (await fetch(`${url}/_sandbox/events?reference=${p.reference}&status=delivered&wait=5000`, { headers: auth(KEY_A) })).json()) as any
     expect(ev.data).toHaveLength(1)
     expect(ev.data[0].attempts).toHaveLength(1)
     expect(ev.data[0].attempts[0]).toMatchObject({ status_code: 200 })
     const growth = rssMb(child.pid!) - before
     console.log(`endless 200 answer: cut after the receiver wrote ${(written / 1024).toFixed(0)} KiB (socket buffers included), attempt ${ev.data[0].attempts[0].ms} ms, RSS +${growth.toFixed(1)} MB; B's webhook ${ms.toFixed(1)} ms`)
-    expect(ev.data[0].attempts[0].ms).toBeLessThan(1000)
+    // cut by the 64 KiB read limit, well before the 5 s deadline would end it
+    expect(ev.data[0].attempts[0].ms).toBeLessThan(4000)
     expect(growth).toBeLessThan(50)
   }, 60_000)
 })
