@@ -3,7 +3,7 @@ import { Clocks, TIMERS_SPEC } from './clock.js'
 import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces } from './namespaces.js'
-import { Scenarios } from './scenario/index.js'
+import { PACKS_SPEC, Scenarios } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
 import { Store } from './store/store.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
@@ -44,7 +44,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)

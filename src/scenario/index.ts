@@ -2,6 +2,8 @@ import { fileURLToPath } from 'node:url'
 import { DocumentIssues, readDocumentFile } from '../files.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
+import type { CollectionSpec } from '../store/collection.js'
+import { NUMBER, OBJECT } from '../store/validate.js'
 import {
   PACK_LIMITS,
   packSchema,
@@ -164,6 +166,25 @@ export class ActiveScenarios {
 }
 
 const PACKS = 'packs'
+
+/**
+ * The packs added at run time, as a data file must hold them: each checked on open as a pack
+ * sent to the control API is (its bounds included), so a hand-edited file cannot bring in what
+ * the API would refuse.
+ */
+export const PACKS_SPEC: CollectionSpec = {
+  name: PACKS,
+  fields: { seq: NUMBER, pack: OBJECT },
+  check: (record) => {
+    try {
+      validatePack(record.pack, 'pack')
+      return null
+    } catch (e) {
+      if (e instanceof PackError) return `field "pack": ${e.issues[0]}`
+      throw e
+    }
+  },
+}
 let defaultPack: Pack | undefined
 
 /**

@@ -26,6 +26,8 @@ export type RecordFields = Record<string, Check>
 export interface RecordRules {
   fields?: RecordFields
   keyed?: Record<string, RecordFields>
+  /** a check of the whole record once its fields passed: what is wrong with it, or null */
+  check?: (record: Record<string, unknown>) => string | null
 }
 
 /** What is wrong with a record, or null. */
@@ -36,7 +38,7 @@ export function recordProblem(rules: RecordRules | undefined, key: string, recor
   for (const [field, [test, what]] of Object.entries(schema)) {
     if (!test((record as Record<string, unknown>)[field])) return `field "${field}" must be ${what}`
   }
-  return null
+  return rules?.check?.(record as Record<string, unknown>) ?? null
 }
 
 export class InvalidRecord extends Error {

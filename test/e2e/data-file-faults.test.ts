@@ -407,6 +407,8 @@ describe('records of the wrong type (a hand-edited file)', () => {
     ['a charge whose amount is a string', (doc, k) => (doc.snapshot[SECRET].charges[k].amount = '1000'), 'field "amount" must be a finite number'],
     ['a clock offset that is a string', (doc) => (doc.snapshot[SECRET].meta.clock.offset_ms = '60000'), 'field "offset_ms" must be a finite number'],
     ['a timer with a null payload', (doc) => (doc.snapshot[SECRET].timers = { tmr_hand: { id: 'tmr_hand', due: 1, kind: 'webhook.retry', payload: null, seq: 1 } }), 'field "payload" must be an object'],
+    // a pack the control API would refuse (a delay past every valid date) cannot come in by the file either
+    ['an added pack with a prompt delay of 1e300 seconds', (doc) => (doc.snapshot[SECRET].packs = { '1': { seq: 1, pack: { settings: { stk_delay_seconds: 1e300 } } } }), 'field "pack": settings.stk_delay_seconds'],
   ]
 
   it.each(EDITS)('%s: refused at start with one line naming the collection, key and field; the file untouched', async (_label, edit, problem) => {
@@ -421,7 +423,7 @@ describe('records of the wrong type (a hand-edited file)', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(`cannot use data file ${file}: invalid record`)
     expect(lines[0]).toContain(problem)
-    expect(lines[0]).toMatch(/namespace "sk_test_sandbox", collection "(charges|meta|timers)", key "[^"]+"/)
+    expect(lines[0]).toMatch(/namespace "sk_test_sandbox", collection "(charges|meta|timers|packs)", key "[^"]+"/)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(`${file}.lock`)).toBe(false)
   }, 60_000)
