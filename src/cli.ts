@@ -69,29 +69,12 @@ Examples:
     )
     .action(async (opts: Record<string, string | string[] | boolean | undefined>, cmd: Command) => {
       if (opts.detach) process.exit(await (await import('./detach.js')).startDetached(cmd, opts.pidFile as string))
+      // the flags that pass to the config as the text given (config.ts checks and converts them)
       const input: ConfigInput = {
-        port: opts.port as string,
-        host: opts.host as string,
-        data: opts.data as string | undefined,
         scenarios: opts.scenarios as string[],
-        secretKey: opts.secretKey as string | undefined,
-        encryptionKey: opts.encryptionKey as string | undefined,
-        merchants: opts.merchants as string | undefined,
         strictKeys: opts.strictKeys === undefined ? undefined : opts.strictKeys === true || ['1', 'true', 'yes'].includes(String(opts.strictKeys).toLowerCase()),
-        webhookUrl: opts.webhookUrl as string | undefined,
-        controlToken: opts.controlToken as string | undefined,
-        journalSize: opts.journalSize as string | undefined,
-        journalBodyBytes: opts.journalBodyBytes as string | undefined,
-        journalBytes: opts.journalBytes as string | undefined,
-        journalTotalBytes: opts.journalTotalBytes as string | undefined,
-        maxNamespaces: opts.maxNamespaces as string | undefined,
-        maxEvents: opts.maxEvents as string | undefined,
-        webhookRetrySchedule: opts.webhookRetrySchedule as string | undefined,
-        webhookTimeout: opts.webhookTimeout as string | undefined,
-        webhookConcurrency: opts.webhookConcurrency as string | undefined,
-        webhookNamespaceConcurrency: opts.webhookNamespaceConcurrency as string | undefined,
-        debitLimit: opts.debitLimit as string | undefined,
       }
+      for (const name of TEXT_FLAGS) if (typeof opts[name] === 'string') input[name] = opts[name]
       await runStart(input, opts.exitWithParent !== false)
     })
 
@@ -240,6 +223,13 @@ function watchLauncher(ancestry: Ancestry, onGone: (pid: number) => void): void 
   }, LAUNCHER_POLL_MS)
   timer.unref()
 }
+
+/** The `start` flags config.ts takes as text (the option's camelCase name is the config field's). */
+const TEXT_FLAGS = [
+  'port', 'host', 'data', 'secretKey', 'encryptionKey', 'merchants', 'webhookUrl', 'controlToken', 'journalSize', 'journalBodyBytes',
+  'journalBytes', 'journalTotalBytes', 'maxNamespaces', 'maxEvents', 'webhookRetrySchedule', 'webhookTimeout', 'webhookConcurrency',
+  'webhookNamespaceConcurrency', 'debitLimit',
+] as const satisfies readonly (keyof ConfigInput)[]
 
 async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<void> {
   const ancestry = ancestryNow()
