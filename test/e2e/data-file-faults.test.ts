@@ -3,10 +3,10 @@ import { once } from 'node:events'
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
-import { runCli, startCli, type RunningCli } from './process.js'
+import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 
 /**
  * The data file under real faults (docs/behaviour.md 0.4), against the real CLI as a child process
@@ -18,17 +18,7 @@ import { runCli, startCli, type RunningCli } from './process.js'
 
 const NO_AUTH_CARD = '4084127883172787'
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-const running: RunningCli[] = []
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    if (r.child.exitCode === null && r.child.signalCode === null) {
-      r.child.kill('SIGKILL')
-      await r.exited
-    }
-  }
-  while (cleanups.length) await cleanups.pop()!()
-})
+const { running, cleanups } = killedAfterEach()
 
 async function start(args: string[]): Promise<RunningCli> {
   const r = await startCli(args)

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BIN, runCli } from './process.js'
+import { BIN, gone, runCli } from './process.js'
 
 /** Runs the built CLI to completion in `cwd`. */
 function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
@@ -13,25 +13,6 @@ function runIn(cwd: string, args: string[]): Promise<{ code: number | null; stdo
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })))
-}
-
-/**
- * Whether the process is gone. The detached server is an orphan once `start --detach` exits, and
- * this machine's init does not reap orphans: an exited one lingers as a zombie, which
- * `process.kill(pid, 0)` still finds. A zombie has ended: it counts as gone.
- */
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return true
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
-  } catch {
-    return true
-  }
 }
 
 /** live (non-zombie) processes whose command line holds `marker` */

@@ -1,11 +1,11 @@
 import { once } from 'node:events'
 import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { runCli, startCli, type RunningCli } from './process.js'
+import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 
 /**
  * The durability promise of --data (docs/behaviour.md 0, 8; issue 9, 4) against a real child process
@@ -23,17 +23,7 @@ const HOOKS_KEY = 'sk_test_durability_hooks'
 /** long retries: the pending delivery must still be pending when the process is killed */
 const RETRIES = ['--webhook-retry-schedule', '30,30,30']
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-const running: RunningCli[] = []
-afterEach(async () => {
-  for (const r of running.splice(0)) {
-    if (r.child.exitCode === null && r.child.signalCode === null) {
-      r.child.kill('SIGKILL')
-      await r.exited
-    }
-  }
-  while (cleanups.length) await cleanups.pop()!()
-})
+const { running, cleanups } = killedAfterEach()
 
 async function start(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
   const r = await startCli(args, env)

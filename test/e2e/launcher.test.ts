@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BIN, runCli } from './process.js'
+import { BIN, gone, runCli } from './process.js'
 import { tempFile } from '../helpers.js'
 
 /**
@@ -14,21 +14,6 @@ import { tempFile } from '../helpers.js'
 
 const q = (s: string) => `'${s.replaceAll("'", `'\\''`)}'`
 const SERVER = `${q(process.execPath)} ${q(BIN)} start --port 0`
-
-/** Whether the process has ended (an orphan nobody reaps lingers as a zombie: ended too). */
-function gone(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-  } catch {
-    return true
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
-    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
-  } catch {
-    return true
-  }
-}
 
 /** The pids whose parent is `pid` (Linux /proc). */
 function childrenOf(pid: number): number[] {

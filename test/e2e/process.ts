@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { afterEach } from 'vitest'
 
 export const BIN = fileURLToPath(new URL('../../bin/sandbox.js', import.meta.url))
 
@@ -48,4 +49,42 @@ export function runCli(args: string[], input?: string, env: Record<string, strin
 export function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
   return kb / 1024
+}
+
+/**
+ * Whether the process is gone. The detached server is an orphan once `start --detach` exits, and
+ * this machine's init does not reap orphans: an exited one lingers as a zombie, which
+ * `process.kill(pid, 0)` still finds. A zombie has ended: it counts as gone.
+ */
+export function gone(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+  } catch {
+    return true
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8')
+    return stat.slice(stat.lastIndexOf(')') + 2).startsWith('Z')
+  } catch {
+    return true
+  }
+}
+
+/**
+ * What a test file's tests start and must undo: each CLI process pushed to `running` is killed
+ * after its test, then each function pushed to `cleanups` runs, last first.
+ */
+export function killedAfterEach(): { running: RunningCli[]; cleanups: (() => Promise<unknown> | unknown)[] } {
+  const running: RunningCli[] = []
+  const cleanups: (() => Promise<unknown> | unknown)[] = []
+  afterEach(async () => {
+    for (const r of running.splice(0)) {
+      if (r.child.exitCode === null && r.child.signalCode === null) {
+        r.child.kill('SIGKILL')
+        await r.exited
+      }
+    }
+    while (cleanups.length) await cleanups.pop()!()
+  })
+  return { running, cleanups }
 }
