@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { describe, expect, it, type TestContext } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
@@ -196,15 +196,20 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 })
 
+/** A tmpfs of `size` mounted for this test (unmounted after it), and a data file path on it. */
+function smallDisk(size: string, ctx: TestContext): { mnt: string; file: string } {
+  const mnt = mkdtempSync(join(tmpdir(), 'paysandbox-full-'))
+  if (!can('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', mnt])) ctx.skip('cannot mount a tmpfs here (not root, or no mount permission)')
+  cleanups.push(() => {
+    can('umount', ['-l', mnt])
+    rmSync(mnt, { recursive: true, force: true })
+  })
+  return { mnt, file: join(mnt, 'data.json') }
+}
+
 describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
   it('answers 503 for what it cannot write and keeps the file valid; accepts the retry once space is back; every acknowledged charge is back after a restart', async (ctx) => {
-    const mnt = mkdtempSync(join(tmpdir(), 'paysandbox-full-'))
-    if (!can('mount', ['-t', 'tmpfs', '-o', 'size=1m', 'tmpfs', mnt])) ctx.skip('cannot mount a tmpfs here (not root, or no mount permission)')
-    cleanups.push(() => {
-      can('umount', ['-l', mnt])
-      rmSync(mnt, { recursive: true, force: true })
-    })
-    const file = join(mnt, 'data.json')
+    const { mnt, file } = smallDisk('1m', ctx)
     const server = await start(['--data', file])
     const acknowledged: string[] = []
     for (let i = 0; i < 3; i++) {
@@ -254,13 +259,7 @@ describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
 
 describe('a disk that fills up under load (10 concurrent clients)', () => {
   it('never acknowledges what it could not write and never shows it; loses nothing acknowledged through a kill -9', async (ctx) => {
-    const mnt = mkdtempSync(join(tmpdir(), 'paysandbox-full-'))
-    if (!can('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', mnt])) ctx.skip('cannot mount a tmpfs here (not root, or no mount permission)')
-    cleanups.push(() => {
-      can('umount', ['-l', mnt])
-      rmSync(mnt, { recursive: true, force: true })
-    })
-    const file = join(mnt, 'data.json')
+    const { mnt, file } = smallDisk('2m', ctx)
     const server = await start(['--data', file])
     const acknowledged: string[] = []
     const refused: string[] = []

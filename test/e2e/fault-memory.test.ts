@@ -1,24 +1,18 @@
-import { afterEach, describe, expect, it } from 'vitest'
-import { rssMb, startCli, type RunningCli } from './process.js'
+import { describe, expect, it } from 'vitest'
+import { killedAfterEach, rssMb, startCli } from './process.js'
 
 /** Faults cleared leave nothing behind (docs/behaviour.md 9.6): RSS sampled on the real CLI. */
 
-let running: RunningCli | null = null
-afterEach(async () => {
-  if (running && running.child.exitCode === null) {
-    running.child.kill('SIGKILL')
-    await running.exited
-  }
-  running = null
-})
+const { running } = killedAfterEach()
 
 const KEY_A = 'sk_test_fault_memory'
 const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
 
 describe('fault memory', () => {
   it('100,000 fault arm/clear cycles keep the RSS bounded: cleared faults are freed', async () => {
-    running = await startCli([])
-    const { url, child } = running
+    const cli = await startCli([])
+    running.push(cli)
+    const { url, child } = cli
     const arm = (i: number) => ({ kind: 'error', path: `/merchant/api/v1/charges/${i}*x*${i}*`, times: 1, probability: 0.5, seed: i })
     const WORKERS = 20
     const cycles = async (n: number, base: number) => {
