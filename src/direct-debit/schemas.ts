@@ -17,7 +17,7 @@ export const AUTH_TYPES = ['variable', 'fixed'] as const
 export const createAuthorizationSchema = z
   .object({
     account_number: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
-    bank_code: z.string().refine((c) => c in BANKS, 'must be a supported bank code (SPEC.md 2.11)'),
+    bank_code: z.string().refine((c) => c in BANKS, 'must be a supported bank code (docs/api.md 2.11)'),
     account_name: z.string().trim().min(1, 'is required').max(100, 'must be at most 100 characters'),
     amount: amountSchema(),
     type: z.enum(AUTH_TYPES).optional(),

@@ -61,13 +61,13 @@ export function validatePack(raw: unknown, source: string): Pack {
  * walked with a list of its own, never by recursion, however deep the value goes.
  */
 export function tooDeep(value: unknown, max: number): string | undefined {
-  const todo: { v: unknown; depth: number; path: string[] }[] = [{ v: value, depth: 1, path: [] }]
-  while (todo.length) {
-    const { v, depth, path } = todo.pop()!
+  const stack: { v: unknown; depth: number; path: string[] }[] = [{ v: value, depth: 1, path: [] }]
+  while (stack.length) {
+    const { v, depth, path } = stack.pop()!
     if (typeof v !== 'object' || v === null) continue
     if (depth > max) return path.length ? path.slice(0, 4).join('.') + (path.length > 4 ? '...' : '') : '(root)'
     for (const [k, child] of Object.entries(v)) {
-      if (typeof child === 'object' && child !== null) todo.push({ v: child, depth: depth + 1, path: path.length < 5 ? [...path, k] : path })
+      if (typeof child === 'object' && child !== null) stack.push({ v: child, depth: depth + 1, path: path.length < 5 ? [...path, k] : path })
     }
   }
   return undefined

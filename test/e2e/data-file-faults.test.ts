@@ -3,7 +3,7 @@ import { once } from 'node:events'
 import { appendFileSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
-import { describe, expect, it, type TestContext } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
@@ -109,8 +109,8 @@ describe('one server per data file', () => {
 })
 
 describe('a data file or folder that cannot be written', () => {
-  it('is refused at start with one line naming the file (exit 2)', async (ctx) => {
-    if (!chattrWorks) ctx.skip('chattr +i does not work on this machine')
+  it('is refused at start with one line naming the file (exit 2)', async () => {
+    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
     const file = tempFile()
     const first = await start(['--data', file])
     expect((await charge(first.url, cardPayload(NO_AUTH_CARD))).status).toBe(200)
@@ -131,8 +131,8 @@ describe('a data file or folder that cannot be written', () => {
     expect(d.stderr.trim().split('\n')).toEqual([`sandbox: cannot use data file ${file}: its folder cannot be written (EPERM)`])
   }, 60_000)
 
-  it('made read-only while running: the charge answers 503 and is not kept; once writable, its retry is accepted; every acknowledged charge is back after a restart', async (ctx) => {
-    if (!chattrWorks) ctx.skip('chattr +i does not work on this machine')
+  it('made read-only while running: the charge answers 503 and is not kept; once writable, its retry is accepted; every acknowledged charge is back after a restart', async () => {
+    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
     const file = tempFile()
     const server = await start(['--data', file])
     const acknowledged: string[] = []
@@ -165,8 +165,8 @@ describe('a data file or folder that cannot be written', () => {
     await expectAll(again.url, acknowledged)
   }, 60_000)
 
-  it('read-only while running: every change of the same moment fails and is undone (new charges and an existing record), and none shows', async (ctx) => {
-    if (!chattrWorks) ctx.skip('chattr +i does not work on this machine')
+  it('read-only while running: every change of the same moment fails and is undone (new charges and an existing record), and none shows', async () => {
+    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
     const file = tempFile()
     const server = await start(['--data', file])
     const control = (method: string, path: string, body?: unknown) =>
@@ -197,9 +197,9 @@ describe('a data file or folder that cannot be written', () => {
 })
 
 /** A tmpfs of `size` mounted for this test (unmounted after it), and a data file path on it. */
-function smallDisk(size: string, ctx: TestContext): { mnt: string; file: string } {
+function smallDisk(size: string): { mnt: string; file: string } {
   const mnt = mkdtempSync(join(tmpdir(), 'paysandbox-full-'))
-  if (!can('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', mnt])) ctx.skip('cannot mount a tmpfs here (not root, or no mount permission)')
+  expect(can('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', mnt]), 'mounting a tmpfs needs root, as CI has').toBe(true)
   cleanups.push(() => {
     can('umount', ['-l', mnt])
     rmSync(mnt, { recursive: true, force: true })
@@ -208,8 +208,8 @@ function smallDisk(size: string, ctx: TestContext): { mnt: string; file: string 
 }
 
 describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
-  it('answers 503 for what it cannot write and keeps the file valid; accepts the retry once space is back; every acknowledged charge is back after a restart', async (ctx) => {
-    const { mnt, file } = smallDisk('1m', ctx)
+  it('answers 503 for what it cannot write and keeps the file valid; accepts the retry once space is back; every acknowledged charge is back after a restart', async () => {
+    const { mnt, file } = smallDisk('1m')
     const server = await start(['--data', file])
     const acknowledged: string[] = []
     for (let i = 0; i < 3; i++) {
@@ -258,8 +258,8 @@ describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
 })
 
 describe('a disk that fills up under load (10 concurrent clients)', () => {
-  it('never acknowledges what it could not write and never shows it; loses nothing acknowledged through a kill -9', async (ctx) => {
-    const { mnt, file } = smallDisk('2m', ctx)
+  it('never acknowledges what it could not write and never shows it; loses nothing acknowledged through a kill -9', async () => {
+    const { mnt, file } = smallDisk('2m')
     const server = await start(['--data', file])
     const acknowledged: string[] = []
     const refused: string[] = []
