@@ -74,6 +74,17 @@ const chattrWorks = (() => {
   return true
 })()
 
+/** `n` card charges, each answered 200: their references. */
+async function chargeAcknowledged(url: string, n: number): Promise<string[]> {
+  const references: string[] = []
+  for (let i = 0; i < n; i++) {
+    const p = cardPayload(NO_AUTH_CARD)
+    expect((await charge(url, p)).status).toBe(200)
+    references.push(p.reference)
+  }
+  return references
+}
+
 function immutable(path: string, on: boolean): void {
   execFileSync('chattr', [on ? '+i' : '-i', path])
 }
@@ -135,12 +146,7 @@ describe('a data file or folder that cannot be written', () => {
     expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
     const file = tempFile()
     const server = await start(['--data', file])
-    const acknowledged: string[] = []
-    for (let i = 0; i < 3; i++) {
-      const p = cardPayload(NO_AUTH_CARD)
-      expect((await charge(server.url, p)).status).toBe(200)
-      acknowledged.push(p.reference)
-    }
+    const acknowledged = await chargeAcknowledged(server.url, 3)
     const before = readFileSync(file)
 
     immutable(file, true)
@@ -211,12 +217,7 @@ describe('a disk that fills up (a small tmpfs filled to the brim)', () => {
   it('answers 503 for what it cannot write and keeps the file valid; accepts the retry once space is back; every acknowledged charge is back after a restart', async () => {
     const { mnt, file } = smallDisk('1m')
     const server = await start(['--data', file])
-    const acknowledged: string[] = []
-    for (let i = 0; i < 3; i++) {
-      const p = cardPayload(NO_AUTH_CARD)
-      expect((await charge(server.url, p)).status).toBe(200)
-      acknowledged.push(p.reference)
-    }
+    const acknowledged = await chargeAcknowledged(server.url, 3)
 
     // fill the disk: a filler file written until the disk refuses it
     const filler = join(mnt, 'filler')

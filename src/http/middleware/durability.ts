@@ -16,5 +16,6 @@ export function durability({ store }: { store: Store }): Middleware {
         throw new ApiError(503, MSG.SERVICE_UNAVAILABLE)
       },
     )
-  return (_c, next) => whenReady(next(), (res) => (store.dirty ? synced(res) : res))
+  const settled = (res: Response) => (store.dirty ? synced(res) : res)
+  return (_c, next) => whenReady(next(), settled)
 }
