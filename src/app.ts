@@ -22,6 +22,9 @@ import { identityRoutes } from './identity/routes.js'
 import { mobileMoneyRoutes } from './mobile-money/routes.js'
 import type { MobileMoneyCharge } from './mobile-money/service.js'
 import { healthBody } from './version.js'
+import { checkoutControlRoutes, checkoutRoutes } from './checkout/routes.js'
+import type { CheckoutCharge } from './checkout/service.js'
+import type { BankTransferCharge } from './bank-transfer/service.js'
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
@@ -32,7 +35,7 @@ const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
  * its middleware, in order (http/middleware/); whatever is thrown is answered by `errorEnvelope`.
  */
 export function createApp(deps: Deps) {
-  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity } = deps
+  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, bankTransfer, checkout } = deps
   const app = new Hono<AppEnv>()
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
@@ -49,9 +52,11 @@ export function createApp(deps: Deps) {
   mount(app, '/_sandbox/ui', local, dashboardRoutes(deps))
   mount(app, '/_sandbox', control, controlRoutes(deps))
   mount(app, '/_sandbox/direct-debit', control, directDebitControlRoutes(directDebit))
+  mount(app, '/_sandbox/checkouts', control, checkoutControlRoutes(deps))
 
   mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
   mount(app, '/merchant/api/v1/charges/mobile-money', api, mobileMoneyRoutes(mobileMoney))
+  mount(app, '/merchant/api/v1/charges', api, checkoutRoutes(checkout))
   // docs/behaviour.md 6 and 7: served with and without the /merchant prefix
   mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))
@@ -65,6 +70,8 @@ export function createApp(deps: Deps) {
       card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
       mobile_money: (_ns, charge) => mobileMoney.queryExtras(charge as MobileMoneyCharge),
       direct_debit: (_ns, charge) => directDebit.queryExtras(charge as DirectDebit),
+      bank_transfer: (_ns, charge) => bankTransfer.queryExtras(charge as BankTransferCharge),
+      checkout: (_ns, charge) => checkout.queryExtras(charge as CheckoutCharge),
     },
   }))
 

@@ -14,6 +14,9 @@ import { PreauthService } from './cards/preauth.js'
 import { MobileMoneyService } from './mobile-money/service.js'
 import { DirectDebitService } from './direct-debit/service.js'
 import { IdentityService } from './identity/service.js'
+import { BankTransferService } from './bank-transfer/service.js'
+import { CheckoutService } from './checkout/service.js'
+import type { AttemptHooks } from './charges/lifecycle.js'
 
 export { VERSION }
 
@@ -36,6 +39,8 @@ export interface Deps {
   mobileMoney: MobileMoneyService
   directDebit: DirectDebitService
   identity: IdentityService
+  bankTransfer: BankTransferService
+  checkout: CheckoutService
   version: string
   startedAt: number
 }
@@ -66,6 +71,13 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   namespaces.onReset((ns) => webhooks.forget(ns))
 
   const preauth = new PreauthService(store, clocks, scenarios, events)
+  // a checkout's attempts are charges of their channels: their ends go to the checkout (built after them)
+  let checkout: CheckoutService | undefined
+  const attempts: AttemptHooks = { onAttemptEnd: (ns, charge) => checkout!.attemptEnded(ns, charge) }
+  const cards = new CardService(store, clocks, scenarios, events, { ...attempts, onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, attempts)
+  const bankTransfer = new BankTransferService(store, clocks, scenarios, events, attempts)
+  checkout = new CheckoutService(store, clocks, scenarios, events, cards, mobileMoney, bankTransfer)
   const deps: Deps = {
     config,
     store,
@@ -76,9 +88,11 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     journal,
     webhooks,
     faults,
-    cards: new CardService(store, clocks, scenarios, events, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) }),
+    cards,
     preauth,
-    mobileMoney: new MobileMoneyService(store, clocks, scenarios, events),
+    mobileMoney,
+    bankTransfer,
+    checkout,
     directDebit: new DirectDebitService(store, clocks, scenarios, events, namespaces, config.debitLimit),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
     version: VERSION,

@@ -1,4 +1,4 @@
-import { StepLifecycle, customerOf, sha256 } from '../charges/lifecycle.js'
+import { StepLifecycle, customerOf, sha256, type AttemptHooks } from '../charges/lifecycle.js'
 import type { CardCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
@@ -40,7 +40,7 @@ function defaultScenario(number: string, scheme: CardScenario['scheme']): CardSc
   }
 }
 
-export interface CardHooks {
+export interface CardHooks extends AttemptHooks {
   /** a pre-authorization passed its steps: place the hold */
   onPreauthorized?: (ns: string, charge: CardCharge) => void
 }
@@ -75,11 +75,11 @@ export class CardService {
       },
       // a pre-authorization is not a charge: its hold has its own records (preauth.ts)
       announces: (charge) => charge.operation === 'charge',
-    })
+    }, hooks)
   }
 
-  /** POST /charges/card (and the start of a pre-authorization). */
-  charge(ns: string, input: CardChargeInput, operation: CardCharge['operation'] = 'charge'): CardCharge {
+  /** POST /charges/card (and the start of a pre-authorization, and a checkout's card attempt: `parent`). */
+  charge(ns: string, input: CardChargeInput, operation: CardCharge['operation'] = 'charge', parent?: string): CardCharge {
     const scenarios = this.scenarios.forNs(ns)
     const pan = input.card.number
     const listed = scenarios.card(pan)
@@ -97,6 +97,7 @@ export class CardService {
       metadata: input.metadata,
       response_message: MSG.CHARGE_IN_PROGRESS,
       created: scenario.label,
+      parent,
     })
     const settings = scenarios.settings
     const expect: CardCharge['expect'] = {}

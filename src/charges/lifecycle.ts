@@ -5,6 +5,7 @@ import { FAILURE, MSG, badRequest, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
+import type { Settings } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import { chargeEventData } from './query.js'
@@ -60,6 +61,13 @@ export interface NewCharge {
   response_message: string
   /** the first history line's result */
   created: string
+  /** the checkout this charge is an attempt of (its transaction reference) */
+  parent?: string
+}
+
+/** Who hears of a checkout attempt's end, which is not announced by an event of its own. */
+export interface AttemptHooks {
+  onAttemptEnd?(ns: string, charge: ChargeBase): void
 }
 
 /** What the lifecycle needs to know of a channel; the hooks are optional. */
@@ -67,8 +75,10 @@ export interface Channel<C extends ChargeBase> {
   kind: C['kind']
   /** of its transaction references: KPY-<prefix>-... */
   prefix: string
-  /** the channel of its payment attempts (docs/api.md 2.8) */
-  attempt: PaymentAttempt['channel']
+  /** the channel of its payment attempts (docs/api.md 2.8); null: a failure adds no attempt */
+  attempt: PaymentAttempt['channel'] | null
+  /** the pack's fee rule it is charged by (its kind when absent) */
+  fees?: keyof Settings['fees']
   /** its response_message once it succeeded */
   succeeded: string
   /** after it succeeded, before its event */
@@ -97,6 +107,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     protected readonly scenarios: Scenarios,
     protected readonly events: Events,
     protected readonly channel: Channel<C>,
+    protected readonly hooks: AttemptHooks = {},
   ) {}
 
   /** All charges of a namespace, of every channel (one collection, one payment reference index). */
@@ -126,11 +137,11 @@ export class ChargeLifecycle<C extends ChargeBase> {
     if (amount === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
     if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
     const settings = this.scenarios.forNs(ns).settings
-    const { fee, vat } = computeFee(amount, settings.fees[this.channel.kind], settings.vat_percent)
+    const { fee, vat } = computeFee(amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
     const now = this.clocks.iso(ns)
     // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
     // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
-    return {
+    const charge: ChargeBase & { kind: C['kind'] } = {
       kind: this.channel.kind,
       transaction_reference: newTransactionReference(this.channel.prefix),
       payment_reference: o.payment_reference,
@@ -151,6 +162,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
       updated_at: now,
       completed_at: null,
     }
+    if (o.parent) charge.parent = o.parent
+    return charge
   }
 
   /** A line of the charge's history (the dashboard and the journal show them). */
@@ -186,14 +199,35 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.response_message = message
     charge.completed_at = now
     charge.updated_at = now
-    charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
+    if (this.channel.attempt) charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
     charge.history.push({ at: now, step, result: `failed: ${message}` })
     this.channel.onFailure?.(ns, charge, message)
     this.#announce(ns, charge)
   }
 
-  /** docs/behaviour.md 8: charge.success / charge.failed, to the channel's target or the namespace's. */
+  /**
+   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): no
+   * event announces it; a checkout attempt's checkout hears of it.
+   */
+  expire(ns: string, charge: C, message: string): void {
+    const now = this.clocks.iso(ns)
+    charge.status = 'expired'
+    charge.response_message = message
+    charge.completed_at = now
+    charge.updated_at = now
+    charge.history.push({ at: now, step: 'expiry', result: message })
+    if (charge.parent) this.hooks.onAttemptEnd?.(ns, charge)
+  }
+
+  /**
+   * docs/behaviour.md 8: charge.success / charge.failed, to the channel's target or the
+   * namespace's; a checkout's attempt is not announced: its checkout hears of it (13.1).
+   */
   #announce(ns: string, charge: C): void {
+    if (charge.parent) {
+      this.hooks.onAttemptEnd?.(ns, charge)
+      return
+    }
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
@@ -205,8 +239,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, channel: StepChannel<C>) {
-    super(store, clocks, scenarios, events, channel)
+  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, channel: StepChannel<C>, hooks: AttemptHooks = {}) {
+    super(store, clocks, scenarios, events, channel, hooks)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */

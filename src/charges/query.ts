@@ -1,5 +1,10 @@
 import { toDecimalString } from '../money.js'
-import type { CardCharge, ChargeBase } from './types.js'
+import type { CardCharge, ChargeBase, PaymentMethod } from './types.js'
+
+/** How the charge was paid: its channel, or for a checkout the channel of the attempt that paid it. */
+export function paymentMethodOf(charge: ChargeBase): PaymentMethod | null {
+  return charge.kind === 'checkout' ? ((charge as { payment_method?: PaymentMethod | null }).payment_method ?? null) : charge.kind
+}
 
 /** The charge query record of docs/api.md 2.8, for any kind of charge. */
 export function chargeQueryRecord(charge: ChargeBase) {
@@ -14,7 +19,7 @@ export function chargeQueryRecord(charge: ChargeBase) {
     vat: toDecimalString(charge.vat),
     currency: charge.currency,
     description: charge.description,
-    payment_method: charge.kind,
+    payment_method: paymentMethodOf(charge),
     created_at: charge.created_at,
     completed_at: charge.completed_at,
   }
@@ -34,6 +39,6 @@ export function chargeEventData(charge: ChargeBase) {
     fee: charge.fee / 100,
     currency: charge.currency,
     status: charge.status,
-    payment_method: charge.kind,
+    payment_method: paymentMethodOf(charge),
   }
 }

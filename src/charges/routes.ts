@@ -6,7 +6,7 @@ import { okJson, sendJson } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
 import type { Store } from '../store/store.js'
 import { chargeQueryRecord } from './query.js'
-import { CHARGES, type ChargeBase, type PaymentMethod } from './types.js'
+import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
 export function findCharge(store: Store, ns: string, reference: string): ChargeBase | undefined {
@@ -21,7 +21,7 @@ export interface ChargeQueryOptions {
   store: Store
   clocks: Clocks
   /** per kind of charge, what its query record adds */
-  extras: Partial<Record<PaymentMethod, QueryExtras>>
+  extras: Partial<Record<ChargeKind, QueryExtras>>
   cache: Config['queryCache']
 }
 

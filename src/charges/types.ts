@@ -3,13 +3,20 @@ import type { CardStep, Outcome } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { ARRAY, NUMBER, OBJECT, STRING, maybe } from '../store/validate.js'
 
-export type ChargeStatus = 'processing' | 'success' | 'failed'
-export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit'
+/**
+ * `pending`: a checkout nobody has started paying (docs/behaviour.md 13.1); `expired`: a checkout
+ * or a temporary bank account whose time ran out on the namespace clock.
+ */
+export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'expired'
+/** how a charge is paid: a channel */
+export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer'
+/** what a charge record is: a channel's charge, or a checkout whose channel the customer picks */
+export type ChargeKind = PaymentMethod | 'checkout'
 
 export interface PaymentAttempt {
   reference: string
   status: ChargeStatus
-  channel: 'card' | 'mobile_money' | 'bank_account'
+  channel: 'card' | 'mobile_money' | 'bank_account' | 'bank_transfer'
   message: string
 }
 
@@ -22,8 +29,10 @@ export interface StepEvent {
 
 /** What every charge kind has; amounts are integer minor units. */
 export interface ChargeBase {
-  kind: PaymentMethod
+  kind: ChargeKind
   transaction_reference: string
+  /** a checkout's attempt: the checkout's transaction reference (docs/behaviour.md 13.1) */
+  parent?: string
   payment_reference: string
   amount: number
   currency: string
@@ -113,7 +122,11 @@ export interface CardOperation {
 export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
-  indexes: { payment_reference: (c) => c.payment_reference },
+  indexes: {
+    payment_reference: (c) => c.payment_reference,
+    // a bank transfer's temporary account (bank-transfer/service.ts)
+    account_number: (c) => (c as { bank_account?: { account_number?: string } }).bank_account?.account_number,
+  },
   fields: {
     kind: STRING,
     payment_reference: STRING,

@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import type { ChargeBase, PaymentMethod } from '../charges/types.js'
+import type { ChargeBase, ChargeKind } from '../charges/types.js'
 import { findCharge } from '../charges/routes.js'
 import type { Deps } from '../deps.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -30,12 +30,15 @@ function clockData(deps: Deps, ns: string) {
 /** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is mounted separately. */
 export function controlRoutes(deps: Deps) {
   const app = new Hono<AppEnv>()
-  const { cards, mobileMoney, directDebit, preauth } = deps
+  const { cards, mobileMoney, directDebit, preauth, bankTransfer, checkout } = deps
   /** who finishes a processing charge of each kind (POST /charges/:reference/complete) */
-  const completers: Record<PaymentMethod, Completer> = {
+  const completers: Record<ChargeKind, Completer> = {
     card: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
     mobile_money: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
     direct_debit: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),
+    bank_transfer: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
+    // the attempt under way (docs/behaviour.md 13.1)
+    checkout: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
   }
 
   app.post('/reset', (c) => {

@@ -1,4 +1,4 @@
-import { StepLifecycle, customerOf, sha256 } from '../charges/lifecycle.js'
+import { StepLifecycle, customerOf, sha256, type AttemptHooks } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { ApiError, MSG, invalid } from '../errors.js'
@@ -63,6 +63,7 @@ export class MobileMoneyService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     events: Events,
+    hooks: AttemptHooks = {},
   ) {
     this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, {
       kind: 'mobile_money',
@@ -91,7 +92,7 @@ export class MobileMoneyService {
         charge.message = message
       },
       target: (charge) => charge.notification_url,
-    })
+    }, hooks)
     clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const charge = this.#charges.col(ns).get(payload.tx)
       if (charge?.kind !== 'mobile_money' || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
@@ -102,7 +103,8 @@ export class MobileMoneyService {
     })
   }
 
-  charge(ns: string, input: MobileMoneyChargeInput): MobileMoneyCharge {
+  /** POST /charges/mobile-money (and a checkout's wallet attempt: `parent`). */
+  charge(ns: string, input: MobileMoneyChargeInput, parent?: string): MobileMoneyCharge {
     const scenarios = this.scenarios.forNs(ns)
     const number = input.mobile_money.number.replace(/^\+/, '')
     const listed = scenarios.wallet(number)
@@ -119,6 +121,7 @@ export class MobileMoneyService {
       metadata: input.metadata,
       response_message: MM_MSG.AUTH_REQUIRED,
       created: scenario.label,
+      parent,
     })
     const settings = scenarios.settings
     const bears = input.merchant_bears_cost ?? false

@@ -140,6 +140,7 @@ export const settingsSchema = z
         card: feeRuleSchema,
         mobile_money: feeRuleSchema,
         direct_debit: feeRuleSchema,
+        bank_transfer: feeRuleSchema,
       })
       .strict(),
     pre_auth_validity_hours: hours().positive(),

@@ -1,0 +1,273 @@
+import { customAlphabet } from 'nanoid'
+import { ChargeLifecycle, customerOf, type AttemptHooks } from '../charges/lifecycle.js'
+import { CHARGES, type ChargeBase } from '../charges/types.js'
+import type { Clocks } from '../clock.js'
+import { ApiError, MSG, notFound } from '../errors.js'
+import { toDecimalString, toMajor } from '../money.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
+
+/**
+ * Bank transfer pay-in (docs/behaviour.md 13.2): the customer is shown a temporary account; the
+ * charge completes when a transfer to it arrives (the sandbox is told so: a control call, the
+ * checkout page's button, or by itself on the namespace clock), with the amount sent: exact, over
+ * (the excess is returned, the charge succeeds) or under (all of it is returned, the charge stays
+ * processing). The account expires with the charge.
+ */
+
+const COMPLETE = 'bank_transfer.complete'
+const EXPIRE = 'bank_transfer.expire'
+
+/** docs/behaviour.md 13.2: the test environment's times, on the namespace clock */
+export const TRANSFER_TIMES = { autoCompleteSeconds: 120, accountMinutes: 30 }
+/** the bank the sandbox's temporary accounts are held at */
+export const TRANSFER_BANK = { bank_name: 'wema', bank_code: '035' }
+/** who a transfer in the sandbox comes from (the live test environment's payer) */
+export const SANDBOX_PAYER = { account_name: 'SANDBOX ACCOUNT', account_number: '0000000000', bank_name: 'KORA SANDBOX' }
+
+export const TRANSFER_MSG = {
+  INITIATED: 'Bank transfer initiated successfully',
+  WAITING: 'Awaiting transfer to the account',
+  SUCCESS: 'Transfer received',
+  EXPIRED: 'The account expired before a transfer arrived',
+  ACCOUNT_NOT_FOUND: 'Account not found',
+  ACCOUNT_EXPIRED: 'Account has expired',
+} as const
+
+const accountDigits = customAlphabet('0123456789', 9)
+
+/** One transfer that arrived, and what became of it. */
+export interface Transfer {
+  at: string
+  amount: number
+  payment_event: 'exact' | 'overpayment' | 'underpayment'
+  /** what was sent back to the payer, if anything */
+  reversal: { status: 'success'; amount: number; destination: 'customer'; currency: string } | null
+}
+
+export interface BankTransferCharge extends ChargeBase {
+  kind: 'bank_transfer'
+  bank_account: { account_name: string; account_number: string; bank_name: string; bank_code: string; expiry_date_in_utc: string }
+  /** what the customer must send: the amount, plus the fee unless the merchant bears it */
+  amount_expected: number
+  /** the last transfer's amount, and what of it was kept */
+  amount_paid: number
+  amount_accepted: number
+  merchant_bears_cost: boolean
+  notification_url: string | null
+  transfers: Transfer[]
+  /** the auto-completion and expiry timers, cancelled once the charge ends */
+  timers: string[]
+}
+
+export interface NewTransfer {
+  reference: string
+  /** major units, as sent */
+  amount: unknown
+  currency: string
+  customer: { email: string; name?: string }
+  narration?: string | null
+  account_name: string
+  notification_url?: string | null
+  merchant_bears_cost?: boolean
+  metadata?: Record<string, unknown>
+  /** false: only a credit completes it (docs/behaviour.md 13.2) */
+  auto_complete?: boolean
+  parent?: string
+}
+
+export class BankTransferService {
+  readonly #charges: ChargeLifecycle<BankTransferCharge>
+
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    scenarios: Scenarios,
+    events: Events,
+    hooks: AttemptHooks = {},
+  ) {
+    this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, {
+      kind: 'bank_transfer',
+      prefix: 'BT',
+      attempt: 'bank_transfer',
+      succeeded: TRANSFER_MSG.SUCCESS,
+      onSuccess: (ns, charge) => this.#cancelTimers(ns, charge),
+      onFailure: (ns, charge) => this.#cancelTimers(ns, charge),
+      target: (charge) => charge.notification_url,
+    }, hooks)
+    clocks.on(COMPLETE, (ns, p: { tx: string }) => {
+      const charge = this.#live(ns, p.tx)
+      if (charge) this.#arrive(ns, charge, charge.amount_expected)
+    })
+    clocks.on(EXPIRE, (ns, p: { tx: string }) => {
+      const charge = this.#live(ns, p.tx)
+      if (!charge) return
+      this.#cancelTimers(ns, charge)
+      this.#charges.expire(ns, charge, TRANSFER_MSG.EXPIRED)
+      this.#charges.save(ns, charge)
+    })
+  }
+
+  /** A new charge with its temporary account, processing until a transfer arrives. */
+  create(ns: string, o: NewTransfer): BankTransferCharge {
+    const base = this.#charges.create(ns, {
+      payment_reference: o.reference,
+      amount: o.amount,
+      currency: o.currency,
+      description: o.narration ?? null,
+      customer: customerOf(o.customer),
+      metadata: o.metadata,
+      response_message: TRANSFER_MSG.WAITING,
+      created: 'temporary account issued',
+      parent: o.parent,
+    })
+    const bears = o.merchant_bears_cost ?? false
+    const expires = this.clocks.now(ns) + TRANSFER_TIMES.accountMinutes * 60_000
+    const charge: BankTransferCharge = Object.assign(base, {
+      bank_account: {
+        account_name: o.account_name,
+        account_number: this.#newAccountNumber(ns),
+        ...TRANSFER_BANK,
+        expiry_date_in_utc: new Date(expires).toISOString(),
+      },
+      amount_expected: bears ? base.amount : base.amount + base.fee,
+      amount_paid: 0,
+      amount_accepted: 0,
+      merchant_bears_cost: bears,
+      notification_url: o.notification_url ?? null,
+      transfers: [],
+      timers: [] as string[],
+    })
+    const tx = { tx: charge.transaction_reference }
+    if (o.auto_complete !== false) charge.timers.push(this.clocks.schedule(ns, TRANSFER_TIMES.autoCompleteSeconds * 1000, COMPLETE, tx))
+    charge.timers.push(this.clocks.scheduleAt(ns, expires, EXPIRE, tx))
+    this.#charges.save(ns, charge)
+    return charge
+  }
+
+  /** The charge with this transaction or payment reference. */
+  find(ns: string, reference: string): BankTransferCharge | undefined {
+    return this.#charges.find(ns, reference)
+  }
+
+  /** The charge whose temporary account has this number. */
+  byAccount(ns: string, accountNumber: string): BankTransferCharge | undefined {
+    const c = this.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
+    return c?.kind === 'bank_transfer' ? (c as BankTransferCharge) : undefined
+  }
+
+  /**
+   * A transfer of `amount` (minor units; the expected amount when absent) arrived at the charge's
+   * account. Refused when the charge is over: its account no longer takes money.
+   */
+  credit(ns: string, charge: BankTransferCharge, amount?: number): BankTransferCharge {
+    if (charge.status === 'expired') throw new ApiError(409, TRANSFER_MSG.ACCOUNT_EXPIRED, null)
+    if (charge.status === 'success') throw new ApiError(409, MSG.PAYMENT_COMPLETED, null)
+    if (charge.status === 'failed') throw new ApiError(409, MSG.TRANSACTION_COMPLETED, null)
+    this.#arrive(ns, charge, amount ?? charge.amount_expected)
+    return charge
+  }
+
+  /** By account number, for the control call and the credit endpoint. */
+  creditAccount(ns: string, accountNumber: string, amount?: number): BankTransferCharge {
+    const charge = this.byAccount(ns, accountNumber)
+    if (!charge) throw notFound(TRANSFER_MSG.ACCOUNT_NOT_FOUND)
+    return this.credit(ns, charge, amount)
+  }
+
+  /** Control: finish it now (a transfer of the expected amount, or a failure with `message`). */
+  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): BankTransferCharge {
+    const charge = this.#charges.pending(ns, reference)
+    if (charge.status !== 'processing') throw new ApiError(409, MSG.TRANSACTION_COMPLETED, null)
+    if (outcome === 'success') this.#arrive(ns, charge, charge.amount_expected)
+    else {
+      this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
+      this.#charges.save(ns, charge)
+    }
+    return charge
+  }
+
+  /** docs/behaviour.md 13.2: the `data` of the charge's response. */
+  responseData(charge: BankTransferCharge) {
+    return {
+      currency: charge.currency,
+      amount: toMajor(charge.amount),
+      amount_expected: toMajor(charge.amount_expected),
+      fee: toMajor(charge.fee),
+      vat: toMajor(charge.vat),
+      reference: charge.payment_reference,
+      payment_reference: charge.payment_reference,
+      status: charge.status,
+      narration: charge.description ?? '',
+      merchant_bears_cost: charge.merchant_bears_cost,
+      bank_account: charge.bank_account,
+      customer: { name: charge.customer?.name ?? null, email: charge.customer?.email ?? null },
+    }
+  }
+
+  /** What the charge query adds for a bank transfer (docs/behaviour.md 13.2). */
+  queryExtras(charge: BankTransferCharge): Record<string, unknown> {
+    const extra: Record<string, unknown> = {
+      amount_expected: toDecimalString(charge.amount_expected),
+      amount_paid: toDecimalString(charge.amount_paid),
+      amount_accepted: toDecimalString(charge.amount_accepted),
+      bank_account: charge.bank_account,
+    }
+    const last = charge.transfers.at(-1)
+    if (last && last.payment_event !== 'exact') {
+      extra.bank_transfer = {
+        payer_bank_account: SANDBOX_PAYER,
+        payment_event: last.payment_event,
+        message: last.payment_event === 'overpayment' ? 'The excess was returned to the payer' : 'The transfer was returned to the payer: the amount is short',
+        reversal: last.reversal && { ...last.reversal, amount: toDecimalString(last.reversal.amount) },
+      }
+    }
+    return extra
+  }
+
+  /**
+   * A transfer arrived (docs/behaviour.md 13.2, with the defaults of the live service's dashboard):
+   * over, the excess goes back and the charge succeeds; under, all of it goes back and the
+   * charge waits for a correct transfer.
+   */
+  #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
+    const expected = charge.amount_expected
+    const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
+    const returned = event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
+    charge.transfers.push({
+      at: this.clocks.iso(ns),
+      amount,
+      payment_event: event,
+      reversal: returned ? { status: 'success', amount: returned, destination: 'customer', currency: charge.currency } : null,
+    })
+    charge.amount_paid = amount
+    this.#charges.note(ns, charge, 'transfer', `${toDecimalString(amount)} arrived (${event})${returned ? `, ${toDecimalString(returned)} returned` : ''}`)
+    if (event === 'underpayment') {
+      charge.updated_at = this.clocks.iso(ns)
+    } else {
+      charge.amount_accepted = expected
+      this.#charges.succeed(ns, charge)
+    }
+    this.#charges.save(ns, charge)
+  }
+
+  /** The processing charge a timer was set for, if it still is. */
+  #live(ns: string, tx: string): BankTransferCharge | undefined {
+    const charge = this.#charges.col(ns).get(tx)
+    return charge?.kind === 'bank_transfer' && charge.status === 'processing' ? charge : undefined
+  }
+
+  #cancelTimers(ns: string, charge: BankTransferCharge): void {
+    for (const id of charge.timers) this.clocks.cancel(ns, id)
+    charge.timers = []
+  }
+
+  /** Ten digits no other charge of the namespace has. */
+  #newAccountNumber(ns: string): string {
+    for (;;) {
+      const n = `8${accountDigits()}`
+      if (!this.byAccount(ns, n)) return n
+    }
+  }
+}

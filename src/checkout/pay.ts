@@ -1,0 +1,66 @@
+import { parseAmount } from '../money.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { CardScenario, WalletScenario } from '../scenario/schema.js'
+import { invalid } from '../errors.js'
+import type { CheckoutCard, ControlPayInput } from './schemas.js'
+import type { CheckoutCharge, CheckoutService } from './service.js'
+
+/**
+ * POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1): pays a checkout as a customer
+ * on the page would, for CI without a browser. Without a card or wallet, the channel's first test
+ * value whose outcome is the one asked for; every step is answered with the pack's values (PIN,
+ * OTP, address, phone; the 3DS page approved), so the attempt ends as its test value says. A bank
+ * transfer arrives with `amount` (the expected amount when absent).
+ */
+
+/** what the scripted customer answers at the steps that ask for details */
+const ADDRESS = { state: 'Lagos', city: 'Lekki', country: 'NG', address: '1 Sandbox Road', zip_code: '100001' }
+const PHONE = '+2348000000000'
+
+export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, ns: string, c: CheckoutCharge, input: ControlPayInput, returnUrl: string, merchant: string): void {
+  const want = input.outcome ?? 'success'
+  const settings = scenarios.forNs(ns).settings
+  if (input.channel === 'card') {
+    const card = input.card ?? testCard(scenarios, ns, want)
+    let child = checkout.payCard(ns, c, card, returnUrl)
+    for (let guard = 0; child.status === 'processing' && child.pending_steps.length && guard < 8; guard++) {
+      const step = child.pending_steps[0]
+      if (step === '3DS') child = checkout.decide3ds(ns, c, 'approve')
+      else if (step === 'PIN') child = checkout.authorizeCard(ns, c, { pin: scenarios.forNs(ns).card(card.number)?.pin ?? settings.pin })
+      else if (step === 'OTP') child = checkout.authorizeCard(ns, c, { otp: scenarios.forNs(ns).card(card.number)?.otp ?? settings.otp })
+      else if (step === 'AVS') child = checkout.authorizeCard(ns, c, { avs: ADDRESS })
+      else child = checkout.authorizeCard(ns, c, { phone: PHONE })
+    }
+  } else if (input.channel === 'mobile_money') {
+    const number = input.mobile_money?.number ?? testWallet(scenarios, ns, c.currency, want)
+    const wallet = scenarios.forNs(ns).wallet(number.replace(/^\+/, ''))
+    let child = checkout.payMobileMoney(ns, c, number)
+    if (child.status === 'processing' && child.pending_steps[0] === 'OTP') child = checkout.authorizeMobileMoney(ns, c, wallet?.otp ?? settings.otp)
+    if (child.status === 'processing' && child.pending_steps[0] === 'STK_PROMPT') checkout.answerPrompt(ns, c, wallet?.pin ?? settings.pin)
+  } else {
+    let amount: number | undefined
+    if (input.amount !== undefined) {
+      const parsed = parseAmount(input.amount)
+      if (parsed === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
+      amount = parsed
+    }
+    checkout.payBankTransfer(ns, c, merchant)
+    if (want === 'failed') checkout.completeCurrent(ns, c, 'failed')
+    else checkout.transferSent(ns, c, amount)
+  }
+}
+
+/** The pack's first card that ends as `want` (without steps when there is one), with its details. */
+function testCard(scenarios: Scenarios, ns: string, want: 'success' | 'failed'): CheckoutCard {
+  const cards = [...scenarios.forNs(ns).cards.values()].filter((s) => s.outcome === want)
+  const pick: CardScenario | undefined = cards.find((s) => s.steps.length === 0) ?? cards[0]
+  if (!pick) throw invalid({ card: `no test card of the active packs ends as ${want}: give one` })
+  return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
+}
+
+/** The pack's first wallet of the currency that ends as `want`. */
+function testWallet(scenarios: Scenarios, ns: string, currency: string, want: 'success' | 'failed'): string {
+  const pick: WalletScenario | undefined = [...scenarios.forNs(ns).wallets.values()].find((w) => w.currency === currency && w.outcome === want)
+  if (!pick) throw invalid({ mobile_money: `no test wallet of the active packs in ${currency} ends as ${want}: give one` })
+  return pick.number
+}

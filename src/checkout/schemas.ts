@@ -1,0 +1,81 @@
+import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { z } from '../http/zod-messages.js'
+
+/** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
+
+export const CHECKOUT_CHANNELS = ['card', 'bank_transfer', 'mobile_money', 'pay_with_bank'] as const
+export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number]
+
+/** the channels the hosted page offers (pay with bank is accepted in `channels`, never offered) */
+export type PageChannel = Exclude<CheckoutChannel, 'pay_with_bank'>
+
+export const CHECKOUT_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
+
+/** the currencies each channel takes in the sandbox */
+export const CHANNEL_CURRENCIES: Record<CheckoutChannel, readonly string[]> = {
+  card: ['NGN', 'USD'],
+  bank_transfer: ['NGN'],
+  mobile_money: ['KES', 'GHS'],
+  pay_with_bank: ['NGN'],
+}
+
+/** every field the initialize call takes; any other is refused by name, as the live service does */
+const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channels', 'default_channel', 'customer', 'redirect_url', 'notification_url', 'metadata', 'merchant_bears_cost', 'payment_currency', 'settlement_currency'])
+
+export const initializeSchema = z
+  .object({
+    reference: referenceSchema,
+    amount: amountSchema(),
+    currency: z.enum(CHECKOUT_CURRENCIES),
+    narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    channels: z.array(z.enum(CHECKOUT_CHANNELS)).min(1, 'must hold at least one channel').optional(),
+    default_channel: z.enum(CHECKOUT_CHANNELS).optional(),
+    customer: z.object({
+      email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
+      name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
+    }),
+    redirect_url: httpUrlSchema.optional(),
+    notification_url: httpUrlSchema.optional(),
+    metadata: metadataSchema.optional(),
+    merchant_bears_cost: z.boolean().optional(),
+    payment_currency: z.string().optional(),
+    settlement_currency: z.string().optional(),
+  })
+  .passthrough()
+  .superRefine((v, ctx) => {
+    for (const key of Object.keys(v)) if (!FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'is not allowed' })
+    const channels = v.channels ?? CHECKOUT_CHANNELS
+    if (v.channels && !v.channels.some((ch) => ch !== 'pay_with_bank' && CHANNEL_CURRENCIES[ch].includes(v.currency))) {
+      ctx.addIssue({ code: 'custom', path: ['channels'], message: `must hold a channel that takes ${v.currency}` })
+    }
+    if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
+    else if (v.default_channel && !CHANNEL_CURRENCIES[v.default_channel].includes(v.currency)) {
+      ctx.addIssue({ code: 'custom', path: ['default_channel'], message: `does not take ${v.currency}` })
+    }
+    // dynamic currency conversion is not simulated: the customer pays in the charge's currency
+    for (const f of ['payment_currency', 'settlement_currency'] as const) {
+      if (v[f] !== undefined && v[f] !== v.currency) ctx.addIssue({ code: 'custom', path: [f], message: `must be the charge's currency (${v.currency}): the sandbox does not convert currencies` })
+    }
+  })
+export type InitializeInput = z.infer<typeof initializeSchema>
+
+const cardSchema = z.object({
+  number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
+  cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
+  expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
+  expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
+  pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+})
+export type CheckoutCard = z.infer<typeof cardSchema>
+
+/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1) */
+export const controlPaySchema = z
+  .object({
+    channel: z.enum(['card', 'bank_transfer', 'mobile_money']),
+    outcome: z.enum(['success', 'failed']).optional(),
+    card: cardSchema.optional(),
+    mobile_money: z.object({ number: z.string().regex(/^\+?\d{10,15}$/, 'must be the wallet number in international format, digits only') }).optional(),
+    amount: amountSchema().optional(),
+  })
+  .strict()
+export type ControlPayInput = z.infer<typeof controlPaySchema>

@@ -1,0 +1,350 @@
+import { ChargeLifecycle, customerOf } from '../charges/lifecycle.js'
+import { CHARGES, type CardCharge, type ChargeBase, type PaymentAttempt, type PaymentMethod } from '../charges/types.js'
+import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
+import type { AuthorizeInput } from '../cards/schemas.js'
+import type { CardService } from '../cards/service.js'
+import type { Clocks } from '../clock.js'
+import { ApiError, MSG, badRequest, notFound } from '../errors.js'
+import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
+import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type InitializeInput, type PageChannel } from './schemas.js'
+
+/**
+ * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
+ * hosted page. Each try is an attempt: a charge of its channel (card, mobile money, bank transfer)
+ * run by that channel's own service, with `parent` set to the checkout. An attempt's end is not
+ * announced; the checkout hears of it (`attemptEnded`): a success ends the checkout as a success
+ * (and announces it), a failure is kept among its attempts and the customer may try again. The
+ * customer may cancel (the checkout fails); unpaid, it expires on the namespace clock.
+ */
+
+const EXPIRE = 'checkout.expire'
+
+export const CHECKOUT_MSG = {
+  CREATED: 'Charge created successfully',
+  SUCCESS: 'Charge successful',
+  PENDING: 'Awaiting payment',
+  IN_PROGRESS: 'Payment in progress',
+  CANCELLED: 'Payment cancelled by the customer',
+  EXPIRED: 'Checkout expired',
+  NOT_OPEN: 'This checkout is no longer open for payment',
+  CHANNEL_NOT_OFFERED: 'This payment channel is not offered for this checkout',
+  NO_ATTEMPT: 'No payment attempt is in progress',
+} as const
+
+/** docs/behaviour.md 13.1: a checkout is open this long on the namespace clock */
+export const CHECKOUT_HOURS = 24
+
+export interface CheckoutCharge extends ChargeBase {
+  kind: 'checkout'
+  /** offered on the page, in the order asked for (those that take its currency) */
+  channels: PageChannel[]
+  default_channel: PageChannel | null
+  redirect_url: string | null
+  notification_url: string | null
+  merchant_bears_cost: boolean
+  /** the channel of the attempt that paid it */
+  payment_method: PaymentMethod | null
+  /** the attempt under way (its transaction reference), if any */
+  current: string | null
+  expires_at: string
+  expiry_timer: string | null
+}
+
+export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge
+
+export class CheckoutService {
+  readonly #charges: ChargeLifecycle<CheckoutCharge>
+
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    scenarios: Scenarios,
+    events: Events,
+    private readonly cards: CardService,
+    private readonly mobileMoney: MobileMoneyService,
+    private readonly bankTransfer: BankTransferService,
+  ) {
+    this.#charges = new ChargeLifecycle<CheckoutCharge>(store, clocks, scenarios, events, {
+      kind: 'checkout',
+      prefix: 'PI',
+      // its attempts are listed as they end, not the checkout itself
+      attempt: null,
+      fees: 'card',
+      succeeded: CHECKOUT_MSG.SUCCESS,
+      onSuccess: (ns, c) => this.#stopExpiry(ns, c),
+      onFailure: (ns, c) => this.#stopExpiry(ns, c),
+      target: (c) => c.notification_url,
+    })
+    clocks.on(EXPIRE, (ns, p: { tx: string }) => {
+      const c = this.#charges.col(ns).get(p.tx)
+      if (c?.kind !== 'checkout' || !isOpen(c)) return
+      c.expiry_timer = null
+      c.current = null
+      this.#charges.expire(ns, c, CHECKOUT_MSG.EXPIRED)
+      this.#charges.save(ns, c)
+    })
+  }
+
+  /** POST /charges/initialize */
+  initialize(ns: string, input: InitializeInput): CheckoutCharge {
+    const base = this.#charges.create(ns, {
+      payment_reference: input.reference,
+      amount: input.amount,
+      currency: input.currency,
+      description: input.narration ?? null,
+      customer: customerOf(input.customer),
+      metadata: input.metadata,
+      response_message: CHECKOUT_MSG.PENDING,
+      created: 'checkout initialized',
+    })
+    const asked = input.channels ?? CHECKOUT_CHANNELS
+    const channels = [...new Set(asked)].filter((ch): ch is PageChannel => ch !== 'pay_with_bank' && CHANNEL_CURRENCIES[ch].includes(input.currency))
+    const due = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
+    const charge: CheckoutCharge = Object.assign(base, {
+      status: 'pending' as const,
+      channels,
+      default_channel: input.default_channel && input.default_channel !== 'pay_with_bank' ? input.default_channel : null,
+      redirect_url: input.redirect_url ?? null,
+      notification_url: input.notification_url ?? null,
+      merchant_bears_cost: input.merchant_bears_cost ?? true,
+      payment_method: null,
+      current: null,
+      expires_at: new Date(due).toISOString(),
+      expiry_timer: null as string | null,
+    })
+    charge.expiry_timer = this.clocks.scheduleAt(ns, due, EXPIRE, { tx: charge.transaction_reference })
+    this.#charges.save(ns, charge)
+    return charge
+  }
+
+  /** The checkout with this merchant or transaction reference. */
+  find(ns: string, reference: string): CheckoutCharge | undefined {
+    return this.#charges.find(ns, reference)
+  }
+
+  /** The checkout, or 404 `Charge not found`. */
+  get(ns: string, reference: string): CheckoutCharge {
+    const c = this.find(ns, reference)
+    if (!c) throw notFound(MSG.CHARGE_NOT_FOUND)
+    return c
+  }
+
+  /** The namespace holding a checkout, found without a key by its transaction reference (the page's link). */
+  locate(tx: string): { ns: string; checkout: CheckoutCharge } | undefined {
+    for (const ns of this.store.namespaces()) {
+      const c = this.store.col<ChargeBase>(ns, CHARGES).get(tx)
+      if (c?.kind === 'checkout') return { ns, checkout: c as CheckoutCharge }
+    }
+    return undefined
+  }
+
+  /** The attempt under way, if any. */
+  current(ns: string, c: CheckoutCharge): Attempt | undefined {
+    return c.current ? (this.store.col<ChargeBase>(ns, CHARGES).get(c.current) as Attempt | undefined) : undefined
+  }
+
+  /** Every attempt's charge, oldest first. */
+  attempts(ns: string, c: CheckoutCharge): Attempt[] {
+    const col = this.store.col<ChargeBase>(ns, CHARGES)
+    return c.attempts.map((a) => col.get(a.reference) as Attempt | undefined).filter((a): a is Attempt => a !== undefined)
+  }
+
+  /** The customer pays by card: a card charge of the checkout's amount, with the card's steps. */
+  payCard(ns: string, c: CheckoutCharge, card: CheckoutCard, returnUrl: string): CardCharge {
+    this.#open(c, 'card')
+    const child = this.cards.charge(ns, {
+      reference: this.#attemptReference(c),
+      card,
+      amount: c.amount / 100,
+      currency: c.currency as 'NGN',
+      customer: this.#customer(c),
+      metadata: c.metadata ?? undefined,
+      description: c.description ?? undefined,
+      // the 3DS page sends the customer back to the checkout
+      redirect_url: returnUrl,
+    }, 'charge', c.transaction_reference)
+    return this.#started(ns, c, child)
+  }
+
+  /** The answer to the card's current step (PIN, OTP, address, phone). */
+  authorizeCard(ns: string, c: CheckoutCharge, authorization: AuthorizeInput['authorization']): CardCharge {
+    const child = this.#currentOf(ns, c, 'card') as CardCharge
+    return this.cards.authorize(ns, { transaction_reference: child.transaction_reference, authorization })
+  }
+
+  /** The cardholder's choice on the 3DS page. */
+  decide3ds(ns: string, c: CheckoutCharge, decision: 'approve' | 'decline'): CardCharge {
+    return this.cards.decide3ds(ns, this.#currentOf(ns, c, 'card').transaction_reference, decision)
+  }
+
+  /** The customer pays from a mobile-money wallet. */
+  payMobileMoney(ns: string, c: CheckoutCharge, number: string): MobileMoneyCharge {
+    this.#open(c, 'mobile_money')
+    const child = this.mobileMoney.charge(ns, {
+      reference: this.#attemptReference(c),
+      amount: c.amount / 100,
+      currency: c.currency as 'KES',
+      customer: this.#customer(c),
+      mobile_money: { number },
+      merchant_bears_cost: c.merchant_bears_cost,
+      description: c.description ?? undefined,
+      metadata: c.metadata ?? undefined,
+    }, c.transaction_reference)
+    return this.#started(ns, c, child)
+  }
+
+  /** The wallet's OTP. */
+  authorizeMobileMoney(ns: string, c: CheckoutCharge, otp: string): MobileMoneyCharge {
+    return this.mobileMoney.authorize(ns, this.#currentOf(ns, c, 'mobile_money').transaction_reference, otp)
+  }
+
+  /** The PIN typed at the wallet's prompt. */
+  answerPrompt(ns: string, c: CheckoutCharge, pin: string): MobileMoneyCharge {
+    return this.mobileMoney.authorizeStk(ns, this.#currentOf(ns, c, 'mobile_money').transaction_reference, pin)
+  }
+
+  /** The customer pays by bank transfer: a temporary account (the one under way, if there is one). */
+  payBankTransfer(ns: string, c: CheckoutCharge, accountName: string): BankTransferCharge {
+    const under = this.current(ns, c)
+    if (under?.kind === 'bank_transfer' && under.status === 'processing') return under
+    this.#open(c, 'bank_transfer')
+    const child = this.bankTransfer.create(ns, {
+      reference: this.#attemptReference(c),
+      amount: c.amount / 100,
+      currency: c.currency,
+      customer: this.#customer(c),
+      narration: c.description,
+      account_name: accountName,
+      merchant_bears_cost: c.merchant_bears_cost,
+      metadata: c.metadata ?? undefined,
+      parent: c.transaction_reference,
+    })
+    return this.#started(ns, c, child)
+  }
+
+  /** "I have sent the money": a transfer of `amount` (minor units; the expected amount when absent) arrives. */
+  transferSent(ns: string, c: CheckoutCharge, amount?: number): BankTransferCharge {
+    const child = this.#currentOf(ns, c, 'bank_transfer') as BankTransferCharge
+    return this.bankTransfer.credit(ns, child, amount)
+  }
+
+  /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
+  cancel(ns: string, c: CheckoutCharge): CheckoutCharge {
+    if (!isOpen(c)) throw new ApiError(409, c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED, null)
+    c.current = null
+    this.#charges.fail(ns, c, CHECKOUT_MSG.CANCELLED, 'cancel')
+    this.#charges.save(ns, c)
+    return c
+  }
+
+  /** Control: finish the attempt under way, as the channel's own completer does. */
+  completeCurrent(ns: string, c: CheckoutCharge, outcome: 'success' | 'failed', message?: string): CheckoutCharge {
+    const child = this.current(ns, c)
+    if (!child || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
+    if (child.kind === 'card') this.cards.complete(ns, child.transaction_reference, outcome, message)
+    else if (child.kind === 'mobile_money') this.mobileMoney.complete(ns, child.transaction_reference, outcome, message)
+    else this.bankTransfer.complete(ns, child.transaction_reference, outcome, message)
+    return this.get(ns, c.transaction_reference)
+  }
+
+  /**
+   * An attempt ended (the lifecycle's hook): kept among the checkout's attempts; a success pays
+   * the checkout, whose fee is then the channel's.
+   */
+  attemptEnded(ns: string, child: ChargeBase): void {
+    const c = child.parent ? this.#charges.col(ns).get(child.parent) : undefined
+    if (c?.kind !== 'checkout') return
+    const line = c.attempts.find((a) => a.reference === child.transaction_reference)
+    if (line) {
+      line.status = child.status
+      line.message = child.failure_message ?? child.response_message
+    }
+    if (c.current === child.transaction_reference) c.current = null
+    if (!isOpen(c)) {
+      // paid after the checkout ended (a transfer arriving late): kept, the checkout stays as it is
+      this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} ${child.status} after the checkout ended`)
+      this.#charges.save(ns, c)
+      return
+    }
+    if (child.status === 'success') {
+      c.payment_method = child.kind as PaymentMethod
+      c.fee = child.fee
+      c.vat = child.vat
+      this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} succeeded`)
+      this.#charges.succeed(ns, c)
+    } else {
+      c.response_message = child.failure_message ?? child.response_message
+      c.updated_at = this.clocks.iso(ns)
+      this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} ${child.status}: ${c.response_message}`)
+    }
+    this.#charges.save(ns, c)
+  }
+
+  /** docs/behaviour.md 13.1: what the charge query adds for a checkout. */
+  queryExtras(c: CheckoutCharge): Record<string, unknown> {
+    return {
+      payment_method: c.payment_method,
+      amount_paid: ((c.status === 'success' ? c.amount : 0) / 100).toFixed(2),
+      payment_attempts: c.attempts,
+      merchant_bears_cost: c.merchant_bears_cost,
+      expires_at: c.expires_at,
+    }
+  }
+
+  /** Refuses a new attempt when the checkout is over, the channel is not offered, or one is under way. */
+  #open(c: CheckoutCharge, channel: PageChannel): void {
+    if (!isOpen(c)) throw new ApiError(409, c.status === 'success' ? MSG.PAYMENT_COMPLETED : CHECKOUT_MSG.NOT_OPEN, null)
+    if (!c.channels.includes(channel)) throw badRequest(CHECKOUT_MSG.CHANNEL_NOT_OFFERED)
+  }
+
+  /** The attempt under way, of this kind. */
+  #currentOf(ns: string, c: CheckoutCharge, kind: PaymentMethod): Attempt {
+    const child = this.current(ns, c)
+    if (!child || child.kind !== kind || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
+    return child
+  }
+
+  /** An attempt started: listed as processing (or as it already ended), the checkout under way. */
+  #started<A extends Attempt>(ns: string, c: CheckoutCharge, child: A): A {
+    // an attempt that ended at once (a declined card) was listed by attemptEnded already
+    const fresh = this.#charges.col(ns).get(c.transaction_reference) as CheckoutCharge
+    if (!fresh.attempts.some((a) => a.reference === child.transaction_reference)) {
+      const channel: PaymentAttempt['channel'] = child.kind === 'bank_transfer' ? 'bank_transfer' : child.kind
+      fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel, message: child.failure_message ?? child.response_message })
+    }
+    // once tried, a checkout is processing until it ends (a failed try may be followed by another)
+    if (fresh.status === 'pending') fresh.status = 'processing'
+    if (child.status === 'processing' && isOpen(fresh)) {
+      fresh.current = child.transaction_reference
+      fresh.response_message = CHECKOUT_MSG.IN_PROGRESS
+    }
+    fresh.updated_at = this.clocks.iso(ns)
+    this.#charges.note(ns, fresh, 'attempt', `${ATTEMPT_KIND_LABEL[child.kind as PageChannel] ?? child.kind} attempt ${child.transaction_reference}: ${child.status}`)
+    this.#charges.save(ns, fresh)
+    return child
+  }
+
+  /** `<checkout's transaction reference>-<n>`: the payment reference of its n-th attempt */
+  #attemptReference(c: CheckoutCharge): string {
+    return `${c.transaction_reference}-${c.attempts.length + 1}`
+  }
+
+  #customer(c: CheckoutCharge): { email: string; name?: string } {
+    return { email: c.customer?.email ?? '', ...(c.customer?.name ? { name: c.customer.name } : {}) }
+  }
+
+  #stopExpiry(ns: string, c: CheckoutCharge): void {
+    if (c.expiry_timer) this.clocks.cancel(ns, c.expiry_timer)
+    c.expiry_timer = null
+  }
+}
+
+const ATTEMPT_KIND_LABEL: Record<PageChannel, string> = { card: 'card', bank_transfer: 'bank transfer', mobile_money: 'mobile money' }
+
+/** Whether a checkout still takes payment. */
+export function isOpen(c: CheckoutCharge): boolean {
+  return c.status === 'pending' || c.status === 'processing'
+}
