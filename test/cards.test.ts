@@ -334,7 +334,7 @@ describe('OTP', () => {
 
     const done = await sb.charge(cardPayload('4084127883172787'))
     const r2 = await sb.call('POST', RESEND_OTP, { transaction_reference: done.body.data.transaction_reference })
-    expect(r2.status).toBe(400)
+    expect(r2.status).toBe(409)
     expect(r2.body.message).toBe('Payment has already been completed')
 
     const unknown = await sb.call('POST', RESEND_OTP, { transaction_reference: 'KPY-CA-DOESNOTEXIST00' })
@@ -430,7 +430,7 @@ describe('3DS page', () => {
     const tx = first.body.data.transaction_reference
     expect((await submit3ds(tx, 'approve')).status).toBe(200)
     const again = await submit3ds(tx, 'decline')
-    expect(again.status).toBe(400)
+    expect(again.status).toBe(409)
     expect(again.headers.get('content-type')).toMatch(/text\/html/)
     expect(again.body).toContain('Payment has already been completed')
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
@@ -558,7 +558,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     const payload = cardPayload('4084127883172787')
     const tx = (await sb.charge(payload)).body.data.transaction_reference
     const res = await complete(tx, { outcome: 'failed' })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(409)
     expect(res.body.message).toBe('Payment has already been completed')
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
     const unknown = await complete('KPY-CA-NOSUCHTHING0', { outcome: 'success' })

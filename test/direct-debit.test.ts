@@ -587,7 +587,7 @@ describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md 6)', () => {
     expectSigned(rx.received[0])
 
     // finished once only
-    expectRefused(await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'failed' }), 400, 'Payment has already been completed')
+    expectRefused(await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'failed' }), 409, 'Payment has already been completed')
     expect((await chargeQuery(sb, reference)).status).toBe('success')
     expect(await allEvents(sb)).toHaveLength(1)
   })

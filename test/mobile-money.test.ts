@@ -345,7 +345,7 @@ describe('the control complete call', () => {
     expect(res.body.data).toMatchObject({ transaction_reference: tx, status: 'success' })
     const before = await snapshot(sb, tx, p.reference)
     const again = await sb.call('POST', completePath(tx), { outcome: 'failed' })
-    expect(again.status).toBe(400)
+    expect(again.status).toBe(409)
     expect(again.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
     const unknown = await sb.call('POST', completePath('MO-no-such-transaction'), { outcome: 'success' })
@@ -494,7 +494,7 @@ describe('OTP', () => {
     expect(events[0].data).toMatchObject({ reference: tx, payment_reference: p.reference, status: 'failed', payment_method: 'mobile_money' })
     // the right OTP comes too late, and no prompt follows
     const late = await sb.call('POST', AUTHORIZE, { reference: tx, token: '123456' })
-    expect(late.status).toBe(400)
+    expect(late.status).toBe(409)
     expect(late.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
     await advance(sb, 3600)
     await expectQuery(sb, p, tx, 'failed', { message: 'Otp attempts exceeded' })
@@ -786,7 +786,7 @@ describe('authorize refusals, each changing nothing', () => {
     await expectNothingCreated(sb, 'MO-no-such-transaction')
   })
 
-  it('refuses every step call on a successful charge with Payment has already been completed', async () => {
+  it('refuses every step call on a successful charge with 409 Payment has already been completed', async () => {
     const sb = await sandbox()
     const { p, tx } = await toStkPrompt(sb, GHS_OK())
     expect((await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin: '1234' })).body.data.status).toBe('success')
@@ -801,13 +801,13 @@ describe('authorize refusals, each changing nothing', () => {
     ]
     for (const [path, body] of calls) {
       const res = await sb.call('POST', path, body)
-      expect(res.status, path).toBe(400)
+      expect(res.status, path).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
   })
 
-  it('refuses every step call on a failed charge with Transaction has already been completed', async () => {
+  it('refuses every step call on a failed charge with 409 Transaction has already been completed', async () => {
     const sb = await sandbox()
     const { p, tx } = await toStkPrompt(sb, GHS_FAIL())
     await advance(sb, 2)
@@ -821,7 +821,7 @@ describe('authorize refusals, each changing nothing', () => {
     ]
     for (const [path, body] of calls) {
       const res = await sb.call('POST', path, body)
-      expect(res.status, path).toBe(400)
+      expect(res.status, path).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
