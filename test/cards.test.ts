@@ -217,13 +217,15 @@ describe('the default scenario pack', () => {
       expect(events).toHaveLength(1)
       expect(events[0].event).toBe(`charge.${card.outcome}`)
       expect(events[0].data).toEqual({
-        reference: tx,
+        reference: payload.reference,
         payment_reference: payload.reference,
+        transaction_reference: tx,
         amount: 1000,
         fee: 14,
         currency: 'NGN',
         status: card.outcome,
         payment_method: 'card',
+        metadata: null,
       })
       // the transaction reference finds the same event
       expect((await eventsFor(tx)).map((e) => e.id)).toEqual([events[0].id])
@@ -360,7 +362,7 @@ describe('3DS page', () => {
     ])
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
-    expect(events[0].data).toMatchObject({ reference: tx, payment_reference: payload.reference, status: 'failed' })
+    expect(events[0].data).toMatchObject({ reference: payload.reference, payment_reference: payload.reference, transaction_reference: tx, status: 'failed' })
   })
 
   it('redirects with 302 to the redirect_url with reference=<payment reference> added after approval', async () => {
@@ -551,7 +553,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'Issuer or Switch Inoperative' }])
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
-    expect(events[0].data).toMatchObject({ reference: tx, status: 'failed', payment_method: 'card' })
+    expect(events[0].data).toMatchObject({ reference: payload.reference, transaction_reference: tx, status: 'failed', payment_method: 'card' })
   })
 
   it('refuses to complete a charge that is already complete, or unknown', async () => {
