@@ -71,7 +71,7 @@ describe('POST /_sandbox/checkouts/:reference/pay', () => {
     expect(q.payment_attempts).toEqual([{ reference: expect.stringMatching(/^KPY-CA-/), status: 'success', channel: 'card', message: 'Card charged successfully' }])
     const events = (await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data
     expect(events.map((e: any) => e.event)).toEqual(['charge.success'])
-    expect(events[0].data).toMatchObject({ payment_reference: reference, amount: 1500, status: 'success', payment_method: 'card' })
+    expect(events[0].data).toEqual({ reference, payment_reference: reference, transaction_reference: expect.stringMatching(/^KPY-PI-/), amount: 1500, fee: 21, currency: 'NGN', status: 'success', payment_method: 'card', metadata: { order: '7' } })
   })
 
   it('a failed card attempt leaves the checkout open; a second attempt pays it', async () => {
