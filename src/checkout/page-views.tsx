@@ -12,8 +12,8 @@ import type { PageChannel } from './schemas.js'
 
 const STYLE = `
 *{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef1f5;color:#1c2430}
-main{max-width:920px;margin:32px auto;padding:0 16px;display:grid;gap:20px}
-@media(min-width:760px){main{grid-template-columns:300px 1fr;align-items:start;margin-top:56px}}
+main{max-width:980px;margin:32px auto;padding:0 16px;display:grid;gap:20px}
+@media(min-width:760px){main{grid-template-columns:340px 1fr;align-items:start;margin-top:56px}}
 .panel{background:#fff;border-radius:12px;box-shadow:0 4px 24px rgba(20,30,50,.12);padding:24px;min-width:0}
 .brand{display:flex;align-items:center;gap:10px;font-weight:700;color:#0b3d91}
 .logo{width:34px;height:34px;border-radius:8px;background:#0b3d91;color:#fff;display:grid;place-items:center;font-size:14px}

@@ -54,7 +54,7 @@ const STATUS_WORD: Record<string, string> = { success: 'paid', failed: 'failed',
 function attemptLine(a: Attempt): AttemptLine {
   const what =
     a.kind === 'card'
-      ? `Card ${(a as CardCharge).card.card_type} •••• ${(a as CardCharge).card.last_four}`
+      ? `Card ${(a as CardCharge).card.card_type.toUpperCase()} •••• ${(a as CardCharge).card.last_four}`
       : a.kind === 'mobile_money'
         ? `Mobile money ${(a as MobileMoneyCharge).wallet.number}`
         : `Bank transfer to ${(a as BankTransferCharge).bank_account.account_number}`
