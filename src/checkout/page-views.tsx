@@ -18,6 +18,7 @@ main{max-width:980px;margin:32px auto;padding:0 16px;display:grid;gap:20px}
 .brand{display:flex;align-items:center;gap:10px;font-weight:700;color:#0b3d91}
 .logo{width:34px;height:34px;border-radius:8px;background:#0b3d91;color:#fff;display:grid;place-items:center;font-size:14px}
 h1{font-size:20px;margin:4px 0 12px}h2{font-size:17px;margin:0 0 12px}p{margin:6px 0;color:#4a5566}
+.summary dl{font-size:14px;grid-template-columns:max-content minmax(0,1fr)}
 .amount{font-size:28px;font-weight:700;color:#1c2430;margin:12px 0 4px;overflow-wrap:anywhere}
 dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:16px 0;padding:14px;background:#f6f8fb;border-radius:8px}
 dt{color:#6b7687}dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere;min-width:0}
@@ -90,7 +91,7 @@ export const Layout: FC<PropsWithChildren<{ title: string; order?: Order; attemp
 )}`
 
 const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, attempts }) => (
-  <section class="panel" aria-labelledby="order-h">
+  <section class="panel summary" aria-labelledby="order-h">
     <div class="brand">
       <span class="logo" aria-hidden="true">
         {order.merchant.slice(0, 2).toUpperCase()}

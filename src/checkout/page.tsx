@@ -108,14 +108,14 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
         </>
       )
     }
-    const others = channels.length > 1 || current
     return (
       <Layout title={`Pay ${merchant}`} order={order} attempts={past}>
         <h1>Pay {merchant}</h1>
         {body}
-        {current && !asked && others ? (
+        {current && !asked ? (
           <p class="links">
-            <a href={`${base}?channel=${channels.find((ch) => ch !== current.kind) ?? current.kind}`}>Pay another way</a>
+            {/* one channel: the same channel's form again (another card, another wallet) */}
+            <a href={`${base}?channel=${channels.find((ch) => ch !== current.kind) ?? current.kind}`}>{channels.length > 1 ? 'Pay another way' : 'Start again'}</a>
           </p>
         ) : null}
         <CancelForm base={base} />
