@@ -23,6 +23,7 @@ import { mobileMoneyRoutes } from './mobile-money/routes.js'
 import type { MobileMoneyCharge } from './mobile-money/service.js'
 import { healthBody } from './version.js'
 import { checkoutControlRoutes, checkoutRoutes } from './checkout/routes.js'
+import { checkoutPageRoutes } from './checkout/page.js'
 import type { CheckoutCharge } from './checkout/service.js'
 import type { BankTransferCharge } from './bank-transfer/service.js'
 
@@ -42,13 +43,15 @@ export function createApp(deps: Deps) {
   const every = [journal({ journal: deps.journal, clocks }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: { path: IDENTITY, maxSize: config.identityBodyLimit } })]
   const key = secretKey({ namespaces, strictKeys: config.strictKeys })
   const loopback = loopbackOnly({ controlToken: config.controlToken })
-  const open = chain(every, errorEnvelope) // health, OpenAPI, the customer's 3DS page
+  const open = chain(every, errorEnvelope) // health, OpenAPI, the customer's 3DS and checkout pages
   const local = chain([...every, loopback], errorEnvelope) // the dashboard: no key, loopback only
   const control = chain([...every, loopback, key], errorEnvelope) // the control API
   const api = chain([...every, key, armedFault({ faults })], errorEnvelope) // merchant and identity calls
 
   mount(app, '/_sandbox', open, infoRoutes(deps))
   mount(app, '/_sandbox/3ds', open, threeDsRoutes(deps))
+  // the hosted checkout page: the customer's browser, no key (docs/behaviour.md 13.1.x)
+  mount(app, '/checkout', open, checkoutPageRoutes(deps))
   mount(app, '/_sandbox/ui', local, dashboardRoutes(deps))
   mount(app, '/_sandbox', control, controlRoutes(deps))
   mount(app, '/_sandbox/direct-debit', control, directDebitControlRoutes(directDebit))

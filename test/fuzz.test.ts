@@ -101,7 +101,7 @@ async function violation(res: Response, htmlAllowed: boolean, rawJsonAllowed = f
     }
   }
   if (htmlAllowed) {
-    if (res.status === 302) return res.headers.get('location') ? null : `a redirect without location: ${where}`
+    if (res.status === 302 || res.status === 303) return res.headers.get('location') ? null : `a redirect without location: ${where}`
     if (ct.startsWith('text/html')) return [200, 400, 404, 409].includes(res.status) ? null : `HTML with status ${where}`
   }
   if (!ct.startsWith('application/json')) return `not JSON: ${where}`
@@ -165,6 +165,9 @@ interface Fx {
   mmStkTx: string
   eventId: string
   ddRef: string
+  /** a checkout: its merchant and transaction references */
+  checkoutRef: string
+  checkoutTx: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -197,6 +200,7 @@ function fixtures(key: string): Promise<Fx> {
       const mmStkRes = await ok200('POST', MM, key, mmStk)
       const events = await ok200('GET', '/_sandbox/events', key)
       expect(events.data.length).toBeGreaterThan(0)
+      const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
       return {
         key,
         pinTx: pin.tx,
@@ -211,6 +215,8 @@ function fixtures(key: string): Promise<Fx> {
         mmStkTx: mmStkRes.data.transaction_reference,
         eventId: events.data[0].id,
         ddRef: 'AUTH-SANDBOX-ACTIVE',
+        checkoutRef: checkout.data.reference,
+        checkoutTx: new URL(checkout.data.checkout_url).pathname.split('/')[2],
       }
     })()
     fixtureCache.set(key, fx)
@@ -255,6 +261,7 @@ const identityBody = (id: string) => () => ({
   verification_consent: true,
   validation: { first_name: 'Ada', last_name: 'Obi', date_of_birth: '1990-01-31', selfie: TINY_PNG },
 })
+const checkoutBody = () => ({ reference: ref('co-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada' }, redirect_url: 'https://merchant.example/back?x=1', metadata: { order: '42' } })
 const clearFaults = async (fx: Fx) => {
   await ok200('DELETE', '/_sandbox/faults', fx.key)
 }
@@ -292,6 +299,10 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST' as const, path: () => `${prefix}/ng/vnin`, body: identityBody('KO111111111111IL') },
     { method: 'POST' as const, path: () => `${prefix}/gh/passport`, body: identityBody('G0000555') },
   ]),
+  // Checkout Standard (docs/behaviour.md 13.1)
+  { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
   // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
   // the control API (docs/behaviour.md 9)
@@ -346,6 +357,11 @@ const ENDPOINTS: Endpoint[] = [
   // the customer's browser (docs/behaviour.md 8) and the dashboard: HTML
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
+  // the hosted checkout page (docs/behaviour.md 13.1.x): HTML, posts answered 303
+  { method: 'GET', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, query: () => ({ channel: 'card' }) },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'card', card_number: PIN_CARD, expiry: '09/30', cvv: '123' }) },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'pin', pin: '1234' }), label: 'PIN step' },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/cancel`, hasParam: true, html: true, form: true, body: () => ({}) },
   { method: 'GET', path: () => '/_sandbox/ui', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
   { method: 'GET', path: () => '/_sandbox/ui/fragment', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
   { method: 'GET', path: () => '/_sandbox/ui/dashboard.css', asset: 'text/css', query: () => ({ v: '0' }) },
@@ -355,7 +371,7 @@ const ENDPOINTS: Endpoint[] = [
 /** `METHOD /path/:param` of an endpoint, as the route table writes it (parameters as :p). */
 const routeOf = (ep: Endpoint) => {
   const fake = {
-    key: 'KEY', pinTx: '', pinRef: '', otpTx: '', threeDsTx: '', preTx: '', preRef: '', mmOtpRef: '', mmOtpTx: '', mmStkRef: '', mmStkTx: '', eventId: '', ddRef: '',
+    key: 'KEY', pinTx: '', pinRef: '', otpTx: '', threeDsTx: '', preTx: '', preRef: '', mmOtpRef: '', mmOtpTx: '', mmStkRef: '', mmStkTx: '', eventId: '', ddRef: '', checkoutRef: '', checkoutTx: '',
   }
   return `${ep.method} ${ep.path(fake, ep.hasParam ? ':p' : undefined)}`
 }

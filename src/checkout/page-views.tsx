@@ -1,0 +1,399 @@
+import { html, raw } from 'hono/html'
+import type { Child, FC, PropsWithChildren } from 'hono/jsx'
+import { toDecimalString } from '../money.js'
+import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
+import type { PageChannel } from './schemas.js'
+
+/**
+ * The hosted checkout page's markup (docs/behaviour.md 13.1.x): server-rendered, no script, every
+ * field labelled, every failure in text. One column on a phone; the order summary beside the
+ * payment panel from 760 px.
+ */
+
+const STYLE = `
+*{box-sizing:border-box}body{margin:0;font:16px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#eef1f5;color:#1c2430}
+main{max-width:980px;margin:32px auto;padding:0 16px;display:grid;gap:20px}
+@media(min-width:760px){main{grid-template-columns:340px 1fr;align-items:start;margin-top:56px}}
+.panel{background:#fff;border-radius:12px;box-shadow:0 4px 24px rgba(20,30,50,.12);padding:24px;min-width:0}
+.brand{display:flex;align-items:center;gap:10px;font-weight:700;color:#0b3d91}
+.logo{width:34px;height:34px;border-radius:8px;background:#0b3d91;color:#fff;display:grid;place-items:center;font-size:14px}
+h1{font-size:20px;margin:4px 0 12px}h2{font-size:17px;margin:0 0 12px}p{margin:6px 0;color:#4a5566}
+.summary dl{font-size:14px;grid-template-columns:max-content minmax(0,1fr)}
+.amount{font-size:28px;font-weight:700;color:#1c2430;margin:12px 0 4px;overflow-wrap:anywhere}
+dl{display:grid;grid-template-columns:auto 1fr;gap:6px 16px;margin:16px 0;padding:14px;background:#f6f8fb;border-radius:8px}
+dt{color:#6b7687}dd{margin:0;font-weight:600;text-align:right;overflow-wrap:anywhere;min-width:0}
+nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:0 0 18px;padding:0}
+nav a{display:block;padding:10px 14px;border:2px solid #cfd6e2;border-radius:8px;color:#1c2430;text-decoration:none;font-weight:600}
+nav a[aria-current=page]{border-color:#0b3d91;background:#e9f0fc;color:#0b3d91}
+label{display:block;font-weight:600;margin:12px 0 4px}
+input[type=text],input[type=tel],input[type=password]{width:100%;font:inherit;padding:10px 12px;border:1px solid #b8c1cf;border-radius:8px}
+input[aria-invalid=true]{border-color:#b42318}
+.row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
+.err{color:#b42318;font-size:14px;margin:4px 0 0}
+fieldset{border:0;margin:12px 0 0;padding:0}legend{font-weight:600;padding:0}
+.choice label{display:flex;gap:8px;align-items:center;font-weight:400;margin:6px 0}
+button,.button{display:block;width:100%;text-align:center;font:inherit;font-weight:600;padding:12px;border-radius:8px;border:2px solid transparent;cursor:pointer;margin-top:18px;text-decoration:none}
+.primary{background:#0b3d91;color:#fff}.secondary{background:#fff;color:#a11;border-color:#e3b4b4}
+a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #ffb020;outline-offset:2px}
+.alert{padding:12px 14px;border-radius:8px;background:#fbe7e7;color:#8a1c1c;font-weight:600;margin:0 0 14px}
+.ok{padding:12px 14px;border-radius:8px;background:#e4f6ea;color:#17633a;font-weight:600}
+.note{padding:12px 14px;border-radius:8px;background:#fff6e0;color:#6a4a00;margin:0 0 14px}
+.phone{border:2px solid #1c2430;border-radius:22px;padding:18px;max-width:320px;margin:0 auto;background:#fbfcfe}
+.attempts{font-size:14px;margin:6px 0 0;padding-left:20px;color:#4a5566}.attempts li{overflow-wrap:anywhere}
+.links{display:flex;flex-wrap:wrap;gap:6px 18px;margin-top:14px;font-size:15px}
+.foot{font-size:13px;color:#7a8597;text-align:center;margin-top:14px}
+`
+
+export const CHANNEL_LABEL: Record<PageChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', mobile_money: 'Mobile money' }
+
+/** `NGN 1,500.00` */
+export function money(currency: string, minor: number): string {
+  const [whole, frac] = toDecimalString(minor).split('.')
+  return `${currency} ${Number(whole).toLocaleString('en-US')}.${frac}`
+}
+
+export interface Order {
+  merchant: string
+  amount: number
+  currency: string
+  reference: string
+  email: string | null
+  description: string | null
+}
+
+/** A past attempt, as one line of the list. */
+export interface AttemptLine {
+  what: string
+  status: string
+  message: string
+}
+
+// the doctype keeps the page out of quirks mode
+export const Layout: FC<PropsWithChildren<{ title: string; order?: Order; attempts?: AttemptLine[] }>> = ({ title, order, attempts, children }) => html`<!doctype html>${(
+  <html lang="en">
+    <head>
+      <meta charset="utf-8" />
+      <meta name="viewport" content="width=device-width, initial-scale=1" />
+      <title>{title}</title>
+      {/* raw: JSX would escape the quotes of the CSS and break the font declaration */}
+      <style>{raw(STYLE)}</style>
+    </head>
+    <body>
+      <main>
+        {order ? <OrderSummary order={order} attempts={attempts ?? []} /> : null}
+        <div class="panel">
+          {children}
+          <p class="foot">paysandbox checkout simulation. No real money moves.</p>
+        </div>
+      </main>
+    </body>
+  </html>
+)}`
+
+const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, attempts }) => (
+  <section class="panel summary" aria-labelledby="order-h">
+    <div class="brand">
+      <span class="logo" aria-hidden="true">
+        {order.merchant.slice(0, 2).toUpperCase()}
+      </span>
+      <span id="order-h">{order.merchant}</span>
+    </div>
+    <p class="amount" id="amount">
+      {money(order.currency, order.amount)}
+    </p>
+    <dl>
+      <dt>Merchant</dt>
+      <dd>{order.merchant}</dd>
+      <dt>Currency</dt>
+      <dd>{order.currency}</dd>
+      <dt>Reference</dt>
+      <dd>{order.reference}</dd>
+      {order.email ? (
+        <>
+          <dt>Email</dt>
+          <dd>{order.email}</dd>
+        </>
+      ) : null}
+      {order.description ? (
+        <>
+          <dt>For</dt>
+          <dd>{order.description}</dd>
+        </>
+      ) : null}
+    </dl>
+    {attempts.length ? (
+      <>
+        <h2 id="attempts-h">Previous attempts</h2>
+        <ol class="attempts" aria-labelledby="attempts-h">
+          {attempts.map((a) => (
+            <li>
+              {a.what}: {a.status}
+              {a.message && a.status !== 'success' ? ` (${a.message})` : ''}
+            </li>
+          ))}
+        </ol>
+      </>
+    ) : null}
+  </section>
+)
+
+/** The choice of channel: links, the chosen one marked current. */
+export const ChannelChoice: FC<{ base: string; channels: PageChannel[]; chosen: PageChannel }> = ({ base, channels, chosen }) =>
+  channels.length < 2 ? null : (
+    <nav aria-label="Payment method">
+      <ul>
+        {channels.map((ch) => (
+          <li>
+            <a href={`${base}?channel=${ch}`} aria-current={ch === chosen ? 'page' : undefined}>
+              {CHANNEL_LABEL[ch]}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+  )
+
+/** A labelled input with its error, if any. */
+export const Field: FC<{
+  name: PageField
+  errors: FormErrors
+  echo?: Echo
+  type?: 'text' | 'tel' | 'password'
+  autocomplete?: string
+  inputmode?: 'numeric' | 'tel' | 'text'
+  placeholder?: string
+  maxlength?: number
+}> = ({ name, errors, echo, type = 'text', autocomplete, inputmode, placeholder, maxlength }) => {
+  const err = errors[name]
+  const value = echo?.[name as keyof Echo]
+  return (
+    <div>
+      <label for={`f-${name}`}>{FIELD_LABEL[name]}</label>
+      <input
+        id={`f-${name}`}
+        name={name}
+        type={type}
+        autocomplete={autocomplete ?? 'off'}
+        inputmode={inputmode}
+        placeholder={placeholder}
+        maxlength={maxlength}
+        value={value}
+        required
+        aria-invalid={err ? 'true' : undefined}
+        aria-describedby={err ? `e-${name}` : undefined}
+      />
+      {err ? (
+        <p class="err" id={`e-${name}`}>
+          {err}
+        </p>
+      ) : null}
+    </div>
+  )
+}
+
+/** A form posting one action to the page. */
+export const ActionForm: FC<PropsWithChildren<{ base: string; action: string; button?: string; label?: string }>> = ({ base, action, button = 'Continue', label, children }) => (
+  <form method="post" action={base} aria-label={label}>
+    <input type="hidden" name="action" value={action} />
+    {children}
+    <button class="primary" type="submit">
+      {button}
+    </button>
+  </form>
+)
+
+/** What went wrong, in words; `role=alert` so it is read out when the page loads. */
+export const Alert: FC<{ errors: FormErrors; notice?: string | null }> = ({ errors, notice }) => {
+  const lines = [notice, errors.form, ...Object.entries(errors).filter(([k]) => k !== 'form').map(([, v]) => v)].filter((s): s is string => !!s)
+  if (!lines.length) return null
+  return (
+    <div class="alert" role="alert">
+      {lines.map((l) => (
+        <p style="margin:0;color:inherit">{l}</p>
+      ))}
+    </div>
+  )
+}
+
+/** The card form: number, expiry (MM/YY), CVV. */
+export const CardForm: FC<{ base: string; errors: FormErrors; echo: Echo }> = ({ base, errors, echo }) => (
+  <ActionForm base={base} action="card" button="Pay" label="Pay by card">
+    <Field name="card_number" errors={errors} echo={echo} autocomplete="cc-number" inputmode="numeric" placeholder="0000 0000 0000 0000" maxlength={23} />
+    <div class="row">
+      <Field name="expiry" errors={errors} echo={echo} autocomplete="cc-exp" inputmode="numeric" placeholder="MM/YY" maxlength={7} />
+      <Field name="cvv" errors={errors} type="password" autocomplete="cc-csc" inputmode="numeric" placeholder="123" maxlength={4} />
+    </div>
+  </ActionForm>
+)
+
+export const WalletForm: FC<{ base: string; errors: FormErrors; echo: Echo; currency: string }> = ({ base, errors, echo, currency }) => (
+  <ActionForm base={base} action="mobile_money" button="Pay" label="Pay by mobile money">
+    <p>Enter the number of the {currency} mobile-money wallet to pay from.</p>
+    <Field name="phone" errors={errors} echo={echo} type="tel" autocomplete="tel" inputmode="tel" placeholder={currency === 'GHS' ? '233240000000' : '254700000000'} />
+  </ActionForm>
+)
+
+export const TransferStart: FC<{ base: string; amount: string }> = ({ base, amount }) => (
+  <ActionForm base={base} action="bank_transfer" button="Pay" label="Pay by bank transfer">
+    <p>You will be shown an account to send {amount} to from your bank's app.</p>
+  </ActionForm>
+)
+
+export interface AccountView {
+  bank_name: string
+  account_number: string
+  account_name: string
+  amount: string
+  expires: string
+  amounts: { exact: string; less: string; more: string }
+  short?: string
+}
+
+/** The temporary account, and the button that says the money was sent. */
+export const TransferAccount: FC<{ base: string; a: AccountView }> = ({ base, a }) => (
+  <>
+    <h2>Send the money to this account</h2>
+    {a.short ? <p class="note">{a.short}</p> : null}
+    <dl aria-label="Account to pay">
+      <dt>Bank</dt>
+      <dd>{a.bank_name}</dd>
+      <dt>Account number</dt>
+      <dd>{a.account_number}</dd>
+      <dt>Account name</dt>
+      <dd>{a.account_name}</dd>
+      <dt>Amount to send</dt>
+      <dd>{a.amount}</dd>
+      <dt>Expires</dt>
+      <dd>
+        <time datetime={a.expires}>{a.expires.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>
+      </dd>
+    </dl>
+    <ActionForm base={base} action="sent" button="I have sent the money" label="Transfer sent">
+      <fieldset class="choice">
+        <legend>Amount sent (a simulation)</legend>
+        <label>
+          <input type="radio" name="amount" value="exact" checked /> Exact amount, {a.amounts.exact}
+        </label>
+        <label>
+          <input type="radio" name="amount" value="less" /> Less, {a.amounts.less}
+        </label>
+        <label>
+          <input type="radio" name="amount" value="more" /> More, {a.amounts.more}
+        </label>
+      </fieldset>
+    </ActionForm>
+  </>
+)
+
+/** The step a card attempt waits for (docs/behaviour.md 3): one field, or the address, or the 3DS link. */
+export const CardStepForm: FC<{ base: string; step: string; card: string; errors: FormErrors; echo: Echo; threeDs: string }> = ({ base, step, card, errors, echo, threeDs }) => {
+  if (step === 'PIN')
+    return (
+      <ActionForm base={base} action="pin" label="Card PIN">
+        <h2>Enter your card PIN</h2>
+        <p>Card {card}</p>
+        <Field name="pin" errors={errors} type="password" inputmode="numeric" maxlength={4} />
+      </ActionForm>
+    )
+  if (step === 'OTP')
+    return (
+      <ActionForm base={base} action="otp" label="One-time password">
+        <h2>Enter the OTP</h2>
+        <p>Enter the OTP sent to the phone number or e-mail tied to card {card}.</p>
+        <Field name="otp" errors={errors} type="password" autocomplete="one-time-code" inputmode="numeric" maxlength={8} />
+      </ActionForm>
+    )
+  if (step === 'AVS')
+    return (
+      <ActionForm base={base} action="avs" label="Billing address">
+        <h2>Billing address</h2>
+        <p>Your bank asks for the billing address of card {card}.</p>
+        <Field name="address" errors={errors} echo={echo} autocomplete="street-address" />
+        <div class="row">
+          <Field name="city" errors={errors} echo={echo} autocomplete="address-level2" />
+          <Field name="state" errors={errors} echo={echo} autocomplete="address-level1" />
+        </div>
+        <div class="row">
+          <Field name="zip_code" errors={errors} echo={echo} autocomplete="postal-code" />
+          <Field name="country" errors={errors} echo={echo} autocomplete="country" />
+        </div>
+      </ActionForm>
+    )
+  if (step === 'CARD_ENROLL')
+    return (
+      <ActionForm base={base} action="phone" label="Card enrolment">
+        <h2>Enrol your card</h2>
+        <p>Enter the phone number tied to card {card} to enrol it for online payment.</p>
+        <Field name="phone" errors={errors} echo={echo} type="tel" autocomplete="tel" inputmode="tel" />
+      </ActionForm>
+    )
+  if (step === '3DS')
+    return (
+      <>
+        <h2>Confirm with your bank</h2>
+        <p>Your bank asks you to confirm this payment with card {card} on its page.</p>
+        <a class="button primary" href={threeDs}>
+          Authenticate with your bank
+        </a>
+      </>
+    )
+  return <Waiting what="Your bank is processing this payment." base={base} />
+}
+
+export const Waiting: FC<{ what: string; base: string }> = ({ what, base }) => (
+  <>
+    <p role="status">{what} This page shows the outcome once it arrives.</p>
+    <a class="button primary" href={base}>
+      Check again
+    </a>
+  </>
+)
+
+/** The wallet's prompt, as the customer's phone would show it. */
+export const WalletPrompt: FC<{ base: string; phone: string; amount: string; merchant: string; errors: FormErrors }> = ({ base, phone, amount, merchant, errors }) => (
+  <>
+    <h2>Approve on your phone</h2>
+    <p>A prompt was sent to {phone}. On a real phone it pops up; here it is simulated below.</p>
+    <div class="phone" role="group" aria-label="Phone prompt">
+      <p>
+        Pay <strong>{amount}</strong> to <strong>{merchant}</strong>? Enter your wallet PIN to approve.
+      </p>
+      <ActionForm base={base} action="prompt" button="Approve" label="Wallet PIN">
+        <Field name="pin" errors={errors} type="password" inputmode="numeric" maxlength={4} />
+      </ActionForm>
+    </div>
+  </>
+)
+
+export const WalletOtp: FC<{ base: string; phone: string; errors: FormErrors }> = ({ base, phone, errors }) => (
+  <ActionForm base={base} action="otp" label="Wallet OTP">
+    <h2>Enter the OTP</h2>
+    <p>An OTP was sent to {phone}.</p>
+    <Field name="otp" errors={errors} type="password" autocomplete="one-time-code" inputmode="numeric" maxlength={8} />
+  </ActionForm>
+)
+
+export const CancelForm: FC<{ base: string }> = ({ base }) => (
+  <form method="post" action={base.replace(/\/pay$/, '/cancel')} aria-label="Cancel payment">
+    <button class="secondary" type="submit">
+      Cancel
+    </button>
+  </form>
+)
+
+export const Outcome: FC<{ status: string; message: string }> = ({ status, message }) => (
+  <>
+    <h1>{status === 'success' ? 'Payment successful' : status === 'expired' ? 'Checkout expired' : 'Payment cancelled'}</h1>
+    <p class={status === 'success' ? 'ok' : 'alert'} role="status">
+      {message}
+    </p>
+    <p>You can close this page.</p>
+  </>
+)
+
+export const NotFoundPage: FC<{ children?: Child }> = () => (
+  <Layout title="Checkout not found">
+    <h1>Checkout not found</h1>
+    <p>No checkout has this link. Check the link the merchant gave you.</p>
+  </Layout>
+)

@@ -1,0 +1,295 @@
+import { Hono, type Context } from 'hono'
+import { originOf } from '../cards/routes.js'
+import type { CardCharge } from '../charges/types.js'
+import { ApiError, MSG } from '../errors.js'
+import { readBodyText } from '../http/body.js'
+import { noteRequest, type AppEnv } from '../http/context.js'
+import type { Namespaces } from '../namespaces.js'
+import type { BankTransferCharge } from '../bank-transfer/service.js'
+import type { MobileMoneyCharge } from '../mobile-money/service.js'
+import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
+import {
+  Alert,
+  CHANNEL_LABEL,
+  CancelForm,
+  CardForm,
+  CardStepForm,
+  ChannelChoice,
+  Layout,
+  NotFoundPage,
+  Outcome,
+  TransferAccount,
+  TransferStart,
+  Waiting,
+  WalletForm,
+  WalletOtp,
+  WalletPrompt,
+  money,
+  type AttemptLine,
+  type Order,
+} from './page-views.js'
+import type { PageChannel } from './schemas.js'
+import { CHECKOUT_MSG, isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
+
+/**
+ * The hosted checkout page (docs/behaviour.md 13.1.x), at the checkout_url that
+ * `charges/initialize` answers: `GET /checkout/:tx/pay` shows the checkout's state (the channel
+ * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:tx/pay` with an
+ * `action`, `POST /checkout/:tx/cancel`) and are answered with a redirect to the page
+ * (post-redirect-get), or the page again with what was refused. Once the checkout ends the browser
+ * goes to `redirect_url?reference=<merchant reference>`. No key: this is the customer's browser;
+ * the transaction reference in the link is the unguessable part. Posts are journaled in the
+ * checkout's namespace, the card number masked, CVV, PIN and OTP never kept.
+ */
+
+const pagePath = (tx: string) => `/checkout/${encodeURIComponent(tx)}/pay`
+
+/** The amounts "I have sent the money" offers: exact, half, or a tenth more (at least 1.00). */
+export function transferAmounts(expected: number): Record<BankAmount, number> {
+  return { exact: expected, less: Math.max(1, Math.floor(expected / 2)), more: expected + Math.max(100, Math.round(expected / 10)) }
+}
+
+const STATUS_WORD: Record<string, string> = { success: 'paid', failed: 'failed', expired: 'expired', processing: 'in progress', pending: 'not started' }
+
+function attemptLine(a: Attempt): AttemptLine {
+  const what =
+    a.kind === 'card'
+      ? `Card ${(a as CardCharge).card.card_type.toUpperCase()} •••• ${(a as CardCharge).card.last_four}`
+      : a.kind === 'mobile_money'
+        ? `Mobile money ${(a as MobileMoneyCharge).wallet.number}`
+        : `Bank transfer to ${(a as BankTransferCharge).bank_account.account_number}`
+  return { what, status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' }
+}
+
+interface ViewOptions {
+  /** the channel asked for (`?channel=`, or the one a refused form was for) */
+  chosen?: string
+  errors?: FormErrors
+  echo?: Echo
+}
+
+export function checkoutPageRoutes({ checkout, namespaces }: { checkout: CheckoutService; namespaces: Namespaces }) {
+  const app = new Hono<AppEnv>()
+  const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
+
+  /** The page of an open checkout. */
+  const view = (ns: string, co: CheckoutCharge, o: ViewOptions = {}) => {
+    const base = pagePath(co.transaction_reference)
+    const merchant = merchantOf(ns)
+    const errors = o.errors ?? {}
+    const echo = o.echo ?? {}
+    const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
+    const all = checkout.attempts(ns, co)
+    const under = checkout.current(ns, co)
+    const current = under?.status === 'processing' ? under : undefined
+    const past = all.filter((a) => a.transaction_reference !== under?.transaction_reference).map(attemptLine)
+    const asked = co.channels.find((ch) => ch === o.chosen)
+    const channels = co.channels
+    let body
+    if (current && !asked) {
+      body = <>{stepOf(ns, co, current, base, merchant, errors, echo)}</>
+    } else {
+      const chosen: PageChannel = asked ?? (co.default_channel && channels.includes(co.default_channel) ? co.default_channel : channels[0] ?? 'card')
+      const last = all.at(-1)
+      const notice = !Object.keys(errors).length && !current && last && (last.status === 'failed' || last.status === 'expired')
+        ? `Payment ${last.status === 'expired' ? 'expired' : 'failed'}: ${last.failure_message ?? last.response_message}. You can try again, with the same or another method.`
+        : null
+      body = (
+        <>
+          <ChannelChoice base={base} channels={channels} chosen={chosen} />
+          <Alert errors={errors} notice={notice} />
+          {chosen === 'card' ? (
+            <CardForm base={base} errors={errors} echo={echo} />
+          ) : chosen === 'mobile_money' ? (
+            <WalletForm base={base} errors={errors} echo={echo} currency={co.currency} />
+          ) : (
+            <TransferStart base={base} amount={money(co.currency, co.amount)} />
+          )}
+        </>
+      )
+    }
+    return (
+      <Layout title={`Pay ${merchant}`} order={order} attempts={past}>
+        <h1>Pay {merchant}</h1>
+        {body}
+        {current && !asked ? (
+          <p class="links">
+            {/* one channel: the same channel's form again (another card, another wallet) */}
+            <a href={`${base}?channel=${channels.find((ch) => ch !== current.kind) ?? current.kind}`}>{channels.length > 1 ? 'Pay another way' : 'Start again'}</a>
+          </p>
+        ) : null}
+        <CancelForm base={base} />
+      </Layout>
+    )
+  }
+
+  /** The step the attempt under way waits for. */
+  const stepOf = (ns: string, co: CheckoutCharge, a: Attempt, base: string, merchant: string, errors: FormErrors, echo: Echo) => {
+    if (a.kind === 'card') {
+      const card = `${a.card.card_type.toUpperCase()} •••• ${a.card.last_four}`
+      return (
+        <>
+          <Alert errors={{ form: errors.form }} />
+          <CardStepForm base={base} step={a.pending_steps[0] ?? ''} card={card} errors={errors} echo={echo} threeDs={`/_sandbox/3ds/${encodeURIComponent(a.transaction_reference)}`} />
+        </>
+      )
+    }
+    if (a.kind === 'mobile_money') {
+      const phone = `+${a.wallet.number}`
+      const step = a.pending_steps[0]
+      const left = a.otp_rejected ? `Attempts left: ${a.otp_attempts_left}.` : null
+      return (
+        <>
+          <Alert errors={{ form: errors.form }} notice={errors.form ? left : null} />
+          {step === 'OTP' ? (
+            <WalletOtp base={base} phone={phone} errors={errors} />
+          ) : step === 'STK_PROMPT' ? (
+            <WalletPrompt base={base} phone={phone} amount={money(co.currency, a.amount_expected)} merchant={merchant} errors={errors} />
+          ) : (
+            <Waiting what="Waiting for your wallet to answer." base={base} />
+          )}
+        </>
+      )
+    }
+    const t = a as BankTransferCharge
+    const amounts = transferAmounts(t.amount_expected)
+    const lastIn = t.transfers.at(-1)
+    return (
+      <>
+        <Alert errors={{ form: errors.form }} />
+        <TransferAccount
+          base={base}
+          a={{
+            ...t.bank_account,
+            amount: money(t.currency, t.amount_expected),
+            expires: t.bank_account.expiry_date_in_utc,
+            amounts: { exact: money(t.currency, amounts.exact), less: money(t.currency, amounts.less), more: money(t.currency, amounts.more) },
+            short: lastIn?.payment_event === 'underpayment' ? `A transfer of ${money(t.currency, lastIn.amount)} arrived, short of ${money(t.currency, t.amount_expected)}: it was returned to you. Send the exact amount.` : undefined,
+          }}
+        />
+      </>
+    )
+  }
+
+  /** An ended checkout: to redirect_url with the merchant's reference, or its outcome here. */
+  const ended = (c: Context<AppEnv>, ns: string, co: CheckoutCharge, after: 'get' | 'post') => {
+    if (co.redirect_url) {
+      const url = new URL(co.redirect_url)
+      url.searchParams.set('reference', co.payment_reference)
+      return c.redirect(url.toString(), after === 'get' ? 302 : 303)
+    }
+    if (after === 'post') return c.redirect(pagePath(co.transaction_reference), 303)
+    const merchant = merchantOf(ns)
+    const message =
+      co.status === 'success'
+        ? `You paid ${money(co.currency, co.amount)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
+        : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
+    const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
+    return c.html(
+      <Layout title={co.status === 'success' ? 'Payment successful' : 'Checkout ended'} order={order} attempts={checkout.attempts(ns, co).map(attemptLine)}>
+        <Outcome status={co.status} message={message} />
+      </Layout>,
+    )
+  }
+
+  /** Does what a form asked; refusals are thrown (ApiError). */
+  const act = (c: Context<AppEnv>, ns: string, co: CheckoutCharge, a: PageAction): void => {
+    switch (a.action) {
+      case 'card':
+        checkout.payCard(ns, co, a.card, `${originOf(c.req.url)}${pagePath(co.transaction_reference)}`)
+        return
+      case 'pin':
+        checkout.authorizeCard(ns, co, { pin: a.pin })
+        return
+      case 'otp':
+        if (checkout.current(ns, co)?.kind === 'mobile_money') checkout.authorizeMobileMoney(ns, co, a.otp)
+        else checkout.authorizeCard(ns, co, { otp: a.otp })
+        return
+      case 'avs':
+        checkout.authorizeCard(ns, co, { avs: a.avs })
+        return
+      case 'phone':
+        checkout.authorizeCard(ns, co, { phone: a.phone })
+        return
+      case 'mobile_money':
+        checkout.payMobileMoney(ns, co, a.number)
+        return
+      case 'prompt':
+        checkout.answerPrompt(ns, co, a.pin)
+        return
+      case 'bank_transfer':
+        checkout.payBankTransfer(ns, co, merchantOf(ns))
+        return
+      case 'sent': {
+        const under = checkout.current(ns, co)
+        const amount = under?.kind === 'bank_transfer' ? transferAmounts((under as BankTransferCharge).amount_expected)[a.amount] : undefined
+        checkout.transferSent(ns, co, amount)
+      }
+    }
+  }
+
+  /** A refusal as the page's errors: field errors by the field they name, anything else as text. */
+  const errorsOf = (e: ApiError): FormErrors => {
+    if (e.message !== MSG.INVALID_REQUEST || !e.data || typeof e.data !== 'object') return { form: e.message }
+    const out: FormErrors = {}
+    for (const [k, v] of Object.entries(e.data as Record<string, string>)) {
+      const f = SERVICE_FIELD[k]
+      if (f && !out[f]) out[f] = `${FIELD_LABEL[f]} ${v}`
+      else out.form = `${out.form ? `${out.form} ` : ''}${k} ${v}`
+    }
+    return out
+  }
+
+  const notFound = (c: Context<AppEnv>) => c.html(<NotFoundPage />, 404)
+
+  app.get('/:tx/pay', (c) => {
+    const found = checkout.locate(c.req.param('tx'))
+    if (!found) return notFound(c)
+    const { ns, checkout: co } = found
+    if (!isOpen(co)) return ended(c, ns, co, 'get')
+    return c.html(view(ns, co, { chosen: c.req.query('channel') }))
+  })
+
+  app.post('/:tx/pay', async (c) => {
+    const found = checkout.locate(c.req.param('tx'))
+    if (!found) return notFound(c)
+    const { ns, checkout: co } = found
+    // journaled in the checkout's namespace, as the 3DS page's posts are
+    c.set('ns', ns)
+    let form: URLSearchParams
+    try {
+      form = new URLSearchParams(await readBodyText(c))
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      return c.html(view(ns, co, { errors: { form: e.message } }), e.status)
+    }
+    noteRequest(c, journalNote(form), true)
+    if (!isOpen(co)) return ended(c, ns, co, 'post')
+    const parsed = parseAction(form, co.currency)
+    const chosen = ['card', 'mobile_money', 'bank_transfer'].includes(parsed.ok ? parsed.value.action : parsed.action) ? (parsed.ok ? parsed.value.action : parsed.action) : undefined
+    if (!parsed.ok) return c.html(view(ns, co, { chosen, errors: parsed.errors, echo: parsed.echo }), 400)
+    try {
+      act(c, ns, co, parsed.value)
+    } catch (e) {
+      if (!(e instanceof ApiError)) throw e
+      const now = checkout.get(ns, co.transaction_reference)
+      if (!isOpen(now)) return ended(c, ns, now, 'post')
+      return c.html(view(ns, now, { chosen, errors: errorsOf(e), echo: parsed.echo }), e.status)
+    }
+    const now = checkout.get(ns, co.transaction_reference)
+    return isOpen(now) ? c.redirect(pagePath(now.transaction_reference), 303) : ended(c, ns, now, 'post')
+  })
+
+  app.post('/:tx/cancel', (c) => {
+    const found = checkout.locate(c.req.param('tx'))
+    if (!found) return notFound(c)
+    const { ns, checkout: co } = found
+    c.set('ns', ns)
+    noteRequest(c, { action: 'cancel' }, true)
+    // already ended: the outcome stands, the browser goes where an ended checkout sends it
+    if (isOpen(co)) checkout.cancel(ns, co)
+    return ended(c, ns, co, 'post')
+  })
+
+  return app
+}
