@@ -73,6 +73,9 @@ describe('GET /checkout/:tx/pay', () => {
     const page = await get(sb, path)
     expect(page.status).toBe(200)
     expect(page.type).toContain('text/html')
+    // no script, nothing from elsewhere: a plain page
+    expect(page.html).not.toContain('<script')
+    expect(page.html).not.toMatch(/(src|href)="(https?:)?\/\//)
     const t = text(page.html)
     expect(t).toContain('Sandbox Merchant')
     expect(t).toContain('NGN 1,500.00')

@@ -266,7 +266,9 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
     noteRequest(c, journalNote(form), true)
     if (!isOpen(co)) return ended(c, ns, co, 'post')
     const parsed = parseAction(form, co.currency)
-    const chosen = ['card', 'mobile_money', 'bank_transfer'].includes(parsed.ok ? parsed.value.action : parsed.action) ? (parsed.ok ? parsed.value.action : parsed.action) : undefined
+    // a refused start of a channel shows that channel's form again; a refused step, the step
+    const action = parsed.ok ? parsed.value.action : parsed.action
+    const chosen = action === 'card' || action === 'mobile_money' || action === 'bank_transfer' ? action : undefined
     if (!parsed.ok) return c.html(view(ns, co, { chosen, errors: parsed.errors, echo: parsed.echo }), 400)
     try {
       act(c, ns, co, parsed.value)
