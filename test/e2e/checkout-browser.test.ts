@@ -191,6 +191,13 @@ describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.x)', () 
     const { key, reference, url } = await checkout('retry')
     const page = await newPage()
     await page.goto(url)
+    // a refused entry: said in words next to its field, what was typed kept (not the CVV)
+    await payByCard(page, DECLINED_CARD, '40')
+    expect(await page.getByRole('alert').innerText()).toContain('CVV must be 3 or 4 digits')
+    const cvv = page.getByLabel('CVV', { exact: true })
+    expect(await cvv.getAttribute('aria-invalid')).toBe('true')
+    expect(await page.getByLabel('Card number', { exact: true }).inputValue()).toBe(DECLINED_CARD)
+    expect(await cvv.inputValue()).toBe('')
     await payByCard(page, DECLINED_CARD, '408')
     expect(await page.getByRole('alert').innerText()).toContain(`Payment failed: ${INSUFFICIENT_FUNDS}`)
     expect(await page.getByRole('list', { name: 'Previous attempts' }).innerText()).toContain('•••• 6067: failed')
@@ -200,6 +207,38 @@ describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.x)', () 
     const q = await landsPaid(page, key, reference, 'card')
     expect(q.payment_attempts.map((a: { status: string }) => a.status)).toEqual(['failed', 'success'])
     expect(q.payment_attempts[0].message).toBe(INSUFFICIENT_FUNDS)
+  })
+
+  it('answers the billing-address and card-enrolment steps by their labels', async () => {
+    const avs = await checkout('avs')
+    const page = await newPage(390, 844)
+    await page.goto(avs.url)
+    await payByCard(page, '5384063928932071')
+    await page.getByLabel('PIN', { exact: true }).fill('1234')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('heading', { name: 'Billing address' }).waitFor()
+    for (const [label, value] of [
+      ['Address', '1 Sandbox Road'],
+      ['City', 'Lekki'],
+      ['State', 'Lagos'],
+      ['Postal code', '100001'],
+      ['Country', 'NG'],
+    ]) await page.getByLabel(label, { exact: true }).fill(value)
+    await noHorizontalScroll(page)
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await landsPaid(page, avs.key, avs.reference, 'card')
+
+    const enrol = await checkout('enrol')
+    await page.goto(enrol.url)
+    await payByCard(page, '5061460410120223210')
+    await page.getByLabel('PIN', { exact: true }).fill('1234')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByRole('heading', { name: 'Enrol your card' }).waitFor()
+    await page.getByLabel('Phone number', { exact: true }).fill('+2348000000000')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await page.getByLabel('OTP', { exact: true }).fill('123456')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await landsPaid(page, enrol.key, enrol.reference, 'card')
   })
 
   it('pays by mobile money from a KES wallet: the phone prompt answered with the PIN', async () => {
