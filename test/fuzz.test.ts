@@ -33,6 +33,7 @@ const ARRAY_PROTO_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
 const M = '/merchant/api/v1'
 const CARD = `${M}/charges/card`
 const MM = `${M}/charges/mobile-money`
+const INIT = `${M}/charges/initialize`
 const PIN_CARD = '5188513618552975'
 const PIN_OTP_CARD = '5442056106072595'
 const THREE_DS_CARD = '4562543755474674'
@@ -165,6 +166,8 @@ interface Fx {
   mmStkTx: string
   eventId: string
   ddRef: string
+  checkoutRef: string
+  checkoutTx: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -181,6 +184,20 @@ const mmBody = (number: string, currency: 'KES' | 'GHS') => ({
   mobile_money: { number },
 })
 
+const checkoutBody = () => ({
+  reference: ref('co-fuzz'),
+  amount: 1500,
+  currency: 'NGN',
+  narration: 'fuzz checkout',
+  channels: ['card', 'bank_transfer'],
+  default_channel: 'card',
+  customer: { email: 'buyer@example.com', name: 'Ada Buyer' },
+  redirect_url: 'https://merchant.example/back',
+  notification_url: 'http://127.0.0.1:9/hook',
+  metadata: { order: '42' },
+  merchant_bears_cost: false,
+})
+
 const fixtureCache = new Map<string, Promise<Fx>>()
 function fixtures(key: string): Promise<Fx> {
   let fx = fixtureCache.get(key)
@@ -195,6 +212,8 @@ function fixtures(key: string): Promise<Fx> {
       const mmOtpRes = await ok200('POST', MM, key, mmOtp)
       const mmStk = mmBody('254700000000', 'KES')
       const mmStkRes = await ok200('POST', MM, key, mmStk)
+      const checkout = checkoutBody()
+      const checkoutRes = await ok200('POST', INIT, key, checkout)
       const events = await ok200('GET', '/_sandbox/events', key)
       expect(events.data.length).toBeGreaterThan(0)
       return {
@@ -211,6 +230,8 @@ function fixtures(key: string): Promise<Fx> {
         mmStkTx: mmStkRes.data.transaction_reference,
         eventId: events.data[0].id,
         ddRef: 'AUTH-SANDBOX-ACTIVE',
+        checkoutRef: checkout.reference,
+        checkoutTx: /\/checkout\/([^/]+)\/pay$/.exec(checkoutRes.data.checkout_url)![1],
       }
     })()
     fixtureCache.set(key, fx)
@@ -281,6 +302,20 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${MM}/sandbox/authorize-stk`, body: (fx) => ({ reference: fx.mmStkRef, pin: '1234' }) },
   { method: 'POST', path: () => `${MM}/resend-otp`, body: (fx) => ({ transaction_reference: fx.mmOtpTx, reference: fx.mmOtpRef }) },
   { method: 'POST', path: () => `${MM}/resend-stk`, body: (fx) => ({ transaction_reference: fx.mmStkTx, reference: fx.mmStkRef }) },
+  // Checkout Standard (docs/behaviour.md 13.1): initialize, and the control calls that pay or cancel
+  { method: 'POST', path: () => INIT, body: checkoutBody },
+  // a declined card: the checkout stays open for the next run
+  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
+  // a short transfer: all of it returned, the checkout stays open
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'bank_transfer', amount: 1 }), label: 'bank transfer' },
+  {
+    method: 'POST',
+    path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`,
+    hasParam: true,
+    body: () => ({ channel: 'card', card: { number: PIN_CARD, cvv: '123', expiry_month: '09', expiry_year: '30', pin: '1234' } }),
+    label: 'card given',
+  },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
   // direct debit, both prefixes (docs/api.md 4.3; docs/behaviour.md 6)
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}`, hasParam: true },
@@ -355,7 +390,7 @@ const ENDPOINTS: Endpoint[] = [
 /** `METHOD /path/:param` of an endpoint, as the route table writes it (parameters as :p). */
 const routeOf = (ep: Endpoint) => {
   const fake = {
-    key: 'KEY', pinTx: '', pinRef: '', otpTx: '', threeDsTx: '', preTx: '', preRef: '', mmOtpRef: '', mmOtpTx: '', mmStkRef: '', mmStkTx: '', eventId: '', ddRef: '',
+    key: 'KEY', pinTx: '', pinRef: '', otpTx: '', threeDsTx: '', preTx: '', preRef: '', mmOtpRef: '', mmOtpTx: '', mmStkRef: '', mmStkTx: '', eventId: '', ddRef: '', checkoutRef: '', checkoutTx: '',
   }
   return `${ep.method} ${ep.path(fake, ep.hasParam ? ':p' : undefined)}`
 }
