@@ -225,6 +225,10 @@ describe('record to flow', () => {
     await call('POST', '/_sandbox/checkouts/rec-checkout-gone/cancel')
     await call('POST', '/_sandbox/checkouts/rec-checkout-gone/cancel')
 
+    // the control call's card was journaled masked: the flow put the pack's card back
+    const journal = await (await fetch(`${sb.url}/_sandbox/requests`, { headers: h })).text()
+    expect(journal).toContain('518851')
+    for (const secret of ['5188513618552975', '"cvv":"123"', '"pin":"1234"']) expect(journal).not.toContain(secret)
     const res = (await (await fetch(`${sb.url}/_sandbox/requests?format=flow`, { headers: h })).json()) as any
     const flow = validateFlow(res.data, 'recorded')
     // no generated value of this session is sent or expected literally (the step names say what was called): each is captured or matched
