@@ -86,5 +86,7 @@ export class ApiError extends Error {
 export const invalid = (fields: FieldErrors): ApiError => new ApiError(400, MSG.INVALID_REQUEST, fields)
 export const badRequest = (message: string, data: unknown = null): ApiError => new ApiError(400, message, data)
 export const notFound = (message: string): ApiError => new ApiError(404, message, null)
+/** docs/behaviour.md 2.1: a step on a payment that has already finished. */
+export const conflict = (message: string): ApiError => new ApiError(409, message, null)
 /** docs/behaviour.md 2: a body over the route's limit. */
 export const tooLarge = (limit: number): ApiError => new ApiError(413, MSG.BODY_TOO_LARGE, { limit_bytes: limit })

@@ -32,14 +32,14 @@ interface Route {
   body?: string
   /** a component name in `schemas` below: what `data` holds in the 200 answer */
   answer?: string
-  /** refused 409 when the payment is already over */
-  conflict?: boolean
   /** false: the body may be left out */
   bodyRequired?: boolean
   query?: z.ZodObject
   /** no key needed */
   public?: boolean
   extensions?: Record<string, unknown>
+  /** a step on a payment: 409 when the payment has already finished (docs/behaviour.md 2.1) */
+  step?: boolean
 }
 
 /** Request body schemas, by component name: the same objects the routes validate with. */
@@ -149,17 +149,17 @@ function routes(): Route[] {
     { method: 'post', path: '/merchant/api/v1/charges/card/pre-authorize', tag: 'cards', operationId: 'preauthorizeCard', summary: 'Place a hold on a card', body: 'ChargeDataRequest',
       description: '`charge_data` is `PreauthChargePayload` (the card charge payload, where `amount` may be 0), encrypted as for a charge.',
       extensions: { 'x-charge-data-schema': { $ref: '#/components/schemas/PreauthChargePayload' } } },
-    { method: 'post', path: '/merchant/api/v1/charges/card/authorize', tag: 'cards', operationId: 'authorizeCardCharge', summary: 'Answer the pending step of a card charge (PIN, OTP, AVS or phone)', body: 'CardAuthorizeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/card/authorize', tag: 'cards', operationId: 'authorizeCardCharge', step: true, summary: 'Answer the pending step of a card charge (PIN, OTP, AVS or phone)', body: 'CardAuthorizeRequest' },
     { method: 'post', path: '/merchant/api/v1/charges/card/capture', tag: 'cards', operationId: 'capturePreauthorization', summary: 'Capture from a pre-authorization', body: 'CaptureRequest' },
     { method: 'post', path: '/merchant/api/v1/charges/card/void', tag: 'cards', operationId: 'voidCapture', summary: 'Void an unsettled capture or the authorization', body: 'VoidRequest' },
     { method: 'post', path: '/merchant/api/v1/charges/card/refund', tag: 'cards', operationId: 'refundCapture', summary: 'Refund a settled capture or charge', body: 'RefundRequest' },
-    { method: 'post', path: '/merchant/api/v1/charges/card/resend-otp', tag: 'cards', operationId: 'resendCardOtp', summary: 'Resend the OTP of a card charge', body: 'TransactionReferenceRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/card/resend-otp', tag: 'cards', operationId: 'resendCardOtp', step: true, summary: 'Resend the OTP of a card charge', body: 'TransactionReferenceRequest' },
 
     { method: 'post', path: '/merchant/api/v1/charges/mobile-money', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: 'Charge a mobile money wallet (KES or GHS)', body: 'MobileMoneyChargeRequest' },
-    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/authorize', tag: 'mobile money', operationId: 'authorizeMobileMoney', summary: 'Answer the OTP step', body: 'MobileMoneyAuthorizeRequest' },
-    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', tag: 'mobile money', operationId: 'authorizeStk', summary: 'Answer the STK prompt with the wallet PIN', body: 'StkAuthorizeRequest' },
-    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-otp', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', summary: 'Resend the OTP', body: 'ResendRequest' },
-    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-stk', tag: 'mobile money', operationId: 'resendStk', summary: 'Send the STK prompt again', body: 'ResendRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/authorize', tag: 'mobile money', operationId: 'authorizeMobileMoney', step: true, summary: 'Answer the OTP step', body: 'MobileMoneyAuthorizeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', tag: 'mobile money', operationId: 'authorizeStk', step: true, summary: 'Answer the STK prompt with the wallet PIN', body: 'StkAuthorizeRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-otp', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', step: true, summary: 'Resend the OTP', body: 'ResendRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-stk', tag: 'mobile money', operationId: 'resendStk', step: true, summary: 'Send the STK prompt again', body: 'ResendRequest' },
 
     { method: 'post', path: '/merchant/api/v1/charges/initialize', tag: 'checkout', operationId: 'initializeCheckout', summary: 'Initialize a charge the customer pays on the hosted checkout page', body: 'InitializeRequest', answer: 'InitializeAnswer',
       description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.` },
@@ -202,10 +202,10 @@ function routes(): Route[] {
     { method: 'delete', path: '/_sandbox/faults', tag: 'control', operationId: 'clearFaults', summary: 'Remove every fault' },
     { method: 'delete', path: '/_sandbox/faults/:id', tag: 'control', operationId: 'removeFault', summary: 'Remove one fault' },
     { method: 'post', path: '/_sandbox/captures/:reference/settle', tag: 'control', operationId: 'settleCapture', summary: 'Settle a capture (or a successful charge) now' },
-    { method: 'post', path: '/_sandbox/charges/:reference/complete', tag: 'control', operationId: 'completeCharge', summary: 'Finish a processing charge (3DS step, STK prompt, processing debit) as success or failed', body: 'CompleteChargeRequest' },
-    { method: 'post', path: '/_sandbox/checkouts/:reference/pay', tag: 'checkout', operationId: 'payCheckout', summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: 'CheckoutPayRequest', answer: 'CheckoutSummary', conflict: true,
+    { method: 'post', path: '/_sandbox/charges/:reference/complete', tag: 'control', operationId: 'completeCharge', step: true, summary: 'Finish a processing charge (3DS step, STK prompt, processing debit) as success or failed', body: 'CompleteChargeRequest' },
+    { method: 'post', path: '/_sandbox/checkouts/:reference/pay', tag: 'checkout', operationId: 'payCheckout', summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: 'CheckoutPayRequest', answer: 'CheckoutSummary', step: true,
       description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). `reference` is the merchant's or the transaction reference." },
-    { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', conflict: true },
+    { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },
     { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },
     { method: 'post', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)', body: 'CreateAuthorizationRequest' },
   )
@@ -277,7 +277,7 @@ function operation(route: Route, version: string): Schema {
       401: { $ref: '#/components/responses/Unauthorized' },
       403: { $ref: '#/components/responses/Forbidden' },
       ...(params.some((p) => p.in === 'path') ? { 404: { $ref: '#/components/responses/NotFound' } } : {}),
-      ...(route.conflict ? { 409: { $ref: '#/components/responses/Conflict' } } : {}),
+      ...(route.step ? { 409: { $ref: '#/components/responses/Conflict' } } : {}),
       ...(route.body ? { 413: { $ref: '#/components/responses/TooLarge' } } : {}),
     }
   }
@@ -325,7 +325,7 @@ function build(version: string): Schema {
         Unauthorized: envelopeResponse('Missing, unknown or live key'),
         Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
         NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),
-        Conflict: envelopeResponse('`Payment has already been completed`, `Transaction has already been completed`, `This checkout is no longer open for payment` or `Account has expired`'),
+        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`)'),
         TooLarge: envelopeResponse('Body over the limit (1 MiB; 4 MiB on the identity endpoints)'),
       },
     },

@@ -371,41 +371,41 @@ describe('authorize refusals', () => {
     expect(await eventCount()).toBe(before)
   })
 
-  it('refuses authorize after success with Payment has already been completed', async () => {
+  it('refuses authorize after success with 409 Payment has already been completed', async () => {
     const { payload, tx } = await pendingAt('5188513618552975', [{ pin: '1234' }])
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
     await expectUnchanged(payload.reference, async () => {
       const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
     })
   })
 
-  it('refuses authorize on a no-auth success with Payment has already been completed', async () => {
+  it('refuses authorize on a no-auth success with 409 Payment has already been completed', async () => {
     const { payload, tx } = await pendingAt('4084127883172787')
     await expectUnchanged(payload.reference, async () => {
       const res = await authorize(tx, { otp: '123456' })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body.message).toBe('Payment has already been completed')
     })
   })
 
-  it('refuses authorize after failure with Transaction has already been completed', async () => {
+  it('refuses authorize after failure with 409 Transaction has already been completed', async () => {
     const { payload, tx } = await pendingAt('5188513618552975', [{ pin: '0000' }])
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('failed')
     await expectUnchanged(payload.reference, async () => {
       const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
     })
   })
 
-  it('refuses authorize on a card failed at once with Transaction has already been completed', async () => {
+  it('refuses authorize on a card failed at once with 409 Transaction has already been completed', async () => {
     const payload = cardPayload('506066506066506067', {}, { cvv: '408' })
     const tx = (await sb.charge(payload)).body.data.transaction_reference
     await expectUnchanged(payload.reference, async () => {
       const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body.message).toBe('Transaction has already been completed')
     })
   })

@@ -217,13 +217,15 @@ describe('the default scenario pack', () => {
       expect(events).toHaveLength(1)
       expect(events[0].event).toBe(`charge.${card.outcome}`)
       expect(events[0].data).toEqual({
-        reference: tx,
+        reference: payload.reference,
         payment_reference: payload.reference,
+        transaction_reference: tx,
         amount: 1000,
         fee: 14,
         currency: 'NGN',
         status: card.outcome,
         payment_method: 'card',
+        metadata: null,
       })
       // the transaction reference finds the same event
       expect((await eventsFor(tx)).map((e) => e.id)).toEqual([events[0].id])
@@ -334,7 +336,7 @@ describe('OTP', () => {
 
     const done = await sb.charge(cardPayload('4084127883172787'))
     const r2 = await sb.call('POST', RESEND_OTP, { transaction_reference: done.body.data.transaction_reference })
-    expect(r2.status).toBe(400)
+    expect(r2.status).toBe(409)
     expect(r2.body.message).toBe('Payment has already been completed')
 
     const unknown = await sb.call('POST', RESEND_OTP, { transaction_reference: 'KPY-CA-DOESNOTEXIST00' })
@@ -360,7 +362,7 @@ describe('3DS page', () => {
     ])
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
-    expect(events[0].data).toMatchObject({ reference: tx, payment_reference: payload.reference, status: 'failed' })
+    expect(events[0].data).toMatchObject({ reference: payload.reference, payment_reference: payload.reference, transaction_reference: tx, status: 'failed' })
   })
 
   it('redirects with 302 to the redirect_url with reference=<payment reference> added after approval', async () => {
@@ -430,7 +432,7 @@ describe('3DS page', () => {
     const tx = first.body.data.transaction_reference
     expect((await submit3ds(tx, 'approve')).status).toBe(200)
     const again = await submit3ds(tx, 'decline')
-    expect(again.status).toBe(400)
+    expect(again.status).toBe(409)
     expect(again.headers.get('content-type')).toMatch(/text\/html/)
     expect(again.body).toContain('Payment has already been completed')
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
@@ -551,14 +553,14 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'Issuer or Switch Inoperative' }])
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
-    expect(events[0].data).toMatchObject({ reference: tx, status: 'failed', payment_method: 'card' })
+    expect(events[0].data).toMatchObject({ reference: payload.reference, transaction_reference: tx, status: 'failed', payment_method: 'card' })
   })
 
   it('refuses to complete a charge that is already complete, or unknown', async () => {
     const payload = cardPayload('4084127883172787')
     const tx = (await sb.charge(payload)).body.data.transaction_reference
     const res = await complete(tx, { outcome: 'failed' })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(409)
     expect(res.body.message).toBe('Payment has already been completed')
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
     const unknown = await complete('KPY-CA-NOSUCHTHING0', { outcome: 'success' })

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+
+const SECRET_NS = SECRET
 
 const sandbox = sandboxPerTest()
 const INIT = '/merchant/api/v1/charges/initialize'
@@ -69,7 +71,7 @@ describe('POST /_sandbox/checkouts/:reference/pay', () => {
     expect(q.payment_attempts).toEqual([{ reference: expect.stringMatching(/^KPY-CA-/), status: 'success', channel: 'card', message: 'Card charged successfully' }])
     const events = (await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data
     expect(events.map((e: any) => e.event)).toEqual(['charge.success'])
-    expect(events[0].data).toMatchObject({ payment_reference: reference, amount: 1500, status: 'success', payment_method: 'card' })
+    expect(events[0].data).toEqual({ reference, payment_reference: reference, transaction_reference: expect.stringMatching(/^KPY-PI-/), amount: 1500, fee: 21, currency: 'NGN', status: 'success', payment_method: 'card', metadata: { order: '7' } })
   })
 
   it('a failed card attempt leaves the checkout open; a second attempt pays it', async () => {
@@ -110,5 +112,182 @@ describe('POST /_sandbox/checkouts/:reference/pay', () => {
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
     expect((await query(sb, b)).body.data.status).toBe('expired')
     expect((await pay(sb, b, { channel: 'card' })).status).toBe(409)
+  })
+})
+
+describe('initialize: every refusal names its field and stores nothing', () => {
+  const bad: [string, Record<string, unknown>, Record<string, string>][] = [
+    ['narration too long', { narration: 'x'.repeat(256) }, { narration: 'must be at most 255 characters' }],
+    ['empty channels', { channels: [] }, { channels: 'must hold at least one channel' }],
+    ['an unknown channel', { channels: ['crypto'] }, { 'channels.0': expect.stringContaining('must be one of') as unknown as string }],
+    ['a redirect_url that is no URL', { redirect_url: 'shop/return' }, { redirect_url: 'must be an http(s) URL' }],
+    ['a notification_url that is no URL', { notification_url: 'ftp://x.example/h' }, { notification_url: 'must be an http(s) URL' }],
+    ['merchant_bears_cost as a string', { merchant_bears_cost: 'yes' }, { merchant_bears_cost: 'must be a boolean' }],
+    ['a payment_currency of its own', { payment_currency: 'USD' }, { payment_currency: "must be the charge's currency (NGN): the sandbox does not convert currencies" }],
+    ['an amount with 3 decimals', { amount: 10.123 }, { amount: 'must have at most 2 decimal places' }],
+    ['an amount as a string', { amount: '1000' }, { amount: 'must be a number' }],
+    ['a bad e-mail', { customer: { email: 'nope' } }, { 'customer.email': 'must be a valid e-mail address' }],
+    ['metadata with 6 keys', { metadata: { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 } }, { metadata: 'must have at most 5 keys' }],
+    ['a default channel that does not take the currency', { currency: 'KES', default_channel: 'card' }, { default_channel: 'does not take KES' }],
+  ]
+  for (const [name, overrides, fields] of bad) {
+    it(name, async () => {
+      const sb = await sandbox()
+      const reference = ref('co')
+      const res = await init(sb, { reference, ...overrides })
+      expect(res.status).toBe(400)
+      expect(res.body).toEqual({ status: false, message: 'Invalid request data', data: fields })
+      expect((await query(sb, reference)).status).toBe(404)
+    })
+  }
+
+  it('takes the secret key only: none, unknown and live keys are refused', async () => {
+    const sb = await sandbox()
+    const body = { reference: ref('co'), amount: 100, currency: 'NGN', customer: { email: 'a@b.co' } }
+    expect((await sb.call('POST', INIT, body, { key: null })).status).toBe(401)
+    expect((await sb.call('POST', INIT, body, { key: 'sk_live_abc' })).status).toBe(401)
+  })
+})
+
+describe('checkout channels and outcomes', () => {
+  it('GHS mobile money goes through its OTP and prompt; a failing wallet leaves the checkout open', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('co')
+    await init(sb, { reference, currency: 'GHS', notification_url: 'http://127.0.0.1:9/hook' })
+    const failed = await pay(sb, reference, { channel: 'mobile_money', outcome: 'failed' })
+    expect(failed.body.data).toMatchObject({ status: 'processing', payment_attempts: [{ channel: 'mobile_money', status: 'failed', message: 'Insufficient funds in wallet' }] })
+    const paid = await pay(sb, reference, { channel: 'mobile_money', mobile_money: { number: '+233240000000' } })
+    expect(paid.body.data).toMatchObject({ status: 'success', payment_method: 'mobile_money' })
+    const events = (await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data
+    expect(events).toHaveLength(1)
+    expect(events[0]).toMatchObject({ event: 'charge.success', target: 'http://127.0.0.1:9/hook', data: { payment_method: 'mobile_money', currency: 'GHS' } })
+    const attempt = paid.body.data.payment_attempts[1].reference
+    expect((await query(sb, attempt)).body.data).toMatchObject({ transaction_reference: attempt, payment_method: 'mobile_money', status: 'success' })
+  })
+
+  it('a wallet number of another country is refused and starts no attempt', async () => {
+    const sb = await sandbox()
+    const reference = ref('co')
+    await init(sb, { reference, currency: 'KES' })
+    const res = await pay(sb, reference, { channel: 'mobile_money', mobile_money: { number: '233240000000' } })
+    expect(res.status).toBe(400)
+    expect(res.body.data).toEqual({ 'mobile_money.number': 'must be 254 followed by 9 digits for KES' })
+    expect((await query(sb, reference)).body.data).toMatchObject({ status: 'pending', payment_attempts: [] })
+  })
+
+  it('a channel the checkout does not offer is refused: by currency, and by the channels asked', async () => {
+    const sb = await sandbox()
+    const kes = ref('co')
+    await init(sb, { reference: kes, currency: 'KES' })
+    const card = await pay(sb, kes, { channel: 'card' })
+    expect(card.status).toBe(400)
+    expect(card.body.message).toBe('This payment channel is not offered for this checkout')
+    const only = ref('co')
+    await init(sb, { reference: only, channels: ['bank_transfer'] })
+    expect((await pay(sb, only, { channel: 'card' })).body.message).toBe('This payment channel is not offered for this checkout')
+    expect((await pay(sb, only, { channel: 'bank_transfer' })).body.data.status).toBe('success')
+  })
+
+  it('a USD checkout is paid by card, its fee the card rule', async () => {
+    const sb = await sandbox()
+    const reference = ref('co')
+    await init(sb, { reference, currency: 'USD', amount: 20 })
+    expect((await pay(sb, reference, { channel: 'card' })).body.data.status).toBe('success')
+    expect((await query(sb, reference)).body.data).toMatchObject({ currency: 'USD', amount_paid: '20.00', fee: '0.28', payment_method: 'card' })
+  })
+
+  it('bank transfer: more is accepted with the excess returned; less is returned whole and waits', async () => {
+    const sb = await sandbox({ frozen: true })
+    const over = ref('co')
+    await init(sb, { reference: over, amount: 1000 })
+    expect((await pay(sb, over, { channel: 'bank_transfer', amount: 1200 })).body.data.status).toBe('success')
+    const attempt = (await query(sb, over)).body.data.payment_attempts[0].reference
+    expect((await query(sb, attempt)).body.data).toMatchObject({
+      amount_expected: '1000.00',
+      amount_paid: '1200.00',
+      amount_accepted: '1000.00',
+      bank_transfer: { payment_event: 'overpayment', payer_bank_account: { account_name: 'SANDBOX ACCOUNT', account_number: '0000000000', bank_name: 'KORA SANDBOX' }, reversal: { status: 'success', amount: '200.00', destination: 'customer', currency: 'NGN' } },
+    })
+    const under = ref('co')
+    await init(sb, { reference: under, amount: 1000, merchant_bears_cost: false })
+    const short = await pay(sb, under, { channel: 'bank_transfer', amount: 500 })
+    expect(short.body.data.status).toBe('processing')
+    const child = (await query(sb, short.body.data.payment_attempts[0].reference)).body.data
+    // the customer pays the fee: 1.5 % of 1,000
+    expect(child).toMatchObject({ status: 'processing', amount_expected: '1015.00', amount_paid: '500.00', amount_accepted: '0.00', bank_transfer: { payment_event: 'underpayment', reversal: { amount: '500.00' } } })
+    // the same account takes the correct transfer
+    const again = await pay(sb, under, { channel: 'bank_transfer' })
+    expect(again.body.data).toMatchObject({ status: 'success', payment_method: 'bank_transfer' })
+    expect(again.body.data.payment_attempts).toHaveLength(1)
+  })
+
+  it('a transfer nobody reports arrives by itself 120 s later on the clock', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('co')
+    await init(sb, { reference })
+    const c = sb.deps.checkout.get(SECRET_NS, reference)
+    const child = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
+    expect(child.bank_account).toMatchObject({ account_number: expect.stringMatching(/^\d{10}$/), bank_name: 'wema', bank_code: '035', account_name: 'Shop' })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 119 })
+    expect((await query(sb, reference)).body.data.status).toBe('processing')
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
+    expect((await query(sb, reference)).body.data).toMatchObject({ status: 'success', payment_method: 'bank_transfer' })
+  })
+
+  it('a temporary account without auto-completion expires after 30 min and then refuses a transfer', async () => {
+    const sb = await sandbox({ frozen: true })
+    const t = sb.deps.bankTransfer.create(SECRET_NS, { reference: ref('bt'), amount: 100, currency: 'NGN', customer: { email: 'a@b.co' }, account_name: 'Shop', auto_complete: false })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 29 * 60 })
+    expect(sb.deps.bankTransfer.find(SECRET_NS, t.transaction_reference)!.status).toBe('processing')
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 60 })
+    expect(sb.deps.bankTransfer.find(SECRET_NS, t.transaction_reference)!.status).toBe('expired')
+    expect(() => sb.deps.bankTransfer.creditAccount(SECRET_NS, t.bank_account.account_number)).toThrow('Account has expired')
+    expect((await sb.call('GET', `/_sandbox/events?reference=${t.payment_reference}`)).body.data).toEqual([])
+  })
+
+  it('the complete control call finishes the attempt under way (a 3DS card)', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('co')
+    await init(sb, { reference })
+    const none = await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'success' })
+    expect(none.status).toBe(400)
+    expect(none.body.message).toBe('No payment attempt is in progress')
+    const c = sb.deps.checkout.get(SECRET_NS, reference)
+    const card = sb.deps.checkout.payCard(SECRET_NS, c, { number: '4562543755474674', cvv: '123', expiry_month: '09', expiry_year: '30' }, 'http://localhost/checkout/x/pay')
+    expect(card.pending_steps).toEqual(['3DS'])
+    expect(card.redirect_url).toBe('http://localhost/checkout/x/pay')
+    const done = await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'success' })
+    expect(done.status).toBe(200)
+    expect((await query(sb, reference)).body.data).toMatchObject({ status: 'success', payment_attempts: [{ reference: card.transaction_reference, status: 'success' }] })
+    expect((await sb.call('POST', `/_sandbox/checkouts/${reference}/cancel`)).status).toBe(409)
+  })
+
+  it('an attempt ending after its checkout ended is listed and changes nothing else', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('co')
+    await init(sb, { reference })
+    const c = sb.deps.checkout.get(SECRET_NS, reference)
+    const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
+    await sb.call('POST', `/_sandbox/checkouts/${reference}/cancel`)
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
+    const q = (await query(sb, reference)).body.data
+    expect(q).toMatchObject({ status: 'failed', payment_method: null, payment_attempts: [{ reference: transfer.transaction_reference, status: 'success' }] })
+    expect((await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data.map((e: any) => e.event)).toEqual(['charge.failed'])
+  })
+
+  it('a checkout and its timers survive a restart with --data', async () => {
+    const file = tempFile()
+    const first = await makeSandbox({ data: file, frozen: true })
+    const reference = ref('co')
+    await init(first, { reference })
+    await first.close()
+    const second = await makeSandbox({ data: file })
+    try {
+      expect((await query(second, reference)).body.data.status).toBe('pending')
+      await second.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
+      expect((await query(second, reference)).body.data.status).toBe('expired')
+    } finally {
+      await second.close()
+    }
   })
 })

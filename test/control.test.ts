@@ -551,7 +551,8 @@ describe('GET /_sandbox/events', () => {
     }
     const byRef = (await sb.call('GET', `/_sandbox/events?reference=${bad.reference}`)).body.data
     expect(byRef.map((e: any) => e.event)).toEqual(['charge.failed'])
-    const byTx = (await sb.call('GET', `/_sandbox/events?reference=${byRef[0].data.reference}`)).body.data
+    expect(byRef[0].data.transaction_reference).toMatch(/^KPY-CA-/)
+    const byTx = (await sb.call('GET', `/_sandbox/events?reference=${byRef[0].data.transaction_reference}`)).body.data
     expect(byTx.map((e: any) => e.data.payment_reference)).toEqual([bad.reference])
     const byEvent = (await sb.call('GET', '/_sandbox/events?event=charge.success')).body.data
     expect(byEvent.map((e: any) => e.data.payment_reference)).toEqual([ok.reference])

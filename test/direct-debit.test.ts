@@ -527,7 +527,7 @@ describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md 6)', () => {
       const got = rx.received[0]
       expect(got.body).toMatchObject({
         event: 'charge.success',
-        data: { reference: d.transaction_reference, payment_reference: reference, amount: 12345.67, fee: 123.46, currency: 'NGN', status: 'success', payment_method: 'direct_debit' },
+        data: { reference, payment_reference: reference, transaction_reference: d.transaction_reference, amount: 12345.67, fee: 123.46, currency: 'NGN', status: 'success', payment_method: 'direct_debit', metadata: null },
       })
       expectSigned(got)
       expect(rx.received).toHaveLength(1)
@@ -587,7 +587,7 @@ describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md 6)', () => {
     expectSigned(rx.received[0])
 
     // finished once only
-    expectRefused(await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'failed' }), 400, 'Payment has already been completed')
+    expectRefused(await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'failed' }), 409, 'Payment has already been completed')
     expect((await chargeQuery(sb, reference)).status).toBe('success')
     expect(await allEvents(sb)).toHaveLength(1)
   })

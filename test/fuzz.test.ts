@@ -103,7 +103,7 @@ async function violation(res: Response, htmlAllowed: boolean, rawJsonAllowed = f
   }
   if (htmlAllowed) {
     if (res.status === 302) return res.headers.get('location') ? null : `a redirect without location: ${where}`
-    if (ct.startsWith('text/html')) return [200, 400, 404].includes(res.status) ? null : `HTML with status ${where}`
+    if (ct.startsWith('text/html')) return [200, 400, 404, 409].includes(res.status) ? null : `HTML with status ${where}`
   }
   if (!ct.startsWith('application/json')) return `not JSON: ${where}`
   let body: any

@@ -232,13 +232,15 @@ async function expectEvents(sb: TestSandbox, p: Record<string, any>, tx: string,
   expect(events).toHaveLength(1)
   expect(events[0].event).toBe(`charge.${status}`)
   expect(events[0].data).toEqual({
-    reference: tx,
+    reference: p.reference,
     payment_reference: p.reference,
+    transaction_reference: tx,
     amount: 100,
     fee: FEE,
     currency: p.currency,
     status,
     payment_method: 'mobile_money',
+    metadata: p.metadata ?? null,
   })
   expect((await eventsFor(sb, tx)).map((e) => e.id)).toEqual([events[0].id])
 }
@@ -345,7 +347,7 @@ describe('the control complete call', () => {
     expect(res.body.data).toMatchObject({ transaction_reference: tx, status: 'success' })
     const before = await snapshot(sb, tx, p.reference)
     const again = await sb.call('POST', completePath(tx), { outcome: 'failed' })
-    expect(again.status).toBe(400)
+    expect(again.status).toBe(409)
     expect(again.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
     const unknown = await sb.call('POST', completePath('MO-no-such-transaction'), { outcome: 'success' })
@@ -491,10 +493,10 @@ describe('OTP', () => {
     await expectQuery(sb, p, tx, 'failed', { message: 'Otp attempts exceeded' })
     const events = await eventsFor(sb, p.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
-    expect(events[0].data).toMatchObject({ reference: tx, payment_reference: p.reference, status: 'failed', payment_method: 'mobile_money' })
+    expect(events[0].data).toMatchObject({ reference: p.reference, payment_reference: p.reference, transaction_reference: tx, status: 'failed', payment_method: 'mobile_money' })
     // the right OTP comes too late, and no prompt follows
     const late = await sb.call('POST', AUTHORIZE, { reference: tx, token: '123456' })
-    expect(late.status).toBe(400)
+    expect(late.status).toBe(409)
     expect(late.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
     await advance(sb, 3600)
     await expectQuery(sb, p, tx, 'failed', { message: 'Otp attempts exceeded' })
@@ -566,7 +568,8 @@ describe('webhooks', () => {
     const notify = await receiver()
     const nsHook = await receiver()
     expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: nsHook.url })).status).toBe(200)
-    const { p, tx } = await toStkPrompt(sb, KES_OK(), { notification_url: notify.url })
+    const metadata = { 'order-id': 'A-42', gift: true }
+    const { p, tx } = await toStkPrompt(sb, KES_OK(), { notification_url: notify.url, metadata })
     const stk = await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin: '1234' })
     expect(stk.body.data.status).toBe('success')
     await notify.waitFor(1)
@@ -577,12 +580,14 @@ describe('webhooks', () => {
       event: 'charge.success',
       data: {
         payment_method: 'mobile_money',
-        reference: tx,
+        reference: p.reference,
         payment_reference: p.reference,
+        transaction_reference: tx,
         amount: 100,
         fee: FEE,
         currency: 'KES',
         status: 'success',
+        metadata,
       },
     })
     const sig = got.headers['x-korapay-signature'] as string
@@ -607,7 +612,7 @@ describe('webhooks', () => {
     await eventWhen(sb, p.reference, (e) => e.status === 'delivered')
     expect(notify.received[0].body).toMatchObject({
       event: 'charge.failed',
-      data: { payment_method: 'mobile_money', reference: tx, payment_reference: p.reference, amount: 100, currency: 'GHS', status: 'failed' },
+      data: { payment_method: 'mobile_money', reference: p.reference, payment_reference: p.reference, transaction_reference: tx, amount: 100, currency: 'GHS', status: 'failed' },
     })
     expect(verifyWebhookSignature(notify.received[0].raw, notify.received[0].headers['x-korapay-signature'] as string, SECRET)).toBe(true)
     expect(nsHook.received).toHaveLength(0)
@@ -631,7 +636,7 @@ describe('webhooks', () => {
     const got = nsHook.received[0]
     expect(got.body).toMatchObject({
       event: 'charge.success',
-      data: { payment_method: 'mobile_money', reference: tx, payment_reference: p.reference, amount: 100, currency: 'KES', status: 'success' },
+      data: { payment_method: 'mobile_money', reference: p.reference, payment_reference: p.reference, transaction_reference: tx, amount: 100, currency: 'KES', status: 'success' },
     })
     expect(verifyWebhookSignature(got.raw, got.headers['x-korapay-signature'] as string, 'sk_test_sandbox')).toBe(true)
   })
@@ -786,7 +791,7 @@ describe('authorize refusals, each changing nothing', () => {
     await expectNothingCreated(sb, 'MO-no-such-transaction')
   })
 
-  it('refuses every step call on a successful charge with Payment has already been completed', async () => {
+  it('refuses every step call on a successful charge with 409 Payment has already been completed', async () => {
     const sb = await sandbox()
     const { p, tx } = await toStkPrompt(sb, GHS_OK())
     expect((await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin: '1234' })).body.data.status).toBe('success')
@@ -801,13 +806,13 @@ describe('authorize refusals, each changing nothing', () => {
     ]
     for (const [path, body] of calls) {
       const res = await sb.call('POST', path, body)
-      expect(res.status, path).toBe(400)
+      expect(res.status, path).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
   })
 
-  it('refuses every step call on a failed charge with Transaction has already been completed', async () => {
+  it('refuses every step call on a failed charge with 409 Transaction has already been completed', async () => {
     const sb = await sandbox()
     const { p, tx } = await toStkPrompt(sb, GHS_FAIL())
     await advance(sb, 2)
@@ -821,7 +826,7 @@ describe('authorize refusals, each changing nothing', () => {
     ]
     for (const [path, body] of calls) {
       const res = await sb.call('POST', path, body)
-      expect(res.status, path).toBe(400)
+      expect(res.status, path).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)

@@ -116,6 +116,13 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
+  it('documents 409 on the step calls, which refuse a finished payment, and only there', () => {
+    const steps = ['/merchant/api/v1/charges/card/authorize', '/merchant/api/v1/charges/card/resend-otp', '/merchant/api/v1/charges/mobile-money/authorize', '/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', '/merchant/api/v1/charges/mobile-money/resend-otp', '/merchant/api/v1/charges/mobile-money/resend-stk', '/_sandbox/charges/{reference}/complete']
+    for (const path of steps) expect(doc.paths[path].post.responses['409'], path).toEqual({ $ref: '#/components/responses/Conflict' })
+    expect(doc.components.responses.Conflict.description).toContain('Payment has already been completed')
+    expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['409']).toBeUndefined()
+  })
+
   it('uses {param} paths with their path parameters', () => {
     const op = doc.paths['/merchant/api/v1/charges/{reference}'].get
     expect(op.parameters).toEqual([{ name: 'reference', in: 'path', required: true, schema: { type: 'string' } }])

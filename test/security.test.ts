@@ -543,7 +543,7 @@ describe('atomic business rules (issue 9, 1)', () => {
     expect((await sb.call('GET', `${M}/charges/${reference}`)).body.data.transaction_reference).toBe(accepted[0].body.data.transaction_reference)
   })
 
-  it.each(stores)('20 racing authorizes with the right PIN on one transaction: one success, 19 Payment has already been completed (%s)', async (_label, file) => {
+  it.each(stores)('20 racing authorizes with the right PIN on one transaction: one success, 19 409 Payment has already been completed (%s)', async (_label, file) => {
     const sb = await sandbox({ data: file() })
     const p = cardPayload(PANS.pin)
     const first = await chargeWith(sb, p)
@@ -558,7 +558,7 @@ describe('atomic business rules (issue 9, 1)', () => {
     const rest = results.filter((r) => r.status !== 200)
     expect(rest).toHaveLength(19)
     for (const r of rest) {
-      expect(r.status).toBe(400)
+      expect(r.status).toBe(409)
       expectEnvelope(r as Res, false, 'Payment has already been completed')
     }
     const events = await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)

@@ -1,8 +1,8 @@
 import { customAlphabet } from 'nanoid'
-import { ChargeLifecycle, customerOf, type AttemptHooks } from '../charges/lifecycle.js'
+import { ChargeLifecycle, customerOf, requireProcessing, type AttemptHooks } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
-import { ApiError, MSG, notFound } from '../errors.js'
+import { MSG, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
@@ -162,9 +162,8 @@ export class BankTransferService {
    * account. Refused when the charge is over: its account no longer takes money.
    */
   credit(ns: string, charge: BankTransferCharge, amount?: number): BankTransferCharge {
-    if (charge.status === 'expired') throw new ApiError(409, TRANSFER_MSG.ACCOUNT_EXPIRED, null)
-    if (charge.status === 'success') throw new ApiError(409, MSG.PAYMENT_COMPLETED, null)
-    if (charge.status === 'failed') throw new ApiError(409, MSG.TRANSACTION_COMPLETED, null)
+    if (charge.status === 'expired') throw conflict(TRANSFER_MSG.ACCOUNT_EXPIRED)
+    requireProcessing(charge)
     this.#arrive(ns, charge, amount ?? charge.amount_expected)
     return charge
   }
@@ -179,7 +178,6 @@ export class BankTransferService {
   /** Control: finish it now (a transfer of the expected amount, or a failure with `message`). */
   complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): BankTransferCharge {
     const charge = this.#charges.pending(ns, reference)
-    if (charge.status !== 'processing') throw new ApiError(409, MSG.TRANSACTION_COMPLETED, null)
     if (outcome === 'success') this.#arrive(ns, charge, charge.amount_expected)
     else {
       this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')

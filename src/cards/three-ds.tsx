@@ -186,7 +186,7 @@ export function threeDsRoutes({ store, namespaces, cards }: { store: Store; name
           </p>
           <Summary charge={found.charge} merchant={namespaces.get(ns)?.name ?? 'Merchant'} />
         </Page>,
-        400,
+        e.status,
       )
     }
     if (charge.redirect_url) {

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
 import type { Clocks } from '../clock.js'
-import { FAILURE, MSG, badRequest, invalid, notFound } from '../errors.js'
+import { FAILURE, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
@@ -30,13 +30,13 @@ export const newTransactionReference = (prefix: string): string => {
 
 /**
  * docs/api.md 7.2: a step on a charge needs it to exist and still be processing. Unknown: 404
- * `Transaction not found`; succeeded: `Payment has already been completed`; failed:
- * `Transaction has already been completed`.
+ * `Transaction not found`; succeeded: 409 `Payment has already been completed`; failed:
+ * 409 `Transaction has already been completed` (docs/behaviour.md 2.1).
  */
 export function requireProcessing<T extends ChargeBase>(charge: T | undefined): T {
   if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-  if (charge.status === 'success') throw badRequest(MSG.PAYMENT_COMPLETED)
-  if (charge.status === 'failed') throw badRequest(MSG.TRANSACTION_COMPLETED)
+  if (charge.status === 'success') throw conflict(MSG.PAYMENT_COMPLETED)
+  if (charge.status === 'failed' || charge.status === 'expired') throw conflict(MSG.TRANSACTION_COMPLETED)
   return charge
 }
 

@@ -30,15 +30,21 @@ export function chargeQueryRecord(charge: ChargeBase) {
   return base
 }
 
-/** docs/behaviour.md 8: the `data` of a charge.success / charge.failed event. */
+/**
+ * docs/behaviour.md 8.4: the `data` of a charge.success / charge.failed event. `reference` and
+ * `payment_reference` are both the merchant's reference, the sandbox's own is
+ * `transaction_reference`, and `metadata` is the charge's as sent (null when none was).
+ */
 export function chargeEventData(charge: ChargeBase) {
   return {
-    reference: charge.transaction_reference,
+    reference: charge.payment_reference,
     payment_reference: charge.payment_reference,
+    transaction_reference: charge.transaction_reference,
     amount: charge.amount / 100,
     fee: charge.fee / 100,
     currency: charge.currency,
     status: charge.status,
     payment_method: paymentMethodOf(charge),
+    metadata: charge.metadata ?? null,
   }
 }

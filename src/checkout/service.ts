@@ -4,7 +4,8 @@ import type { BankTransferCharge, BankTransferService } from '../bank-transfer/s
 import type { AuthorizeInput } from '../cards/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Clocks } from '../clock.js'
-import { ApiError, MSG, badRequest, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
+import { WALLET_PREFIX } from '../mobile-money/schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
@@ -183,6 +184,8 @@ export class CheckoutService {
   /** The customer pays from a mobile-money wallet. */
   payMobileMoney(ns: string, c: CheckoutCharge, number: string): MobileMoneyCharge {
     this.#open(c, 'mobile_money')
+    const prefix = WALLET_PREFIX[c.currency as keyof typeof WALLET_PREFIX]
+    if (!new RegExp(`^\\+?${prefix}\\d{9}$`).test(number)) throw invalid({ 'mobile_money.number': `must be ${prefix} followed by 9 digits for ${c.currency}` })
     const child = this.mobileMoney.charge(ns, {
       reference: this.#attemptReference(c),
       amount: c.amount / 100,
@@ -233,7 +236,7 @@ export class CheckoutService {
 
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
   cancel(ns: string, c: CheckoutCharge): CheckoutCharge {
-    if (!isOpen(c)) throw new ApiError(409, c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED, null)
+    if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
     c.current = null
     this.#charges.fail(ns, c, CHECKOUT_MSG.CANCELLED, 'cancel')
     this.#charges.save(ns, c)
@@ -296,7 +299,7 @@ export class CheckoutService {
 
   /** Refuses a new attempt when the checkout is over, the channel is not offered, or one is under way. */
   #open(c: CheckoutCharge, channel: PageChannel): void {
-    if (!isOpen(c)) throw new ApiError(409, c.status === 'success' ? MSG.PAYMENT_COMPLETED : CHECKOUT_MSG.NOT_OPEN, null)
+    if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : CHECKOUT_MSG.NOT_OPEN)
     if (!c.channels.includes(channel)) throw badRequest(CHECKOUT_MSG.CHANNEL_NOT_OFFERED)
   }
 

@@ -6,7 +6,7 @@ import { matchesRef, type DashboardSources, type Filters } from './view.js'
 export const Events: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
   const all = s.events
     .list(ns)
-    .filter((e) => matchesRef(f.q, e.data.reference as string, e.data.payment_reference as string, e.data.authorization_code as string))
+    .filter((e) => matchesRef(f.q, e.data.reference as string, e.data.payment_reference as string, e.data.transaction_reference as string, e.data.authorization_code as string))
     .reverse()
   const rows = all.slice(0, ROW_LIMIT).map((e) => {
     const ref = String(e.data.payment_reference ?? e.data.reference ?? '')
