@@ -33,7 +33,6 @@ const ARRAY_PROTO_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
 const M = '/merchant/api/v1'
 const CARD = `${M}/charges/card`
 const MM = `${M}/charges/mobile-money`
-const INIT = `${M}/charges/initialize`
 const PIN_CARD = '5188513618552975'
 const PIN_OTP_CARD = '5442056106072595'
 const THREE_DS_CARD = '4562543755474674'
@@ -166,6 +165,7 @@ interface Fx {
   mmStkTx: string
   eventId: string
   ddRef: string
+  /** a checkout: its merchant and transaction references */
   checkoutRef: string
   checkoutTx: string
 }
@@ -184,20 +184,6 @@ const mmBody = (number: string, currency: 'KES' | 'GHS') => ({
   mobile_money: { number },
 })
 
-const checkoutBody = () => ({
-  reference: ref('co-fuzz'),
-  amount: 1500,
-  currency: 'NGN',
-  narration: 'fuzz checkout',
-  channels: ['card', 'bank_transfer'],
-  default_channel: 'card',
-  customer: { email: 'buyer@example.com', name: 'Ada Buyer' },
-  redirect_url: 'https://merchant.example/back',
-  notification_url: 'http://127.0.0.1:9/hook',
-  metadata: { order: '42' },
-  merchant_bears_cost: false,
-})
-
 const fixtureCache = new Map<string, Promise<Fx>>()
 function fixtures(key: string): Promise<Fx> {
   let fx = fixtureCache.get(key)
@@ -212,10 +198,9 @@ function fixtures(key: string): Promise<Fx> {
       const mmOtpRes = await ok200('POST', MM, key, mmOtp)
       const mmStk = mmBody('254700000000', 'KES')
       const mmStkRes = await ok200('POST', MM, key, mmStk)
-      const checkout = checkoutBody()
-      const checkoutRes = await ok200('POST', INIT, key, checkout)
       const events = await ok200('GET', '/_sandbox/events', key)
       expect(events.data.length).toBeGreaterThan(0)
+      const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
       return {
         key,
         pinTx: pin.tx,
@@ -230,8 +215,8 @@ function fixtures(key: string): Promise<Fx> {
         mmStkTx: mmStkRes.data.transaction_reference,
         eventId: events.data[0].id,
         ddRef: 'AUTH-SANDBOX-ACTIVE',
-        checkoutRef: checkout.reference,
-        checkoutTx: /\/checkout\/([^/]+)\/pay$/.exec(checkoutRes.data.checkout_url)![1],
+        checkoutRef: checkout.data.reference,
+        checkoutTx: new URL(checkout.data.checkout_url).pathname.split('/')[2],
       }
     })()
     fixtureCache.set(key, fx)
@@ -276,6 +261,7 @@ const identityBody = (id: string) => () => ({
   verification_consent: true,
   validation: { first_name: 'Ada', last_name: 'Obi', date_of_birth: '1990-01-31', selfie: TINY_PNG },
 })
+const checkoutBody = () => ({ reference: ref('co-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada' }, redirect_url: 'https://merchant.example/back?x=1', metadata: { order: '42' } })
 const clearFaults = async (fx: Fx) => {
   await ok200('DELETE', '/_sandbox/faults', fx.key)
 }
@@ -302,20 +288,6 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${MM}/sandbox/authorize-stk`, body: (fx) => ({ reference: fx.mmStkRef, pin: '1234' }) },
   { method: 'POST', path: () => `${MM}/resend-otp`, body: (fx) => ({ transaction_reference: fx.mmOtpTx, reference: fx.mmOtpRef }) },
   { method: 'POST', path: () => `${MM}/resend-stk`, body: (fx) => ({ transaction_reference: fx.mmStkTx, reference: fx.mmStkRef }) },
-  // Checkout Standard (docs/behaviour.md 13.1): initialize, and the control calls that pay or cancel
-  { method: 'POST', path: () => INIT, body: checkoutBody },
-  // a declined card: the checkout stays open for the next run
-  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
-  // a short transfer: all of it returned, the checkout stays open
-  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'bank_transfer', amount: 1 }), label: 'bank transfer' },
-  {
-    method: 'POST',
-    path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`,
-    hasParam: true,
-    body: () => ({ channel: 'card', card: { number: PIN_CARD, cvv: '123', expiry_month: '09', expiry_year: '30', pin: '1234' } }),
-    label: 'card given',
-  },
-  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
   // direct debit, both prefixes (docs/api.md 4.3; docs/behaviour.md 6)
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}`, hasParam: true },
@@ -327,6 +299,10 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST' as const, path: () => `${prefix}/ng/vnin`, body: identityBody('KO111111111111IL') },
     { method: 'POST' as const, path: () => `${prefix}/gh/passport`, body: identityBody('G0000555') },
   ]),
+  // Checkout Standard (docs/behaviour.md 13.1)
+  { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
   // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
   // the control API (docs/behaviour.md 9)
@@ -369,6 +345,22 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: (_fx, p = 'flt_nonexistent') => `/_sandbox/faults/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.preTx)) => `/_sandbox/captures/${p}/settle`, hasParam: true, body: () => ({}) },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/charges/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success', message: 'done' }) },
+  // more of Checkout Standard: every field initialize takes; a short transfer (returned, the
+  // checkout stays open) by transaction reference; a card given with its PIN
+  {
+    method: 'POST',
+    path: () => `${M}/charges/initialize`,
+    body: () => ({ ...checkoutBody(), narration: 'fuzz checkout', channels: ['card', 'bank_transfer'], default_channel: 'card', notification_url: 'http://127.0.0.1:9/hook', merchant_bears_cost: false, payment_currency: 'NGN' }),
+    label: 'every field',
+  },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'bank_transfer', amount: 1 }), label: 'bank transfer' },
+  {
+    method: 'POST',
+    path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`,
+    hasParam: true,
+    body: () => ({ channel: 'card', card: { number: PIN_CARD, cvv: '123', expiry_month: '09', expiry_year: '30', pin: '1234' } }),
+    label: 'card given',
+  },
   { method: 'GET', path: () => '/_sandbox/direct-debit/authorizations' },
   {
     method: 'POST',

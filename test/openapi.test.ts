@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeSandbox, cardPayload, type TestSandbox } from './helpers.js'
 
 /** Routes served but not part of the JSON API: HTML pages for a browser, and the document itself. */
+// the customer's pages (3DS, checkout) and the dashboard are HTML for a browser
 const NOT_DOCUMENTED = [/^\/_sandbox\/3ds\//, /^\/checkout\//, /^\/_sandbox\/ui(\/|$)/, /^\/_sandbox\/openapi\.json$/]
 
 /**
