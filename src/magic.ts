@@ -1,3 +1,7 @@
+import { TRANSFER_BANK, TRANSFER_TIMES } from './bank-transfer/service.js'
+import { pickTestCard, pickTestWallet } from './checkout/pay.js'
+import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
+import { CHECKOUT_HOURS } from './checkout/service.js'
 import type { ActiveScenarios } from './scenario/index.js'
 
 type Magic = ReturnType<ActiveScenarios['toJSON']>
@@ -35,5 +39,40 @@ export function formatMagic(m: Magic): string {
     parts.push('\nSeeded direct debit authorizations\n')
     parts.push(table(['reference', 'status', 'amount', 'label'], m.authorizations.map((a) => [a.reference, a.status, String(a.amount), a.label])))
   }
+  parts.push(checkoutPart(m))
   return parts.join('')
+}
+
+type Fee = Magic['settings']['fees']['card']
+const feeText = (f: Fee) => [`${f.percent}%`, ...Object.entries(f).filter(([k]) => k !== 'percent').map(([k, v]) => `${k} ${v}`)].join(', ')
+
+/** Checkout Standard (docs/behaviour.md 13.1, 13.2): the page, the control calls, what pays by default, the bank transfer's account. */
+function checkoutPart(m: Magic): string {
+  const rows: string[][] = []
+  const card = (want: 'success' | 'failed') => pickTestCard(m.cards, want)?.number ?? '(none: give one)'
+  rows.push(['card', CHANNEL_CURRENCIES.card.join(', '), card('success'), card('failed'), feeText(m.settings.fees.card)])
+  rows.push(['bank_transfer', CHANNEL_CURRENCIES.bank_transfer.join(', '), 'the expected amount', 'the attempt fails', feeText(m.settings.fees.bank_transfer)])
+  for (const currency of CHANNEL_CURRENCIES.mobile_money) {
+    const wallet = (want: 'success' | 'failed') => pickTestWallet(m.wallets, currency, want)?.number ?? '(none: give one)'
+    rows.push(['mobile_money', currency, wallet('success'), wallet('failed'), feeText(m.settings.fees.mobile_money)])
+  }
+  return [
+    '\nCheckout Standard\n',
+    'POST /merchant/api/v1/charges/initialize answers {reference, checkout_url}; the page is <origin>/checkout/<transaction reference>/pay.\n',
+    `A checkout nobody pays expires after ${CHECKOUT_HOURS} h on the namespace clock. pay_with_bank is accepted in channels, never offered.\n`,
+    'Without a browser: POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "amount"?}\n',
+    '  and POST /_sandbox/checkouts/<reference>/cancel. A failed attempt leaves the checkout open for another; cancel ends it.\n',
+    'Without card or wallet, the pay call uses the first test value that ends as outcome:\n',
+    table(['channel', 'currencies', 'outcome success', 'outcome failed', 'fee (the paying channel\'s)'], rows),
+    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${TRANSFER_TIMES.accountMinutes} min;\n`,
+    `with nothing sent, the expected amount arrives by itself ${TRANSFER_TIMES.autoCompleteSeconds} s after it is issued (namespace clock).\n`,
+    table(
+      ['amount sent ("amount")', 'outcome'],
+      [
+        ['exact (or absent)', 'success'],
+        ['over', 'success; the excess is returned to the payer'],
+        ['under', 'all of it is returned; the checkout stays open for another transfer'],
+      ],
+    ),
+  ].join('')
 }

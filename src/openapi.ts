@@ -1,5 +1,7 @@
 import { z } from 'zod'
 import * as card from './cards/schemas.js'
+import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/types.js'
+import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -11,11 +13,12 @@ import { packSchema } from './scenario/schema.js'
  * `GET /_sandbox/openapi.json`. Request bodies and query parameters are converted from the very
  * zod schemas the routes validate with, so the document cannot drift from what is enforced. The
  * route table below names each route once; test/openapi.test.ts checks it against every route
- * the app registers. The 3DS page and the dashboard are HTML for a browser and are left out.
+ * the app registers. The 3DS page, the hosted checkout page and the dashboard are HTML for a
+ * browser and are left out.
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'direct debit' | 'identity' | 'charges' | 'control'
+type Tag = 'cards' | 'mobile money' | 'checkout' | 'direct debit' | 'identity' | 'charges' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -27,6 +30,8 @@ interface Route {
   description?: string
   /** a component name in `schemas` below */
   body?: string
+  /** a component name in `schemas` below: what `data` holds in the 200 answer */
+  answer?: string
   /** false: the body may be left out */
   bodyRequired?: boolean
   query?: z.ZodObject
@@ -61,6 +66,63 @@ const BODIES: Record<string, z.ZodType> = {
   CompleteChargeRequest: completeSchema,
   CreateAuthorizationRequest: createAuthorizationSchema,
   TransitionRequest: transitionReasonSchema,
+  InitializeRequest: initializeSchema,
+  CheckoutPayRequest: controlPaySchema,
+}
+
+/**
+ * Bodies whose schema lets unknown fields through only to name each one in the refusal
+ * (`"<field>": "is not allowed"`): the document shows them closed, as they are enforced.
+ */
+const CLOSED = new Set(['InitializeRequest'])
+
+/** every status a charge record may have (the compiler checks the list against `ChargeStatus`) */
+const STATUSES = ['pending', 'processing', 'success', 'failed', 'expired'] as const satisfies readonly ChargeStatus[]
+const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer'] as const satisfies readonly PaymentMethod[]
+const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer'] as const satisfies readonly PaymentAttempt['channel'][]
+// and none is missing from the lists
+const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true
+void _all
+
+const attemptSchema = z.object({
+  reference: z.string().describe("the attempt's transaction reference"),
+  status: z.enum(STATUSES),
+  channel: z.enum(ATTEMPT_CHANNELS),
+  message: z.string(),
+})
+
+/** The `data` of some answers, by component name (written here: they are built in code, not validated). */
+const ANSWERS: Record<string, z.ZodType> = {
+  // docs/api.md 2.8 and docs/behaviour.md 13.1
+  ChargeRecord: z
+    .object({
+      reference: z.string().describe("the merchant's (payment) reference"),
+      transaction_reference: z.string(),
+      status: z.enum(STATUSES).describe('`pending`: a checkout nobody has started paying; `processing`: under way (a checkout tried at least once and still open, a step or a transfer awaited); `expired`: a checkout or a temporary bank account whose time ran out on the namespace clock'),
+      amount: z.string(),
+      amount_paid: z.string(),
+      fee: z.string(),
+      vat: z.string(),
+      currency: z.string(),
+      description: z.string().nullable(),
+      payment_method: z.enum(METHODS).nullable().describe("the charge's channel; for a checkout, the channel of the attempt that paid it (null until then)"),
+      payment_attempts: z.array(attemptSchema).optional().describe('the failed tries; for a checkout, every attempt, its status as it is'),
+      created_at: z.string(),
+      completed_at: z.string().nullable(),
+    })
+    .describe('What every kind of charge answers; each kind adds its own fields (card, ledger, wallet, bank_account, expires_at ...)'),
+  InitializeAnswer: z.object({
+    reference: z.string().describe("the merchant's reference, as sent"),
+    checkout_url: z.string().describe("the hosted page on the sandbox's own origin: `<origin>/checkout/<transaction reference>/pay`"),
+  }),
+  CheckoutSummary: z.object({
+    reference: z.string(),
+    transaction_reference: z.string(),
+    status: z.enum(STATUSES),
+    payment_method: z.enum(METHODS).nullable(),
+    message: z.string(),
+    payment_attempts: z.array(attemptSchema),
+  }),
 }
 
 /** docs/api.md 2.1: every JSON answer, errors included. */
@@ -99,7 +161,10 @@ function routes(): Route[] {
     { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-otp', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', step: true, summary: 'Resend the OTP', body: 'ResendRequest' },
     { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-stk', tag: 'mobile money', operationId: 'resendStk', step: true, summary: 'Send the STK prompt again', body: 'ResendRequest' },
 
-    { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference' },
+    { method: 'post', path: '/merchant/api/v1/charges/initialize', tag: 'checkout', operationId: 'initializeCheckout', summary: 'Initialize a charge the customer pays on the hosted checkout page', body: 'InitializeRequest', answer: 'InitializeAnswer',
+      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.` },
+
+    { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference', answer: 'ChargeRecord' },
   ]
 
   // docs/behaviour.md 6: served with and without the /merchant prefix
@@ -138,6 +203,9 @@ function routes(): Route[] {
     { method: 'delete', path: '/_sandbox/faults/:id', tag: 'control', operationId: 'removeFault', summary: 'Remove one fault' },
     { method: 'post', path: '/_sandbox/captures/:reference/settle', tag: 'control', operationId: 'settleCapture', summary: 'Settle a capture (or a successful charge) now' },
     { method: 'post', path: '/_sandbox/charges/:reference/complete', tag: 'control', operationId: 'completeCharge', step: true, summary: 'Finish a processing charge (3DS step, STK prompt, processing debit) as success or failed', body: 'CompleteChargeRequest' },
+    { method: 'post', path: '/_sandbox/checkouts/:reference/pay', tag: 'checkout', operationId: 'payCheckout', summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: 'CheckoutPayRequest', answer: 'CheckoutSummary', step: true,
+      description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). `reference` is the merchant's or the transaction reference." },
+    { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },
     { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },
     { method: 'post', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)', body: 'CreateAuthorizationRequest' },
   )
@@ -154,6 +222,7 @@ function routes(): Route[] {
 const TAGS: { name: Tag; description: string }[] = [
   { name: 'cards', description: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   { name: 'mobile money', description: 'Mobile money charges (KES, GHS) with OTP and STK prompt' },
+  { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
   { name: 'charges', description: 'The charge query over every payment kind' },
@@ -170,6 +239,11 @@ function toSchema(schema: z.ZodType): Schema {
 
 const json = (ref: string) => ({ 'application/json': { schema: { $ref: ref } } })
 const envelopeResponse = (description: string) => ({ description, content: json('#/components/schemas/Envelope') })
+/** the envelope whose `data` is the component `answer` */
+const answerResponse = (description: string, answer: string) => ({
+  description,
+  content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { data: { $ref: `#/components/schemas/${answer}` } } }] } } },
+})
 
 function operation(route: Route, version: string): Schema {
   const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
@@ -196,7 +270,9 @@ function operation(route: Route, version: string): Schema {
     op.responses = { 200: { description: 'Running', content: json('#/components/schemas/HealthEnvelope') } }
   } else {
     op.responses = {
-      200: envelopeResponse('Accepted, whatever the payment\'s own status (success, failed, processing)'),
+      200: route.answer
+        ? answerResponse('Accepted, whatever the payment\'s own status (success, failed, processing)', route.answer)
+        : envelopeResponse('Accepted, whatever the payment\'s own status (success, failed, processing)'),
       400: { $ref: '#/components/responses/BadRequest' },
       401: { $ref: '#/components/responses/Unauthorized' },
       403: { $ref: '#/components/responses/Forbidden' },
@@ -220,7 +296,8 @@ function build(version: string): Schema {
     Envelope: toSchema(envelopeSchema),
     HealthEnvelope: toSchema(healthSchema),
   }
-  for (const [name, schema] of Object.entries(BODIES)) schemas[name] = toSchema(schema)
+  for (const [name, schema] of Object.entries(BODIES)) schemas[name] = CLOSED.has(name) ? { ...toSchema(schema), additionalProperties: false } : toSchema(schema)
+  for (const [name, schema] of Object.entries(ANSWERS)) schemas[name] = toSchema(schema)
 
   return {
     openapi: '3.1.0',
@@ -248,7 +325,7 @@ function build(version: string): Schema {
         Unauthorized: envelopeResponse('Missing, unknown or live key'),
         Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
         NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),
-        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished'),
+        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`)'),
         TooLarge: envelopeResponse('Body over the limit (1 MiB; 4 MiB on the identity endpoints)'),
       },
     },

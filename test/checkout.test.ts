@@ -269,7 +269,11 @@ describe('checkout channels and outcomes', () => {
     const c = sb.deps.checkout.get(SECRET_NS, reference)
     const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
     await sb.call('POST', `/_sandbox/checkouts/${reference}/cancel`)
+    // the checkout ended: nothing arrives by itself any more
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
+    expect(sb.deps.bankTransfer.find(SECRET_NS, transfer.transaction_reference)!.status).toBe('processing')
+    // a transfer the customer still makes is taken by the account
+    sb.deps.bankTransfer.creditAccount(SECRET_NS, transfer.bank_account.account_number)
     const q = (await query(sb, reference)).body.data
     expect(q).toMatchObject({ status: 'failed', payment_method: null, payment_attempts: [{ reference: transfer.transaction_reference, status: 'success' }] })
     expect((await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data.map((e: any) => e.event)).toEqual(['charge.failed'])
@@ -289,5 +293,23 @@ describe('checkout channels and outcomes', () => {
     } finally {
       await second.close()
     }
+  })
+})
+
+describe('a transfer attempt left waiting when its checkout is paid otherwise', () => {
+  it('does not arrive by itself, and its account expires 30 min after it was issued', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('co')
+    await init(sb, { reference })
+    const c = sb.deps.checkout.get(SECRET_NS, reference)
+    const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
+    expect((await pay(sb, reference, { channel: 'card' })).body.data.status).toBe('success')
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
+    expect(sb.deps.bankTransfer.find(SECRET_NS, transfer.transaction_reference)!.status).toBe('processing')
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 28 * 60 })
+    const q = (await query(sb, reference)).body.data
+    expect(q.status).toBe('success')
+    expect(q.payment_attempts.map((a: any) => [a.channel, a.status])).toEqual([['bank_transfer', 'expired'], ['card', 'success']])
+    expect((await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data.map((e: any) => e.event)).toEqual(['charge.success'])
   })
 })

@@ -345,6 +345,22 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'DELETE', path: (_fx, p = 'flt_nonexistent') => `/_sandbox/faults/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.preTx)) => `/_sandbox/captures/${p}/settle`, hasParam: true, body: () => ({}) },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/charges/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success', message: 'done' }) },
+  // more of Checkout Standard: every field initialize takes; a short transfer (returned, the
+  // checkout stays open) by transaction reference; a card given with its PIN
+  {
+    method: 'POST',
+    path: () => `${M}/charges/initialize`,
+    body: () => ({ ...checkoutBody(), narration: 'fuzz checkout', channels: ['card', 'bank_transfer'], default_channel: 'card', notification_url: 'http://127.0.0.1:9/hook', merchant_bears_cost: false, payment_currency: 'NGN' }),
+    label: 'every field',
+  },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'bank_transfer', amount: 1 }), label: 'bank transfer' },
+  {
+    method: 'POST',
+    path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`,
+    hasParam: true,
+    body: () => ({ channel: 'card', card: { number: PIN_CARD, cvv: '123', expiry_month: '09', expiry_year: '30', pin: '1234' } }),
+    label: 'card given',
+  },
   { method: 'GET', path: () => '/_sandbox/direct-debit/authorizations' },
   {
     method: 'POST',

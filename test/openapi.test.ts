@@ -60,6 +60,12 @@ beforeAll(async () => {
 })
 afterAll(() => sandbox.close())
 
+/** the `data` schema of an operation's 200 answer, its $ref resolved */
+function answerSchema(method: string, path: string): any {
+  const ref: string = doc.paths[path][method].responses['200'].content['application/json'].schema.allOf[1].properties.data.$ref
+  return doc.components.schemas[ref.split('/').pop()!]
+}
+
 /** the request body schema of an operation, its $ref resolved */
 function bodySchema(method: string, path: string): any {
   const ref: string = doc.paths[path][method].requestBody.content['application/json'].schema.$ref
@@ -96,7 +102,7 @@ describe('GET /_sandbox/openapi.json', () => {
     for (const route of documented.filter((r) => r !== 'get /_sandbox/openapi.json')) expect(served).toContain(route)
   })
 
-  it('declares the bearer scheme, the envelope and the six tags', () => {
+  it('declares the bearer scheme, the envelope and the seven tags', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
     expect(doc.security).toEqual([{ bearerAuth: [] }])
     expect(doc.paths['/_sandbox/health'].get.security).toEqual([])
@@ -105,9 +111,9 @@ describe('GET /_sandbox/openapi.json', () => {
       properties: { status: { type: 'boolean' }, message: { type: 'string' } },
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'direct debit', 'identity', 'charges', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'checkout', 'direct debit', 'identity', 'charges', 'control'])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['cards', 'charges', 'control', 'direct debit', 'identity', 'mobile money'])
+    expect([...used].sort()).toEqual(['cards', 'charges', 'checkout', 'control', 'direct debit', 'identity', 'mobile money'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
@@ -156,6 +162,52 @@ describe('GET /_sandbox/openapi.json', () => {
     const { mobile_money: _m, ...noWallet } = body
     expect(check(schema, noWallet)).toEqual(['$.mobile_money: is required'])
     expect(check(schema, { ...body, currency: 'NGN' })).toEqual(['$.currency: not in enum'])
+  })
+
+  it('describes Checkout Standard: initialize, the control calls that pay or cancel, and their answers as served', async () => {
+    const init = doc.paths['/merchant/api/v1/charges/initialize'].post
+    expect(init.tags).toEqual(['checkout'])
+    const body = bodySchema('post', '/merchant/api/v1/charges/initialize')
+    const request = { reference: 'co-order-0001', amount: 1500, currency: 'NGN', channels: ['card', 'bank_transfer'], default_channel: 'card', customer: { email: 'ada@example.com', name: 'Ada' }, redirect_url: 'https://shop.example/return', metadata: { order: '42' } }
+    expect(body.required).toEqual(expect.arrayContaining(['reference', 'amount', 'currency', 'customer']))
+    expect(check(body, request)).toEqual([])
+    // an unknown field is refused by name, and the document says so
+    expect(check(body, { ...request, callback_url: 'https://shop.example' })).toEqual(['$.callback_url: not allowed'])
+    expect(check(body, { ...request, channels: ['crypto'] })).toEqual(['$.channels.0: not in enum'])
+    const served = await sandbox.call('POST', '/merchant/api/v1/charges/initialize', request)
+    expect(served.status).toBe(200)
+    expect(check(answerSchema('post', '/merchant/api/v1/charges/initialize'), served.body.data)).toEqual([])
+    expect(check(answerSchema('post', '/merchant/api/v1/charges/initialize'), { reference: 'x' })).toEqual(['$.checkout_url: is required'])
+
+    const pay = doc.paths['/_sandbox/checkouts/{reference}/pay'].post
+    expect(pay.parameters).toEqual([{ name: 'reference', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(pay.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' })
+    const payBody = bodySchema('post', '/_sandbox/checkouts/{reference}/pay')
+    expect(check(payBody, { channel: 'bank_transfer', amount: 1500 })).toEqual([])
+    expect(check(payBody, { channel: 'pay_with_bank' })).toEqual(['$.channel: not in enum'])
+    expect(doc.paths['/_sandbox/checkouts/{reference}/cancel'].post.requestBody).toBeUndefined()
+    const paid = await sandbox.call('POST', '/_sandbox/checkouts/co-order-0001/pay', { channel: 'bank_transfer' })
+    expect(paid.status).toBe(200)
+    expect(check(answerSchema('post', '/_sandbox/checkouts/{reference}/pay'), paid.body.data)).toEqual([])
+  })
+
+  it("the charge query's record lists every status and payment method, pending, expired and bank_transfer among them", async () => {
+    const record = answerSchema('get', '/merchant/api/v1/charges/{reference}')
+    expect(record.properties.status.enum).toEqual(['pending', 'processing', 'success', 'failed', 'expired'])
+    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer'])
+    // as served: a pending checkout, one paid by bank transfer, one expired
+    const at = (reference: string) => ({ reference, amount: 900, currency: 'NGN', customer: { email: 'ada@example.com' } })
+    const key = { key: 'sk_test_openapi_records' }
+    for (const r of ['rec-pending-1', 'rec-transfer-1', 'rec-expired-1']) expect((await sandbox.call('POST', '/merchant/api/v1/charges/initialize', at(r), key)).status).toBe(200)
+    expect((await sandbox.call('POST', '/_sandbox/checkouts/rec-transfer-1/pay', { channel: 'bank_transfer' }, key)).status).toBe(200)
+    const pending = (await sandbox.call('GET', '/merchant/api/v1/charges/rec-pending-1', undefined, key)).body.data
+    const paid = (await sandbox.call('GET', '/merchant/api/v1/charges/rec-transfer-1', undefined, key)).body.data
+    await sandbox.call('POST', '/_sandbox/clock/advance', { seconds: 25 * 3600 }, key)
+    const expired = (await sandbox.call('GET', '/merchant/api/v1/charges/rec-expired-1', undefined, key)).body.data
+    expect([pending.status, paid.status, expired.status]).toEqual(['pending', 'success', 'expired'])
+    expect(paid.payment_method).toBe('bank_transfer')
+    expect(paid.payment_attempts[0].channel).toBe('bank_transfer')
+    for (const r of [pending, paid, expired]) expect(check(record, r)).toEqual([])
   })
 
   it('is generated from the validating schemas: a field added to a route schema shows in the document', async () => {

@@ -57,8 +57,10 @@ export interface BankTransferCharge extends ChargeBase {
   merchant_bears_cost: boolean
   notification_url: string | null
   transfers: Transfer[]
-  /** the auto-completion and expiry timers, cancelled once the charge ends */
-  timers: string[]
+  /** the timer that completes it by itself, until the charge ends or its checkout does */
+  auto_timer: string | null
+  /** the timer that expires the account, until the charge ends */
+  expiry_timer: string | null
 }
 
 export interface NewTransfer {
@@ -137,11 +139,12 @@ export class BankTransferService {
       merchant_bears_cost: bears,
       notification_url: o.notification_url ?? null,
       transfers: [],
-      timers: [] as string[],
+      auto_timer: null as string | null,
+      expiry_timer: null as string | null,
     })
     const tx = { tx: charge.transaction_reference }
-    if (o.auto_complete !== false) charge.timers.push(this.clocks.schedule(ns, TRANSFER_TIMES.autoCompleteSeconds * 1000, COMPLETE, tx))
-    charge.timers.push(this.clocks.scheduleAt(ns, expires, EXPIRE, tx))
+    if (o.auto_complete !== false) charge.auto_timer = this.clocks.schedule(ns, TRANSFER_TIMES.autoCompleteSeconds * 1000, COMPLETE, tx)
+    charge.expiry_timer = this.clocks.scheduleAt(ns, expires, EXPIRE, tx)
     this.#charges.save(ns, charge)
     return charge
   }
@@ -166,6 +169,16 @@ export class BankTransferService {
     requireProcessing(charge)
     this.#arrive(ns, charge, amount ?? charge.amount_expected)
     return charge
+  }
+
+  /**
+   * No transfer arrives by itself any more (its checkout ended: docs/behaviour.md 13.2); the
+   * account still takes one until it expires. The caller saves the charge.
+   */
+  stopAutoComplete(ns: string, charge: BankTransferCharge): void {
+    if (!charge.auto_timer) return
+    this.clocks.cancel(ns, charge.auto_timer)
+    charge.auto_timer = null
   }
 
   /** By account number, for the control call and the credit endpoint. */
@@ -257,8 +270,9 @@ export class BankTransferService {
   }
 
   #cancelTimers(ns: string, charge: BankTransferCharge): void {
-    for (const id of charge.timers) this.clocks.cancel(ns, id)
-    charge.timers = []
+    this.stopAutoComplete(ns, charge)
+    if (charge.expiry_timer) this.clocks.cancel(ns, charge.expiry_timer)
+    charge.expiry_timer = null
   }
 
   /** Ten digits no other charge of the namespace has. */

@@ -1,6 +1,5 @@
 import { parseAmount } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
-import type { CardScenario, WalletScenario } from '../scenario/schema.js'
 import { invalid } from '../errors.js'
 import type { CheckoutCard, ControlPayInput } from './schemas.js'
 import type { CheckoutCharge, CheckoutService } from './service.js'
@@ -50,17 +49,27 @@ export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, n
   }
 }
 
+/** The first card that ends as `want`, without steps when there is one (`sandbox magic` shows it too). */
+export function pickTestCard<C extends { outcome: string; steps: readonly string[] }>(cards: Iterable<C>, want: 'success' | 'failed'): C | undefined {
+  const ending = [...cards].filter((s) => s.outcome === want)
+  return ending.find((s) => s.steps.length === 0) ?? ending[0]
+}
+
+/** The first wallet of the currency that ends as `want`. */
+export function pickTestWallet<W extends { outcome: string; currency: string }>(wallets: Iterable<W>, currency: string, want: 'success' | 'failed'): W | undefined {
+  return [...wallets].find((w) => w.currency === currency && w.outcome === want)
+}
+
 /** The pack's first card that ends as `want` (without steps when there is one), with its details. */
 function testCard(scenarios: Scenarios, ns: string, want: 'success' | 'failed'): CheckoutCard {
-  const cards = [...scenarios.forNs(ns).cards.values()].filter((s) => s.outcome === want)
-  const pick: CardScenario | undefined = cards.find((s) => s.steps.length === 0) ?? cards[0]
+  const pick = pickTestCard(scenarios.forNs(ns).cards.values(), want)
   if (!pick) throw invalid({ card: `no test card of the active packs ends as ${want}: give one` })
   return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
 }
 
 /** The pack's first wallet of the currency that ends as `want`. */
 function testWallet(scenarios: Scenarios, ns: string, currency: string, want: 'success' | 'failed'): string {
-  const pick: WalletScenario | undefined = [...scenarios.forNs(ns).wallets.values()].find((w) => w.currency === currency && w.outcome === want)
+  const pick = pickTestWallet(scenarios.forNs(ns).wallets.values(), currency, want)
   if (!pick) throw invalid({ mobile_money: `no test wallet of the active packs in ${currency} ends as ${want}: give one` })
   return pick.number
 }

@@ -75,15 +75,15 @@ export class CheckoutService {
       attempt: null,
       fees: 'card',
       succeeded: CHECKOUT_MSG.SUCCESS,
-      onSuccess: (ns, c) => this.#stopExpiry(ns, c),
-      onFailure: (ns, c) => this.#stopExpiry(ns, c),
+      onSuccess: (ns, c) => this.#ended(ns, c),
+      onFailure: (ns, c) => this.#ended(ns, c),
       target: (c) => c.notification_url,
     })
     clocks.on(EXPIRE, (ns, p: { tx: string }) => {
       const c = this.#charges.col(ns).get(p.tx)
       if (c?.kind !== 'checkout' || !isOpen(c)) return
       c.expiry_timer = null
-      c.current = null
+      this.#ended(ns, c)
       this.#charges.expire(ns, c, CHECKOUT_MSG.EXPIRED)
       this.#charges.save(ns, c)
     })
@@ -237,7 +237,6 @@ export class CheckoutService {
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
   cancel(ns: string, c: CheckoutCharge): CheckoutCharge {
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
-    c.current = null
     this.#charges.fail(ns, c, CHECKOUT_MSG.CANCELLED, 'cancel')
     this.#charges.save(ns, c)
     return c
@@ -339,9 +338,21 @@ export class CheckoutService {
     return { email: c.customer?.email ?? '', ...(c.customer?.name ? { name: c.customer.name } : {}) }
   }
 
-  #stopExpiry(ns: string, c: CheckoutCharge): void {
+  /**
+   * The checkout ended: its expiry is cancelled, and a transfer attempt still waiting no longer
+   * arrives by itself (a customer who paid otherwise, or left, sends none); its account takes one
+   * until it expires (docs/behaviour.md 13.1).
+   */
+  #ended(ns: string, c: CheckoutCharge): void {
     if (c.expiry_timer) this.clocks.cancel(ns, c.expiry_timer)
     c.expiry_timer = null
+    c.current = null
+    for (const a of this.attempts(ns, c)) {
+      if (a.kind !== 'bank_transfer' || a.status !== 'processing' || !a.auto_timer) continue
+      this.bankTransfer.stopAutoComplete(ns, a)
+      this.#charges.note(ns, c, 'attempt', `${a.transaction_reference}: no transfer arrives by itself now that the checkout ended`)
+      this.store.col<ChargeBase>(ns, CHARGES).put(a.transaction_reference, a)
+    }
   }
 }
 

@@ -18,9 +18,17 @@ import type { Flow, Step } from './flow.js'
 const VOLATILE = new Set([
   'created_at', 'updated_at', 'completed_at', 'processed_at', 'pre_auth_expiry', 'interbank_transaction_id', 'receipt', 'stan',
   'at', 'due', 'ms', 'now', 'now_ms', 'offset_ms', 'uptime_s', 'redirect_url', 'settled_at', 'pending_timers', 'start_date', 'end_date', 'id', 'version',
+  'expires_at', 'expiry_date_in_utc',
 ])
 /** Values the sandbox generates: captured from the response that first shows them. */
 const GENERATED = /^(KPY-[A-Z]{2}-[A-Z0-9]+|idv_[a-z0-9]+|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
+/** Values the sandbox generates that only their place says so: a temporary account's number. */
+const GENERATED_AT = /(^|\.)bank_account\.account_number$/
+/** A checkout's page (docs/behaviour.md 13.1): its URL carries the checkout's transaction reference. */
+const CHECKOUT_URL = /\/checkout\/([^/?#]+)\/pay$/
+/** The control call that pays a checkout as a customer would (its card masked in the journal). */
+const CHECKOUT_PAY = /^\/_sandbox\/checkouts\/[^/]+\/pay$/
+
 /** Response fields that hold references the client chose (in requests) or the sandbox generated. */
 const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_reference', 'target_transaction_reference', 'authorization_code'])
 
@@ -56,6 +64,14 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
     }
     return out
   }
+  /** Rewrites a string that appears in a response: known values within it become their variable. */
+  const knownWithin = (s: string): string => {
+    let out = s
+    for (const [value, v] of vars) {
+      if (value.length >= 10 && GENERATED.test(value) && out.includes(value)) out = out.split(value).join(`\${${v}}`)
+    }
+    return out
+  }
   const rewriteRequest = (value: unknown, key = ''): unknown => {
     if (typeof value === 'string') {
       if (REFERENCE_KEYS.has(key) && !GENERATED.test(value) && !sub(value)) return clientRef(value)
@@ -70,13 +86,16 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
     if (typeof value === 'string') {
       const known = sub(value)
       if (known) return known
-      if (GENERATED.test(value)) {
+      // the page's address: its origin is the replay's, its transaction reference captured after it
+      if (key === 'checkout_url' && CHECKOUT_URL.test(value)) return { $regex: '/checkout/KPY-PI-[A-Z0-9]+/pay$' }
+      if (GENERATED.test(value) || GENERATED_AT.test(path)) {
         const name = `v${++varCount}`
         vars.set(value, name)
         saves[name] = path
         return '$any'
       }
-      return value
+      // a checkout's attempt's payment reference: `<checkout's transaction reference>-<n>`
+      return knownWithin(value)
     }
     if (Array.isArray(value)) return value.map((v, i) => rewriteExpect(v, '', saves, `${path}.${i}`))
     if (value && typeof value === 'object') {
@@ -109,6 +128,8 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
     } else if (e.path.includes('/identities/') && req.validation?.selfie) {
       const matched = (response?.data as { validation?: { selfie?: { match?: boolean } } } | undefined)?.validation?.selfie?.match === true
       body = { ...req, validation: { ...req.validation, selfie: matched ? matchingSelfieDataUrl() : SELFIE_OTHER() } }
+    } else if (CHECKOUT_PAY.test(e.path) && req.card) {
+      body = restoreCard(req, scenarios, false)
     } else if (e.path.startsWith('/_sandbox/3ds/')) {
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
@@ -132,6 +153,20 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
       ...(Object.keys(saves).length ? { save: saves } : {}),
     }
     steps.push(step)
+    // a checkout's transaction reference is shown first inside its page's URL: a charge query
+    // added here captures it, so later calls by it (and by its attempts' references) replay
+    const page = e.path === '/merchant/api/v1/charges/initialize' && e.status === 200 ? CHECKOUT_URL.exec(String((response?.data as { checkout_url?: unknown } | undefined)?.checkout_url ?? '')) : null
+    const merchantRef = sub(String((response?.data as { reference?: unknown } | undefined)?.reference ?? ''))
+    if (page && merchantRef && !vars.has(page[1])) {
+      const name = `v${++varCount}`
+      vars.set(page[1], name)
+      steps.push({
+        name: "the checkout's transaction reference (its page's URL carries it)",
+        request: { method: 'GET', path: `/merchant/api/v1/charges/${merchantRef}` },
+        expect: { status: 200 },
+        save: { [name]: 'data.transaction_reference' },
+      })
+    }
   }
   return { name, steps: steps.length ? steps : [{ name: 'nothing was recorded', advance: 0 }] }
 }

@@ -103,6 +103,19 @@ async function mobileMoney(key: string, number = STK_WALLET) {
   return { reference, data: res.body.data }
 }
 
+/** POST /charges/initialize: a checkout of NGN 1,500 (every channel that takes the currency unless told). */
+async function checkout(key: string, overrides: Record<string, unknown> = {}) {
+  const body = { reference: ref('co'), amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com', name: 'Ada' }, ...overrides }
+  const res = await api(key, 'POST', '/merchant/api/v1/charges/initialize', body)
+  expect(res.status).toBe(200)
+  return { reference: body.reference as string, tx: /\/checkout\/([^/]+)\/pay$/.exec(res.body.data.checkout_url)![1] }
+}
+const payCheckout = async (key: string, reference: string, body: Record<string, unknown>) => {
+  const res = await api(key, 'POST', `/_sandbox/checkouts/${encodeURIComponent(reference)}/pay`, body)
+  expect(res.status).toBe(200)
+  return res.body.data
+}
+
 const queryCharge = (key: string, reference: string) => api(key, 'GET', `/merchant/api/v1/charges/${encodeURIComponent(reference)}`)
 const mandate = async (key: string, reference: string) =>
   (await api(key, 'GET', `/merchant/api/v1/direct-debit/authorizations/${encodeURIComponent(reference)}`)).body.data
@@ -265,6 +278,8 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect((await api(key, 'POST', '/api/v1/direct-debit/authorizations/AUTH-SANDBOX-ACTIVE/debits', { reference: debitRef, amount: 5000, narration: 'Gym membership', currency: 'NGN' })).status).toBe(200)
     const idv = await api(key, 'POST', '/api/v1/identities/ng/bvn', { id: '22222222222', verification_consent: true })
     expect(idv.status).toBe(200)
+    const co = await checkout(key)
+    await payCheckout(key, co.reference, { channel: 'card' })
 
     const page = await newPage()
     await openDashboard(page, key)
@@ -284,6 +299,10 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(mmText).toContain('KES 250.00')
     expect(mmText).toContain('waiting for STK_PROMPT')
     expect(await page.locator(`#charges tr[data-ref="${debitRef}"]`).innerText()).toContain('AUTH-SANDBOX-ACTIVE')
+    const coText = await page.locator(`#charges tr[data-ref="${co.reference}"]`).innerText()
+    expect(coText).toContain('checkout')
+    expect(coText).toContain('paid by card')
+    expect(await page.locator(`#charges tr.attempt[data-parent="${co.tx}"]`).innerText()).toContain(`attempt 1 of ${co.reference}`)
 
     const ledger = await page.locator(`article.preauth[data-ref="${pre}"]`).innerText()
     expect(ledger).toMatch(/Authorized\s+NGN 1,500.00/)
@@ -545,6 +564,100 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.evaluate(() => (window as unknown as { marker?: number }).marker)).toBe(42)
   })
 
+  it("lists checkouts with their attempts under them (channel, status, message), a bank transfer's account, and filters by checkout, pending and expired", async () => {
+    const key = newKey('checkouts')
+    await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })
+    // tried twice: a declined card, then a short transfer (returned; the transfer still awaited)
+    const tried = await checkout(key)
+    const declined = await payCheckout(key, tried.reference, { channel: 'card', outcome: 'failed' })
+    const short = await payCheckout(key, tried.reference, { channel: 'bank_transfer', amount: 100 })
+    expect(short.status).toBe('processing')
+    const [cardTry, transferTry] = short.payment_attempts.map((a: { reference: string }) => a.reference)
+    expect(declined.payment_attempts[0].reference).toBe(cardTry)
+    const account = (await queryCharge(key, transferTry)).body.data.bank_account
+    const untouched = await checkout(key, { reference: ref('co-pending') })
+    const paid = await checkout(key)
+    await payCheckout(key, paid.reference, { channel: 'bank_transfer' })
+    const card = await cardCharge(key, NO_AUTH_CARD)
+
+    const page = await newPage()
+    await openDashboard(page, key)
+    // each checkout's attempts right under it, oldest first; no attempt as a row of its own
+    const refs = await rowRefs(page, '#charges')
+    const at = refs.indexOf(tried.reference)
+    const triedRows = page.locator(`#charges tr.attempt.nested[data-parent="${tried.tx}"]`)
+    expect(await triedRows.count()).toBe(2)
+    const attemptRefs = await triedRows.evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.ref))
+    expect(refs.slice(at + 1, at + 3)).toEqual(attemptRefs)
+    expect(await page.locator('#charges tr.attempt:not(.nested)').count()).toBe(0)
+    expect(await page.locator(`#charges tr[data-ref="${tried.reference}"]`).getAttribute('data-status')).toBe('processing')
+    const first = await triedRows.nth(0).innerText()
+    expect(first).toContain(`attempt 1 of ${tried.reference}`)
+    expect(first).toContain(cardTry)
+    expect(first).toContain('card')
+    expect(first).toContain('failed')
+    expect(first).toContain('Card could not be charged due to insufficient funds')
+    const second = await triedRows.nth(1).innerText()
+    expect(second).toContain(`attempt 2 of ${tried.reference}`)
+    expect(second).toContain('bank transfer')
+    expect(second).toContain(`account ${account.account_number}`)
+    expect(second).toContain('wema (035)')
+    expect(second).toMatch(/last transfer NGN 100\.00 \(underpayment, NGN 100\.00 returned\)/)
+    expect(second).toContain('waiting for a transfer')
+    const paidText = await page.locator(`#charges tr[data-ref="${paid.reference}"]`).innerText()
+    expect(paidText).toContain('paid by bank transfer')
+    expect(await page.locator(`#charges tr[data-ref="${untouched.reference}"]`).innerText()).toContain('Awaiting payment')
+
+    await page.getByLabel('Kind', { exact: true }).selectOption('checkout')
+    await Promise.all([page.waitForURL(/kind=checkout/), page.getByRole('button', { name: 'Apply filters' }).click()])
+    expect((await page.locator('#charges tbody tr:not(.attempt)').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.ref))).sort()).toEqual([tried.reference, untouched.reference, paid.reference].sort())
+    expect(await rowRefs(page, '#charges')).not.toContain(card.reference)
+    await page.getByLabel('Status', { exact: true }).selectOption('pending')
+    await Promise.all([page.waitForURL(/status=pending/), page.getByRole('button', { name: 'Apply filters' }).click()])
+    expect(await rowRefs(page, '#charges')).toEqual([untouched.reference])
+
+    // an attempt the filters keep while they leave its checkout out: alone, marked as an attempt
+    await openDashboard(page, key, '&kind=card&status=failed')
+    expect(await rowRefs(page, '#charges')).toEqual([`${tried.tx}-1`])
+    expect(await page.locator('#charges tr.attempt').innerText()).toContain(`attempt 1 of ${tried.reference}`)
+    // an attempt's reference finds its checkout
+    await openDashboard(page, key, `&q=${encodeURIComponent(transferTry)}`)
+    expect(await rowRefs(page, '#charges')).toEqual([tried.reference, ...attemptRefs])
+
+    // a day later on the namespace clock: the awaited transfer arrived by itself after 120 s and
+    // paid the tried checkout; the untouched one has expired
+    await api(key, 'POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
+    expect((await queryCharge(key, tried.reference)).body.data).toMatchObject({ status: 'success', payment_method: 'bank_transfer' })
+    await openDashboard(page, key, '&status=expired&kind=checkout')
+    expect(await rowRefs(page, '#charges')).toEqual([untouched.reference])
+    expect(await page.locator(`#charges tr[data-ref="${untouched.reference}"]`).innerText()).toContain('Checkout expired')
+    await shot(page, 'dashboard-checkouts')
+  })
+
+  it('pays a checkout by a channel and cancels another with their buttons, offering only the channels the checkout takes', async () => {
+    const key = newKey('checkout_actions')
+    await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })
+    const ngn = await checkout(key, { channels: ['card', 'bank_transfer'] })
+    const kes = await checkout(key, { currency: 'KES' })
+    const page = await newPage()
+    await openDashboard(page, key)
+    expect(await page.getByRole('button', { name: `Pay ${kes.reference} by mobile money` }).count()).toBe(1)
+    expect(await page.getByRole('button', { name: `Pay ${kes.reference} by card` }).count()).toBe(0)
+    expect(await page.getByRole('button', { name: `Pay ${ngn.reference} by mobile money` }).count()).toBe(0)
+    expect(await page.locator(`#charges tr[data-ref="${ngn.reference}"] a`).getAttribute('href')).toBe(`/checkout/${ngn.tx}/pay`)
+
+    expect(await act(page, `Pay ${ngn.reference} by bank transfer`)).toBe('Checkout success')
+    const q = (await queryCharge(key, ngn.reference)).body.data
+    expect(q).toMatchObject({ status: 'success', payment_method: 'bank_transfer', payment_attempts: [{ channel: 'bank_transfer', status: 'success' }] })
+    expect(await act(page, `Cancel checkout ${kes.reference}`)).toBe('Checkout cancelled')
+    expect((await queryCharge(key, kes.reference)).body.data.status).toBe('failed')
+    // the rows update, and their buttons go; a second cancel is refused
+    await eventually(async () => expect(await page.locator(`#charges tr[data-ref="${kes.reference}"]`).getAttribute('data-status')).toBe('failed'))
+    await eventually(async () => expect(await page.locator(`#charges tr.attempt[data-parent="${ngn.tx}"]`).getAttribute('data-status')).toBe('success'))
+    expect(await page.getByRole('button', { name: `Cancel checkout ${ngn.reference}` }).count()).toBe(0)
+    expect((await api(key, 'POST', `/_sandbox/checkouts/${kes.reference}/cancel`)).status).toBe(409)
+  })
+
   it('fits 1280 and 390 px wide: no page-wide horizontal scroll, tables scroll in their own box', async () => {
     const key = newKey('layout_with_a_rather_long_key_name')
     await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })
@@ -557,6 +670,9 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     await api(key, 'POST', '/merchant/api/v1/charges/card/capture', { payment_reference: pre, transaction_reference: ref('cap'), amount: 1200, currency: 'NGN' })
     await api(key, 'POST', '/api/v1/direct-debit/authorizations/AUTH-SANDBOX-ACTIVE/debits', { reference: ref('dd'), amount: 5000, narration: 'Monthly plan', currency: 'NGN' })
     await api(key, 'POST', '/api/v1/identities/ng/bvn', { id: '22222222222', verification_consent: true })
+    const co = await checkout(key, { reference: `checkout-with-a-long-reference-${Date.now()}` })
+    await payCheckout(key, co.reference, { channel: 'card', outcome: 'failed' })
+    await payCheckout(key, co.reference, { channel: 'bank_transfer', amount: 100 })
     await eventually(() => expect(receiver.received.some((r) => r.body?.data?.payment_reference === long.reference)).toBe(true))
 
     for (const [width, height] of [

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { html } from 'hono/html'
 import type { FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../charges/types.js'
+import { isOpen } from '../../checkout/service.js'
 import type { Deps } from '../../deps.js'
 import type { AppEnv } from '../../http/context.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
@@ -137,7 +138,7 @@ export function dashboardRoutes(deps: Deps) {
     namespaces: deps.namespaces,
     clocks: deps.clocks,
     events: deps.events,
-    // no one service owns the charges of every kind: read where the three kinds store them
+    // no one service owns the charges of every kind: read where every kind stores them
     charges: {
       list: (ns) => [...deps.store.col<ChargeBase>(ns, CHARGES).values()],
       count: (ns) => deps.store.col(ns, CHARGES).size,
@@ -145,6 +146,7 @@ export function dashboardRoutes(deps: Deps) {
     preauth: deps.preauth,
     directDebit: deps.directDebit,
     identity: deps.identity,
+    checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
   }
   const app = new Hono<AppEnv>()
   app.get('/', (c) => {

@@ -55,14 +55,16 @@ export const ActionButton: FC<{ path: string; label: string; name: string; body?
   </button>
 )
 
-export function Table(props: { caption: string; head: (string | [string, string])[]; rows: Child[]; total: number; empty: string; id: string }) {
+/** `shown`: how many of `total` the rows hold, when a row may carry rows of its own (a checkout's attempts) */
+export function Table(props: { caption: string; head: (string | [string, string])[]; rows: Child[]; total: number; shown?: number; empty: string; id: string }) {
   if (!props.rows.length) return <p class="empty" id={props.id}>{props.empty}</p>
+  const shown = props.shown ?? props.rows.length
   return (
     <div class="scroll" role="region" aria-label={props.caption} tabindex={0}>
       <table id={props.id}>
         <caption>
           {props.caption}
-          {props.total > props.rows.length ? ` (the newest ${props.rows.length} of ${props.total})` : ` (${props.total})`}
+          {props.total > shown ? ` (the newest ${shown} of ${props.total})` : ` (${props.total})`}
         </caption>
         <thead>
           <tr>

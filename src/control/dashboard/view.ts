@@ -1,5 +1,6 @@
 import type { PreauthService } from '../../cards/preauth.js'
-import type { ChargeBase, PaymentMethod } from '../../charges/types.js'
+import type { ChargeBase, ChargeKind, ChargeStatus } from '../../charges/types.js'
+import type { CheckoutCharge, CheckoutService } from '../../checkout/service.js'
 import type { Clocks } from '../../clock.js'
 import type { DirectDebit, DirectDebitService } from '../../direct-debit/service.js'
 import type { IdentityService } from '../../identity/service.js'
@@ -20,15 +21,17 @@ export interface DashboardSources {
   preauth: Pick<PreauthService, 'list' | 'operationsOf' | 'captureState'>
   directDebit: Pick<DirectDebitService, 'list' | 'movesFrom'>
   identity: Pick<IdentityService, 'checks'>
+  /** a checkout's attempts, and whether it still takes payment */
+  checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean }
 }
 
-const KINDS: PaymentMethod[] = ['card', 'mobile_money', 'direct_debit']
-const STATUSES = ['processing', 'success', 'failed'] as const
+export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout']
+export const STATUSES: ChargeStatus[] = ['pending', 'processing', 'success', 'failed', 'expired']
 
 /** The filter form's choices (filters.tsx). */
 export interface Filters {
-  kind?: PaymentMethod
-  status?: (typeof STATUSES)[number]
+  kind?: ChargeKind
+  status?: ChargeStatus
   q?: string
 }
 
@@ -62,8 +65,8 @@ export const nsHref = (v: View, ns: string) => uiHref(v, '', { ns })
 
 function parseFilters(query: Record<string, string>): Filters {
   const f: Filters = {}
-  if ((KINDS as string[]).includes(query.kind)) f.kind = query.kind as PaymentMethod
-  if ((STATUSES as readonly string[]).includes(query.status)) f.status = query.status as Filters['status']
+  if ((KINDS as string[]).includes(query.kind)) f.kind = query.kind as ChargeKind
+  if ((STATUSES as string[]).includes(query.status)) f.status = query.status as ChargeStatus
   const q = query.q?.trim()
   if (q) f.q = q.slice(0, 200)
   return f

@@ -1,0 +1,49 @@
+import { writeFileSync } from 'node:fs'
+import { describe, expect, it } from 'vitest'
+import { formatMagic } from '../src/magic.js'
+import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
+import { ref, sandboxPerTest, tempFile } from './helpers.js'
+
+const sandbox = sandboxPerTest()
+
+/** `sandbox magic`'s text for these packs (on top of the default one). */
+const magicOf = (files: string[]) => formatMagic(new ActiveScenarios(Scenarios.loadPacks(files)).toJSON())
+/** The row of a table whose first cells are these. */
+const rowOf = (text: string, ...start: string[]) => text.split('\n').find((l) => l.split(/\s{2,}/).slice(0, start.length).join('|') === start.join('|'))?.split(/\s{2,}/)
+
+describe('sandbox magic: Checkout Standard', () => {
+  it("shows the page's URL, the control calls, the 24 h expiry and the bank transfer's account rules", () => {
+    const text = magicOf([])
+    expect(text).toContain('\nCheckout Standard\n')
+    expect(text).toContain('<origin>/checkout/<transaction reference>/pay')
+    expect(text).toContain('POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "amount"?}')
+    expect(text).toContain('POST /_sandbox/checkouts/<reference>/cancel')
+    expect(text).toContain('expires after 24 h on the namespace clock')
+    expect(text).toContain('pay_with_bank is accepted in channels, never offered')
+    expect(text).toContain('10 digits at wema (035), open 30 min')
+    expect(text).toContain('the expected amount arrives by itself 120 s after it is issued')
+    expect(rowOf(text, 'over')).toEqual(['over', 'success; the excess is returned to the payer'])
+    expect(rowOf(text, 'under')?.[1]).toContain('all of it is returned')
+    expect(rowOf(text, 'card', 'NGN, USD')).toEqual(['card', 'NGN, USD', '4084127883172787', '506066506066506067', '1.4%, cap 2000'])
+    expect(rowOf(text, 'mobile_money', 'KES')).toEqual(['mobile_money', 'KES', '254700000000', '254734611986', '1.5%'])
+    expect(rowOf(text, 'mobile_money', 'GHS')?.slice(2, 4)).toEqual(['233240000000', '233274611986'])
+  })
+
+  it('names the card and wallet the control pay call uses, as the packs make them', async () => {
+    // a pack that makes the default no-step success card fail: the next one pays
+    const pack = tempFile('pack.yaml')
+    writeFileSync(pack, 'cards:\n  - { number: "4084127883172787", scheme: visa, cvv: "123", expiry_month: "09", expiry_year: "30", steps: [], outcome: failed, message: "Do not honour", label: "now fails" }\n')
+    const shown = rowOf(magicOf([pack]), 'card', 'NGN, USD')!
+    expect(shown[2]).not.toBe('4084127883172787')
+    expect(shown[3]).toBe('4084127883172787')
+    const sb = await sandbox({ frozen: true, scenarios: [pack] })
+    for (const [outcome, number] of [['success', shown[2]], ['failed', shown[3]]] as const) {
+      const reference = ref('magic')
+      expect((await sb.call('POST', '/merchant/api/v1/charges/initialize', { reference, amount: 100, currency: 'NGN', customer: { email: 'ada@example.com' } })).status).toBe(200)
+      const paid = await sb.call('POST', `/_sandbox/checkouts/${reference}/pay`, { channel: 'card', outcome })
+      const attempt = (await sb.call('GET', `/merchant/api/v1/charges/${paid.body.data.payment_attempts[0].reference}`)).body.data
+      expect(attempt.status).toBe(outcome)
+      expect(`${attempt.card.first_six}${attempt.card.last_four}`).toBe(`${number.slice(0, 6)}${number.slice(-4)}`)
+    }
+  })
+})
