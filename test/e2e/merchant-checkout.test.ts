@@ -119,6 +119,11 @@ async function order(cart: Cart, steps: Step[]) {
   const { reference, checkoutUrl } = await checkOut(cart)
   // the page's URL, on the sandbox's own origin, carries the checkout's transaction reference
   expect(checkoutUrl).toMatch(new RegExp(`^${sandbox.url.replace(/[.]/g, '\\.')}/checkout/KPY-PI-[0-9A-Z]+/pay$`))
+  // and the customer's browser gets the hosted page there
+  const hosted = await fetch(checkoutUrl)
+  expect(hosted.status).toBe(200)
+  expect(hosted.headers.get('content-type')).toMatch(/^text\/html/)
+  expect(await hosted.text()).toContain(reference)
   for (const [i, step] of steps.entries()) {
     if ('cancel' in step) {
       expect((await control(reference, 'cancel')).status).toBe('failed')
