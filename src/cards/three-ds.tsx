@@ -1,5 +1,5 @@
 import { Hono } from 'hono'
-import { html, raw } from 'hono/html'
+import { HtmlPage } from '../http/html-page.js'
 import type { FC, PropsWithChildren } from 'hono/jsx'
 import { CHARGES, type CardCharge } from '../charges/types.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
@@ -33,32 +33,22 @@ button:focus-visible{outline:3px solid #ffb020;outline-offset:2px}
 .foot{font-size:13px;color:#7a8597;text-align:center;margin-top:16px}
 `
 
-// the doctype keeps the page out of quirks mode
-const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => html`<!doctype html>${(
-  <html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>{title}</title>
-      {/* raw: JSX would escape the quotes of the CSS and break the font declaration */}
-      <style>{raw(STYLE)}</style>
-    </head>
-    <body>
-      <main>
-        <div class="card">
-          <div class="bank">
-            <span class="logo" aria-hidden="true">
-              SB
-            </span>
-            <span>Sandbox Bank Secure</span>
-          </div>
-          {children}
+const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => (
+  <HtmlPage title={title} style={STYLE}>
+    <main>
+      <div class="card">
+        <div class="bank">
+          <span class="logo" aria-hidden="true">
+            SB
+          </span>
+          <span>Sandbox Bank Secure</span>
         </div>
-        <p class="foot">paysandbox 3-D Secure simulation. No real card is charged.</p>
-      </main>
-    </body>
-  </html>
-)}`
+        {children}
+      </div>
+      <p class="foot">paysandbox 3-D Secure simulation. No real card is charged.</p>
+    </main>
+  </HtmlPage>
+)
 
 function money(charge: CardCharge): string {
   const [whole, frac] = toDecimalString(charge.amount).split('.')

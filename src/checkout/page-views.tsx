@@ -1,4 +1,4 @@
-import { html, raw } from 'hono/html'
+import { HtmlPage } from '../http/html-page.js'
 import type { Child, FC, PropsWithChildren } from 'hono/jsx'
 import { toDecimalString } from '../money.js'
 import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
@@ -68,27 +68,17 @@ export interface AttemptLine {
   message: string
 }
 
-// the doctype keeps the page out of quirks mode
-export const Layout: FC<PropsWithChildren<{ title: string; order?: Order; attempts?: AttemptLine[] }>> = ({ title, order, attempts, children }) => html`<!doctype html>${(
-  <html lang="en">
-    <head>
-      <meta charset="utf-8" />
-      <meta name="viewport" content="width=device-width, initial-scale=1" />
-      <title>{title}</title>
-      {/* raw: JSX would escape the quotes of the CSS and break the font declaration */}
-      <style>{raw(STYLE)}</style>
-    </head>
-    <body>
-      <main>
-        {order ? <OrderSummary order={order} attempts={attempts ?? []} /> : null}
-        <div class="panel">
-          {children}
-          <p class="foot">paysandbox checkout simulation. No real money moves.</p>
-        </div>
-      </main>
-    </body>
-  </html>
-)}`
+export const Layout: FC<PropsWithChildren<{ title: string; order?: Order; attempts?: AttemptLine[] }>> = ({ title, order, attempts, children }) => (
+  <HtmlPage title={title} style={STYLE}>
+    <main>
+      {order ? <OrderSummary order={order} attempts={attempts ?? []} /> : null}
+      <div class="panel">
+        {children}
+        <p class="foot">paysandbox checkout simulation. No real money moves.</p>
+      </div>
+    </main>
+  </HtmlPage>
+)
 
 const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, attempts }) => (
   <section class="panel summary" aria-labelledby="order-h">

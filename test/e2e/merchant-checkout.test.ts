@@ -1,8 +1,7 @@
-import { spawn, type ChildProcess } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { SECRET } from '../helpers.js'
-import { startCli, type RunningCli } from './process.js'
+import { spawnUntilListening, startCli, type RunningCli } from './process.js'
 
 /**
  * Checkout Standard against a merchant's real server, unchanged: test/e2e/merchant/shop.py, a
@@ -17,31 +16,11 @@ import { startCli, type RunningCli } from './process.js'
 const SHOP = fileURLToPath(new URL('./merchant/shop.py', import.meta.url))
 const auth = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 
-interface Shop {
-  child: ChildProcess
-  url: string
-  exited: Promise<number | null>
-}
-
 /** Starts the shop as a real child process; resolves once it listens. */
-function startShop(env: Record<string, string>): Promise<Shop> {
-  const child = spawn('python3', [SHOP], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  let err = ''
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
-  return new Promise((resolve, reject) => {
-    child.stdout!.on('data', (d: Buffer) => {
-      out += d.toString()
-      const m = /shop listening on (http:\/\/\S+)/.exec(out)
-      if (m) resolve({ child, url: m[1], exited })
-    })
-    child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-    void exited.then((code) => reject(new Error(`shop exited with ${code} before listening: ${err}`)))
-  })
-}
+const startShop = (env: Record<string, string>) => spawnUntilListening('shop', 'python3', [SHOP], env, /shop listening on (http:\/\/\S+)/)
 
 let sandbox: RunningCli
-let shop: Shop
+let shop: RunningCli
 
 beforeAll(async () => {
   sandbox = await startCli([])

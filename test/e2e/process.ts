@@ -14,24 +14,29 @@ export interface RunningCli {
   exited: Promise<number | null>
 }
 
-/** Spawns `sandbox start ...` and resolves once the ready line is printed. */
-export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
-  const child = spawn(process.execPath, [BIN, 'start', '--port', '0', ...args], {
-    env: { ...process.env, ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
+/**
+ * Spawns `command` and resolves once its stdout prints a line `ready` matches (its first group is
+ * the URL it listens on); rejects if it exits before.
+ */
+export function spawnUntilListening(name: string, command: string, args: string[], env: Record<string, string>, ready: RegExp): Promise<RunningCli> {
+  const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
   let out = ''
   let err = ''
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
   return new Promise((resolve, reject) => {
     child.stdout!.on('data', (d: Buffer) => {
       out += d.toString()
-      const m = /paysandbox listening on (http:\/\/\S+)/.exec(out)
+      const m = ready.exec(out)
       if (m) resolve({ child, url: m[1], stdout: () => out, stderr: () => err, exited })
     })
     child.stderr!.on('data', (d: Buffer) => (err += d.toString()))
-    void exited.then((code) => reject(new Error(`sandbox exited with ${code} before ready: ${err}`)))
+    void exited.then((code) => reject(new Error(`${name} exited with ${code} before ready: ${err}`)))
   })
+}
+
+/** Spawns `sandbox start ...` and resolves once the ready line is printed. */
+export function startCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+  return spawnUntilListening('sandbox', process.execPath, [BIN, 'start', '--port', '0', ...args], env, /paysandbox listening on (http:\/\/\S+)/)
 }
 
 /** Runs the CLI to completion. */
