@@ -20,6 +20,15 @@ export interface PaymentAttempt {
   message: string
 }
 
+/** docs/behaviour.md 13.4: what a record adds to (credit) or takes from (debit) the merchant's balance. */
+export interface LedgerEntry {
+  direction: 'credit' | 'debit'
+  /** minor units, net of fee and VAT */
+  amount: number
+  /** when it moves from the pending to the available balance */
+  available_at: string
+}
+
 /** A step taken on a charge, for the dashboard and the journal. */
 export interface StepEvent {
   at: string
@@ -33,6 +42,8 @@ export interface ChargeBase {
   transaction_reference: string
   /** a checkout's attempt: the checkout's transaction reference (docs/behaviour.md 13.1) */
   parent?: string
+  /** a pay-in that succeeded: what it brought the merchant (ledger.ts), written once */
+  ledger?: LedgerEntry
   payment_reference: string
   amount: number
   currency: string

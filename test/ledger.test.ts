@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { ledgerBalances } from '../src/charges/ledger.js'
+import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+
+const sandbox = sandboxPerTest()
+const balances = (sb: TestSandbox) => ledgerBalances(sb.deps.store, SECRET, sb.deps.clocks.now(SECRET))
+const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
+const record = (sb: TestSandbox, reference: string) => sb.deps.checkout.find(SECRET, reference) ?? sb.deps.bankTransfer.find(SECRET, reference)
+
+describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13.4)', () => {
+  it('a card charge credits its net amount, pending for the settlement delay, then available', async () => {
+    const sb = await sandbox({ frozen: true })
+    const res = await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
+    expect(res.body.data.status).toBe('success')
+    // 1,000 less 14.00 fee and 1.05 VAT
+    expect(balances(sb)).toEqual({ NGN: { pending: 98495, available: 0 } })
+    await advance(sb, 24 * 3600 - 1)
+    expect(balances(sb)).toEqual({ NGN: { pending: 98495, available: 0 } })
+    await advance(sb, 1)
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 98495 } })
+  })
+
+  it('a failed charge and a pre-authorization credit nothing', async () => {
+    const sb = await sandbox({ frozen: true })
+    expect((await sb.charge(cardPayload('506066506066506067', { amount: 1000 }, { cvv: '408' }))).body.data.status).toBe('failed')
+    const pre = await sb.call('POST', '/merchant/api/v1/charges/card/pre-authorize', { charge_data: (await import('../src/index.js')).encryptChargeData(cardPayload('4084127883172787', { amount: 500 }), 'sandbox-encryption-key-012345678') })
+    expect(pre.status).toBe(200)
+    expect(balances(sb)).toEqual({})
+  })
+
+  it('a bank transfer is available at once; a checkout is credited once, by the channel that paid it, its attempts not at all', async () => {
+    const sb = await sandbox({ frozen: true })
+    const bt = ref('bt')
+    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'a@b.co' } })
+    await advance(sb, 120)
+    // 1,500 less 22.50 fee and 1.69 VAT
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 147581 } })
+    expect(record(sb, bt)!.ledger).toEqual({ direction: 'credit', amount: 147581, available_at: expect.any(String) })
+    const co = ref('co')
+    await sb.call('POST', '/merchant/api/v1/charges/initialize', { reference: co, amount: 200, currency: 'KES', customer: { email: 'a@b.co' } })
+    await sb.call('POST', `/_sandbox/checkouts/${co}/pay`, { channel: 'mobile_money', outcome: 'failed' })
+    await sb.call('POST', `/_sandbox/checkouts/${co}/pay`, { channel: 'mobile_money' })
+    // 200 less 3.00 fee and 0.23 VAT, pending: a wallet settles after the delay
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 147581 }, KES: { pending: 19677, available: 0 } })
+    const attempts = sb.deps.checkout.attempts(SECRET, sb.deps.checkout.get(SECRET, co))
+    expect(attempts.map((a) => a.ledger)).toEqual([undefined, undefined])
+  })
+})
