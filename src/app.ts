@@ -26,6 +26,8 @@ import { checkoutControlRoutes, checkoutRoutes } from './checkout/routes.js'
 import { checkoutPageRoutes } from './checkout/page.js'
 import type { CheckoutCharge } from './checkout/service.js'
 import type { BankTransferCharge } from './bank-transfer/service.js'
+import { virtualAccountRoutes } from './virtual-accounts/routes.js'
+import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
@@ -36,7 +38,7 @@ const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
  * its middleware, in order (http/middleware/); whatever is thrown is answered by `errorEnvelope`.
  */
 export function createApp(deps: Deps) {
-  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, bankTransfer, checkout } = deps
+  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, bankTransfer, checkout, virtualAccounts } = deps
   const app = new Hono<AppEnv>()
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
@@ -65,6 +67,7 @@ export function createApp(deps: Deps) {
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/identities', api, identityRoutes(identity))
   mount(app, '/merchant/api/v1/identities', api, identityRoutes(identity))
+  mount(app, '/merchant/api/v1/virtual-bank-account', api, virtualAccountRoutes(virtualAccounts))
   mount(app, '/merchant/api/v1/charges', api, chargeQueryRoutes({
     store,
     clocks,
@@ -75,6 +78,7 @@ export function createApp(deps: Deps) {
       direct_debit: (_ns, charge) => directDebit.queryExtras(charge as DirectDebit),
       bank_transfer: (_ns, charge) => bankTransfer.queryExtras(charge as BankTransferCharge),
       checkout: (_ns, charge) => checkout.queryExtras(charge as CheckoutCharge),
+      virtual_account: (_ns, charge) => virtualAccounts.queryExtras(charge as VirtualAccountCharge),
     },
   }))
 

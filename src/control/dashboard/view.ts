@@ -25,7 +25,7 @@ export interface DashboardSources {
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean }
 }
 
-export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout']
+export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout', 'virtual_account']
 export const STATUSES: ChargeStatus[] = ['pending', 'processing', 'success', 'failed', 'expired']
 
 /** The filter form's choices (filters.tsx). */
