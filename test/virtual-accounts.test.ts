@@ -128,7 +128,7 @@ describe('creating a virtual bank account', () => {
     expect((await create(sb, { account_reference: 'a-2' })).status).toBe(200)
     const r = await create(sb, { account_reference: 'a-3' })
     expect(r.status).toBe(400)
-    expect(r.body.message).toBe('Virtual bank account limit reached: a merchant may have at most 2 accounts')
+    expect(r.body.message).toBe('Virtual bank account limit of 2 reached')
     expect((await sb.call('GET', `${BASE}/a-3`)).status).toBe(404)
     expect(sb.deps.config.maxVirtualAccounts).toBe(2)
     expect((await sandbox()).deps.config.maxVirtualAccounts).toBe(50)
@@ -152,6 +152,7 @@ describe('getting a virtual bank account', () => {
   it('needs the secret key', async () => {
     const sb = await sandbox()
     expect((await sb.call('GET', `${BASE}/cust-0001`, undefined, { key: null })).status).toBe(401)
+    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.message).toBe('Virtual bank account not found')
   })
 })
 

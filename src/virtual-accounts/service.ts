@@ -27,7 +27,7 @@ export const VBA_MSG = {
   CREDITED: 'Virtual bank account credited successfully',
   NOT_FOUND: 'Virtual bank account not found',
   DUPLICATE: 'Account reference already exists',
-  LIMIT: (n: number) => `Virtual bank account limit reached: a merchant may have at most ${n} accounts`,
+  LIMIT: (n: number) => `Virtual bank account limit of ${n} reached`,
   RECEIVED: 'Transfer received',
 } as const
 
