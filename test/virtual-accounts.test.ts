@@ -104,6 +104,25 @@ describe('creating a virtual bank account', () => {
     expect(r.body.data.customer).toEqual({ name: 'Bo' })
   })
 
+  it("takes a public Python client's body as it sends it (email and nin null when not given), and its credit", async () => {
+    const sb = await sandbox()
+    const body = {
+      account_name: 'John Doe Virtual Account',
+      account_reference: '716b4728-7fca-43e8-916a-3a4c0f298165',
+      permanent: true,
+      bank_code: '000',
+      customer: { name: 'John Doe', email: null },
+      kyc: { bvn: '12345678901', nin: null },
+    }
+    const r = await sb.call('POST', BASE, body)
+    expect(r.status).toBe(200)
+    expect(r.body.status).toBe(true)
+    expect((await sb.call('GET', `${BASE}/716b4728-7fca-43e8-916a-3a4c0f298165`)).body.status).toBe(true)
+    const n = r.body.data.account_number
+    expect((await transactions(sb, `account_number=${n}`)).body.status).toBe(true)
+    expect((await credit(sb, n, 1000, 'NGN')).body.status).toBe(true)
+  })
+
   it('refuses a body that is not a JSON object', async () => {
     const sb = await sandbox()
     const r = await sb.call('POST', BASE, undefined, { raw: '[1]' })
