@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // The yardstick of the benchmark: a bare Hono server on @hono/node-server with the routes the
-// benchmark calls, answering canned envelopes of the same shape as paysandbox's. It reads and
+// benchmark calls (card charge, charge query, mobile money charge, checkout initialize, health),
+// answering canned envelopes of the same shape as paysandbox's. It reads and
 // parses the JSON body of a POST (as any mock server does) but does no work with it: no
 // decryption, validation, store, journal or events.
 //
@@ -146,6 +147,16 @@ app.post('/merchant/api/v1/charges/mobile-money', async (c) => {
   const body = await readJson(c)
   if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
   return c.json({ status: true, code: 'AA001', message: 'Authorization required', data: mobileMoney(body.reference, body.mobile_money?.number ?? '254700000000') })
+})
+
+// Checkout Standard: the answer carries the merchant's reference and a checkout URL on the
+// server's own origin, as paysandbox's does
+let checkoutSeq = 0
+app.post('/merchant/api/v1/charges/initialize', async (c) => {
+  const body = await readJson(c)
+  if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
+  const id = `KPY-PI-${(++checkoutSeq).toString(36).toUpperCase().padStart(14, '0')}`
+  return c.json({ status: true, message: 'Charge created successfully', data: { reference: body.reference, checkout_url: `${new URL(c.req.url).origin}/checkout/${id}/pay` } })
 })
 
 app.put('/_bench/cpu-us/:us', (c) => {

@@ -26,6 +26,7 @@ import { checkoutControlRoutes, checkoutRoutes } from './checkout/routes.js'
 import { checkoutPageRoutes } from './checkout/page.js'
 import type { CheckoutCharge } from './checkout/service.js'
 import type { BankTransferCharge } from './bank-transfer/service.js'
+import { bankTransferRoutes } from './bank-transfer/routes.js'
 import { virtualAccountRoutes } from './virtual-accounts/routes.js'
 import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 
@@ -62,6 +63,7 @@ export function createApp(deps: Deps) {
   mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
   mount(app, '/merchant/api/v1/charges/mobile-money', api, mobileMoneyRoutes(mobileMoney))
   mount(app, '/merchant/api/v1/charges', api, checkoutRoutes(checkout))
+  mount(app, '/merchant/api/v1/charges/bank-transfer', api, bankTransferRoutes(deps))
   // docs/behaviour.md 6 and 7: served with and without the /merchant prefix
   mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))

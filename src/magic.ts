@@ -1,4 +1,4 @@
-import { TRANSFER_BANK, TRANSFER_TIMES } from './bank-transfer/service.js'
+import { TRANSFER_BANK } from './bank-transfer/service.js'
 import { pickTestCard, pickTestWallet } from './checkout/pay.js'
 import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
@@ -66,8 +66,10 @@ function checkoutPart(m: Magic): string {
     '  and POST /_sandbox/checkouts/<reference>/cancel. A failed attempt leaves the checkout open for another; cancel ends it.\n',
     'Without card or wallet, the pay call uses the first test value that ends as outcome:\n',
     table(['channel', 'currencies', 'outcome success', 'outcome failed', 'fee (the paying channel\'s)'], rows),
-    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${TRANSFER_TIMES.accountMinutes} min;\n`,
-    `with nothing sent, the expected amount arrives by itself ${TRANSFER_TIMES.autoCompleteSeconds} s after it is issued (namespace clock).\n`,
+    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${m.settings.transfer_account_minutes} min;\n`,
+    `with nothing sent, the expected amount arrives by itself ${m.settings.transfer_delay_seconds} s after it is issued (namespace clock),\n`,
+    'unless the charge\'s amount is one of these:\n',
+    table(['amount', 'arrives', 'after (s)', 'label'], m.transfers.map((t) => [String(t.amount), t.arrives, String(t.after_seconds), t.label])),
     table(
       ['amount sent ("amount")', 'outcome'],
       [

@@ -2,6 +2,7 @@ import { z } from 'zod'
 import * as card from './cards/schemas.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/types.js'
 import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
+import { bankTransferSchema } from './bank-transfer/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -19,7 +20,7 @@ import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, trans
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'checkout' | 'virtual accounts' | 'direct debit' | 'identity' | 'charges' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'direct debit' | 'identity' | 'charges' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -69,6 +70,7 @@ const BODIES: Record<string, z.ZodType> = {
   TransitionRequest: transitionReasonSchema,
   InitializeRequest: initializeSchema,
   CheckoutPayRequest: controlPaySchema,
+  BankTransferRequest: bankTransferSchema,
   VirtualAccountRequest: vbaCreateSchema,
   VirtualAccountCreditRequest: vbaCreditSchema,
 }
@@ -193,6 +195,8 @@ function routes(): Route[] {
     { method: 'post', path: '/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', tag: 'mobile money', operationId: 'authorizeStk', step: true, summary: 'Answer the STK prompt with the wallet PIN', body: 'StkAuthorizeRequest' },
     { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-otp', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', step: true, summary: 'Resend the OTP', body: 'ResendRequest' },
     { method: 'post', path: '/merchant/api/v1/charges/mobile-money/resend-stk', tag: 'mobile money', operationId: 'resendStk', step: true, summary: 'Send the STK prompt again', body: 'ResendRequest' },
+    { method: 'post', path: '/merchant/api/v1/charges/bank-transfer', tag: 'bank transfer', operationId: 'chargeBankTransfer', summary: 'Issue a temporary account the customer transfers to (NGN)', body: 'BankTransferRequest',
+      description: 'The charge is processing until a transfer arrives: by itself 120 s later on the namespace clock (unless `auto_complete` is false, or the pack says otherwise for the amount), or by the sandbox credit call. Less than expected is returned and the charge waits; more succeeds with the excess returned. The account expires after 30 minutes.' },
 
     { method: 'post', path: '/merchant/api/v1/charges/initialize', tag: 'checkout', operationId: 'initializeCheckout', summary: 'Initialize a charge the customer pays on the hosted checkout page', body: 'InitializeRequest', answer: 'InitializeAnswer',
       description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.` },
@@ -262,6 +266,7 @@ function routes(): Route[] {
 const TAGS: { name: Tag; description: string }[] = [
   { name: 'cards', description: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   { name: 'mobile money', description: 'Mobile money charges (KES, GHS) with OTP and STK prompt' },
+  { name: 'bank transfer', description: 'Bank transfer pay-ins to a temporary account (NGN)' },
   { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
   { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },

@@ -306,6 +306,8 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST' as const, path: () => `${prefix}/ng/vnin`, body: identityBody('KO111111111111IL') },
     { method: 'POST' as const, path: () => `${prefix}/gh/passport`, body: identityBody('G0000555') },
   ]),
+  // bank transfer (docs/behaviour.md 13.2)
+  { method: 'POST', path: () => `${M}/charges/bank-transfer`, body: () => ({ reference: ref('bt-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com' }, auto_complete: false }) },
   // Checkout Standard (docs/behaviour.md 13.1)
   { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },

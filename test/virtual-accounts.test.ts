@@ -21,17 +21,12 @@ const credit = (sb: TestSandbox, account_number: string, amount: unknown = 1000,
 const transactions = (sb: TestSandbox, query: string) => sb.call('GET', `${BASE}/transactions?${query}`)
 const query = (sb: TestSandbox, reference: string) => sb.call('GET', `/merchant/api/v1/charges/${reference}`)
 
-/** A bank-transfer charge's temporary account (docs/behaviour.md 13.2), made through its service. */
+/** A bank-transfer charge's temporary account (docs/behaviour.md 13.2), that waits for a transfer told to the sandbox. */
 async function temporaryAccount(sb: TestSandbox, amount = 1000) {
-  await sb.call('GET', '/_sandbox/clock')
-  return sb.deps.bankTransfer.create(SECRET, {
-    reference: `bt-${Math.random().toString(36).slice(2, 10)}`,
-    amount,
-    currency: 'NGN',
-    customer: { email: 'payer@example.com' },
-    account_name: 'Shop',
-    auto_complete: false,
-  })
+  const r = await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: `bt-${Math.random().toString(36).slice(2, 10)}`, amount, currency: 'NGN', customer: { email: 'payer@example.com' }, auto_complete: false })
+  expect(r.status).toBe(200)
+  const d = r.body.data
+  return { payment_reference: d.reference as string, amount_expected: Math.round(d.amount_expected * 100), bank_account: d.bank_account as { account_number: string } }
 }
 
 describe('creating a virtual bank account', () => {
@@ -237,8 +232,8 @@ describe('crediting a virtual bank account', () => {
     expect((await credit(sb, n, 10_000_000)).status).toBe(200)
     expect((await credit(sb, n, '2500.50')).status).toBe(200)
     for (const [amount, message] of [
-      [99.99, 'must be from 100 to 10000000 (NGN)'],
-      [10_000_000.01, 'must be from 100 to 10000000 (NGN)'],
+      [99.99, 'must be between 100 and 10000000'],
+      [10_000_000.01, 'must be between 100 and 10000000'],
       [0, 'must be greater than 0'],
       [-5, 'must be greater than 0'],
       [100.001, 'must have at most 2 decimal places'],
@@ -304,6 +299,14 @@ describe('crediting a temporary (bank-transfer) account', () => {
     const again = await credit(sb, n, 1000)
     expect(again.status).toBe(409)
     expect(again.body.message).toBe('Payment has already been completed')
+  })
+
+  it("with the pack's accept_all, a short transfer is kept as paid", async () => {
+    const sb = await sandbox()
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { transfer_mismatch: 'accept_all' } })).status).toBe(200)
+    const bt = await temporaryAccount(sb, 2000)
+    expect((await credit(sb, bt.bank_account.account_number, 1000)).status).toBe(200)
+    expect((await query(sb, bt.payment_reference)).body.data).toMatchObject({ status: 'success', amount_paid: '1000.00', amount_accepted: '1000.00' })
   })
 
   it('expired (30 min on the namespace clock): 409 Account has expired', async () => {

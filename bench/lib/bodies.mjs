@@ -1,5 +1,5 @@
-// What the benchmarks send: the key, card-charge bodies encrypted as a merchant's SDK does, and
-// mobile money bodies.
+// What the benchmarks send: the key, card-charge bodies encrypted as a merchant's SDK does,
+// mobile money bodies, and Checkout Standard's initialize bodies.
 import { createCipheriv, randomBytes } from 'node:crypto'
 
 export const SECRET = 'sk_test_sandbox'
@@ -28,6 +28,14 @@ export function cardBody(reference) {
 /** The body of a mobile money charge (KES wallet 254700000000: an STK prompt) with this reference. */
 export function mmBody(reference) {
   return `{"reference":"${reference}","amount":100,"currency":"KES","customer":{"email":"bench@example.com","name":"Bench Customer"},"mobile_money":{"number":"254700000000"}}`
+}
+
+/**
+ * The body of `POST /charges/initialize` with this reference, with the fields the public clients
+ * send (a shop's return and webhook URLs, metadata, narration, channels).
+ */
+export function initBody(reference) {
+  return `{"amount":1500,"currency":"NGN","reference":"${reference}","customer":{"email":"bench@example.com","name":"Bench Customer"},"redirect_url":"https://shop.example/checkout/return","notification_url":"https://shop.example/webhooks/korapay","narration":"Order ${reference}","channels":["card","bank_transfer"],"default_channel":"card","merchant_bears_cost":true,"metadata":{"order-id":"${reference}","source":"bench"}}`
 }
 
 /**

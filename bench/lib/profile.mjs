@@ -1,4 +1,4 @@
-// The CPU profile (--profile [card|query|mm]): paysandbox under node --cpu-prof and the
+// The CPU profile (--profile [card|query|mm|init]): paysandbox under node --cpu-prof and the
 // scenario's load, then a summary of where its time went: by package, by the nearest paysandbox
 // frame on the stack, and the top frames by self and by total time.
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'

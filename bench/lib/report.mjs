@@ -40,6 +40,12 @@ export function evaluate(res) {
   const mm = ratio(L.sandbox.mm.rate, L.bare.mm.rate)
   rows.push({ metric: 'mobile money charge, req/s', bare: fmtInt(L.bare.mm.rate), sandbox: fmtInt(L.sandbox.mm.rate), ratio: x(mm), target: '(none)', result: '' })
   rows.push({ metric: 'mobile money charge, p50 / p99 ms', bare: lat(L.bare.mm), sandbox: lat(L.sandbox.mm), ratio: '', target: '', result: '' })
+  // results of runs before the checkout scenario have none
+  if (L.sandbox.init && L.bare.init) {
+    const init = ratio(L.sandbox.init.rate, L.bare.init.rate)
+    rows.push({ metric: 'checkout initialize, req/s', bare: fmtInt(L.bare.init.rate), sandbox: fmtInt(L.sandbox.init.rate), ratio: x(init), target: '>= 0.35x', result: verdict(init >= 0.35, L.bare.init, L.sandbox.init) })
+    rows.push({ metric: 'checkout initialize, p50 / p99 ms', bare: lat(L.bare.init), sandbox: lat(L.sandbox.init), ratio: '', target: '', result: '' })
+  }
 
   const all = [...Object.values(L.bare), ...Object.values(L.sandbox)]
   const errs = (rs) => `${sum(rs, 'errors') + sum(rs, 'timeouts')} / ${sum(rs, 'non2xx')}`

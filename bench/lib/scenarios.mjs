@@ -1,8 +1,8 @@
-// The load scenarios (card charge, charge query, mobile money charge), each on a fresh pair of
+// The load scenarios (card charge, charge query, mobile money charge, checkout initialize), each on a fresh pair of
 // servers, paysandbox beside bare Hono, and for the card charge the latency reference: a bare
 // server made to cost what paysandbox costs per request.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CardBodies, cardBody, mmBody } from './bodies.mjs'
+import { CardBodies, cardBody, initBody, mmBody } from './bodies.mjs'
 import { quietRun } from './machine.mjs'
 import { procStatus } from './measure.mjs'
 import { cpuUs, interleave, load } from './rounds.mjs'
@@ -11,6 +11,7 @@ import { fmtCpu, fmtInt, log, round } from './util.mjs'
 
 export const CARD_PATH = '/merchant/api/v1/charges/card'
 const MM_PATH = '/merchant/api/v1/charges/mobile-money'
+const INIT_PATH = '/merchant/api/v1/charges/initialize'
 export const QUERY_REF = 'bench-query-00000001'
 const POOL_CAP = 400_000 // pre-generated bodies at most (~200 MB); beyond, bodies are made on the fly
 
@@ -18,6 +19,7 @@ export const SCENARIOS = {
   card: { label: 'card charge', method: 'POST', path: CARD_PATH },
   query: { label: 'charge query', method: 'GET', path: `/merchant/api/v1/charges/${QUERY_REF}` },
   mm: { label: 'mobile money charge', method: 'POST', path: MM_PATH },
+  init: { label: 'checkout initialize', method: 'POST', path: INIT_PATH },
 }
 
 /** This run's mark in every reference it sends: runs against one --data file never collide. */
@@ -35,6 +37,8 @@ export class CardPool extends CardBodies {
 
 let mmSeq = 0
 const nextMm = () => mmBody(`bench-mm-${RUN_ID}-${mmSeq++}`)
+let initSeq = 0
+const nextInit = () => initBody(`bench-co-${RUN_ID}-${initSeq++}`)
 
 /** Card bodies for `seconds` at `rate` (5,000/s when unknown) and then some, POOL_CAP at most. */
 export const poolSize = (rate, seconds, connections) => Math.min(POOL_CAP, Math.ceil((rate || 5000) * 1.5 * seconds) + 50 * connections + 1000)
@@ -48,11 +52,13 @@ export function bodyMaker(scenario, server, estRate, seconds, connections, tag) 
   // does as little as it can; paysandbox: a fresh reference on every request
   if (server !== 'sandbox' && scenario === 'card') return { bodies: Array.from({ length: 1000 }, (_, i) => cardBody(`bench-${RUN_ID}-bare-${i}`)), pool: null }
   if (server === 'bare' && scenario === 'mm') return { bodies: Array.from({ length: 1000 }, (_, i) => mmBody(`bench-mm-${RUN_ID}-bare-${i}`)), pool: null }
+  if (server === 'bare' && scenario === 'init') return { bodies: Array.from({ length: 1000 }, (_, i) => initBody(`bench-co-${RUN_ID}-bare-${i}`)), pool: null }
   if (scenario === 'card') {
     const pool = new CardPool(tag, poolSize(estRate, seconds, connections))
     return { next: () => pool.next(), pool }
   }
   if (scenario === 'mm') return { next: nextMm, pool: null }
+  if (scenario === 'init') return { next: nextInit, pool: null }
   return { next: undefined, pool: null }
 }
 
@@ -116,7 +122,7 @@ async function runPair(o, bare, sb, scenario) {
 }
 
 /**
- * Runs the load scenarios (those of --only, else all three) and puts their figures in `res`:
+ * Runs the load scenarios (those of --only, else all four) and puts their figures in `res`:
  * `load` (bare's, paysandbox's and the reference's, by scenario), `rss_by_scenario`, and
  * `affinity` (the CPUs each process may use).
  */
@@ -125,7 +131,7 @@ export async function runScenarios(o, res) {
   // larger heap) must not slow the next one down
   res.load = { bare: {}, sandbox: {} }
   res.rss_by_scenario = {}
-  for (const scenario of o.only?.filter((x) => x !== 'data') ?? ['card', 'query', 'mm']) {
+  for (const scenario of o.only?.filter((x) => x !== 'data') ?? ['card', 'query', 'mm', 'init']) {
     const bare = await startServer('bare')
     const sb = await startServer('sandbox')
     try {

@@ -19,8 +19,6 @@ import type { Events } from '../webhooks/events.js'
 const COMPLETE = 'bank_transfer.complete'
 const EXPIRE = 'bank_transfer.expire'
 
-/** docs/behaviour.md 13.2: the test environment's times, on the namespace clock */
-export const TRANSFER_TIMES = { autoCompleteSeconds: 120, accountMinutes: 30 }
 /** the bank the sandbox's temporary accounts are held at */
 export const TRANSFER_BANK = { bank_name: 'wema', bank_code: '035' }
 /** who a transfer in the sandbox comes from (the live test environment's payer) */
@@ -36,6 +34,13 @@ export const TRANSFER_MSG = {
 } as const
 
 const accountDigits = customAlphabet('0123456789', 9)
+
+/** What arrives by itself of a transfer whose pack entry says `how` (docs/behaviour.md 13.2). */
+function arrival(how: 'exact' | 'short' | 'over' | 'never', expected: number): number {
+  if (how === 'short') return Math.floor(expected / 2)
+  if (how === 'over') return expected + Math.max(100, Math.round(expected / 10))
+  return expected
+}
 
 /** One transfer that arrived, and what became of it. */
 export interface Transfer {
@@ -57,6 +62,8 @@ export interface BankTransferCharge extends ChargeBase {
   merchant_bears_cost: boolean
   notification_url: string | null
   transfers: Transfer[]
+  /** what arrives by itself (minor units; the pack's transfers by amount), when its timer fires */
+  arrives_with: number
   /** the timer that completes it by itself, until the charge ends or its checkout does */
   auto_timer: string | null
   /** the timer that expires the account, until the charge ends */
@@ -85,7 +92,7 @@ export class BankTransferService {
   constructor(
     private readonly store: Store,
     private readonly clocks: Clocks,
-    scenarios: Scenarios,
+    private readonly scenarios: Scenarios,
     events: Events,
     hooks: AttemptHooks = {},
   ) {
@@ -100,7 +107,7 @@ export class BankTransferService {
     }, hooks)
     clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
-      if (charge) this.#arrive(ns, charge, charge.amount_expected)
+      if (charge) this.#arrive(ns, charge, charge.arrives_with)
     })
     clocks.on(EXPIRE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
@@ -125,7 +132,11 @@ export class BankTransferService {
       parent: o.parent,
     })
     const bears = o.merchant_bears_cost ?? false
-    const expires = this.clocks.now(ns) + TRANSFER_TIMES.accountMinutes * 60_000
+    const active = this.scenarios.forNs(ns)
+    const settings = active.settings
+    const plan = active.transfer(base.amount)
+    const expires = this.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
+    const expected = bears ? base.amount : base.amount + base.fee
     const charge: BankTransferCharge = Object.assign(base, {
       bank_account: {
         account_name: o.account_name,
@@ -133,7 +144,8 @@ export class BankTransferService {
         ...TRANSFER_BANK,
         expiry_date_in_utc: new Date(expires).toISOString(),
       },
-      amount_expected: bears ? base.amount : base.amount + base.fee,
+      amount_expected: expected,
+      arrives_with: arrival(plan?.arrives ?? 'exact', expected),
       amount_paid: 0,
       amount_accepted: 0,
       merchant_bears_cost: bears,
@@ -143,7 +155,9 @@ export class BankTransferService {
       expiry_timer: null as string | null,
     })
     const tx = { tx: charge.transaction_reference }
-    if (o.auto_complete !== false) charge.auto_timer = this.clocks.schedule(ns, TRANSFER_TIMES.autoCompleteSeconds * 1000, COMPLETE, tx)
+    if (o.auto_complete !== false && plan?.arrives !== 'never') {
+      charge.auto_timer = this.clocks.schedule(ns, (plan?.after_seconds ?? settings.transfer_delay_seconds) * 1000, COMPLETE, tx)
+    }
     charge.expiry_timer = this.clocks.scheduleAt(ns, expires, EXPIRE, tx)
     this.#charges.save(ns, charge)
     return charge
@@ -245,7 +259,9 @@ export class BankTransferService {
   #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
-    const returned = event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
+    // the pack's accept_all: whatever arrives is kept as paid
+    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all'
+    const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({
       at: this.clocks.iso(ns),
       amount,
@@ -254,10 +270,10 @@ export class BankTransferService {
     })
     charge.amount_paid = amount
     this.#charges.note(ns, charge, 'transfer', `${toDecimalString(amount)} arrived (${event})${returned ? `, ${toDecimalString(returned)} returned` : ''}`)
-    if (event === 'underpayment') {
+    if (event === 'underpayment' && !acceptAll) {
       charge.updated_at = this.clocks.iso(ns)
     } else {
-      charge.amount_accepted = expected
+      charge.amount_accepted = acceptAll ? amount : expected
       this.#charges.succeed(ns, charge)
     }
     this.#charges.save(ns, charge)

@@ -10,6 +10,7 @@ import {
   settingsSchema,
   type AccountScenario,
   type AuthorizationSeed,
+  type TransferScenario,
   type CardScenario,
   type IdentityScenario,
   type Pack,
@@ -52,6 +53,7 @@ export function validatePack(raw: unknown, source: string): Pack {
   seen((pack.identities ?? []).map((x, i) => ({ key: `${x.type}:${x.id}`, path: `identities.${i}.id` })))
   seen((pack.accounts ?? []).map((a, i) => ({ key: a.account_number, path: `accounts.${i}.account_number` })))
   seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
+  seen((pack.transfers ?? []).map((t, i) => ({ key: String(Math.round(t.amount * 100)), path: `transfers.${i}.amount` })))
   if (dupes.length) throw new PackError(source, dupes)
   return pack
 }
@@ -91,6 +93,8 @@ export class ActiveScenarios {
   readonly identities = new Map<string, IdentityScenario>()
   readonly accounts = new Map<string, AccountScenario>()
   readonly authorizations = new Map<string, AuthorizationSeed>()
+  /** by the amount in minor units */
+  readonly transfers = new Map<number, TransferScenario>()
 
   constructor(packs: Pack[]) {
     let settings: Record<string, any> = {}
@@ -103,6 +107,7 @@ export class ActiveScenarios {
       for (const x of p.identities ?? []) this.identities.set(`${x.type}:${x.id}`, x)
       for (const a of p.accounts ?? []) this.accounts.set(a.account_number, a)
       for (const a of p.authorizations ?? []) this.authorizations.set(a.reference, a)
+      for (const t of p.transfers ?? []) this.transfers.set(Math.round(t.amount * 100), t)
     }
     const parsed = settingsSchema.safeParse(settings)
     if (!parsed.success) throw new PackError('scenario packs', describeIssues(parsed.error).map((s) => `settings.${s}`))
@@ -123,6 +128,11 @@ export class ActiveScenarios {
 
   account(number: string): AccountScenario | undefined {
     return this.accounts.get(number)
+  }
+
+  /** How a bank transfer of this amount (minor units) arrives. */
+  transfer(amountMinor: number): TransferScenario | undefined {
+    return this.transfers.get(amountMinor)
   }
 
   /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
@@ -160,6 +170,7 @@ export class ActiveScenarios {
         amount,
         label,
       })),
+      transfers: [...this.transfers.values()].map(({ amount, arrives, after_seconds, label }) => ({ amount, arrives, after_seconds: after_seconds ?? s.transfer_delay_seconds, label })),
       settings: s,
     }
   }

@@ -107,6 +107,20 @@ export const accountScenarioSchema = scenario({
 })
 export type AccountScenario = z.infer<typeof accountScenarioSchema>
 
+/** How a bank transfer of this amount arrives by itself (docs/behaviour.md 13.2). */
+export const TRANSFER_ARRIVALS = ['exact', 'short', 'over', 'never'] as const
+export const transferScenarioSchema = z
+  .object({
+    /** the charge's amount, major units */
+    amount: amount().positive(),
+    arrives: z.enum(TRANSFER_ARRIVALS),
+    /** after how long, on the namespace clock (the settings' transfer_delay_seconds when absent) */
+    after_seconds: seconds().optional(),
+    label: text(),
+  })
+  .strict()
+export type TransferScenario = z.infer<typeof transferScenarioSchema>
+
 export const authorizationSeedSchema = z
   .object({
     reference: ident(),
@@ -148,6 +162,12 @@ export const settingsSchema = z
     stk_delay_seconds: seconds(),
     otp_attempts: z.number().int().positive().max(PACK_LIMITS.otpAttempts),
     debit_delay_seconds: seconds(),
+    /** a bank transfer arrives by itself this long after its account is issued */
+    transfer_delay_seconds: seconds(),
+    /** a temporary account (and its charge) expires this long after it is issued */
+    transfer_account_minutes: z.number().positive().max(PACK_LIMITS.seconds / 60),
+    /** what a transfer of the wrong amount does: returned (the live default) or accepted as paid */
+    transfer_mismatch: z.enum(['return', 'accept_all']),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>
@@ -162,6 +182,7 @@ export const packSchema = z
     identities: list(identityScenarioSchema).optional(),
     accounts: list(accountScenarioSchema).optional(),
     authorizations: list(authorizationSeedSchema).optional(),
+    transfers: list(transferScenarioSchema).optional(),
   })
   .strict()
 export type Pack = z.infer<typeof packSchema>

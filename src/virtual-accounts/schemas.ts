@@ -1,3 +1,4 @@
+import { TRANSFER_LIMITS } from '../bank-transfer/schemas.js'
 import { MAX_LENGTH, amountIssue, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
@@ -22,8 +23,8 @@ const BANK_NAMES = new Map(VBA_BANKS)
 /** the bank name of a code of VBA_BANKS */
 export const bankName = (code: string): string => BANK_NAMES.get(code)!
 
-/** the credit call's amounts, NGN major units (the live test environment's) */
-export const CREDIT_LIMITS = { min: 100, max: 10_000_000 }
+/** the credit call's amounts, NGN major units: what one transfer may carry (docs/behaviour.md 13.2) */
+export const CREDIT_LIMITS = TRANSFER_LIMITS
 
 /** the path of the transactions list, which an account reference cannot take */
 export const RESERVED_REFERENCE = 'transactions'
@@ -57,7 +58,7 @@ export const creditSchema = z
       const issue = amountIssue(v, { allowString: true })
       if (issue) return ctx.addIssue({ code: 'custom', message: issue })
       const n = Number(v)
-      if (n < CREDIT_LIMITS.min || n > CREDIT_LIMITS.max) ctx.addIssue({ code: 'custom', message: `must be from ${CREDIT_LIMITS.min} to ${CREDIT_LIMITS.max} (NGN)` })
+      if (n < CREDIT_LIMITS.min || n > CREDIT_LIMITS.max) ctx.addIssue({ code: 'custom', message: `must be between ${CREDIT_LIMITS.min} and ${CREDIT_LIMITS.max}` })
     }),
     currency: z.string().refine((c) => c === 'NGN', 'must be NGN'),
   })
