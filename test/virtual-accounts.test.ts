@@ -402,6 +402,21 @@ describe('a virtual account\'s transactions', () => {
     }
   })
 
+  it("keeps each transfer as a record of its own: the account's record does not grow with them", async () => {
+    const sb = await sandbox()
+    const n = (await create(sb)).body.data.account_number
+    const size = () => sb.deps.store.col(SECRET, 'virtual_accounts').json('cust-0001')!.length
+    await credit(sb, n, 100)
+    const after1 = size()
+    for (let i = 0; i < 120; i++) await credit(sb, n, 100 + i)
+    expect(size()).toBeLessThanOrEqual(after1 + 8)
+    const d = (await transactions(sb, `account_number=${n}&limit=3&page=2`)).body.data
+    expect(d.transactions.map((t: any) => t.amount)).toEqual(['216.00', '215.00', '214.00'])
+    expect(d.pagination).toEqual({ page: 2, total: 121, pageCount: 3, totalPages: 41 })
+    // 100 + (100 + 101 + ... + 219)
+    expect(d.total_amount_received).toBe(100 + (120 * (100 + 219)) / 2)
+  })
+
   it('is empty for a new account', async () => {
     const sb = await sandbox()
     const n = (await create(sb)).body.data.account_number

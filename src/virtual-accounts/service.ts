@@ -8,7 +8,7 @@ import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
-import { ARRAY, OBJECT, STRING } from '../store/validate.js'
+import { NUMBER, OBJECT, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
 
@@ -47,8 +47,9 @@ export interface VirtualAccount {
   /** kept as sent, never answered */
   kyc: { bvn: string; nin?: string }
   created_at: string
-  /** the transaction references of the transfers it received, oldest first */
-  transactions: string[]
+  /** how many transfers it received (each one a record of VBA_TRANSFERS), and their sum, minor units */
+  transfers: number
+  total_received: number
 }
 
 /** A transfer into a virtual account: its own charge. */
@@ -63,8 +64,20 @@ export const VIRTUAL_ACCOUNTS = 'virtual_accounts'
 export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
   name: VIRTUAL_ACCOUNTS,
   indexes: { account_number: (a) => a.account_number },
-  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: STRING, created_at: STRING, customer: OBJECT, transactions: ARRAY },
+  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: STRING, created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
 }
+
+/**
+ * The n-th transfer into an account (key `<account_number>#<n>`, from 1): its charge's transaction
+ * reference. A record per transfer, not a list on the account: a credit writes a few bytes,
+ * however many transfers the account already has, and a page is read without the others.
+ */
+export interface VirtualAccountTransfer {
+  tx: string
+}
+export const VBA_TRANSFERS = 'vba_transfers'
+export const VBA_TRANSFERS_SPEC: CollectionSpec<VirtualAccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING } }
+const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}`
 
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
@@ -113,7 +126,8 @@ export class VirtualAccountService {
       customer: o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name },
       kyc: o.kyc.nin ? { bvn: o.kyc.bvn, nin: o.kyc.nin } : { bvn: o.kyc.bvn },
       created_at: this.clocks.iso(ns),
-      transactions: [],
+      transfers: 0,
+      total_received: 0,
     }
     col.put(account.account_reference, account)
     return account
@@ -173,7 +187,9 @@ export class VirtualAccountService {
     })
     this.#charges.succeed(ns, charge)
     this.#charges.save(ns, charge)
-    account.transactions.push(charge.transaction_reference)
+    account.transfers += 1
+    account.total_received += charge.amount
+    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, account.transfers), { tx: charge.transaction_reference })
     this.col(ns).put(account.account_reference, account)
     return charge
   }
@@ -183,18 +199,38 @@ export class VirtualAccountService {
     const account = this.byNumber(ns, q.account_number)
     if (!account) throw notFound(VBA_MSG.NOT_FOUND)
     const charges = this.store.col<VirtualAccountCharge>(ns, CHARGES)
-    const matched: VirtualAccountCharge[] = []
-    for (let i = account.transactions.length - 1; i >= 0; i--) {
-      const c = charges.get(account.transactions[i])
-      if (!c) continue
-      const day = c.created_at.slice(0, 10)
-      if ((q.start_date && day < q.start_date) || (q.end_date && day > q.end_date)) continue
-      matched.push(c)
+    const transfers = this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS)
+    /** the n-th transfer's charge */
+    const nth = (n: number) => {
+      const t = transfers.get(transferKey(account.account_number, n))
+      return t ? charges.get(t.tx) : undefined
     }
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
-    const items = matched.slice((page - 1) * limit, page * limit)
-    const total = matched.reduce((sum, c) => sum + c.amount, 0)
+    let items: VirtualAccountCharge[] = []
+    let count: number
+    let total: number
+    if (!q.start_date && !q.end_date) {
+      // every transfer: the page's alone are read
+      count = account.transfers
+      total = account.total_received
+      for (let n = count - (page - 1) * limit; n > Math.max(0, count - page * limit); n--) {
+        const c = nth(n)
+        if (c) items.push(c)
+      }
+    } else {
+      const matched: VirtualAccountCharge[] = []
+      for (let n = account.transfers; n >= 1; n--) {
+        const c = nth(n)
+        if (!c) continue
+        const day = c.created_at.slice(0, 10)
+        if ((q.start_date && day < q.start_date) || (q.end_date && day > q.end_date)) continue
+        matched.push(c)
+      }
+      count = matched.length
+      total = matched.reduce((sum, c) => sum + c.amount, 0)
+      items = matched.slice((page - 1) * limit, page * limit)
+    }
     return {
       total_amount_received: toMajor(total),
       // docs/behaviour.md 13.3: the service's documentation spells it so
@@ -211,7 +247,7 @@ export class VirtualAccountService {
         transaction_date: c.created_at,
         payer_bank_account: { account_number: c.payer_bank_account.account_number, account_name: c.payer_bank_account.account_name, bank_name: c.payer_bank_account.bank_name },
       })),
-      pagination: { page, total: matched.length, pageCount: items.length, totalPages: Math.ceil(matched.length / limit) },
+      pagination: { page, total: count, pageCount: items.length, totalPages: Math.ceil(count / limit) },
     }
   }
 
