@@ -27,6 +27,8 @@ import { checkoutPageRoutes } from './checkout/page.js'
 import type { CheckoutCharge } from './checkout/service.js'
 import type { BankTransferCharge } from './bank-transfer/service.js'
 import { bankTransferRoutes } from './bank-transfer/routes.js'
+import { virtualAccountRoutes } from './virtual-accounts/routes.js'
+import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
@@ -37,7 +39,7 @@ const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
  * its middleware, in order (http/middleware/); whatever is thrown is answered by `errorEnvelope`.
  */
 export function createApp(deps: Deps) {
-  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, bankTransfer, checkout } = deps
+  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, bankTransfer, checkout, virtualAccounts } = deps
   const app = new Hono<AppEnv>()
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
@@ -51,7 +53,7 @@ export function createApp(deps: Deps) {
 
   mount(app, '/_sandbox', open, infoRoutes(deps))
   mount(app, '/_sandbox/3ds', open, threeDsRoutes(deps))
-  // the hosted checkout page: the customer's browser, no key (docs/behaviour.md 13.1.x)
+  // the hosted checkout page: the customer's browser, no key (docs/behaviour.md 13.1.1)
   mount(app, '/checkout', open, checkoutPageRoutes(deps))
   mount(app, '/_sandbox/ui', local, dashboardRoutes(deps))
   mount(app, '/_sandbox', control, controlRoutes(deps))
@@ -67,6 +69,7 @@ export function createApp(deps: Deps) {
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/identities', api, identityRoutes(identity))
   mount(app, '/merchant/api/v1/identities', api, identityRoutes(identity))
+  mount(app, '/merchant/api/v1/virtual-bank-account', api, virtualAccountRoutes(virtualAccounts))
   mount(app, '/merchant/api/v1/charges', api, chargeQueryRoutes({
     store,
     clocks,
@@ -77,6 +80,7 @@ export function createApp(deps: Deps) {
       direct_debit: (_ns, charge) => directDebit.queryExtras(charge as DirectDebit),
       bank_transfer: (_ns, charge) => bankTransfer.queryExtras(charge as BankTransferCharge),
       checkout: (_ns, charge) => checkout.queryExtras(charge as CheckoutCharge),
+      virtual_account: (_ns, charge) => virtualAccounts.queryExtras(charge as VirtualAccountCharge),
     },
   }))
 

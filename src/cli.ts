@@ -51,6 +51,7 @@ export function buildProgram(): Command {
     .addOption(new Option('--max-events <n>', 'settled events kept per namespace; pending deliveries are not counted (default 10000)').env('SANDBOX_MAX_EVENTS'))
     .addOption(new Option('--webhook-retry-schedule <seconds>', 'delays between webhook attempts, comma-separated (default 1,2,4,8,16)').env('SANDBOX_WEBHOOK_RETRY_SCHEDULE'))
     .addOption(new Option('--debit-limit <ngn>', "the merchant's transaction limit on a direct debit, NGN (default 10000000)").env('SANDBOX_DEBIT_LIMIT'))
+    .addOption(new Option('--max-virtual-accounts <n>', 'virtual bank accounts one namespace may open (default 50)').env('SANDBOX_MAX_VIRTUAL_ACCOUNTS'))
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
     .addOption(new Option('--webhook-concurrency <n>', 'webhook attempts in flight at once, all namespaces (default 8)').env('SANDBOX_WEBHOOK_CONCURRENCY'))
     .addOption(new Option('--webhook-namespace-concurrency <n>', 'webhook attempts of one namespace in flight at once (default 4)').env('SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY'))
@@ -228,7 +229,7 @@ function watchLauncher(ancestry: Ancestry, onGone: (pid: number) => void): void 
 const TEXT_FLAGS = [
   'port', 'host', 'data', 'secretKey', 'encryptionKey', 'merchants', 'webhookUrl', 'controlToken', 'journalSize', 'journalBodyBytes',
   'journalBytes', 'journalTotalBytes', 'maxNamespaces', 'maxEvents', 'webhookRetrySchedule', 'webhookTimeout', 'webhookConcurrency',
-  'webhookNamespaceConcurrency', 'debitLimit',
+  'webhookNamespaceConcurrency', 'debitLimit', 'maxVirtualAccounts',
 ] as const satisfies readonly (keyof ConfigInput)[]
 
 async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<void> {

@@ -56,6 +56,8 @@ export interface Config {
   webhookNamespaceConcurrency: number
   /** the merchant's transaction limit on a direct debit, NGN (major units) */
   debitLimit: number
+  /** virtual bank accounts one namespace may open (docs/behaviour.md 13.3) */
+  maxVirtualAccounts: number
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot */
   compactMinBytes: number
   /**
@@ -185,6 +187,7 @@ export interface ConfigInput {
   webhookConcurrency?: number | string
   webhookNamespaceConcurrency?: number | string
   debitLimit?: number | string
+  maxVirtualAccounts?: number | string
 }
 
 function retrySchedule(value: string | number[] | undefined): number[] {
@@ -264,6 +267,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     identityBodyLimit: 4 << 20,
     webhookRetrySchedule: retrySchedule(input.webhookRetrySchedule ?? env.SANDBOX_WEBHOOK_RETRY_SCHEDULE),
     debitLimit: intIn(input.debitLimit ?? env.SANDBOX_DEBIT_LIMIT, '--debit-limit', 1, 1_000_000_000_000, 10_000_000),
+    maxVirtualAccounts: intIn(input.maxVirtualAccounts ?? env.SANDBOX_MAX_VIRTUAL_ACCOUNTS, '--max-virtual-accounts', 1, 100_000, 50),
     webhookTimeoutMs: intIn(input.webhookTimeout ?? env.SANDBOX_WEBHOOK_TIMEOUT, '--webhook-timeout', 1, 600_000, 5_000),
     webhookConcurrency: intIn(input.webhookConcurrency ?? env.SANDBOX_WEBHOOK_CONCURRENCY, '--webhook-concurrency', 1, 1024, 8),
     webhookNamespaceConcurrency: intIn(input.webhookNamespaceConcurrency ?? env.SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY, '--webhook-namespace-concurrency', 1, 1024, 4),

@@ -16,6 +16,7 @@ import { DirectDebitService } from './direct-debit/service.js'
 import { IdentityService } from './identity/service.js'
 import { BankTransferService } from './bank-transfer/service.js'
 import { CheckoutService } from './checkout/service.js'
+import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './virtual-accounts/service.js'
 import type { AttemptHooks } from './charges/lifecycle.js'
 
 export { VERSION }
@@ -41,6 +42,7 @@ export interface Deps {
   identity: IdentityService
   bankTransfer: BankTransferService
   checkout: CheckoutService
+  virtualAccounts: VirtualAccountService
   version: string
   startedAt: number
 }
@@ -49,7 +51,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
@@ -93,6 +95,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     mobileMoney,
     bankTransfer,
     checkout,
+    virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, bankTransfer, config.maxVirtualAccounts),
     directDebit: new DirectDebitService(store, clocks, scenarios, events, namespaces, config.debitLimit),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
     version: VERSION,

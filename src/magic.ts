@@ -3,6 +3,7 @@ import { pickTestCard, pickTestWallet } from './checkout/pay.js'
 import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
 import type { ActiveScenarios } from './scenario/index.js'
+import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
 type Magic = ReturnType<ActiveScenarios['toJSON']>
 
@@ -40,6 +41,7 @@ export function formatMagic(m: Magic): string {
     parts.push(table(['reference', 'status', 'amount', 'label'], m.authorizations.map((a) => [a.reference, a.status, String(a.amount), a.label])))
   }
   parts.push(checkoutPart(m))
+  parts.push(virtualAccountsPart(m))
   return parts.join('')
 }
 
@@ -74,6 +76,25 @@ function checkoutPart(m: Magic): string {
         ['exact (or absent)', 'success'],
         ['over', 'success; the excess is returned to the payer'],
         ['under', 'all of it is returned; the checkout stays open for another transfer'],
+      ],
+    ),
+  ].join('')
+}
+
+/** Virtual bank accounts (docs/behaviour.md 13.3): the banks, and what the test environment's credit call does. */
+function virtualAccountsPart(m: Magic): string {
+  return [
+    '\nVirtual bank accounts\n',
+    'POST /merchant/api/v1/virtual-bank-account: one per account_reference; its 10-digit number comes from the namespace and the reference.\n',
+    table(['bank_code', 'bank_name'], VBA_BANKS.map(([code, name]) => [code, name])),
+    `\nPOST /merchant/api/v1/virtual-bank-account/sandbox/credit {"account_number", "amount", "currency": "NGN"}, NGN ${CREDIT_LIMITS.min} to ${CREDIT_LIMITS.max}:\n`,
+    table(
+      ['account_number', 'outcome'],
+      [
+        ['a virtual account\'s', `a pay-in KPY-PAY-..., success at once, charge.success; fee ${feeText(m.settings.fees.bank_transfer)}`],
+        ['a temporary account\'s', 'a transfer of that amount: exact or over pays it, under is returned (as above)'],
+        ['an expired temporary account\'s', '409 Account has expired'],
+        ['any other', '404 Account not found'],
       ],
     ),
   ].join('')

@@ -8,6 +8,7 @@ import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from '
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './mobile-money/schemas.js'
 import { packSchema } from './scenario/schema.js'
+import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, transactionsQuerySchema as vbaTransactionsSchema } from './virtual-accounts/schemas.js'
 
 /**
  * The OpenAPI 3.1 document of the merchant, identity and control API, served at
@@ -19,7 +20,7 @@ import { packSchema } from './scenario/schema.js'
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'direct debit' | 'identity' | 'charges' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'direct debit' | 'identity' | 'charges' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -70,6 +71,8 @@ const BODIES: Record<string, z.ZodType> = {
   InitializeRequest: initializeSchema,
   CheckoutPayRequest: controlPaySchema,
   BankTransferRequest: bankTransferSchema,
+  VirtualAccountRequest: vbaCreateSchema,
+  VirtualAccountCreditRequest: vbaCreditSchema,
 }
 
 /**
@@ -125,6 +128,36 @@ const ANSWERS: Record<string, z.ZodType> = {
     message: z.string(),
     payment_attempts: z.array(attemptSchema),
   }),
+  // docs/behaviour.md 13.3
+  VirtualAccount: z.object({
+    account_name: z.string(),
+    account_number: z.string().describe('10 digits, from the namespace and the account reference'),
+    bank_code: z.string(),
+    bank_name: z.string(),
+    account_reference: z.string(),
+    unique_id: z.string(),
+    account_status: z.literal('active'),
+    created_at: z.string(),
+    currency: z.literal('NGN'),
+    customer: z.object({ name: z.string() }),
+  }),
+  VirtualAccountTransactions: z.object({
+    total_amount_received: z.number().describe('the transfers the dates select, all pages, major units'),
+    total_amount_recieved: z.number().describe('the same number, as the service\'s documentation spells it'),
+    account_number: z.string(),
+    currency: z.literal('NGN'),
+    transactions: z.array(z.object({
+      reference: z.string().describe('KPY-PAY-...: query it with GET /merchant/api/v1/charges/{reference}'),
+      status: z.literal('success'),
+      amount: z.string(),
+      fee: z.string(),
+      currency: z.string(),
+      description: z.string(),
+      transaction_date: z.string(),
+      payer_bank_account: z.object({ account_number: z.string(), account_name: z.string(), bank_name: z.string() }),
+    })).describe('newest first'),
+    pagination: z.object({ page: z.number(), total: z.number(), pageCount: z.number().describe('transactions on this page'), totalPages: z.number() }),
+  }),
 }
 
 /** docs/api.md 2.1: every JSON answer, errors included. */
@@ -167,6 +200,13 @@ function routes(): Route[] {
 
     { method: 'post', path: '/merchant/api/v1/charges/initialize', tag: 'checkout', operationId: 'initializeCheckout', summary: 'Initialize a charge the customer pays on the hosted checkout page', body: 'InitializeRequest', answer: 'InitializeAnswer',
       description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.` },
+
+    { method: 'post', path: '/merchant/api/v1/virtual-bank-account', tag: 'virtual accounts', operationId: 'createVirtualAccount', summary: "Open a customer's permanent NGN virtual bank account", body: 'VirtualAccountRequest', answer: 'VirtualAccount', step: true,
+      description: 'One account per `account_reference` (409 `Account reference already exists`); at most 50 per namespace (`--max-virtual-accounts`). `bank_code` `000` in the test environment, or a live code.' },
+    { method: 'get', path: '/merchant/api/v1/virtual-bank-account/transactions', tag: 'virtual accounts', operationId: 'listVirtualAccountTransactions', summary: "A virtual account's transfers, newest first, by date and page", query: vbaTransactionsSchema, answer: 'VirtualAccountTransactions' },
+    { method: 'post', path: '/merchant/api/v1/virtual-bank-account/sandbox/credit', tag: 'virtual accounts', operationId: 'creditVirtualAccount', summary: "The test environment's transfer into a virtual account or a bank-transfer charge's temporary account", body: 'VirtualAccountCreditRequest', step: true,
+      description: 'NGN 100 to 10,000,000. Into a virtual account: a pay-in of its own (`KPY-PAY-...`), successful at once, announced by `charge.success`. Into a temporary account: exact, over or under as a transfer arrives (409 `Account has expired` after its 30 minutes). Unknown number: 404 `Account not found`.' },
+    { method: 'get', path: '/merchant/api/v1/virtual-bank-account/:account_reference', tag: 'virtual accounts', operationId: 'getVirtualAccount', summary: 'Read a virtual bank account by its reference', answer: 'VirtualAccount' },
 
     { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference', answer: 'ChargeRecord' },
   ]
@@ -228,6 +268,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'mobile money', description: 'Mobile money charges (KES, GHS) with OTP and STK prompt' },
   { name: 'bank transfer', description: 'Bank transfer pay-ins to a temporary account (NGN)' },
   { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
+  { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
   { name: 'charges', description: 'The charge query over every payment kind' },
@@ -330,7 +371,7 @@ function build(version: string): Schema {
         Unauthorized: envelopeResponse('Missing, unknown or live key'),
         Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
         NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),
-        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`)'),
+        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`; a virtual account: `Account reference already exists`; a temporary account: `Account has expired`)'),
         TooLarge: envelopeResponse('Body over the limit (1 MiB; 4 MiB on the identity endpoints)'),
       },
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { FAILURE } from '../src/errors.js'
 import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers.js'
 
-/** The hosted checkout page over HTTP (docs/behaviour.md 13.1.x); the browser tests are in test/e2e/checkout-browser.test.ts. */
+/** The hosted checkout page over HTTP (docs/behaviour.md 13.1.1); the browser tests are in test/e2e/checkout-browser.test.ts. */
 
 const sandbox = sandboxPerTest()
 const INIT = '/merchant/api/v1/charges/initialize'

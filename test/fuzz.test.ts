@@ -168,6 +168,9 @@ interface Fx {
   /** a checkout: its merchant and transaction references */
   checkoutRef: string
   checkoutTx: string
+  /** a virtual bank account: its reference and number */
+  vbaRef: string
+  vbaNumber: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -201,6 +204,7 @@ function fixtures(key: string): Promise<Fx> {
       const events = await ok200('GET', '/_sandbox/events', key)
       expect(events.data.length).toBeGreaterThan(0)
       const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
+      const vba = await ok200('POST', `${M}/virtual-bank-account`, key, vbaBody())
       return {
         key,
         pinTx: pin.tx,
@@ -217,6 +221,8 @@ function fixtures(key: string): Promise<Fx> {
         ddRef: 'AUTH-SANDBOX-ACTIVE',
         checkoutRef: checkout.data.reference,
         checkoutTx: new URL(checkout.data.checkout_url).pathname.split('/')[2],
+        vbaRef: vba.data.account_reference,
+        vbaNumber: vba.data.account_number,
       }
     })()
     fixtureCache.set(key, fx)
@@ -262,6 +268,7 @@ const identityBody = (id: string) => () => ({
   validation: { first_name: 'Ada', last_name: 'Obi', date_of_birth: '1990-01-31', selfie: TINY_PNG },
 })
 const checkoutBody = () => ({ reference: ref('co-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada' }, redirect_url: 'https://merchant.example/back?x=1', metadata: { order: '42' } })
+const vbaBody = () => ({ account_name: 'Ada Obi', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada Obi', email: 'ada@example.com' }, kyc: { bvn: '22222222222', nin: '11111111111' } })
 const clearFaults = async (fx: Fx) => {
   await ok200('DELETE', '/_sandbox/faults', fx.key)
 }
@@ -305,6 +312,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
+  // virtual bank accounts (docs/behaviour.md 13.3)
+  { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
+  { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },
+  { method: 'GET', path: () => `${M}/virtual-bank-account/transactions`, query: (fx) => ({ account_number: fx.vbaNumber, start_date: '2020-01-01', end_date: '2099-12-31', page: '1', limit: '10' }) },
+  { method: 'POST', path: () => `${M}/virtual-bank-account/sandbox/credit`, body: (fx) => ({ account_number: fx.vbaNumber, amount: 1000, currency: 'NGN' }) },
   // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
   // the control API (docs/behaviour.md 9)
@@ -375,7 +387,7 @@ const ENDPOINTS: Endpoint[] = [
   // the customer's browser (docs/behaviour.md 8) and the dashboard: HTML
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
-  // the hosted checkout page (docs/behaviour.md 13.1.x): HTML, posts answered 303
+  // the hosted checkout page (docs/behaviour.md 13.1.1): HTML, posts answered 303
   { method: 'GET', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, query: () => ({ channel: 'card' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'card', card_number: PIN_CARD, expiry: '09/30', cvv: '123' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'pin', pin: '1234' }), label: 'PIN step' },

@@ -47,3 +47,16 @@ describe('sandbox magic: Checkout Standard', () => {
     }
   })
 })
+
+describe('sandbox magic: virtual bank accounts', () => {
+  it('lists the bank codes and what the credit call does with each kind of number', () => {
+    const text = magicOf([])
+    expect(text).toContain('\nVirtual bank accounts\n')
+    expect(rowOf(text, '000')).toEqual(['000', 'Sandbox Bank'])
+    expect(rowOf(text, '090405')).toEqual(['090405', 'Moniepoint MFB'])
+    expect(text).toContain('POST /merchant/api/v1/virtual-bank-account/sandbox/credit {"account_number", "amount", "currency": "NGN"}, NGN 100 to 10000000:')
+    expect(rowOf(text, "a virtual account's")?.[1]).toBe('a pay-in KPY-PAY-..., success at once, charge.success; fee 1.5%, cap 2000')
+    expect(rowOf(text, "an expired temporary account's")?.[1]).toBe('409 Account has expired')
+    expect(rowOf(text, 'any other')?.[1]).toBe('404 Account not found')
+  })
+})

@@ -102,7 +102,7 @@ describe('GET /_sandbox/openapi.json', () => {
     for (const route of documented.filter((r) => r !== 'get /_sandbox/openapi.json')) expect(served).toContain(route)
   })
 
-  it('declares the bearer scheme, the envelope and the eight tags', () => {
+  it('declares the bearer scheme, the envelope and the nine tags', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
     expect(doc.security).toEqual([{ bearerAuth: [] }])
     expect(doc.paths['/_sandbox/health'].get.security).toEqual([])
@@ -111,9 +111,9 @@ describe('GET /_sandbox/openapi.json', () => {
       properties: { status: { type: 'boolean' }, message: { type: 'string' } },
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'direct debit', 'identity', 'charges', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'virtual accounts', 'direct debit', 'identity', 'charges', 'control'])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['bank transfer', 'cards', 'charges', 'checkout', 'control', 'direct debit', 'identity', 'mobile money'])
+    expect([...used].sort()).toEqual(['bank transfer', 'cards', 'charges', 'checkout', 'control', 'direct debit', 'identity', 'mobile money', 'virtual accounts'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
@@ -189,6 +189,26 @@ describe('GET /_sandbox/openapi.json', () => {
     const paid = await sandbox.call('POST', '/_sandbox/checkouts/co-order-0001/pay', { channel: 'bank_transfer' })
     expect(paid.status).toBe(200)
     expect(check(answerSchema('post', '/_sandbox/checkouts/{reference}/pay'), paid.body.data)).toEqual([])
+  })
+
+  it('describes virtual bank accounts: create, get, transactions and the credit call, their answers as served', async () => {
+    const V = '/merchant/api/v1/virtual-bank-account'
+    const key = { key: 'sk_test_openapi_vba' }
+    const request = { account_name: 'Ada', account_reference: 'cust-openapi', permanent: true, bank_code: '000', customer: { name: 'Ada' }, kyc: { bvn: '22222222222' } }
+    const body = bodySchema('post', V)
+    expect(body.required).toEqual(expect.arrayContaining(['account_name', 'account_reference', 'permanent', 'bank_code', 'customer', 'kyc']))
+    expect(check(body, request)).toEqual([])
+    const made = await sandbox.call('POST', V, request, key)
+    expect(made.status).toBe(200)
+    expect(check(answerSchema('post', V), made.body.data)).toEqual([])
+    expect(check(answerSchema('get', `${V}/{account_reference}`), (await sandbox.call('GET', `${V}/cust-openapi`, undefined, key)).body.data)).toEqual([])
+    const credit = { account_number: made.body.data.account_number, amount: 1000, currency: 'NGN' }
+    expect(check(bodySchema('post', `${V}/sandbox/credit`), credit)).toEqual([])
+    expect((await sandbox.call('POST', `${V}/sandbox/credit`, credit, key)).status).toBe(200)
+    const list = doc.paths[`${V}/transactions`].get
+    expect(list.parameters.map((p: any) => [p.name, p.required])).toEqual([['account_number', true], ['start_date', false], ['end_date', false], ['page', false], ['limit', false]])
+    const served = await sandbox.call('GET', `${V}/transactions?account_number=${credit.account_number}`, undefined, key)
+    expect(check(answerSchema('get', `${V}/transactions`), served.body.data)).toEqual([])
   })
 
   it("the charge query's record lists every status and payment method, pending, expired and bank_transfer among them", async () => {

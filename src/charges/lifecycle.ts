@@ -90,6 +90,8 @@ export interface Channel<C extends ChargeBase> {
   announces?(charge: C): boolean
   /** where its events go instead of the namespace's webhook URL (null: the namespace's) */
   target?(charge: C): string | null
+  /** its events' `data`, when not the one of docs/behaviour.md 8.4 */
+  eventData?(charge: C): Record<string, unknown>
 }
 
 /** A channel whose charges go through steps (`SteppedCharge`). */
@@ -236,7 +238,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
-    this.events.record(ns, type, chargeEventData(charge), channel.target ? { target: channel.target(charge) } : undefined)
+    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge)
+    this.events.record(ns, type, data, channel.target ? { target: channel.target(charge) } : undefined)
   }
 }
 

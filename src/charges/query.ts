@@ -1,9 +1,13 @@
 import { toDecimalString } from '../money.js'
 import type { CardCharge, ChargeBase, PaymentMethod } from './types.js'
 
-/** How the charge was paid: its channel, or for a checkout the channel of the attempt that paid it. */
+/**
+ * How the charge was paid: its channel, for a checkout the channel of the attempt that paid it, for
+ * a virtual account's transfer a bank transfer (docs/behaviour.md 13.3).
+ */
 export function paymentMethodOf(charge: ChargeBase): PaymentMethod | null {
-  return charge.kind === 'checkout' ? ((charge as { payment_method?: PaymentMethod | null }).payment_method ?? null) : charge.kind
+  if (charge.kind === 'checkout') return (charge as { payment_method?: PaymentMethod | null }).payment_method ?? null
+  return charge.kind === 'virtual_account' ? 'bank_transfer' : charge.kind
 }
 
 /** The charge query record of docs/api.md 2.8, for any kind of charge. */

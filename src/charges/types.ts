@@ -10,8 +10,11 @@ import { ARRAY, NUMBER, OBJECT, STRING, maybe } from '../store/validate.js'
 export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'expired'
 /** how a charge is paid: a channel */
 export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer'
-/** what a charge record is: a channel's charge, or a checkout whose channel the customer picks */
-export type ChargeKind = PaymentMethod | 'checkout'
+/**
+ * what a charge record is: a channel's charge, a checkout whose channel the customer picks, or a
+ * transfer into a virtual bank account (paid by bank transfer: docs/behaviour.md 13.3)
+ */
+export type ChargeKind = PaymentMethod | 'checkout' | 'virtual_account'
 
 export interface PaymentAttempt {
   reference: string

@@ -5,7 +5,7 @@ import { maskPan } from '../pan.js'
 import type { CheckoutCard } from './schemas.js'
 
 /**
- * The hosted page's form posts (docs/behaviour.md 13.1.x): what each `action` carries, checked
+ * The hosted page's form posts (docs/behaviour.md 13.1.1): what each `action` carries, checked
  * field by field with the card and wallet APIs' formats, so a bad entry is refused with the
  * field's own message before any service is called. The journal keeps a masked copy only.
  */

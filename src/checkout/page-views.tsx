@@ -5,7 +5,7 @@ import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-
 import type { PageChannel } from './schemas.js'
 
 /**
- * The hosted checkout page's markup (docs/behaviour.md 13.1.x): server-rendered, no script, every
+ * The hosted checkout page's markup (docs/behaviour.md 13.1.1): server-rendered, no script, every
  * field labelled, every failure in text. One column on a phone; the order summary beside the
  * payment panel from 760 px.
  */

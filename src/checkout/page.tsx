@@ -32,7 +32,7 @@ import type { PageChannel } from './schemas.js'
 import { CHECKOUT_MSG, isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
 
 /**
- * The hosted checkout page (docs/behaviour.md 13.1.x), at the checkout_url that
+ * The hosted checkout page (docs/behaviour.md 13.1.1), at the checkout_url that
  * `charges/initialize` answers: `GET /checkout/:tx/pay` shows the checkout's state (the channel
  * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:tx/pay` with an
  * `action`, `POST /checkout/:tx/cancel`) and are answered with a redirect to the page

@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { ChargeBase, ChargeKind } from '../charges/types.js'
 import { findCharge } from '../charges/routes.js'
+import { requireProcessing } from '../charges/lifecycle.js'
 import type { Deps } from '../deps.js'
 import { readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
@@ -39,6 +40,8 @@ export function controlRoutes(deps: Deps) {
     bank_transfer: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
     // the attempt under way (docs/behaviour.md 13.1)
     checkout: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
+    // a transfer into a virtual account succeeds at once: nothing is left to complete (docs/behaviour.md 13.3)
+    virtual_account: (ns, tx) => requireProcessing(findCharge(deps.store, ns, tx)),
   }
 
   app.post('/reset', (c) => {

@@ -18,19 +18,21 @@ import type { Flow, Step } from './flow.js'
 const VOLATILE = new Set([
   'created_at', 'updated_at', 'completed_at', 'processed_at', 'pre_auth_expiry', 'interbank_transaction_id', 'receipt', 'stan',
   'at', 'due', 'ms', 'now', 'now_ms', 'offset_ms', 'uptime_s', 'redirect_url', 'settled_at', 'pending_timers', 'start_date', 'end_date', 'id', 'version',
-  'expires_at', 'expiry_date_in_utc',
+  'expires_at', 'expiry_date_in_utc', 'transaction_date',
 ])
 /** Values the sandbox generates: captured from the response that first shows them. */
-const GENERATED = /^(KPY-[A-Z]{2}-[A-Z0-9]+|idv_[a-z0-9]+|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
+const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|idv_[a-z0-9]+|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
 /** Values the sandbox generates that only their place says so: a temporary account's number. */
 const GENERATED_AT = /(^|\.)bank_account\.account_number$/
+/** The call that opens a virtual account, whose number comes from the namespace and the reference (docs/behaviour.md 13.3). */
+const VBA_CREATE = '/merchant/api/v1/virtual-bank-account'
 /** A checkout's page (docs/behaviour.md 13.1): its URL carries the checkout's transaction reference. */
 const CHECKOUT_URL = /\/checkout\/([^/?#]+)\/pay$/
 /** The control call that pays a checkout as a customer would (its card masked in the journal). */
 const CHECKOUT_PAY = /^\/_sandbox\/checkouts\/[^/]+\/pay$/
 
 /** Response fields that hold references the client chose (in requests) or the sandbox generated. */
-const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_reference', 'target_transaction_reference', 'authorization_code'])
+const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_reference', 'target_transaction_reference', 'authorization_code', 'account_reference'])
 
 const SELFIE_OTHER = () => `data:image/png;base64,${fixtureImage('other-selfie.png')}`
 
@@ -39,6 +41,8 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
   let refCount = 0
   let varCount = 0
   const steps: Step[] = []
+  /** the entry being turned into a step opened a virtual account: its number is generated */
+  let openedAccount = false
 
   /** A client-chosen reference seen in a request becomes ${ref}-N (stable across the flow). */
   const clientRef = (value: string): string => {
@@ -88,7 +92,7 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
       if (known) return known
       // the page's address: its origin is the replay's, its transaction reference captured after it
       if (key === 'checkout_url' && CHECKOUT_URL.test(value)) return { $regex: '/checkout/KPY-PI-[A-Z0-9]+/pay$' }
-      if (GENERATED.test(value) || GENERATED_AT.test(path)) {
+      if (GENERATED.test(value) || GENERATED_AT.test(path) || (openedAccount && path === 'data.account_number')) {
         const name = `v${++varCount}`
         vars.set(value, name)
         saves[name] = path
@@ -134,7 +138,8 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
-    const path = rewriteString(e.path)
+    // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md 13.3)
+    const path = rewriteString(e.path + (e.query ?? ''))
     const request: NonNullable<Step['request']> = {
       method: e.method as NonNullable<Step['request']>['method'],
       path: rewriteRequest(path) as string,
@@ -144,6 +149,7 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
       ...(key !== undefined ? { key } : {}),
     }
     const saves: Record<string, string> = {}
+    openedAccount = e.method === 'POST' && e.path === VBA_CREATE
     const cut = wasCut(e.request) || wasCut(e.response)
     const expectBody = response && !cut ? rewriteExpect(response, '', saves) : undefined
     const step: Step = {

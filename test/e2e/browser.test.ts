@@ -658,6 +658,29 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect((await api(key, 'POST', `/_sandbox/checkouts/${kes.reference}/cancel`)).status).toBe(409)
   })
 
+  it('lists virtual bank accounts with their transfers, and credits one with its button (docs/behaviour.md 13.3)', async () => {
+    const key = newKey('vba')
+    const made = await api(key, 'POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Ada Obi', account_reference: 'cust-dash-1', permanent: true, bank_code: '035', customer: { name: 'Ada Obi' }, kyc: { bvn: '22222222222' } })
+    expect(made.status).toBe(200)
+    const number = made.body.data.account_number
+    const page = await newPage()
+    await openDashboard(page, key)
+    const row = page.locator('#virtual-accounts tr[data-ref="cust-dash-1"]')
+    expect(await row.textContent()).toContain(`${number}Ada Obi · Wema Bank (035)`)
+    expect(await row.textContent()).toContain('0 received, NGN 0.00')
+    // the credit call, through the page (the merchant API with the namespace's key)
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/merchant/api/v1/virtual-bank-account/sandbox/credit')
+    await page.getByRole('button', { name: `Credit virtual account ${number} with NGN 1,000`, exact: true }).click()
+    expect((await answered).status()).toBe(200)
+    await eventually(async () => expect((await page.getByRole('status').textContent())?.trim()).toBe('Virtual bank account credited successfully'))
+    await eventually(async () => expect(await row.textContent()).toContain('1 received, NGN 1,000.00'))
+    const tx = (await api(key, 'GET', `/merchant/api/v1/virtual-bank-account/transactions?account_number=${number}`)).body.data.transactions[0].reference
+    expect(await row.textContent()).toContain(`${tx} · 1000.00`)
+    // the transfer is a charge of its own among the charges
+    await eventually(async () => expect(await page.locator(`#charges tr[data-ref="${tx}"]`).getAttribute('data-kind')).toBe('virtual_account'))
+    expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`virtual account ${number} (cust-dash-1)`)
+  })
+
   it('fits 1280 and 390 px wide: no page-wide horizontal scroll, tables scroll in their own box', async () => {
     const key = newKey('layout_with_a_rather_long_key_name')
     await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })

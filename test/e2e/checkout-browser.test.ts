@@ -1,5 +1,5 @@
 /**
- * A person pays on the hosted checkout page (docs/behaviour.md 13.1.x) in a real browser: Debian's
+ * A person pays on the hosted checkout page (docs/behaviour.md 13.1.1) in a real browser: Debian's
  * /usr/bin/chromium driven by playwright-core (never a downloaded browser), against a sandbox on a
  * real socket, with a real shop page to come back to and a real webhook receiver. Fields and
  * buttons are found by their accessible names, so those names are what is tested.
@@ -157,7 +157,7 @@ async function noHorizontalScroll(page: Page) {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
 }
 
-describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.x)', () => {
+describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.1)', () => {
   it('pays by card with a PIN card, in a browser with JavaScript off', async () => {
     const { key, reference, url } = await checkout('pin')
     // plain forms: the page needs no script

@@ -4,6 +4,7 @@ import type { CardCharge, ChargeBase } from '../../charges/types.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
 import type { DirectDebit } from '../../direct-debit/service.js'
 import type { MobileMoneyCharge } from '../../mobile-money/service.js'
+import type { VirtualAccountCharge } from '../../virtual-accounts/service.js'
 import { CheckoutStatus, attemptLabel, checkoutLines, transferLines } from './checkouts.js'
 import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from './ui.js'
 import { chargeMatches, matchesRef, type DashboardSources, type Filters } from './view.js'
@@ -17,6 +18,10 @@ function instrument(c: ChargeBase): string[] {
   if (c.kind === 'mobile_money') return [`wallet ${(c as MobileMoneyCharge).wallet.number}`]
   if (c.kind === 'bank_transfer') return transferLines(c as BankTransferCharge)
   if (c.kind === 'checkout') return checkoutLines(c as CheckoutCharge)
+  if (c.kind === 'virtual_account') {
+    const v = (c as VirtualAccountCharge).virtual_bank_account
+    return [`virtual account ${v.account_number} (${v.account_reference})`]
+  }
   const d = c as DirectDebit
   return [`account ${d.account_number} (${d.authorization_code})`]
 }

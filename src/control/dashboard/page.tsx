@@ -13,6 +13,7 @@ import { Events } from './events.js'
 import { FilterForm } from './filters.js'
 import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
+import { VirtualAccounts } from './virtual-accounts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { ClockState, Selected, WebhookState } from './selected.js'
@@ -45,6 +46,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
       <section class="panel" aria-labelledby="h-charges">
         <h2 id="h-charges">Charges</h2>
         <Charges s={s} ns={ns} f={f} />
+      </section>
+      <section class="panel" aria-labelledby="h-vba">
+        <h2 id="h-vba">Virtual bank accounts</h2>
+        <VirtualAccounts s={s} ns={ns} f={f} />
       </section>
       <section class="panel" aria-labelledby="h-preauth">
         <h2 id="h-preauth">Pre-authorizations</h2>
@@ -97,6 +102,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
         </span>
         <nav class="jump" aria-label="Sections">
           <a href="#h-charges">Charges</a>
+          <a href="#h-vba">Virtual accounts</a>
           <a href="#h-preauth">Pre-authorizations</a>
           <a href="#h-dd">Direct debit</a>
           <a href="#h-identity">Identity</a>
@@ -147,6 +153,7 @@ export function dashboardRoutes(deps: Deps) {
     directDebit: deps.directDebit,
     identity: deps.identity,
     checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
+    virtualAccounts: deps.virtualAccounts,
   }
   const app = new Hono<AppEnv>()
   app.get('/', (c) => {

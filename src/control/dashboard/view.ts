@@ -5,6 +5,7 @@ import type { Clocks } from '../../clock.js'
 import type { DirectDebit, DirectDebitService } from '../../direct-debit/service.js'
 import type { IdentityService } from '../../identity/service.js'
 import type { Namespaces, NsMeta } from '../../namespaces.js'
+import type { VirtualAccountService } from '../../virtual-accounts/service.js'
 import type { Events } from '../../webhooks/events.js'
 
 /**
@@ -23,9 +24,11 @@ export interface DashboardSources {
   identity: Pick<IdentityService, 'checks'>
   /** a checkout's attempts, and whether it still takes payment */
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean }
+  /** the namespace's virtual bank accounts and their transfers */
+  virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
 }
 
-export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout']
+export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout', 'virtual_account']
 export const STATUSES: ChargeStatus[] = ['pending', 'processing', 'success', 'failed', 'expired']
 
 /** The filter form's choices (filters.tsx). */

@@ -1,0 +1,92 @@
+import { TRANSFER_LIMITS } from '../bank-transfer/schemas.js'
+import { MAX_LENGTH, amountIssue, atMost } from '../charges/schemas.js'
+import { z } from '../http/zod-messages.js'
+
+/** docs/behaviour.md 13.3: the virtual bank account calls' requests. */
+
+/**
+ * The banks a virtual account is opened at: `000` is the live test environment's, the others the
+ * live service's list, each with the name its account answers carry.
+ */
+export const VBA_BANKS: readonly (readonly [code: string, name: string])[] = [
+  ['000', 'Sandbox Bank'],
+  ['035', 'Wema Bank'],
+  ['070', 'Fidelity Bank'],
+  ['103', 'Globus Bank'],
+  ['033', 'United Bank for Africa'],
+  ['090405', 'Moniepoint MFB'],
+  ['107', 'Optimus Bank'],
+  ['104', 'Parallex Bank'],
+  ['214', 'First City Monument Bank'],
+]
+const BANK_NAMES = new Map(VBA_BANKS)
+/** the bank name of a code of VBA_BANKS */
+export const bankName = (code: string): string => BANK_NAMES.get(code)!
+
+/** the credit call's amounts, NGN major units: what one transfer may carry (docs/behaviour.md 13.2) */
+export const CREDIT_LIMITS = TRANSFER_LIMITS
+
+/** the path of the transactions list, which an account reference cannot take */
+export const RESERVED_REFERENCE = 'transactions'
+
+const text = (max: number) => z.string().trim().min(1, 'is required').max(max, atMost(max))
+const elevenDigits = z.string().regex(/^\d{11}$/, 'must be 11 digits')
+
+export const createSchema = z
+  .object({
+    account_name: text(MAX_LENGTH.name),
+    account_reference: text(MAX_LENGTH.reference).refine((r) => r !== RESERVED_REFERENCE, `must not be "${RESERVED_REFERENCE}" (the transactions list's path)`),
+    permanent: z.boolean().refine((p) => p, 'must be true: only permanent accounts are offered'),
+    bank_code: z.string().refine((c) => BANK_NAMES.has(c), `must be one of ${VBA_BANKS.map(([c]) => c).join(', ')}`),
+    customer: z.object({
+      name: text(MAX_LENGTH.name),
+      // null as absent: public clients send the optional fields they were not given as null
+      email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).nullable().optional(),
+    }),
+    kyc: z.object({ bvn: elevenDigits, nin: elevenDigits.nullable().optional() }),
+  })
+  .passthrough()
+export type CreateInput = z.infer<typeof createSchema>
+
+const tenDigits = z.string().regex(/^\d{10}$/, 'must be 10 digits')
+
+export const creditSchema = z
+  .object({
+    account_number: tenDigits,
+    // z.custom, not z.unknown: an absent amount must be reported, not taken as optional
+    amount: z.custom<unknown>((v) => v !== undefined, 'is required').superRefine((v, ctx) => {
+      const issue = amountIssue(v, { allowString: true })
+      if (issue) return ctx.addIssue({ code: 'custom', message: issue })
+      const n = Number(v)
+      if (n < CREDIT_LIMITS.min || n > CREDIT_LIMITS.max) ctx.addIssue({ code: 'custom', message: `must be between ${CREDIT_LIMITS.min} and ${CREDIT_LIMITS.max}` })
+    }),
+    currency: z.string().refine((c) => c === 'NGN', 'must be NGN'),
+  })
+  .passthrough()
+export type CreditInput = z.infer<typeof creditSchema>
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/
+const date = z.string().refine((d) => DATE.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a date, YYYY-MM-DD')
+const positiveInt = (max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, 'must be a whole number')
+    .transform(Number)
+    .refine((n) => n >= 1 && n <= max, `must be from 1 to ${max}`)
+
+/** the most transactions one page lists */
+export const PAGE_LIMIT = { default: 100, max: 100 }
+
+export const transactionsQuerySchema = z
+  .object({
+    account_number: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
+    start_date: date.optional(),
+    end_date: date.optional(),
+    page: positiveInt(1_000_000).optional(),
+    limit: positiveInt(PAGE_LIMIT.max).optional(),
+  })
+  .passthrough()
+  .superRefine((q, ctx) => {
+    if (q.start_date && q.end_date && q.end_date < q.start_date) ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'must not be before start_date' })
+  })
+export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>

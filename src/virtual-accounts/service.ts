@@ -1,0 +1,319 @@
+import { createHash } from 'node:crypto'
+import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
+import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
+import { CHARGES, type ChargeBase } from '../charges/types.js'
+import type { Clocks } from '../clock.js'
+import { badRequest, conflict, notFound } from '../errors.js'
+import { toDecimalString, toMajor } from '../money.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { CollectionSpec } from '../store/collection.js'
+import type { Store } from '../store/store.js'
+import { NUMBER, OBJECT, STRING } from '../store/validate.js'
+import type { Events } from '../webhooks/events.js'
+import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
+
+/**
+ * Virtual bank accounts (docs/behaviour.md 13.3): a customer's permanent NGN account, opened once
+ * per account reference; every transfer into it is a pay-in of its own (a `virtual_account`
+ * charge, paid by bank transfer), successful at once, announced by charge.success. The test
+ * environment's credit call also pays the temporary accounts of bank-transfer charges
+ * (docs/behaviour.md 13.2), which their own service handles.
+ */
+
+export const VBA_MSG = {
+  CREATED: 'Virtual bank account created successfully',
+  RETRIEVED: 'Virtual bank account retrieved successfully',
+  TRANSACTIONS: 'Virtual bank account transactions retrieved successfully',
+  CREDITED: 'Virtual bank account credited successfully',
+  NOT_FOUND: 'Virtual bank account not found',
+  DUPLICATE: 'Account reference already exists',
+  LIMIT: (n: number) => `Virtual bank account limit of ${n} reached`,
+  RECEIVED: 'Transfer received',
+} as const
+
+export interface VirtualAccount {
+  account_reference: string
+  account_name: string
+  /** ten digits, from the namespace and the reference (docs/behaviour.md 13.3) */
+  account_number: string
+  bank_code: string
+  bank_name: string
+  /** the service's own id of the account */
+  unique_id: string
+  account_status: 'active'
+  permanent: true
+  currency: 'NGN'
+  customer: { name: string; email?: string }
+  /** kept as sent, never answered */
+  kyc: { bvn: string; nin?: string }
+  created_at: string
+  /** how many transfers it received (each one a record of VBA_TRANSFERS), and their sum, minor units */
+  transfers: number
+  total_received: number
+}
+
+/** A transfer into a virtual account: its own charge. */
+export interface VirtualAccountCharge extends ChargeBase {
+  kind: 'virtual_account'
+  virtual_bank_account: Pick<VirtualAccount, 'account_name' | 'account_number' | 'account_reference' | 'bank_name' | 'bank_code'>
+  transaction_narration: string
+  payer_bank_account: typeof SANDBOX_PAYER
+}
+
+export const VIRTUAL_ACCOUNTS = 'virtual_accounts'
+export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
+  name: VIRTUAL_ACCOUNTS,
+  indexes: { account_number: (a) => a.account_number },
+  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: STRING, created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
+}
+
+/**
+ * The n-th transfer into an account (key `<account_number>#<n>`, from 1): its charge's transaction
+ * reference. A record per transfer, not a list on the account: a credit writes a few bytes,
+ * however many transfers the account already has, and a page is read without the others.
+ */
+export interface VirtualAccountTransfer {
+  tx: string
+}
+export const VBA_TRANSFERS = 'vba_transfers'
+export const VBA_TRANSFERS_SPEC: CollectionSpec<VirtualAccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING } }
+const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}`
+
+/** The payer's account number as the service's events show it: all but the last four digits hidden. */
+const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
+
+export class VirtualAccountService {
+  readonly #charges: ChargeLifecycle<VirtualAccountCharge>
+
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    scenarios: Scenarios,
+    events: Events,
+    private readonly bankTransfer: BankTransferService,
+    /** accounts a namespace may open (docs/behaviour.md 13.3) */
+    private readonly limit: number,
+  ) {
+    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(store, clocks, scenarios, events, {
+      kind: 'virtual_account',
+      prefix: 'PAY',
+      attempt: null,
+      fees: 'bank_transfer',
+      succeeded: VBA_MSG.RECEIVED,
+      eventData: (charge) => this.eventData(charge),
+    })
+  }
+
+  col(ns: string) {
+    return this.store.col<VirtualAccount>(ns, VIRTUAL_ACCOUNTS)
+  }
+
+  /** A new permanent account: its reference new in the namespace, within the namespace's limit. */
+  create(ns: string, o: CreateInput): VirtualAccount {
+    const col = this.col(ns)
+    if (col.has(o.account_reference)) throw conflict(VBA_MSG.DUPLICATE)
+    if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
+    const account: VirtualAccount = {
+      account_reference: o.account_reference,
+      account_name: o.account_name,
+      account_number: this.#accountNumber(ns, o.account_reference),
+      bank_code: o.bank_code,
+      bank_name: bankName(o.bank_code),
+      unique_id: newTransactionReference('VBA'),
+      account_status: 'active',
+      permanent: true,
+      currency: 'NGN',
+      customer: o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name },
+      kyc: o.kyc.nin ? { bvn: o.kyc.bvn, nin: o.kyc.nin } : { bvn: o.kyc.bvn },
+      created_at: this.clocks.iso(ns),
+      transfers: 0,
+      total_received: 0,
+    }
+    col.put(account.account_reference, account)
+    return account
+  }
+
+  /** The account with this reference (404 otherwise). */
+  get(ns: string, reference: string): VirtualAccount {
+    const account = this.col(ns).get(reference)
+    if (!account) throw notFound(VBA_MSG.NOT_FOUND)
+    return account
+  }
+
+  byNumber(ns: string, accountNumber: string): VirtualAccount | undefined {
+    return this.col(ns).findBy('account_number', accountNumber)
+  }
+
+  /** Every account of the namespace, oldest first (the dashboard). */
+  list(ns: string): VirtualAccount[] {
+    return [...this.col(ns).values()]
+  }
+
+  /**
+   * The test environment's credit call: `amount` (minor units) arrives at a virtual account, or at
+   * a bank-transfer charge's temporary account (exact, over, under; refused once expired: 13.2);
+   * 404 `Account not found` for any other number.
+   */
+  credit(ns: string, accountNumber: string, amount: number): void {
+    const account = this.byNumber(ns, accountNumber)
+    if (account) this.receive(ns, account, amount)
+    else this.bankTransfer.creditAccount(ns, accountNumber, amount)
+  }
+
+  /** A transfer of `amount` (minor units) into the account: a pay-in, successful at once. */
+  receive(ns: string, account: VirtualAccount, amount: number): VirtualAccountCharge {
+    const narration = `Transfer from ${SANDBOX_PAYER.account_name}`
+    const base = this.#charges.create(ns, {
+      // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
+      payment_reference: '',
+      amount: toMajor(amount),
+      currency: 'NGN',
+      description: narration,
+      customer: account.customer,
+      response_message: VBA_MSG.RECEIVED,
+      created: `transfer into virtual account ${account.account_number}`,
+    })
+    const charge: VirtualAccountCharge = Object.assign(base, {
+      payment_reference: base.transaction_reference,
+      virtual_bank_account: {
+        account_name: account.account_name,
+        account_number: account.account_number,
+        account_reference: account.account_reference,
+        bank_name: account.bank_name,
+        bank_code: account.bank_code,
+      },
+      transaction_narration: narration,
+      payer_bank_account: SANDBOX_PAYER,
+    })
+    this.#charges.succeed(ns, charge)
+    this.#charges.save(ns, charge)
+    account.transfers += 1
+    account.total_received += charge.amount
+    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, account.transfers), { tx: charge.transaction_reference })
+    this.col(ns).put(account.account_reference, account)
+    return charge
+  }
+
+  /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged. */
+  transactions(ns: string, q: TransactionsQuery) {
+    const account = this.byNumber(ns, q.account_number)
+    if (!account) throw notFound(VBA_MSG.NOT_FOUND)
+    const charges = this.store.col<VirtualAccountCharge>(ns, CHARGES)
+    const transfers = this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS)
+    /** the n-th transfer's charge */
+    const nth = (n: number) => {
+      const t = transfers.get(transferKey(account.account_number, n))
+      return t ? charges.get(t.tx) : undefined
+    }
+    const limit = q.limit ?? PAGE_LIMIT.default
+    const page = q.page ?? 1
+    let items: VirtualAccountCharge[] = []
+    let count: number
+    let total: number
+    if (!q.start_date && !q.end_date) {
+      // every transfer: the page's alone are read
+      count = account.transfers
+      total = account.total_received
+      for (let n = count - (page - 1) * limit; n > Math.max(0, count - page * limit); n--) {
+        const c = nth(n)
+        if (c) items.push(c)
+      }
+    } else {
+      const matched: VirtualAccountCharge[] = []
+      for (let n = account.transfers; n >= 1; n--) {
+        const c = nth(n)
+        if (!c) continue
+        const day = c.created_at.slice(0, 10)
+        if ((q.start_date && day < q.start_date) || (q.end_date && day > q.end_date)) continue
+        matched.push(c)
+      }
+      count = matched.length
+      total = matched.reduce((sum, c) => sum + c.amount, 0)
+      items = matched.slice((page - 1) * limit, page * limit)
+    }
+    return {
+      total_amount_received: toMajor(total),
+      // docs/behaviour.md 13.3: the service's documentation spells it so
+      total_amount_recieved: toMajor(total),
+      account_number: account.account_number,
+      currency: account.currency,
+      transactions: items.map((c) => ({
+        reference: c.transaction_reference,
+        status: c.status,
+        amount: toDecimalString(c.amount),
+        fee: toDecimalString(c.fee),
+        currency: c.currency,
+        description: c.description,
+        transaction_date: c.created_at,
+        payer_bank_account: { account_number: c.payer_bank_account.account_number, account_name: c.payer_bank_account.account_name, bank_name: c.payer_bank_account.bank_name },
+      })),
+      pagination: { page, total: count, pageCount: items.length, totalPages: Math.ceil(count / limit) },
+    }
+  }
+
+  /** The account as its calls answer it (flat, docs/behaviour.md 13.3). */
+  responseData(a: VirtualAccount) {
+    return {
+      account_name: a.account_name,
+      account_number: a.account_number,
+      bank_code: a.bank_code,
+      bank_name: a.bank_name,
+      account_reference: a.account_reference,
+      unique_id: a.unique_id,
+      account_status: a.account_status,
+      created_at: a.created_at,
+      currency: a.currency,
+      customer: { name: a.customer.name },
+    }
+  }
+
+  /** What the charge query adds for a transfer into a virtual account (docs/behaviour.md 13.3). */
+  queryExtras(charge: VirtualAccountCharge): Record<string, unknown> {
+    const v = charge.virtual_bank_account
+    return {
+      amount_paid: toDecimalString(charge.amount),
+      virtual_bank_account: {
+        account_number: v.account_number,
+        account_name: v.account_name,
+        account_reference: v.account_reference,
+        transaction_narration: charge.transaction_narration,
+        payer_bank_account: charge.payer_bank_account,
+      },
+    }
+  }
+
+  /** docs/behaviour.md 13.3: the charge.success `data` of a transfer into a virtual account. */
+  eventData(charge: VirtualAccountCharge): Record<string, unknown> {
+    const v = charge.virtual_bank_account
+    const payer = charge.payer_bank_account
+    return {
+      reference: charge.transaction_reference,
+      payment_reference: charge.payment_reference,
+      transaction_reference: charge.transaction_reference,
+      currency: charge.currency,
+      amount: toMajor(charge.amount),
+      fee: toMajor(charge.fee),
+      status: charge.status,
+      payment_method: 'bank_transfer',
+      transaction_date: charge.created_at,
+      virtual_bank_account_details: {
+        payer_bank_account: { account_name: payer.account_name, account_number: masked(payer.account_number), bank_name: payer.bank_name },
+        virtual_bank_account: { account_name: v.account_name, account_number: v.account_number, account_reference: v.account_reference, bank_name: v.bank_name, permanent: true },
+      },
+      metadata: null,
+    }
+  }
+
+  /**
+   * Ten digits from the namespace and the reference, so the same reference gets the same number in
+   * a fresh namespace; a number another account of the namespace has (a virtual one, or a
+   * temporary one: those start with 8, these with 7) moves on to the next hash.
+   */
+  #accountNumber(ns: string, reference: string): string {
+    for (let i = 0; ; i++) {
+      const h = createHash('sha256').update(`${ns}\u0000${reference}\u0000${i}`).digest()
+      const n = `7${(h.readBigUInt64BE(0) % 1_000_000_000n).toString().padStart(9, '0')}`
+      if (!this.byNumber(ns, n) && !this.bankTransfer.byAccount(ns, n)) return n
+    }
+  }
+}
