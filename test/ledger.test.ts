@@ -46,3 +46,15 @@ describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13
     expect(attempts.map((a) => a.ledger)).toEqual([undefined, undefined])
   })
 })
+
+describe('the ledger and virtual accounts', () => {
+  it('a transfer into a virtual account is available at once, net of fee and VAT', async () => {
+    const sb = await sandbox({ frozen: true })
+    const vba = await sb.call('POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Ada', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada' }, kyc: { bvn: '22222222222' } })
+    expect(vba.status).toBe(200)
+    const res = await sb.call('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: vba.body.data.account_number, amount: 1000, currency: 'NGN' })
+    expect(res.status).toBe(200)
+    // 1,000 less 15.00 fee and 1.13 VAT
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 98387 } })
+  })
+})
