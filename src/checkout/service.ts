@@ -144,17 +144,20 @@ export class CheckoutService {
 
   /** The attempt under way, if any. */
   current(ns: string, c: CheckoutCharge): Attempt | undefined {
+    c = this.#live(ns, c)
     return c.current ? (this.store.col<ChargeBase>(ns, CHARGES).get(c.current) as Attempt | undefined) : undefined
   }
 
   /** Every attempt's charge, oldest first. */
   attempts(ns: string, c: CheckoutCharge): Attempt[] {
+    c = this.#live(ns, c)
     const col = this.store.col<ChargeBase>(ns, CHARGES)
     return c.attempts.map((a) => col.get(a.reference) as Attempt | undefined).filter((a): a is Attempt => a !== undefined)
   }
 
   /** The customer pays by card: a card charge of the checkout's amount, with the card's steps. */
   payCard(ns: string, c: CheckoutCharge, card: CheckoutCard, returnUrl: string): CardCharge {
+    c = this.#live(ns, c)
     this.#open(c, 'card')
     const child = this.cards.charge(ns, {
       reference: this.#attemptReference(c),
@@ -172,17 +175,20 @@ export class CheckoutService {
 
   /** The answer to the card's current step (PIN, OTP, address, phone). */
   authorizeCard(ns: string, c: CheckoutCharge, authorization: AuthorizeInput['authorization']): CardCharge {
+    c = this.#live(ns, c)
     const child = this.#currentOf(ns, c, 'card') as CardCharge
     return this.cards.authorize(ns, { transaction_reference: child.transaction_reference, authorization })
   }
 
   /** The cardholder's choice on the 3DS page. */
   decide3ds(ns: string, c: CheckoutCharge, decision: 'approve' | 'decline'): CardCharge {
+    c = this.#live(ns, c)
     return this.cards.decide3ds(ns, this.#currentOf(ns, c, 'card').transaction_reference, decision)
   }
 
   /** The customer pays from a mobile-money wallet. */
   payMobileMoney(ns: string, c: CheckoutCharge, number: string): MobileMoneyCharge {
+    c = this.#live(ns, c)
     this.#open(c, 'mobile_money')
     const prefix = WALLET_PREFIX[c.currency as keyof typeof WALLET_PREFIX]
     if (!new RegExp(`^\\+?${prefix}\\d{9}$`).test(number)) throw invalid({ 'mobile_money.number': `must be ${prefix} followed by 9 digits for ${c.currency}` })
@@ -201,16 +207,19 @@ export class CheckoutService {
 
   /** The wallet's OTP. */
   authorizeMobileMoney(ns: string, c: CheckoutCharge, otp: string): MobileMoneyCharge {
+    c = this.#live(ns, c)
     return this.mobileMoney.authorize(ns, this.#currentOf(ns, c, 'mobile_money').transaction_reference, otp)
   }
 
   /** The PIN typed at the wallet's prompt. */
   answerPrompt(ns: string, c: CheckoutCharge, pin: string): MobileMoneyCharge {
+    c = this.#live(ns, c)
     return this.mobileMoney.authorizeStk(ns, this.#currentOf(ns, c, 'mobile_money').transaction_reference, pin)
   }
 
   /** The customer pays by bank transfer: a temporary account (the one under way, if there is one). */
   payBankTransfer(ns: string, c: CheckoutCharge, accountName: string): BankTransferCharge {
+    c = this.#live(ns, c)
     const under = this.current(ns, c)
     if (under?.kind === 'bank_transfer' && under.status === 'processing') return under
     this.#open(c, 'bank_transfer')
@@ -230,12 +239,14 @@ export class CheckoutService {
 
   /** "I have sent the money": a transfer of `amount` (minor units; the expected amount when absent) arrives. */
   transferSent(ns: string, c: CheckoutCharge, amount?: number): BankTransferCharge {
+    c = this.#live(ns, c)
     const child = this.#currentOf(ns, c, 'bank_transfer') as BankTransferCharge
     return this.bankTransfer.credit(ns, child, amount)
   }
 
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
   cancel(ns: string, c: CheckoutCharge): CheckoutCharge {
+    c = this.#live(ns, c)
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
     this.#charges.fail(ns, c, CHECKOUT_MSG.CANCELLED, 'cancel')
     this.#charges.save(ns, c)
@@ -244,6 +255,7 @@ export class CheckoutService {
 
   /** Control: finish the attempt under way, as the channel's own completer does. */
   completeCurrent(ns: string, c: CheckoutCharge, outcome: 'success' | 'failed', message?: string): CheckoutCharge {
+    c = this.#live(ns, c)
     const child = this.current(ns, c)
     if (!child || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
     if (child.kind === 'card') this.cards.complete(ns, child.transaction_reference, outcome, message)
@@ -327,6 +339,14 @@ export class CheckoutService {
     this.#charges.note(ns, fresh, 'attempt', `${ATTEMPT_KIND_LABEL[child.kind as PageChannel] ?? child.kind} attempt ${child.transaction_reference}: ${child.status}`)
     this.#charges.save(ns, fresh)
     return child
+  }
+
+  /**
+   * The checkout as stored now. A caller's copy may be older than the store's: an attempt's end
+   * updates the stored checkout, and a record read back from its cold form is a copy.
+   */
+  #live(ns: string, c: CheckoutCharge): CheckoutCharge {
+    return this.#charges.col(ns).get(c.transaction_reference) as CheckoutCharge
   }
 
   /** `<checkout's transaction reference>-<n>`: the payment reference of its n-th attempt */
