@@ -155,3 +155,34 @@ describe('a step on a finished charge answers 409', () => {
     }
   })
 })
+
+describe('a bank transfer against the real CLI', () => {
+  it('arrives by itself when the clock passes 120 s: the notification_url gets a signed charge.success with the merchant reference', async () => {
+    const { call } = await start()
+    const rx = await receiver()
+    const reference = ref('bt-e2e')
+    const created = await call('POST', '/merchant/api/v1/charges/bank-transfer', { reference, amount: 2500, currency: 'NGN', customer: { email: 'ada@example.com' }, notification_url: rx.url, metadata: { order: 'B-7' } })
+    expect(created.status).toBe(200)
+    expect(created.body.data.bank_account.account_number).toMatch(/^\d{10}$/)
+    expect((await call('POST', '/_sandbox/clock/advance', { seconds: 120 })).status).toBe(200)
+    await rx.waitFor(1)
+    const got = rx.received[0]
+    expect(got.body).toEqual({
+      event: 'charge.success',
+      data: {
+        reference,
+        payment_reference: reference,
+        transaction_reference: expect.stringMatching(/^KPY-BT-/),
+        amount: 2500,
+        fee: 37.5,
+        currency: 'NGN',
+        status: 'success',
+        payment_method: 'bank_transfer',
+        metadata: { order: 'B-7' },
+      },
+    })
+    expect(got.headers['x-korapay-signature']).toBe(merchantSignature(got.body.data))
+    const q = await call('GET', `/merchant/api/v1/charges/${reference}`)
+    expect(q.body.data).toMatchObject({ status: 'success', amount_expected: '2537.50', amount_paid: '2537.50', amount_accepted: '2537.50' })
+  })
+})
