@@ -6,17 +6,13 @@
  * Screenshots go to test-results/screenshots/. `UPDATE_DOCS_SCREENSHOT=1` also writes the
  * README's docs/dashboard.png.
  */
-import { existsSync, mkdirSync } from 'node:fs'
-import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
+import { ROOT, SHOTS, launchChromium } from './chromium.js'
 import { startReceiver } from '../receiver.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const SHOTS = `${ROOT}test-results/screenshots`
 
 const NO_AUTH_CARD = '4084127883172787'
 const THREE_DS_CARD = '4562543755474674'
@@ -31,13 +27,7 @@ let receiver: Awaited<ReturnType<typeof startReceiver>>
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  // fail, never skip: CI must have Debian's chromium (see .ci/run)
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`)
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
   sandbox = await startSandbox({ port: 0 })
   receiver = await startReceiver()
 })

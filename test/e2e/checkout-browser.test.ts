@@ -8,18 +8,14 @@
  * README's docs/checkout-390.png and docs/checkout-1280.png.
  */
 import { createHmac } from 'node:crypto'
-import { existsSync, mkdirSync } from 'node:fs'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/index.js'
+import { ROOT, SHOTS, launchChromium } from './chromium.js'
 import { startReceiver, type Received } from '../receiver.js'
 
-const CHROMIUM = '/usr/bin/chromium'
-const ROOT = fileURLToPath(new URL('../../', import.meta.url))
-const SHOTS = `${ROOT}test-results/screenshots`
 
 const PIN_CARD = '5188513618552975'
 const THREE_DS_CARD = '4562543755474674'
@@ -35,13 +31,7 @@ let shopUrl: string
 const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  // fail, never skip: CI must have Debian's chromium (see .ci/run)
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium`)
-  mkdirSync(SHOTS, { recursive: true })
-  browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  })
+  browser = await launchChromium()
   sandbox = await startSandbox({ port: 0 })
   receiver = await startReceiver()
   shop = createServer((req, res) => {
