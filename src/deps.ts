@@ -5,6 +5,8 @@ import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces } from './namespaces.js'
 import { PACKS_SPEC, Scenarios } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
+import { LEDGER_SPEC } from './charges/ledger.js'
+import { BalanceService } from './balances/service.js'
 import { Store } from './store/store.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
@@ -42,6 +44,7 @@ export interface Deps {
   identity: IdentityService
   bankTransfer: BankTransferService
   checkout: CheckoutService
+  balances: BalanceService
   virtualAccounts: VirtualAccountService
   version: string
   startedAt: number
@@ -51,7 +54,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
@@ -95,6 +98,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     mobileMoney,
     bankTransfer,
     checkout,
+    balances: new BalanceService(store, clocks, scenarios),
     virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, bankTransfer, config.maxVirtualAccounts),
     directDebit: new DirectDebitService(store, clocks, scenarios, events, namespaces, config.debitLimit),
     identity: new IdentityService(store, clocks, scenarios, namespaces),

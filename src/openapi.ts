@@ -3,6 +3,7 @@ import * as card from './cards/schemas.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/types.js'
 import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
 import { bankTransferSchema } from './bank-transfer/schemas.js'
+import { fundSchema } from './balances/routes.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -20,7 +21,7 @@ import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, trans
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'direct debit' | 'identity' | 'charges' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'direct debit' | 'identity' | 'charges' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -71,6 +72,7 @@ const BODIES: Record<string, z.ZodType> = {
   InitializeRequest: initializeSchema,
   CheckoutPayRequest: controlPaySchema,
   BankTransferRequest: bankTransferSchema,
+  FundRequest: fundSchema,
   VirtualAccountRequest: vbaCreateSchema,
   VirtualAccountCreditRequest: vbaCreditSchema,
 }
@@ -249,6 +251,9 @@ function routes(): Route[] {
     { method: 'post', path: '/_sandbox/charges/:reference/complete', tag: 'control', operationId: 'completeCharge', step: true, summary: 'Finish a processing charge (3DS step, STK prompt, processing debit) as success or failed', body: 'CompleteChargeRequest' },
     { method: 'post', path: '/_sandbox/checkouts/:reference/pay', tag: 'checkout', operationId: 'payCheckout', summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: 'CheckoutPayRequest', answer: 'CheckoutSummary', step: true,
       description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). `reference` is the merchant's or the transaction reference." },
+    { method: 'get', path: '/merchant/api/v1/balances', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',
+      description: 'Every namespace opens with the pack\'s opening_balance available in NGN, KES, GHS and USD; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).' },
+    { method: 'post', path: '/_sandbox/balances/fund', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: 'FundRequest' },
     { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },
     { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },
     { method: 'post', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)', body: 'CreateAuthorizationRequest' },
@@ -269,6 +274,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'bank transfer', description: 'Bank transfer pay-ins to a temporary account (NGN)' },
   { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
   { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
+  { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
   { name: 'charges', description: 'The charge query over every payment kind' },

@@ -312,6 +312,9 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
+  // balances (docs/behaviour.md 13.4)
+  { method: 'GET', path: () => `${M}/balances` },
+  { method: 'POST', path: () => '/_sandbox/balances/fund', body: () => ({ currency: 'NGN', amount: 100 }) },
   // virtual bank accounts (docs/behaviour.md 13.3)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },

@@ -168,6 +168,8 @@ export const settingsSchema = z
     transfer_account_minutes: z.number().positive().max(PACK_LIMITS.seconds / 60),
     /** what a transfer of the wrong amount does: returned (the live default) or accepted as paid */
     transfer_mismatch: z.enum(['return', 'accept_all']),
+    /** what every namespace opens with, available, in each balance currency (major units) */
+    opening_balance: amount().min(0),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>

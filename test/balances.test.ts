@@ -1,0 +1,74 @@
+import { describe, expect, it } from 'vitest'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile } from './helpers.js'
+
+const sandbox = sandboxPerTest()
+const OPENING = { pending_balance: 0, available_balance: 5_000_000 }
+
+describe('GET /balances (docs/behaviour.md 13.4)', () => {
+  it('opens with the test environment pre-funding in NGN, KES, GHS and USD (USD with its issuing balance)', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', '/merchant/api/v1/balances')
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({ status: true, message: 'success', data: { NGN: OPENING, KES: OPENING, GHS: OPENING, USD: { ...OPENING, issuing_balance: 0 } } })
+  })
+
+  it('a card charge is pending until its settlement time, then available; a bank transfer is available at once', async () => {
+    const sb = await sandbox({ frozen: true })
+    await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
+    let ngn = (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN
+    expect(ngn).toEqual({ pending_balance: 984.95, available_balance: 5_000_000 })
+    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: ref('bt'), amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'a@b.co' } })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
+    ngn = (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN
+    expect(ngn).toEqual({ pending_balance: 984.95, available_balance: 5_001_475.81 })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
+    ngn = (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN
+    expect(ngn).toEqual({ pending_balance: 0, available_balance: 5_002_460.76 })
+  })
+
+  it('takes the secret key only', async () => {
+    const sb = await sandbox()
+    expect((await sb.call('GET', '/merchant/api/v1/balances', undefined, { key: null })).status).toBe(401)
+    expect((await sb.call('GET', '/merchant/api/v1/balances', undefined, { key: 'sk_live_x' })).status).toBe(401)
+  })
+
+  it('a pack setting changes what a namespace opens with', async () => {
+    const sb = await sandbox()
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })).status).toBe(200)
+    expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.KES).toEqual({ pending_balance: 0, available_balance: 0 })
+  })
+})
+
+describe('POST /_sandbox/balances/fund', () => {
+  it('adds to the available balance as an entry of its own; a reset takes it back to the opening balance', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('POST', '/_sandbox/balances/fund', { currency: 'GHS', amount: 250.5 })
+    expect(res.status).toBe(200)
+    expect(res.body.message).toBe('Balance funded')
+    expect(res.body.data.GHS).toEqual({ pending_balance: 0, available_balance: 5_000_250.5 })
+    expect(res.body.data.NGN).toEqual(OPENING)
+    await sb.call('POST', '/_sandbox/reset')
+    expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.GHS).toEqual(OPENING)
+  })
+
+  it('refuses a currency without a balance and a bad amount, changing nothing', async () => {
+    const sb = await sandbox()
+    const bad = await sb.call('POST', '/_sandbox/balances/fund', { currency: 'EUR', amount: -5 })
+    expect(bad.status).toBe(400)
+    expect(bad.body).toEqual({ status: false, message: 'Invalid request data', data: { currency: 'must be one of "NGN", "KES", "GHS", "USD"', amount: 'must be greater than 0' } })
+    expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual(OPENING)
+  })
+
+  it('funding comes back after a restart with --data', async () => {
+    const file = tempFile()
+    const first = await makeSandbox({ data: file })
+    await first.call('POST', '/_sandbox/balances/fund', { currency: 'USD', amount: 10 })
+    await first.close()
+    const second = await makeSandbox({ data: file })
+    try {
+      expect((await second.call('GET', '/merchant/api/v1/balances')).body.data.USD).toEqual({ pending_balance: 0, available_balance: 5_000_010, issuing_balance: 0 })
+    } finally {
+      await second.close()
+    }
+  })
+})
