@@ -72,3 +72,29 @@ describe('POST /_sandbox/balances/fund', () => {
     }
   })
 })
+
+describe('the balances kept as entries are written', () => {
+  it('agree with the balances summed afresh from the records (a restart reads them all again)', async () => {
+    const file = tempFile()
+    const first = await makeSandbox({ data: file, frozen: true })
+    const read = async (sb: typeof first) => (await sb.call('GET', '/merchant/api/v1/balances')).body.data
+    await read(first)
+    await first.charge(cardPayload('4084127883172787', { amount: 700 }))
+    await first.call('POST', '/_sandbox/balances/fund', { currency: 'KES', amount: 12.34 })
+    await first.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: ref('bt'), amount: 300, currency: 'NGN', customer: { email: 'a@b.co' } })
+    await first.call('POST', '/_sandbox/clock/advance', { seconds: 3600 })
+    await first.charge(cardPayload('5188513618552975', { amount: 40 }, { pin: '1234' }))
+    const kept = await read(first)
+    expect(kept.NGN.pending_balance).toBeGreaterThan(0)
+    expect(kept.NGN.available_balance).toBeGreaterThan(5_000_000)
+    await first.call('POST', '/_sandbox/clock/freeze', { frozen: false })
+    await first.close()
+    const second = await makeSandbox({ data: file })
+    try {
+      await second.call('POST', '/_sandbox/clock/freeze', { frozen: true })
+      expect(await read(second)).toEqual(kept)
+    } finally {
+      await second.close()
+    }
+  })
+})

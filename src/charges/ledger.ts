@@ -1,5 +1,5 @@
 import type { Settings } from '../scenario/schema.js'
-import type { CollectionSpec } from '../store/collection.js'
+import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { paymentMethodOf } from './query.js'
@@ -30,13 +30,6 @@ export const LEDGER_SPEC: CollectionSpec<LedgerRecord> = {
   fields: { direction: STRING, source: STRING, currency: STRING, amount: NUMBER, available_at: STRING, created_at: STRING },
 }
 
-/** Adds an entry of its own (available at once). */
-export function addEntry(store: Store, ns: string, id: string, currency: string, amount: number, nowMs: number): LedgerRecord {
-  const at = new Date(nowMs).toISOString()
-  const record: LedgerRecord = { id, source: 'funding', direction: 'credit', currency, amount, available_at: at, created_at: at }
-  return store.col<LedgerRecord>(ns, LEDGER).put(id, record)
-}
-
 /**
  * How long a pay-in takes to settle: a bank transfer at once (the live test environment shows the
  * balance right after the transfer), any other channel after the pack's settlement delay.
@@ -45,25 +38,81 @@ export function settlementMs(method: string | null, settings: Settings): number 
   return method === 'bank_transfer' ? 0 : Math.round(settings.settlement_delay_hours * 3_600_000)
 }
 
-/** The ledger entry of a pay-in that succeeded now. */
-export function payinEntry(charge: ChargeBase, settings: Settings, nowMs: number): LedgerEntry {
-  return {
+/** Writes the ledger entry of a pay-in that succeeded now on its record (the caller saves it). */
+export function creditPayin(store: Store, ns: string, charge: ChargeBase, settings: Settings, nowMs: number): void {
+  const entry: LedgerEntry = {
     direction: 'credit',
     amount: charge.amount - charge.fee - charge.vat,
     available_at: new Date(nowMs + settlementMs(paymentMethodOf(charge), settings)).toISOString(),
   }
+  charge.ledger = entry
+  noteEntry(store, ns, charge.currency, entry)
+}
+
+/** Adds an entry of its own (available at once). */
+export function addEntry(store: Store, ns: string, id: string, currency: string, amount: number, nowMs: number): LedgerRecord {
+  const at = new Date(nowMs).toISOString()
+  const record: LedgerRecord = { id, source: 'funding', direction: 'credit', currency, amount, available_at: at, created_at: at }
+  store.col<LedgerRecord>(ns, LEDGER).put(id, record)
+  noteEntry(store, ns, currency, record)
+  return record
+}
+
+/**
+ * The sums of a namespace's entries, kept as entries are written so that reading the balances
+ * does not read every charge: built by one pass over the records the first time they are read,
+ * then added to. They belong to the charges collection they were built from (a reset makes a new
+ * one) and are dropped when a failed write puts records back (`Store.onRestore`).
+ */
+interface Totals {
+  charges: Collection<ChargeBase>
+  available: Record<string, number>
+  /** entries not available yet when last read: they move to `available` as the clock passes them */
+  pending: { currency: string; amount: number; at: number }[]
+}
+
+const totalsOfStore = new WeakMap<Store, Map<string, Totals>>()
+
+function totalsMap(store: Store): Map<string, Totals> {
+  let m = totalsOfStore.get(store)
+  if (!m) {
+    const map = new Map<string, Totals>()
+    store.onRestore((ns) => map.delete(ns))
+    totalsOfStore.set(store, (m = map))
+  }
+  return m
+}
+
+function addTo(t: Totals, currency: string, e: LedgerEntry): void {
+  const amount = e.direction === 'credit' ? e.amount : -e.amount
+  t.pending.push({ currency, amount, at: Date.parse(e.available_at) })
+}
+
+/** A new entry: added to the namespace's sums if they are kept (else the next read counts it). */
+function noteEntry(store: Store, ns: string, currency: string, e: LedgerEntry): void {
+  const t = totalsMap(store).get(ns)
+  if (t && t.charges === store.col<ChargeBase>(ns, CHARGES)) addTo(t, currency, e)
 }
 
 /** The balances the ledger gives at `nowMs`, by currency, in minor units. */
 export function ledgerBalances(store: Store, ns: string, nowMs: number): Record<string, { pending: number; available: number }> {
-  const out: Record<string, { pending: number; available: number }> = {}
-  const add = (currency: string, e: LedgerEntry) => {
-    const b = (out[currency] ??= { pending: 0, available: 0 })
-    const signed = e.direction === 'credit' ? e.amount : -e.amount
-    if (Date.parse(e.available_at) <= nowMs) b.available += signed
-    else b.pending += signed
+  const map = totalsMap(store)
+  const charges = store.col<ChargeBase>(ns, CHARGES)
+  let t = map.get(ns)
+  if (!t || t.charges !== charges) {
+    t = { charges, available: {}, pending: [] }
+    for (const c of charges.values()) if (c.ledger) addTo(t, c.currency, c.ledger)
+    for (const r of store.col<LedgerRecord>(ns, LEDGER).values()) addTo(t, r.currency, r)
+    map.set(ns, t)
   }
-  for (const c of store.col<ChargeBase>(ns, CHARGES).values()) if (c.ledger) add(c.currency, c.ledger)
-  for (const r of store.col<LedgerRecord>(ns, LEDGER).values()) add(r.currency, r)
+  const out: Record<string, { pending: number; available: number }> = {}
+  const still: Totals['pending'] = []
+  for (const p of t.pending) {
+    if (p.at <= nowMs) t.available[p.currency] = (t.available[p.currency] ?? 0) + p.amount
+    else still.push(p)
+  }
+  t.pending = still
+  for (const [currency, available] of Object.entries(t.available)) out[currency] = { pending: 0, available }
+  for (const p of still) (out[p.currency] ??= { pending: 0, available: 0 }).pending += p.amount
   return out
 }

@@ -8,7 +8,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
-import { payinEntry } from './ledger.js'
+import { creditPayin } from './ledger.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
@@ -189,7 +189,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     this.channel.onSuccess?.(ns, charge)
     // a pay-in of its own (not a checkout's attempt, not a pre-authorization's hold) is the merchant's money
     if (!charge.parent && (!this.channel.announces || this.channel.announces(charge))) {
-      charge.ledger = payinEntry(charge, this.scenarios.forNs(ns).settings, this.clocks.now(ns))
+      creditPayin(this.store, ns, charge, this.scenarios.forNs(ns).settings, this.clocks.now(ns))
     }
     this.#announce(ns, charge)
   }
