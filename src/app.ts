@@ -19,6 +19,7 @@ import { journal } from './http/middleware/journal.js'
 import { loopbackOnly } from './http/middleware/loopback.js'
 import { secretKey } from './http/middleware/secret-key.js'
 import { identityRoutes } from './identity/routes.js'
+import { miscRoutes } from './misc/routes.js'
 import { mobileMoneyRoutes } from './mobile-money/routes.js'
 import type { MobileMoneyCharge } from './mobile-money/service.js'
 import { healthBody } from './version.js'
@@ -51,6 +52,8 @@ export function createApp(deps: Deps) {
   const local = chain([...every, loopback], errorEnvelope) // the dashboard: no key, loopback only
   const control = chain([...every, loopback, key], errorEnvelope) // the control API
   const api = chain([...every, key, armedFault({ faults })], errorEnvelope) // merchant and identity calls
+  // the look-ups also take a public test key (docs/behaviour.md 13.5); every other call refuses it
+  const lookups = chain([...every, secretKey({ namespaces, strictKeys: config.strictKeys, publicKeys: true }), armedFault({ faults })], errorEnvelope)
 
   mount(app, '/_sandbox', open, infoRoutes(deps))
   mount(app, '/_sandbox/3ds', open, threeDsRoutes(deps))
@@ -73,6 +76,7 @@ export function createApp(deps: Deps) {
   mount(app, '/api/v1/identities', api, identityRoutes(identity))
   mount(app, '/merchant/api/v1/identities', api, identityRoutes(identity))
   mount(app, '/merchant/api/v1/virtual-bank-account', api, virtualAccountRoutes(virtualAccounts))
+  mount(app, '/merchant/api/v1/misc', lookups, miscRoutes())
   mount(app, '/merchant/api/v1/charges', api, chargeQueryRoutes({
     store,
     clocks,

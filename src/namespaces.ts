@@ -57,6 +57,18 @@ export class Namespaces {
     this.#resetters.push(resetter)
   }
 
+  /**
+   * The namespace a public key stands for (docs/behaviour.md 13.5), or null: a configured
+   * merchant's public key is its secret key's; any other `pk_test_` key the secret key with the
+   * same suffix, unless that key is a configured merchant's whose public key is another.
+   */
+  publicKeyNamespace(publicKey: string): string | null {
+    for (const m of this.#configured.values()) if (m.public_key === publicKey) return m.secret_key
+    if (!/^pk_test_[A-Za-z0-9_-]{1,200}$/.test(publicKey)) return null
+    const secret = `sk_${publicKey.slice(3)}`
+    return this.#configured.has(secret) ? null : secret
+  }
+
   isConfigured(key: string): boolean {
     return this.#configured.has(key)
   }

@@ -7,6 +7,7 @@ import { fundSchema } from './balances/routes.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
+import { countryQuerySchema, resolveSchema } from './misc/schemas.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './mobile-money/schemas.js'
 import { packSchema } from './scenario/schema.js'
 import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, transactionsQuerySchema as vbaTransactionsSchema } from './virtual-accounts/schemas.js'
@@ -21,7 +22,7 @@ import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, trans
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'direct debit' | 'identity' | 'charges' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -40,6 +41,8 @@ interface Route {
   query?: z.ZodObject
   /** no key needed */
   public?: boolean
+  /** a public test key is accepted as well as the secret key (docs/behaviour.md 13.5) */
+  publicKey?: boolean
   extensions?: Record<string, unknown>
   /** a step on a payment: 409 when the payment has already finished (docs/behaviour.md 2.1) */
   step?: boolean
@@ -75,6 +78,7 @@ const BODIES: Record<string, z.ZodType> = {
   FundRequest: fundSchema,
   VirtualAccountRequest: vbaCreateSchema,
   VirtualAccountCreditRequest: vbaCreditSchema,
+  ResolveAccountRequest: resolveSchema,
 }
 
 /**
@@ -160,6 +164,10 @@ const ANSWERS: Record<string, z.ZodType> = {
     })).describe('newest first'),
     pagination: z.object({ page: z.number(), total: z.number(), pageCount: z.number().describe('transactions on this page'), totalPages: z.number() }),
   }),
+  // docs/behaviour.md 13.5
+  Banks: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() })),
+  MobileMoneyOperators: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string().describe("what a payout's `operator` takes"), country: z.string(), min: z.number(), max: z.number() })),
+  ResolvedAccount: z.object({ bank_name: z.string(), bank_code: z.string(), account_number: z.string(), account_name: z.string() }),
 }
 
 /** docs/api.md 2.1: every JSON answer, errors included. */
@@ -210,6 +218,10 @@ function routes(): Route[] {
       description: 'NGN 100 to 10,000,000. Into a virtual account: a pay-in of its own (`KPY-PAY-...`), successful at once, announced by `charge.success`. Into a temporary account: exact, over or under as a transfer arrives (409 `Account has expired` after its 30 minutes). Unknown number: 404 `Account not found`.' },
     { method: 'get', path: '/merchant/api/v1/virtual-bank-account/:account_reference', tag: 'virtual accounts', operationId: 'getVirtualAccount', summary: 'Read a virtual bank account by its reference', answer: 'VirtualAccount' },
 
+    { method: 'get', path: '/merchant/api/v1/misc/banks', tag: 'misc', operationId: 'listBanks', summary: "A country's banks and their codes (message `Successful`)", query: countryQuerySchema, answer: 'Banks', publicKey: true },
+    { method: 'get', path: '/merchant/api/v1/misc/mobile-money', tag: 'misc', operationId: 'listMobileMoneyOperators', summary: "A country's mobile-money operators and their payout limits (message `Successful`)", query: countryQuerySchema, answer: 'MobileMoneyOperators', publicKey: true },
+    { method: 'post', path: '/merchant/api/v1/misc/banks/resolve', tag: 'misc', operationId: 'resolveBankAccount', summary: "The holder's name of a Nigerian bank account (message `Request Completed`)", body: 'ResolveAccountRequest', answer: 'ResolvedAccount', publicKey: true,
+      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused with `Unable to resolve bank account.`; any other number gets a name derived from bank and number, the same every time.' },
     { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference', answer: 'ChargeRecord' },
   ]
 
@@ -278,6 +290,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
   { name: 'charges', description: 'The charge query over every payment kind' },
+  { name: 'misc', description: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key' },
   { name: 'control', description: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
 ]
 
@@ -334,6 +347,7 @@ function operation(route: Route, version: string): Schema {
     }
   }
   if (route.public) op.security = []
+  if (route.publicKey) op.security = [{ bearerAuth: [] }, { publicKeyAuth: [] }]
   return op
 }
 
@@ -370,6 +384,7 @@ function build(version: string): Schema {
     components: {
       securitySchemes: {
         bearerAuth: { type: 'http', scheme: 'bearer', description: 'A test secret key: `Authorization: Bearer sk_test_...`. Live keys (sk_live_) are refused.' },
+        publicKeyAuth: { type: 'http', scheme: 'bearer', description: "The look-ups only: a test public key, `Authorization: Bearer pk_test_...`, standing for the secret key's namespace with the same suffix." },
       },
       schemas,
       responses: {

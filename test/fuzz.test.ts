@@ -320,6 +320,10 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },
   { method: 'GET', path: () => `${M}/virtual-bank-account/transactions`, query: (fx) => ({ account_number: fx.vbaNumber, start_date: '2020-01-01', end_date: '2099-12-31', page: '1', limit: '10' }) },
   { method: 'POST', path: () => `${M}/virtual-bank-account/sandbox/credit`, body: (fx) => ({ account_number: fx.vbaNumber, amount: 1000, currency: 'NGN' }) },
+  // the look-ups (docs/behaviour.md 13.5)
+  { method: 'GET', path: () => `${M}/misc/banks`, query: () => ({ countryCode: 'NG' }) },
+  { method: 'GET', path: () => `${M}/misc/mobile-money`, query: () => ({ countryCode: 'KE' }) },
+  { method: 'POST', path: () => `${M}/misc/banks/resolve`, body: () => ({ bank: '033', account: '0000000000', currency: 'NGN' }) },
   // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
   // the control API (docs/behaviour.md 9)
