@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
-import { ROOT, SHOTS, launchChromium } from './chromium.js'
+import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
 
 
@@ -45,25 +45,9 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-let keys = 0
 /** A namespace of its own for every test. */
-const newKey = (name: string) => `sk_test_ui_${name}_${Date.now().toString(36)}_${++keys}`
-
-async function api(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await res.text()
-  let parsed: unknown = text
-  try {
-    parsed = JSON.parse(text)
-  } catch {
-    /* HTML */
-  }
-  return { status: res.status, body: parsed }
-}
+const newKey = (name: string) => namespaceKey('ui', name)
+const api = (key: string, method: string, path: string, body?: unknown) => apiCall(sandbox.url, key, method, path, body)
 
 async function cardCharge(key: string, number: string, overrides: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
   const payload = cardPayload(number, overrides, card)

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/index.js'
-import { ROOT, SHOTS, launchChromium } from './chromium.js'
+import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver, type Received } from '../receiver.js'
 
 
@@ -55,18 +55,9 @@ afterAll(async () => {
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()))
 })
 
-let keys = 0
 /** A namespace of its own for every test. */
-const newKey = (name: string) => `sk_test_co_${name}_${Date.now().toString(36)}_${++keys}`
-
-async function api(key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${sandbox.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  return { status: res.status, body: await res.json() }
-}
+const newKey = (name: string) => namespaceKey('co', name)
+const api = (key: string, method: string, path: string, body?: unknown) => apiCall(sandbox.url, key, method, path, body)
 
 /**
  * A namespace with a frozen clock (a prompt or transfer must not answer itself while the person

@@ -17,3 +17,22 @@ export async function launchChromium(): Promise<Browser> {
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   })
 }
+
+let keys = 0
+/** A secret key of its own, so every test has a namespace of its own. */
+export const newKey = (prefix: string, name: string) => `sk_test_${prefix}_${name}_${Date.now().toString(36)}_${++keys}`
+
+/** A JSON call with `key` to the sandbox at `base`; the body parsed (or the text, for HTML). */
+export async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  try {
+    return { status: res.status, body: JSON.parse(text) }
+  } catch {
+    return { status: res.status, body: text }
+  }
+}
