@@ -13,7 +13,6 @@ import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
 
-
 const NO_AUTH_CARD = '4084127883172787'
 const THREE_DS_CARD = '4562543755474674'
 const PIN_CARD = '5188513618552975'

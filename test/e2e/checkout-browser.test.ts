@@ -16,7 +16,6 @@ import { startSandbox, type Sandbox } from '../../src/index.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver, type Received } from '../receiver.js'
 
-
 const PIN_CARD = '5188513618552975'
 const THREE_DS_CARD = '4562543755474674'
 const DECLINED_CARD = '506066506066506067'
