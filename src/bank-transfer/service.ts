@@ -17,7 +17,6 @@ import type { Events } from '../webhooks/events.js'
  */
 
 const COMPLETE = 'bank_transfer.complete'
-const EXPIRE = 'bank_transfer.expire'
 
 /** the bank the sandbox's temporary accounts are held at */
 export const TRANSFER_BANK = { bank_name: 'wema', bank_code: '035' }
@@ -66,8 +65,6 @@ export interface BankTransferCharge extends ChargeBase {
   arrives_with: number
   /** the timer that completes it by itself, until the charge ends or its checkout does */
   auto_timer: string | null
-  /** the timer that expires the account, until the charge ends */
-  expiry_timer: string | null
 }
 
 export interface NewTransfer {
@@ -101,20 +98,15 @@ export class BankTransferService {
       prefix: 'BT',
       attempt: 'bank_transfer',
       succeeded: TRANSFER_MSG.SUCCESS,
-      onSuccess: (ns, charge) => this.#cancelTimers(ns, charge),
-      onFailure: (ns, charge) => this.#cancelTimers(ns, charge),
+      onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
+      onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
+      expired: TRANSFER_MSG.EXPIRED,
+      onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
       target: (charge) => charge.notification_url,
     }, hooks)
     clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)
-    })
-    clocks.on(EXPIRE, (ns, p: { tx: string }) => {
-      const charge = this.#live(ns, p.tx)
-      if (!charge) return
-      this.#cancelTimers(ns, charge)
-      this.#charges.expire(ns, charge, TRANSFER_MSG.EXPIRED)
-      this.#charges.save(ns, charge)
     })
   }
 
@@ -152,13 +144,12 @@ export class BankTransferService {
       notification_url: o.notification_url ?? null,
       transfers: [],
       auto_timer: null as string | null,
-      expiry_timer: null as string | null,
     })
     const tx = { tx: charge.transaction_reference }
     if (o.auto_complete !== false && plan?.arrives !== 'never') {
       charge.auto_timer = this.clocks.schedule(ns, (plan?.after_seconds ?? settings.transfer_delay_seconds) * 1000, COMPLETE, tx)
     }
-    charge.expiry_timer = this.clocks.scheduleAt(ns, expires, EXPIRE, tx)
+    this.#charges.expireAt(ns, charge, expires)
     this.#charges.save(ns, charge)
     return charge
   }
@@ -283,12 +274,6 @@ export class BankTransferService {
   #live(ns: string, tx: string): BankTransferCharge | undefined {
     const charge = this.#charges.col(ns).get(tx)
     return charge?.kind === 'bank_transfer' && charge.status === 'processing' ? charge : undefined
-  }
-
-  #cancelTimers(ns: string, charge: BankTransferCharge): void {
-    this.stopAutoComplete(ns, charge)
-    if (charge.expiry_timer) this.clocks.cancel(ns, charge.expiry_timer)
-    charge.expiry_timer = null
   }
 
   /** Ten digits no other charge of the namespace has. */

@@ -90,6 +90,10 @@ export interface Channel<C extends ChargeBase> {
   announces?(charge: C): boolean
   /** where its events go instead of the namespace's webhook URL (null: the namespace's) */
   target?(charge: C): string | null
+  /** a charge of the channel that expires (`expireAt`): what it says then */
+  expired?: string
+  /** when it expires, before it is stored: cancel what the channel registered */
+  onExpire?(ns: string, charge: C): void
   /** its events' `data`, when not the one of docs/behaviour.md 8.4 */
   eventData?(charge: C): Record<string, unknown>
 }
@@ -111,7 +115,31 @@ export class ChargeLifecycle<C extends ChargeBase> {
     protected readonly events: Events,
     protected readonly channel: Channel<C>,
     protected readonly hooks: AttemptHooks = {},
-  ) {}
+  ) {
+    const expired = channel.expired
+    if (expired !== undefined) {
+      clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
+        const charge = this.col(ns).get(p.tx)
+        if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
+        charge.expiry_timer = null
+        channel.onExpire?.(ns, charge)
+        this.#expire(ns, charge, expired)
+        this.save(ns, charge)
+      })
+    }
+  }
+
+  get #expiryTimer(): string {
+    return `${this.channel.kind}.expire`
+  }
+
+  /**
+   * The charge expires at `dueMs` on the namespace clock unless it ended before (docs/behaviour.md
+   * 13): its timer is cancelled when it succeeds or fails. The channel says `expired`.
+   */
+  expireAt(ns: string, charge: C, dueMs: number): void {
+    charge.expiry_timer = this.clocks.scheduleAt(ns, dueMs, this.#expiryTimer, { tx: charge.transaction_reference })
+  }
 
   /** All charges of a namespace, of every channel (one collection, one payment reference index). */
   col(ns: string) {
@@ -186,6 +214,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.completed_at = now
     charge.updated_at = now
     charge.response_message = this.channel.succeeded
+    this.#stopExpiry(ns, charge)
     this.channel.onSuccess?.(ns, charge)
     // a pay-in of its own (not a checkout's attempt, not a pre-authorization's hold) is the merchant's money
     if (!charge.parent && (!this.channel.announces || this.channel.announces(charge))) {
@@ -208,15 +237,22 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.updated_at = now
     if (this.channel.attempt) charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
     charge.history.push({ at: now, step, result: `failed: ${message}` })
+    this.#stopExpiry(ns, charge)
     this.channel.onFailure?.(ns, charge, message)
     this.#announce(ns, charge)
+  }
+
+  #stopExpiry(ns: string, charge: C): void {
+    if (!charge.expiry_timer) return
+    this.clocks.cancel(ns, charge.expiry_timer)
+    charge.expiry_timer = null
   }
 
   /**
    * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): no
    * event announces it; a checkout attempt's checkout hears of it.
    */
-  expire(ns: string, charge: C, message: string): void {
+  #expire(ns: string, charge: C, message: string): void {
     const now = this.clocks.iso(ns)
     charge.status = 'expired'
     charge.response_message = message

@@ -47,6 +47,8 @@ export interface ChargeBase {
   parent?: string
   /** a pay-in that succeeded: what it brought the merchant (ledger.ts), written once */
   ledger?: LedgerEntry
+  /** the timer that expires it while it is open (`ChargeLifecycle.expireAt`) */
+  expiry_timer?: string | null
   payment_reference: string
   amount: number
   currency: string

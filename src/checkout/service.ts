@@ -21,8 +21,6 @@ import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type Initiali
  * customer may cancel (the checkout fails); unpaid, it expires on the namespace clock.
  */
 
-const EXPIRE = 'checkout.expire'
-
 export const CHECKOUT_MSG = {
   CREATED: 'Charge created successfully',
   SUCCESS: 'Charge successful',
@@ -51,7 +49,6 @@ export interface CheckoutCharge extends ChargeBase {
   /** the attempt under way (its transaction reference), if any */
   current: string | null
   expires_at: string
-  expiry_timer: string | null
 }
 
 export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge
@@ -77,15 +74,9 @@ export class CheckoutService {
       succeeded: CHECKOUT_MSG.SUCCESS,
       onSuccess: (ns, c) => this.#ended(ns, c),
       onFailure: (ns, c) => this.#ended(ns, c),
+      expired: CHECKOUT_MSG.EXPIRED,
+      onExpire: (ns, c) => this.#ended(ns, c),
       target: (c) => c.notification_url,
-    })
-    clocks.on(EXPIRE, (ns, p: { tx: string }) => {
-      const c = this.#charges.col(ns).get(p.tx)
-      if (c?.kind !== 'checkout' || !isOpen(c)) return
-      c.expiry_timer = null
-      this.#ended(ns, c)
-      this.#charges.expire(ns, c, CHECKOUT_MSG.EXPIRED)
-      this.#charges.save(ns, c)
     })
   }
 
@@ -114,9 +105,8 @@ export class CheckoutService {
       payment_method: null,
       current: null,
       expires_at: new Date(due).toISOString(),
-      expiry_timer: null as string | null,
     })
-    charge.expiry_timer = this.clocks.scheduleAt(ns, due, EXPIRE, { tx: charge.transaction_reference })
+    this.#charges.expireAt(ns, charge, due)
     this.#charges.save(ns, charge)
     return charge
   }
@@ -364,8 +354,6 @@ export class CheckoutService {
    * until it expires (docs/behaviour.md 13.1).
    */
   #ended(ns: string, c: CheckoutCharge): void {
-    if (c.expiry_timer) this.clocks.cancel(ns, c.expiry_timer)
-    c.expiry_timer = null
     c.current = null
     for (const a of this.attempts(ns, c)) {
       if (a.kind !== 'bank_transfer' || a.status !== 'processing' || !a.auto_timer) continue
