@@ -129,11 +129,10 @@ export function journalNote(form: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {}
   for (const [k, v] of form) {
     if (k === 'cvv' || k === 'pin' || k === 'otp') out[k] = v ? '***' : ''
-    else if (k === 'card_number') {
-      const digits = digitsOnly(v)
-      out[k] = /^\d{10,19}$/.test(digits) ? maskPan(digits) : maskSecrets(v)
-    } else out[k] = maskSecrets(v)
+    else if (k === 'card_number' && /^\d{10,19}$/.test(digitsOnly(v))) out[k] = maskPan(digitsOnly(v))
+    else out[k] = v
   }
+  // every other field once, by the journal's masker
   return maskSecrets(out) as Record<string, unknown>
 }
 
