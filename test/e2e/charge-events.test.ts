@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { killedAfterEach, startCli } from './process.js'
 
@@ -184,5 +184,29 @@ describe('a bank transfer against the real CLI', () => {
     expect(got.headers['x-korapay-signature']).toBe(merchantSignature(got.body.data))
     const q = await call('GET', `/merchant/api/v1/charges/${reference}`)
     expect(q.body.data).toMatchObject({ status: 'success', amount_expected: '2537.50', amount_paid: '2537.50', amount_accepted: '2537.50' })
+  })
+})
+
+describe('balances against the real CLI', () => {
+  it('open with the pre-funding, take a funding call and a bank transfer that arrived, and come back after a restart with --data', async () => {
+    const file = tempFile()
+    const first = await startCli(['--data', file])
+    running.push(first)
+    const call = async (url: string, method: string, path: string, body?: unknown) => {
+      const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
+      return (await res.json()) as any
+    }
+    expect((await call(first.url, 'GET', '/merchant/api/v1/balances')).data.NGN).toEqual({ pending_balance: 0, available_balance: 5_000_000 })
+    expect((await call(first.url, 'POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1000 })).message).toBe('Balance funded')
+    await call(first.url, 'POST', '/merchant/api/v1/charges/bank-transfer', { reference: ref('bt-bal'), amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'ada@example.com' } })
+    await call(first.url, 'POST', '/_sandbox/clock/advance', { seconds: 120 })
+    // 1,500 less 22.50 fee and 1.69 VAT, available at once
+    const before = (await call(first.url, 'GET', '/merchant/api/v1/balances')).data
+    expect(before.NGN).toEqual({ pending_balance: 0, available_balance: 5_002_475.81 })
+    first.child.kill('SIGKILL')
+    await first.exited
+    const second = await startCli(['--data', file])
+    running.push(second)
+    expect((await call(second.url, 'GET', '/merchant/api/v1/balances')).data).toEqual(before)
   })
 })
