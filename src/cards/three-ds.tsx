@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { HtmlPage } from '../http/html-page.js'
 import type { FC, PropsWithChildren } from 'hono/jsx'
-import { CHARGES, type CardCharge } from '../charges/types.js'
+import { locateCharge, returnUrl } from '../charges/routes.js'
+import type { CardCharge } from '../charges/types.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
@@ -70,14 +71,7 @@ const Summary: FC<{ charge: CardCharge; merchant: string }> = ({ charge, merchan
   </dl>
 )
 
-/** The namespace holding a transaction, found without a key (at most a map lookup per namespace). */
-function locate(store: Store, tx: string): { ns: string; charge: CardCharge } | undefined {
-  for (const ns of store.namespaces()) {
-    const charge = store.col<CardCharge>(ns, CHARGES).get(tx)
-    if (charge?.kind === 'card') return { ns, charge }
-  }
-  return undefined
-}
+const locate = (store: Store, tx: string) => locateCharge<CardCharge>(store, tx, 'card')
 
 function outcomeText(charge: CardCharge): string {
   if (charge.status === 'success') return 'Payment approved. This transaction is complete.'
@@ -179,11 +173,7 @@ export function threeDsRoutes({ store, namespaces, cards }: { store: Store; name
         e.status,
       )
     }
-    if (charge.redirect_url) {
-      const url = new URL(charge.redirect_url)
-      url.searchParams.set('reference', charge.payment_reference)
-      return c.redirect(url.toString(), 302)
-    }
+    if (charge.redirect_url) return c.redirect(returnUrl(charge.redirect_url, charge.payment_reference), 302)
     return c.html(
       <Page title={charge.status === 'success' ? 'Payment approved' : 'Payment declined'}>
         <h1>{charge.status === 'success' ? 'Payment approved' : 'Payment declined'}</h1>

@@ -14,6 +14,25 @@ export function findCharge(store: Store, ns: string, reference: string): ChargeB
   return col.findBy('payment_reference', reference) ?? col.get(reference)
 }
 
+/**
+ * The namespace holding the charge of `kind` with this transaction reference, found without a key
+ * (the customer's pages: the 3DS page, the hosted checkout), at most a map lookup per namespace.
+ */
+export function locateCharge<C extends ChargeBase>(store: Store, tx: string, kind: ChargeKind): { ns: string; charge: C } | undefined {
+  for (const ns of store.namespaces()) {
+    const charge = store.col<ChargeBase>(ns, CHARGES).get(tx)
+    if (charge?.kind === kind) return { ns, charge: charge as C }
+  }
+  return undefined
+}
+
+/** Where the customer goes back to once a payment has ended: `redirect_url?reference=<payment reference>` (docs/behaviour.md 8). */
+export function returnUrl(redirectUrl: string, paymentReference: string): string {
+  const url = new URL(redirectUrl)
+  url.searchParams.set('reference', paymentReference)
+  return url.toString()
+}
+
 /** What a kind of charge adds to its query record. */
 export type QueryExtras = (ns: string, charge: ChargeBase) => Record<string, unknown>
 

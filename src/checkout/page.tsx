@@ -1,5 +1,6 @@
 import { Hono, type Context } from 'hono'
 import { originOf } from '../cards/routes.js'
+import { returnUrl } from '../charges/routes.js'
 import type { CardCharge } from '../charges/types.js'
 import { ApiError, MSG } from '../errors.js'
 import { readBodyText } from '../http/body.js'
@@ -173,11 +174,7 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
 
   /** An ended checkout: to redirect_url with the merchant's reference, or its outcome here. */
   const ended = (c: Context<AppEnv>, ns: string, co: CheckoutCharge, after: 'get' | 'post') => {
-    if (co.redirect_url) {
-      const url = new URL(co.redirect_url)
-      url.searchParams.set('reference', co.payment_reference)
-      return c.redirect(url.toString(), after === 'get' ? 302 : 303)
-    }
+    if (co.redirect_url) return c.redirect(returnUrl(co.redirect_url, co.payment_reference), after === 'get' ? 302 : 303)
     if (after === 'post') return c.redirect(pagePath(co.transaction_reference), 303)
     const merchant = merchantOf(ns)
     const message =

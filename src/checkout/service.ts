@@ -1,4 +1,5 @@
 import { ChargeLifecycle, customerOf } from '../charges/lifecycle.js'
+import { locateCharge } from '../charges/routes.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentAttempt, type PaymentMethod } from '../charges/types.js'
 import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
 import type { AuthorizeInput } from '../cards/schemas.js'
@@ -125,11 +126,8 @@ export class CheckoutService {
 
   /** The namespace holding a checkout, found without a key by its transaction reference (the page's link). */
   locate(tx: string): { ns: string; checkout: CheckoutCharge } | undefined {
-    for (const ns of this.store.namespaces()) {
-      const c = this.store.col<ChargeBase>(ns, CHARGES).get(tx)
-      if (c?.kind === 'checkout') return { ns, checkout: c as CheckoutCharge }
-    }
-    return undefined
+    const found = locateCharge<CheckoutCharge>(this.store, tx, 'checkout')
+    return found && { ns: found.ns, checkout: found.charge }
   }
 
   /** The attempt under way, if any. */
@@ -314,7 +312,7 @@ export class CheckoutService {
   /** An attempt started: listed as processing (or as it already ended), the checkout under way. */
   #started<A extends Attempt>(ns: string, c: CheckoutCharge, child: A): A {
     // an attempt that ended at once (a declined card) was listed by attemptEnded already
-    const fresh = this.#charges.col(ns).get(c.transaction_reference) as CheckoutCharge
+    const fresh = this.#live(ns, c)
     if (!fresh.attempts.some((a) => a.reference === child.transaction_reference)) {
       const channel: PaymentAttempt['channel'] = child.kind === 'bank_transfer' ? 'bank_transfer' : child.kind
       fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel, message: child.failure_message ?? child.response_message })
