@@ -5,7 +5,7 @@ import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces } from './namespaces.js'
 import { PACKS_SPEC, Scenarios } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
-import { LEDGER_SPEC } from './charges/ledger.js'
+import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
 import { BalanceService } from './balances/service.js'
 import { Store } from './store/store.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
@@ -44,6 +44,8 @@ export interface Deps {
   identity: IdentityService
   bankTransfer: BankTransferService
   checkout: CheckoutService
+  /** the merchant's ledger: every balance is derived from its entries */
+  ledger: Ledger
   balances: BalanceService
   virtualAccounts: VirtualAccountService
   version: string
@@ -75,14 +77,15 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   namespaces.onReset((ns) => events.forget(ns))
   namespaces.onReset((ns) => webhooks.forget(ns))
 
+  const ledger = new Ledger(store, scenarios)
   const preauth = new PreauthService(store, clocks, scenarios, events)
   // a checkout's attempts are charges of their channels: their ends go to the checkout (built after them)
   let checkout: CheckoutService | undefined
   const attempts: AttemptHooks = { onAttemptEnd: (ns, charge) => checkout!.attemptEnded(ns, charge) }
-  const cards = new CardService(store, clocks, scenarios, events, { ...attempts, onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
-  const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, attempts)
-  const bankTransfer = new BankTransferService(store, clocks, scenarios, events, attempts)
-  checkout = new CheckoutService(store, clocks, scenarios, events, cards, mobileMoney, bankTransfer)
+  const cards = new CardService(store, clocks, scenarios, events, ledger, { ...attempts, onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
+  const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
+  checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer)
   const deps: Deps = {
     config,
     store,
@@ -98,9 +101,10 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     mobileMoney,
     bankTransfer,
     checkout,
-    balances: new BalanceService(store, clocks, scenarios),
-    virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, bankTransfer, config.maxVirtualAccounts),
-    directDebit: new DirectDebitService(store, clocks, scenarios, events, namespaces, config.debitLimit),
+    ledger,
+    balances: new BalanceService(clocks, ledger),
+    virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts),
+    directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
     version: VERSION,
     startedAt,

@@ -1,9 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { ledgerBalances } from '../src/charges/ledger.js'
 import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
-const balances = (sb: TestSandbox) => ledgerBalances(sb.deps.store, SECRET, sb.deps.clocks.now(SECRET))
+/** what the entries add to the opening balance, by currency (currencies with nothing left out) */
+function balances(sb: TestSandbox) {
+  const opening = sb.deps.ledger.opening(SECRET)
+  const held = Object.entries(sb.deps.ledger.balances(SECRET, sb.deps.clocks.now(SECRET)))
+  return Object.fromEntries(held.map(([c, b]) => [c, { pending: b.pending, available: b.available - (opening[c] ?? 0) }]).filter(([, b]) => (b as { pending: number }).pending || (b as { available: number }).available))
+}
 const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
 const record = (sb: TestSandbox, reference: string) => sb.deps.checkout.find(SECRET, reference) ?? sb.deps.bankTransfer.find(SECRET, reference)
 

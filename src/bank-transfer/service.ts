@@ -7,6 +7,7 @@ import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
+import type { Ledger } from '../charges/ledger.js'
 
 /**
  * Bank transfer pay-in (docs/behaviour.md 13.2): the customer is shown a temporary account; the
@@ -91,9 +92,10 @@ export class BankTransferService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     events: Events,
+    ledger: Ledger,
     hooks: AttemptHooks = {},
   ) {
-    this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, {
+    this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'bank_transfer',
       prefix: 'BT',
       attempt: 'bank_transfer',

@@ -6,6 +6,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { CardScenario, CardStep } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
+import type { Ledger } from '../charges/ledger.js'
 import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
@@ -53,9 +54,10 @@ export class CardService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     events: Events,
+    ledger: Ledger,
     private readonly hooks: CardHooks = {},
   ) {
-    this.#charges = new StepLifecycle<CardCharge>(store, clocks, scenarios, events, {
+    this.#charges = new StepLifecycle<CardCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'card',
       prefix: 'CA',
       attempt: 'card',

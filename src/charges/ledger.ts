@@ -1,3 +1,4 @@
+import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
@@ -6,18 +7,45 @@ import { paymentMethodOf } from './query.js'
 import { CHARGES, type ChargeBase, type LedgerEntry } from './types.js'
 
 /**
- * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which balances are
- * derived. A pay-in that succeeds carries its entry on its own record (`charge.ledger`, written once
- * at success, never changed): its amount net of fee and VAT, pending until its settlement time on
- * the namespace clock, available after. Writing it costs the success nothing but the field: a
- * record of its own would be one more record stored per charge (measured: 5 % more instructions
- * per card charge). Entries that belong to no charge (a control call's funding) are records of
- * the ledger collection.
+ * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which every balance is
+ * derived, never a balance edited in place.
+ *
+ * Entries live on the records that made them: a pay-in that succeeds carries its credit on its own
+ * record (`charge.ledger`, written once at success; a record of its own would cost 5 % more
+ * instructions per card charge, measured); a payout or a refund carries its debit, and the credit
+ * that returns it if it fails; a control call's funding is a record of the ledger collection. Each
+ * area that writes entries registers its collection as a source (`Ledger.addSource`), so the
+ * balances, the history and the checks read one list whatever made the money move.
+ *
+ * Every namespace also opens with the pack's `opening_balance`, available, in each balance
+ * currency: an entry of no record, dated the start of the namespace clock.
  */
 
 export const LEDGER = 'ledger'
 
-/** An entry of its own: what made it, in which currency. */
+/** the currencies a namespace holds a balance in from the start */
+export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
+export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
+
+/** An entry as the balances and the history read it: what made it and when, in minor units. */
+export interface Entry extends LedgerEntry {
+  currency: string
+  /** what kind of record made it: `payin`, `payout`, `refund`, `funding`, `opening` ... */
+  source: string
+  /** the reference of that record */
+  source_reference: string
+  description: string
+  /** when it was written */
+  created_at: string
+}
+
+/** A collection whose records carry ledger entries, and how to read them off a record. */
+export interface LedgerSource<T extends object = any> {
+  collection: string
+  entriesOf(record: T): Entry[]
+}
+
+/** An entry of its own (a funding), a record of the ledger collection. */
 export interface LedgerRecord extends LedgerEntry {
   id: string
   source: 'funding'
@@ -38,81 +66,145 @@ export function settlementMs(method: string | null, settings: Settings): number 
   return method === 'bank_transfer' ? 0 : Math.round(settings.settlement_delay_hours * 3_600_000)
 }
 
-/** Writes the ledger entry of a pay-in that succeeded now on its record (the caller saves it). */
-export function creditPayin(store: Store, ns: string, charge: ChargeBase, settings: Settings, nowMs: number): void {
-  const entry: LedgerEntry = {
-    direction: 'credit',
-    amount: charge.amount - charge.fee - charge.vat,
-    available_at: new Date(nowMs + settlementMs(paymentMethodOf(charge), settings)).toISOString(),
-  }
-  charge.ledger = entry
-  noteEntry(store, ns, charge.currency, entry)
-}
-
-/** Adds an entry of its own (available at once). */
-export function addEntry(store: Store, ns: string, id: string, currency: string, amount: number, nowMs: number): LedgerRecord {
-  const at = new Date(nowMs).toISOString()
-  const record: LedgerRecord = { id, source: 'funding', direction: 'credit', currency, amount, available_at: at, created_at: at }
-  store.col<LedgerRecord>(ns, LEDGER).put(id, record)
-  noteEntry(store, ns, currency, record)
-  return record
-}
+export type Balances = Record<string, { pending: number; available: number }>
 
 /**
- * The sums of a namespace's entries, kept as entries are written so that reading the balances
- * does not read every charge: built by one pass over the records the first time they are read,
- * then added to. They belong to the charges collection they were built from (a reset makes a new
- * one) and are dropped when a failed write puts records back (`Store.onRestore`).
+ * The sums of a namespace's entries, kept as entries are written so that reading a balance does
+ * not read every record: built by one pass over the sources the first time they are read, then
+ * added to. They belong to the collections they were built from (a reset makes new ones) and are
+ * dropped when a failed write puts records back (`Store.onRestore`).
  */
 interface Totals {
-  charges: Collection<ChargeBase>
+  collections: Collection<object>[]
   available: Record<string, number>
   /** entries not available yet when last read: they move to `available` as the clock passes them */
   pending: { currency: string; amount: number; at: number }[]
 }
 
-const totalsOfStore = new WeakMap<Store, Map<string, Totals>>()
+const signed = (e: LedgerEntry): number => (e.direction === 'credit' ? e.amount : -e.amount)
 
-function totalsMap(store: Store): Map<string, Totals> {
-  let m = totalsOfStore.get(store)
-  if (!m) {
-    const map = new Map<string, Totals>()
-    store.onRestore((ns) => map.delete(ns))
-    totalsOfStore.set(store, (m = map))
+export class Ledger {
+  readonly #sources: LedgerSource[] = []
+  readonly #totals = new Map<string, Totals>()
+
+  constructor(
+    private readonly store: Store,
+    private readonly scenarios: Scenarios,
+  ) {
+    store.onRestore((ns) => this.#totals.delete(ns))
+    this.addSource<ChargeBase>({ collection: CHARGES, entriesOf: (c) => (c.ledger ? [payinEntry(c, c.ledger)] : []) })
+    this.addSource<LedgerRecord>({
+      collection: LEDGER,
+      entriesOf: (r) => [{ ...r, source: r.source, source_reference: r.id, description: 'Balance funded' }],
+    })
   }
-  return m
+
+  /** Registers a collection whose records carry entries (the module that owns it does, once). */
+  addSource<T extends object>(source: LedgerSource<T>): void {
+    this.#sources.push(source)
+  }
+
+  /** Writes the credit of a pay-in that succeeded now on its record (the caller saves it). */
+  creditPayin(ns: string, charge: ChargeBase, settings: Settings, nowMs: number): void {
+    const entry: LedgerEntry = {
+      direction: 'credit',
+      amount: charge.amount - charge.fee - charge.vat,
+      available_at: new Date(nowMs + settlementMs(paymentMethodOf(charge), settings)).toISOString(),
+    }
+    charge.ledger = entry
+    this.noted(ns, charge.currency, entry)
+  }
+
+  /** Adds a funding, available at once, as a record of its own. */
+  fund(ns: string, id: string, currency: string, amount: number, nowMs: number): LedgerRecord {
+    const at = new Date(nowMs).toISOString()
+    const record: LedgerRecord = { id, source: 'funding', direction: 'credit', currency, amount, available_at: at, created_at: at }
+    this.store.col<LedgerRecord>(ns, LEDGER).put(id, record)
+    this.noted(ns, currency, record)
+    return record
+  }
+
+  /**
+   * Tells the sums of an entry just written on a record of a source (the caller saves the record,
+   * in the same turn). Without this call, the entry counts only once the sums are rebuilt.
+   */
+  noted(ns: string, currency: string, entry: LedgerEntry): void {
+    const t = this.#totals.get(ns)
+    if (t && this.#current(ns, t)) t.pending.push({ currency, amount: signed(entry), at: Date.parse(entry.available_at) })
+  }
+
+  /** What the namespace opened with, available, in minor units, by balance currency. */
+  opening(ns: string): Record<string, number> {
+    const amount = Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100)
+    return Object.fromEntries(BALANCE_CURRENCIES.map((c) => [c, amount]))
+  }
+
+  /** The balances at `nowMs` (the opening balance included), by currency, in minor units. */
+  balances(ns: string, nowMs: number): Balances {
+    const t = this.#sums(ns)
+    const still: Totals['pending'] = []
+    for (const p of t.pending) {
+      if (p.at <= nowMs) t.available[p.currency] = (t.available[p.currency] ?? 0) + p.amount
+      else still.push(p)
+    }
+    t.pending = still
+    const out: Balances = {}
+    for (const [currency, amount] of Object.entries(this.opening(ns))) out[currency] = { pending: 0, available: amount }
+    for (const [currency, available] of Object.entries(t.available)) (out[currency] ??= { pending: 0, available: 0 }).available += available
+    for (const p of still) (out[p.currency] ??= { pending: 0, available: 0 }).pending += p.amount
+    return out
+  }
+
+  /** The available balance of one currency at `nowMs`, in minor units. */
+  available(ns: string, currency: string, nowMs: number): number {
+    return this.balances(ns, nowMs)[currency]?.available ?? 0
+  }
+
+  /**
+   * Every entry of the namespace that is available at `nowMs`, in the order it became available
+   * (its `available_at`; ties in the order written), the opening balance first: what the
+   * balance history lists.
+   */
+  entries(ns: string, nowMs: number): Entry[] {
+    const start = new Date(0).toISOString()
+    const out: Entry[] = Object.entries(this.opening(ns))
+      .filter(([, amount]) => amount > 0)
+      .map(([currency, amount]) => ({ direction: 'credit', amount, currency, available_at: start, created_at: start, source: 'opening', source_reference: 'opening', description: 'Opening balance' }))
+    for (const source of this.#sources) {
+      for (const record of this.store.col<object>(ns, source.collection).values()) out.push(...source.entriesOf(record))
+    }
+    return out
+      .map((e, i) => ({ e, i, at: Date.parse(e.available_at) }))
+      .filter((x) => x.at <= nowMs)
+      .sort((a, b) => a.at - b.at || Date.parse(a.e.created_at) - Date.parse(b.e.created_at) || a.i - b.i)
+      .map((x) => x.e)
+  }
+
+  #current(ns: string, t: Totals): boolean {
+    return this.#sources.every((s, i) => t.collections[i] === this.store.col<object>(ns, s.collection))
+  }
+
+  #sums(ns: string): Totals {
+    let t = this.#totals.get(ns)
+    if (t && this.#current(ns, t)) return t
+    t = { collections: this.#sources.map((s) => this.store.col<object>(ns, s.collection)), available: {}, pending: [] }
+    for (const [i, source] of this.#sources.entries()) {
+      for (const record of t.collections[i].values()) {
+        for (const e of source.entriesOf(record)) t.pending.push({ currency: e.currency, amount: signed(e), at: Date.parse(e.available_at) })
+      }
+    }
+    this.#totals.set(ns, t)
+    return t
+  }
 }
 
-function addTo(t: Totals, currency: string, e: LedgerEntry): void {
-  const amount = e.direction === 'credit' ? e.amount : -e.amount
-  t.pending.push({ currency, amount, at: Date.parse(e.available_at) })
-}
-
-/** A new entry: added to the namespace's sums if they are kept (else the next read counts it). */
-function noteEntry(store: Store, ns: string, currency: string, e: LedgerEntry): void {
-  const t = totalsMap(store).get(ns)
-  if (t && t.charges === store.col<ChargeBase>(ns, CHARGES)) addTo(t, currency, e)
-}
-
-/** The balances the ledger gives at `nowMs`, by currency, in minor units. */
-export function ledgerBalances(store: Store, ns: string, nowMs: number): Record<string, { pending: number; available: number }> {
-  const map = totalsMap(store)
-  const charges = store.col<ChargeBase>(ns, CHARGES)
-  let t = map.get(ns)
-  if (!t || t.charges !== charges) {
-    t = { charges, available: {}, pending: [] }
-    for (const c of charges.values()) if (c.ledger) addTo(t, c.currency, c.ledger)
-    for (const r of store.col<LedgerRecord>(ns, LEDGER).values()) addTo(t, r.currency, r)
-    map.set(ns, t)
+function payinEntry(c: ChargeBase, e: LedgerEntry): Entry {
+  return {
+    ...e,
+    currency: c.currency,
+    source: 'payin',
+    source_reference: c.payment_reference,
+    description: `Payment ${c.payment_reference}`,
+    created_at: c.completed_at ?? e.available_at,
   }
-  const out: Record<string, { pending: number; available: number }> = {}
-  const still: Totals['pending'] = []
-  for (const p of t.pending) {
-    if (p.at <= nowMs) t.available[p.currency] = (t.available[p.currency] ?? 0) + p.amount
-    else still.push(p)
-  }
-  t.pending = still
-  for (const [currency, available] of Object.entries(t.available)) out[currency] = { pending: 0, available }
-  for (const p of still) (out[p.currency] ??= { pending: 0, available: 0 }).pending += p.amount
-  return out
 }

@@ -8,7 +8,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
-import { creditPayin } from './ledger.js'
+import type { Ledger } from './ledger.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
@@ -113,6 +113,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     protected readonly clocks: Clocks,
     protected readonly scenarios: Scenarios,
     protected readonly events: Events,
+    protected readonly ledger: Ledger,
     protected readonly channel: Channel<C>,
     protected readonly hooks: AttemptHooks = {},
   ) {
@@ -218,7 +219,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     this.channel.onSuccess?.(ns, charge)
     // a pay-in of its own (not a checkout's attempt, not a pre-authorization's hold) is the merchant's money
     if (!charge.parent && (!this.channel.announces || this.channel.announces(charge))) {
-      creditPayin(this.store, ns, charge, this.scenarios.forNs(ns).settings, this.clocks.now(ns))
+      this.ledger.creditPayin(ns, charge, this.scenarios.forNs(ns).settings, this.clocks.now(ns))
     }
     this.#announce(ns, charge)
   }
@@ -283,8 +284,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, channel: StepChannel<C>, hooks: AttemptHooks = {}) {
-    super(store, clocks, scenarios, events, channel, hooks)
+  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, ledger: Ledger, channel: StepChannel<C>, hooks: AttemptHooks = {}) {
+    super(store, clocks, scenarios, events, ledger, channel, hooks)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */

@@ -11,6 +11,7 @@ import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/serv
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
+import type { Ledger } from '../charges/ledger.js'
 import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type InitializeInput, type PageChannel } from './schemas.js'
 
 /**
@@ -62,11 +63,12 @@ export class CheckoutService {
     private readonly clocks: Clocks,
     scenarios: Scenarios,
     events: Events,
+    ledger: Ledger,
     private readonly cards: CardService,
     private readonly mobileMoney: MobileMoneyService,
     private readonly bankTransfer: BankTransferService,
   ) {
-    this.#charges = new ChargeLifecycle<CheckoutCharge>(store, clocks, scenarios, events, {
+    this.#charges = new ChargeLifecycle<CheckoutCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'checkout',
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself

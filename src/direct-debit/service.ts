@@ -11,6 +11,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
+import type { Ledger } from '../charges/ledger.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
 export const AUTHS = 'dd_authorizations'
@@ -97,11 +98,12 @@ export class DirectDebitService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     private readonly events: Events,
+    ledger: Ledger,
     namespaces: Namespaces,
     debitLimit: number,
   ) {
     this.#limit = Math.round(debitLimit * 100)
-    this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, {
+    this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, ledger, {
       kind: 'direct_debit',
       prefix: 'DD',
       attempt: 'bank_account',

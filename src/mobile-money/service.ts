@@ -7,6 +7,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
+import type { Ledger } from '../charges/ledger.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
 const STK_TIMEOUT = 'mm.stk_timeout'
@@ -63,9 +64,10 @@ export class MobileMoneyService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     events: Events,
+    ledger: Ledger,
     hooks: AttemptHooks = {},
   ) {
-    this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, {
+    this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'mobile_money',
       prefix: 'MO',
       attempt: 'mobile_money',

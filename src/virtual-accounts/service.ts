@@ -10,6 +10,7 @@ import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, OBJECT, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
+import type { Ledger } from '../charges/ledger.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
 
 /**
@@ -90,11 +91,12 @@ export class VirtualAccountService {
     private readonly clocks: Clocks,
     scenarios: Scenarios,
     events: Events,
+    ledger: Ledger,
     private readonly bankTransfer: BankTransferService,
     /** accounts a namespace may open (docs/behaviour.md 13.3) */
     private readonly limit: number,
   ) {
-    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(store, clocks, scenarios, events, {
+    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'virtual_account',
       prefix: 'PAY',
       attempt: null,

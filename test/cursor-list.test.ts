@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest'
+import { listPage, listQuerySchema, listTime } from '../src/http/cursor-list.js'
+
+// items newest first: p9 (the 9th of the month) ... p1
+const items = Array.from({ length: 9 }, (_, i) => ({ id: `p${9 - i}`, at: Date.parse(`2026-11-0${9 - i}T12:00:00Z`) }))
+const read = { pointerOf: (x: { id: string }) => x.id, dateOf: (x: { at: number }) => x.at }
+const page = (query: Record<string, string>) => {
+  const q = listQuerySchema.safeParse(query)
+  if (!q.success) throw new Error(JSON.stringify(q.error.issues.map((i) => [i.path.join('.'), i.message])))
+  const p = listPage(items, q.data, read)
+  return { has_more: p.has_more, ids: p.items.map((x) => x.id) }
+}
+
+describe('cursor lists (docs/behaviour.md 13.6)', () => {
+  it('pages newest first by starting_after and back by ending_before (or starting_before)', () => {
+    expect(page({ limit: '4' })).toEqual({ has_more: true, ids: ['p9', 'p8', 'p7', 'p6'] })
+    expect(page({ limit: '4', starting_after: 'p6' })).toEqual({ has_more: true, ids: ['p5', 'p4', 'p3', 'p2'] })
+    expect(page({ limit: '4', starting_after: 'p2' })).toEqual({ has_more: false, ids: ['p1'] })
+    expect(page({ limit: '4', starting_after: 'p1' })).toEqual({ has_more: false, ids: [] })
+    expect(page({ limit: '4', ending_before: 'p2' })).toEqual({ has_more: true, ids: ['p6', 'p5', 'p4', 'p3'] })
+    expect(page({ limit: '4', starting_before: 'p6' })).toEqual({ has_more: false, ids: ['p9', 'p8', 'p7'] })
+    expect(page({ limit: '4', ending_before: 'p9' })).toEqual({ has_more: false, ids: [] })
+    expect(page({})).toEqual({ has_more: false, ids: items.map((x) => x.id) })
+    expect(page({ limit: '9' }).has_more).toBe(false)
+    expect(page({ limit: '8' }).has_more).toBe(true)
+  })
+
+  it('filters by date: a day alone in date_to means all of that day', () => {
+    expect(page({ date_from: '2026-11-03', date_to: '2026-11-05' }).ids).toEqual(['p5', 'p4', 'p3'])
+    expect(page({ date_from: '2026-11-03-12-00-01', date_to: '2026-11-05-11-59-59' }).ids).toEqual(['p4'])
+    expect(page({ date_from: '2026-11-03', date_to: '2026-11-05', limit: '2', starting_after: 'p4' })).toEqual({ has_more: false, ids: ['p3'] })
+  })
+
+  it('refuses what it cannot read, field by field', () => {
+    const errors = (query: Record<string, string>) => {
+      const r = listQuerySchema.safeParse(query)
+      return r.success ? null : Object.fromEntries(r.error.issues.map((i) => [i.path.join('.'), i.message]))
+    }
+    expect(errors({ limit: '0' })).toEqual({ limit: 'must be from 1 to 100' })
+    expect(errors({ limit: '101' })).toEqual({ limit: 'must be from 1 to 100' })
+    expect(errors({ limit: 'ten' })).toEqual({ limit: 'must be a whole number' })
+    expect(errors({ date_from: '2026-02-30' })).toEqual({ date_from: 'must be a real date' })
+    expect(errors({ date_to: '24/11/2026' })).toEqual({ date_to: 'must be a date as YYYY-MM-DD-HH-MM-SS' })
+    expect(errors({ date_from: '2026-11-05', date_to: '2026-11-04' })).toEqual({ date_to: 'must not be before date_from' })
+    expect(errors({ starting_after: 'p1', ending_before: 'p2' })).toEqual({ starting_after: 'cannot be used with ending_before' })
+    expect(errors({ currency: 'ngn' })).toEqual({ currency: 'must be a currency code such as NGN' })
+    expect(() => page({ starting_after: 'nope' })).toThrow('Invalid request data')
+  })
+
+  it('writes times as YYYY-MM-DD HH:MM:SS', () => {
+    expect(listTime('2026-11-24T20:45:15.123Z')).toBe('2026-11-24 20:45:15')
+    expect(listTime(null)).toBeNull()
+  })
+})
