@@ -3,7 +3,7 @@ import * as card from './cards/schemas.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/types.js'
 import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
 import { bankTransferSchema } from './bank-transfer/schemas.js'
-import { fundSchema } from './balances/routes.js'
+import { fundSchema, historyQuerySchema } from './balances/routes.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -168,6 +168,23 @@ const ANSWERS: Record<string, z.ZodType> = {
   Banks: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() })),
   MobileMoneyOperators: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string().describe("what a payout's `operator` takes"), country: z.string(), min: z.number(), max: z.number() })),
   ResolvedAccount: z.object({ bank_name: z.string(), bank_code: z.string(), account_number: z.string(), account_name: z.string() }),
+  // docs/behaviour.md 13.4 and 13.6
+  BalanceHistory: z.object({
+    has_more: z.boolean(),
+    history: z.array(z.object({
+      pointer: z.string().describe('the cursor of starting_after / ending_before'),
+      amount: z.string(),
+      currency: z.string(),
+      balance_before: z.string(),
+      balance_after: z.string(),
+      date_created: z.string().describe('when the entry became available, YYYY-MM-DD HH:MM:SS (UTC)'),
+      date: z.string().describe('the same as date_created'),
+      description: z.string(),
+      direction: z.enum(['credit', 'debit']),
+      source: z.string().describe('opening, payin, funding, ...'),
+      source_reference: z.string(),
+    })).describe('newest first'),
+  }),
 }
 
 /** docs/api.md 2.1: every JSON answer, errors included. */
@@ -265,6 +282,7 @@ function routes(): Route[] {
       description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). `reference` is the merchant's or the transaction reference." },
     { method: 'get', path: '/merchant/api/v1/balances', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',
       description: 'Every namespace opens with the pack\'s opening_balance available in NGN, KES, GHS and USD; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).' },
+    { method: 'get', path: '/merchant/api/v1/balances/history', tag: 'balances', operationId: 'getBalanceHistory', summary: 'Every entry of the available balances with the balance before and after it, newest first, by cursor', query: historyQuerySchema, answer: 'BalanceHistory' },
     { method: 'post', path: '/_sandbox/balances/fund', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: 'FundRequest' },
     { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },
     { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },

@@ -314,6 +314,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
   // balances (docs/behaviour.md 13.4)
   { method: 'GET', path: () => `${M}/balances` },
+  { method: 'GET', path: () => `${M}/balances/history`, query: () => ({ currency: 'NGN', direction: 'credit', limit: '5' }) },
   { method: 'POST', path: () => '/_sandbox/balances/fund', body: () => ({ currency: 'NGN', amount: 100 }) },
   // virtual bank accounts (docs/behaviour.md 13.3)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
