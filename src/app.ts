@@ -2,12 +2,10 @@ import { Hono } from 'hono'
 import { cardRoutes } from './cards/routes.js'
 import { threeDsRoutes } from './cards/three-ds.js'
 import { chargeQueryRoutes } from './charges/routes.js'
-import type { CardCharge } from './charges/types.js'
 import { dashboardRoutes } from './control/dashboard/page.js'
 import { controlRoutes } from './control/routes.js'
 import type { Deps } from './deps.js'
 import { directDebitControlRoutes, directDebitRoutes } from './direct-debit/routes.js'
-import type { DirectDebit } from './direct-debit/service.js'
 import { MSG, notFound } from './errors.js'
 import type { AppEnv } from './http/context.js'
 import { errorEnvelope, ok } from './http/envelope.js'
@@ -21,16 +19,13 @@ import { secretKey } from './http/middleware/secret-key.js'
 import { identityRoutes } from './identity/routes.js'
 import { miscRoutes } from './misc/routes.js'
 import { mobileMoneyRoutes } from './mobile-money/routes.js'
-import type { MobileMoneyCharge } from './mobile-money/service.js'
 import { healthBody } from './version.js'
+import { payinRoutes } from './pay-ins/routes.js'
 import { checkoutControlRoutes, checkoutRoutes } from './checkout/routes.js'
 import { checkoutPageRoutes } from './checkout/page.js'
-import type { CheckoutCharge } from './checkout/service.js'
-import type { BankTransferCharge } from './bank-transfer/service.js'
 import { bankTransferRoutes } from './bank-transfer/routes.js'
 import { balanceControlRoutes, balanceRoutes } from './balances/routes.js'
 import { virtualAccountRoutes } from './virtual-accounts/routes.js'
-import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
@@ -41,7 +36,7 @@ const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
  * its middleware, in order (http/middleware/); whatever is thrown is answered by `errorEnvelope`.
  */
 export function createApp(deps: Deps) {
-  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, bankTransfer, checkout, virtualAccounts } = deps
+  const { config, store, clocks, namespaces, faults, cards, preauth, mobileMoney, directDebit, identity, checkout, virtualAccounts } = deps
   const app = new Hono<AppEnv>()
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
@@ -77,19 +72,8 @@ export function createApp(deps: Deps) {
   mount(app, '/merchant/api/v1/identities', api, identityRoutes(identity))
   mount(app, '/merchant/api/v1/virtual-bank-account', api, virtualAccountRoutes(virtualAccounts))
   mount(app, '/merchant/api/v1/misc', lookups, miscRoutes())
-  mount(app, '/merchant/api/v1/charges', api, chargeQueryRoutes({
-    store,
-    clocks,
-    cache: config.queryCache,
-    extras: {
-      card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
-      mobile_money: (_ns, charge) => mobileMoney.queryExtras(charge as MobileMoneyCharge),
-      direct_debit: (_ns, charge) => directDebit.queryExtras(charge as DirectDebit),
-      bank_transfer: (_ns, charge) => bankTransfer.queryExtras(charge as BankTransferCharge),
-      checkout: (_ns, charge) => checkout.queryExtras(charge as CheckoutCharge),
-      virtual_account: (_ns, charge) => virtualAccounts.queryExtras(charge as VirtualAccountCharge),
-    },
-  }))
+  mount(app, '/merchant/api/v1/pay-ins', api, payinRoutes(deps.payins))
+  mount(app, '/merchant/api/v1/charges', api, chargeQueryRoutes({ store, clocks, cache: config.queryCache, extras: deps.queryExtras }))
 
   // a path no route serves: refused as its neighbours would be (a control or API path without a key: 401)
   app.notFound((c) => {

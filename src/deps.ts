@@ -20,6 +20,14 @@ import { BankTransferService } from './bank-transfer/service.js'
 import { CheckoutService } from './checkout/service.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './virtual-accounts/service.js'
 import type { AttemptHooks } from './charges/lifecycle.js'
+import type { QueryExtras } from './charges/routes.js'
+import type { CardCharge, ChargeKind } from './charges/types.js'
+import type { MobileMoneyCharge } from './mobile-money/service.js'
+import type { DirectDebit } from './direct-debit/service.js'
+import type { BankTransferCharge } from './bank-transfer/service.js'
+import type { CheckoutCharge } from './checkout/service.js'
+import type { VirtualAccountCharge } from './virtual-accounts/service.js'
+import { PayinService } from './pay-ins/service.js'
 
 export { VERSION }
 
@@ -48,6 +56,9 @@ export interface Deps {
   ledger: Ledger
   balances: BalanceService
   virtualAccounts: VirtualAccountService
+  /** per kind of charge, what its query record adds (the charge query and the pay-ins list) */
+  queryExtras: Record<ChargeKind, QueryExtras>
+  payins: PayinService
   version: string
   startedAt: number
 }
@@ -86,6 +97,16 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
   const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
   checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer)
+  const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
+  const directDebit = new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit)
+  const queryExtras: Record<ChargeKind, QueryExtras> = {
+    card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
+    mobile_money: (_ns, charge) => mobileMoney.queryExtras(charge as MobileMoneyCharge),
+    direct_debit: (_ns, charge) => directDebit.queryExtras(charge as DirectDebit),
+    bank_transfer: (_ns, charge) => bankTransfer.queryExtras(charge as BankTransferCharge),
+    checkout: (_ns, charge) => checkout!.queryExtras(charge as CheckoutCharge),
+    virtual_account: (_ns, charge) => virtualAccounts.queryExtras(charge as VirtualAccountCharge),
+  }
   const deps: Deps = {
     config,
     store,
@@ -103,8 +124,10 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     checkout,
     ledger,
     balances: new BalanceService(clocks, ledger),
-    virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts),
-    directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit),
+    virtualAccounts,
+    directDebit,
+    queryExtras,
+    payins: new PayinService(store, queryExtras),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
     version: VERSION,
     startedAt,

@@ -3,7 +3,9 @@ import * as card from './cards/schemas.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/types.js'
 import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
 import { bankTransferSchema } from './bank-transfer/schemas.js'
-import { fundSchema, historyQuerySchema } from './balances/routes.js'
+import { fundSchema } from './balances/routes.js'
+import { historyAnswerSchema, historyQuerySchema } from './balances/schemas.js'
+import { payinQuerySchema, payinsAnswerSchema } from './pay-ins/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -168,23 +170,9 @@ const ANSWERS: Record<string, z.ZodType> = {
   Banks: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() })),
   MobileMoneyOperators: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string().describe("what a payout's `operator` takes"), country: z.string(), min: z.number(), max: z.number() })),
   ResolvedAccount: z.object({ bank_name: z.string(), bank_code: z.string(), account_number: z.string(), account_name: z.string() }),
-  // docs/behaviour.md 13.4 and 13.6
-  BalanceHistory: z.object({
-    has_more: z.boolean(),
-    history: z.array(z.object({
-      pointer: z.string().describe('the cursor of starting_after / ending_before'),
-      amount: z.string(),
-      currency: z.string(),
-      balance_before: z.string(),
-      balance_after: z.string(),
-      date_created: z.string().describe('when the entry became available, YYYY-MM-DD HH:MM:SS (UTC)'),
-      date: z.string().describe('the same as date_created'),
-      description: z.string(),
-      direction: z.enum(['credit', 'debit']),
-      source: z.string().describe('opening, payin, funding, ...'),
-      source_reference: z.string(),
-    })).describe('newest first'),
-  }),
+  // docs/behaviour.md 13.4, 13.6, 13.9
+  BalanceHistory: historyAnswerSchema,
+  PayIns: payinsAnswerSchema,
 }
 
 /** docs/api.md 2.1: every JSON answer, errors included. */
@@ -239,6 +227,7 @@ function routes(): Route[] {
     { method: 'get', path: '/merchant/api/v1/misc/mobile-money', tag: 'misc', operationId: 'listMobileMoneyOperators', summary: "A country's mobile-money operators and their payout limits (message `Successful`)", query: countryQuerySchema, answer: 'MobileMoneyOperators', publicKey: true },
     { method: 'post', path: '/merchant/api/v1/misc/banks/resolve', tag: 'misc', operationId: 'resolveBankAccount', summary: "The holder's name of a Nigerian bank account (message `Request Completed`)", body: 'ResolveAccountRequest', answer: 'ResolvedAccount', publicKey: true,
       description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused with `Unable to resolve bank account.`; any other number gets a name derived from bank and number, the same every time.' },
+    { method: 'get', path: '/merchant/api/v1/pay-ins', tag: 'charges', operationId: 'listPayIns', summary: "The namespace's pay-ins of every channel (a checkout once), newest first, by cursor", query: payinQuerySchema, answer: 'PayIns' },
     { method: 'get', path: '/merchant/api/v1/charges/:reference', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference', answer: 'ChargeRecord' },
   ]
 
@@ -307,7 +296,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
-  { name: 'charges', description: 'The charge query over every payment kind' },
+  { name: 'charges', description: 'The charge query over every payment kind, and the list of pay-ins' },
   { name: 'misc', description: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key' },
   { name: 'control', description: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
 ]

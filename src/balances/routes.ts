@@ -1,18 +1,15 @@
 import { Hono } from 'hono'
 import { amountSchema } from '../charges/schemas.js'
 import { readJsonObject, validate } from '../http/body.js'
-import { listQuerySchema } from '../http/cursor-list.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'
+import { historyQuerySchema } from './schemas.js'
 import { BALANCE_CURRENCIES, type BalanceService } from './service.js'
 
 /** POST /_sandbox/balances/fund (docs/behaviour.md 13.4) */
 export const fundSchema = z.object({ currency: z.enum(BALANCE_CURRENCIES), amount: amountSchema() })
-
-/** GET /merchant/api/v1/balances/history: the list query and the entry's direction (docs/behaviour.md 13.4) */
-export const historyQuerySchema = listQuerySchema.extend({ direction: z.enum(['credit', 'debit']).optional() })
 
 /** GET /merchant/api/v1/balances and its history */
 export function balanceRoutes(balances: BalanceService) {

@@ -1,0 +1,23 @@
+import { listQuerySchema } from '../http/cursor-list.js'
+import { z } from '../http/zod-messages.js'
+
+/** GET /merchant/api/v1/balances/history: the list query and the entry's direction (docs/behaviour.md 13.4) */
+export const historyQuerySchema = listQuerySchema.extend({ direction: z.enum(['credit', 'debit']).optional() })
+
+/** Its answer's `data`, for the OpenAPI document. */
+export const historyAnswerSchema = z.object({
+  has_more: z.boolean(),
+  history: z.array(z.object({
+    pointer: z.string().describe('the cursor of starting_after / ending_before'),
+    amount: z.string(),
+    currency: z.string(),
+    balance_before: z.string(),
+    balance_after: z.string(),
+    date_created: z.string().describe('when the entry became available, YYYY-MM-DD HH:MM:SS (UTC)'),
+    date: z.string().describe('the same as date_created'),
+    description: z.string(),
+    direction: z.enum(['credit', 'debit']),
+    source: z.string().describe('opening, payin, funding, ...'),
+    source_reference: z.string(),
+  })).describe('newest first'),
+})

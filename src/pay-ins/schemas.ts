@@ -1,0 +1,30 @@
+import { listQuerySchema } from '../http/cursor-list.js'
+import { z } from '../http/zod-messages.js'
+
+/** what a pay-in of the list shows as its status (a pre-authorization: the state of its hold) */
+export const PAYIN_STATUSES = ['pending', 'processing', 'success', 'failed', 'expired', 'pre_authorized', 'voided'] as const
+export type PayinStatus = (typeof PAYIN_STATUSES)[number]
+
+/** GET /merchant/api/v1/pay-ins: the list query and the pay-in's status (docs/behaviour.md 13.9) */
+export const payinQuerySchema = listQuerySchema.extend({ status: z.enum(PAYIN_STATUSES).optional() })
+export type PayinQuery = z.infer<typeof payinQuerySchema>
+
+/** Its answer's `data`, for the OpenAPI document. */
+export const payinsAnswerSchema = z.object({
+  has_more: z.boolean(),
+  payins: z.array(z.object({
+    pointer: z.string().describe('the transaction reference: the cursor of starting_after / ending_before'),
+    reference: z.string().describe("the merchant's payment reference"),
+    status: z.string(),
+    amount: z.string(),
+    amount_paid: z.string(),
+    amount_expected: z.string(),
+    fee: z.string(),
+    currency: z.string(),
+    description: z.string().nullable(),
+    payment_method: z.string().nullable(),
+    message: z.string(),
+    date_created: z.string(),
+    date_completed: z.string().nullable(),
+  })).describe('newest first'),
+})

@@ -1,0 +1,78 @@
+import { chargeQueryRecord } from '../charges/query.js'
+import type { QueryExtras } from '../charges/routes.js'
+import { CHARGES, type CardCharge, type ChargeBase, type ChargeKind } from '../charges/types.js'
+import { listPage, listTime } from '../http/cursor-list.js'
+import type { Store } from '../store/store.js'
+import type { PayinQuery, PayinStatus } from './schemas.js'
+
+/**
+ * The pay-ins list (docs/behaviour.md 13.9): every charge of the namespace a customer paid or may
+ * pay (a checkout, not its attempts), newest first, its fields as the charge query derives them.
+ */
+
+/** An item of the list: amounts as strings in major units, times `YYYY-MM-DD HH:MM:SS`. */
+export interface PayinItem {
+  pointer: string
+  reference: string
+  status: string
+  amount: string
+  amount_paid: string
+  amount_expected: string
+  fee: string
+  currency: string
+  description: string | null
+  payment_method: string | null
+  message: string
+  date_created: string | null
+  date_completed: string | null
+}
+
+/** What the charge query of each kind adds: the pay-in reads its amounts and status from it. */
+export type PayinExtras = Partial<Record<ChargeKind, QueryExtras>>
+
+/** A pay-in's status as the list shows it and filters on: a pre-authorization's is its hold's. */
+export function payinStatus(charge: ChargeBase): PayinStatus {
+  const hold = (charge as CardCharge).preauth
+  return hold && charge.status === 'success' ? hold.state : charge.status
+}
+
+export class PayinService {
+  constructor(
+    private readonly store: Store,
+    private readonly extras: PayinExtras,
+  ) {}
+
+  /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
+  list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
+    const col = this.store.col<ChargeBase>(ns, CHARGES)
+    const rows: { tx: string; at: number }[] = []
+    for (const c of col.values()) {
+      if (c.parent || (q.currency && c.currency !== q.currency) || (q.status && payinStatus(c) !== q.status)) continue
+      rows.push({ tx: c.transaction_reference, at: Date.parse(c.created_at) })
+    }
+    rows.reverse().sort((a, b) => b.at - a.at)
+    const page = listPage(rows, q, { pointerOf: (r) => r.tx, dateOf: (r) => r.at })
+    return { has_more: page.has_more, payins: page.items.map((r) => this.#item(ns, col.get(r.tx)!)) }
+  }
+
+  #item(ns: string, charge: ChargeBase): PayinItem {
+    const record = chargeQueryRecord(charge)
+    const extra = this.extras[charge.kind]?.(ns, charge)
+    if (extra) Object.assign(record, extra)
+    return {
+      pointer: charge.transaction_reference,
+      reference: charge.payment_reference,
+      status: record.status as string,
+      amount: record.amount as string,
+      amount_paid: record.amount_paid as string,
+      amount_expected: (record.amount_expected ?? record.amount) as string,
+      fee: record.fee as string,
+      currency: charge.currency,
+      description: charge.description,
+      payment_method: record.payment_method as string | null,
+      message: charge.failure_message ?? charge.response_message,
+      date_created: listTime(charge.created_at),
+      date_completed: listTime(charge.completed_at),
+    }
+  }
+}
