@@ -1,0 +1,234 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { LEDGER, type LedgerRecord } from '../src/charges/ledger.js'
+import { CHARGES, type ChargeBase, type LedgerEntry } from '../src/charges/types.js'
+import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
+
+/**
+ * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, clock moves
+ * (settlements) and fundings a namespace sees, each balance is the opening balance plus the sum of
+ * its entries, summed here afresh from the stored records (not through the ledger), an available
+ * balance is never negative, the history runs from one balance to the next and ends at the
+ * available balance, and all of it is the same after a restart over the data file.
+ *
+ * The operations are a list: an area that moves money adds one (`OPS`) and, when it writes entries
+ * on records of its own, how to read them (`RECORD_ENTRIES`).
+ */
+
+const M = '/merchant/api/v1'
+const NS = SECRET
+const CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
+
+interface Run {
+  sb: TestSandbox
+  /** the transaction references of charges a control call may still complete */
+  open: string[]
+  /** a virtual account to credit, made on first use */
+  vba?: string
+}
+
+interface Op<T = any> {
+  name: string
+  arb: fc.Arbitrary<T>
+  run(r: Run, input: T): Promise<void>
+}
+
+/** answers a call may give: a refusal is fine (nothing must change then), a 500 never is */
+async function call(r: Run, method: string, path: string, body?: unknown) {
+  const res = await r.sb.call(method, path, body)
+  expect(res.status, `${method} ${path} ${JSON.stringify(res.body)}`).toBeLessThan(500)
+  return res
+}
+
+const major = (min: number, max: number) => fc.integer({ min: min * 100, max: max * 100 }).map((n) => n / 100)
+
+const CARDS = {
+  success: '4084127883172787',
+  failed: '4084080000100001',
+  /** waits for its PIN: completed later by the control call */
+  pin: '5188513618552975',
+} as const
+
+const OPS: Op[] = [
+  {
+    name: 'card charge',
+    arb: fc.record({ amount: major(100, 50_000), card: fc.constantFrom(...(Object.keys(CARDS) as (keyof typeof CARDS)[])) }),
+    async run(r, { amount, card }) {
+      const res = await r.sb.charge(cardPayload(CARDS[card as keyof typeof CARDS], { amount }))
+      expect(res.status).toBeLessThan(500)
+      if (res.body.data?.status === 'processing') r.open.push(res.body.data.transaction_reference)
+    },
+  },
+  {
+    name: 'complete a waiting charge',
+    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
+    async run(r, { pick, outcome }) {
+      if (!r.open.length) return
+      const [tx] = r.open.splice(pick % r.open.length, 1)
+      await call(r, 'POST', `/_sandbox/charges/${tx}/complete`, { outcome })
+    },
+  },
+  {
+    name: 'mobile money charge',
+    arb: fc.record({ amount: major(10, 5_000), currency: fc.constantFrom('KES', 'GHS') }),
+    async run(r, { amount, currency }) {
+      const number = currency === 'KES' ? '254700000000' : '233240000000'
+      const res = await call(r, 'POST', `${M}/charges/mobile-money`, { reference: ref('mm'), amount, currency, customer: { email: 'b@example.com' }, mobile_money: { number } })
+      if (res.body.data?.status === 'processing') r.open.push(res.body.data.transaction_reference)
+    },
+  },
+  {
+    name: 'bank transfer',
+    arb: fc.record({ amount: major(100, 100_000), bears: fc.boolean() }),
+    async run(r, { amount, bears }) {
+      await call(r, 'POST', `${M}/charges/bank-transfer`, { reference: ref('bt'), amount, currency: 'NGN', merchant_bears_cost: bears, customer: { email: 'a@b.co' } })
+    },
+  },
+  {
+    name: 'checkout paid by card',
+    arb: fc.record({ amount: major(100, 20_000), outcome: fc.constantFrom('success', 'failed') }),
+    async run(r, { amount, outcome }) {
+      const reference = ref('co')
+      await call(r, 'POST', `${M}/charges/initialize`, { reference, amount, currency: 'NGN', customer: { email: 'a@b.co', name: 'Ada' }, redirect_url: 'https://merchant.example/back' })
+      await call(r, 'POST', `/_sandbox/checkouts/${reference}/pay`, { channel: 'card', outcome })
+    },
+  },
+  {
+    name: 'transfer into a virtual account',
+    arb: major(100, 100_000),
+    async run(r, amount) {
+      if (!r.vba) {
+        const res = await call(r, 'POST', `${M}/virtual-bank-account`, { account_name: 'Ada Obi', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada Obi' }, kyc: { bvn: '22222222222' } })
+        r.vba = res.body.data.account_number
+      }
+      await call(r, 'POST', `${M}/virtual-bank-account/sandbox/credit`, { account_number: r.vba, amount, currency: 'NGN' })
+    },
+  },
+  {
+    name: 'funding',
+    arb: fc.record({ currency: fc.constantFrom(...CURRENCIES), amount: major(0.01, 1_000_000) }),
+    async run(r, body) {
+      expect((await call(r, 'POST', '/_sandbox/balances/fund', body)).status).toBe(200)
+    },
+  },
+  {
+    name: 'clock advance',
+    // settlements fall due: from a few seconds (a transfer's 120 s) to past the 24 h delay
+    arb: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 3_600, max: 2 * 86_400 })),
+    async run(r, seconds) {
+      expect((await call(r, 'POST', '/_sandbox/clock/advance', { seconds })).status).toBe(200)
+    },
+  },
+]
+
+/** How the entries are read off each collection's stored records, written here apart from the ledger. */
+const RECORD_ENTRIES: Record<string, (record: any) => (LedgerEntry & { currency: string })[]> = {
+  [CHARGES]: (c: ChargeBase) => (c.ledger ? [{ ...c.ledger, currency: c.currency }] : []),
+  [LEDGER]: (r: LedgerRecord) => [r],
+}
+
+/** The balances summed afresh from the records: the opening balance plus every entry, minor units. */
+function recompute(sb: TestSandbox): Record<string, { pending: number; available: number }> {
+  const now = sb.deps.clocks.now(NS)
+  const opening = Math.round(sb.deps.scenarios.forNs(NS).settings.opening_balance * 100)
+  const out: Record<string, { pending: number; available: number }> = {}
+  for (const c of CURRENCIES) out[c] = { pending: 0, available: opening }
+  for (const [collection, entriesOf] of Object.entries(RECORD_ENTRIES)) {
+    for (const record of sb.deps.store.col<object>(NS, collection).values()) {
+      for (const e of entriesOf(record)) {
+        const held = (out[e.currency] ??= { pending: 0, available: 0 })
+        const signed = e.direction === 'credit' ? e.amount : -e.amount
+        if (Date.parse(e.available_at) <= now) held.available += signed
+        else held.pending += signed
+      }
+    }
+  }
+  return out
+}
+
+/** A pay-in that succeeded carries its net credit, once; any other charge (an attempt included) none. */
+function checkPayinCredits(sb: TestSandbox): void {
+  for (const c of sb.deps.store.col<ChargeBase>(NS, CHARGES).values()) {
+    const credits = c.status === 'success' && !c.parent && !(c as { preauth?: unknown }).preauth
+    if (credits) expect(c.ledger, c.payment_reference).toMatchObject({ direction: 'credit', amount: c.amount - c.fee - c.vat })
+    else expect(c.ledger, c.payment_reference).toBeUndefined()
+  }
+}
+
+const minor = (s: string | number) => Math.round(Number(s) * 100)
+
+/** Every page of the history, oldest item last, by following the pointers. */
+async function wholeHistory(sb: TestSandbox): Promise<any[]> {
+  const items: any[] = []
+  let query = '?limit=7'
+  for (;;) {
+    const res = await sb.call('GET', `${M}/balances/history${query}`)
+    expect(res.status).toBe(200)
+    items.push(...res.body.data.history)
+    if (!res.body.data.has_more) return items
+    query = `?limit=7&starting_after=${encodeURIComponent(items.at(-1).pointer)}`
+  }
+}
+
+/** Everything a client reads of the money: the balances, the whole history, the pay-ins. */
+async function readAll(sb: TestSandbox) {
+  const balances = (await sb.call('GET', `${M}/balances`)).body.data
+  const history = await wholeHistory(sb)
+  const payins = (await sb.call('GET', `${M}/pay-ins?limit=100`)).body.data
+  return { balances, history, payins }
+}
+
+async function checkInvariants(sb: TestSandbox): Promise<void> {
+  const expected = recompute(sb)
+  const { balances, history } = await readAll(sb)
+  for (const [currency, held] of Object.entries(expected)) {
+    expect(balances[currency], currency).toMatchObject({ pending_balance: held.pending / 100, available_balance: held.available / 100 })
+    expect(held.available, `${currency} available`).toBeGreaterThanOrEqual(0)
+  }
+  expect(Object.keys(balances).sort()).toEqual(Object.keys(expected).sort())
+  // the history, oldest first per currency: each item starts where the one before ended, the last
+  // ends at the available balance
+  for (const currency of Object.keys(expected)) {
+    const mine = history.filter((h) => h.currency === currency).reverse()
+    let balance = 0
+    for (const h of mine) {
+      expect(minor(h.balance_before)).toBe(balance)
+      balance += (h.direction === 'credit' ? 1 : -1) * minor(h.amount)
+      expect(minor(h.balance_after)).toBe(balance)
+    }
+    expect(balance, `${currency} history`).toBe(expected[currency].available)
+  }
+  expect(new Set(history.map((h) => h.pointer)).size).toBe(history.length)
+  checkPayinCredits(sb)
+}
+
+describe('the ledger property (docs/behaviour.md 13.4)', () => {
+  it(`any sequence of ${OPS.map((o) => o.name).join(', ')} keeps each balance the opening balance plus its entries, never negative, the same after a restart`, async () => {
+    const step = fc.oneof(...OPS.map((op) => op.arb.map((input) => ({ op: op.name, input }))))
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+        const file = tempFile()
+        const first = await makeSandbox({ data: file, frozen: true })
+        let kept
+        try {
+          const r: Run = { sb: first, open: [] }
+          for (const { op, input } of steps) {
+            await OPS.find((o) => o.name === op)!.run(r, input)
+            await checkInvariants(first)
+          }
+          kept = await readAll(first)
+        } finally {
+          await first.close()
+        }
+        const second = await makeSandbox({ data: file, frozen: true })
+        try {
+          expect(await readAll(second)).toEqual(kept)
+          await checkInvariants(second)
+        } finally {
+          await second.close()
+        }
+      }),
+      { numRuns: Number(process.env.LEDGER_RUNS ?? 25) },
+    )
+  }, 120_000)
+})
