@@ -654,6 +654,27 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`virtual account ${number} (cust-dash-1)`)
   })
 
+  it('shows the balances and the newest history entries, and funds a balance with its button (docs/behaviour.md 13.4)', async () => {
+    const key = newKey('balances')
+    await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })
+    const bt = ref('bt')
+    expect((await api(key, 'POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'a@b.co' } })).status).toBe(200)
+    await api(key, 'POST', '/_sandbox/clock/advance', { seconds: 120 })
+    const page = await newPage()
+    await openDashboard(page, key)
+    const ngn = page.locator('#balances tr[data-currency="NGN"]')
+    expect(await ngn.innerText()).toContain('NGN 5,001,475.81')
+    expect(await page.locator('#balances tbody tr').evaluateAll((rows) => rows.map((r) => (r as HTMLElement).dataset.currency))).toEqual(['NGN', 'KES', 'GHS', 'USD'])
+    const newest = page.locator('#balance-history tbody tr').first()
+    expect(await newest.getAttribute('data-pointer')).toBe(`payin:${bt}:0`)
+    expect(await newest.innerText()).toContain(`Payment ${bt}`)
+    expect(await newest.innerText()).toContain('+NGN 1,475.81')
+    expect(await act(page, 'Fund the KES balance with KES 10,000')).toBe('Balance funded')
+    expect((await api(key, 'GET', '/merchant/api/v1/balances')).body.data.KES.available_balance).toBe(5_010_000)
+    await eventually(async () => expect(await page.locator('#balances tr[data-currency="KES"]').innerText()).toContain('KES 5,010,000.00'))
+    await eventually(async () => expect(await page.locator('#balance-history tbody tr').first().innerText()).toContain('Balance funded'))
+  })
+
   it('fits 1280 and 390 px wide: no page-wide horizontal scroll, tables scroll in their own box', async () => {
     const key = newKey('layout_with_a_rather_long_key_name')
     await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })

@@ -6,6 +6,7 @@ import { isOpen } from '../../checkout/service.js'
 import type { Deps } from '../../deps.js'
 import type { AppEnv } from '../../http/context.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
+import { Balances } from './balances.js'
 import { Charges } from './charges.js'
 import { Controls } from './controls.js'
 import { Debits } from './debits.js'
@@ -46,6 +47,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
       <section class="panel" aria-labelledby="h-charges">
         <h2 id="h-charges">Charges</h2>
         <Charges s={s} ns={ns} f={f} />
+      </section>
+      <section class="panel" aria-labelledby="h-balances">
+        <h2 id="h-balances">Balances</h2>
+        <Balances s={s} ns={ns} />
       </section>
       <section class="panel" aria-labelledby="h-vba">
         <h2 id="h-vba">Virtual bank accounts</h2>
@@ -102,6 +107,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
         </span>
         <nav class="jump" aria-label="Sections">
           <a href="#h-charges">Charges</a>
+          <a href="#h-balances">Balances</a>
           <a href="#h-vba">Virtual accounts</a>
           <a href="#h-preauth">Pre-authorizations</a>
           <a href="#h-dd">Direct debit</a>
@@ -154,6 +160,7 @@ export function dashboardRoutes(deps: Deps) {
     identity: deps.identity,
     checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
     virtualAccounts: deps.virtualAccounts,
+    balances: deps.balances,
   }
   const app = new Hono<AppEnv>()
   app.get('/', (c) => {

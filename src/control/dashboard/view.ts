@@ -1,3 +1,4 @@
+import type { BalanceService } from '../../balances/service.js'
 import type { PreauthService } from '../../cards/preauth.js'
 import type { ChargeBase, ChargeKind, ChargeStatus } from '../../charges/types.js'
 import type { CheckoutCharge, CheckoutService } from '../../checkout/service.js'
@@ -26,6 +27,8 @@ export interface DashboardSources {
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean }
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
+  /** the merchant's balances and their history */
+  balances: Pick<BalanceService, 'balances' | 'history'>
 }
 
 export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout', 'virtual_account']

@@ -1,0 +1,68 @@
+import type { FC } from 'hono/jsx'
+import { ActionButton, Table, money } from './ui.js'
+import type { DashboardSources } from './view.js'
+
+/** history entries shown, the newest */
+const HISTORY_SHOWN = 10
+/** what the fund button adds, major units */
+const FUND_AMOUNT = 10_000
+
+/** major units (a number or the history's decimal string's value) to minor */
+const minor = (major: number) => Math.round(major * 100)
+
+/**
+ * The merchant's balances and their history (docs/behaviour.md 13.4), as `GET /balances` and
+ * `GET /balances/history` answer them: per currency the available and pending balance with a
+ * button that funds it (the control call), then the newest entries of the history.
+ */
+export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => {
+  const held = Object.entries(s.balances.balances(ns))
+  const rows = held.map(([currency, b]) => (
+    <tr data-currency={currency}>
+      <td class="mono strong">{currency}</td>
+      <td class="num">{money(minor(b.available_balance), currency)}</td>
+      <td class="num">{money(minor(b.pending_balance), currency)}</td>
+      <td>
+        <div class="actions">
+          <ActionButton
+            path="/_sandbox/balances/fund"
+            body={{ currency, amount: FUND_AMOUNT }}
+            label={`Fund ${FUND_AMOUNT.toLocaleString('en')}`}
+            name={`Fund the ${currency} balance with ${currency} ${FUND_AMOUNT.toLocaleString('en')}`}
+          />
+        </div>
+      </td>
+    </tr>
+  ))
+  const history = s.balances.history(ns, { limit: HISTORY_SHOWN })
+  const entries = history.history.map((h) => (
+    <tr data-pointer={h.pointer} data-direction={h.direction}>
+      <td class="mono">{h.date_created}</td>
+      <td class="wrap-s">
+        {h.description}
+        <span class="sub mono">
+          {h.source} · {h.source_reference}
+        </span>
+      </td>
+      <td class="num">
+        {h.direction === 'debit' ? '-' : '+'}
+        {money(minor(Number(h.amount)), h.currency)}
+      </td>
+      <td class="num">{money(minor(Number(h.balance_after)), h.currency)}</td>
+    </tr>
+  ))
+  return (
+    <>
+      <Table id="balances" caption="Balances" head={['Currency', ['Available', 'num'], ['Pending', 'num'], 'Actions']} rows={rows} total={rows.length} empty="No balances." />
+      <h3>History</h3>
+      <Table
+        id="balance-history"
+        caption={history.has_more ? `Balance history, the newest ${HISTORY_SHOWN} (GET /merchant/api/v1/balances/history lists them all)` : 'Balance history'}
+        head={['Available at', 'Entry', ['Amount', 'num'], ['Balance after', 'num']]}
+        rows={entries}
+        total={entries.length}
+        empty="No entries yet."
+      />
+    </>
+  )
+}
