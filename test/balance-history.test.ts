@@ -107,6 +107,17 @@ describe('GET /balances/history (docs/behaviour.md 13.4)', () => {
     expect(new Set(after.map((h) => h.pointer)).size).toBe(after.length)
   })
 
+  it('a pointer holding a reference of 100 characters is taken back', async () => {
+    const sb = await sandbox({ frozen: true })
+    const long = cardPayload('4084127883172787', { reference: `r${'x'.repeat(99)}` })
+    expect((await sb.charge(long)).status).toBe(200)
+    await fund(sb, 'NGN', 1)
+    await advance(sb, 25 * 3600)
+    const all = (await history(sb, '?currency=NGN')).history
+    expect(all[0].pointer).toBe(`payin:${long.reference}:0`)
+    expect((await history(sb, `?currency=NGN&starting_after=${encodeURIComponent(all[0].pointer)}`)).history).toEqual(all.slice(1))
+  })
+
   it('filters by date on the namespace clock (a day alone meaning the whole day for date_to)', async () => {
     const sb = await at2030()
     await fund(sb, 'NGN', 1)

@@ -25,7 +25,8 @@ function parseListDate(s: string): number {
   return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== iso.slice(0, 19) ? Number.NaN : ms
 }
 
-const pointer = z.string().min(1).max(100)
+/** a balance-history pointer holds a reference of up to 100 characters and what frames it */
+const pointer = z.string().min(1).max(200)
 
 /** The query every list takes; a list adds its own filters with `.extend()`. */
 export const listQuerySchema = z
