@@ -1,0 +1,33 @@
+// The balance history and the pay-ins list over one namespace of N card charges, in-process
+// (app.request(), no socket): ms per call, five calls each. `npm run build`, then
+// `node bench/lists.mjs 20000` (docs/behaviour.md 13.4, 13.9).
+import { resolveConfig } from '../dist/config.js'
+import { createDeps, closeDeps } from '../dist/deps.js'
+import { createApp } from '../dist/app.js'
+import { encryptChargeData } from '../dist/cards/crypto.js'
+const N = Number(process.argv[2] ?? 20000)
+const deps = await createDeps(resolveConfig({ port: 0 }, {}))
+const app = createApp(deps)
+const key = 'sk_test_measure'
+const call = async (method, path, body) => {
+  const res = await app.request(path, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+  return res.json()
+}
+const t0 = performance.now()
+for (let i = 0; i < N; i++) {
+  const payload = { reference: `m-${i}-xxxxxxxx`, card: { number: '4084127883172787', cvv: '123', expiry_month: '09', expiry_year: '30' }, amount: 1000, currency: 'NGN', customer: { email: 'a@b.co' } }
+  await call('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(payload, 'sandbox-encryption-key-012345678') })
+}
+console.log(`${N} charges in ${((performance.now() - t0) / 1000).toFixed(1)} s`)
+await call('POST', '/_sandbox/clock/advance', { seconds: 25 * 3600 })
+for (const path of ['/merchant/api/v1/pay-ins', '/merchant/api/v1/pay-ins?status=failed', '/merchant/api/v1/balances/history', '/merchant/api/v1/balances/history?limit=100']) {
+  const times = []
+  for (let i = 0; i < 5; i++) {
+    const s = performance.now()
+    const r = await call('GET', path)
+    times.push(performance.now() - s)
+    if (!r.status) throw new Error(JSON.stringify(r))
+  }
+  console.log(path, times.map((t) => t.toFixed(0)).join(' '), 'ms')
+}
+await closeDeps(deps)
