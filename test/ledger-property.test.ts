@@ -2,7 +2,8 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LEDGER, type LedgerRecord } from '../src/charges/ledger.js'
 import { CHARGES, type ChargeBase, type LedgerEntry } from '../src/charges/types.js'
-import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
+import { encryptChargeData } from '../src/cards/crypto.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
 
 /**
  * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, clock moves
@@ -57,6 +58,13 @@ const OPS: Op[] = [
       const res = await r.sb.charge(cardPayload(CARDS[card as keyof typeof CARDS], { amount }))
       expect(res.status).toBeLessThan(500)
       if (res.body.data?.status === 'processing') r.open.push(res.body.data.transaction_reference)
+    },
+  },
+  {
+    name: 'pre-authorization',
+    arb: major(100, 50_000),
+    async run(r, amount) {
+      await call(r, 'POST', `${M}/charges/card/pre-authorize`, { charge_data: encryptChargeData(cardPayload(CARDS.success, { amount }), ENC_KEY) })
     },
   },
   {
