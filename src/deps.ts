@@ -78,7 +78,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   namespaces.onReset((ns) => webhooks.forget(ns))
 
   const ledger = new Ledger(store, scenarios)
-  const preauth = new PreauthService(store, clocks, scenarios, events)
+  const preauth = new PreauthService(store, clocks, scenarios, events, ledger)
   // a checkout's attempts are charges of their channels: their ends go to the checkout (built after them)
   let checkout: CheckoutService | undefined
   const attempts: AttemptHooks = { onAttemptEnd: (ns, charge) => checkout!.attemptEnded(ns, charge) }

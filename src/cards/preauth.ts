@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type PreauthLedger } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
+import type { Ledger } from '../charges/ledger.js'
+import { creditCapture, registerCaptures, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import type { Events } from '../webhooks/events.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
@@ -55,7 +57,9 @@ export class PreauthService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     private readonly events: Events,
+    private readonly ledger: Ledger,
   ) {
+    registerCaptures(ledger)
     clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge, true)
@@ -109,11 +113,13 @@ export class PreauthService {
       const earlier = this.#ops(ns).get(ref)
       if (earlier && !earlier.voided && !earlier.settled) {
         earlier.settled = true
+        settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
         this.#ops(ns).put(ref, earlier)
       }
     }
     const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: PREAUTH_MSG.CAPTURED })
     op.refunded = 0
+    creditCapture(this.ledger, ns, op, settings, this.clocks.now(ns))
     ledger.captured += amount
     ledger.captures.push(op.transaction_reference)
     this.#save(ns, parent, op)
@@ -136,6 +142,7 @@ export class PreauthService {
       const amount = ledger.authorized
       for (const c of live) {
         c.voided = true
+        voidCapture(this.ledger, ns, c, this.clocks.now(ns))
         this.#ops(ns).put(c.transaction_reference, c)
       }
       ledger.state = 'voided'
@@ -154,6 +161,7 @@ export class PreauthService {
     if (this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.CAPTURE_SETTLED)
     this.#newTxRef(ns, input.transaction_reference)
     capture.voided = true
+    voidCapture(this.ledger, ns, capture, this.clocks.now(ns))
     this.#ops(ns).put(capture.transaction_reference, capture)
     ledger.captured -= capture.amount
     // docs/behaviour.md 4.6: an expired hold is what was captured, so a voided capture is released, not given back
@@ -221,6 +229,7 @@ export class PreauthService {
       if (op.charge_operation !== 'capture') throw badRequest('Only a capture or a successful charge can be settled')
       if (op.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
       op.settled = true
+      settleCaptureEarly(this.ledger, ns, op, this.clocks.now(ns))
       this.#ops(ns).put(op.transaction_reference, op)
       return { op }
     }
