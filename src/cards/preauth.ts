@@ -43,6 +43,14 @@ export function formatExpiry(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 }
 
+/** What the refunds area does around a card refund (docs/behaviour.md 13.8); src/deps.ts sets it. */
+export interface CardRefundHooks {
+  /** refuses before anything is written (a reference a refund holds, a balance too low) */
+  check(ns: string, transactionReference: string, currency: string, amount: number): void
+  /** the refund was written: its refund record and ledger debit */
+  recorded(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void
+}
+
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
 
 /**
@@ -58,6 +66,7 @@ export class PreauthService {
     private readonly scenarios: Scenarios,
     private readonly events: Events,
     private readonly ledger: Ledger,
+    private readonly refundHooks: { current?: CardRefundHooks } = {},
   ) {
     registerCaptures(ledger)
     clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
@@ -180,6 +189,7 @@ export class PreauthService {
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
     const targetRef = input.target_transaction_reference
     let refundable: number
+    let targetAmount: number
     let onRefund: () => void
     if (parent.preauth) {
       const capture = this.#ops(ns).get(targetRef)
@@ -190,6 +200,7 @@ export class PreauthService {
       if (capture.charge_operation !== 'capture' || capture.voided) throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
       if (!this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
       refundable = capture.amount - (capture.refunded ?? 0)
+      targetAmount = capture.amount
       onRefund = () => {
         capture.refunded = (capture.refunded ?? 0) + amount
         parent.preauth!.refunded += amount
@@ -200,16 +211,19 @@ export class PreauthService {
       if (parent.status !== 'success') throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
       if (!this.isChargeSettled(ns, parent)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
       refundable = parent.amount - (parent.refunded ?? 0)
+      targetAmount = parent.amount
       onRefund = () => {
         parent.refunded = (parent.refunded ?? 0) + amount
       }
     }
     if (amount > refundable) throw badRequest(PREAUTH_MSG.OVER_REFUND, { amount_left: toMajor(refundable) })
     this.#newTxRef(ns, input.transaction_reference)
+    this.refundHooks.current?.check(ns, input.transaction_reference, parent.currency, amount)
     onRefund()
     const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: PREAUTH_MSG.REFUNDED, target: targetRef })
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     this.#save(ns, parent, op)
+    this.refundHooks.current?.recorded(ns, op, parent, targetAmount)
     this.events.record(ns, 'refund.success', {
       reference: op.transaction_reference,
       payment_reference: parent.payment_reference,
