@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'
@@ -333,5 +333,25 @@ describe('GET /merchant/api/v1/refunds (docs/behaviour.md 13.6, 13.8)', () => {
     expect(next.refunds.map((r: any) => r.reference)).toEqual([refs[2], refs[1]])
     const bad = await sb.call('GET', '/merchant/api/v1/refunds?status=done')
     expect([bad.status, bad.body.data]).toEqual([400, { status: 'must be one of "processing", "success", "failed"' }])
+  })
+})
+
+describe('the dashboard panel of refunds (docs/behaviour.md 9.8)', () => {
+  it('lists refunds of both endpoints with their status; a processing one offers Succeed and Fail', async () => {
+    const sb = await sandbox({ frozen: true })
+    const pay = await settledCharge(sb, 1000)
+    const reference = ref('rf')
+    await initiate(sb, { payment_reference: pay, reference, amount: 250 })
+    const page = await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })
+    expect(page.status).toBe(200)
+    const panel = String(page.body).split('id="h-refunds"')[1].split('</section>')[0]
+    expect(panel).toContain(reference)
+    expect(panel).toContain('refunds API')
+    expect(panel).toContain(`/_sandbox/refunds/${reference}/complete`)
+    expect(panel).toContain('Succeed refund')
+    await advance(sb, 60)
+    const after = String((await sb.call('GET', `/_sandbox/ui/fragment?ns=${SECRET}`, undefined, { key: null })).body).split('id="h-refunds"')[1].split('</section>')[0]
+    expect(after).toContain('b-success')
+    expect(after).not.toContain('Succeed refund')
   })
 })
