@@ -286,6 +286,20 @@ describe('one refund record, whichever endpoint made it (docs/behaviour.md 4.5, 
   })
 })
 
+describe('the pack setting refund_delay_seconds', () => {
+  it('sets how long a refund processes', async () => {
+    const sb = await sandbox({ frozen: true })
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { refund_delay_seconds: 5 } })).status).toBe(200)
+    const pay = await settledCharge(sb, 1000)
+    const reference = ref('rf')
+    await initiate(sb, { payment_reference: pay, reference, amount: 100 })
+    await advance(sb, 4)
+    expect((await sb.call('GET', `/merchant/api/v1/refunds/${reference}`)).body.data.status).toBe('processing')
+    await advance(sb, 1)
+    expect((await sb.call('GET', `/merchant/api/v1/refunds/${reference}`)).body.data.status).toBe('success')
+  })
+})
+
 describe('POST /_sandbox/refunds/{reference}/complete', () => {
   it('finishes a processing refund now, as asked; a finished one is 409, an unknown one 404', async () => {
     const sb = await sandbox({ frozen: true })
@@ -333,6 +347,12 @@ describe('GET /merchant/api/v1/refunds (docs/behaviour.md 13.6, 13.8)', () => {
     expect(next.refunds.map((r: any) => r.reference)).toEqual([refs[2], refs[1]])
     const bad = await sb.call('GET', '/merchant/api/v1/refunds?status=done')
     expect([bad.status, bad.body.data]).toEqual([400, { status: 'must be one of "processing", "success", "failed"' }])
+    const both = await sb.call('GET', `/merchant/api/v1/refunds?starting_after=${refs[1]}&ending_before=${refs[3]}`)
+    expect([both.status, both.body.data]).toEqual([400, { starting_after: 'cannot be used with ending_before' }])
+    expect((await refundsOf(sb, `?payment_reference=${pay}&limit=100`)).refunds).toHaveLength(5)
+    // a reset empties them with the rest of the namespace
+    await sb.call('POST', '/_sandbox/reset')
+    expect(await refundsOf(sb)).toEqual({ has_more: false, refunds: [] })
   })
 })
 
