@@ -330,7 +330,7 @@ export class PreauthService {
     const ops = this.#operationsOf(ns, charge.preauth?.operations ?? charge.refunds)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {
-      return ops.length ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
+      return ops.length || charge.refunded ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
     }
     this.#expireIfDue(ns, charge, true)
     const l = charge.preauth
