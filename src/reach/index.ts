@@ -59,7 +59,7 @@ export async function startReach(config: Config, serve: RequestListener): Promis
   const ca = await loadOrCreateCa(config.caDir)
   const names = [...new Set([...LOCAL_NAMES, ...config.interceptHosts, ...(['127.0.0.1', 'localhost', '::1'].includes(config.host) ? [] : [config.host])])]
   const leaf = await issueLeaf(ca, names)
-  const https = createHttpsServer({ cert: leaf.certPem + ca.certPem, key: leaf.keyPem }, serve) as unknown as Server
+  const https = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, serve) as unknown as Server
   https.keepAliveTimeout = 65_000
   https.on('clientError', answerClientError)
   // a handshake that fails (the client does not trust the CA) ends that connection only
