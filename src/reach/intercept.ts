@@ -1,6 +1,7 @@
 import { BatchInterceptor } from '@mswjs/interceptors'
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest'
 import { FetchInterceptor } from '@mswjs/interceptors/fetch'
+import { syncBuiltinESMExports } from 'node:module'
 
 /**
  * `startSandbox({ intercept: true })` (docs/behaviour.md 14.3): requests this process makes to an
@@ -46,12 +47,17 @@ export function interceptHosts(hosts: string[], sandboxUrl: string): () => void 
     }
   })
   interceptor.apply()
+  // the interceptors replace http.request, https.request ... on the modules' objects: code that
+  // imported them by name (import { request } from 'node:https') sees them once the named
+  // exports are synced with the objects
+  syncBuiltinESMExports()
   holder[ACTIVE] = sandboxUrl
   let restored = false
   return () => {
     if (restored) return
     restored = true
     interceptor.dispose()
+    syncBuiltinESMExports()
     delete holder[ACTIVE]
   }
 }
