@@ -147,3 +147,16 @@ describe('sandbox ca', () => {
     expect(notDir.stderr).toBe(`sandbox: --ca-dir ${file} is not a directory\n`)
   })
 })
+
+describe('the CA made by two starts at once', () => {
+  it('is one CA: both get the same certificate and key', async () => {
+    const { loadOrCreateCa } = await import('../../src/reach/ca.js')
+    const dir = tempCaDir()
+    const [a, b] = await Promise.all([loadOrCreateCa(dir), loadOrCreateCa(dir)])
+    expect([a.created, b.created].sort()).toEqual([false, true])
+    expect(a.certPem).toBe(b.certPem)
+    expect(a.certPem).toBe(readFileSync(join(dir, 'ca.pem'), 'utf8'))
+    const { readdirSync } = await import('node:fs')
+    expect(readdirSync(dir).sort()).toEqual(['ca-key.pem', 'ca.pem'])
+  })
+})
