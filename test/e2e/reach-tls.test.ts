@@ -131,6 +131,13 @@ describe('sandbox ca', () => {
     const sb = await tlsSandbox(caDir)
     const seen = await handshake(sb.httpsUrl, readFileSync(caPath, 'utf8'))
     expect(seen.ok && seen.cert.checkIssued(cert)).toBe(true)
+    // the leaves' key, made by that start, is owner-only too, and the next start keeps it
+    const leafKey = readFileSync(join(caDir, 'leaf-key.pem'), 'utf8')
+    expect(statSync(join(caDir, 'leaf-key.pem')).mode & 0o777).toBe(0o600)
+    const next = await tlsSandbox(caDir)
+    const again2 = await handshake(next.httpsUrl, readFileSync(caPath, 'utf8'))
+    expect(again2.ok && again2.cert.publicKey.export({ format: 'pem', type: 'spki' })).toBe(seen.ok && seen.cert.publicKey.export({ format: 'pem', type: 'spki' }))
+    expect(readFileSync(join(caDir, 'leaf-key.pem'), 'utf8')).toBe(leafKey)
   })
 
   it('refuses a CA directory holding a certificate without its key, and one that is a file', async () => {
