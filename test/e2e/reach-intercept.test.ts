@@ -1,13 +1,14 @@
 import { createServer, request as httpRequest, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { KORAPAY } from './reach.js'
+import { KORAPAY, tempCaDir } from './reach.js'
 
 /**
  * `startSandbox({ intercept: true })` (docs/behaviour.md 14.3): this test process's own calls to
@@ -123,5 +124,22 @@ describe('startSandbox({ intercept: true })', () => {
     await receiver.waitFor(1)
     expect(receiver.received[0].body).toMatchObject({ event: 'charge.success', data: { reference: payload.reference } })
     expect(verifyWebhookSignature(receiver.received[0].raw, receiver.received[0].headers['x-korapay-signature'] as string, SECRET)).toBe(true)
+  })
+})
+
+describe('startSandbox({ tls: true, proxy: true })', () => {
+  it('serves HTTPS and the proxy on free ports and says where, with the CA of caDir', async () => {
+    const caDir = tempCaDir()
+    const sb = await startSandbox({ tls: true, proxy: true, caDir })
+    cleanups.push(() => sb.close())
+    expect(sb.httpsUrl).toMatch(/^https:\/\/127\.0\.0\.1:\d+$/)
+    expect(sb.proxyUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(sb.caPath).toBe(`${caDir}/ca.pem`)
+    const res = await nodeRequest(httpsRequest, `${sb.httpsUrl}/merchant/api/v1/charges/none`, { ca: readFileSync(sb.caPath!, 'utf8') })
+    expect(res).toMatchObject({ status: 404, body: { status: false, message: 'Charge not found', data: null } })
+    // closed: both ports are gone
+    await sb.close()
+    await expect(nodeRequest(httpsRequest, `${sb.httpsUrl}/_sandbox/health`, { ca: readFileSync(sb.caPath!, 'utf8'), agent: false })).rejects.toThrow(/ECONNREFUSED/)
+    await expect(nodeRequest(httpRequest, `${sb.proxyUrl}/_sandbox/health`, { agent: false })).rejects.toThrow(/ECONNREFUSED/)
   })
 })

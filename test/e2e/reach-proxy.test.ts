@@ -63,6 +63,24 @@ describe('curl through the proxy, calling https://api.korapay.com', () => {
     expect(JSON.stringify(journal.data)).toContain('/merchant/api/v1/charges/card/authorize')
   })
 
+  it('runs a mobile-money charge and a checkout to success', async () => {
+    const sb = await sandbox()
+    const reference = ref('curl-mm')
+    const mm = await curl(sb.proxyUrl, sb.caPath, 'POST', `${KORAPAY}/charges/mobile-money`, { reference, amount: 100, currency: 'KES', mobile_money: { number: '254700000000' }, customer: { email: 'w@example.com' } })
+    expect(mm.body).toMatchObject({ status: true, message: 'Authorization required', data: { auth_model: 'STK_PROMPT' } })
+    const tx = mm.body.data.transaction_reference
+    const stk = await curl(sb.proxyUrl, sb.caPath, 'POST', `${KORAPAY}/charges/mobile-money/sandbox/authorize-stk`, { reference: tx, pin: '1234' })
+    expect(stk.body.data.status).toBe('success')
+    expect((await curl(sb.proxyUrl, sb.caPath, 'GET', `${KORAPAY}/charges/${tx}`)).body.data).toMatchObject({ status: 'success', reference })
+
+    const co = ref('curl-co')
+    const init = await curl(sb.proxyUrl, sb.caPath, 'POST', `${KORAPAY}/charges/initialize`, { reference: co, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } })
+    expect(init.body).toMatchObject({ status: true, data: { reference: co } })
+    const paid = await curl(sb.proxyUrl, sb.caPath, 'POST', `https://api.korapay.com/_sandbox/checkouts/${co}/pay`, { channel: 'card' })
+    expect(paid.status).toBe(200)
+    expect((await curl(sb.proxyUrl, sb.caPath, 'GET', `${KORAPAY}/charges/${co}`)).body.data).toMatchObject({ status: 'success', reference: co })
+  })
+
   it('serves plain http:// to an intercepted host too (a request in absolute form)', async () => {
     const sb = await sandbox()
     const res = await curl(sb.proxyUrl, null, 'GET', 'http://api.korapay.com/merchant/api/v1/charges/no-such-charge')
@@ -96,7 +114,12 @@ charge = call("POST", "/charges/mobile-money", {"reference": "${reference}", "am
 tx = charge["data"]["transaction_reference"]
 stk = call("POST", "/charges/mobile-money/sandbox/authorize-stk", {"reference": tx, "pin": "1234"})
 query = call("GET", "/charges/" + tx)
-print(json.dumps({"charge": charge, "stk": stk, "query": query}))
+init = call("POST", "/charges/initialize", {"reference": "${reference}-co", "amount": 2500, "currency": "NGN", "customer": {"email": "buyer@example.com"}})
+req = urllib.request.Request("https://api.korapay.com/_sandbox/checkouts/${reference}-co/pay", method="POST", data=b'{"channel": "card"}',
+    headers={"Authorization": "Bearer ${SECRET}", "Content-Type": "application/json"})
+urllib.request.urlopen(req).read()
+checkout = call("GET", "/charges/${reference}-co")
+print(json.dumps({"charge": charge, "stk": stk, "query": query, "init": init, "checkout": checkout}))
 `
     const res = await run('python3', ['-c', script], { HTTPS_PROXY: sb.proxyUrl, SSL_CERT_FILE: sb.caPath })
     expect(res.stderr).toBe('')
@@ -105,6 +128,9 @@ print(json.dumps({"charge": charge, "stk": stk, "query": query}))
     expect(out.charge).toMatchObject({ status: true, message: 'Authorization required', data: { status: 'processing', auth_model: 'STK_PROMPT' } })
     expect(out.stk.data).toMatchObject({ status: 'success', payment_reference: reference })
     expect(out.query.data).toMatchObject({ status: 'success', reference })
+    // and a checkout, paid by the sandbox's control call, then queried
+    expect(out.init).toMatchObject({ status: true, data: { reference: `${reference}-co`, checkout_url: expect.stringMatching(/^https:\/\/api\.korapay\.com\/checkout\//) } })
+    expect(out.checkout.data).toMatchObject({ status: 'success', reference: `${reference}-co`, amount: '2500.00' })
   })
 
   it('Python 3 without the CA trusted fails with a certificate error', async () => {
@@ -125,7 +151,10 @@ const call = async (path, body) => (await fetch('https://api.korapay.com/merchan
 const charge = await call('/charges/card', { charge_data: ${JSON.stringify(encryptChargeData(payload, ENC_KEY))} })
 const otp = await call('/charges/card/authorize', { transaction_reference: charge.data.transaction_reference, authorization: { otp: '123456' } })
 const query = await call('/charges/${payload.reference}')
-console.log(JSON.stringify({ charge, otp, query }))
+const init = await call('/charges/initialize', { reference: '${payload.reference}-co', amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } })
+await fetch('https://api.korapay.com/_sandbox/checkouts/${payload.reference}-co/pay', { method: 'POST', headers, body: JSON.stringify({ channel: 'card' }) })
+const checkout = await call('/charges/${payload.reference}-co')
+console.log(JSON.stringify({ charge, otp, query, init, checkout }))
 `
     const res = await run(process.execPath, ['--input-type=module', '-e', script], { HTTPS_PROXY: sb.proxyUrl, NODE_EXTRA_CA_CERTS: sb.caPath })
     expect(res.stderr).toBe('')
@@ -133,6 +162,8 @@ console.log(JSON.stringify({ charge, otp, query }))
     expect(out.charge.data).toMatchObject({ status: 'processing', auth_model: 'OTP' })
     expect(out.otp.data).toMatchObject({ status: 'success' })
     expect(out.query.data).toMatchObject({ status: 'success', reference: payload.reference })
+    expect(out.init.data.reference).toBe(`${payload.reference}-co`)
+    expect(out.checkout.data).toMatchObject({ status: 'success', reference: `${payload.reference}-co` })
   })
 
   it('serves a request sent to the proxy in absolute form over plain HTTP, as axios sends it', async () => {
