@@ -299,6 +299,9 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1' && !config.controlToken) {
     process.stderr.write('sandbox: warning: listening beyond loopback without --control-token: the control API answers loopback only\n')
   }
+  if (running.proxyUrl && !['127.0.0.1', 'localhost', '::1'].includes(config.host) && !config.proxyOnlyIntercepted) {
+    process.stderr.write('sandbox: warning: the proxy listens beyond loopback and tunnels to any host for whoever reaches it (--proxy-only-intercepted refuses other hosts)\n')
+  }
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return

@@ -226,6 +226,18 @@ describe('hosts that are not intercepted', () => {
     expect(viaCurl.stdout).toBe('own server got GET /from-curl')
   })
 
+  it('are forwarded when sent in absolute form over plain HTTP: the own server gets the request, the client its answer', async () => {
+    const receiver = await startReceiver(() => 202)
+    cleanups.push(() => receiver.close())
+    const sb = await sandbox()
+    const res = await run('curl', ['-sS', '-w', '%{http_code}', '-H', 'x-kept: as-sent', '--data-binary', 'plain body', `http://127.0.0.1:${receiver.port}/hooks/here?q=1`], { http_proxy: sb.proxyUrl })
+    expect(res.stdout).toBe('ok202')
+    expect(receiver.received).toHaveLength(1)
+    expect(receiver.received[0]).toMatchObject({ raw: 'plain body', headers: { 'x-kept': 'as-sent' } })
+    // hop-by-hop headers meant for the proxy are not passed on
+    expect(receiver.received[0].headers['proxy-connection']).toBeUndefined()
+  })
+
   it('are refused with --proxy-only-intercepted, and nothing reaches them', async () => {
     const own = await startOwnHttpsServer()
     cleanups.push(() => own.close())

@@ -108,6 +108,23 @@ describe('sandbox start --tls', () => {
   })
 })
 
+describe('the proxy beyond loopback', () => {
+  it('warns that it tunnels for whoever reaches it, unless --proxy-only-intercepted', async () => {
+    const caDir = tempCaDir()
+    // all it wrote on stderr, once it has stopped (its output pipes closed)
+    const stderrOf = async (args: string[]) => {
+      const cli = await startCli(['--host', '0.0.0.0', '--control-token', 't', '--proxy', '--proxy-port', '0', '--ca-dir', caDir, ...args])
+      running.push(cli)
+      const closed = new Promise((resolve) => cli.child.once('close', resolve))
+      cli.child.kill('SIGTERM')
+      await closed
+      return cli.stderr()
+    }
+    expect(await stderrOf([])).toBe('sandbox: warning: the proxy listens beyond loopback and tunnels to any host for whoever reaches it (--proxy-only-intercepted refuses other hosts)\n')
+    expect(await stderrOf(['--proxy-only-intercepted'])).toBe('')
+  })
+})
+
 describe('sandbox ca', () => {
   it('creates the CA once with owner-only permissions, then prints the same path and the trust lines', async () => {
     const caDir = tempCaDir()
