@@ -78,6 +78,8 @@ function forward(req: IncomingMessage, res: ServerResponse, url: URL): void {
     if (!res.headersSent) refuseResponse(res, 502, MSG.PROXY_UPSTREAM_FAILED)
     else res.destroy()
   })
+  // a client that goes away takes its forwarded request with it
+  res.on('close', () => upstream.destroy())
   req.pipe(upstream)
 }
 

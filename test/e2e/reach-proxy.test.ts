@@ -18,8 +18,8 @@ import { KORAPAY, run, startOwnHttpsServer, startReachCli } from './reach.js'
 
 const { running, cleanups } = killedAfterEach()
 
-async function sandbox(args: string[] = [], env: Record<string, string> = {}) {
-  const cli = await startReachCli(args, env)
+async function sandbox(args: string[] = [], env: Record<string, string> = {}, options: { tls?: boolean } = {}) {
+  const cli = await startReachCli(args, env, options)
   running.push(cli)
   return cli
 }
@@ -99,7 +99,9 @@ describe('curl through the proxy, calling https://api.korapay.com', () => {
 
 describe('other clients, by environment variables alone', () => {
   it('Python 3, standard library only (urllib, HTTPS_PROXY, SSL_CERT_FILE): a mobile-money charge, its STK prompt and its query', async () => {
-    const sb = await sandbox()
+    // --proxy alone: the proxy ends TLS itself, no HTTPS port is needed
+    const sb = await sandbox([], {}, { tls: false })
+    expect(sb.stdout()).not.toContain('paysandbox https on')
     const reference = ref('py-mm')
     const script = `
 import json, sys, urllib.request
@@ -134,7 +136,7 @@ print(json.dumps({"charge": charge, "stk": stk, "query": query, "init": init, "c
   })
 
   it('Python 3 without the CA trusted fails with a certificate error', async () => {
-    const sb = await sandbox()
+    const sb = await sandbox([], {}, { tls: false })
     const res = await run('python3', ['-c', 'import urllib.request; urllib.request.urlopen("https://api.korapay.com/merchant/api/v1/charges/x")'], { HTTPS_PROXY: sb.proxyUrl })
     expect(res.code).not.toBe(0)
     expect(res.stderr).toContain('CERTIFICATE_VERIFY_FAILED')

@@ -26,10 +26,10 @@ export interface ReachCli extends RunningCli {
 /** one CA directory for the starts of a test file: the CA is made once, as for a user */
 let sharedCaDir: string | undefined
 
-/** `sandbox start --tls --proxy` on free ports with a test CA; the URLs read from its output. */
-export async function startReachCli(args: string[] = [], env: Record<string, string> = {}): Promise<ReachCli> {
+/** `sandbox start --proxy` (and `--tls` unless `tls: false`) on free ports with a test CA; the URLs read from its output. */
+export async function startReachCli(args: string[] = [], env: Record<string, string> = {}, { tls = true } = {}): Promise<ReachCli> {
   const caDir = (sharedCaDir ??= tempCaDir())
-  const cli = await startCli(['--tls', '--tls-port', '0', '--proxy', '--proxy-port', '0', '--ca-dir', caDir, ...args], env)
+  const cli = await startCli([...(tls ? ['--tls', '--tls-port', '0'] : []), '--proxy', '--proxy-port', '0', '--ca-dir', caDir, ...args], env)
   const out = cli.stdout()
   return {
     ...cli,
