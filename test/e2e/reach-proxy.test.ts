@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs'
 import { request as httpRequest } from 'node:http'
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
@@ -251,6 +252,20 @@ describe('hosts that are not intercepted', () => {
     // an intercepted host is still served
     const served = await curl(sb.proxyUrl, sb.caPath, 'GET', `${KORAPAY}/charges/nothing-here`)
     expect(served.status).toBe(404)
+  })
+
+  it('are the ones --intercept does not name: with --intercept (and SANDBOX_INTERCEPT) the sandbox answers those hosts instead', async () => {
+    const sb = await sandbox(['--intercept', 'pay.sandbox.test', '--proxy-only-intercepted'], { SANDBOX_INTERCEPT: 'ignored.example' })
+    expect(sb.stdout()).toContain('(intercepting pay.sandbox.test)')
+    const served = await curl(sb.proxyUrl, sb.caPath, 'GET', 'https://pay.sandbox.test/merchant/api/v1/charges/none')
+    expect(served.body).toEqual({ status: false, message: 'Charge not found', data: null })
+    // api.korapay.com is no longer intercepted (refused here rather than tunnelled to the real host)
+    const real = await connectThrough(sb.proxyUrl, 'api.korapay.com:443', 'api.korapay.com', readFileSync(sb.caPath, 'utf8'))
+    expect(real.status).toBe(403)
+
+    const fromEnv = await sandbox([], { SANDBOX_INTERCEPT: 'a.sandbox.test,B.Sandbox.Test' })
+    expect(fromEnv.stdout()).toContain('(intercepting a.sandbox.test, b.sandbox.test)')
+    expect((await curl(fromEnv.proxyUrl, fromEnv.caPath, 'GET', 'https://b.sandbox.test/merchant/api/v1/charges/none')).status).toBe(404)
   })
 
   it('answers 502 with the envelope when the host cannot be reached, and 400 to a CONNECT that is not host:port', async () => {
