@@ -134,10 +134,23 @@ export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyO
     if (!target) return refuse(socket, 400, MSG.PROXY_BAD_TARGET)
     if (hosts.has(target.host)) {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      if (head.length) socket.unshift(head)
       open.add(socket)
       socket.once('close', () => open.delete(socket))
-      return terminate(socket)
+      // what the client sends first in the tunnel: a TLS handshake (a record of type 22) is ended
+      // with the sandbox's certificate; anything else is plain HTTP, served as such
+      const route = (first: Buffer) => {
+        if (first[0] === 0x16) {
+          socket.pause()
+          socket.unshift(first)
+          return terminate(socket)
+        }
+        // node's HTTP parser reads the socket's own handle from now on: what was read is given to it
+        server.emit('connection', socket)
+        socket.emit('data', first)
+      }
+      if (head.length) route(head)
+      else socket.once('data', route)
+      return
     }
     if (onlyIntercepted) return refuse(socket, 403, MSG.PROXY_HOST_REFUSED)
     open.add(socket)

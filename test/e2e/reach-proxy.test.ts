@@ -89,6 +89,13 @@ describe('curl through the proxy, calling https://api.korapay.com', () => {
     expect(res.body).toEqual({ status: false, message: 'Charge not found', data: null })
   })
 
+  it('serves plain HTTP inside a CONNECT tunnel to an intercepted host (curl --proxytunnel http://...)', async () => {
+    const sb = await sandbox([], {}, { tls: false })
+    const res = await run('curl', ['-sS', '--proxytunnel', '-x', sb.proxyUrl, '-H', `authorization: Bearer ${SECRET}`, 'http://api.korapay.com/merchant/api/v1/charges/not-there'])
+    expect(res.stderr).toBe('')
+    expect(JSON.parse(res.stdout)).toEqual({ status: false, message: 'Charge not found', data: null })
+  })
+
   it('fails the handshake when curl does not trust the CA: the sandbox never weakens verification', async () => {
     const sb = await sandbox()
     const res = await run('curl', ['-sS', '-o', '/dev/null', `${KORAPAY}/charges/any`], { HTTPS_PROXY: sb.proxyUrl })
