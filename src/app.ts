@@ -26,6 +26,7 @@ import { checkoutPageRoutes } from './checkout/page.js'
 import { bankTransferRoutes } from './bank-transfer/routes.js'
 import { balanceControlRoutes, balanceRoutes } from './balances/routes.js'
 import { virtualAccountRoutes } from './virtual-accounts/routes.js'
+import { refundControlRoutes, refundRoutes } from './refunds/routes.js'
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
@@ -59,12 +60,14 @@ export function createApp(deps: Deps) {
   mount(app, '/_sandbox/direct-debit', control, directDebitControlRoutes(directDebit))
   mount(app, '/_sandbox/checkouts', control, checkoutControlRoutes(deps))
   mount(app, '/_sandbox/balances', control, balanceControlRoutes(deps.balances))
+  mount(app, '/_sandbox/refunds', control, refundControlRoutes(deps.refunds))
 
   mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
   mount(app, '/merchant/api/v1/charges/mobile-money', api, mobileMoneyRoutes(mobileMoney))
   mount(app, '/merchant/api/v1/charges', api, checkoutRoutes(checkout))
   mount(app, '/merchant/api/v1/charges/bank-transfer', api, bankTransferRoutes(deps))
   mount(app, '/merchant/api/v1/balances', api, balanceRoutes(deps.balances))
+  mount(app, '/merchant/api/v1/refunds', api, refundRoutes(deps.refunds))
   // docs/behaviour.md 6 and 7: served with and without the /merchant prefix
   mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))

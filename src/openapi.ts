@@ -6,6 +6,7 @@ import { bankTransferSchema } from './bank-transfer/schemas.js'
 import { fundSchema } from './balances/routes.js'
 import { historyAnswerSchema, historyQuerySchema } from './balances/schemas.js'
 import { payinQuerySchema, payinsAnswerSchema } from './pay-ins/schemas.js'
+import { completeRefundSchema, initiateSchema as refundInitiateSchema, refundListSchema } from './refunds/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -24,7 +25,7 @@ import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, trans
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'refunds' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -78,6 +79,8 @@ const BODIES: Record<string, z.ZodType> = {
   CheckoutPayRequest: controlPaySchema,
   BankTransferRequest: bankTransferSchema,
   FundRequest: fundSchema,
+  InitiateRefundRequest: refundInitiateSchema,
+  CompleteRefundRequest: completeRefundSchema,
   VirtualAccountRequest: vbaCreateSchema,
   VirtualAccountCreditRequest: vbaCreditSchema,
   ResolveAccountRequest: resolveSchema,
@@ -273,6 +276,11 @@ function routes(): Route[] {
       description: 'Every namespace opens with the pack\'s opening_balance available in NGN, KES, GHS and USD; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).' },
     { method: 'get', path: '/merchant/api/v1/balances/history', tag: 'balances', operationId: 'getBalanceHistory', summary: 'Every entry of the available balances with the balance before and after it, newest first, by cursor', query: historyQuerySchema, answer: 'BalanceHistory' },
     { method: 'post', path: '/_sandbox/balances/fund', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: 'FundRequest' },
+    { method: 'post', path: '/merchant/api/v1/refunds/initiate', tag: 'refunds', operationId: 'initiateRefund', summary: 'Refund a settled pay-in, in full or in part (processing, then success or failed)', body: 'InitiateRefundRequest',
+      description: 'Any successful, settled pay-in, by its payment reference (a checkout by its own). The amount is debited from the available balance at once and returned if the refund fails. Test fields: `completion_status` (`success` | `failed`) and `status_reason` pick the outcome, which comes refund_delay_seconds (60) later on the namespace clock.' },
+    { method: 'get', path: '/merchant/api/v1/refunds', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer', query: refundListSchema },
+    { method: 'get', path: '/merchant/api/v1/refunds/:reference', tag: 'refunds', operationId: 'getRefund', summary: 'One refund, by its reference (a card refund: its transaction reference)' },
+    { method: 'post', path: '/_sandbox/refunds/:reference/complete', tag: 'refunds', operationId: 'completeRefund', summary: 'Finish a processing refund now (success unless asked otherwise)', body: 'CompleteRefundRequest' },
     { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },
     { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },
     { method: 'post', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)', body: 'CreateAuthorizationRequest' },
@@ -294,6 +302,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
   { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
   { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
+  { name: 'refunds', description: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
   { name: 'charges', description: 'The charge query over every payment kind, and the list of pay-ins' },

@@ -316,6 +316,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => `${M}/balances` },
   { method: 'GET', path: () => `${M}/balances/history`, query: () => ({ currency: 'NGN', direction: 'credit', limit: '5' }) },
   { method: 'POST', path: () => '/_sandbox/balances/fund', body: () => ({ currency: 'NGN', amount: 100 }) },
+  // refunds (docs/behaviour.md 13.8)
+  { method: 'POST', path: () => `${M}/refunds/initiate`, body: (fx) => ({ payment_reference: fx.pinRef, reference: ref('rf-fuzz'), amount: 100 }) },
+  { method: 'GET', path: () => `${M}/refunds` },
+  { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/refunds/${p}`, hasParam: true },
+  { method: 'POST', path: (fx, p = enc(fx.pinRef)) => `/_sandbox/refunds/${p}/complete`, hasParam: true, body: () => ({ outcome: 'failed' }) },
   // virtual bank accounts (docs/behaviour.md 13.3)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },

@@ -170,6 +170,8 @@ export const settingsSchema = z
     transfer_mismatch: z.enum(['return', 'accept_all']),
     /** what every namespace opens with, available, in each balance currency (major units) */
     opening_balance: amount().min(0),
+    /** a refund stays processing this long before its outcome (docs/behaviour.md 13.8) */
+    refund_delay_seconds: seconds(),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>
