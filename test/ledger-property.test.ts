@@ -1,13 +1,14 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LEDGER, type LedgerRecord } from '../src/charges/ledger.js'
-import { CHARGES, type ChargeBase, type LedgerEntry } from '../src/charges/types.js'
+import { CARD_OPS, CHARGES, type CardOperation, type ChargeBase, type LedgerEntry } from '../src/charges/types.js'
+import { REFUNDS, type Refund } from '../src/refunds/service.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
 
 /**
- * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, clock moves
- * (settlements) and fundings a namespace sees, each balance is the opening balance plus the sum of
+ * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, captures, refunds,
+ * clock moves (settlements) and fundings a namespace sees, each balance is the opening balance plus the sum of
  * its entries, summed here afresh from the stored records (not through the ledger), an available
  * balance is never negative, the history runs from one balance to the next and ends at the
  * available balance, and all of it is the same after a restart over the data file.
@@ -26,10 +27,21 @@ interface Run {
   open: string[]
   /** a virtual account to credit, made on first use */
   vba?: string
+  /** payment references of pay-ins a refund may be asked of (whether it is allowed is the service's) */
+  payins: string[]
+  /** pre-authorizations' payment references, to capture */
+  holds: string[]
+  /** refunds accepted, to complete */
+  refunds: string[]
 }
+
+/** what the runs exercised: the property must have seen refunds and captures accepted */
+const seen = { refunds: 0, captures: 0 }
 
 interface Op<T = any> {
   name: string
+  /** how often it is picked against the others (1 unless said) */
+  weight?: number
   arb: fc.Arbitrary<T>
   run(r: Run, input: T): Promise<void>
 }
@@ -53,18 +65,33 @@ const CARDS = {
 const OPS: Op[] = [
   {
     name: 'card charge',
+    weight: 2,
     arb: fc.record({ amount: major(100, 50_000), card: fc.constantFrom(...(Object.keys(CARDS) as (keyof typeof CARDS)[])) }),
     async run(r, { amount, card }) {
-      const res = await r.sb.charge(cardPayload(CARDS[card as keyof typeof CARDS], { amount }))
+      const payload = cardPayload(CARDS[card as keyof typeof CARDS], { amount })
+      const res = await r.sb.charge(payload)
       expect(res.status).toBeLessThan(500)
       if (res.body.data?.status === 'processing') r.open.push(res.body.data.transaction_reference)
+      r.payins.push(payload.reference as string)
     },
   },
   {
     name: 'pre-authorization',
     arb: major(100, 50_000),
     async run(r, amount) {
-      await call(r, 'POST', `${M}/charges/card/pre-authorize`, { charge_data: encryptChargeData(cardPayload(CARDS.success, { amount }), ENC_KEY) })
+      const payload = cardPayload(CARDS.success, { amount })
+      await call(r, 'POST', `${M}/charges/card/pre-authorize`, { charge_data: encryptChargeData(payload, ENC_KEY) })
+      r.holds.push(payload.reference as string)
+    },
+  },
+  {
+    name: 'capture',
+    arb: fc.record({ pick: fc.nat(), amount: major(1, 30_000) }),
+    async run(r, { pick, amount }) {
+      if (!r.holds.length) return
+      const payment_reference = r.holds[pick % r.holds.length]
+      const res = await call(r, 'POST', `${M}/charges/card/capture`, { payment_reference, transaction_reference: ref('cap'), amount, currency: 'NGN' })
+      if (res.status === 200) seen.captures++
     },
   },
   {
@@ -87,9 +114,12 @@ const OPS: Op[] = [
   },
   {
     name: 'bank transfer',
+    weight: 2,
     arb: fc.record({ amount: major(100, 100_000), bears: fc.boolean() }),
     async run(r, { amount, bears }) {
-      await call(r, 'POST', `${M}/charges/bank-transfer`, { reference: ref('bt'), amount, currency: 'NGN', merchant_bears_cost: bears, customer: { email: 'a@b.co' } })
+      const reference = ref('bt')
+      await call(r, 'POST', `${M}/charges/bank-transfer`, { reference, amount, currency: 'NGN', merchant_bears_cost: bears, customer: { email: 'a@b.co' } })
+      r.payins.push(reference)
     },
   },
   {
@@ -113,6 +143,27 @@ const OPS: Op[] = [
     },
   },
   {
+    name: 'refund',
+    weight: 6,
+    arb: fc.record({ pick: fc.nat(), amount: fc.option(major(1, 60_000), { nil: undefined }), completion_status: fc.constantFrom(undefined, 'success', 'failed') }),
+    async run(r, { pick, amount, completion_status }) {
+      if (!r.payins.length) return
+      const reference = ref('rf')
+      const res = await call(r, 'POST', `${M}/refunds/initiate`, { payment_reference: r.payins[pick % r.payins.length], reference, amount, completion_status })
+      if (res.status === 200) {
+        r.refunds.push(reference)
+        seen.refunds++
+      }
+    },
+  },
+  {
+    name: 'complete a refund',
+    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
+    async run(r, { pick, outcome }) {
+      if (r.refunds.length) await call(r, 'POST', `/_sandbox/refunds/${r.refunds[pick % r.refunds.length]}/complete`, { outcome })
+    },
+  },
+  {
     name: 'funding',
     arb: fc.record({ currency: fc.constantFrom(...CURRENCIES), amount: major(0.01, 1_000_000) }),
     async run(r, body) {
@@ -121,6 +172,7 @@ const OPS: Op[] = [
   },
   {
     name: 'clock advance',
+    weight: 3,
     // settlements fall due: from a few seconds (a transfer's 120 s) to past the 24 h delay
     arb: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 3_600, max: 2 * 86_400 })),
     async run(r, seconds) {
@@ -133,6 +185,8 @@ const OPS: Op[] = [
 const RECORD_ENTRIES: Record<string, (record: any) => (LedgerEntry & { currency: string })[]> = {
   [CHARGES]: (c: ChargeBase) => (c.ledger ? [{ ...c.ledger, currency: c.currency }] : []),
   [LEDGER]: (r: LedgerRecord) => [r],
+  [CARD_OPS]: (op: CardOperation) => (op.ledger ?? []).map((e) => ({ ...e, currency: op.currency })),
+  [REFUNDS]: (r: Refund) => r.ledger.map((e) => ({ ...e, currency: r.currency })),
 }
 
 /** The balances summed afresh from the records: the opening balance plus every entry, minor units. */
@@ -212,14 +266,16 @@ async function checkInvariants(sb: TestSandbox): Promise<void> {
 
 describe('the ledger property (docs/behaviour.md 13.4)', () => {
   it(`any sequence of ${OPS.map((o) => o.name).join(', ')} keeps each balance the opening balance plus its entries, never negative, the same after a restart`, async () => {
-    const step = fc.oneof(...OPS.map((op) => op.arb.map((input) => ({ op: op.name, input }))))
+    const step = fc.oneof(...OPS.map((op) => ({ weight: op.weight ?? 1, arbitrary: op.arb.map((input) => ({ op: op.name, input })) })))
     await fc.assert(
-      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 14 }), async (steps) => {
+      // a namespace that opens with little: refunds must be refused rather than overdraw
+      fc.asyncProperty(fc.constantFrom(5_000_000, 0, 1_000), fc.array(step, { minLength: 1, maxLength: 20 }), async (opening, steps) => {
         const file = tempFile()
         const first = await makeSandbox({ data: file, frozen: true })
         let kept
         try {
-          const r: Run = { sb: first, open: [] }
+          if (opening !== 5_000_000) expect((await first.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: opening } })).status).toBe(200)
+          const r: Run = { sb: first, open: [], payins: [], holds: [], refunds: [] }
           for (const { op, input } of steps) {
             await OPS.find((o) => o.name === op)!.run(r, input)
             await checkInvariants(first)
@@ -236,7 +292,9 @@ describe('the ledger property (docs/behaviour.md 13.4)', () => {
           await second.close()
         }
       }),
-      { numRuns: Number(process.env.LEDGER_RUNS ?? 25) },
+      { numRuns: Number(process.env.LEDGER_RUNS ?? 60), seed: Number(process.env.LEDGER_SEED ?? 28) },
     )
+    expect(seen.refunds).toBeGreaterThan(0)
+    expect(seen.captures).toBeGreaterThan(0)
   }, 120_000)
 })
