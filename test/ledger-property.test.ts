@@ -7,7 +7,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
 
 /**
- * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, captures, refunds,
+ * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, captures, refunds, payouts,
  * clock moves (settlements) and fundings a namespace sees, each balance is the opening balance plus the sum of
  * its entries, summed here afresh from the stored records (not through the ledger), an available
  * balance is never negative, the history runs from one balance to the next and ends at the
@@ -33,10 +33,12 @@ interface Run {
   holds: string[]
   /** refunds accepted, to complete */
   refunds: string[]
+  /** payouts accepted, to complete */
+  payouts: string[]
 }
 
 /** what the runs exercised: the property must have seen refunds and captures accepted */
-const seen = { refunds: 0, captures: 0 }
+const seen = { refunds: 0, captures: 0, payouts: 0 }
 
 interface Op<T = any> {
   name: string
@@ -77,6 +79,7 @@ const OPS: Op[] = [
   },
   {
     name: 'pre-authorization',
+    weight: 2,
     arb: major(100, 50_000),
     async run(r, amount) {
       const payload = cardPayload(CARDS.success, { amount })
@@ -86,6 +89,7 @@ const OPS: Op[] = [
   },
   {
     name: 'capture',
+    weight: 3,
     arb: fc.record({ pick: fc.nat(), amount: major(1, 30_000) }),
     async run(r, { pick, amount }) {
       if (!r.holds.length) return
@@ -164,6 +168,27 @@ const OPS: Op[] = [
     },
   },
   {
+    name: 'payout',
+    weight: 2,
+    // SPEC-BEYOND 5.8's test accounts (docs/behaviour.md 13.7): a success, a failure, one that waits for the control call
+    arb: fc.record({ amount: major(1_000, 2_000_000), to: fc.constantFrom(['033', '0000000000'], ['035', '0000000000'], ['033', '1111111111']) }),
+    async run(r, { amount, to: [bank, account] }) {
+      const reference = ref('po')
+      const res = await call(r, 'POST', `${M}/transactions/disburse`, { reference, destination: { type: 'bank_account', amount, currency: 'NGN', bank_account: { bank, account }, customer: { email: 'a@b.co' } } })
+      if (res.status === 200) {
+        r.payouts.push(reference)
+        seen.payouts++
+      }
+    },
+  },
+  {
+    name: 'complete a payout',
+    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
+    async run(r, { pick, outcome }) {
+      if (r.payouts.length) await call(r, 'POST', `/_sandbox/payouts/${r.payouts[pick % r.payouts.length]}/complete`, { outcome })
+    },
+  },
+  {
     name: 'funding',
     arb: fc.record({ currency: fc.constantFrom(...CURRENCIES), amount: major(0.01, 1_000_000) }),
     async run(r, body) {
@@ -187,6 +212,8 @@ const RECORD_ENTRIES: Record<string, (record: any) => (LedgerEntry & { currency:
   [LEDGER]: (r: LedgerRecord) => [r],
   [CARD_OPS]: (op: CardOperation) => (op.ledger ?? []).map((e) => ({ ...e, currency: op.currency })),
   [REFUNDS]: (r: Refund) => r.ledger.map((e) => ({ ...e, currency: r.currency })),
+  // a payout's debit, and the credit returning it when it fails
+  payouts: (p: { currency: string; ledger?: LedgerEntry[] }) => (p.ledger ?? []).map((e) => ({ ...e, currency: p.currency })),
 }
 
 /** The balances summed afresh from the records: the opening balance plus every entry, minor units. */
@@ -269,13 +296,13 @@ describe('the ledger property (docs/behaviour.md 13.4)', () => {
     const step = fc.oneof(...OPS.map((op) => ({ weight: op.weight ?? 1, arbitrary: op.arb.map((input) => ({ op: op.name, input })) })))
     await fc.assert(
       // a namespace that opens with little: refunds must be refused rather than overdraw
-      fc.asyncProperty(fc.constantFrom(5_000_000, 0, 1_000), fc.array(step, { minLength: 1, maxLength: 20 }), async (opening, steps) => {
+      fc.asyncProperty(fc.constantFrom(5_000_000, 0, 1_000), fc.array(step, { minLength: 1, maxLength: 25 }), async (opening, steps) => {
         const file = tempFile()
         const first = await makeSandbox({ data: file, frozen: true })
         let kept
         try {
           if (opening !== 5_000_000) expect((await first.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: opening } })).status).toBe(200)
-          const r: Run = { sb: first, open: [], payins: [], holds: [], refunds: [] }
+          const r: Run = { sb: first, open: [], payins: [], holds: [], refunds: [], payouts: [] }
           for (const { op, input } of steps) {
             await OPS.find((o) => o.name === op)!.run(r, input)
             await checkInvariants(first)
@@ -292,7 +319,7 @@ describe('the ledger property (docs/behaviour.md 13.4)', () => {
           await second.close()
         }
       }),
-      { numRuns: Number(process.env.LEDGER_RUNS ?? 60), seed: Number(process.env.LEDGER_SEED ?? 28) },
+      { numRuns: Number(process.env.LEDGER_RUNS ?? 100), seed: Number(process.env.LEDGER_SEED ?? 28) },
     )
     expect(seen.refunds).toBeGreaterThan(0)
     expect(seen.captures).toBeGreaterThan(0)
