@@ -20,6 +20,7 @@ import { BankTransferService } from './bank-transfer/service.js'
 import { CheckoutService } from './checkout/service.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './virtual-accounts/service.js'
 import type { AttemptHooks } from './charges/lifecycle.js'
+import { PAYOUTS_SPEC, PayoutService } from './payouts/service.js'
 
 export { VERSION }
 
@@ -48,6 +49,7 @@ export interface Deps {
   ledger: Ledger
   balances: BalanceService
   virtualAccounts: VirtualAccountService
+  payouts: PayoutService
   version: string
   startedAt: number
 }
@@ -56,7 +58,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, PAYOUTS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
@@ -106,6 +108,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts),
     directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
+    payouts: new PayoutService(store, clocks, scenarios, events, ledger),
     version: VERSION,
     startedAt,
   }

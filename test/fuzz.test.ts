@@ -31,6 +31,11 @@ const OBJECT_PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort()
 const ARRAY_PROTO_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
 
 const M = '/merchant/api/v1'
+/** a payout to account `account` at bank 033 (docs/behaviour.md 13.7) */
+const payoutBody = (account: string) => () => ({
+  reference: ref('po-fuzz'),
+  destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account }, customer: { email: 'payee@example.com', name: 'Payee' } },
+})
 const CARD = `${M}/charges/card`
 const MM = `${M}/charges/mobile-money`
 const PIN_CARD = '5188513618552975'
@@ -171,6 +176,8 @@ interface Fx {
   /** a virtual bank account: its reference and number */
   vbaRef: string
   vbaNumber: string
+  /** a payout that stays processing */
+  payoutRef: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -205,6 +212,7 @@ function fixtures(key: string): Promise<Fx> {
       expect(events.data.length).toBeGreaterThan(0)
       const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
       const vba = await ok200('POST', `${M}/virtual-bank-account`, key, vbaBody())
+      const payout = await ok200('POST', `${M}/transactions/disburse`, key, payoutBody('1111111111')())
       return {
         key,
         pinTx: pin.tx,
@@ -223,6 +231,7 @@ function fixtures(key: string): Promise<Fx> {
         checkoutTx: new URL(checkout.data.checkout_url).pathname.split('/')[2],
         vbaRef: vba.data.account_reference,
         vbaNumber: vba.data.account_number,
+        payoutRef: payout.data.reference,
       }
     })()
     fixtureCache.set(key, fx)
@@ -315,6 +324,12 @@ const ENDPOINTS: Endpoint[] = [
   // balances (docs/behaviour.md 13.4)
   { method: 'GET', path: () => `${M}/balances` },
   { method: 'POST', path: () => '/_sandbox/balances/fund', body: () => ({ currency: 'NGN', amount: 100 }) },
+  // payouts (docs/behaviour.md 13.7)
+  { method: 'POST', path: () => `${M}/transactions/disburse`, body: payoutBody('0000000000') },
+  { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi' } }) },
+  { method: 'GET', path: (fx, p = enc(fx.payoutRef)) => `${M}/transactions/${p}`, hasParam: true },
+  { method: 'GET', path: () => `${M}/payouts`, query: () => ({ limit: '5', status: 'processing', currency: 'NGN' }) },
+  { method: 'POST', path: (fx, p = enc(fx.payoutRef)) => `/_sandbox/payouts/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success' }) },
   // virtual bank accounts (docs/behaviour.md 13.3)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },
