@@ -29,7 +29,7 @@ import type { CheckoutCharge } from './checkout/service.js'
 import type { BankTransferCharge } from './bank-transfer/service.js'
 import { bankTransferRoutes } from './bank-transfer/routes.js'
 import { balanceControlRoutes, balanceRoutes } from './balances/routes.js'
-import { payoutControlRoutes, payoutListRoutes, payoutRoutes } from './payouts/routes.js'
+import { bulkPayoutRoutes, payoutControlRoutes, payoutListRoutes, payoutRoutes } from './payouts/routes.js'
 import { virtualAccountRoutes } from './virtual-accounts/routes.js'
 import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 
@@ -75,6 +75,9 @@ export function createApp(deps: Deps) {
   // docs/behaviour.md 13.7: payouts
   mount(app, '/merchant/api/v1/transactions', api, payoutRoutes(deps.payouts))
   mount(app, '/merchant/api/v1/payouts', api, payoutListRoutes(deps.payouts))
+  // docs/behaviour.md 13.7.1: bulk payouts under both prefixes
+  mount(app, '/merchant/api/v1/transactions', api, bulkPayoutRoutes(deps.bulkPayouts))
+  mount(app, '/api/v1/transactions', api, bulkPayoutRoutes(deps.bulkPayouts))
   // docs/behaviour.md 6 and 7: served with and without the /merchant prefix
   mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))

@@ -4,7 +4,7 @@ import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/type
 import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
 import { bankTransferSchema } from './bank-transfer/schemas.js'
 import { fundSchema } from './balances/routes.js'
-import { completePayoutSchema, disburseSchema, payoutListSchema, remittanceSchema } from './payouts/schemas.js'
+import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, payoutListSchema, remittanceSchema } from './payouts/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -62,6 +62,7 @@ const BODIES: Record<string, z.ZodType> = {
   DisburseRequest: disburseSchema,
   RemittanceRequest: remittanceSchema,
   CompletePayoutRequest: completePayoutSchema,
+  BulkPayoutRequest: bulkSchema,
   MobileMoneyChargeRequest: mobileMoneyChargeSchema,
   MobileMoneyAuthorizeRequest: mmAuthorizeSchema,
   StkAuthorizeRequest: stkAuthorizeSchema,
@@ -274,6 +275,15 @@ function routes(): Route[] {
     { method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data`', body: 'RemittanceRequest' },
     { method: 'get', path: '/merchant/api/v1/transactions/:reference', tag: 'payouts', operationId: 'getPayout', summary: 'Query a payout by its reference (message `Transaction retrieved successfully`)' },
     { method: 'get', path: '/merchant/api/v1/payouts', tag: 'payouts', operationId: 'listPayouts', summary: 'The payouts, newest first, by currency, status and date, a page at a time by pointer', query: payoutListSchema },
+    ...(['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i): Route[] => {
+      const suffix = i === 0 ? '' : 'Merchant'
+      return [
+        { method: 'post', path: `${prefix}/transactions/disburse/bulk`, tag: 'payouts', operationId: `bulkDisburse${suffix}`, summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)', body: 'BulkPayoutRequest' },
+        { method: 'get', path: `${prefix}/transactions/bulk/:batch`, tag: 'payouts', operationId: `getBulkPayout${suffix}`, summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)" },
+        { method: 'get', path: `${prefix}/transactions/bulk/:batch/payouts`, tag: 'payouts', operationId: `listBulkPayoutItems${suffix}`, summary: "A batch's payouts, page by page (message `Payouts retrieved successfully`)", query: bulkItemsQuerySchema },
+        { method: 'get', path: `${prefix}/transactions/bulk/:batch/payout`, tag: 'payouts', operationId: `listBulkPayoutItemsSingular${suffix}`, summary: 'The same list, under the ending some SDKs call', query: bulkItemsQuerySchema },
+      ]
+    }),
     { method: 'post', path: '/_sandbox/payouts/:reference/complete', tag: 'payouts', operationId: 'completePayout', summary: 'End a processing payout now (as its test account says unless `outcome` is given)', body: 'CompletePayoutRequest', bodyRequired: false },
     { method: 'post', path: '/_sandbox/balances/fund', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: 'FundRequest' },
     { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },

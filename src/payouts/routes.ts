@@ -2,7 +2,8 @@ import { Hono } from 'hono'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { completePayoutSchema, disburseSchema, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
+import { BULK_MSG, type BulkPayoutService } from './bulk.js'
+import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
 import { PAYOUT_MSG, createdData, queryData, type PayoutService } from './service.js'
 
 /**
@@ -39,5 +40,30 @@ export function payoutControlRoutes(payouts: PayoutService) {
     const { outcome, reason } = validate(completePayoutSchema, body)
     return ok(c, 'Payout completed', queryData(payouts.complete(c.get('ns'), c.req.param('reference'), outcome, reason)))
   })
+  return app
+}
+
+/**
+ * docs/behaviour.md 13.7.1: bulk payouts, served under /api/v1/transactions and
+ * /merchant/api/v1/transactions, the items list under both `/payouts` and `/payout`.
+ */
+export function bulkPayoutRoutes(bulk: BulkPayoutService) {
+  const app = new Hono<AppEnv>()
+  app.post('/disburse/bulk', async (c) => {
+    const ns = c.get('ns')
+    const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
+    return ok(c, BULK_MSG.INITIATED, bulk.createdData(ns, bulk.create(ns, input)))
+  })
+  app.get('/bulk/:batch', (c) => {
+    const ns = c.get('ns')
+    return ok(c, BULK_MSG.RETRIEVED, bulk.summaryData(ns, bulk.get(ns, c.req.param('batch'))))
+  })
+  for (const ending of ['payouts', 'payout']) {
+    app.get(`/bulk/:batch/${ending}`, (c) => {
+      const ns = c.get('ns')
+      const q = validate(bulkItemsQuerySchema, c.req.query())
+      return ok(c, BULK_MSG.ITEMS, bulk.itemsData(ns, bulk.get(ns, c.req.param('batch')), q))
+    })
+  }
   return app
 }

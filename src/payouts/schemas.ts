@@ -101,3 +101,80 @@ export const completePayoutSchema = z.object({
   outcome: z.enum(['success', 'failed']).optional(),
   reason: z.string().min(1).max(255, atMost(255)).optional(),
 })
+
+/** docs/behaviour.md 13.7.1: a bulk payout's references, 5 to 50 characters */
+const bulkReference = z.string().trim().min(5, 'must be at least 5 characters').max(50, atMost(50))
+
+/** One payout of a batch, as the documentation writes it (`bank_code` / `account_number`). */
+const bulkItemSchema = z
+  .object({
+    reference: bulkReference,
+    amount: amountSchema({ allowString: true }),
+    type: z.enum(['bank_account', 'mobile_money']).default('bank_account'),
+    narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    bank_account: z.object({ bank_code: bankAccountSchema.shape.bank, account_number: bankAccountSchema.shape.account }).optional(),
+    mobile_money: mobileMoneySchema.optional(),
+    customer: customerSchema,
+  })
+  .superRefine((d, ctx) => {
+    if (d.type === 'bank_account' && !d.bank_account) ctx.addIssue({ code: 'custom', path: ['bank_account'], message: 'is required' })
+    if (d.type === 'mobile_money' && !d.mobile_money) ctx.addIssue({ code: 'custom', path: ['mobile_money'], message: 'is required' })
+  })
+export type BulkItem = z.infer<typeof bulkItemSchema>
+
+export const BULK_CURRENCIES = ['NGN', 'KES', 'GHS'] as const
+
+export const bulkSchema = z
+  .object({
+    batch_reference: bulkReference,
+    description: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    merchant_bears_cost: z.boolean().optional(),
+    currency: z.enum(BULK_CURRENCIES),
+    payouts: z.array(bulkItemSchema).min(2, 'must hold at least 2 payouts').max(50, 'must hold at most 50 payouts'),
+  })
+  .superRefine((b, ctx) => {
+    const seen = new Set<string>()
+    b.payouts.forEach((p, i) => {
+      if (seen.has(p.reference)) ctx.addIssue({ code: 'custom', path: ['payouts', i, 'reference'], message: 'is used by another payout of the batch' })
+      seen.add(p.reference)
+    })
+  })
+export type BulkInput = z.infer<typeof bulkSchema>
+
+/** the items list: page by page */
+export const bulkItemsQuerySchema = z
+  .object({
+    page: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= 1, 'must be 1 or more').optional(),
+    limit: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= 1 && n <= 100, 'must be from 1 to 100').optional(),
+  })
+  .passthrough()
+
+/** Aliases public clients send inside a batch's items: `bank` / `account`, `phone`. */
+export function normalizeBulk(body: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(body.payouts)) return body
+  const payouts = body.payouts.map((item) => {
+    const p = obj(item)
+    if (!p) return item
+    const out: Record<string, unknown> = { ...p }
+    if (typeof out.type === 'string' && TYPE_ALIASES[out.type]) out.type = TYPE_ALIASES[out.type]
+    const b = obj(out.bank_account)
+    if (b) {
+      const nb: Record<string, unknown> = { ...b }
+      nb.bank_code ??= nb.bank
+      nb.account_number ??= nb.account
+      delete nb.bank
+      delete nb.account
+      out.bank_account = nb
+    }
+    const m = obj(out.mobile_money)
+    if (m) {
+      const w: Record<string, unknown> = { ...m }
+      w.mobile_number ??= w.phone ?? w.phone_number
+      delete w.phone
+      delete w.phone_number
+      out.mobile_money = w
+    }
+    return out
+  })
+  return { ...body, payouts }
+}

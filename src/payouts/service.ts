@@ -59,6 +59,8 @@ export interface Payout {
   amount: number
   fee: number
   vat: number
+  /** true: the fee and VAT are debited on top of the amount; false (a bulk payout's choice): taken out of it */
+  merchant_bears_cost: boolean
   currency: string
   narration: string | null
   bank_account: { bank: string; account: string; bank_name: string; account_name: string | null } | null
@@ -90,12 +92,16 @@ export interface NewPayout {
   notification_url?: string
   remittance_data?: Record<string, unknown>
   batch_reference?: string
+  merchant_bears_cost?: boolean
 }
 
 const traceDigits = customAlphabet('0123456789', 20)
 
-/** What a payout takes from the balance: amount, fee and VAT, minor units. */
-export const totalOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat'>): number => p.amount + p.fee + p.vat
+/**
+ * What a payout takes from the balance, minor units: amount, fee and VAT when the merchant bears
+ * the cost; the amount alone otherwise (the fee comes out of what the destination receives).
+ */
+export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
 export class PayoutService {
   /** told when a payout ends (the bulk batches follow their items) */
@@ -138,8 +144,19 @@ export class PayoutService {
    * leaving nothing behind.
    */
   create(ns: string, o: NewPayout): Payout {
-    const col = this.#col(ns)
-    if (col.has(o.reference)) throw conflict(PAYOUT_MSG.DUPLICATE)
+    const payout = this.prepare(ns, o)
+    // the check and the debit in one synchronous turn: no await between them
+    if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(PAYOUT_MSG.INSUFFICIENT)
+    this.accept(ns, payout)
+    return payout
+  }
+
+  /**
+   * A payout checked (everything but the balance) and built, not stored: what `accept` stores.
+   * Throws the refusal of 13.7 otherwise.
+   */
+  prepare(ns: string, o: NewPayout): Payout {
+    if (this.#col(ns).has(o.reference)) throw conflict(PAYOUT_MSG.DUPLICATE)
     const d = o.destination
     const active = this.scenarios.forNs(ns)
     const settings = active.settings
@@ -176,13 +193,8 @@ export class PayoutService {
     if (limit && amount < Math.round(limit.min * 100)) throw conflict(belowMinimum(Math.round(limit.min * 100), d.currency))
     if (limit && amount > Math.round(limit.max * 100)) throw badRequest(aboveMaximum(Math.round(limit.max * 100), d.currency))
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
-    const now = this.clocks.now(ns)
-    // the check and the debit in one synchronous turn: no await between them
-    if (this.ledger.available(ns, d.currency, now) < amount + fee + vat) throw badRequest(PAYOUT_MSG.INSUFFICIENT)
-    const at = new Date(now).toISOString()
-    const debit: LedgerEntry = { direction: 'debit', amount: amount + fee + vat, available_at: at }
     const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
-    const payout: Payout = {
+    return {
       reference: o.reference,
       batch_reference: o.batch_reference ?? null,
       type: d.type,
@@ -190,6 +202,7 @@ export class PayoutService {
       amount,
       fee,
       vat,
+      merchant_bears_cost: o.merchant_bears_cost ?? true,
       currency: d.currency,
       narration: d.narration ?? null,
       bank_account,
@@ -200,16 +213,25 @@ export class PayoutService {
       remittance_data: o.remittance_data ?? null,
       message: PAYOUT_MSG.PROCESSING,
       trace_id: null,
-      created_at: at,
+      created_at: this.clocks.iso(ns),
       completed_at: null,
-      ledger: [debit],
+      ledger: [],
       plan: { outcome, message: outcome === 'failed' ? (plan?.message ?? PAYOUT_MSG.FAILED) : null },
       timer: null,
     }
-    if (outcome !== 'processing') payout.timer = this.clocks.schedule(ns, settings.payout_delay_seconds * 1000, END, { reference: o.reference })
-    col.put(o.reference, payout)
-    this.ledger.noted(ns, d.currency, debit)
-    return payout
+  }
+
+  /**
+   * Debits a prepared payout and stores it, processing, with the timer that ends it. The caller
+   * has checked the balance in the same synchronous turn.
+   */
+  accept(ns: string, payout: Payout): void {
+    const debit: LedgerEntry = { direction: 'debit', amount: debitOf(payout), available_at: payout.created_at }
+    payout.ledger = [debit]
+    const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
+    if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
+    this.#col(ns).put(payout.reference, payout)
+    this.ledger.noted(ns, payout.currency, debit)
   }
 
   /** The payout with this reference, or 404 `Transaction not found`. */
@@ -255,7 +277,7 @@ export class PayoutService {
       payout.message = PAYOUT_MSG.SUCCESS
     } else {
       payout.message = reason ?? PAYOUT_MSG.FAILED
-      payout.ledger.push({ direction: 'credit', amount: totalOf(payout), available_at: at })
+      payout.ledger.push({ direction: 'credit', amount: debitOf(payout), available_at: at })
     }
     this.#col(ns).put(payout.reference, payout)
     if (outcome === 'failed') this.ledger.noted(ns, payout.currency, payout.ledger.at(-1)!)
