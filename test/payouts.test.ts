@@ -390,3 +390,26 @@ describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
     expect((await sb.call('GET', `/api/v1/transactions/bulk/${res.body.data.reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 1, failedTransactions: 1 })
   })
 })
+
+describe('the dashboard payouts panel', () => {
+  it('lists payouts with destination, cost and status, and buttons that end a processing one', async () => {
+    const sb = await sandbox({ frozen: true })
+    const slow = bank({}, { bank_account: { bank: '033', account: '1111111111' } })
+    const w = momo('safaricom-ke', '254711111111', 'KES')
+    await sb.call('POST', DISBURSE, slow)
+    await sb.call('POST', DISBURSE, w)
+    await advance(sb, 60)
+    const page = await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })
+    expect(page.status).toBe(200)
+    const html = page.body as string
+    expect(html).toContain('id="h-payouts"')
+    const row = (reference: string) => html.slice(html.indexOf(`data-ref="${reference}"`), html.indexOf('</tr>', html.indexOf(`data-ref="${reference}"`)))
+    expect(row(slow.reference)).toContain('United Bank for Africa (033)')
+    expect(row(slow.reference)).toContain('NGN 1,000.00')
+    expect(row(slow.reference)).toContain('fee NGN 32.25')
+    expect(row(slow.reference)).toContain(`/_sandbox/payouts/${slow.reference}/complete`)
+    expect(row(w.reference)).toContain('safaricom-ke')
+    expect(row(w.reference)).toContain('Payout successful')
+    expect(row(w.reference)).not.toContain('/complete')
+  })
+})

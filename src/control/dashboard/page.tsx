@@ -14,6 +14,7 @@ import { FilterForm } from './filters.js'
 import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
 import { VirtualAccounts } from './virtual-accounts.js'
+import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { ClockState, Selected, WebhookState } from './selected.js'
@@ -50,6 +51,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
       <section class="panel" aria-labelledby="h-vba">
         <h2 id="h-vba">Virtual bank accounts</h2>
         <VirtualAccounts s={s} ns={ns} f={f} />
+      </section>
+      <section class="panel" aria-labelledby="h-payouts">
+        <h2 id="h-payouts">Payouts</h2>
+        <Payouts s={s} ns={ns} f={f} />
       </section>
       <section class="panel" aria-labelledby="h-preauth">
         <h2 id="h-preauth">Pre-authorizations</h2>
@@ -103,6 +108,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
         <nav class="jump" aria-label="Sections">
           <a href="#h-charges">Charges</a>
           <a href="#h-vba">Virtual accounts</a>
+          <a href="#h-payouts">Payouts</a>
           <a href="#h-preauth">Pre-authorizations</a>
           <a href="#h-dd">Direct debit</a>
           <a href="#h-identity">Identity</a>
@@ -154,6 +160,7 @@ export function dashboardRoutes(deps: Deps) {
     identity: deps.identity,
     checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
     virtualAccounts: deps.virtualAccounts,
+    payouts: deps.payouts,
   }
   const app = new Hono<AppEnv>()
   app.get('/', (c) => {
