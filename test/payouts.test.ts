@@ -231,6 +231,23 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
   })
 })
 
+describe('the ledger (docs/behaviour.md 13.4)', () => {
+  it("a payout's debit, and the credit that returns a failed one, are entries of the namespace's ledger", async () => {
+    const sb = await sandbox({ frozen: true })
+    const bad = bank({}, { bank_account: { bank: '035', account: '0000000000' } })
+    await sb.call('POST', DISBURSE, bad)
+    await advance(sb, 60)
+    const now = sb.deps.clocks.now(SECRET)
+    const mine = sb.deps.ledger.entries(SECRET, now).filter((e) => e.source === 'payout')
+    expect(mine.map((e) => [e.direction, e.amount, e.currency, e.source_reference])).toEqual([
+      ['debit', 103_225, 'NGN', bad.reference],
+      ['credit', 103_225, 'NGN', bad.reference],
+    ])
+    const sum = sb.deps.ledger.entries(SECRET, now).filter((e) => e.currency === 'NGN').reduce((t, e) => t + (e.direction === 'credit' ? e.amount : -e.amount), 0)
+    expect(sum / 100).toBe(await available(sb))
+  })
+})
+
 describe('transfer.success / transfer.failed webhooks', () => {
   it('are signed and sent to notification_url, with reason on a failure; the namespace URL otherwise', async () => {
     const sb = await sandbox({ frozen: true })

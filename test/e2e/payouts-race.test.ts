@@ -67,5 +67,10 @@ describe('50 payouts racing for a balance that covers 10', () => {
       destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account: '0000000000' }, customer: { email: 'payee@example.com' } },
     })
     expect(eleventh.body.message).toBe('Insufficient funds in disbursement wallet')
+    // the timers that end them came back too: 60 s on the clock, all 10 succeed, the debits stay
+    expect((await call(second.url, 'POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    const ended = (await call(second.url, 'GET', '/merchant/api/v1/payouts?limit=100&status=success')).body.data.payouts
+    expect(ended).toHaveLength(10)
+    expect((await call(second.url, 'GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual({ pending_balance: 0, available_balance: 0 })
   })
 })
