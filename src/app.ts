@@ -31,6 +31,7 @@ import { bankTransferRoutes } from './bank-transfer/routes.js'
 import { balanceControlRoutes, balanceRoutes } from './balances/routes.js'
 import { bulkPayoutRoutes, payoutControlRoutes, payoutListRoutes, payoutRoutes } from './payouts/routes.js'
 import { virtualAccountRoutes } from './virtual-accounts/routes.js'
+import { refundControlRoutes, refundRoutes } from './refunds/routes.js'
 import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 
 /** The identity calls, which carry selfies: a larger body limit. */
@@ -65,6 +66,7 @@ export function createApp(deps: Deps) {
   mount(app, '/_sandbox/direct-debit', control, directDebitControlRoutes(directDebit))
   mount(app, '/_sandbox/checkouts', control, checkoutControlRoutes(deps))
   mount(app, '/_sandbox/balances', control, balanceControlRoutes(deps.balances))
+  mount(app, '/_sandbox/refunds', control, refundControlRoutes(deps.refunds))
   mount(app, '/_sandbox/payouts', control, payoutControlRoutes(deps.payouts))
 
   mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
@@ -72,6 +74,7 @@ export function createApp(deps: Deps) {
   mount(app, '/merchant/api/v1/charges', api, checkoutRoutes(checkout))
   mount(app, '/merchant/api/v1/charges/bank-transfer', api, bankTransferRoutes(deps))
   mount(app, '/merchant/api/v1/balances', api, balanceRoutes(deps.balances))
+  mount(app, '/merchant/api/v1/refunds', api, refundRoutes(deps.refunds))
   // docs/behaviour.md 13.7: payouts
   mount(app, '/merchant/api/v1/transactions', api, payoutRoutes(deps.payouts))
   mount(app, '/merchant/api/v1/payouts', api, payoutListRoutes(deps.payouts))

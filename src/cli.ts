@@ -55,6 +55,13 @@ export function buildProgram(): Command {
     .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
     .addOption(new Option('--webhook-concurrency <n>', 'webhook attempts in flight at once, all namespaces (default 8)').env('SANDBOX_WEBHOOK_CONCURRENCY'))
     .addOption(new Option('--webhook-namespace-concurrency <n>', 'webhook attempts of one namespace in flight at once (default 4)').env('SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY'))
+    .option('--tls', 'also serve HTTPS, with a certificate signed by the local CA (SANDBOX_TLS)')
+    .addOption(new Option('--tls-port <port>', 'HTTPS port with --tls; 0 picks a free port (default 4443)').env('SANDBOX_TLS_PORT'))
+    .option('--proxy', 'also listen as an HTTP(S) forward proxy that answers the intercepted hosts (SANDBOX_PROXY)')
+    .addOption(new Option('--proxy-port <port>', 'proxy port with --proxy; 0 picks a free port (default 4080)').env('SANDBOX_PROXY_PORT'))
+    .option('--intercept <host>', 'a host the proxy answers from the sandbox; repeatable (default api.korapay.com; SANDBOX_INTERCEPT, comma-separated)', collect, [])
+    .option('--proxy-only-intercepted', 'the proxy refuses other hosts instead of tunnelling to them (SANDBOX_PROXY_ONLY_INTERCEPTED)')
+    .addOption(new Option('--ca-dir <dir>', 'directory of the local CA, created on first use (default ~/.local/share/paysandbox/ca)').env('SANDBOX_CA_DIR'))
     .option('--detach', 'run in the background: return once ready, write a pid file (stop with sandbox stop)')
     .option('--pid-file <file>', 'pid file written by --detach (its log goes beside it, .log)', '.sandbox.pid')
     .option('--no-exit-with-parent', 'keep running when the process that launched it exits (by default a foreground server stops then)')
@@ -66,13 +73,19 @@ Examples:
   $ sandbox start --port 0                 # a free port, printed in the ready line
   $ sandbox start --data .sandbox.json     # persisted; reloaded on the next start
   $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci
-  $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)`,
+  $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)
+  $ sandbox start --tls --proxy            # https://127.0.0.1:4443 and a proxy on http://127.0.0.1:4080
+  $ HTTPS_PROXY=http://127.0.0.1:4080 SSL_CERT_FILE="$(sandbox ca --path)" python3 my_client.py`,
     )
     .action(async (opts: Record<string, string | string[] | boolean | undefined>, cmd: Command) => {
       if (opts.detach) process.exit(await (await import('./detach.js')).startDetached(cmd, opts.pidFile as string))
       // the flags that pass to the config as the text given (config.ts checks and converts them)
       const input: ConfigInput = {
         scenarios: opts.scenarios as string[],
+        tls: opts.tls === true ? true : undefined,
+        proxy: opts.proxy === true ? true : undefined,
+        proxyOnlyIntercepted: opts.proxyOnlyIntercepted === true ? true : undefined,
+        interceptHosts: (opts.intercept as string[]).length ? (opts.intercept as string[]) : undefined,
         strictKeys: opts.strictKeys === undefined ? undefined : opts.strictKeys === true || ['1', 'true', 'yes'].includes(String(opts.strictKeys).toLowerCase()),
       }
       for (const name of TEXT_FLAGS) if (typeof opts[name] === 'string') input[name] = opts[name]
@@ -140,6 +153,26 @@ Examples:
       }
       const { formatMagic } = await import('./magic.js')
       process.stdout.write(formatMagic(data))
+    })
+
+  program
+    .command('ca')
+    .description('print the local CA certificate (created on first use) and how to make clients trust it')
+    .addOption(new Option('--ca-dir <dir>', 'directory of the local CA (default ~/.local/share/paysandbox/ca)').env('SANDBOX_CA_DIR'))
+    .option('--path', "print only the CA certificate's path")
+    .addHelpText('after', `\nExamples:\n  $ sandbox ca\n  $ NODE_EXTRA_CA_CERTS="$(sandbox ca --path)" node my-client.js`)
+    .action(async (opts: { caDir?: string; path?: boolean }) => {
+      const { caDirFrom } = await import('./config.js')
+      const { CaError, loadOrCreateCa } = await import('./reach/ca.js')
+      let ca
+      try {
+        ca = await loadOrCreateCa(caDirFrom(opts.caDir))
+      } catch (e) {
+        if (e instanceof CaError) die(e.message)
+        throw e
+      }
+      const { trustText } = await import('./reach/trust.js')
+      process.stdout.write(opts.path ? `${ca.certPath}\n` : trustText(ca.certPath, ca.created))
     })
 
   registerReplay(program, die)
@@ -229,7 +262,7 @@ function watchLauncher(ancestry: Ancestry, onGone: (pid: number) => void): void 
 const TEXT_FLAGS = [
   'port', 'host', 'data', 'secretKey', 'encryptionKey', 'merchants', 'webhookUrl', 'controlToken', 'journalSize', 'journalBodyBytes',
   'journalBytes', 'journalTotalBytes', 'maxNamespaces', 'maxEvents', 'webhookRetrySchedule', 'webhookTimeout', 'webhookConcurrency',
-  'webhookNamespaceConcurrency', 'debitLimit', 'maxVirtualAccounts',
+  'webhookNamespaceConcurrency', 'debitLimit', 'maxVirtualAccounts', 'tlsPort', 'proxyPort', 'caDir',
 ] as const satisfies readonly (keyof ConfigInput)[]
 
 async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<void> {
@@ -248,7 +281,7 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
     running = await startServer(config, { lazy: true })
   } catch (e) {
     // by name: the classes live in modules that start-up does not load
-    if (e instanceof Error && (e.name === 'PackError' || e.name === 'DataFileError')) die(e.message)
+    if (e instanceof Error && ['PackError', 'DataFileError', 'CaError', 'ReachError'].includes(e.name)) die(e.message)
     const err = e as NodeJS.ErrnoException
     if (err.code === 'EADDRINUSE') die(`port ${config.port} on ${config.host} is already in use (try --port 0)`)
     if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') die(`cannot listen on ${config.host}:${config.port} (${err.code})`)
@@ -262,8 +295,12 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
   out.write(`  encryption key: ${m.encryption_key}\n`)
   if (config.merchants.length > 1) out.write(`  merchants:      ${config.merchants.length} configured\n`)
   out.write(`  store:          ${config.dataFile ? `file ${config.dataFile}` : 'in memory'}\n`)
+  if (running.caPath) out.write(`  CA certificate: ${running.caPath} (intercepting ${config.interceptHosts.join(', ')})\n`)
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1' && !config.controlToken) {
     process.stderr.write('sandbox: warning: listening beyond loopback without --control-token: the control API answers loopback only\n')
+  }
+  if (running.proxyUrl && !['127.0.0.1', 'localhost', '::1'].includes(config.host) && !config.proxyOnlyIntercepted) {
+    process.stderr.write('sandbox: warning: the proxy listens beyond loopback and tunnels to any host for whoever reaches it (--proxy-only-intercepted refuses other hosts)\n')
   }
   let stopping = false
   const stop = (signal: string) => {
@@ -288,6 +325,8 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
       stop('launcher exit')
     })
   }
+  if (running.proxyUrl) out.write(`paysandbox proxy on ${running.proxyUrl}\n`)
+  if (running.httpsUrl) out.write(`paysandbox https on ${running.httpsUrl}\n`)
   out.write(`paysandbox listening on ${running.url}\n`)
 }
 

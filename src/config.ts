@@ -1,3 +1,5 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
 import { readDocumentFile } from './files.js'
 
 export const DEFAULT_SECRET_KEY = 'sk_test_sandbox'
@@ -5,6 +7,10 @@ export const DEFAULT_PUBLIC_KEY = 'pk_test_sandbox'
 export const DEFAULT_ENCRYPTION_KEY = 'sandbox-encryption-key-012345678'
 export const DEFAULT_PORT = 4010
 export const DEFAULT_HOST = '127.0.0.1'
+/** the host a client's code calls, answered by the sandbox under --proxy and intercept (docs/behaviour.md 14) */
+export const DEFAULT_INTERCEPT = ['api.korapay.com']
+export const DEFAULT_TLS_PORT = 4443
+export const DEFAULT_PROXY_PORT = 4080
 
 /** A merchant: one secret key, one namespace. */
 export interface Merchant {
@@ -80,6 +86,18 @@ export interface Config {
    * instead of ~520 (`npm run test:cold` uses 2).
    */
   coldBlock: number
+  /** docs/behaviour.md 14: HTTPS beside HTTP (`--tls`), on `tlsPort` */
+  tls: boolean
+  tlsPort: number
+  /** docs/behaviour.md 14: a forward proxy (`--proxy`), on `proxyPort` */
+  proxy: boolean
+  proxyPort: number
+  /** host names the proxy and in-process interception answer from the sandbox (lower case) */
+  interceptHosts: string[]
+  /** the proxy refuses every other host instead of tunnelling to it */
+  proxyOnlyIntercepted: boolean
+  /** the local certificate authority's directory (`ca.pem`, `ca-key.pem`) */
+  caDir: string
 }
 
 export class ConfigError extends Error {
@@ -188,6 +206,38 @@ export interface ConfigInput {
   webhookNamespaceConcurrency?: number | string
   debitLimit?: number | string
   maxVirtualAccounts?: number | string
+  tls?: boolean
+  tlsPort?: number | string
+  proxy?: boolean
+  proxyPort?: number | string
+  /** host names to intercept: a list, or comma-separated */
+  interceptHosts?: string[] | string
+  proxyOnlyIntercepted?: boolean
+  caDir?: string
+}
+
+const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase())
+
+/** The CA's directory when none is given: per user, `$XDG_DATA_HOME/paysandbox/ca` or `~/.local/share/paysandbox/ca`. */
+export function defaultCaDir(env: NodeJS.ProcessEnv = process.env): string {
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'paysandbox', 'ca')
+}
+
+/** The CA's directory: `--ca-dir`, else SANDBOX_CA_DIR, else the per-user default. */
+export function caDirFrom(given: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  return given || env.SANDBOX_CA_DIR || defaultCaDir(env)
+}
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/
+
+function interceptList(value: string[] | string | undefined): string[] {
+  if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return DEFAULT_INTERCEPT
+  const list = (Array.isArray(value) ? value : value.split(',')).map((h) => h.trim().toLowerCase()).filter(Boolean)
+  const bad = list.find((h) => !HOST_NAME.test(h))
+  if (bad !== undefined || list.length === 0 || list.length > 100) {
+    throw new ConfigError(`--intercept must be host names (at most 100), such as api.korapay.com (got ${bad ?? value})`)
+  }
+  return [...new Set(list)]
 }
 
 function retrySchedule(value: string | number[] | undefined): number[] {
@@ -278,5 +328,12 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     // tuning knobs too, environment only: unset, 0 or not a number gives the default, and at least 1
     hotRecords: Math.max(1, Number(env.SANDBOX_HOT_RECORDS) || 128),
     coldBlock: Math.max(1, Number(env.SANDBOX_COLD_BLOCK) || 64),
+    tls: input.tls ?? truthy(env.SANDBOX_TLS),
+    tlsPort: intIn(input.tlsPort ?? env.SANDBOX_TLS_PORT, '--tls-port', 0, 65535, DEFAULT_TLS_PORT),
+    proxy: input.proxy ?? truthy(env.SANDBOX_PROXY),
+    proxyPort: intIn(input.proxyPort ?? env.SANDBOX_PROXY_PORT, '--proxy-port', 0, 65535, DEFAULT_PROXY_PORT),
+    interceptHosts: interceptList(input.interceptHosts ?? env.SANDBOX_INTERCEPT),
+    proxyOnlyIntercepted: input.proxyOnlyIntercepted ?? truthy(env.SANDBOX_PROXY_ONLY_INTERCEPTED),
+    caDir: caDirFrom(input.caDir, env),
   }
 }

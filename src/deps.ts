@@ -12,7 +12,8 @@ import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './faults.js'
 import { CardService } from './cards/service.js'
-import { PreauthService } from './cards/preauth.js'
+import { PreauthService, type CardRefundHooks } from './cards/preauth.js'
+import { REFUNDS_SPEC, RefundService } from './refunds/service.js'
 import { MobileMoneyService } from './mobile-money/service.js'
 import { DirectDebitService } from './direct-debit/service.js'
 import { IdentityService } from './identity/service.js'
@@ -49,6 +50,7 @@ export interface Deps {
   /** the merchant's ledger: every balance is derived from its entries */
   ledger: Ledger
   balances: BalanceService
+  refunds: RefundService
   virtualAccounts: VirtualAccountService
   payouts: PayoutService
   bulkPayouts: BulkPayoutService
@@ -60,7 +62,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
@@ -82,7 +84,14 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   namespaces.onReset((ns) => webhooks.forget(ns))
 
   const ledger = new Ledger(store, scenarios)
-  const preauth = new PreauthService(store, clocks, scenarios, events)
+  // a card refund is also a refund record (docs/behaviour.md 13.8): the refunds area is built after it
+  const cardRefunds: { current?: CardRefundHooks } = {}
+  const preauth = new PreauthService(store, clocks, scenarios, events, ledger, cardRefunds)
+  const refunds = new RefundService(store, clocks, scenarios, events, ledger, preauth)
+  cardRefunds.current = {
+    check: (ns, tx, currency, amount) => refunds.checkCardRefund(ns, tx, currency, amount),
+    recorded: (ns, op, parent, targetAmount) => refunds.recordCardRefund(ns, op, parent, targetAmount),
+  }
   // a checkout's attempts are charges of their channels: their ends go to the checkout (built after them)
   let checkout: CheckoutService | undefined
   const attempts: AttemptHooks = { onAttemptEnd: (ns, charge) => checkout!.attemptEnded(ns, charge) }
@@ -107,6 +116,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     bankTransfer,
     checkout,
     ledger,
+    refunds,
     balances: new BalanceService(clocks, ledger),
     virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts),
     directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit),

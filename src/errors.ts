@@ -35,6 +35,10 @@ export const MSG = {
   HEADERS_TOO_LARGE: 'Request header fields are too large',
   CHUNK_EXTENSIONS_TOO_LARGE: 'Request chunk extensions are too large',
   REQUEST_TIMEOUT: 'Request timed out',
+  // docs/behaviour.md 14.2: the proxy's own answers
+  PROXY_BAD_TARGET: 'The proxy takes CONNECT host:port or a request to an absolute http(s) URL',
+  PROXY_HOST_REFUSED: 'The sandbox proxy answers only the intercepted hosts (--proxy-only-intercepted)',
+  PROXY_UPSTREAM_FAILED: 'The proxy could not reach the host',
   // Success texts (docs/api.md 2)
   CARD_CHARGED: 'Card charged successfully',
   CHARGE_IN_PROGRESS: 'Charge in progress',

@@ -33,20 +33,39 @@ export { createDeps, type Deps } from './deps.js'
  *   merchants: 'test/fixtures/merchants.yaml',      // several merchants with their own keys
  *   data: '/tmp/sandbox.json',                      // persist, and reload on the next start
  *   strictKeys: true,                               // only configured keys are accepted
+ *   intercept: true,                                // this process's calls to https://api.korapay.com answered here
+ *   tls: true, proxy: true,                         // HTTPS and the proxy, on free ports (httpsUrl, proxyUrl)
+ *   caDir: '/tmp/ci-ca',                            // the local CA (default ~/.local/share/paysandbox/ca)
  * })
  */
-export interface StartSandboxOptions extends Omit<ConfigInput, 'port'> {
+export interface StartSandboxOptions extends Omit<ConfigInput, 'port' | 'tlsPort' | 'proxyPort'> {
   /** 0 (the default here) picks a free port */
   port?: number
+  /** with `tls`: 0 (the default here) picks a free port */
+  tlsPort?: number
+  /** with `proxy`: 0 (the default here) picks a free port */
+  proxyPort?: number
+  /**
+   * Requests this process makes to the intercepted hosts (`interceptHosts`, by default
+   * api.korapay.com) through `fetch`, `http` or `https` are answered by this sandbox until
+   * `close()` (docs/behaviour.md 14.3). One sandbox of a process intercepts at a time.
+   */
+  intercept?: boolean
 }
 
 export interface Sandbox {
   /** base URL, e.g. http://127.0.0.1:53121 */
   url: string
   port: number
+  /** with `tls`: the HTTPS base URL, e.g. https://127.0.0.1:53122 */
+  httpsUrl?: string
+  /** with `proxy`: the proxy's URL, for HTTPS_PROXY */
+  proxyUrl?: string
+  /** with `tls` or `proxy`: the CA certificate a client must trust */
+  caPath?: string
   /** the default merchant's keys */
   keys: { secretKey: string; publicKey: string; encryptionKey: string }
-  /** stops the server and flushes the store */
+  /** stops the interception (with `intercept`) and the server, and flushes the store */
   close(): Promise<void>
 }
 
@@ -58,13 +77,29 @@ export interface Sandbox {
  * afterAll(() => sandbox.close())
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<Sandbox> {
-  const config = resolveConfig({ ...options, port: options.port ?? 0 }, {})
+  const { intercept, ...input } = options
+  const config = resolveConfig({ ...input, port: options.port ?? 0, tlsPort: options.tlsPort ?? 0, proxyPort: options.proxyPort ?? 0 }, {})
   const running = await startServer(config)
+  let restore: (() => void) | undefined
+  if (intercept) {
+    try {
+      restore = (await import('./reach/intercept.js')).interceptHosts(config.interceptHosts, running.url)
+    } catch (e) {
+      await running.close()
+      throw e
+    }
+  }
   const m = config.merchants[0]
   return {
     url: running.url,
     port: running.port,
+    httpsUrl: running.httpsUrl,
+    proxyUrl: running.proxyUrl,
+    caPath: running.caPath,
     keys: { secretKey: m.secret_key, publicKey: m.public_key, encryptionKey: m.encryption_key },
-    close: running.close,
+    close: () => {
+      restore?.()
+      return running.close()
+    },
   }
 }

@@ -2,6 +2,7 @@ import { TRANSFER_BANK } from './bank-transfer/service.js'
 import { pickTestCard, pickTestWallet } from './checkout/pay.js'
 import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
+import { REFUND_MIN, money } from './refunds/service.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
@@ -42,6 +43,7 @@ export function formatMagic(m: Magic): string {
   }
   parts.push(checkoutPart(m))
   parts.push(virtualAccountsPart(m))
+  parts.push(refundsPart(m))
   parts.push(payoutsPart(m))
   return parts.join('')
 }
@@ -111,5 +113,23 @@ function payoutsPart(m: Magic): string {
     table(['bank / operator', 'account', 'outcome', 'label'], m.payouts.map((p) => [p.bank, p.account, p.outcome === 'failed' ? `failed: ${p.message}` : p.outcome, p.label])),
     `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
     'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
+  ].join('')
+}
+
+/** Refunds (docs/behaviour.md 13.8): how long one processes, and the test fields that pick its outcome. */
+function refundsPart(m: Magic): string {
+  const minimums = Object.entries(REFUND_MIN).map(([currency, minor]) => money(currency, minor)).join(', ')
+  return [
+    '\nRefunds\n',
+    `POST /merchant/api/v1/refunds/initiate {"payment_reference", "reference", "amount"?}: a settled pay-in, at least ${minimums};\n`,
+    `processing for ${m.settings.refund_delay_seconds} s on the namespace clock, its amount debited from the available balance at once, then:\n`,
+    table(
+      ['completion_status', 'outcome'],
+      [
+        ['(absent) or success', 'success, refund.success'],
+        ['failed', 'failed, refund.failed with status_reason (default "Refund failed"); the amount returns to the balance'],
+      ],
+    ),
+    'Now: POST /_sandbox/refunds/<reference>/complete {"outcome"?, "reason"?}.\n',
   ].join('')
 }

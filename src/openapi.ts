@@ -4,6 +4,7 @@ import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/type
 import { CHECKOUT_CHANNELS, controlPaySchema, initializeSchema } from './checkout/schemas.js'
 import { bankTransferSchema } from './bank-transfer/schemas.js'
 import { fundSchema } from './balances/routes.js'
+import { completeRefundSchema, initiateSchema as refundInitiateSchema, refundListSchema } from './refunds/schemas.js'
 import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, payoutListSchema, remittanceSchema } from './payouts/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
@@ -23,7 +24,7 @@ import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, trans
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'payouts' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'refunds' | 'payouts' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -81,6 +82,8 @@ const BODIES: Record<string, z.ZodType> = {
   CheckoutPayRequest: controlPaySchema,
   BankTransferRequest: bankTransferSchema,
   FundRequest: fundSchema,
+  InitiateRefundRequest: refundInitiateSchema,
+  CompleteRefundRequest: completeRefundSchema,
   VirtualAccountRequest: vbaCreateSchema,
   VirtualAccountCreditRequest: vbaCreditSchema,
   ResolveAccountRequest: resolveSchema,
@@ -286,6 +289,11 @@ function routes(): Route[] {
     }),
     { method: 'post', path: '/_sandbox/payouts/:reference/complete', tag: 'payouts', operationId: 'completePayout', summary: 'End a processing payout now (as its test account says unless `outcome` is given)', body: 'CompletePayoutRequest', bodyRequired: false },
     { method: 'post', path: '/_sandbox/balances/fund', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: 'FundRequest' },
+    { method: 'post', path: '/merchant/api/v1/refunds/initiate', tag: 'refunds', operationId: 'initiateRefund', summary: 'Refund a settled pay-in, in full or in part (processing, then success or failed)', body: 'InitiateRefundRequest',
+      description: 'Any successful, settled pay-in, by its payment reference (a checkout by its own). The amount is debited from the available balance at once and returned if the refund fails. Test fields: `completion_status` (`success` | `failed`) and `status_reason` pick the outcome, which comes refund_delay_seconds (60) later on the namespace clock.' },
+    { method: 'get', path: '/merchant/api/v1/refunds', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer', query: refundListSchema },
+    { method: 'get', path: '/merchant/api/v1/refunds/:reference', tag: 'refunds', operationId: 'getRefund', summary: 'One refund, by its reference (a card refund: its transaction reference)' },
+    { method: 'post', path: '/_sandbox/refunds/:reference/complete', tag: 'refunds', operationId: 'completeRefund', summary: 'Finish a processing refund now (success unless asked otherwise)', body: 'CompleteRefundRequest' },
     { method: 'post', path: '/_sandbox/checkouts/:reference/cancel', tag: 'checkout', operationId: 'cancelCheckout', summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: 'CheckoutSummary', step: true },
     { method: 'get', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations" },
     { method: 'post', path: '/_sandbox/direct-debit/authorizations', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)', body: 'CreateAuthorizationRequest' },
@@ -307,6 +315,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
   { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
   { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
+  { name: 'refunds', description: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
   { name: 'payouts', description: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },

@@ -1,4 +1,4 @@
-import { createAdaptorServer } from '@hono/node-server'
+import { createAdaptorServer, getRequestListener } from '@hono/node-server'
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
@@ -15,6 +15,12 @@ export interface RunningServer {
   deps: Deps | undefined
   /** resolves once the whole app is loaded and answering */
   loaded: Promise<Deps>
+  /** with --tls: the HTTPS URL (docs/behaviour.md 14.1) */
+  httpsUrl?: string
+  /** with --proxy: the proxy's URL (docs/behaviour.md 14.2) */
+  proxyUrl?: string
+  /** with --tls or --proxy: the CA certificate clients trust */
+  caPath?: string
   /** Stops listening, closes connections, stops the clocks and flushes the store. */
   close(): Promise<void>
 }
@@ -75,6 +81,19 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
       process.exit(1)
     })
   }
+  // --tls and --proxy: the same handler behind TLS and the proxy, so the rules are the same code
+  let reach: import('./reach/index.js').Reach | undefined
+  if (config.tls || config.proxy) {
+    try {
+      const { startReach } = await import('./reach/index.js')
+      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }))
+    } catch (e) {
+      await new Promise<void>((resolve) => server.close(() => resolve()))
+      const d = await loaded.catch(() => undefined)
+      if (d) await (await import('./deps.js')).closeDeps(d)
+      throw e
+    }
+  }
   const addr = server.address() as AddressInfo
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | null = null
@@ -86,9 +105,13 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
       return deps
     },
     loaded,
+    httpsUrl: reach?.httpsUrl,
+    proxyUrl: reach?.proxyUrl,
+    caPath: reach?.caPath,
     close() {
       closing ??= (async () => {
         const d = await loaded!.catch(() => undefined)
+        await reach?.close()
         await new Promise<void>((resolve) => {
           server.close(() => resolve())
           server.closeIdleConnections()

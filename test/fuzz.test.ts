@@ -335,6 +335,11 @@ const ENDPOINTS: Endpoint[] = [
   // balances (docs/behaviour.md 13.4)
   { method: 'GET', path: () => `${M}/balances` },
   { method: 'POST', path: () => '/_sandbox/balances/fund', body: () => ({ currency: 'NGN', amount: 100 }) },
+  // refunds (docs/behaviour.md 13.8)
+  { method: 'POST', path: () => `${M}/refunds/initiate`, body: (fx) => ({ payment_reference: fx.pinRef, reference: ref('rf-fuzz'), amount: 100 }) },
+  { method: 'GET', path: () => `${M}/refunds` },
+  { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/refunds/${p}`, hasParam: true },
+  { method: 'POST', path: (fx, p = enc(fx.pinRef)) => `/_sandbox/refunds/${p}/complete`, hasParam: true, body: () => ({ outcome: 'failed' }) },
   // payouts (docs/behaviour.md 13.7)
   { method: 'POST', path: () => `${M}/transactions/disburse`, body: payoutBody('0000000000') },
   { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi' } }) },

@@ -74,3 +74,14 @@ describe('sandbox magic: payouts', () => {
     expect(text).toContain('POST /_sandbox/payouts/<reference>/complete')
   })
 })
+
+describe('sandbox magic: refunds', () => {
+  it('shows the refund delay, the minimum and what completion_status does', () => {
+    const text = magicOf([])
+    expect(text).toContain('\nRefunds\n')
+    expect(text).toContain('a settled pay-in, at least NGN 100.00')
+    expect(text).toContain('processing for 60 s on the namespace clock')
+    expect(rowOf(text, 'failed')?.[1]).toContain('refund.failed with status_reason')
+    expect(text).toContain('POST /_sandbox/refunds/<reference>/complete')
+  })
+})

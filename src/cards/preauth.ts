@@ -1,6 +1,8 @@
 import { randomInt } from 'node:crypto'
 import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type PreauthLedger } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
+import type { Ledger } from '../charges/ledger.js'
+import { creditCapture, registerCaptures, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import type { Events } from '../webhooks/events.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
@@ -41,6 +43,14 @@ export function formatExpiry(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 }
 
+/** What the refunds area does around a card refund (docs/behaviour.md 13.8); src/deps.ts sets it. */
+export interface CardRefundHooks {
+  /** refuses before anything is written (a reference a refund holds, a balance too low) */
+  check(ns: string, transactionReference: string, currency: string, amount: number): void
+  /** the refund was written: its refund record and ledger debit */
+  recorded(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void
+}
+
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
 
 /**
@@ -55,7 +65,10 @@ export class PreauthService {
     private readonly clocks: Clocks,
     private readonly scenarios: Scenarios,
     private readonly events: Events,
+    private readonly ledger: Ledger,
+    private readonly refundHooks: { current?: CardRefundHooks } = {},
   ) {
+    registerCaptures(ledger)
     clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge, true)
@@ -109,11 +122,13 @@ export class PreauthService {
       const earlier = this.#ops(ns).get(ref)
       if (earlier && !earlier.voided && !earlier.settled) {
         earlier.settled = true
+        settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
         this.#ops(ns).put(ref, earlier)
       }
     }
     const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: PREAUTH_MSG.CAPTURED })
     op.refunded = 0
+    creditCapture(this.ledger, ns, op, settings, this.clocks.now(ns))
     ledger.captured += amount
     ledger.captures.push(op.transaction_reference)
     this.#save(ns, parent, op)
@@ -136,6 +151,7 @@ export class PreauthService {
       const amount = ledger.authorized
       for (const c of live) {
         c.voided = true
+        voidCapture(this.ledger, ns, c, this.clocks.now(ns))
         this.#ops(ns).put(c.transaction_reference, c)
       }
       ledger.state = 'voided'
@@ -154,6 +170,7 @@ export class PreauthService {
     if (this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.CAPTURE_SETTLED)
     this.#newTxRef(ns, input.transaction_reference)
     capture.voided = true
+    voidCapture(this.ledger, ns, capture, this.clocks.now(ns))
     this.#ops(ns).put(capture.transaction_reference, capture)
     ledger.captured -= capture.amount
     // docs/behaviour.md 4.6: an expired hold is what was captured, so a voided capture is released, not given back
@@ -172,6 +189,7 @@ export class PreauthService {
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
     const targetRef = input.target_transaction_reference
     let refundable: number
+    let targetAmount: number
     let onRefund: () => void
     if (parent.preauth) {
       const capture = this.#ops(ns).get(targetRef)
@@ -182,6 +200,7 @@ export class PreauthService {
       if (capture.charge_operation !== 'capture' || capture.voided) throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
       if (!this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
       refundable = capture.amount - (capture.refunded ?? 0)
+      targetAmount = capture.amount
       onRefund = () => {
         capture.refunded = (capture.refunded ?? 0) + amount
         parent.preauth!.refunded += amount
@@ -192,16 +211,19 @@ export class PreauthService {
       if (parent.status !== 'success') throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
       if (!this.isChargeSettled(ns, parent)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
       refundable = parent.amount - (parent.refunded ?? 0)
+      targetAmount = parent.amount
       onRefund = () => {
         parent.refunded = (parent.refunded ?? 0) + amount
       }
     }
     if (amount > refundable) throw badRequest(PREAUTH_MSG.OVER_REFUND, { amount_left: toMajor(refundable) })
     this.#newTxRef(ns, input.transaction_reference)
+    this.refundHooks.current?.check(ns, input.transaction_reference, parent.currency, amount)
     onRefund()
     const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: PREAUTH_MSG.REFUNDED, target: targetRef })
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     this.#save(ns, parent, op)
+    this.refundHooks.current?.recorded(ns, op, parent, targetAmount)
     this.events.record(ns, 'refund.success', {
       reference: op.transaction_reference,
       payment_reference: parent.payment_reference,
@@ -221,6 +243,7 @@ export class PreauthService {
       if (op.charge_operation !== 'capture') throw badRequest('Only a capture or a successful charge can be settled')
       if (op.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
       op.settled = true
+      settleCaptureEarly(this.ledger, ns, op, this.clocks.now(ns))
       this.#ops(ns).put(op.transaction_reference, op)
       return { op }
     }
@@ -307,7 +330,7 @@ export class PreauthService {
     const ops = this.#operationsOf(ns, charge.preauth?.operations ?? charge.refunds)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {
-      return ops.length ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
+      return ops.length || charge.refunded ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
     }
     this.#expireIfDue(ns, charge, true)
     const l = charge.preauth

@@ -32,6 +32,12 @@ export interface LedgerEntry {
   available_at: string
 }
 
+/** An entry of a record that may carry several (a capture, a refund): when it was written, and why. */
+export interface RecordEntry extends LedgerEntry {
+  written_at: string
+  why: string
+}
+
 /** A step taken on a charge, for the dashboard and the journal. */
 export interface StepEvent {
   at: string
@@ -133,6 +139,8 @@ export interface CardOperation {
   voided?: boolean
   settled?: boolean
   refunded?: number
+  /** a capture: its credit, and what later moved it (cards/capture-ledger.ts), written once each */
+  ledger?: RecordEntry[]
 }
 
 export const CHARGES = 'charges'

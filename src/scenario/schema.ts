@@ -193,6 +193,8 @@ export const settingsSchema = z
     transfer_mismatch: z.enum(['return', 'accept_all']),
     /** what every namespace opens with, available, in each balance currency (major units) */
     opening_balance: amount().min(0),
+    /** a refund stays processing this long before its outcome (docs/behaviour.md 13.8) */
+    refund_delay_seconds: seconds(),
     /** a payout stays processing this long before its outcome (docs/behaviour.md 13.7) */
     payout_delay_seconds: seconds(),
     /**

@@ -14,6 +14,7 @@ import { FilterForm } from './filters.js'
 import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
 import { VirtualAccounts } from './virtual-accounts.js'
+import { Refunds } from './refunds.js'
 import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
@@ -59,6 +60,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
       <section class="panel" aria-labelledby="h-preauth">
         <h2 id="h-preauth">Pre-authorizations</h2>
         <Preauths s={s} ns={ns} f={f} />
+      </section>
+      <section class="panel" aria-labelledby="h-refunds">
+        <h2 id="h-refunds">Refunds</h2>
+        <Refunds s={s} ns={ns} f={f} />
       </section>
       <section class="panel" aria-labelledby="h-dd">
         <h2 id="h-dd">Direct debit</h2>
@@ -110,6 +115,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           <a href="#h-vba">Virtual accounts</a>
           <a href="#h-payouts">Payouts</a>
           <a href="#h-preauth">Pre-authorizations</a>
+          <a href="#h-refunds">Refunds</a>
           <a href="#h-dd">Direct debit</a>
           <a href="#h-identity">Identity</a>
           <a href="#h-events">Events</a>
@@ -160,6 +166,7 @@ export function dashboardRoutes(deps: Deps) {
     identity: deps.identity,
     checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
     virtualAccounts: deps.virtualAccounts,
+    refunds: deps.refunds,
     payouts: deps.payouts,
   }
   const app = new Hono<AppEnv>()

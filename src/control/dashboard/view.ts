@@ -5,6 +5,7 @@ import type { Clocks } from '../../clock.js'
 import type { DirectDebit, DirectDebitService } from '../../direct-debit/service.js'
 import type { IdentityService } from '../../identity/service.js'
 import type { Namespaces, NsMeta } from '../../namespaces.js'
+import type { RefundService } from '../../refunds/service.js'
 import type { PayoutService } from '../../payouts/service.js'
 import type { VirtualAccountService } from '../../virtual-accounts/service.js'
 import type { Events } from '../../webhooks/events.js'
@@ -27,6 +28,8 @@ export interface DashboardSources {
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean }
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
+  /** the namespace's refunds, newest first */
+  refunds: Pick<RefundService, 'all'>
   /** the namespace's payouts, newest first */
   payouts: Pick<PayoutService, 'all'>
 }

@@ -1,0 +1,167 @@
+import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import { request as httpsRequest } from 'node:https'
+import { connect, type Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { MSG } from '../errors.js'
+import { answerClientError } from '../http/client-error.js'
+import { errorJson } from '../http/envelope.js'
+
+/**
+ * The forward proxy of `sandbox start --proxy` (docs/behaviour.md 14.2). A client sends it:
+ *
+ * - `CONNECT host:port`: for an intercepted host, the proxy answers 200 and hands the socket to
+ *   `terminate` (the sandbox's HTTPS server, which ends TLS with the sandbox's leaf certificate
+ *   and serves the requests inside with the sandbox's own request handler); any other host is
+ *   tunnelled to as it is, bytes both ways, its TLS untouched (unless `onlyIntercepted`);
+ * - a request in absolute form (`POST https://host/path`, as axios sends through a proxy, or
+ *   `http://host/path`): for an intercepted host it is served by `serve`, the same handler;
+ *   any other host is forwarded and its answer passed back;
+ * - a request in origin form (`GET /path`): served by the sandbox, as on its HTTP port.
+ */
+
+export interface ProxyOptions {
+  hosts: Set<string>
+  onlyIntercepted: boolean
+  /** the sandbox's request handler (the one its HTTP port serves) */
+  serve: RequestListener
+  /** takes a client socket whose next bytes are a TLS handshake for an intercepted host */
+  terminate: (socket: Socket) => void
+}
+
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']
+
+/** The host of `host:port`, `[v6]:port` or a URL's host, lower case and without brackets. */
+function hostOf(authority: string): string {
+  return authority.replace(/^\[|\](:\d+)?$/g, '').replace(/:\d+$/, '').toLowerCase()
+}
+
+/** A `CONNECT` target, `host:port`; undefined when it is not one. */
+function connectTarget(url: string | undefined): { host: string; port: number } | undefined {
+  const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d{1,5})$/.exec(url ?? '')
+  if (!m) return undefined
+  const port = Number(m[2])
+  if (port < 1 || port > 65535) return undefined
+  return { host: hostOf(m[1]), port }
+}
+
+/** An answer of the proxy itself on a raw socket: the envelope, then the socket is closed. */
+function refuse(socket: Duplex, status: number, message: string): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
+  const body = errorJson(message)
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  )
+}
+
+function refuseResponse(res: ServerResponse, status: number, message: string): void {
+  const body = errorJson(message)
+  res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' })
+  res.end(body)
+}
+
+/** Forwards a request in absolute form for a host the sandbox does not answer, and its answer back. */
+function forward(req: IncomingMessage, res: ServerResponse, url: URL): void {
+  const headers = { ...req.headers }
+  for (const h of HOP_BY_HOP) delete headers[h]
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest
+  const upstream = send(url, { method: req.method, headers }, (answer) => {
+    const back = { ...answer.headers }
+    for (const h of HOP_BY_HOP) delete back[h]
+    res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back)
+    answer.pipe(res)
+  })
+  upstream.on('error', () => {
+    if (!res.headersSent) refuseResponse(res, 502, MSG.PROXY_UPSTREAM_FAILED)
+    else res.destroy()
+  })
+  // a client that goes away takes its forwarded request with it
+  res.on('close', () => upstream.destroy())
+  req.pipe(upstream)
+}
+
+/** Pipes a client's socket to `host:port` once connected (answering it 200), or answers 502. */
+function tunnel(client: Socket, head: Buffer, host: string, port: number, open: Set<Socket>): void {
+  const upstream = connect({ host, port })
+  open.add(upstream)
+  let connected = false
+  upstream.once('connect', () => {
+    connected = true
+    client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+    if (head.length) upstream.write(head)
+    upstream.pipe(client)
+    client.pipe(upstream)
+  })
+  upstream.on('error', () => (connected ? client.destroy() : refuse(client, 502, MSG.PROXY_UPSTREAM_FAILED)))
+  upstream.on('close', () => {
+    open.delete(upstream)
+    if (connected) client.destroy()
+  })
+  client.on('error', () => upstream.destroy())
+  client.on('close', () => upstream.destroy())
+}
+
+export interface Proxy {
+  server: Server
+  /** ends every tunnel still open */
+  closeTunnels(): void
+}
+
+export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyOptions): Proxy {
+  const open = new Set<Socket>()
+  const server = createServer((req, res) => {
+    const target = req.url ?? '/'
+    if (target.startsWith('/')) return serve(req, res)
+    let url: URL
+    try {
+      url = new URL(target)
+      if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new Error('scheme')
+    } catch {
+      return refuseResponse(res, 400, MSG.PROXY_BAD_TARGET)
+    }
+    if (hosts.has(hostOf(url.host))) return serve(req, res)
+    if (onlyIntercepted) return refuseResponse(res, 403, MSG.PROXY_HOST_REFUSED)
+    forward(req, res, url)
+  })
+  server.keepAliveTimeout = 65_000
+  server.on('clientError', answerClientError)
+  server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
+    socket.on('error', () => socket.destroy())
+    const target = connectTarget(req.url)
+    if (!target) return refuse(socket, 400, MSG.PROXY_BAD_TARGET)
+    if (hosts.has(target.host)) {
+      socket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
+      open.add(socket)
+      socket.once('close', () => open.delete(socket))
+      // what the client sends first in the tunnel: a TLS handshake (a record of type 22) is ended
+      // with the sandbox's certificate; anything else is plain HTTP, served as such
+      const route = (first: Buffer) => {
+        if (first[0] === 0x16) {
+          socket.pause()
+          socket.unshift(first)
+          return terminate(socket)
+        }
+        // node's HTTP parser reads the socket's own handle from now on: what was read is given to it
+        server.emit('connection', socket)
+        socket.emit('data', first)
+      }
+      if (head.length) route(head)
+      else socket.once('data', route)
+      return
+    }
+    if (onlyIntercepted) return refuse(socket, 403, MSG.PROXY_HOST_REFUSED)
+    open.add(socket)
+    socket.once('close', () => open.delete(socket))
+    tunnel(socket, head, target.host, target.port, open)
+  })
+  return {
+    server,
+    closeTunnels() {
+      for (const s of open) s.destroy()
+      open.clear()
+    },
+  }
+}

@@ -1,0 +1,37 @@
+import { amountIssue, atMost, isHttpUrl } from '../charges/schemas.js'
+import { listQuerySchema } from '../http/cursor-list.js'
+import { z } from '../http/zod-messages.js'
+
+/** docs/behaviour.md 13.8: POST /merchant/api/v1/refunds/initiate */
+export const REFUND_TEXT_MAX = 200
+
+const text = z.string().max(REFUND_TEXT_MAX, atMost(REFUND_TEXT_MAX))
+
+export const initiateSchema = z.object({
+  payment_reference: z.string().trim().min(1, 'is required').max(100, atMost(100)),
+  reference: z.string().trim().min(1, 'is required').max(50, atMost(50)),
+  // omitted (or null): the whole pay-in
+  amount: z
+    .unknown()
+    .superRefine((v, ctx) => {
+      const message = v === undefined || v === null ? undefined : amountIssue(v)
+      if (message) ctx.addIssue({ code: 'custom', message })
+    })
+    .transform((v) => (v === undefined || v === null ? undefined : Math.round(Number(v) * 100)))
+    .optional(),
+  reason: text.nullish(),
+  webhook_url: text.refine(isHttpUrl, 'must be an http(s) URL').nullish(),
+  completion_status: z.enum(['success', 'failed']).optional(),
+  status_reason: text.nullish(),
+})
+
+/** docs/behaviour.md 13.8: the control call that finishes a processing refund */
+export const completeRefundSchema = z.object({
+  outcome: z.enum(['success', 'failed']).optional(),
+  reason: text.nullish(),
+})
+
+export const refundListSchema = listQuerySchema.extend({
+  status: z.enum(['processing', 'success', 'failed']).optional(),
+  payment_reference: z.string().max(100, atMost(100)).optional(),
+})

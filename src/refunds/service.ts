@@ -1,0 +1,333 @@
+import type { PreauthService } from '../cards/preauth.js'
+import { BALANCE_CURRENCIES, type Entry, type Ledger } from '../charges/ledger.js'
+import type { CardCharge, CardOperation, RecordEntry } from '../charges/types.js'
+import type { Clocks } from '../clock.js'
+import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import { listPage, listTime, type ListQuery } from '../http/cursor-list.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { CollectionSpec } from '../store/collection.js'
+import type { Store } from '../store/store.js'
+import { NUMBER, STRING, maybe } from '../store/validate.js'
+import { toMajor } from '../money.js'
+import type { Events } from '../webhooks/events.js'
+import { Payins, type Payin, type RefundPart } from './payins.js'
+
+/**
+ * Refunds (docs/behaviour.md 13.8): one record per refund, whichever endpoint made it (the refunds
+ * API, or the card refund of docs/api.md 3.2), on the merchant's ledger: a refund debits the
+ * available balance when it is accepted, and a failed one carries a credit that returns it.
+ */
+
+export const REFUNDS = 'refunds'
+const COMPLETE = 'refund.complete'
+
+export const REFUND_MSG = {
+  INITIATED: 'Refund successfully initiated',
+  RETRIEVED: 'Refund details retrieved successfully',
+  COMPLETED: 'Refund completed',
+  NOT_FOUND: 'Refund not found',
+  ALREADY_COMPLETED: 'Refund has already been completed',
+  NOT_SETTLED: 'Transaction has not yet been settled',
+  NOT_SUCCESSFUL: 'Refund can only be requested on a successful transaction',
+  CURRENCY: 'Refund not supported for this currency, please contact support',
+  FULL_DONE: 'A full reversal has already been processed for this transaction',
+  INSUFFICIENT: 'Insufficient funds in disbursement wallet',
+  exists: (ref: string) => `Refund already exists with reference ${ref}`,
+  above: (money: string) => `Refund amount cannot be more than ${money}`,
+  below: (money: string) => `Refund amount cannot be less than ${money}`,
+  noFull: (money: string) => `A full refund cannot be initiated for this transaction. Please enter an amount less than or equal to ${money}`,
+  max: (money: string) => `The maximum refundable amount for this transaction is ${money}`,
+} as const
+
+/** the least a refund may be, minor units, by currency (SPEC: NGN 100); other currencies: above 0 */
+export const REFUND_MIN: Record<string, number> = { NGN: 10_000 }
+
+/** `NGN 1,234.50`: an amount in a refusal's message. */
+export function money(currency: string, minor: number): string {
+  const [whole, cents] = (minor / 100).toFixed(2).split('.')
+  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`
+}
+
+export type RefundStatus = 'processing' | 'success' | 'failed'
+
+export interface Refund {
+  reference: string
+  payment_reference: string
+  /** the card refund's target (a capture or the charge); the refunds API: null */
+  target_transaction_reference: string | null
+  made_by: 'refunds_api' | 'card_refund'
+  amount: number
+  currency: string
+  /** the pay-in's collected amount, minor units */
+  transaction_amount: number
+  payment_method: string | null
+  reason: string | null
+  status: RefundStatus
+  status_reason: string | null
+  webhook_url: string | null
+  /** the outcome picked when it was made (`completion_status`), success unless asked */
+  outcome: 'success' | 'failed'
+  parts?: RefundPart[]
+  timer?: string | null
+  created_at: string
+  completed_at: string | null
+  /** its debit, and the credit that returns it if it fails, written once each */
+  ledger: RecordEntry[]
+}
+
+export const REFUNDS_SPEC: CollectionSpec<Refund> = {
+  name: REFUNDS,
+  fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
+}
+
+export interface InitiateInput {
+  payment_reference: string
+  reference: string
+  amount?: number
+  reason?: string | null
+  webhook_url?: string | null
+  completion_status?: 'success' | 'failed'
+  status_reason?: string | null
+}
+
+export interface RefundListQuery extends ListQuery {
+  status?: RefundStatus
+  payment_reference?: string
+}
+
+export class RefundService {
+  readonly #payins: Payins
+
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    private readonly scenarios: Scenarios,
+    private readonly events: Events,
+    private readonly ledger: Ledger,
+    preauth: PreauthService,
+  ) {
+    this.#payins = new Payins(store, clocks, preauth)
+    ledger.addSource<Refund>({
+      collection: REFUNDS,
+      entriesOf: (r) =>
+        r.ledger.map(
+          (e): Entry => ({
+            direction: e.direction,
+            amount: e.amount,
+            available_at: e.available_at,
+            currency: r.currency,
+            source: 'refund',
+            source_reference: r.reference,
+            description: e.why === 'returned' ? `Refund ${r.reference} failed: returned` : `Refund ${r.reference} of ${r.payment_reference}`,
+            created_at: e.written_at,
+          }),
+        ),
+    })
+    clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
+      const refund = this.#col(ns).get(payload.reference)
+      if (refund?.status === 'processing') this.#finish(ns, refund, refund.outcome, null)
+    })
+  }
+
+  #col(ns: string) {
+    return this.store.col<Refund>(ns, REFUNDS)
+  }
+
+  /** POST /refunds/initiate: every check first, then the writes, in one synchronous turn. */
+  initiate(ns: string, input: InitiateInput): Refund {
+    if (this.#col(ns).has(input.reference)) throw conflict(REFUND_MSG.exists(input.reference))
+    const p = this.#payins.find(ns, input.payment_reference)
+    if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (!p.succeeded) throw badRequest(REFUND_MSG.NOT_SUCCESSFUL)
+    const currency = p.charge.currency
+    if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency)) throw badRequest(REFUND_MSG.CURRENCY)
+    const left = p.collected - p.refunded
+    if (left <= 0) throw conflict(REFUND_MSG.FULL_DONE)
+    if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
+    if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(money(currency, left)))
+    const amount = input.amount ?? p.collected
+    if (amount > p.collected) throw badRequest(REFUND_MSG.above(money(currency, p.collected)))
+    if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(money(currency, REFUND_MIN[currency])))
+    if (amount > left) throw badRequest(REFUND_MSG.max(money(currency, left)))
+    if (amount > p.settledLeft) throw badRequest(REFUND_MSG.NOT_SETTLED)
+    const now = this.clocks.now(ns)
+    if (this.ledger.available(ns, currency, now) < amount) throw badRequest(REFUND_MSG.INSUFFICIENT)
+    const parts = this.#payins.take(ns, p, amount)
+    const refund = this.#record(ns, p, amount, {
+      reference: input.reference,
+      made_by: 'refunds_api',
+      target_transaction_reference: null,
+      reason: input.reason ?? null,
+      webhook_url: input.webhook_url ?? null,
+      outcome: input.completion_status ?? 'success',
+      status_reason: input.status_reason ?? null,
+      status: 'processing',
+      parts: parts.length ? parts : undefined,
+    })
+    const delay = this.scenarios.forNs(ns).settings.refund_delay_seconds * 1000
+    refund.timer = this.clocks.schedule(ns, delay, COMPLETE, { reference: refund.reference })
+    this.#col(ns).put(refund.reference, refund)
+    return refund
+  }
+
+  /**
+   * Checks before the card refund of docs/api.md 3.2 writes anything: its transaction reference is
+   * new among refunds, and the balance covers it.
+   */
+  checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
+    if (this.#col(ns).has(transactionReference)) throw badRequest('Duplicate transaction reference')
+    if ((BALANCE_CURRENCIES as readonly string[]).includes(currency) && this.ledger.available(ns, currency, this.clocks.now(ns)) < amount) {
+      throw badRequest(REFUND_MSG.INSUFFICIENT)
+    }
+  }
+
+  /** The card refund made `op` (succeeded at once): its refund record and debit. */
+  recordCardRefund(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void {
+    const refund = this.#record(
+      ns,
+      { charge: parent, method: 'card', collected: targetAmount },
+      op.amount,
+      {
+        reference: op.transaction_reference,
+        made_by: 'card_refund',
+        target_transaction_reference: op.target_transaction_reference,
+        reason: null,
+        webhook_url: null,
+        outcome: 'success',
+        status_reason: null,
+        status: 'success',
+      },
+    )
+    refund.completed_at = refund.created_at
+    this.#col(ns).put(refund.reference, refund)
+  }
+
+  #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at' | 'ledger'>): Refund {
+    const at = this.clocks.iso(ns)
+    const debit: RecordEntry = { direction: 'debit', amount, available_at: at, written_at: at, why: 'refund' }
+    this.ledger.noted(ns, p.charge.currency, debit)
+    return {
+      ...o,
+      payment_reference: p.charge.payment_reference,
+      amount,
+      currency: p.charge.currency,
+      transaction_amount: p.collected,
+      payment_method: p.method,
+      created_at: at,
+      completed_at: null,
+      ledger: [debit],
+    }
+  }
+
+  /** Control: finishes a processing refund now (`outcome` success unless asked). */
+  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | null | undefined): Refund {
+    const refund = this.#col(ns).get(reference)
+    if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
+    if (refund.status !== 'processing') throw conflict(REFUND_MSG.ALREADY_COMPLETED)
+    if (refund.timer) this.clocks.cancel(ns, refund.timer)
+    this.#finish(ns, refund, outcome ?? refund.outcome, reason ?? null)
+    return refund
+  }
+
+  #finish(ns: string, refund: Refund, outcome: 'success' | 'failed', reason: string | null): void {
+    const at = this.clocks.iso(ns)
+    refund.status = outcome
+    refund.completed_at = at
+    refund.timer = null
+    if (reason) refund.status_reason = reason
+    if (outcome === 'failed') {
+      refund.status_reason ??= 'Refund failed'
+      const credit: RecordEntry = { direction: 'credit', amount: refund.amount, available_at: at, written_at: at, why: 'returned' }
+      refund.ledger.push(credit)
+      this.ledger.noted(ns, refund.currency, credit)
+      this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
+    }
+    this.#col(ns).put(refund.reference, refund)
+    this.events.record(ns, outcome === 'success' ? 'refund.success' : 'refund.failed', eventData(refund), { target: refund.webhook_url })
+  }
+
+  /** GET /refunds/{reference} */
+  get(ns: string, reference: string): Refund {
+    const refund = this.#col(ns).get(reference)
+    if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
+    return refund
+  }
+
+  /** The namespace's refunds, newest first. */
+  all(ns: string): Refund[] {
+    return [...this.#col(ns).values()].reverse().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+  }
+
+  /** GET /refunds: a page of the list (docs/behaviour.md 13.6). */
+  list(ns: string, q: RefundListQuery) {
+    const items = this.all(ns).filter(
+      (r) => (!q.status || r.status === q.status) && (!q.currency || r.currency === q.currency) && (!q.payment_reference || r.payment_reference === q.payment_reference),
+    )
+    const page = listPage(items, q, { pointerOf: (r) => r.reference, dateOf: (r) => Date.parse(r.created_at) })
+    return { has_more: page.has_more, refunds: page.items.map(listItem) }
+  }
+}
+
+/** The answer of POST /refunds/initiate. */
+export function initiated(r: Refund) {
+  return {
+    refund_reference: r.reference,
+    refund_date: r.created_at,
+    status: r.status,
+    payment_reference: r.payment_reference,
+    reason: r.reason,
+    amount_returned: toMajor(r.amount),
+    currency: r.currency,
+    channel: r.payment_method,
+  }
+}
+
+/** GET /refunds/{reference} */
+export function detail(r: Refund) {
+  return {
+    reference: r.reference,
+    payment_reference: r.payment_reference,
+    amount: (r.amount / 100).toFixed(2),
+    transaction_amount: (r.transaction_amount / 100).toFixed(2),
+    status: r.status,
+    currency: r.currency,
+    destination: 'customer',
+    reason: r.reason,
+    payment_method: r.payment_method,
+    status_reason: r.status_reason,
+    created_at: listTime(r.created_at),
+    completed_at: listTime(r.completed_at),
+  }
+}
+
+function listItem(r: Refund) {
+  return {
+    pointer: r.reference,
+    reference: r.reference,
+    status: r.status,
+    amount: (r.amount / 100).toFixed(2),
+    currency: r.currency,
+    payment_reference: r.payment_reference,
+    reason: r.reason,
+    transaction_amount: (r.transaction_amount / 100).toFixed(2),
+    created_at: listTime(r.created_at),
+    completed_at: listTime(r.completed_at),
+  }
+}
+
+/** docs/behaviour.md 13.8: both sets of date fields the sources show, so either reader works. */
+function eventData(r: Refund) {
+  return {
+    reference: r.reference,
+    payment_reference: r.payment_reference,
+    amount: toMajor(r.amount),
+    currency: r.currency,
+    status: r.status,
+    status_reason: r.status_reason,
+    payment_method: r.payment_method,
+    refund_date: r.created_at,
+    completion_date: r.completed_at,
+    created_at: r.created_at,
+    completed_at: r.completed_at,
+  }
+}
