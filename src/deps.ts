@@ -21,6 +21,8 @@ import { BankTransferService } from './bank-transfer/service.js'
 import { CheckoutService } from './checkout/service.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './virtual-accounts/service.js'
 import type { AttemptHooks } from './charges/lifecycle.js'
+import { PAYOUTS_SPEC, PayoutService } from './payouts/service.js'
+import { PAYOUT_BATCHES_SPEC, BulkPayoutService } from './payouts/bulk.js'
 
 export { VERSION }
 
@@ -50,6 +52,8 @@ export interface Deps {
   balances: BalanceService
   refunds: RefundService
   virtualAccounts: VirtualAccountService
+  payouts: PayoutService
+  bulkPayouts: BulkPayoutService
   version: string
   startedAt: number
 }
@@ -58,7 +62,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
@@ -95,6 +99,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
   const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
   checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer)
+  const payouts = new PayoutService(store, clocks, scenarios, events, ledger)
   const deps: Deps = {
     config,
     store,
@@ -116,6 +121,8 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts),
     directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
+    payouts,
+    bulkPayouts: new BulkPayoutService(store, clocks, ledger, payouts),
     version: VERSION,
     startedAt,
   }

@@ -15,6 +15,7 @@ import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
 import { VirtualAccounts } from './virtual-accounts.js'
 import { Refunds } from './refunds.js'
+import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { ClockState, Selected, WebhookState } from './selected.js'
@@ -51,6 +52,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
       <section class="panel" aria-labelledby="h-vba">
         <h2 id="h-vba">Virtual bank accounts</h2>
         <VirtualAccounts s={s} ns={ns} f={f} />
+      </section>
+      <section class="panel" aria-labelledby="h-payouts">
+        <h2 id="h-payouts">Payouts</h2>
+        <Payouts s={s} ns={ns} f={f} />
       </section>
       <section class="panel" aria-labelledby="h-preauth">
         <h2 id="h-preauth">Pre-authorizations</h2>
@@ -108,6 +113,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
         <nav class="jump" aria-label="Sections">
           <a href="#h-charges">Charges</a>
           <a href="#h-vba">Virtual accounts</a>
+          <a href="#h-payouts">Payouts</a>
           <a href="#h-preauth">Pre-authorizations</a>
           <a href="#h-refunds">Refunds</a>
           <a href="#h-dd">Direct debit</a>
@@ -161,6 +167,7 @@ export function dashboardRoutes(deps: Deps) {
     checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
     virtualAccounts: deps.virtualAccounts,
     refunds: deps.refunds,
+    payouts: deps.payouts,
   }
   const app = new Hono<AppEnv>()
   app.get('/', (c) => {
