@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The yardstick of the benchmark: a bare Hono server on @hono/node-server with the routes the
-// benchmark calls (card charge, charge query, mobile money charge, checkout initialize, health),
+// benchmark calls (card charge, charge query, mobile money charge, checkout initialize, payout, health),
 // answering canned envelopes of the same shape as paysandbox's. It reads and
 // parses the JSON body of a POST (as any mock server does) but does no work with it: no
 // decryption, validation, store, journal or events.
@@ -157,6 +157,14 @@ app.post('/merchant/api/v1/charges/initialize', async (c) => {
   if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
   const id = `KPY-PI-${(++checkoutSeq).toString(36).toUpperCase().padStart(14, '0')}`
   return c.json({ status: true, message: 'Charge created successfully', data: { reference: body.reference, checkout_url: `${new URL(c.req.url).origin}/checkout/${id}/pay` } })
+})
+
+// a payout: the answer echoes the destination's amount and customer, amounts as strings, as paysandbox's does
+app.post('/merchant/api/v1/transactions/disburse', async (c) => {
+  const body = await readJson(c)
+  if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
+  const d = body.destination ?? {}
+  return c.json({ status: true, message: 'transfer initiated successfully', data: { amount: Number(d.amount ?? 0).toFixed(2), fee: '32.25', currency: d.currency ?? 'NGN', status: 'processing', reference: body.reference, narration: d.narration ?? null, message: 'Payout processing', customer: { name: d.customer?.name ?? null, email: d.customer?.email ?? null, phone: null }, metadata: body.metadata ?? null } })
 })
 
 app.put('/_bench/cpu-us/:us', (c) => {

@@ -32,11 +32,11 @@ const USAGE = `usage: node bench/run.mjs [options]
   --levels A,B,C        stored charges of the --data run (default 10000,50000,100000)
   --no-data             skip the --data scaling run
   --no-burn             skip the card-charge latency reference (a bare server burning paysandbox's CPU)
-  --only LIST           only these load scenarios (card,query,mm,init,data), side by side with bare; no cold
+  --only LIST           only these load scenarios (card,query,mm,init,disburse,data), side by side with bare; no cold
                         start, no table (for comparing builds while working; data: the --data run alone)
   --soak [MINUTES]      only the memory soak: card charges in memory for MINUTES (default 10)
   --soak-reset S        during the soak, reset the namespace every S seconds (default 10; 0 never)
-  --profile [SCENARIO]  only a CPU profile (--cpu-prof) of the sandbox under load: card (default), query, mm or init
+  --profile [SCENARIO]  only a CPU profile (--cpu-prof) of the sandbox under load: card (default), query, mm, init or disburse
   --wait-quiet S        first wait up to S seconds for other processes to leave the CPUs (default 0)
   --report              run nothing: print the table again from bench/results/latest.json (and the
                         latest soak), and store it back there
@@ -63,7 +63,7 @@ const OPTIONS = {
   help: { type: 'boolean', short: 'h' },
 }
 /** What an optional value looks like, by option. */
-const OPTIONAL_VALUES = { soak: /^\d+(\.\d+)?$/, profile: /^(card|query|mm|init)$/ }
+const OPTIONAL_VALUES = { soak: /^\d+(\.\d+)?$/, profile: /^(card|query|mm|init|disburse)$/ }
 
 /** The options, defaults filled in (--quick's for what it shortens and was not given). */
 function options(argv) {
@@ -94,7 +94,7 @@ function options(argv) {
   const opt = (name, min, max, fallback) => (v[name] === undefined ? fallback : num(name, v[name], min, max))
   const quick = v.quick ?? false
   const only = v.only?.split(',') ?? null
-  if (only && only.some((x) => !/^(card|query|mm|init|data)$/.test(x))) die('--only takes a list of card, query, mm, init, data')
+  if (only && only.some((x) => !/^(card|query|mm|init|disburse|data)$/.test(x))) die('--only takes a list of card, query, mm, init, disburse, data')
   return {
     duration: opt('duration', 1, 600, quick ? 3 : 10),
     dataDuration: opt('data-duration', 1, 600, quick ? 3 : 5),

@@ -25,6 +25,7 @@ import { checkoutControlRoutes, checkoutRoutes } from './checkout/routes.js'
 import { checkoutPageRoutes } from './checkout/page.js'
 import { bankTransferRoutes } from './bank-transfer/routes.js'
 import { balanceControlRoutes, balanceRoutes } from './balances/routes.js'
+import { bulkPayoutRoutes, payoutControlRoutes, payoutListRoutes, payoutRoutes } from './payouts/routes.js'
 import { virtualAccountRoutes } from './virtual-accounts/routes.js'
 import { refundControlRoutes, refundRoutes } from './refunds/routes.js'
 
@@ -61,6 +62,7 @@ export function createApp(deps: Deps) {
   mount(app, '/_sandbox/checkouts', control, checkoutControlRoutes(deps))
   mount(app, '/_sandbox/balances', control, balanceControlRoutes(deps.balances))
   mount(app, '/_sandbox/refunds', control, refundControlRoutes(deps.refunds))
+  mount(app, '/_sandbox/payouts', control, payoutControlRoutes(deps.payouts))
 
   mount(app, '/merchant/api/v1/charges/card', api, cardRoutes(cards, preauth))
   mount(app, '/merchant/api/v1/charges/mobile-money', api, mobileMoneyRoutes(mobileMoney))
@@ -68,6 +70,12 @@ export function createApp(deps: Deps) {
   mount(app, '/merchant/api/v1/charges/bank-transfer', api, bankTransferRoutes(deps))
   mount(app, '/merchant/api/v1/balances', api, balanceRoutes(deps.balances))
   mount(app, '/merchant/api/v1/refunds', api, refundRoutes(deps.refunds))
+  // docs/behaviour.md 13.7: payouts
+  mount(app, '/merchant/api/v1/transactions', api, payoutRoutes(deps.payouts))
+  mount(app, '/merchant/api/v1/payouts', api, payoutListRoutes(deps.payouts))
+  // docs/behaviour.md 13.7.1: bulk payouts under both prefixes
+  mount(app, '/merchant/api/v1/transactions', api, bulkPayoutRoutes(deps.bulkPayouts))
+  mount(app, '/api/v1/transactions', api, bulkPayoutRoutes(deps.bulkPayouts))
   // docs/behaviour.md 6 and 7: served with and without the /merchant prefix
   mount(app, '/merchant/api/v1/direct-debit', api, directDebitRoutes(directDebit))
   mount(app, '/api/v1/direct-debit', api, directDebitRoutes(directDebit))

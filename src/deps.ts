@@ -29,6 +29,8 @@ import type { BankTransferCharge } from './bank-transfer/service.js'
 import type { CheckoutCharge } from './checkout/service.js'
 import type { VirtualAccountCharge } from './virtual-accounts/service.js'
 import { PayinService } from './pay-ins/service.js'
+import { PAYOUTS_SPEC, PayoutService } from './payouts/service.js'
+import { PAYOUT_BATCHES_SPEC, BulkPayoutService } from './payouts/bulk.js'
 
 export { VERSION }
 
@@ -61,6 +63,8 @@ export interface Deps {
   /** per kind of charge, what its query record adds (the charge query and the pay-ins list) */
   queryExtras: Record<ChargeKind, QueryExtras>
   payins: PayinService
+  payouts: PayoutService
+  bulkPayouts: BulkPayoutService
   version: string
   startedAt: number
 }
@@ -69,7 +73,7 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config, clocks)
@@ -116,6 +120,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     checkout: (_ns, charge) => checkout!.queryExtras(charge as CheckoutCharge),
     virtual_account: (_ns, charge) => virtualAccounts.queryExtras(charge as VirtualAccountCharge),
   }
+  const payouts = new PayoutService(store, clocks, scenarios, events, ledger)
   const deps: Deps = {
     config,
     store,
@@ -139,6 +144,8 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     queryExtras,
     payins: new PayinService(store, queryExtras),
     identity: new IdentityService(store, clocks, scenarios, namespaces),
+    payouts,
+    bulkPayouts: new BulkPayoutService(store, clocks, ledger, payouts),
     version: VERSION,
     startedAt,
   }

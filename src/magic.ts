@@ -44,6 +44,7 @@ export function formatMagic(m: Magic): string {
   parts.push(checkoutPart(m))
   parts.push(virtualAccountsPart(m))
   parts.push(refundsPart(m))
+  parts.push(payoutsPart(m))
   return parts.join('')
 }
 
@@ -99,6 +100,19 @@ function virtualAccountsPart(m: Magic): string {
         ['any other', '404 Account not found'],
       ],
     ),
+  ].join('')
+}
+
+/** Payouts (docs/behaviour.md 13.7): the test accounts, the fee, the delay, the limits. */
+function payoutsPart(m: Magic): string {
+  const limits = Object.entries(m.settings.payout_limits).map(([k, l]) => `${k} ${l.min} to ${l.max}`).join(', ')
+  return [
+    '\nPayouts\n',
+    'POST /merchant/api/v1/transactions/disburse (bank_account: NGN, KES; mobile_money: KES, GHS); bulk: POST /api/v1/transactions/disburse/bulk.\n',
+    `Fee ${feeText(m.settings.fees.payout)} plus ${m.settings.vat_percent}% VAT, debited with the amount at once; processing ${m.settings.payout_delay_seconds} s on the namespace clock, then:\n`,
+    table(['bank / operator', 'account', 'outcome', 'label'], m.payouts.map((p) => [p.bank, p.account, p.outcome === 'failed' ? `failed: ${p.message}` : p.outcome, p.label])),
+    `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
+    'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
   ].join('')
 }
 

@@ -7,6 +7,7 @@ import { fundSchema } from './balances/routes.js'
 import { historyAnswerSchema, historyQuerySchema } from './balances/schemas.js'
 import { payinQuerySchema, payinsAnswerSchema } from './pay-ins/schemas.js'
 import { completeRefundSchema, initiateSchema as refundInitiateSchema, refundListSchema } from './refunds/schemas.js'
+import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, payoutListSchema, remittanceSchema } from './payouts/schemas.js'
 import { advanceSchema, completeSchema, eventsQuerySchema, faultSchema, freezeSchema, requestsQuerySchema, webhookUrlSchema } from './control/schemas.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
 import { ID_TYPES, identityRequestSchema } from './identity/schemas.js'
@@ -25,7 +26,7 @@ import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema, trans
  */
 
 type Schema = Record<string, unknown>
-type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'refunds' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
+type Tag = 'cards' | 'mobile money' | 'bank transfer' | 'checkout' | 'virtual accounts' | 'balances' | 'refunds' | 'payouts' | 'direct debit' | 'identity' | 'charges' | 'misc' | 'control'
 
 interface Route {
   method: 'get' | 'post' | 'put' | 'delete'
@@ -61,6 +62,10 @@ const BODIES: Record<string, z.ZodType> = {
   VoidRequest: card.voidSchema,
   RefundRequest: card.refundSchema,
   TransactionReferenceRequest: card.transactionReferenceSchema,
+  DisburseRequest: disburseSchema,
+  RemittanceRequest: remittanceSchema,
+  CompletePayoutRequest: completePayoutSchema,
+  BulkPayoutRequest: bulkSchema,
   MobileMoneyChargeRequest: mobileMoneyChargeSchema,
   MobileMoneyAuthorizeRequest: mmAuthorizeSchema,
   StkAuthorizeRequest: stkAuthorizeSchema,
@@ -275,6 +280,21 @@ function routes(): Route[] {
     { method: 'get', path: '/merchant/api/v1/balances', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',
       description: 'Every namespace opens with the pack\'s opening_balance available in NGN, KES, GHS and USD; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).' },
     { method: 'get', path: '/merchant/api/v1/balances/history', tag: 'balances', operationId: 'getBalanceHistory', summary: 'Every entry of the available balances with the balance before and after it, newest first, by cursor', query: historyQuerySchema, answer: 'BalanceHistory' },
+    { method: 'post', path: '/merchant/api/v1/transactions/disburse', tag: 'payouts', operationId: 'disburse', summary: 'Pay out to a bank account or a mobile-money wallet (message `transfer initiated successfully`)', body: 'DisburseRequest',
+      description: 'Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds). Refused with no record: `Insufficient funds in disbursement wallet`, `Invalid bank provided.`, `Invalid account.`, `Unable to resolve bank account.`, `Invalid mobile money operator.`, `Currency not allowed for this destination`, the limits, and 409 `Duplicate Transaction Reference. Please use a unique reference`.' },
+    { method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data`', body: 'RemittanceRequest' },
+    { method: 'get', path: '/merchant/api/v1/transactions/:reference', tag: 'payouts', operationId: 'getPayout', summary: 'Query a payout by its reference (message `Transaction retrieved successfully`)' },
+    { method: 'get', path: '/merchant/api/v1/payouts', tag: 'payouts', operationId: 'listPayouts', summary: 'The payouts, newest first, by currency, status and date, a page at a time by pointer', query: payoutListSchema },
+    ...(['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i): Route[] => {
+      const suffix = i === 0 ? '' : 'Merchant'
+      return [
+        { method: 'post', path: `${prefix}/transactions/disburse/bulk`, tag: 'payouts', operationId: `bulkDisburse${suffix}`, summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)', body: 'BulkPayoutRequest' },
+        { method: 'get', path: `${prefix}/transactions/bulk/:batch`, tag: 'payouts', operationId: `getBulkPayout${suffix}`, summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)" },
+        { method: 'get', path: `${prefix}/transactions/bulk/:batch/payouts`, tag: 'payouts', operationId: `listBulkPayoutItems${suffix}`, summary: "A batch's payouts, page by page (message `Payouts retrieved successfully`)", query: bulkItemsQuerySchema },
+        { method: 'get', path: `${prefix}/transactions/bulk/:batch/payout`, tag: 'payouts', operationId: `listBulkPayoutItemsSingular${suffix}`, summary: 'The same list, under the ending some SDKs call', query: bulkItemsQuerySchema },
+      ]
+    }),
+    { method: 'post', path: '/_sandbox/payouts/:reference/complete', tag: 'payouts', operationId: 'completePayout', summary: 'End a processing payout now (as its test account says unless `outcome` is given)', body: 'CompletePayoutRequest', bodyRequired: false },
     { method: 'post', path: '/_sandbox/balances/fund', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: 'FundRequest' },
     { method: 'post', path: '/merchant/api/v1/refunds/initiate', tag: 'refunds', operationId: 'initiateRefund', summary: 'Refund a settled pay-in, in full or in part (processing, then success or failed)', body: 'InitiateRefundRequest',
       description: 'Any successful, settled pay-in, by its payment reference (a checkout by its own). The amount is debited from the available balance at once and returned if the refund fails. Test fields: `completion_status` (`success` | `failed`) and `status_reason` pick the outcome, which comes refund_delay_seconds (60) later on the namespace clock.' },
@@ -303,6 +323,7 @@ const TAGS: { name: Tag; description: string }[] = [
   { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
   { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
   { name: 'refunds', description: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
+  { name: 'payouts', description: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
   { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
   { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
   { name: 'charges', description: 'The charge query over every payment kind, and the list of pay-ins' },

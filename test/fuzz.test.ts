@@ -31,6 +31,18 @@ const OBJECT_PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort()
 const ARRAY_PROTO_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
 
 const M = '/merchant/api/v1'
+/** a bulk payout of two (docs/behaviour.md 13.7.1) */
+const bulkBody = () => ({
+  batch_reference: ref('batch-fuzz'),
+  currency: 'NGN',
+  description: 'fuzz',
+  payouts: [0, 1].map(() => ({ reference: ref('bi-fuzz'), amount: 1000, type: 'bank_account', bank_account: { bank_code: '033', account_number: '0000000000' }, customer: { email: 'payee@example.com' } })),
+})
+/** a payout to account `account` at bank 033 (docs/behaviour.md 13.7) */
+const payoutBody = (account: string) => () => ({
+  reference: ref('po-fuzz'),
+  destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account }, customer: { email: 'payee@example.com', name: 'Payee' } },
+})
 const CARD = `${M}/charges/card`
 const MM = `${M}/charges/mobile-money`
 const PIN_CARD = '5188513618552975'
@@ -171,6 +183,10 @@ interface Fx {
   /** a virtual bank account: its reference and number */
   vbaRef: string
   vbaNumber: string
+  /** a payout that stays processing */
+  payoutRef: string
+  /** a bulk payout */
+  batchRef: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -205,6 +221,8 @@ function fixtures(key: string): Promise<Fx> {
       expect(events.data.length).toBeGreaterThan(0)
       const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
       const vba = await ok200('POST', `${M}/virtual-bank-account`, key, vbaBody())
+      const payout = await ok200('POST', `${M}/transactions/disburse`, key, payoutBody('1111111111')())
+      const batch = await ok200('POST', '/api/v1/transactions/disburse/bulk', key, bulkBody())
       return {
         key,
         pinTx: pin.tx,
@@ -223,6 +241,8 @@ function fixtures(key: string): Promise<Fx> {
         checkoutTx: new URL(checkout.data.checkout_url).pathname.split('/')[2],
         vbaRef: vba.data.account_reference,
         vbaNumber: vba.data.account_number,
+        payoutRef: payout.data.reference,
+        batchRef: batch.data.reference,
       }
     })()
     fixtureCache.set(key, fx)
@@ -321,6 +341,19 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => `${M}/refunds` },
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/refunds/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.pinRef)) => `/_sandbox/refunds/${p}/complete`, hasParam: true, body: () => ({ outcome: 'failed' }) },
+  // payouts (docs/behaviour.md 13.7)
+  { method: 'POST', path: () => `${M}/transactions/disburse`, body: payoutBody('0000000000') },
+  { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi' } }) },
+  { method: 'GET', path: (fx, p = enc(fx.payoutRef)) => `${M}/transactions/${p}`, hasParam: true },
+  { method: 'GET', path: () => `${M}/payouts`, query: () => ({ limit: '5', status: 'processing', currency: 'NGN' }) },
+  { method: 'POST', path: (fx, p = enc(fx.payoutRef)) => `/_sandbox/payouts/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success' }) },
+  // bulk payouts, both prefixes and both item-list endings (docs/behaviour.md 13.7.1)
+  ...(['/api/v1', M] as const).flatMap((prefix) => [
+    { method: 'POST' as const, path: () => `${prefix}/transactions/disburse/bulk`, body: bulkBody },
+    { method: 'GET' as const, path: (fx: Fx, p = enc(fx.batchRef)) => `${prefix}/transactions/bulk/${p}`, hasParam: true },
+    { method: 'GET' as const, path: (fx: Fx, p = enc(fx.batchRef)) => `${prefix}/transactions/bulk/${p}/payouts`, hasParam: true, query: () => ({ page: '1', limit: '10' }) },
+    { method: 'GET' as const, path: (fx: Fx, p = enc(fx.batchRef)) => `${prefix}/transactions/bulk/${p}/payout`, hasParam: true },
+  ]),
   // virtual bank accounts (docs/behaviour.md 13.3)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },

@@ -2,6 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { LEDGER, type LedgerRecord } from '../src/charges/ledger.js'
 import { CARD_OPS, CHARGES, type CardOperation, type ChargeBase, type LedgerEntry } from '../src/charges/types.js'
+import { PAYOUTS, type Payout } from '../src/payouts/service.js'
 import { REFUNDS, type Refund } from '../src/refunds/service.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
@@ -213,7 +214,7 @@ const RECORD_ENTRIES: Record<string, (record: any) => (LedgerEntry & { currency:
   [CARD_OPS]: (op: CardOperation) => (op.ledger ?? []).map((e) => ({ ...e, currency: op.currency })),
   [REFUNDS]: (r: Refund) => r.ledger.map((e) => ({ ...e, currency: r.currency })),
   // a payout's debit, and the credit returning it when it fails
-  payouts: (p: { currency: string; ledger?: LedgerEntry[] }) => (p.ledger ?? []).map((e) => ({ ...e, currency: p.currency })),
+  [PAYOUTS]: (p: Payout) => p.ledger.map((e) => ({ ...e, currency: p.currency })),
 }
 
 /** The balances summed afresh from the records: the opening balance plus every entry, minor units. */
@@ -323,5 +324,6 @@ describe('the ledger property (docs/behaviour.md 13.4)', () => {
     )
     expect(seen.refunds).toBeGreaterThan(0)
     expect(seen.captures).toBeGreaterThan(0)
+    expect(seen.payouts).toBeGreaterThan(0)
   }, 120_000)
 })

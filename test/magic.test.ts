@@ -61,6 +61,20 @@ describe('sandbox magic: virtual bank accounts', () => {
   })
 })
 
+describe('sandbox magic: payouts', () => {
+  it('lists the payout test accounts, the fee, the delay and the limits', () => {
+    const text = magicOf([])
+    expect(text).toContain('\nPayouts\n')
+    expect(text).toContain('Fee 0%, flat 30 plus 7.5% VAT')
+    expect(text).toContain('processing 60 s on the namespace clock')
+    expect(rowOf(text, '035', '0000000000')?.[2]).toBe('failed: Payout failed')
+    expect(rowOf(text, '011', '9999999999')?.[2]).toBe('invalid')
+    expect(rowOf(text, '033', '1111111111')?.[2]).toBe('processing')
+    expect(text).toContain('NGN 1000 to 10000000')
+    expect(text).toContain('POST /_sandbox/payouts/<reference>/complete')
+  })
+})
+
 describe('sandbox magic: refunds', () => {
   it('shows the refund delay, the minimum and what completion_status does', () => {
     const text = magicOf([])

@@ -111,9 +111,9 @@ describe('GET /_sandbox/openapi.json', () => {
       properties: { status: { type: 'boolean' }, message: { type: 'string' } },
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'virtual accounts', 'balances', 'refunds', 'direct debit', 'identity', 'charges', 'misc', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'virtual accounts', 'balances', 'refunds', 'payouts', 'direct debit', 'identity', 'charges', 'misc', 'control'])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'charges', 'checkout', 'control', 'direct debit', 'identity', 'misc', 'mobile money', 'refunds', 'virtual accounts'])
+    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'charges', 'checkout', 'control', 'direct debit', 'identity', 'misc', 'mobile money', 'payouts', 'refunds', 'virtual accounts'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 

@@ -1,5 +1,5 @@
 // What the benchmarks send: the key, card-charge bodies encrypted as a merchant's SDK does,
-// mobile money bodies, and Checkout Standard's initialize bodies.
+// mobile money bodies, Checkout Standard's initialize bodies and payout bodies.
 import { createCipheriv, randomBytes } from 'node:crypto'
 
 export const SECRET = 'sk_test_sandbox'
@@ -36,6 +36,14 @@ export function mmBody(reference) {
  */
 export function initBody(reference) {
   return `{"amount":1500,"currency":"NGN","reference":"${reference}","customer":{"email":"bench@example.com","name":"Bench Customer"},"redirect_url":"https://shop.example/checkout/return","notification_url":"https://shop.example/webhooks/korapay","narration":"Order ${reference}","channels":["card","bank_transfer"],"default_channel":"card","merchant_bears_cost":true,"metadata":{"order-id":"${reference}","source":"bench"}}`
+}
+
+/**
+ * The body of `POST /transactions/disburse` with this reference: 1,000 NGN to the default test
+ * account, with the fields the public clients send (narration, customer, metadata).
+ */
+export function disburseBody(reference) {
+  return `{"reference":"${reference}","destination":{"type":"bank_account","amount":1000,"currency":"NGN","narration":"Payout ${reference}","bank_account":{"bank":"033","account":"0000000000"},"customer":{"name":"Bench Payee","email":"payee@example.com"}},"metadata":{"payout-id":"${reference}"}}`
 }
 
 /**

@@ -1,4 +1,4 @@
-// The CPU profile (--profile [card|query|mm|init]): paysandbox under node --cpu-prof and the
+// The CPU profile (--profile [card|query|mm|init|disburse]): paysandbox under node --cpu-prof and the
 // scenario's load, then a summary of where its time went: by package, by the nearest paysandbox
 // frame on the stack, and the top frames by self and by total time.
 import { copyFile, mkdir, mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
@@ -21,6 +21,8 @@ export async function profile(o) {
     const created = await request(`${s.url}${CARD_PATH}`, { method: 'POST', body: cardBody(QUERY_REF) })
     if (created.status !== 200) throw new Error(`could not create the charge to query: ${created.status} ${created.text}`)
   }
+  // payouts: a balance the run cannot exhaust
+  if (scenario === 'disburse') await request(`${s.url}/_sandbox/scenarios`, { method: 'POST', body: JSON.stringify({ settings: { opening_balance: 1_000_000_000_000 } }) })
   const w = bodyMaker(scenario, 'sandbox', 0, o.warmup, o.connections, 'prof-warm')
   const wr = await load(s, { method: sc.method, path: sc.path, nextBody: w.next, duration: o.warmup, connections: o.connections })
   const m = bodyMaker(scenario, 'sandbox', Math.max(2000, 5 * wr.rate), o.duration, o.connections, 'prof')

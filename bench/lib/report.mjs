@@ -46,6 +46,12 @@ export function evaluate(res) {
     rows.push({ metric: 'checkout initialize, req/s', bare: fmtInt(L.bare.init.rate), sandbox: fmtInt(L.sandbox.init.rate), ratio: x(init), target: '>= 0.35x', result: verdict(init >= 0.35, L.bare.init, L.sandbox.init) })
     rows.push({ metric: 'checkout initialize, p50 / p99 ms', bare: lat(L.bare.init), sandbox: lat(L.sandbox.init), ratio: '', target: '', result: '' })
   }
+  // results of runs before the payout scenario have none
+  if (L.sandbox.disburse && L.bare.disburse) {
+    const disburse = ratio(L.sandbox.disburse.rate, L.bare.disburse.rate)
+    rows.push({ metric: 'payout (disburse), req/s', bare: fmtInt(L.bare.disburse.rate), sandbox: fmtInt(L.sandbox.disburse.rate), ratio: x(disburse), target: '>= 0.35x', result: verdict(disburse >= 0.35, L.bare.disburse, L.sandbox.disburse) })
+    rows.push({ metric: 'payout (disburse), p50 / p99 ms', bare: lat(L.bare.disburse), sandbox: lat(L.sandbox.disburse), ratio: '', target: '', result: '' })
+  }
 
   const all = [...Object.values(L.bare), ...Object.values(L.sandbox)]
   const errs = (rs) => `${sum(rs, 'errors') + sum(rs, 'timeouts')} / ${sum(rs, 'non2xx')}`

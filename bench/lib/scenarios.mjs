@@ -1,8 +1,8 @@
-// The load scenarios (card charge, charge query, mobile money charge, checkout initialize), each on a fresh pair of
+// The load scenarios (card charge, charge query, mobile money charge, checkout initialize, payout), each on a fresh pair of
 // servers, paysandbox beside bare Hono, and for the card charge the latency reference: a bare
 // server made to cost what paysandbox costs per request.
 import { setTimeout as sleep } from 'node:timers/promises'
-import { CardBodies, cardBody, initBody, mmBody } from './bodies.mjs'
+import { CardBodies, cardBody, disburseBody, initBody, mmBody } from './bodies.mjs'
 import { quietRun } from './machine.mjs'
 import { procStatus } from './measure.mjs'
 import { cpuUs, interleave, load } from './rounds.mjs'
@@ -12,6 +12,7 @@ import { fmtCpu, fmtInt, log, round } from './util.mjs'
 export const CARD_PATH = '/merchant/api/v1/charges/card'
 const MM_PATH = '/merchant/api/v1/charges/mobile-money'
 const INIT_PATH = '/merchant/api/v1/charges/initialize'
+const DISBURSE_PATH = '/merchant/api/v1/transactions/disburse'
 export const QUERY_REF = 'bench-query-00000001'
 const POOL_CAP = 400_000 // pre-generated bodies at most (~200 MB); beyond, bodies are made on the fly
 
@@ -20,6 +21,7 @@ export const SCENARIOS = {
   query: { label: 'charge query', method: 'GET', path: `/merchant/api/v1/charges/${QUERY_REF}` },
   mm: { label: 'mobile money charge', method: 'POST', path: MM_PATH },
   init: { label: 'checkout initialize', method: 'POST', path: INIT_PATH },
+  disburse: { label: 'payout (disburse)', method: 'POST', path: DISBURSE_PATH },
 }
 
 /** This run's mark in every reference it sends: runs against one --data file never collide. */
@@ -39,6 +41,8 @@ let mmSeq = 0
 const nextMm = () => mmBody(`bench-mm-${RUN_ID}-${mmSeq++}`)
 let initSeq = 0
 const nextInit = () => initBody(`bench-co-${RUN_ID}-${initSeq++}`)
+let disburseSeq = 0
+const nextDisburse = () => disburseBody(`bench-po-${RUN_ID}-${disburseSeq++}`)
 
 /** Card bodies for `seconds` at `rate` (5,000/s when unknown) and then some, POOL_CAP at most. */
 export const poolSize = (rate, seconds, connections) => Math.min(POOL_CAP, Math.ceil((rate || 5000) * 1.5 * seconds) + 50 * connections + 1000)
@@ -52,6 +56,7 @@ export function bodyMaker(scenario, server, estRate, seconds, connections, tag) 
   // does as little as it can; paysandbox: a fresh reference on every request
   if (server !== 'sandbox' && scenario === 'card') return { bodies: Array.from({ length: 1000 }, (_, i) => cardBody(`bench-${RUN_ID}-bare-${i}`)), pool: null }
   if (server === 'bare' && scenario === 'mm') return { bodies: Array.from({ length: 1000 }, (_, i) => mmBody(`bench-mm-${RUN_ID}-bare-${i}`)), pool: null }
+  if (server === 'bare' && scenario === 'disburse') return { bodies: Array.from({ length: 1000 }, (_, i) => disburseBody(`bench-po-${RUN_ID}-bare-${i}`)), pool: null }
   if (server === 'bare' && scenario === 'init') return { bodies: Array.from({ length: 1000 }, (_, i) => initBody(`bench-co-${RUN_ID}-bare-${i}`)), pool: null }
   if (scenario === 'card') {
     const pool = new CardPool(tag, poolSize(estRate, seconds, connections))
@@ -59,6 +64,7 @@ export function bodyMaker(scenario, server, estRate, seconds, connections, tag) 
   }
   if (scenario === 'mm') return { next: nextMm, pool: null }
   if (scenario === 'init') return { next: nextInit, pool: null }
+  if (scenario === 'disburse') return { next: nextDisburse, pool: null }
   return { next: undefined, pool: null }
 }
 
@@ -122,7 +128,7 @@ async function runPair(o, bare, sb, scenario) {
 }
 
 /**
- * Runs the load scenarios (those of --only, else all four) and puts their figures in `res`:
+ * Runs the load scenarios (those of --only, else all five) and puts their figures in `res`:
  * `load` (bare's, paysandbox's and the reference's, by scenario), `rss_by_scenario`, and
  * `affinity` (the CPUs each process may use).
  */
@@ -131,7 +137,7 @@ export async function runScenarios(o, res) {
   // larger heap) must not slow the next one down
   res.load = { bare: {}, sandbox: {} }
   res.rss_by_scenario = {}
-  for (const scenario of o.only?.filter((x) => x !== 'data') ?? ['card', 'query', 'mm', 'init']) {
+  for (const scenario of o.only?.filter((x) => x !== 'data') ?? ['card', 'query', 'mm', 'init', 'disburse']) {
     const bare = await startServer('bare')
     const sb = await startServer('sandbox')
     try {
@@ -146,6 +152,11 @@ export async function runScenarios(o, res) {
           const q = await request(`${s.url}${SCENARIOS.query.path}`)
           if (q.status !== 200) throw new Error(`${s.kind}: the charge query answered ${q.status}: ${q.text}`)
         }
+      }
+      if (scenario === 'disburse') {
+        // a balance no run exhausts: each payout of 1,000 NGN costs 1,032.25 of it
+        const funded = await request(`${sb.url}/_sandbox/scenarios`, { method: 'POST', body: JSON.stringify({ settings: { opening_balance: 1_000_000_000_000 } }) })
+        if (funded.status !== 200) throw new Error(`could not raise the opening balance: ${funded.status} ${funded.text}`)
       }
       const pair = await runPair(o, bare, sb, scenario)
       for (const kind of ['bare', 'sandbox']) {

@@ -141,13 +141,8 @@ export class Ledger {
 
   /** The balances at `nowMs` (the opening balance included), by currency, in minor units. */
   balances(ns: string, nowMs: number): Balances {
-    const t = this.#sums(ns)
-    const still: Totals['pending'] = []
-    for (const p of t.pending) {
-      if (p.at <= nowMs) t.available[p.currency] = (t.available[p.currency] ?? 0) + p.amount
-      else still.push(p)
-    }
-    t.pending = still
+    const t = this.#settled(ns, nowMs)
+    const still = t.pending
     const out: Balances = {}
     for (const [currency, amount] of Object.entries(this.opening(ns))) out[currency] = { pending: 0, available: amount }
     for (const [currency, available] of Object.entries(t.available)) (out[currency] ??= { pending: 0, available: 0 }).available += available
@@ -157,7 +152,23 @@ export class Ledger {
 
   /** The available balance of one currency at `nowMs`, in minor units. */
   available(ns: string, currency: string, nowMs: number): number {
-    return this.balances(ns, nowMs)[currency]?.available ?? 0
+    // what balances() gives for one currency, without building every currency's (a payout's check)
+    const t = this.#settled(ns, nowMs)
+    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100) : 0
+    return opening + (t.available[currency] ?? 0)
+  }
+
+  /** The sums, with the entries due by `nowMs` moved from pending to available. */
+  #settled(ns: string, nowMs: number): Totals {
+    const t = this.#sums(ns)
+    if (t.pending.length === 0) return t
+    const still: Totals['pending'] = []
+    for (const p of t.pending) {
+      if (p.at <= nowMs) t.available[p.currency] = (t.available[p.currency] ?? 0) + p.amount
+      else still.push(p)
+    }
+    t.pending = still
+    return t
   }
 
   /**

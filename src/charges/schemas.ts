@@ -17,10 +17,10 @@ export const atMost = (n: number) => `must be at most ${n} characters`
 export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
 
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
-const METADATA_DEPTH = 10
+export const METADATA_DEPTH = 10
 
 /** Whether a JSON value nests at most `max` levels of arrays and objects (no recursion). */
-function depthAtMost(value: unknown, max: number): boolean {
+export function depthAtMost(value: unknown, max: number): boolean {
   const stack: [unknown, number][] = [[value, 0]]
   while (stack.length) {
     const [v, d] = stack.pop()!

@@ -148,8 +148,14 @@ export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyO
         server.emit('connection', socket)
         socket.emit('data', first)
       }
-      if (head.length) route(head)
-      else socket.once('data', route)
+      if (head.length) return route(head)
+      // a client that opens a tunnel and sends nothing is let go as the HTTP port lets go of one
+      // that sends no request line (node's headersTimeout)
+      socket.setTimeout(server.headersTimeout, () => socket.destroy())
+      socket.once('data', (first: Buffer) => {
+        socket.setTimeout(0)
+        route(first)
+      })
       return
     }
     if (onlyIntercepted) return refuse(socket, 403, MSG.PROXY_HOST_REFUSED)

@@ -11,6 +11,7 @@ import {
   type AccountScenario,
   type AuthorizationSeed,
   type TransferScenario,
+  type PayoutScenario,
   type CardScenario,
   type IdentityScenario,
   type Pack,
@@ -54,6 +55,7 @@ export function validatePack(raw: unknown, source: string): Pack {
   seen((pack.accounts ?? []).map((a, i) => ({ key: a.account_number, path: `accounts.${i}.account_number` })))
   seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
   seen((pack.transfers ?? []).map((t, i) => ({ key: String(Math.round(t.amount * 100)), path: `transfers.${i}.amount` })))
+  seen((pack.payouts ?? []).map((p, i) => ({ key: `${p.bank}:${p.account}`, path: `payouts.${i}.account` })))
   if (dupes.length) throw new PackError(source, dupes)
   return pack
 }
@@ -95,12 +97,14 @@ export class ActiveScenarios {
   readonly authorizations = new Map<string, AuthorizationSeed>()
   /** by the amount in minor units */
   readonly transfers = new Map<number, TransferScenario>()
+  /** by `bank:account` (a mobile-money wallet: `operator:number`) */
+  readonly payouts = new Map<string, PayoutScenario>()
 
   constructor(packs: Pack[]) {
     let settings: Record<string, any> = {}
     for (const p of packs) {
       if (p.settings) {
-        settings = { ...settings, ...p.settings, fees: { ...settings.fees, ...p.settings.fees } }
+        settings = { ...settings, ...p.settings, fees: { ...settings.fees, ...p.settings.fees }, payout_limits: { ...settings.payout_limits, ...p.settings.payout_limits } }
       }
       for (const c of p.cards ?? []) this.cards.set(c.number, c)
       for (const w of p.wallets ?? []) this.wallets.set(w.number, w)
@@ -108,6 +112,7 @@ export class ActiveScenarios {
       for (const a of p.accounts ?? []) this.accounts.set(a.account_number, a)
       for (const a of p.authorizations ?? []) this.authorizations.set(a.reference, a)
       for (const t of p.transfers ?? []) this.transfers.set(Math.round(t.amount * 100), t)
+      for (const x of p.payouts ?? []) this.payouts.set(`${x.bank}:${x.account}`, x)
     }
     const parsed = settingsSchema.safeParse(settings)
     if (!parsed.success) throw new PackError('scenario packs', describeIssues(parsed.error).map((s) => `settings.${s}`))
@@ -133,6 +138,11 @@ export class ActiveScenarios {
   /** How a bank transfer of this amount (minor units) arrives. */
   transfer(amountMinor: number): TransferScenario | undefined {
     return this.transfers.get(amountMinor)
+  }
+
+  /** What a payout to this bank (or operator) and account does. */
+  payout(bank: string, account: string): PayoutScenario | undefined {
+    return this.payouts.get(`${bank}:${account}`)
   }
 
   /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
@@ -171,6 +181,7 @@ export class ActiveScenarios {
         label,
       })),
       transfers: [...this.transfers.values()].map(({ amount, arrives, after_seconds, label }) => ({ amount, arrives, after_seconds: after_seconds ?? s.transfer_delay_seconds, label })),
+      payouts: [...this.payouts.values()].map(({ bank, account, outcome, message, label }) => ({ bank, account, outcome, ...(message ? { message } : {}), label })),
       settings: s,
     }
   }

@@ -121,6 +121,27 @@ export const transferScenarioSchema = z
   .strict()
 export type TransferScenario = z.infer<typeof transferScenarioSchema>
 
+/**
+ * A payout test destination (docs/behaviour.md 13.7): a bank account (`bank` its code) or a
+ * mobile-money wallet (`bank` the operator's slug), and what a payout to it does: succeeds, fails
+ * with `message` on the clock, stays processing, or is refused at once as an invalid account.
+ */
+export const PAYOUT_OUTCOMES = ['success', 'failed', 'processing', 'invalid'] as const
+export const payoutScenarioSchema = z
+  .object({
+    bank: ident(),
+    account: z.string().regex(/^\d{6,20}$/, 'must be 6-20 digits'),
+    outcome: z.enum(PAYOUT_OUTCOMES),
+    message: text().optional(),
+    label: text(),
+  })
+  .strict()
+  .superRefine(failedNeedsMessage)
+export type PayoutScenario = z.infer<typeof payoutScenarioSchema>
+
+/** The smallest and largest amount of one payout, major units. */
+export const payoutLimitSchema = z.object({ min: amount().min(0), max: amount().positive() }).strict()
+
 export const authorizationSeedSchema = z
   .object({
     reference: ident(),
@@ -155,6 +176,8 @@ export const settingsSchema = z
         mobile_money: feeRuleSchema,
         direct_debit: feeRuleSchema,
         bank_transfer: feeRuleSchema,
+        /** a payout's fee, in the payout's currency (docs/behaviour.md 13.7) */
+        payout: feeRuleSchema,
       })
       .strict(),
     pre_auth_validity_hours: hours().positive(),
@@ -172,6 +195,13 @@ export const settingsSchema = z
     opening_balance: amount().min(0),
     /** a refund stays processing this long before its outcome (docs/behaviour.md 13.8) */
     refund_delay_seconds: seconds(),
+    /** a payout stays processing this long before its outcome (docs/behaviour.md 13.7) */
+    payout_delay_seconds: seconds(),
+    /**
+     * per-payout limits: by currency for bank accounts, by operator slug for mobile money (which
+     * otherwise takes the operator list's own min and max)
+     */
+    payout_limits: z.record(z.string().min(1).max(PACK_LIMITS.id), payoutLimitSchema),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>
@@ -187,6 +217,7 @@ export const packSchema = z
     accounts: list(accountScenarioSchema).optional(),
     authorizations: list(authorizationSeedSchema).optional(),
     transfers: list(transferScenarioSchema).optional(),
+    payouts: list(payoutScenarioSchema).optional(),
   })
   .strict()
 export type Pack = z.infer<typeof packSchema>

@@ -16,6 +16,7 @@ import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
 import { VirtualAccounts } from './virtual-accounts.js'
 import { Refunds } from './refunds.js'
+import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { ClockState, Selected, WebhookState } from './selected.js'
@@ -56,6 +57,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
       <section class="panel" aria-labelledby="h-vba">
         <h2 id="h-vba">Virtual bank accounts</h2>
         <VirtualAccounts s={s} ns={ns} f={f} />
+      </section>
+      <section class="panel" aria-labelledby="h-payouts">
+        <h2 id="h-payouts">Payouts</h2>
+        <Payouts s={s} ns={ns} f={f} />
       </section>
       <section class="panel" aria-labelledby="h-preauth">
         <h2 id="h-preauth">Pre-authorizations</h2>
@@ -114,6 +119,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           <a href="#h-charges">Charges</a>
           <a href="#h-balances">Balances</a>
           <a href="#h-vba">Virtual accounts</a>
+          <a href="#h-payouts">Payouts</a>
           <a href="#h-preauth">Pre-authorizations</a>
           <a href="#h-refunds">Refunds</a>
           <a href="#h-dd">Direct debit</a>
@@ -168,6 +174,7 @@ export function dashboardRoutes(deps: Deps) {
     virtualAccounts: deps.virtualAccounts,
     balances: deps.balances,
     refunds: deps.refunds,
+    payouts: deps.payouts,
   }
   const app = new Hono<AppEnv>()
   app.get('/', (c) => {

@@ -7,6 +7,7 @@ import type { DirectDebit, DirectDebitService } from '../../direct-debit/service
 import type { IdentityService } from '../../identity/service.js'
 import type { Namespaces, NsMeta } from '../../namespaces.js'
 import type { RefundService } from '../../refunds/service.js'
+import type { PayoutService } from '../../payouts/service.js'
 import type { VirtualAccountService } from '../../virtual-accounts/service.js'
 import type { Events } from '../../webhooks/events.js'
 
@@ -32,6 +33,8 @@ export interface DashboardSources {
   balances: Pick<BalanceService, 'balances' | 'history'>
   /** the namespace's refunds, newest first */
   refunds: Pick<RefundService, 'all'>
+  /** the namespace's payouts, newest first */
+  payouts: Pick<PayoutService, 'all'>
 }
 
 export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout', 'virtual_account']

@@ -1,0 +1,179 @@
+import type { Ledger } from '../charges/ledger.js'
+import type { Clocks } from '../clock.js'
+import { ApiError, MSG, badRequest, conflict, notFound } from '../errors.js'
+import { toDecimalString, toMajor } from '../money.js'
+import type { CollectionSpec } from '../store/collection.js'
+import type { Store } from '../store/store.js'
+import { ARRAY, STRING } from '../store/validate.js'
+import type { BulkInput, BulkItem } from './schemas.js'
+import { PAYOUT_MSG, debitOf, type Payout, type PayoutService } from './service.js'
+
+/**
+ * Bulk payouts (docs/behaviour.md 13.7.1): a batch of 2 to 50 payouts, each checked and run as a
+ * single payout by the payout service. The batch is accepted whole or refused whole: every item
+ * is checked, then the balance for all of them, then every item is debited, in one synchronous
+ * turn. Its status follows its items, read off them when asked.
+ */
+
+export const PAYOUT_BATCHES = 'payout_batches'
+
+export const BULK_MSG = {
+  INITIATED: 'Bulk Transfer initiated successfully',
+  RETRIEVED: 'Bulk transaction retrieved successfully',
+  ITEMS: 'Payouts retrieved successfully',
+} as const
+
+export interface PayoutBatch {
+  batch_reference: string
+  description: string | null
+  currency: string
+  merchant_bears_cost: boolean
+  /** the references of its payouts, in the order sent */
+  payouts: string[]
+  created_at: string
+}
+
+export const PAYOUT_BATCHES_SPEC: CollectionSpec<PayoutBatch> = {
+  name: PAYOUT_BATCHES,
+  fields: { batch_reference: STRING, currency: STRING, payouts: ARRAY, created_at: STRING },
+}
+
+export type BatchStatus = 'pending' | 'complete' | 'failed'
+
+export class BulkPayoutService {
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    private readonly ledger: Ledger,
+    private readonly payouts: PayoutService,
+  ) {}
+
+  /** Checks and accepts a whole batch, or refuses it whole (the refusal names the item's reference). */
+  create(ns: string, b: BulkInput): PayoutBatch {
+    const col = this.#col(ns)
+    if (col.has(b.batch_reference)) throw conflict(PAYOUT_MSG.DUPLICATE)
+    const bears = b.merchant_bears_cost ?? false
+    const prepared = b.payouts.map((item) => {
+      try {
+        return this.payouts.prepare(ns, {
+          reference: item.reference,
+          destination: destinationOf(item, b.currency),
+          batch_reference: b.batch_reference,
+          merchant_bears_cost: bears,
+        })
+      } catch (e) {
+        // which item was refused: its reference in `data`
+        if (e instanceof ApiError) throw new ApiError(e.status, e.message, { reference: item.reference })
+        throw e
+      }
+    })
+    const total = prepared.reduce((sum, p) => sum + debitOf(p), 0)
+    // the check and every debit in one synchronous turn
+    if (this.ledger.available(ns, b.currency, this.clocks.now(ns)) < total) throw badRequest(PAYOUT_MSG.INSUFFICIENT)
+    for (const p of prepared) this.payouts.accept(ns, p)
+    const batch: PayoutBatch = {
+      batch_reference: b.batch_reference,
+      description: b.description ?? null,
+      currency: b.currency,
+      merchant_bears_cost: bears,
+      payouts: prepared.map((p) => p.reference),
+      created_at: this.clocks.iso(ns),
+    }
+    col.put(batch.batch_reference, batch)
+    return batch
+  }
+
+  get(ns: string, batchReference: string): PayoutBatch {
+    const batch = this.#col(ns).get(batchReference)
+    if (!batch) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    return batch
+  }
+
+  /** Its payouts, in the order sent. */
+  items(ns: string, batch: PayoutBatch): Payout[] {
+    return batch.payouts.map((r) => this.payouts.find(ns, r)).filter((p): p is Payout => p !== undefined)
+  }
+
+  /** pending while any payout processes; failed when all failed; complete once all ended otherwise. */
+  status(items: Payout[]): BatchStatus {
+    if (items.some((p) => p.status === 'processing')) return 'pending'
+    return items.every((p) => p.status === 'failed') ? 'failed' : 'complete'
+  }
+
+  /** Every batch of the namespace, newest first (the dashboard). */
+  all(ns: string): PayoutBatch[] {
+    return [...this.#col(ns).values()].reverse()
+  }
+
+  createdData(ns: string, batch: PayoutBatch) {
+    const items = this.items(ns, batch)
+    return {
+      status: this.status(items),
+      total_chargeable_amount: toMajor(items.reduce((sum, p) => sum + debitOf(p), 0)),
+      merchant_bears_cost: batch.merchant_bears_cost,
+      reference: batch.batch_reference,
+      currency: batch.currency,
+      description: batch.description,
+      createdAt: batch.created_at,
+    }
+  }
+
+  summaryData(ns: string, batch: PayoutBatch) {
+    const items = this.items(ns, batch)
+    const count = (s: Payout['status']) => items.filter((p) => p.status === s).length
+    return {
+      amount: toDecimalString(items.reduce((sum, p) => sum + p.amount, 0)),
+      currency: batch.currency,
+      reference: batch.batch_reference,
+      status: this.status(items),
+      description: batch.description,
+      merchant_bears_cost: batch.merchant_bears_cost,
+      failedTransactions: count('failed'),
+      successfulTransactions: count('success'),
+      pendingTransactions: 0,
+      processingTransactions: count('processing'),
+      createdAt: batch.created_at,
+    }
+  }
+
+  /** The items list, page by page (`page` from 1; `limit` 50 unless asked: a whole batch). */
+  itemsData(ns: string, batch: PayoutBatch, q: { page?: number; limit?: number }) {
+    const items = this.items(ns, batch)
+    const size = q.limit ?? 50
+    const current = q.page ?? 1
+    const page = items.slice((current - 1) * size, current * size)
+    return {
+      data: page.map((p) => ({
+        reference: p.reference,
+        amount: toDecimalString(p.amount),
+        fee: toDecimalString(p.fee + p.vat),
+        currency: p.currency,
+        narration: p.narration,
+        status: p.status,
+        message: p.message,
+        batch_reference: batch.batch_reference,
+        type: p.type,
+        customer: { name: p.customer.name, email: p.customer.email },
+        ...(p.bank_account ? { bank_account: { bank_code: p.bank_account.bank, account_number: p.bank_account.account } } : {}),
+        ...(p.mobile_money ? { mobile_money: p.mobile_money } : {}),
+      })),
+      paging: { total_items: items.length, page_size: size, current, count: page.length },
+    }
+  }
+
+  #col(ns: string) {
+    return this.store.col<PayoutBatch>(ns, PAYOUT_BATCHES)
+  }
+}
+
+function destinationOf(item: BulkItem, currency: string) {
+  return {
+    type: item.type,
+    amount: item.amount,
+    currency,
+    narration: item.narration,
+    bank_account: item.bank_account && { bank: item.bank_account.bank_code, account: item.bank_account.account_number },
+    mobile_money: item.mobile_money,
+    customer: item.customer,
+  }
+}

@@ -1,0 +1,180 @@
+import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
+import { listQuerySchema } from '../http/cursor-list.js'
+import { z } from '../http/zod-messages.js'
+
+/** docs/behaviour.md 13.7: the payout requests. */
+
+/** a payout's reference: at least 5 characters (the live service's rule), at most 100 */
+export const payoutReferenceSchema = z.string().trim().min(5, 'must be at least 5 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
+
+const customerSchema = z.object({
+  email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
+  name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
+})
+
+const bankAccountSchema = z.object({
+  bank: z.string().trim().min(1).max(20, atMost(20)),
+  account: z.string().regex(/^\d{6,20}$/, 'must be 6-20 digits'),
+})
+
+const mobileMoneySchema = z.object({
+  operator: z.string().trim().min(1).max(50, atMost(50)),
+  mobile_number: z.string().regex(/^\+?\d{9,15}$/, 'must be 9-15 digits'),
+})
+
+export const destinationSchema = z
+  .object({
+    type: z.enum(['bank_account', 'mobile_money']),
+    amount: amountSchema({ allowString: true }),
+    currency: z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as NGN'),
+    narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    bank_account: bankAccountSchema.optional(),
+    mobile_money: mobileMoneySchema.optional(),
+    customer: customerSchema,
+  })
+  .superRefine((d, ctx) => {
+    if (d.type === 'bank_account' && !d.bank_account) ctx.addIssue({ code: 'custom', path: ['bank_account'], message: 'is required' })
+    if (d.type === 'mobile_money' && !d.mobile_money) ctx.addIssue({ code: 'custom', path: ['mobile_money'], message: 'is required' })
+  })
+export type Destination = z.infer<typeof destinationSchema>
+
+export const disburseSchema = z.object({
+  reference: payoutReferenceSchema,
+  destination: destinationSchema,
+  metadata: metadataSchema.optional(),
+  notification_url: httpUrlSchema.optional(),
+})
+export type DisburseInput = z.infer<typeof disburseSchema>
+
+/** `.../disburse/remittance`: the same, with the sender's and the purpose's details */
+export const remittanceSchema = disburseSchema.extend({
+  remittance_data: z
+    .record(z.string(), z.unknown())
+    .refine((r) => Object.keys(r).length <= 50, 'must have at most 50 fields')
+    .refine((r) => depthAtMost(r, METADATA_DEPTH), `may nest at most ${METADATA_DEPTH} levels`),
+})
+
+const TYPE_ALIASES: Record<string, string> = { 'bank-account': 'bank_account', 'mobile-money': 'mobile_money', bank: 'bank_account', momo: 'mobile_money' }
+
+const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined)
+
+/**
+ * The field names public clients send besides the documented ones (docs/behaviour.md 13.7):
+ * `bank_code` / `account_number` for `bank` / `account` (inside `bank_account` or flat on the
+ * destination), `phone` / `phone_number` for `mobile_number`, `bank-account` / `mobile-money` for
+ * the type. The documented name wins when both are sent. Returns a new body; the input is kept.
+ */
+export function normalizeDisburse(body: Record<string, unknown>): Record<string, unknown> {
+  const d = obj(body.destination)
+  if (!d) return body
+  const dest: Record<string, unknown> = { ...d }
+  if (typeof dest.type === 'string' && TYPE_ALIASES[dest.type]) dest.type = TYPE_ALIASES[dest.type]
+  const flat = dest.bank_code !== undefined || dest.account_number !== undefined
+  if (dest.type === 'bank_account' && (obj(dest.bank_account) || flat)) {
+    const b: Record<string, unknown> = { ...(obj(dest.bank_account) ?? {}) }
+    b.bank ??= b.bank_code ?? dest.bank_code
+    b.account ??= b.account_number ?? dest.account_number
+    delete b.bank_code
+    delete b.account_number
+    delete dest.bank_code
+    delete dest.account_number
+    dest.bank_account = b
+  }
+  const m = obj(dest.mobile_money)
+  if (m) {
+    const w: Record<string, unknown> = { ...m }
+    w.mobile_number ??= w.phone ?? w.phone_number
+    delete w.phone
+    delete w.phone_number
+    dest.mobile_money = w
+  }
+  return { ...body, destination: dest }
+}
+
+export const PAYOUT_STATUSES = ['processing', 'success', 'failed'] as const
+
+/** GET /payouts: the list's query, with `status` */
+export const payoutListSchema = listQuerySchema.extend({ status: z.enum(PAYOUT_STATUSES).optional() })
+
+/** POST /_sandbox/payouts/{reference}/complete */
+export const completePayoutSchema = z.object({
+  outcome: z.enum(['success', 'failed']).optional(),
+  reason: z.string().min(1).max(255, atMost(255)).optional(),
+})
+
+/** docs/behaviour.md 13.7.1: a bulk payout's references, 5 to 50 characters */
+const bulkReference = z.string().trim().min(5, 'must be at least 5 characters').max(50, atMost(50))
+
+/** One payout of a batch, as the documentation writes it (`bank_code` / `account_number`). */
+const bulkItemSchema = z
+  .object({
+    reference: bulkReference,
+    amount: amountSchema({ allowString: true }),
+    type: z.enum(['bank_account', 'mobile_money']).default('bank_account'),
+    narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    bank_account: z.object({ bank_code: bankAccountSchema.shape.bank, account_number: bankAccountSchema.shape.account }).optional(),
+    mobile_money: mobileMoneySchema.optional(),
+    customer: customerSchema,
+  })
+  .superRefine((d, ctx) => {
+    if (d.type === 'bank_account' && !d.bank_account) ctx.addIssue({ code: 'custom', path: ['bank_account'], message: 'is required' })
+    if (d.type === 'mobile_money' && !d.mobile_money) ctx.addIssue({ code: 'custom', path: ['mobile_money'], message: 'is required' })
+  })
+export type BulkItem = z.infer<typeof bulkItemSchema>
+
+export const BULK_CURRENCIES = ['NGN', 'KES', 'GHS'] as const
+
+export const bulkSchema = z
+  .object({
+    batch_reference: bulkReference,
+    description: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    merchant_bears_cost: z.boolean().optional(),
+    currency: z.enum(BULK_CURRENCIES),
+    payouts: z.array(bulkItemSchema).min(2, 'must hold at least 2 payouts').max(50, 'must hold at most 50 payouts'),
+  })
+  .superRefine((b, ctx) => {
+    const seen = new Set<string>()
+    b.payouts.forEach((p, i) => {
+      if (seen.has(p.reference)) ctx.addIssue({ code: 'custom', path: ['payouts', i, 'reference'], message: 'is used by another payout of the batch' })
+      seen.add(p.reference)
+    })
+  })
+export type BulkInput = z.infer<typeof bulkSchema>
+
+/** the items list: page by page */
+export const bulkItemsQuerySchema = z
+  .object({
+    page: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= 1, 'must be 1 or more').optional(),
+    limit: z.string().regex(/^\d+$/, 'must be a whole number').transform(Number).refine((n) => n >= 1 && n <= 100, 'must be from 1 to 100').optional(),
+  })
+  .passthrough()
+
+/** Aliases public clients send inside a batch's items: `bank` / `account`, `phone`. */
+export function normalizeBulk(body: Record<string, unknown>): Record<string, unknown> {
+  if (!Array.isArray(body.payouts)) return body
+  const payouts = body.payouts.map((item) => {
+    const p = obj(item)
+    if (!p) return item
+    const out: Record<string, unknown> = { ...p }
+    if (typeof out.type === 'string' && TYPE_ALIASES[out.type]) out.type = TYPE_ALIASES[out.type]
+    const b = obj(out.bank_account)
+    if (b) {
+      const nb: Record<string, unknown> = { ...b }
+      nb.bank_code ??= nb.bank
+      nb.account_number ??= nb.account
+      delete nb.bank
+      delete nb.account
+      out.bank_account = nb
+    }
+    const m = obj(out.mobile_money)
+    if (m) {
+      const w: Record<string, unknown> = { ...m }
+      w.mobile_number ??= w.phone ?? w.phone_number
+      delete w.phone
+      delete w.phone_number
+      out.mobile_money = w
+    }
+    return out
+  })
+  return { ...body, payouts }
+}

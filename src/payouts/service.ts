@@ -1,0 +1,370 @@
+import { customAlphabet } from 'nanoid'
+import type { Ledger } from '../charges/ledger.js'
+import type { LedgerEntry } from '../charges/types.js'
+import type { Clocks } from '../clock.js'
+import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import { listPage, listTime, type ListQuery } from '../http/cursor-list.js'
+import { MISC_MSG, accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
+import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { CollectionSpec } from '../store/collection.js'
+import type { Store } from '../store/store.js'
+import { ARRAY, NUMBER, STRING } from '../store/validate.js'
+import type { Events } from '../webhooks/events.js'
+import type { Destination } from './schemas.js'
+
+/**
+ * Payouts (docs/behaviour.md 13.7): money sent from the merchant's available balance to a bank
+ * account or a mobile-money wallet. Accepted, a payout debits amount, fee and VAT in the same
+ * turn as the balance is checked, so racing requests cannot overdraw; it stays `processing` for
+ * the pack's delay on the namespace clock, then ends as its test account says (the pack's
+ * `payouts`, any other account succeeds). A failed payout gets a credit entry returning all of it.
+ */
+
+export const PAYOUTS = 'payouts'
+const END = 'payout.end'
+
+export const PAYOUT_MSG = {
+  INITIATED: 'transfer initiated successfully',
+  PROCESSING: 'Payout processing',
+  SUCCESS: 'Payout successful',
+  RETRIEVED: 'Transaction retrieved successfully',
+  FAILED: 'Payout failed',
+  INSUFFICIENT: 'Insufficient funds in disbursement wallet',
+  INVALID_BANK: 'Invalid bank provided.',
+  INVALID_ACCOUNT: 'Invalid account.',
+  INVALID_OPERATOR: 'Invalid mobile money operator.',
+  DUPLICATE: 'Duplicate Transaction Reference. Please use a unique reference',
+  CURRENCY: 'Currency not allowed for this destination',
+  COMPLETED: 'Payout has already been completed',
+} as const
+
+/** what each destination pays out in, and the country whose banks or operators it takes */
+export const PAYOUT_CURRENCIES: Record<Destination['type'], Record<string, Country>> = {
+  bank_account: { NGN: 'NG', KES: 'KE' },
+  mobile_money: { KES: 'KE', GHS: 'GH' },
+}
+
+export const belowMinimum = (min: number, currency: string) => `Amount is below the minimum payout of ${toDecimalString(min)} ${currency}`
+export const aboveMaximum = (max: number, currency: string) => `Amount is above the maximum payout of ${toDecimalString(max)} ${currency}`
+
+export type PayoutStatus = 'processing' | 'success' | 'failed'
+
+export interface Payout {
+  reference: string
+  batch_reference: string | null
+  type: Destination['type']
+  status: PayoutStatus
+  /** minor units: what the destination receives, the fee and the VAT on it */
+  amount: number
+  fee: number
+  vat: number
+  /** true: the fee and VAT are debited on top of the amount; false (a bulk payout's choice): taken out of it */
+  merchant_bears_cost: boolean
+  currency: string
+  narration: string | null
+  bank_account: { bank: string; account: string; bank_name: string; account_name: string | null } | null
+  mobile_money: { operator: string; mobile_number: string } | null
+  customer: { name: string | null; email: string }
+  metadata: Record<string, unknown> | null
+  notification_url: string | null
+  remittance_data: Record<string, unknown> | null
+  message: string
+  trace_id: string | null
+  created_at: string
+  completed_at: string | null
+  /** the debit made on acceptance, and the credit returning it if it fails: never edited */
+  ledger: LedgerEntry[]
+  /** how it ends when its time comes: from the pack's test account */
+  plan: { outcome: 'success' | 'failed' | 'processing'; message: string | null }
+  timer: string | null
+}
+
+export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
+  name: PAYOUTS,
+  fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING, ledger: ARRAY },
+}
+
+export interface NewPayout {
+  reference: string
+  destination: Destination
+  metadata?: Record<string, unknown>
+  notification_url?: string
+  remittance_data?: Record<string, unknown>
+  batch_reference?: string
+  merchant_bears_cost?: boolean
+}
+
+const traceDigits = customAlphabet('0123456789', 20)
+
+/**
+ * What a payout takes from the balance, minor units: amount, fee and VAT when the merchant bears
+ * the cost; the amount alone otherwise (the fee comes out of what the destination receives).
+ */
+export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
+
+export class PayoutService {
+  /** told when a payout ends (the bulk batches follow their items) */
+  readonly #onEnd: ((ns: string, payout: Payout) => void)[] = []
+
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    private readonly scenarios: Scenarios,
+    private readonly events: Events,
+    private readonly ledger: Ledger,
+  ) {
+    ledger.addSource<Payout>({
+      collection: PAYOUTS,
+      entriesOf: (p) =>
+        p.ledger.map((e) => ({
+          ...e,
+          currency: p.currency,
+          source: 'payout',
+          source_reference: p.reference,
+          description: e.direction === 'debit' ? `Payout ${p.reference}` : `Payout ${p.reference} failed: returned`,
+          created_at: e.available_at,
+        })),
+    })
+    clocks.on(END, (ns, { reference }: { reference: string }) => {
+      const payout = this.#col(ns).get(reference)
+      if (payout?.status !== 'processing') return
+      payout.timer = null
+      this.#end(ns, payout, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
+    })
+  }
+
+  onEnd(listener: (ns: string, payout: Payout) => void): void {
+    this.#onEnd.push(listener)
+  }
+
+  /**
+   * Checks a payout (docs/behaviour.md 13.7: destination, account, limits, balance) and, in the
+   * same synchronous turn, debits it and stores it, `processing`. Throws the refusal otherwise,
+   * leaving nothing behind.
+   */
+  create(ns: string, o: NewPayout): Payout {
+    const payout = this.prepare(ns, o)
+    // the check and the debit in one synchronous turn: no await between them
+    if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(PAYOUT_MSG.INSUFFICIENT)
+    this.accept(ns, payout)
+    return payout
+  }
+
+  /**
+   * A payout checked (everything but the balance) and built, not stored: what `accept` stores.
+   * Throws the refusal of 13.7 otherwise.
+   */
+  prepare(ns: string, o: NewPayout): Payout {
+    if (this.#col(ns).has(o.reference)) throw conflict(PAYOUT_MSG.DUPLICATE)
+    const d = o.destination
+    const active = this.scenarios.forNs(ns)
+    const settings = active.settings
+    const country = PAYOUT_CURRENCIES[d.type][d.currency]
+    if (!country) throw badRequest(PAYOUT_MSG.CURRENCY)
+    let bank_account: Payout['bank_account'] = null
+    let mobile_money: Payout['mobile_money'] = null
+    let plan: ReturnType<typeof active.payout>
+    let limit = settings.payout_limits[d.currency]
+    if (d.type === 'bank_account') {
+      const { bank, account } = d.bank_account!
+      plan = active.payout(bank, account)
+      const known = banksOf(country).find((b) => b.code === bank)
+      if (!known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
+      if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      const name = country === 'NG' ? accountName(bank, account) : null
+      if (country === 'NG' && name === null) throw badRequest(MISC_MSG.UNRESOLVABLE)
+      bank_account = { bank, account, bank_name: known?.name ?? bank, account_name: name }
+    } else {
+      const { operator, mobile_number } = d.mobile_money!
+      const number = mobile_number.replace(/^\+/, '')
+      const op = operatorsOf(country).find((x) => x.slug === operator || x.code === operator)
+      if (!op) {
+        const elsewhere = (['KE', 'GH'] as const).some((c) => operatorsOf(c).some((x) => x.slug === operator))
+        throw badRequest(elsewhere ? PAYOUT_MSG.CURRENCY : PAYOUT_MSG.INVALID_OPERATOR)
+      }
+      plan = active.payout(op.slug, number)
+      if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      mobile_money = { operator: op.slug, mobile_number: number }
+      limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
+    }
+    const amount = parseAmount(d.amount, { allowString: true })!
+    if (limit && amount < Math.round(limit.min * 100)) throw conflict(belowMinimum(Math.round(limit.min * 100), d.currency))
+    if (limit && amount > Math.round(limit.max * 100)) throw badRequest(aboveMaximum(Math.round(limit.max * 100), d.currency))
+    const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
+    const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
+    return {
+      reference: o.reference,
+      batch_reference: o.batch_reference ?? null,
+      type: d.type,
+      status: 'processing',
+      amount,
+      fee,
+      vat,
+      merchant_bears_cost: o.merchant_bears_cost ?? true,
+      currency: d.currency,
+      narration: d.narration ?? null,
+      bank_account,
+      mobile_money,
+      customer: { name: d.customer.name ?? null, email: d.customer.email },
+      metadata: o.metadata ?? null,
+      notification_url: o.notification_url ?? null,
+      remittance_data: o.remittance_data ?? null,
+      message: PAYOUT_MSG.PROCESSING,
+      trace_id: null,
+      created_at: this.clocks.iso(ns),
+      completed_at: null,
+      ledger: [],
+      plan: { outcome, message: outcome === 'failed' ? (plan?.message ?? PAYOUT_MSG.FAILED) : null },
+      timer: null,
+    }
+  }
+
+  /**
+   * Debits a prepared payout and stores it, processing, with the timer that ends it. The caller
+   * has checked the balance in the same synchronous turn.
+   */
+  accept(ns: string, payout: Payout): void {
+    const debit: LedgerEntry = { direction: 'debit', amount: debitOf(payout), available_at: payout.created_at }
+    payout.ledger = [debit]
+    const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
+    if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
+    this.#col(ns).put(payout.reference, payout)
+    this.ledger.noted(ns, payout.currency, debit)
+  }
+
+  /** The payout with this reference, or 404 `Transaction not found`. */
+  get(ns: string, reference: string): Payout {
+    const payout = this.#col(ns).get(reference)
+    if (!payout) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    return payout
+  }
+
+  find(ns: string, reference: string): Payout | undefined {
+    return this.#col(ns).get(reference)
+  }
+
+  /** Control: ends a processing payout now, as asked or as its account says (success when it stays processing). */
+  complete(ns: string, reference: string, outcome?: 'success' | 'failed', reason?: string): Payout {
+    const payout = this.get(ns, reference)
+    if (payout.status !== 'processing') throw conflict(PAYOUT_MSG.COMPLETED)
+    const how = outcome ?? (payout.plan.outcome === 'failed' ? 'failed' : 'success')
+    if (payout.timer) this.clocks.cancel(ns, payout.timer)
+    payout.timer = null
+    this.#end(ns, payout, how, reason ?? payout.plan.message ?? undefined)
+    return payout
+  }
+
+  /** Every payout of the namespace, newest first. */
+  all(ns: string): Payout[] {
+    return [...this.#col(ns).values()].reverse().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+  }
+
+  /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
+  list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
+    const items = this.all(ns).filter((p) => (!q.currency || p.currency === q.currency) && (!q.status || p.status === q.status))
+    const page = listPage(items, q, { pointerOf: (p) => p.reference, dateOf: (p) => Date.parse(p.created_at) })
+    return { has_more: page.has_more, payouts: page.items.map(listItem) }
+  }
+
+  #end(ns: string, payout: Payout, outcome: 'success' | 'failed', reason?: string): void {
+    const at = this.clocks.iso(ns)
+    payout.status = outcome
+    payout.completed_at = at
+    if (outcome === 'success') {
+      payout.trace_id = traceDigits()
+      payout.message = PAYOUT_MSG.SUCCESS
+    } else {
+      payout.message = reason ?? PAYOUT_MSG.FAILED
+      payout.ledger.push({ direction: 'credit', amount: debitOf(payout), available_at: at })
+    }
+    this.#col(ns).put(payout.reference, payout)
+    if (outcome === 'failed') this.ledger.noted(ns, payout.currency, payout.ledger.at(-1)!)
+    this.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
+    for (const l of this.#onEnd) l(ns, payout)
+  }
+
+  #col(ns: string) {
+    return this.store.col<Payout>(ns, PAYOUTS)
+  }
+}
+
+/** `fee` in answers is what the payout cost beyond its amount: the fee and its VAT. */
+const feeOf = (p: Payout): number => p.fee + p.vat
+
+/** The answer to a payout just accepted (amounts as strings, as the live service writes them). */
+export function createdData(p: Payout) {
+  return {
+    amount: toDecimalString(p.amount),
+    fee: toDecimalString(feeOf(p)),
+    currency: p.currency,
+    status: p.status,
+    reference: p.reference,
+    narration: p.narration,
+    message: p.message,
+    customer: { name: p.customer.name, email: p.customer.email, phone: null },
+    metadata: p.metadata,
+    ...(p.remittance_data ? { remittance_data: p.remittance_data } : {}),
+  }
+}
+
+/** GET /transactions/{reference}: amounts as numbers. */
+export function queryData(p: Payout) {
+  return {
+    reference: p.reference,
+    ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
+    status: p.status,
+    amount: toMajor(p.amount),
+    fee: toMajor(feeOf(p)),
+    currency: p.currency,
+    narration: p.narration,
+    trace_id: p.trace_id,
+    message: p.message,
+    customer: { email: p.customer.email, name: p.customer.name },
+    metadata: p.metadata,
+    payment_destination: destinationOf(p),
+    created_at: p.created_at,
+    completed_at: p.completed_at,
+    callback_url: p.notification_url,
+  }
+}
+
+function destinationOf(p: Payout) {
+  return p.bank_account
+    ? { type: 'bank_account', bank_account: { bank: p.bank_account.bank, bank_name: p.bank_account.bank_name, account: p.bank_account.account, account_name: p.bank_account.account_name } }
+    : { type: 'mobile_money', mobile_money: p.mobile_money }
+}
+
+function listItem(p: Payout) {
+  return {
+    pointer: p.reference,
+    reference: p.reference,
+    status: p.status,
+    amount: toMajor(p.amount),
+    fee: toMajor(feeOf(p)),
+    currency: p.currency,
+    narration: p.narration,
+    trace_id: p.trace_id,
+    message: p.message,
+    customer_name: p.customer.name,
+    customer_email: p.customer.email,
+    date_created: listTime(p.created_at),
+    date_completed: listTime(p.completed_at),
+    payment_destination: destinationOf(p),
+  }
+}
+
+/** transfer.success / transfer.failed (docs/behaviour.md 13.7): `reason` on a failure, `batch_reference` on a bulk item. */
+export function webhookData(p: Payout): Record<string, unknown> {
+  return {
+    reference: p.reference,
+    ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
+    status: p.status,
+    amount: toMajor(p.amount),
+    fee: toMajor(feeOf(p)),
+    currency: p.currency,
+    narration: p.narration,
+    ...(p.status === 'failed' ? { reason: p.message } : { trace_id: p.trace_id }),
+  }
+}

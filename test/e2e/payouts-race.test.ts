@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest'
+import { SECRET, ref, tempFile } from '../helpers.js'
+import { killedAfterEach, startCli } from './process.js'
+
+/**
+ * docs/behaviour.md 13.7: the balance check and the debit of a payout are one synchronous step, so
+ * payouts that race over real sockets cannot overdraw the balance. 50 concurrent payouts against
+ * the real CLI with a data file, a balance covering exactly 10: 10 are accepted, 40 refused, the
+ * balance exact, and all of it the same after kill -9 and a restart.
+ */
+
+const { running } = killedAfterEach()
+const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
+
+async function call(url: string, method: string, path: string, body?: unknown) {
+  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000) })
+  return { status: res.status, body: (await res.json()) as any }
+}
+
+describe('50 payouts racing for a balance that covers 10', () => {
+  it('pay exactly 10, refuse 40 with Insufficient funds in disbursement wallet, and keep the balance exact across kill -9', async () => {
+    const file = tempFile()
+    const first = await startCli(['--data', file])
+    running.push(first)
+    // a frozen clock: the accepted payouts stay processing, their debits held
+    expect((await call(first.url, 'POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    // each payout of 1,000 NGN costs 1,032.25: the balance covers exactly 10
+    expect((await call(first.url, 'POST', '/_sandbox/scenarios', { settings: { opening_balance: 10 * 1032.25 } })).status).toBe(200)
+    const references = Array.from({ length: 50 }, () => ref('race'))
+    const answers = await Promise.all(
+      references.map((reference) =>
+        call(first.url, 'POST', '/merchant/api/v1/transactions/disburse', {
+          reference,
+          destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account: '0000000000' }, customer: { email: 'payee@example.com' } },
+        }),
+      ),
+    )
+    const accepted = answers.filter((a) => a.status === 200)
+    const refused = answers.filter((a) => a.status !== 200)
+    expect(accepted).toHaveLength(10)
+    expect(refused).toHaveLength(40)
+    for (const a of accepted) expect(a.body.data).toMatchObject({ status: 'processing', amount: '1000.00', fee: '32.25' })
+    for (const r of refused) expect([r.status, r.body]).toEqual([400, { status: false, message: 'Insufficient funds in disbursement wallet', data: null }])
+    const acceptedRefs = new Set(accepted.map((a) => a.body.data.reference as string))
+
+    const state = async (url: string) => {
+      const balances = (await call(url, 'GET', '/merchant/api/v1/balances')).body.data.NGN
+      const list = (await call(url, 'GET', '/merchant/api/v1/payouts?limit=100')).body.data
+      return { balances, listed: new Set<string>(list.payouts.map((p: any) => p.reference)) }
+    }
+    const before = await state(first.url)
+    expect(before.balances).toEqual({ pending_balance: 0, available_balance: 0 })
+    expect(before.listed).toEqual(acceptedRefs)
+
+    first.child.kill('SIGKILL')
+    await first.exited
+    const second = await startCli(['--data', file])
+    running.push(second)
+    const after = await state(second.url)
+    expect(after).toEqual(before)
+    // a refused payout left nothing behind
+    const refusedRef = references.find((r) => !acceptedRefs.has(r))!
+    expect((await call(second.url, 'GET', `/merchant/api/v1/transactions/${refusedRef}`)).status).toBe(404)
+    // and the restarted process still refuses the 11th
+    const eleventh = await call(second.url, 'POST', '/merchant/api/v1/transactions/disburse', {
+      reference: ref('race'),
+      destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account: '0000000000' }, customer: { email: 'payee@example.com' } },
+    })
+    expect(eleventh.body.message).toBe('Insufficient funds in disbursement wallet')
+    // the timers that end them came back too: 60 s on the clock, all 10 succeed, the debits stay
+    expect((await call(second.url, 'POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    const ended = (await call(second.url, 'GET', '/merchant/api/v1/payouts?limit=100&status=success')).body.data.payouts
+    expect(ended).toHaveLength(10)
+    expect((await call(second.url, 'GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual({ pending_balance: 0, available_balance: 0 })
+  })
+})

@@ -1,0 +1,432 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { verifyWebhookSignature } from '../src/webhooks/signature.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { startReceiver } from './receiver.js'
+
+/**
+ * Payouts end to end through HTTP (docs/behaviour.md 13.7): disburse to a bank account and a
+ * wallet, the refusals (each leaving no record and no ledger entry), the clock taking a payout to
+ * its test account's outcome, the control call, the query, the list, and the signed
+ * transfer.success / transfer.failed webhooks to a real receiver. The clock is frozen: it moves
+ * only when the test advances it.
+ */
+
+const sandbox = sandboxPerTest()
+const receivers: Awaited<ReturnType<typeof startReceiver>>[] = []
+afterEach(async () => {
+  for (const r of receivers.splice(0)) await r.close()
+})
+async function receiver() {
+  const r = await startReceiver()
+  receivers.push(r)
+  return r
+}
+
+const DISBURSE = '/merchant/api/v1/transactions/disburse'
+const OPENING = 5_000_000
+
+function bank(overrides: Record<string, unknown> = {}, dest: Record<string, unknown> = {}) {
+  return {
+    reference: ref('po'),
+    destination: {
+      type: 'bank_account',
+      amount: 1000,
+      currency: 'NGN',
+      narration: 'Salary',
+      bank_account: { bank: '033', account: '0000000000' },
+      customer: { name: 'Ada Payee', email: 'ada@example.com' },
+      ...dest,
+    },
+    ...overrides,
+  }
+}
+
+function momo(operator: string, number: string, currency: string, amount = 100) {
+  return {
+    reference: ref('po'),
+    destination: { type: 'mobile_money', amount, currency, mobile_money: { operator, mobile_number: number }, customer: { email: 'w@example.com' } },
+  }
+}
+
+const available = async (sb: TestSandbox, currency = 'NGN') => (await sb.call('GET', '/merchant/api/v1/balances')).body.data[currency].available_balance
+const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
+
+async function eventFor(sb: TestSandbox, reference: string) {
+  const res = await sb.call('GET', `/_sandbox/events?reference=${reference}`)
+  return res.body.data
+}
+
+describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
+  it('accepts a bank payout: processing, amounts as strings, amount + 30 + 7.5 % VAT debited at once', async () => {
+    const sb = await sandbox({ frozen: true })
+    const body = bank({ metadata: { order: 'A1' } })
+    const res = await sb.call('POST', DISBURSE, body)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      status: true,
+      message: 'transfer initiated successfully',
+      data: {
+        amount: '1000.00',
+        fee: '32.25',
+        currency: 'NGN',
+        status: 'processing',
+        reference: body.reference,
+        narration: 'Salary',
+        message: 'Payout processing',
+        customer: { name: 'Ada Payee', email: 'ada@example.com', phone: null },
+        metadata: { order: 'A1' },
+      },
+    })
+    expect(await available(sb)).toBe(OPENING - 1032.25)
+    const q = await sb.call('GET', `/merchant/api/v1/transactions/${body.reference}`)
+    expect(q.status).toBe(200)
+    expect(q.body.message).toBe('Transaction retrieved successfully')
+    expect(q.body.data).toMatchObject({ reference: body.reference, status: 'processing', amount: 1000, fee: 32.25, currency: 'NGN', trace_id: null, message: 'Payout processing', metadata: { order: 'A1' } })
+  })
+
+  it('succeeds after 60 s on the clock with a trace id; a failing account fails and gets all of it back', async () => {
+    const sb = await sandbox({ frozen: true })
+    const good = bank()
+    const bad = bank({}, { bank_account: { bank: '035', account: '0000000000' } })
+    expect((await sb.call('POST', DISBURSE, good)).status).toBe(200)
+    expect((await sb.call('POST', DISBURSE, bad)).status).toBe(200)
+    expect(await available(sb)).toBe(OPENING - 2 * 1032.25)
+    await advance(sb, 59)
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${good.reference}`)).body.data.status).toBe('processing')
+    await advance(sb, 1)
+    const ok = (await sb.call('GET', `/merchant/api/v1/transactions/${good.reference}`)).body.data
+    expect(ok).toMatchObject({ status: 'success', message: 'Payout successful' })
+    expect(ok.trace_id).toMatch(/^\d{20}$/)
+    const failed = (await sb.call('GET', `/merchant/api/v1/transactions/${bad.reference}`)).body.data
+    expect(failed).toMatchObject({ status: 'failed', message: 'Payout failed', trace_id: null })
+    expect(await available(sb)).toBe(OPENING - 1032.25)
+  })
+
+  it('pays out to mobile money in KES and GHS, each wallet as the pack says', async () => {
+    const sb = await sandbox({ frozen: true })
+    const kes = momo('safaricom-ke', '254711111111', 'KES')
+    const ghs = momo('mtn-gh', '233722222222', 'GHS')
+    expect((await sb.call('POST', DISBURSE, kes)).body.data).toMatchObject({ amount: '100.00', fee: '32.25', currency: 'KES', status: 'processing' })
+    expect((await sb.call('POST', DISBURSE, ghs)).status).toBe(200)
+    await advance(sb, 60)
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${kes.reference}`)).body.data.status).toBe('success')
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${ghs.reference}`)).body.data.status).toBe('failed')
+    expect(await available(sb, 'KES')).toBe(OPENING - 132.25)
+    expect(await available(sb, 'GHS')).toBe(OPENING)
+  })
+
+  it('each failure reason of the pack is the query message; one account stays processing until the control call', async () => {
+    const sb = await sandbox({ frozen: true })
+    const dormant = bank({}, { bank_account: { bank: '033', account: '0000000102' } })
+    const slow = bank({}, { bank_account: { bank: '033', account: '1111111111' } })
+    await sb.call('POST', DISBURSE, dormant)
+    await sb.call('POST', DISBURSE, slow)
+    await advance(sb, 3600)
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${dormant.reference}`)).body.data).toMatchObject({ status: 'failed', message: 'Dormant account' })
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${slow.reference}`)).body.data.status).toBe('processing')
+    const done = await sb.call('POST', `/_sandbox/payouts/${slow.reference}/complete`, { outcome: 'failed', reason: 'Do not honor' })
+    expect(done.status).toBe(200)
+    expect(done.body.data).toMatchObject({ status: 'failed', message: 'Do not honor' })
+    const again = await sb.call('POST', `/_sandbox/payouts/${slow.reference}/complete`, {})
+    expect(again.status).toBe(409)
+    expect(again.body.message).toBe('Payout has already been completed')
+    expect(await available(sb)).toBe(OPENING)
+    const fresh = bank()
+    await sb.call('POST', DISBURSE, fresh)
+    const now = await sb.call('POST', `/_sandbox/payouts/${fresh.reference}/complete`)
+    expect(now.body.data.status).toBe('success')
+    expect((await sb.call('POST', '/_sandbox/payouts/nope12345/complete')).status).toBe(404)
+  })
+
+  it('accepts the field names public clients send: bank_code/account_number, flat too, phone, bank-account, a string amount', async () => {
+    const sb = await sandbox({ frozen: true })
+    const a = { reference: ref('po'), destination: { type: 'bank-account', amount: '1500.50', currency: 'NGN', bank_account: { bank_code: '058', account_number: '0000000000' }, customer: { email: 'a@b.co' } } }
+    const b = { reference: ref('po'), destination: { type: 'bank_account', amount: 2000, currency: 'NGN', bank_code: '044', account_number: '0123456789', customer: { email: 'a@b.co' } } }
+    const c = { reference: ref('po'), destination: { type: 'mobile_money', amount: 50, currency: 'KES', mobile_money: { operator: 'safaricom-ke', phone: '254711111111' }, customer: { email: 'a@b.co' } } }
+    for (const body of [a, b, c]) {
+      const res = await sb.call('POST', DISBURSE, body)
+      expect(res.status, JSON.stringify(res.body)).toBe(200)
+    }
+    const q = (await sb.call('GET', `/merchant/api/v1/transactions/${b.reference}`)).body.data
+    expect(q.payment_destination).toEqual({ type: 'bank_account', bank_account: { bank: '044', bank_name: 'Access Bank', account: '0123456789', account_name: expect.any(String) } })
+  })
+
+  it('the remittance variant takes remittance_data and echoes it', async () => {
+    const sb = await sandbox({ frozen: true })
+    const body = { ...bank(), remittance_data: { sender_name: 'Kofi', purpose: 'family' } }
+    const res = await sb.call('POST', `${DISBURSE}/remittance`, body)
+    expect(res.status).toBe(200)
+    expect(res.body.data.remittance_data).toEqual({ sender_name: 'Kofi', purpose: 'family' })
+    const missing = await sb.call('POST', `${DISBURSE}/remittance`, bank())
+    expect(missing.status).toBe(400)
+    expect(missing.body.data).toEqual({ remittance_data: 'is required' })
+  })
+
+  it('refuses each bad payout with its message and status, leaving no record and no entry', async () => {
+    const sb = await sandbox({ frozen: true })
+    const first = bank()
+    await sb.call('POST', DISBURSE, first)
+    const before = await available(sb)
+    const cases: [unknown, number, string, unknown?][] = [
+      [{ ...bank(), reference: first.reference }, 409, 'Duplicate Transaction Reference. Please use a unique reference'],
+      [bank({}, { bank_account: { bank: '999', account: '0000000000' } }), 400, 'Invalid bank provided.'],
+      [bank({}, { bank_account: { bank: '011', account: '9999999999' } }), 400, 'Invalid account.'],
+      [bank({}, { bank_account: { bank: '033', account: '9999999999' } }), 400, 'Unable to resolve bank account.'],
+      [bank({}, { bank_account: { bank: '033', account: '12345678' } }), 400, 'Invalid account.'],
+      [bank({}, { bank_account: { bank: '0111', account: '9999999999' }, currency: 'KES' }), 400, 'Invalid account.'],
+      [momo('nope-ke', '254711111111', 'KES'), 400, 'Invalid mobile money operator.'],
+      [momo('mtn-gh', '233722222222', 'KES'), 400, 'Currency not allowed for this destination'],
+      [bank({}, { currency: 'USD' }), 400, 'Currency not allowed for this destination'],
+      [momo('safaricom-ke', '254711111111', 'NGN'), 400, 'Currency not allowed for this destination'],
+      [bank({}, { amount: 999.99 }), 409, 'Amount is below the minimum payout of 1000.00 NGN'],
+      [bank({}, { amount: 10_000_000.01 }), 400, 'Amount is above the maximum payout of 10000000.00 NGN'],
+      [momo('safaricom-ke', '254711111111', 'KES', 9), 409, 'Amount is below the minimum payout of 10.00 KES'],
+      [momo('airtel-gh', '233242426222', 'GHS', 100_001), 400, 'Amount is above the maximum payout of 100000.00 GHS'],
+      [{ reference: 'abcd', destination: { type: 'wire', amount: -1, currency: 'naira', customer: {} } }, 400, 'Invalid request data', {
+        reference: 'must be at least 5 characters',
+        'destination.type': 'must be one of "bank_account", "mobile_money"',
+        'destination.amount': 'must be greater than 0',
+        'destination.currency': 'must be a currency code such as NGN',
+        'destination.customer.email': 'is required',
+      }],
+      [{ reference: ref('po'), destination: { type: 'bank_account', amount: 1000, currency: 'NGN', customer: { email: 'a@b.co' } } }, 400, 'Invalid request data', { 'destination.bank_account': 'is required' }],
+    ]
+    for (const [body, status, message, data] of cases) {
+      const res = await sb.call('POST', DISBURSE, body)
+      expect([res.status, res.body.message], JSON.stringify(body)).toEqual([status, message])
+      if (data) expect(res.body.data).toEqual(data)
+      const reference = (body as { reference: string }).reference
+      if (reference !== first.reference) expect((await sb.call('GET', `/merchant/api/v1/transactions/${reference}`)).status).toBe(404)
+    }
+    expect(await available(sb)).toBe(before)
+    expect((await sb.call('GET', '/merchant/api/v1/payouts')).body.data.payouts).toHaveLength(1)
+  })
+
+  it('refuses a payout the available balance does not cover: Insufficient funds in disbursement wallet', async () => {
+    const sb = await sandbox({ frozen: true })
+    await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 2000 } })
+    expect((await sb.call('POST', DISBURSE, bank())).status).toBe(200)
+    const res = await sb.call('POST', DISBURSE, bank())
+    expect(res.status).toBe(400)
+    expect(res.body).toEqual({ status: false, message: 'Insufficient funds in disbursement wallet', data: null })
+    expect(await available(sb)).toBe(2000 - 1032.25)
+  })
+
+  it('pack settings change the fee, the delay and the limits', async () => {
+    const sb = await sandbox({ frozen: true })
+    await sb.call('POST', '/_sandbox/scenarios', { settings: { fees: { payout: { percent: 0, flat: 10 } }, payout_delay_seconds: 5, payout_limits: { NGN: { min: 100, max: 200 } } } })
+    const body = bank({}, { amount: 150 })
+    expect((await sb.call('POST', DISBURSE, body)).body.data.fee).toBe('10.75')
+    expect((await sb.call('POST', DISBURSE, bank({}, { amount: 201 }))).status).toBe(400)
+    await advance(sb, 5)
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${body.reference}`)).body.data.status).toBe('success')
+  })
+
+  it('an unknown reference is 404 Transaction not found; the calls take the secret key only', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('GET', '/merchant/api/v1/transactions/unknown-ref')
+    expect(res.status).toBe(404)
+    expect(res.body).toEqual({ status: false, message: 'Transaction not found', data: null })
+    expect((await sb.call('POST', DISBURSE, bank(), { key: 'pk_test_sandbox' })).status).toBe(401)
+  })
+})
+
+describe('the ledger (docs/behaviour.md 13.4)', () => {
+  it("a payout's debit, and the credit that returns a failed one, are entries of the namespace's ledger", async () => {
+    const sb = await sandbox({ frozen: true })
+    const bad = bank({}, { bank_account: { bank: '035', account: '0000000000' } })
+    await sb.call('POST', DISBURSE, bad)
+    await advance(sb, 60)
+    const now = sb.deps.clocks.now(SECRET)
+    const mine = sb.deps.ledger.entries(SECRET, now).filter((e) => e.source === 'payout')
+    expect(mine.map((e) => [e.direction, e.amount, e.currency, e.source_reference])).toEqual([
+      ['debit', 103_225, 'NGN', bad.reference],
+      ['credit', 103_225, 'NGN', bad.reference],
+    ])
+    const sum = sb.deps.ledger.entries(SECRET, now).filter((e) => e.currency === 'NGN').reduce((t, e) => t + (e.direction === 'credit' ? e.amount : -e.amount), 0)
+    expect(sum / 100).toBe(await available(sb))
+  })
+})
+
+describe('transfer.success / transfer.failed webhooks', () => {
+  it('are signed and sent to notification_url, with reason on a failure; the namespace URL otherwise', async () => {
+    const sb = await sandbox({ frozen: true })
+    const notify = await receiver()
+    const nsHook = await receiver()
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: nsHook.url })
+    const good = bank({ notification_url: notify.url })
+    const bad = bank({}, { bank_account: { bank: '033', account: '0000000104' } })
+    await sb.call('POST', DISBURSE, good)
+    await sb.call('POST', DISBURSE, bad)
+    await advance(sb, 60)
+    await notify.waitFor(1)
+    await nsHook.waitFor(1)
+    const got = notify.received[0]
+    expect(got.body).toEqual({
+      event: 'transfer.success',
+      data: { reference: good.reference, status: 'success', amount: 1000, fee: 32.25, currency: 'NGN', narration: 'Salary', trace_id: expect.stringMatching(/^\d{20}$/) },
+    })
+    expect(verifyWebhookSignature(got.raw, got.headers['x-korapay-signature'] as string, SECRET)).toBe(true)
+    const failed = nsHook.received[0]
+    expect(failed.body).toEqual({
+      event: 'transfer.failed',
+      data: { reference: bad.reference, status: 'failed', amount: 1000, fee: 32.25, currency: 'NGN', narration: 'Salary', reason: 'Destination bank is not available' },
+    })
+    expect(verifyWebhookSignature(failed.raw, failed.headers['x-korapay-signature'] as string, SECRET)).toBe(true)
+    expect(notify.received).toHaveLength(1)
+    expect(nsHook.received).toHaveLength(1)
+    expect((await eventFor(sb, good.reference)).length).toBeGreaterThan(0)
+  })
+})
+
+describe('GET /payouts (docs/behaviour.md 13.6, 13.7)', () => {
+  it('lists newest first with status and currency filters and cursor pages', async () => {
+    const sb = await sandbox({ frozen: true })
+    const refs: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const b = bank({}, { bank_account: { bank: i === 1 ? '035' : '033', account: '0000000000' } })
+      refs.push(b.reference)
+      await sb.call('POST', DISBURSE, b)
+      await advance(sb, 1)
+    }
+    const k = momo('safaricom-ke', '254711111111', 'KES')
+    await sb.call('POST', DISBURSE, k)
+    await advance(sb, 60)
+    const all = (await sb.call('GET', '/merchant/api/v1/payouts')).body
+    expect(all.message).toBe('success')
+    expect(all.data.has_more).toBe(false)
+    expect(all.data.payouts.map((p: any) => p.reference)).toEqual([k.reference, ...refs.reverse()])
+    expect(all.data.payouts[0]).toMatchObject({ pointer: k.reference, status: 'success', amount: 100, fee: 32.25, currency: 'KES', customer_name: null, customer_email: 'w@example.com', date_created: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) })
+    const failed = (await sb.call('GET', '/merchant/api/v1/payouts?status=failed')).body.data.payouts
+    expect(failed.map((p: any) => p.reference)).toEqual([refs[1]])
+    expect((await sb.call('GET', '/merchant/api/v1/payouts?currency=KES')).body.data.payouts).toHaveLength(1)
+    const page = (await sb.call('GET', '/merchant/api/v1/payouts?limit=2')).body.data
+    expect(page.has_more).toBe(true)
+    const next = (await sb.call('GET', `/merchant/api/v1/payouts?limit=2&starting_after=${page.payouts[1].pointer}`)).body.data
+    expect(next.payouts.map((p: any) => p.reference)).toEqual(refs.slice(1))
+    expect(next.has_more).toBe(false)
+    const bad = await sb.call('GET', '/merchant/api/v1/payouts?status=done&limit=0')
+    expect(bad.status).toBe(400)
+    expect(bad.body.data).toEqual({ status: 'must be one of "processing", "success", "failed"', limit: 'must be from 1 to 100' })
+  })
+})
+
+describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
+  const item = (bank: string, account: string, amount = 1000) => ({ reference: ref('bi'), amount, type: 'bank_account', narration: 'Bulk', bank_account: { bank_code: bank, account_number: account }, customer: { name: 'Payee', email: 'p@example.com' } })
+  const batch = (payouts: unknown[], extra: Record<string, unknown> = {}) => ({ batch_reference: ref('batch'), description: 'Salaries', currency: 'NGN', payouts, ...extra })
+
+  it('runs each item as a payout with mixed outcomes; the batch is pending until all end, then complete; one webhook per item with batch_reference', async () => {
+    const sb = await sandbox({ frozen: true })
+    const hook = await receiver()
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: hook.url })
+    const items = [item('033', '0000000000'), item('035', '0000000000'), item('033', '1111111111')]
+    const body = batch(items, { merchant_bears_cost: true })
+    const res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', body)
+    expect(res.status).toBe(200)
+    expect(res.body).toEqual({
+      status: true,
+      message: 'Bulk Transfer initiated successfully',
+      data: { status: 'pending', total_chargeable_amount: 3096.75, merchant_bears_cost: true, reference: body.batch_reference, currency: 'NGN', description: 'Salaries', createdAt: expect.any(String) },
+    })
+    expect(await available(sb)).toBe(OPENING - 3096.75)
+    await advance(sb, 60)
+    await hook.waitFor(2)
+    const bodies = hook.received.map((r) => r.body)
+    expect(bodies).toEqual(expect.arrayContaining([
+      { event: 'transfer.success', data: expect.objectContaining({ reference: items[0].reference, batch_reference: body.batch_reference, status: 'success' }) },
+      { event: 'transfer.failed', data: expect.objectContaining({ reference: items[1].reference, batch_reference: body.batch_reference, status: 'failed', reason: 'Payout failed' }) },
+    ]))
+    for (const r of hook.received) expect(verifyWebhookSignature(r.raw, r.headers['x-korapay-signature'] as string, SECRET)).toBe(true)
+    for (const prefix of ['/api/v1', '/merchant/api/v1']) {
+      const summary = await sb.call('GET', `${prefix}/transactions/bulk/${body.batch_reference}`)
+      expect(summary.body).toEqual({
+        status: true,
+        message: 'Bulk transaction retrieved successfully',
+        data: { amount: '3000.00', currency: 'NGN', reference: body.batch_reference, status: 'pending', description: 'Salaries', merchant_bears_cost: true, failedTransactions: 1, successfulTransactions: 1, pendingTransactions: 0, processingTransactions: 1, createdAt: expect.any(String) },
+      })
+      for (const ending of ['payouts', 'payout']) {
+        const list = await sb.call('GET', `${prefix}/transactions/bulk/${body.batch_reference}/${ending}`)
+        expect(list.body.message).toBe('Payouts retrieved successfully')
+        expect(list.body.data.paging).toEqual({ total_items: 3, page_size: 50, current: 1, count: 3 })
+        expect(list.body.data.data.map((p: any) => [p.reference, p.status])).toEqual([[items[0].reference, 'success'], [items[1].reference, 'failed'], [items[2].reference, 'processing']])
+        expect(list.body.data.data[0]).toMatchObject({ amount: '1000.00', currency: 'NGN', batch_reference: body.batch_reference, type: 'bank_account', bank_account: { bank_code: '033', account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })
+      }
+    }
+    const page2 = (await sb.call('GET', `/api/v1/transactions/bulk/${body.batch_reference}/payouts?page=2&limit=2`)).body.data
+    expect(page2.paging).toEqual({ total_items: 3, page_size: 2, current: 2, count: 1 })
+    // each item is a payout of its own: queried and listed as one
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${items[0].reference}`)).body.data.batch_reference).toBe(body.batch_reference)
+    await sb.call('POST', `/_sandbox/payouts/${items[2].reference}/complete`)
+    expect((await sb.call('GET', `/api/v1/transactions/bulk/${body.batch_reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 2, processingTransactions: 0 })
+    expect(await available(sb)).toBe(OPENING - 2 * 1032.25)
+  })
+
+  it('a batch whose items all fail is failed; without merchant_bears_cost only the amounts are debited', async () => {
+    const sb = await sandbox({ frozen: true })
+    const body = batch([item('035', '0000000000'), item('033', '0000000103')])
+    const res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', body)
+    expect(res.body.data).toMatchObject({ status: 'pending', total_chargeable_amount: 2000, merchant_bears_cost: false })
+    expect(await available(sb)).toBe(OPENING - 2000)
+    await advance(sb, 60)
+    expect((await sb.call('GET', `/api/v1/transactions/bulk/${body.batch_reference}`)).body.data).toMatchObject({ status: 'failed', failedTransactions: 2 })
+    expect(await available(sb)).toBe(OPENING)
+  })
+
+  it('is refused whole, leaving nothing: a bad item (named in data), the balance for all of them, a used batch reference, bad fields', async () => {
+    const sb = await sandbox({ frozen: true })
+    const used = batch([item('033', '0000000000'), item('033', '0000000000')])
+    expect((await sb.call('POST', '/api/v1/transactions/disburse/bulk', used)).status).toBe(200)
+    const before = await available(sb)
+    const listed = async () => (await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts.length
+    const bad = item('011', '9999999999')
+    let res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), bad]))
+    expect([res.status, res.body]).toEqual([400, { status: false, message: 'Invalid account.', data: { reference: bad.reference } }])
+    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', { ...batch([item('033', '0000000000'), item('033', '0000000000')]), batch_reference: used.batch_reference })
+    expect([res.status, res.body.message]).toEqual([409, 'Duplicate Transaction Reference. Please use a unique reference'])
+    const dup = item('033', '0000000000')
+    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([dup, { ...dup }]))
+    expect([res.status, res.body.data]).toEqual([400, { 'payouts.1.reference': 'is used by another payout of the batch' }])
+    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', { batch_reference: 'abc', currency: 'USD', payouts: [item('033', '0000000000')] })
+    expect([res.status, res.body.data]).toEqual([400, { batch_reference: 'must be at least 5 characters', currency: 'must be one of "NGN", "KES", "GHS"', payouts: 'must hold at least 2 payouts' }])
+    expect(await listed()).toBe(2)
+    await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })
+    await sb.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1500 })
+    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), item('033', '0000000000')]))
+    expect([res.status, res.body.message]).toEqual([400, 'Insufficient funds in disbursement wallet'])
+    expect(await listed()).toBe(2)
+    expect(await available(sb)).toBe(before - OPENING + 1500)
+    expect((await sb.call('GET', '/api/v1/transactions/bulk/nope-batch')).status).toBe(404)
+  })
+
+  it('takes mobile-money items in KES', async () => {
+    const sb = await sandbox({ frozen: true })
+    const w = (operator: string, number: string) => ({ reference: ref('bi'), amount: 100, type: 'mobile_money', mobile_money: { operator, mobile_number: number }, customer: { email: 'w@example.com' } })
+    const res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([w('safaricom-ke', '254711111111'), w('airtel-ke', '254722222222')], { currency: 'KES' }))
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    await advance(sb, 60)
+    expect((await sb.call('GET', `/api/v1/transactions/bulk/${res.body.data.reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 1, failedTransactions: 1 })
+  })
+})
+
+describe('the dashboard payouts panel', () => {
+  it('lists payouts with destination, cost and status, and buttons that end a processing one', async () => {
+    const sb = await sandbox({ frozen: true })
+    const slow = bank({}, { bank_account: { bank: '033', account: '1111111111' } })
+    const w = momo('safaricom-ke', '254711111111', 'KES')
+    await sb.call('POST', DISBURSE, slow)
+    await sb.call('POST', DISBURSE, w)
+    await advance(sb, 60)
+    const page = await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })
+    expect(page.status).toBe(200)
+    const html = page.body as string
+    expect(html).toContain('id="h-payouts"')
+    const row = (reference: string) => html.slice(html.indexOf(`data-ref="${reference}"`), html.indexOf('</tr>', html.indexOf(`data-ref="${reference}"`)))
+    expect(row(slow.reference)).toContain('United Bank for Africa (033)')
+    expect(row(slow.reference)).toContain('NGN 1,000.00')
+    expect(row(slow.reference)).toContain('fee NGN 32.25')
+    expect(row(slow.reference)).toContain(`/_sandbox/payouts/${slow.reference}/complete`)
+    expect(row(w.reference)).toContain('safaricom-ke')
+    expect(row(w.reference)).toContain('Payout successful')
+    expect(row(w.reference)).not.toContain('/complete')
+  })
+})
