@@ -7,7 +7,7 @@ import type { Events } from '../webhooks/events.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount, toMajor } from '../money.js'
+import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
 const EXPIRE = 'preauth.expire'
@@ -338,9 +338,9 @@ export class PreauthService {
     const live = ops.filter((o) => o.charge_operation === 'capture' && !o.voided)
     return {
       status: charge.status === 'success' ? l.state : charge.status,
-      fee: (live.reduce((s, o) => s + o.fee, 0) / 100).toFixed(2),
-      vat: (live.reduce((s, o) => s + o.vat, 0) / 100).toFixed(2),
-      amount_paid: ((l.captured - l.refunded) / 100).toFixed(2),
+      fee: toDecimalString(live.reduce((s, o) => s + o.fee, 0)),
+      vat: toDecimalString(live.reduce((s, o) => s + o.vat, 0)),
+      amount_paid: toDecimalString(l.captured - l.refunded),
       charge_operation: 'pre_authorization',
       total_authorized_amount: toMajor(l.authorized),
       total_captured_amount: toMajor(l.captured),

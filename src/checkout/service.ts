@@ -1,3 +1,4 @@
+import { toDecimalString } from '../money.js'
 import { ChargeLifecycle, customerOf } from '../charges/lifecycle.js'
 import { locateCharge } from '../charges/routes.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentAttempt, type PaymentMethod } from '../charges/types.js'
@@ -291,7 +292,7 @@ export class CheckoutService {
   queryExtras(c: CheckoutCharge): Record<string, unknown> {
     return {
       payment_method: c.payment_method,
-      amount_paid: ((c.status === 'success' ? c.amount : 0) / 100).toFixed(2),
+      amount_paid: toDecimalString(c.status === 'success' ? c.amount : 0),
       payment_attempts: c.attempts,
       merchant_bears_cost: c.merchant_bears_cost,
       expires_at: c.expires_at,

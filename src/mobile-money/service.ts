@@ -2,7 +2,7 @@ import { StepLifecycle, customerOf, sha256, type AttemptHooks } from '../charges
 import type { SteppedCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { ApiError, MSG, invalid } from '../errors.js'
-import { toMajor } from '../money.js'
+import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
@@ -241,8 +241,8 @@ export class MobileMoneyService {
   /** What the charge query adds for a wallet payment. */
   queryExtras(charge: MobileMoneyCharge): Record<string, unknown> {
     return {
-      amount_paid: charge.status === 'success' ? (charge.amount_expected / 100).toFixed(2) : '0.00',
-      amount_expected: (charge.amount_expected / 100).toFixed(2),
+      amount_paid: charge.status === 'success' ? toDecimalString(charge.amount_expected) : '0.00',
+      amount_expected: toDecimalString(charge.amount_expected),
       mobile_money: { number: charge.wallet.number },
       auth_model: charge.auth_model,
     }

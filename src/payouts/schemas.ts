@@ -58,6 +58,21 @@ const TYPE_ALIASES: Record<string, string> = { 'bank-account': 'bank_account', '
 
 const obj = (v: unknown): Record<string, unknown> | undefined => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined)
 
+/** A copy of `o` where each field takes the first of its aliases sent when it is not itself, the aliases dropped. */
+function aliased(o: Record<string, unknown>, names: Record<string, string[]>): Record<string, unknown> {
+  const out = { ...o }
+  for (const [name, aliases] of Object.entries(names)) {
+    for (const a of aliases) {
+      if (out[name] === undefined && out[a] !== undefined) out[name] = out[a]
+      delete out[a]
+    }
+  }
+  return out
+}
+
+/** a wallet's number: `phone` / `phone_number` for `mobile_number` */
+const WALLET_ALIASES = { mobile_number: ['phone', 'phone_number'] }
+
 /**
  * The field names public clients send besides the documented ones (docs/behaviour.md 13.7):
  * `bank_code` / `account_number` for `bank` / `account` (inside `bank_account` or flat on the
@@ -81,13 +96,7 @@ export function normalizeDisburse(body: Record<string, unknown>): Record<string,
     dest.bank_account = b
   }
   const m = obj(dest.mobile_money)
-  if (m) {
-    const w: Record<string, unknown> = { ...m }
-    w.mobile_number ??= w.phone ?? w.phone_number
-    delete w.phone
-    delete w.phone_number
-    dest.mobile_money = w
-  }
+  if (m) dest.mobile_money = aliased(m, WALLET_ALIASES)
   return { ...body, destination: dest }
 }
 
@@ -158,22 +167,9 @@ export function normalizeBulk(body: Record<string, unknown>): Record<string, unk
     const out: Record<string, unknown> = { ...p }
     if (typeof out.type === 'string' && TYPE_ALIASES[out.type]) out.type = TYPE_ALIASES[out.type]
     const b = obj(out.bank_account)
-    if (b) {
-      const nb: Record<string, unknown> = { ...b }
-      nb.bank_code ??= nb.bank
-      nb.account_number ??= nb.account
-      delete nb.bank
-      delete nb.account
-      out.bank_account = nb
-    }
+    if (b) out.bank_account = aliased(b, { bank_code: ['bank'], account_number: ['account'] })
     const m = obj(out.mobile_money)
-    if (m) {
-      const w: Record<string, unknown> = { ...m }
-      w.mobile_number ??= w.phone ?? w.phone_number
-      delete w.phone
-      delete w.phone_number
-      out.mobile_money = w
-    }
+    if (m) out.mobile_money = aliased(m, WALLET_ALIASES)
     return out
   })
   return { ...body, payouts }

@@ -8,7 +8,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
-import { toMajor } from '../money.js'
+import { toDecimalString, toMajor } from '../money.js'
 import type { Events } from '../webhooks/events.js'
 import { Payins, type Payin, type RefundPart } from './payins.js'
 
@@ -39,12 +39,12 @@ export const REFUND_MSG = {
   max: (money: string) => `The maximum refundable amount for this transaction is ${money}`,
 } as const
 
-/** the least a refund may be, minor units, by currency (SPEC: NGN 100); other currencies: above 0 */
+/** the least a refund may be, minor units, by currency (docs/behaviour.md 13.8: NGN 100); other currencies: above 0 */
 export const REFUND_MIN: Record<string, number> = { NGN: 10_000 }
 
 /** `NGN 1,234.50`: an amount in a refusal's message. */
 export function money(currency: string, minor: number): string {
-  const [whole, cents] = (minor / 100).toFixed(2).split('.')
+  const [whole, cents] = toDecimalString(minor).split('.')
   return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`
 }
 
@@ -287,8 +287,8 @@ export function detail(r: Refund) {
   return {
     reference: r.reference,
     payment_reference: r.payment_reference,
-    amount: (r.amount / 100).toFixed(2),
-    transaction_amount: (r.transaction_amount / 100).toFixed(2),
+    amount: toDecimalString(r.amount),
+    transaction_amount: toDecimalString(r.transaction_amount),
     status: r.status,
     currency: r.currency,
     destination: 'customer',
@@ -305,11 +305,11 @@ function listItem(r: Refund) {
     pointer: r.reference,
     reference: r.reference,
     status: r.status,
-    amount: (r.amount / 100).toFixed(2),
+    amount: toDecimalString(r.amount),
     currency: r.currency,
     payment_reference: r.payment_reference,
     reason: r.reason,
-    transaction_amount: (r.transaction_amount / 100).toFixed(2),
+    transaction_amount: toDecimalString(r.transaction_amount),
     created_at: listTime(r.created_at),
     completed_at: listTime(r.completed_at),
   }
