@@ -209,7 +209,7 @@ const OPS: Op[] = [
 
 /** How the entries are read off each collection's stored records, written here apart from the ledger. */
 const RECORD_ENTRIES: Record<string, (record: any) => (LedgerEntry & { currency: string })[]> = {
-  [CHARGES]: (c: ChargeBase) => (c.ledger ? [{ ...c.ledger, currency: c.currency }] : []),
+  [CHARGES]: (c: ChargeBase) => (c.ledger ? [c.ledger, ...(c.settled_early ?? [])].map((e) => ({ ...e, currency: c.currency })) : []),
   [LEDGER]: (r: LedgerRecord) => [r],
   [CARD_OPS]: (op: CardOperation) => (op.ledger ?? []).map((e) => ({ ...e, currency: op.currency })),
   [REFUNDS]: (r: Refund) => r.ledger.map((e) => ({ ...e, currency: r.currency })),

@@ -62,3 +62,32 @@ describe('the ledger and virtual accounts', () => {
     expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 98387 } })
   })
 })
+
+describe('a pay-in settled early by the control call (docs/behaviour.md 13.4)', () => {
+  it('moves its credit from pending to available at once, by two entries, and the history shows it once', async () => {
+    const sb = await sandbox({ frozen: true })
+    const res = await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
+    const tx = res.body.data.transaction_reference
+    expect(balances(sb)).toEqual({ NGN: { pending: 98495, available: 0 } })
+    await advance(sb, 3600)
+    expect((await sb.call('POST', `/_sandbox/captures/${tx}/settle`)).status).toBe(200)
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 98495 } })
+    // settling again changes nothing
+    expect((await sb.call('POST', `/_sandbox/captures/${tx}/settle`)).status).toBe(200)
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 98495 } })
+    const history = async () => (await sb.call('GET', '/merchant/api/v1/balances/history?currency=NGN')).body.data.history
+    expect((await history()).map((h: { amount: string; description: string }) => [h.amount, h.description])).toEqual([
+      ['984.95', expect.stringMatching(/settled early$/)],
+      ['5000000.00', 'Opening balance'],
+    ])
+    // when its settlement time comes, the first credit and the debit that took it back cancel out
+    await advance(sb, 24 * 3600)
+    expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 98495 } })
+    const after = await history()
+    expect(after).toHaveLength(4)
+    expect(after[0].balance_after).toBe('5000984.95')
+    // the charge's record keeps its entries; no answer shows them
+    const query = await sb.call('GET', `/merchant/api/v1/charges/${tx}`)
+    expect(JSON.stringify(query.body)).not.toContain('settled_early')
+  })
+})

@@ -251,6 +251,7 @@ export class PreauthService {
     if (!charge || charge.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (charge.preauth || charge.status !== 'success') throw badRequest('Only a capture or a successful charge can be settled')
     charge.settled_at ??= this.clocks.iso(ns)
+    this.ledger.settleEarly(ns, charge, this.clocks.now(ns))
     this.#charges(ns).put(charge.transaction_reference, charge)
     return { charge }
   }

@@ -92,7 +92,10 @@ export class Ledger {
     private readonly scenarios: Scenarios,
   ) {
     store.onRestore((ns) => this.#totals.delete(ns))
-    this.addSource<ChargeBase>({ collection: CHARGES, entriesOf: (c) => (c.ledger ? [payinEntry(c, c.ledger)] : []) })
+    this.addSource<ChargeBase>({
+      collection: CHARGES,
+      entriesOf: (c) => (c.ledger ? [payinEntry(c, c.ledger), ...(c.settled_early ?? []).map((e) => payinEntry(c, e, 'settled early'))] : []),
+    })
     this.addSource<LedgerRecord>({
       collection: LEDGER,
       entriesOf: (r) => [{ ...r, source: r.source, source_reference: r.id, description: 'Balance funded' }],
@@ -113,6 +116,21 @@ export class Ledger {
     }
     charge.ledger = entry
     this.noted(ns, charge.currency, entry)
+  }
+
+  /**
+   * A pay-in settled now, before its time (the control call): its pending credit is taken back by
+   * a debit due when the credit was, and the same amount is credited, available now. Nothing when
+   * it has no credit, or its credit is already available (the caller saves the charge).
+   */
+  settleEarly(ns: string, charge: ChargeBase, nowMs: number): void {
+    const credit = charge.ledger
+    if (!credit || charge.settled_early || Date.parse(credit.available_at) <= nowMs) return
+    const back: LedgerEntry = { direction: 'debit', amount: credit.amount, available_at: credit.available_at }
+    const now: LedgerEntry = { direction: 'credit', amount: credit.amount, available_at: new Date(nowMs).toISOString() }
+    charge.settled_early = [back, now]
+    this.noted(ns, charge.currency, back)
+    this.noted(ns, charge.currency, now)
   }
 
   /** Adds a funding, available at once, as a record of its own. */
@@ -209,13 +227,13 @@ export class Ledger {
   }
 }
 
-function payinEntry(c: ChargeBase, e: LedgerEntry): Entry {
+function payinEntry(c: ChargeBase, e: LedgerEntry, why?: string): Entry {
   return {
     ...e,
     currency: c.currency,
     source: 'payin',
     source_reference: c.payment_reference,
-    description: `Payment ${c.payment_reference}`,
+    description: `Payment ${c.payment_reference}${why ? ` ${why}` : ''}`,
     created_at: c.completed_at ?? e.available_at,
   }
 }

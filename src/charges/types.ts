@@ -53,6 +53,11 @@ export interface ChargeBase {
   parent?: string
   /** a pay-in that succeeded: what it brought the merchant (ledger.ts), written once */
   ledger?: LedgerEntry
+  /**
+   * a pay-in settled before its time by the control call: its pending credit taken back and the
+   * same made available then (ledger.ts `settleEarly`), written once
+   */
+  settled_early?: LedgerEntry[]
   /** the timer that expires it while it is open (`ChargeLifecycle.expireAt`) */
   expiry_timer?: string | null
   payment_reference: string
