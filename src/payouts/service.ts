@@ -309,11 +309,10 @@ export function createdData(p: Payout) {
   }
 }
 
-/** GET /transactions/{reference}: amounts as numbers. */
-export function queryData(p: Payout) {
+/** What the query and the list both show of a payout, amounts as numbers. */
+function shown(p: Payout) {
   return {
     reference: p.reference,
-    ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
     status: p.status,
     amount: toMajor(p.amount),
     fee: toMajor(feeOf(p)),
@@ -321,9 +320,17 @@ export function queryData(p: Payout) {
     narration: p.narration,
     trace_id: p.trace_id,
     message: p.message,
+    payment_destination: destinationOf(p),
+  }
+}
+
+/** GET /transactions/{reference} */
+export function queryData(p: Payout) {
+  return {
+    ...shown(p),
+    ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
     customer: { email: p.customer.email, name: p.customer.name },
     metadata: p.metadata,
-    payment_destination: destinationOf(p),
     created_at: p.created_at,
     completed_at: p.completed_at,
     callback_url: p.notification_url,
@@ -339,19 +346,11 @@ function destinationOf(p: Payout) {
 function listItem(p: Payout) {
   return {
     pointer: p.reference,
-    reference: p.reference,
-    status: p.status,
-    amount: toMajor(p.amount),
-    fee: toMajor(feeOf(p)),
-    currency: p.currency,
-    narration: p.narration,
-    trace_id: p.trace_id,
-    message: p.message,
+    ...shown(p),
     customer_name: p.customer.name,
     customer_email: p.customer.email,
     date_created: listTime(p.created_at),
     date_completed: listTime(p.completed_at),
-    payment_destination: destinationOf(p),
   }
 }
 

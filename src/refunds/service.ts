@@ -282,8 +282,8 @@ export function initiated(r: Refund) {
   }
 }
 
-/** GET /refunds/{reference} */
-export function detail(r: Refund) {
+/** What the detail and the list both show of a refund: amounts as strings, times as the lists write them. */
+function shown(r: Refund) {
   return {
     reference: r.reference,
     payment_reference: r.payment_reference,
@@ -291,28 +291,19 @@ export function detail(r: Refund) {
     transaction_amount: toDecimalString(r.transaction_amount),
     status: r.status,
     currency: r.currency,
-    destination: 'customer',
     reason: r.reason,
-    payment_method: r.payment_method,
-    status_reason: r.status_reason,
     created_at: listTime(r.created_at),
     completed_at: listTime(r.completed_at),
   }
 }
 
+/** GET /refunds/{reference} */
+export function detail(r: Refund) {
+  return { ...shown(r), destination: 'customer', payment_method: r.payment_method, status_reason: r.status_reason }
+}
+
 function listItem(r: Refund) {
-  return {
-    pointer: r.reference,
-    reference: r.reference,
-    status: r.status,
-    amount: toDecimalString(r.amount),
-    currency: r.currency,
-    payment_reference: r.payment_reference,
-    reason: r.reason,
-    transaction_amount: toDecimalString(r.transaction_amount),
-    created_at: listTime(r.created_at),
-    completed_at: listTime(r.completed_at),
-  }
+  return { pointer: r.reference, ...shown(r) }
 }
 
 /** docs/behaviour.md 13.8: both sets of date fields the sources show, so either reader works. */
