@@ -77,8 +77,8 @@ describe('refunds with --data', () => {
     await call('POST', '/_sandbox/clock/advance', { seconds: 60 })
     await call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference: pay, reference: pending, amount: 200 })
     const balances = (await call('GET', '/merchant/api/v1/balances')).body.data
-    // 5,000,000 + the charge's 984.95 (settled by the control call: its credit stays pending until its time), less 100 and 200
-    expect(balances.NGN).toEqual({ pending_balance: 984.95, available_balance: 4_999_700 })
+    // 5,000,000 + the charge's 984.95 (settled by the control call: its credit available at once), less 100 and 200
+    expect(balances.NGN).toEqual({ pending_balance: 0, available_balance: 5_000_684.95 })
     const list = (await call('GET', '/merchant/api/v1/refunds')).body.data
     expect(list.refunds.map((r: any) => [r.reference, r.status])).toEqual([[pending, 'processing'], [failed, 'failed'], [done, 'success']])
     first.child.kill('SIGKILL')
