@@ -5,6 +5,9 @@ import { hostname, userInfo } from 'node:os'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
 
+/** node-forge's message digests (SHA-256 signs every certificate) */
+const { md: digests } = forge
+
 /**
  * The local certificate authority (docs/behaviour.md 14.1): created once in its directory and kept,
  * `ca.pem` (the certificate a client trusts) and `ca-key.pem` (owner-only), and the leaf
@@ -92,7 +95,7 @@ async function createCa(): Promise<{ certPem: string; keyPem: string }> {
     { name: 'keyUsage', keyCertSign: true, cRLSign: true, digitalSignature: true, critical: true },
     { name: 'subjectKeyIdentifier' },
   ])
-  cert.sign(key, forge.md.sha256.create())
+  cert.sign(key, digests.sha256.create())
   return { certPem: forge.pki.certificateToPem(cert), keyPem }
 }
 
@@ -211,6 +214,6 @@ export async function issueLeaf(ca: Ca, names: string[]): Promise<Leaf> {
     { name: 'subjectKeyIdentifier' },
     { name: 'authorityKeyIdentifier', keyIdentifier: ca.cert.generateSubjectKeyIdentifier().getBytes() },
   ])
-  cert.sign(ca.key, forge.md.sha256.create())
+  cert.sign(ca.key, digests.sha256.create())
   return { certPem: forge.pki.certificateToPem(cert), keyPem, names }
 }
