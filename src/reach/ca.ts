@@ -4,6 +4,7 @@ import { chmodSync, existsSync, linkSync, mkdirSync, readFileSync, rmSync, statS
 import { hostname, userInfo } from 'node:os'
 import { isIP } from 'node:net'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 
 /** node-forge's message digests (SHA-256 signs every certificate) */
 const { md: digests } = forge
@@ -63,10 +64,6 @@ function serial(): string {
   const b = randomBytes(16)
   b[0] &= 0x7f
   return b.toString('hex')
-}
-
-function sleepSync(ms: number): void {
-  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms)
 }
 
 async function createCa(): Promise<{ certPem: string; keyPem: string }> {
@@ -156,7 +153,8 @@ export async function loadOrCreateCa(dir: string): Promise<Ca> {
     rmSync(tmpKey, { force: true })
     rmSync(tmpCert, { force: true })
   }
-  if (!won) for (let waited = 0; !existsSync(certPath) && waited < CREATE_WAIT_MS; waited += 50) sleepSync(50)
+  // the other start links its certificate in a moment: wait for it without holding the event loop
+  if (!won) for (let waited = 0; !existsSync(certPath) && waited < CREATE_WAIT_MS; waited += 50) await sleep(50)
   return readCa(dir, won)
 }
 

@@ -32,11 +32,12 @@ const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-autho
 
 /** The host of `host:port`, `[v6]:port` or a URL's host, lower case and without brackets. */
 function hostOf(authority: string): string {
-  return authority.replace(/^\[|\](:\d+)?$/g, '').replace(/:\d+$/, '').toLowerCase()
+  const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(authority)
+  return (v6 ? v6[1] : authority.replace(/:\d+$/, '')).toLowerCase()
 }
 
 /** A `CONNECT` target, `host:port`; undefined when it is not one. */
-function connectTarget(url: string | undefined): { host: string; port: number } | undefined {
+export function connectTarget(url: string | undefined): { host: string; port: number } | undefined {
   const m = /^(\[[0-9a-fA-F:.]+\]|[^\s:/[\]]+):(\d{1,5})$/.exec(url ?? '')
   if (!m) return undefined
   const port = Number(m[2])

@@ -1,7 +1,7 @@
 import { once } from 'node:events'
 import { connect, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
-import { createProxy } from '../src/reach/proxy.js'
+import { connectTarget, createProxy } from '../src/reach/proxy.js'
 
 describe('the proxy and a client that opens a tunnel and sends nothing (docs/behaviour.md 14.2)', () => {
   it('lets the socket go after the HTTP port headers timeout, as the HTTP port does', async () => {
@@ -24,4 +24,16 @@ describe('the proxy and a client that opens a tunnel and sends nothing (docs/beh
       server.close()
     }
   }, 5_000)
+})
+
+describe('CONNECT targets (docs/behaviour.md 14.2)', () => {
+  it('reads host and port of names, IPv4 and bracketed IPv6 addresses', () => {
+    expect(connectTarget('API.korapay.com:443')).toEqual({ host: 'api.korapay.com', port: 443 })
+    expect(connectTarget('127.0.0.1:8443')).toEqual({ host: '127.0.0.1', port: 8443 })
+    expect(connectTarget('[::1]:443')).toEqual({ host: '::1', port: 443 })
+    expect(connectTarget('[2001:db8::1]:8443')).toEqual({ host: '2001:db8::1', port: 8443 })
+    expect(connectTarget('api.korapay.com')).toBeUndefined()
+    expect(connectTarget('api.korapay.com:0')).toBeUndefined()
+    expect(connectTarget('api.korapay.com:70000')).toBeUndefined()
+  })
 })
