@@ -31,6 +31,19 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     return
   }
   const { status, message } = statusOf(err.code)
+  writeRawError(socket, status, message)
+}
+
+/**
+ * An answer written straight to a socket no HTTP server answers on (a client error, a proxy's own
+ * refusal): the envelope with `message`, `Connection: close`, then the socket is closed. A socket
+ * that can no longer be written is only closed.
+ */
+export function writeRawError(socket: Duplex, status: number, message: string): void {
+  if (!socket.writable) {
+    socket.destroy()
+    return
+  }
   const body = errorJson(message)
   const head =
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +

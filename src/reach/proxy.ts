@@ -1,9 +1,8 @@
-import { createServer, request as httpRequest, STATUS_CODES, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
+import { createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { connect, type Socket } from 'node:net'
-import type { Duplex } from 'node:stream'
 import { MSG } from '../errors.js'
-import { answerClientError } from '../http/client-error.js'
+import { answerClientError, writeRawError } from '../http/client-error.js'
 import { errorJson } from '../http/envelope.js'
 
 /**
@@ -45,19 +44,6 @@ export function connectTarget(url: string | undefined): { host: string; port: nu
   return { host: hostOf(m[1]), port }
 }
 
-/** An answer of the proxy itself on a raw socket: the envelope, then the socket is closed. */
-function refuse(socket: Duplex, status: number, message: string): void {
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  const body = errorJson(message)
-  socket.end(
-    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-    () => socket.destroy(),
-  )
-}
-
 function refuseResponse(res: ServerResponse, status: number, message: string): void {
   const body = errorJson(message)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' })
@@ -96,7 +82,7 @@ function tunnel(client: Socket, head: Buffer, host: string, port: number, open: 
     upstream.pipe(client)
     client.pipe(upstream)
   })
-  upstream.on('error', () => (connected ? client.destroy() : refuse(client, 502, MSG.PROXY_UPSTREAM_FAILED)))
+  upstream.on('error', () => (connected ? client.destroy() : writeRawError(client, 502, MSG.PROXY_UPSTREAM_FAILED)))
   upstream.on('close', () => {
     open.delete(upstream)
     if (connected) client.destroy()
@@ -132,7 +118,7 @@ export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyO
   server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy())
     const target = connectTarget(req.url)
-    if (!target) return refuse(socket, 400, MSG.PROXY_BAD_TARGET)
+    if (!target) return writeRawError(socket, 400, MSG.PROXY_BAD_TARGET)
     if (hosts.has(target.host)) {
       socket.write('HTTP/1.1 200 Connection Established\r\n\r\n')
       open.add(socket)
@@ -159,7 +145,7 @@ export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyO
       })
       return
     }
-    if (onlyIntercepted) return refuse(socket, 403, MSG.PROXY_HOST_REFUSED)
+    if (onlyIntercepted) return writeRawError(socket, 403, MSG.PROXY_HOST_REFUSED)
     open.add(socket)
     socket.once('close', () => open.delete(socket))
     tunnel(socket, head, target.host, target.port, open)
