@@ -2,7 +2,8 @@ import { TRANSFER_BANK } from './bank-transfer/service.js'
 import { pickTestCard, pickTestWallet } from './checkout/pay.js'
 import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
-import { REFUND_MIN, money } from './refunds/service.js'
+import { REFUND_MIN } from './refunds/service.js'
+import { formatMoney } from './money.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
@@ -118,7 +119,7 @@ function payoutsPart(m: Magic): string {
 
 /** Refunds (docs/behaviour.md 13.8): how long one processes, and the test fields that pick its outcome. */
 function refundsPart(m: Magic): string {
-  const minimums = Object.entries(REFUND_MIN).map(([currency, minor]) => money(currency, minor)).join(', ')
+  const minimums = Object.entries(REFUND_MIN).map(([currency, minor]) => formatMoney(currency, minor)).join(', ')
   return [
     '\nRefunds\n',
     `POST /merchant/api/v1/refunds/initiate {"payment_reference", "reference", "amount"?}: a settled pay-in, at least ${minimums};\n`,

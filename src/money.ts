@@ -42,6 +42,14 @@ export function toDecimalString(minor: number): string {
   return `${sign}${Math.trunc(abs / 100)}.${String(abs % 100).padStart(2, '0')}`
 }
 
+/** An amount as people read it in a message or on a page: `NGN 1,234.50` (`NGN -1,234.50`). */
+export function formatMoney(currency: string, minor: number): string {
+  const [whole, frac] = toDecimalString(minor).split('.')
+  const neg = whole.startsWith('-')
+  const digits = neg ? whole.slice(1) : whole
+  return `${currency} ${neg ? '-' : ''}${digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`
+}
+
 /** A percentage given as a number (1.4 = 1.4 %) turned into basis points (140), exactly. */
 export function percentToBps(percent: number): number {
   return Math.round(percent * 100)

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_MAJOR_AMOUNT, applyBps, computeFee, parseAmount, percentToBps, toDecimalString, toMajor } from '../src/money.js'
+import { MAX_MAJOR_AMOUNT, applyBps, computeFee, formatMoney, parseAmount, percentToBps, toDecimalString, toMajor } from '../src/money.js'
 
 const MAX_MINOR = MAX_MAJOR_AMOUNT * 100
 /** Every minor amount the sandbox accepts: 0 .. MAX_MAJOR_AMOUNT major units. */
@@ -224,5 +224,14 @@ describe('computeFee', () => {
     expect(percentToBps(1.15)).toBe(115)
     expect(percentToBps(0.07)).toBe(7)
     expect(applyBps(100_000, 140)).toBe(1400)
+  })
+})
+
+describe('formatMoney', () => {
+  it('writes an amount as messages and pages show it, thousands grouped', () => {
+    expect(formatMoney('NGN', 123_450)).toBe('NGN 1,234.50')
+    expect(formatMoney('KES', 5)).toBe('KES 0.05')
+    expect(formatMoney('NGN', 500_000_000_00)).toBe('NGN 500,000,000.00')
+    expect(formatMoney('NGN', -123_450)).toBe('NGN -1,234.50')
   })
 })

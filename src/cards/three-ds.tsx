@@ -7,7 +7,7 @@ import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
 import { ApiError } from '../errors.js'
-import { toDecimalString } from '../money.js'
+import { formatMoney } from '../money.js'
 import type { CardService } from './service.js'
 
 /**
@@ -51,17 +51,13 @@ const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => 
   </HtmlPage>
 )
 
-function money(charge: CardCharge): string {
-  const [whole, frac] = toDecimalString(charge.amount).split('.')
-  return `${charge.currency} ${Number(whole).toLocaleString('en-US')}.${frac}`
-}
 
 const Summary: FC<{ charge: CardCharge; merchant: string }> = ({ charge, merchant }) => (
   <dl>
     <dt>Merchant</dt>
     <dd>{merchant}</dd>
     <dt>Amount</dt>
-    <dd>{money(charge)}</dd>
+    <dd>{formatMoney(charge.currency, charge.amount)}</dd>
     <dt>Card</dt>
     <dd>
       {charge.card.card_type.toUpperCase()} •••• {charge.card.last_four}

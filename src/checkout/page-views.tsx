@@ -1,6 +1,6 @@
 import { HtmlPage } from '../http/html-page.js'
 import type { Child, FC, PropsWithChildren } from 'hono/jsx'
-import { toDecimalString } from '../money.js'
+import { formatMoney } from '../money.js'
 import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
 import type { PageChannel } from './schemas.js'
 
@@ -46,11 +46,6 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #ffb0
 
 export const CHANNEL_LABEL: Record<PageChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', mobile_money: 'Mobile money' }
 
-/** `NGN 1,500.00` */
-export function money(currency: string, minor: number): string {
-  const [whole, frac] = toDecimalString(minor).split('.')
-  return `${currency} ${Number(whole).toLocaleString('en-US')}.${frac}`
-}
 
 export interface Order {
   merchant: string
@@ -89,7 +84,7 @@ const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, at
       <span id="order-h">{order.merchant}</span>
     </div>
     <p class="amount" id="amount">
-      {money(order.currency, order.amount)}
+      {formatMoney(order.currency, order.amount)}
     </p>
     <dl>
       <dt>Merchant</dt>

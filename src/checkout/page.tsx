@@ -1,4 +1,5 @@
 import { Hono, type Context } from 'hono'
+import { formatMoney } from '../money.js'
 import { originOf } from '../cards/routes.js'
 import { returnUrl } from '../charges/routes.js'
 import type { CardCharge } from '../charges/types.js'
@@ -25,7 +26,6 @@ import {
   WalletForm,
   WalletOtp,
   WalletPrompt,
-  money,
   type AttemptLine,
   type Order,
 } from './page-views.js'
@@ -104,7 +104,7 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
           ) : chosen === 'mobile_money' ? (
             <WalletForm base={base} errors={errors} echo={echo} currency={co.currency} />
           ) : (
-            <TransferStart base={base} amount={money(co.currency, co.amount)} />
+            <TransferStart base={base} amount={formatMoney(co.currency, co.amount)} />
           )}
         </>
       )
@@ -145,7 +145,7 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
           {step === 'OTP' ? (
             <WalletOtp base={base} phone={phone} errors={errors} />
           ) : step === 'STK_PROMPT' ? (
-            <WalletPrompt base={base} phone={phone} amount={money(co.currency, a.amount_expected)} merchant={merchant} errors={errors} />
+            <WalletPrompt base={base} phone={phone} amount={formatMoney(co.currency, a.amount_expected)} merchant={merchant} errors={errors} />
           ) : (
             <Waiting what="Waiting for your wallet to answer." base={base} />
           )}
@@ -162,10 +162,10 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
           base={base}
           a={{
             ...t.bank_account,
-            amount: money(t.currency, t.amount_expected),
+            amount: formatMoney(t.currency, t.amount_expected),
             expires: t.bank_account.expiry_date_in_utc,
-            amounts: { exact: money(t.currency, amounts.exact), less: money(t.currency, amounts.less), more: money(t.currency, amounts.more) },
-            short: lastIn?.payment_event === 'underpayment' ? `A transfer of ${money(t.currency, lastIn.amount)} arrived, short of ${money(t.currency, t.amount_expected)}: it was returned to you. Send the exact amount.` : undefined,
+            amounts: { exact: formatMoney(t.currency, amounts.exact), less: formatMoney(t.currency, amounts.less), more: formatMoney(t.currency, amounts.more) },
+            short: lastIn?.payment_event === 'underpayment' ? `A transfer of ${formatMoney(t.currency, lastIn.amount)} arrived, short of ${formatMoney(t.currency, t.amount_expected)}: it was returned to you. Send the exact amount.` : undefined,
           }}
         />
       </>
@@ -179,7 +179,7 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
-        ? `You paid ${money(co.currency, co.amount)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
+        ? `You paid ${formatMoney(co.currency, co.amount)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
         : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
     const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
     return c.html(

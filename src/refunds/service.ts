@@ -8,7 +8,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
-import { toDecimalString, toMajor } from '../money.js'
+import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import type { Events } from '../webhooks/events.js'
 import { Payins, type Payin, type RefundPart } from './payins.js'
 
@@ -42,11 +42,6 @@ export const REFUND_MSG = {
 /** the least a refund may be, minor units, by currency (docs/behaviour.md 13.8: NGN 100); other currencies: above 0 */
 export const REFUND_MIN: Record<string, number> = { NGN: 10_000 }
 
-/** `NGN 1,234.50`: an amount in a refusal's message. */
-export function money(currency: string, minor: number): string {
-  const [whole, cents] = toDecimalString(minor).split('.')
-  return `${currency} ${whole.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${cents}`
-}
 
 export type RefundStatus = 'processing' | 'success' | 'failed'
 
@@ -144,11 +139,11 @@ export class RefundService {
     const left = p.collected - p.refunded
     if (left <= 0) throw conflict(REFUND_MSG.FULL_DONE)
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
-    if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(money(currency, left)))
+    if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
     const amount = input.amount ?? p.collected
-    if (amount > p.collected) throw badRequest(REFUND_MSG.above(money(currency, p.collected)))
-    if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(money(currency, REFUND_MIN[currency])))
-    if (amount > left) throw badRequest(REFUND_MSG.max(money(currency, left)))
+    if (amount > p.collected) throw badRequest(REFUND_MSG.above(formatMoney(currency, p.collected)))
+    if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(formatMoney(currency, REFUND_MIN[currency])))
+    if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
     if (amount > p.settledLeft) throw badRequest(REFUND_MSG.NOT_SETTLED)
     const now = this.clocks.now(ns)
     if (this.ledger.available(ns, currency, now) < amount) throw badRequest(REFUND_MSG.INSUFFICIENT)

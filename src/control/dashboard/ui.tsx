@@ -1,5 +1,5 @@
 import type { Child, FC } from 'hono/jsx'
-import { toDecimalString } from '../../money.js'
+import { formatMoney } from '../../money.js'
 
 /** The most rows a list shows (the newest). */
 export const ROW_LIMIT = 200
@@ -8,10 +8,7 @@ export const enc = encodeURIComponent
 
 /** `NGN 1,234.50` from minor units. */
 export function money(minor: number, currency: string): string {
-  const [whole, frac] = toDecimalString(minor).split('.')
-  const neg = whole.startsWith('-')
-  const digits = neg ? whole.slice(1) : whole
-  return `${currency} ${neg ? '-' : ''}${digits.replace(/\B(?=(\d{3})+(?!\d))/g, ',')}.${frac}`
+  return formatMoney(currency, minor)
 }
 
 /** `2024-01-01 12:00:00Z` from an ISO time. */
