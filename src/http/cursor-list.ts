@@ -84,6 +84,17 @@ export function listPage<T>(items: readonly T[], q: ListQuery, read: ListItems<T
   return { has_more: start > 0, items: dated.slice(start, at) }
 }
 
+/**
+ * Records newest first, as every list reads them: by `created_at`, the last written first among
+ * those of the same time (each date parsed once).
+ */
+export function newestFirst<T extends { created_at: string }>(records: Iterable<T>): T[] {
+  return [...records]
+    .map((r, i) => ({ r, i, at: Date.parse(r.created_at) }))
+    .sort((a, b) => b.at - a.at || b.i - a.i)
+    .map((x) => x.r)
+}
+
 /** A time as the lists write it: `YYYY-MM-DD HH:MM:SS` (UTC). */
 export function listTime(iso: string | null | undefined): string | null {
   return iso ? iso.slice(0, 19).replace('T', ' ') : null

@@ -1,7 +1,7 @@
 import { chargeQueryRecord } from '../charges/query.js'
 import type { QueryExtras } from '../charges/routes.js'
 import { CHARGES, type CardCharge, type ChargeBase, type ChargeKind } from '../charges/types.js'
-import { listPage, listTime } from '../http/cursor-list.js'
+import { listPage, listTime, newestFirst } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
 import type { PayinQuery, PayinStatus } from './schemas.js'
 
@@ -44,15 +44,11 @@ export class PayinService {
 
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
   list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
-    const col = this.store.col<ChargeBase>(ns, CHARGES)
-    const rows: { tx: string; at: number }[] = []
-    for (const c of col.values()) {
-      if (c.parent || (q.currency && c.currency !== q.currency) || (q.status && payinStatus(c) !== q.status)) continue
-      rows.push({ tx: c.transaction_reference, at: Date.parse(c.created_at) })
-    }
-    rows.reverse().sort((a, b) => b.at - a.at)
-    const page = listPage(rows, q, { pointerOf: (r) => r.tx, dateOf: (r) => r.at })
-    return { has_more: page.has_more, payins: page.items.map((r) => this.#item(ns, col.get(r.tx)!)) }
+    const payins = [...this.store.col<ChargeBase>(ns, CHARGES).values()].filter(
+      (c) => !c.parent && (!q.currency || c.currency === q.currency) && (!q.status || payinStatus(c) === q.status),
+    )
+    const page = listPage(newestFirst(payins), q, { pointerOf: (c) => c.transaction_reference, dateOf: (c) => Date.parse(c.created_at) })
+    return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 
   #item(ns: string, charge: ChargeBase): PayinItem {

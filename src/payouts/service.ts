@@ -3,7 +3,7 @@ import type { Ledger } from '../charges/ledger.js'
 import type { LedgerEntry } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listPage, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
 import { MISC_MSG, accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
@@ -258,7 +258,7 @@ export class PayoutService {
 
   /** Every payout of the namespace, newest first. */
   all(ns: string): Payout[] {
-    return [...this.#col(ns).values()].reverse().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+    return newestFirst(this.#col(ns).values())
   }
 
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */

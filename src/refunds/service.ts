@@ -3,7 +3,7 @@ import { BALANCE_CURRENCIES, type Entry, type Ledger } from '../charges/ledger.j
 import type { CardCharge, CardOperation, RecordEntry } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listPage, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
@@ -250,7 +250,7 @@ export class RefundService {
 
   /** The namespace's refunds, newest first. */
   all(ns: string): Refund[] {
-    return [...this.#col(ns).values()].reverse().sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at))
+    return newestFirst(this.#col(ns).values())
   }
 
   /** GET /refunds: a page of the list (docs/behaviour.md 13.6). */
