@@ -77,6 +77,8 @@ export class CardService {
       },
       // a pre-authorization is not a charge: its hold has its own records (preauth.ts)
       announces: (charge) => charge.operation === 'charge',
+      // a pre-authorization's hold is no money yet: its captures are (cards/capture-ledger.ts)
+      payin: (charge) => charge.operation === 'charge',
     }, hooks)
   }
 

@@ -88,6 +88,8 @@ export interface Channel<C extends ChargeBase> {
   onFailure?(ns: string, charge: C, message: string): void
   /** whether its end is announced by an event (all are, unless this says no) */
   announces?(charge: C): boolean
+  /** whether its success brings the merchant money, a ledger credit (all do, unless this says no) */
+  payin?(charge: C): boolean
   /** where its events go instead of the namespace's webhook URL (null: the namespace's) */
   target?(charge: C): string | null
   /** a charge of the channel that expires (`expireAt`): what it says then */
@@ -218,7 +220,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     this.#stopExpiry(ns, charge)
     this.channel.onSuccess?.(ns, charge)
     // a pay-in of its own (not a checkout's attempt, not a pre-authorization's hold) is the merchant's money
-    if (!charge.parent && (!this.channel.announces || this.channel.announces(charge))) {
+    if (!charge.parent && (!this.channel.payin || this.channel.payin(charge))) {
       this.ledger.creditPayin(ns, charge, this.scenarios.forNs(ns).settings, this.clocks.now(ns))
     }
     this.#announce(ns, charge)
