@@ -430,3 +430,24 @@ describe('the dashboard payouts panel', () => {
     expect(row(w.reference)).not.toContain('/complete')
   })
 })
+
+describe('GET /payouts by date and by starting_before (docs/behaviour.md 13.6)', () => {
+  it('filters by the day it was made and pages back from a pointer', async () => {
+    const sb = await sandbox({ frozen: true })
+    const refs: string[] = []
+    for (let i = 0; i < 3; i++) {
+      const body = bank()
+      refs.push(body.reference)
+      expect((await sb.call('POST', DISBURSE, body)).status).toBe(200)
+      await advance(sb, 24 * 3600)
+    }
+    const list = async (query = '') => (await sb.call('GET', `/merchant/api/v1/payouts${query}`)).body.data
+    const all = (await list()).payouts
+    expect(all.map((p: { reference: string }) => p.reference)).toEqual([...refs].reverse())
+    const day = all[1].date_created.slice(0, 10)
+    expect((await list(`?date_from=${day}&date_to=${day}`)).payouts.map((p: { reference: string }) => p.reference)).toEqual([refs[1]])
+    expect((await list(`?date_from=${day}-00-00-00`)).payouts).toHaveLength(2)
+    expect(await list(`?starting_before=${all[1].pointer}`)).toEqual({ has_more: false, payouts: [all[0]] })
+    expect(await list(`?ending_before=${all[2].pointer}&limit=1`)).toEqual({ has_more: true, payouts: [all[1]] })
+  })
+})

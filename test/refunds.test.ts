@@ -378,3 +378,54 @@ describe('the dashboard panel of refunds (docs/behaviour.md 9.8)', () => {
     expect(after).not.toContain('Succeed refund')
   })
 })
+
+describe('refunds of a virtual-account transfer and of a direct debit (docs/behaviour.md 13.8)', () => {
+  it('a transfer into a virtual account is refunded at once (available at once); a direct debit once it settled', async () => {
+    const sb = await sandbox({ frozen: true })
+    const vba = await sb.call('POST', '/merchant/api/v1/virtual-bank-account', {
+      account_name: 'Ada', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada' }, kyc: { bvn: '22222222222' },
+    })
+    expect(vba.status).toBe(200)
+    expect((await sb.call('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: vba.body.data.account_number, amount: 1000, currency: 'NGN' })).status).toBe(200)
+    const transfer = (await sb.call('GET', '/merchant/api/v1/pay-ins')).body.data.payins[0].reference
+    const before = await ngn(sb)
+    const r1 = await initiate(sb, { payment_reference: transfer, reference: ref('rf'), amount: 400 })
+    expect(r1.status).toBe(200)
+    expect(r1.body.data).toMatchObject({ status: 'processing', payment_reference: transfer, amount_returned: 400 })
+    expect((await ngn(sb)).available_balance).toBe(sum(before.available_balance, -400))
+
+    const debit = ref('debit')
+    const d = await sb.call('POST', '/merchant/api/v1/direct-debit/authorizations/AUTH-SANDBOX-ACTIVE/debits', { amount: 1000, narration: 'monthly', currency: 'NGN', reference: debit })
+    expect(d.status).toBe(200)
+    await advance(sb, 60)
+    expect((await sb.call('GET', `/merchant/api/v1/charges/${debit}`)).body.data.status).toBe('success')
+    const early = await initiate(sb, { payment_reference: debit, reference: ref('rf'), amount: 100 })
+    expect(early.status).toBe(400)
+    expect(early.body.message).toBe('Transaction has not yet been settled')
+    await advance(sb, 24 * 3600)
+    const r2 = await initiate(sb, { payment_reference: debit, reference: ref('rf'), amount: 100 })
+    expect(r2.status).toBe(200)
+    await advance(sb, 60)
+    const list = (await refundsOf(sb)).refunds
+    expect(list.map((r: { payment_reference: string; status: string }) => [r.payment_reference, r.status])).toEqual([[debit, 'success'], [transfer, 'success']])
+  })
+})
+
+describe('GET /refunds by date and by starting_before (docs/behaviour.md 13.6)', () => {
+  it('filters by the day it was made and pages back from a pointer', async () => {
+    const sb = await sandbox({ frozen: true })
+    const pay = await settledCharge(sb, 5000)
+    const refs = [ref('rf-a'), ref('rf-b'), ref('rf-c')]
+    for (const reference of refs) {
+      expect((await initiate(sb, { payment_reference: pay, reference, amount: 100 })).status).toBe(200)
+      await advance(sb, 24 * 3600)
+    }
+    const all = (await refundsOf(sb)).refunds
+    expect(all.map((r: { reference: string }) => r.reference)).toEqual([...refs].reverse())
+    const day = all[1].created_at.slice(0, 10)
+    expect((await refundsOf(sb, `?date_from=${day}&date_to=${day}`)).refunds.map((r: { reference: string }) => r.reference)).toEqual([refs[1]])
+    const back = await refundsOf(sb, `?starting_before=${all[1].pointer}`)
+    expect(back).toEqual({ has_more: false, refunds: [all[0]] })
+    expect(await refundsOf(sb, `?ending_before=${all[2].pointer}&limit=1`)).toEqual({ has_more: true, refunds: [all[1]] })
+  })
+})
