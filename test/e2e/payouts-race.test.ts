@@ -6,7 +6,8 @@ import { killedAfterEach, startCli } from './process.js'
  * docs/behaviour.md 13.7: the balance check and the debit of a payout are one synchronous step, so
  * payouts that race over real sockets cannot overdraw the balance. 50 concurrent payouts against
  * the real CLI with a data file, a balance covering exactly 10: 10 are accepted, 40 refused, the
- * balance exact, and all of it the same after kill -9 and a restart.
+ * balance exact, and all of it the same after kill -9 and a restart. A bulk payout too comes back
+ * whole after kill -9.
  */
 
 const { running } = killedAfterEach()
@@ -72,5 +73,38 @@ describe('50 payouts racing for a balance that covers 10', () => {
     const ended = (await call(second.url, 'GET', '/merchant/api/v1/payouts?limit=100&status=success')).body.data.payouts
     expect(ended).toHaveLength(10)
     expect((await call(second.url, 'GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual({ pending_balance: 0, available_balance: 0 })
+  })
+})
+
+describe('a bulk payout with --data, across kill -9 (docs/behaviour.md 13.7.1)', () => {
+  it('comes back whole: the batch, its items, their debits and the timers that end them', async () => {
+    const file = tempFile()
+    const first = await startCli(['--data', file])
+    running.push(first)
+    expect((await call(first.url, 'POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const item = (bank: string) => ({ reference: ref('bi'), amount: 1000, type: 'bank_account', narration: 'Bulk', bank_account: { bank_code: bank, account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })
+    const batch = ref('batch')
+    const created = await call(first.url, 'POST', '/api/v1/transactions/disburse/bulk', { batch_reference: batch, description: 'Salaries', currency: 'NGN', merchant_bears_cost: true, payouts: [item('033'), item('035')] })
+    expect(created.status).toBe(200)
+    const state = async (url: string) => ({
+      summary: (await call(url, 'GET', `/api/v1/transactions/bulk/${batch}`)).body,
+      items: (await call(url, 'GET', `/merchant/api/v1/transactions/bulk/${batch}/payout`)).body,
+      balances: (await call(url, 'GET', '/merchant/api/v1/balances')).body.data.NGN,
+    })
+    const before = await state(first.url)
+    expect(before.summary.data).toMatchObject({ status: 'pending', processingTransactions: 2 })
+    // two payouts of 1,000 at 32.25 each, debited at once
+    expect(before.balances).toEqual({ pending_balance: 0, available_balance: 5_000_000 - 2064.5 })
+
+    first.child.kill('SIGKILL')
+    await first.exited
+    const second = await startCli(['--data', file])
+    running.push(second)
+    expect(await state(second.url)).toEqual(before)
+    // the restored timers end both items: one succeeds, the other (bank 035) fails and is given back
+    expect((await call(second.url, 'POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    const after = await state(second.url)
+    expect(after.summary.data).toMatchObject({ status: 'complete', successfulTransactions: 1, failedTransactions: 1, processingTransactions: 0 })
+    expect(after.balances).toEqual({ pending_balance: 0, available_balance: 5_000_000 - 1032.25 })
   })
 })
