@@ -54,6 +54,13 @@ describe('curl through the proxy, calling https://api.korapay.com', () => {
     expect(query.status).toBe(200)
     expect(query.body.data).toMatchObject({ reference: payload.reference, status: 'success' })
 
+    // a 3DS card's redirect_url names the host the client called, reached through the same proxy
+    const threeDs = cardPayload('4562543755474674')
+    const pending = await curl(sb.proxyUrl, sb.caPath, 'POST', `${KORAPAY}/charges/card`, { charge_data: encryptChargeData(threeDs, ENC_KEY) })
+    expect(pending.body.data.authorization.redirect_url).toBe(`https://api.korapay.com/_sandbox/3ds/${pending.body.data.transaction_reference}`)
+    const page = await run('curl', ['-sS', '--cacert', sb.caPath, pending.body.data.authorization.redirect_url], { HTTPS_PROXY: sb.proxyUrl })
+    expect(page.stdout).toContain('<form')
+
     // the Bearer key picked the namespace: the plain HTTP port sees the same charge, another key does not
     const direct = await fetch(`${sb.url}/merchant/api/v1/charges/${payload.reference}`, { headers: { authorization: `Bearer ${SECRET}` } })
     expect(((await direct.json()) as any).data.status).toBe('success')

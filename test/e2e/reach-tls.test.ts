@@ -63,6 +63,14 @@ describe('sandbox start --tls', () => {
     const direct = await fetch(`${sb.url}/merchant/api/v1/charges/${payload.reference}`, { headers: { authorization: `Bearer ${SECRET}` } })
     expect(((await direct.json()) as any).data.status).toBe('success')
 
+    // a 3DS card's redirect_url names the origin the client called: the HTTPS port, not the HTTP one
+    const threeDs = cardPayload('4562543755474674')
+    const pending = await curlJson(`${sb.httpsUrl}/merchant/api/v1/charges/card`, sb.caPath, { charge_data: encryptChargeData(threeDs, ENC_KEY) })
+    const tx = pending.body.data.transaction_reference
+    expect(pending.body.data.authorization.redirect_url).toBe(`${sb.httpsUrl}/_sandbox/3ds/${tx}`)
+    const page = await run('curl', ['-sS', '--cacert', sb.caPath, pending.body.data.authorization.redirect_url])
+    expect(page.stdout).toContain('<form')
+
     // https://localhost works too: the certificate names localhost, 127.0.0.1, ::1 and the intercepted hosts
     const port = new URL(sb.httpsUrl).port
     const local = await curlJson(`https://localhost:${port}/merchant/api/v1/charges/${payload.reference}`, sb.caPath)
