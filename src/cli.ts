@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
-import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
+import { ConfigError, keysFromEnv, resolveConfig, truthy, type ConfigInput } from './config.js'
 import { VERSION } from './version.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 
@@ -86,7 +86,7 @@ Examples:
         proxy: opts.proxy === true ? true : undefined,
         proxyOnlyIntercepted: opts.proxyOnlyIntercepted === true ? true : undefined,
         interceptHosts: (opts.intercept as string[]).length ? (opts.intercept as string[]) : undefined,
-        strictKeys: opts.strictKeys === undefined ? undefined : opts.strictKeys === true || ['1', 'true', 'yes'].includes(String(opts.strictKeys).toLowerCase()),
+        strictKeys: opts.strictKeys === undefined ? undefined : opts.strictKeys === true || truthy(String(opts.strictKeys)),
       }
       for (const name of TEXT_FLAGS) if (typeof opts[name] === 'string') input[name] = opts[name]
       await runStart(input, opts.exitWithParent !== false)

@@ -216,7 +216,8 @@ export interface ConfigInput {
   caDir?: string
 }
 
-const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase())
+/** an environment switch that is on: `1`, `true` or `yes`, any case */
+export const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase())
 
 /** The CA's directory when none is given: per user, `$XDG_DATA_HOME/paysandbox/ca` or `~/.local/share/paysandbox/ca`. */
 export function defaultCaDir(env: NodeJS.ProcessEnv = process.env): string {
@@ -305,7 +306,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     scenarioFiles: input.scenarios?.length ? input.scenarios : (env.SANDBOX_SCENARIOS?.split(',').filter(Boolean) ?? []),
     merchants,
     encryptionKey: encKey,
-    strictKeys: input.strictKeys ?? ['1', 'true', 'yes'].includes((env.SANDBOX_STRICT_KEYS ?? '').toLowerCase()),
+    strictKeys: input.strictKeys ?? truthy(env.SANDBOX_STRICT_KEYS),
     controlToken: input.controlToken ?? (env.SANDBOX_CONTROL_TOKEN || undefined),
     journalSize: intIn(input.journalSize ?? env.SANDBOX_JOURNAL_SIZE, '--journal-size', 1, 100_000, 1000),
     maxNamespaces: intIn(input.maxNamespaces ?? env.SANDBOX_MAX_NAMESPACES, '--max-namespaces', 1, 100_000, 1000),

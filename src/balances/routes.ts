@@ -1,15 +1,10 @@
 import { Hono } from 'hono'
-import { amountSchema } from '../charges/schemas.js'
 import { readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'
-import { historyQuerySchema } from './schemas.js'
-import { BALANCE_CURRENCIES, type BalanceService } from './service.js'
-
-/** POST /_sandbox/balances/fund (docs/behaviour.md 13.4) */
-export const fundSchema = z.object({ currency: z.enum(BALANCE_CURRENCIES), amount: amountSchema() })
+import { fundSchema, historyQuerySchema } from './schemas.js'
+import type { BalanceService } from './service.js'
 
 /** GET /merchant/api/v1/balances and its history */
 export function balanceRoutes(balances: BalanceService) {

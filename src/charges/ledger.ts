@@ -153,18 +153,22 @@ export class Ledger {
 
   /** What the namespace opened with, available, in minor units, by balance currency. */
   opening(ns: string): Record<string, number> {
-    const amount = Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100)
+    const amount = this.#openingMinor(ns)
     return Object.fromEntries(BALANCE_CURRENCIES.map((c) => [c, amount]))
+  }
+
+  /** the pack's `opening_balance`, in minor units: what each balance currency opens with */
+  #openingMinor(ns: string): number {
+    return Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100)
   }
 
   /** The balances at `nowMs` (the opening balance included), by currency, in minor units. */
   balances(ns: string, nowMs: number): Balances {
     const t = this.#settled(ns, nowMs)
-    const still = t.pending
     const out: Balances = {}
     for (const [currency, amount] of Object.entries(this.opening(ns))) out[currency] = { pending: 0, available: amount }
     for (const [currency, available] of Object.entries(t.available)) (out[currency] ??= { pending: 0, available: 0 }).available += available
-    for (const p of still) (out[p.currency] ??= { pending: 0, available: 0 }).pending += p.amount
+    for (const p of t.pending) (out[p.currency] ??= { pending: 0, available: 0 }).pending += p.amount
     return out
   }
 
@@ -172,7 +176,7 @@ export class Ledger {
   available(ns: string, currency: string, nowMs: number): number {
     // what balances() gives for one currency, without building every currency's (a payout's check)
     const t = this.#settled(ns, nowMs)
-    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100) : 0
+    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? this.#openingMinor(ns) : 0
     return opening + (t.available[currency] ?? 0)
   }
 

@@ -100,11 +100,6 @@ export class BulkPayoutService {
     return items.every((p) => p.status === 'failed') ? 'failed' : 'complete'
   }
 
-  /** Every batch of the namespace, newest first (the dashboard). */
-  all(ns: string): PayoutBatch[] {
-    return [...this.#col(ns).values()].reverse()
-  }
-
   createdData(ns: string, batch: PayoutBatch) {
     const items = this.items(ns, batch)
     return {

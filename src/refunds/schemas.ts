@@ -1,6 +1,7 @@
 import { amountIssue, atMost, isHttpUrl } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
+import { parseAmount } from '../money.js'
 
 /** docs/behaviour.md 13.8: POST /merchant/api/v1/refunds/initiate */
 export const REFUND_TEXT_MAX = 200
@@ -17,7 +18,7 @@ export const initiateSchema = z.object({
       const message = v === undefined || v === null ? undefined : amountIssue(v)
       if (message) ctx.addIssue({ code: 'custom', message })
     })
-    .transform((v) => (v === undefined || v === null ? undefined : Math.round(Number(v) * 100)))
+    .transform((v) => (v === undefined || v === null ? undefined : parseAmount(v)!))
     .optional(),
   reason: text.nullish(),
   webhook_url: text.refine(isHttpUrl, 'must be an http(s) URL').nullish(),
