@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
-import { OPTIONS, type ConfigOption } from './config-options.js'
+import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 
@@ -20,7 +20,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
  * The commander option of a flag of the option table (src/config-options.ts), its default and
  * variable in its help. Commander reads no variable: config.ts reads the environment.
  */
-function flagOption(o: ConfigOption<unknown, unknown, string>): Option {
+function flagOption(o: AnyOption): Option {
   const { kind, default: dflt } = o.reader
   const env = kind === 'switch' ? `${o.env}=1` : kind === 'list' ? `${o.env}, comma-separated` : o.env
   const option = new Option(o.flag!, `${o.help} (${dflt === undefined ? '' : `default: ${dflt}, `}env: ${env})`)
@@ -44,7 +44,7 @@ export function buildProgram(): Command {
 
   const start = program.command('start').description('serve the whole API on a local port')
   // the flags of the option table, each with its key in ConfigInput
-  const flags = Object.entries(OPTIONS as Record<string, ConfigOption<unknown, unknown, string>>)
+  const flags = Object.entries(OPTIONS as Record<string, AnyOption>)
     .filter(([, o]) => o.flag)
     .map(([key, o]) => [key, flagOption(o)] as const)
   for (const [, option] of flags) start.addOption(option)

@@ -244,11 +244,14 @@ export const OPTIONS = {
 export type Options = typeof OPTIONS
 export type OptionKey = keyof Options
 
+/** an option of any kind, as code that handles them all sees it */
+export type AnyOption = ConfigOption<unknown, unknown, string>
+
 export type InputOf<O> = O extends ConfigOption<infer In, unknown, string> ? In : never
 export type OutputOf<O> = O extends ConfigOption<unknown, infer Out, string> ? Out : never
 export type FieldOf<O> = O extends ConfigOption<unknown, unknown, infer F> ? F : never
 
 /** The name a refusal gives an option: its long flag, or its variable when it has no flag. */
-export function optionName(o: ConfigOption<unknown, unknown, string>): string {
+export function optionName(o: AnyOption): string {
   return o.flag ? /--[a-z-]+/.exec(o.flag)![0] : o.env
 }

@@ -9,7 +9,7 @@ import {
   DEFAULT_SECRET_KEY,
   OPTIONS,
   optionName,
-  type ConfigOption,
+  type AnyOption,
   type FieldOf,
   type InputOf,
   type OptionKey,
@@ -91,15 +91,14 @@ function readMerchantsFile(file: string): MerchantEntry[] {
   })
 }
 
-/** An option's value: the one given, else its environment variable, else its default. */
-function read<K extends OptionKey>(key: K, given: InputOf<Options[K]> | undefined, env: NodeJS.ProcessEnv): OutputOf<Options[K]> {
-  const o = OPTIONS[key] as ConfigOption<unknown, unknown, string>
+/** An option's value: the one given (an empty list is none), else its environment variable's, else its default. */
+function valueOf(o: AnyOption, given: unknown, env: NodeJS.ProcessEnv): unknown {
   const absent = given === undefined || (Array.isArray(given) && given.length === 0)
-  return o.reader.read(absent ? env[o.env] : given, optionName(o), env) as OutputOf<Options[K]>
+  return o.reader.read(absent ? env[o.env] : given, optionName(o), env)
 }
 
 /** The local CA's directory (`sandbox ca`): `--ca-dir`, else SANDBOX_CA_DIR, else the per-user default. */
-export const caDirFrom = (given: string | undefined, env: NodeJS.ProcessEnv = process.env) => read('caDir', given, env)
+export const caDirFrom = (given: string | undefined, env: NodeJS.ProcessEnv = process.env) => valueOf(OPTIONS.caDir, given, env) as string
 
 /** The keys a command uses when no flag gives one (encrypt, decrypt, replay): SANDBOX_* or the defaults. */
 export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey: string; encryptionKey: string } {
@@ -140,14 +139,17 @@ function merchantsOf(file: string | undefined, sk: string, encKey: string, defau
 /** Flags win over environment variables, which win over defaults (docs/behaviour.md 0.2). */
 export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const given = input as Record<string, unknown>
-  const values = {} as { [K in OptionKey]: OutputOf<Options[K]> }
+  const values: Record<string, unknown> = {}
   const fields: Record<string, unknown> = {}
-  for (const key of Object.keys(OPTIONS) as OptionKey[]) {
-    const value = read(key, given[key] as never, env)
-    ;(values as Record<string, unknown>)[key] = value
-    const { field } = OPTIONS[key] as ConfigOption<unknown, unknown, string>
-    if (field) fields[field] = value
+  for (const [key, o] of Object.entries(OPTIONS as Record<OptionKey, AnyOption>)) {
+    values[key] = valueOf(o, given[key], env)
+    if (o.field) fields[o.field] = values[key]
   }
-  const merchants = merchantsOf(values.merchants, values.secretKey, values.encryptionKey, values.webhookUrl)
-  return { ...(fields as Omit<Config, 'merchants' | 'bodyLimit' | 'identityBodyLimit'>), merchants, bodyLimit: 1 << 20, identityBodyLimit: 4 << 20 }
+  const { merchants, secretKey, encryptionKey, webhookUrl } = values as { [K in OptionKey]: OutputOf<Options[K]> }
+  return {
+    ...(fields as Omit<Config, 'merchants' | 'bodyLimit' | 'identityBodyLimit'>),
+    merchants: merchantsOf(merchants, secretKey, encryptionKey, webhookUrl),
+    bodyLimit: 1 << 20,
+    identityBodyLimit: 4 << 20,
+  }
 }

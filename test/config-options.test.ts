@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../src/cli.js'
-import { OPTIONS, type ConfigOption } from '../src/config-options.js'
+import { OPTIONS, type AnyOption } from '../src/config-options.js'
 import { ConfigError, resolveConfig } from '../src/config.js'
 
 /**
@@ -11,7 +11,7 @@ import { ConfigError, resolveConfig } from '../src/config.js'
  * three can drift from the others.
  */
 const ROOT = resolve(import.meta.dirname, '..')
-const options = Object.values(OPTIONS as Record<string, ConfigOption<unknown, unknown, string>>)
+const options = Object.values(OPTIONS as Record<string, AnyOption>)
 const withFlag = options.filter((o) => o.flag)
 const envOnly = options.filter((o) => !o.flag)
 
@@ -32,7 +32,7 @@ function docsRows(): string[][] {
 }
 
 /** The first three cells of an option's row: its flag, its variable (and how it is written), its default. */
-function expectedCells(o: ConfigOption<unknown, unknown, string>): string[] {
+function expectedCells(o: AnyOption): string[] {
   const { kind, default: dflt } = o.reader
   const env = `\`${o.env}\`` + (kind === 'switch' ? ' (`1`, `true`, `yes`)' : kind === 'list' ? ' (comma-separated)' : '')
   const shown = kind === 'switch' ? 'off' : dflt === undefined ? '' : `\`${dflt}\``
