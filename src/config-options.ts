@@ -47,7 +47,7 @@ export function checkWebhookUrl(u: string, name: string): string {
 }
 
 /** an environment switch that is on: `1`, `true` or `yes`, any case */
-export const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase())
+const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase())
 
 /** The CA's directory when none is given: per user, `$XDG_DATA_HOME/paysandbox/ca` or `~/.local/share/paysandbox/ca`. */
 function defaultCaDir(env: NodeJS.ProcessEnv): string {
