@@ -3,7 +3,8 @@ import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
-import { ConfigError, keysFromEnv, resolveConfig, truthy, type ConfigInput } from './config.js'
+import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
+import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 
@@ -14,6 +15,17 @@ function die(message: string, code = 2): never {
 }
 
 const collect = (value: string, previous: string[] = []) => [...previous, value]
+
+/**
+ * The commander option of a flag of the option table (src/config-options.ts), its default and
+ * variable in its help. Commander reads no variable: config.ts reads the environment.
+ */
+function flagOption(o: AnyOption): Option {
+  const { kind, default: dflt } = o.reader
+  const env = kind === 'switch' ? `${o.env}=1` : kind === 'list' ? `${o.env}, comma-separated` : o.env
+  const option = new Option(o.flag!, `${o.help} (${dflt === undefined ? '' : `default: ${dflt}, `}env: ${env})`)
+  return kind === 'list' ? option.argParser(collect) : option
+}
 
 async function readStdin(): Promise<string> {
   const chunks: Buffer[] = []
@@ -30,38 +42,13 @@ export function buildProgram(): Command {
     .exitOverride()
     .configureOutput({ outputError: (str, write) => write(`sandbox: ${str.split('\n')[0].replace(/^error: /, '')} (see --help)\n`) })
 
-  program
-    .command('start')
-    .description('serve the whole API on a local port')
-    .addOption(new Option('-p, --port <port>', 'port to listen on; 0 picks a free port').env('SANDBOX_PORT').default('4010'))
-    .addOption(new Option('--host <host>', 'address to listen on').env('SANDBOX_HOST').default('127.0.0.1'))
-    .addOption(new Option('--data <file>', 'persist the store to this JSON file and reload it on start').env('SANDBOX_DATA'))
-    .option('--scenarios <file>', 'add a scenario pack (YAML or JSON); repeatable, later wins', collect, [])
-    .addOption(new Option('--secret-key <key>', 'default merchant secret key').env('SANDBOX_SECRET_KEY'))
-    .addOption(new Option('--encryption-key <key>', 'encryption key (32 characters) of the default merchant and of namespaces made on the fly').env('SANDBOX_ENCRYPTION_KEY'))
-    .addOption(new Option('--merchants <file>', 'merchants file (YAML or JSON) with several keys').env('SANDBOX_MERCHANTS'))
-    .addOption(new Option('--strict-keys', 'accept only configured keys').env('SANDBOX_STRICT_KEYS'))
-    .addOption(new Option('--webhook-url <url>', 'default webhook URL of every namespace').env('SANDBOX_WEBHOOK_URL'))
-    .addOption(new Option('--control-token <token>', 'open the control API beyond loopback to requests carrying this token').env('SANDBOX_CONTROL_TOKEN'))
-    .addOption(new Option('--journal-size <n>', 'request journal entries kept per namespace').env('SANDBOX_JOURNAL_SIZE'))
-    .addOption(new Option('--journal-body-bytes <n>', 'bytes of each request and response body the journal keeps; longer ones are cut (default 4096)').env('SANDBOX_JOURNAL_BODY_BYTES'))
-    .addOption(new Option('--journal-bytes <n>', 'bytes of journal entries kept per namespace (default 4194304)').env('SANDBOX_JOURNAL_BYTES'))
-    .addOption(new Option('--journal-total-bytes <n>', 'bytes of journal entries kept in all namespaces (default 67108864)').env('SANDBOX_JOURNAL_TOTAL_BYTES'))
-    .addOption(new Option('--max-namespaces <n>', 'namespaces (secret keys) kept at most (default 1000)').env('SANDBOX_MAX_NAMESPACES'))
-    .addOption(new Option('--max-events <n>', 'settled events kept per namespace; pending deliveries are not counted (default 10000)').env('SANDBOX_MAX_EVENTS'))
-    .addOption(new Option('--webhook-retry-schedule <seconds>', 'delays between webhook attempts, comma-separated (default 1,2,4,8,16)').env('SANDBOX_WEBHOOK_RETRY_SCHEDULE'))
-    .addOption(new Option('--debit-limit <ngn>', "the merchant's transaction limit on a direct debit, NGN (default 10000000)").env('SANDBOX_DEBIT_LIMIT'))
-    .addOption(new Option('--max-virtual-accounts <n>', 'virtual bank accounts one namespace may open (default 50)').env('SANDBOX_MAX_VIRTUAL_ACCOUNTS'))
-    .addOption(new Option('--webhook-timeout <ms>', 'how long a receiver has to answer 2xx (default 5000)').env('SANDBOX_WEBHOOK_TIMEOUT'))
-    .addOption(new Option('--webhook-concurrency <n>', 'webhook attempts in flight at once, all namespaces (default 8)').env('SANDBOX_WEBHOOK_CONCURRENCY'))
-    .addOption(new Option('--webhook-namespace-concurrency <n>', 'webhook attempts of one namespace in flight at once (default 4)').env('SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY'))
-    .option('--tls', 'also serve HTTPS, with a certificate signed by the local CA (SANDBOX_TLS)')
-    .addOption(new Option('--tls-port <port>', 'HTTPS port with --tls; 0 picks a free port (default 4443)').env('SANDBOX_TLS_PORT'))
-    .option('--proxy', 'also listen as an HTTP(S) forward proxy that answers the intercepted hosts (SANDBOX_PROXY)')
-    .addOption(new Option('--proxy-port <port>', 'proxy port with --proxy; 0 picks a free port (default 4080)').env('SANDBOX_PROXY_PORT'))
-    .option('--intercept <host>', 'a host the proxy answers from the sandbox; repeatable (default api.korapay.com; SANDBOX_INTERCEPT, comma-separated)', collect, [])
-    .option('--proxy-only-intercepted', 'the proxy refuses other hosts instead of tunnelling to them (SANDBOX_PROXY_ONLY_INTERCEPTED)')
-    .addOption(new Option('--ca-dir <dir>', 'directory of the local CA, created on first use (default ~/.local/share/paysandbox/ca)').env('SANDBOX_CA_DIR'))
+  const start = program.command('start').description('serve the whole API on a local port')
+  // the flags of the option table, each with its key in ConfigInput
+  const flags = Object.entries(OPTIONS as Record<string, AnyOption>)
+    .filter(([, o]) => o.flag)
+    .map(([key, o]) => [key, flagOption(o)] as const)
+  for (const [, option] of flags) start.addOption(option)
+  start
     .option('--detach', 'run in the background: return once ready, write a pid file (stop with sandbox stop)')
     .option('--pid-file <file>', 'pid file written by --detach (its log goes beside it, .log)', '.sandbox.pid')
     .option('--no-exit-with-parent', 'keep running when the process that launched it exits (by default a foreground server stops then)')
@@ -79,17 +66,10 @@ Examples:
     )
     .action(async (opts: Record<string, string | string[] | boolean | undefined>, cmd: Command) => {
       if (opts.detach) process.exit(await (await import('./detach.js')).startDetached(cmd, opts.pidFile as string))
-      // the flags that pass to the config as the text given (config.ts checks and converts them)
-      const input: ConfigInput = {
-        scenarios: opts.scenarios as string[],
-        tls: opts.tls === true ? true : undefined,
-        proxy: opts.proxy === true ? true : undefined,
-        proxyOnlyIntercepted: opts.proxyOnlyIntercepted === true ? true : undefined,
-        interceptHosts: (opts.intercept as string[]).length ? (opts.intercept as string[]) : undefined,
-        strictKeys: opts.strictKeys === undefined ? undefined : opts.strictKeys === true || truthy(String(opts.strictKeys)),
-      }
-      for (const name of TEXT_FLAGS) if (typeof opts[name] === 'string') input[name] = opts[name]
-      await runStart(input, opts.exitWithParent !== false)
+      // the flags as given: config.ts checks and converts them, and reads the environment for the others
+      const input: Record<string, unknown> = {}
+      for (const [key, option] of flags) input[key] = opts[option.attributeName()]
+      await runStart(input as ConfigInput, opts.exitWithParent !== false)
     })
 
   program
@@ -158,7 +138,7 @@ Examples:
   program
     .command('ca')
     .description('print the local CA certificate (created on first use) and how to make clients trust it')
-    .addOption(new Option('--ca-dir <dir>', 'directory of the local CA (default ~/.local/share/paysandbox/ca)').env('SANDBOX_CA_DIR'))
+    .addOption(flagOption(OPTIONS.caDir))
     .option('--path', "print only the CA certificate's path")
     .addHelpText('after', `\nExamples:\n  $ sandbox ca\n  $ NODE_EXTRA_CA_CERTS="$(sandbox ca --path)" node my-client.js`)
     .action(async (opts: { caDir?: string; path?: boolean }) => {
@@ -257,13 +237,6 @@ function watchLauncher(ancestry: Ancestry, onGone: (pid: number) => void): void 
   }, LAUNCHER_POLL_MS)
   timer.unref()
 }
-
-/** The `start` flags config.ts takes as text (the option's camelCase name is the config field's). */
-const TEXT_FLAGS = [
-  'port', 'host', 'data', 'secretKey', 'encryptionKey', 'merchants', 'webhookUrl', 'controlToken', 'journalSize', 'journalBodyBytes',
-  'journalBytes', 'journalTotalBytes', 'maxNamespaces', 'maxEvents', 'webhookRetrySchedule', 'webhookTimeout', 'webhookConcurrency',
-  'webhookNamespaceConcurrency', 'debitLimit', 'maxVirtualAccounts', 'tlsPort', 'proxyPort', 'caDir',
-] as const satisfies readonly (keyof ConfigInput)[]
 
 async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<void> {
   const ancestry = ancestryNow()

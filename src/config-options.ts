@@ -1,0 +1,257 @@
+import { homedir } from 'node:os'
+import { join } from 'node:path'
+
+/**
+ * Every configuration option, declared once (docs/architecture.md, "Configuration"): its flag, its
+ * environment variable, its default, how its value is read and checked, its help, and the `Config`
+ * field it fills. `Config` and `ConfigInput` (src/config.ts), the flags of `sandbox start`
+ * (src/cli.ts) and the table of docs/behaviour.md 0.2 are derived from it; test/config-options.test.ts
+ * holds the three together.
+ */
+
+export const DEFAULT_SECRET_KEY = 'sk_test_sandbox'
+export const DEFAULT_PUBLIC_KEY = 'pk_test_sandbox'
+export const DEFAULT_ENCRYPTION_KEY = 'sandbox-encryption-key-012345678'
+
+export class ConfigError extends Error {
+  constructor(message: string) {
+    super(message)
+    this.name = 'ConfigError'
+  }
+}
+
+/**
+ * Plain checks, no zod: resolving a config is on the start-up path of every `sandbox start`, and
+ * zod is loaded only when a merchants file has to be validated.
+ */
+export function checkSecretKey(k: string, name: string): string {
+  if (k.startsWith('sk_live_')) throw new ConfigError(`${name} live keys are never accepted by the sandbox`)
+  if (!/^sk_test_[A-Za-z0-9_-]+$/.test(k)) throw new ConfigError(`${name} must start with sk_test_ (letters, digits, _ and - after it)`)
+  return k
+}
+
+export function checkEncryptionKey(k: string, name: string): string {
+  if (Buffer.byteLength(k, 'utf8') !== 32) throw new ConfigError(`${name} must be 32 bytes (AES-256)`)
+  return k
+}
+
+export function checkWebhookUrl(u: string, name: string): string {
+  let ok = false
+  try {
+    ok = /^https?:$/.test(new URL(u).protocol)
+  } catch {
+    ok = false
+  }
+  if (!ok) throw new ConfigError(`${name} must be an http(s) URL`)
+  return u
+}
+
+/** an environment switch that is on: `1`, `true` or `yes`, any case */
+const truthy = (v: string | undefined) => ['1', 'true', 'yes'].includes((v ?? '').toLowerCase())
+
+/** The CA's directory when none is given: per user, `$XDG_DATA_HOME/paysandbox/ca` or `~/.local/share/paysandbox/ca`. */
+function defaultCaDir(env: NodeJS.ProcessEnv): string {
+  return join(env.XDG_DATA_HOME || join(env.HOME || homedir(), '.local', 'share'), 'paysandbox', 'ca')
+}
+
+/**
+ * How an option's value is read. `given` is what the flag or `startSandbox()` gave (`In`), else the
+ * environment variable's text, else undefined; `name` is what a refusal calls it (the flag, or the
+ * variable when there is no flag).
+ */
+export interface Reader<In, Out> {
+  read(given: In | string | undefined, name: string, env: NodeJS.ProcessEnv): Out
+  /** the default as `--help` and docs/behaviour.md 0.2 show it */
+  default?: string
+  /** `switch`: a flag without a value, on in the environment as `1`, `true` or `yes`; `list`: a repeatable flag, comma-separated in the environment */
+  kind?: 'switch' | 'list'
+}
+
+/** One option. `In` is what `startSandbox()` takes for it (never, for an option of the environment only). */
+export interface ConfigOption<In, Out, Field extends string> {
+  /** as commander writes it: `-p, --port <port>`, `--tls` */
+  flag?: string
+  env: string
+  /** one line for `--help` */
+  help: string
+  /** the `Config` field it fills; none for the options the merchants are made of (src/config.ts) */
+  field?: Field
+  reader: Reader<In, Out>
+}
+
+function option<In, Out, const Field extends string = never>(decl: Omit<ConfigOption<In, Out, Field>, 'reader'> & { flag: string }, reader: Reader<In, Out>): ConfigOption<In, Out, Field> {
+  return { ...decl, reader }
+}
+
+function envOnly<Out, const Field extends string>(decl: Omit<ConfigOption<never, Out, Field>, 'reader' | 'flag'>, reader: Reader<never, Out>): ConfigOption<never, Out, Field> {
+  return { ...decl, reader }
+}
+
+function whole(min: number, max: number, dflt: number): Reader<number | string, number> {
+  return {
+    default: String(dflt),
+    read(value, name) {
+      if (value === undefined || value === '') return dflt
+      const n = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : NaN
+      if (!Number.isInteger(n) || n < min || n > max) throw new ConfigError(`${name} must be a whole number from ${min} to ${max} (got ${value})`)
+      return n
+    },
+  }
+}
+
+const text = (dflt: string): Reader<string, string> => ({ default: dflt, read: (v) => v ?? dflt })
+
+/** a value that may be absent, such as a file; empty is absent */
+const maybe: Reader<string, string | undefined> = { read: (v) => v || undefined }
+
+const onOff: Reader<boolean, boolean> = { kind: 'switch', read: (v) => (typeof v === 'boolean' ? v : truthy(v)) }
+
+const files: Reader<string[], string[]> = { kind: 'list', read: (v) => (Array.isArray(v) ? v : (v?.split(',').filter(Boolean) ?? [])) }
+
+/** a tuning knob: unset, 0 or not a number gives the default, and at least 1 */
+const atLeastOne = (dflt: number): Reader<string, number> => ({ default: String(dflt), read: (v) => Math.max(1, Number(v) || dflt) })
+
+const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/
+
+/** the host a client's code calls, answered by the sandbox under --proxy and intercept (docs/behaviour.md 14) */
+const DEFAULT_INTERCEPT = 'api.korapay.com'
+
+const hosts: Reader<string[] | string, string[]> = {
+  kind: 'list',
+  default: DEFAULT_INTERCEPT,
+  read(value, name) {
+    if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [DEFAULT_INTERCEPT]
+    const list = (Array.isArray(value) ? value : value.split(',')).map((h) => h.trim().toLowerCase()).filter(Boolean)
+    const bad = list.find((h) => !HOST_NAME.test(h))
+    if (bad !== undefined || list.length === 0 || list.length > 100) {
+      throw new ConfigError(`${name} must be host names (at most 100), such as api.korapay.com (got ${bad ?? value})`)
+    }
+    return [...new Set(list)]
+  },
+}
+
+const schedule: Reader<string | number[], number[]> = {
+  default: '1,2,4,8,16',
+  read(value, name) {
+    if (value === undefined || value === '') return [1, 2, 4, 8, 16]
+    const list = Array.isArray(value) ? value : value.split(',').map((s) => (s.trim() === '' ? NaN : Number(s.trim())))
+    if (list.length > 20 || list.some((n) => !Number.isFinite(n) || n < 0 || n > 86_400)) {
+      throw new ConfigError(`${name} must be a comma-separated list of at most 20 delays in seconds, each 0-86400 (got ${value})`)
+    }
+    return list
+  },
+}
+
+const checked = (dflt: string, check: (v: string, name: string) => string): Reader<string, string> => ({ default: dflt, read: (v, name) => check(v ?? dflt, name) })
+
+const webhookUrl: Reader<string, string | null> = { read: (v, name) => (v ? checkWebhookUrl(v, name) : null) }
+
+const queryCache: Reader<never, 'on' | 'off' | 'check'> = { default: 'on', read: (v) => (v === 'off' || v === 'check' ? v : 'on') }
+
+const caDir: Reader<string, string> = { default: '~/.local/share/paysandbox/ca', read: (v, _name, env) => v || defaultCaDir(env) }
+
+/** In the order of docs/behaviour.md 0.2; the key is the option's name in `ConfigInput`. */
+export const OPTIONS = {
+  port: option({ flag: '-p, --port <port>', env: 'SANDBOX_PORT', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
+  host: option({ flag: '--host <host>', env: 'SANDBOX_HOST', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
+  data: option({ flag: '--data <file>', env: 'SANDBOX_DATA', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
+  scenarios: option({ flag: '--scenarios <file>', env: 'SANDBOX_SCENARIOS', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
+  secretKey: option({ flag: '--secret-key <key>', env: 'SANDBOX_SECRET_KEY', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),
+  encryptionKey: option(
+    { flag: '--encryption-key <key>', env: 'SANDBOX_ENCRYPTION_KEY', help: 'encryption key (32 characters) of the default merchant and of namespaces made on the fly', field: 'encryptionKey' },
+    checked(DEFAULT_ENCRYPTION_KEY, checkEncryptionKey),
+  ),
+  merchants: option({ flag: '--merchants <file>', env: 'SANDBOX_MERCHANTS', help: 'merchants file (YAML or JSON) with several keys' }, maybe),
+  strictKeys: option({ flag: '--strict-keys', env: 'SANDBOX_STRICT_KEYS', help: 'accept only configured keys', field: 'strictKeys' }, onOff),
+  webhookUrl: option({ flag: '--webhook-url <url>', env: 'SANDBOX_WEBHOOK_URL', help: 'default webhook URL of every namespace' }, webhookUrl),
+  controlToken: option(
+    { flag: '--control-token <token>', env: 'SANDBOX_CONTROL_TOKEN', help: 'open the control API beyond loopback to requests carrying this token', field: 'controlToken' },
+    maybe,
+  ),
+  journalSize: option({ flag: '--journal-size <n>', env: 'SANDBOX_JOURNAL_SIZE', help: 'request journal entries kept per namespace', field: 'journalSize' }, whole(1, 100_000, 1000)),
+  journalBodyBytes: option(
+    { flag: '--journal-body-bytes <n>', env: 'SANDBOX_JOURNAL_BODY_BYTES', help: 'bytes of each request and response body the journal keeps; longer ones are cut', field: 'journalBodyBytes' },
+    whole(256, 1 << 20, 4096),
+  ),
+  journalBytes: option({ flag: '--journal-bytes <n>', env: 'SANDBOX_JOURNAL_BYTES', help: 'bytes of journal entries kept per namespace', field: 'journalBytes' }, whole(64 << 10, 64 << 20, 4 << 20)),
+  journalTotalBytes: option(
+    { flag: '--journal-total-bytes <n>', env: 'SANDBOX_JOURNAL_TOTAL_BYTES', help: 'bytes of journal entries kept in all namespaces', field: 'journalTotalBytes' },
+    whole(64 << 10, 4 << 30, 64 << 20),
+  ),
+  maxNamespaces: option({ flag: '--max-namespaces <n>', env: 'SANDBOX_MAX_NAMESPACES', help: 'namespaces (secret keys) kept at most', field: 'maxNamespaces' }, whole(1, 100_000, 1000)),
+  maxEvents: option(
+    { flag: '--max-events <n>', env: 'SANDBOX_MAX_EVENTS', help: 'settled events kept per namespace; pending deliveries are not counted', field: 'maxEvents' },
+    whole(1, 1_000_000, 10_000),
+  ),
+  webhookRetrySchedule: option(
+    { flag: '--webhook-retry-schedule <seconds>', env: 'SANDBOX_WEBHOOK_RETRY_SCHEDULE', help: 'delays between webhook attempts, comma-separated', field: 'webhookRetrySchedule' },
+    schedule,
+  ),
+  webhookTimeout: option({ flag: '--webhook-timeout <ms>', env: 'SANDBOX_WEBHOOK_TIMEOUT', help: 'how long a receiver has to answer 2xx', field: 'webhookTimeoutMs' }, whole(1, 600_000, 5_000)),
+  webhookConcurrency: option(
+    { flag: '--webhook-concurrency <n>', env: 'SANDBOX_WEBHOOK_CONCURRENCY', help: 'webhook attempts in flight at once, all namespaces', field: 'webhookConcurrency' },
+    whole(1, 1024, 8),
+  ),
+  webhookNamespaceConcurrency: option(
+    { flag: '--webhook-namespace-concurrency <n>', env: 'SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY', help: 'webhook attempts of one namespace in flight at once', field: 'webhookNamespaceConcurrency' },
+    whole(1, 1024, 4),
+  ),
+  debitLimit: option(
+    { flag: '--debit-limit <ngn>', env: 'SANDBOX_DEBIT_LIMIT', help: "the merchant's transaction limit on a direct debit, NGN", field: 'debitLimit' },
+    whole(1, 1_000_000_000_000, 10_000_000),
+  ),
+  maxVirtualAccounts: option(
+    { flag: '--max-virtual-accounts <n>', env: 'SANDBOX_MAX_VIRTUAL_ACCOUNTS', help: 'virtual bank accounts one namespace may open', field: 'maxVirtualAccounts' },
+    whole(1, 100_000, 50),
+  ),
+  tls: option({ flag: '--tls', env: 'SANDBOX_TLS', help: 'also serve HTTPS, with a certificate signed by the local CA', field: 'tls' }, onOff),
+  tlsPort: option({ flag: '--tls-port <port>', env: 'SANDBOX_TLS_PORT', help: 'HTTPS port with --tls; 0 picks a free port', field: 'tlsPort' }, whole(0, 65535, 4443)),
+  proxy: option({ flag: '--proxy', env: 'SANDBOX_PROXY', help: 'also listen as an HTTP(S) forward proxy that answers the intercepted hosts', field: 'proxy' }, onOff),
+  proxyPort: option({ flag: '--proxy-port <port>', env: 'SANDBOX_PROXY_PORT', help: 'proxy port with --proxy; 0 picks a free port', field: 'proxyPort' }, whole(0, 65535, 4080)),
+  /** host names the proxy and in-process interception answer from the sandbox (lower case) */
+  interceptHosts: option({ flag: '--intercept <host>', env: 'SANDBOX_INTERCEPT', help: 'a host the proxy answers from the sandbox; repeatable', field: 'interceptHosts' }, hosts),
+  proxyOnlyIntercepted: option(
+    { flag: '--proxy-only-intercepted', env: 'SANDBOX_PROXY_ONLY_INTERCEPTED', help: 'the proxy refuses other hosts instead of tunnelling to them', field: 'proxyOnlyIntercepted' },
+    onOff,
+  ),
+  /** the local certificate authority's directory (`ca.pem`, `ca-key.pem`), per user unless given */
+  caDir: option({ flag: '--ca-dir <dir>', env: 'SANDBOX_CA_DIR', help: 'directory of the local CA, created on first use', field: 'caDir' }, caDir),
+  // tuning knobs, environment only
+  /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot (the durability test compacts a small store with it) */
+  compactMinBytes: envOnly({ env: 'SANDBOX_COMPACT_MIN_BYTES', help: 'with --data: compact once the appended changes exceed this many bytes', field: 'compactMinBytes' }, whole(1024, 1 << 30, 1 << 20)),
+  /**
+   * charge queries answered again from the text kept while nothing changed (charges/routes.ts):
+   * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept
+   * one differs (the test suite's setting)
+   */
+  queryCache: envOnly({ env: 'SANDBOX_QUERY_CACHE', help: 'charge queries answered from the answer kept: on, off or check', field: 'queryCache' }, queryCache),
+  /**
+   * How many records of a collection stay live objects (the ones used last); the others are kept
+   * as JSON text, which takes about half the memory of the object tree and costs the garbage
+   * collector nothing to trace: what keeps a store of 100k charges small and its pauses short.
+   * `npm run test:cold` runs the suite with 1, which shows that no code relies on an object
+   * staying the stored one.
+   */
+  hotRecords: envOnly({ env: 'SANDBOX_HOT_RECORDS', help: 'records kept as live objects per collection', field: 'hotRecords' }, atLeastOne(128)),
+  /**
+   * How many cold texts are compressed together into one block (deflate): records of one
+   * collection share most of their text, so a block of 64 charges takes ~30 bytes per charge
+   * instead of ~520 (`npm run test:cold` uses 2).
+   */
+  coldBlock: envOnly({ env: 'SANDBOX_COLD_BLOCK', help: 'cold records compressed together in one block', field: 'coldBlock' }, atLeastOne(64)),
+}
+
+export type Options = typeof OPTIONS
+export type OptionKey = keyof Options
+
+/** an option of any kind, as code that handles them all sees it */
+export type AnyOption = ConfigOption<unknown, unknown, string>
+
+export type InputOf<O> = O extends ConfigOption<infer In, unknown, string> ? In : never
+export type OutputOf<O> = O extends ConfigOption<unknown, infer Out, string> ? Out : never
+export type FieldOf<O> = O extends ConfigOption<unknown, unknown, infer F> ? F : never
+
+/** The name a refusal gives an option: its long flag, or its variable when it has no flag. */
+export function optionName(o: AnyOption): string {
+  return o.flag ? /--[a-z-]+/.exec(o.flag)![0] : o.env
+}
