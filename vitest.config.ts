@@ -4,8 +4,6 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    // every charge query computed anyway and compared with the answer kept for it (charges/routes.ts)
-    env: { SANDBOX_QUERY_CACHE: 'check' },
     testTimeout: 30_000,
     hookTimeout: 30_000,
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'reports/vitest.json' }]] : ['default'],

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
-// CPU per card charge of several paysandbox builds, measured at the same time on the same core.
+// CPU per card charge (or per charge query) of several paysandbox builds, measured at the same
+// time on the same core.
 //
-//   node bench/ab.mjs [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
+//   node bench/ab.mjs [--scenario card|query] [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
 //
 // BUILD is a checkout with dist/ built (`.` for this one), optionally followed by environment for
 // that server: `.+SANDBOX_HOT_RECORDS=8+SANDBOX_COLD_BLOCK=16` (the servers are started as
@@ -23,14 +24,14 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { runLoad } from './load.mjs'
-import { CardBodies, SECRET } from './lib/bodies.mjs'
+import { CardBodies, SECRET, cardBody } from './lib/bodies.mjs'
 import { machineInfo } from './lib/machine.mjs'
 import { LatHist, cpuTimeMs } from './lib/measure.mjs'
 import { pinSelf, startServer } from './lib/servers.mjs'
 
-const USAGE = 'usage: node bench/ab.mjs [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
+const USAGE = 'usage: node bench/ab.mjs [--scenario card|query] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
 const { values, positionals } = parseArgs({
-  options: { rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
+  options: { scenario: { type: 'string', default: 'card' }, rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
   allowPositionals: true,
 })
 if (positionals.length === 0 || values.help) {
@@ -45,6 +46,8 @@ const positive = (name) => {
 const rounds = positive('rounds')
 const seconds = positive('seconds')
 const connections = positive('connections')
+const scenario = values.scenario
+if (scenario !== 'card' && scenario !== 'query') throw new Error('--scenario is card or query')
 
 // the servers on core 0, this process on core 1 (where taskset exists and there are two cores)
 pinSelf(machineInfo())
@@ -66,16 +69,27 @@ for (const b of builds) {
   b.url = s.url
 }
 
+// the query scenario asks for one charge again and again, as a client polling it does
+const QUERY_REF = 'ab-query-00000001'
+if (scenario === 'query') {
+  for (const b of builds) {
+    const res = await fetch(`${b.url}/merchant/api/v1/charges/card`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: cardBody(QUERY_REF) })
+    if (res.status !== 200) throw new Error(`${b.label}: could not create the charge to query: ${res.status} ${await res.text()}`)
+  }
+}
+
 // the servers share one core: together they make at most ~12k charges a second here (past the
 // pool, bodies are made on the fly)
-const pool = new CardBodies(`ab-${process.pid}`, Math.ceil(12_000 * (rounds * seconds + 3)))
+const pool = scenario === 'card' ? new CardBodies(`ab-${process.pid}`, Math.ceil(12_000 * (rounds * seconds + 3))) : undefined
 
 const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 /** One load run of `duration` s; with `record`, its 2xx answers are counted and their latencies kept. */
 function load(b, duration, record) {
   return runLoad({
     url: b.url, connections, duration, maxSeconds: duration + 30, timeout: 10,
-    method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next(),
+    ...(scenario === 'query'
+      ? { method: 'GET', path: `/merchant/api/v1/charges/${QUERY_REF}`, headers }
+      : { method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next() }),
     onAnswer: (status, ms) => {
       if (status !== 200) {
         console.error(`${b.label}: answered ${status}`)
@@ -99,6 +113,6 @@ for (let r = 0; r < rounds; r++) {
   })
 }
 for (const b of builds) {
-  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per card charge  (${b.ok} charges; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
+  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${scenario === 'card' ? 'card charge' : 'charge query'}  (${b.ok} requests; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
 }
 process.exit(0)

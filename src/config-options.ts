@@ -146,7 +146,7 @@ const checked = (dflt: string, check: (v: string, name: string) => string): Read
 
 const webhookUrl: Reader<string, string | null> = { read: (v, name) => (v ? checkWebhookUrl(v, name) : null) }
 
-const queryCache: Reader<never, 'on' | 'off' | 'check'> = { default: 'on', read: (v) => (v === 'off' || v === 'check' ? v : 'on') }
+const queryCache: Reader<never, 'on' | 'off'> = { default: 'on', read: (v) => (v === 'off' ? 'off' : 'on') }
 
 const caDir: Reader<string, string> = { default: '~/.local/share/paysandbox/ca', read: (v, _name, env) => v || defaultCaDir(env) }
 
@@ -224,7 +224,7 @@ export const OPTIONS = {
    * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept
    * one differs (the test suite's setting)
    */
-  queryCache: envOnly({ env: 'SANDBOX_QUERY_CACHE', help: 'charge queries answered from the answer kept: on, off or check', field: 'queryCache' }, queryCache),
+  queryCache: envOnly({ env: 'SANDBOX_QUERY_CACHE', help: 'charge queries answered from the answer kept: on or off', field: 'queryCache' }, queryCache),
   /**
    * How many records of a collection stay live objects (the ones used last); the others are kept
    * as JSON text, which takes about half the memory of the object tree and costs the garbage

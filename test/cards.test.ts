@@ -772,15 +772,9 @@ describe('charges that went cold (kept compressed in blocks) through the API, in
 })
 
 describe('a charge query answered again from the kept answer', () => {
-  /**
-   * The suite runs with SANDBOX_QUERY_CACHE=check (vitest.config.ts), where every answer is
-   * computed and compared with the kept one; this one runs the way the CLI does, answering from
-   * the kept text, on a clock that runs with (fake) wall time.
-   */
+  /** The way the CLI runs: answering from the kept text, on a clock that runs with (fake) wall time. */
   it('is the same answer while nothing changes, and a new one once the wall clock or the store moves', async () => {
     const T0 = Date.UTC(2026, 0, 5, 9, 0, 0)
-    const mode = process.env.SANDBOX_QUERY_CACHE
-    delete process.env.SANDBOX_QUERY_CACHE
     vi.useFakeTimers({ toFake: ['Date'], now: T0 })
     const box = await makeSandbox()
     try {
@@ -805,8 +799,6 @@ describe('a charge query answered again from the kept answer', () => {
       expect((await box.call('GET', query(payload.reference))).body.data).toMatchObject({ settled: true, total_refunded_amount: 300 })
     } finally {
       vi.useRealTimers()
-      if (mode === undefined) delete process.env.SANDBOX_QUERY_CACHE
-      else process.env.SANDBOX_QUERY_CACHE = mode
       await box.close()
     }
   })

@@ -39,7 +39,7 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
 
 /**
  * The environment a test's config reads: only the SANDBOX_* tuning variables of this process (not
- * its keys, ports or files), which vitest.config.ts and `npm run test:cold` set.
+ * its keys, ports or files), which `npm run test:cold` sets.
  */
 const TUNING_ENV: NodeJS.ProcessEnv = {}
 for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) TUNING_ENV[name] = process.env[name]
@@ -55,8 +55,8 @@ export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
 /** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
 export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}): Promise<TestSandbox> {
   const { frozen, ...rest } = input
-  // the flags given and the tuning variables; the query cache's as it is now (a test turns it off)
-  const config = resolveConfig({ port: 0, ...rest }, { ...TUNING_ENV, SANDBOX_QUERY_CACHE: process.env.SANDBOX_QUERY_CACHE })
+  // the flags given and the tuning variables
+  const config = resolveConfig({ port: 0, ...rest }, TUNING_ENV)
   const deps = await createDeps(config)
   const app = createApp(deps)
   const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {

@@ -201,8 +201,7 @@ describe('sandbox start (a real process on a real port)', () => {
 
 describe('a polled charge over a real socket (the kept answer, as the CLI serves it)', () => {
   it('answers every poll alike and journals each while nothing changes, then answers anew once the clock moves', async () => {
-    // the suite sets SANDBOX_QUERY_CACHE=check; this process runs as users start it
-    running = await startCli([], { SANDBOX_QUERY_CACHE: '' })
+    running = await startCli([])
     const url = running.url
     const call = async (method: string, path: string, body?: unknown) => {
       const res = await fetch(`${url}${path}`, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) })
