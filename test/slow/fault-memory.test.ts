@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { killedAfterEach, rssMb, startCli } from './process.js'
+import { killedAfterEach, rssMb, startCli } from '../e2e/process.js'
 
 /** Faults cleared leave nothing behind (docs/behaviour.md 9.6): RSS sampled on the real CLI. */
 

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, cardPayload } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { startCli, type RunningCli } from './process.js'
+import { startCli, type RunningCli } from '../e2e/process.js'
 
 /**
  * docs/behaviour.md 2.4: memory is bounded by the flags, not by traffic. The real CLI as a
