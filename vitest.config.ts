@@ -1,11 +1,27 @@
 import { defineConfig } from 'vitest/config'
 
+/** What every project's tests run with. */
+const common = {
+  testTimeout: 30_000,
+  hookTimeout: 30_000,
+}
+
+/**
+ * Three projects, each runnable alone (`vitest run --project unit`, or `npm run test:unit`,
+ * `test:e2e`, `test:slow`); `vitest run` runs them all into one report. The global setup belongs
+ * to the run, not to a project: vitest runs it once, whichever projects are chosen.
+ */
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    testTimeout: 30_000,
-    hookTimeout: 30_000,
     reporters: process.env.CI ? ['default', ['json', { outputFile: 'reports/vitest.json' }]] : ['default'],
+    projects: [
+      // the app in the test's own process: app.request(), or its server on port 0
+      { test: { ...common, name: 'unit', include: ['test/*.test.ts'] } },
+      // real processes (the CLI from dist/), sockets, the browser
+      { test: { ...common, name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
+      // the memory soaks: the real CLI under load, its resident memory read from /proc
+      { test: { ...common, name: 'slow', include: ['test/slow/**/*.test.ts'] } },
+    ],
   },
 })
