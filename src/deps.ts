@@ -76,7 +76,7 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
-  const namespaces = new Namespaces(store, config, clocks)
+  const namespaces = new Namespaces(store, config)
   const events = new Events(store, clocks, namespaces, config.maxEvents)
   const faults = new Faults()
   const journal = new Journal(config.journalSize, { bodyBytes: config.journalBodyBytes, nsBytes: config.journalBytes, totalBytes: config.journalTotalBytes })
@@ -87,12 +87,10 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     namespaceConcurrency: config.webhookNamespaceConcurrency,
     userAgent: `paysandbox/${VERSION}`,
   })
-  // what a namespace holds besides its records, emptied with them by a reset
-  namespaces.onReset((ns) => scenarios.invalidate(ns))
-  namespaces.onReset((ns) => journal.clear(ns))
-  namespaces.onReset((ns) => faults.clear(ns))
-  namespaces.onReset((ns) => events.forget(ns))
-  namespaces.onReset((ns) => webhooks.forget(ns))
+  // what a namespace holds besides its records and derives from none: emptied by a reset, kept
+  // through a failed write (the refused call stays journalled, an armed fault stays armed)
+  store.registerState({ reset: (ns) => journal.clear(ns) })
+  store.registerState({ reset: (ns) => faults.clear(ns) })
 
   const ledger = new Ledger(store, scenarios)
   // a card refund is also a refund record (docs/behaviour.md 13.8): the refunds area is built after it

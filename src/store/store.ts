@@ -1,5 +1,6 @@
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
+import type { NamespaceState } from './namespace-state.js'
 import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
 import { Records } from './records.js'
 import { Shapes } from './shapes.js'
@@ -32,7 +33,7 @@ export class Store implements ChangeSink, Persisted {
   readonly #shapes = new Shapes()
   readonly file: string | undefined
   #log: Persistence | null = null
-  readonly #restoreListeners: ((ns: string) => void)[] = []
+  readonly #states: NamespaceState[] = []
   #version = 0
 
   private constructor(options: StoreOptions) {
@@ -86,11 +87,20 @@ export class Store implements ChangeSink, Persisted {
     return this.#version
   }
 
-  /** Empties every collection of a namespace except those named in `keep`. */
+  /**
+   * Registers what a part keeps of namespaces outside their records (namespace-state.ts): told of
+   * every reset of a namespace and of every failed write that put its records back.
+   */
+  registerState(state: NamespaceState): void {
+    this.#states.push(state)
+  }
+
+  /** Empties every collection of a namespace except those named in `keep`; what was registered forgets it. */
   resetNamespace(ns: string, keep: string[] = []): void {
     this.#version++
     this.#applyReset(ns, keep)
     this.#log?.reset(ns, keep)
+    for (const state of this.#states) state.reset(ns)
   }
 
   /** Drops a namespace entirely. */
@@ -151,16 +161,8 @@ export class Store implements ChangeSink, Persisted {
     }
   }
 
-  /**
-   * Registers what caches records of a namespace outside the store, told when a failed write has
-   * put records of that namespace back as the file holds them (docs/behaviour.md 0.4).
-   */
-  onRestore(listener: (ns: string) => void): void {
-    this.#restoreListeners.push(listener)
-  }
-
   restored(ns: string): void {
-    for (const listener of this.#restoreListeners) listener(ns)
+    for (const state of this.#states) state.restored?.(ns)
   }
 
   restore(ns: string, collection: string, key: string, value: unknown): void {

@@ -49,6 +49,8 @@ export class WebhookDelivery {
     readonly faults: Faults,
     readonly options: DeliveryOptions,
   ) {
+    // a reset leaves no event to deliver
+    events.store.registerState({ reset: (ns) => this.#forget(ns) })
     clocks.on(ATTEMPT, (ns, payload: { id: string; n: number }, timer) => this.#fire(ns, payload.id, payload.n, timer.due))
     events.onRecord((ns, rec) => {
       if (rec.status !== 'pending') return
@@ -83,8 +85,8 @@ export class WebhookDelivery {
     }
   }
 
-  /** Forgets a namespace's queues (after a reset). */
-  forget(ns: string): void {
+  /** Forgets a namespace's queues. */
+  #forget(ns: string): void {
     for (const key of [...this.#queues.keys()]) if (key.startsWith(`${ns}\u0000`)) this.#queues.delete(key)
   }
 

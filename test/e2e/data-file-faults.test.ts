@@ -200,6 +200,28 @@ describe('a data file or folder that cannot be written', () => {
     await expectAll(again.url, [first.reference])
     expect((await fetch(`${again.url}/_sandbox/clock`, { headers }).then((r) => r.json())).data.offset_ms).toBe(3_660_000)
   }, 60_000)
+
+  it('read-only while running: a pack added is answered 503 and is not in effect (the balance keeps its opening); once writable, its retry is', async () => {
+    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
+    const file = tempFile()
+    const server = await start(['--data', file])
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    const ngn = async () => (await call('GET', '/merchant/api/v1/balances')).body.data.NGN.available_balance
+    const opening = await ngn()
+    expect(opening).not.toBe(7)
+
+    immutable(file, true)
+    cleanups.push(() => immutable(file, false))
+    expect(await call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 7 } })).toEqual({ status: 503, body: UNAVAILABLE })
+    // undone: neither the balance nor the packs in force show it
+    expect(await ngn()).toBe(opening)
+    expect((await call('GET', '/_sandbox/scenarios')).body.data.settings.opening_balance).toBe(opening)
+
+    immutable(file, false)
+    expect((await call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 7 } })).status).toBe(200)
+    expect(await ngn()).toBe(7)
+  }, 60_000)
 })
 
 /** A tmpfs of `size` mounted for this test (unmounted after it), and a data file path on it. */
