@@ -1,7 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../src/store/store.js'
-import { openStore, sandboxPerTest, tempFile } from './helpers.js'
+import { cardPayload, openStore, sandboxPerTest, tempFile } from './helpers.js'
+import { startReceiver } from './receiver.js'
 
 /**
  * What parts keep of a namespace outside its records (src/store/namespace-state.ts): registered
@@ -90,5 +91,34 @@ describe('the state a namespace holds outside its records', () => {
     expect(await ngn()).toBe(7)
     await sb.call('POST', '/_sandbox/reset')
     expect(await ngn()).toBe(opening)
+  })
+
+  it('a webhook whose event a failed write undid holds up no later event of its payment: the retried charge\'s is delivered', async () => {
+    // the receiver holds its first answer until the refused charge was answered: an attempt of
+    // the undone event, if it started, ends only after the undo
+    const held: (() => void)[] = []
+    const rx = await startReceiver((n, _req, res) => {
+      if (n > 1) return 200
+      held.push(() => res.end())
+      return 'handled'
+    })
+    cleanups.push(() => void rx.close())
+    const data = tempFile()
+    const sb = await sandbox({ data, frozen: true })
+    expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    const payload = cardPayload('4084127883172787')
+
+    refuseWrites(data)
+    expect((await sb.charge(payload)).status).toBe(503)
+    cleanups.pop()!()
+    for (const release of held) release()
+
+    const retried = await sb.charge(payload)
+    expect(retried.status).toBe(200)
+    const tx = retried.body.data.transaction_reference
+    while (!rx.received.some((r) => r.body?.data?.transaction_reference === tx)) await rx.waitFor(rx.received.length + 1)
+    const events = (await sb.call('GET', `/_sandbox/events?reference=${payload.reference}`)).body.data
+    // the one event kept is the retried charge's: the undone one left nothing behind
+    expect(events.map((e: { event: string; data: { transaction_reference: string } }) => [e.event, e.data.transaction_reference])).toEqual([['charge.success', tx]])
   })
 })
