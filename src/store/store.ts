@@ -14,8 +14,11 @@ import { validateFile } from './validate.js'
 export interface StoreOptions {
   /** JSON file to persist to; in memory when absent. */
   file?: string
-  /** What the modules that own collections declare about them (indexes, hot-set sizes). */
-  collections?: readonly CollectionSpec[]
+  /**
+   * What the modules that own collections declare about them (indexes, hot-set sizes, the fields
+   * of their records): the store holds these collections and no other.
+   */
+  collections: readonly CollectionSpec[]
   /** How many records of a collection stay live objects, unless its spec says otherwise. */
   hotRecords: number
   /** How many cold texts are compressed together into one block. */
@@ -38,7 +41,7 @@ export class Store implements ChangeSink, Persisted {
 
   private constructor(options: StoreOptions) {
     this.file = options.file
-    for (const spec of options.collections ?? []) this.#specs.set(spec.name, spec)
+    for (const spec of options.collections) this.#specs.set(spec.name, spec)
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
   }
@@ -62,21 +65,21 @@ export class Store implements ChangeSink, Persisted {
     return this.#namespaces.has(ns)
   }
 
-  /** The collection `name` of namespace `ns`, created on first use. */
+  /** The collection `name` of namespace `ns`, created on first use; only a declared one. */
   col<T extends object>(ns: string, name: string): Collection<T> {
     let cols = this.#namespaces.get(ns)
+    const col = cols?.get(name)
+    if (col) return col as Collection<T>
+    const spec = this.#specs.get(name)
+    // a collection without a spec would escape the checks on open (validate.ts)
+    if (!spec) throw new Error(`no collection "${name}" was declared to the store`)
     if (!cols) {
       cols = new Map()
       this.#namespaces.set(ns, cols)
     }
-    let col = cols.get(name)
-    if (!col) {
-      const spec = this.#specs.get(name)
-      const records = new Records<T>(name, this.#shapes, spec?.hot ?? this.#hotRecords, this.#coldBlock)
-      col = new Collection<T>(ns, name, this, records, spec?.indexes)
-      cols.set(name, col)
-    }
-    return col as Collection<T>
+    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, this.#coldBlock), spec.indexes)
+    cols.set(name, created)
+    return created
   }
 
   /**
