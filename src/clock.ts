@@ -62,8 +62,9 @@ export class Clocks {
         this.#push(ns, t)
       }
     }
-    // a failed write put a namespace's records back as the file has them (docs/behaviour.md 0.4)
-    store.onRestore((ns) => this.#reload(ns))
+    // a reset empties a namespace's timers and clock; a failed write puts them back as the file
+    // has them (docs/behaviour.md 0.4)
+    store.registerState({ reset: (ns) => this.#reset(ns), restored: (ns) => this.#reload(ns) })
   }
 
   /** Forgets what this namespace's clock read from the store, and takes its timers from it again. */
@@ -219,7 +220,7 @@ export class Clocks {
   }
 
   /** Back to wall-clock time and no timers (namespace reset). */
-  reset(ns: string): void {
+  #reset(ns: string): void {
     const t = this.#timers.get(ns)
     if (t?.handle) clearTimeout(t.handle)
     this.#timers.delete(ns)

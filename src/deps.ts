@@ -4,9 +4,10 @@ import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces } from './namespaces.js'
 import { PACKS_SPEC, Scenarios } from './scenario/index.js'
-import { CHARGES_SPEC } from './charges/types.js'
+import { CARD_OPS_SPEC, CHARGES_SPEC } from './charges/types.js'
 import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
 import { BalanceService } from './balances/service.js'
+import type { CollectionSpec } from './store/collection.js'
 import { Store } from './store/store.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
@@ -15,8 +16,8 @@ import { CardService } from './cards/service.js'
 import { PreauthService, type CardRefundHooks } from './cards/preauth.js'
 import { REFUNDS_SPEC, RefundService } from './refunds/service.js'
 import { MobileMoneyService } from './mobile-money/service.js'
-import { DirectDebitService } from './direct-debit/service.js'
-import { IdentityService } from './identity/service.js'
+import { AUTHS_SPEC, DirectDebitService } from './direct-debit/service.js'
+import { CHECKS_SPEC, IdentityService } from './identity/service.js'
 import { BankTransferService } from './bank-transfer/service.js'
 import { CheckoutService } from './checkout/service.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './virtual-accounts/service.js'
@@ -33,6 +34,9 @@ import { PAYOUTS_SPEC, PayoutService } from './payouts/service.js'
 import { PAYOUT_BATCHES_SPEC, BulkPayoutService } from './payouts/bulk.js'
 
 export { VERSION }
+
+/** Every collection the sandbox keeps, declared by the module that owns it: the store holds no other. */
+export const COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, CARD_OPS_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC, AUTHS_SPEC, CHECKS_SPEC]
 
 /**
  * The sandbox's state and services, wired once: what the HTTP app (app.ts) is a function of.
@@ -73,10 +77,10 @@ export interface Deps {
 export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: COLLECTIONS, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
-  const namespaces = new Namespaces(store, config, clocks)
+  const namespaces = new Namespaces(store, config)
   const events = new Events(store, clocks, namespaces, config.maxEvents)
   const faults = new Faults()
   const journal = new Journal(config.journalSize, { bodyBytes: config.journalBodyBytes, nsBytes: config.journalBytes, totalBytes: config.journalTotalBytes })
@@ -87,12 +91,10 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
     namespaceConcurrency: config.webhookNamespaceConcurrency,
     userAgent: `paysandbox/${VERSION}`,
   })
-  // what a namespace holds besides its records, emptied with them by a reset
-  namespaces.onReset((ns) => scenarios.invalidate(ns))
-  namespaces.onReset((ns) => journal.clear(ns))
-  namespaces.onReset((ns) => faults.clear(ns))
-  namespaces.onReset((ns) => events.forget(ns))
-  namespaces.onReset((ns) => webhooks.forget(ns))
+  // what a namespace holds besides its records and derives from none: emptied by a reset, kept
+  // through a failed write (the refused call stays journalled, an armed fault stays armed)
+  store.registerState({ reset: (ns) => journal.clear(ns) })
+  store.registerState({ reset: (ns) => faults.clear(ns) })
 
   const ledger = new Ledger(store, scenarios)
   // a card refund is also a refund record (docs/behaviour.md 13.8): the refunds area is built after it

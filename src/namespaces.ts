@@ -1,4 +1,4 @@
-import { CLOCK_META, type Clocks } from './clock.js'
+import { CLOCK_META } from './clock.js'
 import type { Config, Merchant } from './config.js'
 import type { CollectionSpec } from './store/collection.js'
 import type { Store } from './store/store.js'
@@ -25,36 +25,24 @@ export const META_SPEC: CollectionSpec = {
 }
 
 export type Seeder = (ns: string) => void
-export type Resetter = (ns: string) => void
 
 export class NamespaceLimitError extends Error {}
 
 export class Namespaces {
   readonly #store: Store
   readonly #config: Config
-  readonly #clocks: Clocks
   readonly #seeders: Seeder[] = []
-  readonly #resetters: Resetter[] = []
   readonly #configured: Map<string, Merchant>
 
-  constructor(store: Store, config: Config, clocks: Clocks) {
+  constructor(store: Store, config: Config) {
     this.#store = store
     this.#config = config
-    this.#clocks = clocks
     this.#configured = new Map(config.merchants.map((m) => [m.secret_key, m]))
   }
 
   /** Registers fixture seeding, run when a namespace is created or reset. */
   onSeed(seeder: Seeder): void {
     this.#seeders.push(seeder)
-  }
-
-  /**
-   * Registers what else a namespace holds outside the store (journal, faults, cached views,
-   * deliveries under way), emptied by `reset`.
-   */
-  onReset(resetter: Resetter): void {
-    this.#resetters.push(resetter)
   }
 
   /**
@@ -108,13 +96,12 @@ export class Namespaces {
   }
 
   /**
-   * Empties the namespace (records, timers, events, packs, clock offset, and whatever was
-   * registered with `onReset`) and seeds it again: the control API's `POST /_sandbox/reset`.
+   * Empties the namespace (its records, and what every part registered with
+   * `Store.registerState` keeps of it: the clock, cached packs, the journal, armed faults,
+   * deliveries) and seeds it again: the control API's `POST /_sandbox/reset`.
    */
   reset(ns: string): NsMeta {
-    this.#clocks.reset(ns)
     this.#store.resetNamespace(ns)
-    for (const r of this.#resetters) r(ns)
     const meta = this.#fresh(ns)
     this.#store.col<NsMeta>(ns, META).put(KEY, meta)
     this.#seed(ns)

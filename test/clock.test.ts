@@ -215,12 +215,12 @@ describe('Clocks', () => {
     expect(fired.map((f) => f.name)).toEqual([10, 20, 30, 40, 60])
   })
 
-  it('reset() goes back to wall time with no timers', async () => {
-    const { wall, clocks } = await setup()
+  it('a namespace reset goes back to wall time with no timers', async () => {
+    const { wall, store, clocks } = await setup()
     const fired = recorder(clocks)
     clocks.advanceBy(NS, 86_400_000)
     clocks.schedule(NS, 1000, 't', { name: 'dropped' })
-    clocks.reset(NS)
+    store.resetNamespace(NS)
     expect(clocks.offset(NS)).toBe(0)
     expect(clocks.now(NS)).toBe(wall.now)
     expect(clocks.pending(NS)).toEqual([])
@@ -230,7 +230,7 @@ describe('Clocks', () => {
   })
 
   it('keeps namespaces independent', async () => {
-    const { clocks } = await setup()
+    const { store, clocks } = await setup()
     const fired = recorder(clocks)
     const A = 'sk_test_a'
     const B = 'sk_test_b'
@@ -242,7 +242,7 @@ describe('Clocks', () => {
     expect(clocks.offset(B)).toBe(0)
     expect(fired).toEqual([{ ns: A, name: 'a', now: T0 + 1000, due: T0 + 1000 }])
     expect(clocks.pending(B).map((t) => t.payload.name)).toEqual(['b'])
-    clocks.reset(A)
+    store.resetNamespace(A)
     expect(clocks.pending(B)).toHaveLength(1)
     clocks.advanceBy(B, 1000)
     expect(fired.map((f) => [f.ns, f.name])).toEqual([
@@ -295,12 +295,11 @@ describe('Clocks', () => {
     expect(third.clocks.offset(NS)).toBe(2 * 3_600_000 + 60_000)
   })
 
-  it('a namespace reset (clock reset + store reset) is persisted: offset 0 and no timers after a restart', async () => {
+  it('a namespace reset is persisted: offset 0 and no timers after a restart', async () => {
     const file = tempFile()
     const first = await setup(file)
     first.clocks.advanceBy(NS, 3_600_000)
     first.clocks.schedule(NS, 1000, 'settle', {})
-    first.clocks.reset(NS)
     first.store.resetNamespace(NS)
     await first.store.close()
     stores.splice(stores.indexOf(first.store), 1)

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { createApp } from '../src/app.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { resolveConfig, type ConfigInput } from '../src/config.js'
-import { closeDeps, createDeps, type Deps } from '../src/deps.js'
+import { COLLECTIONS, closeDeps, createDeps, type Deps } from '../src/deps.js'
 import { Store, type StoreOptions } from '../src/store/store.js'
 
 export const SECRET = 'sk_test_sandbox'
@@ -47,9 +47,18 @@ for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_
 /** The store's hot-set and block sizes as the config gives them to it (see TUNING_ENV). */
 export const STORE_LIMITS = (({ hotRecords, coldBlock }) => ({ hotRecords, coldBlock }))(resolveConfig({}, TUNING_ENV))
 
-/** Opens a store with STORE_LIMITS, unless `options` says otherwise. */
+/** The collections the store's own tests name, beside the sandbox's. */
+const TEST_COLLECTIONS = ['c', 'x', 'y', 'things', 'other', 'plain', 'big', 'new', 'fresh']
+
+/**
+ * Opens a store with STORE_LIMITS, unless `options` says otherwise. A store hands out only the
+ * collections declared to it: those `options` declares, and every other name a test uses (the
+ * sandbox's own among them) declared without indexes or rules.
+ */
 export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
-  return Store.open({ ...STORE_LIMITS, ...options })
+  const given = options.collections ?? []
+  const plain = [...COLLECTIONS.map((spec) => spec.name), ...TEST_COLLECTIONS].filter((name) => !given.some((spec) => spec.name === name)).map((name) => ({ name }))
+  return Store.open({ ...STORE_LIMITS, ...options, collections: [...given, ...plain] })
 }
 
 /** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */

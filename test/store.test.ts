@@ -3,7 +3,7 @@ import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import { DataFileError } from '../src/store/recovery.js'
-import type { Store } from '../src/store/store.js'
+import { Store } from '../src/store/store.js'
 import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
 
 /** records kept live per collection (1 under npm run test:cold) */
@@ -912,5 +912,32 @@ describe('Store with a file: property', () => {
       }),
       { numRuns: 150 },
     )
+  })
+})
+
+describe('the collections a store holds', () => {
+  it('hands out only a collection declared to it', async () => {
+    const s = await Store.open({ ...STORE_LIMITS, collections: [{ name: 'declared' }] })
+    opened.push(s)
+    s.col<Rec>('ns', 'declared').put('k', { v: 1 })
+    expect(() => s.col('ns', 'undeclared')).toThrow('no collection "undeclared" was declared to the store')
+    // and the refused look-up left no namespace behind
+    expect(() => s.col('other', 'undeclared')).toThrow()
+    expect(s.hasNamespace('other')).toBe(false)
+  })
+
+  it.each([
+    ['in the snapshot', '{"paysandbox":1,"snapshot":{"ns":{"gone":{"k":{}}}},"deltas":[]}', 'collection "gone", key ""'],
+    ['in a change', '{"paysandbox":1,"snapshot":{},"deltas":[\n{"n":"ns","c":"gone","k":"k","v":{}}]}', 'collection "gone", key "k"'],
+    ['in a deletion', '{"paysandbox":1,"snapshot":{},"deltas":[\n{"n":"ns","c":"gone","k":"k","d":1}]}', 'collection "gone", key "k"'],
+  ])('refuses a file holding a collection no module declares (%s), naming it', async (_where, content, named) => {
+    const file = tempFile()
+    writeFileSync(file, content)
+    const err = await Store.open({ ...STORE_LIMITS, file, collections: [{ name: 'declared' }] }).then(
+      () => null,
+      (e: unknown) => e,
+    )
+    expect(err).toBeInstanceOf(DataFileError)
+    expect((err as Error).message).toContain(`invalid record in namespace "ns", ${named}: no such collection is kept`)
   })
 })

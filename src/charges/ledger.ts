@@ -1,6 +1,6 @@
 import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
-import type { Collection, CollectionSpec } from '../store/collection.js'
+import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { paymentMethodOf } from './query.js'
@@ -71,11 +71,10 @@ export type Balances = Record<string, { pending: number; available: number }>
 /**
  * The sums of a namespace's entries, kept as entries are written so that reading a balance does
  * not read every record: built by one pass over the sources the first time they are read, then
- * added to. They belong to the collections they were built from (a reset makes new ones) and are
- * dropped when a failed write puts records back (`Store.onRestore`).
+ * added to. They are dropped when a reset or a failed write changes the records under them
+ * (`Store.registerState`).
  */
 interface Totals {
-  collections: Collection<object>[]
   available: Record<string, number>
   /** entries not available yet when last read: they move to `available` as the clock passes them */
   pending: { currency: string; amount: number; at: number }[]
@@ -91,7 +90,8 @@ export class Ledger {
     private readonly store: Store,
     private readonly scenarios: Scenarios,
   ) {
-    store.onRestore((ns) => this.#totals.delete(ns))
+    const drop = (ns: string) => void this.#totals.delete(ns)
+    store.registerState({ reset: drop, restored: drop })
     this.addSource<ChargeBase>({
       collection: CHARGES,
       entriesOf: (c) => (c.ledger ? [payinEntry(c, c.ledger), ...(c.settled_early ?? []).map((e) => payinEntry(c, e, 'settled early'))] : []),
@@ -148,7 +148,7 @@ export class Ledger {
    */
   noted(ns: string, currency: string, entry: LedgerEntry): void {
     const t = this.#totals.get(ns)
-    if (t && this.#current(ns, t)) t.pending.push({ currency, amount: signed(entry), at: Date.parse(entry.available_at) })
+    if (t) t.pending.push({ currency, amount: signed(entry), at: Date.parse(entry.available_at) })
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */
@@ -213,16 +213,12 @@ export class Ledger {
       .map((x) => x.e)
   }
 
-  #current(ns: string, t: Totals): boolean {
-    return this.#sources.every((s, i) => t.collections[i] === this.store.col<object>(ns, s.collection))
-  }
-
   #sums(ns: string): Totals {
     let t = this.#totals.get(ns)
-    if (t && this.#current(ns, t)) return t
-    t = { collections: this.#sources.map((s) => this.store.col<object>(ns, s.collection)), available: {}, pending: [] }
-    for (const [i, source] of this.#sources.entries()) {
-      for (const record of t.collections[i].values()) {
+    if (t) return t
+    t = { available: {}, pending: [] }
+    for (const source of this.#sources) {
+      for (const record of this.store.col<object>(ns, source.collection).values()) {
         for (const e of source.entriesOf(record)) t.pending.push({ currency: e.currency, amount: signed(e), at: Date.parse(e.available_at) })
       }
     }

@@ -170,3 +170,18 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   },
 }
 export const CARD_OPS = 'card_ops'
+/** The card operations (captures, voids, refunds), as a data file must hold them (validate.ts). */
+export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {
+  name: CARD_OPS,
+  fields: {
+    transaction_reference: STRING,
+    payment_reference: STRING,
+    parent: STRING,
+    charge_operation: STRING,
+    amount: NUMBER,
+    currency: STRING,
+    status: STRING,
+    created_at: STRING,
+    ledger: maybe(ARRAY),
+  },
+}

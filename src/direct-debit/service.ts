@@ -9,7 +9,9 @@ import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
+import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
+import { ARRAY, NUMBER, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
@@ -39,6 +41,12 @@ export interface DebitAuthorization {
   created_at: string
   updated_at: string
   history: { at: string; status: AuthStatus; reason: string | null }[]
+}
+
+/** The mandates, as a data file must hold them (validate.ts). */
+export const AUTHS_SPEC: CollectionSpec<DebitAuthorization> = {
+  name: AUTHS,
+  fields: { reference: STRING, status: STRING, amount: NUMBER, currency: STRING, type: STRING, start_date: STRING, end_date: STRING, created_at: STRING, history: ARRAY },
 }
 
 export interface DirectDebit extends ChargeBase {

@@ -5,7 +5,9 @@ import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
+import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
+import { OBJECT, STRING } from '../store/validate.js'
 import { ApiError, badRequest, invalid } from '../errors.js'
 import { CONSENT_REQUIRED, ID_TYPES, decodeSelfie, type IdType, type IdentityRequest } from './schemas.js'
 
@@ -48,6 +50,12 @@ export interface IdentityCheck {
   mode: 'lookup' | 'data' | 'selfie'
   matches: Record<string, boolean>
   created_at: string
+}
+
+/** The checks made, found or not, as a data file must hold them (validate.ts). */
+export const CHECKS_SPEC: CollectionSpec<IdentityCheck> = {
+  name: CHECKS,
+  fields: { reference: STRING, id_type: STRING, id: STRING, mode: STRING, matches: OBJECT, created_at: STRING },
 }
 
 /** Identity verification (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 7). */

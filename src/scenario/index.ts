@@ -225,6 +225,9 @@ export class Scenarios {
     this.#base = base
     this.#store = store
     this.baseView = new ActiveScenarios(base)
+    // the view is derived from the namespace's packs: read again once a reset or a failed write changed them
+    const drop = (ns: string) => void this.#cache.delete(ns)
+    store.registerState({ reset: drop, restored: drop })
   }
 
   /** Loads the default pack plus the given files. Throws PackError on the first bad file. */
@@ -269,11 +272,6 @@ export class Scenarios {
   clearPacks(ns: string): void {
     const col = this.#store.col(ns, PACKS)
     for (const key of [...col.entries()].map(([k]) => k)) col.delete(key)
-    this.#cache.delete(ns)
-  }
-
-  /** Forgets the cached view (after a namespace reset). */
-  invalidate(ns: string): void {
     this.#cache.delete(ns)
   }
 }

@@ -44,7 +44,7 @@ export interface Persisted {
   restore(ns: string, collection: string, key: string, value: unknown): void
   /** Puts a namespace back as the file holds it (undefined: none), recording no change. */
   restoreNamespace(ns: string, collections: Record<string, Record<string, unknown>> | undefined): void
-  /** Records of this namespace were restored: what caches them outside the store reads them again. */
+  /** Records of this namespace were restored: what was derived from them outside the store is dropped (namespace-state.ts). */
   restored(ns: string): void
   /** A record's JSON text as it stands now, or undefined when there is none. */
   recordJson(ns: string, collection: string, key: string): string | undefined

@@ -1,5 +1,6 @@
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
+import type { NamespaceState } from './namespace-state.js'
 import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
 import { Records } from './records.js'
 import { Shapes } from './shapes.js'
@@ -13,8 +14,11 @@ import { validateFile } from './validate.js'
 export interface StoreOptions {
   /** JSON file to persist to; in memory when absent. */
   file?: string
-  /** What the modules that own collections declare about them (indexes, hot-set sizes). */
-  collections?: readonly CollectionSpec[]
+  /**
+   * What the modules that own collections declare about them (indexes, hot-set sizes, the fields
+   * of their records): the store holds these collections and no other.
+   */
+  collections: readonly CollectionSpec[]
   /** How many records of a collection stay live objects, unless its spec says otherwise. */
   hotRecords: number
   /** How many cold texts are compressed together into one block. */
@@ -32,12 +36,12 @@ export class Store implements ChangeSink, Persisted {
   readonly #shapes = new Shapes()
   readonly file: string | undefined
   #log: Persistence | null = null
-  readonly #restoreListeners: ((ns: string) => void)[] = []
+  readonly #states: NamespaceState[] = []
   #version = 0
 
   private constructor(options: StoreOptions) {
     this.file = options.file
-    for (const spec of options.collections ?? []) this.#specs.set(spec.name, spec)
+    for (const spec of options.collections) this.#specs.set(spec.name, spec)
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
   }
@@ -61,21 +65,21 @@ export class Store implements ChangeSink, Persisted {
     return this.#namespaces.has(ns)
   }
 
-  /** The collection `name` of namespace `ns`, created on first use. */
+  /** The collection `name` of namespace `ns`, created on first use; only a declared one. */
   col<T extends object>(ns: string, name: string): Collection<T> {
     let cols = this.#namespaces.get(ns)
+    const col = cols?.get(name)
+    if (col) return col as Collection<T>
+    const spec = this.#specs.get(name)
+    // a collection without a spec would escape the checks on open (validate.ts)
+    if (!spec) throw new Error(`no collection "${name}" was declared to the store`)
     if (!cols) {
       cols = new Map()
       this.#namespaces.set(ns, cols)
     }
-    let col = cols.get(name)
-    if (!col) {
-      const spec = this.#specs.get(name)
-      const records = new Records<T>(name, this.#shapes, spec?.hot ?? this.#hotRecords, this.#coldBlock)
-      col = new Collection<T>(ns, name, this, records, spec?.indexes)
-      cols.set(name, col)
-    }
-    return col as Collection<T>
+    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, this.#coldBlock), spec.indexes)
+    cols.set(name, created)
+    return created
   }
 
   /**
@@ -86,11 +90,20 @@ export class Store implements ChangeSink, Persisted {
     return this.#version
   }
 
-  /** Empties every collection of a namespace except those named in `keep`. */
+  /**
+   * Registers what a part keeps of namespaces outside their records (namespace-state.ts): told of
+   * every reset of a namespace and of every failed write that put its records back.
+   */
+  registerState(state: NamespaceState): void {
+    this.#states.push(state)
+  }
+
+  /** Empties every collection of a namespace except those named in `keep`; what was registered forgets it. */
   resetNamespace(ns: string, keep: string[] = []): void {
     this.#version++
     this.#applyReset(ns, keep)
     this.#log?.reset(ns, keep)
+    for (const state of this.#states) state.reset(ns)
   }
 
   /** Drops a namespace entirely. */
@@ -151,16 +164,8 @@ export class Store implements ChangeSink, Persisted {
     }
   }
 
-  /**
-   * Registers what caches records of a namespace outside the store, told when a failed write has
-   * put records of that namespace back as the file holds them (docs/behaviour.md 0.4).
-   */
-  onRestore(listener: (ns: string) => void): void {
-    this.#restoreListeners.push(listener)
-  }
-
   restored(ns: string): void {
-    for (const listener of this.#restoreListeners) listener(ns)
+    for (const state of this.#states) state.restored?.(ns)
   }
 
   restore(ns: string, collection: string, key: string, value: unknown): void {

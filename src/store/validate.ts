@@ -6,7 +6,8 @@ import type { Delta, Snapshot } from './persistence.js'
  * type. A file that breaks it is refused at start, naming the first bad record, instead of being
  * loaded and then answering 500 (or crashing) when that record is read. The module that owns a
  * collection declares its fields in the collection's spec (collection.ts); fields the code tests
- * before use, and collections without rules, are only required to be objects.
+ * before use, and collections without rules, are only required to be objects. A collection no
+ * module declares is refused: the store could not hand it out.
  */
 
 type Check = [test: (v: unknown) => boolean, what: string]
@@ -48,14 +49,18 @@ export class InvalidRecord extends Error {
   }
 }
 
-/** Throws InvalidRecord for the first bad record of a snapshot and its deltas. */
+const UNKNOWN = 'no such collection is kept'
+
+/** Throws InvalidRecord for the first bad record of a snapshot and its deltas (`rules`: undefined for a collection not declared). */
 export function validateFile(rules: (collection: string) => RecordRules | undefined, snapshot: Snapshot, deltas: readonly Delta[]): void {
   for (const [ns, cols] of Object.entries(snapshot)) {
     if (!isObject(cols)) throw new InvalidRecord(ns, '', '', 'the namespace must be an object')
     for (const [name, records] of Object.entries(cols)) {
       if (!isObject(records)) throw new InvalidRecord(ns, name, '', 'the collection must be an object')
+      const declared = rules(name)
+      if (!declared) throw new InvalidRecord(ns, name, '', UNKNOWN)
       for (const [key, value] of Object.entries(records)) {
-        const problem = recordProblem(rules(name), key, value)
+        const problem = recordProblem(declared, key, value)
         if (problem) throw new InvalidRecord(ns, name, key, problem)
       }
     }
@@ -67,8 +72,10 @@ export function validateFile(rules: (collection: string) => RecordRules | undefi
       return
     }
     if (typeof d.c !== 'string' || typeof d.k !== 'string') throw new InvalidRecord(d.n, String(d.c ?? ''), String(d.k ?? ''), `change ${i + 1} must name its collection and key`)
+    const declared = rules(d.c)
+    if (!declared) throw new InvalidRecord(d.n, d.c, d.k, UNKNOWN)
     if (d.d) return
-    const problem = recordProblem(rules(d.c), d.k, d.v)
+    const problem = recordProblem(declared, d.k, d.v)
     if (problem) throw new InvalidRecord(d.n, d.c, d.k, problem)
   })
 }

@@ -49,6 +49,8 @@ export class WebhookDelivery {
     readonly faults: Faults,
     readonly options: DeliveryOptions,
   ) {
+    // a reset leaves no event to deliver; a failed write may undo the event a queue waits on
+    events.store.registerState({ reset: (ns) => this.#forget(ns), restored: (ns) => this.#restored(ns) })
     clocks.on(ATTEMPT, (ns, payload: { id: string; n: number }, timer) => this.#fire(ns, payload.id, payload.n, timer.due))
     events.onRecord((ns, rec) => {
       if (rec.status !== 'pending') return
@@ -83,8 +85,8 @@ export class WebhookDelivery {
     }
   }
 
-  /** Forgets a namespace's queues (after a reset). */
-  forget(ns: string): void {
+  /** Forgets a namespace's queues. */
+  #forget(ns: string): void {
     for (const key of [...this.#queues.keys()]) if (key.startsWith(`${ns}\u0000`)) this.#queues.delete(key)
   }
 
@@ -169,6 +171,29 @@ export class WebhookDelivery {
     if (!q) return
     const i = q.indexOf(rec.id)
     if (i >= 0) q.splice(i, 1)
+    this.#startHead(ns, key, q)
+  }
+
+  /**
+   * A failed write put the namespace's events back as the file holds them (docs/behaviour.md
+   * 0.4): a queue whose head is gone with it starts its next event, which would otherwise wait on
+   * an attempt undone too (or one under way that finds no record when it ends). A head still
+   * stored keeps its attempt: under way, or a timer the clock took back from the file.
+   */
+  #restored(ns: string): void {
+    if (!this.events.store.hasNamespace(ns)) {
+      this.#forget(ns)
+      return
+    }
+    for (const [key, q] of [...this.#queues]) {
+      if (!key.startsWith(`${ns}\u0000`) || this.events.get(ns, q[0])) continue
+      q.shift()
+      this.#startHead(ns, key, q)
+    }
+  }
+
+  /** Attempts the first event of a payment's queue still pending (those before it are dropped); an empty queue goes. */
+  #startHead(ns: string, key: string, q: string[]): void {
     while (q.length) {
       const next = this.events.get(ns, q[0])
       if (next && next.status === 'pending') {

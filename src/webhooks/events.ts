@@ -103,7 +103,12 @@ export class Events {
     readonly clocks: Clocks,
     readonly namespaces: Namespaces,
     readonly maxEvents: number,
-  ) {}
+  ) {
+    // the order, sequence and references of a namespace's events are read from its records: again
+    // once a reset or a failed write changed them
+    const forget = (ns: string) => this.#forget(ns)
+    store.registerState({ reset: forget, restored: forget })
+  }
 
   onRecord(listener: EventListener): void {
     this.#listeners.push(listener)
@@ -163,8 +168,8 @@ export class Events {
     }
   }
 
-  /** Forgets the arrival order of a namespace's events (after a reset). */
-  forget(ns: string): void {
+  /** Forgets what was read of a namespace's events: their arrival order, sequence and references. */
+  #forget(ns: string): void {
     this.#bounds.delete(ns)
     this.#seqs.delete(ns)
     this.#byRef.delete(ns)

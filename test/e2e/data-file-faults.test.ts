@@ -200,6 +200,28 @@ describe('a data file or folder that cannot be written', () => {
     await expectAll(again.url, [first.reference])
     expect((await fetch(`${again.url}/_sandbox/clock`, { headers }).then((r) => r.json())).data.offset_ms).toBe(3_660_000)
   }, 60_000)
+
+  it('read-only while running: a pack added is answered 503 and is not in effect (the balance keeps its opening); once writable, its retry is', async () => {
+    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
+    const file = tempFile()
+    const server = await start(['--data', file])
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    const ngn = async () => (await call('GET', '/merchant/api/v1/balances')).body.data.NGN.available_balance
+    const opening = await ngn()
+    expect(opening).not.toBe(7)
+
+    immutable(file, true)
+    cleanups.push(() => immutable(file, false))
+    expect(await call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 7 } })).toEqual({ status: 503, body: UNAVAILABLE })
+    // undone: neither the balance nor the packs in force show it
+    expect(await ngn()).toBe(opening)
+    expect((await call('GET', '/_sandbox/scenarios')).body.data.settings.opening_balance).toBe(opening)
+
+    immutable(file, false)
+    expect((await call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 7 } })).status).toBe(200)
+    expect(await ngn()).toBe(7)
+  }, 60_000)
 })
 
 /** A tmpfs of `size` mounted for this test (unmounted after it), and a data file path on it. */
@@ -399,6 +421,10 @@ describe('records of the wrong type (a hand-edited file)', () => {
     ['a timer with a null payload', (doc) => (doc.snapshot[SECRET].timers = { tmr_hand: { id: 'tmr_hand', due: 1, kind: 'webhook.retry', payload: null, seq: 1 } }), 'field "payload" must be an object'],
     // a pack the control API would refuse (a delay past every valid date) cannot come in by the file either
     ['an added pack with a prompt delay of 1e300 seconds', (doc) => (doc.snapshot[SECRET].packs = { '1': { seq: 1, pack: { settings: { stk_delay_seconds: 1e300 } } } }), 'field "pack": settings.stk_delay_seconds'],
+    ['a capture whose amount is a string', (doc, k) => (doc.snapshot[SECRET].card_ops = { 'KPY-CA-HAND': { transaction_reference: 'KPY-CA-HAND', payment_reference: 'hand', parent: k, charge_operation: 'capture', amount: '1000', currency: 'NGN', status: 'success', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "amount" must be a finite number'],
+    ['a seeded mandate with a null history', (doc) => (Object.values<any>(doc.snapshot[SECRET].dd_authorizations)[0].history = null), 'field "history" must be an array'],
+    ['an identity check whose matches are a string', (doc) => (doc.snapshot[SECRET].identity_checks = { idc_hand: { reference: 'idc_hand', id_type: 'bvn', id: '22222222222', found: true, mode: 'data', matches: 'all', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "matches" must be an object'],
+    ['a collection no module declares', (doc) => (doc.snapshot[SECRET].gone = { k: {} }), 'no such collection is kept'],
   ]
 
   it.each(EDITS)('%s: refused at start with one line naming the collection, key and field; the file untouched', async (_label, edit, problem) => {
@@ -413,7 +439,7 @@ describe('records of the wrong type (a hand-edited file)', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toContain(`cannot use data file ${file}: invalid record`)
     expect(lines[0]).toContain(problem)
-    expect(lines[0]).toMatch(/namespace "sk_test_sandbox", collection "(charges|meta|timers|packs)", key "[^"]+"/)
+    expect(lines[0]).toMatch(/namespace "sk_test_sandbox", collection "(charges|meta|timers|packs|card_ops|dd_authorizations|identity_checks|gone)", key "[^"]*"/)
     expect(readFileSync(file, 'utf8')).toBe(text)
     expect(existsSync(`${file}.lock`)).toBe(false)
   }, 60_000)

@@ -1,0 +1,124 @@
+import { execFileSync } from 'node:child_process'
+import { afterEach, describe, expect, it } from 'vitest'
+import type { Store } from '../src/store/store.js'
+import { cardPayload, openStore, sandboxPerTest, tempFile } from './helpers.js'
+import { startReceiver } from './receiver.js'
+
+/**
+ * What parts keep of a namespace outside its records (src/store/namespace-state.ts): registered
+ * once with the store, told of every reset and of every failed write that put records back
+ * (docs/behaviour.md 0.4).
+ */
+
+type Rec = Record<string, unknown>
+
+const sandbox = sandboxPerTest()
+
+const opened: Store[] = []
+const cleanups: (() => void)[] = []
+afterEach(async () => {
+  for (const c of cleanups.splice(0)) c()
+  for (const s of opened.splice(0)) await s.close()
+})
+
+async function open(file?: string): Promise<Store> {
+  const s = await openStore({ file })
+  opened.push(s)
+  return s
+}
+
+/** What the registered parts heard, in order. */
+function listen(s: Store): string[] {
+  const heard: string[] = []
+  s.registerState({
+    reset: (ns) => heard.push(`reset ${ns}`),
+    // what it would read again: the records as the file holds them, already back (looked at
+    // without creating the namespace, as the clock does)
+    restored: (ns) => heard.push(`restored ${ns}: ${s.hasNamespace(ns) ? JSON.stringify([...s.col<Rec>(ns, 'c').entries()]) : 'none'}`),
+  })
+  s.registerState({ reset: (ns) => heard.push(`reset, own state ${ns}`) })
+  return heard
+}
+
+/** The data file refuses writes (`chattr +i`: tests run as root, which chmod does not stop), until the test ends. */
+function refuseWrites(file: string): void {
+  execFileSync('chattr', ['+i', file])
+  cleanups.push(() => execFileSync('chattr', ['-i', file]))
+}
+
+describe('the state a namespace holds outside its records', () => {
+  it('every part registered hears a reset of the namespace, once its records are gone; other namespaces are not touched', async () => {
+    const s = await open()
+    const heard = listen(s)
+    s.col<Rec>('a', 'c').put('k', { v: 1 })
+    s.col<Rec>('b', 'c').put('k', { v: 1 })
+    s.resetNamespace('a')
+    expect(heard).toEqual(['reset a', 'reset, own state a'])
+    expect(s.col<Rec>('b', 'c').get('k')).toEqual({ v: 1 })
+  })
+
+  it('a failed write tells each part registered for restores, once per namespace it touched, after the records are back as the file holds them', async () => {
+    const file = tempFile()
+    const s = await open(file)
+    const heard = listen(s)
+    s.col<Rec>('a', 'c').put('kept', { v: 1 })
+    s.col<Rec>('b', 'c').put('kept', { v: 1 })
+    s.col<Rec>('quiet', 'c').put('kept', { v: 1 })
+    await s.sync()
+
+    refuseWrites(file)
+    s.col<Rec>('a', 'c').put('refused', { v: 2 })
+    s.col<Rec>('a', 'c').put('kept', { v: 2 })
+    s.col<Rec>('b', 'c').delete('kept')
+    s.col<Rec>('new', 'c').put('refused', { v: 2 })
+    await expect(s.sync()).rejects.toThrow()
+
+    expect(heard.sort()).toEqual(['restored a: [["kept",{"v":1}]]', 'restored b: [["kept",{"v":1}]]', 'restored new: none'])
+  })
+
+  it('a pack whose write was refused is not in effect; a reset drops a pack that was written (the balance its opening)', async () => {
+    const data = tempFile()
+    const sb = await sandbox({ data })
+    const ngn = async () => (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN.available_balance
+    const opening = await ngn()
+
+    refuseWrites(data)
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 7 } })).status).toBe(503)
+    expect(await ngn()).toBe(opening)
+
+    cleanups.pop()!()
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 7 } })).status).toBe(200)
+    expect(await ngn()).toBe(7)
+    await sb.call('POST', '/_sandbox/reset')
+    expect(await ngn()).toBe(opening)
+  })
+
+  it('a webhook whose event a failed write undid holds up no later event of its payment: the retried charge\'s is delivered', async () => {
+    // the receiver holds its first answer until the refused charge was answered: an attempt of
+    // the undone event, if it started, ends only after the undo
+    const held: (() => void)[] = []
+    const rx = await startReceiver((n, _req, res) => {
+      if (n > 1) return 200
+      held.push(() => res.end())
+      return 'handled'
+    })
+    cleanups.push(() => void rx.close())
+    const data = tempFile()
+    const sb = await sandbox({ data, frozen: true })
+    expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    const payload = cardPayload('4084127883172787')
+
+    refuseWrites(data)
+    expect((await sb.charge(payload)).status).toBe(503)
+    cleanups.pop()!()
+    for (const release of held) release()
+
+    const retried = await sb.charge(payload)
+    expect(retried.status).toBe(200)
+    const tx = retried.body.data.transaction_reference
+    while (!rx.received.some((r) => r.body?.data?.transaction_reference === tx)) await rx.waitFor(rx.received.length + 1)
+    const events = (await sb.call('GET', `/_sandbox/events?reference=${payload.reference}`)).body.data
+    // the one event kept is the retried charge's: the undone one left nothing behind
+    expect(events.map((e: { event: string; data: { transaction_reference: string } }) => [e.event, e.data.transaction_reference])).toEqual([['charge.success', tx]])
+  })
+})
