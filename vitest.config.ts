@@ -4,7 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/global-setup.ts'],
-    // every charge query computed anyway and compared with the answer kept for it (charges/routes.ts)
+    // every charge query computed anyway and compared with the answer kept for it (src/charges/charge-query.ts)
     env: { SANDBOX_QUERY_CACHE: 'check' },
     testTimeout: 30_000,
     hookTimeout: 30_000,

@@ -67,7 +67,7 @@ export interface Config {
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot */
   compactMinBytes: number
   /**
-   * charge queries answered again from the text kept while nothing changed (charges/routes.ts):
+   * charge queries answered again from the text kept while nothing changed (charges/charge-query.ts):
    * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept
    * one differs (the test suite's setting)
    */
