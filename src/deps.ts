@@ -50,11 +50,13 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
 
   const kit: Kit = { config, store, clocks, scenarios, namespaces, events, journal, webhooks, faults, ledger: new Ledger(store, scenarios), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
   // each area from the kit and the services built before it, which its own join under their names
-  const built: Record<string, unknown> = { ...kit }
+  let built: Record<string, unknown> = { ...kit }
   for (const area of areas) {
     const services = area.build(built) as Record<string, unknown>
     for (const name of Object.keys(services)) if (name in built) throw new Error(`area ${area.key}: "${name}" is already a part of the sandbox`)
-    Object.assign(built, services)
+    // a new object, not one grown by assignment: V8 turns that into a dictionary, slower to read
+    // on every request (handlers read their services from it)
+    built = { ...built, ...services }
   }
   webhooks.resume()
   clocks.start()
