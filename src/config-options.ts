@@ -220,7 +220,7 @@ export const OPTIONS = {
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot (the durability test compacts a small store with it) */
   compactMinBytes: envOnly({ env: 'SANDBOX_COMPACT_MIN_BYTES', help: 'with --data: compact once the appended changes exceed this many bytes', field: 'compactMinBytes' }, whole(1024, 1 << 30, 1 << 20)),
   /**
-   * charge queries answered again from the text kept while nothing changed (charges/routes.ts):
+   * charge queries answered again from the text kept while nothing changed (charges/charge-query.ts):
    * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept
    * one differs (the test suite's setting)
    */

@@ -4,80 +4,36 @@ import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces } from './namespaces.js'
 import { PACKS_SPEC, Scenarios } from './scenario/index.js'
-import { CARD_OPS_SPEC, CHARGES_SPEC } from './charges/types.js'
+import { CHARGES_SPEC } from './charges/types.js'
 import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
-import { BalanceService } from './balances/service.js'
+import { AttemptEnds } from './charges/lifecycle.js'
+import type { Kit } from './charges/kit.js'
+import { AREAS, type ServicesOf } from './areas.js'
+import type { AnyArea } from './http/area.js'
 import type { CollectionSpec } from './store/collection.js'
 import { Store } from './store/store.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './faults.js'
-import { CardService } from './cards/service.js'
-import { PreauthService, type CardRefundHooks } from './cards/preauth.js'
-import { REFUNDS_SPEC, RefundService } from './refunds/service.js'
-import { MobileMoneyService } from './mobile-money/service.js'
-import { AUTHS_SPEC, DirectDebitService } from './direct-debit/service.js'
-import { CHECKS_SPEC, IdentityService } from './identity/service.js'
-import { BankTransferService } from './bank-transfer/service.js'
-import { CheckoutService } from './checkout/service.js'
-import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './virtual-accounts/service.js'
-import type { AttemptHooks } from './charges/lifecycle.js'
-import type { QueryExtras } from './charges/routes.js'
-import type { CardCharge, ChargeKind } from './charges/types.js'
-import type { MobileMoneyCharge } from './mobile-money/service.js'
-import type { DirectDebit } from './direct-debit/service.js'
-import type { BankTransferCharge } from './bank-transfer/service.js'
-import type { CheckoutCharge } from './checkout/service.js'
-import type { VirtualAccountCharge } from './virtual-accounts/service.js'
-import { PayinService } from './pay-ins/service.js'
-import { PAYOUTS_SPEC, PayoutService } from './payouts/service.js'
-import { PAYOUT_BATCHES_SPEC, BulkPayoutService } from './payouts/bulk.js'
-
 export { VERSION }
 
-/** Every collection the sandbox keeps, declared by the module that owns it: the store holds no other. */
-export const COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, CARD_OPS_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC, REFUNDS_SPEC, PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC, AUTHS_SPEC, CHECKS_SPEC]
+/** The collections of the engine; each area declares its own (src/http/area.ts). */
+const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC]
+
+/** Every collection a sandbox of these areas keeps: the store holds no other. */
+export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] => [...ENGINE_COLLECTIONS, ...areas.flatMap((a) => a.collections ?? [])]
 
 /**
- * The sandbox's state and services, wired once: what the HTTP app (app.ts) is a function of.
- * Every part takes only the collaborators it names; this is the one place that knows them all.
+ * The sandbox's state and services, wired once: what the HTTP app (app.ts) is a function of. The
+ * kit is built here; each area of the list builds its own services from it (src/areas.ts).
  */
-export interface Deps {
-  config: Config
-  store: Store
-  clocks: Clocks
-  scenarios: Scenarios
-  namespaces: Namespaces
-  events: Events
-  journal: Journal
-  webhooks: WebhookDelivery
-  faults: Faults
-  cards: CardService
-  preauth: PreauthService
-  mobileMoney: MobileMoneyService
-  directDebit: DirectDebitService
-  identity: IdentityService
-  bankTransfer: BankTransferService
-  checkout: CheckoutService
-  /** the merchant's ledger: every balance is derived from its entries */
-  ledger: Ledger
-  balances: BalanceService
-  refunds: RefundService
-  virtualAccounts: VirtualAccountService
-  /** per kind of charge, what its query record adds (the charge query and the pay-ins list) */
-  queryExtras: Record<ChargeKind, QueryExtras>
-  payins: PayinService
-  payouts: PayoutService
-  bulkPayouts: BulkPayoutService
-  version: string
-  startedAt: number
-}
+export type Deps<L extends readonly AnyArea[] = typeof AREAS> = Kit & ServicesOf<L>
 
-/** Opens the store, loads the packs, builds the clocks and the services, without HTTP. */
-export async function createDeps(config: Config, startedAt = Date.now()): Promise<Deps> {
+/** Opens the store, loads the packs, builds the clocks, then the areas in order, without HTTP. */
+export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L): Promise<Deps<L>> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: COLLECTIONS, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: collectionsOf(areas), hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config)
@@ -96,68 +52,23 @@ export async function createDeps(config: Config, startedAt = Date.now()): Promis
   store.registerState({ reset: (ns) => journal.clear(ns) })
   store.registerState({ reset: (ns) => faults.clear(ns) })
 
-  const ledger = new Ledger(store, scenarios)
-  // a card refund is also a refund record (docs/behaviour.md 13.8): the refunds area is built after it
-  const cardRefunds: { current?: CardRefundHooks } = {}
-  const preauth = new PreauthService(store, clocks, scenarios, events, ledger, cardRefunds)
-  const refunds = new RefundService(store, clocks, scenarios, events, ledger, preauth)
-  cardRefunds.current = {
-    check: (ns, tx, currency, amount) => refunds.checkCardRefund(ns, tx, currency, amount),
-    recorded: (ns, op, parent, targetAmount) => refunds.recordCardRefund(ns, op, parent, targetAmount),
-  }
-  // a checkout's attempts are charges of their channels: their ends go to the checkout (built after them)
-  let checkout: CheckoutService | undefined
-  const attempts: AttemptHooks = { onAttemptEnd: (ns, charge) => checkout!.attemptEnded(ns, charge) }
-  const cards = new CardService(store, clocks, scenarios, events, ledger, { ...attempts, onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
-  const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
-  const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
-  checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer)
-  const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
-  const directDebit = new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit)
-  const queryExtras: Record<ChargeKind, QueryExtras> = {
-    card: (ns, charge) => preauth.queryExtras(ns, charge as CardCharge),
-    mobile_money: (_ns, charge) => mobileMoney.queryExtras(charge as MobileMoneyCharge),
-    direct_debit: (_ns, charge) => directDebit.queryExtras(charge as DirectDebit),
-    bank_transfer: (_ns, charge) => bankTransfer.queryExtras(charge as BankTransferCharge),
-    checkout: (_ns, charge) => checkout!.queryExtras(charge as CheckoutCharge),
-    virtual_account: (_ns, charge) => virtualAccounts.queryExtras(charge as VirtualAccountCharge),
-  }
-  const payouts = new PayoutService(store, clocks, scenarios, events, ledger)
-  const deps: Deps = {
-    config,
-    store,
-    clocks,
-    scenarios,
-    namespaces,
-    events,
-    journal,
-    webhooks,
-    faults,
-    cards,
-    preauth,
-    mobileMoney,
-    bankTransfer,
-    checkout,
-    ledger,
-    refunds,
-    balances: new BalanceService(clocks, ledger),
-    virtualAccounts,
-    directDebit,
-    queryExtras,
-    payins: new PayinService(store, queryExtras),
-    identity: new IdentityService(store, clocks, scenarios, namespaces),
-    payouts,
-    bulkPayouts: new BulkPayoutService(store, clocks, ledger, payouts),
-    version: VERSION,
-    startedAt,
+  const kit: Kit = { config, store, clocks, scenarios, namespaces, events, journal, webhooks, faults, ledger: new Ledger(store, scenarios), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
+  // each area from the kit and the services built before it, which its own join under their names
+  let built: Record<string, unknown> = { ...kit }
+  for (const area of areas) {
+    const services = area.build(built) as Record<string, unknown>
+    for (const name of Object.keys(services)) if (name in built) throw new Error(`area ${area.key}: "${name}" is already a part of the sandbox`)
+    // a new object, not one grown by assignment: V8 turns that into a dictionary, slower to read
+    // on every request (handlers read their services from it)
+    built = { ...built, ...services }
   }
   webhooks.resume()
   clocks.start()
-  return deps
+  return built as Deps<L>
 }
 
 /** Stops deliveries and timers, then flushes and closes the store. */
-export async function closeDeps(deps: Deps): Promise<void> {
+export async function closeDeps(deps: Kit): Promise<void> {
   deps.webhooks.stop()
   deps.clocks.stop()
   await deps.store.close()

@@ -1,161 +1,17 @@
 import { z } from 'zod'
-import * as card from './cards/schemas.js'
-import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './charges/types.js'
-import { controlPaySchema, initializeSchema } from './checkout/schemas.js'
-import { bankTransferSchema } from './bank-transfer/schemas.js'
-import { fundSchema, historyAnswerSchema } from './balances/schemas.js'
-import { payinsAnswerSchema } from './pay-ins/schemas.js'
-import { completeRefundSchema, initiateSchema as refundInitiateSchema } from './refunds/schemas.js'
-import { bulkSchema, completePayoutSchema, disburseSchema, remittanceSchema } from './payouts/schemas.js'
-import { advanceSchema, completeSchema, faultSchema, freezeSchema, webhookUrlSchema } from './control/schemas.js'
-import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './direct-debit/schemas.js'
-import { identityRequestSchema } from './identity/schemas.js'
-import { resolveSchema } from './misc/schemas.js'
-import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './mobile-money/schemas.js'
-import { packSchema } from './scenario/schema.js'
-import { createSchema as vbaCreateSchema, creditSchema as vbaCreditSchema } from './virtual-accounts/schemas.js'
-import { routes, TAGS, type Route } from './openapi-routes.js'
+import { AREAS } from './areas.js'
+import type { AnyArea, Documented, Named, Route } from './http/area.js'
 
 /**
  * The OpenAPI 3.1 document of the merchant, identity and control API, served at
- * `GET /_sandbox/openapi.json`. Request bodies and query parameters are converted from the very
- * zod schemas the routes validate with, so the document cannot drift from what is enforced. The
- * route table (src/openapi-routes.ts) names each route once; test/openapi.test.ts checks it against every route
- * the app registers. The 3DS page, the hosted checkout page and the dashboard are HTML for a
- * browser and are left out.
+ * `GET /_sandbox/openapi.json`, derived from the areas' route tables (src/areas.ts): each route's
+ * path, access, summary, and the very zod schemas its handler validates with, under their
+ * component names. A route the app serves is in the document by construction. The 3DS page, the
+ * hosted checkout page and the dashboard are HTML for a browser (`page: true`) and are left out.
  */
 
 type Schema = Record<string, unknown>
-/** Request body schemas, by component name: the same objects the routes validate with. */
-const BODIES: Record<string, z.ZodType> = {
-  ChargeDataRequest: card.chargeDataSchema,
-  CardChargePayload: card.cardChargeSchema,
-  PreauthChargePayload: card.preauthChargeSchema,
-  CardAuthorizeRequest: card.authorizeSchema,
-  CaptureRequest: card.captureSchema,
-  VoidRequest: card.voidSchema,
-  RefundRequest: card.refundSchema,
-  TransactionReferenceRequest: card.transactionReferenceSchema,
-  DisburseRequest: disburseSchema,
-  RemittanceRequest: remittanceSchema,
-  CompletePayoutRequest: completePayoutSchema,
-  BulkPayoutRequest: bulkSchema,
-  MobileMoneyChargeRequest: mobileMoneyChargeSchema,
-  MobileMoneyAuthorizeRequest: mmAuthorizeSchema,
-  StkAuthorizeRequest: stkAuthorizeSchema,
-  ResendRequest: resendSchema,
-  DebitRequest: debitSchema,
-  IdentityRequest: identityRequestSchema,
-  ClockAdvanceRequest: advanceSchema,
-  ClockFreezeRequest: freezeSchema,
-  ScenarioPack: packSchema,
-  WebhookUrlRequest: webhookUrlSchema,
-  FaultRequest: faultSchema,
-  CompleteChargeRequest: completeSchema,
-  CreateAuthorizationRequest: createAuthorizationSchema,
-  TransitionRequest: transitionReasonSchema,
-  InitializeRequest: initializeSchema,
-  CheckoutPayRequest: controlPaySchema,
-  BankTransferRequest: bankTransferSchema,
-  FundRequest: fundSchema,
-  InitiateRefundRequest: refundInitiateSchema,
-  CompleteRefundRequest: completeRefundSchema,
-  VirtualAccountRequest: vbaCreateSchema,
-  VirtualAccountCreditRequest: vbaCreditSchema,
-  ResolveAccountRequest: resolveSchema,
-}
-
-/**
- * Bodies whose schema lets unknown fields through only to name each one in the refusal
- * (`"<field>": "is not allowed"`): the document shows them closed, as they are enforced.
- */
-const CLOSED = new Set(['InitializeRequest'])
-
-/** every status a charge record may have (the compiler checks the list against `ChargeStatus`) */
-const STATUSES = ['pending', 'processing', 'success', 'failed', 'expired'] as const satisfies readonly ChargeStatus[]
-const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer'] as const satisfies readonly PaymentMethod[]
-const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer'] as const satisfies readonly PaymentAttempt['channel'][]
-// and none is missing from the lists
-const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true
-void _all
-
-const attemptSchema = z.object({
-  reference: z.string().describe("the attempt's transaction reference"),
-  status: z.enum(STATUSES),
-  channel: z.enum(ATTEMPT_CHANNELS),
-  message: z.string(),
-})
-
-/** The `data` of some answers, by component name (written here: they are built in code, not validated). */
-const ANSWERS: Record<string, z.ZodType> = {
-  // docs/api.md 2.8 and docs/behaviour.md 13.1
-  ChargeRecord: z
-    .object({
-      reference: z.string().describe("the merchant's (payment) reference"),
-      transaction_reference: z.string(),
-      status: z.enum(STATUSES).describe('`pending`: a checkout nobody has started paying; `processing`: under way (a checkout tried at least once and still open, a step or a transfer awaited); `expired`: a checkout or a temporary bank account whose time ran out on the namespace clock'),
-      amount: z.string(),
-      amount_paid: z.string(),
-      fee: z.string(),
-      vat: z.string(),
-      currency: z.string(),
-      description: z.string().nullable(),
-      payment_method: z.enum(METHODS).nullable().describe("the charge's channel; for a checkout, the channel of the attempt that paid it (null until then)"),
-      payment_attempts: z.array(attemptSchema).optional().describe('the failed tries; for a checkout, every attempt, its status as it is'),
-      created_at: z.string(),
-      completed_at: z.string().nullable(),
-    })
-    .describe('What every kind of charge answers; each kind adds its own fields (card, ledger, wallet, bank_account, expires_at ...)'),
-  InitializeAnswer: z.object({
-    reference: z.string().describe("the merchant's reference, as sent"),
-    checkout_url: z.string().describe("the hosted page on the sandbox's own origin: `<origin>/checkout/<transaction reference>/pay`"),
-  }),
-  CheckoutSummary: z.object({
-    reference: z.string(),
-    transaction_reference: z.string(),
-    status: z.enum(STATUSES),
-    payment_method: z.enum(METHODS).nullable(),
-    message: z.string(),
-    payment_attempts: z.array(attemptSchema),
-  }),
-  // docs/behaviour.md 13.3
-  VirtualAccount: z.object({
-    account_name: z.string(),
-    account_number: z.string().describe('10 digits, from the namespace and the account reference'),
-    bank_code: z.string(),
-    bank_name: z.string(),
-    account_reference: z.string(),
-    unique_id: z.string(),
-    account_status: z.literal('active'),
-    created_at: z.string(),
-    currency: z.literal('NGN'),
-    customer: z.object({ name: z.string() }),
-  }),
-  VirtualAccountTransactions: z.object({
-    total_amount_received: z.number().describe('the transfers the dates select, all pages, major units'),
-    total_amount_recieved: z.number().describe('the same number, as the service\'s documentation spells it'),
-    account_number: z.string(),
-    currency: z.literal('NGN'),
-    transactions: z.array(z.object({
-      reference: z.string().describe('KPY-PAY-...: query it with GET /merchant/api/v1/charges/{reference}'),
-      status: z.literal('success'),
-      amount: z.string(),
-      fee: z.string(),
-      currency: z.string(),
-      description: z.string(),
-      transaction_date: z.string(),
-      payer_bank_account: z.object({ account_number: z.string(), account_name: z.string(), bank_name: z.string() }),
-    })).describe('newest first'),
-    pagination: z.object({ page: z.number(), total: z.number(), pageCount: z.number().describe('transactions on this page'), totalPages: z.number() }),
-  }),
-  // docs/behaviour.md 13.5
-  Banks: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() })),
-  MobileMoneyOperators: z.array(z.object({ name: z.string(), slug: z.string(), code: z.string().describe("what a payout's `operator` takes"), country: z.string(), min: z.number(), max: z.number() })),
-  ResolvedAccount: z.object({ bank_name: z.string(), bank_code: z.string(), account_number: z.string(), account_name: z.string() }),
-  // docs/behaviour.md 13.4, 13.6, 13.9
-  BalanceHistory: historyAnswerSchema,
-  PayIns: payinsAnswerSchema,
-}
+type DocRoute = Route<unknown> & Documented
 
 /** docs/api.md 2.1: every JSON answer, errors included. */
 const envelopeSchema = z.object({
@@ -184,7 +40,7 @@ const answerResponse = (description: string, answer: string) => ({
   content: { 'application/json': { schema: { allOf: [{ $ref: '#/components/schemas/Envelope' }, { type: 'object', properties: { data: { $ref: `#/components/schemas/${answer}` } } }] } } },
 })
 
-function operation(route: Route, version: string): Schema {
+function operation(route: DocRoute, version: string): Schema {
   const params = [...route.path.matchAll(/:(\w+)/g)].map((m) => ({ name: m[1], in: 'path', required: true, schema: { type: 'string' } }))
   if (route.query) {
     const q = toSchema(route.query) as { properties?: Record<string, Schema>; required?: string[] }
@@ -199,9 +55,9 @@ function operation(route: Route, version: string): Schema {
     ...(route.description ? { description: route.description } : {}),
     ...(params.length ? { parameters: params } : {}),
     ...(route.body
-      ? { requestBody: { required: route.bodyRequired ?? true, content: json(`#/components/schemas/${route.body}`) } }
+      ? { requestBody: { required: route.bodyRequired ?? true, content: json(`#/components/schemas/${route.body.name}`) } }
       : {}),
-    ...(route.extensions ?? {}),
+    ...Object.fromEntries(Object.entries(route.extensions ?? {}).map(([key, named]) => [key, { $ref: `#/components/schemas/${named.name}` }])),
   }
   if (route.operationId === 'openapi') {
     op.responses = { 200: { description: `This OpenAPI document (paysandbox ${version})`, content: { 'application/json': { schema: { type: 'object' } } } } }
@@ -210,7 +66,7 @@ function operation(route: Route, version: string): Schema {
   } else {
     op.responses = {
       200: route.answer
-        ? answerResponse('Accepted, whatever the payment\'s own status (success, failed, processing)', route.answer)
+        ? answerResponse('Accepted, whatever the payment\'s own status (success, failed, processing)', route.answer.name)
         : envelopeResponse('Accepted, whatever the payment\'s own status (success, failed, processing)'),
       400: { $ref: '#/components/responses/BadRequest' },
       401: { $ref: '#/components/responses/Unauthorized' },
@@ -220,24 +76,40 @@ function operation(route: Route, version: string): Schema {
       ...(route.body ? { 413: { $ref: '#/components/responses/TooLarge' } } : {}),
     }
   }
-  if (route.public) op.security = []
-  if (route.publicKey) op.security = [{ bearerAuth: [] }, { publicKeyAuth: [] }]
+  if (route.access === 'open') op.security = []
+  if (route.access === 'public key') op.security = [{ bearerAuth: [] }, { publicKeyAuth: [] }]
   return op
 }
 
-function build(version: string): Schema {
+/** Adds `named` to the components; one name is one schema. */
+function component(schemas: Record<string, Schema>, seen: Map<string, z.ZodType>, named: Named, closed = false): void {
+  const before = seen.get(named.name)
+  if (before === named.schema) return
+  if (before) throw new Error(`openapi: two schemas are named ${named.name}`)
+  seen.set(named.name, named.schema)
+  schemas[named.name] = closed ? { ...toSchema(named.schema), additionalProperties: false } : toSchema(named.schema)
+}
+
+function build(version: string, areas: readonly AnyArea[]): Schema {
   const paths: Record<string, Record<string, Schema>> = {}
-  for (const route of routes()) {
-    const path = route.path.replace(/:(\w+)/g, '{$1}')
-    paths[path] ??= {}
-    paths[path][route.method] = operation(route, version)
-  }
   const schemas: Record<string, Schema> = {
     Envelope: toSchema(envelopeSchema),
     HealthEnvelope: toSchema(healthSchema),
   }
-  for (const [name, schema] of Object.entries(BODIES)) schemas[name] = CLOSED.has(name) ? { ...toSchema(schema), additionalProperties: false } : toSchema(schema)
-  for (const [name, schema] of Object.entries(ANSWERS)) schemas[name] = toSchema(schema)
+  const seen = new Map<string, z.ZodType>()
+  const tags = [...TAGS]
+  for (const area of areas) {
+    for (const route of area.routes as readonly Route<unknown>[]) {
+      if ('page' in route) continue
+      const path = route.path.replace(/:(\w+)/g, '{$1}')
+      paths[path] ??= {}
+      paths[path][route.method] = operation(route, version)
+      if (route.body) component(schemas, seen, route.body, route.closed)
+      for (const named of Object.values(route.extensions ?? {})) component(schemas, seen, named)
+      if (route.answer) component(schemas, seen, route.answer)
+      if (!tags.some((t) => t.name === route.tag)) tags.push({ name: route.tag })
+    }
+  }
 
   return {
     openapi: '3.1.0',
@@ -253,7 +125,7 @@ function build(version: string): Schema {
     },
     servers: [{ url: 'http://127.0.0.1:4010', description: 'sandbox start (default port)' }],
     security: [{ bearerAuth: [] }],
-    tags: TAGS,
+    tags,
     paths,
     components: {
       securitySchemes: {
@@ -273,14 +145,34 @@ function build(version: string): Schema {
   }
 }
 
-const cache = new Map<string, Schema>()
+const cache = new WeakMap<readonly AnyArea[], Map<string, Schema>>()
 
-/** The OpenAPI 3.1 document, built on first use and cached. */
-export function buildOpenApi(version: string): Schema {
-  let doc = cache.get(version)
+/** The OpenAPI 3.1 document of a list of areas (the sandbox's own by default), built on first use and cached. */
+export function buildOpenApi(version: string, areas: readonly AnyArea[] = AREAS): Schema {
+  let docs = cache.get(areas)
+  if (!docs) cache.set(areas, (docs = new Map()))
+  let doc = docs.get(version)
   if (!doc) {
-    doc = build(version)
-    cache.set(version, doc)
+    doc = build(version, areas)
+    docs.set(version, doc)
   }
   return doc
 }
+
+/** The document's tags, in its order; a tag no entry names is listed after them. */
+const TAGS: { name: string; description?: string }[] = [
+  { name: 'cards', description: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
+  { name: 'mobile money', description: 'Mobile money charges (KES, GHS) with OTP and STK prompt' },
+  { name: 'bank transfer', description: 'Bank transfer pay-ins to a temporary account (NGN)' },
+  { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
+  { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
+  { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
+  { name: 'refunds', description: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
+  { name: 'payouts', description: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
+  { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
+  { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
+  { name: 'charges', description: 'The charge query over every payment kind, and the list of pay-ins' },
+  { name: 'misc', description: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key' },
+  { name: 'control', description: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
+]
+

@@ -5,7 +5,8 @@ import { join } from 'node:path'
 import { createApp } from '../src/app.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { resolveConfig, type ConfigInput } from '../src/config.js'
-import { COLLECTIONS, closeDeps, createDeps, type Deps } from '../src/deps.js'
+import { closeDeps, collectionsOf, createDeps, type Deps } from '../src/deps.js'
+import { AREAS } from '../src/areas.js'
 import { Store, type StoreOptions } from '../src/store/store.js'
 
 export const SECRET = 'sk_test_sandbox'
@@ -57,7 +58,7 @@ const TEST_COLLECTIONS = ['c', 'x', 'y', 'things', 'other', 'plain', 'big', 'new
  */
 export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
   const given = options.collections ?? []
-  const plain = [...COLLECTIONS.map((spec) => spec.name), ...TEST_COLLECTIONS].filter((name) => !given.some((spec) => spec.name === name)).map((name) => ({ name }))
+  const plain = [...collectionsOf(AREAS).map((spec) => spec.name), ...TEST_COLLECTIONS].filter((name) => !given.some((spec) => spec.name === name)).map((name) => ({ name }))
   return Store.open({ ...STORE_LIMITS, ...options, collections: [...given, ...plain] })
 }
 

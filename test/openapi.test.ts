@@ -1,6 +1,11 @@
 import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AREAS } from '../src/areas.js'
+import type { Documented, Route } from '../src/http/area.js'
 import { makeSandbox, cardPayload, type TestSandbox } from './helpers.js'
+
+/** the routes the shipped areas declare for the document */
+const documentedRoutes = () => AREAS.flatMap((a) => a.routes as readonly Route<unknown>[]).filter((r): r is Route<unknown> & Documented => !('page' in r))
 
 /** Routes served but not part of the JSON API: HTML pages for a browser, and the document itself. */
 // the customer's pages (3DS, checkout) and the dashboard are HTML for a browser
@@ -117,11 +122,64 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
-  it('documents 409 on the step calls, which refuse a finished payment, and only there', () => {
-    const steps = ['/merchant/api/v1/charges/card/authorize', '/merchant/api/v1/charges/card/resend-otp', '/merchant/api/v1/charges/mobile-money/authorize', '/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', '/merchant/api/v1/charges/mobile-money/resend-otp', '/merchant/api/v1/charges/mobile-money/resend-stk', '/_sandbox/charges/{reference}/complete']
-    for (const path of steps) expect(doc.paths[path].post.responses['409'], path).toEqual({ $ref: '#/components/responses/Conflict' })
+  it('documents 409 on the routes their areas declare as steps, and only there', () => {
+    const steps = new Set(documentedRoutes().filter((r) => r.step).map((r) => `${r.method} ${r.path.replace(/:(\w+)/g, '{$1}')}`))
+    expect(steps.size).toBeGreaterThan(10)
+    for (const [path, ops] of Object.entries(doc.paths as Record<string, Record<string, any>>)) {
+      for (const [method, op] of Object.entries(ops)) {
+        expect(op.responses['409'], `${method} ${path}`).toEqual(steps.has(`${method} ${path}`) ? { $ref: '#/components/responses/Conflict' } : undefined)
+      }
+    }
     expect(doc.components.responses.Conflict.description).toContain('Payment has already been completed')
-    expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['409']).toBeUndefined()
+  })
+
+  it('every step answers 409 once what it acts on has ended', async () => {
+    const key = { key: 'sk_test_openapi_steps' }
+    const call = (method: string, path: string, body?: unknown) => sandbox.call(method, path, body, key)
+    // a card charge that succeeded at once, a mobile-money charge completed, a checkout cancelled,
+    // a virtual account (its reference taken), a bank-transfer charge whose account expired
+    const card = (await sandbox.charge(cardPayload('4084127883172787'), key)).body.data.transaction_reference
+    const mm = (await call('POST', '/merchant/api/v1/charges/mobile-money', { reference: 'steps-mm-1', amount: 500, currency: 'KES', customer: { email: 'ada@example.com' }, mobile_money: { number: '254700000000' } })).body.data.transaction_reference
+    expect((await call('POST', `/_sandbox/charges/${mm}/complete`, { outcome: 'success' })).status).toBe(200)
+    await call('POST', '/merchant/api/v1/charges/initialize', { reference: 'steps-co-1', amount: 900, currency: 'NGN', customer: { email: 'ada@example.com' } })
+    expect((await call('POST', '/_sandbox/checkouts/steps-co-1/cancel')).status).toBe(200)
+    const account = { account_name: 'Ada', account_reference: 'steps-vba-1', permanent: true, bank_code: '000', customer: { name: 'Ada' }, kyc: { bvn: '22222222222' } }
+    expect((await call('POST', '/merchant/api/v1/virtual-bank-account', account)).status).toBe(200)
+    const transfer = (await call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: 'steps-bt-1', amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' }, auto_complete: false })).body.data.bank_account.account_number
+    await call('POST', '/_sandbox/clock/advance', { seconds: 31 * 60 })
+    /** per step, how it is called on what has ended: a step declared without one fails this test */
+    const calls: Record<string, [string, unknown?]> = {
+      authorizeCardCharge: ['/merchant/api/v1/charges/card/authorize', { transaction_reference: card, authorization: { pin: '1234' } }],
+      resendCardOtp: ['/merchant/api/v1/charges/card/resend-otp', { transaction_reference: card }],
+      authorizeMobileMoney: ['/merchant/api/v1/charges/mobile-money/authorize', { reference: mm, token: '123456' }],
+      authorizeStk: ['/merchant/api/v1/charges/mobile-money/sandbox/authorize-stk', { reference: mm, pin: '1234' }],
+      resendMobileMoneyOtp: ['/merchant/api/v1/charges/mobile-money/resend-otp', { transaction_reference: mm }],
+      resendStk: ['/merchant/api/v1/charges/mobile-money/resend-stk', { transaction_reference: mm }],
+      completeCharge: [`/_sandbox/charges/${card}/complete`, { outcome: 'success' }],
+      payCheckout: ['/_sandbox/checkouts/steps-co-1/pay', { channel: 'bank_transfer' }],
+      cancelCheckout: ['/_sandbox/checkouts/steps-co-1/cancel'],
+      createVirtualAccount: ['/merchant/api/v1/virtual-bank-account', account],
+      creditVirtualAccount: ['/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: transfer, amount: 1500, currency: 'NGN' }],
+    }
+    const steps = documentedRoutes().filter((r) => r.step)
+    expect(steps.map((r) => r.operationId).sort()).toEqual(Object.keys(calls).sort())
+    for (const route of steps) {
+      const [path, body] = calls[route.operationId]
+      const res = await call(route.method.toUpperCase(), path, body)
+      expect(res.status, route.operationId).toBe(409)
+      expect(res.body.status).toBe(false)
+    }
+  })
+
+  it('accepts a public test key on the routes their areas declare for it, and refuses it everywhere else', async () => {
+    const publicKey = documentedRoutes().filter((r) => r.access === 'public key')
+    expect(publicKey.map((r) => r.operationId)).toEqual(['listBanks', 'listMobileMoneyOperators', 'resolveBankAccount'])
+    for (const r of publicKey) expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method].security).toEqual([{ bearerAuth: [] }, { publicKeyAuth: [] }])
+    const pk = { key: 'pk_test_openapi_public' }
+    expect((await sandbox.call('GET', '/merchant/api/v1/misc/banks?countryCode=NG', undefined, pk)).status).toBe(200)
+    expect((await sandbox.call('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '033', account: '0000000000' }, pk)).status).toBe(200)
+    expect((await sandbox.call('GET', '/merchant/api/v1/balances', undefined, pk)).status).toBe(401)
+    expect((await sandbox.call('GET', '/_sandbox/clock', undefined, pk)).status).toBe(401)
   })
 
   it('uses {param} paths with their path parameters', () => {
@@ -240,6 +298,6 @@ describe('GET /_sandbox/openapi.json', () => {
     const again = await (await sandbox.app.request('/_sandbox/openapi.json')).json()
     expect(again).toEqual(doc)
     const { buildOpenApi } = await import('../src/openapi.js')
-    expect(buildOpenApi(sandbox.deps.version)).toBe(buildOpenApi(sandbox.deps.version))
+    expect(buildOpenApi(sandbox.deps.version, sandbox.deps.areas)).toBe(buildOpenApi(sandbox.deps.version, sandbox.deps.areas))
   })
 })

@@ -1,7 +1,6 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { chargeQueryAnswer } from '../src/charges/routes.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
 
 /**
@@ -111,14 +110,14 @@ const OPS: Op[] = [
 
 /** Every charge queried over HTTP, each answer compared with the one computed afresh now. */
 async function queryAll(r: Run, asked: Map<string, string>): Promise<void> {
-  const { store, clocks, queryExtras } = r.sb.deps
+  const { store, clocks, chargeQuery } = r.sb.deps
   for (const reference of r.refs) {
     const moment = `${store.version}@${clocks.now(NS)}`
     if (asked.get(reference) === moment) hits++
     const res = await r.sb.call('GET', `${M}/charges/${reference}`)
     expect(store.version, 'a charge query wrote nothing here').toBe(Number(moment.split('@')[0]))
     asked.set(reference, moment)
-    expect(res.body, reference).toEqual(JSON.parse(chargeQueryAnswer(store, queryExtras, NS, reference)))
+    expect(res.body, reference).toEqual(JSON.parse(chargeQuery.computed(NS, reference)))
   }
 }
 

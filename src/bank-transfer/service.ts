@@ -1,5 +1,5 @@
 import { customAlphabet } from 'nanoid'
-import { ChargeLifecycle, customerOf, requireProcessing, type AttemptHooks } from '../charges/lifecycle.js'
+import { ChargeLifecycle, customerOf, requireProcessing, type AttemptEnds } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, conflict, notFound } from '../errors.js'
@@ -93,7 +93,7 @@ export class BankTransferService {
     private readonly scenarios: Scenarios,
     events: Events,
     ledger: Ledger,
-    hooks: AttemptHooks = {},
+    attempts?: AttemptEnds,
   ) {
     this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'bank_transfer',
@@ -105,7 +105,7 @@ export class BankTransferService {
       expired: TRANSFER_MSG.EXPIRED,
       onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
       target: (charge) => charge.notification_url,
-    }, hooks)
+    }, attempts)
     clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)

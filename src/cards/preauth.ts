@@ -43,7 +43,7 @@ export function formatExpiry(ms: number): string {
   return new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
 }
 
-/** What the refunds area does around a card refund (docs/behaviour.md 13.8); src/deps.ts sets it. */
+/** What the refunds area does around a card refund (docs/behaviour.md 13.8): `RefundService.refundCard` gives it. */
 export interface CardRefundHooks {
   /** refuses before anything is written (a reference a refund holds, a balance too low) */
   check(ns: string, transactionReference: string, currency: string, amount: number): void
@@ -66,7 +66,6 @@ export class PreauthService {
     private readonly scenarios: Scenarios,
     private readonly events: Events,
     private readonly ledger: Ledger,
-    private readonly refundHooks: { current?: CardRefundHooks } = {},
   ) {
     registerCaptures(ledger)
     clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
@@ -180,8 +179,8 @@ export class PreauthService {
     return { op, parent }
   }
 
-  /** POST /charges/card/refund: a settled capture, or a settled plain charge. */
-  refund(ns: string, input: RefundInput): { op: CardOperation; parent: CardCharge } {
+  /** POST /charges/card/refund: a settled capture, or a settled plain charge; `around` is the refunds area's part. */
+  refund(ns: string, input: RefundInput, around: CardRefundHooks): { op: CardOperation; parent: CardCharge } {
     const parent = this.#charges(ns).findBy('payment_reference', input.payment_reference)
     if (!parent || parent.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
     this.#currency(parent, input.currency)
@@ -218,12 +217,12 @@ export class PreauthService {
     }
     if (amount > refundable) throw badRequest(PREAUTH_MSG.OVER_REFUND, { amount_left: toMajor(refundable) })
     this.#newTxRef(ns, input.transaction_reference)
-    this.refundHooks.current?.check(ns, input.transaction_reference, parent.currency, amount)
+    around.check(ns, input.transaction_reference, parent.currency, amount)
     onRefund()
     const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: PREAUTH_MSG.REFUNDED, target: targetRef })
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     this.#save(ns, parent, op)
-    this.refundHooks.current?.recorded(ns, op, parent, targetAmount)
+    around.recorded(ns, op, parent, targetAmount)
     this.events.record(ns, 'refund.success', {
       reference: op.transaction_reference,
       payment_reference: parent.payment_reference,

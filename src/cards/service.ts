@@ -1,4 +1,4 @@
-import { StepLifecycle, customerOf, sha256, type AttemptHooks } from '../charges/lifecycle.js'
+import { StepLifecycle, customerOf, sha256, type AttemptEnds } from '../charges/lifecycle.js'
 import type { CardCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
@@ -41,7 +41,7 @@ function defaultScenario(number: string, scheme: CardScenario['scheme']): CardSc
   }
 }
 
-export interface CardHooks extends AttemptHooks {
+export interface CardHooks {
   /** a pre-authorization passed its steps: place the hold */
   onPreauthorized?: (ns: string, charge: CardCharge) => void
 }
@@ -55,6 +55,7 @@ export class CardService {
     private readonly scenarios: Scenarios,
     events: Events,
     ledger: Ledger,
+    attempts?: AttemptEnds,
     private readonly hooks: CardHooks = {},
   ) {
     this.#charges = new StepLifecycle<CardCharge>(store, clocks, scenarios, events, ledger, {
@@ -79,7 +80,7 @@ export class CardService {
       announces: (charge) => charge.operation === 'charge',
       // a pre-authorization's hold is no money yet: its captures are (cards/capture-ledger.ts)
       payin: (charge) => charge.operation === 'charge',
-    }, hooks)
+    }, attempts)
   }
 
   /** POST /charges/card (and the start of a pre-authorization, and a checkout's card attempt: `parent`). */

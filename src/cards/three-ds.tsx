@@ -1,7 +1,7 @@
-import { Hono } from 'hono'
+import type { Context } from 'hono'
 import { HtmlPage } from '../http/html-page.js'
 import type { FC, PropsWithChildren } from 'hono/jsx'
-import { locateCharge, returnUrl } from '../charges/routes.js'
+import { locateCharge, returnUrl } from '../charges/charge-query.js'
 import type { CardCharge } from '../charges/types.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
@@ -75,11 +75,15 @@ function outcomeText(charge: CardCharge): string {
   return 'This transaction is still processing.'
 }
 
-export function threeDsRoutes({ store, namespaces, cards }: { store: Store; namespaces: Namespaces; cards: CardService }) {
-  const app = new Hono<AppEnv>()
+/** GET and POST /_sandbox/3ds/:tx, served by the cards area (src/cards/area.ts). */
+export interface ThreeDsPage {
+  show(c: Context<AppEnv>): Response | Promise<Response>
+  decide(c: Context<AppEnv>): Promise<Response>
+}
 
-  app.get('/:tx', (c) => {
-    const found = locate(store, c.req.param('tx'))
+export function threeDsPage({ store, namespaces, cards }: { store: Store; namespaces: Namespaces; cards: CardService }): ThreeDsPage {
+  const show = (c: Context<AppEnv>) => {
+    const found = locate(store, c.req.param('tx')!)
     if (!found) {
       return c.html(
         <Page title="Transaction not found">
@@ -119,10 +123,10 @@ export function threeDsRoutes({ store, namespaces, cards }: { store: Store; name
         </form>
       </Page>,
     )
-  })
+  }
 
-  app.post('/:tx', async (c) => {
-    const tx = c.req.param('tx')
+  const decide = async (c: Context<AppEnv>) => {
+    const tx = c.req.param('tx')!
     const found = locate(store, tx)
     let decision: unknown
     try {
@@ -179,7 +183,7 @@ export function threeDsRoutes({ store, namespaces, cards }: { store: Store; name
         <Summary charge={charge} merchant={namespaces.get(ns)?.name ?? 'Merchant'} />
       </Page>,
     )
-  })
+  }
 
-  return app
+  return { show, decide }
 }

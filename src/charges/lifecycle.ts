@@ -66,9 +66,21 @@ export interface NewCharge {
   parent?: string
 }
 
-/** Who hears of a checkout attempt's end, which is not announced by an event of its own. */
-export interface AttemptHooks {
-  onAttemptEnd?(ns: string, charge: ChargeBase): void
+/**
+ * Who hears of a checkout attempt's end, which is not announced by an event of its own: the area
+ * that makes attempts (src/checkout/service.ts) listens; the channels' lifecycles, built before
+ * it, tell it when an attempt ends. One per wired sandbox (src/deps.ts), like the clock's timers.
+ */
+export class AttemptEnds {
+  readonly #listeners: ((ns: string, charge: ChargeBase) => void)[] = []
+
+  on(listener: (ns: string, charge: ChargeBase) => void): void {
+    this.#listeners.push(listener)
+  }
+
+  ended(ns: string, charge: ChargeBase): void {
+    for (const listener of this.#listeners) listener(ns, charge)
+  }
 }
 
 /** What the lifecycle needs to know of a channel; the hooks are optional. */
@@ -117,7 +129,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     protected readonly events: Events,
     protected readonly ledger: Ledger,
     protected readonly channel: Channel<C>,
-    protected readonly hooks: AttemptHooks = {},
+    protected readonly attempts?: AttemptEnds,
   ) {
     const expired = channel.expired
     if (expired !== undefined) {
@@ -262,7 +274,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.completed_at = now
     charge.updated_at = now
     charge.history.push({ at: now, step: 'expiry', result: message })
-    if (charge.parent) this.hooks.onAttemptEnd?.(ns, charge)
+    if (charge.parent) this.attempts?.ended(ns, charge)
   }
 
   /**
@@ -271,7 +283,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
    */
   #announce(ns: string, charge: C): void {
     if (charge.parent) {
-      this.hooks.onAttemptEnd?.(ns, charge)
+      this.attempts?.ended(ns, charge)
       return
     }
     const channel = this.channel
@@ -286,8 +298,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, ledger: Ledger, channel: StepChannel<C>, hooks: AttemptHooks = {}) {
-    super(store, clocks, scenarios, events, ledger, channel, hooks)
+  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, ledger: Ledger, channel: StepChannel<C>, attempts?: AttemptEnds) {
+    super(store, clocks, scenarios, events, ledger, channel, attempts)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */

@@ -1,4 +1,5 @@
 import { z } from '../http/zod-messages.js'
+import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './types.js'
 
 /**
  * The request fields every charge channel shares (docs/api.md 2.2, 2.6): references, amounts,
@@ -77,3 +78,41 @@ export const amountSchema = (opts: { allowZero?: boolean; allowString?: boolean 
     const message = amountIssue(v, opts)
     if (message) ctx.addIssue({ code: 'custom', message })
   })
+
+/** every status a charge record may have (the compiler checks the list against `ChargeStatus`) */
+const STATUSES = ['pending', 'processing', 'success', 'failed', 'expired'] as const satisfies readonly ChargeStatus[]
+const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer'] as const satisfies readonly PaymentMethod[]
+const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer'] as const satisfies readonly PaymentAttempt['channel'][]
+// and none is missing from the lists
+const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true
+void _all
+
+/** a charge's statuses and methods as the answers' schemas list them (the OpenAPI document) */
+export const chargeStatusSchema = z.enum(STATUSES)
+export const paymentMethodSchema = z.enum(METHODS)
+
+export const attemptSchema = z.object({
+  reference: z.string().describe("the attempt's transaction reference"),
+  status: chargeStatusSchema,
+  channel: z.enum(ATTEMPT_CHANNELS),
+  message: z.string(),
+})
+
+/** The charge query's answer (docs/api.md 2.8 and docs/behaviour.md 13.1), written here: it is built in code, not validated. */
+export const chargeRecordSchema = z
+  .object({
+    reference: z.string().describe("the merchant's (payment) reference"),
+    transaction_reference: z.string(),
+    status: chargeStatusSchema.describe('`pending`: a checkout nobody has started paying; `processing`: under way (a checkout tried at least once and still open, a step or a transfer awaited); `expired`: a checkout or a temporary bank account whose time ran out on the namespace clock'),
+    amount: z.string(),
+    amount_paid: z.string(),
+    fee: z.string(),
+    vat: z.string(),
+    currency: z.string(),
+    description: z.string().nullable(),
+    payment_method: paymentMethodSchema.nullable().describe("the charge's channel; for a checkout, the channel of the attempt that paid it (null until then)"),
+    payment_attempts: z.array(attemptSchema).optional().describe('the failed tries; for a checkout, every attempt, its status as it is'),
+    created_at: z.string(),
+    completed_at: z.string().nullable(),
+  })
+  .describe('What every kind of charge answers; each kind adds its own fields (card, ledger, wallet, bank_account, expires_at ...)')

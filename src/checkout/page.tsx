@@ -1,7 +1,7 @@
-import { Hono, type Context } from 'hono'
+import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
-import { originOf } from '../cards/routes.js'
-import { returnUrl } from '../charges/routes.js'
+import { originOf } from '../cards/area.js'
+import { returnUrl } from '../charges/charge-query.js'
 import type { CardCharge } from '../charges/types.js'
 import { ApiError, MSG } from '../errors.js'
 import { readBodyText } from '../http/body.js'
@@ -69,8 +69,14 @@ interface ViewOptions {
   echo?: Echo
 }
 
-export function checkoutPageRoutes({ checkout, namespaces }: { checkout: CheckoutService; namespaces: Namespaces }) {
-  const app = new Hono<AppEnv>()
+/** GET and POST /checkout/:tx/pay, POST /checkout/:tx/cancel, served by the checkout area (src/checkout/area.ts). */
+export interface CheckoutPage {
+  show(c: Context<AppEnv>): Response | Promise<Response>
+  pay(c: Context<AppEnv>): Promise<Response>
+  cancel(c: Context<AppEnv>): Response | Promise<Response>
+}
+
+export function checkoutPage({ checkout, namespaces }: { checkout: CheckoutService; namespaces: Namespaces }): CheckoutPage {
   const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
 
   /** The page of an open checkout. */
@@ -239,16 +245,16 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
 
   const notFound = (c: Context<AppEnv>) => c.html(<NotFoundPage />, 404)
 
-  app.get('/:tx/pay', (c) => {
-    const found = checkout.locate(c.req.param('tx'))
+  const show = (c: Context<AppEnv>) => {
+    const found = checkout.locate(c.req.param('tx')!)
     if (!found) return notFound(c)
     const { ns, checkout: co } = found
     if (!isOpen(co)) return ended(c, ns, co, 'get')
     return c.html(view(ns, co, { chosen: c.req.query('channel') }))
-  })
+  }
 
-  app.post('/:tx/pay', async (c) => {
-    const found = checkout.locate(c.req.param('tx'))
+  const pay = async (c: Context<AppEnv>) => {
+    const found = checkout.locate(c.req.param('tx')!)
     if (!found) return notFound(c)
     const { ns, checkout: co } = found
     // journaled in the checkout's namespace, as the 3DS page's posts are
@@ -277,10 +283,10 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
     }
     const now = checkout.get(ns, co.transaction_reference)
     return isOpen(now) ? c.redirect(pagePath(now.transaction_reference), 303) : ended(c, ns, now, 'post')
-  })
+  }
 
-  app.post('/:tx/cancel', (c) => {
-    const found = checkout.locate(c.req.param('tx'))
+  const cancel = (c: Context<AppEnv>) => {
+    const found = checkout.locate(c.req.param('tx')!)
     if (!found) return notFound(c)
     const { ns, checkout: co } = found
     c.set('ns', ns)
@@ -288,7 +294,7 @@ export function checkoutPageRoutes({ checkout, namespaces }: { checkout: Checkou
     // already ended: the outcome stands, the browser goes where an ended checkout sends it
     if (isOpen(co)) checkout.cancel(ns, co)
     return ended(c, ns, co, 'post')
-  })
+  }
 
-  return app
+  return { show, pay, cancel }
 }

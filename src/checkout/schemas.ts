@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
@@ -79,3 +79,19 @@ export const controlPaySchema = z
   })
   .strict()
 export type ControlPayInput = z.infer<typeof controlPaySchema>
+
+/** What initialize answers (written here: it is built in code, not validated). */
+export const initializeAnswerSchema = z.object({
+  reference: z.string().describe("the merchant's reference, as sent"),
+  checkout_url: z.string().describe("the hosted page on the sandbox's own origin: `<origin>/checkout/<transaction reference>/pay`"),
+})
+
+/** What the control calls answer about a checkout. */
+export const checkoutSummarySchema = z.object({
+  reference: z.string(),
+  transaction_reference: z.string(),
+  status: chargeStatusSchema,
+  payment_method: paymentMethodSchema.nullable(),
+  message: z.string(),
+  payment_attempts: z.array(attemptSchema),
+})

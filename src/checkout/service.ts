@@ -1,6 +1,6 @@
 import { toDecimalString } from '../money.js'
-import { ChargeLifecycle, customerOf } from '../charges/lifecycle.js'
-import { locateCharge } from '../charges/routes.js'
+import { ChargeLifecycle, customerOf, type AttemptEnds } from '../charges/lifecycle.js'
+import { locateCharge } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentAttempt, type PaymentMethod } from '../charges/types.js'
 import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
 import type { AuthorizeInput } from '../cards/schemas.js'
@@ -68,7 +68,10 @@ export class CheckoutService {
     private readonly cards: CardService,
     private readonly mobileMoney: MobileMoneyService,
     private readonly bankTransfer: BankTransferService,
+    attempts: AttemptEnds,
   ) {
+    // its attempts are charges of the channels built before it: they tell it when one ends
+    attempts.on((ns, charge) => this.attemptEnded(ns, charge))
     this.#charges = new ChargeLifecycle<CheckoutCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'checkout',
       prefix: 'PI',

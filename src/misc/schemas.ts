@@ -16,3 +16,8 @@ export const resolveSchema = z
   })
   .passthrough()
 export type ResolveInput = z.infer<typeof resolveSchema>
+
+/** The answers (written here: they are built in code, not validated). */
+export const banksSchema = z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() }))
+export const operatorsSchema = z.array(z.object({ name: z.string(), slug: z.string(), code: z.string().describe("what a payout's `operator` takes"), country: z.string(), min: z.number(), max: z.number() }))
+export const resolvedAccountSchema = z.object({ bank_name: z.string(), bank_code: z.string(), account_number: z.string(), account_name: z.string() })

@@ -1,4 +1,4 @@
-import { StepLifecycle, customerOf, sha256, type AttemptHooks } from '../charges/lifecycle.js'
+import { StepLifecycle, customerOf, sha256, type AttemptEnds } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { ApiError, MSG, invalid } from '../errors.js'
@@ -65,7 +65,7 @@ export class MobileMoneyService {
     private readonly scenarios: Scenarios,
     events: Events,
     ledger: Ledger,
-    hooks: AttemptHooks = {},
+    attempts?: AttemptEnds,
   ) {
     this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, ledger, {
       kind: 'mobile_money',
@@ -94,7 +94,7 @@ export class MobileMoneyService {
         charge.message = message
       },
       target: (charge) => charge.notification_url,
-    }, hooks)
+    }, attempts)
     clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const charge = this.#charges.col(ns).get(payload.tx)
       if (charge?.kind !== 'mobile_money' || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return

@@ -1,5 +1,5 @@
 import { chargeQueryRecord } from '../charges/query.js'
-import type { QueryExtras } from '../charges/routes.js'
+import type { QueryExtras } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type ChargeKind } from '../charges/types.js'
 import { listPage, listTime, newestFirst } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'

@@ -1,4 +1,5 @@
 import type { PreauthService } from '../cards/preauth.js'
+import type { RefundInput } from '../cards/schemas.js'
 import { BALANCE_CURRENCIES, type Entry, type Ledger } from '../charges/ledger.js'
 import type { CardCharge, CardOperation, RecordEntry } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
@@ -99,7 +100,7 @@ export class RefundService {
     private readonly scenarios: Scenarios,
     private readonly events: Events,
     private readonly ledger: Ledger,
-    preauth: PreauthService,
+    private readonly preauth: PreauthService,
   ) {
     this.#payins = new Payins(store, clocks, preauth)
     ledger.addSource<Refund>({
@@ -163,6 +164,17 @@ export class RefundService {
     refund.timer = this.clocks.schedule(ns, delay, COMPLETE, { reference: refund.reference })
     this.#col(ns).put(refund.reference, refund)
     return refund
+  }
+
+  /**
+   * POST /charges/card/refund (docs/api.md 3.2): the card operation, which is also a refund record
+   * and a ledger debit here (docs/behaviour.md 13.8).
+   */
+  refundCard(ns: string, input: RefundInput): { op: CardOperation; parent: CardCharge } {
+    return this.preauth.refund(ns, input, {
+      check: (ns, tx, currency, amount) => this.checkCardRefund(ns, tx, currency, amount),
+      recorded: (ns, op, parent, targetAmount) => this.recordCardRefund(ns, op, parent, targetAmount),
+    })
   }
 
   /**

@@ -90,3 +90,35 @@ export const transactionsQuerySchema = z
     if (q.start_date && q.end_date && q.end_date < q.start_date) ctx.addIssue({ code: 'custom', path: ['end_date'], message: 'must not be before start_date' })
   })
 export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>
+
+/** docs/behaviour.md 13.3: the answers (written here: they are built in code, not validated). */
+export const virtualAccountSchema = z.object({
+  account_name: z.string(),
+  account_number: z.string().describe('10 digits, from the namespace and the account reference'),
+  bank_code: z.string(),
+  bank_name: z.string(),
+  account_reference: z.string(),
+  unique_id: z.string(),
+  account_status: z.literal('active'),
+  created_at: z.string(),
+  currency: z.literal('NGN'),
+  customer: z.object({ name: z.string() }),
+})
+
+export const virtualAccountTransactionsSchema = z.object({
+  total_amount_received: z.number().describe('the transfers the dates select, all pages, major units'),
+  total_amount_recieved: z.number().describe('the same number, as the service\'s documentation spells it'),
+  account_number: z.string(),
+  currency: z.literal('NGN'),
+  transactions: z.array(z.object({
+    reference: z.string().describe('KPY-PAY-...: query it with GET /merchant/api/v1/charges/{reference}'),
+    status: z.literal('success'),
+    amount: z.string(),
+    fee: z.string(),
+    currency: z.string(),
+    description: z.string(),
+    transaction_date: z.string(),
+    payer_bank_account: z.object({ account_number: z.string(), account_name: z.string(), bank_name: z.string() }),
+  })).describe('newest first'),
+  pagination: z.object({ page: z.number(), total: z.number(), pageCount: z.number().describe('transactions on this page'), totalPages: z.number() }),
+})

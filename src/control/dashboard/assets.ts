@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import type { Hono } from 'hono'
-import type { AppEnv } from '../../http/context.js'
+import type { Route } from '../../http/area.js'
 
 /**
  * The page's stylesheet and script: files beside this one (the build copies them into dist/, see
@@ -33,8 +32,8 @@ export function asset(name: AssetName): Asset {
   return a
 }
 
-export function assetRoutes(app: Hono<AppEnv>): void {
-  for (const name of Object.keys(TYPES) as AssetName[]) {
-    app.get(`/${name}`, (c) => c.body(asset(name).body, 200, { 'content-type': TYPES[name], 'cache-control': 'private, max-age=31536000, immutable' }))
-  }
-}
+/** GET /_sandbox/ui/<name>, served by the dashboard area (page.tsx). */
+export const assetRoutes = (Object.keys(TYPES) as AssetName[]).map((name): Route<unknown> => ({
+  method: 'get', path: `/_sandbox/ui/${name}`, access: 'dashboard', page: true,
+  handler: (c) => c.body(asset(name).body, 200, { 'content-type': TYPES[name], 'cache-control': 'private, max-age=31536000, immutable' }),
+}))

@@ -1,10 +1,9 @@
-import { Hono } from 'hono'
 import { html } from 'hono/html'
 import type { FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../charges/types.js'
-import { isOpen } from '../../checkout/service.js'
-import type { Deps } from '../../deps.js'
-import type { AppEnv } from '../../http/context.js'
+import { isOpen, type CheckoutService } from '../../checkout/service.js'
+import type { Kit } from '../../charges/kit.js'
+import type { Area } from '../../http/area.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
 import { Balances } from './balances.js'
 import { Charges } from './charges.js'
@@ -157,34 +156,38 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
   </html>
 )
 
-export function dashboardRoutes(deps: Deps) {
-  const s: DashboardSources = {
-    namespaces: deps.namespaces,
-    clocks: deps.clocks,
-    events: deps.events,
-    // no one service owns the charges of every kind: read where every kind stores them
-    charges: {
-      list: (ns) => [...deps.store.col<ChargeBase>(ns, CHARGES).values()],
-      count: (ns) => deps.store.col(ns, CHARGES).size,
+/** What the panels read (`DashboardSources`): the services of the areas built before this one (src/areas.ts). */
+type Sources = Omit<DashboardSources, 'charges' | 'checkout'> & { checkout: CheckoutService }
+
+/** The dashboard as an area: no key, loopback only (src/app.ts); its stylesheet and script beside it. */
+export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources> = {
+  key: 'dashboard',
+  build: (built) => ({
+    dashboard: {
+      ...built,
+      // no one service owns the charges of every kind: read where every kind stores them
+      charges: {
+        list: (ns) => [...built.store.col<ChargeBase>(ns, CHARGES).values()],
+        count: (ns) => built.store.col(ns, CHARGES).size,
+      },
+      checkout: { attempts: (ns, c) => built.checkout.attempts(ns, c), isOpen },
     },
-    preauth: deps.preauth,
-    directDebit: deps.directDebit,
-    identity: deps.identity,
-    checkout: { attempts: (ns, c) => deps.checkout.attempts(ns, c), isOpen },
-    virtualAccounts: deps.virtualAccounts,
-    balances: deps.balances,
-    refunds: deps.refunds,
-    payouts: deps.payouts,
-  }
-  const app = new Hono<AppEnv>()
-  app.get('/', (c) => {
-    c.header('cache-control', 'no-store')
-    return c.html(html`<!doctype html>${<Page v={readView(s, c.req.query())} s={s} version={deps.version} />}`)
-  })
-  app.get('/fragment', (c) => {
-    c.header('cache-control', 'no-store')
-    return c.html(<Live v={readView(s, c.req.query())} s={s} />)
-  })
-  assetRoutes(app)
-  return app
+  }),
+  routes: [
+    {
+      method: 'get', path: '/_sandbox/ui', access: 'dashboard', page: true,
+      handler: (c, { dashboard, version }) => {
+        c.header('cache-control', 'no-store')
+        return c.html(html`<!doctype html>${<Page v={readView(dashboard, c.req.query())} s={dashboard} version={version} />}`)
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/ui/fragment', access: 'dashboard', page: true,
+      handler: (c, { dashboard }) => {
+        c.header('cache-control', 'no-store')
+        return c.html(<Live v={readView(dashboard, c.req.query())} s={dashboard} />)
+      },
+    },
+    ...assetRoutes,
+  ],
 }

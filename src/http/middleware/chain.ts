@@ -1,5 +1,5 @@
-import type { Context, ErrorHandler, Handler, Hono } from 'hono'
-import { mergePath } from 'hono/utils/url'
+import type { Context, ErrorHandler, Hono } from 'hono'
+import type { Route } from '../area.js'
 import type { AppEnv } from '../context.js'
 
 /** An answer that is ready, or one still being made (a body being read, the data file written). */
@@ -44,12 +44,10 @@ export function whenReady(answer: Answer, f: (res: Response) => Response | Promi
 }
 
 /**
- * Serves every route of `routes` (a Hono app of plain routes, no middleware) under `base`, each
- * inside `around`: one Hono handler per route, which Hono calls without a compose of its own.
+ * Serves `route` of an area (src/http/area.ts) inside `around`, its handler given `s` (the wired
+ * sandbox): one Hono handler, which Hono calls without a compose of its own.
  */
-export function mount(app: Hono<AppEnv>, base: string, around: ReturnType<typeof chain>, routes: Hono<AppEnv>): void {
-  for (const r of routes.routes) {
-    const handler = r.handler as Handler<AppEnv>
-    app.on(r.method, mergePath(base, r.path), (c, next) => around(c, () => handler(c, next) as Answer))
-  }
+export function mount<S>(app: Hono<AppEnv>, around: ReturnType<typeof chain>, route: Route<S>, s: S): void {
+  const handler = route.handler
+  app.on(route.method, route.path, (c) => around(c, () => handler(c, s)))
 }

@@ -1,8 +1,6 @@
-import { Hono } from 'hono'
 import type { Clocks } from '../clock.js'
 import type { Config } from '../config.js'
-import type { AppEnv } from '../http/context.js'
-import { okJson, sendJson } from '../http/envelope.js'
+import { okJson } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
 import type { Store } from '../store/store.js'
 import { chargeQueryRecord } from './query.js'
@@ -36,43 +34,45 @@ export function returnUrl(redirectUrl: string, paymentReference: string): string
 /** What a kind of charge adds to its query record. */
 export type QueryExtras = (ns: string, charge: ChargeBase) => Record<string, unknown>
 
-export interface ChargeQueryOptions {
-  store: Store
-  clocks: Clocks
-  /** per kind of charge, what its query record adds */
-  extras: Partial<Record<ChargeKind, QueryExtras>>
-  cache: Config['queryCache']
-}
-
 /**
- * The answer to a charge query as computed now: the envelope's text. 404 when no charge has this
- * payment or transaction reference.
+ * GET /merchant/api/v1/charges/:reference (docs/api.md 2.8): the answer's text, kept while it
+ * cannot change (`AnswerCache`).
  */
-export function chargeQueryAnswer(store: Store, extras: ChargeQueryOptions['extras'], ns: string, reference: string): string {
-  const charge = findCharge(store, ns, reference)
-  if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
-  const extra = extras[charge.kind]?.(ns, charge)
-  return okJson(MSG.CHARGE_RETRIEVED, extra ? Object.assign(chargeQueryRecord(charge), extra) : chargeQueryRecord(charge))
-}
+export class ChargeQuery {
+  readonly #answers: AnswerCache
 
-/** GET /merchant/api/v1/charges/:reference (docs/api.md 2.8) */
-export function chargeQueryRoutes({ store, clocks, extras, cache }: ChargeQueryOptions) {
-  const app = new Hono<AppEnv>()
-  const answers = new AnswerCache(cache)
-  app.get('/:reference', (c) => {
-    const ns = c.get('ns')
-    const reference = c.req.param('reference')
+  constructor(
+    private readonly store: Store,
+    private readonly clocks: Clocks,
+    /** per kind of charge, what its query record adds */
+    private readonly extras: Partial<Record<ChargeKind, QueryExtras>>,
+    cache: Config['queryCache'],
+  ) {
+    this.#answers = new AnswerCache(cache)
+  }
+
+  /** The whole answer, as JSON text; 404 when no charge has this reference. */
+  answer(ns: string, reference: string): string {
+    const { store, clocks } = this
+    const answers = this.#answers
     const version = store.version
     const at = clocks.now(ns)
     const kept = answers.get(ns, version, at, reference)
-    if (kept !== undefined) return sendJson(c, kept)
-    const text = chargeQueryAnswer(store, extras, ns, reference)
+    if (kept !== undefined) return kept
+    const text = this.computed(ns, reference)
     // kept when computing it changed nothing (an expiry due now may) within one millisecond: the
     // same call then gives the same answer
     if (store.version === version && clocks.now(ns) === at) answers.set(ns, version, at, reference, text)
-    return sendJson(c, text)
-  })
-  return app
+    return text
+  }
+
+  /** The answer as computed now, never the kept one. */
+  computed(ns: string, reference: string): string {
+    const charge = findCharge(this.store, ns, reference)
+    if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
+    const extra = this.extras[charge.kind]?.(ns, charge)
+    return okJson(MSG.CHARGE_RETRIEVED, extra ? Object.assign(chargeQueryRecord(charge), extra) : chargeQueryRecord(charge))
+  }
 }
 
 /** the most answers kept at once */

@@ -1,0 +1,60 @@
+import { balancesArea } from './balances/area.js'
+import { bankTransferArea } from './bank-transfer/area.js'
+import { cardsArea } from './cards/area.js'
+import type { Kit } from './charges/kit.js'
+import { checkoutArea } from './checkout/area.js'
+import { controlArea } from './control/area.js'
+import { dashboardArea } from './control/dashboard/page.js'
+import { infoArea } from './control/info.js'
+import { directDebitArea } from './direct-debit/area.js'
+import type { AnyArea, Area } from './http/area.js'
+import { identityArea } from './identity/area.js'
+import { miscArea } from './misc/area.js'
+import { mobileMoneyArea } from './mobile-money/area.js'
+import { chargesArea } from './pay-ins/area.js'
+import { payoutsArea } from './payouts/area.js'
+import { refundsArea } from './refunds/area.js'
+import { virtualAccountsArea } from './virtual-accounts/area.js'
+
+/**
+ * The areas the sandbox serves, in the order they are built (src/deps.ts) and their routes mounted
+ * (src/app.ts): an area comes after those whose services it names (the compiler checks it below).
+ * Adding an area is a folder with its `area.ts` and a line here (docs/architecture.md, "Areas").
+ */
+export const AREAS = [
+  infoArea,
+  cardsArea,
+  mobileMoneyArea,
+  bankTransferArea,
+  checkoutArea,
+  virtualAccountsArea,
+  refundsArea,
+  directDebitArea,
+  identityArea,
+  miscArea,
+  balancesArea,
+  payoutsArea,
+  chargesArea,
+  controlArea,
+  dashboardArea,
+] as const
+
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never
+
+/** The services a list of areas builds, each under its own name. */
+export type ServicesOf<L extends readonly AnyArea[]> = Intersection<ReturnType<L[number]['build']>>
+
+/**
+ * `true` when every area of `L` is listed after the areas whose services it names; otherwise the
+ * first area that comes too early, and what it misses.
+ */
+export type Ordered<L extends readonly AnyArea[], Have = Kit> = L extends readonly [infer A, ...infer R extends readonly AnyArea[]]
+  ? A extends Area<infer S, infer K>
+    ? Have extends K
+      ? Ordered<R, Have & S>
+      : { area: A; misses: Exclude<keyof K, keyof Have> }
+    : never
+  : true
+
+const ordered: Ordered<typeof AREAS> = true
+void ordered

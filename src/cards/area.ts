@@ -1,0 +1,153 @@
+import { isJsonObject, readJsonObject, validate } from '../http/body.js'
+import { noteRequest, type AppEnv } from '../http/context.js'
+import { ok } from '../http/envelope.js'
+import { ApiError, MSG } from '../errors.js'
+import { maskCardPayload, maskSecrets } from '../http/mask.js'
+import { decryptChargeData } from './crypto.js'
+import { quickCardCharge } from './quick-input.js'
+import type { z } from 'zod'
+import { CARD_OPS_SPEC, type CardCharge } from '../charges/types.js'
+import { PreauthService } from './preauth.js'
+import {
+  authorizeSchema,
+  captureSchema,
+  cardChargeSchema,
+  chargeDataSchema,
+  preauthChargeSchema,
+  transactionReferenceSchema,
+  voidSchema,
+  type CardChargeInput,
+} from './schemas.js'
+import { CardService } from './service.js'
+import { threeDsPage, type ThreeDsPage } from './three-ds.js'
+import type { Area } from '../http/area.js'
+import type { Kit } from '../charges/kit.js'
+
+/** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */
+const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInput>; allowZero: boolean }> = {
+  charge: { schema: cardChargeSchema, allowZero: false },
+  pre_authorization: { schema: preauthChargeSchema, allowZero: true },
+}
+
+/** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
+export async function readChargeData(c: import('hono').Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+  const { schema, allowZero } = PAYLOAD[operation]
+  const body = await readJsonObject(c)
+  const chargeData = body.charge_data
+  const payload = typeof chargeData === 'string' && chargeData !== '' ? decryptChargeData(chargeData, c.get('nsMeta').encryption_key) : undefined
+  if (payload === undefined) {
+    // never journal charge_data itself: a client may send the card unencrypted by mistake (and
+    // masking it first would scan a long hex string for card numbers on every charge)
+    const others: Record<string, unknown> = {}
+    for (const k of Object.keys(body)) if (k !== 'charge_data' || typeof body[k] !== 'string') others[k] = body[k]
+    const journalBody = maskSecrets(others) as Record<string, unknown>
+    if (typeof chargeData === 'string') journalBody.charge_data = '(not journaled)'
+    noteRequest(c, journalBody, true)
+    // missing, empty or not a string: its field error; otherwise it could not be decrypted
+    validate(chargeDataSchema, body)
+    throw new ApiError(400, MSG.DECRYPT_FAILED)
+  }
+  // the journal shows what was decrypted, masked; never the card itself
+  const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
+  if (!isJsonObject(payload)) {
+    journalDecrypted(maskSecrets(payload))
+    throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
+  }
+  // the usual payload is taken by the quick path; anything else, and every error, is zod's
+  const quick = quickCardCharge(payload, allowZero)
+  journalDecrypted(quick ? maskCardPayload(payload) : maskSecrets(payload))
+  return quick ?? validate(schema, payload)
+}
+
+export interface CardServices {
+  cards: CardService
+  preauth: PreauthService
+  threeDs: ThreeDsPage
+}
+
+/** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
+const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, asPlaced = false) =>
+  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, originOf(url))
+
+const CARD = '/merchant/api/v1/charges/card'
+const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
+
+/** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
+export const cardsArea: Area<CardServices, Kit> = {
+  key: 'cards',
+  collections: [CARD_OPS_SPEC],
+  build({ store, clocks, scenarios, events, ledger, namespaces, attempts }) {
+    const preauth = new PreauthService(store, clocks, scenarios, events, ledger)
+    const cards = new CardService(store, clocks, scenarios, events, ledger, attempts, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+    return { cards, preauth, threeDs: threeDsPage({ store, namespaces, cards }) }
+  },
+  routes: [
+    {
+      method: 'post', path: CARD, access: 'secret key', tag: 'cards', operationId: 'chargeCard', summary: 'Charge a card', body: chargeData,
+      description: '`charge_data` is the card charge payload (`CardChargePayload`) as JSON, encrypted with AES-256-GCM under the namespace\'s 32-character encryption key: `hex(iv16):hex(ciphertext):hex(tag16)`.',
+      extensions: { 'x-charge-data-schema': { name: 'CardChargePayload', schema: cardChargeSchema } },
+      handler: async (c, s) => {
+        const input = await readChargeData(c)
+        const charge = s.cards.charge(c.get('ns'), input)
+        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, originOf(c.req.url)))
+      },
+    },
+    {
+      method: 'post', path: `${CARD}/pre-authorize`, access: 'secret key', tag: 'cards', operationId: 'preauthorizeCard', summary: 'Place a hold on a card', body: chargeData,
+      description: '`charge_data` is `PreauthChargePayload` (the card charge payload, where `amount` may be 0), encrypted as for a charge.',
+      extensions: { 'x-charge-data-schema': { name: 'PreauthChargePayload', schema: preauthChargeSchema } },
+      handler: async (c, s) => {
+        const input = await readChargeData(c, 'pre_authorization')
+        const ns = c.get('ns')
+        const charge = s.cards.charge(ns, input, 'pre_authorization')
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, c.req.url, true))
+      },
+    },
+    {
+      method: 'post', path: `${CARD}/authorize`, access: 'secret key', tag: 'cards', operationId: 'authorizeCardCharge', step: true, summary: 'Answer the pending step of a card charge (PIN, OTP, AVS or phone)',
+      body: { name: 'CardAuthorizeRequest', schema: authorizeSchema },
+      handler: async (c, s) => {
+        const input = validate(authorizeSchema, await readJsonObject(c))
+        const ns = c.get('ns')
+        const charge = s.cards.authorize(ns, input)
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, c.req.url, true))
+      },
+    },
+    {
+      method: 'post', path: `${CARD}/capture`, access: 'secret key', tag: 'cards', operationId: 'capturePreauthorization', summary: 'Capture from a pre-authorization',
+      body: { name: 'CaptureRequest', schema: captureSchema },
+      handler: async (c, s) => {
+        const ns = c.get('ns')
+        const { op, parent } = s.preauth.capture(ns, validate(captureSchema, await readJsonObject(c)))
+        return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
+      },
+    },
+    {
+      method: 'post', path: `${CARD}/void`, access: 'secret key', tag: 'cards', operationId: 'voidCapture', summary: 'Void an unsettled capture or the authorization',
+      body: { name: 'VoidRequest', schema: voidSchema },
+      handler: async (c, s) => {
+        const ns = c.get('ns')
+        const { op, parent } = s.preauth.void(ns, validate(voidSchema, await readJsonObject(c)))
+        return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
+      },
+    },
+    {
+      method: 'post', path: `${CARD}/resend-otp`, access: 'secret key', tag: 'cards', operationId: 'resendCardOtp', step: true, summary: 'Resend the OTP of a card charge',
+      body: { name: 'TransactionReferenceRequest', schema: transactionReferenceSchema },
+      handler: async (c, s) => {
+        const { transaction_reference } = validate(transactionReferenceSchema, await readJsonObject(c))
+        const charge = s.cards.resendOtp(c.get('ns'), transaction_reference)
+        return ok(c, 'OTP resent successfully', s.cards.responseData(charge, originOf(c.req.url)))
+      },
+    },
+    // the customer's 3DS page (docs/behaviour.md 8): no key
+    { method: 'get', path: '/_sandbox/3ds/:tx', access: 'open', page: true, handler: (c, s) => s.threeDs.show(c) },
+    { method: 'post', path: '/_sandbox/3ds/:tx', access: 'open', page: true, handler: (c, s) => s.threeDs.decide(c) },
+  ],
+}
+
+/** `http://host:port` of an absolute URL, without parsing it whole. */
+export function originOf(url: string): string {
+  const slash = url.indexOf('/', url.indexOf('//') + 2)
+  return slash < 0 ? url : url.slice(0, slash)
+}

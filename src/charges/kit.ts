@@ -1,0 +1,37 @@
+import type { Clocks } from '../clock.js'
+import type { Config } from '../config.js'
+import type { Faults } from '../faults.js'
+import type { AnyArea } from '../http/area.js'
+import type { Journal } from '../http/journal.js'
+import type { Namespaces } from '../namespaces.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
+import type { WebhookDelivery } from '../webhooks/delivery.js'
+import type { Ledger } from './ledger.js'
+import type { AttemptEnds } from './lifecycle.js'
+
+/**
+ * What every area is built from (`Area.build`, src/http/area.ts): the engine's parts, wired once by
+ * src/deps.ts before any area. An area that needs the services of another names them beside the
+ * kit (`Kit & { cards: CardService }`); src/areas.ts lists it after that area.
+ */
+export interface Kit {
+  config: Config
+  store: Store
+  clocks: Clocks
+  scenarios: Scenarios
+  namespaces: Namespaces
+  events: Events
+  journal: Journal
+  webhooks: WebhookDelivery
+  faults: Faults
+  /** the merchant's ledger: every balance is derived from its entries */
+  ledger: Ledger
+  /** where a checkout attempt's end is heard (src/charges/lifecycle.ts) */
+  attempts: AttemptEnds
+  /** the areas the sandbox serves, in order (the OpenAPI document is derived from them) */
+  areas: readonly AnyArea[]
+  version: string
+  startedAt: number
+}

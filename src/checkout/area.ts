@@ -1,0 +1,81 @@
+import { originOf } from '../cards/area.js'
+import type { CardService } from '../cards/service.js'
+import type { Kit } from '../charges/kit.js'
+import type { BankTransferService } from '../bank-transfer/service.js'
+import type { Area } from '../http/area.js'
+import { readJsonObject, validate } from '../http/body.js'
+import { ok } from '../http/envelope.js'
+import type { MobileMoneyService } from '../mobile-money/service.js'
+import { checkoutPage, type CheckoutPage } from './page.js'
+import { payAsCustomer } from './pay.js'
+import { CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
+import { CHECKOUT_MSG, CheckoutService, type CheckoutCharge } from './service.js'
+
+/** The hosted page of a checkout, on the sandbox's own origin (docs/behaviour.md 13.1). */
+export const checkoutUrl = (origin: string, c: CheckoutCharge) => `${origin}/checkout/${encodeURIComponent(c.transaction_reference)}/pay`
+
+/** What the control calls answer about a checkout. */
+export function checkoutSummary(checkout: CheckoutService, ns: string, charge: CheckoutCharge) {
+  const c = checkout.get(ns, charge.transaction_reference)
+  return {
+    reference: c.payment_reference,
+    transaction_reference: c.transaction_reference,
+    status: c.status,
+    payment_method: c.payment_method,
+    message: c.failure_message ?? c.response_message,
+    payment_attempts: c.attempts,
+  }
+}
+
+const summary = { name: 'CheckoutSummary', schema: checkoutSummarySchema }
+
+/** The channels a checkout's attempts are charges of: built before it (src/areas.ts). */
+type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTransfer: BankTransferService }
+
+/** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
+export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
+  key: 'checkout',
+  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, cards, mobileMoney, bankTransfer }) {
+    const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts)
+    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces }) }
+  },
+  routes: [
+    {
+      method: 'post', path: '/merchant/api/v1/charges/initialize', access: 'secret key', tag: 'checkout', operationId: 'initializeCheckout',
+      summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
+      answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
+      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.`,
+      handler: async (c, { checkout }) => {
+        const input = validate(initializeSchema, await readJsonObject(c))
+        const charge = checkout.initialize(c.get('ns'), input)
+        return ok(c, CHECKOUT_MSG.CREATED, { reference: charge.payment_reference, checkout_url: checkoutUrl(originOf(c.req.url), charge) })
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/checkouts/:reference/pay', access: 'control', tag: 'checkout', operationId: 'payCheckout',
+      summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: { name: 'CheckoutPayRequest', schema: controlPaySchema }, answer: summary, step: true,
+      description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). `reference` is the merchant's or the transaction reference.",
+      handler: async (c, { checkout, scenarios, namespaces }) => {
+        const ns = c.get('ns')
+        const input = validate(controlPaySchema, await readJsonObject(c))
+        const charge = checkout.get(ns, c.req.param('reference')!)
+        payAsCustomer(checkout, scenarios, ns, charge, input, checkoutUrl(originOf(c.req.url), charge), namespaces.get(ns)?.name ?? 'Sandbox Merchant')
+        const done = checkoutSummary(checkout, ns, charge)
+        return ok(c, `Checkout ${done.status}`, done)
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/checkouts/:reference/cancel', access: 'control', tag: 'checkout', operationId: 'cancelCheckout',
+      summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: summary, step: true,
+      handler: (c, { checkout }) => {
+        const ns = c.get('ns')
+        const charge = checkout.cancel(ns, checkout.get(ns, c.req.param('reference')!))
+        return ok(c, 'Checkout cancelled', checkoutSummary(checkout, ns, charge))
+      },
+    },
+    // the hosted page: the customer's browser, no key (docs/behaviour.md 13.1.1)
+    { method: 'get', path: '/checkout/:tx/pay', access: 'open', page: true, handler: (c, s) => s.checkoutPage.show(c) },
+    { method: 'post', path: '/checkout/:tx/pay', access: 'open', page: true, handler: (c, s) => s.checkoutPage.pay(c) },
+    { method: 'post', path: '/checkout/:tx/cancel', access: 'open', page: true, handler: (c, s) => s.checkoutPage.cancel(c) },
+  ],
+}

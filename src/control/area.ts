@@ -1,0 +1,222 @@
+import type { ChargeBase, ChargeKind } from '../charges/types.js'
+import { findCharge } from '../charges/charge-query.js'
+import { requireProcessing } from '../charges/lifecycle.js'
+import type { BankTransferService } from '../bank-transfer/service.js'
+import type { PreauthService } from '../cards/preauth.js'
+import type { CardService } from '../cards/service.js'
+import type { Kit } from '../charges/kit.js'
+import type { CheckoutService } from '../checkout/service.js'
+import type { DirectDebitService } from '../direct-debit/service.js'
+import type { Area } from '../http/area.js'
+import type { MobileMoneyService } from '../mobile-money/service.js'
+import { readJsonObject, validate } from '../http/body.js'
+import { ok } from '../http/envelope.js'
+import { MSG, badRequest, invalid, notFound } from '../errors.js'
+import { PackError } from '../scenario/index.js'
+import { packSchema } from '../scenario/schema.js'
+import { journalToFlow } from '../flow/record.js'
+import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+
+export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
+
+/** Long polls are capped (docs/behaviour.md 9). */
+const MAX_WAIT_MS = 30_000
+
+function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
+  // one reading: two could fall on either side of a millisecond
+  const now = deps.clocks.now(ns)
+  return {
+    now: new Date(now).toISOString(),
+    now_ms: now,
+    offset_ms: deps.clocks.offset(ns),
+    frozen: deps.clocks.frozenAt(ns) !== null,
+    pending_timers: deps.clocks.pending(ns).map((t) => ({ id: t.id, kind: t.kind, due: new Date(t.due).toISOString() })),
+  }
+}
+
+/** who finishes a processing charge of each kind (POST /charges/:reference/complete) */
+type Completers = Record<ChargeKind, Completer>
+
+/** The services the completers call: built before this area (src/areas.ts). */
+type Kinds = { cards: CardService; mobileMoney: MobileMoneyService; directDebit: DirectDebitService; bankTransfer: BankTransferService; checkout: CheckoutService; preauth: PreauthService }
+
+/** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is served by the info area (src/control/info.ts). */
+export const controlArea: Area<{ completers: Completers }, Kit & Kinds> = {
+  key: 'control',
+  build: ({ store, cards, mobileMoney, directDebit, bankTransfer, checkout }) => ({
+    completers: {
+      card: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
+      mobile_money: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
+      direct_debit: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),
+      bank_transfer: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
+      // the attempt under way (docs/behaviour.md 13.1)
+      checkout: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
+      // a transfer into a virtual account succeeds at once: nothing is left to complete (docs/behaviour.md 13.3)
+      virtual_account: (ns, tx) => requireProcessing(findCharge(store, ns, tx)),
+    },
+  }),
+  routes: [
+    {
+      method: 'post', path: '/_sandbox/reset', access: 'control', tag: 'control', operationId: 'resetNamespace', summary: "Empty the key's namespace and seed its fixtures again",
+      handler: (c, deps) => {
+        const ns = c.get('ns')
+        deps.namespaces.reset(ns)
+        return ok(c, 'Namespace reset', { namespace: ns, clock: clockData(deps, ns) })
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/clock', access: 'control', tag: 'control', operationId: 'getClock', summary: 'Read the namespace clock',
+      handler: (c, deps) => ok(c, MSG.SUCCESS, clockData(deps, c.get('ns'))),
+    },
+    {
+      method: 'post', path: '/_sandbox/clock/advance', access: 'control', tag: 'control', operationId: 'advanceClock', summary: 'Move the namespace clock forward; everything due fires in order', body: { name: 'ClockAdvanceRequest', schema: advanceSchema },
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        const body = validate(advanceSchema, await readJsonObject(c))
+        const now = deps.clocks.now(ns)
+        // the last instant every timestamp can still be written as ISO 8601 (9999-12-31T23:59:59.999Z)
+        const MAX_TIME = 253_402_300_799_999
+        if (body.seconds !== undefined && now + body.seconds * 1000 > MAX_TIME) throw invalid({ seconds: 'would move the clock past the year 9999' })
+        if (body.seconds !== undefined) {
+          // by exactly this much: the offset grows by the seconds given, whatever time the call takes
+          deps.clocks.advanceBy(ns, Math.round(body.seconds * 1000))
+        } else {
+          const target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
+          if (!Number.isFinite(target)) throw invalid({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
+          if (target < now) throw invalid({ to: `must not be before the namespace's current time (${new Date(now).toISOString()}): the clock never moves backwards` })
+          if (target > MAX_TIME) throw invalid({ to: 'must not be past the year 9999' })
+          deps.clocks.advanceTo(ns, target)
+        }
+        return ok(c, 'Clock advanced', clockData(deps, ns))
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/clock/freeze', access: 'control', tag: 'control', operationId: 'freezeClock', summary: 'Stop or restart the namespace clock', body: { name: 'ClockFreezeRequest', schema: freezeSchema },
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        const { frozen } = validate(freezeSchema, await readJsonObject(c))
+        deps.clocks.freeze(ns, frozen)
+        return ok(c, frozen ? 'Clock frozen' : 'Clock running', clockData(deps, ns))
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'getScenarios', summary: 'The active test values',
+      handler: (c, deps) => ok(c, MSG.SUCCESS, deps.scenarios.forNs(c.get('ns')).toJSON()),
+    },
+    {
+      method: 'post', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'addScenarioPack', summary: 'Add a scenario pack to this namespace (wins over the files)', body: { name: 'ScenarioPack', schema: packSchema },
+      handler: async (c, deps) => {
+        const body = await readJsonObject(c)
+        try {
+          const view = deps.scenarios.addPack(c.get('ns'), body)
+          return ok(c, 'Scenario pack added', view.toJSON())
+        } catch (e) {
+          if (e instanceof PackError) {
+            throw invalid(Object.fromEntries(e.issues.map((i) => {
+              const at = i.indexOf(': ')
+              return [i.slice(0, at), i.slice(at + 2)]
+            })))
+          }
+          throw e
+        }
+      },
+    },
+    {
+      method: 'delete', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'dropScenarioPacks', summary: 'Drop the packs added at run time',
+      handler: (c, deps) => {
+        deps.scenarios.clearPacks(c.get('ns'))
+        return ok(c, 'Added scenario packs dropped', deps.scenarios.forNs(c.get('ns')).toJSON())
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/requests', access: 'control', tag: 'control', operationId: 'listRequests', summary: 'The request journal, PAN and CVV masked', query: requestsQuerySchema,
+      handler: (c, deps) => {
+        const { format, ...q } = validate(requestsQuerySchema, c.req.query())
+        const ns = c.get('ns')
+        const entries = deps.journal.list(ns, q)
+        // ?format=flow: the journal as a replayable flow (record to flow)
+        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns)))
+        return ok(c, MSG.SUCCESS, entries)
+      },
+    },
+    {
+      method: 'put', path: '/_sandbox/webhook-url', access: 'control', tag: 'control', operationId: 'setWebhookUrl', summary: "Set (or, with null, clear) the namespace's webhook URL", body: { name: 'WebhookUrlRequest', schema: webhookUrlSchema },
+      handler: async (c, deps) => {
+        const { url } = validate(webhookUrlSchema, await readJsonObject(c))
+        const meta = deps.namespaces.update(c.get('ns'), { webhook_url: url })
+        return ok(c, url ? 'Webhook URL set' : 'Webhook URL cleared', { url: meta.webhook_url })
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/events', access: 'control', tag: 'control', operationId: 'listEvents', summary: 'Events and their delivery attempts; `wait` long-polls (at most 30 s) until one matches', query: eventsQuerySchema,
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        const q = validate(eventsQuerySchema, c.req.query())
+        const filter = { reference: q.reference, event: q.event, status: q.status }
+        let events = deps.events.list(ns, filter)
+        if (q.wait && !events.length) {
+          // woken only by an event of this namespace that matches: listed again only then, so a
+          // waiting poll costs nothing while others record events (docs/behaviour.md 8.6)
+          if (await deps.events.waitForChange(ns, Math.min(q.wait, MAX_WAIT_MS), c.req.raw.signal, filter)) events = deps.events.list(ns, filter)
+        }
+        return ok(c, MSG.SUCCESS, events.map(({ seq: _seq, ...e }) => e))
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/events/:id/resend', access: 'control', tag: 'control', operationId: 'resendEvent', summary: 'Deliver an event again now',
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        const rec = deps.events.get(ns, c.req.param('id')!)
+        if (!rec) throw notFound('Event not found')
+        const target = rec.target ?? deps.namespaces.get(ns)?.webhook_url ?? null
+        if (!target) throw badRequest('No webhook URL is set: PUT /_sandbox/webhook-url first')
+        const { attempt, event: sent } = await deps.webhooks.resend(ns, rec, target)
+        const { seq: _seq, ...event } = sent
+        return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? 'Event delivered' : 'Event delivery failed', { event, attempt })
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/faults', access: 'control', tag: 'control', operationId: 'addFault', summary: 'Inject a fault into the next matching calls or webhook deliveries', body: { name: 'FaultRequest', schema: faultSchema },
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        const input = validate(faultSchema, await readJsonObject(c))
+        return ok(c, 'Fault added', deps.faults.add(ns, input, deps.clocks.iso(ns)))
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/faults', access: 'control', tag: 'control', operationId: 'listFaults', summary: 'The active faults',
+      handler: (c, deps) => ok(c, MSG.SUCCESS, deps.faults.list(c.get('ns'))),
+    },
+    {
+      method: 'delete', path: '/_sandbox/faults', access: 'control', tag: 'control', operationId: 'clearFaults', summary: 'Remove every fault',
+      handler: (c, deps) => ok(c, 'Faults cleared', { removed: deps.faults.remove(c.get('ns')) }),
+    },
+    {
+      method: 'delete', path: '/_sandbox/faults/:id', access: 'control', tag: 'control', operationId: 'removeFault', summary: 'Remove one fault',
+      handler: (c, deps) => {
+        const removed = deps.faults.remove(c.get('ns'), c.req.param('id')!)
+        if (!removed) throw notFound('Fault not found')
+        return ok(c, 'Fault removed', { removed })
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/captures/:reference/settle', access: 'control', tag: 'control', operationId: 'settleCapture', summary: 'Settle a capture (or a successful charge) now',
+      handler: (c, deps) => {
+        const ns = c.get('ns')
+        const { op, charge } = deps.preauth.settle(ns, c.req.param('reference')!)
+        return ok(c, 'Transaction settled', op ? { transaction_reference: op.transaction_reference, charge_operation: op.charge_operation, settled: true } : { transaction_reference: charge!.transaction_reference, payment_reference: charge!.payment_reference, settled: true, settled_at: charge!.settled_at })
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/charges/:reference/complete', access: 'control', tag: 'control', operationId: 'completeCharge', step: true, summary: 'Finish a processing charge (3DS step, STK prompt, processing debit) as success or failed', body: { name: 'CompleteChargeRequest', schema: completeSchema },
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        const body = validate(completeSchema, await readJsonObject(c))
+        const charge = findCharge(deps.store, ns, c.req.param('reference')!)
+        if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+        const done = deps.completers[charge.kind](ns, charge.transaction_reference, body.outcome, body.message)
+        return ok(c, `Charge completed as ${done.status}`, { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
+      },
+    },
+  ],
+}

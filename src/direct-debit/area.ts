@@ -1,0 +1,63 @@
+import type { Kit } from '../charges/kit.js'
+import type { Area, Route } from '../http/area.js'
+import { readBodyText, readJsonObject, validate } from '../http/body.js'
+import { ok } from '../http/envelope.js'
+import { MSG } from '../errors.js'
+import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './schemas.js'
+import { AUTHS_SPEC, DD_MSG, DirectDebitService, type Transition } from './service.js'
+
+type DirectDebit = { directDebit: DirectDebitService }
+
+/** docs/behaviour.md 6: GET .../authorizations/{reference} and POST .../{code}/debits (docs/api.md 4.3), with and without the /merchant prefix. */
+const merchantRoutes = ([['/merchant', 'Merchant'], ['', '']] as const).flatMap(([prefix, suffix]): Route<DirectDebit>[] => [
+  {
+    method: 'get', path: `${prefix}/api/v1/direct-debit/authorizations/:reference`, access: 'secret key', tag: 'direct debit', operationId: `getDirectDebitAuthorization${suffix}`, summary: 'Read a direct-debit authorization',
+    handler: (c, { directDebit }) => ok(c, MSG.SUCCESS, directDebit.authorizationRecord(directDebit.get(c.get('ns'), c.req.param('reference')!))),
+  },
+  {
+    method: 'post', path: `${prefix}/api/v1/direct-debit/authorizations/:code/debits`, access: 'secret key', tag: 'direct debit', operationId: `debitAuthorization${suffix}`, summary: 'Debit an active variable authorization',
+    body: { name: 'DebitRequest', schema: debitSchema },
+    handler: async (c, { directDebit }) => {
+      const input = validate(debitSchema, await readJsonObject(c))
+      return ok(c, MSG.SUCCESS, directDebit.debitRecord(directDebit.debit(c.get('ns'), c.req.param('code')!, input)))
+    },
+  },
+])
+
+const PAST: Record<Transition, string> = { approve: 'approved', decline: 'declined', suspend: 'suspended', reactivate: 'reactivated', deactivate: 'deactivated' }
+
+/** The control calls of docs/behaviour.md 9 that move an authorization. */
+const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectDebit> => ({
+  method: 'post', path: `/_sandbox/direct-debit/authorizations/:reference/${move}`, access: 'control', tag: 'direct debit',
+  operationId: `${move}DirectDebitAuthorization`, summary: `${move[0].toUpperCase()}${move.slice(1)} a direct-debit authorization`,
+  body: { name: 'TransitionRequest', schema: transitionReasonSchema }, bodyRequired: false,
+  handler: async (c, { directDebit }) => {
+    // the body is optional: `{reason}` overrides the recorded reason
+    const text = await readBodyText(c)
+    const { reason } = text.trim() ? validate(transitionReasonSchema, await readJsonObject(c)) : { reason: undefined }
+    return ok(c, `Authorization ${PAST[move]}`, directDebit.authorizationRecord(directDebit.move(c.get('ns'), c.req.param('reference')!, move, reason)))
+  },
+}))
+
+/** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md 6 and 7). */
+export const directDebitArea: Area<DirectDebit, Kit> = {
+  key: 'direct debit',
+  collections: [AUTHS_SPEC],
+  build: ({ store, clocks, scenarios, events, ledger, namespaces, config }) => ({ directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit) }),
+  routes: [
+    {
+      method: 'get', path: '/_sandbox/direct-debit/authorizations', access: 'control', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations",
+      handler: (c, { directDebit }) => ok(c, MSG.SUCCESS, directDebit.list(c.get('ns')).map((a) => directDebit.authorizationRecord(a))),
+    },
+    {
+      method: 'post', path: '/_sandbox/direct-debit/authorizations', access: 'control', tag: 'direct debit', operationId: 'createDirectDebitAuthorization', summary: 'Create a direct-debit authorization (pending)',
+      body: { name: 'CreateAuthorizationRequest', schema: createAuthorizationSchema },
+      handler: async (c, { directDebit }) => {
+        const input = validate(createAuthorizationSchema, await readJsonObject(c))
+        return ok(c, DD_MSG.CREATED, directDebit.authorizationRecord(directDebit.create(c.get('ns'), input)))
+      },
+    },
+    ...moveRoutes,
+    ...merchantRoutes,
+  ],
+}

@@ -1,0 +1,83 @@
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import type { CollectionSpec } from '../store/collection.js'
+import type { AppEnv } from './context.js'
+import type { Answer } from './middleware/chain.js'
+
+/**
+ * An area of the API declared once (docs/architecture.md, "Areas"): its collections, how its
+ * services are built, and the table of its routes. The app mounts the routes (src/app.ts), the
+ * store opens the collections, and the OpenAPI document is derived from the same table
+ * (src/openapi.ts), so a route exists in one place.
+ */
+export interface Area<S, Kit = never> {
+  /** names the area in messages and the docs */
+  key: string
+  /** the collections it owns, opened (and checked in a data file) with the store */
+  collections?: readonly CollectionSpec[]
+  /**
+   * Its services, from the shared kit and the services of the areas listed before it (src/areas.ts),
+   * as one record: each of them joins the wired sandbox under its own name.
+   */
+  build(kit: Kit): S
+  /** served with what the area was built from and what it built */
+  routes: readonly Route<S & Kit>[]
+}
+
+/**
+ * Who may call a route, which chooses the middleware around it (src/app.ts): a merchant's secret
+ * key; a secret or public test key (the look-ups, docs/behaviour.md 13.5); the control API
+ * (loopback or the control token, and a key); no key at all (health, the document, the customer's
+ * pages); the dashboard (loopback or the control token, no key).
+ */
+export type Access = 'secret key' | 'public key' | 'control' | 'open' | 'dashboard'
+
+/** A zod schema with the component name it has in the OpenAPI document. */
+export interface Named {
+  name: string
+  schema: z.ZodType
+}
+
+interface Served<T> {
+  method: 'get' | 'post' | 'put' | 'delete'
+  /** the full path, Hono form (`:param`) */
+  path: string
+  access: Access
+  /**
+   * Reads and validates the request, calls the area's service, answers with `ok()`. Called inside
+   * the chain of its access with the wired sandbox (`s`: the kit and the services): one Hono handler
+   * per route.
+   */
+  handler: (c: Context<AppEnv>, s: T) => Answer
+}
+
+/** What the OpenAPI document says of a route. */
+export interface Documented {
+  tag: string
+  operationId: string
+  summary: string
+  description?: string
+  /** the request body: the schema the handler validates with */
+  body?: Named
+  /** false: the body may be left out */
+  bodyRequired?: boolean
+  /**
+   * the body schema lets unknown fields through only to name each one in the refusal
+   * (`"<field>": "is not allowed"`): the document shows it closed, as it is enforced
+   */
+  closed?: boolean
+  /** the query parameters: the schema the handler validates with */
+  query?: z.ZodObject
+  /** what `data` holds in the 200 answer */
+  answer?: Named
+  /** a step on a payment: 409 once the payment has ended (docs/behaviour.md 2.1) */
+  step?: boolean
+  /** schemas the document shows beside the body (the card payload inside `charge_data`) */
+  extensions?: Record<string, Named>
+}
+
+/** A route: served, and either documented or an HTML page for a browser (left out of the document). */
+export type Route<T> = Served<T> & (Documented | { page: true })
+
+/** An area of any services and kit, as a list of areas holds it. */
+export type AnyArea = Area<any, any>

@@ -1,0 +1,32 @@
+import type { Area } from '../http/area.js'
+import { readJsonObject, validate } from '../http/body.js'
+import { ok } from '../http/envelope.js'
+import { banksSchema, countryQuerySchema, operatorsSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
+import { MISC_MSG, banksOf, operatorsOf, resolveAccount } from './service.js'
+
+/** /merchant/api/v1/misc: the bank and mobile-money lists and account resolution (docs/behaviour.md 13.5); a public key is accepted. */
+export const miscArea: Area<object, unknown> = {
+  key: 'misc',
+  build: () => ({}),
+  routes: [
+    {
+      method: 'get', path: '/merchant/api/v1/misc/banks', access: 'public key', tag: 'misc', operationId: 'listBanks', summary: "A country's banks and their codes (message `Successful`)",
+      query: countryQuerySchema, answer: { name: 'Banks', schema: banksSchema },
+      handler: (c) => ok(c, MISC_MSG.LISTED, banksOf(validate(countryQuerySchema, c.req.query()).countryCode)),
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/misc/mobile-money', access: 'public key', tag: 'misc', operationId: 'listMobileMoneyOperators', summary: "A country's mobile-money operators and their payout limits (message `Successful`)",
+      query: countryQuerySchema, answer: { name: 'MobileMoneyOperators', schema: operatorsSchema },
+      handler: (c) => ok(c, MISC_MSG.LISTED, operatorsOf(validate(countryQuerySchema, c.req.query()).countryCode)),
+    },
+    {
+      method: 'post', path: '/merchant/api/v1/misc/banks/resolve', access: 'public key', tag: 'misc', operationId: 'resolveBankAccount', summary: "The holder's name of a Nigerian bank account (message `Request Completed`)",
+      body: { name: 'ResolveAccountRequest', schema: resolveSchema }, answer: { name: 'ResolvedAccount', schema: resolvedAccountSchema },
+      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused with `Unable to resolve bank account.`; any other number gets a name derived from bank and number, the same every time.',
+      handler: async (c) => {
+        const input = validate(resolveSchema, await readJsonObject(c))
+        return ok(c, MISC_MSG.RESOLVED, resolveAccount(input.bank, input.account))
+      },
+    },
+  ],
+}

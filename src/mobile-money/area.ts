@@ -1,0 +1,59 @@
+import type { Context } from 'hono'
+import type { Kit } from '../charges/kit.js'
+import type { Area } from '../http/area.js'
+import { readJsonObject, validate } from '../http/body.js'
+import type { AppEnv } from '../http/context.js'
+import { ok } from '../http/envelope.js'
+import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './schemas.js'
+import { MM_MSG, MobileMoneyService, type MobileMoneyCharge } from './service.js'
+
+const answer = (c: Context<AppEnv>, mm: MobileMoneyService, charge: MobileMoneyCharge, message?: string) => {
+  const env = mm.envelope(charge)
+  return ok(c, message ?? env.message, mm.responseData(charge), env.code ? { code: env.code } : {})
+}
+
+const MM = '/merchant/api/v1/charges/mobile-money'
+const resend = { name: 'ResendRequest', schema: resendSchema }
+
+/** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
+export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
+  key: 'mobile money',
+  build: ({ store, clocks, scenarios, events, ledger, attempts }) => ({ mobileMoney: new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts) }),
+  routes: [
+    {
+      method: 'post', path: MM, access: 'secret key', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: 'Charge a mobile money wallet (KES or GHS)',
+      body: { name: 'MobileMoneyChargeRequest', schema: mobileMoneyChargeSchema },
+      handler: async (c, { mobileMoney }) => answer(c, mobileMoney, mobileMoney.charge(c.get('ns'), validate(mobileMoneyChargeSchema, await readJsonObject(c)))),
+    },
+    {
+      method: 'post', path: `${MM}/authorize`, access: 'secret key', tag: 'mobile money', operationId: 'authorizeMobileMoney', step: true, summary: 'Answer the OTP step',
+      body: { name: 'MobileMoneyAuthorizeRequest', schema: mmAuthorizeSchema },
+      handler: async (c, { mobileMoney }) => {
+        const { reference, token } = validate(mmAuthorizeSchema, await readJsonObject(c))
+        return answer(c, mobileMoney, mobileMoney.authorize(c.get('ns'), reference, token))
+      },
+    },
+    {
+      method: 'post', path: `${MM}/sandbox/authorize-stk`, access: 'secret key', tag: 'mobile money', operationId: 'authorizeStk', step: true, summary: 'Answer the STK prompt with the wallet PIN',
+      body: { name: 'StkAuthorizeRequest', schema: stkAuthorizeSchema },
+      handler: async (c, { mobileMoney }) => {
+        const { reference, pin } = validate(stkAuthorizeSchema, await readJsonObject(c))
+        return answer(c, mobileMoney, mobileMoney.authorizeStk(c.get('ns'), reference, pin))
+      },
+    },
+    {
+      method: 'post', path: `${MM}/resend-otp`, access: 'secret key', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', step: true, summary: 'Resend the OTP', body: resend,
+      handler: async (c, { mobileMoney }) => {
+        const b = validate(resendSchema, await readJsonObject(c))
+        return answer(c, mobileMoney, mobileMoney.resendOtp(c.get('ns'), (b.transaction_reference ?? b.reference)!), MM_MSG.OTP_RESENT)
+      },
+    },
+    {
+      method: 'post', path: `${MM}/resend-stk`, access: 'secret key', tag: 'mobile money', operationId: 'resendStk', step: true, summary: 'Send the STK prompt again', body: resend,
+      handler: async (c, { mobileMoney }) => {
+        const b = validate(resendSchema, await readJsonObject(c))
+        return answer(c, mobileMoney, mobileMoney.resendStk(c.get('ns'), (b.transaction_reference ?? b.reference)!), MM_MSG.STK_RESENT)
+      },
+    },
+  ],
+}

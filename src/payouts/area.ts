@@ -1,0 +1,93 @@
+import type { Kit } from '../charges/kit.js'
+import type { Area, Route } from '../http/area.js'
+import { readBodyText, readJsonObject, validate } from '../http/body.js'
+import { ok } from '../http/envelope.js'
+import { BULK_MSG, BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
+import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
+import { PAYOUTS_SPEC, PAYOUT_MSG, PayoutService, createdData, queryData } from './service.js'
+
+type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
+
+/**
+ * docs/behaviour.md 13.7.1: bulk payouts, served under /api/v1/transactions and
+ * /merchant/api/v1/transactions, the items list under both `/payouts` and `/payout`.
+ */
+const bulkRoutes = (['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i): Route<Payouts>[] => {
+  const suffix = i === 0 ? '' : 'Merchant'
+  const items = (ending: string, operationId: string, summary: string): Route<Payouts> => ({
+    method: 'get', path: `${prefix}/transactions/bulk/:batch/${ending}`, access: 'secret key', tag: 'payouts', operationId, summary, query: bulkItemsQuerySchema,
+    handler: (c, { bulkPayouts }) => {
+      const ns = c.get('ns')
+      const q = validate(bulkItemsQuerySchema, c.req.query())
+      return ok(c, BULK_MSG.ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
+    },
+  })
+  return [
+    {
+      method: 'post', path: `${prefix}/transactions/disburse/bulk`, access: 'secret key', tag: 'payouts', operationId: `bulkDisburse${suffix}`, summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)',
+      body: { name: 'BulkPayoutRequest', schema: bulkSchema },
+      handler: async (c, { bulkPayouts }) => {
+        const ns = c.get('ns')
+        const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
+        return ok(c, BULK_MSG.INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
+      },
+    },
+    {
+      method: 'get', path: `${prefix}/transactions/bulk/:batch`, access: 'secret key', tag: 'payouts', operationId: `getBulkPayout${suffix}`, summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)",
+      handler: (c, { bulkPayouts }) => {
+        const ns = c.get('ns')
+        return ok(c, BULK_MSG.RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
+      },
+    },
+    items('payouts', `listBulkPayoutItems${suffix}`, "A batch's payouts, page by page (message `Payouts retrieved successfully`)"),
+    items('payout', `listBulkPayoutItemsSingular${suffix}`, 'The same list, under the ending some SDKs call'),
+  ]
+})
+
+/** Payouts and bulk payouts (docs/behaviour.md 13.6, 13.7), and the control call that ends one now. */
+export const payoutsArea: Area<Payouts, Kit> = {
+  key: 'payouts',
+  collections: [PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC],
+  build({ store, clocks, scenarios, events, ledger }) {
+    const payouts = new PayoutService(store, clocks, scenarios, events, ledger)
+    return { payouts, bulkPayouts: new BulkPayoutService(store, clocks, ledger, payouts) }
+  },
+  routes: [
+    {
+      method: 'post', path: '/merchant/api/v1/transactions/disburse', access: 'secret key', tag: 'payouts', operationId: 'disburse', summary: 'Pay out to a bank account or a mobile-money wallet (message `transfer initiated successfully`)',
+      body: { name: 'DisburseRequest', schema: disburseSchema },
+      description: 'Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds). Refused with no record: `Insufficient funds in disbursement wallet`, `Invalid bank provided.`, `Invalid account.`, `Unable to resolve bank account.`, `Invalid mobile money operator.`, `Currency not allowed for this destination`, the limits, and 409 `Duplicate Transaction Reference. Please use a unique reference`.',
+      handler: async (c, { payouts }) => {
+        const input = validate(disburseSchema, normalizeDisburse(await readJsonObject(c)))
+        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(c.get('ns'), input)))
+      },
+    },
+    {
+      method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', access: 'secret key', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data`',
+      body: { name: 'RemittanceRequest', schema: remittanceSchema },
+      handler: async (c, { payouts }) => {
+        const input = validate(remittanceSchema, normalizeDisburse(await readJsonObject(c)))
+        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(c.get('ns'), input)))
+      },
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/transactions/:reference', access: 'secret key', tag: 'payouts', operationId: 'getPayout', summary: 'Query a payout by its reference (message `Transaction retrieved successfully`)',
+      handler: (c, { payouts }) => ok(c, PAYOUT_MSG.RETRIEVED, queryData(payouts.get(c.get('ns'), c.req.param('reference')!))),
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/payouts', access: 'secret key', tag: 'payouts', operationId: 'listPayouts', summary: 'The payouts, newest first, by currency, status and date, a page at a time by pointer', query: payoutListSchema,
+      handler: (c, { payouts }) => ok(c, 'success', payouts.list(c.get('ns'), validate(payoutListSchema, c.req.query()))),
+    },
+    ...bulkRoutes,
+    {
+      method: 'post', path: '/_sandbox/payouts/:reference/complete', access: 'control', tag: 'payouts', operationId: 'completePayout', summary: 'End a processing payout now (as its test account says unless `outcome` is given)',
+      body: { name: 'CompletePayoutRequest', schema: completePayoutSchema }, bodyRequired: false,
+      handler: async (c, { payouts }) => {
+        // an empty body: as the test account says
+        const body = (await readBodyText(c)).trim() ? await readJsonObject(c) : {}
+        const { outcome, reason } = validate(completePayoutSchema, body)
+        return ok(c, 'Payout completed', queryData(payouts.complete(c.get('ns'), c.req.param('reference')!, outcome, reason)))
+      },
+    },
+  ],
+}

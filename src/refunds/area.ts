@@ -1,0 +1,51 @@
+import type { PreauthService } from '../cards/preauth.js'
+import { refundSchema } from '../cards/schemas.js'
+import type { Kit } from '../charges/kit.js'
+import type { Area } from '../http/area.js'
+import { readJsonObject, validate } from '../http/body.js'
+import { ok } from '../http/envelope.js'
+import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
+import { REFUNDS_SPEC, REFUND_MSG, RefundService, detail, initiated } from './service.js'
+
+/**
+ * Refunds (docs/behaviour.md 13.8), the card refund of docs/api.md 3.2 among them: a card refund is
+ * also a refund record and a ledger debit, so the refunds area, built after the cards area, serves it.
+ */
+export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
+  key: 'refunds',
+  collections: [REFUNDS_SPEC],
+  build: ({ store, clocks, scenarios, events, ledger, preauth }) => ({ refunds: new RefundService(store, clocks, scenarios, events, ledger, preauth) }),
+  routes: [
+    {
+      method: 'post', path: '/merchant/api/v1/charges/card/refund', access: 'secret key', tag: 'cards', operationId: 'refundCapture', summary: 'Refund a settled capture or charge',
+      body: { name: 'RefundRequest', schema: refundSchema },
+      handler: async (c, { refunds, preauth }) => {
+        const ns = c.get('ns')
+        const { op, parent } = refunds.refundCard(ns, validate(refundSchema, await readJsonObject(c)))
+        return ok(c, op.response_message, preauth.opRecord(ns, op, parent))
+      },
+    },
+    {
+      method: 'post', path: '/merchant/api/v1/refunds/initiate', access: 'secret key', tag: 'refunds', operationId: 'initiateRefund', summary: 'Refund a settled pay-in, in full or in part (processing, then success or failed)',
+      body: { name: 'InitiateRefundRequest', schema: initiateSchema },
+      description: 'Any successful, settled pay-in, by its payment reference (a checkout by its own). The amount is debited from the available balance at once and returned if the refund fails. Test fields: `completion_status` (`success` | `failed`) and `status_reason` pick the outcome, which comes refund_delay_seconds (60) later on the namespace clock.',
+      handler: async (c, { refunds }) => ok(c, REFUND_MSG.INITIATED, initiated(refunds.initiate(c.get('ns'), validate(initiateSchema, await readJsonObject(c))))),
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/refunds', access: 'secret key', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer', query: refundListSchema,
+      handler: (c, { refunds }) => ok(c, 'success', refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/refunds/:reference', access: 'secret key', tag: 'refunds', operationId: 'getRefund', summary: 'One refund, by its reference (a card refund: its transaction reference)',
+      handler: (c, { refunds }) => ok(c, REFUND_MSG.RETRIEVED, detail(refunds.get(c.get('ns'), c.req.param('reference')!))),
+    },
+    {
+      method: 'post', path: '/_sandbox/refunds/:reference/complete', access: 'control', tag: 'refunds', operationId: 'completeRefund', summary: 'Finish a processing refund now (success unless asked otherwise)',
+      body: { name: 'CompleteRefundRequest', schema: completeRefundSchema },
+      handler: async (c, { refunds }) => {
+        const { outcome, reason } = validate(completeRefundSchema, await readJsonObject(c))
+        return ok(c, REFUND_MSG.COMPLETED, detail(refunds.complete(c.get('ns'), c.req.param('reference')!, outcome, reason)))
+      },
+    },
+  ],
+}
