@@ -91,3 +91,41 @@ describe('a pay-in settled early by the control call (docs/behaviour.md 13.4)', 
     expect(JSON.stringify(query.body)).not.toContain('settled_early')
   })
 })
+
+describe('refund eligibility and the balance agree after a pack change (docs/behaviour.md 13.4, 13.8)', () => {
+  const NOT_SETTLED = 'Transaction has not yet been settled'
+  const pendingNgn = async (sb: TestSandbox) => (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN.pending_balance
+
+  it('a card charge made under a 24 h delay stays unsettled for both refund endpoints while its credit is pending, after the delay is set to 0', async () => {
+    const sb = await sandbox({ frozen: true })
+    const charged = await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
+    const { payment_reference, transaction_reference } = charged.body.data
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { settlement_delay_hours: 0 } })).status).toBe(200)
+    expect(await pendingNgn(sb)).toBe(984.95)
+    const refund = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference, reference: ref('rf'), amount: 500 })
+    expect([refund.status, refund.body.message]).toEqual([400, NOT_SETTLED])
+    const card = await sb.call('POST', '/merchant/api/v1/charges/card/refund', { payment_reference, target_transaction_reference: transaction_reference, transaction_reference: ref('crf'), amount: 500, currency: 'NGN' })
+    expect([card.status, card.body.message]).toEqual([400, NOT_SETTLED])
+    // when the credit made under the old delay becomes available, both refunds are taken
+    await advance(sb, 24 * 3600)
+    expect(await pendingNgn(sb)).toBe(0)
+    expect((await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference, reference: ref('rf'), amount: 500 })).status).toBe(200)
+  })
+
+  it('a capture made under a 24 h delay is not settled while its credit is pending, after the delay is set to 0', async () => {
+    const sb = await sandbox({ frozen: true })
+    const { encryptChargeData } = await import('../src/index.js')
+    const pre = await sb.call('POST', '/merchant/api/v1/charges/card/pre-authorize', { charge_data: encryptChargeData(cardPayload('4084127883172787', { amount: 1000 }), 'sandbox-encryption-key-012345678') })
+    const payment_reference = pre.body.data.payment_reference
+    const cap = await sb.call('POST', '/merchant/api/v1/charges/card/capture', { payment_reference, transaction_reference: ref('cap'), amount: 1000, currency: 'NGN' })
+    expect(cap.status).toBe(200)
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { settlement_delay_hours: 0 } })).status).toBe(200)
+    expect(await pendingNgn(sb)).toBe(984.95)
+    const refund = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference, reference: ref('rf'), amount: 500 })
+    expect([refund.status, refund.body.message]).toEqual([400, NOT_SETTLED])
+    // and, unsettled, it can still be voided
+    const voided = await sb.call('POST', '/merchant/api/v1/charges/card/void', { payment_reference, transaction_reference: ref('void'), target_transaction_reference: cap.body.data.transaction_reference })
+    expect(voided.status).toBe(200)
+    expect(await pendingNgn(sb)).toBe(0)
+  })
+})
