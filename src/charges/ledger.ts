@@ -4,18 +4,19 @@ import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { paymentMethodOf } from './query.js'
-import { CHARGES, type ChargeBase, type LedgerEntry } from './types.js'
+import type { ChargeBase } from './types.js'
 
 /**
  * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which every balance is
  * derived, never a balance edited in place.
  *
- * Entries live on the records that made them: a pay-in that succeeds carries its credit on its own
- * record (`charge.ledger`, written once at success; a record of its own would cost 5 % more
- * instructions per card charge, measured); a payout or a refund carries its debit, and the credit
- * that returns it if it fails; a control call's funding is a record of the ledger collection. Each
- * area that writes entries registers its collection as a source (`Ledger.addSource`), so the
- * balances, the history and the checks read one list whatever made the money move.
+ * Every entry is a record of one collection, `ledger`, written by `post()` in the same synchronous
+ * turn as the record it belongs to (a charge that succeeded, a capture, a refund, a payout, a
+ * funding), so the two are made durable by the same write; nothing edits or deletes an entry but a
+ * reset. An entry's key is `<source>:<source_reference>:<n>`, `n` counting the entries of that
+ * record before it, so a record's entries are read by key (`of`), never by a scan. Balances, the
+ * history, and whether a record's money has settled (`settled`: the one rule, which the refund
+ * checks ask) all read these entries.
  *
  * Every namespace also opens with the pack's `opening_balance`, available, in each balance
  * currency: an entry of no record, dated the start of the namespace clock.
@@ -27,10 +28,15 @@ export const LEDGER = 'ledger'
 export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
 export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
 
-/** An entry as the balances and the history read it: what made it and when, in minor units. */
-export interface Entry extends LedgerEntry {
+/** An entry: what a record adds to (credit) or takes from (debit) the merchant's balance. */
+export interface Entry {
+  direction: 'credit' | 'debit'
+  /** minor units, net of fee and VAT */
+  amount: number
   currency: string
-  /** what kind of record made it: `payin`, `payout`, `refund`, `funding`, `opening` ... */
+  /** when it moves from the pending to the available balance */
+  available_at: string
+  /** what kind of record made it: `payin`, `capture`, `refund`, `payout`, `funding` (`opening` for an opening balance) */
   source: string
   /** the reference of that record */
   source_reference: string
@@ -39,24 +45,22 @@ export interface Entry extends LedgerEntry {
   created_at: string
 }
 
-/** A collection whose records carry ledger entries, and how to read them off a record. */
-export interface LedgerSource<T extends object = any> {
-  collection: string
-  entriesOf(record: T): Entry[]
-}
-
-/** An entry of its own (a funding), a record of the ledger collection. */
-export interface LedgerRecord extends LedgerEntry {
-  id: string
-  source: 'funding'
-  currency: string
-  created_at: string
-}
-
-export const LEDGER_SPEC: CollectionSpec<LedgerRecord> = {
+export const LEDGER_SPEC: CollectionSpec<Entry> = {
   name: LEDGER,
-  fields: { direction: STRING, source: STRING, currency: STRING, amount: NUMBER, available_at: STRING, created_at: STRING },
+  fields: {
+    direction: STRING,
+    amount: NUMBER,
+    currency: STRING,
+    available_at: STRING,
+    source: STRING,
+    source_reference: STRING,
+    description: STRING,
+    created_at: STRING,
+  },
 }
+
+/** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */
+export const entryKey = (source: string, reference: string, n: number): string => `${source}:${reference}:${n}`
 
 /**
  * How long a pay-in takes to settle: a bank transfer at once (the live test environment shows the
@@ -69,22 +73,22 @@ export function settlementMs(method: string | null, settings: Settings): number 
 export type Balances = Record<string, { pending: number; available: number }>
 
 /**
- * The sums of a namespace's entries, kept as entries are written so that reading a balance does
- * not read every record: built by one pass over the sources the first time they are read, then
- * added to. They belong to the collections they were built from (a reset makes new ones) and are
- * dropped when a failed write puts records back (`Store.onRestore`).
+ * The sums of a namespace's entries, kept as entries are posted so that reading a balance does
+ * not read every entry: built by one pass the first time they are read, then added to. They belong
+ * to the collection they were built from (a reset makes a new one) and are dropped when a failed
+ * write puts records back (`Store.onRestore`).
  */
 interface Totals {
-  collections: Collection<object>[]
+  entries: Collection<Entry>
   available: Record<string, number>
   /** entries not available yet when last read: they move to `available` as the clock passes them */
   pending: { currency: string; amount: number; at: number }[]
 }
 
-const signed = (e: LedgerEntry): number => (e.direction === 'credit' ? e.amount : -e.amount)
+const signed = (e: Entry): number => (e.direction === 'credit' ? e.amount : -e.amount)
+const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Ledger {
-  readonly #sources: LedgerSource[] = []
   readonly #totals = new Map<string, Totals>()
 
   constructor(
@@ -92,63 +96,87 @@ export class Ledger {
     private readonly scenarios: Scenarios,
   ) {
     store.onRestore((ns) => this.#totals.delete(ns))
-    this.addSource<ChargeBase>({
-      collection: CHARGES,
-      entriesOf: (c) => (c.ledger ? [payinEntry(c, c.ledger), ...(c.settled_early ?? []).map((e) => payinEntry(c, e, 'settled early'))] : []),
-    })
-    this.addSource<LedgerRecord>({
-      collection: LEDGER,
-      entriesOf: (r) => [{ ...r, source: r.source, source_reference: r.id, description: 'Balance funded' }],
-    })
   }
 
-  /** Registers a collection whose records carry entries (the module that owns it does, once). */
-  addSource<T extends object>(source: LedgerSource<T>): void {
-    this.#sources.push(source)
+  #col(ns: string): Collection<Entry> {
+    return this.store.col<Entry>(ns, LEDGER)
   }
 
-  /** Writes the credit of a pay-in that succeeded now on its record (the caller saves it). */
+  /**
+   * Writes an entry, never to be changed. The caller saves the record it belongs to in the same
+   * synchronous turn, so both are in the same write of the data file.
+   */
+  post(ns: string, entry: Entry): void {
+    const col = this.#col(ns)
+    let n = 0
+    while (col.has(entryKey(entry.source, entry.source_reference, n))) n++
+    col.put(entryKey(entry.source, entry.source_reference, n), entry)
+    const t = this.#totals.get(ns)
+    if (t?.entries === col) t.pending.push({ currency: entry.currency, amount: signed(entry), at: Date.parse(entry.available_at) })
+  }
+
+  /** The entries of one record, in the order they were written. */
+  of(ns: string, source: string, reference: string): Entry[] {
+    const col = this.#col(ns)
+    const out: Entry[] = []
+    for (let e = col.get(entryKey(source, reference, 0)); e; e = col.get(entryKey(source, reference, out.length))) out.push(e)
+    return out
+  }
+
+  /**
+   * Whether a record's money has settled at `nowMs`: its entries available by then add up to more
+   * than nothing (its credit is available and was not taken back). The one rule: the balances
+   * count the same entries as available, and the refund checks ask this.
+   */
+  settled(ns: string, source: string, reference: string, nowMs: number): boolean {
+    let sum = 0
+    for (const e of this.of(ns, source, reference)) if (Date.parse(e.available_at) <= nowMs) sum += signed(e)
+    return sum > 0
+  }
+
+  /** Posts the credit of a pay-in that succeeded now (the caller saves the charge). */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, nowMs: number): void {
-    const entry: LedgerEntry = {
+    this.post(ns, {
       direction: 'credit',
       amount: charge.amount - charge.fee - charge.vat,
-      available_at: new Date(nowMs + settlementMs(paymentMethodOf(charge), settings)).toISOString(),
-    }
-    charge.ledger = entry
-    this.noted(ns, charge.currency, entry)
+      currency: charge.currency,
+      available_at: iso(nowMs + settlementMs(paymentMethodOf(charge), settings)),
+      source: 'payin',
+      source_reference: charge.payment_reference,
+      description: `Payment ${charge.payment_reference}`,
+      created_at: iso(nowMs),
+    })
   }
 
   /**
-   * A pay-in settled now, before its time (the control call): its pending credit is taken back by
-   * a debit due when the credit was, and the same amount is credited, available now. Nothing when
-   * it has no credit, or its credit is already available (the caller saves the charge).
+   * A record's pending credit settled now, before its time (a pay-in or a capture: the control
+   * call, a later capture): a debit due when the credit was takes it back, and the same amount is
+   * credited, available now. Nothing when the record has no credit, its credit is already
+   * available, or it has other entries (settled or voided already).
    */
-  settleEarly(ns: string, charge: ChargeBase, nowMs: number): void {
-    const credit = charge.ledger
-    if (!credit || charge.settled_early || Date.parse(credit.available_at) <= nowMs) return
-    const back: LedgerEntry = { direction: 'debit', amount: credit.amount, available_at: credit.available_at }
-    const now: LedgerEntry = { direction: 'credit', amount: credit.amount, available_at: new Date(nowMs).toISOString() }
-    charge.settled_early = [back, now]
-    this.noted(ns, charge.currency, back)
-    this.noted(ns, charge.currency, now)
-  }
-
-  /** Adds a funding, available at once, as a record of its own. */
-  fund(ns: string, id: string, currency: string, amount: number, nowMs: number): LedgerRecord {
-    const at = new Date(nowMs).toISOString()
-    const record: LedgerRecord = { id, source: 'funding', direction: 'credit', currency, amount, available_at: at, created_at: at }
-    this.store.col<LedgerRecord>(ns, LEDGER).put(id, record)
-    this.noted(ns, currency, record)
-    return record
+  settleEarly(ns: string, source: string, reference: string, description: string, nowMs: number): void {
+    const entries = this.of(ns, source, reference)
+    const credit = entries[0]
+    if (entries.length !== 1 || credit.direction !== 'credit' || Date.parse(credit.available_at) <= nowMs) return
+    const at = iso(nowMs)
+    this.post(ns, { ...credit, direction: 'debit', description, created_at: at })
+    this.post(ns, { ...credit, available_at: at, description, created_at: at })
   }
 
   /**
-   * Tells the sums of an entry just written on a record of a source (the caller saves the record,
-   * in the same turn). Without this call, the entry counts only once the sums are rebuilt.
+   * A record's pending credit cancelled (a capture voided while unsettled): a debit due when the
+   * credit was, so it never becomes available. Nothing when it has no credit alone.
    */
-  noted(ns: string, currency: string, entry: LedgerEntry): void {
-    const t = this.#totals.get(ns)
-    if (t && this.#current(ns, t)) t.pending.push({ currency, amount: signed(entry), at: Date.parse(entry.available_at) })
+  cancel(ns: string, source: string, reference: string, description: string, nowMs: number): void {
+    const entries = this.of(ns, source, reference)
+    if (entries.length !== 1 || entries[0].direction !== 'credit') return
+    this.post(ns, { ...entries[0], direction: 'debit', description, created_at: iso(nowMs) })
+  }
+
+  /** Adds a funding, available at once: an entry of no other record. */
+  fund(ns: string, id: string, currency: string, amount: number, nowMs: number): void {
+    const at = iso(nowMs)
+    this.post(ns, { direction: 'credit', amount, currency, available_at: at, source: 'funding', source_reference: id, description: 'Balance funded', created_at: at })
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */
@@ -199,13 +227,11 @@ export class Ledger {
    * balance history lists.
    */
   entries(ns: string, nowMs: number): Entry[] {
-    const start = new Date(0).toISOString()
+    const start = iso(0)
     const out: Entry[] = Object.entries(this.opening(ns))
       .filter(([, amount]) => amount > 0)
       .map(([currency, amount]) => ({ direction: 'credit', amount, currency, available_at: start, created_at: start, source: 'opening', source_reference: 'opening', description: 'Opening balance' }))
-    for (const source of this.#sources) {
-      for (const record of this.store.col<object>(ns, source.collection).values()) out.push(...source.entriesOf(record))
-    }
+    out.push(...this.#col(ns).values())
     return out
       .map((e, i) => ({ e, i, at: Date.parse(e.available_at) }))
       .filter((x) => x.at <= nowMs)
@@ -213,31 +239,13 @@ export class Ledger {
       .map((x) => x.e)
   }
 
-  #current(ns: string, t: Totals): boolean {
-    return this.#sources.every((s, i) => t.collections[i] === this.store.col<object>(ns, s.collection))
-  }
-
   #sums(ns: string): Totals {
+    const entries = this.#col(ns)
     let t = this.#totals.get(ns)
-    if (t && this.#current(ns, t)) return t
-    t = { collections: this.#sources.map((s) => this.store.col<object>(ns, s.collection)), available: {}, pending: [] }
-    for (const [i, source] of this.#sources.entries()) {
-      for (const record of t.collections[i].values()) {
-        for (const e of source.entriesOf(record)) t.pending.push({ currency: e.currency, amount: signed(e), at: Date.parse(e.available_at) })
-      }
-    }
+    if (t?.entries === entries) return t
+    t = { entries, available: {}, pending: [] }
+    for (const e of entries.values()) t.pending.push({ currency: e.currency, amount: signed(e), at: Date.parse(e.available_at) })
     this.#totals.set(ns, t)
     return t
-  }
-}
-
-function payinEntry(c: ChargeBase, e: LedgerEntry, why?: string): Entry {
-  return {
-    ...e,
-    currency: c.currency,
-    source: 'payin',
-    source_reference: c.payment_reference,
-    description: `Payment ${c.payment_reference}${why ? ` ${why}` : ''}`,
-    created_at: c.completed_at ?? e.available_at,
   }
 }

@@ -1,6 +1,6 @@
 import type { PreauthService } from '../cards/preauth.js'
-import { BALANCE_CURRENCIES, type Entry, type Ledger } from '../charges/ledger.js'
-import type { CardCharge, CardOperation, RecordEntry } from '../charges/types.js'
+import { BALANCE_CURRENCIES, type Ledger } from '../charges/ledger.js'
+import type { CardCharge, CardOperation } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
@@ -15,7 +15,7 @@ import { Payins, type Payin, type RefundPart } from './payins.js'
 /**
  * Refunds (docs/behaviour.md 13.8): one record per refund, whichever endpoint made it (the refunds
  * API, or the card refund of docs/api.md 3.2), on the merchant's ledger: a refund debits the
- * available balance when it is accepted, and a failed one carries a credit that returns it.
+ * available balance when it is accepted, and a failed one is credited back.
  */
 
 export const REFUNDS = 'refunds'
@@ -66,8 +66,6 @@ export interface Refund {
   timer?: string | null
   created_at: string
   completed_at: string | null
-  /** its debit, and the credit that returns it if it fails, written once each */
-  ledger: RecordEntry[]
 }
 
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
@@ -101,23 +99,7 @@ export class RefundService {
     private readonly ledger: Ledger,
     preauth: PreauthService,
   ) {
-    this.#payins = new Payins(store, clocks, preauth)
-    ledger.addSource<Refund>({
-      collection: REFUNDS,
-      entriesOf: (r) =>
-        r.ledger.map(
-          (e): Entry => ({
-            direction: e.direction,
-            amount: e.amount,
-            available_at: e.available_at,
-            currency: r.currency,
-            source: 'refund',
-            source_reference: r.reference,
-            description: e.why === 'returned' ? `Refund ${r.reference} failed: returned` : `Refund ${r.reference} of ${r.payment_reference}`,
-            created_at: e.written_at,
-          }),
-        ),
-    })
+    this.#payins = new Payins(store, clocks, ledger, preauth)
     clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
       const refund = this.#col(ns).get(payload.reference)
       if (refund?.status === 'processing') this.#finish(ns, refund, refund.outcome, null)
@@ -197,10 +179,11 @@ export class RefundService {
     this.#col(ns).put(refund.reference, refund)
   }
 
-  #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at' | 'ledger'>): Refund {
+  /** A refund record, debited now (the caller puts it in the same turn). */
+  #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at'>): Refund {
     const at = this.clocks.iso(ns)
-    const debit: RecordEntry = { direction: 'debit', amount, available_at: at, written_at: at, why: 'refund' }
-    this.ledger.noted(ns, p.charge.currency, debit)
+    const { currency, payment_reference } = p.charge
+    this.ledger.post(ns, { direction: 'debit', amount, currency, available_at: at, source: 'refund', source_reference: o.reference, description: `Refund ${o.reference} of ${payment_reference}`, created_at: at })
     return {
       ...o,
       payment_reference: p.charge.payment_reference,
@@ -210,7 +193,6 @@ export class RefundService {
       payment_method: p.method,
       created_at: at,
       completed_at: null,
-      ledger: [debit],
     }
   }
 
@@ -232,9 +214,8 @@ export class RefundService {
     if (reason) refund.status_reason = reason
     if (outcome === 'failed') {
       refund.status_reason ??= 'Refund failed'
-      const credit: RecordEntry = { direction: 'credit', amount: refund.amount, available_at: at, written_at: at, why: 'returned' }
-      refund.ledger.push(credit)
-      this.ledger.noted(ns, refund.currency, credit)
+      const { reference, amount, currency } = refund
+      this.ledger.post(ns, { direction: 'credit', amount, currency, available_at: at, source: 'refund', source_reference: reference, description: `Refund ${reference} failed: returned`, created_at: at })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
     }
     this.#col(ns).put(refund.reference, refund)
