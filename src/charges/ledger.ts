@@ -152,15 +152,18 @@ export class Ledger {
    * A record's pending credit settled now, before its time (a pay-in or a capture: the control
    * call, a later capture): a debit due when the credit was takes it back, and the same amount is
    * credited, available now. Nothing when the record has no credit, its credit is already
-   * available, or it has other entries (settled or voided already).
+   * available, or it has other entries (settled or voided already). `datedAsCredit`: the two are
+   * dated as written with the credit (a pay-in's are: the history lists them so among entries due
+   * at the same time, 13.4); otherwise now.
    */
-  settleEarly(ns: string, source: string, reference: string, description: string, nowMs: number): void {
+  settleEarly(ns: string, source: string, reference: string, description: string, nowMs: number, datedAsCredit = false): void {
     const entries = this.of(ns, source, reference)
     const credit = entries[0]
     if (entries.length !== 1 || credit.direction !== 'credit' || Date.parse(credit.available_at) <= nowMs) return
     const at = iso(nowMs)
-    this.post(ns, { ...credit, direction: 'debit', description, created_at: at })
-    this.post(ns, { ...credit, available_at: at, description, created_at: at })
+    const created_at = datedAsCredit ? credit.created_at : at
+    this.post(ns, { ...credit, direction: 'debit', description, created_at })
+    this.post(ns, { ...credit, available_at: at, description, created_at })
   }
 
   /**
