@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LEDGER, type Entry } from '../src/charges/ledger.js'
+import { LEDGER, type Posting } from '../src/charges/ledger.js'
 import { CARD_OPS, CHARGES, type ChargeBase } from '../src/charges/types.js'
 import { PAYOUTS } from '../src/payouts/service.js'
 import { REFUNDS } from '../src/refunds/service.js'
@@ -213,7 +213,7 @@ function recompute(sb: TestSandbox): Record<string, { pending: number; available
   const opening = Math.round(sb.deps.scenarios.forNs(NS).settings.opening_balance * 100)
   const out: Record<string, { pending: number; available: number }> = {}
   for (const c of CURRENCIES) out[c] = { pending: 0, available: opening }
-  for (const e of sb.deps.store.col<Entry>(NS, LEDGER).values()) {
+  for (const e of sb.deps.store.col<Posting>(NS, LEDGER).values()) {
     const held = (out[e.currency] ??= { pending: 0, available: 0 })
     const signed = e.direction === 'credit' ? e.amount : -e.amount
     if (Date.parse(e.available_at) <= now) held.available += signed
@@ -224,7 +224,8 @@ function recompute(sb: TestSandbox): Record<string, { pending: number; available
 
 /** A pay-in that succeeded carries its net credit, once; any other charge (an attempt included) none. */
 function checkPayinCredits(sb: TestSandbox): void {
-  const entries = [...sb.deps.store.col<Entry>(NS, LEDGER).values()]
+  // an entry's key: <source>:<source_reference>:<n>
+  const entries = [...sb.deps.store.col<Posting>(NS, LEDGER).entries()].map(([key, e]) => ({ ...e, source: key.slice(0, key.indexOf(':')), source_reference: key.slice(key.indexOf(':') + 1, key.lastIndexOf(':')) }))
   for (const c of sb.deps.store.col<ChargeBase>(NS, CHARGES).values()) {
     const credits = c.status === 'success' && !c.parent && !(c as { preauth?: unknown }).preauth
     const mine = entries.filter((e) => e.source === 'payin' && e.source_reference === c.payment_reference)

@@ -39,7 +39,7 @@ describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13
     // 1,500 less 22.50 fee and 1.69 VAT
     expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 147581 } })
     expect(sb.deps.ledger.of(SECRET, 'payin', bt)).toEqual([
-      { direction: 'credit', amount: 147581, currency: 'NGN', available_at: expect.any(String), source: 'payin', source_reference: bt, description: `Payment ${bt}`, created_at: expect.any(String) },
+      { direction: 'credit', amount: 147581, currency: 'NGN', available_at: expect.any(String), created_at: expect.any(String) },
     ])
     const co = ref('co')
     await sb.call('POST', '/merchant/api/v1/charges/initialize', { reference: co, amount: 200, currency: 'KES', customer: { email: 'a@b.co' } })

@@ -15,30 +15,27 @@ import type { Settings } from '../scenario/schema.js'
  */
 
 const SOURCE = 'capture'
-const described = (why: string, op: CardOperation) => `${why} ${op.transaction_reference} of ${op.payment_reference}`
 
 /** The credit of a capture made now (the caller puts the record in the same turn). */
 export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, settings: Settings, nowMs: number): void {
-  ledger.post(ns, {
+  ledger.post(ns, SOURCE, op.transaction_reference, {
     direction: 'credit',
     amount: op.amount - op.fee - op.vat,
     currency: op.currency,
     available_at: new Date(nowMs + settlementMs('card', settings)).toISOString(),
-    source: SOURCE,
-    source_reference: op.transaction_reference,
-    description: described('Capture', op),
     created_at: new Date(nowMs).toISOString(),
+    of: op.payment_reference,
   })
 }
 
 /** A capture settled before its time: its pending credit becomes available now. */
 export function settleCaptureEarly(ledger: Ledger, ns: string, op: CardOperation, nowMs: number): void {
-  ledger.settleEarly(ns, SOURCE, op.transaction_reference, described('Capture settled', op), nowMs)
+  ledger.settleEarly(ns, SOURCE, op.transaction_reference, 'settled', nowMs)
 }
 
 /** A capture voided while unsettled: its pending credit never becomes available. */
 export function voidCapture(ledger: Ledger, ns: string, op: CardOperation, nowMs: number): void {
-  ledger.cancel(ns, SOURCE, op.transaction_reference, described('Capture voided', op), nowMs)
+  ledger.cancel(ns, SOURCE, op.transaction_reference, 'voided', nowMs)
 }
 
 /** Whether a capture's money has settled (docs/behaviour.md 4.3): by its entries, as the balance counts them. */

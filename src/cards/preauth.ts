@@ -245,7 +245,7 @@ export class PreauthService {
     if (charge.preauth || charge.status !== 'success') throw badRequest('Only a capture or a successful charge can be settled')
     charge.settled_at ??= this.clocks.iso(ns)
     const payin = this.#payinOf(ns, charge)
-    if (payin) this.ledger.settleEarly(ns, 'payin', payin.payment_reference, `Payment ${payin.payment_reference} settled early`, this.clocks.now(ns), true)
+    if (payin) this.ledger.settleEarly(ns, 'payin', payin.payment_reference, 'settled early', this.clocks.now(ns))
     this.#charges(ns).put(charge.transaction_reference, charge)
     return { charge }
   }

@@ -1,5 +1,5 @@
 import type { Snapshot, Upgrade } from '../store/persistence.js'
-import { LEDGER, entryKey, type Entry } from './ledger.js'
+import { LEDGER, entryKey, type Posting, type Source } from './ledger.js'
 
 /**
  * A data file of format 1 carried over to format 2 (docs/behaviour.md 0.4, 13.4). Format 1 kept
@@ -15,7 +15,7 @@ import { LEDGER, entryKey, type Entry } from './ledger.js'
 
 type Rec = Record<string, any>
 interface OldEntry {
-  direction: Entry['direction']
+  direction: Posting['direction']
   amount: number
   available_at: string
   /** a capture's and a refund's: when it was written, and why */
@@ -24,42 +24,52 @@ interface OldEntry {
 }
 
 const list = (v: unknown): OldEntry[] => (Array.isArray(v) ? v : [])
-const CAPTURE: Record<string, string> = { capture: 'Capture', settled: 'Capture settled', voided: 'Capture voided' }
 
-/** A record's entries as format 1 read them, in the order they were written. */
-type Reader = (r: Rec) => Entry[]
-const entry = (e: OldEntry, rest: Omit<Entry, 'direction' | 'amount' | 'available_at'>): Entry => ({ direction: e.direction, amount: e.amount, available_at: e.available_at, ...rest })
+/** A record's entries as format 1 read them, in the order they were written, and what made them. */
+type Reader = (r: Rec) => { source: Source; reference: string; entries: Posting[] }
+const posting = (e: OldEntry, currency: string, created_at: string, extra: Pick<Posting, 'why' | 'of'> = {}): Posting => ({
+  direction: e.direction,
+  amount: e.amount,
+  currency,
+  available_at: e.available_at,
+  created_at,
+  ...extra,
+})
 
 /** Format 1's collections whose records carried entries, in the order format 1 read them. */
 const SOURCES: [collection: string, read: Reader][] = [
   [
     'charges',
-    (c) =>
-      (c.ledger ? [c.ledger, ...list(c.settled_early)] : []).map((e: OldEntry, i: number) =>
-        entry(e, { currency: c.currency, source: 'payin', source_reference: c.payment_reference, description: `Payment ${c.payment_reference}${i ? ' settled early' : ''}`, created_at: c.completed_at ?? e.available_at }),
-      ),
+    (c) => ({
+      source: 'payin',
+      reference: c.payment_reference,
+      entries: (c.ledger ? [c.ledger, ...list(c.settled_early)] : []).map((e: OldEntry, i: number) => posting(e, c.currency, c.completed_at ?? e.available_at, i ? { why: 'settled early' } : {})),
+    }),
   ],
-  [LEDGER, (f) => [entry(f as OldEntry, { currency: f.currency, source: 'funding', source_reference: f.id, description: 'Balance funded', created_at: f.created_at })]],
+  [LEDGER, (f) => ({ source: 'funding', reference: f.id, entries: [posting(f as OldEntry, f.currency, f.created_at)] })],
   [
     'card_ops',
-    (op) =>
-      list(op.ledger).map((e) =>
-        entry(e, { currency: op.currency, source: 'capture', source_reference: op.transaction_reference, description: `${CAPTURE[e.why ?? ''] ?? 'Capture'} ${op.transaction_reference} of ${op.payment_reference}`, created_at: e.written_at ?? e.available_at }),
-      ),
+    (op) => ({
+      source: 'capture',
+      reference: op.transaction_reference,
+      entries: list(op.ledger).map((e) => posting(e, op.currency, e.written_at ?? e.available_at, { of: op.payment_reference, ...(e.why === 'settled' || e.why === 'voided' ? { why: e.why } : {}) })),
+    }),
   ],
   [
     'refunds',
-    (r) =>
-      list(r.ledger).map((e) =>
-        entry(e, { currency: r.currency, source: 'refund', source_reference: r.reference, description: e.why === 'returned' ? `Refund ${r.reference} failed: returned` : `Refund ${r.reference} of ${r.payment_reference}`, created_at: e.written_at ?? e.available_at }),
-      ),
+    (r) => ({
+      source: 'refund',
+      reference: r.reference,
+      entries: list(r.ledger).map((e) => posting(e, r.currency, e.written_at ?? e.available_at, e.why === 'returned' ? { why: 'returned' } : { of: r.payment_reference })),
+    }),
   ],
   [
     'payouts',
-    (p) =>
-      list(p.ledger).map((e) =>
-        entry(e, { currency: p.currency, source: 'payout', source_reference: p.reference, description: e.direction === 'debit' ? `Payout ${p.reference}` : `Payout ${p.reference} failed: returned`, created_at: e.available_at }),
-      ),
+    (p) => ({
+      source: 'payout',
+      reference: p.reference,
+      entries: list(p.ledger).map((e) => posting(e, p.currency, e.available_at, e.direction === 'credit' ? { why: 'returned' } : {})),
+    }),
   ],
 ]
 
@@ -77,10 +87,11 @@ export const LEDGER_CARRY_OVER: Upgrade = {
 const records = (cols: Snapshot[string], name: string) => Object.values(cols[name] ?? {}) as Rec[]
 
 function carryOver(cols: Snapshot[string]): void {
-  const found: { e: Entry; key: string; at: number; written: number }[] = []
+  const found: { e: Posting; key: string; at: number; written: number }[] = []
   for (const [collection, read] of SOURCES) {
     for (const record of records(cols, collection)) {
-      read(record).forEach((e, n) => found.push({ e, key: entryKey(e.source, e.source_reference, n), at: Date.parse(e.available_at), written: Date.parse(e.created_at) }))
+      const { source, reference, entries } = read(record)
+      entries.forEach((e, n) => found.push({ e, key: entryKey(source, reference, n), at: Date.parse(e.available_at), written: Date.parse(e.created_at) }))
     }
   }
   for (const [collection, fields] of Object.entries(DROPPED)) {

@@ -2,7 +2,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
-import { NUMBER, STRING } from '../store/validate.js'
+import { NUMBER, STRING, maybe } from '../store/validate.js'
 import { paymentMethodOf } from './query.js'
 import type { ChargeBase } from './types.js'
 
@@ -13,10 +13,11 @@ import type { ChargeBase } from './types.js'
  * Every entry is a record of one collection, `ledger`, written by `post()` in the same synchronous
  * turn as the record it belongs to (a charge that succeeded, a capture, a refund, a payout, a
  * funding), so the two are made durable by the same write; nothing edits or deletes an entry but a
- * reset. An entry's key is `<source>:<source_reference>:<n>`, `n` counting the entries of that
- * record before it, so a record's entries are read by key (`of`), never by a scan. Balances, the
- * history, and whether a record's money has settled (`settled`: the one rule, which the refund
- * checks ask) all read these entries.
+ * reset. What made an entry is its key, `<source>:<source_reference>:<n>`, `n` counting the
+ * entries of that record before it, so a record's entries are read by key (`of`), never by a
+ * scan; the record holds the facts only (a card charge's credit: five fields), its description is
+ * written when the history reads it. Balances, the history, and whether a record's money has
+ * settled (`settled`: the one rule, which the refund checks ask) all read these entries.
  *
  * Every namespace also opens with the pack's `opening_balance`, available, in each balance
  * currency: an entry of no record, dated the start of the namespace clock.
@@ -28,39 +29,50 @@ export const LEDGER = 'ledger'
 export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
 export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
 
-/** An entry: what a record adds to (credit) or takes from (debit) the merchant's balance. */
-export interface Entry {
+/** What made an entry: the kind of record, whose reference is in the entry's key. */
+export type Source = 'payin' | 'capture' | 'refund' | 'payout' | 'funding'
+
+/** An entry as stored: what a record adds to (credit) or takes from (debit) the merchant's balance. */
+export interface Posting {
   direction: 'credit' | 'debit'
   /** minor units, net of fee and VAT */
   amount: number
   currency: string
   /** when it moves from the pending to the available balance */
   available_at: string
-  /** what kind of record made it: `payin`, `capture`, `refund`, `payout`, `funding` (`opening` for an opening balance) */
-  source: string
+  /** when it was written (a pay-in's entries: when it succeeded) */
+  created_at: string
+  /** what moved the money after the record's first entry: `settled early`, `settled`, `voided`, `returned` */
+  why?: string
+  /** a capture's or a refund's pay-in: its payment reference */
+  of?: string
+}
+
+/** An entry as the balances and the history read it: the posting, what made it, its description. */
+export interface Entry extends Posting {
+  /** `payin`, `capture`, `refund`, `payout`, `funding` (`opening` for an opening balance) */
+  source: Source | 'opening'
   /** the reference of that record */
   source_reference: string
   description: string
-  /** when it was written */
-  created_at: string
 }
 
-export const LEDGER_SPEC: CollectionSpec<Entry> = {
+export const LEDGER_SPEC: CollectionSpec<Posting> = {
   name: LEDGER,
-  fields: {
-    direction: STRING,
-    amount: NUMBER,
-    currency: STRING,
-    available_at: STRING,
-    source: STRING,
-    source_reference: STRING,
-    description: STRING,
-    created_at: STRING,
-  },
+  fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
 }
 
 /** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */
-export const entryKey = (source: string, reference: string, n: number): string => `${source}:${reference}:${n}`
+export const entryKey = (source: Source, reference: string, n: number): string => `${source}:${reference}:${n}`
+
+/** How the history describes an entry (docs/behaviour.md 13.4). */
+const DESCRIBE: Record<Source, (reference: string, p: Posting) => string> = {
+  payin: (ref, p) => `Payment ${ref}${p.why ? ` ${p.why}` : ''}`,
+  capture: (ref, p) => `Capture${p.why ? ` ${p.why}` : ''} ${ref} of ${p.of}`,
+  refund: (ref, p) => (p.why ? `Refund ${ref} failed: ${p.why}` : `Refund ${ref} of ${p.of}`),
+  payout: (ref, p) => (p.why ? `Payout ${ref} failed: ${p.why}` : `Payout ${ref}`),
+  funding: () => 'Balance funded',
+}
 
 /**
  * How long a pay-in takes to settle: a bank transfer at once (the live test environment shows the
@@ -79,13 +91,13 @@ export type Balances = Record<string, { pending: number; available: number }>
  * write puts records back (`Store.onRestore`).
  */
 interface Totals {
-  entries: Collection<Entry>
+  entries: Collection<Posting>
   available: Record<string, number>
   /** entries not available yet when last read: they move to `available` as the clock passes them */
   pending: { currency: string; amount: number; at: number }[]
 }
 
-const signed = (e: Entry): number => (e.direction === 'credit' ? e.amount : -e.amount)
+const signed = (e: Posting): number => (e.direction === 'credit' ? e.amount : -e.amount)
 const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Ledger {
@@ -98,27 +110,27 @@ export class Ledger {
     store.onRestore((ns) => this.#totals.delete(ns))
   }
 
-  #col(ns: string): Collection<Entry> {
-    return this.store.col<Entry>(ns, LEDGER)
+  #col(ns: string): Collection<Posting> {
+    return this.store.col<Posting>(ns, LEDGER)
   }
 
   /**
    * Writes an entry, never to be changed. The caller saves the record it belongs to in the same
    * synchronous turn, so both are in the same write of the data file.
    */
-  post(ns: string, entry: Entry): void {
+  post(ns: string, source: Source, reference: string, entry: Posting): void {
     const col = this.#col(ns)
     let n = 0
-    while (col.has(entryKey(entry.source, entry.source_reference, n))) n++
-    col.put(entryKey(entry.source, entry.source_reference, n), entry)
+    while (col.has(entryKey(source, reference, n))) n++
+    col.put(entryKey(source, reference, n), entry)
     const t = this.#totals.get(ns)
     if (t?.entries === col) t.pending.push({ currency: entry.currency, amount: signed(entry), at: Date.parse(entry.available_at) })
   }
 
   /** The entries of one record, in the order they were written. */
-  of(ns: string, source: string, reference: string): Entry[] {
+  of(ns: string, source: Source, reference: string): Posting[] {
     const col = this.#col(ns)
-    const out: Entry[] = []
+    const out: Posting[] = []
     for (let e = col.get(entryKey(source, reference, 0)); e; e = col.get(entryKey(source, reference, out.length))) out.push(e)
     return out
   }
@@ -128,58 +140,51 @@ export class Ledger {
    * than nothing (its credit is available and was not taken back). The one rule: the balances
    * count the same entries as available, and the refund checks ask this.
    */
-  settled(ns: string, source: string, reference: string, nowMs: number): boolean {
+  settled(ns: string, source: Source, reference: string, nowMs: number): boolean {
     let sum = 0
     for (const e of this.of(ns, source, reference)) if (Date.parse(e.available_at) <= nowMs) sum += signed(e)
     return sum > 0
   }
 
-  /** Posts the credit of a pay-in that succeeded now (the caller saves the charge). */
-  creditPayin(ns: string, charge: ChargeBase, settings: Settings, nowMs: number): void {
-    this.post(ns, {
-      direction: 'credit',
-      amount: charge.amount - charge.fee - charge.vat,
-      currency: charge.currency,
-      available_at: iso(nowMs + settlementMs(paymentMethodOf(charge), settings)),
-      source: 'payin',
-      source_reference: charge.payment_reference,
-      description: `Payment ${charge.payment_reference}`,
-      created_at: iso(nowMs),
-    })
+  /** Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge). */
+  creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string, nowMs: number): void {
+    const { amount, fee, vat, currency } = charge
+    const available_at = iso(nowMs + settlementMs(paymentMethodOf(charge), settings))
+    this.post(ns, 'payin', charge.payment_reference, { direction: 'credit', amount: amount - fee - vat, currency, available_at, created_at: now })
   }
 
   /**
    * A record's pending credit settled now, before its time (a pay-in or a capture: the control
    * call, a later capture): a debit due when the credit was takes it back, and the same amount is
    * credited, available now. Nothing when the record has no credit, its credit is already
-   * available, or it has other entries (settled or voided already). `datedAsCredit`: the two are
-   * dated as written with the credit (a pay-in's are: the history lists them so among entries due
-   * at the same time, 13.4); otherwise now.
+   * available, or it has other entries (settled or voided already). `why` says so in the history;
+   * a pay-in's two are dated as written with its credit (the history lists them so among entries
+   * due at the same time, 13.4), a capture's now.
    */
-  settleEarly(ns: string, source: string, reference: string, description: string, nowMs: number, datedAsCredit = false): void {
+  settleEarly(ns: string, source: 'payin' | 'capture', reference: string, why: string, nowMs: number): void {
     const entries = this.of(ns, source, reference)
     const credit = entries[0]
     if (entries.length !== 1 || credit.direction !== 'credit' || Date.parse(credit.available_at) <= nowMs) return
     const at = iso(nowMs)
-    const created_at = datedAsCredit ? credit.created_at : at
-    this.post(ns, { ...credit, direction: 'debit', description, created_at })
-    this.post(ns, { ...credit, available_at: at, description, created_at })
+    const created_at = source === 'payin' ? credit.created_at : at
+    this.post(ns, source, reference, { ...credit, direction: 'debit', created_at, why })
+    this.post(ns, source, reference, { ...credit, available_at: at, created_at, why })
   }
 
   /**
    * A record's pending credit cancelled (a capture voided while unsettled): a debit due when the
    * credit was, so it never becomes available. Nothing when it has no credit alone.
    */
-  cancel(ns: string, source: string, reference: string, description: string, nowMs: number): void {
+  cancel(ns: string, source: Source, reference: string, why: string, nowMs: number): void {
     const entries = this.of(ns, source, reference)
     if (entries.length !== 1 || entries[0].direction !== 'credit') return
-    this.post(ns, { ...entries[0], direction: 'debit', description, created_at: iso(nowMs) })
+    this.post(ns, source, reference, { ...entries[0], direction: 'debit', created_at: iso(nowMs), why })
   }
 
   /** Adds a funding, available at once: an entry of no other record. */
   fund(ns: string, id: string, currency: string, amount: number, nowMs: number): void {
     const at = iso(nowMs)
-    this.post(ns, { direction: 'credit', amount, currency, available_at: at, source: 'funding', source_reference: id, description: 'Balance funded', created_at: at })
+    this.post(ns, 'funding', id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */
@@ -234,7 +239,11 @@ export class Ledger {
     const out: Entry[] = Object.entries(this.opening(ns))
       .filter(([, amount]) => amount > 0)
       .map(([currency, amount]) => ({ direction: 'credit', amount, currency, available_at: start, created_at: start, source: 'opening', source_reference: 'opening', description: 'Opening balance' }))
-    out.push(...this.#col(ns).values())
+    for (const [key, p] of this.#col(ns).entries()) {
+      const source = key.slice(0, key.indexOf(':')) as Source
+      const reference = key.slice(source.length + 1, key.lastIndexOf(':'))
+      out.push({ ...p, source, source_reference: reference, description: DESCRIBE[source](reference, p) })
+    }
     return out
       .map((e, i) => ({ e, i, at: Date.parse(e.available_at) }))
       .filter((x) => x.at <= nowMs)

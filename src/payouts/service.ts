@@ -213,7 +213,7 @@ export class PayoutService {
     const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
     if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
     this.#col(ns).put(payout.reference, payout)
-    this.#post(ns, payout, 'debit', `Payout ${payout.reference}`, payout.created_at)
+    this.#post(ns, payout, 'debit', payout.created_at)
   }
 
   /** The payout with this reference, or 404 `Transaction not found`. */
@@ -259,7 +259,7 @@ export class PayoutService {
       payout.message = PAYOUT_MSG.SUCCESS
     } else {
       payout.message = reason ?? PAYOUT_MSG.FAILED
-      this.#post(ns, payout, 'credit', `Payout ${payout.reference} failed: returned`, at)
+      this.#post(ns, payout, 'credit', at)
     }
     this.#col(ns).put(payout.reference, payout)
     this.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
@@ -271,8 +271,9 @@ export class PayoutService {
   }
 
   /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
-  #post(ns: string, payout: Payout, direction: 'credit' | 'debit', description: string, at: string): void {
-    this.ledger.post(ns, { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, source: 'payout', source_reference: payout.reference, description, created_at: at })
+  #post(ns: string, payout: Payout, direction: 'credit' | 'debit', at: string): void {
+    const entry = { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, created_at: at }
+    this.ledger.post(ns, 'payout', payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }
 }
 

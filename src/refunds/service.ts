@@ -183,7 +183,7 @@ export class RefundService {
   #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at'>): Refund {
     const at = this.clocks.iso(ns)
     const { currency, payment_reference } = p.charge
-    this.ledger.post(ns, { direction: 'debit', amount, currency, available_at: at, source: 'refund', source_reference: o.reference, description: `Refund ${o.reference} of ${payment_reference}`, created_at: at })
+    this.ledger.post(ns, 'refund', o.reference, { direction: 'debit', amount, currency, available_at: at, created_at: at, of: payment_reference })
     return {
       ...o,
       payment_reference: p.charge.payment_reference,
@@ -215,7 +215,7 @@ export class RefundService {
     if (outcome === 'failed') {
       refund.status_reason ??= 'Refund failed'
       const { reference, amount, currency } = refund
-      this.ledger.post(ns, { direction: 'credit', amount, currency, available_at: at, source: 'refund', source_reference: reference, description: `Refund ${reference} failed: returned`, created_at: at })
+      this.ledger.post(ns, 'refund', reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
     }
     this.#col(ns).put(refund.reference, refund)
