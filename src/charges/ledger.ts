@@ -16,7 +16,9 @@ import type { ChargeBase } from './types.js'
  * reset. What made an entry is its key, `<source>:<source_reference>:<n>`, `n` counting the
  * entries of that record before it, so a record's entries are read by key (`of`), never by a
  * scan; the record holds the facts only (a card charge's credit: five fields), its description is
- * written when the history reads it. Balances, the history, and whether a record's money has
+ * written when the history reads it (measured with `node bench/count.mjs --scenario card`: 1,013 K
+ * instructions per card charge, against 1,044 K with every field stored and 1,000 K when the
+ * credit was a field of the charge). Balances, the history, and whether a record's money has
  * settled (`settled`: the one rule, which the refund checks ask) all read these entries.
  *
  * Every namespace also opens with the pack's `opening_balance`, available, in each balance
