@@ -1,21 +1,21 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LEDGER, type LedgerRecord } from '../src/charges/ledger.js'
-import { CARD_OPS, CHARGES, type CardOperation, type ChargeBase, type LedgerEntry } from '../src/charges/types.js'
-import { PAYOUTS, type Payout } from '../src/payouts/service.js'
-import { REFUNDS, type Refund } from '../src/refunds/service.js'
+import { LEDGER, type Posting } from '../src/charges/ledger.js'
+import { CARD_OPS, CHARGES, type ChargeBase } from '../src/charges/types.js'
+import { PAYOUTS } from '../src/payouts/service.js'
+import { REFUNDS } from '../src/refunds/service.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
 
 /**
  * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins, captures, refunds, payouts,
  * clock moves (settlements) and fundings a namespace sees, each balance is the opening balance plus the sum of
- * its entries, summed here afresh from the stored records (not through the ledger), an available
+ * its entries, summed here afresh from the stored entries (not through the ledger), an available
  * balance is never negative, the history runs from one balance to the next and ends at the
  * available balance, and all of it is the same after a restart over the data file.
  *
- * The operations are a list: an area that moves money adds one (`OPS`) and, when it writes entries
- * on records of its own, how to read them (`RECORD_ENTRIES`).
+ * The operations are a list: an area that moves money adds one (`OPS`), and the source of its
+ * entries to the records they must belong to (`checkPayinCredits`).
  */
 
 const M = '/merchant/api/v1'
@@ -207,42 +207,40 @@ const OPS: Op[] = [
   },
 ]
 
-/** How the entries are read off each collection's stored records, written here apart from the ledger. */
-const RECORD_ENTRIES: Record<string, (record: any) => (LedgerEntry & { currency: string })[]> = {
-  [CHARGES]: (c: ChargeBase) => (c.ledger ? [c.ledger, ...(c.settled_early ?? [])].map((e) => ({ ...e, currency: c.currency })) : []),
-  [LEDGER]: (r: LedgerRecord) => [r],
-  [CARD_OPS]: (op: CardOperation) => (op.ledger ?? []).map((e) => ({ ...e, currency: op.currency })),
-  [REFUNDS]: (r: Refund) => r.ledger.map((e) => ({ ...e, currency: r.currency })),
-  // a payout's debit, and the credit returning it when it fails
-  [PAYOUTS]: (p: Payout) => p.ledger.map((e) => ({ ...e, currency: p.currency })),
-}
-
-/** The balances summed afresh from the records: the opening balance plus every entry, minor units. */
+/** The balances summed afresh from the stored entries (not through the ledger): the opening balance plus every entry, minor units. */
 function recompute(sb: TestSandbox): Record<string, { pending: number; available: number }> {
   const now = sb.deps.clocks.now(NS)
   const opening = Math.round(sb.deps.scenarios.forNs(NS).settings.opening_balance * 100)
   const out: Record<string, { pending: number; available: number }> = {}
   for (const c of CURRENCIES) out[c] = { pending: 0, available: opening }
-  for (const [collection, entriesOf] of Object.entries(RECORD_ENTRIES)) {
-    for (const record of sb.deps.store.col<object>(NS, collection).values()) {
-      for (const e of entriesOf(record)) {
-        const held = (out[e.currency] ??= { pending: 0, available: 0 })
-        const signed = e.direction === 'credit' ? e.amount : -e.amount
-        if (Date.parse(e.available_at) <= now) held.available += signed
-        else held.pending += signed
-      }
-    }
+  for (const e of sb.deps.store.col<Posting>(NS, LEDGER).values()) {
+    const held = (out[e.currency] ??= { pending: 0, available: 0 })
+    const signed = e.direction === 'credit' ? e.amount : -e.amount
+    if (Date.parse(e.available_at) <= now) held.available += signed
+    else held.pending += signed
   }
   return out
 }
 
 /** A pay-in that succeeded carries its net credit, once; any other charge (an attempt included) none. */
 function checkPayinCredits(sb: TestSandbox): void {
+  // an entry's key: <source>:<source_reference>:<n>
+  const entries = [...sb.deps.store.col<Posting>(NS, LEDGER).entries()].map(([key, e]) => ({ ...e, source: key.slice(0, key.indexOf(':')), source_reference: key.slice(key.indexOf(':') + 1, key.lastIndexOf(':')) }))
   for (const c of sb.deps.store.col<ChargeBase>(NS, CHARGES).values()) {
     const credits = c.status === 'success' && !c.parent && !(c as { preauth?: unknown }).preauth
-    if (credits) expect(c.ledger, c.payment_reference).toMatchObject({ direction: 'credit', amount: c.amount - c.fee - c.vat })
-    else expect(c.ledger, c.payment_reference).toBeUndefined()
+    const mine = entries.filter((e) => e.source === 'payin' && e.source_reference === c.payment_reference)
+    if (credits) expect(mine[0], c.payment_reference).toMatchObject({ direction: 'credit', amount: c.amount - c.fee - c.vat, currency: c.currency })
+    else expect(mine, c.payment_reference).toEqual([])
   }
+  // every entry belongs to a record of its source (a funding is a record of its own)
+  const owners: Record<string, (ref: string) => unknown> = {
+    payin: (r) => sb.deps.store.col<ChargeBase>(NS, CHARGES).findBy('payment_reference', r),
+    capture: (r) => sb.deps.store.col(NS, CARD_OPS).get(r),
+    refund: (r) => sb.deps.store.col(NS, REFUNDS).get(r),
+    payout: (r) => sb.deps.store.col(NS, PAYOUTS).get(r),
+    funding: () => true,
+  }
+  for (const e of entries) expect(owners[e.source]?.(e.source_reference), `${e.source} ${e.source_reference}`).toBeTruthy()
 }
 
 const minor = (s: string | number) => Math.round(Number(s) * 100)

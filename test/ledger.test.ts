@@ -9,7 +9,6 @@ function balances(sb: TestSandbox) {
   return Object.fromEntries(held.map(([c, b]) => [c, { pending: b.pending, available: b.available - (opening[c] ?? 0) }]).filter(([, b]) => (b as { pending: number }).pending || (b as { available: number }).available))
 }
 const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
-const record = (sb: TestSandbox, reference: string) => sb.deps.checkout.find(SECRET, reference) ?? sb.deps.bankTransfer.find(SECRET, reference)
 
 describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13.4)', () => {
   it('a card charge credits its net amount, pending for the settlement delay, then available', async () => {
@@ -39,7 +38,9 @@ describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13
     await advance(sb, 120)
     // 1,500 less 22.50 fee and 1.69 VAT
     expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 147581 } })
-    expect(record(sb, bt)!.ledger).toEqual({ direction: 'credit', amount: 147581, available_at: expect.any(String) })
+    expect(sb.deps.ledger.of(SECRET, 'payin', bt)).toEqual([
+      { direction: 'credit', amount: 147581, currency: 'NGN', available_at: expect.any(String), created_at: expect.any(String) },
+    ])
     const co = ref('co')
     await sb.call('POST', '/merchant/api/v1/charges/initialize', { reference: co, amount: 200, currency: 'KES', customer: { email: 'a@b.co' } })
     await sb.call('POST', `/_sandbox/checkouts/${co}/pay`, { channel: 'mobile_money', outcome: 'failed' })
@@ -47,7 +48,8 @@ describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13
     // 200 less 3.00 fee and 0.23 VAT, pending: a wallet settles after the delay
     expect(balances(sb)).toEqual({ NGN: { pending: 0, available: 147581 }, KES: { pending: 19677, available: 0 } })
     const attempts = sb.deps.checkout.attempts(SECRET, sb.deps.checkout.get(SECRET, co))
-    expect(attempts.map((a) => a.ledger)).toEqual([undefined, undefined])
+    expect(attempts.map((a) => sb.deps.ledger.of(SECRET, 'payin', a.payment_reference))).toEqual([[], []])
+    expect(sb.deps.ledger.of(SECRET, 'payin', co)).toHaveLength(1)
   })
 })
 
@@ -86,8 +88,46 @@ describe('a pay-in settled early by the control call (docs/behaviour.md 13.4)', 
     const after = await history()
     expect(after).toHaveLength(4)
     expect(after[0].balance_after).toBe('5000984.95')
-    // the charge's record keeps its entries; no answer shows them
+    // no answer shows the entries
     const query = await sb.call('GET', `/merchant/api/v1/charges/${tx}`)
     expect(JSON.stringify(query.body)).not.toContain('settled_early')
+  })
+})
+
+describe('refund eligibility and the balance agree after a pack change (docs/behaviour.md 13.4, 13.8)', () => {
+  const NOT_SETTLED = 'Transaction has not yet been settled'
+  const pendingNgn = async (sb: TestSandbox) => (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN.pending_balance
+
+  it('a card charge made under a 24 h delay stays unsettled for both refund endpoints while its credit is pending, after the delay is set to 0', async () => {
+    const sb = await sandbox({ frozen: true })
+    const charged = await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
+    const { payment_reference, transaction_reference } = charged.body.data
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { settlement_delay_hours: 0 } })).status).toBe(200)
+    expect(await pendingNgn(sb)).toBe(984.95)
+    const refund = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference, reference: ref('rf'), amount: 500 })
+    expect([refund.status, refund.body.message]).toEqual([400, NOT_SETTLED])
+    const card = await sb.call('POST', '/merchant/api/v1/charges/card/refund', { payment_reference, target_transaction_reference: transaction_reference, transaction_reference: ref('crf'), amount: 500, currency: 'NGN' })
+    expect([card.status, card.body.message]).toEqual([400, 'Only settled transactions can be refunded'])
+    // when the credit made under the old delay becomes available, both refunds are taken
+    await advance(sb, 24 * 3600)
+    expect(await pendingNgn(sb)).toBe(0)
+    expect((await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference, reference: ref('rf'), amount: 500 })).status).toBe(200)
+  })
+
+  it('a capture made under a 24 h delay is not settled while its credit is pending, after the delay is set to 0', async () => {
+    const sb = await sandbox({ frozen: true })
+    const { encryptChargeData } = await import('../src/index.js')
+    const pre = await sb.call('POST', '/merchant/api/v1/charges/card/pre-authorize', { charge_data: encryptChargeData(cardPayload('4084127883172787', { amount: 1000 }), 'sandbox-encryption-key-012345678') })
+    const payment_reference = pre.body.data.payment_reference
+    const cap = await sb.call('POST', '/merchant/api/v1/charges/card/capture', { payment_reference, transaction_reference: ref('cap'), amount: 1000, currency: 'NGN' })
+    expect(cap.status).toBe(200)
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { settlement_delay_hours: 0 } })).status).toBe(200)
+    expect(await pendingNgn(sb)).toBe(984.95)
+    const refund = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference, reference: ref('rf'), amount: 500 })
+    expect([refund.status, refund.body.message]).toEqual([400, NOT_SETTLED])
+    // and, unsettled, it can still be voided
+    const voided = await sb.call('POST', '/merchant/api/v1/charges/card/void', { payment_reference, transaction_reference: ref('void'), target_transaction_reference: cap.body.data.transaction_reference })
+    expect(voided.status).toBe(200)
+    expect(await pendingNgn(sb)).toBe(0)
   })
 })

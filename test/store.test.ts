@@ -2,7 +2,7 @@ import { existsSync, readdirSync, readFileSync, statSync, truncateSync, writeFil
 import { dirname, join } from 'node:path'
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { DataFileError } from '../src/store/recovery.js'
+import { DataFileError, FORMAT } from '../src/store/recovery.js'
 import { Store } from '../src/store/store.js'
 import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
 
@@ -22,7 +22,7 @@ interface Doc {
 /** Reads the data file with fs + JSON.parse, never through the store. */
 function readDoc(file: string): Doc {
   const doc = JSON.parse(readFileSync(file, 'utf8')) as Doc
-  expect(doc.paysandbox).toBe(1)
+  expect(doc.paysandbox).toBe(FORMAT)
   expect(Array.isArray(doc.deltas)).toBe(true)
   return doc
 }
@@ -385,7 +385,7 @@ describe('Store with a file', () => {
     const file = tempFile()
     const s = await open({ file })
     expect(s.persistent).toBe(true)
-    expect(readDoc(file)).toEqual({ paysandbox: 1, snapshot: {}, deltas: [] })
+    expect(readDoc(file)).toEqual({ paysandbox: FORMAT, snapshot: {}, deltas: [] })
   })
 
   it('has every change in the file, as valid JSON, after each sync()', async () => {
@@ -775,7 +775,7 @@ describe('Store with a file', () => {
     writeFileSync(file, '')
     const s = await open({ file })
     expect(s.namespaces()).toEqual([])
-    expect(readDoc(file)).toEqual({ paysandbox: 1, snapshot: {}, deltas: [] })
+    expect(readDoc(file)).toEqual({ paysandbox: FORMAT, snapshot: {}, deltas: [] })
   })
 
   it('still writes the file when NODE_ENV=test (no silent in-memory mode)', async () => {

@@ -1,8 +1,8 @@
 import { randomInt } from 'node:crypto'
-import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type PreauthLedger } from '../charges/types.js'
+import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import type { Ledger } from '../charges/ledger.js'
-import { creditCapture, registerCaptures, settleCaptureEarly, voidCapture } from './capture-ledger.js'
+import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import type { Events } from '../webhooks/events.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
@@ -67,7 +67,6 @@ export class PreauthService {
     private readonly events: Events,
     private readonly ledger: Ledger,
   ) {
-    registerCaptures(ledger)
     clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge, true)
@@ -119,11 +118,7 @@ export class PreauthService {
     // docs/behaviour.md 4: each new capture settles every earlier one
     for (const ref of ledger.captures) {
       const earlier = this.#ops(ns).get(ref)
-      if (earlier && !earlier.voided && !earlier.settled) {
-        earlier.settled = true
-        settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
-        this.#ops(ns).put(ref, earlier)
-      }
+      if (earlier && !earlier.voided) settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
     }
     const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: PREAUTH_MSG.CAPTURED })
     op.refunded = 0
@@ -241,26 +236,22 @@ export class PreauthService {
     if (op) {
       if (op.charge_operation !== 'capture') throw badRequest('Only a capture or a successful charge can be settled')
       if (op.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
-      op.settled = true
       settleCaptureEarly(this.ledger, ns, op, this.clocks.now(ns))
-      this.#ops(ns).put(op.transaction_reference, op)
       return { op }
     }
     const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
     if (!charge || charge.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (charge.preauth || charge.status !== 'success') throw badRequest('Only a capture or a successful charge can be settled')
     charge.settled_at ??= this.clocks.iso(ns)
-    this.ledger.settleEarly(ns, charge, this.clocks.now(ns))
+    const payin = this.#payinOf(ns, charge)
+    if (payin) this.ledger.settleEarly(ns, 'payin', payin.payment_reference, 'settled early', this.clocks.now(ns))
     this.#charges(ns).put(charge.transaction_reference, charge)
     return { charge }
   }
 
-  /** A capture settles by a later capture, the control call, or its settlement time passing. */
+  /** A capture settles by a later capture, the control call, or its settlement time passing: its ledger entries say (13.4). */
   isSettled(ns: string, capture: CardOperation): boolean {
-    if (capture.voided) return false
-    if (capture.settled) return true
-    const delay = this.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
-    return this.clocks.now(ns) >= Date.parse(capture.created_at) + delay
+    return captureSettled(this.ledger, ns, capture, this.clocks.now(ns))
   }
 
   /** A capture as the dashboard shows it: voided, settled (isSettled), or not yet. */
@@ -269,11 +260,15 @@ export class PreauthService {
     return this.isSettled(ns, capture) ? 'settled' : 'unsettled'
   }
 
+  /** A plain card charge settles when its credit is available (docs/behaviour.md 13.4). */
   isChargeSettled(ns: string, charge: CardCharge): boolean {
-    if (charge.status !== 'success' || !charge.completed_at) return false
-    if (charge.settled_at) return true
-    const delay = this.scenarios.forNs(ns).settings.settlement_delay_hours * HOUR
-    return this.clocks.now(ns) >= Date.parse(charge.completed_at) + delay
+    const payin = this.#payinOf(ns, charge)
+    return charge.status === 'success' && !!payin && this.ledger.settled(ns, 'payin', payin.payment_reference, this.clocks.now(ns))
+  }
+
+  /** The charge that carries a card charge's credit: itself, or for a checkout's attempt its checkout. */
+  #payinOf(ns: string, charge: CardCharge): ChargeBase | undefined {
+    return charge.parent ? this.#charges(ns).get(charge.parent) : charge
   }
 
   /** docs/api.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */

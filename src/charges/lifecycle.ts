@@ -233,7 +233,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     this.channel.onSuccess?.(ns, charge)
     // a pay-in of its own (not a checkout's attempt, not a pre-authorization's hold) is the merchant's money
     if (!charge.parent && (!this.channel.payin || this.channel.payin(charge))) {
-      this.ledger.creditPayin(ns, charge, this.scenarios.forNs(ns).settings, this.clocks.now(ns))
+      this.ledger.creditPayin(ns, charge, this.scenarios.forNs(ns).settings, now, this.clocks.now(ns))
     }
     this.#announce(ns, charge)
   }

@@ -23,21 +23,6 @@ export interface PaymentAttempt {
   message: string
 }
 
-/** docs/behaviour.md 13.4: what a record adds to (credit) or takes from (debit) the merchant's balance. */
-export interface LedgerEntry {
-  direction: 'credit' | 'debit'
-  /** minor units, net of fee and VAT */
-  amount: number
-  /** when it moves from the pending to the available balance */
-  available_at: string
-}
-
-/** An entry of a record that may carry several (a capture, a refund): when it was written, and why. */
-export interface RecordEntry extends LedgerEntry {
-  written_at: string
-  why: string
-}
-
 /** A step taken on a charge, for the dashboard and the journal. */
 export interface StepEvent {
   at: string
@@ -51,13 +36,6 @@ export interface ChargeBase {
   transaction_reference: string
   /** a checkout's attempt: the checkout's transaction reference (docs/behaviour.md 13.1) */
   parent?: string
-  /** a pay-in that succeeded: what it brought the merchant (ledger.ts), written once */
-  ledger?: LedgerEntry
-  /**
-   * a pay-in settled before its time by the control call: its pending credit taken back and the
-   * same made available then (ledger.ts `settleEarly`), written once
-   */
-  settled_early?: LedgerEntry[]
   /** the timer that expires it while it is open (`ChargeLifecycle.expireAt`) */
   expiry_timer?: string | null
   payment_reference: string
@@ -140,12 +118,9 @@ export interface CardOperation {
   target_transaction_reference: string | null
   response_message: string
   created_at: string
-  /** captures: voided, settled by a later capture or the control call, refunded so far */
+  /** captures: voided, refunded so far (its credit and what later moved it: cards/capture-ledger.ts) */
   voided?: boolean
-  settled?: boolean
   refunded?: number
-  /** a capture: its credit, and what later moved it (cards/capture-ledger.ts), written once each */
-  ledger?: RecordEntry[]
 }
 
 export const CHARGES = 'charges'

@@ -1,6 +1,5 @@
 import { customAlphabet } from 'nanoid'
 import type { Ledger } from '../charges/ledger.js'
-import type { LedgerEntry } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
@@ -9,7 +8,7 @@ import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
-import { ARRAY, NUMBER, STRING } from '../store/validate.js'
+import { NUMBER, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
 import type { Destination } from './schemas.js'
 
@@ -73,8 +72,6 @@ export interface Payout {
   trace_id: string | null
   created_at: string
   completed_at: string | null
-  /** the debit made on acceptance, and the credit returning it if it fails: never edited */
-  ledger: LedgerEntry[]
   /** how it ends when its time comes: from the pack's test account */
   plan: { outcome: 'success' | 'failed' | 'processing'; message: string | null }
   timer: string | null
@@ -82,7 +79,7 @@ export interface Payout {
 
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
-  fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING, ledger: ARRAY },
+  fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING },
 }
 
 export interface NewPayout {
@@ -114,18 +111,6 @@ export class PayoutService {
     private readonly events: Events,
     private readonly ledger: Ledger,
   ) {
-    ledger.addSource<Payout>({
-      collection: PAYOUTS,
-      entriesOf: (p) =>
-        p.ledger.map((e) => ({
-          ...e,
-          currency: p.currency,
-          source: 'payout',
-          source_reference: p.reference,
-          description: e.direction === 'debit' ? `Payout ${p.reference}` : `Payout ${p.reference} failed: returned`,
-          created_at: e.available_at,
-        })),
-    })
     clocks.on(END, (ns, { reference }: { reference: string }) => {
       const payout = this.#col(ns).get(reference)
       if (payout?.status !== 'processing') return
@@ -215,7 +200,6 @@ export class PayoutService {
       trace_id: null,
       created_at: this.clocks.iso(ns),
       completed_at: null,
-      ledger: [],
       plan: { outcome, message: outcome === 'failed' ? (plan?.message ?? PAYOUT_MSG.FAILED) : null },
       timer: null,
     }
@@ -226,12 +210,10 @@ export class PayoutService {
    * has checked the balance in the same synchronous turn.
    */
   accept(ns: string, payout: Payout): void {
-    const debit: LedgerEntry = { direction: 'debit', amount: debitOf(payout), available_at: payout.created_at }
-    payout.ledger = [debit]
     const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
     if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
     this.#col(ns).put(payout.reference, payout)
-    this.ledger.noted(ns, payout.currency, debit)
+    this.#post(ns, payout, 'debit', payout.created_at)
   }
 
   /** The payout with this reference, or 404 `Transaction not found`. */
@@ -277,16 +259,21 @@ export class PayoutService {
       payout.message = PAYOUT_MSG.SUCCESS
     } else {
       payout.message = reason ?? PAYOUT_MSG.FAILED
-      payout.ledger.push({ direction: 'credit', amount: debitOf(payout), available_at: at })
+      this.#post(ns, payout, 'credit', at)
     }
     this.#col(ns).put(payout.reference, payout)
-    if (outcome === 'failed') this.ledger.noted(ns, payout.currency, payout.ledger.at(-1)!)
     this.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
     for (const l of this.#onEnd) l(ns, payout)
   }
 
   #col(ns: string) {
     return this.store.col<Payout>(ns, PAYOUTS)
+  }
+
+  /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
+  #post(ns: string, payout: Payout, direction: 'credit' | 'debit', at: string): void {
+    const entry = { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, created_at: at }
+    this.ledger.post(ns, 'payout', payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }
 }
 

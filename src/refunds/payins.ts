@@ -1,4 +1,5 @@
 import type { PreauthService } from '../cards/preauth.js'
+import type { Ledger } from '../charges/ledger.js'
 import { paymentMethodOf } from '../charges/query.js'
 import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
@@ -33,6 +34,7 @@ export class Payins {
   constructor(
     private readonly store: Store,
     private readonly clocks: Clocks,
+    private readonly ledger: Ledger,
     private readonly preauth: PreauthService,
   ) {}
 
@@ -58,7 +60,7 @@ export class Payins {
       }
     }
     const refunded = charge.refunded ?? 0
-    const settled = card.kind === 'card' ? this.preauth.isChargeSettled(ns, card) : !!charge.ledger && Date.parse(charge.ledger.available_at) <= this.clocks.now(ns)
+    const settled = card.kind === 'card' ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
       method: paymentMethodOf(charge),

@@ -1,7 +1,7 @@
 import type { PreauthService } from '../cards/preauth.js'
 import type { RefundInput } from '../cards/schemas.js'
-import { BALANCE_CURRENCIES, type Entry, type Ledger } from '../charges/ledger.js'
-import type { CardCharge, CardOperation, RecordEntry } from '../charges/types.js'
+import { BALANCE_CURRENCIES, type Ledger } from '../charges/ledger.js'
+import type { CardCharge, CardOperation } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
@@ -16,7 +16,7 @@ import { Payins, type Payin, type RefundPart } from './payins.js'
 /**
  * Refunds (docs/behaviour.md 13.8): one record per refund, whichever endpoint made it (the refunds
  * API, or the card refund of docs/api.md 3.2), on the merchant's ledger: a refund debits the
- * available balance when it is accepted, and a failed one carries a credit that returns it.
+ * available balance when it is accepted, and a failed one is credited back.
  */
 
 export const REFUNDS = 'refunds'
@@ -67,8 +67,6 @@ export interface Refund {
   timer?: string | null
   created_at: string
   completed_at: string | null
-  /** its debit, and the credit that returns it if it fails, written once each */
-  ledger: RecordEntry[]
 }
 
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
@@ -102,23 +100,7 @@ export class RefundService {
     private readonly ledger: Ledger,
     private readonly preauth: PreauthService,
   ) {
-    this.#payins = new Payins(store, clocks, preauth)
-    ledger.addSource<Refund>({
-      collection: REFUNDS,
-      entriesOf: (r) =>
-        r.ledger.map(
-          (e): Entry => ({
-            direction: e.direction,
-            amount: e.amount,
-            available_at: e.available_at,
-            currency: r.currency,
-            source: 'refund',
-            source_reference: r.reference,
-            description: e.why === 'returned' ? `Refund ${r.reference} failed: returned` : `Refund ${r.reference} of ${r.payment_reference}`,
-            created_at: e.written_at,
-          }),
-        ),
-    })
+    this.#payins = new Payins(store, clocks, ledger, preauth)
     clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
       const refund = this.#col(ns).get(payload.reference)
       if (refund?.status === 'processing') this.#finish(ns, refund, refund.outcome, null)
@@ -209,10 +191,11 @@ export class RefundService {
     this.#col(ns).put(refund.reference, refund)
   }
 
-  #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at' | 'ledger'>): Refund {
+  /** A refund record, debited now (the caller puts it in the same turn). */
+  #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at'>): Refund {
     const at = this.clocks.iso(ns)
-    const debit: RecordEntry = { direction: 'debit', amount, available_at: at, written_at: at, why: 'refund' }
-    this.ledger.noted(ns, p.charge.currency, debit)
+    const { currency, payment_reference } = p.charge
+    this.ledger.post(ns, 'refund', o.reference, { direction: 'debit', amount, currency, available_at: at, created_at: at, of: payment_reference })
     return {
       ...o,
       payment_reference: p.charge.payment_reference,
@@ -222,7 +205,6 @@ export class RefundService {
       payment_method: p.method,
       created_at: at,
       completed_at: null,
-      ledger: [debit],
     }
   }
 
@@ -244,9 +226,8 @@ export class RefundService {
     if (reason) refund.status_reason = reason
     if (outcome === 'failed') {
       refund.status_reason ??= 'Refund failed'
-      const credit: RecordEntry = { direction: 'credit', amount: refund.amount, available_at: at, written_at: at, why: 'returned' }
-      refund.ledger.push(credit)
-      this.ledger.noted(ns, refund.currency, credit)
+      const { reference, amount, currency } = refund
+      this.ledger.post(ns, 'refund', reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
     }
     this.#col(ns).put(refund.reference, refund)

@@ -7,7 +7,7 @@ import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, T
 
 
 /**
- * The data file (`--data FILE`): one JSON document `{"paysandbox":1,"snapshot":{...},"deltas":[...]}`
+ * The data file (`--data FILE`): one JSON document `{"paysandbox":2,"snapshot":{...},"deltas":[...]}`
  * that holds every change before its response is sent. Changes are appended to the `deltas`
  * array in place (one positional write per group of changes, so the cost of a write does not
  * grow with the store), and the whole document is compacted (written to a temp file, then
@@ -110,6 +110,9 @@ export class FileLog implements Persistence {
     })
     try {
       await db.read()
+      const doc = db.data
+      // an older format is carried over once, here, and written whole in this one below
+      if (doc.paysandbox < FORMAT) db.data = { paysandbox: FORMAT, snapshot: store.upgrade(doc.paysandbox, doc.snapshot, doc.deltas), deltas: [], appendable: false, kept: doc.kept }
       store.load(db.data.snapshot, db.data.deltas)
     } catch (e) {
       if (e instanceof DataFileError) throw e

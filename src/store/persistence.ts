@@ -20,6 +20,17 @@ export interface Delta {
   reset?: string[]
 }
 
+/**
+ * How a data file of an older format is carried over to this one (docs/behaviour.md 0.4): once,
+ * when it is opened, its records (the snapshot with its deltas replayed) changed in place by the
+ * module whose records changed shape; the file is then written whole in the current format.
+ */
+export interface Upgrade {
+  /** the format it brings a file to */
+  to: number
+  apply(state: Snapshot): void
+}
+
 /** What the store calls. */
 export interface Persistence {
   /** Whether changes are waiting to be written. */
@@ -40,6 +51,8 @@ export interface Persistence {
 export interface Persisted {
   /** Takes in what was read back: a snapshot, then the changes made after it, in order. */
   load(snapshot: Snapshot, deltas: readonly Delta[]): void
+  /** The records of a file of an older `format`, carried over to the current one (`Upgrade`). */
+  upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot
   /** Puts a record back as the file holds it (undefined: none), recording no change (a failed write's undo). */
   restore(ns: string, collection: string, key: string, value: unknown): void
   /** Puts a namespace back as the file holds it (undefined: none), recording no change. */

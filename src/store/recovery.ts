@@ -8,7 +8,8 @@ import type { Delta, Snapshot } from './persistence.js'
  * which are all kept; and the durable state of the file, which a failed write rolls memory back to.
  */
 
-export const FORMAT = 1
+/** the data file's format: 2 since the ledger's entries are records of their own (an `Upgrade` carries 1 over) */
+export const FORMAT = 2
 export const TAIL = ']}'
 
 export interface FileDoc {

@@ -1,7 +1,8 @@
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
 import type { NamespaceState } from './namespace-state.js'
-import type { Delta, Persisted, Persistence, Snapshot } from './persistence.js'
+import type { Delta, Persisted, Persistence, Snapshot, Upgrade } from './persistence.js'
+import { durableState } from './recovery.js'
 import { Records } from './records.js'
 import { Shapes } from './shapes.js'
 import { validateFile } from './validate.js'
@@ -25,11 +26,14 @@ export interface StoreOptions {
   coldBlock: number
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
+  /** How a file of an older format is carried over, declared by the modules whose records changed shape. */
+  upgrades?: readonly Upgrade[]
 }
 
 export class Store implements ChangeSink, Persisted {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
   readonly #specs = new Map<string, CollectionSpec>()
+  readonly #upgrades: readonly Upgrade[]
   readonly #hotRecords: number
   readonly #coldBlock: number
   /** the cold form's key lists, shared by every collection of this store */
@@ -44,6 +48,7 @@ export class Store implements ChangeSink, Persisted {
     for (const spec of options.collections) this.#specs.set(spec.name, spec)
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
+    this.#upgrades = [...(options.upgrades ?? [])].sort((a, b) => a.to - b.to)
   }
 
   /** Opens a store; with `file`, loads it (or creates it) and keeps it up to date. */
@@ -162,6 +167,14 @@ export class Store implements ChangeSink, Persisted {
         else col.load(delta.k, delta.v as object)
       }
     }
+  }
+
+  upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot {
+    // checked as a file first (objects, changes that name their records): the upgrades read records
+    validateFile(() => undefined, snapshot, deltas)
+    const state = durableState({ paysandbox: format, snapshot, deltas })
+    for (const u of this.#upgrades) if (u.to > format) u.apply(state)
+    return state
   }
 
   restored(ns: string): void {

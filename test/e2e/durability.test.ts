@@ -3,6 +3,7 @@ import { mkdirSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
 import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
+import { FORMAT } from '../../src/store/recovery.js'
 import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
@@ -118,7 +119,7 @@ describe('--data under SIGKILL (a real child process)', () => {
     const text = readFileSync(file, 'utf8')
     let doc: any
     expect(() => (doc = JSON.parse(text))).not.toThrow()
-    expect(doc.paysandbox).toBe(1)
+    expect(doc.paysandbox).toBe(FORMAT)
     const missing = acknowledged.filter((r) => !text.includes(`"payment_reference":${JSON.stringify(r)}`))
     expect(missing).toEqual([])
     expect(text).toContain(pending.id)
