@@ -170,8 +170,9 @@ export class Store implements ChangeSink, Persisted {
   }
 
   upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot {
-    // checked as a file first (objects, changes that name their records): the upgrades read records
-    validateFile(() => undefined, snapshot, deltas)
+    // checked as a file first (objects, changes that name their records, collections kept): the
+    // upgrades read records; their fields are checked once upgraded
+    validateFile((name) => (this.#specs.has(name) ? {} : undefined), snapshot, deltas)
     const state = durableState({ paysandbox: format, snapshot, deltas })
     for (const u of this.#upgrades) if (u.to > format) u.apply(state)
     return state
