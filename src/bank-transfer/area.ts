@@ -3,12 +3,23 @@ import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { bankTransferSchema } from './schemas.js'
-import { BankTransferService, TRANSFER_MSG } from './service.js'
+import { BankTransferService, TRANSFER_MSG, type BankTransferCharge } from './service.js'
 
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
-  build: ({ store, clocks, scenarios, events, ledger, attempts }) => ({ bankTransfer: new BankTransferService(store, clocks, scenarios, events, ledger, attempts) }),
+  build({ store, clocks, scenarios, events, ledger, attempts, kinds }) {
+    const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
+    kinds.declare<BankTransferCharge>({
+      kind: 'bank_transfer',
+      method: () => 'bank_transfer',
+      // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
+      settlesAtOnce: true,
+      queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),
+      complete: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
+    })
+    return { bankTransfer }
+  },
   routes: [
     {
       method: 'post', path: '/merchant/api/v1/charges/bank-transfer', access: 'secret key', tag: 'bank transfer', operationId: 'chargeBankTransfer',

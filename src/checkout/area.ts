@@ -35,8 +35,15 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
-  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, cards, mobileMoney, bankTransfer }) {
+  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, kinds, cards, mobileMoney, bankTransfer }) {
     const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts)
+    kinds.declare<CheckoutCharge>({
+      kind: 'checkout',
+      // the channel of the attempt that paid it (docs/behaviour.md 13.3)
+      method: (c) => c.payment_method ?? null,
+      queryExtras: (_ns, c) => checkout.queryExtras(c),
+      complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
+    })
     return { checkout, checkoutPage: checkoutPage({ checkout, namespaces }) }
   },
   routes: [

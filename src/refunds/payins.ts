@@ -1,6 +1,5 @@
 import type { PreauthService } from '../cards/preauth.js'
 import type { Ledger } from '../charges/ledger.js'
-import { paymentMethodOf } from '../charges/query.js'
 import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import type { Store } from '../store/store.js'
@@ -63,7 +62,7 @@ export class Payins {
     const settled = card.kind === 'card' ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
-      method: paymentMethodOf(charge),
+      method: this.ledger.kinds.methodOf(charge),
       collected: charge.amount,
       refunded,
       settledLeft: settled ? charge.amount - refunded : 0,
