@@ -9,6 +9,8 @@ import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
  */
 export interface Kind<C extends ChargeBase = ChargeBase> {
   kind: C['kind']
+  /** how the checkout page, its history and the dashboard name it: `bank transfer` */
+  label: string
   /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
   method(charge: C): PaymentMethod | null
   /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md 13.4) */
@@ -17,6 +19,10 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   queryExtras(ns: string, charge: C): Record<string, unknown>
   /** finishes a processing charge of it (`POST /_sandbox/charges/:reference/complete`); absent: nothing is left to complete */
   complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): ChargeBase
+  /** the lines under its kind in the dashboard's charges table: the card, wallet or account it was paid with */
+  instrument(charge: C): string[]
+  /** what a processing charge of it waits for when no step is pending (the dashboard says so) */
+  waiting?: string
 }
 
 /** The pack's settlement delay, in milliseconds. */

@@ -22,9 +22,11 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
     const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
     kinds.declare<MobileMoneyCharge>({
       kind: 'mobile_money',
+      label: 'mobile money',
       method: () => 'mobile_money',
       queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
       complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
+      instrument: (charge) => [`wallet ${charge.wallet.number}`],
     })
     return { mobileMoney }
   },

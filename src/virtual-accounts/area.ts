@@ -19,10 +19,12 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
     const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
     kinds.declare<VirtualAccountCharge>({
       kind: 'virtual_account',
+      label: 'virtual account',
       // a transfer into the account is a bank transfer (docs/behaviour.md 13.3)
       method: () => 'bank_transfer',
       queryExtras: (_ns, charge) => virtualAccounts.queryExtras(charge),
       // it succeeds at once: nothing is left to complete (no `complete`)
+      instrument: ({ virtual_bank_account: v }) => [`virtual account ${v.account_number} (${v.account_reference})`],
     })
     return { virtualAccounts }
   },
