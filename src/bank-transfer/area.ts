@@ -29,6 +29,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       settlesAtOnce: true,
       queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),
       complete: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
+      attemptLine: (charge) => `Bank transfer to ${charge.bank_account.account_number}`,
       instrument: transferLines,
       waiting: 'a transfer',
     })

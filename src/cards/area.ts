@@ -86,6 +86,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       queryExtras: (ns, charge) => ({ card: charge.card, ...preauth.queryExtras(ns, charge) }),
       complete: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
       // masked as first six****last four
+      attemptLine: ({ card }) => `Card ${card.card_type.toUpperCase()} •••• ${card.last_four}`,
       instrument: ({ card }) => [`${card.card_type} ${card.first_six}****${card.last_four}`],
     })
     return { cards, preauth, threeDs: threeDsPage({ store, namespaces, cards }) }

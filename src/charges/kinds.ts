@@ -21,6 +21,8 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): ChargeBase
   /** the lines under its kind in the dashboard's charges table: the card, wallet or account it was paid with */
   instrument(charge: C): string[]
+  /** as an attempt of a checkout, its line on the checkout page: `Mobile money 254700000000` */
+  attemptLine?(charge: C): string
   /** what a processing charge of it waits for when no step is pending (the dashboard says so) */
   waiting?: string
 }

@@ -53,7 +53,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
         return lines
       },
     })
-    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces }) }
+    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces, kinds }) }
   },
   routes: [
     {

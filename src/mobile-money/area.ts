@@ -26,6 +26,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
       method: () => 'mobile_money',
       queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
       complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
+      attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,
       instrument: (charge) => [`wallet ${charge.wallet.number}`],
     })
     return { mobileMoney }

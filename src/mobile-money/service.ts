@@ -10,6 +10,9 @@ import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
+/** The kind of its charges, named here only. */
+const KIND = 'mobile_money'
+
 const STK_TIMEOUT = 'mm.stk_timeout'
 
 export const MM_MSG = {
@@ -68,7 +71,7 @@ export class MobileMoneyService {
     attempts?: AttemptEnds,
   ) {
     this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, ledger, {
-      kind: 'mobile_money',
+      kind: KIND,
       prefix: 'MO',
       attempt: 'mobile_money',
       succeeded: MM_MSG.SUCCESS,
@@ -97,7 +100,7 @@ export class MobileMoneyService {
     }, attempts)
     clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const charge = this.#charges.col(ns).get(payload.tx)
-      if (charge?.kind !== 'mobile_money' || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
+      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
       this.#charges.conclude(ns, charge)
