@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { AREAS } from './areas.js'
 import type { AnyArea, Documented, Named, Route } from './http/area.js'
 
 /**
@@ -147,8 +146,8 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
 
 const cache = new WeakMap<readonly AnyArea[], Map<string, Schema>>()
 
-/** The OpenAPI 3.1 document of a list of areas (the sandbox's own by default), built on first use and cached. */
-export function buildOpenApi(version: string, areas: readonly AnyArea[] = AREAS): Schema {
+/** The OpenAPI 3.1 document of a list of areas (a sandbox's `areas`), built on first use and cached. */
+export function buildOpenApi(version: string, areas: readonly AnyArea[]): Schema {
   let docs = cache.get(areas)
   if (!docs) cache.set(areas, (docs = new Map()))
   let doc = docs.get(version)
