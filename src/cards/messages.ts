@@ -1,9 +1,19 @@
+import type { CardStep } from '../scenario/schema.js'
+
 /** The texts of the card area alone: its charges, their steps, pre-authorizations (docs/behaviour.md 3-4). */
 export const CARD_MSG = {
   NOT_SUPPORTED: 'Card not supported',
   DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
   CHARGED: 'Card charged successfully',
   IN_PROGRESS: 'Charge in progress',
+  /** what the response asks for at each step */
+  STEP_PROMPT: {
+    PIN: 'Card PIN required',
+    OTP: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
+    AVS: 'Kindly provide the billing address of the card',
+    CARD_ENROLL: 'Kindly provide the phone number tied to the card to enrol it for online payment',
+    '3DS': 'Kindly complete the 3DS authentication on the page at authorization.redirect_url',
+  } satisfies Record<CardStep, string>,
   // docs/api.md 4: pre-authorization, capture, void, refund
   NOT_COMPLETE: 'Pre-authorization is not complete: finish its authorization steps first',
   FAILED: 'Pre-authorization failed and holds nothing',

@@ -11,7 +11,7 @@ import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
-/** Which authorization field answers which step, and what the response asks for. */
+/** Which authorization field answers which step, and which fields the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }
 const REQUIRED_FIELDS: Record<CardStep, string[]> = {
   PIN: ['pin'],
@@ -19,13 +19,6 @@ const REQUIRED_FIELDS: Record<CardStep, string[]> = {
   AVS: ['state', 'city', 'country', 'address', 'zip_code'],
   CARD_ENROLL: ['phone'],
   '3DS': [],
-}
-const STEP_PROMPT: Record<CardStep, string> = {
-  PIN: 'Card PIN required',
-  OTP: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
-  AVS: 'Kindly provide the billing address of the card',
-  CARD_ENROLL: 'Kindly provide the phone number tied to the card to enrol it for online payment',
-  '3DS': 'Kindly complete the 3DS authentication on the page at authorization.redirect_url',
 }
 
 /** The scenario a card number selects: listed ones by the packs, any other by its scheme. */
@@ -66,7 +59,7 @@ export class CardService {
       succeeded: CARD_MSG.CHARGED,
       enter: (_ns, charge, step) => {
         charge.auth_model = step
-        charge.response_message = STEP_PROMPT[step]
+        charge.response_message = CARD_MSG.STEP_PROMPT[step]
       },
       // docs/behaviour.md 3: a card that stays processing forever
       waiting: (ns, charge) => {
