@@ -3,7 +3,8 @@ import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { bankTransferSchema } from './schemas.js'
-import { BankTransferService, TRANSFER_MSG } from './service.js'
+import { TRANSFER_MSG } from './messages.js'
+import { BankTransferService } from './service.js'
 
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {

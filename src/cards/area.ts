@@ -4,6 +4,7 @@ import { ok } from '../http/envelope.js'
 import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
+import { CARD_MSG } from './messages.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import { CARD_OPS_SPEC, type CardCharge } from '../charges/types.js'
@@ -45,7 +46,7 @@ export async function readChargeData(c: import('hono').Context<AppEnv>, operatio
     noteRequest(c, journalBody, true)
     // missing, empty or not a string: its field error; otherwise it could not be decrypted
     validate(chargeDataSchema, body)
-    throw new ApiError(400, MSG.DECRYPT_FAILED)
+    throw new ApiError(400, CARD_MSG.DECRYPT_FAILED)
   }
   // the journal shows what was decrypted, masked; never the card itself
   const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
@@ -137,7 +138,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       handler: async (c, s) => {
         const { transaction_reference } = validate(transactionReferenceSchema, await readJsonObject(c))
         const charge = s.cards.resendOtp(c.get('ns'), transaction_reference)
-        return ok(c, 'OTP resent successfully', s.cards.responseData(charge, originOf(c.req.url)))
+        return ok(c, MSG.OTP_RESENT, s.cards.responseData(charge, originOf(c.req.url)))
       },
     },
     // the customer's 3DS page (docs/behaviour.md 8): no key

@@ -6,6 +6,7 @@ import { chargeRecordSchema } from '../charges/schemas.js'
 import type { CardCharge, ChargeKind } from '../charges/types.js'
 import type { CheckoutCharge, CheckoutService } from '../checkout/service.js'
 import type { DirectDebit, DirectDebitService } from '../direct-debit/service.js'
+import { MSG } from '../errors.js'
 import type { Area } from '../http/area.js'
 import { validate } from '../http/body.js'
 import { ok, sendJson } from '../http/envelope.js'
@@ -45,7 +46,7 @@ export const chargesArea: Area<Charges, Kit & Kinds> = {
     {
       method: 'get', path: '/merchant/api/v1/pay-ins', access: 'secret key', tag: 'charges', operationId: 'listPayIns', summary: "The namespace's pay-ins of every channel (a checkout once), newest first, by cursor",
       query: payinQuerySchema, answer: { name: 'PayIns', schema: payinsAnswerSchema },
-      handler: (c, { payins }) => ok(c, 'success', payins.list(c.get('ns'), validate(payinQuerySchema, c.req.query()))),
+      handler: (c, { payins }) => ok(c, MSG.SUCCESS, payins.list(c.get('ns'), validate(payinQuerySchema, c.req.query()))),
     },
     {
       method: 'get', path: '/merchant/api/v1/charges/:reference', access: 'secret key', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference',

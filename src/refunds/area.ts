@@ -4,8 +4,10 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
+import { MSG } from '../errors.js'
 import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
-import { REFUNDS_SPEC, REFUND_MSG, RefundService, detail, initiated } from './service.js'
+import { REFUND_MSG } from './messages.js'
+import { REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8), the card refund of docs/api.md 3.2 among them: a card refund is
@@ -33,7 +35,7 @@ export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: Prea
     },
     {
       method: 'get', path: '/merchant/api/v1/refunds', access: 'secret key', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer', query: refundListSchema,
-      handler: (c, { refunds }) => ok(c, 'success', refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
+      handler: (c, { refunds }) => ok(c, MSG.SUCCESS, refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
     },
     {
       method: 'get', path: '/merchant/api/v1/refunds/:reference', access: 'secret key', tag: 'refunds', operationId: 'getRefund', summary: 'One refund, by its reference (a card refund: its transaction reference)',
