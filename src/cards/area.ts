@@ -7,7 +7,8 @@ import { decryptChargeData } from './crypto.js'
 import { CARD_MSG } from './messages.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
-import { CARD_OPS_SPEC, type CardCharge } from '../charges/types.js'
+import type { Context } from 'hono'
+import { CARD_OPS_SPEC, type CardCharge, type CardOperation } from '../charges/types.js'
 import { PreauthService } from './preauth.js'
 import {
   authorizeSchema,
@@ -31,7 +32,7 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
 }
 
 /** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
-export async function readChargeData(c: import('hono').Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+export async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
@@ -69,6 +70,18 @@ export interface CardServices {
 /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
 const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, asPlaced = false) =>
   charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, originOf(url))
+
+/**
+ * The handler of a card operation (capture, void, the card refund): its body checked, the operation
+ * done, and answered with the operation's message and its docs/api.md 3.2 record.
+ */
+export function cardOperation<I, S extends { preauth: PreauthService }>(schema: z.ZodType<I>, run: (s: S, ns: string, input: I) => { op: CardOperation; parent: CardCharge }) {
+  return async (c: Context<AppEnv>, s: S) => {
+    const ns = c.get('ns')
+    const { op, parent } = run(s, ns, validate(schema, await readJsonObject(c)))
+    return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
+  }
+}
 
 const CARD = '/merchant/api/v1/charges/card'
 const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
@@ -117,20 +130,12 @@ export const cardsArea: Area<CardServices, Kit> = {
     {
       method: 'post', path: `${CARD}/capture`, access: 'secret key', tag: 'cards', operationId: 'capturePreauthorization', summary: 'Capture from a pre-authorization',
       body: { name: 'CaptureRequest', schema: captureSchema },
-      handler: async (c, s) => {
-        const ns = c.get('ns')
-        const { op, parent } = s.preauth.capture(ns, validate(captureSchema, await readJsonObject(c)))
-        return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
-      },
+      handler: cardOperation(captureSchema, (s, ns, input) => s.preauth.capture(ns, input)),
     },
     {
       method: 'post', path: `${CARD}/void`, access: 'secret key', tag: 'cards', operationId: 'voidCapture', summary: 'Void an unsettled capture or the authorization',
       body: { name: 'VoidRequest', schema: voidSchema },
-      handler: async (c, s) => {
-        const ns = c.get('ns')
-        const { op, parent } = s.preauth.void(ns, validate(voidSchema, await readJsonObject(c)))
-        return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
-      },
+      handler: cardOperation(voidSchema, (s, ns, input) => s.preauth.void(ns, input)),
     },
     {
       method: 'post', path: `${CARD}/resend-otp`, access: 'secret key', tag: 'cards', operationId: 'resendCardOtp', step: true, summary: 'Resend the OTP of a card charge',

@@ -1,4 +1,5 @@
 import type { PreauthService } from '../cards/preauth.js'
+import { cardOperation } from '../cards/area.js'
 import { refundSchema } from '../cards/schemas.js'
 import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
@@ -21,11 +22,7 @@ export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: Prea
     {
       method: 'post', path: '/merchant/api/v1/charges/card/refund', access: 'secret key', tag: 'cards', operationId: 'refundCapture', summary: 'Refund a settled capture or charge',
       body: { name: 'RefundRequest', schema: refundSchema },
-      handler: async (c, { refunds, preauth }) => {
-        const ns = c.get('ns')
-        const { op, parent } = refunds.refundCard(ns, validate(refundSchema, await readJsonObject(c)))
-        return ok(c, op.response_message, preauth.opRecord(ns, op, parent))
-      },
+      handler: cardOperation(refundSchema, (s, ns, input) => s.refunds.refundCard(ns, input)),
     },
     {
       method: 'post', path: '/merchant/api/v1/refunds/initiate', access: 'secret key', tag: 'refunds', operationId: 'initiateRefund', summary: 'Refund a settled pay-in, in full or in part (processing, then success or failed)',
