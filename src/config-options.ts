@@ -79,8 +79,10 @@ export interface ConfigOption<In, Out, Field extends string> {
   reader: Reader<In, Out>
 }
 
-function option<In, Out, const Field extends string = never>(decl: Omit<ConfigOption<In, Out, Field>, 'reader'> & { flag: string }, reader: Reader<In, Out>): ConfigOption<In, Out, Field> {
-  return { ...decl, reader }
+/** An option with a flag; its variable is the long flag's name after `SANDBOX_`, upper case (`--tls-port`: `SANDBOX_TLS_PORT`). */
+function option<In, Out, const Field extends string = never>(decl: Omit<ConfigOption<In, Out, Field>, 'reader' | 'env'> & { flag: string }, reader: Reader<In, Out>): ConfigOption<In, Out, Field> {
+  const env = `SANDBOX_${/--([a-z-]+)/.exec(decl.flag)![1].replaceAll('-', '_').toUpperCase()}`
+  return { ...decl, env, reader }
 }
 
 function envOnly<Out, const Field extends string>(decl: Omit<ConfigOption<never, Out, Field>, 'reader' | 'flag'>, reader: Reader<never, Out>): ConfigOption<never, Out, Field> {
@@ -152,70 +154,37 @@ const caDir: Reader<string, string> = { default: '~/.local/share/paysandbox/ca',
 
 /** In the order of docs/behaviour.md 0.2; the key is the option's name in `ConfigInput`. */
 export const OPTIONS = {
-  port: option({ flag: '-p, --port <port>', env: 'SANDBOX_PORT', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
-  host: option({ flag: '--host <host>', env: 'SANDBOX_HOST', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
-  data: option({ flag: '--data <file>', env: 'SANDBOX_DATA', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
-  scenarios: option({ flag: '--scenarios <file>', env: 'SANDBOX_SCENARIOS', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
-  secretKey: option({ flag: '--secret-key <key>', env: 'SANDBOX_SECRET_KEY', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),
-  encryptionKey: option(
-    { flag: '--encryption-key <key>', env: 'SANDBOX_ENCRYPTION_KEY', help: 'encryption key (32 characters) of the default merchant and of namespaces made on the fly', field: 'encryptionKey' },
-    checked(DEFAULT_ENCRYPTION_KEY, checkEncryptionKey),
-  ),
-  merchants: option({ flag: '--merchants <file>', env: 'SANDBOX_MERCHANTS', help: 'merchants file (YAML or JSON) with several keys' }, maybe),
-  strictKeys: option({ flag: '--strict-keys', env: 'SANDBOX_STRICT_KEYS', help: 'accept only configured keys', field: 'strictKeys' }, onOff),
-  webhookUrl: option({ flag: '--webhook-url <url>', env: 'SANDBOX_WEBHOOK_URL', help: 'default webhook URL of every namespace' }, webhookUrl),
-  controlToken: option(
-    { flag: '--control-token <token>', env: 'SANDBOX_CONTROL_TOKEN', help: 'open the control API beyond loopback to requests carrying this token', field: 'controlToken' },
-    maybe,
-  ),
-  journalSize: option({ flag: '--journal-size <n>', env: 'SANDBOX_JOURNAL_SIZE', help: 'request journal entries kept per namespace', field: 'journalSize' }, whole(1, 100_000, 1000)),
-  journalBodyBytes: option(
-    { flag: '--journal-body-bytes <n>', env: 'SANDBOX_JOURNAL_BODY_BYTES', help: 'bytes of each request and response body the journal keeps; longer ones are cut', field: 'journalBodyBytes' },
-    whole(256, 1 << 20, 4096),
-  ),
-  journalBytes: option({ flag: '--journal-bytes <n>', env: 'SANDBOX_JOURNAL_BYTES', help: 'bytes of journal entries kept per namespace', field: 'journalBytes' }, whole(64 << 10, 64 << 20, 4 << 20)),
-  journalTotalBytes: option(
-    { flag: '--journal-total-bytes <n>', env: 'SANDBOX_JOURNAL_TOTAL_BYTES', help: 'bytes of journal entries kept in all namespaces', field: 'journalTotalBytes' },
-    whole(64 << 10, 4 << 30, 64 << 20),
-  ),
-  maxNamespaces: option({ flag: '--max-namespaces <n>', env: 'SANDBOX_MAX_NAMESPACES', help: 'namespaces (secret keys) kept at most', field: 'maxNamespaces' }, whole(1, 100_000, 1000)),
-  maxEvents: option(
-    { flag: '--max-events <n>', env: 'SANDBOX_MAX_EVENTS', help: 'settled events kept per namespace; pending deliveries are not counted', field: 'maxEvents' },
-    whole(1, 1_000_000, 10_000),
-  ),
-  webhookRetrySchedule: option(
-    { flag: '--webhook-retry-schedule <seconds>', env: 'SANDBOX_WEBHOOK_RETRY_SCHEDULE', help: 'delays between webhook attempts, comma-separated', field: 'webhookRetrySchedule' },
-    schedule,
-  ),
-  webhookTimeout: option({ flag: '--webhook-timeout <ms>', env: 'SANDBOX_WEBHOOK_TIMEOUT', help: 'how long a receiver has to answer 2xx', field: 'webhookTimeoutMs' }, whole(1, 600_000, 5_000)),
-  webhookConcurrency: option(
-    { flag: '--webhook-concurrency <n>', env: 'SANDBOX_WEBHOOK_CONCURRENCY', help: 'webhook attempts in flight at once, all namespaces', field: 'webhookConcurrency' },
-    whole(1, 1024, 8),
-  ),
-  webhookNamespaceConcurrency: option(
-    { flag: '--webhook-namespace-concurrency <n>', env: 'SANDBOX_WEBHOOK_NAMESPACE_CONCURRENCY', help: 'webhook attempts of one namespace in flight at once', field: 'webhookNamespaceConcurrency' },
-    whole(1, 1024, 4),
-  ),
-  debitLimit: option(
-    { flag: '--debit-limit <ngn>', env: 'SANDBOX_DEBIT_LIMIT', help: "the merchant's transaction limit on a direct debit, NGN", field: 'debitLimit' },
-    whole(1, 1_000_000_000_000, 10_000_000),
-  ),
-  maxVirtualAccounts: option(
-    { flag: '--max-virtual-accounts <n>', env: 'SANDBOX_MAX_VIRTUAL_ACCOUNTS', help: 'virtual bank accounts one namespace may open', field: 'maxVirtualAccounts' },
-    whole(1, 100_000, 50),
-  ),
-  tls: option({ flag: '--tls', env: 'SANDBOX_TLS', help: 'also serve HTTPS, with a certificate signed by the local CA', field: 'tls' }, onOff),
-  tlsPort: option({ flag: '--tls-port <port>', env: 'SANDBOX_TLS_PORT', help: 'HTTPS port with --tls; 0 picks a free port', field: 'tlsPort' }, whole(0, 65535, 4443)),
-  proxy: option({ flag: '--proxy', env: 'SANDBOX_PROXY', help: 'also listen as an HTTP(S) forward proxy that answers the intercepted hosts', field: 'proxy' }, onOff),
-  proxyPort: option({ flag: '--proxy-port <port>', env: 'SANDBOX_PROXY_PORT', help: 'proxy port with --proxy; 0 picks a free port', field: 'proxyPort' }, whole(0, 65535, 4080)),
+  port: option({ flag: '-p, --port <port>', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
+  host: option({ flag: '--host <host>', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
+  data: option({ flag: '--data <file>', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
+  scenarios: option({ flag: '--scenarios <file>', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
+  secretKey: option({ flag: '--secret-key <key>', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),
+  encryptionKey: option({ flag: '--encryption-key <key>', help: 'encryption key (32 characters) of the default merchant and of namespaces made on the fly', field: 'encryptionKey' }, checked(DEFAULT_ENCRYPTION_KEY, checkEncryptionKey)),
+  merchants: option({ flag: '--merchants <file>', help: 'merchants file (YAML or JSON) with several keys' }, maybe),
+  strictKeys: option({ flag: '--strict-keys', help: 'accept only configured keys', field: 'strictKeys' }, onOff),
+  webhookUrl: option({ flag: '--webhook-url <url>', help: 'default webhook URL of every namespace' }, webhookUrl),
+  controlToken: option({ flag: '--control-token <token>', help: 'open the control API beyond loopback to requests carrying this token', field: 'controlToken' }, maybe),
+  journalSize: option({ flag: '--journal-size <n>', help: 'request journal entries kept per namespace', field: 'journalSize' }, whole(1, 100_000, 1000)),
+  journalBodyBytes: option({ flag: '--journal-body-bytes <n>', help: 'bytes of each request and response body the journal keeps; longer ones are cut', field: 'journalBodyBytes' }, whole(256, 1 << 20, 4096)),
+  journalBytes: option({ flag: '--journal-bytes <n>', help: 'bytes of journal entries kept per namespace', field: 'journalBytes' }, whole(64 << 10, 64 << 20, 4 << 20)),
+  journalTotalBytes: option({ flag: '--journal-total-bytes <n>', help: 'bytes of journal entries kept in all namespaces', field: 'journalTotalBytes' }, whole(64 << 10, 4 << 30, 64 << 20)),
+  maxNamespaces: option({ flag: '--max-namespaces <n>', help: 'namespaces (secret keys) kept at most', field: 'maxNamespaces' }, whole(1, 100_000, 1000)),
+  maxEvents: option({ flag: '--max-events <n>', help: 'settled events kept per namespace; pending deliveries are not counted', field: 'maxEvents' }, whole(1, 1_000_000, 10_000)),
+  webhookRetrySchedule: option({ flag: '--webhook-retry-schedule <seconds>', help: 'delays between webhook attempts, comma-separated', field: 'webhookRetrySchedule' }, schedule),
+  webhookTimeout: option({ flag: '--webhook-timeout <ms>', help: 'how long a receiver has to answer 2xx', field: 'webhookTimeoutMs' }, whole(1, 600_000, 5_000)),
+  webhookConcurrency: option({ flag: '--webhook-concurrency <n>', help: 'webhook attempts in flight at once, all namespaces', field: 'webhookConcurrency' }, whole(1, 1024, 8)),
+  webhookNamespaceConcurrency: option({ flag: '--webhook-namespace-concurrency <n>', help: 'webhook attempts of one namespace in flight at once', field: 'webhookNamespaceConcurrency' }, whole(1, 1024, 4)),
+  debitLimit: option({ flag: '--debit-limit <ngn>', help: "the merchant's transaction limit on a direct debit, NGN", field: 'debitLimit' }, whole(1, 1_000_000_000_000, 10_000_000)),
+  maxVirtualAccounts: option({ flag: '--max-virtual-accounts <n>', help: 'virtual bank accounts one namespace may open', field: 'maxVirtualAccounts' }, whole(1, 100_000, 50)),
+  tls: option({ flag: '--tls', help: 'also serve HTTPS, with a certificate signed by the local CA', field: 'tls' }, onOff),
+  tlsPort: option({ flag: '--tls-port <port>', help: 'HTTPS port with --tls; 0 picks a free port', field: 'tlsPort' }, whole(0, 65535, 4443)),
+  proxy: option({ flag: '--proxy', help: 'also listen as an HTTP(S) forward proxy that answers the intercepted hosts', field: 'proxy' }, onOff),
+  proxyPort: option({ flag: '--proxy-port <port>', help: 'proxy port with --proxy; 0 picks a free port', field: 'proxyPort' }, whole(0, 65535, 4080)),
   /** host names the proxy and in-process interception answer from the sandbox (lower case) */
-  interceptHosts: option({ flag: '--intercept <host>', env: 'SANDBOX_INTERCEPT', help: 'a host the proxy answers from the sandbox; repeatable', field: 'interceptHosts' }, hosts),
-  proxyOnlyIntercepted: option(
-    { flag: '--proxy-only-intercepted', env: 'SANDBOX_PROXY_ONLY_INTERCEPTED', help: 'the proxy refuses other hosts instead of tunnelling to them', field: 'proxyOnlyIntercepted' },
-    onOff,
-  ),
+  interceptHosts: option({ flag: '--intercept <host>', help: 'a host the proxy answers from the sandbox; repeatable', field: 'interceptHosts' }, hosts),
+  proxyOnlyIntercepted: option({ flag: '--proxy-only-intercepted', help: 'the proxy refuses other hosts instead of tunnelling to them', field: 'proxyOnlyIntercepted' }, onOff),
   /** the local certificate authority's directory (`ca.pem`, `ca-key.pem`), per user unless given */
-  caDir: option({ flag: '--ca-dir <dir>', env: 'SANDBOX_CA_DIR', help: 'directory of the local CA, created on first use', field: 'caDir' }, caDir),
+  caDir: option({ flag: '--ca-dir <dir>', help: 'directory of the local CA, created on first use', field: 'caDir' }, caDir),
   // tuning knobs, environment only
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot (the durability test compacts a small store with it) */
   compactMinBytes: envOnly({ env: 'SANDBOX_COMPACT_MIN_BYTES', help: 'with --data: compact once the appended changes exceed this many bytes', field: 'compactMinBytes' }, whole(1024, 1 << 30, 1 << 20)),

@@ -1,21 +1,19 @@
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
 
 /**
- * Every message text the service answers with, as named constants (docs/api.md 7 and docs/behaviour.md).
- * Services and middleware throw ApiError with one of these; only the app's error handler
- * (errorEnvelope in http/envelope.ts) writes the JSON.
+ * The message texts several areas share, and those of the layers below the areas (docs/api.md 7
+ * and docs/behaviour.md). A text one area alone answers with is in that area's `messages.ts`
+ * (docs/architecture.md, "Services are free of Hono"). Only the app's error handler
+ * (errorEnvelope in http/envelope.ts) writes the JSON of a refusal.
  */
 export const MSG = {
   // docs/api.md 7.2
   INVALID_REQUEST: 'Invalid request data',
-  CARD_NOT_SUPPORTED: 'Card not supported',
   TRANSACTION_NOT_FOUND: 'Transaction not found',
   PAYMENT_COMPLETED: 'Payment has already been completed',
   TRANSACTION_COMPLETED: 'Transaction has already been completed',
   DUPLICATE_REFERENCE: 'Duplicate payment reference',
   AUTH_NOT_REQUIRED: 'Authorization is not required for this transaction',
-  DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
-  MM_OTP_INVALID: 'The OTP you provided is invalid',
   // docs/api.md 7.3
   SERVICE_UNAVAILABLE: 'Service currently unavailable',
   CONTACT_SUPPORT: 'An error occurred, please contact support',
@@ -25,7 +23,6 @@ export const MSG = {
   INVALID_KEY: 'Invalid authorization key',
   LIVE_KEY: 'Live keys are never accepted by the sandbox: use a test secret key (sk_test_...)',
   CHARGE_NOT_FOUND: 'Charge not found',
-  AUTHORIZATION_NOT_FOUND: 'Authorization not found',
   ROUTE_NOT_FOUND: 'Route not found',
   BODY_TOO_LARGE: 'Request body is too large',
   OTP_NOT_REQUIRED: 'OTP is not required for this transaction',
@@ -40,10 +37,15 @@ export const MSG = {
   PROXY_HOST_REFUSED: 'The sandbox proxy answers only the intercepted hosts (--proxy-only-intercepted)',
   PROXY_UPSTREAM_FAILED: 'The proxy could not reach the host',
   // Success texts (docs/api.md 2)
-  CARD_CHARGED: 'Card charged successfully',
-  CHARGE_IN_PROGRESS: 'Charge in progress',
   CHARGE_RETRIEVED: 'Charge retrieved successfully',
+  CHARGE_SUCCESSFUL: 'Charge successful',
+  OTP_RESENT: 'OTP resent successfully',
+  TRANSFER_RECEIVED: 'Transfer received',
   SUCCESS: 'success',
+  // shared refusals of the areas
+  DUPLICATE_TRANSACTION_REFERENCE: 'Duplicate transaction reference',
+  INSUFFICIENT_WALLET: 'Insufficient funds in disbursement wallet',
+  UNRESOLVABLE_ACCOUNT: 'Unable to resolve bank account.',
 } as const
 
 /** docs/api.md 7.4: the failure text of a failed payment attempt. */

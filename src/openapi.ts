@@ -1,5 +1,4 @@
 import { z } from 'zod'
-import { AREAS } from './areas.js'
 import type { AnyArea, Documented, Named, Route } from './http/area.js'
 
 /**
@@ -97,7 +96,7 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
     HealthEnvelope: toSchema(healthSchema),
   }
   const seen = new Map<string, z.ZodType>()
-  const tags = [...TAGS]
+  const tags: { name: string; description?: string }[] = Object.entries(TAGS).map(([name, description]) => ({ name, description }))
   for (const area of areas) {
     for (const route of area.routes as readonly Route<unknown>[]) {
       if ('page' in route) continue
@@ -147,8 +146,8 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
 
 const cache = new WeakMap<readonly AnyArea[], Map<string, Schema>>()
 
-/** The OpenAPI 3.1 document of a list of areas (the sandbox's own by default), built on first use and cached. */
-export function buildOpenApi(version: string, areas: readonly AnyArea[] = AREAS): Schema {
+/** The OpenAPI 3.1 document of a list of areas (a sandbox's `areas`), built on first use and cached. */
+export function buildOpenApi(version: string, areas: readonly AnyArea[]): Schema {
   let docs = cache.get(areas)
   if (!docs) cache.set(areas, (docs = new Map()))
   let doc = docs.get(version)
@@ -159,20 +158,20 @@ export function buildOpenApi(version: string, areas: readonly AnyArea[] = AREAS)
   return doc
 }
 
-/** The document's tags, in its order; a tag no entry names is listed after them. */
-const TAGS: { name: string; description?: string }[] = [
-  { name: 'cards', description: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
-  { name: 'mobile money', description: 'Mobile money charges (KES, GHS) with OTP and STK prompt' },
-  { name: 'bank transfer', description: 'Bank transfer pay-ins to a temporary account (NGN)' },
-  { name: 'checkout', description: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
-  { name: 'virtual accounts', description: "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
-  { name: 'balances', description: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
-  { name: 'refunds', description: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
-  { name: 'payouts', description: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
-  { name: 'direct debit', description: 'Direct-debit authorizations and debits' },
-  { name: 'identity', description: 'Identity verification: BVN, vNIN, Ghana passport' },
-  { name: 'charges', description: 'The charge query over every payment kind, and the list of pay-ins' },
-  { name: 'misc', description: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key' },
-  { name: 'control', description: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
-]
+/** The document's tags and their descriptions, in its order; a tag no entry names is listed after them. */
+const TAGS: Record<string, string> = {
+  cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund',
+  'mobile money': 'Mobile money charges (KES, GHS) with OTP and STK prompt',
+  'bank transfer': 'Bank transfer pay-ins to a temporary account (NGN)',
+  checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser',
+  'virtual accounts': "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call",
+  balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them",
+  refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one',
+  payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now',
+  'direct debit': 'Direct-debit authorizations and debits',
+  identity: 'Identity verification: BVN, vNIN, Ghana passport',
+  charges: 'The charge query over every payment kind, and the list of pay-ins',
+  misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key',
+  control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set",
+}
 

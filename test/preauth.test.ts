@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { PREAUTH_MSG } from '../src/cards/preauth.js'
+import { CARD_MSG } from '../src/cards/messages.js'
+import { MSG } from '../src/errors.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
 
 /**
@@ -117,7 +118,7 @@ const refundBody = (h: { pref: string }, target: string, amount: number | string
 /** A successful capture; returns its record. */
 async function capture(c: Client, h: Hold, amount: number | string, tx?: string): Promise<any> {
   const res = await c.capture(captureBody(h, amount, tx))
-  expect(res.body.message).toBe(PREAUTH_MSG.CAPTURED)
+  expect(res.body.message).toBe(CARD_MSG.CHARGED)
   expect(res.status).toBe(200)
   expect(res.body.data.status).toBe('success')
   return res.body.data
@@ -271,8 +272,8 @@ describe('pre-authorize (docs/api.md 2.5, 3.2; docs/behaviour.md 4)', () => {
     expect(q.status).toBe('failed')
     expect(q.payment_attempts).toEqual([expect.objectContaining({ status: 'failed', channel: 'card', message: INSUFFICIENT_FUNDS })])
     const h = { pref: payload.reference, tx: res.body.data.transaction_reference, data: res.body.data }
-    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, PREAUTH_MSG.FAILED)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.FAILED)
+    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, CARD_MSG.FAILED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.FAILED)
   })
 
   for (const amount of [0, 0.1]) {
@@ -282,8 +283,8 @@ describe('pre-authorize (docs/api.md 2.5, 3.2; docs/behaviour.md 4)', () => {
       expect(h.data).toMatchObject({ amount, total_authorized_amount: amount, total_captured_amount: 0, status: 'pre_authorized', charge_operation: 'pre_authorization' })
       const q = await queryData(c, h.pref)
       expect(q).toMatchObject({ status: 'voided', total_authorized_amount: 0, total_captured_amount: 0, total_refunded_amount: 0, operations: [] })
-      await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 0.1)), 400, PREAUTH_MSG.VOIDED)
-      await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.VOIDED)
+      await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 0.1)), 400, CARD_MSG.VOIDED)
+      await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.VOIDED)
       // nothing comes back to life with the clock
       await c.advanceHours(VALIDITY_HOURS + 1)
       expect((await queryData(c, h.pref)).status).toBe('voided')
@@ -309,7 +310,7 @@ describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
       currency: 'NGN',
       payment_reference: h.pref,
       transaction_reference: tx1,
-      response_message: PREAUTH_MSG.CAPTURED,
+      response_message: CARD_MSG.CHARGED,
       status: 'success',
       charge_operation: 'capture',
       pre_auth_expiry: h.data.pre_auth_expiry,
@@ -329,7 +330,7 @@ describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
       [tx2, 'capture', 600, false, false],
     ])
     // nothing is left: even 0.01 is an over-capture
-    const over = await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 0.01)), 400, PREAUTH_MSG.OVER_CAPTURE)
+    const over = await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 0.01)), 400, CARD_MSG.OVER_CAPTURE)
     expect(over.body.data).toEqual({ amount_left: 0 })
   })
 
@@ -353,7 +354,7 @@ describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
     const b = await capture(c, h, 200)
     const q = await queryData(c, h.pref)
     expect(q.operations.map((o: any) => o.settled)).toEqual([true, false])
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, a.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_SETTLED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, a.transaction_reference)), 400, CARD_MSG.CAPTURE_SETTLED)
     // the latest one is still unsettled: it can be voided, and the earlier one refunded
     const v = await c.void(voidBody(h, b.transaction_reference))
     expect(v.status).toBe(200)
@@ -374,7 +375,7 @@ describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
     const res = await c.void(voidBody(h, cap.transaction_reference, vtx))
     expect(res.status).toBe(200)
     expect(res.body.status).toBe(true)
-    expect(res.body.message).toBe(PREAUTH_MSG.CAPTURE_VOIDED_OK)
+    expect(res.body.message).toBe(CARD_MSG.CAPTURE_VOIDED_OK)
     expect(res.body.data).toMatchObject({
       amount: 300,
       total_authorized_amount: 1000,
@@ -399,8 +400,8 @@ describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
     // the amount is available again
     expect((await capture(c, h, 1000)).total_captured_amount).toBe(1000)
     // a voided capture cannot be voided again, nor refunded, nor settled
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, cap.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_VOIDED)
-    await expectRefused(c, [h.pref], () => c.settle(cap.transaction_reference), 400, PREAUTH_MSG.CAPTURE_VOIDED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, cap.transaction_reference)), 400, CARD_MSG.CAPTURE_VOIDED)
+    await expectRefused(c, [h.pref], () => c.settle(cap.transaction_reference), 400, CARD_MSG.CAPTURE_VOIDED)
   })
 
   it('void of the authorization with no capture: totals to 0, void_capture / void_authorization; query voided', async () => {
@@ -409,7 +410,7 @@ describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
     const vtx = ref('void')
     const res = await c.void(voidBody(h, h.tx, vtx))
     expect(res.status).toBe(200)
-    expect(res.body.message).toBe(PREAUTH_MSG.AUTH_VOIDED_OK)
+    expect(res.body.message).toBe(CARD_MSG.AUTH_VOIDED_OK)
     expect(res.body.data).toMatchObject({
       amount: 1000,
       total_authorized_amount: 0,
@@ -424,8 +425,8 @@ describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
     const q = await queryData(c, h.pref)
     expect(q).toMatchObject({ status: 'voided', total_authorized_amount: 0, total_captured_amount: 0, total_refunded_amount: 0 })
     expect(q.operations.map((o: any) => o.charge_operation)).toEqual(['void_authorization'])
-    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 1)), 400, PREAUTH_MSG.VOIDED)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.VOIDED)
+    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 1)), 400, CARD_MSG.VOIDED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.VOIDED)
     // a voided hold does not expire later
     await c.advanceHours(VALIDITY_HOURS)
     expect((await queryData(c, h.pref)).status).toBe('voided')
@@ -437,14 +438,14 @@ describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
     const cap = await capture(c, h, 400)
     const res = await c.void(voidBody(h, h.tx))
     expect(res.status).toBe(200)
-    expect(res.body.message).toBe(PREAUTH_MSG.AUTH_VOIDED_OK)
+    expect(res.body.message).toBe(CARD_MSG.AUTH_VOIDED_OK)
     expect(res.body.data).toMatchObject({ total_authorized_amount: 0, total_captured_amount: 0, total_refunded_amount: 0, status: 'void_capture', charge_operation: 'void_authorization', target_transaction_reference: h.tx })
     const q = await queryData(c, h.pref)
     expect(q).toMatchObject({ status: 'voided', total_authorized_amount: 0, total_captured_amount: 0, amount_paid: '0.00' })
     expect(q.operations.find((o: any) => o.transaction_reference === cap.transaction_reference)).toMatchObject({ voided: true, settled: false })
     // the voided capture never settles and cannot be refunded
     await c.advanceHours(SETTLEMENT_HOURS + 1)
-    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 1)), 400, PREAUTH_MSG.NOT_REFUNDABLE)
+    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 1)), 400, CARD_MSG.NOT_REFUNDABLE)
   })
 })
 
@@ -454,7 +455,7 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     const c = client()
     const h = await hold(c, 1000)
     const cap = await capture(c, h, 500)
-    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 100)), 400, PREAUTH_MSG.NOT_SETTLED)
+    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 100)), 400, CARD_MSG.NOT_SETTLED)
     await c.advanceHours(SETTLEMENT_HOURS)
     expect((await queryData(c, h.pref)).operations[0]).toMatchObject({ transaction_reference: cap.transaction_reference, settled: true })
 
@@ -462,7 +463,7 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     const r1 = await c.refund(refundBody(h, cap.transaction_reference, 200, rtx))
     expect(r1.status).toBe(200)
     expect(r1.body.status).toBe(true)
-    expect(r1.body.message).toBe(PREAUTH_MSG.REFUNDED)
+    expect(r1.body.message).toBe(CARD_MSG.REFUNDED)
     expect(r1.body.data).toMatchObject({
       amount: 200,
       total_authorized_amount: 1000,
@@ -499,7 +500,7 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     expect(q).toMatchObject({ total_captured_amount: 500, total_refunded_amount: 500, amount_paid: '0.00' })
     expect(q.operations.map((o: any) => o.charge_operation)).toEqual(['capture', 'refund', 'refund'])
     // nothing is left to refund
-    const over = await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 0.01)), 400, PREAUTH_MSG.OVER_REFUND)
+    const over = await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 0.01)), 400, CARD_MSG.OVER_REFUND)
     expect(over.body.data).toEqual({ amount_left: 0 })
   })
 
@@ -512,8 +513,8 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     expect(s.body).toMatchObject({ status: true, message: 'Transaction settled', data: { transaction_reference: cap.transaction_reference, charge_operation: 'capture', settled: true } })
     expect((await queryData(c, h.pref)).operations[0].settled).toBe(true)
     // settled: no void any more, of the capture or of the authorization
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, cap.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_SETTLED)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.VOID_SETTLED_CAPTURE)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, cap.transaction_reference)), 400, CARD_MSG.CAPTURE_SETTLED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.VOID_SETTLED_CAPTURE)
     const r = await c.refund(refundBody(h, cap.transaction_reference, 750))
     expect(r.status).toBe(200)
     expect(r.body.data).toMatchObject({ amount: 750, total_refunded_amount: 750, charge_operation: 'refund', status: 'success' })
@@ -530,17 +531,17 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     const tx = ch.body.data.transaction_reference
     expect((await queryData(c, payload.reference)).settled).toBe(false)
     // not yet settled
-    await expectRefused(c, [payload.reference], () => c.refund(refundBody(plain, tx, 100)), 400, PREAUTH_MSG.NOT_SETTLED)
+    await expectRefused(c, [payload.reference], () => c.refund(refundBody(plain, tx, 100)), 400, CARD_MSG.NOT_SETTLED)
     // capture and void are for pre-authorizations only
-    await expectRefused(c, [payload.reference], () => c.capture(captureBody({ pref: payload.reference } as Hold, 100)), 400, PREAUTH_MSG.NOT_A_PREAUTH)
-    await expectRefused(c, [payload.reference], () => c.void(voidBody({ pref: payload.reference } as Hold, tx)), 400, PREAUTH_MSG.NOT_A_PREAUTH)
+    await expectRefused(c, [payload.reference], () => c.capture(captureBody({ pref: payload.reference } as Hold, 100)), 400, CARD_MSG.NOT_A_PREAUTH)
+    await expectRefused(c, [payload.reference], () => c.void(voidBody({ pref: payload.reference } as Hold, tx)), 400, CARD_MSG.NOT_A_PREAUTH)
 
     await c.advanceHours(SETTLEMENT_HOURS)
     expect((await queryData(c, payload.reference)).settled).toBe(true)
     const rtx = ref('rfd')
     const r = await c.refund(refundBody(plain, tx, 400, rtx))
     expect(r.status).toBe(200)
-    expect(r.body.message).toBe(PREAUTH_MSG.REFUNDED)
+    expect(r.body.message).toBe(CARD_MSG.REFUNDED)
     expect(r.body.data).toMatchObject({ amount: 400, total_refunded_amount: 400, payment_reference: payload.reference, transaction_reference: rtx, target_transaction_reference: tx, status: 'success', charge_operation: 'refund' })
     const q = await queryData(c, payload.reference)
     expect(q).toMatchObject({ status: 'success', total_refunded_amount: 400 })
@@ -549,7 +550,7 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     expect(ev).toHaveLength(1)
     expect(ev[0].data).toMatchObject({ reference: rtx, payment_reference: payload.reference, amount: 400, status: 'success' })
     // over-refund: 400 + 700 > 1000
-    await expectRefused(c, [payload.reference], () => c.refund(refundBody(plain, tx, 700)), 400, PREAUTH_MSG.OVER_REFUND)
+    await expectRefused(c, [payload.reference], () => c.refund(refundBody(plain, tx, 700)), 400, CARD_MSG.OVER_REFUND)
     const full = await c.refund(refundBody(plain, tx, 600))
     expect(full.status).toBe(200)
     expect(full.body.data.total_refunded_amount).toBe(1000)
@@ -571,7 +572,7 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
     const ch = await c.charge(payload)
     expect(ch.body.data.status).toBe('failed')
     await c.advanceHours(SETTLEMENT_HOURS)
-    await expectRefused(c, [payload.reference], () => c.refund(refundBody({ pref: payload.reference }, ch.body.data.transaction_reference, 1)), 400, PREAUTH_MSG.NOT_REFUNDABLE)
+    await expectRefused(c, [payload.reference], () => c.refund(refundBody({ pref: payload.reference }, ch.body.data.transaction_reference, 1)), 400, CARD_MSG.NOT_REFUNDABLE)
     const s = await c.settle(payload.reference)
     expect(s.status).toBe(400)
   })
@@ -586,10 +587,10 @@ describe('expiry by the clock (docs/behaviour.md 4)', () => {
     await c.advanceHours(VALIDITY_HOURS)
     const q = await queryData(c, h.pref)
     expect(q).toMatchObject({ status: 'expired', total_authorized_amount: 300, total_captured_amount: 300, total_refunded_amount: 0, pre_auth_expiry: h.data.pre_auth_expiry })
-    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, PREAUTH_MSG.EXPIRED)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.EXPIRED)
+    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, CARD_MSG.EXPIRED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.EXPIRED)
     // the capture settled long ago (24 h): it can be refunded, and its void is refused
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, cap.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_SETTLED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, cap.transaction_reference)), 400, CARD_MSG.CAPTURE_SETTLED)
     const r = await c.refund(refundBody(h, cap.transaction_reference, 300))
     expect(r.status).toBe(200)
     expect(r.body.data).toMatchObject({ total_refunded_amount: 300, total_captured_amount: 300 })
@@ -610,7 +611,7 @@ describe('expiry by the clock (docs/behaviour.md 4)', () => {
     expect(v.body.data).toMatchObject({ total_authorized_amount: 300, total_captured_amount: 300 })
     expect(await queryData(c, h.pref)).toMatchObject({ status: 'expired', total_authorized_amount: 300, total_captured_amount: 300, amount_paid: '300.00' })
     // nothing came back to capture
-    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, PREAUTH_MSG.EXPIRED)
+    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, CARD_MSG.EXPIRED)
   })
 
   it('an uncaptured hold expires to 0 authorized; one second before 168 h it is still live', async () => {
@@ -620,7 +621,7 @@ describe('expiry by the clock (docs/behaviour.md 4)', () => {
     expect((await queryData(c, h.pref)).status).toBe('pre_authorized')
     await c.advanceHours(1 / 60)
     expect(await queryData(c, h.pref)).toMatchObject({ status: 'expired', total_authorized_amount: 0, total_captured_amount: 0 })
-    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 1)), 400, PREAUTH_MSG.EXPIRED)
+    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 1)), 400, CARD_MSG.EXPIRED)
   })
 
   it('validity and settlement delay follow the namespace\'s settings (a pack added at run time)', async () => {
@@ -684,7 +685,7 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     await expectRefused(c, refs, () => c.void(voidBody(h, cap2.transaction_reference)), 404, NOT_FOUND)
     await expectRefused(c, refs, () => c.refund(refundBody(h, cap2.transaction_reference, 10)), 404, NOT_FOUND)
     // the pre-authorization itself is not refundable
-    await expectRefused(c, refs, () => c.refund(refundBody(h, h.tx, 10)), 400, PREAUTH_MSG.NOT_REFUNDABLE)
+    await expectRefused(c, refs, () => c.refund(refundBody(h, h.tx, 10)), 400, CARD_MSG.NOT_REFUNDABLE)
     // settle of an unknown reference
     await expectRefused(c, refs, () => c.settle(ref('nope')), 404, NOT_FOUND)
   })
@@ -694,13 +695,13 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     const h = await hold(c, 1000)
     await capture(c, h, 999.99)
     const tx = ref('cap')
-    const res = await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 0.02, tx)), 400, PREAUTH_MSG.OVER_CAPTURE)
+    const res = await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 0.02, tx)), 400, CARD_MSG.OVER_CAPTURE)
     expect(res.body.data).toEqual({ amount_left: 0.01 })
     const ok = await capture(c, h, 0.01, tx)
     expect(ok.total_captured_amount).toBe(1000)
     // a capture larger than the whole hold, on a fresh one
     const h2 = await hold(c, 1000)
-    const big = await expectRefused(c, [h2.pref], () => c.capture(captureBody(h2, '1000.01')), 400, PREAUTH_MSG.OVER_CAPTURE)
+    const big = await expectRefused(c, [h2.pref], () => c.capture(captureBody(h2, '1000.01')), 400, CARD_MSG.OVER_CAPTURE)
     expect(big.body.data).toEqual({ amount_left: 1000 })
   })
 
@@ -708,10 +709,10 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     const c = client()
     const voided = await hold(c, 1000)
     expect((await c.void(voidBody(voided, voided.tx))).status).toBe(200)
-    await expectRefused(c, [voided.pref], () => c.capture(captureBody(voided, 10)), 400, PREAUTH_MSG.VOIDED)
+    await expectRefused(c, [voided.pref], () => c.capture(captureBody(voided, 10)), 400, CARD_MSG.VOIDED)
     const expiring = await hold(c, 1000)
     await c.advanceHours(VALIDITY_HOURS + 1)
-    await expectRefused(c, [expiring.pref, voided.pref], () => c.capture(captureBody(expiring, 10)), 400, PREAUTH_MSG.EXPIRED)
+    await expectRefused(c, [expiring.pref, voided.pref], () => c.capture(captureBody(expiring, 10)), 400, CARD_MSG.EXPIRED)
   })
 
   it('void of a settled capture (by the clock, by a later capture, by the control call)', async () => {
@@ -719,14 +720,14 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     const h = await hold(c, 1000)
     const byClock = await capture(c, h, 100)
     await c.advanceHours(SETTLEMENT_HOURS)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, byClock.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_SETTLED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, byClock.transaction_reference)), 400, CARD_MSG.CAPTURE_SETTLED)
     const a = await capture(c, h, 100)
     await capture(c, h, 100)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, a.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_SETTLED)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, a.transaction_reference)), 400, CARD_MSG.CAPTURE_SETTLED)
     const h2 = await hold(c, 1000)
     const b = await capture(c, h2, 100)
     await c.settle(b.transaction_reference)
-    await expectRefused(c, [h2.pref], () => c.void(voidBody(h2, b.transaction_reference)), 400, PREAUTH_MSG.CAPTURE_SETTLED)
+    await expectRefused(c, [h2.pref], () => c.void(voidBody(h2, b.transaction_reference)), 400, CARD_MSG.CAPTURE_SETTLED)
   })
 
   it('void of the authorization with two captures after it, or when its one capture is settled', async () => {
@@ -734,28 +735,28 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     const h = await hold(c, 1000)
     await capture(c, h, 100)
     const second = await capture(c, h, 100)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.VOID_TOO_MANY)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.VOID_TOO_MANY)
     // voiding the latest capture leaves one capture, but it is settled (by the later capture)
     expect((await c.void(voidBody(h, second.transaction_reference))).status).toBe(200)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.VOID_SETTLED_CAPTURE)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.VOID_SETTLED_CAPTURE)
 
     const h2 = await hold(c, 1000)
     await capture(c, h2, 100)
     await c.advanceHours(SETTLEMENT_HOURS)
-    await expectRefused(c, [h2.pref], () => c.void(voidBody(h2, h2.tx)), 400, PREAUTH_MSG.VOID_SETTLED_CAPTURE)
+    await expectRefused(c, [h2.pref], () => c.void(voidBody(h2, h2.tx)), 400, CARD_MSG.VOID_SETTLED_CAPTURE)
   })
 
   it('refund of an unsettled capture, and over-refund across several refunds', async () => {
     const c = client()
     const h = await hold(c, 1000)
     const cap = await capture(c, h, 500)
-    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 1)), 400, PREAUTH_MSG.NOT_SETTLED)
+    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 1)), 400, CARD_MSG.NOT_SETTLED)
     await c.settle(cap.transaction_reference)
     expect((await c.refund(refundBody(h, cap.transaction_reference, 300))).status).toBe(200)
-    const over = await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 300)), 400, PREAUTH_MSG.OVER_REFUND)
+    const over = await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 300)), 400, CARD_MSG.OVER_REFUND)
     expect(over.body.data).toEqual({ amount_left: 200 })
     // a refund bigger than the capture, on its own
-    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 500.01)), 400, PREAUTH_MSG.OVER_REFUND)
+    await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, 500.01)), 400, CARD_MSG.OVER_REFUND)
     expect((await c.refund(refundBody(h, cap.transaction_reference, 200))).status).toBe(200)
   })
 
@@ -765,29 +766,29 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     const a = await capture(c, h, 100)
     const refs = [h.pref]
     // a capture reusing an earlier capture's reference
-    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, a.transaction_reference)), 400, PREAUTH_MSG.DUPLICATE_TX)
+    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, a.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     // the pre-authorization's payment reference and transaction reference
-    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, h.pref)), 400, PREAUTH_MSG.DUPLICATE_TX)
-    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, h.tx)), 400, PREAUTH_MSG.DUPLICATE_TX)
+    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, h.pref)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
+    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, h.tx)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     const b = await capture(c, h, 100)
     // a void reusing a capture's reference, or the payment reference
-    await expectRefused(c, refs, () => c.void(voidBody(h, b.transaction_reference, a.transaction_reference)), 400, PREAUTH_MSG.DUPLICATE_TX)
-    await expectRefused(c, refs, () => c.void(voidBody(h, b.transaction_reference, h.pref)), 400, PREAUTH_MSG.DUPLICATE_TX)
+    await expectRefused(c, refs, () => c.void(voidBody(h, b.transaction_reference, a.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
+    await expectRefused(c, refs, () => c.void(voidBody(h, b.transaction_reference, h.pref)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     const v = await c.void(voidBody(h, b.transaction_reference))
     expect(v.status).toBe(200)
     // a refund reusing the void's, a capture's, or the payment reference
     const vtx = v.body.data.transaction_reference
-    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, vtx)), 400, PREAUTH_MSG.DUPLICATE_TX)
-    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, a.transaction_reference)), 400, PREAUTH_MSG.DUPLICATE_TX)
-    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, h.pref)), 400, PREAUTH_MSG.DUPLICATE_TX)
+    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, vtx)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
+    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, a.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
+    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, h.pref)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     const r = await c.refund(refundBody(h, a.transaction_reference, 10))
     expect(r.status).toBe(200)
-    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, r.body.data.transaction_reference)), 400, PREAUTH_MSG.DUPLICATE_TX)
-    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, r.body.data.transaction_reference)), 400, PREAUTH_MSG.DUPLICATE_TX)
+    await expectRefused(c, refs, () => c.refund(refundBody(h, a.transaction_reference, 10, r.body.data.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
+    await expectRefused(c, refs, () => c.capture(captureBody(h, 10, r.body.data.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     // the references are unique in the namespace: another pre-authorization cannot reuse them either
     const h2 = await hold(c, 1000)
-    await expectRefused(c, [h.pref, h2.pref], () => c.capture(captureBody(h2, 10, a.transaction_reference)), 400, PREAUTH_MSG.DUPLICATE_TX)
-    await expectRefused(c, [h.pref, h2.pref], () => c.capture(captureBody(h2, 10, h.pref)), 400, PREAUTH_MSG.DUPLICATE_TX)
+    await expectRefused(c, [h.pref, h2.pref], () => c.capture(captureBody(h2, 10, a.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
+    await expectRefused(c, [h.pref, h2.pref], () => c.capture(captureBody(h2, 10, h.pref)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     // a reused payment reference for a new pre-authorization
     await expectRefused(c, [h.pref], () => c.preauthorize(cardPayload(NO_AUTH_CARD, { reference: h.pref })), 400, 'Duplicate payment reference')
   })
@@ -795,11 +796,11 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
   it('currency mismatch (KES) on capture and refund', async () => {
     const c = client()
     const h = await hold(c, 1000)
-    const res = await expectRefused(c, [h.pref], () => c.capture({ ...captureBody(h, 10), currency: 'KES' }), 400, PREAUTH_MSG.CURRENCY_MISMATCH)
+    const res = await expectRefused(c, [h.pref], () => c.capture({ ...captureBody(h, 10), currency: 'KES' }), 400, CARD_MSG.CURRENCY_MISMATCH)
     expect(res.body.data).toEqual({ currency: 'must be NGN' })
     const cap = await capture(c, h, 100)
     await c.settle(cap.transaction_reference)
-    await expectRefused(c, [h.pref], () => c.refund({ ...refundBody(h, cap.transaction_reference, 10), currency: 'KES' }), 400, PREAUTH_MSG.CURRENCY_MISMATCH)
+    await expectRefused(c, [h.pref], () => c.refund({ ...refundBody(h, cap.transaction_reference, 10), currency: 'KES' }), 400, CARD_MSG.CURRENCY_MISMATCH)
   })
 
   const badAmounts: [string, unknown][] = [
@@ -869,8 +870,8 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     const res = await c.preauthorize(payload)
     expect(res.body.data.status).toBe('processing')
     const h = { pref: payload.reference, tx: res.body.data.transaction_reference, data: res.body.data }
-    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, PREAUTH_MSG.NOT_COMPLETE)
-    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, PREAUTH_MSG.NOT_COMPLETE)
+    await expectRefused(c, [h.pref], () => c.capture(captureBody(h, 100)), 400, CARD_MSG.NOT_COMPLETE)
+    await expectRefused(c, [h.pref], () => c.void(voidBody(h, h.tx)), 400, CARD_MSG.NOT_COMPLETE)
     const r = await c.refund(refundBody(h, h.tx, 100))
     expect(r.status).toBe(400)
     // the PIN step is still there to finish
@@ -943,50 +944,50 @@ describe('property: random command sequences keep the ledger consistent with a m
     const pickCapture = (pick: number) => (m.captures.length ? m.captures[pick % m.captures.length] : undefined)
     switch (cmd.kind) {
       case 'capture': {
-        if (m.state === 'voided') return refuse(400, PREAUTH_MSG.VOIDED)
-        if (m.state === 'expired') return refuse(400, PREAUTH_MSG.EXPIRED)
-        if (cmd.minor > m.authorized - m.captured) return refuse(400, PREAUTH_MSG.OVER_CAPTURE)
+        if (m.state === 'voided') return refuse(400, CARD_MSG.VOIDED)
+        if (m.state === 'expired') return refuse(400, CARD_MSG.EXPIRED)
+        if (cmd.minor > m.authorized - m.captured) return refuse(400, CARD_MSG.OVER_CAPTURE)
         for (const c of m.captures) if (!c.voided) c.settled = true
         m.captures.push({ ref: newRef, minor: cmd.minor, at: m.hours, settled: false, voided: false, refunded: 0 })
         m.captured += cmd.minor
-        return { ok: true, message: PREAUTH_MSG.CAPTURED }
+        return { ok: true, message: CARD_MSG.CHARGED }
       }
       case 'voidCapture': {
         const c = pickCapture(cmd.pick)
         if (!c) return refuse(404, NOT_FOUND)
-        if (c.voided) return refuse(400, PREAUTH_MSG.CAPTURE_VOIDED)
-        if (settledIn(m, c)) return refuse(400, PREAUTH_MSG.CAPTURE_SETTLED)
+        if (c.voided) return refuse(400, CARD_MSG.CAPTURE_VOIDED)
+        if (settledIn(m, c)) return refuse(400, CARD_MSG.CAPTURE_SETTLED)
         c.voided = true
         m.captured -= c.minor
         // docs/behaviour.md 4.6: once expired, the hold is what was captured: a voided capture is released
         if (m.state === 'expired') m.authorized -= c.minor
-        return { ok: true, message: PREAUTH_MSG.CAPTURE_VOIDED_OK }
+        return { ok: true, message: CARD_MSG.CAPTURE_VOIDED_OK }
       }
       case 'voidAuth': {
-        if (m.state === 'voided') return refuse(400, PREAUTH_MSG.VOIDED)
-        if (m.state === 'expired') return refuse(400, PREAUTH_MSG.EXPIRED)
+        if (m.state === 'voided') return refuse(400, CARD_MSG.VOIDED)
+        if (m.state === 'expired') return refuse(400, CARD_MSG.EXPIRED)
         const live = m.captures.filter((c) => !c.voided)
-        if (live.length > 1) return refuse(400, PREAUTH_MSG.VOID_TOO_MANY)
-        if (live.length === 1 && settledIn(m, live[0])) return refuse(400, PREAUTH_MSG.VOID_SETTLED_CAPTURE)
+        if (live.length > 1) return refuse(400, CARD_MSG.VOID_TOO_MANY)
+        if (live.length === 1 && settledIn(m, live[0])) return refuse(400, CARD_MSG.VOID_SETTLED_CAPTURE)
         for (const c of live) c.voided = true
         m.state = 'voided'
         m.authorized = m.captured = m.refunded = 0
-        return { ok: true, message: PREAUTH_MSG.AUTH_VOIDED_OK }
+        return { ok: true, message: CARD_MSG.AUTH_VOIDED_OK }
       }
       case 'refund': {
         const c = pickCapture(cmd.pick)
         if (!c) return refuse(404, NOT_FOUND)
-        if (c.voided) return refuse(400, PREAUTH_MSG.NOT_REFUNDABLE)
-        if (!settledIn(m, c)) return refuse(400, PREAUTH_MSG.NOT_SETTLED)
-        if (cmd.minor > c.minor - c.refunded) return refuse(400, PREAUTH_MSG.OVER_REFUND)
+        if (c.voided) return refuse(400, CARD_MSG.NOT_REFUNDABLE)
+        if (!settledIn(m, c)) return refuse(400, CARD_MSG.NOT_SETTLED)
+        if (cmd.minor > c.minor - c.refunded) return refuse(400, CARD_MSG.OVER_REFUND)
         c.refunded += cmd.minor
         m.refunded += cmd.minor
-        return { ok: true, message: PREAUTH_MSG.REFUNDED }
+        return { ok: true, message: CARD_MSG.REFUNDED }
       }
       case 'settle': {
         const c = pickCapture(cmd.pick)
         if (!c) return refuse(404, NOT_FOUND)
-        if (c.voided) return refuse(400, PREAUTH_MSG.CAPTURE_VOIDED)
+        if (c.voided) return refuse(400, CARD_MSG.CAPTURE_VOIDED)
         c.settled = true
         return { ok: true, message: 'Transaction settled' }
       }
@@ -1098,7 +1099,7 @@ describe('concurrency', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => c.refund(refundBody(h, cap.transaction_reference, 100))))
     expect(results.filter((r) => r.status === 200)).toHaveLength(5)
     const refused = results.filter((r) => r.status !== 200)
-    expect(refused.map((r) => [r.status, r.body.message])).toEqual(Array(5).fill([400, PREAUTH_MSG.OVER_REFUND]))
+    expect(refused.map((r) => [r.status, r.body.message])).toEqual(Array(5).fill([400, CARD_MSG.OVER_REFUND]))
     expect(await queryData(c, h.pref)).toMatchObject({ total_captured_amount: 500, total_refunded_amount: 500, amount_paid: '0.00' })
     expect(await c.events('refund.success')).toHaveLength(5)
   })
@@ -1120,9 +1121,9 @@ describe('concurrency', () => {
     if (results[1].status === 200) {
       expect(q).toMatchObject({ status: 'voided', total_authorized_amount: 0, total_captured_amount: 0 })
       // whatever came after the void was refused as voided
-      for (const r of results.filter((r) => r.status !== 200)) expect([PREAUTH_MSG.VOIDED, PREAUTH_MSG.VOID_TOO_MANY]).toContain(r.body.message)
+      for (const r of results.filter((r) => r.status !== 200)) expect([CARD_MSG.VOIDED, CARD_MSG.VOID_TOO_MANY]).toContain(r.body.message)
     } else {
-      expect(results[1].body.message).toBe(PREAUTH_MSG.VOID_TOO_MANY)
+      expect(results[1].body.message).toBe(CARD_MSG.VOID_TOO_MANY)
       expect(q.status).toBe('pre_authorized')
     }
   })
@@ -1145,8 +1146,8 @@ describe('concurrency', () => {
     const refused = bodies.filter((b) => b.status !== 200)
     expect(ok).toHaveLength(10)
     expect(refused).toHaveLength(10)
-    for (const b of ok) expect(b.body).toMatchObject({ status: true, message: PREAUTH_MSG.CAPTURED, data: { amount: 100, status: 'success' } })
-    for (const b of refused) expect({ status: b.status, message: b.body.message }).toEqual({ status: 400, message: PREAUTH_MSG.OVER_CAPTURE })
+    for (const b of ok) expect(b.body).toMatchObject({ status: true, message: CARD_MSG.CHARGED, data: { amount: 100, status: 'success' } })
+    for (const b of refused) expect({ status: b.status, message: b.body.message }).toEqual({ status: 400, message: CARD_MSG.OVER_CAPTURE })
     // every success saw a different running total
     expect(ok.map((b) => b.body.data.total_captured_amount).sort((a, b) => a - b)).toEqual([100, 200, 300, 400, 500, 600, 700, 800, 900, 1000])
     const q = await queryData(c, h.pref)

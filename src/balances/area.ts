@@ -2,8 +2,10 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
+import { MSG } from '../errors.js'
 import { parseAmount } from '../money.js'
 import { fundSchema, historyAnswerSchema, historyQuerySchema } from './schemas.js'
+import { BALANCE_MSG } from './messages.js'
 import { BalanceService } from './service.js'
 
 /** The merchant's balances and their history (docs/behaviour.md 13.4), and the control call that adds to one. */
@@ -14,18 +16,18 @@ export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
     {
       method: 'get', path: '/merchant/api/v1/balances', access: 'secret key', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',
       description: 'Every namespace opens with the pack\'s opening_balance available in NGN, KES, GHS and USD; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).',
-      handler: (c, { balances }) => ok(c, 'success', balances.balances(c.get('ns'))),
+      handler: (c, { balances }) => ok(c, MSG.SUCCESS, balances.balances(c.get('ns'))),
     },
     {
       method: 'get', path: '/merchant/api/v1/balances/history', access: 'secret key', tag: 'balances', operationId: 'getBalanceHistory', summary: 'Every entry of the available balances with the balance before and after it, newest first, by cursor',
       query: historyQuerySchema, answer: { name: 'BalanceHistory', schema: historyAnswerSchema },
-      handler: (c, { balances }) => ok(c, 'success', balances.history(c.get('ns'), validate(historyQuerySchema, c.req.query()))),
+      handler: (c, { balances }) => ok(c, MSG.SUCCESS, balances.history(c.get('ns'), validate(historyQuerySchema, c.req.query()))),
     },
     {
       method: 'post', path: '/_sandbox/balances/fund', access: 'control', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: { name: 'FundRequest', schema: fundSchema },
       handler: async (c, { balances }) => {
         const { currency, amount } = validate(fundSchema, await readJsonObject(c))
-        return ok(c, 'Balance funded', balances.fund(c.get('ns'), currency, parseAmount(amount)!))
+        return ok(c, BALANCE_MSG.FUNDED, balances.fund(c.get('ns'), currency, parseAmount(amount)!))
       },
     },
   ],

@@ -5,7 +5,8 @@ import { formatMoney } from '../money.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { bankTransferSchema } from './schemas.js'
-import { BankTransferService, TRANSFER_MSG, type BankTransferCharge } from './service.js'
+import { TRANSFER_MSG } from './messages.js'
+import { BankTransferService, type BankTransferCharge } from './service.js'
 
 /** Its temporary account and what it waits for, as the dashboard lists them. */
 function transferLines(c: BankTransferCharge): string[] {

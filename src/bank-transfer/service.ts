@@ -8,6 +8,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
+import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
 const KIND = 'bank_transfer'
@@ -26,15 +27,6 @@ const COMPLETE = 'bank_transfer.complete'
 export const TRANSFER_BANK = { bank_name: 'wema', bank_code: '035' }
 /** who a transfer in the sandbox comes from (the live test environment's payer) */
 export const SANDBOX_PAYER = { account_name: 'SANDBOX ACCOUNT', account_number: '0000000000', bank_name: 'KORA SANDBOX' }
-
-export const TRANSFER_MSG = {
-  INITIATED: 'Bank transfer initiated successfully',
-  WAITING: 'Awaiting transfer to the account',
-  SUCCESS: 'Transfer received',
-  EXPIRED: 'The account expired before a transfer arrived',
-  ACCOUNT_NOT_FOUND: 'Account not found',
-  ACCOUNT_EXPIRED: 'Account has expired',
-} as const
 
 const accountDigits = customAlphabet('0123456789', 9)
 
@@ -102,7 +94,7 @@ export class BankTransferService {
       kind: KIND,
       prefix: 'BT',
       attempt: 'bank_transfer',
-      succeeded: TRANSFER_MSG.SUCCESS,
+      succeeded: MSG.TRANSFER_RECEIVED,
       onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
       onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
       expired: TRANSFER_MSG.EXPIRED,
@@ -240,7 +232,7 @@ export class BankTransferService {
       extra.bank_transfer = {
         payer_bank_account: SANDBOX_PAYER,
         payment_event: last.payment_event,
-        message: last.payment_event === 'overpayment' ? 'The excess was returned to the payer' : 'The transfer was returned to the payer: the amount is short',
+        message: last.payment_event === 'overpayment' ? TRANSFER_MSG.EXCESS_RETURNED : TRANSFER_MSG.SHORT_RETURNED,
         reversal: last.reversal && { ...last.reversal, amount: toDecimalString(last.reversal.amount) },
       }
     }

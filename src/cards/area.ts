@@ -4,9 +4,11 @@ import { ok } from '../http/envelope.js'
 import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
+import { CARD_MSG } from './messages.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
-import { CARD_OPS_SPEC, type CardCharge } from '../charges/types.js'
+import type { Context } from 'hono'
+import { CARD_OPS_SPEC, type CardCharge, type CardOperation } from '../charges/types.js'
 import { PreauthService } from './preauth.js'
 import {
   authorizeSchema,
@@ -30,7 +32,7 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
 }
 
 /** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
-export async function readChargeData(c: import('hono').Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+export async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
@@ -45,7 +47,7 @@ export async function readChargeData(c: import('hono').Context<AppEnv>, operatio
     noteRequest(c, journalBody, true)
     // missing, empty or not a string: its field error; otherwise it could not be decrypted
     validate(chargeDataSchema, body)
-    throw new ApiError(400, MSG.DECRYPT_FAILED)
+    throw new ApiError(400, CARD_MSG.DECRYPT_FAILED)
   }
   // the journal shows what was decrypted, masked; never the card itself
   const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
@@ -68,6 +70,18 @@ export interface CardServices {
 /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
 const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, asPlaced = false) =>
   charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, originOf(url))
+
+/**
+ * The handler of a card operation (capture, void, the card refund): its body checked, the operation
+ * done, and answered with the operation's message and its docs/api.md 3.2 record.
+ */
+export function cardOperation<I, S extends { preauth: PreauthService }>(schema: z.ZodType<I>, run: (s: S, ns: string, input: I) => { op: CardOperation; parent: CardCharge }) {
+  return async (c: Context<AppEnv>, s: S) => {
+    const ns = c.get('ns')
+    const { op, parent } = run(s, ns, validate(schema, await readJsonObject(c)))
+    return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
+  }
+}
 
 const CARD = '/merchant/api/v1/charges/card'
 const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
@@ -126,20 +140,12 @@ export const cardsArea: Area<CardServices, Kit> = {
     {
       method: 'post', path: `${CARD}/capture`, access: 'secret key', tag: 'cards', operationId: 'capturePreauthorization', summary: 'Capture from a pre-authorization',
       body: { name: 'CaptureRequest', schema: captureSchema },
-      handler: async (c, s) => {
-        const ns = c.get('ns')
-        const { op, parent } = s.preauth.capture(ns, validate(captureSchema, await readJsonObject(c)))
-        return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
-      },
+      handler: cardOperation(captureSchema, (s, ns, input) => s.preauth.capture(ns, input)),
     },
     {
       method: 'post', path: `${CARD}/void`, access: 'secret key', tag: 'cards', operationId: 'voidCapture', summary: 'Void an unsettled capture or the authorization',
       body: { name: 'VoidRequest', schema: voidSchema },
-      handler: async (c, s) => {
-        const ns = c.get('ns')
-        const { op, parent } = s.preauth.void(ns, validate(voidSchema, await readJsonObject(c)))
-        return ok(c, op.response_message, s.preauth.opRecord(ns, op, parent))
-      },
+      handler: cardOperation(voidSchema, (s, ns, input) => s.preauth.void(ns, input)),
     },
     {
       method: 'post', path: `${CARD}/resend-otp`, access: 'secret key', tag: 'cards', operationId: 'resendCardOtp', step: true, summary: 'Resend the OTP of a card charge',
@@ -147,7 +153,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       handler: async (c, s) => {
         const { transaction_reference } = validate(transactionReferenceSchema, await readJsonObject(c))
         const charge = s.cards.resendOtp(c.get('ns'), transaction_reference)
-        return ok(c, 'OTP resent successfully', s.cards.responseData(charge, originOf(c.req.url)))
+        return ok(c, MSG.OTP_RESENT, s.cards.responseData(charge, originOf(c.req.url)))
       },
     },
     // the customer's 3DS page (docs/behaviour.md 8): no key

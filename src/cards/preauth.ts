@@ -8,35 +8,13 @@ import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
+import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
 const EXPIRE = 'preauth.expire'
 const HOUR = 3_600_000
 /** docs/api.md 4.1: a base amount of 0 or 0.1 is a zero auth, held and cancelled at once. */
 const ZERO_AUTH_MAX = 10
-
-export const PREAUTH_MSG = {
-  NOT_COMPLETE: 'Pre-authorization is not complete: finish its authorization steps first',
-  FAILED: 'Pre-authorization failed and holds nothing',
-  EXPIRED: 'Pre-authorization has expired',
-  VOIDED: 'Pre-authorization has been voided',
-  NOT_A_PREAUTH: 'This payment is not a pre-authorization',
-  DUPLICATE_TX: 'Duplicate transaction reference',
-  CURRENCY_MISMATCH: 'Currency does not match the pre-authorization',
-  OVER_CAPTURE: 'Amount exceeds the amount left to capture',
-  CAPTURE_VOIDED: 'Capture has already been voided',
-  CAPTURE_SETTLED: 'Capture has been settled and can no longer be voided',
-  VOID_TOO_MANY: 'The authorization cannot be voided: more than one capture follows it',
-  VOID_SETTLED_CAPTURE: 'The authorization cannot be voided: the capture that follows it has been settled',
-  NOT_SETTLED: 'Only settled transactions can be refunded',
-  OVER_REFUND: 'Amount exceeds the amount left to refund',
-  NOT_REFUNDABLE: 'Only a settled capture or a successful charge can be refunded',
-  CAPTURED: 'Card charged successfully',
-  CAPTURE_VOIDED_OK: 'Capture voided successfully',
-  AUTH_VOIDED_OK: 'Authorization voided successfully',
-  REFUNDED: 'Refund successful',
-  SETTLED: 'Transaction settled',
-} as const
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC), the format of pre_auth_expiry. */
 export function formatExpiry(ms: number): string {
@@ -112,7 +90,7 @@ export class PreauthService {
     const amount = parseAmount(input.amount, { allowString: true })
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
     const left = ledger.authorized - ledger.captured
-    if (amount > left) throw badRequest(PREAUTH_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
+    if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
     const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent)
     // docs/behaviour.md 4: each new capture settles every earlier one
@@ -120,7 +98,7 @@ export class PreauthService {
       const earlier = this.#ops(ns).get(ref)
       if (earlier && !earlier.voided) settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
     }
-    const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: PREAUTH_MSG.CAPTURED })
+    const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: CARD_MSG.CHARGED })
     op.refunded = 0
     creditCapture(this.ledger, ns, op, settings, this.clocks.now(ns))
     ledger.captured += amount
@@ -136,11 +114,11 @@ export class PreauthService {
     this.#expireIfDue(ns, parent, false)
     const target = input.target_transaction_reference
     if (target === parent.transaction_reference) {
-      if (ledger.state === 'voided') throw badRequest(PREAUTH_MSG.VOIDED)
-      if (ledger.state === 'expired') throw badRequest(PREAUTH_MSG.EXPIRED)
+      if (ledger.state === 'voided') throw badRequest(CARD_MSG.VOIDED)
+      if (ledger.state === 'expired') throw badRequest(CARD_MSG.EXPIRED)
       const live = ledger.captures.map((r) => this.#ops(ns).get(r)!).filter((c) => c && !c.voided)
-      if (live.length > 1) throw badRequest(PREAUTH_MSG.VOID_TOO_MANY)
-      if (live.length === 1 && this.isSettled(ns, live[0])) throw badRequest(PREAUTH_MSG.VOID_SETTLED_CAPTURE)
+      if (live.length > 1) throw badRequest(CARD_MSG.VOID_TOO_MANY)
+      if (live.length === 1 && this.isSettled(ns, live[0])) throw badRequest(CARD_MSG.VOID_SETTLED_CAPTURE)
       this.#newTxRef(ns, input.transaction_reference)
       const amount = ledger.authorized
       for (const c of live) {
@@ -153,15 +131,15 @@ export class PreauthService {
       ledger.captured = 0
       ledger.refunded = 0
       if (ledger.expiry_timer) this.clocks.cancel(ns, ledger.expiry_timer)
-      const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: PREAUTH_MSG.AUTH_VOIDED_OK, target })
+      const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: CARD_MSG.AUTH_VOIDED_OK, target })
       this.#save(ns, parent, op)
       return { op, parent }
     }
     const capture = this.#ops(ns).get(target)
     if (!capture || capture.parent !== parent.transaction_reference) throw new ApiError(404, MSG.TRANSACTION_NOT_FOUND)
-    if (capture.charge_operation !== 'capture') throw badRequest('Only a capture or the authorization itself can be voided')
-    if (capture.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
-    if (this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.CAPTURE_SETTLED)
+    if (capture.charge_operation !== 'capture') throw badRequest(CARD_MSG.VOID_NOT_A_CAPTURE)
+    if (capture.voided) throw badRequest(CARD_MSG.CAPTURE_VOIDED)
+    if (this.isSettled(ns, capture)) throw badRequest(CARD_MSG.CAPTURE_SETTLED)
     this.#newTxRef(ns, input.transaction_reference)
     capture.voided = true
     voidCapture(this.ledger, ns, capture, this.clocks.now(ns))
@@ -169,7 +147,7 @@ export class PreauthService {
     ledger.captured -= capture.amount
     // docs/behaviour.md 4.6: an expired hold is what was captured, so a voided capture is released, not given back
     if (ledger.state === 'expired') ledger.authorized -= capture.amount
-    const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: PREAUTH_MSG.CAPTURE_VOIDED_OK, target })
+    const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: CARD_MSG.CAPTURE_VOIDED_OK, target })
     this.#save(ns, parent, op)
     return { op, parent }
   }
@@ -188,11 +166,11 @@ export class PreauthService {
     if (parent.preauth) {
       const capture = this.#ops(ns).get(targetRef)
       if (!capture || capture.parent !== parent.transaction_reference) {
-        if (targetRef === parent.transaction_reference) throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
+        if (targetRef === parent.transaction_reference) throw badRequest(CARD_MSG.NOT_REFUNDABLE)
         throw notFound(MSG.TRANSACTION_NOT_FOUND)
       }
-      if (capture.charge_operation !== 'capture' || capture.voided) throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
-      if (!this.isSettled(ns, capture)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
+      if (capture.charge_operation !== 'capture' || capture.voided) throw badRequest(CARD_MSG.NOT_REFUNDABLE)
+      if (!this.isSettled(ns, capture)) throw badRequest(CARD_MSG.NOT_SETTLED)
       refundable = capture.amount - (capture.refunded ?? 0)
       targetAmount = capture.amount
       onRefund = () => {
@@ -202,19 +180,19 @@ export class PreauthService {
       }
     } else {
       if (targetRef !== parent.transaction_reference) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-      if (parent.status !== 'success') throw badRequest(PREAUTH_MSG.NOT_REFUNDABLE)
-      if (!this.isChargeSettled(ns, parent)) throw badRequest(PREAUTH_MSG.NOT_SETTLED)
+      if (parent.status !== 'success') throw badRequest(CARD_MSG.NOT_REFUNDABLE)
+      if (!this.isChargeSettled(ns, parent)) throw badRequest(CARD_MSG.NOT_SETTLED)
       refundable = parent.amount - (parent.refunded ?? 0)
       targetAmount = parent.amount
       onRefund = () => {
         parent.refunded = (parent.refunded ?? 0) + amount
       }
     }
-    if (amount > refundable) throw badRequest(PREAUTH_MSG.OVER_REFUND, { amount_left: toMajor(refundable) })
+    if (amount > refundable) throw badRequest(CARD_MSG.OVER_REFUND, { amount_left: toMajor(refundable) })
     this.#newTxRef(ns, input.transaction_reference)
     around.check(ns, input.transaction_reference, parent.currency, amount)
     onRefund()
-    const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: PREAUTH_MSG.REFUNDED, target: targetRef })
+    const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: CARD_MSG.REFUNDED, target: targetRef })
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     this.#save(ns, parent, op)
     around.recorded(ns, op, parent, targetAmount)
@@ -234,14 +212,14 @@ export class PreauthService {
   settle(ns: string, reference: string): { op?: CardOperation; charge?: CardCharge } {
     const op = this.#ops(ns).get(reference)
     if (op) {
-      if (op.charge_operation !== 'capture') throw badRequest('Only a capture or a successful charge can be settled')
-      if (op.voided) throw badRequest(PREAUTH_MSG.CAPTURE_VOIDED)
+      if (op.charge_operation !== 'capture') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
+      if (op.voided) throw badRequest(CARD_MSG.CAPTURE_VOIDED)
       settleCaptureEarly(this.ledger, ns, op, this.clocks.now(ns))
       return { op }
     }
     const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
     if (!charge || !isCard(charge)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    if (charge.preauth || charge.status !== 'success') throw badRequest('Only a capture or a successful charge can be settled')
+    if (charge.preauth || charge.status !== 'success') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
     charge.settled_at ??= this.clocks.iso(ns)
     const payin = this.#payinOf(ns, charge)
     if (payin) this.ledger.settleEarly(ns, 'payin', payin.payment_reference, 'settled early', this.clocks.now(ns))
@@ -358,17 +336,17 @@ export class PreauthService {
   #preauth(ns: string, paymentReference: string): CardCharge {
     const parent = this.#charges(ns).findBy('payment_reference', paymentReference)
     if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    if (parent.operation !== 'pre_authorization') throw badRequest(PREAUTH_MSG.NOT_A_PREAUTH)
-    if (parent.status === 'processing') throw badRequest(PREAUTH_MSG.NOT_COMPLETE)
-    if (parent.status === 'failed' || !parent.preauth) throw badRequest(PREAUTH_MSG.FAILED)
+    if (parent.operation !== 'pre_authorization') throw badRequest(CARD_MSG.NOT_A_PREAUTH)
+    if (parent.status === 'processing') throw badRequest(CARD_MSG.NOT_COMPLETE)
+    if (parent.status === 'failed' || !parent.preauth) throw badRequest(CARD_MSG.FAILED)
     return parent
   }
 
   #usableLedger(ns: string, parent: CardCharge): PreauthLedger {
     this.#expireIfDue(ns, parent, false)
     const l = parent.preauth!
-    if (l.state === 'voided') throw badRequest(PREAUTH_MSG.VOIDED)
-    if (l.state === 'expired') throw badRequest(PREAUTH_MSG.EXPIRED)
+    if (l.state === 'voided') throw badRequest(CARD_MSG.VOIDED)
+    if (l.state === 'expired') throw badRequest(CARD_MSG.EXPIRED)
     return l
   }
 
@@ -383,13 +361,13 @@ export class PreauthService {
   }
 
   #currency(parent: CardCharge, currency: string): void {
-    if (currency !== parent.currency) throw badRequest(PREAUTH_MSG.CURRENCY_MISMATCH, { currency: `must be ${parent.currency}` })
+    if (currency !== parent.currency) throw badRequest(CARD_MSG.CURRENCY_MISMATCH, { currency: `must be ${parent.currency}` })
   }
 
   /** A new operation's transaction reference must be new in the namespace. */
   #newTxRef(ns: string, ref: string): void {
     if (this.#ops(ns).has(ref) || this.#charges(ns).has(ref) || this.#charges(ns).findBy('payment_reference', ref)) {
-      throw badRequest(PREAUTH_MSG.DUPLICATE_TX)
+      throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
     }
   }
 

@@ -8,9 +8,10 @@ import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
 import { cardSummary, detectScheme, luhnValid } from '../pan.js'
+import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
-/** Which authorization field answers which step, and what the response asks for. */
+/** Which authorization field answers which step, and which fields the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }
 const REQUIRED_FIELDS: Record<CardStep, string[]> = {
   PIN: ['pin'],
@@ -18,13 +19,6 @@ const REQUIRED_FIELDS: Record<CardStep, string[]> = {
   AVS: ['state', 'city', 'country', 'address', 'zip_code'],
   CARD_ENROLL: ['phone'],
   '3DS': [],
-}
-const STEP_PROMPT: Record<CardStep, string> = {
-  PIN: 'Card PIN required',
-  OTP: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
-  AVS: 'Kindly provide the billing address of the card',
-  CARD_ENROLL: 'Kindly provide the phone number tied to the card to enrol it for online payment',
-  '3DS': 'Kindly complete the 3DS authentication on the page at authorization.redirect_url',
 }
 
 /** The scenario a card number selects: listed ones by the packs, any other by its scheme. */
@@ -62,16 +56,16 @@ export class CardService {
       kind: 'card',
       prefix: 'CA',
       attempt: 'card',
-      succeeded: MSG.CARD_CHARGED,
+      succeeded: CARD_MSG.CHARGED,
       enter: (_ns, charge, step) => {
         charge.auth_model = step
-        charge.response_message = STEP_PROMPT[step]
+        charge.response_message = CARD_MSG.STEP_PROMPT[step]
       },
       // docs/behaviour.md 3: a card that stays processing forever
       waiting: (ns, charge) => {
         charge.updated_at = this.clocks.iso(ns)
         charge.auth_model = 'NO_AUTH'
-        charge.response_message = MSG.CHARGE_IN_PROGRESS
+        charge.response_message = CARD_MSG.IN_PROGRESS
       },
       onSuccess: (ns, charge) => {
         if (charge.operation === 'pre_authorization') this.hooks.onPreauthorized?.(ns, charge)
@@ -89,7 +83,7 @@ export class CardService {
     const pan = input.card.number
     const listed = scenarios.card(pan)
     const scheme = listed?.scheme ?? detectScheme(pan)
-    if (!scheme) throw badRequest(MSG.CARD_NOT_SUPPORTED)
+    if (!scheme) throw badRequest(CARD_MSG.NOT_SUPPORTED)
     if (!listed && !luhnValid(pan)) throw invalid({ 'card.number': 'is not a valid card number' })
     this.#checkExpiry(ns, input.card.expiry_month, input.card.expiry_year)
     const scenario = listed ?? defaultScenario(pan, scheme)
@@ -100,7 +94,7 @@ export class CardService {
       description: input.description ?? 'Card payment',
       customer: customerOf(input.customer),
       metadata: input.metadata,
-      response_message: MSG.CHARGE_IN_PROGRESS,
+      response_message: CARD_MSG.IN_PROGRESS,
       created: scenario.label,
       parent,
     })
@@ -210,9 +204,9 @@ export class CardService {
 
   /** The envelope message for a charge response. */
   envelopeMessage(charge: CardCharge): string {
-    if (charge.status === 'success') return charge.preauth ? MSG.SUCCESS : MSG.CARD_CHARGED
-    if (charge.status === 'failed') return charge.failure_message ?? MSG.CHARGE_IN_PROGRESS
-    return MSG.CHARGE_IN_PROGRESS
+    if (charge.status === 'success') return charge.preauth ? MSG.SUCCESS : CARD_MSG.CHARGED
+    if (charge.status === 'failed') return charge.failure_message ?? CARD_MSG.IN_PROGRESS
+    return CARD_MSG.IN_PROGRESS
   }
 
   #checkExpiry(ns: string, month: string, year: string): void {

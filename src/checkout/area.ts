@@ -8,9 +8,10 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import type { MobileMoneyService } from '../mobile-money/service.js'
 import { checkoutPage, type CheckoutPage } from './page.js'
+import { CHECKOUT_MSG } from './messages.js'
 import { payAsCustomer } from './pay.js'
 import { CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
-import { CHECKOUT_MSG, CheckoutService, type CheckoutCharge } from './service.js'
+import { CheckoutService, type CheckoutCharge } from './service.js'
 
 /** The hosted page of a checkout, on the sandbox's own origin (docs/behaviour.md 13.1). */
 export const checkoutUrl = (origin: string, c: CheckoutCharge) => `${origin}/checkout/${encodeURIComponent(c.transaction_reference)}/pay`
@@ -77,7 +78,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
         const charge = checkout.get(ns, c.req.param('reference')!)
         payAsCustomer(checkout, scenarios, ns, charge, input, checkoutUrl(originOf(c.req.url), charge), namespaces.get(ns)?.name ?? 'Sandbox Merchant')
         const done = checkoutSummary(checkout, ns, charge)
-        return ok(c, `Checkout ${done.status}`, done)
+        return ok(c, CHECKOUT_MSG.ended(done.status), done)
       },
     },
     {
@@ -86,7 +87,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       handler: (c, { checkout }) => {
         const ns = c.get('ns')
         const charge = checkout.cancel(ns, checkout.get(ns, c.req.param('reference')!))
-        return ok(c, 'Checkout cancelled', checkoutSummary(checkout, ns, charge))
+        return ok(c, CHECKOUT_MSG.CHECKOUT_CANCELLED, checkoutSummary(checkout, ns, charge))
       },
     },
     // the hosted page: the customer's browser, no key (docs/behaviour.md 13.1.1)

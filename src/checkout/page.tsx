@@ -8,6 +8,7 @@ import { readBodyText } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
+import { CHECKOUT_MSG } from './messages.js'
 import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import {
   Alert,
@@ -29,7 +30,7 @@ import {
   type Order,
 } from './page-views.js'
 import type { PageChannel } from './schemas.js'
-import { CHECKOUT_MSG, isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
+import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
 
 /**
  * The hosted checkout page (docs/behaviour.md 13.1.1), at the checkout_url that

@@ -14,6 +14,7 @@ import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
+import { CHECKOUT_MSG } from './messages.js'
 import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type InitializeInput, type PageChannel } from './schemas.js'
 
 /**
@@ -24,18 +25,6 @@ import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type Initiali
  * (and announces it), a failure is kept among its attempts and the customer may try again. The
  * customer may cancel (the checkout fails); unpaid, it expires on the namespace clock.
  */
-
-export const CHECKOUT_MSG = {
-  CREATED: 'Charge created successfully',
-  SUCCESS: 'Charge successful',
-  PENDING: 'Awaiting payment',
-  IN_PROGRESS: 'Payment in progress',
-  CANCELLED: 'Payment cancelled by the customer',
-  EXPIRED: 'Checkout expired',
-  NOT_OPEN: 'This checkout is no longer open for payment',
-  CHANNEL_NOT_OFFERED: 'This payment channel is not offered for this checkout',
-  NO_ATTEMPT: 'No payment attempt is in progress',
-} as const
 
 /** docs/behaviour.md 13.1: a checkout is open this long on the namespace clock */
 export const CHECKOUT_HOURS = 24
@@ -80,7 +69,7 @@ export class CheckoutService {
       // its attempts are listed as they end, not the checkout itself
       attempt: null,
       fees: 'card',
-      succeeded: CHECKOUT_MSG.SUCCESS,
+      succeeded: MSG.CHARGE_SUCCESSFUL,
       onSuccess: (ns, c) => this.#ended(ns, c),
       onFailure: (ns, c) => this.#ended(ns, c),
       expired: CHECKOUT_MSG.EXPIRED,

@@ -9,6 +9,7 @@ import { MSG, badRequest, invalid, notFound } from '../errors.js'
 import { PackError } from '../scenario/index.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
+import { CONTROL_MSG } from './messages.js'
 import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 
 /** Long polls are capped (docs/behaviour.md 9). */
@@ -36,7 +37,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       handler: (c, deps) => {
         const ns = c.get('ns')
         deps.namespaces.reset(ns)
-        return ok(c, 'Namespace reset', { namespace: ns, clock: clockData(deps, ns) })
+        return ok(c, CONTROL_MSG.RESET, { namespace: ns, clock: clockData(deps, ns) })
       },
     },
     {
@@ -62,7 +63,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
           if (target > MAX_TIME) throw invalid({ to: 'must not be past the year 9999' })
           deps.clocks.advanceTo(ns, target)
         }
-        return ok(c, 'Clock advanced', clockData(deps, ns))
+        return ok(c, CONTROL_MSG.CLOCK_ADVANCED, clockData(deps, ns))
       },
     },
     {
@@ -71,7 +72,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const ns = c.get('ns')
         const { frozen } = validate(freezeSchema, await readJsonObject(c))
         deps.clocks.freeze(ns, frozen)
-        return ok(c, frozen ? 'Clock frozen' : 'Clock running', clockData(deps, ns))
+        return ok(c, frozen ? CONTROL_MSG.CLOCK_FROZEN : CONTROL_MSG.CLOCK_RUNNING, clockData(deps, ns))
       },
     },
     {
@@ -84,7 +85,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const body = await readJsonObject(c)
         try {
           const view = deps.scenarios.addPack(c.get('ns'), body)
-          return ok(c, 'Scenario pack added', view.toJSON())
+          return ok(c, CONTROL_MSG.PACK_ADDED, view.toJSON())
         } catch (e) {
           if (e instanceof PackError) {
             throw invalid(Object.fromEntries(e.issues.map((i) => {
@@ -100,7 +101,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'delete', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'dropScenarioPacks', summary: 'Drop the packs added at run time',
       handler: (c, deps) => {
         deps.scenarios.clearPacks(c.get('ns'))
-        return ok(c, 'Added scenario packs dropped', deps.scenarios.forNs(c.get('ns')).toJSON())
+        return ok(c, CONTROL_MSG.PACKS_DROPPED, deps.scenarios.forNs(c.get('ns')).toJSON())
       },
     },
     {
@@ -119,7 +120,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       handler: async (c, deps) => {
         const { url } = validate(webhookUrlSchema, await readJsonObject(c))
         const meta = deps.namespaces.update(c.get('ns'), { webhook_url: url })
-        return ok(c, url ? 'Webhook URL set' : 'Webhook URL cleared', { url: meta.webhook_url })
+        return ok(c, url ? CONTROL_MSG.WEBHOOK_URL_SET : CONTROL_MSG.WEBHOOK_URL_CLEARED, { url: meta.webhook_url })
       },
     },
     {
@@ -142,12 +143,12 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       handler: async (c, deps) => {
         const ns = c.get('ns')
         const rec = deps.events.get(ns, c.req.param('id')!)
-        if (!rec) throw notFound('Event not found')
+        if (!rec) throw notFound(CONTROL_MSG.EVENT_NOT_FOUND)
         const target = rec.target ?? deps.namespaces.get(ns)?.webhook_url ?? null
-        if (!target) throw badRequest('No webhook URL is set: PUT /_sandbox/webhook-url first')
+        if (!target) throw badRequest(CONTROL_MSG.NO_WEBHOOK_URL)
         const { attempt, event: sent } = await deps.webhooks.resend(ns, rec, target)
         const { seq: _seq, ...event } = sent
-        return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? 'Event delivered' : 'Event delivery failed', { event, attempt })
+        return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? CONTROL_MSG.EVENT_DELIVERED : CONTROL_MSG.EVENT_DELIVERY_FAILED, { event, attempt })
       },
     },
     {
@@ -155,7 +156,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       handler: async (c, deps) => {
         const ns = c.get('ns')
         const input = validate(faultSchema, await readJsonObject(c))
-        return ok(c, 'Fault added', deps.faults.add(ns, input, deps.clocks.iso(ns)))
+        return ok(c, CONTROL_MSG.FAULT_ADDED, deps.faults.add(ns, input, deps.clocks.iso(ns)))
       },
     },
     {
@@ -164,14 +165,14 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
     },
     {
       method: 'delete', path: '/_sandbox/faults', access: 'control', tag: 'control', operationId: 'clearFaults', summary: 'Remove every fault',
-      handler: (c, deps) => ok(c, 'Faults cleared', { removed: deps.faults.remove(c.get('ns')) }),
+      handler: (c, deps) => ok(c, CONTROL_MSG.FAULTS_CLEARED, { removed: deps.faults.remove(c.get('ns')) }),
     },
     {
       method: 'delete', path: '/_sandbox/faults/:id', access: 'control', tag: 'control', operationId: 'removeFault', summary: 'Remove one fault',
       handler: (c, deps) => {
         const removed = deps.faults.remove(c.get('ns'), c.req.param('id')!)
-        if (!removed) throw notFound('Fault not found')
-        return ok(c, 'Fault removed', { removed })
+        if (!removed) throw notFound(CONTROL_MSG.FAULT_NOT_FOUND)
+        return ok(c, CONTROL_MSG.FAULT_REMOVED, { removed })
       },
     },
     {
@@ -179,7 +180,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       handler: (c, deps) => {
         const ns = c.get('ns')
         const { op, charge } = deps.preauth.settle(ns, c.req.param('reference')!)
-        return ok(c, 'Transaction settled', op ? { transaction_reference: op.transaction_reference, charge_operation: op.charge_operation, settled: true } : { transaction_reference: charge!.transaction_reference, payment_reference: charge!.payment_reference, settled: true, settled_at: charge!.settled_at })
+        return ok(c, CONTROL_MSG.SETTLED, op ? { transaction_reference: op.transaction_reference, charge_operation: op.charge_operation, settled: true } : { transaction_reference: charge!.transaction_reference, payment_reference: charge!.payment_reference, settled: true, settled_at: charge!.settled_at })
       },
     },
     {
@@ -192,7 +193,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const complete = deps.kinds.of(charge.kind).complete
         // a kind with nothing to complete (a transfer into a virtual account succeeds at once, docs/behaviour.md 13.3)
         const done = complete ? complete(ns, charge.transaction_reference, body.outcome, body.message) : requireProcessing(charge)
-        return ok(c, `Charge completed as ${done.status}`, { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
+        return ok(c, CONTROL_MSG.completedAs(done.status), { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
       },
     },
   ],

@@ -4,7 +4,8 @@ import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './schemas.js'
-import { AUTHS_SPEC, DD_MSG, DirectDebitService, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
+import { DD_MSG } from './messages.js'
+import { AUTHS_SPEC, DirectDebitService, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
 
 type DirectDebit = { directDebit: DirectDebitService }
 
@@ -35,7 +36,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
     // the body is optional: `{reason}` overrides the recorded reason
     const text = await readBodyText(c)
     const { reason } = text.trim() ? validate(transitionReasonSchema, await readJsonObject(c)) : { reason: undefined }
-    return ok(c, `Authorization ${PAST[move]}`, directDebit.authorizationRecord(directDebit.move(c.get('ns'), c.req.param('reference')!, move, reason)))
+    return ok(c, DD_MSG.moved(PAST[move]), directDebit.authorizationRecord(directDebit.move(c.get('ns'), c.req.param('reference')!, move, reason)))
   },
 }))
 

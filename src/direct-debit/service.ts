@@ -14,6 +14,7 @@ import type { Store } from '../store/store.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
+import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
 /** The kind of its charges. */
@@ -78,13 +79,6 @@ const MOVES: Record<Transition, { from: AuthStatus[]; to: AuthStatus; reason: st
   deactivate: { from: ['pending', 'active', 'suspended'], to: 'deactivated', reason: 'Deactivated by the merchant' },
 }
 
-export const DD_MSG = {
-  NOT_VARIABLE: 'Debits can only be made on variable authorizations',
-  OVER_CEILING: "Amount exceeds the authorization's ceiling for a single debit",
-  OVER_LIMIT: "Amount exceeds the merchant's transaction limit",
-  CREATED: 'Authorization created',
-} as const
-
 const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
 /** "A year on": the same calendar date next year (29 February becomes 28 February). */
 function sameDateNextYear(d: string): string {
@@ -121,7 +115,7 @@ export class DirectDebitService {
       kind: DIRECT_DEBIT,
       prefix: 'DD',
       attempt: 'bank_account',
-      succeeded: 'Debit successful',
+      succeeded: DD_MSG.DEBIT_SUCCESS,
     })
     clocks.on(EXPIRE, (ns, p: { reference: string }) => {
       const auth = this.#auths(ns).get(p.reference)
@@ -155,7 +149,7 @@ export class DirectDebitService {
       account_number: s.account_number ?? '0123456789',
       bank_code: bank,
       bank_name: BANKS[bank] ?? 'Sandbox Bank',
-      status_update_reason: s.status === 'pending' ? null : `Seeded as ${s.status}`,
+      status_update_reason: s.status === 'pending' ? null : DD_MSG.seeded(s.status),
       start_date: ymd(now - (expired ? 400 : 30) * DAY),
       end_date: ymd(now + (expired ? -35 : 335) * DAY),
       created_at: at,
@@ -168,7 +162,7 @@ export class DirectDebitService {
 
   get(ns: string, reference: string): DebitAuthorization {
     const auth = this.#auths(ns).get(reference)
-    if (!auth) throw notFound(MSG.AUTHORIZATION_NOT_FOUND)
+    if (!auth) throw notFound(DD_MSG.AUTH_NOT_FOUND)
     this.#expireIfDue(ns, auth)
     return auth
   }
@@ -184,7 +178,7 @@ export class DirectDebitService {
   create(ns: string, input: CreateAuthorizationInput): DebitAuthorization {
     const now = this.clocks.now(ns)
     const reference = input.reference ?? `AUTH-${refId()}`
-    if (this.#auths(ns).has(reference)) throw badRequest('Duplicate authorization reference')
+    if (this.#auths(ns).has(reference)) throw badRequest(DD_MSG.DUPLICATE_AUTH)
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
     if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
@@ -218,7 +212,7 @@ export class DirectDebitService {
     const auth = this.get(ns, reference)
     const rule = MOVES[move]
     if (!rule.from.includes(auth.status)) {
-      throw badRequest(`Cannot ${move} an authorization whose status is ${auth.status}`, { status: auth.status, allowed_from: rule.from })
+      throw badRequest(DD_MSG.cannotMove(move, auth.status), { status: auth.status, allowed_from: rule.from })
     }
     this.#setStatus(ns, auth, rule.to, reason ?? rule.reason)
     if (move === 'approve' || move === 'decline') {
@@ -242,10 +236,10 @@ export class DirectDebitService {
   /** POST .../authorizations/{code}/debits */
   debit(ns: string, code: string, input: DebitInput): DirectDebit {
     const auth = this.get(ns, code)
-    if (auth.status !== 'active') throw badRequest(`Authorization is not active: its status is ${auth.status}`, { status: auth.status })
+    if (auth.status !== 'active') throw badRequest(DD_MSG.notActive(auth.status), { status: auth.status })
     // docs/behaviour.md 6.2: no debit before the start (UTC) of start_date on the namespace clock
     if (this.clocks.now(ns) < Date.parse(`${auth.start_date}T00:00:00Z`)) {
-      throw badRequest(`Authorization is not active until ${auth.start_date}`, { start_date: auth.start_date })
+      throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
     if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
     const amount = parseAmount(input.amount)
@@ -263,7 +257,7 @@ export class DirectDebitService {
       currency: 'NGN',
       description: `Direct Debit: ${narration}`,
       customer: { name: auth.account_name },
-      response_message: 'Debit accepted for processing',
+      response_message: DD_MSG.DEBIT_ACCEPTED,
       created: `debit of ${toMajor(amount)} on ${auth.reference}`,
     })
     const debit: DirectDebit = Object.assign(base, {
@@ -330,7 +324,7 @@ export class DirectDebitService {
   completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): DirectDebit {
     const debit = this.#debits.pending(ns, reference)
     if (debit.complete_timer) this.clocks.cancel(ns, debit.complete_timer)
-    this.#finish(ns, debit, outcome, message ?? 'Debit failed')
+    this.#finish(ns, debit, outcome, message ?? DD_MSG.DEBIT_FAILED)
     return debit
   }
 
@@ -339,7 +333,7 @@ export class DirectDebitService {
     if (!debit || !isDebit(debit) || debit.status !== 'processing') return
     const account = this.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
-    this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? 'Debit failed')
+    this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
   }
 
   #finish(ns: string, debit: DirectDebit, outcome: 'success' | 'failed', message: string): void {
@@ -369,7 +363,7 @@ export class DirectDebitService {
   #expireIfDue(ns: string, auth: DebitAuthorization): void {
     if (auth.status === 'expired' || auth.status === 'deactivated') return
     if (this.clocks.now(ns) < expiryMoment(auth.end_date)) return
-    this.#setStatus(ns, auth, 'expired', 'The end date has passed')
+    this.#setStatus(ns, auth, 'expired', DD_MSG.END_DATE_PASSED)
   }
 
   /** The moves an authorization in `status` allows, in MOVES' order. */

@@ -1,8 +1,8 @@
-import type { Context } from 'hono'
+import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
 import type { CollectionSpec } from '../store/collection.js'
 import type { AppEnv } from './context.js'
-import type { Answer } from './middleware/chain.js'
+import type { Answer, chain } from './middleware/chain.js'
 
 /**
  * An area of the API declared once (docs/architecture.md, "Areas"): its collections, how its
@@ -81,3 +81,12 @@ export type Route<T> = Served<T> & (Documented | { page: true })
 
 /** An area of any services and kit, as a list of areas holds it. */
 export type AnyArea = Area<any, any>
+
+/**
+ * Serves `route` of an area inside `around`, its handler given `s` (the wired sandbox): one Hono
+ * handler, which Hono calls without a compose of its own.
+ */
+export function mount<S>(app: Hono<AppEnv>, around: ReturnType<typeof chain>, route: Route<S>, s: S): void {
+  const handler = route.handler
+  app.on(route.method, route.path, (c) => around(c, () => handler(c, s)))
+}

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { badRequest } from '../errors.js'
+import { MSG, badRequest } from '../errors.js'
 
 /**
  * docs/behaviour.md 13.5: the look-ups. The bank and mobile-money lists are the shipped
@@ -29,12 +29,6 @@ export interface MobileMoneyOperator {
   min: number
   max: number
 }
-
-export const MISC_MSG = {
-  LISTED: 'Successful',
-  RESOLVED: 'Request Completed',
-  UNRESOLVABLE: 'Unable to resolve bank account.',
-} as const
 
 const FIXTURE = JSON.parse(readFileSync(new URL('../../fixtures/lookups.json', import.meta.url), 'utf8')) as {
   banks: Bank[]
@@ -89,6 +83,6 @@ export interface ResolvedAccount {
 /** POST /misc/banks/resolve: the account's holder, or 400 `Unable to resolve bank account.` */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
-  if (name === null) throw badRequest(MISC_MSG.UNRESOLVABLE)
+  if (name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
 }

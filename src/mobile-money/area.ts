@@ -4,8 +4,10 @@ import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
+import { MSG } from '../errors.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './schemas.js'
-import { MM_MSG, MobileMoneyService, type MobileMoneyCharge } from './service.js'
+import { MM_MSG } from './messages.js'
+import { MobileMoneyService, type MobileMoneyCharge } from './service.js'
 
 const answer = (c: Context<AppEnv>, mm: MobileMoneyService, charge: MobileMoneyCharge, message?: string) => {
   const env = mm.envelope(charge)
@@ -57,7 +59,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
       method: 'post', path: `${MM}/resend-otp`, access: 'secret key', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', step: true, summary: 'Resend the OTP', body: resend,
       handler: async (c, { mobileMoney }) => {
         const b = validate(resendSchema, await readJsonObject(c))
-        return answer(c, mobileMoney, mobileMoney.resendOtp(c.get('ns'), (b.transaction_reference ?? b.reference)!), MM_MSG.OTP_RESENT)
+        return answer(c, mobileMoney, mobileMoney.resendOtp(c.get('ns'), (b.transaction_reference ?? b.reference)!), MSG.OTP_RESENT)
       },
     },
     {

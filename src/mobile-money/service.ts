@@ -1,29 +1,20 @@
 import { StepLifecycle, customerOf, sha256, type AttemptEnds } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
-import { ApiError, MSG, invalid } from '../errors.js'
+import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
+import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
 /** The kind of its charges, named here only. */
 const KIND = 'mobile_money'
 
 const STK_TIMEOUT = 'mm.stk_timeout'
-
-export const MM_MSG = {
-  AUTH_REQUIRED: 'Authorization required',
-  AUTH_CODE: 'AA001',
-  OTP_RESENT: 'OTP resent successfully',
-  STK_RESENT: 'PIN prompt resent successfully',
-  STK_NOT_PENDING: 'No PIN prompt is pending for this transaction',
-  WRONG_PIN: 'The PIN entered is incorrect',
-  SUCCESS: 'Charge successful',
-} as const
 
 export interface MobileMoneyCharge extends SteppedCharge<WalletStep> {
   kind: 'mobile_money'
@@ -74,23 +65,23 @@ export class MobileMoneyService {
       kind: KIND,
       prefix: 'MO',
       attempt: 'mobile_money',
-      succeeded: MM_MSG.SUCCESS,
+      succeeded: MSG.CHARGE_SUCCESSFUL,
       // the OTP is sent, or the prompt pushed (with its timer)
       enter: (ns, charge, step) => {
         const to = `+${charge.wallet.number}`
         charge.auth_model = step
         if (step === 'OTP') {
-          charge.message = `An OTP has been sent to ${to}: enter it to authorize the payment`
+          charge.message = MM_MSG.otpSent(to)
         } else {
-          charge.message = `A PIN prompt has been sent to ${to}: the customer enters the wallet PIN to approve the payment`
+          charge.message = MM_MSG.stkSent(to)
           this.#schedulePrompt(ns, charge)
         }
       },
       waiting: (_ns, charge) => {
-        charge.message = 'Waiting for the wallet to answer'
+        charge.message = MM_MSG.WAITING
       },
       onSuccess: (_ns, charge) => {
-        charge.message = 'Payment completed'
+        charge.message = MM_MSG.COMPLETED
       },
       onFailure: (ns, charge, message) => {
         this.#cancelPrompt(ns, charge)
@@ -159,11 +150,11 @@ export class MobileMoneyService {
       charge.otp_attempts_left = Math.max(0, charge.otp_attempts_left - 1)
       charge.otp_rejected = true
       charge.history.push({ at: now, step: 'OTP', result: `invalid (${charge.otp_attempts_left} left)` })
-      if (charge.otp_attempts_left === 0) this.#charges.fail(ns, charge, 'Otp attempts exceeded', 'outcome')
+      if (charge.otp_attempts_left === 0) this.#charges.fail(ns, charge, FAILURE.OTP_ATTEMPTS_EXCEEDED, 'outcome')
       charge.updated_at = now
       this.#charges.save(ns, charge)
       // docs/behaviour.md 5: 400 with the charge, whose attempts_left says what is left
-      throw new ApiError(400, MSG.MM_OTP_INVALID, this.responseData(charge))
+      throw new ApiError(400, MM_MSG.OTP_INVALID, this.responseData(charge))
     }
     charge.otp_rejected = false
     this.#charges.pass(ns, charge, 'OTP', 'passed')
@@ -237,8 +228,8 @@ export class MobileMoneyService {
   /** The envelope of a response: `code: AA001` while authorization is required. */
   envelope(charge: MobileMoneyCharge): { message: string; code?: string } {
     if (charge.status === 'processing') return { message: MM_MSG.AUTH_REQUIRED, code: MM_MSG.AUTH_CODE }
-    if (charge.status === 'success') return { message: MM_MSG.SUCCESS }
-    return { message: charge.failure_message ?? 'Charge failed' }
+    if (charge.status === 'success') return { message: MSG.CHARGE_SUCCESSFUL }
+    return { message: charge.failure_message ?? MM_MSG.FAILED }
   }
 
   /** What the charge query adds for a wallet payment. */

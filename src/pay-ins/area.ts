@@ -1,6 +1,7 @@
 import { ChargeQuery } from '../charges/charge-query.js'
 import type { Kit } from '../charges/kit.js'
 import { chargeRecordSchema } from '../charges/schemas.js'
+import { MSG } from '../errors.js'
 import type { Area } from '../http/area.js'
 import { validate } from '../http/body.js'
 import { ok, sendJson } from '../http/envelope.js'
@@ -19,7 +20,7 @@ export const chargesArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery 
     {
       method: 'get', path: '/merchant/api/v1/pay-ins', access: 'secret key', tag: 'charges', operationId: 'listPayIns', summary: "The namespace's pay-ins of every channel (a checkout once), newest first, by cursor",
       query: payinQuerySchema, answer: { name: 'PayIns', schema: payinsAnswerSchema },
-      handler: (c, { payins }) => ok(c, 'success', payins.list(c.get('ns'), validate(payinQuerySchema, c.req.query()))),
+      handler: (c, { payins }) => ok(c, MSG.SUCCESS, payins.list(c.get('ns'), validate(payinQuerySchema, c.req.query()))),
     },
     {
       method: 'get', path: '/merchant/api/v1/charges/:reference', access: 'secret key', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference',

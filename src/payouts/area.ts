@@ -2,9 +2,11 @@ import type { Kit } from '../charges/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { BULK_MSG, BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
+import { MSG } from '../errors.js'
+import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
+import { PAYOUT_MSG } from './messages.js'
 import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
-import { PAYOUTS_SPEC, PAYOUT_MSG, PayoutService, createdData, queryData } from './service.js'
+import { PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -19,7 +21,7 @@ const bulkRoutes = (['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i
     handler: (c, { bulkPayouts }) => {
       const ns = c.get('ns')
       const q = validate(bulkItemsQuerySchema, c.req.query())
-      return ok(c, BULK_MSG.ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
+      return ok(c, PAYOUT_MSG.BULK_ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
     },
   })
   return [
@@ -29,14 +31,14 @@ const bulkRoutes = (['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i
       handler: async (c, { bulkPayouts }) => {
         const ns = c.get('ns')
         const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
-        return ok(c, BULK_MSG.INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
+        return ok(c, PAYOUT_MSG.BULK_INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
       },
     },
     {
       method: 'get', path: `${prefix}/transactions/bulk/:batch`, access: 'secret key', tag: 'payouts', operationId: `getBulkPayout${suffix}`, summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)",
       handler: (c, { bulkPayouts }) => {
         const ns = c.get('ns')
-        return ok(c, BULK_MSG.RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
+        return ok(c, PAYOUT_MSG.BULK_RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
       },
     },
     items('payouts', `listBulkPayoutItems${suffix}`, "A batch's payouts, page by page (message `Payouts retrieved successfully`)"),
@@ -76,7 +78,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
     },
     {
       method: 'get', path: '/merchant/api/v1/payouts', access: 'secret key', tag: 'payouts', operationId: 'listPayouts', summary: 'The payouts, newest first, by currency, status and date, a page at a time by pointer', query: payoutListSchema,
-      handler: (c, { payouts }) => ok(c, 'success', payouts.list(c.get('ns'), validate(payoutListSchema, c.req.query()))),
+      handler: (c, { payouts }) => ok(c, MSG.SUCCESS, payouts.list(c.get('ns'), validate(payoutListSchema, c.req.query()))),
     },
     ...bulkRoutes,
     {
@@ -86,7 +88,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
         // an empty body: as the test account says
         const body = (await readBodyText(c)).trim() ? await readJsonObject(c) : {}
         const { outcome, reason } = validate(completePayoutSchema, body)
-        return ok(c, 'Payout completed', queryData(payouts.complete(c.get('ns'), c.req.param('reference')!, outcome, reason)))
+        return ok(c, PAYOUT_MSG.FINISHED, queryData(payouts.complete(c.get('ns'), c.req.param('reference')!, outcome, reason)))
       },
     },
   ],

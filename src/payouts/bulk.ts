@@ -6,7 +6,8 @@ import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { ARRAY, STRING } from '../store/validate.js'
 import type { BulkInput, BulkItem } from './schemas.js'
-import { PAYOUT_MSG, debitOf, type Payout, type PayoutService } from './service.js'
+import { PAYOUT_MSG } from './messages.js'
+import { debitOf, type Payout, type PayoutService } from './service.js'
 
 /**
  * Bulk payouts (docs/behaviour.md 13.7.1): a batch of 2 to 50 payouts, each checked and run as a
@@ -16,12 +17,6 @@ import { PAYOUT_MSG, debitOf, type Payout, type PayoutService } from './service.
  */
 
 export const PAYOUT_BATCHES = 'payout_batches'
-
-export const BULK_MSG = {
-  INITIATED: 'Bulk Transfer initiated successfully',
-  RETRIEVED: 'Bulk transaction retrieved successfully',
-  ITEMS: 'Payouts retrieved successfully',
-} as const
 
 export interface PayoutBatch {
   batch_reference: string
@@ -69,7 +64,7 @@ export class BulkPayoutService {
     })
     const total = prepared.reduce((sum, p) => sum + debitOf(p), 0)
     // the check and every debit in one synchronous turn
-    if (this.ledger.available(ns, b.currency, this.clocks.now(ns)) < total) throw badRequest(PAYOUT_MSG.INSUFFICIENT)
+    if (this.ledger.available(ns, b.currency, this.clocks.now(ns)) < total) throw badRequest(MSG.INSUFFICIENT_WALLET)
     for (const p of prepared) this.payouts.accept(ns, p)
     const batch: PayoutBatch = {
       batch_reference: b.batch_reference,

@@ -22,9 +22,16 @@ const mobileMoneySchema = z.object({
   mobile_number: z.string().regex(/^\+?\d{9,15}$/, 'must be 9-15 digits'),
 })
 
+const payoutType = z.enum(['bank_account', 'mobile_money'])
+
+/** A payout, alone or in a batch, needs the destination its `type` names. */
+function destinationOfType(d: { type: z.infer<typeof payoutType>; bank_account?: unknown; mobile_money?: unknown }, ctx: z.RefinementCtx): void {
+  if (!d[d.type]) ctx.addIssue({ code: 'custom', path: [d.type], message: 'is required' })
+}
+
 export const destinationSchema = z
   .object({
-    type: z.enum(['bank_account', 'mobile_money']),
+    type: payoutType,
     amount: amountSchema({ allowString: true }),
     currency: z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as NGN'),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
@@ -32,10 +39,7 @@ export const destinationSchema = z
     mobile_money: mobileMoneySchema.optional(),
     customer: customerSchema,
   })
-  .superRefine((d, ctx) => {
-    if (d.type === 'bank_account' && !d.bank_account) ctx.addIssue({ code: 'custom', path: ['bank_account'], message: 'is required' })
-    if (d.type === 'mobile_money' && !d.mobile_money) ctx.addIssue({ code: 'custom', path: ['mobile_money'], message: 'is required' })
-  })
+  .superRefine(destinationOfType)
 export type Destination = z.infer<typeof destinationSchema>
 
 export const disburseSchema = z.object({
@@ -119,16 +123,13 @@ const bulkItemSchema = z
   .object({
     reference: bulkReference,
     amount: amountSchema({ allowString: true }),
-    type: z.enum(['bank_account', 'mobile_money']).default('bank_account'),
+    type: payoutType.default('bank_account'),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
     bank_account: z.object({ bank_code: bankAccountSchema.shape.bank, account_number: bankAccountSchema.shape.account }).optional(),
     mobile_money: mobileMoneySchema.optional(),
     customer: customerSchema,
   })
-  .superRefine((d, ctx) => {
-    if (d.type === 'bank_account' && !d.bank_account) ctx.addIssue({ code: 'custom', path: ['bank_account'], message: 'is required' })
-    if (d.type === 'mobile_money' && !d.mobile_money) ctx.addIssue({ code: 'custom', path: ['mobile_money'], message: 'is required' })
-  })
+  .superRefine(destinationOfType)
 export type BulkItem = z.infer<typeof bulkItemSchema>
 
 export const BULK_CURRENCIES = ['NGN', 'KES', 'GHS'] as const

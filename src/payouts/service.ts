@@ -3,13 +3,14 @@ import type { Ledger } from '../charges/ledger.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
-import { MISC_MSG, accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
+import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
+import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
 /**
@@ -23,29 +24,12 @@ import type { Destination } from './schemas.js'
 export const PAYOUTS = 'payouts'
 const END = 'payout.end'
 
-export const PAYOUT_MSG = {
-  INITIATED: 'transfer initiated successfully',
-  PROCESSING: 'Payout processing',
-  SUCCESS: 'Payout successful',
-  RETRIEVED: 'Transaction retrieved successfully',
-  FAILED: 'Payout failed',
-  INSUFFICIENT: 'Insufficient funds in disbursement wallet',
-  INVALID_BANK: 'Invalid bank provided.',
-  INVALID_ACCOUNT: 'Invalid account.',
-  INVALID_OPERATOR: 'Invalid mobile money operator.',
-  DUPLICATE: 'Duplicate Transaction Reference. Please use a unique reference',
-  CURRENCY: 'Currency not allowed for this destination',
-  COMPLETED: 'Payout has already been completed',
-} as const
-
 /** what each destination pays out in, and the country whose banks or operators it takes */
 export const PAYOUT_CURRENCIES: Record<Destination['type'], Record<string, Country>> = {
   bank_account: { NGN: 'NG', KES: 'KE' },
   mobile_money: { KES: 'KE', GHS: 'GH' },
 }
 
-export const belowMinimum = (min: number, currency: string) => `Amount is below the minimum payout of ${toDecimalString(min)} ${currency}`
-export const aboveMaximum = (max: number, currency: string) => `Amount is above the maximum payout of ${toDecimalString(max)} ${currency}`
 
 export type PayoutStatus = 'processing' | 'success' | 'failed'
 
@@ -131,7 +115,7 @@ export class PayoutService {
   create(ns: string, o: NewPayout): Payout {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
-    if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(PAYOUT_MSG.INSUFFICIENT)
+    if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(MSG.INSUFFICIENT_WALLET)
     this.accept(ns, payout)
     return payout
   }
@@ -159,7 +143,7 @@ export class PayoutService {
       if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
       if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
       const name = country === 'NG' ? accountName(bank, account) : null
-      if (country === 'NG' && name === null) throw badRequest(MISC_MSG.UNRESOLVABLE)
+      if (country === 'NG' && name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
       bank_account = { bank, account, bank_name: known?.name ?? bank, account_name: name }
     } else {
       const { operator, mobile_number } = d.mobile_money!
@@ -175,8 +159,8 @@ export class PayoutService {
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
     const amount = parseAmount(d.amount, { allowString: true })!
-    if (limit && amount < Math.round(limit.min * 100)) throw conflict(belowMinimum(Math.round(limit.min * 100), d.currency))
-    if (limit && amount > Math.round(limit.max * 100)) throw badRequest(aboveMaximum(Math.round(limit.max * 100), d.currency))
+    if (limit && amount < Math.round(limit.min * 100)) throw conflict(PAYOUT_MSG.belowMinimum(Math.round(limit.min * 100), d.currency))
+    if (limit && amount > Math.round(limit.max * 100)) throw badRequest(PAYOUT_MSG.aboveMaximum(Math.round(limit.max * 100), d.currency))
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
     const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
     return {

@@ -1,11 +1,14 @@
 import type { PreauthService } from '../cards/preauth.js'
+import { cardOperation } from '../cards/area.js'
 import { refundSchema } from '../cards/schemas.js'
 import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
+import { MSG } from '../errors.js'
 import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
-import { REFUNDS_SPEC, REFUND_MSG, RefundService, detail, initiated } from './service.js'
+import { REFUND_MSG } from './messages.js'
+import { REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8), the card refund of docs/api.md 3.2 among them: a card refund is
@@ -19,11 +22,7 @@ export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: Prea
     {
       method: 'post', path: '/merchant/api/v1/charges/card/refund', access: 'secret key', tag: 'cards', operationId: 'refundCapture', summary: 'Refund a settled capture or charge',
       body: { name: 'RefundRequest', schema: refundSchema },
-      handler: async (c, { refunds, preauth }) => {
-        const ns = c.get('ns')
-        const { op, parent } = refunds.refundCard(ns, validate(refundSchema, await readJsonObject(c)))
-        return ok(c, op.response_message, preauth.opRecord(ns, op, parent))
-      },
+      handler: cardOperation(refundSchema, (s, ns, input) => s.refunds.refundCard(ns, input)),
     },
     {
       method: 'post', path: '/merchant/api/v1/refunds/initiate', access: 'secret key', tag: 'refunds', operationId: 'initiateRefund', summary: 'Refund a settled pay-in, in full or in part (processing, then success or failed)',
@@ -33,7 +32,7 @@ export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: Prea
     },
     {
       method: 'get', path: '/merchant/api/v1/refunds', access: 'secret key', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer', query: refundListSchema,
-      handler: (c, { refunds }) => ok(c, 'success', refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
+      handler: (c, { refunds }) => ok(c, MSG.SUCCESS, refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
     },
     {
       method: 'get', path: '/merchant/api/v1/refunds/:reference', access: 'secret key', tag: 'refunds', operationId: 'getRefund', summary: 'One refund, by its reference (a card refund: its transaction reference)',

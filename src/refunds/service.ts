@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import type { Events } from '../webhooks/events.js'
+import { REFUND_MSG } from './messages.js'
 import { Payins, type Payin, type RefundPart } from './payins.js'
 
 /**
@@ -21,24 +22,6 @@ import { Payins, type Payin, type RefundPart } from './payins.js'
 
 export const REFUNDS = 'refunds'
 const COMPLETE = 'refund.complete'
-
-export const REFUND_MSG = {
-  INITIATED: 'Refund successfully initiated',
-  RETRIEVED: 'Refund details retrieved successfully',
-  COMPLETED: 'Refund completed',
-  NOT_FOUND: 'Refund not found',
-  ALREADY_COMPLETED: 'Refund has already been completed',
-  NOT_SETTLED: 'Transaction has not yet been settled',
-  NOT_SUCCESSFUL: 'Refund can only be requested on a successful transaction',
-  CURRENCY: 'Refund not supported for this currency, please contact support',
-  FULL_DONE: 'A full reversal has already been processed for this transaction',
-  INSUFFICIENT: 'Insufficient funds in disbursement wallet',
-  exists: (ref: string) => `Refund already exists with reference ${ref}`,
-  above: (money: string) => `Refund amount cannot be more than ${money}`,
-  below: (money: string) => `Refund amount cannot be less than ${money}`,
-  noFull: (money: string) => `A full refund cannot be initiated for this transaction. Please enter an amount less than or equal to ${money}`,
-  max: (money: string) => `The maximum refundable amount for this transaction is ${money}`,
-} as const
 
 /** the least a refund may be, minor units, by currency (docs/behaviour.md 13.8: NGN 100); other currencies: above 0 */
 export const REFUND_MIN: Record<string, number> = { NGN: 10_000 }
@@ -129,7 +112,7 @@ export class RefundService {
     if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
     if (amount > p.settledLeft) throw badRequest(REFUND_MSG.NOT_SETTLED)
     const now = this.clocks.now(ns)
-    if (this.ledger.available(ns, currency, now) < amount) throw badRequest(REFUND_MSG.INSUFFICIENT)
+    if (this.ledger.available(ns, currency, now) < amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
     const parts = this.#payins.take(ns, p, amount)
     const refund = this.#record(ns, p, amount, {
       reference: input.reference,
@@ -164,9 +147,9 @@ export class RefundService {
    * new among refunds, and the balance covers it.
    */
   checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
-    if (this.#col(ns).has(transactionReference)) throw badRequest('Duplicate transaction reference')
+    if (this.#col(ns).has(transactionReference)) throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
     if ((BALANCE_CURRENCIES as readonly string[]).includes(currency) && this.ledger.available(ns, currency, this.clocks.now(ns)) < amount) {
-      throw badRequest(REFUND_MSG.INSUFFICIENT)
+      throw badRequest(MSG.INSUFFICIENT_WALLET)
     }
   }
 
@@ -225,7 +208,7 @@ export class RefundService {
     refund.timer = null
     if (reason) refund.status_reason = reason
     if (outcome === 'failed') {
-      refund.status_reason ??= 'Refund failed'
+      refund.status_reason ??= REFUND_MSG.FAILED
       const { reference, amount, currency } = refund
       this.ledger.post(ns, 'refund', reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)

@@ -3,7 +3,7 @@ import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/servic
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
-import { badRequest, conflict, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -11,6 +11,7 @@ import type { Store } from '../store/store.js'
 import { NUMBER, OBJECT, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
+import { VBA_MSG } from './messages.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
 
 /**
@@ -20,17 +21,6 @@ import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from '
  * environment's credit call also pays the temporary accounts of bank-transfer charges
  * (docs/behaviour.md 13.2), which their own service handles.
  */
-
-export const VBA_MSG = {
-  CREATED: 'Virtual bank account created successfully',
-  RETRIEVED: 'Virtual bank account retrieved successfully',
-  TRANSACTIONS: 'Virtual bank account transactions retrieved successfully',
-  CREDITED: 'Virtual bank account credited successfully',
-  NOT_FOUND: 'Virtual bank account not found',
-  DUPLICATE: 'Account reference already exists',
-  LIMIT: (n: number) => `Virtual bank account limit of ${n} reached`,
-  RECEIVED: 'Transfer received',
-} as const
 
 export interface VirtualAccount {
   account_reference: string
@@ -101,7 +91,7 @@ export class VirtualAccountService {
       prefix: 'PAY',
       attempt: null,
       fees: 'bank_transfer',
-      succeeded: VBA_MSG.RECEIVED,
+      succeeded: MSG.TRANSFER_RECEIVED,
       eventData: (charge) => this.eventData(charge),
     })
   }
@@ -172,7 +162,7 @@ export class VirtualAccountService {
       currency: 'NGN',
       description: narration,
       customer: account.customer,
-      response_message: VBA_MSG.RECEIVED,
+      response_message: MSG.TRANSFER_RECEIVED,
       created: `transfer into virtual account ${account.account_number}`,
     })
     const charge: VirtualAccountCharge = Object.assign(base, {

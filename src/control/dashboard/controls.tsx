@@ -6,6 +6,16 @@ import type { View } from './view.js'
 /** The API fault kinds (typed: a new kind needs its label here), in the menu's order. */
 const API_KIND_LABELS: Record<(typeof API_KINDS)[number], string> = { error: 'error (5xx)', latency: 'latency', drop: 'drop connection', commit_then_error: 'commit, then error' }
 
+/**
+ * A button that sends its form to the control API (dashboard.js); `clear`: a secondary one that
+ * sends without the form's fields.
+ */
+const Send: FC<{ path: string; method?: string; body?: string; clear?: boolean; label: string; text: string }> = (p) => (
+  <button type={p.clear ? 'button' : 'submit'} class={p.clear ? 'secondary' : undefined} data-path={p.path} data-method={p.method} data-body={p.body} data-nofields={p.clear ? '' : undefined} data-label={p.label}>
+    {p.text}
+  </button>
+)
+
 /** The actions: clock, webhook URL, faults, reset (dashboard.js sends them to the control API). */
 export const Controls: FC<{ v: View }> = ({ v }) => {
   const ns = v.ns?.secret_key
@@ -18,9 +28,7 @@ export const Controls: FC<{ v: View }> = ({ v }) => {
           <form data-action="" aria-label="Advance the clock">
             <div class="fields">
               <Field id="advance-seconds" label="Advance by (seconds)" name="seconds" type="number" value="60" min="0" required />
-              <button type="submit" data-path="/_sandbox/clock/advance" data-label="Advance the clock">
-                Advance clock
-              </button>
+              <Send path="/_sandbox/clock/advance" label="Advance the clock" text="Advance clock" />
             </div>
           </form>
           <div class="row" style="margin-top:8px">
@@ -35,12 +43,8 @@ export const Controls: FC<{ v: View }> = ({ v }) => {
           <form data-action="" aria-label="Webhook URL">
             <div class="fields">
               <Field id="webhook-url" label="URL" name="url" type="url" placeholder="http://127.0.0.1:3000/webhooks" wide required />
-              <button type="submit" data-path="/_sandbox/webhook-url" data-method="PUT" data-label="Set the webhook URL">
-                Set webhook URL
-              </button>
-              <button type="button" class="secondary" data-path="/_sandbox/webhook-url" data-method="PUT" data-body='{"url":null}' data-nofields="" data-label="Clear the webhook URL">
-                Clear webhook URL
-              </button>
+              <Send path="/_sandbox/webhook-url" method="PUT" label="Set the webhook URL" text="Set webhook URL" />
+              <Send path="/_sandbox/webhook-url" method="PUT" body='{"url":null}' clear label="Clear the webhook URL" text="Clear webhook URL" />
             </div>
           </form>
         </div>
@@ -69,12 +73,8 @@ export const Controls: FC<{ v: View }> = ({ v }) => {
               />
             </div>
             <div class="row" style="margin-top:8px">
-              <button type="submit" data-path="/_sandbox/faults" data-label="Inject the fault">
-                Inject fault
-              </button>
-              <button type="button" class="secondary" data-path="/_sandbox/faults" data-method="DELETE" data-nofields="" data-label="Clear the faults">
-                Clear faults
-              </button>
+              <Send path="/_sandbox/faults" label="Inject the fault" text="Inject fault" />
+              <Send path="/_sandbox/faults" method="DELETE" clear label="Clear the faults" text="Clear faults" />
             </div>
           </form>
         </div>

@@ -1,5 +1,5 @@
 import { html } from 'hono/html'
-import type { FC } from 'hono/jsx'
+import type { Child, FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../charges/types.js'
 import { isCheckout, isOpen, type CheckoutService } from '../../checkout/service.js'
 import type { Kit } from '../../charges/kit.js'
@@ -19,7 +19,7 @@ import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { ClockState, Selected, WebhookState } from './selected.js'
-import { readView, uiHref, type DashboardSources, type View } from './view.js'
+import { readView, uiHref, type DashboardSources, type Filters, type View } from './view.js'
 
 /**
  * The dashboard (docs/behaviour.md 9): `GET /_sandbox/ui` and its live part `GET /_sandbox/ui/fragment`.
@@ -28,6 +28,30 @@ import { readView, uiHref, type DashboardSources, type View } from './view.js'
  * every namespace, and the page's actions call the control API with fetch(), sending the selected
  * namespace's own key (namespaces are keys).
  */
+
+/** The panels of a namespace, in the page's order: its section (`h-` and the id), its title, and its link in the jump bar. */
+const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSources, ns: string, f: Filters) => Child }[] = [
+  { id: 'charges', title: 'Charges', jump: 'Charges', body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
+  { id: 'balances', title: 'Balances', jump: 'Balances', body: (s, ns) => <Balances s={s} ns={ns} /> },
+  { id: 'vba', title: 'Virtual bank accounts', jump: 'Virtual accounts', body: (s, ns, f) => <VirtualAccounts s={s} ns={ns} f={f} /> },
+  { id: 'payouts', title: 'Payouts', jump: 'Payouts', body: (s, ns, f) => <Payouts s={s} ns={ns} f={f} /> },
+  { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
+  { id: 'refunds', title: 'Refunds', jump: 'Refunds', body: (s, ns, f) => <Refunds s={s} ns={ns} f={f} /> },
+  {
+    id: 'dd',
+    title: 'Direct debit',
+    jump: 'Direct debit',
+    body: (s, ns, f) => (
+      <>
+        <Mandates s={s} ns={ns} f={f} />
+        <h3>Debits</h3>
+        <Debits s={s} ns={ns} f={f} />
+      </>
+    ),
+  },
+  { id: 'identity', title: 'Identity checks', jump: 'Identity', body: (s, ns, f) => <Identity s={s} ns={ns} f={f} /> },
+  { id: 'events', title: 'Events and deliveries', jump: 'Events', body: (s, ns, f) => <Events s={s} ns={ns} f={f} /> },
+]
 
 /** The lists of the chosen namespace: the part of the page the fragment refreshes. */
 const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
@@ -45,44 +69,12 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
   const f = v.filters
   return (
     <div data-live="data" class="main">
-      <section class="panel" aria-labelledby="h-charges">
-        <h2 id="h-charges">Charges</h2>
-        <Charges s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-balances">
-        <h2 id="h-balances">Balances</h2>
-        <Balances s={s} ns={ns} />
-      </section>
-      <section class="panel" aria-labelledby="h-vba">
-        <h2 id="h-vba">Virtual bank accounts</h2>
-        <VirtualAccounts s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-payouts">
-        <h2 id="h-payouts">Payouts</h2>
-        <Payouts s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-preauth">
-        <h2 id="h-preauth">Pre-authorizations</h2>
-        <Preauths s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-refunds">
-        <h2 id="h-refunds">Refunds</h2>
-        <Refunds s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-dd">
-        <h2 id="h-dd">Direct debit</h2>
-        <Mandates s={s} ns={ns} f={f} />
-        <h3>Debits</h3>
-        <Debits s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-identity">
-        <h2 id="h-identity">Identity checks</h2>
-        <Identity s={s} ns={ns} f={f} />
-      </section>
-      <section class="panel" aria-labelledby="h-events">
-        <h2 id="h-events">Events and deliveries</h2>
-        <Events s={s} ns={ns} f={f} />
-      </section>
+      {PANELS.map((p) => (
+        <section class="panel" aria-labelledby={`h-${p.id}`}>
+          <h2 id={`h-${p.id}`}>{p.title}</h2>
+          {p.body(s, ns, f)}
+        </section>
+      ))}
     </div>
   )
 }
@@ -115,15 +107,9 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           Live
         </span>
         <nav class="jump" aria-label="Sections">
-          <a href="#h-charges">Charges</a>
-          <a href="#h-balances">Balances</a>
-          <a href="#h-vba">Virtual accounts</a>
-          <a href="#h-payouts">Payouts</a>
-          <a href="#h-preauth">Pre-authorizations</a>
-          <a href="#h-refunds">Refunds</a>
-          <a href="#h-dd">Direct debit</a>
-          <a href="#h-identity">Identity</a>
-          <a href="#h-events">Events</a>
+          {PANELS.map((p) => (
+            <a href={`#h-${p.id}`}>{p.jump}</a>
+          ))}
           <a href="#h-actions">Actions</a>
         </nav>
       </header>

@@ -1,5 +1,4 @@
-import type { Context, ErrorHandler, Hono } from 'hono'
-import type { Route } from '../area.js'
+import type { Context, ErrorHandler } from 'hono'
 import type { AppEnv } from '../context.js'
 
 /** An answer that is ready, or one still being made (a body being read, the data file written). */
@@ -41,13 +40,4 @@ export function chain(middleware: readonly Middleware[], onError: ErrorHandler<A
 /** `f` of an answer, when it is ready (at once if it is). */
 export function whenReady(answer: Answer, f: (res: Response) => Response | Promise<Response>): Answer {
   return answer instanceof Promise ? answer.then(f) : f(answer)
-}
-
-/**
- * Serves `route` of an area (src/http/area.ts) inside `around`, its handler given `s` (the wired
- * sandbox): one Hono handler, which Hono calls without a compose of its own.
- */
-export function mount<S>(app: Hono<AppEnv>, around: ReturnType<typeof chain>, route: Route<S>, s: S): void {
-  const handler = route.handler
-  app.on(route.method, route.path, (c) => around(c, () => handler(c, s)))
 }

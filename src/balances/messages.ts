@@ -1,0 +1,4 @@
+/** The texts of the balances area alone (docs/behaviour.md 13.4). */
+export const BALANCE_MSG = {
+  FUNDED: 'Balance funded',
+} as const

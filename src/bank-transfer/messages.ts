@@ -1,0 +1,10 @@
+/** The texts of the bank transfer area alone (docs/behaviour.md 13.2). */
+export const TRANSFER_MSG = {
+  INITIATED: 'Bank transfer initiated successfully',
+  WAITING: 'Awaiting transfer to the account',
+  EXPIRED: 'The account expired before a transfer arrived',
+  ACCOUNT_NOT_FOUND: 'Account not found',
+  ACCOUNT_EXPIRED: 'Account has expired',
+  EXCESS_RETURNED: 'The excess was returned to the payer',
+  SHORT_RETURNED: 'The transfer was returned to the payer: the amount is short',
+} as const

@@ -1,0 +1,37 @@
+import type { CardStep } from '../scenario/schema.js'
+
+/** The texts of the card area alone: its charges, their steps, pre-authorizations (docs/behaviour.md 3-4). */
+export const CARD_MSG = {
+  NOT_SUPPORTED: 'Card not supported',
+  DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
+  CHARGED: 'Card charged successfully',
+  IN_PROGRESS: 'Charge in progress',
+  /** what the response asks for at each step */
+  STEP_PROMPT: {
+    PIN: 'Card PIN required',
+    OTP: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
+    AVS: 'Kindly provide the billing address of the card',
+    CARD_ENROLL: 'Kindly provide the phone number tied to the card to enrol it for online payment',
+    '3DS': 'Kindly complete the 3DS authentication on the page at authorization.redirect_url',
+  } satisfies Record<CardStep, string>,
+  // docs/api.md 4: pre-authorization, capture, void, refund
+  NOT_COMPLETE: 'Pre-authorization is not complete: finish its authorization steps first',
+  FAILED: 'Pre-authorization failed and holds nothing',
+  EXPIRED: 'Pre-authorization has expired',
+  VOIDED: 'Pre-authorization has been voided',
+  NOT_A_PREAUTH: 'This payment is not a pre-authorization',
+  CURRENCY_MISMATCH: 'Currency does not match the pre-authorization',
+  OVER_CAPTURE: 'Amount exceeds the amount left to capture',
+  CAPTURE_VOIDED: 'Capture has already been voided',
+  CAPTURE_SETTLED: 'Capture has been settled and can no longer be voided',
+  VOID_TOO_MANY: 'The authorization cannot be voided: more than one capture follows it',
+  VOID_SETTLED_CAPTURE: 'The authorization cannot be voided: the capture that follows it has been settled',
+  VOID_NOT_A_CAPTURE: 'Only a capture or the authorization itself can be voided',
+  SETTLE_NOT_A_CAPTURE: 'Only a capture or a successful charge can be settled',
+  NOT_SETTLED: 'Only settled transactions can be refunded',
+  OVER_REFUND: 'Amount exceeds the amount left to refund',
+  NOT_REFUNDABLE: 'Only a settled capture or a successful charge can be refunded',
+  CAPTURE_VOIDED_OK: 'Capture voided successfully',
+  AUTH_VOIDED_OK: 'Authorization voided successfully',
+  REFUNDED: 'Refund successful',
+} as const

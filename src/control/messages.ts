@@ -1,0 +1,21 @@
+/** The texts of the control API alone (docs/behaviour.md 9). */
+export const CONTROL_MSG = {
+  RESET: 'Namespace reset',
+  CLOCK_ADVANCED: 'Clock advanced',
+  CLOCK_FROZEN: 'Clock frozen',
+  CLOCK_RUNNING: 'Clock running',
+  PACK_ADDED: 'Scenario pack added',
+  PACKS_DROPPED: 'Added scenario packs dropped',
+  WEBHOOK_URL_SET: 'Webhook URL set',
+  WEBHOOK_URL_CLEARED: 'Webhook URL cleared',
+  EVENT_NOT_FOUND: 'Event not found',
+  NO_WEBHOOK_URL: 'No webhook URL is set: PUT /_sandbox/webhook-url first',
+  EVENT_DELIVERED: 'Event delivered',
+  EVENT_DELIVERY_FAILED: 'Event delivery failed',
+  FAULT_ADDED: 'Fault added',
+  FAULTS_CLEARED: 'Faults cleared',
+  FAULT_NOT_FOUND: 'Fault not found',
+  FAULT_REMOVED: 'Fault removed',
+  SETTLED: 'Transaction settled',
+  completedAs: (status: string) => `Charge completed as ${status}`,
+} as const

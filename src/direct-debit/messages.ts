@@ -1,0 +1,18 @@
+/** The texts of the direct debit area alone (docs/behaviour.md 6). */
+export const DD_MSG = {
+  CREATED: 'Authorization created',
+  moved: (past: string) => `Authorization ${past}`,
+  AUTH_NOT_FOUND: 'Authorization not found',
+  DUPLICATE_AUTH: 'Duplicate authorization reference',
+  cannotMove: (move: string, status: string) => `Cannot ${move} an authorization whose status is ${status}`,
+  notActive: (status: string) => `Authorization is not active: its status is ${status}`,
+  notActiveUntil: (date: string) => `Authorization is not active until ${date}`,
+  NOT_VARIABLE: 'Debits can only be made on variable authorizations',
+  OVER_CEILING: "Amount exceeds the authorization's ceiling for a single debit",
+  OVER_LIMIT: "Amount exceeds the merchant's transaction limit",
+  DEBIT_ACCEPTED: 'Debit accepted for processing',
+  DEBIT_SUCCESS: 'Debit successful',
+  DEBIT_FAILED: 'Debit failed',
+  END_DATE_PASSED: 'The end date has passed',
+  seeded: (status: string) => `Seeded as ${status}`,
+} as const

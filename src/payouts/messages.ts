@@ -1,0 +1,23 @@
+import { toDecimalString } from '../money.js'
+
+/** The texts of the payouts area alone, bulk payouts included (docs/behaviour.md 13.7). */
+export const PAYOUT_MSG = {
+  INITIATED: 'transfer initiated successfully',
+  PROCESSING: 'Payout processing',
+  SUCCESS: 'Payout successful',
+  RETRIEVED: 'Transaction retrieved successfully',
+  FAILED: 'Payout failed',
+  FINISHED: 'Payout completed',
+  INVALID_BANK: 'Invalid bank provided.',
+  INVALID_ACCOUNT: 'Invalid account.',
+  INVALID_OPERATOR: 'Invalid mobile money operator.',
+  DUPLICATE: 'Duplicate Transaction Reference. Please use a unique reference',
+  CURRENCY: 'Currency not allowed for this destination',
+  COMPLETED: 'Payout has already been completed',
+  belowMinimum: (min: number, currency: string) => `Amount is below the minimum payout of ${toDecimalString(min)} ${currency}`,
+  aboveMaximum: (max: number, currency: string) => `Amount is above the maximum payout of ${toDecimalString(max)} ${currency}`,
+  // docs/behaviour.md 13.7.1
+  BULK_INITIATED: 'Bulk Transfer initiated successfully',
+  BULK_RETRIEVED: 'Bulk transaction retrieved successfully',
+  BULK_ITEMS: 'Payouts retrieved successfully',
+} as const

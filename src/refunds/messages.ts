@@ -1,0 +1,18 @@
+/** The texts of the refunds area alone (docs/behaviour.md 13.8). */
+export const REFUND_MSG = {
+  INITIATED: 'Refund successfully initiated',
+  RETRIEVED: 'Refund details retrieved successfully',
+  COMPLETED: 'Refund completed',
+  FAILED: 'Refund failed',
+  NOT_FOUND: 'Refund not found',
+  ALREADY_COMPLETED: 'Refund has already been completed',
+  NOT_SETTLED: 'Transaction has not yet been settled',
+  NOT_SUCCESSFUL: 'Refund can only be requested on a successful transaction',
+  CURRENCY: 'Refund not supported for this currency, please contact support',
+  FULL_DONE: 'A full reversal has already been processed for this transaction',
+  exists: (ref: string) => `Refund already exists with reference ${ref}`,
+  above: (money: string) => `Refund amount cannot be more than ${money}`,
+  below: (money: string) => `Refund amount cannot be less than ${money}`,
+  noFull: (money: string) => `A full refund cannot be initiated for this transaction. Please enter an amount less than or equal to ${money}`,
+  max: (money: string) => `The maximum refundable amount for this transaction is ${money}`,
+} as const

@@ -1,0 +1,10 @@
+/** The texts of the virtual bank accounts area alone (docs/behaviour.md 13.3). */
+export const VBA_MSG = {
+  CREATED: 'Virtual bank account created successfully',
+  RETRIEVED: 'Virtual bank account retrieved successfully',
+  TRANSACTIONS: 'Virtual bank account transactions retrieved successfully',
+  CREDITED: 'Virtual bank account credited successfully',
+  NOT_FOUND: 'Virtual bank account not found',
+  DUPLICATE: 'Account reference already exists',
+  LIMIT: (n: number) => `Virtual bank account limit of ${n} reached`,
+} as const
