@@ -11,6 +11,9 @@ import { NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/valida
  * it stamps carries the moment it was due, not the moment the clock was moved to.
  */
 
+/** `2024-01-01 12:00:00Z` from an ISO time: how the dashboard shows a time. */
+export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '')
+
 export interface Timer {
   id: string
   due: number

@@ -8,6 +8,7 @@ import { CHARGES_SPEC } from './charges/types.js'
 import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
 import { LEDGER_CARRY_OVER } from './charges/ledger-carry-over.js'
 import { AttemptEnds } from './charges/lifecycle.js'
+import { Kinds } from './charges/kinds.js'
 import type { Kit } from './charges/kit.js'
 import { AREAS, type ServicesOf } from './areas.js'
 import type { AnyArea } from './http/area.js'
@@ -53,7 +54,8 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   store.registerState({ reset: (ns) => journal.clear(ns) })
   store.registerState({ reset: (ns) => faults.clear(ns) })
 
-  const kit: Kit = { config, store, clocks, scenarios, namespaces, events, journal, webhooks, faults, ledger: new Ledger(store, scenarios), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
+  const kinds = new Kinds()
+  const kit: Kit = { config, store, clocks, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger: new Ledger(store, scenarios, kinds), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
   // each area from the kit and the services built before it, which its own join under their names
   let built: Record<string, unknown> = { ...kit }
   for (const area of areas) {

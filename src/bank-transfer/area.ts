@@ -1,15 +1,41 @@
 import type { Kit } from '../charges/kit.js'
+import { when } from '../clock.js'
 import type { Area } from '../http/area.js'
+import { formatMoney } from '../money.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { bankTransferSchema } from './schemas.js'
 import { TRANSFER_MSG } from './messages.js'
-import { BankTransferService } from './service.js'
+import { BankTransferService, type BankTransferCharge } from './service.js'
+
+/** Its temporary account and what it waits for, as the dashboard lists them. */
+function transferLines(c: BankTransferCharge): string[] {
+  const a = c.bank_account
+  const lines = [`account ${a.account_number}`, `${a.bank_name} (${a.bank_code}), ${a.account_name}`, `expects ${formatMoney(c.currency, c.amount_expected)}`, `account expires ${when(a.expiry_date_in_utc)}`]
+  const last = c.transfers.at(-1)
+  if (last) lines.push(`last transfer ${formatMoney(c.currency, last.amount)} (${last.payment_event}${last.reversal ? `, ${formatMoney(c.currency, last.reversal.amount)} returned` : ''})`)
+  return lines
+}
 
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
-  build: ({ store, clocks, scenarios, events, ledger, attempts }) => ({ bankTransfer: new BankTransferService(store, clocks, scenarios, events, ledger, attempts) }),
+  build({ store, clocks, scenarios, events, ledger, attempts, kinds }) {
+    const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
+    kinds.declare<BankTransferCharge>({
+      kind: 'bank_transfer',
+      label: 'bank transfer',
+      method: () => 'bank_transfer',
+      // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
+      settlesAtOnce: true,
+      queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),
+      complete: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
+      attemptLine: (charge) => `Bank transfer to ${charge.bank_account.account_number}`,
+      instrument: transferLines,
+      waiting: 'a transfer',
+    })
+    return { bankTransfer }
+  },
   routes: [
     {
       method: 'post', path: '/merchant/api/v1/charges/bank-transfer', access: 'secret key', tag: 'bank transfer', operationId: 'chargeBankTransfer',

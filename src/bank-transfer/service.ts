@@ -10,6 +10,9 @@ import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
 import { TRANSFER_MSG } from './messages.js'
 
+/** The kind of its charges, named here only. */
+const KIND = 'bank_transfer'
+
 /**
  * Bank transfer pay-in (docs/behaviour.md 13.2): the customer is shown a temporary account; the
  * charge completes when a transfer to it arrives (the sandbox is told so: a control call, the
@@ -88,7 +91,7 @@ export class BankTransferService {
     attempts?: AttemptEnds,
   ) {
     this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, ledger, {
-      kind: 'bank_transfer',
+      kind: KIND,
       prefix: 'BT',
       attempt: 'bank_transfer',
       succeeded: MSG.TRANSFER_RECEIVED,
@@ -156,7 +159,7 @@ export class BankTransferService {
   /** The charge whose temporary account has this number. */
   byAccount(ns: string, accountNumber: string): BankTransferCharge | undefined {
     const c = this.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
-    return c?.kind === 'bank_transfer' ? (c as BankTransferCharge) : undefined
+    return c?.kind === KIND ? (c as BankTransferCharge) : undefined
   }
 
   /**
@@ -267,7 +270,7 @@ export class BankTransferService {
   /** The processing charge a timer was set for, if it still is. */
   #live(ns: string, tx: string): BankTransferCharge | undefined {
     const charge = this.#charges.col(ns).get(tx)
-    return charge?.kind === 'bank_transfer' && charge.status === 'processing' ? charge : undefined
+    return charge?.kind === KIND && charge.status === 'processing' ? charge : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

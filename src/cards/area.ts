@@ -90,9 +90,19 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
   collections: [CARD_OPS_SPEC],
-  build({ store, clocks, scenarios, events, ledger, namespaces, attempts }) {
+  build({ store, clocks, scenarios, events, ledger, namespaces, attempts, kinds }) {
     const preauth = new PreauthService(store, clocks, scenarios, events, ledger)
     const cards = new CardService(store, clocks, scenarios, events, ledger, attempts, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+    kinds.declare<CardCharge>({
+      kind: 'card',
+      label: 'card',
+      method: () => 'card',
+      queryExtras: (ns, charge) => ({ card: charge.card, ...preauth.queryExtras(ns, charge) }),
+      complete: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
+      // masked as first six****last four
+      attemptLine: ({ card }) => `Card ${card.card_type.toUpperCase()} •••• ${card.last_four}`,
+      instrument: ({ card }) => [`${card.card_type} ${card.first_six}****${card.last_four}`],
+    })
     return { cards, preauth, threeDs: threeDsPage({ store, namespaces, cards }) }
   },
   routes: [

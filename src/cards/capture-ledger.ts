@@ -1,4 +1,5 @@
-import { settlementMs, type Ledger } from '../charges/ledger.js'
+import { settlementDelayMs } from '../charges/kinds.js'
+import type { Ledger } from '../charges/ledger.js'
 import type { CardOperation } from '../charges/types.js'
 import type { Settings } from '../scenario/schema.js'
 
@@ -22,7 +23,7 @@ export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, set
     direction: 'credit',
     amount: op.amount - op.fee - op.vat,
     currency: op.currency,
-    available_at: new Date(nowMs + settlementMs('card', settings)).toISOString(),
+    available_at: new Date(nowMs + settlementDelayMs(settings)).toISOString(),
     created_at: new Date(nowMs).toISOString(),
     of: op.payment_reference,
   })

@@ -1,5 +1,5 @@
 import { randomInt } from 'node:crypto'
-import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
+import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import type { Ledger } from '../charges/ledger.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
@@ -155,7 +155,7 @@ export class PreauthService {
   /** POST /charges/card/refund: a settled capture, or a settled plain charge; `around` is the refunds area's part. */
   refund(ns: string, input: RefundInput, around: CardRefundHooks): { op: CardOperation; parent: CardCharge } {
     const parent = this.#charges(ns).findBy('payment_reference', input.payment_reference)
-    if (!parent || parent.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     this.#currency(parent, input.currency)
     const amount = parseAmount(input.amount, { allowString: true })
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
@@ -218,7 +218,7 @@ export class PreauthService {
       return { op }
     }
     const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
-    if (!charge || charge.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (!charge || !isCard(charge)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (charge.preauth || charge.status !== 'success') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
     charge.settled_at ??= this.clocks.iso(ns)
     const payin = this.#payinOf(ns, charge)
@@ -335,7 +335,7 @@ export class PreauthService {
 
   #preauth(ns: string, paymentReference: string): CardCharge {
     const parent = this.#charges(ns).findBy('payment_reference', paymentReference)
-    if (!parent || parent.kind !== 'card') throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (parent.operation !== 'pre_authorization') throw badRequest(CARD_MSG.NOT_A_PREAUTH)
     if (parent.status === 'processing') throw badRequest(CARD_MSG.NOT_COMPLETE)
     if (parent.status === 'failed' || !parent.preauth) throw badRequest(CARD_MSG.FAILED)
@@ -405,7 +405,7 @@ export class PreauthService {
 
   /** The namespace's pre-authorizations (of any status), in store order. */
   list(ns: string): CardCharge[] {
-    return [...this.#charges(ns).values()].filter((c) => c.kind === 'card' && c.operation === 'pre_authorization')
+    return [...this.#charges(ns).values()].filter((c) => isCard(c) && c.operation === 'pre_authorization')
   }
 
   /** A pre-authorization's captures, voids and refunds, oldest first. */

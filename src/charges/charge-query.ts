@@ -4,6 +4,7 @@ import { okJson } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
 import type { Store } from '../store/store.js'
 import { chargeQueryRecord } from './query.js'
+import type { Kinds } from './kinds.js'
 import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
@@ -31,9 +32,6 @@ export function returnUrl(redirectUrl: string, paymentReference: string): string
   return url.toString()
 }
 
-/** What a kind of charge adds to its query record. */
-export type QueryExtras = (ns: string, charge: ChargeBase) => Record<string, unknown>
-
 /**
  * GET /merchant/api/v1/charges/:reference (docs/api.md 2.8): the answer's text, kept while it
  * cannot change (`AnswerCache`).
@@ -44,8 +42,7 @@ export class ChargeQuery {
   constructor(
     private readonly store: Store,
     private readonly clocks: Clocks,
-    /** per kind of charge, what its query record adds */
-    private readonly extras: Partial<Record<ChargeKind, QueryExtras>>,
+    private readonly kinds: Kinds,
     cache: Config['queryCache'],
   ) {
     this.#answers = new AnswerCache(cache)
@@ -70,8 +67,7 @@ export class ChargeQuery {
   computed(ns: string, reference: string): string {
     const charge = findCharge(this.store, ns, reference)
     if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
-    const extra = this.extras[charge.kind]?.(ns, charge)
-    return okJson(MSG.CHARGE_RETRIEVED, extra ? Object.assign(chargeQueryRecord(charge), extra) : chargeQueryRecord(charge))
+    return okJson(MSG.CHARGE_RETRIEVED, chargeQueryRecord(this.kinds, ns, charge))
   }
 }
 

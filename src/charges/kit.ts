@@ -9,6 +9,7 @@ import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { WebhookDelivery } from '../webhooks/delivery.js'
 import type { Ledger } from './ledger.js'
+import type { Kinds } from './kinds.js'
 import type { AttemptEnds } from './lifecycle.js'
 
 /**
@@ -28,6 +29,8 @@ export interface Kit {
   faults: Faults
   /** the merchant's ledger: every balance is derived from its entries */
   ledger: Ledger
+  /** what is decided per kind of charge: each area declares its kinds there (src/charges/kinds.ts) */
+  kinds: Kinds
   /** where a checkout attempt's end is heard (src/charges/lifecycle.ts) */
   attempts: AttemptEnds
   /** the areas the sandbox serves, in order (the OpenAPI document is derived from them) */

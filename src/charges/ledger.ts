@@ -3,7 +3,7 @@ import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
-import { paymentMethodOf } from './query.js'
+import type { Kinds } from './kinds.js'
 import type { ChargeBase } from './types.js'
 
 /**
@@ -76,14 +76,6 @@ const DESCRIBE: Record<Source, (reference: string, p: Posting) => string> = {
   funding: () => 'Balance funded',
 }
 
-/**
- * How long a pay-in takes to settle: a bank transfer at once (the live test environment shows the
- * balance right after the transfer), any other channel after the pack's settlement delay.
- */
-export function settlementMs(method: string | null, settings: Settings): number {
-  return method === 'bank_transfer' ? 0 : Math.round(settings.settlement_delay_hours * 3_600_000)
-}
-
 export type Balances = Record<string, { pending: number; available: number }>
 
 /**
@@ -106,6 +98,8 @@ export class Ledger {
   constructor(
     private readonly store: Store,
     private readonly scenarios: Scenarios,
+    /** what each kind of charge decides, its settlement among them */
+    readonly kinds: Kinds,
   ) {
     const drop = (ns: string) => void this.#totals.delete(ns)
     store.registerState({ reset: drop, restored: drop })
@@ -150,7 +144,7 @@ export class Ledger {
   /** Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge). */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string, nowMs: number): void {
     const { amount, fee, vat, currency } = charge
-    const available_at = iso(nowMs + settlementMs(paymentMethodOf(charge), settings))
+    const available_at = iso(nowMs + this.kinds.settlementMs(charge, settings))
     this.post(ns, 'payin', charge.payment_reference, { direction: 'credit', amount: amount - fee - vat, currency, available_at, created_at: now })
   }
 

@@ -289,7 +289,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
-    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge)
+    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.ledger.kinds)
     this.events.record(ns, type, data, channel.target ? { target: channel.target(charge) } : undefined)
   }
 }

@@ -1,17 +1,13 @@
 import { toDecimalString } from '../money.js'
-import type { CardCharge, ChargeBase, PaymentMethod } from './types.js'
+import type { Kinds } from './kinds.js'
+import type { ChargeBase } from './types.js'
 
 /**
- * How the charge was paid: its channel, for a checkout the channel of the attempt that paid it, for
- * a virtual account's transfer a bank transfer (docs/behaviour.md 13.3).
+ * The charge query record of docs/api.md 2.8, for any kind of charge: the fields every kind has,
+ * then what its kind adds (`Kind.queryExtras`).
  */
-export function paymentMethodOf(charge: ChargeBase): PaymentMethod | null {
-  if (charge.kind === 'checkout') return (charge as { payment_method?: PaymentMethod | null }).payment_method ?? null
-  return charge.kind === 'virtual_account' ? 'bank_transfer' : charge.kind
-}
-
-/** The charge query record of docs/api.md 2.8, for any kind of charge. */
-export function chargeQueryRecord(charge: ChargeBase) {
+export function chargeQueryRecord(kinds: Kinds, ns: string, charge: ChargeBase): Record<string, unknown> {
+  const kind = kinds.of(charge.kind)
   const paid = charge.status === 'success' ? charge.amount : 0
   const base: Record<string, unknown> = {
     reference: charge.payment_reference,
@@ -23,15 +19,14 @@ export function chargeQueryRecord(charge: ChargeBase) {
     vat: toDecimalString(charge.vat),
     currency: charge.currency,
     description: charge.description,
-    payment_method: paymentMethodOf(charge),
+    payment_method: kind.method(charge),
     created_at: charge.created_at,
     completed_at: charge.completed_at,
   }
   if (charge.status === 'failed' || charge.attempts.length) base.payment_attempts = charge.attempts
-  if (charge.kind === 'card') base.card = (charge as CardCharge).card
   if (charge.metadata) base.metadata = charge.metadata
   if (charge.customer) base.customer = charge.customer
-  return base
+  return Object.assign(base, kind.queryExtras(ns, charge))
 }
 
 /**
@@ -39,7 +34,7 @@ export function chargeQueryRecord(charge: ChargeBase) {
  * `payment_reference` are both the merchant's reference, the sandbox's own is
  * `transaction_reference`, and `metadata` is the charge's as sent (null when none was).
  */
-export function chargeEventData(charge: ChargeBase) {
+export function chargeEventData(charge: ChargeBase, kinds: Kinds) {
   return {
     reference: charge.payment_reference,
     payment_reference: charge.payment_reference,
@@ -48,7 +43,7 @@ export function chargeEventData(charge: ChargeBase) {
     fee: charge.fee / 100,
     currency: charge.currency,
     status: charge.status,
-    payment_method: paymentMethodOf(charge),
+    payment_method: kinds.methodOf(charge),
     metadata: charge.metadata ?? null,
   }
 }

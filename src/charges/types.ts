@@ -65,6 +65,12 @@ export interface SteppedCharge<S extends string = string> extends ChargeBase {
   outcome_message: string | null
 }
 
+/** The kind of a card charge. */
+export const CARD = 'card'
+
+/** Whether a charge is a card charge. */
+export const isCard = (c: ChargeBase): c is CardCharge => c.kind === CARD
+
 export interface CardCharge extends SteppedCharge<CardStep> {
   kind: 'card'
   operation: 'charge' | 'pre_authorization'

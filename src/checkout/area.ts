@@ -1,6 +1,7 @@
 import { originOf } from '../cards/area.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
+import type { ChargeKind } from '../charges/types.js'
 import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -36,9 +37,24 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
-  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, cards, mobileMoney, bankTransfer }) {
-    const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts)
-    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces }) }
+  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, kinds, cards, mobileMoney, bankTransfer }) {
+    const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts, kinds)
+    kinds.declare<CheckoutCharge>({
+      kind: 'checkout',
+      label: 'checkout',
+      // the channel of the attempt that paid it (docs/behaviour.md 13.3)
+      method: (c) => c.payment_method ?? null,
+      queryExtras: (_ns, c) => checkout.queryExtras(c),
+      complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
+      // what it offers, or what paid it
+      instrument: (c) => {
+        const label = (ch: ChargeKind) => kinds.of(ch).label
+        const lines = [c.payment_method ? `paid by ${label(c.payment_method)}` : `offers ${c.channels.map(label).join(', ') || 'no channel'}`]
+        if (c.attempts.length) lines.push(`${c.attempts.length} attempt${c.attempts.length === 1 ? '' : 's'}`)
+        return lines
+      },
+    })
+    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces, kinds }) }
   },
   routes: [
     {

@@ -1,14 +1,13 @@
+import type { Kinds } from '../charges/kinds.js'
 import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
 import { originOf } from '../cards/area.js'
 import { returnUrl } from '../charges/charge-query.js'
-import type { CardCharge } from '../charges/types.js'
 import { ApiError, MSG } from '../errors.js'
 import { readBodyText } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
-import type { MobileMoneyCharge } from '../mobile-money/service.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import {
@@ -53,15 +52,6 @@ export function transferAmounts(expected: number): Record<BankAmount, number> {
 
 const STATUS_WORD: Record<string, string> = { success: 'paid', failed: 'failed', expired: 'expired', processing: 'in progress', pending: 'not started' }
 
-function attemptLine(a: Attempt): AttemptLine {
-  const what =
-    a.kind === 'card'
-      ? `Card ${(a as CardCharge).card.card_type.toUpperCase()} •••• ${(a as CardCharge).card.last_four}`
-      : a.kind === 'mobile_money'
-        ? `Mobile money ${(a as MobileMoneyCharge).wallet.number}`
-        : `Bank transfer to ${(a as BankTransferCharge).bank_account.account_number}`
-  return { what, status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' }
-}
 
 interface ViewOptions {
   /** the channel asked for (`?channel=`, or the one a refused form was for) */
@@ -77,7 +67,10 @@ export interface CheckoutPage {
   cancel(c: Context<AppEnv>): Response | Promise<Response>
 }
 
-export function checkoutPage({ checkout, namespaces }: { checkout: CheckoutService; namespaces: Namespaces }): CheckoutPage {
+export function checkoutPage({ checkout, namespaces, kinds }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds }): CheckoutPage {
+  /** An attempt as the page lists it: its kind says how it was made. */
+  const attemptLine = (a: Attempt): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })
+
   const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
 
   /** The page of an open checkout. */

@@ -1,7 +1,8 @@
 import { toDecimalString } from '../money.js'
 import { ChargeLifecycle, customerOf, type AttemptEnds } from '../charges/lifecycle.js'
+import type { Kinds } from '../charges/kinds.js'
 import { locateCharge } from '../charges/charge-query.js'
-import { CHARGES, type CardCharge, type ChargeBase, type PaymentAttempt, type PaymentMethod } from '../charges/types.js'
+import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
 import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
 import type { AuthorizeInput } from '../cards/schemas.js'
 import type { CardService } from '../cards/service.js'
@@ -58,6 +59,7 @@ export class CheckoutService {
     private readonly mobileMoney: MobileMoneyService,
     private readonly bankTransfer: BankTransferService,
     attempts: AttemptEnds,
+    private readonly kinds: Kinds,
   ) {
     // its attempts are charges of the channels built before it: they tell it when one ends
     attempts.on((ns, charge) => this.attemptEnded(ns, charge))
@@ -241,9 +243,7 @@ export class CheckoutService {
     c = this.#live(ns, c)
     const child = this.current(ns, c)
     if (!child || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
-    if (child.kind === 'card') this.cards.complete(ns, child.transaction_reference, outcome, message)
-    else if (child.kind === 'mobile_money') this.mobileMoney.complete(ns, child.transaction_reference, outcome, message)
-    else this.bankTransfer.complete(ns, child.transaction_reference, outcome, message)
+    this.kinds.of(child.kind).complete!(ns, child.transaction_reference, outcome, message)
     return this.get(ns, c.transaction_reference)
   }
 
@@ -253,7 +253,7 @@ export class CheckoutService {
    */
   attemptEnded(ns: string, child: ChargeBase): void {
     const c = child.parent ? this.#charges.col(ns).get(child.parent) : undefined
-    if (c?.kind !== 'checkout') return
+    if (!c || !isCheckout(c)) return
     const line = c.attempts.find((a) => a.reference === child.transaction_reference)
     if (line) {
       line.status = child.status
@@ -309,8 +309,7 @@ export class CheckoutService {
     // an attempt that ended at once (a declined card) was listed by attemptEnded already
     const fresh = this.#live(ns, c)
     if (!fresh.attempts.some((a) => a.reference === child.transaction_reference)) {
-      const channel: PaymentAttempt['channel'] = child.kind === 'bank_transfer' ? 'bank_transfer' : child.kind
-      fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel, message: child.failure_message ?? child.response_message })
+      fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel: child.kind, message: child.failure_message ?? child.response_message })
     }
     // once tried, a checkout is processing until it ends (a failed try may be followed by another)
     if (fresh.status === 'pending') fresh.status = 'processing'
@@ -319,7 +318,7 @@ export class CheckoutService {
       fresh.response_message = CHECKOUT_MSG.IN_PROGRESS
     }
     fresh.updated_at = this.clocks.iso(ns)
-    this.#charges.note(ns, fresh, 'attempt', `${ATTEMPT_KIND_LABEL[child.kind as PageChannel] ?? child.kind} attempt ${child.transaction_reference}: ${child.status}`)
+    this.#charges.note(ns, fresh, 'attempt', `${this.kinds.of(child.kind).label} attempt ${child.transaction_reference}: ${child.status}`)
     this.#charges.save(ns, fresh)
     return child
   }
@@ -357,7 +356,8 @@ export class CheckoutService {
   }
 }
 
-const ATTEMPT_KIND_LABEL: Record<PageChannel, string> = { card: 'card', bank_transfer: 'bank transfer', mobile_money: 'mobile money' }
+/** Whether a charge is a checkout. */
+export const isCheckout = (c: ChargeBase): c is CheckoutCharge => c.kind === 'checkout'
 
 /** Whether a checkout still takes payment. */
 export function isOpen(c: CheckoutCharge): boolean {

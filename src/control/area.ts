@@ -1,14 +1,8 @@
-import type { ChargeBase, ChargeKind } from '../charges/types.js'
 import { findCharge } from '../charges/charge-query.js'
 import { requireProcessing } from '../charges/lifecycle.js'
-import type { BankTransferService } from '../bank-transfer/service.js'
 import type { PreauthService } from '../cards/preauth.js'
-import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
-import type { CheckoutService } from '../checkout/service.js'
-import type { DirectDebitService } from '../direct-debit/service.js'
 import type { Area } from '../http/area.js'
-import type { MobileMoneyService } from '../mobile-money/service.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
@@ -17,8 +11,6 @@ import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { CONTROL_MSG } from './messages.js'
 import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
-
-export type Completer = (ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string) => ChargeBase
 
 /** Long polls are capped (docs/behaviour.md 9). */
 const MAX_WAIT_MS = 30_000
@@ -35,27 +27,10 @@ function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
   }
 }
 
-/** who finishes a processing charge of each kind (POST /charges/:reference/complete) */
-type Completers = Record<ChargeKind, Completer>
-
-/** The services the completers call: built before this area (src/areas.ts). */
-type Kinds = { cards: CardService; mobileMoney: MobileMoneyService; directDebit: DirectDebitService; bankTransfer: BankTransferService; checkout: CheckoutService; preauth: PreauthService }
-
 /** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is served by the info area (src/control/info.ts). */
-export const controlArea: Area<{ completers: Completers }, Kit & Kinds> = {
+export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthService }> = {
   key: 'control',
-  build: ({ store, cards, mobileMoney, directDebit, bankTransfer, checkout }) => ({
-    completers: {
-      card: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
-      mobile_money: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
-      direct_debit: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),
-      bank_transfer: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
-      // the attempt under way (docs/behaviour.md 13.1)
-      checkout: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
-      // a transfer into a virtual account succeeds at once: nothing is left to complete (docs/behaviour.md 13.3)
-      virtual_account: (ns, tx) => requireProcessing(findCharge(store, ns, tx)),
-    },
-  }),
+  build: () => ({}),
   routes: [
     {
       method: 'post', path: '/_sandbox/reset', access: 'control', tag: 'control', operationId: 'resetNamespace', summary: "Empty the key's namespace and seed its fixtures again",
@@ -215,7 +190,9 @@ export const controlArea: Area<{ completers: Completers }, Kit & Kinds> = {
         const body = validate(completeSchema, await readJsonObject(c))
         const charge = findCharge(deps.store, ns, c.req.param('reference')!)
         if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-        const done = deps.completers[charge.kind](ns, charge.transaction_reference, body.outcome, body.message)
+        const complete = deps.kinds.of(charge.kind).complete
+        // a kind with nothing to complete (a transfer into a virtual account succeeds at once, docs/behaviour.md 13.3)
+        const done = complete ? complete(ns, charge.transaction_reference, body.outcome, body.message) : requireProcessing(charge)
         return ok(c, CONTROL_MSG.completedAs(done.status), { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
       },
     },

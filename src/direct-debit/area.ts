@@ -5,7 +5,7 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG } from './messages.js'
-import { AUTHS_SPEC, DirectDebitService, type Transition } from './service.js'
+import { AUTHS_SPEC, DirectDebitService, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
 
 type DirectDebit = { directDebit: DirectDebitService }
 
@@ -44,7 +44,18 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
   collections: [AUTHS_SPEC],
-  build: ({ store, clocks, scenarios, events, ledger, namespaces, config }) => ({ directDebit: new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit) }),
+  build({ store, clocks, scenarios, events, ledger, namespaces, config, kinds }) {
+    const directDebit = new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit)
+    kinds.declare<DirectDebitCharge>({
+      kind: 'direct_debit',
+      label: 'direct debit',
+      method: () => 'direct_debit',
+      queryExtras: (_ns, debit) => directDebit.queryExtras(debit),
+      complete: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),
+      instrument: (debit) => [`account ${debit.account_number} (${debit.authorization_code})`],
+    })
+    return { directDebit }
+  },
   routes: [
     {
       method: 'get', path: '/_sandbox/direct-debit/authorizations', access: 'control', tag: 'direct debit', operationId: 'listDirectDebitAuthorizations', summary: "List the namespace's direct-debit authorizations",

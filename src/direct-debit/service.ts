@@ -17,6 +17,12 @@ import type { Ledger } from '../charges/ledger.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
+/** The kind of its charges. */
+export const DIRECT_DEBIT = 'direct_debit'
+
+/** Whether a charge is a direct debit. */
+export const isDebit = (c: ChargeBase): c is DirectDebit => c.kind === DIRECT_DEBIT
+
 export const AUTHS = 'dd_authorizations'
 const COMPLETE = 'dd.complete'
 const EXPIRE = 'dd.expire'
@@ -106,7 +112,7 @@ export class DirectDebitService {
   ) {
     this.#limit = Math.round(debitLimit * 100)
     this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, ledger, {
-      kind: 'direct_debit',
+      kind: DIRECT_DEBIT,
       prefix: 'DD',
       attempt: 'bank_account',
       succeeded: DD_MSG.DEBIT_SUCCESS,
@@ -324,7 +330,7 @@ export class DirectDebitService {
 
   #complete(ns: string, tx: string): void {
     const debit = this.#debits.col(ns).get(tx)
-    if (!debit || debit.kind !== 'direct_debit' || debit.status !== 'processing') return
+    if (!debit || !isDebit(debit) || debit.status !== 'processing') return
     const account = this.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
     this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)

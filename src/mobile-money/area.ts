@@ -20,7 +20,19 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   key: 'mobile money',
-  build: ({ store, clocks, scenarios, events, ledger, attempts }) => ({ mobileMoney: new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts) }),
+  build({ store, clocks, scenarios, events, ledger, attempts, kinds }) {
+    const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
+    kinds.declare<MobileMoneyCharge>({
+      kind: 'mobile_money',
+      label: 'mobile money',
+      method: () => 'mobile_money',
+      queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
+      complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
+      attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,
+      instrument: (charge) => [`wallet ${charge.wallet.number}`],
+    })
+    return { mobileMoney }
+  },
   routes: [
     {
       method: 'post', path: MM, access: 'secret key', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: 'Charge a mobile money wallet (KES or GHS)',

@@ -11,6 +11,9 @@ import type { Ledger } from '../charges/ledger.js'
 import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
+/** The kind of its charges, named here only. */
+const KIND = 'mobile_money'
+
 const STK_TIMEOUT = 'mm.stk_timeout'
 
 export interface MobileMoneyCharge extends SteppedCharge<WalletStep> {
@@ -59,7 +62,7 @@ export class MobileMoneyService {
     attempts?: AttemptEnds,
   ) {
     this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, ledger, {
-      kind: 'mobile_money',
+      kind: KIND,
       prefix: 'MO',
       attempt: 'mobile_money',
       succeeded: MSG.CHARGE_SUCCESSFUL,
@@ -88,7 +91,7 @@ export class MobileMoneyService {
     }, attempts)
     clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const charge = this.#charges.col(ns).get(payload.tx)
-      if (charge?.kind !== 'mobile_money' || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
+      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
       this.#charges.conclude(ns, charge)

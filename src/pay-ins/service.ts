@@ -1,6 +1,6 @@
 import { chargeQueryRecord } from '../charges/query.js'
-import type { QueryExtras } from '../charges/charge-query.js'
-import { CHARGES, type CardCharge, type ChargeBase, type ChargeKind } from '../charges/types.js'
+import type { Kinds } from '../charges/kinds.js'
+import { CHARGES, type CardCharge, type ChargeBase } from '../charges/types.js'
 import { listPage, listTime, newestFirst } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
 import type { PayinQuery, PayinStatus } from './schemas.js'
@@ -27,9 +27,6 @@ export interface PayinItem {
   date_completed: string | null
 }
 
-/** What the charge query of each kind adds: the pay-in reads its amounts and status from it. */
-export type PayinExtras = Partial<Record<ChargeKind, QueryExtras>>
-
 /** A pay-in's status as the list shows it and filters on: a pre-authorization's is its hold's. */
 export function payinStatus(charge: ChargeBase): PayinStatus {
   const hold = (charge as CardCharge).preauth
@@ -39,7 +36,8 @@ export function payinStatus(charge: ChargeBase): PayinStatus {
 export class PayinService {
   constructor(
     private readonly store: Store,
-    private readonly extras: PayinExtras,
+    /** the pay-in reads its amounts and status from its kind's charge query record */
+    private readonly kinds: Kinds,
   ) {}
 
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
@@ -52,9 +50,7 @@ export class PayinService {
   }
 
   #item(ns: string, charge: ChargeBase): PayinItem {
-    const record = chargeQueryRecord(charge)
-    const extra = this.extras[charge.kind]?.(ns, charge)
-    if (extra) Object.assign(record, extra)
+    const record = chargeQueryRecord(this.kinds, ns, charge)
     return {
       pointer: charge.transaction_reference,
       reference: charge.payment_reference,

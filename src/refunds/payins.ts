@@ -1,7 +1,6 @@
 import type { PreauthService } from '../cards/preauth.js'
 import type { Ledger } from '../charges/ledger.js'
-import { paymentMethodOf } from '../charges/query.js'
-import { CARD_OPS, CHARGES, type CardCharge, type CardOperation, type ChargeBase } from '../charges/types.js'
+import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import type { Store } from '../store/store.js'
 
@@ -47,7 +46,7 @@ export class Payins {
     const charge = this.store.col<ChargeBase & { refunded?: number }>(ns, CHARGES).findBy('payment_reference', paymentReference)
     if (!charge || charge.parent) return undefined
     const card = charge as CardCharge
-    if (card.kind === 'card' && card.preauth) {
+    if (isCard(card) && card.preauth) {
       const live = this.#captures(ns, card)
       const settled = live.filter((op) => this.preauth.isSettled(ns, op))
       return {
@@ -60,10 +59,10 @@ export class Payins {
       }
     }
     const refunded = charge.refunded ?? 0
-    const settled = card.kind === 'card' ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
+    const settled = isCard(card) ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
-      method: paymentMethodOf(charge),
+      method: this.ledger.kinds.methodOf(charge),
       collected: charge.amount,
       refunded,
       settledLeft: settled ? charge.amount - refunded : 0,

@@ -6,7 +6,7 @@ import { ok } from '../http/envelope.js'
 import { parseAmount } from '../money.js'
 import { createSchema, creditSchema, transactionsQuerySchema, virtualAccountSchema, virtualAccountTransactionsSchema } from './schemas.js'
 import { VBA_MSG } from './messages.js'
-import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService } from './service.js'
+import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
 
 const V = '/merchant/api/v1/virtual-bank-account'
 const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
@@ -15,10 +15,20 @@ const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
 export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService }, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
   collections: [VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC],
-  build: ({ store, clocks, scenarios, events, ledger, bankTransfer, config }) => ({
+  build({ store, clocks, scenarios, events, ledger, bankTransfer, config, kinds }) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel
-    virtualAccounts: new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts),
-  }),
+    const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
+    kinds.declare<VirtualAccountCharge>({
+      kind: 'virtual_account',
+      label: 'virtual account',
+      // a transfer into the account is a bank transfer (docs/behaviour.md 13.3)
+      method: () => 'bank_transfer',
+      queryExtras: (_ns, charge) => virtualAccounts.queryExtras(charge),
+      // it succeeds at once: nothing is left to complete (no `complete`)
+      instrument: ({ virtual_bank_account: v }) => [`virtual account ${v.account_number} (${v.account_reference})`],
+    })
+    return { virtualAccounts }
+  },
   routes: [
     {
       method: 'post', path: V, access: 'secret key', tag: 'virtual accounts', operationId: 'createVirtualAccount', summary: "Open a customer's permanent NGN virtual bank account",

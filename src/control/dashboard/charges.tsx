@@ -1,30 +1,10 @@
 import type { FC } from 'hono/jsx'
-import type { BankTransferCharge } from '../../bank-transfer/service.js'
 import type { CardCharge, ChargeBase } from '../../charges/types.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
-import type { DirectDebit } from '../../direct-debit/service.js'
 import type { MobileMoneyCharge } from '../../mobile-money/service.js'
-import type { VirtualAccountCharge } from '../../virtual-accounts/service.js'
-import { CheckoutStatus, attemptLabel, checkoutLines, transferLines } from './checkouts.js'
+import { CheckoutStatus, attemptLabel } from './checkouts.js'
 import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from './ui.js'
 import { chargeMatches, matchesRef, type DashboardSources, type Filters } from './view.js'
-
-/** The card, wallet or account a charge was made with (a card masked as first six****last four). */
-function instrument(c: ChargeBase): string[] {
-  if (c.kind === 'card') {
-    const card = (c as CardCharge).card
-    return [`${card.card_type} ${card.first_six}****${card.last_four}`]
-  }
-  if (c.kind === 'mobile_money') return [`wallet ${(c as MobileMoneyCharge).wallet.number}`]
-  if (c.kind === 'bank_transfer') return transferLines(c as BankTransferCharge)
-  if (c.kind === 'checkout') return checkoutLines(c as CheckoutCharge)
-  if (c.kind === 'virtual_account') {
-    const v = (c as VirtualAccountCharge).virtual_bank_account
-    return [`virtual account ${v.account_number} (${v.account_reference})`]
-  }
-  const d = c as DirectDebit
-  return [`account ${d.account_number} (${d.authorization_code})`]
-}
 
 /** The step a processing charge waits for (3DS, OTP, STK_PROMPT...). */
 export function pendingStep(c: ChargeBase): string | undefined {
@@ -42,7 +22,9 @@ interface AttemptOf {
 const ChargeRow: FC<{ s: DashboardSources; c: ChargeBase; attempt?: AttemptOf }> = ({ s, c, attempt }) => {
   const step = pendingStep(c)
   const tx = c.transaction_reference
-  const checkout = c.kind === 'checkout' ? (c as CheckoutCharge) : undefined
+  const kind = s.kinds.of(c.kind)
+  const checkout = s.checkout.is(c) ? c : undefined
+  const waiting = step ?? (c.status === 'processing' ? kind.waiting : undefined)
   return (
     <tr data-ref={c.payment_reference} data-kind={c.kind} data-status={c.status} data-parent={attempt ? c.parent : undefined} class={attempt?.nested ? 'attempt nested' : attempt ? 'attempt' : undefined}>
       <td class="ref">
@@ -52,8 +34,8 @@ const ChargeRow: FC<{ s: DashboardSources; c: ChargeBase; attempt?: AttemptOf }>
         <span class="sub">{when(c.created_at)}</span>
       </td>
       <td class="wrap-s">
-        {c.kind.replace('_', ' ')}
-        {instrument(c).map((line) => (
+        {kind.label}
+        {kind.instrument(c).map((line) => (
           <span class="sub mono">{line}</span>
         ))}
       </td>
@@ -65,8 +47,7 @@ const ChargeRow: FC<{ s: DashboardSources; c: ChargeBase; attempt?: AttemptOf }>
         ) : (
           <>
             {c.failure_message ? <div class="small muted">{c.failure_message}</div> : ''}
-            {step ? <div class="small">waiting for {step}</div> : ''}
-            {c.status === 'processing' && !step && c.kind === 'bank_transfer' ? <div class="small">waiting for a transfer</div> : ''}
+            {waiting ? <div class="small">waiting for {waiting}</div> : ''}
             {c.status === 'processing' ? (
               <div class="actions" style="margin-top:4px">
                 <ActionButton path={`/_sandbox/charges/${enc(tx)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Complete ${c.payment_reference} as success`} />
@@ -106,22 +87,21 @@ const ChargeRow: FC<{ s: DashboardSources; c: ChargeBase; attempt?: AttemptOf }>
 export const Charges: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
   const list = s.charges.list(ns)
   const checkouts = new Map<string, CheckoutCharge>()
-  for (const c of list) if (c.kind === 'checkout') checkouts.set(c.transaction_reference, c as CheckoutCharge)
+  for (const c of list) if (s.checkout.is(c)) checkouts.set(c.transaction_reference, c)
   const shown = (c: ChargeBase): boolean => {
     if (chargeMatches(c, f)) return true
     // a checkout is found by its attempts' references too
-    if (c.kind !== 'checkout' || !f.q || !chargeMatches(c, { ...f, q: undefined })) return false
-    return s.checkout.attempts(ns, c as CheckoutCharge).some((a) => matchesRef(f.q, a.payment_reference, a.transaction_reference))
+    if (!s.checkout.is(c) || !f.q || !chargeMatches(c, { ...f, q: undefined })) return false
+    return s.checkout.attempts(ns, c).some((a) => matchesRef(f.q, a.payment_reference, a.transaction_reference))
   }
   const shownCheckouts = new Set<string>()
   for (const c of checkouts.values()) if (shown(c)) shownCheckouts.add(c.transaction_reference)
   // top-level rows: every charge that is not an attempt of a checkout listed here
-  const all = newestFirst(list.filter((c) => (c.kind === 'checkout' ? shownCheckouts.has(c.transaction_reference) : !(c.parent && shownCheckouts.has(c.parent)) && chargeMatches(c, f))))
+  const all = newestFirst(list.filter((c) => (s.checkout.is(c) ? shownCheckouts.has(c.transaction_reference) : !(c.parent && shownCheckouts.has(c.parent)) && chargeMatches(c, f))))
   const top = all.slice(0, ROW_LIMIT)
   const rows = top.flatMap((c) => {
-    if (c.kind === 'checkout') {
-      const co = c as CheckoutCharge
-      return [<ChargeRow s={s} c={c} />, ...s.checkout.attempts(ns, co).map((a) => <ChargeRow s={s} c={a} attempt={{ checkout: co, nested: true }} />)]
+    if (s.checkout.is(c)) {
+      return [<ChargeRow s={s} c={c} />, ...s.checkout.attempts(ns, c).map((a) => <ChargeRow s={s} c={a} attempt={{ checkout: c, nested: true }} />)]
     }
     return [<ChargeRow s={s} c={c} attempt={c.parent ? { checkout: checkouts.get(c.parent), nested: false } : undefined} />]
   })

@@ -1,34 +1,14 @@
 import type { FC } from 'hono/jsx'
-import type { BankTransferCharge } from '../../bank-transfer/service.js'
 import type { ChargeBase } from '../../charges/types.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
-import { ActionButton, enc, money, when } from './ui.js'
+import { ActionButton, enc, when } from './ui.js'
 import type { DashboardSources } from './view.js'
 
 /**
- * What the charges list shows of Checkout Standard (docs/behaviour.md 9.8 and 13.1): a checkout's
- * channels and how it was paid, the buttons that pay it by a channel or cancel it (the control
- * calls a CI job makes), and a bank transfer's temporary account.
+ * What the charges list shows of Checkout Standard (docs/behaviour.md 9.8 and 13.1) beyond its
+ * kind's lines (its channels and how it was paid, declared with the kind): the buttons that pay it
+ * by a channel or cancel it (the control calls a CI job makes), and where an attempt belongs.
  */
-
-const CHANNEL_LABEL: Record<string, string> = { card: 'card', bank_transfer: 'bank transfer', mobile_money: 'mobile money' }
-export const channelLabel = (ch: string) => CHANNEL_LABEL[ch] ?? ch.replace(/_/g, ' ')
-
-/** The lines under a checkout's kind: what it offers, or what paid it. */
-export function checkoutLines(c: CheckoutCharge): string[] {
-  const lines = [c.payment_method ? `paid by ${channelLabel(c.payment_method)}` : `offers ${c.channels.map(channelLabel).join(', ') || 'no channel'}`]
-  if (c.attempts.length) lines.push(`${c.attempts.length} attempt${c.attempts.length === 1 ? '' : 's'}`)
-  return lines
-}
-
-/** The lines under a bank transfer's kind: its temporary account and what it waits for. */
-export function transferLines(c: BankTransferCharge): string[] {
-  const a = c.bank_account
-  const lines = [`account ${a.account_number}`, `${a.bank_name} (${a.bank_code}), ${a.account_name}`, `expects ${money(c.amount_expected, c.currency)}`, `account expires ${when(a.expiry_date_in_utc)}`]
-  const last = c.transfers.at(-1)
-  if (last) lines.push(`last transfer ${money(last.amount, c.currency)} (${last.payment_event}${last.reversal ? `, ${money(last.reversal.amount, c.currency)} returned` : ''})`)
-  return lines
-}
 
 /** A checkout's status lines: the message, and while it is open its expiry. */
 export const CheckoutStatus: FC<{ s: DashboardSources; c: CheckoutCharge }> = ({ s, c }) => {
@@ -43,7 +23,7 @@ export const CheckoutStatus: FC<{ s: DashboardSources; c: CheckoutCharge }> = ({
       {open ? (
         <div class="actions" style="margin-top:4px">
           {c.channels.map((ch) => (
-            <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay by ${channelLabel(ch)}`} name={`Pay ${ref} by ${channelLabel(ch)}`} />
+            <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay by ${s.kinds.of(ch).label}`} name={`Pay ${ref} by ${s.kinds.of(ch).label}`} />
           ))}
           <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/cancel`} label="Cancel" cls="danger" name={`Cancel checkout ${ref}`} />
           <a class="small" href={`/checkout/${enc(tx)}/pay`} target="_blank" rel="noopener">

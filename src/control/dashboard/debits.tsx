@@ -1,12 +1,12 @@
 import type { FC } from 'hono/jsx'
-import type { DirectDebit } from '../../direct-debit/service.js'
+import { DIRECT_DEBIT, isDebit, type DirectDebit } from '../../direct-debit/service.js'
 import { Badge, ROW_LIMIT, Table, money, newestFirst, when } from './ui.js'
 import { chargeMatches, type DashboardSources, type Filters } from './view.js'
 
 /** Direct debits: the charges made on a mandate. */
 export const Debits: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
-  if (f.kind && f.kind !== 'direct_debit') return <p class="empty">Hidden by the kind filter.</p>
-  const all = newestFirst(s.charges.list(ns).filter((c): c is DirectDebit => c.kind === 'direct_debit' && chargeMatches(c, f)))
+  if (f.kind && f.kind !== DIRECT_DEBIT) return <p class="empty">Hidden by the kind filter.</p>
+  const all = newestFirst(s.charges.list(ns).filter((c): c is DirectDebit => isDebit(c) && chargeMatches(c, f)))
   const rows = all.slice(0, ROW_LIMIT).map((d) => (
     <tr data-ref={d.payment_reference}>
       <td class="ref">

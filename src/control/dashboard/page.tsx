@@ -1,7 +1,7 @@
 import { html } from 'hono/html'
 import type { Child, FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../charges/types.js'
-import { isOpen, type CheckoutService } from '../../checkout/service.js'
+import { isCheckout, isOpen, type CheckoutService } from '../../checkout/service.js'
 import type { Kit } from '../../charges/kit.js'
 import type { Area } from '../../http/area.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
@@ -156,7 +156,7 @@ export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources>
         list: (ns) => [...built.store.col<ChargeBase>(ns, CHARGES).values()],
         count: (ns) => built.store.col(ns, CHARGES).size,
       },
-      checkout: { attempts: (ns, c) => built.checkout.attempts(ns, c), isOpen },
+      checkout: { attempts: (ns, c) => built.checkout.attempts(ns, c), isOpen, is: isCheckout },
     },
   }),
   routes: [

@@ -1,12 +1,12 @@
 import type { FC } from 'hono/jsx'
-import type { CardCharge } from '../../charges/types.js'
+import { CARD, type CardCharge } from '../../charges/types.js'
 import { pendingStep } from './charges.js'
 import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** Pre-authorizations: each one's ledger, and its captures, voids and refunds. */
 export const Preauths: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
-  if (f.kind && f.kind !== 'card') return <p class="empty">Hidden by the kind filter.</p>
+  if (f.kind && f.kind !== CARD) return <p class="empty">Hidden by the kind filter.</p>
   const list = newestFirst(
     s.preauth
       .list(ns)

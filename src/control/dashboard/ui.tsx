@@ -11,8 +11,7 @@ export function money(minor: number, currency: string): string {
   return formatMoney(currency, minor)
 }
 
-/** `2024-01-01 12:00:00Z` from an ISO time. */
-export const when = (iso: string | null | undefined) => (iso ? iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z') : '')
+export { when } from '../../clock.js'
 
 /** `+1d 2h 3m 4s` */
 export function duration(ms: number): string {

@@ -1,3 +1,4 @@
+import type { Kinds } from '../../charges/kinds.js'
 import type { BalanceService } from '../../balances/service.js'
 import type { PreauthService } from '../../cards/preauth.js'
 import type { ChargeBase, ChargeKind, ChargeStatus } from '../../charges/types.js'
@@ -26,7 +27,9 @@ export interface DashboardSources {
   directDebit: Pick<DirectDebitService, 'list' | 'movesFrom'>
   identity: Pick<IdentityService, 'checks'>
   /** a checkout's attempts, and whether it still takes payment */
-  checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean }
+  checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean; is(c: ChargeBase): c is CheckoutCharge }
+  /** what each kind of charge shows: its label, its instrument, what it waits for */
+  kinds: Pick<Kinds, 'of'>
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
   /** the merchant's balances and their history */

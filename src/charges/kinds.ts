@@ -1,0 +1,62 @@
+import type { Settings } from '../scenario/schema.js'
+import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
+
+/**
+ * What the sandbox decides per kind of charge, declared once by the area that serves the kind
+ * (its `build`, src/http/area.ts) and asked by the parts that handle every kind: the charge query
+ * and the pay-ins list, the ledger, the control API, the dashboard. No part outside a kind's own
+ * area compares a charge's kind against a name.
+ */
+export interface Kind<C extends ChargeBase = ChargeBase> {
+  kind: C['kind']
+  /** how the checkout page, its history and the dashboard name it: `bank transfer` */
+  label: string
+  /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
+  method(charge: C): PaymentMethod | null
+  /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md 13.4) */
+  settlesAtOnce?: boolean
+  /** what its charge query record adds (docs/api.md 2.8), which the pay-ins list reads too */
+  queryExtras(ns: string, charge: C): Record<string, unknown>
+  /** finishes a processing charge of it (`POST /_sandbox/charges/:reference/complete`); absent: nothing is left to complete */
+  complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): ChargeBase
+  /** the lines under its kind in the dashboard's charges table: the card, wallet or account it was paid with */
+  instrument(charge: C): string[]
+  /** as an attempt of a checkout, its line on the checkout page: `Mobile money 254700000000` */
+  attemptLine?(charge: C): string
+  /** what a processing charge of it waits for when no step is pending (the dashboard says so) */
+  waiting?: string
+}
+
+/** The pack's settlement delay, in milliseconds. */
+export const settlementDelayMs = (settings: Settings): number => Math.round(settings.settlement_delay_hours * 3_600_000)
+
+/** The kinds of the sandbox, one registry per wired sandbox (src/deps.ts), part of the kit. */
+export class Kinds {
+  readonly #kinds = new Map<string, Kind>()
+
+  /** Called by the area serving the kind, once. */
+  declare<C extends ChargeBase>(kind: Kind<C>): void {
+    if (this.#kinds.has(kind.kind)) throw new Error(`kind ${kind.kind} is declared twice`)
+    this.#kinds.set(kind.kind, kind as unknown as Kind)
+  }
+
+  of(kind: ChargeKind): Kind {
+    const k = this.#kinds.get(kind)
+    if (!k) throw new Error(`kind ${kind} is not declared`)
+    return k
+  }
+
+  /** How the charge was paid (docs/behaviour.md 13.3). */
+  methodOf(charge: ChargeBase): PaymentMethod | null {
+    return this.of(charge.kind).method(charge)
+  }
+
+  /**
+   * How long a pay-in of this charge takes to settle (docs/behaviour.md 13.4): at once when the
+   * kind of its payment method says so, otherwise after the pack's settlement delay.
+   */
+  settlementMs(charge: ChargeBase, settings: Settings): number {
+    const method = this.methodOf(charge)
+    return method && this.#kinds.get(method)?.settlesAtOnce ? 0 : settlementDelayMs(settings)
+  }
+}
