@@ -1,5 +1,5 @@
 import { customAlphabet } from 'nanoid'
-import { ChargeLifecycle, customerOf, requireProcessing, type AttemptEnds } from '../charges/lifecycle.js'
+import { ChargeLifecycle, requested, requireProcessing, type AttemptEnds } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, conflict, notFound } from '../errors.js'
@@ -109,17 +109,7 @@ export class BankTransferService {
 
   /** A new charge with its temporary account, processing until a transfer arrives. */
   create(ns: string, o: NewTransfer): BankTransferCharge {
-    const base = this.#charges.create(ns, {
-      payment_reference: o.reference,
-      amount: o.amount,
-      currency: o.currency,
-      description: o.narration ?? null,
-      customer: customerOf(o.customer),
-      metadata: o.metadata,
-      response_message: TRANSFER_MSG.WAITING,
-      created: 'temporary account issued',
-      parent: o.parent,
-    })
+    const base = this.#charges.create(ns, requested(o, o.narration ?? null, TRANSFER_MSG.WAITING, 'temporary account issued', o.parent))
     const bears = o.merchant_bears_cost ?? false
     const active = this.scenarios.forNs(ns)
     const settings = active.settings

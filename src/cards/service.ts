@@ -1,4 +1,4 @@
-import { StepLifecycle, customerOf, sha256, type AttemptEnds } from '../charges/lifecycle.js'
+import { StepLifecycle, requested, sha256, type AttemptEnds } from '../charges/lifecycle.js'
 import type { CardCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
@@ -87,17 +87,7 @@ export class CardService {
     if (!listed && !luhnValid(pan)) throw invalid({ 'card.number': 'is not a valid card number' })
     this.#checkExpiry(ns, input.card.expiry_month, input.card.expiry_year)
     const scenario = listed ?? defaultScenario(pan, scheme)
-    const base = this.#charges.create(ns, {
-      payment_reference: input.reference,
-      amount: input.amount,
-      currency: input.currency,
-      description: input.description ?? 'Card payment',
-      customer: customerOf(input.customer),
-      metadata: input.metadata,
-      response_message: CARD_MSG.IN_PROGRESS,
-      created: scenario.label,
-      parent,
-    })
+    const base = this.#charges.create(ns, requested(input, input.description ?? 'Card payment', CARD_MSG.IN_PROGRESS, scenario.label, parent))
     const settings = scenarios.settings
     const expect: CardCharge['expect'] = {}
     if (scenario.steps.includes('PIN')) expect.pin = sha256(scenario.pin ?? settings.pin)

@@ -45,8 +45,26 @@ export function requireProcessing<T extends ChargeBase>(charge: T | undefined): 
 export const sha256 = (s: string): string => createHash('sha256').update(s).digest('hex')
 
 /** `{name?, email}` as sent: name only when given. */
-export function customerOf(c: { email: string; name?: string }): { email: string; name?: string } {
+function customerOf(c: { email: string; name?: string }): { email: string; name?: string } {
   return c.name ? { name: c.name, email: c.email } : { email: c.email }
+}
+
+/** The fields every merchant's charge request carries, as the channels' schemas give them. */
+export interface ChargeRequest {
+  reference: string
+  amount: unknown
+  currency: string
+  customer: { email: string; name?: string }
+  metadata?: ChargeBase['metadata']
+}
+
+/**
+ * A new charge from a merchant's request: its reference, amount, currency, customer and metadata
+ * as sent; the channel says its description, what it says while it starts, the first history
+ * line, and the checkout it is an attempt of.
+ */
+export function requested(r: ChargeRequest, description: string | null, response_message: string, created: string, parent?: string): NewCharge {
+  return { payment_reference: r.reference, amount: r.amount, currency: r.currency, description, customer: customerOf(r.customer), metadata: r.metadata, response_message, created, parent }
 }
 
 /** What a channel sends to start a charge; the lifecycle makes the rest of its record. */

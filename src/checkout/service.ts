@@ -1,5 +1,5 @@
 import { toDecimalString } from '../money.js'
-import { ChargeLifecycle, customerOf, type AttemptEnds } from '../charges/lifecycle.js'
+import { ChargeLifecycle, requested, type AttemptEnds } from '../charges/lifecycle.js'
 import type { Kinds } from '../charges/kinds.js'
 import { locateCharge } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
@@ -80,16 +80,7 @@ export class CheckoutService {
 
   /** POST /charges/initialize */
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
-    const base = this.#charges.create(ns, {
-      payment_reference: input.reference,
-      amount: input.amount,
-      currency: input.currency,
-      description: input.narration ?? null,
-      customer: customerOf(input.customer),
-      metadata: input.metadata,
-      response_message: CHECKOUT_MSG.PENDING,
-      created: 'checkout initialized',
-    })
+    const base = this.#charges.create(ns, requested(input, input.narration ?? null, CHECKOUT_MSG.PENDING, 'checkout initialized'))
     const asked = input.channels ?? CHECKOUT_CHANNELS
     const channels = [...new Set(asked)].filter((ch): ch is PageChannel => ch !== 'pay_with_bank' && CHANNEL_CURRENCIES[ch].includes(input.currency))
     const due = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000

@@ -1,4 +1,4 @@
-import { StepLifecycle, customerOf, sha256, type AttemptEnds } from '../charges/lifecycle.js'
+import { StepLifecycle, requested, sha256, type AttemptEnds } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
@@ -108,17 +108,7 @@ export class MobileMoneyService {
       throw invalid({ currency: `must be ${listed.currency} for wallet ${number}` })
     }
     const scenario = listed ?? defaultWallet(number, input.currency)
-    const base = this.#charges.create(ns, {
-      payment_reference: input.reference,
-      amount: input.amount,
-      currency: input.currency,
-      description: input.description ?? null,
-      customer: customerOf(input.customer),
-      metadata: input.metadata,
-      response_message: MM_MSG.AUTH_REQUIRED,
-      created: scenario.label,
-      parent,
-    })
+    const base = this.#charges.create(ns, requested(input, input.description ?? null, MM_MSG.AUTH_REQUIRED, scenario.label, parent))
     const settings = scenarios.settings
     const bears = input.merchant_bears_cost ?? false
     const charge: MobileMoneyCharge = Object.assign(base, {
