@@ -24,8 +24,6 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
     const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
     kinds.declare<BankTransferCharge>({
       kind: 'bank_transfer',
-      label: 'bank transfer',
-      method: () => 'bank_transfer',
       // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
       settlesAtOnce: true,
       queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),

@@ -95,8 +95,6 @@ export const cardsArea: Area<CardServices, Kit> = {
     const cards = new CardService(store, clocks, scenarios, events, ledger, attempts, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
     kinds.declare<CardCharge>({
       kind: 'card',
-      label: 'card',
-      method: () => 'card',
       queryExtras: (ns, charge) => ({ card: charge.card, ...preauth.queryExtras(ns, charge) }),
       complete: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
       // masked as first six****last four

@@ -9,7 +9,7 @@ import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
  */
 export interface Kind<C extends ChargeBase = ChargeBase> {
   kind: C['kind']
-  /** how the checkout page, its history and the dashboard name it: `bank transfer` */
+  /** how the checkout page, its history and the dashboard name it: its name in words, `bank transfer` */
   label: string
   /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
   method(charge: C): PaymentMethod | null
@@ -27,6 +27,13 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   waiting?: string
 }
 
+/**
+ * What an area declares of its kind: the label is the kind's name in words, and a charge of a kind
+ * is paid by the method of the same name unless the kind says otherwise (a virtual account's
+ * transfer is a bank transfer, a checkout is paid by its attempt's channel).
+ */
+export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'method'> & Partial<Pick<Kind<C>, 'method'>>
+
 /** The pack's settlement delay, in milliseconds. */
 export const settlementDelayMs = (settings: Settings): number => Math.round(settings.settlement_delay_hours * 3_600_000)
 
@@ -35,9 +42,11 @@ export class Kinds {
   readonly #kinds = new Map<string, Kind>()
 
   /** Called by the area serving the kind, once. */
-  declare<C extends ChargeBase>(kind: Kind<C>): void {
-    if (this.#kinds.has(kind.kind)) throw new Error(`kind ${kind.kind} is declared twice`)
-    this.#kinds.set(kind.kind, kind as unknown as Kind)
+  declare<C extends ChargeBase>(declared: KindDeclaration<C>): void {
+    const name = declared.kind
+    if (this.#kinds.has(name)) throw new Error(`kind ${name} is declared twice`)
+    const kind: Kind<C> = { label: name.replaceAll('_', ' '), method: () => name as PaymentMethod, ...declared }
+    this.#kinds.set(name, kind as unknown as Kind)
   }
 
   of(kind: ChargeKind): Kind {

@@ -41,7 +41,6 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
     const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts, kinds)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
-      label: 'checkout',
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)
       method: (c) => c.payment_method ?? null,
       queryExtras: (_ns, c) => checkout.queryExtras(c),

@@ -48,8 +48,6 @@ export const directDebitArea: Area<DirectDebit, Kit> = {
     const directDebit = new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit)
     kinds.declare<DirectDebitCharge>({
       kind: 'direct_debit',
-      label: 'direct debit',
-      method: () => 'direct_debit',
       queryExtras: (_ns, debit) => directDebit.queryExtras(debit),
       complete: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),
       instrument: (debit) => [`account ${debit.account_number} (${debit.authorization_code})`],

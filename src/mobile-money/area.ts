@@ -24,8 +24,6 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
     const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
     kinds.declare<MobileMoneyCharge>({
       kind: 'mobile_money',
-      label: 'mobile money',
-      method: () => 'mobile_money',
       queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
       complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
       attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,

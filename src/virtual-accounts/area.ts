@@ -20,7 +20,6 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
     const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
     kinds.declare<VirtualAccountCharge>({
       kind: 'virtual_account',
-      label: 'virtual account',
       // a transfer into the account is a bank transfer (docs/behaviour.md 13.3)
       method: () => 'bank_transfer',
       queryExtras: (_ns, charge) => virtualAccounts.queryExtras(charge),
