@@ -142,9 +142,9 @@ export class Ledger {
   }
 
   /** Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge). */
-  creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string, nowMs: number): void {
+  creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
     const { amount, fee, vat, currency } = charge
-    const available_at = iso(nowMs + this.kinds.settlementMs(charge, settings))
+    const available_at = iso(Date.parse(now) + this.kinds.settlementMs(charge, settings))
     this.post(ns, 'payin', charge.payment_reference, { direction: 'credit', amount: amount - fee - vat, currency, available_at, created_at: now })
   }
 

@@ -50,7 +50,7 @@ function customerOf(c: { email: string; name?: string }): { email: string; name?
 }
 
 /** The fields every merchant's charge request carries, as the channels' schemas give them. */
-export interface ChargeRequest {
+interface ChargeRequest {
   reference: string
   amount: unknown
   currency: string
@@ -251,7 +251,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     this.channel.onSuccess?.(ns, charge)
     // a pay-in of its own (not a checkout's attempt, not a pre-authorization's hold) is the merchant's money
     if (!charge.parent && (!this.channel.payin || this.channel.payin(charge))) {
-      this.ledger.creditPayin(ns, charge, this.scenarios.forNs(ns).settings, now, this.clocks.now(ns))
+      this.ledger.creditPayin(ns, charge, this.scenarios.forNs(ns).settings, now)
     }
     this.#announce(ns, charge)
   }

@@ -163,6 +163,5 @@ export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {
     currency: STRING,
     status: STRING,
     created_at: STRING,
-    ledger: maybe(ARRAY),
   },
 }

@@ -137,8 +137,8 @@ export class RefundService {
    */
   refundCard(ns: string, input: RefundInput): { op: CardOperation; parent: CardCharge } {
     return this.preauth.refund(ns, input, {
-      check: (ns, tx, currency, amount) => this.checkCardRefund(ns, tx, currency, amount),
-      recorded: (ns, op, parent, targetAmount) => this.recordCardRefund(ns, op, parent, targetAmount),
+      check: (ns, tx, currency, amount) => this.#checkCardRefund(ns, tx, currency, amount),
+      recorded: (ns, op, parent, targetAmount) => this.#recordCardRefund(ns, op, parent, targetAmount),
     })
   }
 
@@ -146,7 +146,7 @@ export class RefundService {
    * Checks before the card refund of docs/api.md 3.2 writes anything: its transaction reference is
    * new among refunds, and the balance covers it.
    */
-  checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
+  #checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
     if (this.#col(ns).has(transactionReference)) throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
     if ((BALANCE_CURRENCIES as readonly string[]).includes(currency) && this.ledger.available(ns, currency, this.clocks.now(ns)) < amount) {
       throw badRequest(MSG.INSUFFICIENT_WALLET)
@@ -154,7 +154,7 @@ export class RefundService {
   }
 
   /** The card refund made `op` (succeeded at once): its refund record and debit. */
-  recordCardRefund(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void {
+  #recordCardRefund(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void {
     const refund = this.#record(
       ns,
       { charge: parent, method: 'card', collected: targetAmount },
