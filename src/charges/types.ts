@@ -132,6 +132,8 @@ export interface CardOperation {
 export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
+  // the pay-ins list's order (docs/behaviour.md 13.9)
+  order: (c) => [Date.parse(c.created_at)],
   indexes: {
     payment_reference: (c) => c.payment_reference,
     // a bank transfer's temporary account (bank-transfer/service.ts)

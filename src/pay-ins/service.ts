@@ -1,7 +1,7 @@
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
 import { CHARGES, type CardCharge, type ChargeBase } from '../charges/types.js'
-import { listPage, listTime, newestFirst } from '../http/cursor-list.js'
+import { listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
 import type { PayinQuery, PayinStatus } from './schemas.js'
 
@@ -42,10 +42,8 @@ export class PayinService {
 
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
   list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
-    const payins = [...this.store.col<ChargeBase>(ns, CHARGES).values()].filter(
-      (c) => !c.parent && (!q.currency || c.currency === q.currency) && (!q.status || payinStatus(c) === q.status),
-    )
-    const page = listPage(newestFirst(payins), q, { pointerOf: (c) => c.transaction_reference, dateOf: (c) => Date.parse(c.created_at) })
+    const charges = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES))
+    const page = orderedPage(charges, q, (c) => !c.parent && (!q.currency || c.currency === q.currency) && (!q.status || payinStatus(c) === q.status))
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 

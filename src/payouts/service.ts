@@ -2,7 +2,7 @@ import { customAlphabet } from 'nanoid'
 import type { Ledger } from '../charges/ledger.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
@@ -63,6 +63,8 @@ export interface Payout {
 
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
+  // the list's order (docs/behaviour.md 13.6)
+  order: (p) => [Date.parse(p.created_at)],
   fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING },
 }
 
@@ -224,13 +226,12 @@ export class PayoutService {
 
   /** Every payout of the namespace, newest first. */
   all(ns: string): Payout[] {
-    return newestFirst(this.#col(ns).values())
+    return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
-    const items = this.all(ns).filter((p) => (!q.currency || p.currency === q.currency) && (!q.status || p.status === q.status))
-    const page = listPage(items, q, { pointerOf: (p) => p.reference, dateOf: (p) => Date.parse(p.created_at) })
+    const page = orderedPage(recordsInOrder(this.#col(ns)), q, (p) => (!q.currency || p.currency === q.currency) && (!q.status || p.status === q.status))
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
   }
 

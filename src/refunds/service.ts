@@ -4,7 +4,7 @@ import { BALANCE_CURRENCIES, type Ledger } from '../charges/ledger.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
 import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
@@ -54,6 +54,8 @@ export interface Refund {
 
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
+  // the list's order (docs/behaviour.md 13.6)
+  order: (r) => [Date.parse(r.created_at)],
   fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
 }
 
@@ -226,15 +228,16 @@ export class RefundService {
 
   /** The namespace's refunds, newest first. */
   all(ns: string): Refund[] {
-    return newestFirst(this.#col(ns).values())
+    return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
   /** GET /refunds: a page of the list (docs/behaviour.md 13.6). */
   list(ns: string, q: RefundListQuery) {
-    const items = this.all(ns).filter(
+    const page = orderedPage(
+      recordsInOrder(this.#col(ns)),
+      q,
       (r) => (!q.status || r.status === q.status) && (!q.currency || r.currency === q.currency) && (!q.payment_reference || r.payment_reference === q.payment_reference),
     )
-    const page = listPage(items, q, { pointerOf: (r) => r.reference, dateOf: (r) => Date.parse(r.created_at) })
     return { has_more: page.has_more, refunds: page.items.map(listItem) }
   }
 }

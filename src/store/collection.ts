@@ -1,3 +1,4 @@
+import { RecordOrder, type OrderKey } from './order.js'
 import type { Records } from './records.js'
 import type { RecordRules } from './validate.js'
 
@@ -14,6 +15,8 @@ export interface CollectionSpec<T = any> extends RecordRules {
   indexes?: Record<string, IndexFn<T>>
   /** records kept live (the store's hotRecords when absent) */
   hot?: number
+  /** the order the lists read the records in (order.ts): the record's dates, in ms */
+  order?: (record: T) => OrderKey
 }
 
 /** Receives every change so the store can count and persist it. */
@@ -42,6 +45,8 @@ export class Collection<T extends object = Record<string, unknown>> {
   readonly #records: Records<T>
   readonly #indexes: Index<T>[] = []
   readonly #indexByName = new Map<string, Index<T>>()
+  /** the records in their declared order (`CollectionSpec.order`), when one is declared */
+  readonly ordered: RecordOrder<T> | undefined
 
   constructor(
     readonly ns: string,
@@ -49,8 +54,10 @@ export class Collection<T extends object = Record<string, unknown>> {
     readonly sink: ChangeSink | null,
     records: Records<T>,
     indexes: Record<string, IndexFn<T>> = {},
+    order?: (record: T) => OrderKey,
   ) {
     this.#records = records
+    this.ordered = order && new RecordOrder(order)
     for (const [indexName, fn] of Object.entries(indexes)) {
       const index = { fn, map: new Map(), keysOf: new Map() }
       this.#indexes.push(index)
@@ -110,6 +117,7 @@ export class Collection<T extends object = Record<string, unknown>> {
       if (replaced) this.#unindex(key)
       this.#index(key, record)
     }
+    this.ordered?.set(key, record)
     this.sink?.changed(this.ns, this.name, key)
     return record
   }
@@ -127,12 +135,14 @@ export class Collection<T extends object = Record<string, unknown>> {
       if (this.#records.has(key)) this.#unindex(key)
       this.#index(key, record)
     }
+    this.ordered?.set(key, record)
     this.#records.load(key, record)
   }
 
   /** Removes a record without recording a change: used when loading the file. */
   unload(key: string): void {
     this.#unindex(key)
+    this.ordered?.delete(key)
     this.#records.delete(key)
   }
 
