@@ -6,6 +6,7 @@ const kept = Array.from({ length: 9 }, (_, i) => ({ id: `p${i + 1}`, at: Date.pa
 const items: OrderedItems<{ id: string; at: number }> = {
   size: kept.length,
   dateAt: (i) => kept[i].at,
+  factsAt: (i) => kept[i],
   itemAt: (i) => kept[i],
   positionOf: (p) => {
     const i = kept.findIndex((x) => x.id === p)

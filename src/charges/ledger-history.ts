@@ -34,6 +34,8 @@ export interface HistoryRow {
   at: number
   before: number
   after: number
+  /** the entry (none for an opening balance) */
+  posting?: Posting
 }
 
 interface View {
@@ -82,7 +84,7 @@ export class LedgerHistory {
     this.#extend(ns, view, nowMs)
     const rows = view.rows
     const positions = view.positions
-    return { size: rows.length, dateAt: (i) => rows[i].at, itemAt: (i) => rows[i], positionOf: (p) => positions.get(p) }
+    return { size: rows.length, dateAt: (i) => rows[i].at, factsAt: (i) => rows[i], itemAt: (i) => rows[i], positionOf: (p) => positions.get(p) }
   }
 
   #open(opening: number): View {
@@ -95,17 +97,17 @@ export class LedgerHistory {
   }
 
   #extend(ns: string, view: View, nowMs: number): void {
-    const col = this.col(ns)
-    const order = col.ordered!
+    const order = this.col(ns).ordered!
     for (let j = view.rows.length - view.openings; j < order.size && order.orderKeyAt(j)[0] <= nowMs; j++) {
       const key = order.keyAt(j)
-      const p = col.get(key)!
-      this.#add(view, { key, group: key.slice(0, key.lastIndexOf(':')), currency: p.currency, direction: p.direction, amount: p.amount, at: order.orderKeyAt(j)[0] })
+      // the ledger's order keeps each entry as its facts (LEDGER_SPEC): no record is read
+      const p = order.factsAt(j) as unknown as Posting
+      this.#add(view, { key, group: key.slice(0, key.lastIndexOf(':')), currency: p.currency, direction: p.direction, amount: p.amount, at: order.orderKeyAt(j)[0], posting: p })
     }
     view.upTo = nowMs
   }
 
-  #add(view: View, e: { key: string; group: string; currency: string; direction: Posting['direction']; amount: number; at: number }): void {
+  #add(view: View, e: { key: string; group: string; currency: string; direction: Posting['direction']; amount: number; at: number; posting?: Posting }): void {
     const was = view.running.get(e.currency) ?? 0
     const after = was + (e.direction === 'credit' ? e.amount : -e.amount)
     view.running.set(e.currency, after)
@@ -113,6 +115,6 @@ export class LedgerHistory {
     view.seen.set(e.group, n + 1)
     const pointer = `${e.group}:${n}`
     view.positions.set(pointer, view.rows.length)
-    view.rows.push({ key: e.key, pointer, currency: e.currency, direction: e.direction, amount: e.amount, at: e.at, before: was, after })
+    view.rows.push({ key: e.key, pointer, currency: e.currency, direction: e.direction, amount: e.amount, at: e.at, before: was, after, posting: e.posting })
   }
 }

@@ -1,5 +1,6 @@
 import { invalid } from '../errors.js'
 import type { Collection } from '../store/collection.js'
+import type { Facts } from '../store/order.js'
 import { z } from './zod-messages.js'
 
 /**
@@ -58,18 +59,22 @@ export type ListQuery = z.infer<typeof listQuerySchema>
 
 /**
  * A list's items as they are kept in order, oldest first (a collection's declared order,
- * src/store/order.ts, or the balance history's rows): how many, the date (ms) of the `i`th and
- * the item itself, and the position of the item a pointer names.
+ * src/store/order.ts, or the balance history's rows): how many, the date (ms) of the `i`th, the
+ * facts its filters read and the item itself, and the position of the item a pointer names.
  */
-export interface OrderedItems<T> {
+export interface OrderedItems<T, F = T> {
   readonly size: number
   dateAt(i: number): number
+  factsAt(i: number): F
   itemAt(i: number): T
   positionOf(pointer: string): number | undefined
 }
 
-/** A collection's records in its declared order: the pointer is a record's key, the date its order's first. */
-export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<T> {
+/**
+ * A collection's records in its declared order: the pointer is a record's key, the date its
+ * order's first, the facts those the order keeps.
+ */
+export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<T, Facts> {
   const order = col.ordered
   if (!order) throw new Error(`the collection ${col.name} declares no order`)
   return {
@@ -77,18 +82,19 @@ export function recordsInOrder<T extends object>(col: Collection<T>): OrderedIte
       return order.size
     },
     dateAt: (i) => order.orderKeyAt(i)[0],
+    factsAt: (i) => order.factsAt(i),
     itemAt: (i) => col.get(order.keyAt(i))!,
     positionOf: (pointer) => order.position(pointer),
   }
 }
 
 /** The records of `items`, newest first (the dashboard's panels read them so). */
-export function* newestFirst<T>(items: OrderedItems<T>): Generator<T> {
+export function* newestFirst<T, F>(items: OrderedItems<T, F>): Generator<T> {
   for (let i = items.size - 1; i >= 0; i--) yield items.itemAt(i)
 }
 
 /** The first position in [0, size) whose date passes `ok` (dates ascending), `size` when none does. */
-function firstWhere<T>(items: OrderedItems<T>, ok: (date: number) => boolean): number {
+function firstWhere<T, F>(items: OrderedItems<T, F>, ok: (date: number) => boolean): number {
   let lo = 0
   let hi = items.size
   while (lo < hi) {
@@ -100,14 +106,15 @@ function firstWhere<T>(items: OrderedItems<T>, ok: (date: number) => boolean): n
 }
 
 /**
- * One page of a list, newest first: the items `matches` takes (the list's own filters) within the
- * date range (`date_to` a day alone means the whole of that day), then the cursor and the limit.
- * `has_more` says whether items lie beyond the page in the direction it was read. The date range
- * and the cursor are found by position (a binary search, a Map lookup); from there the items are
- * read one by one until the page and one more are found, so a page costs its size, plus the items
- * a filter passes over (docs/behaviour.md 13.6).
+ * One page of a list, newest first: the items whose facts `matches` takes (the list's own
+ * filters) within the date range (`date_to` a day alone means the whole of that day), then the
+ * cursor and the limit. `has_more` says whether items lie beyond the page in the direction it was
+ * read. The date range and the cursor are found by position (a binary search, a Map lookup); from
+ * there the facts are read one by one until the page and one more match, and only those items
+ * are read: a page costs its size, plus one look at the facts of each item a filter passes over
+ * (docs/behaviour.md 13.6).
  */
-export function orderedPage<T>(items: OrderedItems<T>, q: ListQuery, matches: (item: T) => boolean): { has_more: boolean; items: T[] } {
+export function orderedPage<T, F>(items: OrderedItems<T, F>, q: ListQuery, matches: (facts: F) => boolean): { has_more: boolean; items: T[] } {
   const from = q.date_from ? parseListDate(q.date_from) : -Infinity
   const to = q.date_to ? parseListDate(q.date_to) + (q.date_to.length === 10 ? 86_399_999 : 999) : Infinity
   const lo = firstWhere(items, (at) => at >= from)
@@ -115,26 +122,26 @@ export function orderedPage<T>(items: OrderedItems<T>, q: ListQuery, matches: (i
   const limit = q.limit ?? LIST_LIMIT.default
   const before = q.ending_before ?? q.starting_before
   const cursor = q.starting_after ?? before
-  const found: T[] = []
+  const found: number[] = []
   const take = (i: number) => {
-    const item = items.itemAt(i)
-    if (matches(item)) found.push(item)
+    if (matches(items.factsAt(i))) found.push(i)
   }
+  const read = (at: number[]) => at.map((i) => items.itemAt(i))
   let newest = hi - 1
   if (cursor !== undefined) {
     const at = items.positionOf(cursor)
-    if (at === undefined || at < lo || at >= hi || !matches(items.itemAt(at))) {
+    if (at === undefined || at < lo || at >= hi || !matches(items.factsAt(at))) {
       throw invalid({ [q.starting_after ? 'starting_after' : before === q.ending_before ? 'ending_before' : 'starting_before']: 'is not the pointer of an item of this list' })
     }
     if (!q.starting_after) {
       // the newer items nearest the cursor
       for (let i = at + 1; i < hi && found.length <= limit; i++) take(i)
-      return { has_more: found.length > limit, items: found.slice(0, limit).reverse() }
+      return { has_more: found.length > limit, items: read(found.slice(0, limit).reverse()) }
     }
     newest = at - 1
   }
   for (let i = newest; i >= lo && found.length <= limit; i--) take(i)
-  return { has_more: found.length > limit, items: found.slice(0, limit) }
+  return { has_more: found.length > limit, items: read(found.slice(0, limit)) }
 }
 
 /** A time as the lists write it: `YYYY-MM-DD HH:MM:SS` (UTC). */

@@ -1,9 +1,9 @@
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
-import { CHARGES, type CardCharge, type ChargeBase } from '../charges/types.js'
+import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
-import type { PayinQuery, PayinStatus } from './schemas.js'
+import type { PayinQuery } from './schemas.js'
 
 /**
  * The pay-ins list (docs/behaviour.md 13.9): every charge of the namespace a customer paid or may
@@ -27,12 +27,6 @@ export interface PayinItem {
   date_completed: string | null
 }
 
-/** A pay-in's status as the list shows it and filters on: a pre-authorization's is its hold's. */
-export function payinStatus(charge: ChargeBase): PayinStatus {
-  const hold = (charge as CardCharge).preauth
-  return hold && charge.status === 'success' ? hold.state : charge.status
-}
-
 export class PayinService {
   constructor(
     private readonly store: Store,
@@ -43,7 +37,7 @@ export class PayinService {
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
   list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
     const charges = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES))
-    const page = orderedPage(charges, q, (c) => !c.parent && (!q.currency || c.currency === q.currency) && (!q.status || payinStatus(c) === q.status))
+    const page = orderedPage(charges, q, (f) => !f.parent && (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 

@@ -64,7 +64,7 @@ export interface Payout {
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
   // the list's order (docs/behaviour.md 13.6)
-  order: (p) => [Date.parse(p.created_at)],
+  order: { by: (p) => [Date.parse(p.created_at)], facts: (p) => ({ currency: p.currency, status: p.status }) },
   fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING },
 }
 
@@ -231,7 +231,7 @@ export class PayoutService {
 
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
-    const page = orderedPage(recordsInOrder(this.#col(ns)), q, (p) => (!q.currency || p.currency === q.currency) && (!q.status || p.status === q.status))
+    const page = orderedPage(recordsInOrder(this.#col(ns)), q, (f) => (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
   }
 

@@ -55,7 +55,7 @@ export interface Refund {
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
   // the list's order (docs/behaviour.md 13.6)
-  order: (r) => [Date.parse(r.created_at)],
+  order: { by: (r) => [Date.parse(r.created_at)], facts: (r) => ({ status: r.status, currency: r.currency, payment_reference: r.payment_reference }) },
   fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
 }
 
@@ -236,7 +236,7 @@ export class RefundService {
     const page = orderedPage(
       recordsInOrder(this.#col(ns)),
       q,
-      (r) => (!q.status || r.status === q.status) && (!q.currency || r.currency === q.currency) && (!q.payment_reference || r.payment_reference === q.payment_reference),
+      (f) => (!q.status || f.status === q.status) && (!q.currency || f.currency === q.currency) && (!q.payment_reference || f.payment_reference === q.payment_reference),
     )
     return { has_more: page.has_more, refunds: page.items.map(listItem) }
   }

@@ -1,4 +1,4 @@
-import { RecordOrder, type OrderKey } from './order.js'
+import { RecordOrder, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
 import type { RecordRules } from './validate.js'
 
@@ -15,8 +15,8 @@ export interface CollectionSpec<T = any> extends RecordRules {
   indexes?: Record<string, IndexFn<T>>
   /** records kept live (the store's hotRecords when absent) */
   hot?: number
-  /** the order the lists read the records in (order.ts): the record's dates, in ms */
-  order?: (record: T) => OrderKey
+  /** the order the lists read the records in, and the facts they filter on (order.ts) */
+  order?: OrderSpec<T>
 }
 
 /** Receives every change so the store can count and persist it. */
@@ -54,7 +54,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     readonly sink: ChangeSink | null,
     records: Records<T>,
     indexes: Record<string, IndexFn<T>> = {},
-    order?: (record: T) => OrderKey,
+    order?: OrderSpec<T>,
   ) {
     this.#records = records
     this.ordered = order && new RecordOrder(order)

@@ -6,6 +6,10 @@
  * order comes back after a restart). It is kept as records are put, loaded and unloaded, so a list
  * reads a page by position instead of sorting the collection on each call (docs/behaviour.md 13.6).
  *
+ * Beside each position it keeps the record's facts (`facts`: the few fields the list filters on),
+ * taken on every put, so a filtered page passes over the records it does not show without reading
+ * them (a cold record would be parsed).
+ *
  * A record written with a key at or after the last one's (the usual case: dates move forward) is
  * appended; one that lands earlier is placed by a binary search and a splice.
  */
@@ -13,9 +17,22 @@
 /** A record's place: its order key (compared element by element) and its sequence number. */
 export type OrderKey = readonly number[]
 
+/** The fields a list filters on (or shows), by name. */
+export type Facts = Readonly<Record<string, string | number | null | undefined>>
+
+/** What a collection's spec declares of its order: the order key and the facts kept beside it. */
+export interface OrderSpec<T> {
+  by: (record: T) => OrderKey
+  /** none: the list reads its items some other way (the balance history's rows) */
+  facts?: (record: T) => Facts
+}
+
+const NO_FACTS: Facts = {}
+
 interface Place {
   by: OrderKey
   seq: number
+  facts: Facts
 }
 
 function compare(a: Place, b: Place): number {
@@ -31,7 +48,7 @@ export class RecordOrder<T> {
   readonly #placeOf = new Map<string, Place>()
   #nextSeq = 0
 
-  constructor(private readonly orderOf: (record: T) => OrderKey) {}
+  constructor(private readonly spec: OrderSpec<T>) {}
 
   get size(): number {
     return this.#keys.length
@@ -47,6 +64,11 @@ export class RecordOrder<T> {
     return this.#places[i].by
   }
 
+  /** The facts of the record at position `i`. */
+  factsAt(i: number): Facts {
+    return this.#places[i].facts
+  }
+
   /** The position of a key, or undefined. */
   position(key: string): number | undefined {
     const place = this.#placeOf.get(key)
@@ -55,20 +77,19 @@ export class RecordOrder<T> {
     return this.#keys[i] === key ? i : undefined
   }
 
-  /** The first position whose order key is at least `by` (`size` when none is). */
-  firstAtLeast(by: OrderKey): number {
-    return this.#lowerBound({ by, seq: -1 })
-  }
-
   /** A record written (or loaded): placed, or moved when its order key changed. */
   set(key: string, record: T): void {
-    const by = this.orderOf(record)
+    const by = this.spec.by(record)
+    const facts = this.spec.facts?.(record) ?? NO_FACTS
     const had = this.#placeOf.get(key)
     if (had) {
-      if (had.by.length === by.length && had.by.every((v, i) => v === by[i])) return
+      if (had.by.length === by.length && had.by.every((v, i) => v === by[i])) {
+        had.facts = facts
+        return
+      }
       this.delete(key)
     }
-    const place = { by, seq: had ? had.seq : this.#nextSeq++ }
+    const place = { by, seq: had ? had.seq : this.#nextSeq++, facts }
     this.#placeOf.set(key, place)
     const last = this.#places.length - 1
     if (last < 0 || compare(this.#places[last], place) < 0) {
