@@ -41,6 +41,12 @@ function compare(a: Place, b: Place): number {
   return a.by.length - b.by.length || a.seq - b.seq
 }
 
+function sameKey(a: OrderKey, b: OrderKey): boolean {
+  if (a.length !== b.length) return false
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false
+  return true
+}
+
 export class RecordOrder<T> {
   /** the keys, ascending */
   readonly #keys: string[] = []
@@ -83,7 +89,7 @@ export class RecordOrder<T> {
     const facts = this.spec.facts?.(record) ?? NO_FACTS
     const had = this.#placeOf.get(key)
     if (had) {
-      if (had.by.length === by.length && had.by.every((v, i) => v === by[i])) {
+      if (sameKey(had.by, by)) {
         had.facts = facts
         return
       }
