@@ -46,6 +46,8 @@ interface View {
   opening: number
   /** the clock the rows were last extended to */
   upTo: number
+  /** the order key of the newest entry among the rows */
+  last?: OrderKey
   running: Map<string, number>
   seen: Map<string, number>
   positions: Map<string, number>
@@ -68,10 +70,8 @@ export class LedgerHistory {
 
   /** An entry was posted: rows already past its place are no longer the history. */
   posted(ns: string, entry: Posting): void {
-    const view = this.#views.get(ns)
-    if (!view || view.rows.length === view.openings) return
-    const last = this.col(ns).ordered!.orderKeyAt(view.rows.length - view.openings - 1)
-    if (before(entryOrder(entry), last)) this.#views.delete(ns)
+    const last = this.#views.get(ns)?.last
+    if (last && before(entryOrder(entry), last)) this.#views.delete(ns)
   }
 
   /** The rows at `nowMs`, oldest first. */
@@ -103,6 +103,7 @@ export class LedgerHistory {
       // the ledger's order keeps each entry as its facts (LEDGER_SPEC): no record is read
       const p = order.factsAt(j) as unknown as Posting
       this.#add(view, { key, group: key.slice(0, key.lastIndexOf(':')), currency: p.currency, direction: p.direction, amount: p.amount, at: order.orderKeyAt(j)[0], posting: p })
+      view.last = order.orderKeyAt(j)
     }
     view.upTo = nowMs
   }
