@@ -73,7 +73,7 @@ const events = () => deps.events.list(NS).map((e) => `${e.event} ${e.data.paymen
 beforeEach(async () => {
   deps = await createDeps(resolveConfig({ port: 0 }, {}))
   deps.clocks.freeze(NS, true)
-  life = new StepLifecycle(deps.store, deps.clocks, deps.scenarios, deps.events, deps.ledger, channel())
+  life = new StepLifecycle(deps, channel())
   calls = []
   announce = true
 })

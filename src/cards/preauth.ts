@@ -1,11 +1,7 @@
 import { randomInt } from 'node:crypto'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
-import type { Ledger } from '../charges/ledger.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
-import type { Events } from '../webhooks/events.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
 import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
 import { CARD_MSG } from './messages.js'
@@ -37,15 +33,10 @@ const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).joi
  * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
  * A refused operation throws before it changes anything.
  */
-export class PreauthService {
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
-  ) {
-    clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
+export class PreauthService extends OnEngine {
+  constructor(engine: Engine) {
+    super(engine)
+    this.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge, true)
     })

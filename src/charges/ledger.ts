@@ -99,7 +99,7 @@ export class Ledger {
     private readonly store: Store,
     private readonly scenarios: Scenarios,
     /** what each kind of charge decides, its settlement among them */
-    readonly kinds: Kinds,
+    private readonly kinds: Kinds,
   ) {
     const drop = (ns: string) => void this.#totals.delete(ns)
     store.registerState({ reset: drop, restored: drop })

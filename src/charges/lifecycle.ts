@@ -1,14 +1,10 @@
 import { createHash } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
-import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from './ledger.js'
+import { OnEngine, type Engine } from './kit.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
@@ -139,19 +135,18 @@ export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
 }
 
 /** A channel's charges from creation to their one end (see the top of this file). */
-export class ChargeLifecycle<C extends ChargeBase> {
+export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
+  readonly #attempts: AttemptEnds
+
   constructor(
-    protected readonly store: Store,
-    protected readonly clocks: Clocks,
-    protected readonly scenarios: Scenarios,
-    protected readonly events: Events,
-    protected readonly ledger: Ledger,
+    engine: Engine,
     protected readonly channel: Channel<C>,
-    protected readonly attempts?: AttemptEnds,
   ) {
+    super(engine)
+    this.#attempts = engine.attempts
     const expired = channel.expired
     if (expired !== undefined) {
-      clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
+      this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
         const charge = this.col(ns).get(p.tx)
         if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
         charge.expiry_timer = null
@@ -292,7 +287,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.completed_at = now
     charge.updated_at = now
     charge.history.push({ at: now, step: 'expiry', result: message })
-    if (charge.parent) this.attempts?.ended(ns, charge)
+    if (charge.parent) this.#attempts.ended(ns, charge)
   }
 
   /**
@@ -301,13 +296,13 @@ export class ChargeLifecycle<C extends ChargeBase> {
    */
   #announce(ns: string, charge: C): void {
     if (charge.parent) {
-      this.attempts?.ended(ns, charge)
+      this.#attempts.ended(ns, charge)
       return
     }
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
-    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.ledger.kinds)
+    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.kinds)
     this.events.record(ns, type, data, channel.target ? { target: channel.target(charge) } : undefined)
   }
 }
@@ -316,8 +311,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, ledger: Ledger, channel: StepChannel<C>, attempts?: AttemptEnds) {
-    super(store, clocks, scenarios, events, ledger, channel, attempts)
+  constructor(engine: Engine, channel: StepChannel<C>) {
+    super(engine, channel)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */

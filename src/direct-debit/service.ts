@@ -1,19 +1,15 @@
 import { randomInt } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
 import { parseAmount, toMajor } from '../money.js'
 import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
@@ -95,33 +91,26 @@ const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
  * moved by control calls and by the clock, and debits that complete after a delay by the account's
  * scenario.
  */
-export class DirectDebitService {
+export class DirectDebitService extends OnEngine {
   readonly #debits: ChargeLifecycle<DirectDebit>
   /** the merchant's transaction limit, minor units */
   readonly #limit: number
 
   /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    ledger: Ledger,
-    namespaces: Namespaces,
-    debitLimit: number,
-  ) {
+  constructor(engine: Engine, namespaces: Namespaces, debitLimit: number) {
+    super(engine)
     this.#limit = Math.round(debitLimit * 100)
-    this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, ledger, {
+    this.#debits = new ChargeLifecycle<DirectDebit>(engine, {
       kind: DIRECT_DEBIT,
       prefix: 'DD',
       attempt: 'bank_account',
       succeeded: DD_MSG.DEBIT_SUCCESS,
     })
-    clocks.on(EXPIRE, (ns, p: { reference: string }) => {
+    this.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
       const auth = this.#auths(ns).get(p.reference)
       if (auth) this.#expireIfDue(ns, auth)
     })
-    clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
     namespaces.onSeed((ns) => this.seed(ns))
   }
 

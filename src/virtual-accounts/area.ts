@@ -15,10 +15,10 @@ const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
 export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService }, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
   collections: [VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC],
-  build({ store, clocks, scenarios, events, ledger, bankTransfer, config, kinds }) {
+  build(kit) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel
-    const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
-    kinds.declare<VirtualAccountCharge>({
+    const virtualAccounts = new VirtualAccountService(kit, kit.bankTransfer, kit.config.maxVirtualAccounts)
+    kit.kinds.declare<VirtualAccountCharge>({
       kind: 'virtual_account',
       // a transfer into the account is a bank transfer (docs/behaviour.md 13.3)
       method: () => 'bank_transfer',
