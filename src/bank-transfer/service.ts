@@ -61,8 +61,8 @@ export interface BankTransferCharge extends ChargeBase {
 
 export interface NewTransfer {
   reference: string
-  /** major units, as sent */
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   customer: { email: string; name?: string }
   narration?: string | null

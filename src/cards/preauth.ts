@@ -2,8 +2,8 @@ import { randomInt } from 'node:crypto'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
-import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
+import { ApiError, MSG, badRequest, notFound } from '../errors.js'
+import { computeFee, toDecimalString, toMajor } from '../money.js'
 import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
@@ -78,8 +78,7 @@ export class PreauthService extends OnEngine {
     const ledger = this.#usableLedger(ns, parent)
     this.#newTxRef(ns, input.transaction_reference)
     this.#currency(parent, input.currency)
-    const amount = parseAmount(input.amount, { allowString: true })
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     const left = ledger.authorized - ledger.captured
     if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
@@ -148,8 +147,7 @@ export class PreauthService extends OnEngine {
     const parent = this.#charges(ns).findBy('payment_reference', input.payment_reference)
     if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     this.#currency(parent, input.currency)
-    const amount = parseAmount(input.amount, { allowString: true })
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     const targetRef = input.target_transaction_reference
     let refundable: number
     let targetAmount: number

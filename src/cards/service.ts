@@ -3,6 +3,7 @@ import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { CardCharge } from '../charges/types.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
 import type { CardScenario, CardStep } from '../scenario/schema.js'
+import { toMajor } from '../money.js'
 import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
@@ -167,12 +168,12 @@ export class CardService extends OnEngine {
   responseData(charge: CardCharge, origin: string) {
     const step = charge.status === 'processing' ? charge.pending_steps[0] : undefined
     const data: Record<string, unknown> = {
-      amount: charge.amount / 100,
-      amount_charged: charge.status === 'success' ? charge.amount / 100 : 0,
+      amount: toMajor(charge.amount),
+      amount_charged: charge.status === 'success' ? toMajor(charge.amount) : 0,
       auth_model: charge.auth_model,
       currency: charge.currency,
-      fee: charge.fee / 100,
-      vat: charge.vat / 100,
+      fee: toMajor(charge.fee),
+      vat: toMajor(charge.vat),
       response_message: charge.response_message,
       payment_reference: charge.payment_reference,
       transaction_reference: charge.transaction_reference,

@@ -1,3 +1,4 @@
+import { toMinor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
@@ -190,7 +191,7 @@ export class Ledger {
 
   /** the pack's `opening_balance`, in minor units: what each balance currency opens with */
   #openingMinor(ns: string): number {
-    return Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100)
+    return toMinor(this.scenarios.forNs(ns).settings.opening_balance)
   }
 
   /** The balances at `nowMs` (the opening balance included), by currency, in minor units. */

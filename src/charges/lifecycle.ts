@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
-import { FAILURE, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount } from '../money.js'
+import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
+import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Settings } from '../scenario/schema.js'
 import { OnEngine, type Engine } from './kit.js'
@@ -10,7 +10,7 @@ import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } fro
 
 /**
  * One charge lifecycle for every pay-in channel: a charge is created (its reference checked, its
- * amount parsed, its fee and VAT from the pack settings), goes through the channel's steps, then
+ * fee and VAT from the pack settings), goes through the channel's steps, then
  * succeeds or fails once, is stored, and announces its end with charge.success / charge.failed.
  * A channel only describes itself (`Channel`, `StepChannel`): its steps, their prompts, how a step
  * is answered and what its responses look like stay with the channel's service.
@@ -48,7 +48,8 @@ function customerOf(c: { email: string; name?: string }): { email: string; name?
 /** The fields every merchant's charge request carries, as the channels' schemas give them. */
 interface ChargeRequest {
   reference: string
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   customer: { email: string; name?: string }
   metadata?: ChargeBase['metadata']
@@ -66,8 +67,8 @@ export function requested(r: ChargeRequest, description: string | null, response
 /** What a channel sends to start a charge; the lifecycle makes the rest of its record. */
 export interface NewCharge {
   payment_reference: string
-  /** the amount as sent, in major units */
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   description: string | null
   customer: ChargeBase['customer']
@@ -187,16 +188,14 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * A new charge, processing, with its first history line: the amount must parse and the payment
-   * reference be new; the fee and VAT come from the pack settings. The channel adds its own fields
+   * A new charge, processing, with its first history line: the payment reference must be new; the
+   * fee and VAT come from the pack settings. The channel adds its own fields
    * with Object.assign, then takes it through its steps and saves it.
    */
   create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
-    const amount = parseAmount(o.amount)
-    if (amount === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
     if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
     const settings = this.scenarios.forNs(ns).settings
-    const { fee, vat } = computeFee(amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
+    const { fee, vat } = computeFee(o.amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
     const now = this.clocks.iso(ns)
     // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
     // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
@@ -204,7 +203,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
       kind: this.channel.kind,
       transaction_reference: newTransactionReference(this.channel.prefix),
       payment_reference: o.payment_reference,
-      amount,
+      amount: o.amount,
       currency: o.currency,
       fee,
       vat,

@@ -128,7 +128,7 @@ export class CheckoutService extends OnEngine {
     const child = this.cards.charge(ns, {
       reference: this.#attemptReference(c),
       card,
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency as 'NGN',
       customer: this.#customer(c),
       metadata: c.metadata ?? undefined,
@@ -160,7 +160,7 @@ export class CheckoutService extends OnEngine {
     if (!new RegExp(`^\\+?${prefix}\\d{9}$`).test(number)) throw invalid({ 'mobile_money.number': `must be ${prefix} followed by 9 digits for ${c.currency}` })
     const child = this.mobileMoney.charge(ns, {
       reference: this.#attemptReference(c),
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency as 'KES',
       customer: this.#customer(c),
       mobile_money: { number },
@@ -191,7 +191,7 @@ export class CheckoutService extends OnEngine {
     this.#open(c, 'bank_transfer')
     const child = this.bankTransfer.create(ns, {
       reference: this.#attemptReference(c),
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency,
       customer: this.#customer(c),
       narration: c.description,

@@ -4,7 +4,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
-import { parseAmount, toMajor } from '../money.js'
+import { toMajor, toMinor } from '../money.js'
 import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
@@ -99,7 +99,7 @@ export class DirectDebitService extends OnEngine {
   /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
   constructor(engine: Engine, namespaces: Namespaces, debitLimit: number) {
     super(engine)
-    this.#limit = Math.round(debitLimit * 100)
+    this.#limit = toMinor(debitLimit)
     this.#debits = new ChargeLifecycle<DirectDebit>(engine, {
       kind: DIRECT_DEBIT,
       prefix: 'DD',
@@ -131,7 +131,7 @@ export class DirectDebitService extends OnEngine {
     const auth: DebitAuthorization = {
       reference: s.reference,
       status: s.status,
-      amount: Math.round(s.amount * 100),
+      amount: toMinor(s.amount),
       currency: 'NGN',
       type: 'variable',
       account_name: s.account_name ?? 'Sandbox Customer',
@@ -171,7 +171,7 @@ export class DirectDebitService extends OnEngine {
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
     if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
-    const amount = parseAmount(input.amount)!
+    const { amount } = input
     const at = new Date(now).toISOString()
     const auth: DebitAuthorization = {
       reference,
@@ -231,8 +231,7 @@ export class DirectDebitService extends OnEngine {
       throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
     if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
-    const amount = parseAmount(input.amount)
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
     const reference = input.reference ?? `DD-${refId()}`
@@ -241,8 +240,7 @@ export class DirectDebitService extends OnEngine {
     const narration = maskPansIn(input.narration)
     const base = this.#debits.create(ns, {
       payment_reference: reference,
-      // parsed again there: it passed the stricter check above
-      amount: input.amount,
+      amount,
       currency: 'NGN',
       description: `Direct Debit: ${narration}`,
       customer: { name: auth.account_name },

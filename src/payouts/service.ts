@@ -3,7 +3,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
-import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
+import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { PAYOUT_MSG } from './messages.js'
@@ -149,9 +149,9 @@ export class PayoutService extends OnEngine {
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
-    const amount = parseAmount(d.amount, { allowString: true })!
-    if (limit && amount < Math.round(limit.min * 100)) throw conflict(PAYOUT_MSG.belowMinimum(Math.round(limit.min * 100), d.currency))
-    if (limit && amount > Math.round(limit.max * 100)) throw badRequest(PAYOUT_MSG.aboveMaximum(Math.round(limit.max * 100), d.currency))
+    const { amount } = d
+    if (limit && amount < toMinor(limit.min)) throw conflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency))
+    if (limit && amount > toMinor(limit.max)) throw badRequest(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency))
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
     const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
     return {

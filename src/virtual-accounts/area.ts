@@ -3,7 +3,6 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { parseAmount } from '../money.js'
 import { createSchema, creditSchema, transactionsQuerySchema, virtualAccountSchema, virtualAccountTransactionsSchema } from './schemas.js'
 import { VBA_MSG } from './messages.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
@@ -50,7 +49,7 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
       description: 'NGN 100 to 10,000,000. Into a virtual account: a pay-in of its own (`KPY-PAY-...`), successful at once, announced by `charge.success`. Into a temporary account: exact, over or under as a transfer arrives (409 `Account has expired` after its 30 minutes). Unknown number: 404 `Account not found`.',
       handler: async (c, { virtualAccounts }) => {
         const input = validate(creditSchema, await readJsonObject(c))
-        virtualAccounts.credit(c.get('ns'), input.account_number, parseAmount(input.amount, { allowString: true })!)
+        virtualAccounts.credit(c.get('ns'), input.account_number, input.amount)
         return ok(c, VBA_MSG.CREDITED, null)
       },
     },

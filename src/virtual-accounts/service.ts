@@ -151,7 +151,7 @@ export class VirtualAccountService extends OnEngine {
     const base = this.#charges.create(ns, {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
       payment_reference: '',
-      amount: toMajor(amount),
+      amount,
       currency: 'NGN',
       description: narration,
       customer: account.customer,
