@@ -101,6 +101,9 @@ const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer
 const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true
 void _all
 
+/** Whether a kind of charge is also a payment method (a card charge is paid by card). */
+export const isPaymentMethod = (kind: string): kind is PaymentMethod => (METHODS as readonly string[]).includes(kind)
+
 /** a charge's statuses and methods as the answers' schemas list them (the OpenAPI document) */
 export const chargeStatusSchema = z.enum(STATUSES)
 export const paymentMethodSchema = z.enum(METHODS)
