@@ -56,8 +56,8 @@ interface ChargeRequest {
 }
 
 /**
- * A new charge from a merchant's request: its reference, amount, currency, customer and metadata
- * as sent; the channel says its description, what it says while it starts, the first history
+ * A new charge from a merchant's request: its reference, amount (minor units, as its schema hands
+ * it on), currency, customer and metadata as sent; the channel says its description, what it says while it starts, the first history
  * line, and the checkout it is an attempt of.
  */
 export function requested(r: ChargeRequest, description: string | null, response_message: string, created: string, parent?: string): NewCharge {
