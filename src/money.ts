@@ -30,6 +30,15 @@ export function parseAmount(value: unknown, { allowString = false } = {}): numbe
   return major * 100 + Number(frac)
 }
 
+/**
+ * A major-unit number the sandbox is configured with (a scenario pack's setting or amount, a
+ * limit of the configuration) in minor units, to the nearest one. A request's amount is parsed
+ * instead (`parseAmount`), by its schema.
+ */
+export function toMinor(major: number): number {
+  return Math.round(major * 100)
+}
+
 /** Minor units to a major-unit number for JSON (100050 -> 1000.5). */
 export function toMajor(minor: number): number {
   return minor / 100
@@ -74,8 +83,8 @@ export interface FeeRule {
 
 /** Fee and VAT on the fee, both in minor units. */
 export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: number): { fee: number; vat: number } {
-  let fee = applyBps(amountMinor, percentToBps(rule.percent)) + Math.round((rule.flat ?? 0) * 100)
-  if (rule.cap !== undefined) fee = Math.min(fee, Math.round(rule.cap * 100))
+  let fee = applyBps(amountMinor, percentToBps(rule.percent)) + toMinor(rule.flat ?? 0)
+  if (rule.cap !== undefined) fee = Math.min(fee, toMinor(rule.cap))
   const vat = applyBps(fee, percentToBps(vatPercent))
   return { fee, vat }
 }

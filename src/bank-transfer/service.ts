@@ -1,13 +1,9 @@
 import { customAlphabet } from 'nanoid'
-import { ChargeLifecycle, requested, requireProcessing, type AttemptEnds } from '../charges/lifecycle.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
@@ -65,8 +61,8 @@ export interface BankTransferCharge extends ChargeBase {
 
 export interface NewTransfer {
   reference: string
-  /** major units, as sent */
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   customer: { email: string; name?: string }
   narration?: string | null
@@ -79,18 +75,12 @@ export interface NewTransfer {
   parent?: string
 }
 
-export class BankTransferService {
+export class BankTransferService extends OnEngine {
   readonly #charges: ChargeLifecycle<BankTransferCharge>
 
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
-    attempts?: AttemptEnds,
-  ) {
-    this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, ledger, {
+  constructor(engine: Engine) {
+    super(engine)
+    this.#charges = new ChargeLifecycle<BankTransferCharge>(engine, {
       kind: KIND,
       prefix: 'BT',
       attempt: 'bank_transfer',
@@ -100,8 +90,8 @@ export class BankTransferService {
       expired: TRANSFER_MSG.EXPIRED,
       onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
       target: (charge) => charge.notification_url,
-    }, attempts)
-    clocks.on(COMPLETE, (ns, p: { tx: string }) => {
+    })
+    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)
     })

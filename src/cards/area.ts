@@ -90,9 +90,10 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
   collections: [CARD_OPS_SPEC],
-  build({ store, clocks, scenarios, events, ledger, namespaces, attempts, kinds }) {
-    const preauth = new PreauthService(store, clocks, scenarios, events, ledger)
-    const cards = new CardService(store, clocks, scenarios, events, ledger, attempts, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  build(kit) {
+    const { store, namespaces, kinds } = kit
+    const preauth = new PreauthService(kit)
+    const cards = new CardService(kit, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
     kinds.declare<CardCharge>({
       kind: 'card',
       queryExtras: (ns, charge) => ({ card: charge.card, ...preauth.queryExtras(ns, charge) }),

@@ -1,13 +1,9 @@
 import { randomInt } from 'node:crypto'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
-import type { Ledger } from '../charges/ledger.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
-import type { Events } from '../webhooks/events.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
-import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
+import { ApiError, MSG, badRequest, notFound } from '../errors.js'
+import { computeFee, toDecimalString, toMajor } from '../money.js'
 import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
@@ -37,15 +33,10 @@ const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).joi
  * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
  * A refused operation throws before it changes anything.
  */
-export class PreauthService {
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
-  ) {
-    clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
+export class PreauthService extends OnEngine {
+  constructor(engine: Engine) {
+    super(engine)
+    this.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge, true)
     })
@@ -87,8 +78,7 @@ export class PreauthService {
     const ledger = this.#usableLedger(ns, parent)
     this.#newTxRef(ns, input.transaction_reference)
     this.#currency(parent, input.currency)
-    const amount = parseAmount(input.amount, { allowString: true })
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     const left = ledger.authorized - ledger.captured
     if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
@@ -157,8 +147,7 @@ export class PreauthService {
     const parent = this.#charges(ns).findBy('payment_reference', input.payment_reference)
     if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     this.#currency(parent, input.currency)
-    const amount = parseAmount(input.amount, { allowString: true })
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     const targetRef = input.target_transaction_reference
     let refundable: number
     let targetAmount: number

@@ -1,4 +1,5 @@
 import type { Settings } from '../scenario/schema.js'
+import { isPaymentMethod } from './schemas.js'
 import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
 
 /**
@@ -32,7 +33,14 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
  * is paid by the method of the same name unless the kind says otherwise (a virtual account's
  * transfer is a bank transfer, a checkout is paid by its attempt's channel).
  */
-export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'method'> & Partial<Pick<Kind<C>, 'method'>>
+export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'method'> &
+  (C['kind'] extends PaymentMethod ? Partial<Pick<Kind<C>, 'method'>> : Pick<Kind<C>, 'method'>)
+
+/** The method of the kind's own name, for a kind that declares none: only a kind that is a method may. */
+function methodNamed(kind: ChargeKind): () => PaymentMethod {
+  if (!isPaymentMethod(kind)) throw new Error(`kind ${kind} must declare its payment method`)
+  return () => kind
+}
 
 /** The pack's settlement delay, in milliseconds. */
 export const settlementDelayMs = (settings: Settings): number => Math.round(settings.settlement_delay_hours * 3_600_000)
@@ -45,7 +53,7 @@ export class Kinds {
   declare<C extends ChargeBase>(declared: KindDeclaration<C>): void {
     const name = declared.kind
     if (this.#kinds.has(name)) throw new Error(`kind ${name} is declared twice`)
-    const kind: Kind<C> = { label: name.replaceAll('_', ' '), method: () => name as PaymentMethod, ...declared }
+    const kind: Kind<C> = { label: name.replaceAll('_', ' '), ...declared, method: declared.method ?? methodNamed(name) }
     this.#kinds.set(name, kind as unknown as Kind)
   }
 

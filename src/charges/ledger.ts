@@ -1,3 +1,4 @@
+import { toMinor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
@@ -99,7 +100,7 @@ export class Ledger {
     private readonly store: Store,
     private readonly scenarios: Scenarios,
     /** what each kind of charge decides, its settlement among them */
-    readonly kinds: Kinds,
+    private readonly kinds: Kinds,
   ) {
     const drop = (ns: string) => void this.#totals.delete(ns)
     store.registerState({ reset: drop, restored: drop })
@@ -190,7 +191,7 @@ export class Ledger {
 
   /** the pack's `opening_balance`, in minor units: what each balance currency opens with */
   #openingMinor(ns: string): number {
-    return Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100)
+    return toMinor(this.scenarios.forNs(ns).settings.opening_balance)
   }
 
   /** The balances at `nowMs` (the opening balance included), by currency, in minor units. */

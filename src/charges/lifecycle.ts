@@ -1,20 +1,16 @@
 import { createHash } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
-import type { Clocks } from '../clock.js'
-import { FAILURE, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount } from '../money.js'
+import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
+import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from './ledger.js'
+import { OnEngine, type Engine } from './kit.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
 /**
  * One charge lifecycle for every pay-in channel: a charge is created (its reference checked, its
- * amount parsed, its fee and VAT from the pack settings), goes through the channel's steps, then
+ * fee and VAT from the pack settings), goes through the channel's steps, then
  * succeeds or fails once, is stored, and announces its end with charge.success / charge.failed.
  * A channel only describes itself (`Channel`, `StepChannel`): its steps, their prompts, how a step
  * is answered and what its responses look like stay with the channel's service.
@@ -52,15 +48,16 @@ function customerOf(c: { email: string; name?: string }): { email: string; name?
 /** The fields every merchant's charge request carries, as the channels' schemas give them. */
 interface ChargeRequest {
   reference: string
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   customer: { email: string; name?: string }
   metadata?: ChargeBase['metadata']
 }
 
 /**
- * A new charge from a merchant's request: its reference, amount, currency, customer and metadata
- * as sent; the channel says its description, what it says while it starts, the first history
+ * A new charge from a merchant's request: its reference, amount (minor units, as its schema hands
+ * it on), currency, customer and metadata as sent; the channel says its description, what it says while it starts, the first history
  * line, and the checkout it is an attempt of.
  */
 export function requested(r: ChargeRequest, description: string | null, response_message: string, created: string, parent?: string): NewCharge {
@@ -70,8 +67,8 @@ export function requested(r: ChargeRequest, description: string | null, response
 /** What a channel sends to start a charge; the lifecycle makes the rest of its record. */
 export interface NewCharge {
   payment_reference: string
-  /** the amount as sent, in major units */
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   description: string | null
   customer: ChargeBase['customer']
@@ -139,19 +136,18 @@ export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
 }
 
 /** A channel's charges from creation to their one end (see the top of this file). */
-export class ChargeLifecycle<C extends ChargeBase> {
+export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
+  readonly #attempts: AttemptEnds
+
   constructor(
-    protected readonly store: Store,
-    protected readonly clocks: Clocks,
-    protected readonly scenarios: Scenarios,
-    protected readonly events: Events,
-    protected readonly ledger: Ledger,
+    engine: Engine,
     protected readonly channel: Channel<C>,
-    protected readonly attempts?: AttemptEnds,
   ) {
+    super(engine)
+    this.#attempts = engine.attempts
     const expired = channel.expired
     if (expired !== undefined) {
-      clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
+      this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
         const charge = this.col(ns).get(p.tx)
         if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
         charge.expiry_timer = null
@@ -192,16 +188,14 @@ export class ChargeLifecycle<C extends ChargeBase> {
   }
 
   /**
-   * A new charge, processing, with its first history line: the amount must parse and the payment
-   * reference be new; the fee and VAT come from the pack settings. The channel adds its own fields
+   * A new charge, processing, with its first history line: the payment reference must be new; the
+   * fee and VAT come from the pack settings. The channel adds its own fields
    * with Object.assign, then takes it through its steps and saves it.
    */
   create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
-    const amount = parseAmount(o.amount)
-    if (amount === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
     if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
     const settings = this.scenarios.forNs(ns).settings
-    const { fee, vat } = computeFee(amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
+    const { fee, vat } = computeFee(o.amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
     const now = this.clocks.iso(ns)
     // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
     // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
@@ -209,7 +203,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
       kind: this.channel.kind,
       transaction_reference: newTransactionReference(this.channel.prefix),
       payment_reference: o.payment_reference,
-      amount,
+      amount: o.amount,
       currency: o.currency,
       fee,
       vat,
@@ -292,7 +286,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.completed_at = now
     charge.updated_at = now
     charge.history.push({ at: now, step: 'expiry', result: message })
-    if (charge.parent) this.attempts?.ended(ns, charge)
+    if (charge.parent) this.#attempts.ended(ns, charge)
   }
 
   /**
@@ -301,13 +295,13 @@ export class ChargeLifecycle<C extends ChargeBase> {
    */
   #announce(ns: string, charge: C): void {
     if (charge.parent) {
-      this.attempts?.ended(ns, charge)
+      this.#attempts.ended(ns, charge)
       return
     }
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
-    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.ledger.kinds)
+    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.kinds)
     this.events.record(ns, type, data, channel.target ? { target: channel.target(charge) } : undefined)
   }
 }
@@ -316,8 +310,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, ledger: Ledger, channel: StepChannel<C>, attempts?: AttemptEnds) {
-    super(store, clocks, scenarios, events, ledger, channel, attempts)
+  constructor(engine: Engine, channel: StepChannel<C>) {
+    super(engine, channel)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */

@@ -1,4 +1,4 @@
-import { toDecimalString } from '../money.js'
+import { toDecimalString, toMajor } from '../money.js'
 import type { Kinds } from './kinds.js'
 import type { ChargeBase } from './types.js'
 
@@ -39,8 +39,8 @@ export function chargeEventData(charge: ChargeBase, kinds: Kinds) {
     reference: charge.payment_reference,
     payment_reference: charge.payment_reference,
     transaction_reference: charge.transaction_reference,
-    amount: charge.amount / 100,
-    fee: charge.fee / 100,
+    amount: toMajor(charge.amount),
+    fee: toMajor(charge.fee),
     currency: charge.currency,
     status: charge.status,
     payment_method: kinds.methodOf(charge),

@@ -37,8 +37,9 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
-  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, kinds, cards, mobileMoney, bankTransfer }) {
-    const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts, kinds)
+  build(kit) {
+    const { namespaces, kinds } = kit
+    const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)

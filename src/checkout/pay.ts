@@ -1,4 +1,3 @@
-import { parseAmount } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import { invalid } from '../errors.js'
 import type { CheckoutCard, ControlPayInput } from './schemas.js'
@@ -37,15 +36,9 @@ export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, n
     if (child.status === 'processing' && child.pending_steps[0] === 'OTP') child = checkout.authorizeMobileMoney(ns, c, wallet?.otp ?? settings.otp)
     if (child.status === 'processing' && child.pending_steps[0] === 'STK_PROMPT') checkout.answerPrompt(ns, c, wallet?.pin ?? settings.pin)
   } else {
-    let amount: number | undefined
-    if (input.amount !== undefined) {
-      const parsed = parseAmount(input.amount)
-      if (parsed === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
-      amount = parsed
-    }
     checkout.payBankTransfer(ns, c, merchant)
     if (want === 'failed') checkout.completeCurrent(ns, c, 'failed')
-    else checkout.transferSent(ns, c, amount)
+    else checkout.transferSent(ns, c, input.amount)
   }
 }
 

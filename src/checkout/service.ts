@@ -1,19 +1,14 @@
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { toDecimalString } from '../money.js'
-import { ChargeLifecycle, requested, type AttemptEnds } from '../charges/lifecycle.js'
-import type { Kinds } from '../charges/kinds.js'
+import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
 import { locateCharge } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
 import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
 import type { AuthorizeInput } from '../cards/schemas.js'
 import type { CardService } from '../cards/service.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { WALLET_PREFIX } from '../mobile-money/schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type InitializeInput, type PageChannel } from './schemas.js'
 
@@ -46,24 +41,19 @@ export interface CheckoutCharge extends ChargeBase {
 
 export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge
 
-export class CheckoutService {
+export class CheckoutService extends OnEngine {
   readonly #charges: ChargeLifecycle<CheckoutCharge>
 
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
+    engine: Engine,
     private readonly cards: CardService,
     private readonly mobileMoney: MobileMoneyService,
     private readonly bankTransfer: BankTransferService,
-    attempts: AttemptEnds,
-    private readonly kinds: Kinds,
   ) {
+    super(engine)
     // its attempts are charges of the channels built before it: they tell it when one ends
-    attempts.on((ns, charge) => this.attemptEnded(ns, charge))
-    this.#charges = new ChargeLifecycle<CheckoutCharge>(store, clocks, scenarios, events, ledger, {
+    engine.attempts.on((ns, charge) => this.attemptEnded(ns, charge))
+    this.#charges = new ChargeLifecycle<CheckoutCharge>(engine, {
       kind: 'checkout',
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself
@@ -138,7 +128,7 @@ export class CheckoutService {
     const child = this.cards.charge(ns, {
       reference: this.#attemptReference(c),
       card,
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency as 'NGN',
       customer: this.#customer(c),
       metadata: c.metadata ?? undefined,
@@ -170,7 +160,7 @@ export class CheckoutService {
     if (!new RegExp(`^\\+?${prefix}\\d{9}$`).test(number)) throw invalid({ 'mobile_money.number': `must be ${prefix} followed by 9 digits for ${c.currency}` })
     const child = this.mobileMoney.charge(ns, {
       reference: this.#attemptReference(c),
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency as 'KES',
       customer: this.#customer(c),
       mobile_money: { number },
@@ -201,7 +191,7 @@ export class CheckoutService {
     this.#open(c, 'bank_transfer')
     const child = this.bankTransfer.create(ns, {
       reference: this.#attemptReference(c),
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency,
       customer: this.#customer(c),
       narration: c.description,

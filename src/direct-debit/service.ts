@@ -1,19 +1,15 @@
 import { randomInt } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
-import { parseAmount, toMajor } from '../money.js'
+import { toMajor, toMinor } from '../money.js'
 import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
@@ -95,33 +91,26 @@ const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
  * moved by control calls and by the clock, and debits that complete after a delay by the account's
  * scenario.
  */
-export class DirectDebitService {
+export class DirectDebitService extends OnEngine {
   readonly #debits: ChargeLifecycle<DirectDebit>
   /** the merchant's transaction limit, minor units */
   readonly #limit: number
 
   /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    ledger: Ledger,
-    namespaces: Namespaces,
-    debitLimit: number,
-  ) {
-    this.#limit = Math.round(debitLimit * 100)
-    this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, ledger, {
+  constructor(engine: Engine, namespaces: Namespaces, debitLimit: number) {
+    super(engine)
+    this.#limit = toMinor(debitLimit)
+    this.#debits = new ChargeLifecycle<DirectDebit>(engine, {
       kind: DIRECT_DEBIT,
       prefix: 'DD',
       attempt: 'bank_account',
       succeeded: DD_MSG.DEBIT_SUCCESS,
     })
-    clocks.on(EXPIRE, (ns, p: { reference: string }) => {
+    this.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
       const auth = this.#auths(ns).get(p.reference)
       if (auth) this.#expireIfDue(ns, auth)
     })
-    clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
     namespaces.onSeed((ns) => this.seed(ns))
   }
 
@@ -142,7 +131,7 @@ export class DirectDebitService {
     const auth: DebitAuthorization = {
       reference: s.reference,
       status: s.status,
-      amount: Math.round(s.amount * 100),
+      amount: toMinor(s.amount),
       currency: 'NGN',
       type: 'variable',
       account_name: s.account_name ?? 'Sandbox Customer',
@@ -182,7 +171,7 @@ export class DirectDebitService {
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
     if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
-    const amount = parseAmount(input.amount)!
+    const { amount } = input
     const at = new Date(now).toISOString()
     const auth: DebitAuthorization = {
       reference,
@@ -242,8 +231,7 @@ export class DirectDebitService {
       throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
     if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
-    const amount = parseAmount(input.amount)
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
     const reference = input.reference ?? `DD-${refId()}`
@@ -252,8 +240,7 @@ export class DirectDebitService {
     const narration = maskPansIn(input.narration)
     const base = this.#debits.create(ns, {
       payment_reference: reference,
-      // parsed again there: it passed the stricter check above
-      amount: input.amount,
+      amount,
       currency: 'NGN',
       description: `Direct Debit: ${narration}`,
       customer: { name: auth.account_name },

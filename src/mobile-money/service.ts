@@ -1,13 +1,9 @@
-import { StepLifecycle, requested, sha256, type AttemptEnds } from '../charges/lifecycle.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
@@ -50,18 +46,12 @@ function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario 
  * outcome. The prompt is answered by the live sandbox's own authorize-stk call, by the control
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
-export class MobileMoneyService {
+export class MobileMoneyService extends OnEngine {
   readonly #charges: StepLifecycle<MobileMoneyCharge>
 
-  constructor(
-    store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
-    attempts?: AttemptEnds,
-  ) {
-    this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, ledger, {
+  constructor(engine: Engine) {
+    super(engine)
+    this.#charges = new StepLifecycle<MobileMoneyCharge>(engine, {
       kind: KIND,
       prefix: 'MO',
       attempt: 'mobile_money',
@@ -88,8 +78,8 @@ export class MobileMoneyService {
         charge.message = message
       },
       target: (charge) => charge.notification_url,
-    }, attempts)
-    clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
+    })
+    this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const charge = this.#charges.col(ns).get(payload.tx)
       if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
       charge.pending_steps = []

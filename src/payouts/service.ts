@@ -1,15 +1,11 @@
 import { customAlphabet } from 'nanoid'
-import type { Ledger } from '../charges/ledger.js'
-import type { Clocks } from '../clock.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
-import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
+import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
 import { NUMBER, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
@@ -84,18 +80,13 @@ const traceDigits = customAlphabet('0123456789', 20)
  */
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
-export class PayoutService {
+export class PayoutService extends OnEngine {
   /** told when a payout ends (the bulk batches follow their items) */
   readonly #onEnd: ((ns: string, payout: Payout) => void)[] = []
 
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
-  ) {
-    clocks.on(END, (ns, { reference }: { reference: string }) => {
+  constructor(engine: Engine) {
+    super(engine)
+    this.clocks.on(END, (ns, { reference }: { reference: string }) => {
       const payout = this.#col(ns).get(reference)
       if (payout?.status !== 'processing') return
       payout.timer = null
@@ -158,9 +149,9 @@ export class PayoutService {
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
-    const amount = parseAmount(d.amount, { allowString: true })!
-    if (limit && amount < Math.round(limit.min * 100)) throw conflict(PAYOUT_MSG.belowMinimum(Math.round(limit.min * 100), d.currency))
-    if (limit && amount > Math.round(limit.max * 100)) throw badRequest(PAYOUT_MSG.aboveMaximum(Math.round(limit.max * 100), d.currency))
+    const { amount } = d
+    if (limit && amount < toMinor(limit.min)) throw conflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency))
+    if (limit && amount > toMinor(limit.max)) throw badRequest(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency))
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
     const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
     return {

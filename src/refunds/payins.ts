@@ -1,8 +1,6 @@
 import type { PreauthService } from '../cards/preauth.js'
-import type { Ledger } from '../charges/ledger.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
-import type { Store } from '../store/store.js'
 
 /**
  * The pay-in side of a refund (docs/behaviour.md 13.8): what was collected, what is left, whether
@@ -29,13 +27,13 @@ export interface Payin {
   succeeded: boolean
 }
 
-export class Payins {
+export class Payins extends OnEngine {
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly ledger: Ledger,
+    engine: Engine,
     private readonly preauth: PreauthService,
-  ) {}
+  ) {
+    super(engine)
+  }
 
   #ops(ns: string) {
     return this.store.col<CardOperation>(ns, CARD_OPS)
@@ -62,7 +60,7 @@ export class Payins {
     const settled = isCard(card) ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
-      method: this.ledger.kinds.methodOf(charge),
+      method: this.kinds.methodOf(charge),
       collected: charge.amount,
       refunded,
       settledLeft: settled ? charge.amount - refunded : 0,

@@ -1,16 +1,13 @@
 import type { PreauthService } from '../cards/preauth.js'
 import type { RefundInput } from '../cards/schemas.js'
-import { BALANCE_CURRENCIES, type Ledger } from '../charges/ledger.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { BALANCE_CURRENCIES } from '../charges/ledger.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
-import type { Events } from '../webhooks/events.js'
 import { REFUND_MSG } from './messages.js'
 import { Payins, type Payin, type RefundPart } from './payins.js'
 
@@ -72,19 +69,16 @@ export interface RefundListQuery extends ListQuery {
   payment_reference?: string
 }
 
-export class RefundService {
+export class RefundService extends OnEngine {
   readonly #payins: Payins
 
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
+    engine: Engine,
     private readonly preauth: PreauthService,
   ) {
-    this.#payins = new Payins(store, clocks, ledger, preauth)
-    clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
+    super(engine)
+    this.#payins = new Payins(engine, preauth)
+    this.clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
       const refund = this.#col(ns).get(payload.reference)
       if (refund?.status === 'processing') this.#finish(ns, refund, refund.outcome, null)
     })

@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { DocumentIssues, readDocumentFile } from '../files.js'
+import { toMinor } from '../money.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -54,7 +55,7 @@ export function validatePack(raw: unknown, source: string): Pack {
   seen((pack.identities ?? []).map((x, i) => ({ key: `${x.type}:${x.id}`, path: `identities.${i}.id` })))
   seen((pack.accounts ?? []).map((a, i) => ({ key: a.account_number, path: `accounts.${i}.account_number` })))
   seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
-  seen((pack.transfers ?? []).map((t, i) => ({ key: String(Math.round(t.amount * 100)), path: `transfers.${i}.amount` })))
+  seen((pack.transfers ?? []).map((t, i) => ({ key: String(toMinor(t.amount)), path: `transfers.${i}.amount` })))
   seen((pack.payouts ?? []).map((p, i) => ({ key: `${p.bank}:${p.account}`, path: `payouts.${i}.account` })))
   if (dupes.length) throw new PackError(source, dupes)
   return pack
@@ -111,7 +112,7 @@ export class ActiveScenarios {
       for (const x of p.identities ?? []) this.identities.set(`${x.type}:${x.id}`, x)
       for (const a of p.accounts ?? []) this.accounts.set(a.account_number, a)
       for (const a of p.authorizations ?? []) this.authorizations.set(a.reference, a)
-      for (const t of p.transfers ?? []) this.transfers.set(Math.round(t.amount * 100), t)
+      for (const t of p.transfers ?? []) this.transfers.set(toMinor(t.amount), t)
       for (const x of p.payouts ?? []) this.payouts.set(`${x.bank}:${x.account}`, x)
     }
     const parsed = settingsSchema.safeParse(settings)

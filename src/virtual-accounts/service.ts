@@ -1,16 +1,12 @@
 import { createHash } from 'node:crypto'
 import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
 import { NUMBER, OBJECT, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { VBA_MSG } from './messages.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
 
@@ -73,20 +69,17 @@ const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
 
-export class VirtualAccountService {
+export class VirtualAccountService extends OnEngine {
   readonly #charges: ChargeLifecycle<VirtualAccountCharge>
 
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
+    engine: Engine,
     private readonly bankTransfer: BankTransferService,
     /** accounts a namespace may open (docs/behaviour.md 13.3) */
     private readonly limit: number,
   ) {
-    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(store, clocks, scenarios, events, ledger, {
+    super(engine)
+    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(engine, {
       kind: 'virtual_account',
       prefix: 'PAY',
       attempt: null,
@@ -158,7 +151,7 @@ export class VirtualAccountService {
     const base = this.#charges.create(ns, {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
       payment_reference: '',
-      amount: toMajor(amount),
+      amount,
       currency: 'NGN',
       description: narration,
       customer: account.customer,
