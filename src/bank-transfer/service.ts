@@ -3,7 +3,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
-import { toDecimalString, toMajor } from '../money.js'
+import { customerCost, toDecimalString, toMajor } from '../money.js'
 import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
@@ -105,7 +105,7 @@ export class BankTransferService extends OnEngine {
     const settings = active.settings
     const plan = active.transfer(base.amount)
     const expires = this.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
-    const expected = bears ? base.amount : base.amount + base.fee
+    const expected = base.amount + customerCost(base.fee, base.vat, bears, 'fee')
     const charge: BankTransferCharge = Object.assign(base, {
       bank_account: {
         account_name: o.account_name,
@@ -179,6 +179,16 @@ export class BankTransferService extends OnEngine {
       this.#charges.save(ns, charge)
     }
     return charge
+  }
+
+  /**
+   * What the customer paid for a charge that succeeded (docs/behaviour.md 13.2): what was kept of
+   * the transfer; of it, the fee the customer bore when the amount expected was kept, nothing when
+   * a different amount was kept whole (`accept_all`: the merchant bears the fee).
+   */
+  paid(charge: BankTransferCharge): { paid: number; borne: number } {
+    const kept = charge.amount_accepted
+    return { paid: kept, borne: kept === charge.amount_expected ? charge.amount_expected - charge.amount : 0 }
   }
 
   /** docs/behaviour.md 13.2: the `data` of the charge's response. */

@@ -142,11 +142,16 @@ export class Ledger {
     return sum > 0
   }
 
-  /** Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge). */
+  /**
+   * Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge): what
+   * the customer paid less fee and VAT, whoever bore them (`Kinds.money`). A transfer kept whole
+   * that is smaller than its fee and VAT (docs/behaviour.md 13.2's `accept_all`) is a debit.
+   */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
-    const { amount, fee, vat, currency } = charge
+    const { credit } = this.kinds.money(ns, charge)
     const available_at = iso(Date.parse(now) + this.kinds.settlementMs(charge, settings))
-    this.post(ns, 'payin', charge.payment_reference, { direction: 'credit', amount: amount - fee - vat, currency, available_at, created_at: now })
+    const direction = credit < 0 ? 'debit' : 'credit'
+    this.post(ns, 'payin', charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
   }
 
   /**
