@@ -6,6 +6,14 @@
 /** Largest amount accepted, in major units: keeps every minor-unit sum a safe integer. */
 export const MAX_MAJOR_AMOUNT = 1_000_000_000_000
 
+/**
+ * The most a namespace takes in per currency until it is reset, minor units (docs/behaviour.md
+ * 13.4, "Exact at any size"): its opening balance, fundings and pay-ins not failed. Every balance,
+ * history sum and running balance stays below it (plus one amount), so each is a safe integer and
+ * its major-unit JSON number (below 2^46, where doubles are 1/128 apart) has its two decimals exact.
+ */
+export const INTAKE_LIMIT = 5_000_000_000_000_000
+
 const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/
 
 /**

@@ -3,7 +3,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
-import { customerCost, toDecimalString, toMajor } from '../money.js'
+import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
 import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
@@ -237,8 +237,8 @@ export class BankTransferService extends OnEngine {
   #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
-    // the pack's accept_all: whatever arrives is kept as paid
-    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all'
+    // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (13.4)
+    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
     const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({
       at: this.clocks.iso(ns),
@@ -255,6 +255,16 @@ export class BankTransferService extends OnEngine {
       this.#charges.succeed(ns, charge)
     }
     this.#charges.save(ns, charge)
+  }
+
+  /**
+   * Whether a transfer of `amount` may be kept whole: its credit past the charge's amount, which
+   * the charge was counted in at, is counted in too (docs/behaviour.md 13.4); otherwise the excess
+   * goes back as with `return`.
+   */
+  #takesWhole(ns: string, charge: BankTransferCharge, amount: number): boolean {
+    const beyond = payinMoney(amount, charge.fee, charge.vat, 0).credit - charge.amount
+    return beyond <= 0 || this.ledger.tryTakeIn(ns, charge.currency, beyond)
   }
 
   /** The processing charge a timer was set for, if it still is. */
