@@ -295,7 +295,12 @@ export class Ledger {
     if (intake) return intake
     const sums = new Map<string, number>()
     const add = (currency: string, amount: number) => void sums.set(currency, (sums.get(currency) ?? 0) + amount)
-    for (const [key, e] of this.#col(ns).entries()) if (key.startsWith('funding:')) add(e.currency, e.amount)
+    const col = this.#col(ns)
+    for (const key of col.keys()) {
+      if (!key.startsWith('funding:')) continue
+      const e = col.get(key)!
+      add(e.currency, e.amount)
+    }
     for (const c of this.store.col<ChargeBase>(ns, CHARGES).values()) {
       if (c.parent || c.status === 'failed' || c.status === 'expired') continue
       add(c.currency, c.status === 'success' ? Math.max(c.amount, this.kinds.money(ns, c).credit) : c.amount)
