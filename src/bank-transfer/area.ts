@@ -26,6 +26,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       kind: 'bank_transfer',
       // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
       settlesAtOnce: true,
+      paid: (_ns, charge) => bankTransfer.paid(charge),
       queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),
       complete: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
       attemptLine: (charge) => `Bank transfer to ${charge.bank_account.account_number}`,

@@ -3,7 +3,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
-import { toDecimalString, toMajor } from '../money.js'
+import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
 import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
@@ -105,7 +105,7 @@ export class BankTransferService extends OnEngine {
     const settings = active.settings
     const plan = active.transfer(base.amount)
     const expires = this.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
-    const expected = bears ? base.amount : base.amount + base.fee
+    const expected = base.amount + customerCost(base.fee, base.vat, bears, 'fee')
     const charge: BankTransferCharge = Object.assign(base, {
       bank_account: {
         account_name: o.account_name,
@@ -181,6 +181,16 @@ export class BankTransferService extends OnEngine {
     return charge
   }
 
+  /**
+   * What the customer paid for a charge that succeeded (docs/behaviour.md 13.2): what was kept of
+   * the transfer; of it, the fee the customer bore when the amount expected was kept, nothing when
+   * a different amount was kept whole (`accept_all`: the merchant bears the fee).
+   */
+  paid(charge: BankTransferCharge): { paid: number; borne: number } {
+    const kept = charge.amount_accepted
+    return { paid: kept, borne: kept === charge.amount_expected ? charge.amount_expected - charge.amount : 0 }
+  }
+
   /** docs/behaviour.md 13.2: the `data` of the charge's response. */
   responseData(charge: BankTransferCharge) {
     return {
@@ -227,8 +237,8 @@ export class BankTransferService extends OnEngine {
   #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
-    // the pack's accept_all: whatever arrives is kept as paid
-    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all'
+    // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (13.4)
+    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
     const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({
       at: this.clocks.iso(ns),
@@ -245,6 +255,16 @@ export class BankTransferService extends OnEngine {
       this.#charges.succeed(ns, charge)
     }
     this.#charges.save(ns, charge)
+  }
+
+  /**
+   * Whether a transfer of `amount` may be kept whole: its credit past the charge's amount, which
+   * the charge was counted in at, is counted in too (docs/behaviour.md 13.4); otherwise the excess
+   * goes back as with `return`.
+   */
+  #takesWhole(ns: string, charge: BankTransferCharge, amount: number): boolean {
+    const beyond = payinMoney(amount, charge.fee, charge.vat, 0).credit - charge.amount
+    return beyond <= 0 || this.ledger.tryTakeIn(ns, charge.currency, beyond)
   }
 
   /** The processing charge a timer was set for, if it still is. */

@@ -1,3 +1,4 @@
+import { payinMoney, type PayinMoney } from '../money.js'
 import type { Settings } from '../scenario/schema.js'
 import { isPaymentMethod } from './schemas.js'
 import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
@@ -16,6 +17,11 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   method(charge: C): PaymentMethod | null
   /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md 13.4) */
   settlesAtOnce?: boolean
+  /**
+   * what the customer paid for a charge of it that succeeded, and of that the fee and VAT the
+   * customer bore (`customerCost`, src/money.ts); absent: its amount, the cost the merchant's
+   */
+  paid?(ns: string, charge: C): { paid: number; borne: number }
   /** what its charge query record adds (docs/api.md 2.8), which the pay-ins list reads too */
   queryExtras(ns: string, charge: C): Record<string, unknown>
   /** finishes a processing charge of it (`POST /_sandbox/charges/:reference/complete`); absent: nothing is left to complete */
@@ -66,6 +72,16 @@ export class Kinds {
   /** How the charge was paid (docs/behaviour.md 13.3). */
   methodOf(charge: ChargeBase): PaymentMethod | null {
     return this.of(charge.kind).method(charge)
+  }
+
+  /**
+   * What a charge that succeeded came to for each side (docs/behaviour.md 13.4): what the customer
+   * paid, what the merchant is credited, what a refund may return. The ledger's credit, the refund
+   * checks and the answers' `amount_paid` all ask this.
+   */
+  money(ns: string, charge: ChargeBase): PayinMoney {
+    const { paid, borne } = this.of(charge.kind).paid?.(ns, charge) ?? { paid: charge.amount, borne: 0 }
+    return payinMoney(paid, charge.fee, charge.vat, borne)
   }
 
   /**

@@ -1,11 +1,12 @@
-import { toMinor } from '../money.js'
+import { MSG, badRequest } from '../errors.js'
+import { INTAKE_LIMIT, formatMoney, toMinor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import type { Kinds } from './kinds.js'
-import type { ChargeBase } from './types.js'
+import { CHARGES, type ChargeBase } from './types.js'
 
 /**
  * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which every balance is
@@ -95,6 +96,8 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Ledger {
   readonly #totals = new Map<string, Totals>()
+  /** what each namespace has taken in, by currency (`takeIn`): derived from its records when first asked */
+  readonly #intake = new Map<string, Map<string, number>>()
 
   constructor(
     private readonly store: Store,
@@ -102,7 +105,10 @@ export class Ledger {
     /** what each kind of charge decides, its settlement among them */
     private readonly kinds: Kinds,
   ) {
-    const drop = (ns: string) => void this.#totals.delete(ns)
+    const drop = (ns: string) => {
+      this.#totals.delete(ns)
+      this.#intake.delete(ns)
+    }
     store.registerState({ reset: drop, restored: drop })
   }
 
@@ -142,11 +148,16 @@ export class Ledger {
     return sum > 0
   }
 
-  /** Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge). */
+  /**
+   * Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge): what
+   * the customer paid less fee and VAT, whoever bore them (`Kinds.money`). A transfer kept whole
+   * that is smaller than its fee and VAT (docs/behaviour.md 13.2's `accept_all`) is a debit.
+   */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
-    const { amount, fee, vat, currency } = charge
+    const { credit } = this.kinds.money(ns, charge)
     const available_at = iso(Date.parse(now) + this.kinds.settlementMs(charge, settings))
-    this.post(ns, 'payin', charge.payment_reference, { direction: 'credit', amount: amount - fee - vat, currency, available_at, created_at: now })
+    const direction = credit < 0 ? 'debit' : 'credit'
+    this.post(ns, 'payin', charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
   }
 
   /**
@@ -177,8 +188,35 @@ export class Ledger {
     this.post(ns, source, reference, { ...entries[0], direction: 'debit', created_at: iso(nowMs), why })
   }
 
-  /** Adds a funding, available at once: an entry of no other record. */
+  /**
+   * Counts `amount` in to what the namespace has taken in (a funding, a new pay-in), or refuses it
+   * with 400 when that, with the opening balance, would pass `INTAKE_LIMIT` (docs/behaviour.md
+   * 13.4): nothing is counted then. What goes out frees no room: every balance stays exact
+   * whatever order money comes in, goes out and comes back in, and however many pay-ins are open.
+   */
+  takeIn(ns: string, currency: string, amount: number): void {
+    if (!this.tryTakeIn(ns, currency, amount)) throw badRequest(MSG.intakeLimit(formatMoney(currency, INTAKE_LIMIT)))
+  }
+
+  /** `takeIn` where a refusal is not an answer (a transfer kept whole): whether it was counted in. */
+  tryTakeIn(ns: string, currency: string, amount: number): boolean {
+    const intake = this.#intakeOf(ns)
+    const held = intake.get(currency) ?? 0
+    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? this.#openingMinor(ns) : 0
+    if (opening + held + amount > INTAKE_LIMIT) return false
+    intake.set(currency, held + amount)
+    return true
+  }
+
+  /** A pay-in that failed or expired brings nothing: what it counted in is counted out (call before its status changes). */
+  release(ns: string, currency: string, amount: number): void {
+    const intake = this.#intakeOf(ns)
+    intake.set(currency, (intake.get(currency) ?? 0) - amount)
+  }
+
+  /** Adds a funding, available at once: an entry of no other record (refused past the intake limit). */
   fund(ns: string, id: string, currency: string, amount: number, nowMs: number): void {
+    this.takeIn(ns, currency, amount)
     const at = iso(nowMs)
     this.post(ns, 'funding', id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
   }
@@ -245,6 +283,30 @@ export class Ledger {
       .filter((x) => x.at <= nowMs)
       .sort((a, b) => a.at - b.at || Date.parse(a.e.created_at) - Date.parse(b.e.created_at) || a.i - b.i)
       .map((x) => x.e)
+  }
+
+  /**
+   * What the namespace has taken in, read once from its records: its fundings, and each pay-in that
+   * has not failed or expired (not a checkout's attempt: its checkout counts) at its amount, or at
+   * its credit when that is more (a transfer kept whole).
+   */
+  #intakeOf(ns: string): Map<string, number> {
+    let intake = this.#intake.get(ns)
+    if (intake) return intake
+    const sums = new Map<string, number>()
+    const add = (currency: string, amount: number) => void sums.set(currency, (sums.get(currency) ?? 0) + amount)
+    const col = this.#col(ns)
+    for (const key of col.keys()) {
+      if (!key.startsWith('funding:')) continue
+      const e = col.get(key)!
+      add(e.currency, e.amount)
+    }
+    for (const c of this.store.col<ChargeBase>(ns, CHARGES).values()) {
+      if (c.parent || c.status === 'failed' || c.status === 'expired') continue
+      add(c.currency, c.status === 'success' ? Math.max(c.amount, this.kinds.money(ns, c).credit) : c.amount)
+    }
+    this.#intake.set(ns, (intake = sums))
+    return intake
   }
 
   #sums(ns: string): Totals {

@@ -194,6 +194,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    */
   create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
     if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    // a pay-in is counted in to what the namespace takes in (an attempt: its checkout was)
+    if (!o.parent) this.ledger.takeIn(ns, o.currency, o.amount)
     const settings = this.scenarios.forNs(ns).settings
     const { fee, vat } = computeFee(o.amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
     const now = this.clocks.iso(ns)
@@ -256,6 +258,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * and the failure is announced.
    */
   fail(ns: string, charge: C, message: string, step: string): void {
+    if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
     const now = this.clocks.iso(ns)
     charge.status = 'failed'
     charge.failure_message = message
@@ -280,6 +283,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * event announces it; a checkout attempt's checkout hears of it.
    */
   #expire(ns: string, charge: C, message: string): void {
+    if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
     const now = this.clocks.iso(ns)
     charge.status = 'expired'
     charge.response_message = message

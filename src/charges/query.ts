@@ -8,7 +8,7 @@ import type { ChargeBase } from './types.js'
  */
 export function chargeQueryRecord(kinds: Kinds, ns: string, charge: ChargeBase): Record<string, unknown> {
   const kind = kinds.of(charge.kind)
-  const paid = charge.status === 'success' ? charge.amount : 0
+  const paid = charge.status === 'success' ? kinds.money(ns, charge).paid : 0
   const base: Record<string, unknown> = {
     reference: charge.payment_reference,
     transaction_reference: charge.transaction_reference,

@@ -44,6 +44,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       kind: 'checkout',
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)
       method: (c) => c.payment_method ?? null,
+      paid: (_ns, c) => checkout.paid(c),
       queryExtras: (_ns, c) => checkout.queryExtras(c),
       complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
       // what it offers, or what paid it

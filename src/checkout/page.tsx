@@ -179,7 +179,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
-        ? `You paid ${formatMoney(co.currency, co.amount)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
+        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
         : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
     const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
     return c.html(

@@ -1,5 +1,4 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { toDecimalString } from '../money.js'
 import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
 import { locateCharge } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
@@ -32,6 +31,9 @@ export interface CheckoutCharge extends ChargeBase {
   redirect_url: string | null
   notification_url: string | null
   merchant_bears_cost: boolean
+  /** what the customer paid through the attempt that paid it (0 until then), and of it the fee and VAT they bore */
+  amount_paid: number
+  cost_borne: number
   /** the channel of the attempt that paid it */
   payment_method: PaymentMethod | null
   /** the attempt under way (its transaction reference), if any */
@@ -81,6 +83,8 @@ export class CheckoutService extends OnEngine {
       redirect_url: input.redirect_url ?? null,
       notification_url: input.notification_url ?? null,
       merchant_bears_cost: input.merchant_bears_cost ?? true,
+      amount_paid: 0,
+      cost_borne: 0,
       payment_method: null,
       current: null,
       expires_at: new Date(due).toISOString(),
@@ -251,6 +255,10 @@ export class CheckoutService extends OnEngine {
       c.payment_method = child.kind as PaymentMethod
       c.fee = child.fee
       c.vat = child.vat
+      // what the attempt's own rule says the customer paid, read now: a stored copy of it may be older
+      const money = this.kinds.money(ns, child)
+      c.amount_paid = money.paid
+      c.cost_borne = money.paid - money.refundable
       this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} succeeded`)
       this.#charges.succeed(ns, c)
     } else {
@@ -261,11 +269,15 @@ export class CheckoutService extends OnEngine {
     this.#charges.save(ns, c)
   }
 
+  /** What the customer paid for a checkout that succeeded: what its paying attempt took. */
+  paid(c: CheckoutCharge): { paid: number; borne: number } {
+    return { paid: c.amount_paid, borne: c.cost_borne }
+  }
+
   /** docs/behaviour.md 13.1: what the charge query adds for a checkout. */
   queryExtras(c: CheckoutCharge): Record<string, unknown> {
     return {
       payment_method: c.payment_method,
-      amount_paid: toDecimalString(c.status === 'success' ? c.amount : 0),
       payment_attempts: c.attempts,
       merchant_bears_cost: c.merchant_bears_cost,
       expires_at: c.expires_at,

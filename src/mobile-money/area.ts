@@ -24,6 +24,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({
       kind: 'mobile_money',
+      paid: (_ns, charge) => mobileMoney.paid(charge),
       queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
       complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
       attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,

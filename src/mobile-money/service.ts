@@ -2,7 +2,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
-import { toDecimalString, toMajor } from '../money.js'
+import { customerCost, toDecimalString, toMajor } from '../money.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
@@ -110,7 +110,7 @@ export class MobileMoneyService extends OnEngine {
       expect: { otp: sha256(scenario.otp ?? settings.otp), pin: sha256(scenario.pin ?? settings.pin) },
       otp_attempts_left: settings.otp_attempts,
       otp_rejected: false,
-      amount_expected: bears ? base.amount : base.amount + base.fee + base.vat,
+      amount_expected: base.amount + customerCost(base.fee, base.vat, bears, 'fee and VAT'),
       merchant_bears_cost: bears,
       notification_url: input.notification_url ?? null,
       redirect_url: input.redirect_url ?? null,
@@ -212,10 +212,14 @@ export class MobileMoneyService extends OnEngine {
     return { message: charge.failure_message ?? MM_MSG.FAILED }
   }
 
+  /** What the customer paid for a charge that succeeded: the amount expected, the fee and VAT they bore in it. */
+  paid(charge: MobileMoneyCharge): { paid: number; borne: number } {
+    return { paid: charge.amount_expected, borne: charge.amount_expected - charge.amount }
+  }
+
   /** What the charge query adds for a wallet payment. */
   queryExtras(charge: MobileMoneyCharge): Record<string, unknown> {
     return {
-      amount_paid: charge.status === 'success' ? toDecimalString(charge.amount_expected) : '0.00',
       amount_expected: toDecimalString(charge.amount_expected),
       mobile_money: { number: charge.wallet.number },
       auth_model: charge.auth_model,

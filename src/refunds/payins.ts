@@ -19,7 +19,7 @@ export interface RefundPart {
 export interface Payin {
   charge: ChargeBase & { refunded?: number }
   method: string | null
-  /** what the customer paid (a pre-authorization: what was captured, voided captures aside) */
+  /** what a refund may return: what the customer paid less the cost they bore (a pre-authorization: what was captured, voided captures aside) */
   collected: number
   refunded: number
   /** what is left and has settled (a pre-authorization's unsettled captures are not) */
@@ -57,13 +57,14 @@ export class Payins extends OnEngine {
       }
     }
     const refunded = charge.refunded ?? 0
+    const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
     const settled = isCard(card) ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
       method: this.kinds.methodOf(charge),
-      collected: charge.amount,
+      collected,
       refunded,
-      settledLeft: settled ? charge.amount - refunded : 0,
+      settledLeft: settled ? collected - refunded : 0,
       succeeded: charge.status === 'success',
     }
   }

@@ -256,7 +256,6 @@ export class VirtualAccountService extends OnEngine {
   queryExtras(charge: VirtualAccountCharge): Record<string, unknown> {
     const v = charge.virtual_bank_account
     return {
-      amount_paid: toDecimalString(charge.amount),
       virtual_bank_account: {
         account_number: v.account_number,
         account_name: v.account_name,
