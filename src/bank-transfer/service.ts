@@ -5,6 +5,7 @@ import type { Clocks } from '../clock.js'
 import { MSG, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
+import { thaw, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
@@ -142,25 +143,24 @@ export class BankTransferService {
   }
 
   /** The charge with this transaction or payment reference. */
-  find(ns: string, reference: string): BankTransferCharge | undefined {
+  find(ns: string, reference: string): Frozen<BankTransferCharge> | undefined {
     return this.#charges.find(ns, reference)
   }
 
   /** The charge whose temporary account has this number. */
-  byAccount(ns: string, accountNumber: string): BankTransferCharge | undefined {
+  byAccount(ns: string, accountNumber: string): Frozen<BankTransferCharge> | undefined {
     const c = this.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
-    return c?.kind === KIND ? (c as BankTransferCharge) : undefined
+    return c?.kind === KIND ? (c as Frozen<BankTransferCharge>) : undefined
   }
 
   /**
    * A transfer of `amount` (minor units; the expected amount when absent) arrived at the charge's
    * account. Refused when the charge is over: its account no longer takes money.
    */
-  credit(ns: string, charge: BankTransferCharge, amount?: number): BankTransferCharge {
+  credit(ns: string, charge: Frozen<BankTransferCharge>, amount?: number): Frozen<BankTransferCharge> {
     if (charge.status === 'expired') throw conflict(TRANSFER_MSG.ACCOUNT_EXPIRED)
     requireProcessing(charge)
-    this.#arrive(ns, charge, amount ?? charge.amount_expected)
-    return charge
+    return this.#arrive(ns, thaw<BankTransferCharge>(charge), amount ?? charge.amount_expected)
   }
 
   /**
@@ -174,21 +174,18 @@ export class BankTransferService {
   }
 
   /** By account number, for the control call and the credit endpoint. */
-  creditAccount(ns: string, accountNumber: string, amount?: number): BankTransferCharge {
+  creditAccount(ns: string, accountNumber: string, amount?: number): Frozen<BankTransferCharge> {
     const charge = this.byAccount(ns, accountNumber)
     if (!charge) throw notFound(TRANSFER_MSG.ACCOUNT_NOT_FOUND)
     return this.credit(ns, charge, amount)
   }
 
   /** Control: finish it now (a transfer of the expected amount, or a failure with `message`). */
-  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): BankTransferCharge {
+  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<BankTransferCharge> {
     const charge = this.#charges.pending(ns, reference)
-    if (outcome === 'success') this.#arrive(ns, charge, charge.amount_expected)
-    else {
-      this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
-      this.#charges.save(ns, charge)
-    }
-    return charge
+    if (outcome === 'success') return this.#arrive(ns, charge, charge.amount_expected)
+    this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
+    return this.#charges.save(ns, charge)
   }
 
   /** docs/behaviour.md 13.2: the `data` of the charge's response. */
@@ -210,7 +207,7 @@ export class BankTransferService {
   }
 
   /** What the charge query adds for a bank transfer (docs/behaviour.md 13.2). */
-  queryExtras(charge: BankTransferCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<BankTransferCharge>): Record<string, unknown> {
     const extra: Record<string, unknown> = {
       amount_expected: toDecimalString(charge.amount_expected),
       amount_paid: toDecimalString(charge.amount_paid),
@@ -234,7 +231,7 @@ export class BankTransferService {
    * over, the excess goes back and the charge succeeds; under, all of it goes back and the
    * charge waits for a correct transfer.
    */
-  #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
+  #arrive(ns: string, charge: BankTransferCharge, amount: number): Frozen<BankTransferCharge> {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
     // the pack's accept_all: whatever arrives is kept as paid
@@ -254,13 +251,13 @@ export class BankTransferService {
       charge.amount_accepted = acceptAll ? amount : expected
       this.#charges.succeed(ns, charge)
     }
-    this.#charges.save(ns, charge)
+    return this.#charges.save(ns, charge)
   }
 
-  /** The processing charge a timer was set for, if it still is. */
+  /** The processing charge a timer was set for, if it still is: a copy to change and save. */
   #live(ns: string, tx: string): BankTransferCharge | undefined {
     const charge = this.#charges.col(ns).get(tx)
-    return charge?.kind === KIND && charge.status === 'processing' ? charge : undefined
+    return charge?.kind === KIND && charge.status === 'processing' ? thaw<BankTransferCharge>(charge) : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

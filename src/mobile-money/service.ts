@@ -5,6 +5,7 @@ import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
+import { thaw, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
@@ -90,8 +91,9 @@ export class MobileMoneyService {
       target: (charge) => charge.notification_url,
     }, attempts)
     clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
-      const charge = this.#charges.col(ns).get(payload.tx)
-      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
+      const stored = this.#charges.col(ns).get(payload.tx)
+      if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return
+      const charge = thaw<MobileMoneyCharge>(stored)
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
       this.#charges.conclude(ns, charge)
@@ -223,7 +225,7 @@ export class MobileMoneyService {
   }
 
   /** What the charge query adds for a wallet payment. */
-  queryExtras(charge: MobileMoneyCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<MobileMoneyCharge>): Record<string, unknown> {
     return {
       amount_paid: charge.status === 'success' ? toDecimalString(charge.amount_expected) : '0.00',
       amount_expected: toDecimalString(charge.amount_expected),
