@@ -6,7 +6,7 @@ import { DataFileError, FORMAT } from '../src/store/recovery.js'
 import { Store } from '../src/store/store.js'
 import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
 
-/** records kept live per collection (1 under npm run test:cold) */
+/** records kept live per collection (as the config gives it) */
 const HOT_RECORDS = STORE_LIMITS.hotRecords
 
 type Rec = Record<string, unknown>
@@ -334,7 +334,7 @@ describe('Store in memory', () => {
     const s = await open({ collections: [{ name: 'events', hot: 2 }] })
     expect(fill(s, 'events')).toMatchObject({ hot: 2 })
     expect(cold(fill(s, 'events'))).toBe(8)
-    // the others keep the default (SANDBOX_HOT_RECORDS under npm run test:cold)
+    // the others keep the store's (SANDBOX_HOT_RECORDS when a run sets it)
     expect(fill(s, 'charges').hot).toBe(Math.min(10, HOT_RECORDS))
     // what goes on being read stays the same object while it is hot
     const events = s.col<Rec>('ns', 'events')
