@@ -232,6 +232,8 @@ describe('checkout channels and outcomes', () => {
     expect((await query(sb, reference)).body.data.status).toBe('processing')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
     expect((await query(sb, reference)).body.data).toMatchObject({ status: 'success', payment_method: 'bank_transfer' })
+    // the transfer that paid it is not one left waiting
+    expect(sb.deps.checkout.get(SECRET_NS, reference).history.map((h) => h.result)).toEqual(['checkout initialized', `bank transfer attempt ${child.transaction_reference}: processing`, `${child.transaction_reference} succeeded`])
   })
 
   it('a temporary account without auto-completion expires after 30 min and then refuses a transfer', async () => {

@@ -335,7 +335,10 @@ export class CheckoutService {
   #ended(ns: string, c: CheckoutCharge): void {
     c.current = null
     for (const a of this.attempts(ns, c)) {
-      if (a.kind !== 'bank_transfer' || a.status !== 'processing' || !a.auto_timer) continue
+      // the checkout's line of an attempt says whether it is under way: the attempt whose end ends
+      // the checkout is stored by its own lifecycle after this
+      const line = c.attempts.find((l) => l.reference === a.transaction_reference)
+      if (a.kind !== 'bank_transfer' || line?.status !== 'processing' || !a.auto_timer) continue
       this.store.col<BankTransferCharge>(ns, CHARGES).update(a.transaction_reference, (draft) => this.bankTransfer.stopAutoComplete(ns, draft))
       this.#charges.note(ns, c, 'attempt', `${a.transaction_reference}: no transfer arrives by itself now that the checkout ended`)
     }

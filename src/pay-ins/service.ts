@@ -30,7 +30,7 @@ export interface PayinItem {
 
 /** A pay-in's status as the list shows it and filters on: a pre-authorization's is its hold's. */
 export function payinStatus(charge: Frozen<ChargeBase>): PayinStatus {
-  const hold = (charge as CardCharge).preauth
+  const hold = (charge as Frozen<CardCharge>).preauth
   return hold && charge.status === 'success' ? hold.state : charge.status
 }
 
