@@ -5,7 +5,7 @@ import type { Clocks } from '../clock.js'
 import { MSG, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
-import { thaw, type Frozen } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
@@ -160,7 +160,7 @@ export class BankTransferService {
   credit(ns: string, charge: Frozen<BankTransferCharge>, amount?: number): Frozen<BankTransferCharge> {
     if (charge.status === 'expired') throw conflict(TRANSFER_MSG.ACCOUNT_EXPIRED)
     requireProcessing(charge)
-    return this.#arrive(ns, thaw<BankTransferCharge>(charge), amount ?? charge.amount_expected)
+    return this.#arrive(ns, copyOf<BankTransferCharge>(charge), amount ?? charge.amount_expected)
   }
 
   /**
@@ -257,7 +257,7 @@ export class BankTransferService {
   /** The processing charge a timer was set for, if it still is: a copy to change and save. */
   #live(ns: string, tx: string): BankTransferCharge | undefined {
     const charge = this.#charges.col(ns).get(tx)
-    return charge?.kind === KIND && charge.status === 'processing' ? thaw<BankTransferCharge>(charge) : undefined
+    return charge?.kind === KIND && charge.status === 'processing' ? copyOf<BankTransferCharge>(charge) : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

@@ -5,7 +5,7 @@ import type { Ledger } from '../charges/ledger.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import type { Events } from '../webhooks/events.js'
 import type { Scenarios } from '../scenario/index.js'
-import { thaw, type Frozen } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
 import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
@@ -90,7 +90,7 @@ export class PreauthService {
 
   /** POST /charges/card/capture */
   capture(ns: string, input: CaptureInput): Written {
-    const parent = thaw<CardCharge>(this.#usable(ns, input.payment_reference))
+    const parent = copyOf<CardCharge>(this.#usable(ns, input.payment_reference))
     const ledger = parent.preauth!
     this.#newTxRef(ns, input.transaction_reference)
     this.#currency(parent, input.currency)
@@ -115,7 +115,7 @@ export class PreauthService {
 
   /** POST /charges/card/void */
   void(ns: string, input: VoidInput): Written {
-    const parent = thaw<CardCharge>(this.#expireIfDue(ns, this.#preauth(ns, input.payment_reference)))
+    const parent = copyOf<CardCharge>(this.#expireIfDue(ns, this.#preauth(ns, input.payment_reference)))
     const ledger = parent.preauth!
     const target = input.target_transaction_reference
     if (target === parent.transaction_reference) {
@@ -160,7 +160,7 @@ export class PreauthService {
   refund(ns: string, input: RefundInput, around: CardRefundHooks): Written {
     const found = this.#charges(ns).findBy('payment_reference', input.payment_reference)
     if (!found || !isCard(found)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    const parent = thaw<CardCharge>(found)
+    const parent = copyOf<CardCharge>(found)
     this.#currency(parent, input.currency)
     const amount = parseAmount(input.amount, { allowString: true })
     if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })

@@ -6,7 +6,7 @@ import { computeFee, parseAmount } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
-import { thaw, type Frozen } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from './ledger.js'
@@ -155,7 +155,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
       clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
         const stored = this.col(ns).get(p.tx)
         if (stored?.kind !== channel.kind || (stored.status !== 'pending' && stored.status !== 'processing')) return
-        const charge = thaw(stored)
+        const charge = copyOf(stored)
         charge.expiry_timer = null
         channel.onExpire?.(ns, charge)
         this.#expire(ns, charge, expired)
@@ -193,7 +193,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
    * `save`.
    */
   pending(ns: string, reference: string): C {
-    return thaw(requireProcessing(this.find(ns, reference)))
+    return copyOf(requireProcessing(this.find(ns, reference)))
   }
 
   /**

@@ -11,7 +11,7 @@ import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { WALLET_PREFIX } from '../mobile-money/schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
 import type { Scenarios } from '../scenario/index.js'
-import { thaw, type Frozen } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
@@ -221,7 +221,7 @@ export class CheckoutService {
 
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
   cancel(ns: string, tx: string): Frozen<CheckoutCharge> {
-    const c = thaw<CheckoutCharge>(this.get(ns, tx))
+    const c = copyOf<CheckoutCharge>(this.get(ns, tx))
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
     this.#charges.fail(ns, c, CHECKOUT_MSG.CANCELLED, 'cancel')
     return this.#charges.save(ns, c)
@@ -243,7 +243,7 @@ export class CheckoutService {
   attemptEnded(ns: string, child: Frozen<ChargeBase>): void {
     const stored = child.parent ? this.#charges.col(ns).get(child.parent) : undefined
     if (!stored || !isCheckout(stored)) return
-    const c = thaw<CheckoutCharge>(stored)
+    const c = copyOf<CheckoutCharge>(stored)
     const line = c.attempts.find((a) => a.reference === child.transaction_reference)
     if (line) {
       line.status = child.status

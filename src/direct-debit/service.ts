@@ -10,7 +10,7 @@ import { maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
-import { thaw, type Frozen } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
 import type { Events } from '../webhooks/events.js'
@@ -327,7 +327,7 @@ export class DirectDebitService {
     if (!debit || !isDebit(debit) || debit.status !== 'processing') return
     const account = this.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
-    this.#finish(ns, thaw<DirectDebit>(debit), account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
+    this.#finish(ns, copyOf<DirectDebit>(debit), account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
   }
 
   /** Ends a processing debit (`debit`: a copy to change); returns it as stored. */

@@ -5,7 +5,7 @@ import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
-import { thaw, type Frozen } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
 import type { Ledger } from '../charges/ledger.js'
@@ -93,7 +93,7 @@ export class MobileMoneyService {
     clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const stored = this.#charges.col(ns).get(payload.tx)
       if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return
-      const charge = thaw<MobileMoneyCharge>(stored)
+      const charge = copyOf<MobileMoneyCharge>(stored)
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
       this.#charges.conclude(ns, charge)

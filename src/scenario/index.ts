@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { DocumentIssues, readDocumentFile } from '../files.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
-import { thaw } from '../store/frozen.js'
+import { copyOf } from '../store/frozen.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, OBJECT } from '../store/validate.js'
 import {
@@ -251,7 +251,7 @@ export class Scenarios {
       const added = [...this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values()]
         .sort((a, b) => a.seq - b.seq)
         // a copy of its own: the view keeps what it merges (the stored packs are frozen)
-        .map((p) => thaw<Pack>(p.pack))
+        .map((p) => copyOf<Pack>(p.pack))
       view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
       this.#cache.set(ns, view)
     }
@@ -264,7 +264,7 @@ export class Scenarios {
     const col = this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS)
     // build the merged view first: a pack whose settings break the merge changes nothing
     const seq = col.size + 1
-    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => thaw<Pack>(p.pack))
+    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => copyOf<Pack>(p.pack))
     const view = new ActiveScenarios([...this.#base, ...existing, pack])
     col.put(String(seq), { seq, pack })
     this.#cache.set(ns, view)

@@ -120,7 +120,7 @@ export class Collection<T extends object = Record<string, unknown>> {
   /**
    * Changes a stored record: `change` is given a copy to change (or returns a record to store
    * instead), which is then stored as `put` does; returns it as stored. If `change` throws,
-   * nothing is stored.
+   * nothing is stored. The key must hold a record.
    */
   update(key: string, change: (draft: T) => T | void): Frozen<T> {
     const draft = this.#records.draft(key)

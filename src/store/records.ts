@@ -1,5 +1,5 @@
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
-import { deepFreeze, thaw, type Frozen } from './frozen.js'
+import { deepFreeze, copyOf, type Frozen } from './frozen.js'
 import type { Shapes } from './shapes.js'
 
 /**
@@ -98,7 +98,7 @@ export class Records<T extends object> {
   draft(key: string): T | undefined {
     const v = this.#map.get(key)
     if (v === undefined) return undefined
-    return typeof v === 'object' ? thaw(v as Frozen<T>) : (this.shapes.thaw(this.#coldText(v)) as T)
+    return typeof v === 'object' ? copyOf(v as Frozen<T>) : (this.shapes.thaw(this.#coldText(v)) as T)
   }
 
   /** Every key, in insertion order (nothing parsed). */
