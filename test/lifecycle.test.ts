@@ -108,10 +108,15 @@ describe('charge lifecycle', () => {
   })
 
   it('passes steps one by one, then succeeds once and announces it to the channel target', () => {
-    const charge = start('toy-0004')
-    life.pass(NS, charge, 'CODE', 'passed')
-    expect(charge.prompt).toBe('answer CONFIRM')
+    start('toy-0004')
+    // each call changes a copy of the stored charge and saves it
+    const first = life.pending(NS, 'toy-0004')
+    life.pass(NS, first, 'CODE', 'passed')
+    expect(life.save(NS, first).prompt).toBe('answer CONFIRM')
+    const charge = life.pending(NS, 'toy-0004')
     life.pass(NS, charge, 'CONFIRM', 'confirmed')
+    life.save(NS, charge)
+    expect(life.find(NS, 'toy-0004')).toEqual(charge)
     expect(calls).toEqual(['enter CODE', 'enter CONFIRM', 'success'])
     expect([charge.status, charge.response_message, charge.completed_at]).toEqual(['success', 'Toy paid', charge.updated_at])
     expect(charge.history.map((h) => `${h.step}: ${h.result}`)).toEqual(['created: a toy', 'CODE: passed', 'CONFIRM: confirmed'])
@@ -120,8 +125,10 @@ describe('charge lifecycle', () => {
   })
 
   it('fails with its message: attempt, history line, no step left, the channel told, announced', () => {
-    const charge = start('toy-0005')
+    start('toy-0005')
+    const charge = life.pending(NS, 'toy-0005')
     life.fail(NS, charge, 'Toy declined', 'CODE')
+    life.save(NS, charge)
     expect(charge.pending_steps).toEqual([])
     expect([charge.status, charge.failure_message, charge.response_message]).toEqual(['failed', 'Toy declined', 'Toy declined'])
     expect(charge.attempts).toEqual([{ reference: charge.transaction_reference, status: 'failed', channel: 'mobile_money', message: 'Toy declined' }])
@@ -140,12 +147,13 @@ describe('charge lifecycle', () => {
 
   it('answers only the step that is pending, and announces nothing the channel keeps quiet', () => {
     announce = false
-    const charge = start('toy-0008')
+    const started = start('toy-0008')
     expect(() => life.current(NS, 'toy-0008', 'CONFIRM', 'No confirmation is pending')).toThrow('No confirmation is pending')
-    expect(life.current(NS, 'toy-0008', 'CODE', 'unused')).toBe(charge)
+    const charge = life.current(NS, 'toy-0008', 'CODE', 'unused')
+    expect(charge).toEqual(started)
     life.pass(NS, charge, 'CODE', 'passed')
     life.pass(NS, charge, 'CONFIRM', 'passed')
-    expect(charge.status).toBe('success')
+    expect(life.save(NS, charge).status).toBe('success')
     expect(events()).toEqual([])
   })
 })

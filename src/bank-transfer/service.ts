@@ -4,6 +4,7 @@ import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecy
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
 import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
@@ -132,25 +133,24 @@ export class BankTransferService extends OnEngine {
   }
 
   /** The charge with this transaction or payment reference. */
-  find(ns: string, reference: string): BankTransferCharge | undefined {
+  find(ns: string, reference: string): Frozen<BankTransferCharge> | undefined {
     return this.#charges.find(ns, reference)
   }
 
   /** The charge whose temporary account has this number. */
-  byAccount(ns: string, accountNumber: string): BankTransferCharge | undefined {
+  byAccount(ns: string, accountNumber: string): Frozen<BankTransferCharge> | undefined {
     const c = this.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
-    return c?.kind === KIND ? (c as BankTransferCharge) : undefined
+    return c?.kind === KIND ? (c as Frozen<BankTransferCharge>) : undefined
   }
 
   /**
    * A transfer of `amount` (minor units; the expected amount when absent) arrived at the charge's
    * account. Refused when the charge is over: its account no longer takes money.
    */
-  credit(ns: string, charge: BankTransferCharge, amount?: number): BankTransferCharge {
+  credit(ns: string, charge: Frozen<BankTransferCharge>, amount?: number): Frozen<BankTransferCharge> {
     if (charge.status === 'expired') throw conflict(TRANSFER_MSG.ACCOUNT_EXPIRED)
     requireProcessing(charge)
-    this.#arrive(ns, charge, amount ?? charge.amount_expected)
-    return charge
+    return this.#arrive(ns, copyOf<BankTransferCharge>(charge), amount ?? charge.amount_expected)
   }
 
   /**
@@ -164,21 +164,18 @@ export class BankTransferService extends OnEngine {
   }
 
   /** By account number, for the control call and the credit endpoint. */
-  creditAccount(ns: string, accountNumber: string, amount?: number): BankTransferCharge {
+  creditAccount(ns: string, accountNumber: string, amount?: number): Frozen<BankTransferCharge> {
     const charge = this.byAccount(ns, accountNumber)
     if (!charge) throw notFound(TRANSFER_MSG.ACCOUNT_NOT_FOUND)
     return this.credit(ns, charge, amount)
   }
 
   /** Control: finish it now (a transfer of the expected amount, or a failure with `message`). */
-  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): BankTransferCharge {
+  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<BankTransferCharge> {
     const charge = this.#charges.pending(ns, reference)
-    if (outcome === 'success') this.#arrive(ns, charge, charge.amount_expected)
-    else {
-      this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
-      this.#charges.save(ns, charge)
-    }
-    return charge
+    if (outcome === 'success') return this.#arrive(ns, charge, charge.amount_expected)
+    this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
+    return this.#charges.save(ns, charge)
   }
 
   /**
@@ -186,7 +183,7 @@ export class BankTransferService extends OnEngine {
    * the transfer; of it, the fee the customer bore when the amount expected was kept, nothing when
    * a different amount was kept whole (`accept_all`: the merchant bears the fee).
    */
-  paid(charge: BankTransferCharge): { paid: number; borne: number } {
+  paid(charge: Frozen<BankTransferCharge>): { paid: number; borne: number } {
     const kept = charge.amount_accepted
     return { paid: kept, borne: kept === charge.amount_expected ? charge.amount_expected - charge.amount : 0 }
   }
@@ -210,7 +207,7 @@ export class BankTransferService extends OnEngine {
   }
 
   /** What the charge query adds for a bank transfer (docs/behaviour.md 13.2). */
-  queryExtras(charge: BankTransferCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<BankTransferCharge>): Record<string, unknown> {
     const extra: Record<string, unknown> = {
       amount_expected: toDecimalString(charge.amount_expected),
       amount_paid: toDecimalString(charge.amount_paid),
@@ -234,7 +231,7 @@ export class BankTransferService extends OnEngine {
    * over, the excess goes back and the charge succeeds; under, all of it goes back and the
    * charge waits for a correct transfer.
    */
-  #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
+  #arrive(ns: string, charge: BankTransferCharge, amount: number): Frozen<BankTransferCharge> {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
     // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (13.4)
@@ -254,7 +251,7 @@ export class BankTransferService extends OnEngine {
       charge.amount_accepted = acceptAll ? amount : expected
       this.#charges.succeed(ns, charge)
     }
-    this.#charges.save(ns, charge)
+    return this.#charges.save(ns, charge)
   }
 
   /**
@@ -267,10 +264,10 @@ export class BankTransferService extends OnEngine {
     return beyond <= 0 || this.ledger.tryTakeIn(ns, charge.currency, beyond)
   }
 
-  /** The processing charge a timer was set for, if it still is. */
+  /** The processing charge a timer was set for, if it still is: a copy to change and save. */
   #live(ns: string, tx: string): BankTransferCharge | undefined {
     const charge = this.#charges.col(ns).get(tx)
-    return charge?.kind === KIND && charge.status === 'processing' ? charge : undefined
+    return charge?.kind === KIND && charge.status === 'processing' ? copyOf<BankTransferCharge>(charge) : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

@@ -9,7 +9,7 @@ import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
 import { CARD_OPS_SPEC, type CardCharge, type CardOperation } from '../charges/types.js'
-import { PreauthService } from './preauth.js'
+import { PreauthService, type Written } from './preauth.js'
 import {
   authorizeSchema,
   captureSchema,
@@ -75,7 +75,7 @@ const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, as
  * The handler of a card operation (capture, void, the card refund): its body checked, the operation
  * done, and answered with the operation's message and its docs/api.md 3.2 record.
  */
-export function cardOperation<I, S extends { preauth: PreauthService }>(schema: z.ZodType<I>, run: (s: S, ns: string, input: I) => { op: CardOperation; parent: CardCharge }) {
+export function cardOperation<I, S extends { preauth: PreauthService }>(schema: z.ZodType<I>, run: (s: S, ns: string, input: I) => Written) {
   return async (c: Context<AppEnv>, s: S) => {
     const ns = c.get('ns')
     const { op, parent } = run(s, ns, validate(schema, await readJsonObject(c)))

@@ -1,6 +1,7 @@
 import { payinMoney, type PayinMoney } from '../money.js'
 import type { Settings } from '../scenario/schema.js'
 import { isPaymentMethod } from './schemas.js'
+import type { Frozen } from '../store/frozen.js'
 import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
 
 /**
@@ -14,22 +15,22 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   /** how the checkout page, its history and the dashboard name it: its name in words, `bank transfer` */
   label: string
   /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
-  method(charge: C): PaymentMethod | null
+  method(charge: Frozen<C>): PaymentMethod | null
   /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md 13.4) */
   settlesAtOnce?: boolean
   /**
    * what the customer paid for a charge of it that succeeded, and of that the fee and VAT the
    * customer bore (`customerCost`, src/money.ts); absent: its amount, the cost the merchant's
    */
-  paid?(ns: string, charge: C): { paid: number; borne: number }
+  paid?(ns: string, charge: Frozen<C>): { paid: number; borne: number }
   /** what its charge query record adds (docs/api.md 2.8), which the pay-ins list reads too */
-  queryExtras(ns: string, charge: C): Record<string, unknown>
+  queryExtras(ns: string, charge: Frozen<C>): Record<string, unknown>
   /** finishes a processing charge of it (`POST /_sandbox/charges/:reference/complete`); absent: nothing is left to complete */
-  complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): ChargeBase
+  complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): Frozen<ChargeBase>
   /** the lines under its kind in the dashboard's charges table: the card, wallet or account it was paid with */
-  instrument(charge: C): string[]
+  instrument(charge: Frozen<C>): string[]
   /** as an attempt of a checkout, its line on the checkout page: `Mobile money 254700000000` */
-  attemptLine?(charge: C): string
+  attemptLine?(charge: Frozen<C>): string
   /** what a processing charge of it waits for when no step is pending (the dashboard says so) */
   waiting?: string
 }
@@ -70,7 +71,7 @@ export class Kinds {
   }
 
   /** How the charge was paid (docs/behaviour.md 13.3). */
-  methodOf(charge: ChargeBase): PaymentMethod | null {
+  methodOf(charge: Frozen<ChargeBase>): PaymentMethod | null {
     return this.of(charge.kind).method(charge)
   }
 
@@ -79,7 +80,7 @@ export class Kinds {
    * paid, what the merchant is credited, what a refund may return. The ledger's credit, the refund
    * checks and the answers' `amount_paid` all ask this.
    */
-  money(ns: string, charge: ChargeBase): PayinMoney {
+  money(ns: string, charge: Frozen<ChargeBase>): PayinMoney {
     const { paid, borne } = this.of(charge.kind).paid?.(ns, charge) ?? { paid: charge.amount, borne: 0 }
     return payinMoney(paid, charge.fee, charge.vat, borne)
   }
@@ -88,7 +89,7 @@ export class Kinds {
    * How long a pay-in of this charge takes to settle (docs/behaviour.md 13.4): at once when the
    * kind of its payment method says so, otherwise after the pack's settlement delay.
    */
-  settlementMs(charge: ChargeBase, settings: Settings): number {
+  settlementMs(charge: Frozen<ChargeBase>, settings: Settings): number {
     const method = this.methodOf(charge)
     return method && this.#kinds.get(method)?.settlesAtOnce ? 0 : settlementDelayMs(settings)
   }

@@ -5,6 +5,7 @@ import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Settings } from '../scenario/schema.js'
 import { OnEngine, type Engine } from './kit.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
@@ -30,7 +31,7 @@ export const newTransactionReference = (prefix: string): string => {
  * `Transaction not found`; succeeded: 409 `Payment has already been completed`; failed:
  * 409 `Transaction has already been completed` (docs/behaviour.md 2.1).
  */
-export function requireProcessing<T extends ChargeBase>(charge: T | undefined): T {
+export function requireProcessing<T extends Frozen<ChargeBase>>(charge: T | undefined): T {
   if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
   if (charge.status === 'success') throw conflict(MSG.PAYMENT_COMPLETED)
   if (charge.status === 'failed' || charge.status === 'expired') throw conflict(MSG.TRANSACTION_COMPLETED)
@@ -148,8 +149,9 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     const expired = channel.expired
     if (expired !== undefined) {
       this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
-        const charge = this.col(ns).get(p.tx)
-        if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
+        const stored = this.col(ns).get(p.tx)
+        if (stored?.kind !== channel.kind || (stored.status !== 'pending' && stored.status !== 'processing')) return
+        const charge = copyOf(stored)
         charge.expiry_timer = null
         channel.onExpire?.(ns, charge)
         this.#expire(ns, charge, expired)
@@ -176,15 +178,18 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /** The channel's charge with this transaction reference (or, failing that, payment reference). */
-  find(ns: string, reference: string): C | undefined {
+  find(ns: string, reference: string): Frozen<C> | undefined {
     const col = this.col(ns)
     const c = col.get(reference) ?? col.findBy('payment_reference', reference)
     return c && c.kind === this.channel.kind ? c : undefined
   }
 
-  /** The channel's charge, still processing (docs/api.md 7.2 otherwise). */
+  /**
+   * The channel's charge, still processing (docs/api.md 7.2 otherwise), as a copy to change and
+   * `save`.
+   */
   pending(ns: string, reference: string): C {
-    return requireProcessing(this.find(ns, reference))
+    return copyOf(requireProcessing(this.find(ns, reference)))
   }
 
   /**
@@ -231,9 +236,9 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     charge.history.push({ at: this.clocks.iso(ns), step, result })
   }
 
-  /** Stores the charge: once per call that changed it, after the last change. */
-  save(ns: string, charge: C): void {
-    this.col(ns).put(charge.transaction_reference, charge)
+  /** Stores the charge: once per call that changed it, after the last change; returns it as stored. */
+  save(ns: string, charge: C): Frozen<C> {
+    return this.col(ns).put(charge.transaction_reference, charge)
   }
 
   /** Ends the charge as a success, and announces it. */

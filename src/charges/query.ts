@@ -1,4 +1,5 @@
 import { toDecimalString, toMajor } from '../money.js'
+import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from './kinds.js'
 import type { ChargeBase } from './types.js'
 
@@ -6,7 +7,7 @@ import type { ChargeBase } from './types.js'
  * The charge query record of docs/api.md 2.8, for any kind of charge: the fields every kind has,
  * then what its kind adds (`Kind.queryExtras`).
  */
-export function chargeQueryRecord(kinds: Kinds, ns: string, charge: ChargeBase): Record<string, unknown> {
+export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<ChargeBase>): Record<string, unknown> {
   const kind = kinds.of(charge.kind)
   const paid = charge.status === 'success' ? kinds.money(ns, charge).paid : 0
   const base: Record<string, unknown> = {
@@ -34,7 +35,7 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: ChargeBase):
  * `payment_reference` are both the merchant's reference, the sandbox's own is
  * `transaction_reference`, and `metadata` is the charge's as sent (null when none was).
  */
-export function chargeEventData(charge: ChargeBase, kinds: Kinds) {
+export function chargeEventData(charge: Frozen<ChargeBase>, kinds: Kinds) {
   return {
     reference: charge.payment_reference,
     payment_reference: charge.payment_reference,

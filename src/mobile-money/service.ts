@@ -4,6 +4,7 @@ import type { SteppedCharge } from '../charges/types.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { customerCost, toDecimalString, toMajor } from '../money.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
@@ -80,8 +81,9 @@ export class MobileMoneyService extends OnEngine {
       target: (charge) => charge.notification_url,
     })
     this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
-      const charge = this.#charges.col(ns).get(payload.tx)
-      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
+      const stored = this.#charges.col(ns).get(payload.tx)
+      if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return
+      const charge = copyOf<MobileMoneyCharge>(stored)
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
       this.#charges.conclude(ns, charge)
@@ -213,12 +215,12 @@ export class MobileMoneyService extends OnEngine {
   }
 
   /** What the customer paid for a charge that succeeded: the amount expected, the fee and VAT they bore in it. */
-  paid(charge: MobileMoneyCharge): { paid: number; borne: number } {
+  paid(charge: Frozen<MobileMoneyCharge>): { paid: number; borne: number } {
     return { paid: charge.amount_expected, borne: charge.amount_expected - charge.amount }
   }
 
   /** What the charge query adds for a wallet payment. */
-  queryExtras(charge: MobileMoneyCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<MobileMoneyCharge>): Record<string, unknown> {
     return {
       amount_expected: toDecimalString(charge.amount_expected),
       mobile_money: { number: charge.wallet.number },

@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js'
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
 import { CHARGES, type CardCharge, type ChargeBase } from '../charges/types.js'
@@ -28,8 +29,8 @@ export interface PayinItem {
 }
 
 /** A pay-in's status as the list shows it and filters on: a pre-authorization's is its hold's. */
-export function payinStatus(charge: ChargeBase): PayinStatus {
-  const hold = (charge as CardCharge).preauth
+export function payinStatus(charge: Frozen<ChargeBase>): PayinStatus {
+  const hold = (charge as Frozen<CardCharge>).preauth
   return hold && charge.status === 'success' ? hold.state : charge.status
 }
 
@@ -49,7 +50,7 @@ export class PayinService {
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 
-  #item(ns: string, charge: ChargeBase): PayinItem {
+  #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {
     const record = chargeQueryRecord(this.kinds, ns, charge)
     return {
       pointer: charge.transaction_reference,

@@ -5,6 +5,7 @@ import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
@@ -82,19 +83,18 @@ export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bea
 
 export class PayoutService extends OnEngine {
   /** told when a payout ends (the bulk batches follow their items) */
-  readonly #onEnd: ((ns: string, payout: Payout) => void)[] = []
+  readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
 
   constructor(engine: Engine) {
     super(engine)
     this.clocks.on(END, (ns, { reference }: { reference: string }) => {
       const payout = this.#col(ns).get(reference)
       if (payout?.status !== 'processing') return
-      payout.timer = null
-      this.#end(ns, payout, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
+      this.#end(ns, reference, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
     })
   }
 
-  onEnd(listener: (ns: string, payout: Payout) => void): void {
+  onEnd(listener: (ns: string, payout: Frozen<Payout>) => void): void {
     this.#onEnd.push(listener)
   }
 
@@ -103,12 +103,11 @@ export class PayoutService extends OnEngine {
    * same synchronous turn, debits it and stores it, `processing`. Throws the refusal otherwise,
    * leaving nothing behind.
    */
-  create(ns: string, o: NewPayout): Payout {
+  create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
     if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(MSG.INSUFFICIENT_WALLET)
-    this.accept(ns, payout)
-    return payout
+    return this.accept(ns, payout)
   }
 
   /**
@@ -182,39 +181,38 @@ export class PayoutService extends OnEngine {
 
   /**
    * Debits a prepared payout and stores it, processing, with the timer that ends it. The caller
-   * has checked the balance in the same synchronous turn.
+   * has checked the balance in the same synchronous turn. Returns it as stored.
    */
-  accept(ns: string, payout: Payout): void {
+  accept(ns: string, payout: Payout): Frozen<Payout> {
     const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
     if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
-    this.#col(ns).put(payout.reference, payout)
-    this.#post(ns, payout, 'debit', payout.created_at)
+    const stored = this.#col(ns).put(payout.reference, payout)
+    this.#post(ns, stored, 'debit', stored.created_at)
+    return stored
   }
 
   /** The payout with this reference, or 404 `Transaction not found`. */
-  get(ns: string, reference: string): Payout {
+  get(ns: string, reference: string): Frozen<Payout> {
     const payout = this.#col(ns).get(reference)
     if (!payout) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     return payout
   }
 
-  find(ns: string, reference: string): Payout | undefined {
+  find(ns: string, reference: string): Frozen<Payout> | undefined {
     return this.#col(ns).get(reference)
   }
 
   /** Control: ends a processing payout now, as asked or as its account says (success when it stays processing). */
-  complete(ns: string, reference: string, outcome?: 'success' | 'failed', reason?: string): Payout {
+  complete(ns: string, reference: string, outcome?: 'success' | 'failed', reason?: string): Frozen<Payout> {
     const payout = this.get(ns, reference)
     if (payout.status !== 'processing') throw conflict(PAYOUT_MSG.COMPLETED)
     const how = outcome ?? (payout.plan.outcome === 'failed' ? 'failed' : 'success')
     if (payout.timer) this.clocks.cancel(ns, payout.timer)
-    payout.timer = null
-    this.#end(ns, payout, how, reason ?? payout.plan.message ?? undefined)
-    return payout
+    return this.#end(ns, reference, how, reason ?? payout.plan.message ?? undefined)
   }
 
   /** Every payout of the namespace, newest first. */
-  all(ns: string): Payout[] {
+  all(ns: string): Frozen<Payout>[] {
     return newestFirst(this.#col(ns).values())
   }
 
@@ -225,20 +223,24 @@ export class PayoutService extends OnEngine {
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
   }
 
-  #end(ns: string, payout: Payout, outcome: 'success' | 'failed', reason?: string): void {
+  /** Ends a processing payout (its timer fired or was cancelled); returns it as stored. */
+  #end(ns: string, reference: string, outcome: 'success' | 'failed', reason?: string): Frozen<Payout> {
     const at = this.clocks.iso(ns)
-    payout.status = outcome
-    payout.completed_at = at
-    if (outcome === 'success') {
-      payout.trace_id = traceDigits()
-      payout.message = PAYOUT_MSG.SUCCESS
-    } else {
-      payout.message = reason ?? PAYOUT_MSG.FAILED
-      this.#post(ns, payout, 'credit', at)
-    }
-    this.#col(ns).put(payout.reference, payout)
+    const payout = this.#col(ns).update(reference, (p) => {
+      p.timer = null
+      p.status = outcome
+      p.completed_at = at
+      if (outcome === 'success') {
+        p.trace_id = traceDigits()
+        p.message = PAYOUT_MSG.SUCCESS
+      } else {
+        p.message = reason ?? PAYOUT_MSG.FAILED
+      }
+    })
+    if (outcome === 'failed') this.#post(ns, payout, 'credit', at)
     this.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
     for (const l of this.#onEnd) l(ns, payout)
+    return payout
   }
 
   #col(ns: string) {
@@ -246,7 +248,7 @@ export class PayoutService extends OnEngine {
   }
 
   /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
-  #post(ns: string, payout: Payout, direction: 'credit' | 'debit', at: string): void {
+  #post(ns: string, payout: Frozen<Payout>, direction: 'credit' | 'debit', at: string): void {
     const entry = { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, created_at: at }
     this.ledger.post(ns, 'payout', payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }

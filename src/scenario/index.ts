@@ -3,6 +3,7 @@ import { DocumentIssues, readDocumentFile } from '../files.js'
 import { toMinor } from '../money.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
+import { copyOf } from '../store/frozen.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, OBJECT } from '../store/validate.js'
 import {
@@ -250,7 +251,8 @@ export class Scenarios {
     if (!view) {
       const added = [...this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values()]
         .sort((a, b) => a.seq - b.seq)
-        .map((p) => p.pack)
+        // a copy of its own: the view keeps what it merges (the stored packs are frozen)
+        .map((p) => copyOf<Pack>(p.pack))
       view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
       this.#cache.set(ns, view)
     }
@@ -263,7 +265,7 @@ export class Scenarios {
     const col = this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS)
     // build the merged view first: a pack whose settings break the merge changes nothing
     const seq = col.size + 1
-    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => p.pack)
+    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => copyOf<Pack>(p.pack))
     const view = new ActiveScenarios([...this.#base, ...existing, pack])
     col.put(String(seq), { seq, pack })
     this.#cache.set(ns, view)

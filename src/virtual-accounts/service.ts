@@ -6,6 +6,7 @@ import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import { NUMBER, OBJECT, STRING } from '../store/validate.js'
 import { VBA_MSG } from './messages.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
@@ -94,7 +95,7 @@ export class VirtualAccountService extends OnEngine {
   }
 
   /** A new permanent account: its reference new in the namespace, within the namespace's limit. */
-  create(ns: string, o: CreateInput): VirtualAccount {
+  create(ns: string, o: CreateInput): Frozen<VirtualAccount> {
     const col = this.col(ns)
     if (col.has(o.account_reference)) throw conflict(VBA_MSG.DUPLICATE)
     if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
@@ -114,23 +115,22 @@ export class VirtualAccountService extends OnEngine {
       transfers: 0,
       total_received: 0,
     }
-    col.put(account.account_reference, account)
-    return account
+    return col.put(account.account_reference, account)
   }
 
   /** The account with this reference (404 otherwise). */
-  get(ns: string, reference: string): VirtualAccount {
+  get(ns: string, reference: string): Frozen<VirtualAccount> {
     const account = this.col(ns).get(reference)
     if (!account) throw notFound(VBA_MSG.NOT_FOUND)
     return account
   }
 
-  byNumber(ns: string, accountNumber: string): VirtualAccount | undefined {
+  byNumber(ns: string, accountNumber: string): Frozen<VirtualAccount> | undefined {
     return this.col(ns).findBy('account_number', accountNumber)
   }
 
   /** Every account of the namespace, oldest first (the dashboard). */
-  list(ns: string): VirtualAccount[] {
+  list(ns: string): Frozen<VirtualAccount>[] {
     return [...this.col(ns).values()]
   }
 
@@ -146,7 +146,7 @@ export class VirtualAccountService extends OnEngine {
   }
 
   /** A transfer of `amount` (minor units) into the account: a pay-in, successful at once. */
-  receive(ns: string, account: VirtualAccount, amount: number): VirtualAccountCharge {
+  receive(ns: string, account: Frozen<VirtualAccount>, amount: number): Frozen<VirtualAccountCharge> {
     const narration = `Transfer from ${SANDBOX_PAYER.account_name}`
     const base = this.#charges.create(ns, {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
@@ -171,12 +171,13 @@ export class VirtualAccountService extends OnEngine {
       payer_bank_account: SANDBOX_PAYER,
     })
     this.#charges.succeed(ns, charge)
-    this.#charges.save(ns, charge)
-    account.transfers += 1
-    account.total_received += charge.amount
-    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, account.transfers), { tx: charge.transaction_reference })
-    this.col(ns).put(account.account_reference, account)
-    return charge
+    const stored = this.#charges.save(ns, charge)
+    const counted = this.col(ns).update(account.account_reference, (a) => {
+      a.transfers += 1
+      a.total_received += charge.amount
+    })
+    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, counted.transfers), { tx: charge.transaction_reference })
+    return stored
   }
 
   /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged. */
@@ -192,7 +193,7 @@ export class VirtualAccountService extends OnEngine {
     }
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
-    let items: VirtualAccountCharge[] = []
+    let items: Frozen<VirtualAccountCharge>[] = []
     let count: number
     let total: number
     if (!q.start_date && !q.end_date) {
@@ -204,7 +205,7 @@ export class VirtualAccountService extends OnEngine {
         if (c) items.push(c)
       }
     } else {
-      const matched: VirtualAccountCharge[] = []
+      const matched: Frozen<VirtualAccountCharge>[] = []
       for (let n = account.transfers; n >= 1; n--) {
         const c = nth(n)
         if (!c) continue
@@ -253,7 +254,7 @@ export class VirtualAccountService extends OnEngine {
   }
 
   /** What the charge query adds for a transfer into a virtual account (docs/behaviour.md 13.3). */
-  queryExtras(charge: VirtualAccountCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<VirtualAccountCharge>): Record<string, unknown> {
     const v = charge.virtual_bank_account
     return {
       virtual_bank_account: {
