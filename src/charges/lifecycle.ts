@@ -263,18 +263,27 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * and the failure is announced.
    */
   fail(ns: string, charge: C, message: string, step: string): void {
-    if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
-    const now = this.clocks.iso(ns)
-    charge.status = 'failed'
+    const now = this.#end(ns, charge, 'failed', message)
     charge.failure_message = message
-    charge.response_message = message
-    charge.completed_at = now
-    charge.updated_at = now
     if (this.channel.attempt) charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
     charge.history.push({ at: now, step, result: `failed: ${message}` })
     this.#stopExpiry(ns, charge)
     this.channel.onFailure?.(ns, charge, message)
     this.#announce(ns, charge)
+  }
+
+  /**
+   * What failing and expiring share: the charge brings nothing in, so what it counted in is
+   * counted out (docs/behaviour.md 13.4), and it ends now with `message`. Returns the time.
+   */
+  #end(ns: string, charge: C, status: 'failed' | 'expired', message: string): string {
+    if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
+    const now = this.clocks.iso(ns)
+    charge.status = status
+    charge.response_message = message
+    charge.completed_at = now
+    charge.updated_at = now
+    return now
   }
 
   #stopExpiry(ns: string, charge: C): void {
@@ -288,12 +297,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * event announces it; a checkout attempt's checkout hears of it.
    */
   #expire(ns: string, charge: C, message: string): void {
-    if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
-    const now = this.clocks.iso(ns)
-    charge.status = 'expired'
-    charge.response_message = message
-    charge.completed_at = now
-    charge.updated_at = now
+    const now = this.#end(ns, charge, 'expired', message)
     charge.history.push({ at: now, step: 'expiry', result: message })
     if (charge.parent) this.#attempts.ended(ns, charge)
   }
