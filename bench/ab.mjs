@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// CPU per card charge (or per charge query) of several paysandbox builds, measured at the same
+// CPU per card charge (or per charge query, or per payout) of several paysandbox builds, measured at the same
 // time on the same core.
 //
-//   node bench/ab.mjs [--scenario card|query] [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
+//   node bench/ab.mjs [--scenario card|query|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
 //
 // BUILD is a checkout with dist/ built (`.` for this one), optionally followed by environment for
 // that server: `.+SANDBOX_HOT_RECORDS=8+SANDBOX_COLD_BLOCK=16` (the servers are started as
@@ -24,12 +24,12 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { runLoad } from './load.mjs'
-import { CardBodies, SECRET, cardBody } from './lib/bodies.mjs'
+import { CardBodies, SECRET, cardBody, disburseBody } from './lib/bodies.mjs'
 import { machineInfo } from './lib/machine.mjs'
 import { LatHist, cpuTimeMs } from './lib/measure.mjs'
 import { pinSelf, startServer } from './lib/servers.mjs'
 
-const USAGE = 'usage: node bench/ab.mjs [--scenario card|query] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
+const USAGE = 'usage: node bench/ab.mjs [--scenario card|query|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
 const { values, positionals } = parseArgs({
   options: { scenario: { type: 'string', default: 'card' }, rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
   allowPositionals: true,
@@ -47,7 +47,8 @@ const rounds = positive('rounds')
 const seconds = positive('seconds')
 const connections = positive('connections')
 const scenario = values.scenario
-if (scenario !== 'card' && scenario !== 'query') throw new Error('--scenario is card or query')
+const LABEL = { card: 'card charge', query: 'charge query', payout: 'payout' }
+if (!(scenario in LABEL)) throw new Error('--scenario is card, query or payout')
 
 // the servers on core 0, this process on core 1 (where taskset exists and there are two cores)
 pinSelf(machineInfo())
@@ -78,6 +79,15 @@ if (scenario === 'query') {
   }
 }
 
+// payouts: a balance no run exhausts (each payout of 1,000 NGN costs 1,032.25 of it)
+if (scenario === 'payout') {
+  for (const b of builds) {
+    const res = await fetch(`${b.url}/_sandbox/scenarios`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: JSON.stringify({ settings: { opening_balance: 1_000_000_000_000 } }) })
+    if (res.status !== 200) throw new Error(`${b.label}: could not raise the opening balance: ${res.status} ${await res.text()}`)
+  }
+}
+let payouts = 0
+
 // the servers share one core: together they make at most ~12k charges a second here (past the
 // pool, bodies are made on the fly)
 const pool = scenario === 'card' ? new CardBodies(`ab-${process.pid}`, Math.ceil(12_000 * (rounds * seconds + 3))) : undefined
@@ -89,7 +99,9 @@ function load(b, duration, record) {
     url: b.url, connections, duration, maxSeconds: duration + 30, timeout: 10,
     ...(scenario === 'query'
       ? { method: 'GET', path: `/merchant/api/v1/charges/${QUERY_REF}`, headers }
-      : { method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next() }),
+      : scenario === 'payout'
+        ? { method: 'POST', path: '/merchant/api/v1/transactions/disburse', headers, body: () => disburseBody(`ab-${process.pid}-${payouts++}`) }
+        : { method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next() }),
     onAnswer: (status, ms) => {
       if (status !== 200) {
         console.error(`${b.label}: answered ${status}`)
@@ -113,6 +125,6 @@ for (let r = 0; r < rounds; r++) {
   })
 }
 for (const b of builds) {
-  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${scenario === 'card' ? 'card charge' : 'charge query'}  (${b.ok} requests; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
+  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${LABEL[scenario]}  (${b.ok} requests; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
 }
 process.exit(0)

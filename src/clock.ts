@@ -60,10 +60,7 @@ export class Clocks {
     this.#wallNow = wallNow
     // timers kept in the file come back, in due order
     for (const ns of store.namespaces()) {
-      for (const t of store.col<Timer>(ns, TIMERS).values()) {
-        t.seq = ++this.#seq
-        this.#push(ns, t)
-      }
+      for (const t of store.col<Timer>(ns, TIMERS).values()) this.#push(ns, { ...t, seq: ++this.#seq })
     }
     // a reset empties a namespace's timers and clock; a failed write puts them back as the file
     // has them (docs/behaviour.md 0.4)
@@ -83,10 +80,7 @@ export class Clocks {
     }
     // a namespace the file does not have: nothing to read (and nothing to create)
     if (!this.#store.hasNamespace(ns)) return
-    for (const timer of this.#store.col<Timer>(ns, TIMERS).values()) {
-      timer.seq = ++this.#seq
-      this.#push(ns, timer)
-    }
+    for (const timer of this.#store.col<Timer>(ns, TIMERS).values()) this.#push(ns, { ...timer, seq: ++this.#seq })
     // a timer whose firing was undone fires again, but not at once: the disk may still be full
     setTimeout(() => this.#arm(ns), RETRY_AFTER_UNDO).unref()
   }

@@ -208,14 +208,13 @@ export const OPTIONS = {
    * How many records of a collection stay live objects (the ones used last); the others are kept
    * as JSON text, which takes about half the memory of the object tree and costs the garbage
    * collector nothing to trace: what keeps a store of 100k charges small and its pauses short.
-   * `npm run test:cold` runs the suite with 1, which shows that no code relies on an object
-   * staying the stored one.
+   * Which form a record is in changes nothing a caller sees (docs/architecture.md, "The store").
    */
   hotRecords: envOnly({ env: 'SANDBOX_HOT_RECORDS', help: 'records kept as live objects per collection', field: 'hotRecords' }, atLeastOne(128)),
   /**
    * How many cold texts are compressed together into one block (deflate): records of one
    * collection share most of their text, so a block of 64 charges takes ~30 bytes per charge
-   * instead of ~520 (`npm run test:cold` uses 2).
+   * instead of ~520.
    */
   coldBlock: envOnly({ env: 'SANDBOX_COLD_BLOCK', help: 'cold records compressed together in one block', field: 'coldBlock' }, atLeastOne(64)),
 }

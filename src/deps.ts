@@ -7,6 +7,7 @@ import { PACKS_SPEC, Scenarios } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
 import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
 import { LEDGER_CARRY_OVER } from './charges/ledger-carry-over.js'
+import { CHECKOUT_CARRY_OVER } from './checkout/carry-over.js'
 import { AttemptEnds } from './charges/lifecycle.js'
 import { Kinds } from './charges/kinds.js'
 import type { Kit } from './charges/kit.js'
@@ -35,7 +36,7 @@ export type Deps<L extends readonly AnyArea[] = typeof AREAS> = Kit & ServicesOf
 export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L): Promise<Deps<L>> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: collectionsOf(areas), upgrades: [LEDGER_CARRY_OVER], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, collections: collectionsOf(areas), upgrades: [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   const clocks = new Clocks(store)
   const namespaces = new Namespaces(store, config)

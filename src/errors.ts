@@ -45,6 +45,8 @@ export const MSG = {
   // shared refusals of the areas
   DUPLICATE_TRANSACTION_REFERENCE: 'Duplicate transaction reference',
   INSUFFICIENT_WALLET: 'Insufficient funds in disbursement wallet',
+  /** docs/behaviour.md 13.4: `limit` formatted, `NGN 50,000,000,000,000.00` */
+  intakeLimit: (limit: string) => `Amount refused: a namespace takes in at most ${limit} per currency until it is reset`,
   UNRESOLVABLE_ACCOUNT: 'Unable to resolve bank account.',
 } as const
 

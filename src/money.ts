@@ -6,6 +6,14 @@
 /** Largest amount accepted, in major units: keeps every minor-unit sum a safe integer. */
 export const MAX_MAJOR_AMOUNT = 1_000_000_000_000
 
+/**
+ * The most a namespace takes in per currency until it is reset, minor units (docs/behaviour.md
+ * 13.4, "Exact at any size"): its opening balance, fundings and pay-ins not failed. Every balance,
+ * history sum and running balance stays below it (plus one amount), so each is a safe integer and
+ * its major-unit JSON number (below 2^46, where doubles are 1/128 apart) has its two decimals exact.
+ */
+export const INTAKE_LIMIT = 5_000_000_000_000_000
+
 const DECIMAL = /^(\d+)(?:\.(\d{1,2}))?$/
 
 /**
@@ -28,6 +36,15 @@ export function parseAmount(value: unknown, { allowString = false } = {}): numbe
   if (major > MAX_MAJOR_AMOUNT) return null
   const frac = (m[2] ?? '').padEnd(2, '0')
   return major * 100 + Number(frac)
+}
+
+/**
+ * A major-unit number the sandbox is configured with (a scenario pack's setting or amount, a
+ * limit of the configuration) in minor units, to the nearest one. A request's amount is parsed
+ * instead (`parseAmount`), by its schema.
+ */
+export function toMinor(major: number): number {
+  return Math.round(major * 100)
 }
 
 /** Minor units to a major-unit number for JSON (100050 -> 1000.5). */
@@ -74,8 +91,40 @@ export interface FeeRule {
 
 /** Fee and VAT on the fee, both in minor units. */
 export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: number): { fee: number; vat: number } {
-  let fee = applyBps(amountMinor, percentToBps(rule.percent)) + Math.round((rule.flat ?? 0) * 100)
-  if (rule.cap !== undefined) fee = Math.min(fee, Math.round(rule.cap * 100))
+  let fee = applyBps(amountMinor, percentToBps(rule.percent)) + toMinor(rule.flat ?? 0)
+  if (rule.cap !== undefined) fee = Math.min(fee, toMinor(rule.cap))
   const vat = applyBps(fee, percentToBps(vatPercent))
   return { fee, vat }
+}
+
+/**
+ * What of a pay-in's cost the customer pays on top of the amount when the merchant does not bear
+ * it (docs/behaviour.md 13.4): the fee alone (a bank transfer: the VAT on the fee stays the
+ * merchant's) or the fee and its VAT (mobile money).
+ */
+export type CustomerShare = 'fee' | 'fee and VAT'
+
+/** What the customer bears of a pay-in's fee and VAT, minor units: nothing when the merchant bears the cost. */
+export function customerCost(fee: number, vat: number, merchantBearsCost: boolean, share: CustomerShare): number {
+  if (merchantBearsCost) return 0
+  return share === 'fee' ? fee : fee + vat
+}
+
+/** A paid pay-in's money, minor units: each fee and VAT taken once, whoever bore them. */
+export interface PayinMoney {
+  /** what the customer paid */
+  paid: number
+  /** what the merchant is credited: what the customer paid, less the fee and its VAT */
+  credit: number
+  /** what a refund may return: what the customer paid, less the cost the customer bore (fees are the service's) */
+  refundable: number
+}
+
+/**
+ * The one rule of who gets what of a pay-in (docs/behaviour.md 13.4): the customer paid `paid`, of
+ * which `borne` was the fee and VAT the customer bore; the service keeps fee and VAT, the merchant
+ * is credited the rest, so paid = credit + fee + VAT for either bearer.
+ */
+export function payinMoney(paid: number, fee: number, vat: number, borne: number): PayinMoney {
+  return { paid, credit: paid - fee - vat, refundable: paid - borne }
 }

@@ -1,6 +1,7 @@
 import { CLOCK_META } from './clock.js'
 import type { Config, Merchant } from './config.js'
 import type { CollectionSpec } from './store/collection.js'
+import type { Frozen } from './store/frozen.js'
 import type { Store } from './store/store.js'
 import { STRING, maybe } from './store/validate.js'
 
@@ -62,25 +63,24 @@ export class Namespaces {
   }
 
   /** The namespace of a secret key, created (and seeded) on first use. */
-  resolve(key: string): NsMeta {
+  resolve(key: string): Frozen<NsMeta> {
     // look without creating: a refused key must leave nothing behind
     const existing = this.#store.hasNamespace(key) ? this.#store.col<NsMeta>(key, META).get(KEY) : undefined
     if (existing) return existing
     if (this.list().length >= this.#config.maxNamespaces) {
       throw new NamespaceLimitError(`at most ${this.#config.maxNamespaces} namespaces are kept`)
     }
-    const meta = this.#fresh(key)
-    this.#store.col<NsMeta>(key, META).put(KEY, meta)
+    const meta = this.#store.col<NsMeta>(key, META).put(KEY, this.#fresh(key))
     this.#seed(key)
     return meta
   }
 
-  get(ns: string): NsMeta | undefined {
+  get(ns: string): Frozen<NsMeta> | undefined {
     return this.#store.hasNamespace(ns) ? this.#store.col<NsMeta>(ns, META).get(KEY) : undefined
   }
 
-  list(): NsMeta[] {
-    const out: NsMeta[] = []
+  list(): Frozen<NsMeta>[] {
+    const out: Frozen<NsMeta>[] = []
     for (const ns of this.#store.namespaces()) {
       const m = this.#store.col<NsMeta>(ns, META).get(KEY)
       if (m) out.push(m)
@@ -88,11 +88,9 @@ export class Namespaces {
     return out
   }
 
-  update(ns: string, patch: Partial<Pick<NsMeta, 'webhook_url'>>): NsMeta {
-    const meta = this.resolve(ns)
-    Object.assign(meta, patch)
-    this.#store.col<NsMeta>(ns, META).put(KEY, meta)
-    return meta
+  update(ns: string, patch: Partial<Pick<NsMeta, 'webhook_url'>>): Frozen<NsMeta> {
+    this.resolve(ns)
+    return this.#store.col<NsMeta>(ns, META).update(KEY, (meta) => Object.assign(meta, patch))
   }
 
   /**
@@ -100,10 +98,9 @@ export class Namespaces {
    * `Store.registerState` keeps of it: the clock, cached packs, the journal, armed faults,
    * deliveries) and seeds it again: the control API's `POST /_sandbox/reset`.
    */
-  reset(ns: string): NsMeta {
+  reset(ns: string): Frozen<NsMeta> {
     this.#store.resetNamespace(ns)
-    const meta = this.#fresh(ns)
-    this.#store.col<NsMeta>(ns, META).put(KEY, meta)
+    const meta = this.#store.col<NsMeta>(ns, META).put(KEY, this.#fresh(ns))
     this.#seed(ns)
     return meta
   }

@@ -98,3 +98,41 @@ describe('the balances kept as entries are written', () => {
     }
   })
 })
+
+describe('what a namespace takes in (docs/behaviour.md 13.4, exact at any size)', () => {
+  const LIMIT_TEXT = 'Amount refused: a namespace takes in at most NGN 50,000,000,000,000.00 per currency until it is reset'
+  // a card that waits for its PIN: the charge stays open
+  const charge = (sb: Awaited<ReturnType<typeof makeSandbox>>, amount: number) => sb.charge(cardPayload('5188513618552975', { amount }))
+
+  it('counts pay-ins from when they are made, so open ones cannot pass it together; a failed one frees its room, also after a restart', async () => {
+    const file = tempFile()
+    const first = await makeSandbox({ data: file, frozen: true })
+    // opening 0: the limit is 50 fundings of the largest amount
+    expect((await first.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })).status).toBe(200)
+    for (let i = 0; i < 49; i++) expect((await first.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1e12 })).status).toBe(200)
+    // room for NGN 1e12: two open charges of 6e11 cannot both be made
+    const made = await charge(first, 6e11)
+    expect(made.body.data.status).toBe('processing')
+    const open = made.body.data.transaction_reference
+    const second = await charge(first, 6e11)
+    expect([second.status, second.body.message]).toEqual([400, LIMIT_TEXT])
+    const before = (await first.call('GET', '/merchant/api/v1/balances')).body.data
+    expect((await first.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 5e11 })).body.message).toBe(LIMIT_TEXT)
+    expect((await first.call('GET', '/merchant/api/v1/balances')).body.data).toEqual(before)
+    // other currencies have their own room
+    expect((await first.call('POST', '/_sandbox/balances/fund', { currency: 'KES', amount: 1e12 })).status).toBe(200)
+    await first.close()
+
+    // read again from the data file: the open charge still counts; once it failed, its room is free
+    const again = await makeSandbox({ data: file, frozen: true })
+    try {
+      expect((await charge(again, 6e11)).body.message).toBe(LIMIT_TEXT)
+      expect((await again.call('POST', `/_sandbox/charges/${open}/complete`, { outcome: 'failed' })).status).toBe(200)
+      expect((await charge(again, 6e11)).status).toBe(200)
+      expect((await charge(again, 4e11)).status).toBe(200)
+      expect((await charge(again, 0.01)).body.message).toBe(LIMIT_TEXT)
+    } finally {
+      await again.close()
+    }
+  })
+})

@@ -226,12 +226,14 @@ describe('checkout channels and outcomes', () => {
     const reference = ref('co')
     await init(sb, { reference })
     const c = sb.deps.checkout.get(SECRET_NS, reference)
-    const child = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
+    const child = sb.deps.checkout.payBankTransfer(SECRET_NS, c.transaction_reference, 'Shop')
     expect(child.bank_account).toMatchObject({ account_number: expect.stringMatching(/^\d{10}$/), bank_name: 'wema', bank_code: '035', account_name: 'Shop' })
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 119 })
     expect((await query(sb, reference)).body.data.status).toBe('processing')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
     expect((await query(sb, reference)).body.data).toMatchObject({ status: 'success', payment_method: 'bank_transfer' })
+    // the transfer that paid it is not one left waiting
+    expect(sb.deps.checkout.get(SECRET_NS, reference).history.map((h) => h.result)).toEqual(['checkout initialized', `bank transfer attempt ${child.transaction_reference}: processing`, `${child.transaction_reference} succeeded`])
   })
 
   it('a temporary account without auto-completion expires after 30 min and then refuses a transfer', async () => {
@@ -253,7 +255,7 @@ describe('checkout channels and outcomes', () => {
     expect(none.status).toBe(400)
     expect(none.body.message).toBe('No payment attempt is in progress')
     const c = sb.deps.checkout.get(SECRET_NS, reference)
-    const card = sb.deps.checkout.payCard(SECRET_NS, c, { number: '4562543755474674', cvv: '123', expiry_month: '09', expiry_year: '30' }, 'http://localhost/checkout/x/pay')
+    const card = sb.deps.checkout.payCard(SECRET_NS, c.transaction_reference, { number: '4562543755474674', cvv: '123', expiry_month: '09', expiry_year: '30' }, 'http://localhost/checkout/x/pay')
     expect(card.pending_steps).toEqual(['3DS'])
     expect(card.redirect_url).toBe('http://localhost/checkout/x/pay')
     const done = await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'success' })
@@ -267,7 +269,7 @@ describe('checkout channels and outcomes', () => {
     const reference = ref('co')
     await init(sb, { reference })
     const c = sb.deps.checkout.get(SECRET_NS, reference)
-    const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
+    const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c.transaction_reference, 'Shop')
     await sb.call('POST', `/_sandbox/checkouts/${reference}/cancel`)
     // the checkout ended: nothing arrives by itself any more
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
@@ -302,7 +304,7 @@ describe('a transfer attempt left waiting when its checkout is paid otherwise', 
     const reference = ref('co')
     await init(sb, { reference })
     const c = sb.deps.checkout.get(SECRET_NS, reference)
-    const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c, 'Shop')
+    const transfer = sb.deps.checkout.payBankTransfer(SECRET_NS, c.transaction_reference, 'Shop')
     expect((await pay(sb, reference, { channel: 'card' })).body.data.status).toBe('success')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
     expect(sb.deps.bankTransfer.find(SECRET_NS, transfer.transaction_reference)!.status).toBe('processing')

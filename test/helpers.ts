@@ -40,7 +40,7 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
 
 /**
  * The environment a test's config reads: only the SANDBOX_* tuning variables of this process (not
- * its keys, ports or files), which `npm run test:cold` sets.
+ * its keys, ports or files), so a run may try the suite with other sizes.
  */
 const TUNING_ENV: NodeJS.ProcessEnv = {}
 for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) TUNING_ENV[name] = process.env[name]
@@ -62,11 +62,14 @@ export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
   return Store.open({ ...STORE_LIMITS, ...options, collections: [...given, ...plain] })
 }
 
-/** Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket. */
-export async function makeSandbox(input: ConfigInput & { frozen?: boolean } = {}): Promise<TestSandbox> {
-  const { frozen, ...rest } = input
+/**
+ * Builds the app over an in-memory store (or a file, with `data`) and calls it without a socket.
+ * `env`: tuning variables of its own, over this process's.
+ */
+export async function makeSandbox(input: ConfigInput & { frozen?: boolean; env?: NodeJS.ProcessEnv } = {}): Promise<TestSandbox> {
+  const { frozen, env, ...rest } = input
   // the flags given and the tuning variables
-  const config = resolveConfig({ port: 0, ...rest }, TUNING_ENV)
+  const config = resolveConfig({ port: 0, ...rest }, { ...TUNING_ENV, ...env })
   const deps = await createDeps(config)
   const app = createApp(deps)
   const call: TestSandbox['call'] = async (method, path, body, opts = {}) => {

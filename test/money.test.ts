@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { MAX_MAJOR_AMOUNT, applyBps, computeFee, formatMoney, parseAmount, percentToBps, toDecimalString, toMajor } from '../src/money.js'
+import { MAX_MAJOR_AMOUNT, applyBps, computeFee, customerCost, formatMoney, parseAmount, payinMoney, percentToBps, toDecimalString, toMajor } from '../src/money.js'
 
 const MAX_MINOR = MAX_MAJOR_AMOUNT * 100
 /** Every minor amount the sandbox accepts: 0 .. MAX_MAJOR_AMOUNT major units. */
@@ -233,5 +233,36 @@ describe('formatMoney', () => {
     expect(formatMoney('KES', 5)).toBe('KES 0.05')
     expect(formatMoney('NGN', 500_000_000_00)).toBe('NGN 500,000,000.00')
     expect(formatMoney('NGN', -123_450)).toBe('NGN -1,234.50')
+  })
+})
+
+describe('the fee rule per bearer (docs/behaviour.md 13.4)', () => {
+  const rule = fc.record({ percent: fc.integer({ min: 0, max: 1000 }).map((n) => n / 100), cap: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }) })
+
+  it('conserves every pay-in: what the customer paid = credit + fee + VAT, each fee once, for either bearer and either share', () => {
+    fc.assert(
+      fc.property(minorAmount, rule, fc.boolean(), fc.constantFrom('fee' as const, 'fee and VAT' as const), (amount, feeRule, merchantBears, share) => {
+        const { fee, vat } = computeFee(amount, feeRule, VAT)
+        const borne = customerCost(fee, vat, merchantBears, share)
+        const paid = amount + borne
+        const money = payinMoney(paid, fee, vat, borne)
+        expect(money.paid).toBe(paid)
+        expect(money.credit + fee + vat).toBe(paid)
+        // the merchant bearing it gets the amount less fee and VAT; the customer bearing it, the amount (less the VAT a transfer leaves the merchant)
+        expect(money.credit).toBe(merchantBears ? amount - fee - vat : share === 'fee' ? amount - vat : amount)
+        // a refund never returns the cost the customer bore: at most the amount
+        expect(money.refundable).toBe(amount)
+        expect(Number.isSafeInteger(money.credit)).toBe(true)
+      }),
+    )
+  })
+
+  it('gives the issue 35 figures: a KES 1,000 wallet and an NGN 10,000 transfer, the customer bearing the cost', () => {
+    const wallet = computeFee(100_000, { percent: 1.5 }, VAT)
+    const walletPaid = 100_000 + customerCost(wallet.fee, wallet.vat, false, 'fee and VAT')
+    expect([walletPaid, payinMoney(walletPaid, wallet.fee, wallet.vat, walletPaid - 100_000).credit]).toEqual([101_613, 100_000])
+    const transfer = computeFee(1_000_000, { percent: 1.5, cap: 2000 }, VAT)
+    const transferPaid = 1_000_000 + customerCost(transfer.fee, transfer.vat, false, 'fee')
+    expect([transferPaid, payinMoney(transferPaid, transfer.fee, transfer.vat, transferPaid - 1_000_000).credit]).toEqual([1_015_000, 998_875])
   })
 })

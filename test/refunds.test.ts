@@ -170,6 +170,27 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
     expect(r3.body.data).toMatchObject({ channel: 'card', amount_returned: 1500, payment_reference: co })
   })
 
+  it('a pay-in the customer bore the fee of offers its amount to refund, never the fee; a transfer kept whole offers all of it', async () => {
+    const sb = await sandbox({ frozen: true })
+    const bt = ref('bt')
+    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 10_000, currency: 'NGN', merchant_bears_cost: false, customer: { email: 'a@b.co' } })
+    await advance(sb, 120)
+    const above = await initiate(sb, { payment_reference: bt, reference: ref('rf'), amount: 10_150 })
+    expect([above.status, above.body.message]).toEqual([400, 'Refund amount cannot be more than NGN 10,000.00'])
+    const full = await initiate(sb, { payment_reference: bt, reference: ref('rf') })
+    expect(full.body.data).toMatchObject({ amount_returned: 10_000 })
+
+    // accept_all: a transfer over what was expected is kept whole, the merchant bearing the fee
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { transfer_mismatch: 'accept_all' } })).status).toBe(200)
+    const over = ref('bt')
+    const made = await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: over, amount: 10_000, currency: 'NGN', auto_complete: false, customer: { email: 'a@b.co' } })
+    const before = (await ngn(sb)).available_balance
+    await sb.call('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: made.body.data.bank_account.account_number, amount: 12_000, currency: 'NGN' })
+    expect((await ngn(sb)).available_balance).toBe(sum(before, 12_000, -150, -11.25))
+    const whole = await initiate(sb, { payment_reference: over, reference: ref('rf') })
+    expect(whole.body.data).toMatchObject({ amount_returned: 12_000 })
+  })
+
   it('partial refunds up to what was collected, never above what is left', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 1000)

@@ -6,7 +6,7 @@ import { DataFileError, FORMAT } from '../src/store/recovery.js'
 import { Store } from '../src/store/store.js'
 import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
 
-/** records kept live per collection (1 under npm run test:cold) */
+/** records kept live per collection (as the config gives it) */
 const HOT_RECORDS = STORE_LIMITS.hotRecords
 
 type Rec = Record<string, unknown>
@@ -149,15 +149,78 @@ describe('Store in memory', () => {
     expect(col.findBy('payment_reference', 'new')).toEqual({ payment_reference: 'new' })
   })
 
-  it('updates the index when a record is mutated in place and put again', async () => {
+  it('updates the index when a record is changed by update', async () => {
     const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
-    const rec: Rec = { payment_reference: 'old' }
-    col.put('tx1', rec)
-    rec.payment_reference = 'new'
-    col.put('tx1', rec)
+    col.put('tx1', { payment_reference: 'old' })
+    const stored = col.update('tx1', (r) => {
+      r.payment_reference = 'new'
+    })
     expect(col.findBy('payment_reference', 'old')).toBeUndefined()
-    expect(col.findBy('payment_reference', 'new')).toBe(rec)
+    expect(col.findBy('payment_reference', 'new')).toBe(stored)
+  })
+
+  it('gives reads the caller cannot change: a change to a read record throws, hot or cold, and changes nothing', async () => {
+    const s = await open({ collections: [charges], hotRecords: 1, coldBlock: 2 })
+    const col = s.col<Rec>('ns', 'charges')
+    const given: Rec = { payment_reference: 'r0', history: [{ step: 'created' }] }
+    const stored = col.put('tx0', given)
+    // the caller gave its record up: it is the stored one, frozen
+    expect(stored).toBe(given)
+    expect(() => {
+      given.payment_reference = 'changed'
+    }).toThrow(TypeError)
+    const hot = col.get('tx0')! as Rec
+    expect(() => (hot.history as Rec[]).push({ step: 'PIN' })).toThrow(TypeError)
+    // tx0 goes cold; read back, then listed, it is frozen all the same
+    col.put('tx1', { payment_reference: 'r1' })
+    col.put('tx2', { payment_reference: 'r2' })
+    const listed = [...col.values()][0] as Rec
+    expect(() => {
+      listed.payment_reference = 'changed'
+    }).toThrow(TypeError)
+    const cold = col.findBy('payment_reference', 'r0')! as Rec
+    expect(() => {
+      ;((cold.history as Rec[])[0] as Rec).step = 'changed'
+    }).toThrow(TypeError)
+    expect(col.get('tx0')).toEqual({ payment_reference: 'r0', history: [{ step: 'created' }] })
+  })
+
+  it('update stores a changed copy, hot or cold, and a throwing change stores nothing', async () => {
+    const s = await open({ collections: [charges], hotRecords: 1, coldBlock: 2 })
+    const col = s.col<Rec>('ns', 'charges')
+    const version = () => s.version
+    const first = col.put('tx0', { payment_reference: 'r0', n: 1, history: [{ step: 'created' }] })
+    // hot: the change is made to a copy, the record read before stays as it was
+    const second = col.update('tx0', (r) => {
+      r.n = 2
+      ;(r.history as Rec[]).push({ step: 'PIN' })
+    })
+    expect(first).toEqual({ payment_reference: 'r0', n: 1, history: [{ step: 'created' }] })
+    expect(second).toEqual({ payment_reference: 'r0', n: 2, history: [{ step: 'created' }, { step: 'PIN' }] })
+    expect(col.get('tx0')).toBe(second)
+    expect(Object.isFrozen(second) && Object.isFrozen(second.history)).toBe(true)
+    // a change that throws, hot then cold, leaves the record, its index and the store's version alone
+    for (const state of ['hot', 'cold']) {
+      if (state === 'cold') col.put('tx1', { payment_reference: 'r1' })
+      const before = version()
+      expect(() =>
+        col.update('tx0', (r) => {
+          r.payment_reference = 'moved'
+          throw new Error('refused')
+        }),
+      ).toThrow('refused')
+      expect(version()).toBe(before)
+      expect(col.findBy('payment_reference', 'moved')).toBeUndefined()
+      expect(col.findBy('payment_reference', 'r0')).toEqual(second)
+    }
+    // cold: the copy is parsed from its text, and stored hot again
+    col.put('tx2', { payment_reference: 'r2' })
+    expect(col.coldStats().hot).toBe(1)
+    const third = col.update('tx0', (r) => ({ ...r, n: 3 }))
+    expect(third).toEqual({ payment_reference: 'r0', n: 3, history: [{ step: 'created' }, { step: 'PIN' }] })
+    expect(JSON.parse(col.json('tx0')!)).toEqual(third)
+    expect(() => col.update('nope', () => {})).toThrow()
   })
 
   it('drops the index entry when the indexed value goes away', async () => {
@@ -210,14 +273,12 @@ describe('Store in memory', () => {
     const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')
     const first = col.put('tx0', { payment_reference: 'r0', history: [{ step: 'created' }] })
-    // changed in place after the put, as a service does within one request
-    ;(first.history as Rec[]).push({ step: 'PIN' })
     expect(col.get('tx0')).toBe(first)
     for (let i = 1; i <= HOT_RECORDS; i++) col.put(`tx${i}`, { payment_reference: `r${i}` })
-    // tx0 went cold as it stood: a new object, equal to the old one with its change
+    // tx0 went cold: read back, a new object equal to the old one
     const again = col.get('tx0')!
     expect(again).not.toBe(first)
-    expect(again).toEqual({ payment_reference: 'r0', history: [{ step: 'created' }, { step: 'PIN' }] })
+    expect(again).toEqual({ payment_reference: 'r0', history: [{ step: 'created' }] })
     expect(col.get('tx0')).toBe(again)
     // the index still finds a cold record, and the JSON views agree with the records
     for (let i = 1; i <= HOT_RECORDS; i++) col.get(`tx${HOT_RECORDS + 1 - i}`)
@@ -273,7 +334,7 @@ describe('Store in memory', () => {
     const s = await open({ collections: [{ name: 'events', hot: 2 }] })
     expect(fill(s, 'events')).toMatchObject({ hot: 2 })
     expect(cold(fill(s, 'events'))).toBe(8)
-    // the others keep the default (SANDBOX_HOT_RECORDS under npm run test:cold)
+    // the others keep the store's (SANDBOX_HOT_RECORDS when a run sets it)
     expect(fill(s, 'charges').hot).toBe(Math.min(10, HOT_RECORDS))
     // what goes on being read stays the same object while it is hot
     const events = s.col<Rec>('ns', 'events')
@@ -319,10 +380,17 @@ describe('Store in memory', () => {
               refs.set(o.value.payment_reference, o.key)
               break
             case 'mutate': {
-              // a change made to the object get just returned is kept
-              const r = col.get(o.key)
-              if (r) r.n = o.n
-              if (model.has(o.key)) model.get(o.key)!.n = o.n
+              // a change goes through update, hot or cold
+              if (col.has(o.key))
+                col.update(o.key, (r) => {
+                  r.n = o.n
+                })
+              const r = model.get(o.key)
+              if (r) {
+                r.n = o.n
+                // stored again, it is indexed again
+                refs.set(r.payment_reference as string, o.key)
+              }
               break
             }
             case 'delete':

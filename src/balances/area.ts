@@ -3,7 +3,6 @@ import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
-import { parseAmount } from '../money.js'
 import { fundSchema, historyAnswerSchema, historyQuerySchema } from './schemas.js'
 import { BALANCE_MSG } from './messages.js'
 import { BalanceService } from './service.js'
@@ -27,7 +26,7 @@ export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
       method: 'post', path: '/_sandbox/balances/fund', access: 'control', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: { name: 'FundRequest', schema: fundSchema },
       handler: async (c, { balances }) => {
         const { currency, amount } = validate(fundSchema, await readJsonObject(c))
-        return ok(c, BALANCE_MSG.FUNDED, balances.fund(c.get('ns'), currency, parseAmount(amount)!))
+        return ok(c, BALANCE_MSG.FUNDED, balances.fund(c.get('ns'), currency, amount))
       },
     },
   ],

@@ -20,12 +20,13 @@ function transferLines(c: BankTransferCharge): string[] {
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
-  build({ store, clocks, scenarios, events, ledger, attempts, kinds }) {
-    const bankTransfer = new BankTransferService(store, clocks, scenarios, events, ledger, attempts)
-    kinds.declare<BankTransferCharge>({
+  build(kit) {
+    const bankTransfer = new BankTransferService(kit)
+    kit.kinds.declare<BankTransferCharge>({
       kind: 'bank_transfer',
       // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
       settlesAtOnce: true,
+      paid: (_ns, charge) => bankTransfer.paid(charge),
       queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),
       complete: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
       attemptLine: (charge) => `Bank transfer to ${charge.bank_account.account_number}`,

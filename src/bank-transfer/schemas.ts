@@ -8,7 +8,7 @@ export const TRANSFER_LIMITS = { min: 100, max: 10_000_000 }
 
 export const bankTransferSchema = z.object({
   reference: referenceSchema,
-  amount: amountSchema().refine((v) => typeof v !== 'number' || (v >= TRANSFER_LIMITS.min && v <= TRANSFER_LIMITS.max), `must be between ${TRANSFER_LIMITS.min} and ${TRANSFER_LIMITS.max}`),
+  amount: amountSchema({ within: TRANSFER_LIMITS }),
   currency: z.literal('NGN'),
   customer: z.object({
     email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),

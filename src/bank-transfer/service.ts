@@ -1,13 +1,10 @@
 import { customAlphabet } from 'nanoid'
-import { ChargeLifecycle, requested, requireProcessing, type AttemptEnds } from '../charges/lifecycle.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, conflict, notFound } from '../errors.js'
-import { toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
+import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { TRANSFER_MSG } from './messages.js'
 
 /** The kind of its charges, named here only. */
@@ -65,8 +62,8 @@ export interface BankTransferCharge extends ChargeBase {
 
 export interface NewTransfer {
   reference: string
-  /** major units, as sent */
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   customer: { email: string; name?: string }
   narration?: string | null
@@ -79,18 +76,12 @@ export interface NewTransfer {
   parent?: string
 }
 
-export class BankTransferService {
+export class BankTransferService extends OnEngine {
   readonly #charges: ChargeLifecycle<BankTransferCharge>
 
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
-    attempts?: AttemptEnds,
-  ) {
-    this.#charges = new ChargeLifecycle<BankTransferCharge>(store, clocks, scenarios, events, ledger, {
+  constructor(engine: Engine) {
+    super(engine)
+    this.#charges = new ChargeLifecycle<BankTransferCharge>(engine, {
       kind: KIND,
       prefix: 'BT',
       attempt: 'bank_transfer',
@@ -100,8 +91,8 @@ export class BankTransferService {
       expired: TRANSFER_MSG.EXPIRED,
       onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
       target: (charge) => charge.notification_url,
-    }, attempts)
-    clocks.on(COMPLETE, (ns, p: { tx: string }) => {
+    })
+    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)
     })
@@ -115,7 +106,7 @@ export class BankTransferService {
     const settings = active.settings
     const plan = active.transfer(base.amount)
     const expires = this.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
-    const expected = bears ? base.amount : base.amount + base.fee
+    const expected = base.amount + customerCost(base.fee, base.vat, bears, 'fee')
     const charge: BankTransferCharge = Object.assign(base, {
       bank_account: {
         account_name: o.account_name,
@@ -142,25 +133,24 @@ export class BankTransferService {
   }
 
   /** The charge with this transaction or payment reference. */
-  find(ns: string, reference: string): BankTransferCharge | undefined {
+  find(ns: string, reference: string): Frozen<BankTransferCharge> | undefined {
     return this.#charges.find(ns, reference)
   }
 
   /** The charge whose temporary account has this number. */
-  byAccount(ns: string, accountNumber: string): BankTransferCharge | undefined {
+  byAccount(ns: string, accountNumber: string): Frozen<BankTransferCharge> | undefined {
     const c = this.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
-    return c?.kind === KIND ? (c as BankTransferCharge) : undefined
+    return c?.kind === KIND ? (c as Frozen<BankTransferCharge>) : undefined
   }
 
   /**
    * A transfer of `amount` (minor units; the expected amount when absent) arrived at the charge's
    * account. Refused when the charge is over: its account no longer takes money.
    */
-  credit(ns: string, charge: BankTransferCharge, amount?: number): BankTransferCharge {
+  credit(ns: string, charge: Frozen<BankTransferCharge>, amount?: number): Frozen<BankTransferCharge> {
     if (charge.status === 'expired') throw conflict(TRANSFER_MSG.ACCOUNT_EXPIRED)
     requireProcessing(charge)
-    this.#arrive(ns, charge, amount ?? charge.amount_expected)
-    return charge
+    return this.#arrive(ns, copyOf<BankTransferCharge>(charge), amount ?? charge.amount_expected)
   }
 
   /**
@@ -174,21 +164,28 @@ export class BankTransferService {
   }
 
   /** By account number, for the control call and the credit endpoint. */
-  creditAccount(ns: string, accountNumber: string, amount?: number): BankTransferCharge {
+  creditAccount(ns: string, accountNumber: string, amount?: number): Frozen<BankTransferCharge> {
     const charge = this.byAccount(ns, accountNumber)
     if (!charge) throw notFound(TRANSFER_MSG.ACCOUNT_NOT_FOUND)
     return this.credit(ns, charge, amount)
   }
 
   /** Control: finish it now (a transfer of the expected amount, or a failure with `message`). */
-  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): BankTransferCharge {
+  complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<BankTransferCharge> {
     const charge = this.#charges.pending(ns, reference)
-    if (outcome === 'success') this.#arrive(ns, charge, charge.amount_expected)
-    else {
-      this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
-      this.#charges.save(ns, charge)
-    }
-    return charge
+    if (outcome === 'success') return this.#arrive(ns, charge, charge.amount_expected)
+    this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
+    return this.#charges.save(ns, charge)
+  }
+
+  /**
+   * What the customer paid for a charge that succeeded (docs/behaviour.md 13.2): what was kept of
+   * the transfer; of it, the fee the customer bore when the amount expected was kept, nothing when
+   * a different amount was kept whole (`accept_all`: the merchant bears the fee).
+   */
+  paid(charge: Frozen<BankTransferCharge>): { paid: number; borne: number } {
+    const kept = charge.amount_accepted
+    return { paid: kept, borne: kept === charge.amount_expected ? charge.amount_expected - charge.amount : 0 }
   }
 
   /** docs/behaviour.md 13.2: the `data` of the charge's response. */
@@ -210,7 +207,7 @@ export class BankTransferService {
   }
 
   /** What the charge query adds for a bank transfer (docs/behaviour.md 13.2). */
-  queryExtras(charge: BankTransferCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<BankTransferCharge>): Record<string, unknown> {
     const extra: Record<string, unknown> = {
       amount_expected: toDecimalString(charge.amount_expected),
       amount_paid: toDecimalString(charge.amount_paid),
@@ -234,11 +231,11 @@ export class BankTransferService {
    * over, the excess goes back and the charge succeeds; under, all of it goes back and the
    * charge waits for a correct transfer.
    */
-  #arrive(ns: string, charge: BankTransferCharge, amount: number): void {
+  #arrive(ns: string, charge: BankTransferCharge, amount: number): Frozen<BankTransferCharge> {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
-    // the pack's accept_all: whatever arrives is kept as paid
-    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all'
+    // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (13.4)
+    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
     const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({
       at: this.clocks.iso(ns),
@@ -254,13 +251,23 @@ export class BankTransferService {
       charge.amount_accepted = acceptAll ? amount : expected
       this.#charges.succeed(ns, charge)
     }
-    this.#charges.save(ns, charge)
+    return this.#charges.save(ns, charge)
   }
 
-  /** The processing charge a timer was set for, if it still is. */
+  /**
+   * Whether a transfer of `amount` may be kept whole: its credit past the charge's amount, which
+   * the charge was counted in at, is counted in too (docs/behaviour.md 13.4); otherwise the excess
+   * goes back as with `return`.
+   */
+  #takesWhole(ns: string, charge: BankTransferCharge, amount: number): boolean {
+    const beyond = payinMoney(amount, charge.fee, charge.vat, 0).credit - charge.amount
+    return beyond <= 0 || this.ledger.tryTakeIn(ns, charge.currency, beyond)
+  }
+
+  /** The processing charge a timer was set for, if it still is: a copy to change and save. */
   #live(ns: string, tx: string): BankTransferCharge | undefined {
     const charge = this.#charges.col(ns).get(tx)
-    return charge?.kind === KIND && charge.status === 'processing' ? charge : undefined
+    return charge?.kind === KIND && charge.status === 'processing' ? copyOf<BankTransferCharge>(charge) : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

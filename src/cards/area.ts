@@ -9,7 +9,7 @@ import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
 import { CARD_OPS_SPEC, type CardCharge, type CardOperation } from '../charges/types.js'
-import { PreauthService } from './preauth.js'
+import { PreauthService, type Written } from './preauth.js'
 import {
   authorizeSchema,
   captureSchema,
@@ -75,7 +75,7 @@ const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, as
  * The handler of a card operation (capture, void, the card refund): its body checked, the operation
  * done, and answered with the operation's message and its docs/api.md 3.2 record.
  */
-export function cardOperation<I, S extends { preauth: PreauthService }>(schema: z.ZodType<I>, run: (s: S, ns: string, input: I) => { op: CardOperation; parent: CardCharge }) {
+export function cardOperation<I, S extends { preauth: PreauthService }>(schema: z.ZodType<I>, run: (s: S, ns: string, input: I) => Written) {
   return async (c: Context<AppEnv>, s: S) => {
     const ns = c.get('ns')
     const { op, parent } = run(s, ns, validate(schema, await readJsonObject(c)))
@@ -90,9 +90,10 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
   collections: [CARD_OPS_SPEC],
-  build({ store, clocks, scenarios, events, ledger, namespaces, attempts, kinds }) {
-    const preauth = new PreauthService(store, clocks, scenarios, events, ledger)
-    const cards = new CardService(store, clocks, scenarios, events, ledger, attempts, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
+  build(kit) {
+    const { store, namespaces, kinds } = kit
+    const preauth = new PreauthService(kit)
+    const cards = new CardService(kit, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
     kinds.declare<CardCharge>({
       kind: 'card',
       queryExtras: (ns, charge) => ({ card: charge.card, ...preauth.queryExtras(ns, charge) }),

@@ -1,6 +1,7 @@
 import { settlementDelayMs } from '../charges/kinds.js'
 import type { Ledger } from '../charges/ledger.js'
 import type { CardOperation } from '../charges/types.js'
+import { payinMoney } from '../money.js'
 import type { Settings } from '../scenario/schema.js'
 
 /**
@@ -21,7 +22,8 @@ const SOURCE = 'capture'
 export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, settings: Settings, nowMs: number): void {
   ledger.post(ns, SOURCE, op.transaction_reference, {
     direction: 'credit',
-    amount: op.amount - op.fee - op.vat,
+    // a card's cost is the merchant's: the customer paid the amount
+    amount: payinMoney(op.amount, op.fee, op.vat, 0).credit,
     currency: op.currency,
     available_at: new Date(nowMs + settlementDelayMs(settings)).toISOString(),
     created_at: new Date(nowMs).toISOString(),

@@ -1,13 +1,10 @@
 import { randomInt } from 'node:crypto'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
-import type { Ledger } from '../charges/ledger.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
-import type { Events } from '../webhooks/events.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
-import { ApiError, MSG, badRequest, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
+import { ApiError, MSG, badRequest, notFound } from '../errors.js'
+import { computeFee, toDecimalString, toMajor } from '../money.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 
@@ -26,7 +23,13 @@ export interface CardRefundHooks {
   /** refuses before anything is written (a reference a refund holds, a balance too low) */
   check(ns: string, transactionReference: string, currency: string, amount: number): void
   /** the refund was written: its refund record and ledger debit */
-  recorded(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void
+  recorded(ns: string, op: Frozen<CardOperation>, parent: Frozen<CardCharge>, targetAmount: number): void
+}
+
+/** An operation and its parent, as stored. */
+export interface Written {
+  op: Frozen<CardOperation>
+  parent: Frozen<CardCharge>
 }
 
 const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
@@ -37,17 +40,12 @@ const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).joi
  * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
  * A refused operation throws before it changes anything.
  */
-export class PreauthService {
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
-  ) {
-    clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
+export class PreauthService extends OnEngine {
+  constructor(engine: Engine) {
+    super(engine)
+    this.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
-      if (charge?.preauth) this.#expireIfDue(ns, charge, true)
+      if (charge?.preauth) this.#expireIfDue(ns, charge)
     })
   }
 
@@ -82,13 +80,12 @@ export class PreauthService {
   }
 
   /** POST /charges/card/capture */
-  capture(ns: string, input: CaptureInput): { op: CardOperation; parent: CardCharge } {
-    const parent = this.#preauth(ns, input.payment_reference)
-    const ledger = this.#usableLedger(ns, parent)
+  capture(ns: string, input: CaptureInput): Written {
+    const parent = copyOf<CardCharge>(this.#usable(ns, input.payment_reference))
+    const ledger = parent.preauth!
     this.#newTxRef(ns, input.transaction_reference)
     this.#currency(parent, input.currency)
-    const amount = parseAmount(input.amount, { allowString: true })
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     const left = ledger.authorized - ledger.captured
     if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
@@ -103,15 +100,13 @@ export class PreauthService {
     creditCapture(this.ledger, ns, op, settings, this.clocks.now(ns))
     ledger.captured += amount
     ledger.captures.push(op.transaction_reference)
-    this.#save(ns, parent, op)
-    return { op, parent }
+    return this.#save(ns, parent, op)
   }
 
   /** POST /charges/card/void */
-  void(ns: string, input: VoidInput): { op: CardOperation; parent: CardCharge } {
-    const parent = this.#preauth(ns, input.payment_reference)
+  void(ns: string, input: VoidInput): Written {
+    const parent = copyOf<CardCharge>(this.#expireIfDue(ns, this.#preauth(ns, input.payment_reference)))
     const ledger = parent.preauth!
-    this.#expireIfDue(ns, parent, false)
     const target = input.target_transaction_reference
     if (target === parent.transaction_reference) {
       if (ledger.state === 'voided') throw badRequest(CARD_MSG.VOIDED)
@@ -121,19 +116,14 @@ export class PreauthService {
       if (live.length === 1 && this.isSettled(ns, live[0])) throw badRequest(CARD_MSG.VOID_SETTLED_CAPTURE)
       this.#newTxRef(ns, input.transaction_reference)
       const amount = ledger.authorized
-      for (const c of live) {
-        c.voided = true
-        voidCapture(this.ledger, ns, c, this.clocks.now(ns))
-        this.#ops(ns).put(c.transaction_reference, c)
-      }
+      for (const c of live) voidCapture(this.ledger, ns, this.#voided(ns, c), this.clocks.now(ns))
       ledger.state = 'voided'
       ledger.authorized = 0
       ledger.captured = 0
       ledger.refunded = 0
       if (ledger.expiry_timer) this.clocks.cancel(ns, ledger.expiry_timer)
       const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: CARD_MSG.AUTH_VOIDED_OK, target })
-      this.#save(ns, parent, op)
-      return { op, parent }
+      return this.#save(ns, parent, op)
     }
     const capture = this.#ops(ns).get(target)
     if (!capture || capture.parent !== parent.transaction_reference) throw new ApiError(404, MSG.TRANSACTION_NOT_FOUND)
@@ -141,24 +131,28 @@ export class PreauthService {
     if (capture.voided) throw badRequest(CARD_MSG.CAPTURE_VOIDED)
     if (this.isSettled(ns, capture)) throw badRequest(CARD_MSG.CAPTURE_SETTLED)
     this.#newTxRef(ns, input.transaction_reference)
-    capture.voided = true
-    voidCapture(this.ledger, ns, capture, this.clocks.now(ns))
-    this.#ops(ns).put(capture.transaction_reference, capture)
+    voidCapture(this.ledger, ns, this.#voided(ns, capture), this.clocks.now(ns))
     ledger.captured -= capture.amount
     // docs/behaviour.md 4.6: an expired hold is what was captured, so a voided capture is released, not given back
     if (ledger.state === 'expired') ledger.authorized -= capture.amount
     const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: CARD_MSG.CAPTURE_VOIDED_OK, target })
-    this.#save(ns, parent, op)
-    return { op, parent }
+    return this.#save(ns, parent, op)
+  }
+
+  /** Marks a capture voided; returns it as stored. */
+  #voided(ns: string, capture: Frozen<CardOperation>): Frozen<CardOperation> {
+    return this.#ops(ns).update(capture.transaction_reference, (c) => {
+      c.voided = true
+    })
   }
 
   /** POST /charges/card/refund: a settled capture, or a settled plain charge; `around` is the refunds area's part. */
-  refund(ns: string, input: RefundInput, around: CardRefundHooks): { op: CardOperation; parent: CardCharge } {
-    const parent = this.#charges(ns).findBy('payment_reference', input.payment_reference)
-    if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+  refund(ns: string, input: RefundInput, around: CardRefundHooks): Written {
+    const found = this.#charges(ns).findBy('payment_reference', input.payment_reference)
+    if (!found || !isCard(found)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    const parent = copyOf<CardCharge>(found)
     this.#currency(parent, input.currency)
-    const amount = parseAmount(input.amount, { allowString: true })
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     const targetRef = input.target_transaction_reference
     let refundable: number
     let targetAmount: number
@@ -174,9 +168,10 @@ export class PreauthService {
       refundable = capture.amount - (capture.refunded ?? 0)
       targetAmount = capture.amount
       onRefund = () => {
-        capture.refunded = (capture.refunded ?? 0) + amount
+        this.#ops(ns).update(capture.transaction_reference, (c) => {
+          c.refunded = (c.refunded ?? 0) + amount
+        })
         parent.preauth!.refunded += amount
-        this.#ops(ns).put(capture.transaction_reference, capture)
       }
     } else {
       if (targetRef !== parent.transaction_reference) throw notFound(MSG.TRANSACTION_NOT_FOUND)
@@ -194,8 +189,8 @@ export class PreauthService {
     onRefund()
     const op = this.#op(ns, parent, input.transaction_reference, 'refund', amount, { status: 'success', message: CARD_MSG.REFUNDED, target: targetRef })
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
-    this.#save(ns, parent, op)
-    around.recorded(ns, op, parent, targetAmount)
+    const written = this.#save(ns, parent, op)
+    around.recorded(ns, written.op, written.parent, targetAmount)
     this.events.record(ns, 'refund.success', {
       reference: op.transaction_reference,
       payment_reference: parent.payment_reference,
@@ -205,11 +200,11 @@ export class PreauthService {
       status: 'success',
       payment_method: 'card',
     })
-    return { op, parent }
+    return written
   }
 
   /** Control: settle a capture or a successful charge now. */
-  settle(ns: string, reference: string): { op?: CardOperation; charge?: CardCharge } {
+  settle(ns: string, reference: string): { op?: Frozen<CardOperation>; charge?: Frozen<CardCharge> } {
     const op = this.#ops(ns).get(reference)
     if (op) {
       if (op.charge_operation !== 'capture') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
@@ -220,39 +215,40 @@ export class PreauthService {
     const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
     if (!charge || !isCard(charge)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (charge.preauth || charge.status !== 'success') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
-    charge.settled_at ??= this.clocks.iso(ns)
-    const payin = this.#payinOf(ns, charge)
+    const settled = this.#charges(ns).update(charge.transaction_reference, (c) => {
+      c.settled_at ??= this.clocks.iso(ns)
+    })
+    const payin = this.#payinOf(ns, settled)
     if (payin) this.ledger.settleEarly(ns, 'payin', payin.payment_reference, 'settled early', this.clocks.now(ns))
-    this.#charges(ns).put(charge.transaction_reference, charge)
-    return { charge }
+    return { charge: settled }
   }
 
   /** A capture settles by a later capture, the control call, or its settlement time passing: its ledger entries say (13.4). */
-  isSettled(ns: string, capture: CardOperation): boolean {
+  isSettled(ns: string, capture: Frozen<CardOperation>): boolean {
     return captureSettled(this.ledger, ns, capture, this.clocks.now(ns))
   }
 
   /** A capture as the dashboard shows it: voided, settled (isSettled), or not yet. */
-  captureState(ns: string, capture: CardOperation): 'voided' | 'settled' | 'unsettled' {
+  captureState(ns: string, capture: Frozen<CardOperation>): 'voided' | 'settled' | 'unsettled' {
     if (capture.voided) return 'voided'
     return this.isSettled(ns, capture) ? 'settled' : 'unsettled'
   }
 
   /** A plain card charge settles when its credit is available (docs/behaviour.md 13.4). */
-  isChargeSettled(ns: string, charge: CardCharge): boolean {
+  isChargeSettled(ns: string, charge: Frozen<CardCharge>): boolean {
     const payin = this.#payinOf(ns, charge)
     return charge.status === 'success' && !!payin && this.ledger.settled(ns, 'payin', payin.payment_reference, this.clocks.now(ns))
   }
 
   /** The charge that carries a card charge's credit: itself, or for a checkout's attempt its checkout. */
-  #payinOf(ns: string, charge: CardCharge): ChargeBase | undefined {
+  #payinOf(ns: string, charge: Frozen<CardCharge>): Frozen<ChargeBase> | undefined {
     return charge.parent ? this.#charges(ns).get(charge.parent) : charge
   }
 
   /** docs/api.md 2.5: the pre-authorization record. `asPlaced` shows a zero auth as it was answered. */
-  preauthRecord(ns: string, charge: CardCharge, { asPlaced = false } = {}) {
+  preauthRecord(ns: string, placed: Frozen<CardCharge>, { asPlaced = false } = {}) {
+    const charge = this.#expireIfDue(ns, placed)
     const l = charge.preauth!
-    this.#expireIfDue(ns, charge, true)
     const status = asPlaced ? 'pre_authorized' : l.state
     return {
       amount: toMajor(charge.amount),
@@ -273,7 +269,7 @@ export class PreauthService {
   }
 
   /** docs/api.md 2.5: a capture, void or refund record, with the parent's totals now. */
-  opRecord(ns: string, op: CardOperation, parent: CardCharge) {
+  opRecord(ns: string, op: Frozen<CardOperation>, parent: Frozen<CardCharge>) {
     const l = parent.preauth
     const totals = l
       ? { authorized: l.authorized, captured: l.captured, refunded: l.refunded }
@@ -299,13 +295,13 @@ export class PreauthService {
   }
 
   /** The ledger and operations that the charge query adds for a pre-authorization or a refunded charge. */
-  queryExtras(ns: string, charge: CardCharge): Record<string, unknown> {
+  queryExtras(ns: string, stored: Frozen<CardCharge>): Record<string, unknown> {
+    const charge = this.#expireIfDue(ns, stored)
     const ops = this.#operationsOf(ns, charge.preauth?.operations ?? charge.refunds)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {
       return ops.length || charge.refunded ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
     }
-    this.#expireIfDue(ns, charge, true)
     const l = charge.preauth
     // a hold costs nothing: the fees are the captures'
     const live = ops.filter((o) => o.charge_operation === 'capture' && !o.voided)
@@ -324,16 +320,16 @@ export class PreauthService {
   }
 
   /** The stored operations of these transaction references (none: nothing looked up). */
-  #operationsOf(ns: string, refs: string[] | undefined): CardOperation[] {
+  #operationsOf(ns: string, refs: readonly string[] | undefined): Frozen<CardOperation>[] {
     if (!refs?.length) return []
-    return refs.map((r) => this.#ops(ns).get(r)).filter((o): o is CardOperation => !!o)
+    return refs.map((r) => this.#ops(ns).get(r)).filter((o) => o !== undefined)
   }
 
-  #gatewayMeta(l: PreauthLedger) {
+  #gatewayMeta(l: Frozen<PreauthLedger>) {
     return { gateway_code: '00', receipt: l.receipt, stan: l.stan }
   }
 
-  #preauth(ns: string, paymentReference: string): CardCharge {
+  #preauth(ns: string, paymentReference: string): Frozen<CardCharge> {
     const parent = this.#charges(ns).findBy('payment_reference', paymentReference)
     if (!parent || !isCard(parent)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (parent.operation !== 'pre_authorization') throw badRequest(CARD_MSG.NOT_A_PREAUTH)
@@ -342,25 +338,30 @@ export class PreauthService {
     return parent
   }
 
-  #usableLedger(ns: string, parent: CardCharge): PreauthLedger {
-    this.#expireIfDue(ns, parent, false)
+  /** The pre-authorization, still holding (expired now if its time has passed). */
+  #usable(ns: string, paymentReference: string): Frozen<CardCharge> {
+    const parent = this.#expireIfDue(ns, this.#preauth(ns, paymentReference))
     const l = parent.preauth!
     if (l.state === 'voided') throw badRequest(CARD_MSG.VOIDED)
     if (l.state === 'expired') throw badRequest(CARD_MSG.EXPIRED)
-    return l
+    return parent
   }
 
-  /** Expires the hold when its time has passed: no more captures, the uncaptured part released. */
-  #expireIfDue(ns: string, charge: CardCharge, persist: boolean): void {
+  /**
+   * Expires the hold when its time has passed (no more captures, the uncaptured part released)
+   * and stores that; returns the charge as stored.
+   */
+  #expireIfDue(ns: string, charge: Frozen<CardCharge>): Frozen<CardCharge> {
     const l = charge.preauth
-    if (!l || l.state !== 'pre_authorized' || this.clocks.now(ns) < l.expires_at) return
-    l.state = 'expired'
-    l.authorized = l.captured
-    charge.history.push({ at: this.clocks.iso(ns), step: 'hold', result: 'expired' })
-    if (persist) this.#charges(ns).put(charge.transaction_reference, charge)
+    if (!l || l.state !== 'pre_authorized' || this.clocks.now(ns) < l.expires_at) return charge
+    return this.#charges(ns).update(charge.transaction_reference, (c) => {
+      c.preauth!.state = 'expired'
+      c.preauth!.authorized = c.preauth!.captured
+      c.history.push({ at: this.clocks.iso(ns), step: 'hold', result: 'expired' })
+    })
   }
 
-  #currency(parent: CardCharge, currency: string): void {
+  #currency(parent: Frozen<CardCharge>, currency: string): void {
     if (currency !== parent.currency) throw badRequest(CARD_MSG.CURRENCY_MISMATCH, { currency: `must be ${parent.currency}` })
   }
 
@@ -395,21 +396,21 @@ export class PreauthService {
     }
   }
 
-  #save(ns: string, parent: CardCharge, op: CardOperation): void {
+  /** Stores a new operation and its parent, which lists it; returns both as stored. */
+  #save(ns: string, parent: CardCharge, op: CardOperation): Written {
     parent.preauth?.operations.push(op.transaction_reference)
     parent.updated_at = op.created_at
     parent.history.push({ at: op.created_at, step: op.charge_operation, result: `${op.status} ${toMajor(op.amount)} (${op.transaction_reference})` })
-    this.#ops(ns).put(op.transaction_reference, op)
-    this.#charges(ns).put(parent.transaction_reference, parent)
+    return { op: this.#ops(ns).put(op.transaction_reference, op), parent: this.#charges(ns).put(parent.transaction_reference, parent) }
   }
 
   /** The namespace's pre-authorizations (of any status), in store order. */
-  list(ns: string): CardCharge[] {
+  list(ns: string): Frozen<CardCharge>[] {
     return [...this.#charges(ns).values()].filter((c) => isCard(c) && c.operation === 'pre_authorization')
   }
 
   /** A pre-authorization's captures, voids and refunds, oldest first. */
-  operationsOf(ns: string, charge: CardCharge): CardOperation[] {
+  operationsOf(ns: string, charge: Frozen<CardCharge>): Frozen<CardOperation>[] {
     return this.#operationsOf(ns, charge.preauth?.operations)
   }
 }

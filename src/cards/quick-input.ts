@@ -1,6 +1,7 @@
 import { isJsonObject } from '../http/body.js'
 import { z } from '../http/zod-messages.js'
 import { MAX_LENGTH, METADATA_RULES, REFERENCE_MIN, amountIssue, isHttpUrl } from '../charges/schemas.js'
+import { parseAmount } from '../money.js'
 import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, type CardChargeInput } from './schemas.js'
 
 /**
@@ -25,7 +26,8 @@ export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean):
   if (!customerOut) return undefined
   // the fields taken so far; each optional one adds itself
   let n = 5
-  const out: Record<string, unknown> = { reference: ref, card: cardOut, amount, currency }
+  // in minor units, as the schema hands it on
+  const out: Record<string, unknown> = { reference: ref, card: cardOut, amount: parseAmount(amount), currency }
   if (redirect_url !== undefined) {
     if (typeof redirect_url !== 'string' || redirect_url.length > MAX_LENGTH.url || !isHttpUrl(redirect_url)) return undefined
     out.redirect_url = redirect_url

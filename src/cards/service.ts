@@ -1,12 +1,9 @@
-import { StepLifecycle, requested, sha256, type AttemptEnds } from '../charges/lifecycle.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { CardCharge } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { CardScenario, CardStep } from '../scenario/schema.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
+import { toMajor } from '../money.js'
 import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
@@ -40,19 +37,15 @@ export interface CardHooks {
   onPreauthorized?: (ns: string, charge: CardCharge) => void
 }
 
-export class CardService {
+export class CardService extends OnEngine {
   readonly #charges: StepLifecycle<CardCharge>
 
   constructor(
-    store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
-    attempts?: AttemptEnds,
+    engine: Engine,
     private readonly hooks: CardHooks = {},
   ) {
-    this.#charges = new StepLifecycle<CardCharge>(store, clocks, scenarios, events, ledger, {
+    super(engine)
+    this.#charges = new StepLifecycle<CardCharge>(engine, {
       kind: 'card',
       prefix: 'CA',
       attempt: 'card',
@@ -74,7 +67,7 @@ export class CardService {
       announces: (charge) => charge.operation === 'charge',
       // a pre-authorization's hold is no money yet: its captures are (cards/capture-ledger.ts)
       payin: (charge) => charge.operation === 'charge',
-    }, attempts)
+    })
   }
 
   /** POST /charges/card (and the start of a pre-authorization, and a checkout's card attempt: `parent`). */
@@ -175,12 +168,12 @@ export class CardService {
   responseData(charge: CardCharge, origin: string) {
     const step = charge.status === 'processing' ? charge.pending_steps[0] : undefined
     const data: Record<string, unknown> = {
-      amount: charge.amount / 100,
-      amount_charged: charge.status === 'success' ? charge.amount / 100 : 0,
+      amount: toMajor(charge.amount),
+      amount_charged: charge.status === 'success' ? toMajor(charge.amount) : 0,
       auth_model: charge.auth_model,
       currency: charge.currency,
-      fee: charge.fee / 100,
-      vat: charge.vat / 100,
+      fee: toMajor(charge.fee),
+      vat: toMajor(charge.vat),
       response_message: charge.response_message,
       payment_reference: charge.payment_reference,
       transaction_reference: charge.transaction_reference,

@@ -3,6 +3,7 @@ import { HtmlPage } from '../http/html-page.js'
 import type { FC, PropsWithChildren } from 'hono/jsx'
 import { locateCharge, returnUrl } from '../charges/charge-query.js'
 import type { CardCharge } from '../charges/types.js'
+import type { Frozen } from '../store/frozen.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
@@ -52,7 +53,7 @@ const Page: FC<PropsWithChildren<{ title: string }>> = ({ title, children }) => 
 )
 
 
-const Summary: FC<{ charge: CardCharge; merchant: string }> = ({ charge, merchant }) => (
+const Summary: FC<{ charge: Frozen<CardCharge>; merchant: string }> = ({ charge, merchant }) => (
   <dl>
     <dt>Merchant</dt>
     <dd>{merchant}</dd>
@@ -69,7 +70,7 @@ const Summary: FC<{ charge: CardCharge; merchant: string }> = ({ charge, merchan
 
 const locate = (store: Store, tx: string) => locateCharge<CardCharge>(store, tx, 'card')
 
-function outcomeText(charge: CardCharge): string {
+function outcomeText(charge: Frozen<CardCharge>): string {
   if (charge.status === 'success') return 'Payment approved. This transaction is complete.'
   if (charge.status === 'failed') return `Payment declined: ${charge.failure_message ?? 'failed'}.`
   return 'This transaction is still processing.'

@@ -2,13 +2,14 @@ import type { Clocks } from '../clock.js'
 import type { Config } from '../config.js'
 import { okJson } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
+import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { chargeQueryRecord } from './query.js'
 import type { Kinds } from './kinds.js'
 import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
-export function findCharge(store: Store, ns: string, reference: string): ChargeBase | undefined {
+export function findCharge(store: Store, ns: string, reference: string): Frozen<ChargeBase> | undefined {
   const col = store.col<ChargeBase>(ns, CHARGES)
   return col.findBy('payment_reference', reference) ?? col.get(reference)
 }
@@ -17,10 +18,10 @@ export function findCharge(store: Store, ns: string, reference: string): ChargeB
  * The namespace holding the charge of `kind` with this transaction reference, found without a key
  * (the customer's pages: the 3DS page, the hosted checkout), at most a map lookup per namespace.
  */
-export function locateCharge<C extends ChargeBase>(store: Store, tx: string, kind: ChargeKind): { ns: string; charge: C } | undefined {
+export function locateCharge<C extends ChargeBase>(store: Store, tx: string, kind: ChargeKind): { ns: string; charge: Frozen<C> } | undefined {
   for (const ns of store.namespaces()) {
     const charge = store.col<ChargeBase>(ns, CHARGES).get(tx)
-    if (charge?.kind === kind) return { ns, charge: charge as C }
+    if (charge?.kind === kind) return { ns, charge: charge as Frozen<C> }
   }
   return undefined
 }

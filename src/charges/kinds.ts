@@ -1,4 +1,7 @@
+import { payinMoney, type PayinMoney } from '../money.js'
 import type { Settings } from '../scenario/schema.js'
+import { isPaymentMethod } from './schemas.js'
+import type { Frozen } from '../store/frozen.js'
 import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
 
 /**
@@ -12,17 +15,22 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   /** how the checkout page, its history and the dashboard name it: its name in words, `bank transfer` */
   label: string
   /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
-  method(charge: C): PaymentMethod | null
+  method(charge: Frozen<C>): PaymentMethod | null
   /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md 13.4) */
   settlesAtOnce?: boolean
+  /**
+   * what the customer paid for a charge of it that succeeded, and of that the fee and VAT the
+   * customer bore (`customerCost`, src/money.ts); absent: its amount, the cost the merchant's
+   */
+  paid?(ns: string, charge: Frozen<C>): { paid: number; borne: number }
   /** what its charge query record adds (docs/api.md 2.8), which the pay-ins list reads too */
-  queryExtras(ns: string, charge: C): Record<string, unknown>
+  queryExtras(ns: string, charge: Frozen<C>): Record<string, unknown>
   /** finishes a processing charge of it (`POST /_sandbox/charges/:reference/complete`); absent: nothing is left to complete */
-  complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): ChargeBase
+  complete?(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): Frozen<ChargeBase>
   /** the lines under its kind in the dashboard's charges table: the card, wallet or account it was paid with */
-  instrument(charge: C): string[]
+  instrument(charge: Frozen<C>): string[]
   /** as an attempt of a checkout, its line on the checkout page: `Mobile money 254700000000` */
-  attemptLine?(charge: C): string
+  attemptLine?(charge: Frozen<C>): string
   /** what a processing charge of it waits for when no step is pending (the dashboard says so) */
   waiting?: string
 }
@@ -32,7 +40,14 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
  * is paid by the method of the same name unless the kind says otherwise (a virtual account's
  * transfer is a bank transfer, a checkout is paid by its attempt's channel).
  */
-export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'method'> & Partial<Pick<Kind<C>, 'method'>>
+export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'method'> &
+  (C['kind'] extends PaymentMethod ? Partial<Pick<Kind<C>, 'method'>> : Pick<Kind<C>, 'method'>)
+
+/** The method of the kind's own name, for a kind that declares none: only a kind that is a method may. */
+function methodNamed(kind: ChargeKind): () => PaymentMethod {
+  if (!isPaymentMethod(kind)) throw new Error(`kind ${kind} must declare its payment method`)
+  return () => kind
+}
 
 /** The pack's settlement delay, in milliseconds. */
 export const settlementDelayMs = (settings: Settings): number => Math.round(settings.settlement_delay_hours * 3_600_000)
@@ -45,7 +60,7 @@ export class Kinds {
   declare<C extends ChargeBase>(declared: KindDeclaration<C>): void {
     const name = declared.kind
     if (this.#kinds.has(name)) throw new Error(`kind ${name} is declared twice`)
-    const kind: Kind<C> = { label: name.replaceAll('_', ' '), method: () => name as PaymentMethod, ...declared }
+    const kind: Kind<C> = { label: name.replaceAll('_', ' '), ...declared, method: declared.method ?? methodNamed(name) }
     this.#kinds.set(name, kind as unknown as Kind)
   }
 
@@ -56,15 +71,25 @@ export class Kinds {
   }
 
   /** How the charge was paid (docs/behaviour.md 13.3). */
-  methodOf(charge: ChargeBase): PaymentMethod | null {
+  methodOf(charge: Frozen<ChargeBase>): PaymentMethod | null {
     return this.of(charge.kind).method(charge)
+  }
+
+  /**
+   * What a charge that succeeded came to for each side (docs/behaviour.md 13.4): what the customer
+   * paid, what the merchant is credited, what a refund may return. The ledger's credit, the refund
+   * checks and the answers' `amount_paid` all ask this.
+   */
+  money(ns: string, charge: Frozen<ChargeBase>): PayinMoney {
+    const { paid, borne } = this.of(charge.kind).paid?.(ns, charge) ?? { paid: charge.amount, borne: 0 }
+    return payinMoney(paid, charge.fee, charge.vat, borne)
   }
 
   /**
    * How long a pay-in of this charge takes to settle (docs/behaviour.md 13.4): at once when the
    * kind of its payment method says so, otherwise after the pack's settlement delay.
    */
-  settlementMs(charge: ChargeBase, settings: Settings): number {
+  settlementMs(charge: Frozen<ChargeBase>, settings: Settings): number {
     const method = this.methodOf(charge)
     return method && this.#kinds.get(method)?.settlesAtOnce ? 0 : settlementDelayMs(settings)
   }

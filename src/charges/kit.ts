@@ -38,3 +38,29 @@ export interface Kit {
   version: string
   startedAt: number
 }
+
+/** The parts of the kit a channel's service and its charges' lifecycle work with. */
+export type Engine = Pick<Kit, 'store' | 'clocks' | 'scenarios' | 'events' | 'ledger' | 'kinds' | 'attempts'>
+
+/**
+ * What is built on the engine (a service, a lifecycle) is given the one `Engine` and has its parts
+ * as fields under their own names: `this.store`, `this.clocks` ... (the attempts' registry only
+ * concerns the lifecycle and the checkout, which take it from the engine).
+ */
+export abstract class OnEngine {
+  protected readonly store: Store
+  protected readonly clocks: Clocks
+  protected readonly scenarios: Scenarios
+  protected readonly events: Events
+  protected readonly ledger: Ledger
+  protected readonly kinds: Kinds
+
+  constructor(engine: Engine) {
+    this.store = engine.store
+    this.clocks = engine.clocks
+    this.scenarios = engine.scenarios
+    this.events = engine.events
+    this.ledger = engine.ledger
+    this.kinds = engine.kinds
+  }
+}

@@ -1,3 +1,5 @@
+import { MSG, badRequest } from '../errors.js'
+import { INTAKE_LIMIT, formatMoney, toMinor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
@@ -6,7 +8,7 @@ import { NUMBER, STRING, maybe } from '../store/validate.js'
 import type { OrderedItems } from '../http/cursor-list.js'
 import type { Kinds } from './kinds.js'
 import { LedgerHistory, entryOrder, type HistoryRow } from './ledger-history.js'
-import type { ChargeBase } from './types.js'
+import { CHARGES, type ChargeBase } from './types.js'
 
 /**
  * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which every balance is
@@ -99,14 +101,19 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 export class Ledger {
   readonly #totals = new Map<string, Totals>()
   readonly #history: LedgerHistory
+  /** what each namespace has taken in, by currency (`takeIn`): derived from its records when first asked */
+  readonly #intake = new Map<string, Map<string, number>>()
 
   constructor(
     private readonly store: Store,
     private readonly scenarios: Scenarios,
     /** what each kind of charge decides, its settlement among them */
-    readonly kinds: Kinds,
+    private readonly kinds: Kinds,
   ) {
-    const drop = (ns: string) => void this.#totals.delete(ns)
+    const drop = (ns: string) => {
+      this.#totals.delete(ns)
+      this.#intake.delete(ns)
+    }
     store.registerState({ reset: drop, restored: drop })
     this.#history = new LedgerHistory(store, (ns) => this.#col(ns), BALANCE_CURRENCIES)
   }
@@ -148,11 +155,16 @@ export class Ledger {
     return sum > 0
   }
 
-  /** Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge). */
+  /**
+   * Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge): what
+   * the customer paid less fee and VAT, whoever bore them (`Kinds.money`). A transfer kept whole
+   * that is smaller than its fee and VAT (docs/behaviour.md 13.2's `accept_all`) is a debit.
+   */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
-    const { amount, fee, vat, currency } = charge
+    const { credit } = this.kinds.money(ns, charge)
     const available_at = iso(Date.parse(now) + this.kinds.settlementMs(charge, settings))
-    this.post(ns, 'payin', charge.payment_reference, { direction: 'credit', amount: amount - fee - vat, currency, available_at, created_at: now })
+    const direction = credit < 0 ? 'debit' : 'credit'
+    this.post(ns, 'payin', charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
   }
 
   /**
@@ -183,8 +195,35 @@ export class Ledger {
     this.post(ns, source, reference, { ...entries[0], direction: 'debit', created_at: iso(nowMs), why })
   }
 
-  /** Adds a funding, available at once: an entry of no other record. */
+  /**
+   * Counts `amount` in to what the namespace has taken in (a funding, a new pay-in), or refuses it
+   * with 400 when that, with the opening balance, would pass `INTAKE_LIMIT` (docs/behaviour.md
+   * 13.4): nothing is counted then. What goes out frees no room: every balance stays exact
+   * whatever order money comes in, goes out and comes back in, and however many pay-ins are open.
+   */
+  takeIn(ns: string, currency: string, amount: number): void {
+    if (!this.tryTakeIn(ns, currency, amount)) throw badRequest(MSG.intakeLimit(formatMoney(currency, INTAKE_LIMIT)))
+  }
+
+  /** `takeIn` where a refusal is not an answer (a transfer kept whole): whether it was counted in. */
+  tryTakeIn(ns: string, currency: string, amount: number): boolean {
+    const intake = this.#intakeOf(ns)
+    const held = intake.get(currency) ?? 0
+    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? this.#openingMinor(ns) : 0
+    if (opening + held + amount > INTAKE_LIMIT) return false
+    intake.set(currency, held + amount)
+    return true
+  }
+
+  /** A pay-in that failed or expired brings nothing: what it counted in is counted out (call before its status changes). */
+  release(ns: string, currency: string, amount: number): void {
+    const intake = this.#intakeOf(ns)
+    intake.set(currency, (intake.get(currency) ?? 0) - amount)
+  }
+
+  /** Adds a funding, available at once: an entry of no other record (refused past the intake limit). */
   fund(ns: string, id: string, currency: string, amount: number, nowMs: number): void {
+    this.takeIn(ns, currency, amount)
     const at = iso(nowMs)
     this.post(ns, 'funding', id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
   }
@@ -197,7 +236,7 @@ export class Ledger {
 
   /** the pack's `opening_balance`, in minor units: what each balance currency opens with */
   #openingMinor(ns: string): number {
-    return Math.round(this.scenarios.forNs(ns).settings.opening_balance * 100)
+    return toMinor(this.scenarios.forNs(ns).settings.opening_balance)
   }
 
   /** The balances at `nowMs` (the opening balance included), by currency, in minor units. */
@@ -250,6 +289,30 @@ export class Ledger {
     const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))
     const p = row.posting!
     return { ...p, source, source_reference: reference, description: DESCRIBE[source](reference, p) }
+  }
+
+  /**
+   * What the namespace has taken in, read once from its records: its fundings, and each pay-in that
+   * has not failed or expired (not a checkout's attempt: its checkout counts) at its amount, or at
+   * its credit when that is more (a transfer kept whole).
+   */
+  #intakeOf(ns: string): Map<string, number> {
+    let intake = this.#intake.get(ns)
+    if (intake) return intake
+    const sums = new Map<string, number>()
+    const add = (currency: string, amount: number) => void sums.set(currency, (sums.get(currency) ?? 0) + amount)
+    const col = this.#col(ns)
+    for (const key of col.keys()) {
+      if (!key.startsWith('funding:')) continue
+      const e = col.get(key)!
+      add(e.currency, e.amount)
+    }
+    for (const c of this.store.col<ChargeBase>(ns, CHARGES).values()) {
+      if (c.parent || c.status === 'failed' || c.status === 'expired') continue
+      add(c.currency, c.status === 'success' ? Math.max(c.amount, this.kinds.money(ns, c).credit) : c.amount)
+    }
+    this.#intake.set(ns, (intake = sums))
+    return intake
   }
 
   #sums(ns: string): Totals {

@@ -1,20 +1,17 @@
 import { createHash } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
-import type { Clocks } from '../clock.js'
-import { FAILURE, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { computeFee, parseAmount } from '../money.js'
+import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
+import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { Settings } from '../scenario/schema.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from './ledger.js'
+import { OnEngine, type Engine } from './kit.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
 /**
  * One charge lifecycle for every pay-in channel: a charge is created (its reference checked, its
- * amount parsed, its fee and VAT from the pack settings), goes through the channel's steps, then
+ * fee and VAT from the pack settings), goes through the channel's steps, then
  * succeeds or fails once, is stored, and announces its end with charge.success / charge.failed.
  * A channel only describes itself (`Channel`, `StepChannel`): its steps, their prompts, how a step
  * is answered and what its responses look like stay with the channel's service.
@@ -34,7 +31,7 @@ export const newTransactionReference = (prefix: string): string => {
  * `Transaction not found`; succeeded: 409 `Payment has already been completed`; failed:
  * 409 `Transaction has already been completed` (docs/behaviour.md 2.1).
  */
-export function requireProcessing<T extends ChargeBase>(charge: T | undefined): T {
+export function requireProcessing<T extends Frozen<ChargeBase>>(charge: T | undefined): T {
   if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
   if (charge.status === 'success') throw conflict(MSG.PAYMENT_COMPLETED)
   if (charge.status === 'failed' || charge.status === 'expired') throw conflict(MSG.TRANSACTION_COMPLETED)
@@ -52,15 +49,16 @@ function customerOf(c: { email: string; name?: string }): { email: string; name?
 /** The fields every merchant's charge request carries, as the channels' schemas give them. */
 interface ChargeRequest {
   reference: string
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   customer: { email: string; name?: string }
   metadata?: ChargeBase['metadata']
 }
 
 /**
- * A new charge from a merchant's request: its reference, amount, currency, customer and metadata
- * as sent; the channel says its description, what it says while it starts, the first history
+ * A new charge from a merchant's request: its reference, amount (minor units, as its schema hands
+ * it on), currency, customer and metadata as sent; the channel says its description, what it says while it starts, the first history
  * line, and the checkout it is an attempt of.
  */
 export function requested(r: ChargeRequest, description: string | null, response_message: string, created: string, parent?: string): NewCharge {
@@ -70,8 +68,8 @@ export function requested(r: ChargeRequest, description: string | null, response
 /** What a channel sends to start a charge; the lifecycle makes the rest of its record. */
 export interface NewCharge {
   payment_reference: string
-  /** the amount as sent, in major units */
-  amount: unknown
+  /** minor units */
+  amount: number
   currency: string
   description: string | null
   customer: ChargeBase['customer']
@@ -139,21 +137,21 @@ export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
 }
 
 /** A channel's charges from creation to their one end (see the top of this file). */
-export class ChargeLifecycle<C extends ChargeBase> {
+export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
+  readonly #attempts: AttemptEnds
+
   constructor(
-    protected readonly store: Store,
-    protected readonly clocks: Clocks,
-    protected readonly scenarios: Scenarios,
-    protected readonly events: Events,
-    protected readonly ledger: Ledger,
+    engine: Engine,
     protected readonly channel: Channel<C>,
-    protected readonly attempts?: AttemptEnds,
   ) {
+    super(engine)
+    this.#attempts = engine.attempts
     const expired = channel.expired
     if (expired !== undefined) {
-      clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
-        const charge = this.col(ns).get(p.tx)
-        if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
+      this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
+        const stored = this.col(ns).get(p.tx)
+        if (stored?.kind !== channel.kind || (stored.status !== 'pending' && stored.status !== 'processing')) return
+        const charge = copyOf(stored)
         charge.expiry_timer = null
         channel.onExpire?.(ns, charge)
         this.#expire(ns, charge, expired)
@@ -180,28 +178,31 @@ export class ChargeLifecycle<C extends ChargeBase> {
   }
 
   /** The channel's charge with this transaction reference (or, failing that, payment reference). */
-  find(ns: string, reference: string): C | undefined {
+  find(ns: string, reference: string): Frozen<C> | undefined {
     const col = this.col(ns)
     const c = col.get(reference) ?? col.findBy('payment_reference', reference)
     return c && c.kind === this.channel.kind ? c : undefined
   }
 
-  /** The channel's charge, still processing (docs/api.md 7.2 otherwise). */
+  /**
+   * The channel's charge, still processing (docs/api.md 7.2 otherwise), as a copy to change and
+   * `save`.
+   */
   pending(ns: string, reference: string): C {
-    return requireProcessing(this.find(ns, reference))
+    return copyOf(requireProcessing(this.find(ns, reference)))
   }
 
   /**
-   * A new charge, processing, with its first history line: the amount must parse and the payment
-   * reference be new; the fee and VAT come from the pack settings. The channel adds its own fields
+   * A new charge, processing, with its first history line: the payment reference must be new; the
+   * fee and VAT come from the pack settings. The channel adds its own fields
    * with Object.assign, then takes it through its steps and saves it.
    */
   create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
-    const amount = parseAmount(o.amount)
-    if (amount === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
     if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    // a pay-in is counted in to what the namespace takes in (an attempt: its checkout was)
+    if (!o.parent) this.ledger.takeIn(ns, o.currency, o.amount)
     const settings = this.scenarios.forNs(ns).settings
-    const { fee, vat } = computeFee(amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
+    const { fee, vat } = computeFee(o.amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
     const now = this.clocks.iso(ns)
     // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
     // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
@@ -209,7 +210,7 @@ export class ChargeLifecycle<C extends ChargeBase> {
       kind: this.channel.kind,
       transaction_reference: newTransactionReference(this.channel.prefix),
       payment_reference: o.payment_reference,
-      amount,
+      amount: o.amount,
       currency: o.currency,
       fee,
       vat,
@@ -235,9 +236,9 @@ export class ChargeLifecycle<C extends ChargeBase> {
     charge.history.push({ at: this.clocks.iso(ns), step, result })
   }
 
-  /** Stores the charge: once per call that changed it, after the last change. */
-  save(ns: string, charge: C): void {
-    this.col(ns).put(charge.transaction_reference, charge)
+  /** Stores the charge: once per call that changed it, after the last change; returns it as stored. */
+  save(ns: string, charge: C): Frozen<C> {
+    return this.col(ns).put(charge.transaction_reference, charge)
   }
 
   /** Ends the charge as a success, and announces it. */
@@ -262,17 +263,27 @@ export class ChargeLifecycle<C extends ChargeBase> {
    * and the failure is announced.
    */
   fail(ns: string, charge: C, message: string, step: string): void {
-    const now = this.clocks.iso(ns)
-    charge.status = 'failed'
+    const now = this.#end(ns, charge, 'failed', message)
     charge.failure_message = message
-    charge.response_message = message
-    charge.completed_at = now
-    charge.updated_at = now
     if (this.channel.attempt) charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
     charge.history.push({ at: now, step, result: `failed: ${message}` })
     this.#stopExpiry(ns, charge)
     this.channel.onFailure?.(ns, charge, message)
     this.#announce(ns, charge)
+  }
+
+  /**
+   * What failing and expiring share: the charge brings nothing in, so what it counted in is
+   * counted out (docs/behaviour.md 13.4), and it ends now with `message`. Returns the time.
+   */
+  #end(ns: string, charge: C, status: 'failed' | 'expired', message: string): string {
+    if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
+    const now = this.clocks.iso(ns)
+    charge.status = status
+    charge.response_message = message
+    charge.completed_at = now
+    charge.updated_at = now
+    return now
   }
 
   #stopExpiry(ns: string, charge: C): void {
@@ -286,13 +297,9 @@ export class ChargeLifecycle<C extends ChargeBase> {
    * event announces it; a checkout attempt's checkout hears of it.
    */
   #expire(ns: string, charge: C, message: string): void {
-    const now = this.clocks.iso(ns)
-    charge.status = 'expired'
-    charge.response_message = message
-    charge.completed_at = now
-    charge.updated_at = now
+    const now = this.#end(ns, charge, 'expired', message)
     charge.history.push({ at: now, step: 'expiry', result: message })
-    if (charge.parent) this.attempts?.ended(ns, charge)
+    if (charge.parent) this.#attempts.ended(ns, charge)
   }
 
   /**
@@ -301,13 +308,13 @@ export class ChargeLifecycle<C extends ChargeBase> {
    */
   #announce(ns: string, charge: C): void {
     if (charge.parent) {
-      this.attempts?.ended(ns, charge)
+      this.#attempts.ended(ns, charge)
       return
     }
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
-    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.ledger.kinds)
+    const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.kinds)
     this.events.record(ns, type, data, channel.target ? { target: channel.target(charge) } : undefined)
   }
 }
@@ -316,8 +323,8 @@ export class ChargeLifecycle<C extends ChargeBase> {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(store: Store, clocks: Clocks, scenarios: Scenarios, events: Events, ledger: Ledger, channel: StepChannel<C>, attempts?: AttemptEnds) {
-    super(store, clocks, scenarios, events, ledger, channel, attempts)
+  constructor(engine: Engine, channel: StepChannel<C>) {
+    super(engine, channel)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */

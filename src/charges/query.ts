@@ -1,4 +1,5 @@
-import { toDecimalString } from '../money.js'
+import { toDecimalString, toMajor } from '../money.js'
+import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from './kinds.js'
 import type { ChargeBase } from './types.js'
 
@@ -6,9 +7,9 @@ import type { ChargeBase } from './types.js'
  * The charge query record of docs/api.md 2.8, for any kind of charge: the fields every kind has,
  * then what its kind adds (`Kind.queryExtras`).
  */
-export function chargeQueryRecord(kinds: Kinds, ns: string, charge: ChargeBase): Record<string, unknown> {
+export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<ChargeBase>): Record<string, unknown> {
   const kind = kinds.of(charge.kind)
-  const paid = charge.status === 'success' ? charge.amount : 0
+  const paid = charge.status === 'success' ? kinds.money(ns, charge).paid : 0
   const base: Record<string, unknown> = {
     reference: charge.payment_reference,
     transaction_reference: charge.transaction_reference,
@@ -34,13 +35,13 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: ChargeBase):
  * `payment_reference` are both the merchant's reference, the sandbox's own is
  * `transaction_reference`, and `metadata` is the charge's as sent (null when none was).
  */
-export function chargeEventData(charge: ChargeBase, kinds: Kinds) {
+export function chargeEventData(charge: Frozen<ChargeBase>, kinds: Kinds) {
   return {
     reference: charge.payment_reference,
     payment_reference: charge.payment_reference,
     transaction_reference: charge.transaction_reference,
-    amount: charge.amount / 100,
-    fee: charge.fee / 100,
+    amount: toMajor(charge.amount),
+    fee: toMajor(charge.fee),
     currency: charge.currency,
     status: charge.status,
     payment_method: kinds.methodOf(charge),

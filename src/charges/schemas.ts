@@ -1,4 +1,5 @@
 import { z } from '../http/zod-messages.js'
+import { parseAmount } from '../money.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './types.js'
 
 /**
@@ -73,11 +74,24 @@ export function amountIssue(v: unknown, { allowZero = false, allowString = false
   return undefined
 }
 
-export const amountSchema = (opts: { allowZero?: boolean; allowString?: boolean } = {}) =>
-  z.unknown().superRefine((v, ctx) => {
-    const message = amountIssue(v, opts)
-    if (message) ctx.addIssue({ code: 'custom', message })
-  })
+/**
+ * A request's amount: sent in major units, checked (`amountIssue`, then the range `within` where
+ * it has one, in major units) and handed on in minor units. Past the request schemas every amount
+ * is minor units (docs/architecture.md, "Services are free of Hono").
+ */
+export const amountSchema = (opts: { allowZero?: boolean; allowString?: boolean; within?: { min: number; max: number } } = {}) =>
+  z
+    .unknown()
+    .superRefine((v, ctx) => {
+      const message = amountIssue(v, opts) ?? outside(Number(v), opts.within)
+      if (message) ctx.addIssue({ code: 'custom', message })
+    })
+    .transform((v) => parseAmount(v, opts)!)
+
+function outside(major: number, within: { min: number; max: number } | undefined): string | undefined {
+  if (within && (major < within.min || major > within.max)) return `must be between ${within.min} and ${within.max}`
+  return undefined
+}
 
 /** every status a charge record may have (the compiler checks the list against `ChargeStatus`) */
 const STATUSES = ['pending', 'processing', 'success', 'failed', 'expired'] as const satisfies readonly ChargeStatus[]
@@ -86,6 +100,9 @@ const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer
 // and none is missing from the lists
 const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true
 void _all
+
+/** Whether a kind of charge is also a payment method (a card charge is paid by card). */
+export const isPaymentMethod = (kind: string): kind is PaymentMethod => (METHODS as readonly string[]).includes(kind)
 
 /** a charge's statuses and methods as the answers' schemas list them (the OpenAPI document) */
 export const chargeStatusSchema = z.enum(STATUSES)

@@ -1,6 +1,7 @@
 import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import { ARRAY, NUMBER, OBJECT, STRING, maybe } from '../store/validate.js'
 
 /**
@@ -69,7 +70,7 @@ export interface SteppedCharge<S extends string = string> extends ChargeBase {
 export const CARD = 'card'
 
 /** Whether a charge is a card charge. */
-export const isCard = (c: ChargeBase): c is CardCharge => c.kind === CARD
+export const isCard = (c: Frozen<ChargeBase>): c is Frozen<CardCharge> => c.kind === CARD
 
 export interface CardCharge extends SteppedCharge<CardStep> {
   kind: 'card'

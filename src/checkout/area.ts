@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js'
 import { originOf } from '../cards/area.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
@@ -14,10 +15,10 @@ import { CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeA
 import { CheckoutService, type CheckoutCharge } from './service.js'
 
 /** The hosted page of a checkout, on the sandbox's own origin (docs/behaviour.md 13.1). */
-export const checkoutUrl = (origin: string, c: CheckoutCharge) => `${origin}/checkout/${encodeURIComponent(c.transaction_reference)}/pay`
+export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}/checkout/${encodeURIComponent(c.transaction_reference)}/pay`
 
 /** What the control calls answer about a checkout. */
-export function checkoutSummary(checkout: CheckoutService, ns: string, charge: CheckoutCharge) {
+export function checkoutSummary(checkout: CheckoutService, ns: string, charge: Frozen<CheckoutCharge>) {
   const c = checkout.get(ns, charge.transaction_reference)
   return {
     reference: c.payment_reference,
@@ -37,14 +38,16 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
-  build({ store, clocks, scenarios, events, ledger, attempts, namespaces, kinds, cards, mobileMoney, bankTransfer }) {
-    const checkout = new CheckoutService(store, clocks, scenarios, events, ledger, cards, mobileMoney, bankTransfer, attempts, kinds)
+  build(kit) {
+    const { namespaces, kinds } = kit
+    const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)
       method: (c) => c.payment_method ?? null,
+      paid: (_ns, c) => checkout.paid(c),
       queryExtras: (_ns, c) => checkout.queryExtras(c),
-      complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, checkout.get(ns, tx), outcome, message),
+      complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, tx, outcome, message),
       // what it offers, or what paid it
       instrument: (c) => {
         const label = (ch: ChargeKind) => kinds.of(ch).label
@@ -85,7 +88,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       summary: 'Cancel a checkout as the customer does on the page (it fails)', answer: summary, step: true,
       handler: (c, { checkout }) => {
         const ns = c.get('ns')
-        const charge = checkout.cancel(ns, checkout.get(ns, c.req.param('reference')!))
+        const charge = checkout.cancel(ns, checkout.get(ns, c.req.param('reference')!).transaction_reference)
         return ok(c, CHECKOUT_MSG.CHECKOUT_CANCELLED, checkoutSummary(checkout, ns, charge))
       },
     },

@@ -123,7 +123,7 @@ const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, at
 )
 
 /** The choice of channel: links, the chosen one marked current. */
-export const ChannelChoice: FC<{ base: string; channels: PageChannel[]; chosen: PageChannel }> = ({ base, channels, chosen }) =>
+export const ChannelChoice: FC<{ base: string; channels: readonly PageChannel[]; chosen: PageChannel }> = ({ base, channels, chosen }) =>
   channels.length < 2 ? null : (
     <nav aria-label="Payment method">
       <ul>

@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from '../charges/kinds.js'
 import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
@@ -69,12 +70,12 @@ export interface CheckoutPage {
 
 export function checkoutPage({ checkout, namespaces, kinds }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds }): CheckoutPage {
   /** An attempt as the page lists it: its kind says how it was made. */
-  const attemptLine = (a: Attempt): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })
+  const attemptLine = (a: Frozen<Attempt>): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })
 
   const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
 
   /** The page of an open checkout. */
-  const view = (ns: string, co: CheckoutCharge, o: ViewOptions = {}) => {
+  const view = (ns: string, co: Frozen<CheckoutCharge>, o: ViewOptions = {}) => {
     const base = pagePath(co.transaction_reference)
     const merchant = merchantOf(ns)
     const errors = o.errors ?? {}
@@ -125,7 +126,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
   }
 
   /** The step the attempt under way waits for. */
-  const stepOf = (ns: string, co: CheckoutCharge, a: Attempt, base: string, merchant: string, errors: FormErrors, echo: Echo) => {
+  const stepOf = (ns: string, co: Frozen<CheckoutCharge>, a: Frozen<Attempt>, base: string, merchant: string, errors: FormErrors, echo: Echo) => {
     if (a.kind === 'card') {
       const card = `${a.card.card_type.toUpperCase()} •••• ${a.card.last_four}`
       return (
@@ -152,7 +153,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
         </>
       )
     }
-    const t = a as BankTransferCharge
+    const t = a as Frozen<BankTransferCharge>
     const amounts = transferAmounts(t.amount_expected)
     const lastIn = t.transfers.at(-1)
     return (
@@ -173,13 +174,13 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
   }
 
   /** An ended checkout: to redirect_url with the merchant's reference, or its outcome here. */
-  const ended = (c: Context<AppEnv>, ns: string, co: CheckoutCharge, after: 'get' | 'post') => {
+  const ended = (c: Context<AppEnv>, ns: string, co: Frozen<CheckoutCharge>, after: 'get' | 'post') => {
     if (co.redirect_url) return c.redirect(returnUrl(co.redirect_url, co.payment_reference), after === 'get' ? 302 : 303)
     if (after === 'post') return c.redirect(pagePath(co.transaction_reference), 303)
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
-        ? `You paid ${formatMoney(co.currency, co.amount)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
+        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
         : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
     const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
     return c.html(
@@ -190,37 +191,37 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
   }
 
   /** Does what a form asked; refusals are thrown (ApiError). */
-  const act = (c: Context<AppEnv>, ns: string, co: CheckoutCharge, a: PageAction): void => {
+  const act = (c: Context<AppEnv>, ns: string, co: Frozen<CheckoutCharge>, a: PageAction): void => {
     switch (a.action) {
       case 'card':
-        checkout.payCard(ns, co, a.card, `${originOf(c.req.url)}${pagePath(co.transaction_reference)}`)
+        checkout.payCard(ns, co.transaction_reference, a.card, `${originOf(c.req.url)}${pagePath(co.transaction_reference)}`)
         return
       case 'pin':
-        checkout.authorizeCard(ns, co, { pin: a.pin })
+        checkout.authorizeCard(ns, co.transaction_reference, { pin: a.pin })
         return
       case 'otp':
-        if (checkout.current(ns, co)?.kind === 'mobile_money') checkout.authorizeMobileMoney(ns, co, a.otp)
-        else checkout.authorizeCard(ns, co, { otp: a.otp })
+        if (checkout.current(ns, co)?.kind === 'mobile_money') checkout.authorizeMobileMoney(ns, co.transaction_reference, a.otp)
+        else checkout.authorizeCard(ns, co.transaction_reference, { otp: a.otp })
         return
       case 'avs':
-        checkout.authorizeCard(ns, co, { avs: a.avs })
+        checkout.authorizeCard(ns, co.transaction_reference, { avs: a.avs })
         return
       case 'phone':
-        checkout.authorizeCard(ns, co, { phone: a.phone })
+        checkout.authorizeCard(ns, co.transaction_reference, { phone: a.phone })
         return
       case 'mobile_money':
-        checkout.payMobileMoney(ns, co, a.number)
+        checkout.payMobileMoney(ns, co.transaction_reference, a.number)
         return
       case 'prompt':
-        checkout.answerPrompt(ns, co, a.pin)
+        checkout.answerPrompt(ns, co.transaction_reference, a.pin)
         return
       case 'bank_transfer':
-        checkout.payBankTransfer(ns, co, merchantOf(ns))
+        checkout.payBankTransfer(ns, co.transaction_reference, merchantOf(ns))
         return
       case 'sent': {
         const under = checkout.current(ns, co)
-        const amount = under?.kind === 'bank_transfer' ? transferAmounts((under as BankTransferCharge).amount_expected)[a.amount] : undefined
-        checkout.transferSent(ns, co, amount)
+        const amount = under?.kind === 'bank_transfer' ? transferAmounts((under as Frozen<BankTransferCharge>).amount_expected)[a.amount] : undefined
+        checkout.transferSent(ns, co.transaction_reference, amount)
       }
     }
   }
@@ -281,7 +282,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
     c.set('ns', ns)
     noteRequest(c, { action: 'cancel' }, true)
     // already ended: the outcome stands, the browser goes where an ended checkout sends it
-    if (isOpen(co)) checkout.cancel(ns, co)
+    if (isOpen(co)) checkout.cancel(ns, co.transaction_reference)
     return ended(c, ns, co, 'post')
   }
 

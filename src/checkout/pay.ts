@@ -1,6 +1,6 @@
-import { parseAmount } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import { invalid } from '../errors.js'
+import type { Frozen } from '../store/frozen.js'
 import type { CheckoutCard, ControlPayInput } from './schemas.js'
 import type { CheckoutCharge, CheckoutService } from './service.js'
 
@@ -16,36 +16,31 @@ import type { CheckoutCharge, CheckoutService } from './service.js'
 const ADDRESS = { state: 'Lagos', city: 'Lekki', country: 'NG', address: '1 Sandbox Road', zip_code: '100001' }
 const PHONE = '+2348000000000'
 
-export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, ns: string, c: CheckoutCharge, input: ControlPayInput, returnUrl: string, merchant: string): void {
+export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, ns: string, c: Frozen<CheckoutCharge>, input: ControlPayInput, returnUrl: string, merchant: string): void {
   const want = input.outcome ?? 'success'
+  const tx = c.transaction_reference
   const settings = scenarios.forNs(ns).settings
   if (input.channel === 'card') {
     const card = input.card ?? testCard(scenarios, ns, want)
-    let child = checkout.payCard(ns, c, card, returnUrl)
+    let child = checkout.payCard(ns, tx, card, returnUrl)
     for (let guard = 0; child.status === 'processing' && child.pending_steps.length && guard < 8; guard++) {
       const step = child.pending_steps[0]
-      if (step === '3DS') child = checkout.decide3ds(ns, c, 'approve')
-      else if (step === 'PIN') child = checkout.authorizeCard(ns, c, { pin: scenarios.forNs(ns).card(card.number)?.pin ?? settings.pin })
-      else if (step === 'OTP') child = checkout.authorizeCard(ns, c, { otp: scenarios.forNs(ns).card(card.number)?.otp ?? settings.otp })
-      else if (step === 'AVS') child = checkout.authorizeCard(ns, c, { avs: ADDRESS })
-      else child = checkout.authorizeCard(ns, c, { phone: PHONE })
+      if (step === '3DS') child = checkout.decide3ds(ns, tx, 'approve')
+      else if (step === 'PIN') child = checkout.authorizeCard(ns, tx, { pin: scenarios.forNs(ns).card(card.number)?.pin ?? settings.pin })
+      else if (step === 'OTP') child = checkout.authorizeCard(ns, tx, { otp: scenarios.forNs(ns).card(card.number)?.otp ?? settings.otp })
+      else if (step === 'AVS') child = checkout.authorizeCard(ns, tx, { avs: ADDRESS })
+      else child = checkout.authorizeCard(ns, tx, { phone: PHONE })
     }
   } else if (input.channel === 'mobile_money') {
     const number = input.mobile_money?.number ?? testWallet(scenarios, ns, c.currency, want)
     const wallet = scenarios.forNs(ns).wallet(number.replace(/^\+/, ''))
-    let child = checkout.payMobileMoney(ns, c, number)
-    if (child.status === 'processing' && child.pending_steps[0] === 'OTP') child = checkout.authorizeMobileMoney(ns, c, wallet?.otp ?? settings.otp)
-    if (child.status === 'processing' && child.pending_steps[0] === 'STK_PROMPT') checkout.answerPrompt(ns, c, wallet?.pin ?? settings.pin)
+    let child = checkout.payMobileMoney(ns, tx, number)
+    if (child.status === 'processing' && child.pending_steps[0] === 'OTP') child = checkout.authorizeMobileMoney(ns, tx, wallet?.otp ?? settings.otp)
+    if (child.status === 'processing' && child.pending_steps[0] === 'STK_PROMPT') checkout.answerPrompt(ns, tx, wallet?.pin ?? settings.pin)
   } else {
-    let amount: number | undefined
-    if (input.amount !== undefined) {
-      const parsed = parseAmount(input.amount)
-      if (parsed === null) throw invalid({ amount: 'must be a number with at most 2 decimal places' })
-      amount = parsed
-    }
-    checkout.payBankTransfer(ns, c, merchant)
-    if (want === 'failed') checkout.completeCurrent(ns, c, 'failed')
-    else checkout.transferSent(ns, c, amount)
+    checkout.payBankTransfer(ns, tx, merchant)
+    if (want === 'failed') checkout.completeCurrent(ns, tx, 'failed')
+    else checkout.transferSent(ns, tx, input.amount)
   }
 }
 

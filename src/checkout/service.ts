@@ -1,19 +1,14 @@
-import { toDecimalString } from '../money.js'
-import { ChargeLifecycle, requested, type AttemptEnds } from '../charges/lifecycle.js'
-import type { Kinds } from '../charges/kinds.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
 import { locateCharge } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
 import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
 import type { AuthorizeInput } from '../cards/schemas.js'
 import type { CardService } from '../cards/service.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { WALLET_PREFIX } from '../mobile-money/schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
-import type { Scenarios } from '../scenario/index.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type InitializeInput, type PageChannel } from './schemas.js'
 
@@ -37,6 +32,9 @@ export interface CheckoutCharge extends ChargeBase {
   redirect_url: string | null
   notification_url: string | null
   merchant_bears_cost: boolean
+  /** what the customer paid through the attempt that paid it (0 until then), and of it the fee and VAT they bore */
+  amount_paid: number
+  cost_borne: number
   /** the channel of the attempt that paid it */
   payment_method: PaymentMethod | null
   /** the attempt under way (its transaction reference), if any */
@@ -46,24 +44,19 @@ export interface CheckoutCharge extends ChargeBase {
 
 export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge
 
-export class CheckoutService {
+export class CheckoutService extends OnEngine {
   readonly #charges: ChargeLifecycle<CheckoutCharge>
 
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
+    engine: Engine,
     private readonly cards: CardService,
     private readonly mobileMoney: MobileMoneyService,
     private readonly bankTransfer: BankTransferService,
-    attempts: AttemptEnds,
-    private readonly kinds: Kinds,
   ) {
+    super(engine)
     // its attempts are charges of the channels built before it: they tell it when one ends
-    attempts.on((ns, charge) => this.attemptEnded(ns, charge))
-    this.#charges = new ChargeLifecycle<CheckoutCharge>(store, clocks, scenarios, events, ledger, {
+    engine.attempts.on((ns, charge) => this.attemptEnded(ns, charge))
+    this.#charges = new ChargeLifecycle<CheckoutCharge>(engine, {
       kind: 'checkout',
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself
@@ -91,6 +84,8 @@ export class CheckoutService {
       redirect_url: input.redirect_url ?? null,
       notification_url: input.notification_url ?? null,
       merchant_bears_cost: input.merchant_bears_cost ?? true,
+      amount_paid: 0,
+      cost_borne: 0,
       payment_method: null,
       current: null,
       expires_at: new Date(due).toISOString(),
@@ -101,44 +96,47 @@ export class CheckoutService {
   }
 
   /** The checkout with this merchant or transaction reference. */
-  find(ns: string, reference: string): CheckoutCharge | undefined {
+  find(ns: string, reference: string): Frozen<CheckoutCharge> | undefined {
     return this.#charges.find(ns, reference)
   }
 
   /** The checkout, or 404 `Charge not found`. */
-  get(ns: string, reference: string): CheckoutCharge {
+  get(ns: string, reference: string): Frozen<CheckoutCharge> {
     const c = this.find(ns, reference)
     if (!c) throw notFound(MSG.CHARGE_NOT_FOUND)
     return c
   }
 
   /** The namespace holding a checkout, found without a key by its transaction reference (the page's link). */
-  locate(tx: string): { ns: string; checkout: CheckoutCharge } | undefined {
+  locate(tx: string): { ns: string; checkout: Frozen<CheckoutCharge> } | undefined {
     const found = locateCharge<CheckoutCharge>(this.store, tx, 'checkout')
     return found && { ns: found.ns, checkout: found.charge }
   }
 
   /** The attempt under way, if any. */
-  current(ns: string, c: CheckoutCharge): Attempt | undefined {
-    c = this.#live(ns, c)
-    return c.current ? (this.store.col<ChargeBase>(ns, CHARGES).get(c.current) as Attempt | undefined) : undefined
+  current(ns: string, c: Frozen<CheckoutCharge>): Frozen<Attempt> | undefined {
+    return c.current ? (this.store.col<ChargeBase>(ns, CHARGES).get(c.current) as Frozen<Attempt> | undefined) : undefined
   }
 
   /** Every attempt's charge, oldest first. */
-  attempts(ns: string, c: CheckoutCharge): Attempt[] {
-    c = this.#live(ns, c)
+  attempts(ns: string, c: Frozen<CheckoutCharge>): Frozen<Attempt>[] {
     const col = this.store.col<ChargeBase>(ns, CHARGES)
-    return c.attempts.map((a) => col.get(a.reference) as Attempt | undefined).filter((a): a is Attempt => a !== undefined)
+    return c.attempts.map((a) => col.get(a.reference) as Frozen<Attempt> | undefined).filter((a) => a !== undefined)
   }
 
+  /*
+   * What the customer does on the page, by the checkout's transaction reference: each reads the
+   * checkout as stored when it starts (an earlier step may have changed it).
+   */
+
   /** The customer pays by card: a card charge of the checkout's amount, with the card's steps. */
-  payCard(ns: string, c: CheckoutCharge, card: CheckoutCard, returnUrl: string): CardCharge {
-    c = this.#live(ns, c)
+  payCard(ns: string, tx: string, card: CheckoutCard, returnUrl: string): Frozen<CardCharge> {
+    const c = this.get(ns, tx)
     this.#open(c, 'card')
     const child = this.cards.charge(ns, {
       reference: this.#attemptReference(c),
       card,
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency as 'NGN',
       customer: this.#customer(c),
       metadata: c.metadata ?? undefined,
@@ -146,31 +144,29 @@ export class CheckoutService {
       // the 3DS page sends the customer back to the checkout
       redirect_url: returnUrl,
     }, 'charge', c.transaction_reference)
-    return this.#started(ns, c, child)
+    return this.#started(ns, c.transaction_reference, child)
   }
 
   /** The answer to the card's current step (PIN, OTP, address, phone). */
-  authorizeCard(ns: string, c: CheckoutCharge, authorization: AuthorizeInput['authorization']): CardCharge {
-    c = this.#live(ns, c)
-    const child = this.#currentOf(ns, c, 'card') as CardCharge
+  authorizeCard(ns: string, tx: string, authorization: AuthorizeInput['authorization']): CardCharge {
+    const child = this.#currentOf(ns, this.get(ns, tx), 'card')
     return this.cards.authorize(ns, { transaction_reference: child.transaction_reference, authorization })
   }
 
   /** The cardholder's choice on the 3DS page. */
-  decide3ds(ns: string, c: CheckoutCharge, decision: 'approve' | 'decline'): CardCharge {
-    c = this.#live(ns, c)
-    return this.cards.decide3ds(ns, this.#currentOf(ns, c, 'card').transaction_reference, decision)
+  decide3ds(ns: string, tx: string, decision: 'approve' | 'decline'): CardCharge {
+    return this.cards.decide3ds(ns, this.#currentOf(ns, this.get(ns, tx), 'card').transaction_reference, decision)
   }
 
   /** The customer pays from a mobile-money wallet. */
-  payMobileMoney(ns: string, c: CheckoutCharge, number: string): MobileMoneyCharge {
-    c = this.#live(ns, c)
+  payMobileMoney(ns: string, tx: string, number: string): Frozen<MobileMoneyCharge> {
+    const c = this.get(ns, tx)
     this.#open(c, 'mobile_money')
     const prefix = WALLET_PREFIX[c.currency as keyof typeof WALLET_PREFIX]
     if (!new RegExp(`^\\+?${prefix}\\d{9}$`).test(number)) throw invalid({ 'mobile_money.number': `must be ${prefix} followed by 9 digits for ${c.currency}` })
     const child = this.mobileMoney.charge(ns, {
       reference: this.#attemptReference(c),
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency as 'KES',
       customer: this.#customer(c),
       mobile_money: { number },
@@ -178,30 +174,28 @@ export class CheckoutService {
       description: c.description ?? undefined,
       metadata: c.metadata ?? undefined,
     }, c.transaction_reference)
-    return this.#started(ns, c, child)
+    return this.#started(ns, c.transaction_reference, child)
   }
 
   /** The wallet's OTP. */
-  authorizeMobileMoney(ns: string, c: CheckoutCharge, otp: string): MobileMoneyCharge {
-    c = this.#live(ns, c)
-    return this.mobileMoney.authorize(ns, this.#currentOf(ns, c, 'mobile_money').transaction_reference, otp)
+  authorizeMobileMoney(ns: string, tx: string, otp: string): MobileMoneyCharge {
+    return this.mobileMoney.authorize(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, otp)
   }
 
   /** The PIN typed at the wallet's prompt. */
-  answerPrompt(ns: string, c: CheckoutCharge, pin: string): MobileMoneyCharge {
-    c = this.#live(ns, c)
-    return this.mobileMoney.authorizeStk(ns, this.#currentOf(ns, c, 'mobile_money').transaction_reference, pin)
+  answerPrompt(ns: string, tx: string, pin: string): MobileMoneyCharge {
+    return this.mobileMoney.authorizeStk(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, pin)
   }
 
   /** The customer pays by bank transfer: a temporary account (the one under way, if there is one). */
-  payBankTransfer(ns: string, c: CheckoutCharge, accountName: string): BankTransferCharge {
-    c = this.#live(ns, c)
+  payBankTransfer(ns: string, tx: string, accountName: string): Frozen<BankTransferCharge> {
+    const c = this.get(ns, tx)
     const under = this.current(ns, c)
     if (under?.kind === 'bank_transfer' && under.status === 'processing') return under
     this.#open(c, 'bank_transfer')
     const child = this.bankTransfer.create(ns, {
       reference: this.#attemptReference(c),
-      amount: c.amount / 100,
+      amount: c.amount,
       currency: c.currency,
       customer: this.#customer(c),
       narration: c.description,
@@ -210,41 +204,40 @@ export class CheckoutService {
       metadata: c.metadata ?? undefined,
       parent: c.transaction_reference,
     })
-    return this.#started(ns, c, child)
+    return this.#started(ns, c.transaction_reference, child)
   }
 
   /** "I have sent the money": a transfer of `amount` (minor units; the expected amount when absent) arrives. */
-  transferSent(ns: string, c: CheckoutCharge, amount?: number): BankTransferCharge {
-    c = this.#live(ns, c)
-    const child = this.#currentOf(ns, c, 'bank_transfer') as BankTransferCharge
+  transferSent(ns: string, tx: string, amount?: number): Frozen<BankTransferCharge> {
+    const child = this.#currentOf(ns, this.get(ns, tx), 'bank_transfer') as Frozen<BankTransferCharge>
     return this.bankTransfer.credit(ns, child, amount)
   }
 
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
-  cancel(ns: string, c: CheckoutCharge): CheckoutCharge {
-    c = this.#live(ns, c)
+  cancel(ns: string, tx: string): Frozen<CheckoutCharge> {
+    const c = copyOf<CheckoutCharge>(this.get(ns, tx))
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
     this.#charges.fail(ns, c, CHECKOUT_MSG.CANCELLED, 'cancel')
-    this.#charges.save(ns, c)
-    return c
+    return this.#charges.save(ns, c)
   }
 
-  /** Control: finish the attempt under way, as the channel's own completer does. */
-  completeCurrent(ns: string, c: CheckoutCharge, outcome: 'success' | 'failed', message?: string): CheckoutCharge {
-    c = this.#live(ns, c)
-    const child = this.current(ns, c)
+  /** Control: finish the attempt under way, as the channel's own completer does; returns the checkout then. */
+  completeCurrent(ns: string, tx: string, outcome: 'success' | 'failed', message?: string): Frozen<CheckoutCharge> {
+    const child = this.current(ns, this.get(ns, tx))
     if (!child || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
     this.kinds.of(child.kind).complete!(ns, child.transaction_reference, outcome, message)
-    return this.get(ns, c.transaction_reference)
+    // the attempt's end changed the checkout (attemptEnded)
+    return this.get(ns, tx)
   }
 
   /**
    * An attempt ended (the lifecycle's hook): kept among the checkout's attempts; a success pays
    * the checkout, whose fee is then the channel's.
    */
-  attemptEnded(ns: string, child: ChargeBase): void {
-    const c = child.parent ? this.#charges.col(ns).get(child.parent) : undefined
-    if (!c || !isCheckout(c)) return
+  attemptEnded(ns: string, child: Frozen<ChargeBase>): void {
+    const stored = child.parent ? this.#charges.col(ns).get(child.parent) : undefined
+    if (!stored || !isCheckout(stored)) return
+    const c = copyOf<CheckoutCharge>(stored)
     const line = c.attempts.find((a) => a.reference === child.transaction_reference)
     if (line) {
       line.status = child.status
@@ -261,6 +254,10 @@ export class CheckoutService {
       c.payment_method = child.kind as PaymentMethod
       c.fee = child.fee
       c.vat = child.vat
+      // what the attempt's own rule says the customer paid, read now: a stored copy of it may be older
+      const money = this.kinds.money(ns, child)
+      c.amount_paid = money.paid
+      c.cost_borne = money.paid - money.refundable
       this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} succeeded`)
       this.#charges.succeed(ns, c)
     } else {
@@ -271,11 +268,15 @@ export class CheckoutService {
     this.#charges.save(ns, c)
   }
 
+  /** What the customer paid for a checkout that succeeded: what its paying attempt took. */
+  paid(c: Frozen<CheckoutCharge>): { paid: number; borne: number } {
+    return { paid: c.amount_paid, borne: c.cost_borne }
+  }
+
   /** docs/behaviour.md 13.1: what the charge query adds for a checkout. */
-  queryExtras(c: CheckoutCharge): Record<string, unknown> {
+  queryExtras(c: Frozen<CheckoutCharge>): Record<string, unknown> {
     return {
       payment_method: c.payment_method,
-      amount_paid: toDecimalString(c.status === 'success' ? c.amount : 0),
       payment_attempts: c.attempts,
       merchant_bears_cost: c.merchant_bears_cost,
       expires_at: c.expires_at,
@@ -283,22 +284,29 @@ export class CheckoutService {
   }
 
   /** Refuses a new attempt when the checkout is over, the channel is not offered, or one is under way. */
-  #open(c: CheckoutCharge, channel: PageChannel): void {
+  #open(c: Frozen<CheckoutCharge>, channel: PageChannel): void {
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : CHECKOUT_MSG.NOT_OPEN)
     if (!c.channels.includes(channel)) throw badRequest(CHECKOUT_MSG.CHANNEL_NOT_OFFERED)
   }
 
   /** The attempt under way, of this kind. */
-  #currentOf(ns: string, c: CheckoutCharge, kind: PaymentMethod): Attempt {
+  #currentOf(ns: string, c: Frozen<CheckoutCharge>, kind: PaymentMethod): Frozen<Attempt> {
     const child = this.current(ns, c)
     if (!child || child.kind !== kind || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
     return child
   }
 
-  /** An attempt started: listed as processing (or as it already ended), the checkout under way. */
-  #started<A extends Attempt>(ns: string, c: CheckoutCharge, child: A): A {
-    // an attempt that ended at once (a declined card) was listed by attemptEnded already
-    const fresh = this.#live(ns, c)
+  /**
+   * An attempt started: listed as processing (or as it already ended), the checkout under way. An
+   * attempt that ended at once (a declined card) changed the stored checkout already
+   * (attemptEnded), so the change is made to the checkout as stored now.
+   */
+  #started<A extends Frozen<Attempt>>(ns: string, tx: string, child: A): A {
+    this.#charges.col(ns).update(tx, (fresh) => this.#listStarted(ns, fresh, child))
+    return child
+  }
+
+  #listStarted(ns: string, fresh: CheckoutCharge, child: Frozen<Attempt>): void {
     if (!fresh.attempts.some((a) => a.reference === child.transaction_reference)) {
       fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel: child.kind, message: child.failure_message ?? child.response_message })
     }
@@ -310,24 +318,14 @@ export class CheckoutService {
     }
     fresh.updated_at = this.clocks.iso(ns)
     this.#charges.note(ns, fresh, 'attempt', `${this.kinds.of(child.kind).label} attempt ${child.transaction_reference}: ${child.status}`)
-    this.#charges.save(ns, fresh)
-    return child
-  }
-
-  /**
-   * The checkout as stored now. A caller's copy may be older than the store's: an attempt's end
-   * updates the stored checkout, and a record read back from its cold form is a copy.
-   */
-  #live(ns: string, c: CheckoutCharge): CheckoutCharge {
-    return this.#charges.col(ns).get(c.transaction_reference) as CheckoutCharge
   }
 
   /** `<checkout's transaction reference>-<n>`: the payment reference of its n-th attempt */
-  #attemptReference(c: CheckoutCharge): string {
+  #attemptReference(c: Frozen<CheckoutCharge>): string {
     return `${c.transaction_reference}-${c.attempts.length + 1}`
   }
 
-  #customer(c: CheckoutCharge): { email: string; name?: string } {
+  #customer(c: Frozen<CheckoutCharge>): { email: string; name?: string } {
     return { email: c.customer?.email ?? '', ...(c.customer?.name ? { name: c.customer.name } : {}) }
   }
 
@@ -339,18 +337,20 @@ export class CheckoutService {
   #ended(ns: string, c: CheckoutCharge): void {
     c.current = null
     for (const a of this.attempts(ns, c)) {
-      if (a.kind !== 'bank_transfer' || a.status !== 'processing' || !a.auto_timer) continue
-      this.bankTransfer.stopAutoComplete(ns, a)
+      // the checkout's line of an attempt says whether it is under way: the attempt whose end ends
+      // the checkout is stored by its own lifecycle after this
+      const line = c.attempts.find((l) => l.reference === a.transaction_reference)
+      if (a.kind !== 'bank_transfer' || line?.status !== 'processing' || !a.auto_timer) continue
+      this.store.col<BankTransferCharge>(ns, CHARGES).update(a.transaction_reference, (draft) => this.bankTransfer.stopAutoComplete(ns, draft))
       this.#charges.note(ns, c, 'attempt', `${a.transaction_reference}: no transfer arrives by itself now that the checkout ended`)
-      this.store.col<ChargeBase>(ns, CHARGES).put(a.transaction_reference, a)
     }
   }
 }
 
 /** Whether a charge is a checkout. */
-export const isCheckout = (c: ChargeBase): c is CheckoutCharge => c.kind === 'checkout'
+export const isCheckout = (c: Frozen<ChargeBase>): c is Frozen<CheckoutCharge> => c.kind === 'checkout'
 
 /** Whether a checkout still takes payment. */
-export function isOpen(c: CheckoutCharge): boolean {
+export function isOpen(c: Frozen<CheckoutCharge>): boolean {
   return c.status === 'pending' || c.status === 'processing'
 }

@@ -44,9 +44,9 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
   collections: [AUTHS_SPEC],
-  build({ store, clocks, scenarios, events, ledger, namespaces, config, kinds }) {
-    const directDebit = new DirectDebitService(store, clocks, scenarios, events, ledger, namespaces, config.debitLimit)
-    kinds.declare<DirectDebitCharge>({
+  build(kit) {
+    const directDebit = new DirectDebitService(kit, kit.namespaces, kit.config.debitLimit)
+    kit.kinds.declare<DirectDebitCharge>({
       kind: 'direct_debit',
       queryExtras: (_ns, debit) => directDebit.queryExtras(debit),
       complete: (ns, tx, outcome, message) => directDebit.completeNow(ns, tx, outcome, message),

@@ -1,19 +1,16 @@
 import { randomInt } from 'node:crypto'
 import { customAlphabet } from 'nanoid'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
-import { parseAmount, toMajor } from '../money.js'
+import { toMajor, toMinor } from '../money.js'
 import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 
@@ -21,7 +18,7 @@ import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas
 export const DIRECT_DEBIT = 'direct_debit'
 
 /** Whether a charge is a direct debit. */
-export const isDebit = (c: ChargeBase): c is DirectDebit => c.kind === DIRECT_DEBIT
+export const isDebit = (c: Frozen<ChargeBase>): c is Frozen<DirectDebit> => c.kind === DIRECT_DEBIT
 
 export const AUTHS = 'dd_authorizations'
 const COMPLETE = 'dd.complete'
@@ -95,33 +92,26 @@ const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
  * moved by control calls and by the clock, and debits that complete after a delay by the account's
  * scenario.
  */
-export class DirectDebitService {
+export class DirectDebitService extends OnEngine {
   readonly #debits: ChargeLifecycle<DirectDebit>
   /** the merchant's transaction limit, minor units */
   readonly #limit: number
 
   /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    ledger: Ledger,
-    namespaces: Namespaces,
-    debitLimit: number,
-  ) {
-    this.#limit = Math.round(debitLimit * 100)
-    this.#debits = new ChargeLifecycle<DirectDebit>(store, clocks, scenarios, events, ledger, {
+  constructor(engine: Engine, namespaces: Namespaces, debitLimit: number) {
+    super(engine)
+    this.#limit = toMinor(debitLimit)
+    this.#debits = new ChargeLifecycle<DirectDebit>(engine, {
       kind: DIRECT_DEBIT,
       prefix: 'DD',
       attempt: 'bank_account',
       succeeded: DD_MSG.DEBIT_SUCCESS,
     })
-    clocks.on(EXPIRE, (ns, p: { reference: string }) => {
+    this.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
       const auth = this.#auths(ns).get(p.reference)
       if (auth) this.#expireIfDue(ns, auth)
     })
-    clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
     namespaces.onSeed((ns) => this.seed(ns))
   }
 
@@ -142,7 +132,7 @@ export class DirectDebitService {
     const auth: DebitAuthorization = {
       reference: s.reference,
       status: s.status,
-      amount: Math.round(s.amount * 100),
+      amount: toMinor(s.amount),
       currency: 'NGN',
       type: 'variable',
       account_name: s.account_name ?? 'Sandbox Customer',
@@ -160,29 +150,25 @@ export class DirectDebitService {
     this.#scheduleExpiry(ns, auth)
   }
 
-  get(ns: string, reference: string): DebitAuthorization {
+  get(ns: string, reference: string): Frozen<DebitAuthorization> {
     const auth = this.#auths(ns).get(reference)
     if (!auth) throw notFound(DD_MSG.AUTH_NOT_FOUND)
-    this.#expireIfDue(ns, auth)
-    return auth
+    return this.#expireIfDue(ns, auth)
   }
 
-  list(ns: string): DebitAuthorization[] {
-    return [...this.#auths(ns).values()].map((a) => {
-      this.#expireIfDue(ns, a)
-      return a
-    })
+  list(ns: string): Frozen<DebitAuthorization>[] {
+    return [...this.#auths(ns).values()].map((a) => this.#expireIfDue(ns, a))
   }
 
   /** Control: a new authorization, `pending` until approved. */
-  create(ns: string, input: CreateAuthorizationInput): DebitAuthorization {
+  create(ns: string, input: CreateAuthorizationInput): Frozen<DebitAuthorization> {
     const now = this.clocks.now(ns)
     const reference = input.reference ?? `AUTH-${refId()}`
     if (this.#auths(ns).has(reference)) throw badRequest(DD_MSG.DUPLICATE_AUTH)
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
     if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
-    const amount = parseAmount(input.amount)!
+    const { amount } = input
     const at = new Date(now).toISOString()
     const auth: DebitAuthorization = {
       reference,
@@ -202,19 +188,19 @@ export class DirectDebitService {
       updated_at: at,
       history: [{ at, status: 'pending', reason: 'created' }],
     }
-    this.#auths(ns).put(reference, auth)
-    this.#scheduleExpiry(ns, auth)
-    return auth
+    const stored = this.#auths(ns).put(reference, auth)
+    this.#scheduleExpiry(ns, stored)
+    return stored
   }
 
   /** Control: approve, decline, suspend, reactivate, deactivate. */
-  move(ns: string, reference: string, move: Transition, reason?: string): DebitAuthorization {
+  move(ns: string, reference: string, move: Transition, reason?: string): Frozen<DebitAuthorization> {
     const auth = this.get(ns, reference)
     const rule = MOVES[move]
     if (!rule.from.includes(auth.status)) {
       throw badRequest(DD_MSG.cannotMove(move, auth.status), { status: auth.status, allowed_from: rule.from })
     }
-    this.#setStatus(ns, auth, rule.to, reason ?? rule.reason)
+    const moved = this.#setStatus(ns, auth.reference, rule.to, reason ?? rule.reason)
     if (move === 'approve' || move === 'decline') {
       // docs/api.md 6.2: status success means debits may be made at once
       this.events.record(ns, 'direct_debit.auth', {
@@ -230,11 +216,11 @@ export class DirectDebitService {
         bank_name: auth.bank_name,
       })
     }
-    return auth
+    return moved
   }
 
   /** POST .../authorizations/{code}/debits */
-  debit(ns: string, code: string, input: DebitInput): DirectDebit {
+  debit(ns: string, code: string, input: DebitInput): Frozen<DirectDebit> {
     const auth = this.get(ns, code)
     if (auth.status !== 'active') throw badRequest(DD_MSG.notActive(auth.status), { status: auth.status })
     // docs/behaviour.md 6.2: no debit before the start (UTC) of start_date on the namespace clock
@@ -242,8 +228,7 @@ export class DirectDebitService {
       throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
     if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
-    const amount = parseAmount(input.amount)
-    if (amount === null || amount <= 0) throw invalid({ amount: 'must be greater than 0 with at most 2 decimal places' })
+    const { amount } = input
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
     const reference = input.reference ?? `DD-${refId()}`
@@ -252,8 +237,7 @@ export class DirectDebitService {
     const narration = maskPansIn(input.narration)
     const base = this.#debits.create(ns, {
       payment_reference: reference,
-      // parsed again there: it passed the stricter check above
-      amount: input.amount,
+      amount,
       currency: 'NGN',
       description: `Direct Debit: ${narration}`,
       customer: { name: auth.account_name },
@@ -273,13 +257,11 @@ export class DirectDebitService {
     if (account?.outcome !== 'processing') {
       debit.complete_timer = this.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
     }
-    // stored whole: a change made after the put would rely on the object staying the stored one
-    this.#debits.save(ns, debit)
-    return debit
+    return this.#debits.save(ns, debit)
   }
 
   /** docs/api.md 2.9 */
-  authorizationRecord(auth: DebitAuthorization) {
+  authorizationRecord(auth: Frozen<DebitAuthorization>) {
     return {
       reference: auth.reference,
       status: auth.status,
@@ -297,7 +279,7 @@ export class DirectDebitService {
   }
 
   /** docs/api.md 2.10 */
-  debitRecord(debit: DirectDebit) {
+  debitRecord(debit: Frozen<DirectDebit>) {
     return {
       transaction_reference: debit.transaction_reference,
       reference: debit.payment_reference,
@@ -312,7 +294,7 @@ export class DirectDebitService {
     }
   }
 
-  queryExtras(debit: DirectDebit): Record<string, unknown> {
+  queryExtras(debit: Frozen<DirectDebit>): Record<string, unknown> {
     return {
       authorization_code: debit.authorization_code,
       interbank_transaction_id: debit.interbank_transaction_id,
@@ -321,11 +303,10 @@ export class DirectDebitService {
   }
 
   /** Control: finish a processing debit now. */
-  completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): DirectDebit {
+  completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<DirectDebit> {
     const debit = this.#debits.pending(ns, reference)
     if (debit.complete_timer) this.clocks.cancel(ns, debit.complete_timer)
-    this.#finish(ns, debit, outcome, message ?? DD_MSG.DEBIT_FAILED)
-    return debit
+    return this.#finish(ns, debit, outcome, message ?? DD_MSG.DEBIT_FAILED)
   }
 
   #complete(ns: string, tx: string): void {
@@ -333,37 +314,42 @@ export class DirectDebitService {
     if (!debit || !isDebit(debit) || debit.status !== 'processing') return
     const account = this.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
-    this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
+    this.#finish(ns, copyOf<DirectDebit>(debit), account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
   }
 
-  #finish(ns: string, debit: DirectDebit, outcome: 'success' | 'failed', message: string): void {
+  /** Ends a processing debit (`debit`: a copy to change); returns it as stored. */
+  #finish(ns: string, debit: DirectDebit, outcome: 'success' | 'failed', message: string): Frozen<DirectDebit> {
     if (outcome === 'failed') this.#debits.fail(ns, debit, message, 'outcome')
     else {
       this.#debits.note(ns, debit, 'outcome', 'success')
       this.#debits.succeed(ns, debit)
     }
-    this.#debits.save(ns, debit)
+    return this.#debits.save(ns, debit)
   }
 
-  #setStatus(ns: string, auth: DebitAuthorization, status: AuthStatus, reason: string): void {
+  #setStatus(ns: string, reference: string, status: AuthStatus, reason: string): Frozen<DebitAuthorization> {
     const at = this.clocks.iso(ns)
-    auth.status = status
-    auth.status_update_reason = reason
-    auth.updated_at = at
-    auth.history.push({ at, status, reason })
-    this.#auths(ns).put(auth.reference, auth)
+    return this.#auths(ns).update(reference, (auth) => {
+      auth.status = status
+      auth.status_update_reason = reason
+      auth.updated_at = at
+      auth.history.push({ at, status, reason })
+    })
   }
 
-  #scheduleExpiry(ns: string, auth: DebitAuthorization): void {
+  #scheduleExpiry(ns: string, auth: Frozen<DebitAuthorization>): void {
     if (auth.status === 'expired' || auth.status === 'deactivated') return
     this.clocks.scheduleAt(ns, expiryMoment(auth.end_date), EXPIRE, { reference: auth.reference })
   }
 
-  /** `end_date` has passed on the clock: expired, whatever it was (but deactivated stays). */
-  #expireIfDue(ns: string, auth: DebitAuthorization): void {
-    if (auth.status === 'expired' || auth.status === 'deactivated') return
-    if (this.clocks.now(ns) < expiryMoment(auth.end_date)) return
-    this.#setStatus(ns, auth, 'expired', DD_MSG.END_DATE_PASSED)
+  /**
+   * `end_date` has passed on the clock: expired, whatever it was (but deactivated stays). Returns
+   * the authorization as stored.
+   */
+  #expireIfDue(ns: string, auth: Frozen<DebitAuthorization>): Frozen<DebitAuthorization> {
+    if (auth.status === 'expired' || auth.status === 'deactivated') return auth
+    if (this.clocks.now(ns) < expiryMoment(auth.end_date)) return auth
+    return this.#setStatus(ns, auth.reference, 'expired', DD_MSG.END_DATE_PASSED)
   }
 
   /** The moves an authorization in `status` allows, in MOVES' order. */

@@ -1,5 +1,6 @@
 import { invalid } from '../errors.js'
 import type { Collection } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import type { Facts } from '../store/order.js'
 import { z } from './zod-messages.js'
 
@@ -74,7 +75,7 @@ export interface OrderedItems<T, F = T> {
  * A collection's records in its declared order: the pointer is a record's key, the date its
  * order's first, the facts those the order keeps.
  */
-export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<T, Facts> {
+export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<Frozen<T>, Facts> {
   const order = col.ordered
   if (!order) throw new Error(`the collection ${col.name} declares no order`)
   return {

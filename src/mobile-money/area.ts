@@ -20,10 +20,11 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   key: 'mobile money',
-  build({ store, clocks, scenarios, events, ledger, attempts, kinds }) {
-    const mobileMoney = new MobileMoneyService(store, clocks, scenarios, events, ledger, attempts)
-    kinds.declare<MobileMoneyCharge>({
+  build(kit) {
+    const mobileMoney = new MobileMoneyService(kit)
+    kit.kinds.declare<MobileMoneyCharge>({
       kind: 'mobile_money',
+      paid: (_ns, charge) => mobileMoney.paid(charge),
       queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
       complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
       attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,

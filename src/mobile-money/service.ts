@@ -1,13 +1,10 @@
-import { StepLifecycle, requested, sha256, type AttemptEnds } from '../charges/lifecycle.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
-import { toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
+import { customerCost, toDecimalString, toMajor } from '../money.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
-import type { Store } from '../store/store.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
@@ -50,18 +47,12 @@ function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario 
  * outcome. The prompt is answered by the live sandbox's own authorize-stk call, by the control
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
-export class MobileMoneyService {
+export class MobileMoneyService extends OnEngine {
   readonly #charges: StepLifecycle<MobileMoneyCharge>
 
-  constructor(
-    store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
-    attempts?: AttemptEnds,
-  ) {
-    this.#charges = new StepLifecycle<MobileMoneyCharge>(store, clocks, scenarios, events, ledger, {
+  constructor(engine: Engine) {
+    super(engine)
+    this.#charges = new StepLifecycle<MobileMoneyCharge>(engine, {
       kind: KIND,
       prefix: 'MO',
       attempt: 'mobile_money',
@@ -88,10 +79,11 @@ export class MobileMoneyService {
         charge.message = message
       },
       target: (charge) => charge.notification_url,
-    }, attempts)
-    clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
-      const charge = this.#charges.col(ns).get(payload.tx)
-      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
+    })
+    this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
+      const stored = this.#charges.col(ns).get(payload.tx)
+      if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return
+      const charge = copyOf<MobileMoneyCharge>(stored)
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
       this.#charges.conclude(ns, charge)
@@ -120,7 +112,7 @@ export class MobileMoneyService {
       expect: { otp: sha256(scenario.otp ?? settings.otp), pin: sha256(scenario.pin ?? settings.pin) },
       otp_attempts_left: settings.otp_attempts,
       otp_rejected: false,
-      amount_expected: bears ? base.amount : base.amount + base.fee + base.vat,
+      amount_expected: base.amount + customerCost(base.fee, base.vat, bears, 'fee and VAT'),
       merchant_bears_cost: bears,
       notification_url: input.notification_url ?? null,
       redirect_url: input.redirect_url ?? null,
@@ -222,10 +214,14 @@ export class MobileMoneyService {
     return { message: charge.failure_message ?? MM_MSG.FAILED }
   }
 
+  /** What the customer paid for a charge that succeeded: the amount expected, the fee and VAT they bore in it. */
+  paid(charge: Frozen<MobileMoneyCharge>): { paid: number; borne: number } {
+    return { paid: charge.amount_expected, borne: charge.amount_expected - charge.amount }
+  }
+
   /** What the charge query adds for a wallet payment. */
-  queryExtras(charge: MobileMoneyCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<MobileMoneyCharge>): Record<string, unknown> {
     return {
-      amount_paid: charge.status === 'success' ? toDecimalString(charge.amount_expected) : '0.00',
       amount_expected: toDecimalString(charge.amount_expected),
       mobile_money: { number: charge.wallet.number },
       auth_model: charge.auth_model,

@@ -1,3 +1,4 @@
+import type { Frozen } from '../store/frozen.js'
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
@@ -41,7 +42,7 @@ export class PayinService {
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 
-  #item(ns: string, charge: ChargeBase): PayinItem {
+  #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {
     const record = chargeQueryRecord(this.kinds, ns, charge)
     return {
       pointer: charge.transaction_reference,

@@ -50,9 +50,9 @@ const bulkRoutes = (['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
   collections: [PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC],
-  build({ store, clocks, scenarios, events, ledger }) {
-    const payouts = new PayoutService(store, clocks, scenarios, events, ledger)
-    return { payouts, bulkPayouts: new BulkPayoutService(store, clocks, ledger, payouts) }
+  build(kit) {
+    const payouts = new PayoutService(kit)
+    return { payouts, bulkPayouts: new BulkPayoutService(kit.store, kit.clocks, kit.ledger, payouts) }
   },
   routes: [
     {

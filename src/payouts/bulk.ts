@@ -3,6 +3,7 @@ import type { Clocks } from '../clock.js'
 import { ApiError, MSG, badRequest, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { ARRAY, STRING } from '../store/validate.js'
 import type { BulkInput, BulkItem } from './schemas.js'
@@ -44,7 +45,7 @@ export class BulkPayoutService {
   ) {}
 
   /** Checks and accepts a whole batch, or refuses it whole (the refusal names the item's reference). */
-  create(ns: string, b: BulkInput): PayoutBatch {
+  create(ns: string, b: BulkInput): Frozen<PayoutBatch> {
     const col = this.#col(ns)
     if (col.has(b.batch_reference)) throw conflict(PAYOUT_MSG.DUPLICATE)
     const bears = b.merchant_bears_cost ?? false
@@ -74,28 +75,27 @@ export class BulkPayoutService {
       payouts: prepared.map((p) => p.reference),
       created_at: this.clocks.iso(ns),
     }
-    col.put(batch.batch_reference, batch)
-    return batch
+    return col.put(batch.batch_reference, batch)
   }
 
-  get(ns: string, batchReference: string): PayoutBatch {
+  get(ns: string, batchReference: string): Frozen<PayoutBatch> {
     const batch = this.#col(ns).get(batchReference)
     if (!batch) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     return batch
   }
 
   /** Its payouts, in the order sent. */
-  items(ns: string, batch: PayoutBatch): Payout[] {
-    return batch.payouts.map((r) => this.payouts.find(ns, r)).filter((p): p is Payout => p !== undefined)
+  items(ns: string, batch: Frozen<PayoutBatch>): Frozen<Payout>[] {
+    return batch.payouts.map((r) => this.payouts.find(ns, r)).filter((p) => p !== undefined)
   }
 
   /** pending while any payout processes; failed when all failed; complete once all ended otherwise. */
-  status(items: Payout[]): BatchStatus {
+  status(items: readonly Frozen<Payout>[]): BatchStatus {
     if (items.some((p) => p.status === 'processing')) return 'pending'
     return items.every((p) => p.status === 'failed') ? 'failed' : 'complete'
   }
 
-  createdData(ns: string, batch: PayoutBatch) {
+  createdData(ns: string, batch: Frozen<PayoutBatch>) {
     const items = this.items(ns, batch)
     return {
       status: this.status(items),
@@ -108,7 +108,7 @@ export class BulkPayoutService {
     }
   }
 
-  summaryData(ns: string, batch: PayoutBatch) {
+  summaryData(ns: string, batch: Frozen<PayoutBatch>) {
     const items = this.items(ns, batch)
     const count = (s: Payout['status']) => items.filter((p) => p.status === s).length
     return {
@@ -127,7 +127,7 @@ export class BulkPayoutService {
   }
 
   /** The items list, page by page (`page` from 1; `limit` 50 unless asked: a whole batch). */
-  itemsData(ns: string, batch: PayoutBatch, q: { page?: number; limit?: number }) {
+  itemsData(ns: string, batch: Frozen<PayoutBatch>, q: { page?: number; limit?: number }) {
     const items = this.items(ns, batch)
     const size = q.limit ?? 50
     const current = q.page ?? 1

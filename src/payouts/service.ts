@@ -1,15 +1,12 @@
 import { customAlphabet } from 'nanoid'
-import type { Ledger } from '../charges/ledger.js'
-import type { Clocks } from '../clock.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
-import { computeFee, parseAmount, toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
+import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
+import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
@@ -86,26 +83,20 @@ const traceDigits = customAlphabet('0123456789', 20)
  */
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
-export class PayoutService {
+export class PayoutService extends OnEngine {
   /** told when a payout ends (the bulk batches follow their items) */
-  readonly #onEnd: ((ns: string, payout: Payout) => void)[] = []
+  readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
 
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
-  ) {
-    clocks.on(END, (ns, { reference }: { reference: string }) => {
+  constructor(engine: Engine) {
+    super(engine)
+    this.clocks.on(END, (ns, { reference }: { reference: string }) => {
       const payout = this.#col(ns).get(reference)
       if (payout?.status !== 'processing') return
-      payout.timer = null
-      this.#end(ns, payout, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
+      this.#end(ns, reference, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
     })
   }
 
-  onEnd(listener: (ns: string, payout: Payout) => void): void {
+  onEnd(listener: (ns: string, payout: Frozen<Payout>) => void): void {
     this.#onEnd.push(listener)
   }
 
@@ -114,12 +105,11 @@ export class PayoutService {
    * same synchronous turn, debits it and stores it, `processing`. Throws the refusal otherwise,
    * leaving nothing behind.
    */
-  create(ns: string, o: NewPayout): Payout {
+  create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
     if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(MSG.INSUFFICIENT_WALLET)
-    this.accept(ns, payout)
-    return payout
+    return this.accept(ns, payout)
   }
 
   /**
@@ -160,9 +150,9 @@ export class PayoutService {
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
-    const amount = parseAmount(d.amount, { allowString: true })!
-    if (limit && amount < Math.round(limit.min * 100)) throw conflict(PAYOUT_MSG.belowMinimum(Math.round(limit.min * 100), d.currency))
-    if (limit && amount > Math.round(limit.max * 100)) throw badRequest(PAYOUT_MSG.aboveMaximum(Math.round(limit.max * 100), d.currency))
+    const { amount } = d
+    if (limit && amount < toMinor(limit.min)) throw conflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency))
+    if (limit && amount > toMinor(limit.max)) throw badRequest(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency))
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
     const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
     return {
@@ -193,39 +183,38 @@ export class PayoutService {
 
   /**
    * Debits a prepared payout and stores it, processing, with the timer that ends it. The caller
-   * has checked the balance in the same synchronous turn.
+   * has checked the balance in the same synchronous turn. Returns it as stored.
    */
-  accept(ns: string, payout: Payout): void {
+  accept(ns: string, payout: Payout): Frozen<Payout> {
     const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
     if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
-    this.#col(ns).put(payout.reference, payout)
-    this.#post(ns, payout, 'debit', payout.created_at)
+    const stored = this.#col(ns).put(payout.reference, payout)
+    this.#post(ns, stored, 'debit', stored.created_at)
+    return stored
   }
 
   /** The payout with this reference, or 404 `Transaction not found`. */
-  get(ns: string, reference: string): Payout {
+  get(ns: string, reference: string): Frozen<Payout> {
     const payout = this.#col(ns).get(reference)
     if (!payout) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     return payout
   }
 
-  find(ns: string, reference: string): Payout | undefined {
+  find(ns: string, reference: string): Frozen<Payout> | undefined {
     return this.#col(ns).get(reference)
   }
 
   /** Control: ends a processing payout now, as asked or as its account says (success when it stays processing). */
-  complete(ns: string, reference: string, outcome?: 'success' | 'failed', reason?: string): Payout {
+  complete(ns: string, reference: string, outcome?: 'success' | 'failed', reason?: string): Frozen<Payout> {
     const payout = this.get(ns, reference)
     if (payout.status !== 'processing') throw conflict(PAYOUT_MSG.COMPLETED)
     const how = outcome ?? (payout.plan.outcome === 'failed' ? 'failed' : 'success')
     if (payout.timer) this.clocks.cancel(ns, payout.timer)
-    payout.timer = null
-    this.#end(ns, payout, how, reason ?? payout.plan.message ?? undefined)
-    return payout
+    return this.#end(ns, reference, how, reason ?? payout.plan.message ?? undefined)
   }
 
   /** Every payout of the namespace, newest first. */
-  all(ns: string): Payout[] {
+  all(ns: string): Frozen<Payout>[] {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
@@ -235,20 +224,24 @@ export class PayoutService {
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
   }
 
-  #end(ns: string, payout: Payout, outcome: 'success' | 'failed', reason?: string): void {
+  /** Ends a processing payout (its timer fired or was cancelled); returns it as stored. */
+  #end(ns: string, reference: string, outcome: 'success' | 'failed', reason?: string): Frozen<Payout> {
     const at = this.clocks.iso(ns)
-    payout.status = outcome
-    payout.completed_at = at
-    if (outcome === 'success') {
-      payout.trace_id = traceDigits()
-      payout.message = PAYOUT_MSG.SUCCESS
-    } else {
-      payout.message = reason ?? PAYOUT_MSG.FAILED
-      this.#post(ns, payout, 'credit', at)
-    }
-    this.#col(ns).put(payout.reference, payout)
+    const payout = this.#col(ns).update(reference, (p) => {
+      p.timer = null
+      p.status = outcome
+      p.completed_at = at
+      if (outcome === 'success') {
+        p.trace_id = traceDigits()
+        p.message = PAYOUT_MSG.SUCCESS
+      } else {
+        p.message = reason ?? PAYOUT_MSG.FAILED
+      }
+    })
+    if (outcome === 'failed') this.#post(ns, payout, 'credit', at)
     this.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
     for (const l of this.#onEnd) l(ns, payout)
+    return payout
   }
 
   #col(ns: string) {
@@ -256,7 +249,7 @@ export class PayoutService {
   }
 
   /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
-  #post(ns: string, payout: Payout, direction: 'credit' | 'debit', at: string): void {
+  #post(ns: string, payout: Frozen<Payout>, direction: 'credit' | 'debit', at: string): void {
     const entry = { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, created_at: at }
     this.ledger.post(ns, 'payout', payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }

@@ -17,7 +17,7 @@ import { REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
   key: 'refunds',
   collections: [REFUNDS_SPEC],
-  build: ({ store, clocks, scenarios, events, ledger, preauth }) => ({ refunds: new RefundService(store, clocks, scenarios, events, ledger, preauth) }),
+  build: (kit) => ({ refunds: new RefundService(kit, kit.preauth) }),
   routes: [
     {
       method: 'post', path: '/merchant/api/v1/charges/card/refund', access: 'secret key', tag: 'cards', operationId: 'refundCapture', summary: 'Refund a settled capture or charge',

@@ -1,8 +1,7 @@
 import type { PreauthService } from '../cards/preauth.js'
-import type { Ledger } from '../charges/ledger.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
-import type { Store } from '../store/store.js'
+import type { Frozen } from '../store/frozen.js'
 
 /**
  * The pay-in side of a refund (docs/behaviour.md 13.8): what was collected, what is left, whether
@@ -17,11 +16,14 @@ export interface RefundPart {
   amount: number
 }
 
+/** A charge with what was refunded of it (a plain charge's own; a pre-authorization's is on its ledger). */
+type Refundable = ChargeBase & { refunded?: number }
+
 /** A pay-in as a refund sees it, minor units. */
 export interface Payin {
-  charge: ChargeBase & { refunded?: number }
+  charge: Frozen<Refundable>
   method: string | null
-  /** what the customer paid (a pre-authorization: what was captured, voided captures aside) */
+  /** what a refund may return: what the customer paid less the cost they bore (a pre-authorization: what was captured, voided captures aside) */
   collected: number
   refunded: number
   /** what is left and has settled (a pre-authorization's unsettled captures are not) */
@@ -29,13 +31,13 @@ export interface Payin {
   succeeded: boolean
 }
 
-export class Payins {
+export class Payins extends OnEngine {
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly ledger: Ledger,
+    engine: Engine,
     private readonly preauth: PreauthService,
-  ) {}
+  ) {
+    super(engine)
+  }
 
   #ops(ns: string) {
     return this.store.col<CardOperation>(ns, CARD_OPS)
@@ -43,9 +45,9 @@ export class Payins {
 
   /** The pay-in of a payment reference; a checkout's attempt is not one (its checkout is). */
   find(ns: string, paymentReference: string): Payin | undefined {
-    const charge = this.store.col<ChargeBase & { refunded?: number }>(ns, CHARGES).findBy('payment_reference', paymentReference)
+    const charge = this.#charges(ns).findBy('payment_reference', paymentReference)
     if (!charge || charge.parent) return undefined
-    const card = charge as CardCharge
+    const card = charge as Frozen<CardCharge>
     if (isCard(card) && card.preauth) {
       const live = this.#captures(ns, card)
       const settled = live.filter((op) => this.preauth.isSettled(ns, op))
@@ -59,23 +61,25 @@ export class Payins {
       }
     }
     const refunded = charge.refunded ?? 0
+    const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
     const settled = isCard(card) ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
-      method: this.ledger.kinds.methodOf(charge),
-      collected: charge.amount,
+      method: this.kinds.methodOf(charge),
+      collected,
       refunded,
-      settledLeft: settled ? charge.amount - refunded : 0,
+      settledLeft: settled ? collected - refunded : 0,
       succeeded: charge.status === 'success',
     }
   }
 
   /** Counts `amount` as refunded (the caller checked it is left and settled); what it took. */
   take(ns: string, p: Payin, amount: number): RefundPart[] {
-    const card = p.charge as CardCharge
+    const card = p.charge as Frozen<CardCharge>
     if (!card.preauth) {
-      p.charge.refunded = (p.charge.refunded ?? 0) + amount
-      this.#saveCharge(ns, p.charge)
+      this.#updateCharge(ns, card.transaction_reference, (c) => {
+        c.refunded = (c.refunded ?? 0) + amount
+      })
       return []
     }
     const parts: RefundPart[] = []
@@ -85,41 +89,50 @@ export class Payins {
       if (!this.preauth.isSettled(ns, op)) continue
       const share = Math.min(left, op.amount - (op.refunded ?? 0))
       if (share <= 0) continue
-      op.refunded = (op.refunded ?? 0) + share
-      this.#ops(ns).put(op.transaction_reference, op)
+      this.#ops(ns).update(op.transaction_reference, (o) => {
+        o.refunded = (o.refunded ?? 0) + share
+      })
       parts.push({ capture: op.transaction_reference, amount: share })
       left -= share
     }
-    card.preauth.refunded += amount
-    this.#saveCharge(ns, card)
+    this.#updateCharge(ns, card.transaction_reference, (c) => {
+      ;(c as CardCharge).preauth!.refunded += amount
+    })
     return parts
   }
 
   /** Gives back what a failed refund took. */
-  giveBack(ns: string, paymentReference: string, amount: number, parts: RefundPart[] | undefined): void {
-    const charge = this.store.col<ChargeBase & { refunded?: number }>(ns, CHARGES).findBy('payment_reference', paymentReference)
+  giveBack(ns: string, paymentReference: string, amount: number, parts: readonly Frozen<RefundPart>[] | undefined): void {
+    const charge = this.#charges(ns).findBy('payment_reference', paymentReference)
     if (!charge) return
-    const card = charge as CardCharge
-    if (card.preauth) {
+    if ((charge as Frozen<CardCharge>).preauth) {
       for (const part of parts ?? []) {
-        const op = this.#ops(ns).get(part.capture)
-        if (!op) continue
-        op.refunded = Math.max(0, (op.refunded ?? 0) - part.amount)
-        this.#ops(ns).put(op.transaction_reference, op)
+        if (!this.#ops(ns).has(part.capture)) continue
+        this.#ops(ns).update(part.capture, (o) => {
+          o.refunded = Math.max(0, (o.refunded ?? 0) - part.amount)
+        })
       }
-      card.preauth.refunded = Math.max(0, card.preauth.refunded - amount)
-    } else {
-      charge.refunded = Math.max(0, (charge.refunded ?? 0) - amount)
     }
-    this.#saveCharge(ns, charge)
+    this.#updateCharge(ns, charge.transaction_reference, (c) => {
+      const l = (c as CardCharge).preauth
+      if (l) l.refunded = Math.max(0, l.refunded - amount)
+      else c.refunded = Math.max(0, (c.refunded ?? 0) - amount)
+    })
   }
 
-  #captures(ns: string, card: CardCharge): CardOperation[] {
-    return card.preauth!.captures.map((r) => this.#ops(ns).get(r)).filter((op): op is CardOperation => !!op && !op.voided)
+  #captures(ns: string, card: Frozen<CardCharge>): Frozen<CardOperation>[] {
+    return card.preauth!.captures.map((r) => this.#ops(ns).get(r)).filter((op): op is Frozen<CardOperation> => op !== undefined && !op.voided)
   }
 
-  #saveCharge(ns: string, charge: ChargeBase): void {
-    charge.updated_at = this.clocks.iso(ns)
-    this.store.col<ChargeBase>(ns, CHARGES).put(charge.transaction_reference, charge)
+  #charges(ns: string) {
+    return this.store.col<Refundable>(ns, CHARGES)
+  }
+
+  /** Changes what was refunded of a charge, which is updated now. */
+  #updateCharge(ns: string, transactionReference: string, change: (charge: Refundable) => void): void {
+    this.#charges(ns).update(transactionReference, (c) => {
+      change(c)
+      c.updated_at = this.clocks.iso(ns)
+    })
   }
 }

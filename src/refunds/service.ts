@@ -1,16 +1,14 @@
-import type { PreauthService } from '../cards/preauth.js'
+import type { PreauthService, Written } from '../cards/preauth.js'
 import type { RefundInput } from '../cards/schemas.js'
-import { BALANCE_CURRENCIES, type Ledger } from '../charges/ledger.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { BALANCE_CURRENCIES } from '../charges/ledger.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
+import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
-import type { Events } from '../webhooks/events.js'
 import { REFUND_MSG } from './messages.js'
 import { Payins, type Payin, type RefundPart } from './payins.js'
 
@@ -74,21 +72,18 @@ export interface RefundListQuery extends ListQuery {
   payment_reference?: string
 }
 
-export class RefundService {
+export class RefundService extends OnEngine {
   readonly #payins: Payins
 
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly events: Events,
-    private readonly ledger: Ledger,
+    engine: Engine,
     private readonly preauth: PreauthService,
   ) {
-    this.#payins = new Payins(store, clocks, ledger, preauth)
-    clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
+    super(engine)
+    this.#payins = new Payins(engine, preauth)
+    this.clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
       const refund = this.#col(ns).get(payload.reference)
-      if (refund?.status === 'processing') this.#finish(ns, refund, refund.outcome, null)
+      if (refund?.status === 'processing') this.#finish(ns, refund.reference, refund.outcome, null)
     })
   }
 
@@ -97,7 +92,7 @@ export class RefundService {
   }
 
   /** POST /refunds/initiate: every check first, then the writes, in one synchronous turn. */
-  initiate(ns: string, input: InitiateInput): Refund {
+  initiate(ns: string, input: InitiateInput): Frozen<Refund> {
     if (this.#col(ns).has(input.reference)) throw conflict(REFUND_MSG.exists(input.reference))
     const p = this.#payins.find(ns, input.payment_reference)
     if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
@@ -129,15 +124,14 @@ export class RefundService {
     })
     const delay = this.scenarios.forNs(ns).settings.refund_delay_seconds * 1000
     refund.timer = this.clocks.schedule(ns, delay, COMPLETE, { reference: refund.reference })
-    this.#col(ns).put(refund.reference, refund)
-    return refund
+    return this.#col(ns).put(refund.reference, refund)
   }
 
   /**
    * POST /charges/card/refund (docs/api.md 3.2): the card operation, which is also a refund record
    * and a ledger debit here (docs/behaviour.md 13.8).
    */
-  refundCard(ns: string, input: RefundInput): { op: CardOperation; parent: CardCharge } {
+  refundCard(ns: string, input: RefundInput): Written {
     return this.preauth.refund(ns, input, {
       check: (ns, tx, currency, amount) => this.#checkCardRefund(ns, tx, currency, amount),
       recorded: (ns, op, parent, targetAmount) => this.#recordCardRefund(ns, op, parent, targetAmount),
@@ -156,7 +150,7 @@ export class RefundService {
   }
 
   /** The card refund made `op` (succeeded at once): its refund record and debit. */
-  #recordCardRefund(ns: string, op: CardOperation, parent: CardCharge, targetAmount: number): void {
+  #recordCardRefund(ns: string, op: Frozen<CardOperation>, parent: Frozen<CardCharge>, targetAmount: number): void {
     const refund = this.#record(
       ns,
       { charge: parent, method: 'card', collected: targetAmount },
@@ -194,40 +188,42 @@ export class RefundService {
   }
 
   /** Control: finishes a processing refund now (`outcome` success unless asked). */
-  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | null | undefined): Refund {
+  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | null | undefined): Frozen<Refund> {
     const refund = this.#col(ns).get(reference)
     if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
     if (refund.status !== 'processing') throw conflict(REFUND_MSG.ALREADY_COMPLETED)
     if (refund.timer) this.clocks.cancel(ns, refund.timer)
-    this.#finish(ns, refund, outcome ?? refund.outcome, reason ?? null)
-    return refund
+    return this.#finish(ns, refund.reference, outcome ?? refund.outcome, reason ?? null)
   }
 
-  #finish(ns: string, refund: Refund, outcome: 'success' | 'failed', reason: string | null): void {
+  /** Ends a processing refund; returns it as stored. */
+  #finish(ns: string, reference: string, outcome: 'success' | 'failed', reason: string | null): Frozen<Refund> {
     const at = this.clocks.iso(ns)
-    refund.status = outcome
-    refund.completed_at = at
-    refund.timer = null
-    if (reason) refund.status_reason = reason
+    const refund = this.#col(ns).update(reference, (r) => {
+      r.status = outcome
+      r.completed_at = at
+      r.timer = null
+      if (reason) r.status_reason = reason
+      if (outcome === 'failed') r.status_reason ??= REFUND_MSG.FAILED
+    })
     if (outcome === 'failed') {
-      refund.status_reason ??= REFUND_MSG.FAILED
-      const { reference, amount, currency } = refund
+      const { amount, currency } = refund
       this.ledger.post(ns, 'refund', reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
     }
-    this.#col(ns).put(refund.reference, refund)
     this.events.record(ns, outcome === 'success' ? 'refund.success' : 'refund.failed', eventData(refund), { target: refund.webhook_url })
+    return refund
   }
 
   /** GET /refunds/{reference} */
-  get(ns: string, reference: string): Refund {
+  get(ns: string, reference: string): Frozen<Refund> {
     const refund = this.#col(ns).get(reference)
     if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
     return refund
   }
 
   /** The namespace's refunds, newest first. */
-  all(ns: string): Refund[] {
+  all(ns: string): Frozen<Refund>[] {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
@@ -243,7 +239,7 @@ export class RefundService {
 }
 
 /** The answer of POST /refunds/initiate. */
-export function initiated(r: Refund) {
+export function initiated(r: Frozen<Refund>) {
   return {
     refund_reference: r.reference,
     refund_date: r.created_at,
@@ -257,7 +253,7 @@ export function initiated(r: Refund) {
 }
 
 /** What the detail and the list both show of a refund: amounts as strings, times as the lists write them. */
-function shown(r: Refund) {
+function shown(r: Frozen<Refund>) {
   return {
     reference: r.reference,
     payment_reference: r.payment_reference,
@@ -272,16 +268,16 @@ function shown(r: Refund) {
 }
 
 /** GET /refunds/{reference} */
-export function detail(r: Refund) {
+export function detail(r: Frozen<Refund>) {
   return { ...shown(r), destination: 'customer', payment_method: r.payment_method, status_reason: r.status_reason }
 }
 
-function listItem(r: Refund) {
+function listItem(r: Frozen<Refund>) {
   return { pointer: r.reference, ...shown(r) }
 }
 
 /** docs/behaviour.md 13.8: both sets of date fields the sources show, so either reader works. */
-function eventData(r: Refund) {
+function eventData(r: Frozen<Refund>) {
   return {
     reference: r.reference,
     payment_reference: r.payment_reference,

@@ -1,7 +1,9 @@
 import { fileURLToPath } from 'node:url'
 import { DocumentIssues, readDocumentFile } from '../files.js'
+import { toMinor } from '../money.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
+import { copyOf } from '../store/frozen.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, OBJECT } from '../store/validate.js'
 import {
@@ -54,7 +56,7 @@ export function validatePack(raw: unknown, source: string): Pack {
   seen((pack.identities ?? []).map((x, i) => ({ key: `${x.type}:${x.id}`, path: `identities.${i}.id` })))
   seen((pack.accounts ?? []).map((a, i) => ({ key: a.account_number, path: `accounts.${i}.account_number` })))
   seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
-  seen((pack.transfers ?? []).map((t, i) => ({ key: String(Math.round(t.amount * 100)), path: `transfers.${i}.amount` })))
+  seen((pack.transfers ?? []).map((t, i) => ({ key: String(toMinor(t.amount)), path: `transfers.${i}.amount` })))
   seen((pack.payouts ?? []).map((p, i) => ({ key: `${p.bank}:${p.account}`, path: `payouts.${i}.account` })))
   if (dupes.length) throw new PackError(source, dupes)
   return pack
@@ -111,7 +113,7 @@ export class ActiveScenarios {
       for (const x of p.identities ?? []) this.identities.set(`${x.type}:${x.id}`, x)
       for (const a of p.accounts ?? []) this.accounts.set(a.account_number, a)
       for (const a of p.authorizations ?? []) this.authorizations.set(a.reference, a)
-      for (const t of p.transfers ?? []) this.transfers.set(Math.round(t.amount * 100), t)
+      for (const t of p.transfers ?? []) this.transfers.set(toMinor(t.amount), t)
       for (const x of p.payouts ?? []) this.payouts.set(`${x.bank}:${x.account}`, x)
     }
     const parsed = settingsSchema.safeParse(settings)
@@ -249,7 +251,8 @@ export class Scenarios {
     if (!view) {
       const added = [...this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values()]
         .sort((a, b) => a.seq - b.seq)
-        .map((p) => p.pack)
+        // a copy of its own: the view keeps what it merges (the stored packs are frozen)
+        .map((p) => copyOf<Pack>(p.pack))
       view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
       this.#cache.set(ns, view)
     }
@@ -262,7 +265,7 @@ export class Scenarios {
     const col = this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS)
     // build the merged view first: a pack whose settings break the merge changes nothing
     const seq = col.size + 1
-    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => p.pack)
+    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => copyOf<Pack>(p.pack))
     const view = new ActiveScenarios([...this.#base, ...existing, pack])
     col.put(String(seq), { seq, pack })
     this.#cache.set(ns, view)

@@ -1,3 +1,4 @@
+import type { Frozen } from './frozen.js'
 import { RecordOrder, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
 import type { RecordRules } from './validate.js'
@@ -35,11 +36,10 @@ interface Index<T> {
  * One collection of one namespace: records by primary key, plus secondary indexes, so every
  * lookup is a Map lookup and never a scan.
  *
- * The records touched last (put or read) are live objects (records.ts): `get` returns the same
- * object until it goes cold, and a change made to it is kept. A record that goes cold is
- * serialized as it stands then; reading it again parses it into a new object. So a change is kept
- * when it is `put`, or when it is made to the object `get` just returned (what every service does
- * within one request); `values()` and `entries()` yield copies of cold records.
+ * Reads (`get`, `findBy`, `values`, `entries`) give frozen records: the compiler refuses a change
+ * to one and so does the run time. A record changes only by a write: `put` stores a new record
+ * (frozen from then on: the caller gives it up), `update` hands a function a copy to change and
+ * stores it. Whether a record is kept live or as text (records.ts) changes nothing a caller sees.
  */
 export class Collection<T extends object = Record<string, unknown>> {
   readonly #records: Records<T>
@@ -69,7 +69,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     return this.#records.size
   }
 
-  get(key: string): T | undefined {
+  get(key: string): Frozen<T> | undefined {
     return this.#records.get(key)
   }
 
@@ -82,12 +82,12 @@ export class Collection<T extends object = Record<string, unknown>> {
     return this.#records.keys()
   }
 
-  /** Every record, in insertion order; cold ones are parsed copies. */
-  values(): IterableIterator<T> {
+  /** Every record, in insertion order. */
+  values(): IterableIterator<Frozen<T>> {
     return this.#records.values()
   }
 
-  entries(): IterableIterator<[string, T]> {
+  entries(): IterableIterator<[string, Frozen<T>]> {
     return this.#records.entries()
   }
 
@@ -102,15 +102,18 @@ export class Collection<T extends object = Record<string, unknown>> {
   }
 
   /** The record whose index `indexName` holds `value`. */
-  findBy(indexName: string, value: string): T | undefined {
+  findBy(indexName: string, value: string): Frozen<T> | undefined {
     const index = this.#indexByName.get(indexName)
     if (!index) throw new Error(`no index ${indexName} on ${this.name}`)
     const key = index.map.get(value)
     return key === undefined ? undefined : this.#records.get(key)
   }
 
-  /** Inserts or replaces a record (also after mutating it in place) and records the change. */
-  put(key: string, record: T): T {
+  /**
+   * Inserts or replaces a record and records the change; returns it as stored. The record is
+   * frozen from then on: the caller gives it up.
+   */
+  put(key: string, record: T): Frozen<T> {
     const replaced = this.#records.put(key, record)
     if (this.#indexes.length) {
       // a new key has no index entries to take back
@@ -119,7 +122,18 @@ export class Collection<T extends object = Record<string, unknown>> {
     }
     this.ordered?.set(key, record)
     this.sink?.changed(this.ns, this.name, key)
-    return record
+    return record as Frozen<T>
+  }
+
+  /**
+   * Changes a stored record: `change` is given a copy to change (or returns a record to store
+   * instead), which is then stored as `put` does; returns it as stored. If `change` throws,
+   * nothing is stored. The key must hold a record.
+   */
+  update(key: string, change: (draft: T) => T | void): Frozen<T> {
+    const draft = this.#records.draft(key)
+    if (draft === undefined) throw new Error(`no record ${key} in ${this.name}`)
+    return this.put(key, change(draft) ?? draft)
   }
 
   delete(key: string): boolean {

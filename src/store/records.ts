@@ -1,4 +1,5 @@
 import { constants, deflateRawSync, inflateRawSync } from 'node:zlib'
+import { deepFreeze, copyOf, type Frozen } from './frozen.js'
 import type { Shapes } from './shapes.js'
 
 /**
@@ -10,6 +11,9 @@ import type { Shapes } from './shapes.js'
  * so a block of 64 charges takes ~30 bytes per charge instead of ~520, for ~2 µs of CPU per
  * record. Reading a cold record back inflates its block (~50 µs; the block read last is kept
  * decoded) and parses it into a new object.
+ *
+ * Hot or cold, what a read gives is frozen (frozen.ts): a record is only changed by a new one
+ * being put, so a hot record and its cold text never disagree, whichever a caller is handed.
  */
 
 /** the most texts one block holds: a block slot is kept as block id * MAX_BLOCK + slot */
@@ -32,7 +36,7 @@ interface Block {
 
 export class Records<T extends object> {
   /**
-   * a live object while hot; its cold text once cold; once that text is compressed into a
+   * a live (frozen) object while hot; its cold text once cold; once that text is compressed into a
    * block, its place there: block id * MAX_BLOCK + slot
    */
   readonly #map = new Map<string, T | string | number>()
@@ -72,19 +76,29 @@ export class Records<T extends object> {
     return this.#map.has(key)
   }
 
-  /** The record, made hot: the same object until it goes cold again. */
-  get(key: string): T | undefined {
+  /** The record, made hot. */
+  get(key: string): Frozen<T> | undefined {
     const v = this.#map.get(key)
     if (v === undefined) return undefined
     if (typeof v === 'object') {
       this.#touch(key)
-      return v
+      return v as Frozen<T>
     }
-    const record = this.shapes.thaw(this.#coldText(v)) as T
-    this.#map.set(key, record)
+    const record = deepFreeze(this.shapes.thaw(this.#coldText(v)) as T)
+    this.#map.set(key, record as T)
     if (typeof v === 'number') this.#release(v, true)
     this.#touch(key)
     return record
+  }
+
+  /**
+   * A copy of the record the caller may change (for an update), or undefined: a hot record is
+   * copied, a cold one parsed from its text, which is a new object already.
+   */
+  draft(key: string): T | undefined {
+    const v = this.#map.get(key)
+    if (v === undefined) return undefined
+    return typeof v === 'object' ? copyOf(v as Frozen<T>) : (this.shapes.thaw(this.#coldText(v)) as T)
   }
 
   /** Every key, in insertion order (nothing parsed). */
@@ -92,13 +106,13 @@ export class Records<T extends object> {
     return this.#map.keys()
   }
 
-  /** Every record, in insertion order; cold ones are parsed copies. */
-  *values(): IterableIterator<T> {
-    for (const v of this.#map.values()) yield typeof v === 'object' ? v : (this.shapes.thaw(this.#coldText(v)) as T)
+  /** Every record, in insertion order; cold ones are parsed (and frozen) without going hot. */
+  *values(): IterableIterator<Frozen<T>> {
+    for (const v of this.#map.values()) yield this.#view(v)
   }
 
-  *entries(): IterableIterator<[string, T]> {
-    for (const [k, v] of this.#map) yield [k, typeof v === 'object' ? v : (this.shapes.thaw(this.#coldText(v)) as T)]
+  *entries(): IterableIterator<[string, Frozen<T>]> {
+    for (const [k, v] of this.#map) yield [k, this.#view(v)]
   }
 
   /** Every record as JSON text. */
@@ -112,9 +126,9 @@ export class Records<T extends object> {
     return v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : this.shapes.json(this.#coldText(v))
   }
 
-  /** Sets a record, hot; returns whether the key held one before. */
+  /** Sets a record, hot and frozen (the caller gives it up); returns whether the key held one before. */
   put(key: string, record: T): boolean {
-    const old = this.#set(key, record)
+    const old = this.#set(key, deepFreeze(record) as T)
     this.#touch(key)
     return old
   }
@@ -146,6 +160,10 @@ export class Records<T extends object> {
     let blockBytes = 0
     for (const b of this.#blocks.values()) blockBytes += b.data.length
     return { hot, texts, blocks: this.#blocks.size, packed, blockBytes }
+  }
+
+  #view(v: T | string | number): Frozen<T> {
+    return typeof v === 'object' ? (v as Frozen<T>) : deepFreeze(this.shapes.thaw(this.#coldText(v)) as T)
   }
 
   #set(key: string, record: T): boolean {

@@ -8,8 +8,11 @@ import type { Delta, Snapshot } from './persistence.js'
  * which are all kept; and the durable state of the file, which a failed write rolls memory back to.
  */
 
-/** the data file's format: 2 since the ledger's entries are records of their own (an `Upgrade` carries 1 over) */
-export const FORMAT = 2
+/**
+ * the data file's format: 2 since the ledger's entries are records of their own, 3 since a
+ * checkout keeps what its customer paid (an `Upgrade` carries each older one over)
+ */
+export const FORMAT = 3
 export const TAIL = ']}'
 
 export interface FileDoc {

@@ -3,7 +3,6 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { parseAmount } from '../money.js'
 import { createSchema, creditSchema, transactionsQuerySchema, virtualAccountSchema, virtualAccountTransactionsSchema } from './schemas.js'
 import { VBA_MSG } from './messages.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
@@ -15,10 +14,10 @@ const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
 export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService }, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
   collections: [VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC],
-  build({ store, clocks, scenarios, events, ledger, bankTransfer, config, kinds }) {
+  build(kit) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel
-    const virtualAccounts = new VirtualAccountService(store, clocks, scenarios, events, ledger, bankTransfer, config.maxVirtualAccounts)
-    kinds.declare<VirtualAccountCharge>({
+    const virtualAccounts = new VirtualAccountService(kit, kit.bankTransfer, kit.config.maxVirtualAccounts)
+    kit.kinds.declare<VirtualAccountCharge>({
       kind: 'virtual_account',
       // a transfer into the account is a bank transfer (docs/behaviour.md 13.3)
       method: () => 'bank_transfer',
@@ -50,7 +49,7 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
       description: 'NGN 100 to 10,000,000. Into a virtual account: a pay-in of its own (`KPY-PAY-...`), successful at once, announced by `charge.success`. Into a temporary account: exact, over or under as a transfer arrives (409 `Account has expired` after its 30 minutes). Unknown number: 404 `Account not found`.',
       handler: async (c, { virtualAccounts }) => {
         const input = validate(creditSchema, await readJsonObject(c))
-        virtualAccounts.credit(c.get('ns'), input.account_number, parseAmount(input.amount, { allowString: true })!)
+        virtualAccounts.credit(c.get('ns'), input.account_number, input.amount)
         return ok(c, VBA_MSG.CREDITED, null)
       },
     },

@@ -1,5 +1,5 @@
 import { TRANSFER_LIMITS } from '../bank-transfer/schemas.js'
-import { MAX_LENGTH, amountIssue, atMost } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.3: the virtual bank account calls' requests. */
@@ -53,13 +53,7 @@ const tenDigits = z.string().regex(/^\d{10}$/, 'must be 10 digits')
 export const creditSchema = z
   .object({
     account_number: tenDigits,
-    // z.custom, not z.unknown: an absent amount must be reported, not taken as optional
-    amount: z.custom<unknown>((v) => v !== undefined, 'is required').superRefine((v, ctx) => {
-      const issue = amountIssue(v, { allowString: true })
-      if (issue) return ctx.addIssue({ code: 'custom', message: issue })
-      const n = Number(v)
-      if (n < CREDIT_LIMITS.min || n > CREDIT_LIMITS.max) ctx.addIssue({ code: 'custom', message: `must be between ${CREDIT_LIMITS.min} and ${CREDIT_LIMITS.max}` })
-    }),
+    amount: amountSchema({ allowString: true, within: CREDIT_LIMITS }),
     currency: z.string().refine((c) => c === 'NGN', 'must be NGN'),
   })
   .passthrough()

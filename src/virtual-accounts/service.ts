@@ -1,16 +1,13 @@
 import { createHash } from 'node:crypto'
 import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import type { Clocks } from '../clock.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
+import type { Frozen } from '../store/frozen.js'
 import { NUMBER, OBJECT, STRING } from '../store/validate.js'
-import type { Events } from '../webhooks/events.js'
-import type { Ledger } from '../charges/ledger.js'
 import { VBA_MSG } from './messages.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
 
@@ -73,20 +70,17 @@ const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
 
-export class VirtualAccountService {
+export class VirtualAccountService extends OnEngine {
   readonly #charges: ChargeLifecycle<VirtualAccountCharge>
 
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    scenarios: Scenarios,
-    events: Events,
-    ledger: Ledger,
+    engine: Engine,
     private readonly bankTransfer: BankTransferService,
     /** accounts a namespace may open (docs/behaviour.md 13.3) */
     private readonly limit: number,
   ) {
-    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(store, clocks, scenarios, events, ledger, {
+    super(engine)
+    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(engine, {
       kind: 'virtual_account',
       prefix: 'PAY',
       attempt: null,
@@ -101,7 +95,7 @@ export class VirtualAccountService {
   }
 
   /** A new permanent account: its reference new in the namespace, within the namespace's limit. */
-  create(ns: string, o: CreateInput): VirtualAccount {
+  create(ns: string, o: CreateInput): Frozen<VirtualAccount> {
     const col = this.col(ns)
     if (col.has(o.account_reference)) throw conflict(VBA_MSG.DUPLICATE)
     if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
@@ -121,23 +115,22 @@ export class VirtualAccountService {
       transfers: 0,
       total_received: 0,
     }
-    col.put(account.account_reference, account)
-    return account
+    return col.put(account.account_reference, account)
   }
 
   /** The account with this reference (404 otherwise). */
-  get(ns: string, reference: string): VirtualAccount {
+  get(ns: string, reference: string): Frozen<VirtualAccount> {
     const account = this.col(ns).get(reference)
     if (!account) throw notFound(VBA_MSG.NOT_FOUND)
     return account
   }
 
-  byNumber(ns: string, accountNumber: string): VirtualAccount | undefined {
+  byNumber(ns: string, accountNumber: string): Frozen<VirtualAccount> | undefined {
     return this.col(ns).findBy('account_number', accountNumber)
   }
 
   /** Every account of the namespace, oldest first (the dashboard). */
-  list(ns: string): VirtualAccount[] {
+  list(ns: string): Frozen<VirtualAccount>[] {
     return [...this.col(ns).values()]
   }
 
@@ -153,12 +146,12 @@ export class VirtualAccountService {
   }
 
   /** A transfer of `amount` (minor units) into the account: a pay-in, successful at once. */
-  receive(ns: string, account: VirtualAccount, amount: number): VirtualAccountCharge {
+  receive(ns: string, account: Frozen<VirtualAccount>, amount: number): Frozen<VirtualAccountCharge> {
     const narration = `Transfer from ${SANDBOX_PAYER.account_name}`
     const base = this.#charges.create(ns, {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
       payment_reference: '',
-      amount: toMajor(amount),
+      amount,
       currency: 'NGN',
       description: narration,
       customer: account.customer,
@@ -178,12 +171,13 @@ export class VirtualAccountService {
       payer_bank_account: SANDBOX_PAYER,
     })
     this.#charges.succeed(ns, charge)
-    this.#charges.save(ns, charge)
-    account.transfers += 1
-    account.total_received += charge.amount
-    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, account.transfers), { tx: charge.transaction_reference })
-    this.col(ns).put(account.account_reference, account)
-    return charge
+    const stored = this.#charges.save(ns, charge)
+    const counted = this.col(ns).update(account.account_reference, (a) => {
+      a.transfers += 1
+      a.total_received += charge.amount
+    })
+    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, counted.transfers), { tx: charge.transaction_reference })
+    return stored
   }
 
   /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged. */
@@ -199,7 +193,7 @@ export class VirtualAccountService {
     }
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
-    let items: VirtualAccountCharge[] = []
+    let items: Frozen<VirtualAccountCharge>[] = []
     let count: number
     let total: number
     if (!q.start_date && !q.end_date) {
@@ -211,7 +205,7 @@ export class VirtualAccountService {
         if (c) items.push(c)
       }
     } else {
-      const matched: VirtualAccountCharge[] = []
+      const matched: Frozen<VirtualAccountCharge>[] = []
       for (let n = account.transfers; n >= 1; n--) {
         const c = nth(n)
         if (!c) continue
@@ -260,10 +254,9 @@ export class VirtualAccountService {
   }
 
   /** What the charge query adds for a transfer into a virtual account (docs/behaviour.md 13.3). */
-  queryExtras(charge: VirtualAccountCharge): Record<string, unknown> {
+  queryExtras(charge: Frozen<VirtualAccountCharge>): Record<string, unknown> {
     const v = charge.virtual_bank_account
     return {
-      amount_paid: toDecimalString(charge.amount),
       virtual_bank_account: {
         account_number: v.account_number,
         account_name: v.account_name,

@@ -1,5 +1,6 @@
 import type { Clocks } from '../clock.js'
 import type { Faults } from '../faults.js'
+import type { Frozen } from '../store/frozen.js'
 import type { DeliveryAttempt, Events, EventRecord } from './events.js'
 import { signWebhook } from './signature.js'
 
@@ -95,15 +96,14 @@ export class WebhookDelivery {
    * the event as stored after it (unchanged, and not stored again, if its namespace was reset
    * while the request was out).
    */
-  async resend(ns: string, rec: EventRecord, target: string): Promise<{ attempt: DeliveryAttempt; event: EventRecord }> {
+  async resend(ns: string, rec: Frozen<EventRecord>, target: string): Promise<{ attempt: DeliveryAttempt; event: Frozen<EventRecord> }> {
     const { attempt, ok } = await this.#post(ns, rec, target)
-    // the record as stored now: the one given may have gone cold meanwhile
-    const cur = this.events.get(ns, rec.id)
-    if (!cur) return { attempt, event: rec }
-    cur.attempts.push(attempt)
-    if (ok && cur.status !== 'pending') cur.status = 'delivered'
-    this.events.save(ns, cur)
-    return { attempt, event: cur }
+    // the event as stored now gets the attempt: others may have changed it while the post was out
+    const cur = this.events.update(ns, rec.id, (e) => {
+      e.attempts.push(attempt)
+      if (ok && e.status !== 'pending') e.status = 'delivered'
+    })
+    return { attempt, event: cur ?? rec }
   }
 
   stop(): void {
@@ -111,13 +111,13 @@ export class WebhookDelivery {
     for (const c of this.#inFlight) c.abort()
   }
 
-  #key(ns: string, rec: EventRecord): string {
+  #key(ns: string, rec: Frozen<EventRecord>): string {
     const d = rec.data
     return `${ns}\u0000${String(d.payment_reference ?? d.reference ?? rec.id)}`
   }
 
   /** Adds an event to its payment's queue; returns whether it is the head. */
-  #enqueue(ns: string, rec: EventRecord, schedule: boolean): boolean {
+  #enqueue(ns: string, rec: Frozen<EventRecord>, schedule: boolean): boolean {
     const key = this.#key(ns, rec)
     let q = this.#queues.get(key)
     if (!q) this.#queues.set(key, (q = []))
@@ -127,7 +127,7 @@ export class WebhookDelivery {
     return head
   }
 
-  #scheduleAttempt(ns: string, rec: EventRecord, due: number): void {
+  #scheduleAttempt(ns: string, rec: Frozen<EventRecord>, due: number): void {
     this.clocks.scheduleAt(ns, due, ATTEMPT, { id: rec.id, n: rec.attempts.length + 1 })
   }
 
@@ -139,33 +139,25 @@ export class WebhookDelivery {
       if (this.#stopped) return
       const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, new Date(due).toISOString())
       const attempts = [attempt]
-      // the record as stored now gets the attempts: the one read before the post may have gone
-      // cold meanwhile (kept as text, then read back as another object); none is left when the
-      // namespace was reset while the request was out
-      let cur = this.events.get(ns, id)
-      if (cur && ok && this.#duplicates.delete(rec.id)) {
+      if (ok && this.events.get(ns, id) && this.#duplicates.delete(rec.id)) {
         // a webhook fault: the receiver gets the same event twice, as a live service may send it
         attempts.push((await this.#post(ns, rec, rec.target!)).attempt)
-        cur = this.events.get(ns, id)
       }
+      const ended = ok ? 'delivered' : n > this.options.retrySchedule.length ? 'failed' : null
+      // the event as stored now gets the attempts; none is left when the namespace was reset
+      // while the request was out
+      const cur = this.events.update(ns, id, (e) => {
+        e.attempts.push(...attempts)
+        if (ended) e.status = ended
+      })
       if (!cur) return
-      cur.attempts.push(...attempts)
-      if (ok) {
-        cur.status = 'delivered'
-      } else if (n > this.options.retrySchedule.length) {
-        cur.status = 'failed'
-      } else {
-        this.events.save(ns, cur)
-        if (!this.#stopped) this.#scheduleAttempt(ns, cur, due + this.options.retrySchedule[n - 1] * 1000)
-        return
-      }
-      this.events.save(ns, cur)
-      this.#next(ns, cur)
+      if (ended) this.#next(ns, cur)
+      else if (!this.#stopped) this.#scheduleAttempt(ns, cur, due + this.options.retrySchedule[n - 1] * 1000)
     })
   }
 
   /** The head is done: start the next event of the same payment. */
-  #next(ns: string, rec: EventRecord): void {
+  #next(ns: string, rec: Frozen<EventRecord>): void {
     const key = this.#key(ns, rec)
     const q = this.#queues.get(key)
     if (!q) return
@@ -261,7 +253,7 @@ export class WebhookDelivery {
     }
   }
 
-  async #post(ns: string, rec: EventRecord, target: string, at = this.clocks.iso(ns), due = at): Promise<{ attempt: DeliveryAttempt; ok: boolean }> {
+  async #post(ns: string, rec: Frozen<EventRecord>, target: string, at = this.clocks.iso(ns), due = at): Promise<{ attempt: DeliveryAttempt; ok: boolean }> {
     const body = JSON.stringify({ event: rec.event, data: rec.data })
     const controller = new AbortController()
     this.#inFlight.add(controller)

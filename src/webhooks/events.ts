@@ -2,6 +2,7 @@ import { nanoid } from 'nanoid'
 import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { ARRAY, OBJECT, STRING, maybe } from '../store/validate.js'
 
@@ -41,7 +42,7 @@ const META = 'meta'
 /** where earlier builds stored the event counter, with every event (their data files still hold it) */
 const LEGACY_SEQ_KEY = 'event_seq'
 
-export type EventListener = (ns: string, event: EventRecord) => void
+export type EventListener = (ns: string, event: Frozen<EventRecord>) => void
 
 /** What a long poll waits for (docs/behaviour.md 8.6): the filters of `GET /_sandbox/events`. */
 export interface EventFilter {
@@ -114,7 +115,7 @@ export class Events {
     this.#listeners.push(listener)
   }
 
-  record(ns: string, event: EventName, data: Record<string, unknown>, { target }: { target?: string | null } = {}): EventRecord {
+  record(ns: string, event: EventName, data: Record<string, unknown>, { target }: { target?: string | null } = {}): Frozen<EventRecord> {
     const col = this.store.col<EventRecord>(ns, EVENTS)
     const seq = this.#nextSeq(ns, col)
     const url = target ?? this.namespaces.get(ns)?.webhook_url ?? null
@@ -128,7 +129,7 @@ export class Events {
       attempts: [],
       seq,
     }
-    col.put(rec.id, rec)
+    const stored = col.put(rec.id, rec)
     let b = this.#bounds.get(ns)
     if (!b) {
       // the first event of this namespace since the start (or a reset): those already stored, in order
@@ -143,10 +144,10 @@ export class Events {
       if (rec.status === 'pending') b.pending.add(rec.id)
     }
     this.#bound(col, b)
-    this.#indexRef(ns, rec)
-    for (const l of this.#listeners) l(ns, rec)
-    this.#wake(ns, rec)
-    return rec
+    this.#indexRef(ns, stored)
+    for (const l of this.#listeners) l(ns, stored)
+    this.#wake(ns, stored)
+    return stored
   }
 
   /**
@@ -191,13 +192,15 @@ export class Events {
     return seq
   }
 
-  get(ns: string, id: string): EventRecord | undefined {
+  get(ns: string, id: string): Frozen<EventRecord> | undefined {
     return this.store.col<EventRecord>(ns, EVENTS).get(id)
   }
 
-  save(ns: string, rec: EventRecord): void {
+  /** Changes a stored event (`change` is given a copy); returns it as stored, or undefined when it is gone. */
+  update(ns: string, id: string, change: (rec: EventRecord) => void): Frozen<EventRecord> | undefined {
     const col = this.store.col<EventRecord>(ns, EVENTS)
-    col.put(rec.id, rec)
+    if (!col.has(id)) return undefined
+    const rec = col.update(id, change)
     const b = this.#bounds.get(ns)
     if (b) {
       if (rec.status === 'pending') b.pending.add(rec.id)
@@ -208,10 +211,11 @@ export class Events {
       }
     }
     this.#wake(ns, rec)
+    return rec
   }
 
-  list(ns: string, filter: EventFilter = {}): EventRecord[] {
-    const out: EventRecord[] = []
+  list(ns: string, filter: EventFilter = {}): Frozen<EventRecord>[] {
+    const out: Frozen<EventRecord>[] = []
     const col = this.store.col<EventRecord>(ns, EVENTS)
     if (filter.reference) {
       // by the reference index: the namespace's other events are not read
@@ -258,7 +262,7 @@ export class Events {
     })
   }
 
-  #wake(ns: string, rec: EventRecord): void {
+  #wake(ns: string, rec: Frozen<EventRecord>): void {
     const byRef = this.#waiters.get(ns)
     if (!byRef) return
     const sets: Set<Waiter>[] = []
@@ -282,7 +286,7 @@ export class Events {
     return index
   }
 
-  #indexRef(ns: string, rec: EventRecord): void {
+  #indexRef(ns: string, rec: Frozen<EventRecord>): void {
     // none yet: built from the collection, which holds this event already, on first use
     const index = this.#byRef.get(ns)
     if (!index) return
@@ -291,7 +295,7 @@ export class Events {
   }
 }
 
-function addRefs(index: RefIndex, e: EventRecord): void {
+function addRefs(index: RefIndex, e: Frozen<EventRecord>): void {
   for (const r of refsOf(e)) {
     const ids = index.refs.get(r)
     if (ids) ids.push(e.id)
@@ -305,20 +309,20 @@ function stale(index: RefIndex, col: Collection<EventRecord>): boolean {
 }
 
 /** The distinct references an event carries (docs/behaviour.md 8.6). */
-function refsOf(e: EventRecord): string[] {
+function refsOf(e: Frozen<EventRecord>): string[] {
   const d = e.data
   const out: string[] = []
   for (const v of [d.reference, d.payment_reference, d.transaction_reference]) if (typeof v === 'string' && v && !out.includes(v)) out.push(v)
   return out
 }
 
-function matches(e: EventRecord, filter: EventFilter): boolean {
+function matches(e: Frozen<EventRecord>, filter: EventFilter): boolean {
   if (filter.event && e.event !== filter.event) return false
   if (filter.status && e.status !== filter.status) return false
   return !filter.reference || matchesReference(e, filter.reference)
 }
 
-function matchesReference(e: EventRecord, ref: string): boolean {
+function matchesReference(e: Frozen<EventRecord>, ref: string): boolean {
   const d = e.data
   return d.reference === ref || d.payment_reference === ref || d.transaction_reference === ref
 }

@@ -1,4 +1,5 @@
 import type { FC } from 'hono/jsx'
+import { toMinor } from '../../money.js'
 import { ActionButton, Table, money } from './ui.js'
 import type { DashboardSources } from './view.js'
 
@@ -6,9 +7,6 @@ import type { DashboardSources } from './view.js'
 const HISTORY_SHOWN = 10
 /** what the fund button adds, major units */
 const FUND_AMOUNT = 10_000
-
-/** major units (a number or the history's decimal string's value) to minor */
-const minor = (major: number) => Math.round(major * 100)
 
 /**
  * The merchant's balances and their history (docs/behaviour.md 13.4), as `GET /balances` and
@@ -20,8 +18,8 @@ export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => 
   const rows = held.map(([currency, b]) => (
     <tr data-currency={currency}>
       <td class="mono strong">{currency}</td>
-      <td class="num">{money(minor(b.available_balance), currency)}</td>
-      <td class="num">{money(minor(b.pending_balance), currency)}</td>
+      <td class="num">{money(toMinor(b.available_balance), currency)}</td>
+      <td class="num">{money(toMinor(b.pending_balance), currency)}</td>
       <td>
         <div class="actions">
           <ActionButton
@@ -46,9 +44,9 @@ export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => 
       </td>
       <td class="num">
         {h.direction === 'debit' ? '-' : '+'}
-        {money(minor(Number(h.amount)), h.currency)}
+        {money(toMinor(Number(h.amount)), h.currency)}
       </td>
-      <td class="num">{money(minor(Number(h.balance_after)), h.currency)}</td>
+      <td class="num">{money(toMinor(Number(h.balance_after)), h.currency)}</td>
     </tr>
   ))
   return (

@@ -1,3 +1,4 @@
+import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import type { CardCharge, ChargeBase } from '../../charges/types.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
@@ -7,19 +8,19 @@ import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } 
 import { chargeMatches, matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** The step a processing charge waits for (3DS, OTP, STK_PROMPT...). */
-export function pendingStep(c: ChargeBase): string | undefined {
+export function pendingStep(c: Frozen<ChargeBase>): string | undefined {
   if (c.status !== 'processing') return undefined
-  const steps = (c as CardCharge | MobileMoneyCharge).pending_steps as string[] | undefined
+  const steps = (c as Frozen<CardCharge | MobileMoneyCharge>).pending_steps as readonly string[] | undefined
   return steps?.[0]
 }
 
 /** Where an attempt's row sits: nested under its checkout's row, or alone (marked) when the filters leave its checkout out. */
 interface AttemptOf {
-  checkout: CheckoutCharge | undefined
+  checkout: Frozen<CheckoutCharge> | undefined
   nested: boolean
 }
 
-const ChargeRow: FC<{ s: DashboardSources; c: ChargeBase; attempt?: AttemptOf }> = ({ s, c, attempt }) => {
+const ChargeRow: FC<{ s: DashboardSources; c: Frozen<ChargeBase>; attempt?: AttemptOf }> = ({ s, c, attempt }) => {
   const step = pendingStep(c)
   const tx = c.transaction_reference
   const kind = s.kinds.of(c.kind)
@@ -86,9 +87,9 @@ const ChargeRow: FC<{ s: DashboardSources; c: ChargeBase; attempt?: AttemptOf }>
  */
 export const Charges: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
   const list = s.charges.list(ns)
-  const checkouts = new Map<string, CheckoutCharge>()
+  const checkouts = new Map<string, Frozen<CheckoutCharge>>()
   for (const c of list) if (s.checkout.is(c)) checkouts.set(c.transaction_reference, c)
-  const shown = (c: ChargeBase): boolean => {
+  const shown = (c: Frozen<ChargeBase>): boolean => {
     if (chargeMatches(c, f)) return true
     // a checkout is found by its attempts' references too
     if (!s.checkout.is(c) || !f.q || !chargeMatches(c, { ...f, q: undefined })) return false

@@ -1,3 +1,4 @@
+import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import type { ChargeBase } from '../../charges/types.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
@@ -11,7 +12,7 @@ import type { DashboardSources } from './view.js'
  */
 
 /** A checkout's status lines: the message, and while it is open its expiry. */
-export const CheckoutStatus: FC<{ s: DashboardSources; c: CheckoutCharge }> = ({ s, c }) => {
+export const CheckoutStatus: FC<{ s: DashboardSources; c: Frozen<CheckoutCharge> }> = ({ s, c }) => {
   const open = s.checkout.isOpen(c)
   const message = c.failure_message ?? (c.status === 'success' ? null : c.response_message)
   const tx = c.transaction_reference
@@ -38,7 +39,7 @@ export const CheckoutStatus: FC<{ s: DashboardSources; c: CheckoutCharge }> = ({
 }
 
 /** "attempt 2 of <checkout reference>": where an attempt's row says what it belongs to. */
-export function attemptLabel(checkout: CheckoutCharge | undefined, child: ChargeBase): string {
+export function attemptLabel(checkout: Frozen<CheckoutCharge> | undefined, child: Frozen<ChargeBase>): string {
   const n = checkout ? checkout.attempts.findIndex((a) => a.reference === child.transaction_reference) + 1 : 0
   return `attempt${n ? ` ${n}` : ''} of ${checkout?.payment_reference ?? child.parent}`
 }

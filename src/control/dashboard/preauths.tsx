@@ -1,3 +1,4 @@
+import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import { CARD, type CardCharge } from '../../charges/types.js'
 import { pendingStep } from './charges.js'
@@ -16,7 +17,7 @@ export const Preauths: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ 
   return <div id="preauths">{list.map((c) => <Preauth s={s} ns={ns} c={c} />)}</div>
 }
 
-const Preauth: FC<{ s: DashboardSources; ns: string; c: CardCharge }> = ({ s, ns, c }) => {
+const Preauth: FC<{ s: DashboardSources; ns: string; c: Frozen<CardCharge> }> = ({ s, ns, c }) => {
   const l = c.preauth
   const rows = s.preauth.operationsOf(ns, c).map((o) => {
     const state = o.charge_operation === 'capture' ? s.preauth.captureState(ns, o) : undefined

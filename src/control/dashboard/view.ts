@@ -1,3 +1,4 @@
+import type { Frozen } from '../../store/frozen.js'
 import type { Kinds } from '../../charges/kinds.js'
 import type { BalanceService } from '../../balances/service.js'
 import type { PreauthService } from '../../cards/preauth.js'
@@ -22,12 +23,12 @@ export interface DashboardSources {
   clocks: Pick<Clocks, 'iso' | 'frozenAt' | 'offset' | 'pending'>
   events: Pick<Events, 'list'>
   /** the charges of every kind */
-  charges: { list(ns: string): ChargeBase[]; count(ns: string): number }
+  charges: { list(ns: string): Frozen<ChargeBase>[]; count(ns: string): number }
   preauth: Pick<PreauthService, 'list' | 'operationsOf' | 'captureState'>
   directDebit: Pick<DirectDebitService, 'list' | 'movesFrom'>
   identity: Pick<IdentityService, 'checks'>
   /** a checkout's attempts, and whether it still takes payment */
-  checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: CheckoutCharge): boolean; is(c: ChargeBase): c is CheckoutCharge }
+  checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: Frozen<CheckoutCharge>): boolean; is(c: Frozen<ChargeBase>): c is Frozen<CheckoutCharge> }
   /** what each kind of charge shows: its label, its instrument, what it waits for */
   kinds: Pick<Kinds, 'of'>
   /** the namespace's virtual bank accounts and their transfers */
@@ -94,7 +95,7 @@ export function matchesRef(q: string | undefined, ...values: (string | null | un
   return values.some((v) => typeof v === 'string' && v.toLowerCase().includes(needle))
 }
 
-export function chargeMatches(c: ChargeBase, f: Filters): boolean {
+export function chargeMatches(c: Frozen<ChargeBase>, f: Filters): boolean {
   if (f.kind && c.kind !== f.kind) return false
   if (f.status && c.status !== f.status) return false
   return matchesRef(f.q, c.payment_reference, c.transaction_reference, (c as DirectDebit).authorization_code)
