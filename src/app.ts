@@ -4,6 +4,7 @@ import { MSG, notFound } from './errors.js'
 import { mount, type Access, type AnyArea } from './http/area.js'
 import type { AppEnv } from './http/context.js'
 import { errorEnvelope } from './http/envelope.js'
+import { isCustomerPage, pageRefusal } from './http/html-page.js'
 import { armedFault } from './http/middleware/armed-fault.js'
 import { bodyLimit } from './http/middleware/body-limit.js'
 import { chain } from './http/middleware/chain.js'
@@ -43,11 +44,13 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
     // the look-ups also take a public test key (docs/behaviour.md 13.5); every other call refuses it
     'public key': chain([...every, secretKey({ namespaces, strictKeys: config.strictKeys, publicKeys: true }), armedFault({ faults })], errorEnvelope),
   }
-  for (const area of deps.areas) for (const route of area.routes) mount(app, chains[route.access], route, deps)
+  // the customer pages refuse in HTML, whatever refuses (docs/behaviour.md 13.1.1)
+  const pages = chain(every, pageRefusal)
+  for (const area of deps.areas) for (const route of area.routes) mount(app, isCustomerPage(route.path) ? pages : chains[route.access], route, deps)
 
   // a path no route serves: refused as its neighbours would be (a control or API path without a key: 401)
   app.notFound((c) => {
-    const around = c.req.path.startsWith('/_sandbox/') ? control : /^\/(merchant|api)(\/|$)/.test(c.req.path) ? api : open
+    const around = isCustomerPage(c.req.path) ? pages : c.req.path.startsWith('/_sandbox/') ? control : /^\/(merchant|api)(\/|$)/.test(c.req.path) ? api : open
     return around(c, () => {
       throw notFound(MSG.ROUTE_NOT_FOUND)
     })

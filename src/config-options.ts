@@ -118,12 +118,22 @@ const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([
 /** the host a client's code calls, answered by the sandbox under --proxy and intercept (docs/behaviour.md 14) */
 const DEFAULT_INTERCEPT = 'api.korapay.com'
 
+/**
+ * A host name as the sandbox compares it (docs/behaviour.md 14.2): lower case, without the one
+ * trailing dot of a fully qualified name, so `API.korapay.com.` is `api.korapay.com`. Every
+ * comparison of a host with the intercepted ones asks this.
+ */
+export function hostKey(name: string): string {
+  const lower = name.toLowerCase()
+  return lower.endsWith('.') ? lower.slice(0, -1) : lower
+}
+
 const hosts: Reader<string[] | string, string[]> = {
   kind: 'list',
   default: DEFAULT_INTERCEPT,
   read(value, name) {
     if (value === undefined || value === '' || (Array.isArray(value) && value.length === 0)) return [DEFAULT_INTERCEPT]
-    const list = (Array.isArray(value) ? value : value.split(',')).map((h) => h.trim().toLowerCase()).filter(Boolean)
+    const list = (Array.isArray(value) ? value : value.split(',')).map((h) => hostKey(h.trim())).filter(Boolean)
     const bad = list.find((h) => !HOST_NAME.test(h))
     if (bad !== undefined || list.length === 0 || list.length > 100) {
       throw new ConfigError(`${name} must be host names (at most 100), such as api.korapay.com (got ${bad ?? value})`)

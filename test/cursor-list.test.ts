@@ -1,13 +1,22 @@
 import { describe, expect, it } from 'vitest'
-import { listPage, listQuerySchema, listTime } from '../src/http/cursor-list.js'
+import { listQuerySchema, listTime, orderedPage, type OrderedItems } from '../src/http/cursor-list.js'
 
-// items newest first: p9 (the 9th of the month) ... p1
-const items = Array.from({ length: 9 }, (_, i) => ({ id: `p${9 - i}`, at: Date.parse(`2026-11-0${9 - i}T12:00:00Z`) }))
-const read = { pointerOf: (x: { id: string }) => x.id, dateOf: (x: { at: number }) => x.at }
-const page = (query: Record<string, string>) => {
+// items as kept, oldest first: p1 (the 1st of the month) ... p9; the list reads them newest first
+const kept = Array.from({ length: 9 }, (_, i) => ({ id: `p${i + 1}`, at: Date.parse(`2026-11-0${i + 1}T12:00:00Z`) }))
+const items: OrderedItems<{ id: string; at: number }> = {
+  size: kept.length,
+  dateAt: (i) => kept[i].at,
+  factsAt: (i) => kept[i],
+  itemAt: (i) => kept[i],
+  positionOf: (p) => {
+    const i = kept.findIndex((x) => x.id === p)
+    return i < 0 ? undefined : i
+  },
+}
+const page = (query: Record<string, string>, matches: (x: { id: string }) => boolean = () => true) => {
   const q = listQuerySchema.safeParse(query)
   if (!q.success) throw new Error(JSON.stringify(q.error.issues.map((i) => [i.path.join('.'), i.message])))
-  const p = listPage(items, q.data, read)
+  const p = orderedPage(items, q.data, matches)
   return { has_more: p.has_more, ids: p.items.map((x) => x.id) }
 }
 
@@ -20,7 +29,7 @@ describe('cursor lists (docs/behaviour.md 13.6)', () => {
     expect(page({ limit: '4', ending_before: 'p2' })).toEqual({ has_more: true, ids: ['p6', 'p5', 'p4', 'p3'] })
     expect(page({ limit: '4', starting_before: 'p6' })).toEqual({ has_more: false, ids: ['p9', 'p8', 'p7'] })
     expect(page({ limit: '4', ending_before: 'p9' })).toEqual({ has_more: false, ids: [] })
-    expect(page({})).toEqual({ has_more: false, ids: items.map((x) => x.id) })
+    expect(page({})).toEqual({ has_more: false, ids: kept.map((x) => x.id).reverse() })
     expect(page({ limit: '9' }).has_more).toBe(false)
     expect(page({ limit: '8' }).has_more).toBe(true)
   })
@@ -29,6 +38,15 @@ describe('cursor lists (docs/behaviour.md 13.6)', () => {
     expect(page({ date_from: '2026-11-03', date_to: '2026-11-05' }).ids).toEqual(['p5', 'p4', 'p3'])
     expect(page({ date_from: '2026-11-03-12-00-01', date_to: '2026-11-05-11-59-59' }).ids).toEqual(['p4'])
     expect(page({ date_from: '2026-11-03', date_to: '2026-11-05', limit: '2', starting_after: 'p4' })).toEqual({ has_more: false, ids: ['p3'] })
+  })
+
+  it("takes only the items the list's filter matches, the cursor's item among them", () => {
+    const odd = (x: { id: string }) => Number(x.id.slice(1)) % 2 === 1
+    expect(page({ limit: '2' }, odd)).toEqual({ has_more: true, ids: ['p9', 'p7'] })
+    expect(page({ limit: '2', starting_after: 'p7' }, odd)).toEqual({ has_more: true, ids: ['p5', 'p3'] })
+    expect(page({ limit: '2', ending_before: 'p3' }, odd)).toEqual({ has_more: true, ids: ['p7', 'p5'] })
+    expect(page({ limit: '2', ending_before: 'p5' }, odd)).toEqual({ has_more: false, ids: ['p9', 'p7'] })
+    expect(() => page({ starting_after: 'p4' }, odd)).toThrow('Invalid request data')
   })
 
   it('refuses what it cannot read, field by field', () => {

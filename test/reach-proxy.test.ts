@@ -1,12 +1,13 @@
 import { once } from 'node:events'
 import { connect, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
+import { InterceptedHosts } from '../src/reach/hosts.js'
 import { connectTarget, createProxy } from '../src/reach/proxy.js'
 
 describe('the proxy and a client that opens a tunnel and sends nothing (docs/behaviour.md 14.2)', () => {
   it('lets the socket go after the HTTP port headers timeout, as the HTTP port does', async () => {
     let terminated = 0
-    const { server } = createProxy({ hosts: new Set(['api.korapay.com']), onlyIntercepted: false, serve: (_req, res) => res.end(), terminate: () => terminated++ })
+    const { server } = createProxy({ hosts: new InterceptedHosts(['api.korapay.com']), onlyIntercepted: false, serve: (_req, res) => res.end(), terminate: () => terminated++ })
     // a short timeout for the test: the default is node's 60 s
     server.headersTimeout = 200
     server.listen(0, '127.0.0.1')

@@ -73,7 +73,8 @@ async function run(sb: TestSandbox, ops: Op[]): Promise<void> {
 async function check(sb: TestSandbox, payins: { reference: string; amount: number }[]): Promise<void> {
   const now = sb.deps.clocks.now(SECRET)
   const balances = sb.deps.ledger.balances(SECRET, now)
-  const entries = sb.deps.ledger.entries(SECRET, now).filter((e) => e.currency === 'NGN')
+  const rows = sb.deps.ledger.history(SECRET, now)
+  const entries = Array.from({ length: rows.size }, (_, i) => sb.deps.ledger.entryOf(SECRET, rows.itemAt(i))).filter((e) => e.currency === 'NGN')
   const sum = entries.reduce((s, e) => s + (e.direction === 'credit' ? e.amount : -e.amount), 0)
   expect(balances.NGN.available).toBe(sum)
   expect(balances.NGN.available).toBeGreaterThanOrEqual(0)

@@ -1,7 +1,8 @@
 import { BALANCE_CURRENCIES, type BalanceCurrency, type Entry, type Ledger } from '../charges/ledger.js'
+import type { HistoryRow } from '../charges/ledger-history.js'
 import { newTransactionReference } from '../charges/lifecycle.js'
 import type { Clocks } from '../clock.js'
-import { listPage, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listTime, orderedPage, type ListQuery } from '../http/cursor-list.js'
 import { toDecimalString, toMajor } from '../money.js'
 
 /**
@@ -60,48 +61,30 @@ export class BalanceService {
 
   /**
    * GET /balances/history: every entry of the available balances, each with the balance of its
-   * currency before and after it (in the order the entries became available), newest first.
+   * currency before and after it (in the order the entries became available), newest first; a
+   * page reads its own rows only (ledger-history.ts).
    */
   history(ns: string, q: HistoryQuery): { has_more: boolean; history: HistoryItem[] } {
-    const rows = historyRows(this.ledger.entries(ns, this.clocks.now(ns)))
-    const wanted = rows.filter(({ item }) => (!q.currency || item.currency === q.currency) && (!q.direction || item.direction === q.direction)).reverse()
-    const page = listPage(wanted, q, { pointerOf: (r) => r.item.pointer, dateOf: (r) => r.at })
-    return { has_more: page.has_more, history: page.items.map((r) => r.item) }
+    const rows = this.ledger.history(ns, this.clocks.now(ns))
+    const page = orderedPage(rows, q, (r) => (!q.currency || r.currency === q.currency) && (!q.direction || r.direction === q.direction))
+    return { has_more: page.has_more, history: page.items.map((r) => historyItem(r, this.ledger.entryOf(ns, r))) }
   }
 }
 
-/**
- * The history's items, oldest first, with the running balance of each currency. A pointer is
- * `<source>:<source_reference>:<n>` (`opening:<currency>:0` for the opening balance), `n` counting
- * the entries of that record before it: a record's later entry (a failed payout's credit) is
- * available after its first, so an item keeps its pointer as entries are added.
- */
-function historyRows(entries: Entry[]): { item: HistoryItem; at: number }[] {
-  const running = new Map<string, number>()
-  const seen = new Map<string, number>()
-  return entries.map((e) => {
-    const before = running.get(e.currency) ?? 0
-    const after = before + (e.direction === 'credit' ? e.amount : -e.amount)
-    running.set(e.currency, after)
-    const key = `${e.source}:${e.source === 'opening' ? e.currency : e.source_reference}`
-    const n = seen.get(key) ?? 0
-    seen.set(key, n + 1)
-    const date = listTime(e.available_at)
-    return {
-      at: Date.parse(e.available_at),
-      item: {
-        pointer: `${key}:${n}`,
-        amount: toDecimalString(e.amount),
-        currency: e.currency,
-        balance_before: toDecimalString(before),
-        balance_after: toDecimalString(after),
-        date_created: date,
-        date,
-        description: e.description,
-        direction: e.direction,
-        source: e.source,
-        source_reference: e.source_reference,
-      },
-    }
-  })
+/** A row of the history as the list answers it: amounts in major units, its entry described. */
+function historyItem(row: HistoryRow, e: Entry): HistoryItem {
+  const date = listTime(e.available_at)
+  return {
+    pointer: row.pointer,
+    amount: toDecimalString(row.amount),
+    currency: row.currency,
+    balance_before: toDecimalString(row.before),
+    balance_after: toDecimalString(row.after),
+    date_created: date,
+    date,
+    description: e.description,
+    direction: row.direction,
+    source: e.source,
+    source_reference: e.source_reference,
+  }
 }

@@ -5,7 +5,9 @@ import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
+import type { OrderedItems } from '../http/cursor-list.js'
 import type { Kinds } from './kinds.js'
+import { LedgerHistory, entryOrder, type HistoryRow } from './ledger-history.js'
 import { CHARGES, type ChargeBase } from './types.js'
 
 /**
@@ -63,6 +65,8 @@ export interface Entry extends Posting {
 
 export const LEDGER_SPEC: CollectionSpec<Posting> = {
   name: LEDGER,
+  // the history's order, and each entry kept beside it: the history reads no record (ledger-history.ts)
+  order: { by: entryOrder, facts: (p) => ({ ...p }) },
   fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
 }
 
@@ -96,6 +100,7 @@ const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Ledger {
   readonly #totals = new Map<string, Totals>()
+  readonly #history: LedgerHistory
   /** what each namespace has taken in, by currency (`takeIn`): derived from its records when first asked */
   readonly #intake = new Map<string, Map<string, number>>()
 
@@ -110,6 +115,7 @@ export class Ledger {
       this.#intake.delete(ns)
     }
     store.registerState({ reset: drop, restored: drop })
+    this.#history = new LedgerHistory(store, (ns) => this.#col(ns), BALANCE_CURRENCIES)
   }
 
   #col(ns: string): Collection<Posting> {
@@ -125,6 +131,7 @@ export class Ledger {
     let n = 0
     while (col.has(entryKey(source, reference, n))) n++
     col.put(entryKey(source, reference, n), entry)
+    this.#history.posted(ns, entry)
     const t = this.#totals.get(ns)
     if (t) t.pending.push({ currency: entry.currency, amount: signed(entry), at: Date.parse(entry.available_at) })
   }
@@ -264,25 +271,24 @@ export class Ledger {
   }
 
   /**
-   * Every entry of the namespace that is available at `nowMs`, in the order it became available
-   * (its `available_at`; ties in the order written), the opening balance first: what the
-   * balance history lists.
+   * The balance history at `nowMs`: every entry available by then, the opening balances first, in
+   * the order they became available (ties: as written), each with its currency's balance before
+   * and after it (ledger-history.ts).
    */
-  entries(ns: string, nowMs: number): Entry[] {
-    const start = iso(0)
-    const out: Entry[] = Object.entries(this.opening(ns))
-      .filter(([, amount]) => amount > 0)
-      .map(([currency, amount]) => ({ direction: 'credit', amount, currency, available_at: start, created_at: start, source: 'opening', source_reference: 'opening', description: 'Opening balance' }))
-    for (const [key, p] of this.#col(ns).entries()) {
-      const source = key.slice(0, key.indexOf(':')) as Source
-      const reference = key.slice(source.length + 1, key.lastIndexOf(':'))
-      out.push({ ...p, source, source_reference: reference, description: DESCRIBE[source](reference, p) })
+  history(ns: string, nowMs: number): OrderedItems<HistoryRow> {
+    return this.#history.rows(ns, this.#openingMinor(ns), nowMs)
+  }
+
+  /** The entry a history row stands for, described (docs/behaviour.md 13.4). */
+  entryOf(ns: string, row: HistoryRow): Entry {
+    const source = row.key.slice(0, row.key.indexOf(':')) as Source | 'opening'
+    if (source === 'opening') {
+      const start = iso(0)
+      return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: 'Opening balance' }
     }
-    return out
-      .map((e, i) => ({ e, i, at: Date.parse(e.available_at) }))
-      .filter((x) => x.at <= nowMs)
-      .sort((a, b) => a.at - b.at || Date.parse(a.e.created_at) - Date.parse(b.e.created_at) || a.i - b.i)
-      .map((x) => x.e)
+    const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))
+    const p = row.posting!
+    return { ...p, source, source_reference: reference, description: DESCRIBE[source](reference, p) }
   }
 
   /**

@@ -92,6 +92,12 @@ export interface CardCharge extends SteppedCharge<CardStep> {
   settled_at?: string | null
 }
 
+/** A pay-in's status as the pay-ins list shows it and filters on (docs/behaviour.md 13.9): a pre-authorization's is its hold's. */
+export function payinStatus(charge: ChargeBase): ChargeBase['status'] | PreauthLedger['state'] {
+  const hold = (charge as CardCharge).preauth
+  return hold && charge.status === 'success' ? hold.state : charge.status
+}
+
 /** docs/api.md 3.2: a pre-authorization's hold and totals, in minor units. */
 export interface PreauthLedger {
   state: 'pre_authorized' | 'voided' | 'expired'
@@ -133,6 +139,8 @@ export interface CardOperation {
 export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
+  // the pay-ins list's order and what it filters on (docs/behaviour.md 13.9)
+  order: { by: (c) => [Date.parse(c.created_at)], facts: (c) => ({ parent: c.parent, currency: c.currency, status: payinStatus(c) }) },
   indexes: {
     payment_reference: (c) => c.payment_reference,
     // a bank transfer's temporary account (bank-transfer/service.ts)

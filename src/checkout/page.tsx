@@ -254,13 +254,8 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
     const { ns, checkout: co } = found
     // journaled in the checkout's namespace, as the 3DS page's posts are
     c.set('ns', ns)
-    let form: URLSearchParams
-    try {
-      form = new URLSearchParams(await readBodyText(c))
-    } catch (e) {
-      if (!(e instanceof ApiError)) throw e
-      return c.html(view(ns, co, { errors: { form: e.message } }), e.status)
-    }
+    // a body refused (too large, unreadable) is the pages' refusal, as a declared length over the limit is
+    const form = new URLSearchParams(await readBodyText(c))
     noteRequest(c, journalNote(form), true)
     if (!isOpen(co)) return ended(c, ns, co, 'post')
     const parsed = parseAction(form, co.currency)

@@ -2,6 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { MSG } from '../errors.js'
 import { errorJson } from './envelope.js'
+import { isCustomerPage, refusalPageHtml } from './html-page.js'
 
 /** What node's parser reports, mapped as node itself maps it (docs/behaviour.md 2.1). */
 function statusOf(code: string | undefined): { status: number; message: string } {
@@ -31,6 +32,9 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
     return
   }
   const { status, message } = statusOf(err.code)
+  // a bad body of a request to a customer page: the page's refusal is a page too
+  const path = (inFlight as { req?: { url?: string } } | undefined)?.req?.url
+  if (path !== undefined && isCustomerPage(path)) return writeRaw(socket, status, 'text/html; charset=UTF-8', refusalPageHtml(message))
   writeRawError(socket, status, message)
 }
 
@@ -40,14 +44,17 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
  * that can no longer be written is only closed.
  */
 export function writeRawError(socket: Duplex, status: number, message: string): void {
+  writeRaw(socket, status, 'application/json', errorJson(message))
+}
+
+function writeRaw(socket: Duplex, status: number, type: string, body: string): void {
   if (!socket.writable) {
     socket.destroy()
     return
   }
-  const body = errorJson(message)
   const head =
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
-    'Content-Type: application/json\r\n' +
+    `Content-Type: ${type}\r\n` +
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n'
   socket.end(head + body, () => socket.destroy())

@@ -1,4 +1,7 @@
 import { invalid } from '../errors.js'
+import type { Collection } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
+import type { Facts } from '../store/order.js'
 import { z } from './zod-messages.js'
 
 /**
@@ -55,44 +58,91 @@ export const listQuerySchema = z
   })
 export type ListQuery = z.infer<typeof listQuerySchema>
 
-/** How a list reads its items: the cursor of one, and its date (ms). */
-export interface ListItems<T> {
-  pointerOf(item: T): string
-  dateOf(item: T): number
+/**
+ * A list's items as they are kept in order, oldest first (a collection's declared order,
+ * src/store/order.ts, or the balance history's rows): how many, the date (ms) of the `i`th, the
+ * facts its filters read and the item itself, and the position of the item a pointer names.
+ */
+export interface OrderedItems<T, F = T> {
+  readonly size: number
+  dateAt(i: number): number
+  factsAt(i: number): F
+  itemAt(i: number): T
+  positionOf(pointer: string): number | undefined
 }
 
 /**
- * One page of `items` (newest first, already filtered by the list's own fields): the date range
- * (`date_to` a day alone means the whole of that day), then the cursor and the limit. `has_more`
- * says whether items lie beyond the page in the direction it was read.
+ * A collection's records in its declared order: the pointer is a record's key, the date its
+ * order's first, the facts those the order keeps.
  */
-export function listPage<T>(items: readonly T[], q: ListQuery, read: ListItems<T>): { has_more: boolean; items: T[] } {
+export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<Frozen<T>, Facts> {
+  const order = col.ordered
+  if (!order) throw new Error(`the collection ${col.name} declares no order`)
+  return {
+    get size() {
+      return order.size
+    },
+    dateAt: (i) => order.orderKeyAt(i)[0],
+    factsAt: (i) => order.factsAt(i),
+    itemAt: (i) => col.get(order.keyAt(i))!,
+    positionOf: (pointer) => order.position(pointer),
+  }
+}
+
+/** The records of `items`, newest first (the dashboard's panels read them so). */
+export function* newestFirst<T, F>(items: OrderedItems<T, F>): Generator<T> {
+  for (let i = items.size - 1; i >= 0; i--) yield items.itemAt(i)
+}
+
+/** The first position in [0, size) whose date passes `ok` (dates ascending), `size` when none does. */
+function firstWhere<T, F>(items: OrderedItems<T, F>, ok: (date: number) => boolean): number {
+  let lo = 0
+  let hi = items.size
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1
+    if (ok(items.dateAt(mid))) hi = mid
+    else lo = mid + 1
+  }
+  return lo
+}
+
+/**
+ * One page of a list, newest first: the items whose facts `matches` takes (the list's own
+ * filters) within the date range (`date_to` a day alone means the whole of that day), then the
+ * cursor and the limit. `has_more` says whether items lie beyond the page in the direction it was
+ * read. The date range and the cursor are found by position (a binary search, a Map lookup); from
+ * there the facts are read one by one until the page and one more match, and only those items
+ * are read: a page costs its size, plus one look at the facts of each item a filter passes over
+ * (docs/behaviour.md 13.6).
+ */
+export function orderedPage<T, F>(items: OrderedItems<T, F>, q: ListQuery, matches: (facts: F) => boolean): { has_more: boolean; items: T[] } {
   const from = q.date_from ? parseListDate(q.date_from) : -Infinity
   const to = q.date_to ? parseListDate(q.date_to) + (q.date_to.length === 10 ? 86_399_999 : 999) : Infinity
-  const dated = items.filter((item) => {
-    const at = read.dateOf(item)
-    return at >= from && at <= to
-  })
+  const lo = firstWhere(items, (at) => at >= from)
+  const hi = firstWhere(items, (at) => at > to)
   const limit = q.limit ?? LIST_LIMIT.default
   const before = q.ending_before ?? q.starting_before
   const cursor = q.starting_after ?? before
-  if (cursor === undefined) return { has_more: dated.length > limit, items: dated.slice(0, limit) }
-  const at = dated.findIndex((item) => read.pointerOf(item) === cursor)
-  if (at < 0) throw invalid({ [q.starting_after ? 'starting_after' : before === q.ending_before ? 'ending_before' : 'starting_before']: 'is not the pointer of an item of this list' })
-  if (q.starting_after) return { has_more: dated.length > at + 1 + limit, items: dated.slice(at + 1, at + 1 + limit) }
-  const start = Math.max(0, at - limit)
-  return { has_more: start > 0, items: dated.slice(start, at) }
-}
-
-/**
- * Records newest first, as every list reads them: by `created_at`, the last written first among
- * those of the same time (each date parsed once).
- */
-export function newestFirst<T extends { created_at: string }>(records: Iterable<T>): T[] {
-  return [...records]
-    .map((r, i) => ({ r, i, at: Date.parse(r.created_at) }))
-    .sort((a, b) => b.at - a.at || b.i - a.i)
-    .map((x) => x.r)
+  const found: number[] = []
+  const take = (i: number) => {
+    if (matches(items.factsAt(i))) found.push(i)
+  }
+  const read = (at: number[]) => at.map((i) => items.itemAt(i))
+  let newest = hi - 1
+  if (cursor !== undefined) {
+    const at = items.positionOf(cursor)
+    if (at === undefined || at < lo || at >= hi || !matches(items.factsAt(at))) {
+      throw invalid({ [q.starting_after ? 'starting_after' : before === q.ending_before ? 'ending_before' : 'starting_before']: 'is not the pointer of an item of this list' })
+    }
+    if (!q.starting_after) {
+      // the newer items nearest the cursor
+      for (let i = at + 1; i < hi && found.length <= limit; i++) take(i)
+      return { has_more: found.length > limit, items: read(found.slice(0, limit).reverse()) }
+    }
+    newest = at - 1
+  }
+  for (let i = newest; i >= lo && found.length <= limit; i--) take(i)
+  return { has_more: found.length > limit, items: read(found.slice(0, limit)) }
 }
 
 /** A time as the lists write it: `YYYY-MM-DD HH:MM:SS` (UTC). */

@@ -26,9 +26,15 @@ export function okJson(message: string, data: unknown, code?: string): string {
  * answered 500 with docs/api.md 7.3's internal error text.
  */
 export function errorEnvelope(err: Error, c: Context): Response {
-  if (!(err instanceof ApiError)) console.error('paysandbox: unhandled error:', err)
-  const e = err instanceof ApiError ? err : new ApiError(500, MSG.INTERNAL)
+  const e = refusalOf(err)
   return sendJson(c, errorJson(e.message, e.data), e.status)
+}
+
+/** What an error is answered as: an ApiError as it is; anything else, a bug, logged and 500. */
+export function refusalOf(err: Error): ApiError {
+  if (err instanceof ApiError) return err
+  console.error('paysandbox: unhandled error:', err)
+  return new ApiError(500, MSG.INTERNAL)
 }
 
 /** The text of an error envelope (also for the server's answer to HTTP it cannot parse). */

@@ -1,5 +1,7 @@
 import { html, raw } from 'hono/html'
+import type { Context } from 'hono'
 import type { FC, PropsWithChildren } from 'hono/jsx'
+import { refusalOf } from './envelope.js'
 
 /**
  * The frame of the sandbox's customer pages (the 3DS page, the hosted checkout): a standard
@@ -18,3 +20,31 @@ export const HtmlPage: FC<PropsWithChildren<{ title: string; style: string }>> =
     <body>{children}</body>
   </html>
 )}`
+
+/**
+ * The customer pages (docs/behaviour.md 13.1.1, 3.5): the hosted checkout and the 3DS page. They
+ * answer HTML whatever refuses a request to them: the page itself, the body limit (a declared
+ * length or a chunked body), a method or path no route serves, or HTTP node cannot parse once the
+ * request line named such a page.
+ */
+export function isCustomerPage(path: string): boolean {
+  return path.startsWith('/checkout/') || path.startsWith('/_sandbox/3ds/')
+}
+
+const REFUSAL_STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f2933}'
+
+/** A refusal on a customer page, in words: its message as the title and the page's text. */
+export function refusalPageHtml(message: string): string {
+  return String(
+    <HtmlPage title={message} style={REFUSAL_STYLE}>
+      <h1>{message}</h1>
+      <p>The page could not take this request. Go back to the page and try again.</p>
+    </HtmlPage>,
+  )
+}
+
+/** The error handler of the customer pages' chain: what `errorEnvelope` is to the API, in HTML. */
+export function pageRefusal(err: Error, c: Context): Response {
+  const e = refusalOf(err)
+  return c.html(refusalPageHtml(e.message), e.status)
+}

@@ -1,10 +1,10 @@
 import type { Frozen } from '../store/frozen.js'
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
-import { CHARGES, type CardCharge, type ChargeBase } from '../charges/types.js'
-import { listPage, listTime, newestFirst } from '../http/cursor-list.js'
+import { CHARGES, type ChargeBase } from '../charges/types.js'
+import { listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
-import type { PayinQuery, PayinStatus } from './schemas.js'
+import type { PayinQuery } from './schemas.js'
 
 /**
  * The pay-ins list (docs/behaviour.md 13.9): every charge of the namespace a customer paid or may
@@ -28,12 +28,6 @@ export interface PayinItem {
   date_completed: string | null
 }
 
-/** A pay-in's status as the list shows it and filters on: a pre-authorization's is its hold's. */
-export function payinStatus(charge: Frozen<ChargeBase>): PayinStatus {
-  const hold = (charge as Frozen<CardCharge>).preauth
-  return hold && charge.status === 'success' ? hold.state : charge.status
-}
-
 export class PayinService {
   constructor(
     private readonly store: Store,
@@ -43,10 +37,8 @@ export class PayinService {
 
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
   list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
-    const payins = [...this.store.col<ChargeBase>(ns, CHARGES).values()].filter(
-      (c) => !c.parent && (!q.currency || c.currency === q.currency) && (!q.status || payinStatus(c) === q.status),
-    )
-    const page = listPage(newestFirst(payins), q, { pointerOf: (c) => c.transaction_reference, dateOf: (c) => Date.parse(c.created_at) })
+    const charges = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES))
+    const page = orderedPage(charges, q, (f) => !f.parent && (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 

@@ -1,7 +1,7 @@
 import { customAlphabet } from 'nanoid'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -60,6 +60,8 @@ export interface Payout {
 
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
+  // the list's order (docs/behaviour.md 13.6)
+  order: { by: (p) => [Date.parse(p.created_at)], facts: (p) => ({ currency: p.currency, status: p.status }) },
   fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING },
 }
 
@@ -213,13 +215,12 @@ export class PayoutService extends OnEngine {
 
   /** Every payout of the namespace, newest first. */
   all(ns: string): Frozen<Payout>[] {
-    return newestFirst(this.#col(ns).values())
+    return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
-    const items = this.all(ns).filter((p) => (!q.currency || p.currency === q.currency) && (!q.status || p.status === q.status))
-    const page = listPage(items, q, { pointerOf: (p) => p.reference, dateOf: (p) => Date.parse(p.created_at) })
+    const page = orderedPage(recordsInOrder(this.#col(ns)), q, (f) => (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
   }
 

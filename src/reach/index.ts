@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net'
 import type { Config } from '../config.js'
 import { answerClientError } from '../http/client-error.js'
 import { CaError, issueLeaf, loadOrCreateCa } from './ca.js'
+import { InterceptedHosts } from './hosts.js'
 import { createProxy } from './proxy.js'
 
 /**
@@ -57,7 +58,8 @@ function closeServer(server: Server): Promise<void> {
 
 export async function startReach(config: Config, serve: RequestListener): Promise<Reach> {
   const ca = await loadOrCreateCa(config.caDir)
-  const names = [...new Set([...LOCAL_NAMES, ...config.interceptHosts, ...(['127.0.0.1', 'localhost', '::1'].includes(config.host) ? [] : [config.host])])]
+  const intercepted = new InterceptedHosts(config.interceptHosts)
+  const names = [...new Set([...LOCAL_NAMES, ...intercepted.list(), ...(['127.0.0.1', 'localhost', '::1'].includes(config.host) ? [] : [config.host])])]
   const leaf = await issueLeaf(ca, names)
   const https = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, serve) as unknown as Server
   https.keepAliveTimeout = 65_000
@@ -65,7 +67,7 @@ export async function startReach(config: Config, serve: RequestListener): Promis
   // a handshake that fails (the client does not trust the CA) ends that connection only
   https.on('tlsClientError', (_err: Error, socket: Socket) => socket.destroy())
   const proxy = config.proxy
-    ? createProxy({ hosts: new Set(config.interceptHosts), onlyIntercepted: config.proxyOnlyIntercepted, serve, terminate: (socket) => https.emit('connection', socket) })
+    ? createProxy({ hosts: intercepted, onlyIntercepted: config.proxyOnlyIntercepted, serve, terminate: (socket) => https.emit('connection', socket) })
     : undefined
   const bracket = config.host.includes(':') ? `[${config.host}]` : config.host
   const reach: Reach = {

@@ -2,6 +2,7 @@ import { BatchInterceptor } from '@mswjs/interceptors'
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest'
 import { FetchInterceptor } from '@mswjs/interceptors/fetch'
 import { syncBuiltinESMExports } from 'node:module'
+import { InterceptedHosts } from './hosts.js'
 
 /**
  * `startSandbox({ intercept: true })` (docs/behaviour.md 14.3): requests this process makes to an
@@ -22,13 +23,13 @@ const DROPPED = new Set(['host', 'connection', 'keep-alive', 'content-length', '
 export function interceptHosts(hosts: string[], sandboxUrl: string): () => void {
   const holder = globalThis as Holder
   if (holder[ACTIVE]) throw new Error(`startSandbox({ intercept: true }): the sandbox at ${holder[ACTIVE]} already intercepts in this process; close it first`)
-  const wanted = new Set(hosts)
+  const wanted = new InterceptedHosts(hosts)
   // the fetch of before the interception: what the sandbox's own answer travels by
   const send = globalThis.fetch
   const interceptor = new BatchInterceptor({ name: 'paysandbox', interceptors: [new ClientRequestInterceptor(), new FetchInterceptor()] })
   interceptor.on('request', async ({ request, controller }) => {
     const url = new URL(request.url)
-    if (!wanted.has(url.hostname.toLowerCase())) return
+    if (!wanted.has(url.hostname)) return
     const headers = new Headers()
     request.headers.forEach((value, name) => {
       if (!DROPPED.has(name)) headers.append(name, value)

@@ -4,9 +4,12 @@ import { connect, type Socket } from 'node:net'
 import { MSG } from '../errors.js'
 import { answerClientError, writeRawError } from '../http/client-error.js'
 import { errorJson } from '../http/envelope.js'
+import type { InterceptedHosts } from './hosts.js'
 
 /**
  * The forward proxy of `sandbox start --proxy` (docs/behaviour.md 14.2). A client sends it:
+ *
+ * An intercepted host is known by name whatever its spelling (`InterceptedHosts`).
  *
  * - `CONNECT host:port`: for an intercepted host, the proxy answers 200 and hands the socket to
  *   `terminate` (the sandbox's HTTPS server, which ends TLS with the sandbox's leaf certificate
@@ -19,7 +22,7 @@ import { errorJson } from '../http/envelope.js'
  */
 
 export interface ProxyOptions {
-  hosts: Set<string>
+  hosts: InterceptedHosts
   onlyIntercepted: boolean
   /** the sandbox's request handler (the one its HTTP port serves) */
   serve: RequestListener

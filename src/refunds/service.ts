@@ -4,7 +4,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { BALANCE_CURRENCIES } from '../charges/ledger.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listPage, newestFirst, listTime, type ListQuery } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
@@ -52,6 +52,8 @@ export interface Refund {
 
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
+  // the list's order (docs/behaviour.md 13.6)
+  order: { by: (r) => [Date.parse(r.created_at)], facts: (r) => ({ status: r.status, currency: r.currency, payment_reference: r.payment_reference }) },
   fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
 }
 
@@ -222,15 +224,16 @@ export class RefundService extends OnEngine {
 
   /** The namespace's refunds, newest first. */
   all(ns: string): Frozen<Refund>[] {
-    return newestFirst(this.#col(ns).values())
+    return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
   /** GET /refunds: a page of the list (docs/behaviour.md 13.6). */
   list(ns: string, q: RefundListQuery) {
-    const items = this.all(ns).filter(
-      (r) => (!q.status || r.status === q.status) && (!q.currency || r.currency === q.currency) && (!q.payment_reference || r.payment_reference === q.payment_reference),
+    const page = orderedPage(
+      recordsInOrder(this.#col(ns)),
+      q,
+      (f) => (!q.status || f.status === q.status) && (!q.currency || f.currency === q.currency) && (!q.payment_reference || f.payment_reference === q.payment_reference),
     )
-    const page = listPage(items, q, { pointerOf: (r) => r.reference, dateOf: (r) => Date.parse(r.created_at) })
     return { has_more: page.has_more, refunds: page.items.map(listItem) }
   }
 }

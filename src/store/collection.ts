@@ -1,4 +1,5 @@
 import type { Frozen } from './frozen.js'
+import { RecordOrder, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
 import type { RecordRules } from './validate.js'
 
@@ -15,6 +16,8 @@ export interface CollectionSpec<T = any> extends RecordRules {
   indexes?: Record<string, IndexFn<T>>
   /** records kept live (the store's hotRecords when absent) */
   hot?: number
+  /** the order the lists read the records in, and the facts they filter on (order.ts) */
+  order?: OrderSpec<T>
 }
 
 /** Receives every change so the store can count and persist it. */
@@ -42,6 +45,8 @@ export class Collection<T extends object = Record<string, unknown>> {
   readonly #records: Records<T>
   readonly #indexes: Index<T>[] = []
   readonly #indexByName = new Map<string, Index<T>>()
+  /** the records in their declared order (`CollectionSpec.order`), when one is declared */
+  readonly ordered: RecordOrder<T> | undefined
 
   constructor(
     readonly ns: string,
@@ -49,8 +54,10 @@ export class Collection<T extends object = Record<string, unknown>> {
     readonly sink: ChangeSink | null,
     records: Records<T>,
     indexes: Record<string, IndexFn<T>> = {},
+    order?: OrderSpec<T>,
   ) {
     this.#records = records
+    this.ordered = order && new RecordOrder(order)
     for (const [indexName, fn] of Object.entries(indexes)) {
       const index = { fn, map: new Map(), keysOf: new Map() }
       this.#indexes.push(index)
@@ -113,6 +120,7 @@ export class Collection<T extends object = Record<string, unknown>> {
       if (replaced) this.#unindex(key)
       this.#index(key, record)
     }
+    this.ordered?.set(key, record)
     this.sink?.changed(this.ns, this.name, key)
     return record as Frozen<T>
   }
@@ -141,12 +149,14 @@ export class Collection<T extends object = Record<string, unknown>> {
       if (this.#records.has(key)) this.#unindex(key)
       this.#index(key, record)
     }
+    this.ordered?.set(key, record)
     this.#records.load(key, record)
   }
 
   /** Removes a record without recording a change: used when loading the file. */
   unload(key: string): void {
     this.#unindex(key)
+    this.ordered?.delete(key)
     this.#records.delete(key)
   }
 

@@ -104,6 +104,15 @@ describe('startSandbox({ intercept: true })', () => {
     expect((await nodeRequest(httpRequest, url)).text).toBe('own server: GET /merchant/api/v1/charges/x')
   })
 
+  it('knows the intercepted host whatever its spelling: a trailing dot and upper case are answered in-process too', async () => {
+    await intercepting()
+    // before, these went out to the live host (and failed here, with no network)
+    for (const url of ['https://api.korapay.com./merchant/api/v1/charges/none', 'https://API.Korapay.COM./merchant/api/v1/charges/none']) {
+      expect(await (await fetch(url, { headers })).json()).toEqual({ status: false, message: 'Charge not found', data: null })
+      expect((await nodeRequest(httpsRequest, url)).body).toEqual({ status: false, message: 'Charge not found', data: null })
+    }
+  })
+
   it('lets one sandbox of a process intercept at a time, and another once it is closed', async () => {
     const first = await startSandbox({ intercept: true })
     await expect(startSandbox({ intercept: true })).rejects.toThrow(`startSandbox({ intercept: true }): the sandbox at ${first.url} already intercepts in this process; close it first`)

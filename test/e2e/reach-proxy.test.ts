@@ -1,4 +1,6 @@
+import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
+import { connect as netConnect } from 'node:net'
 import { request as httpRequest } from 'node:http'
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
@@ -306,5 +308,55 @@ describe('webhooks', () => {
     const hook = receiver.received[0]
     expect(hook.body).toMatchObject({ event: 'charge.success', data: { reference: payload.reference } })
     expect(verifyWebhookSignature(hook.raw, hook.headers['x-korapay-signature'] as string, SECRET)).toBe(true)
+  })
+})
+
+describe('an intercepted host whatever its spelling (a trailing dot, upper case)', () => {
+  // each of these reached the real host before: with no network the proxy answered 502, with one
+  // a client holding a test key talked to the live service
+
+  /** A `CONNECT` to the proxy, then TLS inside the tunnel as `servername`, trusting the sandbox's CA: the raw answer to one GET. */
+  async function throughTunnel(proxyUrl: string, ca: string, authority: string, servername: string): Promise<string> {
+    const proxy = new URL(proxyUrl)
+    const socket = netConnect(Number(proxy.port), proxy.hostname)
+    socket.write(`CONNECT ${authority} HTTP/1.1\r\nHost: ${authority}\r\n\r\n`)
+    const [first] = (await once(socket, 'data')) as [Buffer]
+    expect(first.toString('latin1')).toBe('HTTP/1.1 200 Connection Established\r\n\r\n')
+    const tls = tlsConnect({ socket, servername, ca })
+    await once(tls, 'secureConnect')
+    tls.write(`GET /merchant/api/v1/charges/not-there HTTP/1.1\r\nHost: ${servername}\r\nAuthorization: Bearer ${SECRET}\r\nConnection: close\r\n\r\n`)
+    let answer = ''
+    tls.on('data', (d: Buffer) => (answer += d.toString('latin1')))
+    await once(tls, 'end')
+    return answer
+  }
+
+  it('CONNECT api.korapay.com.:443 is ended with the sandbox leaf (its names hold for the dotted name) and served by the sandbox', async () => {
+    const sb = await sandbox([], {}, { tls: false })
+    const ca = readFileSync(sb.caPath, 'utf8')
+    for (const [authority, servername] of [['api.korapay.com.:443', 'api.korapay.com.'], ['API.Korapay.COM.:443', 'API.Korapay.COM.']]) {
+      const answer = await throughTunnel(sb.proxyUrl, ca, authority, servername)
+      expect(answer).toMatch(/^HTTP\/1\.1 404 /)
+      expect(answer).toContain('{"status":false,"message":"Charge not found","data":null}')
+    }
+  })
+
+  it('a request in absolute form to http://api.korapay.com./ is served by the sandbox', async () => {
+    const sb = await sandbox([], {}, { tls: false })
+    const proxy = new URL(sb.proxyUrl)
+    const socket = netConnect(Number(proxy.port), proxy.hostname)
+    socket.write(`GET http://api.korapay.com./merchant/api/v1/charges/not-there HTTP/1.1\r\nHost: api.korapay.com.\r\nAuthorization: Bearer ${SECRET}\r\nConnection: close\r\n\r\n`)
+    let answer = ''
+    socket.on('data', (d: Buffer) => (answer += d.toString('latin1')))
+    await once(socket, 'close')
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /)
+    expect(answer).toContain('{"status":false,"message":"Charge not found","data":null}')
+  })
+
+  it('an --intercept name given with its trailing dot is the same host, and the leaf names it without the dot', async () => {
+    const sb = await sandbox(['--intercept', 'Pay.Example.TEST.'], {}, { tls: false })
+    expect(sb.stdout()).toContain('(intercepting pay.example.test)')
+    const answer = await throughTunnel(sb.proxyUrl, readFileSync(sb.caPath, 'utf8'), 'pay.example.test:443', 'pay.example.test')
+    expect(answer).toMatch(/^HTTP\/1\.1 404 /)
   })
 })
