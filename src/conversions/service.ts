@@ -1,14 +1,12 @@
 import { randomUUID } from 'node:crypto'
-import { BALANCE_CURRENCIES, type Ledger } from '../charges/ledger.js'
-import type { Clocks } from '../clock.js'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { BALANCE_CURRENCIES } from '../charges/ledger.js'
 import { MSG, badRequest, notFound } from '../errors.js'
 import { listTime, newestFirst } from '../http/cursor-list.js'
 import type { Namespaces } from '../namespaces.js'
-import type { Scenarios } from '../scenario/index.js'
 import type { CollectionSpec } from '../store/collection.js'
-import type { Store } from '../store/store.js'
 import { NUMBER, STRING } from '../store/validate.js'
-import { parseAmount, toDecimalString, toMajor } from '../money.js'
+import { toDecimalString, toMajor } from '../money.js'
 import { CONVERSION_MSG } from './messages.js'
 import { convertMinor, rateFor, rateString, withinLimit } from './rates.js'
 import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
@@ -69,21 +67,20 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
 const iso = (ms: number) => new Date(ms).toISOString()
 const HELD: readonly string[] = BALANCE_CURRENCIES
 
-export class ConversionService {
+export class ConversionService extends OnEngine {
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly scenarios: Scenarios,
-    private readonly ledger: Ledger,
+    engine: Engine,
     private readonly namespaces: Namespaces,
-  ) {}
+  ) {
+    super(engine)
+  }
 
   /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
   quote(ns: string, input: QuoteInput) {
     const { from_currency: from, to_currency: to } = input
     const rate = HELD.includes(from) && HELD.includes(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
     if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
-    const fromAmount = parseAmount(input.amount, { allowString: true })!
+    const fromAmount = input.amount
     const toAmount = convertMinor(fromAmount, rate)
     if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
     if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
@@ -111,8 +108,7 @@ export class ConversionService {
     const now = this.clocks.now(ns)
     if (now > Date.parse(quote.expires_at)) throw badRequest(CONVERSION_MSG.EXPIRED_RATE)
     if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
-    const amount = parseAmount(input.amount, { allowString: true })!
-    if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
+    if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
     if (this.ledger.available(ns, quote.from_currency, now) < quote.from_amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
 
     const reference = randomUUID()
