@@ -91,6 +91,19 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     expect(after.NGN.available_balance).toBe(before.NGN.available_balance + 14400)
   })
 
+  it('counts what a conversion brings in toward what a namespace may take in per currency (docs/behaviour.md 13.4)', async () => {
+    const sb = await sandbox({ frozen: true })
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'USD/NGN': 1000 } } })).status).toBe(200)
+    expect((await sb.call('POST', '/_sandbox/balances/fund', { currency: 'USD', amount: 1_000_000_000_000 })).status).toBe(200)
+    // NGN opens with 5,000,000: 49 conversions bringing NGN 1,000,000,000,000 each fit under NGN 50,000,000,000,000, the 50th does not
+    for (let i = 0; i < 49; i++) expect((await convert(sb, (await quote(sb, 'USD', 'NGN', 1_000_000_000)).body.data)).status).toBe(200)
+    const before = await balances(sb)
+    const last = await convert(sb, (await quote(sb, 'USD', 'NGN', 1_000_000_000)).body.data)
+    expect([last.status, last.body.message]).toEqual([400, 'Amount refused: a namespace takes in at most NGN 50,000,000,000,000.00 per currency until it is reset'])
+    expect(await balances(sb)).toEqual(before)
+    expect(before.NGN.available_balance).toBe(49_000_005_000_000)
+  })
+
   it('takes what public clients send: string amounts, null optional fields, the path with or without its trailing slash', async () => {
     const sb = await sandbox()
     const rate = (await quote(sb, 'USD', 'GHS', '2.5')).body.data

@@ -293,7 +293,8 @@ export class Ledger {
   }
 
   /**
-   * What the namespace has taken in, read once from its records: its fundings, and each pay-in that
+   * What the namespace has taken in, read once from its records: its fundings, what conversions
+   * brought into each currency, and each pay-in that
    * has not failed or expired (not a checkout's attempt: its checkout counts) at its amount, or at
    * its credit when that is more (a transfer kept whole).
    */
@@ -304,9 +305,9 @@ export class Ledger {
     const add = (currency: string, amount: number) => void sums.set(currency, (sums.get(currency) ?? 0) + amount)
     const col = this.#col(ns)
     for (const key of col.keys()) {
-      if (!key.startsWith('funding:')) continue
+      if (!key.startsWith('funding:') && !key.startsWith('conversion:')) continue
       const e = col.get(key)!
-      add(e.currency, e.amount)
+      if (e.direction === 'credit') add(e.currency, e.amount)
     }
     for (const c of this.store.col<ChargeBase>(ns, CHARGES).values()) {
       if (c.parent || c.status === 'failed' || c.status === 'expired') continue

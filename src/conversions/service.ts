@@ -110,6 +110,8 @@ export class ConversionService extends OnEngine {
     if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
     if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
     if (this.ledger.available(ns, quote.from_currency, now) < quote.from_amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
+    // what it brings into the to-currency counts toward what the namespace may take in (13.4)
+    this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
 
     const reference = randomUUID()
     const at = iso(now)
