@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { BALANCE_CURRENCIES } from '../charges/ledger.js'
 import { MSG, badRequest, notFound } from '../errors.js'
-import { listTime, newestFirst } from '../http/cursor-list.js'
+import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { Namespaces } from '../namespaces.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
@@ -62,6 +62,8 @@ export const QUOTES_SPEC: CollectionSpec<Quote> = {
 export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
   name: CONVERSIONS,
   fields: { reference: STRING, source_currency: STRING, destination_currency: STRING, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
+  // the history's order (docs/behaviour.md 13.6)
+  order: { by: (c) => [Date.parse(c.created_at)] },
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
@@ -141,8 +143,8 @@ export class ConversionService extends OnEngine {
 
   /**
    * GET /conversions: newest first, `limit` a page (20 unless asked), `page` from 1, `date` one
-   * day or a range of days (UTC). It reads every conversion of the namespace (docs/behaviour.md
-   * 13.10 gives the bound).
+   * day or a range of days (UTC). It reads the kept order from the newest down (docs/behaviour.md
+   * 13.6): the conversions after the range and those on the pages before, and the page's records.
    */
   history(ns: string, q: HistoryQuery) {
     const meta = this.namespaces.get(ns)
@@ -151,12 +153,17 @@ export class ConversionService extends OnEngine {
     const from = first ? Date.parse(`${first}T00:00:00Z`) : -Infinity
     const to = last ? Date.parse(`${last}T00:00:00Z`) + 86_399_999 : Infinity
     const limit = q.limit ?? 20
-    const start = ((q.page ?? 1) - 1) * limit
-    const wanted = newestFirst(this.store.col<Conversion>(ns, CONVERSIONS).values()).filter((c) => {
-      const at = Date.parse(c.created_at)
-      return at >= from && at <= to
-    })
-    return { history: wanted.slice(start, start + limit).map((c) => ({ ...shown(c), account })) }
+    let skip = ((q.page ?? 1) - 1) * limit
+    const items = recordsInOrder(this.store.col<Conversion>(ns, CONVERSIONS))
+    const history = []
+    for (let i = items.size - 1; i >= 0 && history.length < limit; i--) {
+      const at = items.dateAt(i)
+      if (at > to) continue
+      if (at < from) break
+      if (skip > 0) skip--
+      else history.push({ ...shown(items.itemAt(i)), account })
+    }
+    return { history }
   }
 }
 
