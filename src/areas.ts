@@ -4,6 +4,7 @@ import { cardsArea } from './cards/area.js'
 import type { Kit } from './charges/kit.js'
 import { checkoutArea } from './checkout/area.js'
 import { controlArea } from './control/area.js'
+import { conversionsArea } from './conversions/area.js'
 import { dashboardArea } from './control/dashboard/page.js'
 import { infoArea } from './control/info.js'
 import { directDebitArea } from './direct-debit/area.js'
@@ -33,6 +34,7 @@ export const AREAS = [
   identityArea,
   miscArea,
   balancesArea,
+  conversionsArea,
   payoutsArea,
   chargesArea,
   controlArea,

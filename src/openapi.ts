@@ -167,6 +167,7 @@ const TAGS: Record<string, string> = {
   'virtual accounts': "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call",
   balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them",
   refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one',
+  conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history",
   payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now',
   'direct debit': 'Direct-debit authorizations and debits',
   identity: 'Identity verification: BVN, vNIN, Ghana passport',

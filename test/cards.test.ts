@@ -311,7 +311,12 @@ describe('OTP', () => {
     expect(res.status).toBe(200)
     expect(res.body.status).toBe(true)
     expect(res.body.message).toBe('OTP resent successfully')
-    expect(res.body.data).toMatchObject({ status: 'processing', auth_model: 'OTP', transaction_reference: tx, authorization: { required_fields: ['otp'] } })
+    // the shape the public SDKs read (CONTRACT 14)
+    expect(res.body.data).toEqual({
+      status: 'processing',
+      response_message: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
+      metadata: { support_message: 'A new OTP has been sent to the phone number or e-mail tied to the card', otp_attempts_left: 1, can_resend_otp: true },
+    })
     expect(await eventsFor(payload.reference)).toEqual([])
     const done = await authorize(tx, { otp: '123456' })
     expect(done.body.data.status).toBe('success')

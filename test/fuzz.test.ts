@@ -187,6 +187,9 @@ interface Fx {
   payoutRef: string
   /** a bulk payout */
   batchRef: string
+  /** a rate quote, and a conversion done */
+  rateRef: string
+  conversionRef: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -223,6 +226,8 @@ function fixtures(key: string): Promise<Fx> {
       const vba = await ok200('POST', `${M}/virtual-bank-account`, key, vbaBody())
       const payout = await ok200('POST', `${M}/transactions/disburse`, key, payoutBody('1111111111')())
       const batch = await ok200('POST', '/api/v1/transactions/disburse/bulk', key, bulkBody())
+      const rate = await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())
+      const conversion = await ok200('POST', `${M}/conversions/`, key, { rate_reference: (await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())).data.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
       return {
         key,
         pinTx: pin.tx,
@@ -243,6 +248,8 @@ function fixtures(key: string): Promise<Fx> {
         vbaNumber: vba.data.account_number,
         payoutRef: payout.data.reference,
         batchRef: batch.data.reference,
+        rateRef: rate.data.reference,
+        conversionRef: conversion.data.reference,
       }
     })()
     fixtureCache.set(key, fx)
@@ -289,6 +296,7 @@ const identityBody = (id: string) => () => ({
 })
 const checkoutBody = () => ({ reference: ref('co-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada' }, redirect_url: 'https://merchant.example/back?x=1', metadata: { order: '42' } })
 const vbaBody = () => ({ account_name: 'Ada Obi', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada Obi', email: 'ada@example.com' }, kyc: { bvn: '22222222222', nin: '11111111111' } })
+const conversionQuote = () => ({ from_currency: 'USD', to_currency: 'NGN', amount: 10, reference: 'customer-42' })
 const clearFaults = async (fx: Fx) => {
   await ok200('DELETE', '/_sandbox/faults', fx.key)
 }
@@ -341,6 +349,13 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => `${M}/refunds` },
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/refunds/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.pinRef)) => `/_sandbox/refunds/${p}/complete`, hasParam: true, body: () => ({ outcome: 'failed' }) },
+  // rate conversions, with and without the trailing slash (docs/behaviour.md 13.10)
+  { method: 'POST', path: () => `${M}/conversions/rates`, body: conversionQuote },
+  ...[`${M}/conversions`, `${M}/conversions/`].flatMap((path) => [
+    { method: 'POST' as const, path: () => path, body: (fx: Fx) => ({ rate_reference: fx.rateRef, amount: 10, from_currency: 'USD', to_currency: 'NGN', customer_name: 'Ada', customer_email: 'ada@example.com', narration: 'fuzz' }) },
+    { method: 'GET' as const, path: () => path, query: () => ({ page: '1', limit: '5', date: '2026-01-01,2030-01-01' }) },
+  ]),
+  { method: 'GET', path: (fx, p = enc(fx.conversionRef)) => `${M}/conversions/${p}`, hasParam: true },
   // payouts (docs/behaviour.md 13.7)
   { method: 'POST', path: () => `${M}/transactions/disburse`, body: payoutBody('0000000000') },
   { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi' } }) },

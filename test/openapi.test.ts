@@ -107,7 +107,7 @@ describe('GET /_sandbox/openapi.json', () => {
     for (const route of documented.filter((r) => r !== 'get /_sandbox/openapi.json')) expect(served).toContain(route)
   })
 
-  it('declares the bearer scheme, the envelope and the ten tags', () => {
+  it('declares the bearer scheme, the envelope and the tags', () => {
     expect(doc.components.securitySchemes.bearerAuth).toMatchObject({ type: 'http', scheme: 'bearer' })
     expect(doc.security).toEqual([{ bearerAuth: [] }])
     expect(doc.paths['/_sandbox/health'].get.security).toEqual([])
@@ -116,9 +116,9 @@ describe('GET /_sandbox/openapi.json', () => {
       properties: { status: { type: 'boolean' }, message: { type: 'string' } },
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'virtual accounts', 'balances', 'refunds', 'payouts', 'direct debit', 'identity', 'charges', 'misc', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'virtual accounts', 'balances', 'refunds', 'conversions', 'payouts', 'direct debit', 'identity', 'charges', 'misc', 'control'])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'charges', 'checkout', 'control', 'direct debit', 'identity', 'misc', 'mobile money', 'payouts', 'refunds', 'virtual accounts'])
+    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'payouts', 'refunds', 'virtual accounts'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 

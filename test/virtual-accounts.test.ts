@@ -92,6 +92,18 @@ describe('creating a virtual bank account', () => {
     expect(sb.deps.virtualAccounts.list(SECRET)).toEqual([])
   })
 
+  it('takes the older body with bvn (and nin) at the top as kyc (CONTRACT 14); kyc wins when both are sent', async () => {
+    const sb = await sandbox()
+    const { kyc: _kyc, ...older } = account({ account_reference: 'older-shape-1' })
+    const r = await sb.call('POST', BASE, { ...older, bvn: '22222222222', nin: '11111111111' })
+    expect(r.status).toBe(200)
+    expect(r.body.data.account_reference).toBe('older-shape-1')
+    const bad = await sb.call('POST', BASE, { ...older, account_reference: 'older-shape-2', bvn: '123' })
+    expect([bad.status, bad.body.data]).toEqual([400, { 'kyc.bvn': 'must be 11 digits' }])
+    const both = await sb.call('POST', BASE, { ...account({ account_reference: 'older-shape-3' }), bvn: '123' })
+    expect(both.status).toBe(200)
+  })
+
   it('takes kyc.nin and a customer without e-mail', async () => {
     const sb = await sandbox()
     const r = await create(sb, { customer: { name: 'Bo' }, kyc: { bvn: '22222222222', nin: '11111111111' } })

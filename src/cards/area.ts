@@ -152,7 +152,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       handler: async (c, s) => {
         const { transaction_reference } = validate(transactionReferenceSchema, await readJsonObject(c))
         const charge = s.cards.resendOtp(c.get('ns'), transaction_reference)
-        return ok(c, MSG.OTP_RESENT, s.cards.responseData(charge, originOf(c.req.url)))
+        return ok(c, MSG.OTP_RESENT, s.cards.resendData(charge))
       },
     },
     // the customer's 3DS page (docs/behaviour.md 8): no key

@@ -185,6 +185,18 @@ export class CardService extends OnEngine {
     return data
   }
 
+  /**
+   * `resend-otp`'s answer (docs/behaviour.md 3.4, CONTRACT 14): the charge's status and prompt, and
+   * what the OTP step allows: one attempt (a wrong OTP fails a card charge) and more resends.
+   */
+  resendData(charge: CardCharge) {
+    return {
+      status: charge.status,
+      response_message: charge.response_message,
+      metadata: { support_message: CARD_MSG.OTP_SUPPORT, otp_attempts_left: 1, can_resend_otp: true },
+    }
+  }
+
   /** The envelope message for a charge response. */
   envelopeMessage(charge: CardCharge): string {
     if (charge.status === 'success') return charge.preauth ? MSG.SUCCESS : CARD_MSG.CHARGED

@@ -36,7 +36,7 @@ export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
 export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
 
 /** What made an entry: the kind of record, whose reference is in the entry's key. */
-export type Source = 'payin' | 'capture' | 'refund' | 'payout' | 'funding'
+export type Source = 'payin' | 'capture' | 'refund' | 'payout' | 'funding' | 'conversion'
 
 /** An entry as stored: what a record adds to (credit) or takes from (debit) the merchant's balance. */
 export interface Posting {
@@ -56,7 +56,7 @@ export interface Posting {
 
 /** An entry as the balances and the history read it: the posting, what made it, its description. */
 export interface Entry extends Posting {
-  /** `payin`, `capture`, `refund`, `payout`, `funding` (`opening` for an opening balance) */
+  /** `payin`, `capture`, `refund`, `payout`, `funding`, `conversion` (`opening` for an opening balance) */
   source: Source | 'opening'
   /** the reference of that record */
   source_reference: string
@@ -80,6 +80,7 @@ const DESCRIBE: Record<Source, (reference: string, p: Posting) => string> = {
   refund: (ref, p) => (p.why ? `Refund ${ref} failed: ${p.why}` : `Refund ${ref} of ${p.of}`),
   payout: (ref, p) => (p.why ? `Payout ${ref} failed: ${p.why}` : `Payout ${ref}`),
   funding: () => 'Balance funded',
+  conversion: (ref, p) => `Conversion ${ref} ${p.direction === 'debit' ? 'from' : 'to'} ${p.currency}`,
 }
 
 export type Balances = Record<string, { pending: number; available: number }>
@@ -292,7 +293,8 @@ export class Ledger {
   }
 
   /**
-   * What the namespace has taken in, read once from its records: its fundings, and each pay-in that
+   * What the namespace has taken in, read once from its records: its fundings, what conversions
+   * brought into each currency, and each pay-in that
    * has not failed or expired (not a checkout's attempt: its checkout counts) at its amount, or at
    * its credit when that is more (a transfer kept whole).
    */
@@ -303,9 +305,9 @@ export class Ledger {
     const add = (currency: string, amount: number) => void sums.set(currency, (sums.get(currency) ?? 0) + amount)
     const col = this.#col(ns)
     for (const key of col.keys()) {
-      if (!key.startsWith('funding:')) continue
+      if (!key.startsWith('funding:') && !key.startsWith('conversion:')) continue
       const e = col.get(key)!
-      add(e.currency, e.amount)
+      if (e.direction === 'credit') add(e.currency, e.amount)
     }
     for (const c of this.store.col<ChargeBase>(ns, CHARGES).values()) {
       if (c.parent || c.status === 'failed' || c.status === 'expired') continue

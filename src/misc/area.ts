@@ -1,7 +1,7 @@
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { banksSchema, countryQuerySchema, operatorsSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
+import { banksQuerySchema, banksSchema, countryQuerySchema, operatorsSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
 import { MISC_MSG } from './messages.js'
 import { banksOf, operatorsOf, resolveAccount } from './service.js'
 
@@ -11,9 +11,9 @@ export const miscArea: Area<object, unknown> = {
   build: () => ({}),
   routes: [
     {
-      method: 'get', path: '/merchant/api/v1/misc/banks', access: 'public key', tag: 'misc', operationId: 'listBanks', summary: "A country's banks and their codes (message `Successful`)",
-      query: countryQuerySchema, answer: { name: 'Banks', schema: banksSchema },
-      handler: (c) => ok(c, MISC_MSG.LISTED, banksOf(validate(countryQuerySchema, c.req.query()).countryCode)),
+      method: 'get', path: '/merchant/api/v1/misc/banks', access: 'public key', tag: 'misc', operationId: 'listBanks', summary: "A country's banks and their codes, Nigeria's without countryCode (message `Successful`)",
+      query: banksQuerySchema, answer: { name: 'Banks', schema: banksSchema },
+      handler: (c) => ok(c, MISC_MSG.LISTED, banksOf(validate(banksQuerySchema, c.req.query()).countryCode)),
     },
     {
       method: 'get', path: '/merchant/api/v1/misc/mobile-money', access: 'public key', tag: 'misc', operationId: 'listMobileMoneyOperators', summary: "A country's mobile-money operators and their payout limits (message `Successful`)",

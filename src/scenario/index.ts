@@ -106,7 +106,7 @@ export class ActiveScenarios {
     let settings: Record<string, any> = {}
     for (const p of packs) {
       if (p.settings) {
-        settings = { ...settings, ...p.settings, fees: { ...settings.fees, ...p.settings.fees }, payout_limits: { ...settings.payout_limits, ...p.settings.payout_limits } }
+        settings = { ...settings, ...p.settings, fees: { ...settings.fees, ...p.settings.fees }, payout_limits: { ...settings.payout_limits, ...p.settings.payout_limits }, conversion_rates: { ...settings.conversion_rates, ...p.settings.conversion_rates } }
       }
       for (const c of p.cards ?? []) this.cards.set(c.number, c)
       for (const w of p.wallets ?? []) this.wallets.set(w.number, w)

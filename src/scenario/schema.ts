@@ -163,6 +163,16 @@ const feeRuleSchema = z
   })
   .strict()
 
+/** how many decimals a conversion rate may have (src/conversions/rates.ts computes in millionths) */
+export const RATE_DECIMALS = 6
+
+/** a conversion rate: positive, at most a million, at most RATE_DECIMALS decimals */
+const conversionRateSchema = z
+  .number()
+  .positive()
+  .max(1_000_000)
+  .refine((r) => Math.round(r * 10 ** RATE_DECIMALS) / 10 ** RATE_DECIMALS === r, `must have at most ${RATE_DECIMALS} decimals`)
+
 export const settingsSchema = z
   .object({
     /** PIN that authorizes a PIN step (docs/behaviour.md 3: 1234) */
@@ -202,6 +212,11 @@ export const settingsSchema = z
      * otherwise takes the operator list's own min and max)
      */
     payout_limits: z.record(z.string().min(1).max(PACK_LIMITS.id), payoutLimitSchema),
+    /**
+     * one rate per pair of balance currencies, `BASE/QUOTE: r` (one BASE buys r QUOTE), used both
+     * ways (docs/behaviour.md 13.10)
+     */
+    conversion_rates: z.record(z.string().regex(/^[A-Z]{3}\/[A-Z]{3}$/, 'must be a pair such as USD/NGN'), conversionRateSchema),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>

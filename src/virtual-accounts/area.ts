@@ -3,7 +3,7 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { createSchema, creditSchema, transactionsQuerySchema, virtualAccountSchema, virtualAccountTransactionsSchema } from './schemas.js'
+import { createSchema, creditSchema, normalizeCreate, transactionsQuerySchema, virtualAccountSchema, virtualAccountTransactionsSchema } from './schemas.js'
 import { VBA_MSG } from './messages.js'
 import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
 
@@ -33,7 +33,7 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
       body: { name: 'VirtualAccountRequest', schema: createSchema }, answer: account, step: true,
       description: 'One account per `account_reference` (409 `Account reference already exists`); at most 50 per namespace (`--max-virtual-accounts`). `bank_code` `000` in the test environment, or a live code.',
       handler: async (c, { virtualAccounts }) => {
-        const input = validate(createSchema, await readJsonObject(c))
+        const input = validate(createSchema, normalizeCreate(await readJsonObject(c)))
         return ok(c, VBA_MSG.CREATED, virtualAccounts.responseData(virtualAccounts.create(c.get('ns'), input)))
       },
     },

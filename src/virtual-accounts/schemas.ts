@@ -48,6 +48,16 @@ export const createSchema = z
   .passthrough()
 export type CreateInput = z.infer<typeof createSchema>
 
+/**
+ * The older create body some clients still send, with `bvn` (and `nin`) at the top and no `kyc`
+ * (CONTRACT 14): taken as `kyc.bvn` (and `kyc.nin`). A body with `kyc` is left as it is.
+ */
+export function normalizeCreate(body: Record<string, unknown>): Record<string, unknown> {
+  if (body.kyc !== undefined || body.bvn === undefined) return body
+  const { bvn, nin, ...rest } = body
+  return { ...rest, kyc: nin === undefined ? { bvn } : { bvn, nin } }
+}
+
 const tenDigits = z.string().regex(/^\d{10}$/, 'must be 10 digits')
 
 export const creditSchema = z

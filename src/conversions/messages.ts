@@ -1,0 +1,21 @@
+/**
+ * The texts of the conversions area (docs/behaviour.md 13.10). The four successes are the live
+ * documentation's; no source shows a refusal's text, so those are the sandbox's own.
+ */
+export const CONVERSION_MSG = {
+  QUOTED: 'Conversion rate retrieved successfully',
+  CONVERTED: 'Conversion processed successfully',
+  RETRIEVED: 'Conversion retrieved successfully',
+  HISTORY: 'Conversion transactions retrieved successfully',
+  NOT_FOUND: 'Conversion not found',
+  PAIR: 'Currency pair not supported',
+  TOO_SMALL: 'Amount is too small to convert',
+  TOO_LARGE: 'Amount is too large to convert',
+  UNKNOWN_RATE: 'Invalid rate reference',
+  EXPIRED_RATE: 'Rate reference has expired',
+  USED_RATE: 'Rate reference has already been used',
+  MISMATCH: 'Conversion details do not match the rate reference',
+} as const
+
+/** the code the live service's single-conversion answer carries beside its message */
+export const RETRIEVED_CODE = 'AA000'

@@ -1,0 +1,186 @@
+import { randomUUID } from 'node:crypto'
+import { OnEngine, type Engine } from '../charges/kit.js'
+import { BALANCE_CURRENCIES } from '../charges/ledger.js'
+import { MSG, badRequest, notFound } from '../errors.js'
+import { listTime, recordsInOrder } from '../http/cursor-list.js'
+import type { Namespaces } from '../namespaces.js'
+import type { CollectionSpec } from '../store/collection.js'
+import { NUMBER, STRING } from '../store/validate.js'
+import { toDecimalString, toMajor } from '../money.js'
+import { CONVERSION_MSG } from './messages.js'
+import { convertMinor, rateFor, rateString, withinLimit } from './rates.js'
+import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
+
+/**
+ * Rate conversions between the merchant's balances (docs/behaviour.md 13.10): a quote at the
+ * pack's rate, good for `QUOTE_SECONDS` on the namespace clock and for one conversion, which
+ * takes the source amount from the from-currency's available balance and adds the converted
+ * amount to the to-currency's, both through the ledger, available at once.
+ */
+
+/** how long a quote may be converted, on the namespace clock (the live samples: 25 s) */
+export const QUOTE_SECONDS = 25
+
+export const QUOTES = 'conversion_quotes'
+export const CONVERSIONS = 'conversions'
+
+/** A rate quoted, by its reference: amounts in minor units. */
+export interface Quote {
+  from_currency: string
+  to_currency: string
+  from_amount: number
+  to_amount: number
+  rate: number
+  /** the merchant's own note sent with the quote */
+  note: string | null
+  created_at: string
+  expires_at: string
+  /** the conversion that used it */
+  used_by: string | null
+}
+
+/** A conversion done, by its reference: amounts in minor units. */
+export interface Conversion {
+  reference: string
+  rate_reference: string
+  source_currency: string
+  destination_currency: string
+  source_amount: number
+  converted_amount: number
+  rate: number
+  customer_name: string | null
+  customer_email: string | null
+  narration: string | null
+  created_at: string
+}
+
+export const QUOTES_SPEC: CollectionSpec<Quote> = {
+  name: QUOTES,
+  fields: { from_currency: STRING, to_currency: STRING, from_amount: NUMBER, to_amount: NUMBER, rate: NUMBER, expires_at: STRING },
+}
+
+export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
+  name: CONVERSIONS,
+  fields: { reference: STRING, source_currency: STRING, destination_currency: STRING, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
+  // the history's order (docs/behaviour.md 13.6)
+  order: { by: (c) => [Date.parse(c.created_at)] },
+}
+
+const iso = (ms: number) => new Date(ms).toISOString()
+const HELD: readonly string[] = BALANCE_CURRENCIES
+
+export class ConversionService extends OnEngine {
+  constructor(
+    engine: Engine,
+    private readonly namespaces: Namespaces,
+  ) {
+    super(engine)
+  }
+
+  /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
+  quote(ns: string, input: QuoteInput) {
+    const { from_currency: from, to_currency: to } = input
+    const rate = HELD.includes(from) && HELD.includes(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
+    if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
+    const fromAmount = input.amount
+    const toAmount = convertMinor(fromAmount, rate)
+    if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
+    if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
+    const now = this.clocks.now(ns)
+    const reference = randomUUID()
+    const quote: Quote = {
+      from_currency: from, to_currency: to, from_amount: fromAmount, to_amount: toAmount, rate: rate.rate,
+      note: input.reference ?? null, created_at: iso(now), expires_at: iso(now + QUOTE_SECONDS * 1000), used_by: null,
+    }
+    this.store.col<Quote>(ns, QUOTES).put(reference, quote)
+    return {
+      from_currency: from, to_currency: to, from_amount: toMajor(fromAmount), to_amount: toMajor(toAmount), rate: rate.rate,
+      reference, expiry_in_seconds: QUOTE_SECONDS, expiry_date: quote.expires_at,
+    }
+  }
+
+  /**
+   * POST /conversions: converts as a quote said, once, before it expires, when the from-currency's
+   * available balance covers it. A refused conversion changes nothing.
+   */
+  convert(ns: string, input: ConvertInput) {
+    const quotes = this.store.col<Quote>(ns, QUOTES)
+    const quote = quotes.get(input.rate_reference)
+    if (!quote) throw badRequest(CONVERSION_MSG.UNKNOWN_RATE)
+    const now = this.clocks.now(ns)
+    if (now > Date.parse(quote.expires_at)) throw badRequest(CONVERSION_MSG.EXPIRED_RATE)
+    if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
+    if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
+    if (this.ledger.available(ns, quote.from_currency, now) < quote.from_amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
+    // what it brings into the to-currency counts toward what the namespace may take in (13.4)
+    this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
+
+    const reference = randomUUID()
+    const at = iso(now)
+    const conversion: Conversion = {
+      reference, rate_reference: input.rate_reference,
+      source_currency: quote.from_currency, destination_currency: quote.to_currency,
+      source_amount: quote.from_amount, converted_amount: quote.to_amount, rate: quote.rate,
+      customer_name: input.customer_name ?? null, customer_email: input.customer_email ?? null, narration: input.narration ?? null,
+      created_at: at,
+    }
+    // the record, its two entries and the quote's use: one synchronous turn, one write
+    this.store.col<Conversion>(ns, CONVERSIONS).put(reference, conversion)
+    this.ledger.post(ns, 'conversion', reference, { direction: 'debit', amount: quote.from_amount, currency: quote.from_currency, available_at: at, created_at: at })
+    this.ledger.post(ns, 'conversion', reference, { direction: 'credit', amount: quote.to_amount, currency: quote.to_currency, available_at: at, created_at: at })
+    quotes.put(input.rate_reference, { ...quote, used_by: reference })
+    const s = shown(conversion)
+    // the fields of the live sample, in its order
+    return { converted_amount: s.converted_amount, source_amount: s.source_amount, destination_currency: s.destination_currency, exchange_rate: s.exchange_rate, reference, source_currency: s.source_currency, status: s.status }
+  }
+
+  /** GET /conversions/{reference} */
+  get(ns: string, reference: string) {
+    const conversion = this.store.col<Conversion>(ns, CONVERSIONS).get(reference)
+    if (!conversion) throw notFound(CONVERSION_MSG.NOT_FOUND)
+    return shown(conversion)
+  }
+
+  /**
+   * GET /conversions: newest first, `limit` a page (20 unless asked), `page` from 1, `date` one
+   * day or a range of days (UTC). It reads the kept order from the newest down (docs/behaviour.md
+   * 13.6): the conversions after the range and those on the pages before, and the page's records.
+   */
+  history(ns: string, q: HistoryQuery) {
+    const meta = this.namespaces.get(ns)
+    const account = { name: meta?.name ?? '', email: meta?.email ?? '' }
+    const [first, last = first] = q.date ? q.date.split(',').map((d) => d.trim()) : []
+    const from = first ? Date.parse(`${first}T00:00:00Z`) : -Infinity
+    const to = last ? Date.parse(`${last}T00:00:00Z`) + 86_399_999 : Infinity
+    const limit = q.limit ?? 20
+    let skip = ((q.page ?? 1) - 1) * limit
+    const items = recordsInOrder(this.store.col<Conversion>(ns, CONVERSIONS))
+    const history = []
+    for (let i = items.size - 1; i >= 0 && history.length < limit; i--) {
+      const at = items.dateAt(i)
+      if (at > to) continue
+      if (at < from) break
+      if (skip > 0) skip--
+      else history.push({ ...shown(items.itemAt(i)), account })
+    }
+    return { history }
+  }
+}
+
+/** A conversion as the single and the history answers show it (the live documentation's order). */
+function shown(c: Conversion) {
+  return {
+    source_currency: c.source_currency,
+    destination_currency: c.destination_currency,
+    exchange_rate: rateString(c.rate),
+    source_amount: toDecimalString(c.source_amount),
+    converted_amount: toDecimalString(c.converted_amount),
+    status: 'success' as const,
+    reference: c.reference,
+    channel: 'api' as const,
+    customer_name: c.customer_name,
+    customer_email: c.customer_email,
+    narration: c.narration,
+    transaction_date: listTime(c.created_at)!,
+  }
+}
