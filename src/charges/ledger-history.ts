@@ -34,8 +34,6 @@ export interface HistoryRow {
   at: number
   before: number
   after: number
-  /** the entry (none for an opening balance) */
-  posting?: Posting
 }
 
 interface View {
@@ -97,18 +95,19 @@ export class LedgerHistory {
   }
 
   #extend(ns: string, view: View, nowMs: number): void {
-    const order = this.col(ns).ordered!
-    for (let j = view.rows.length - view.openings; j < order.size && order.orderKeyAt(j)[0] <= nowMs; j++) {
+    const col = this.col(ns)
+    const order = col.ordered!
+    for (let j = view.rows.length - view.openings; j < order.size && order.dateAt(j) <= nowMs; j++) {
       const key = order.keyAt(j)
-      // the ledger's order keeps each entry as its facts (LEDGER_SPEC): no record is read
-      const p = order.factsAt(j) as unknown as Posting
-      this.#add(view, { key, group: key.slice(0, key.lastIndexOf(':')), currency: p.currency, direction: p.direction, amount: p.amount, at: order.orderKeyAt(j)[0], posting: p })
+      // read once, when the rows are built or extended past it; a page reads its rows' entries again to describe them
+      const p = col.get(key)!
+      this.#add(view, { key, group: key.slice(0, key.lastIndexOf(':')), currency: p.currency, direction: p.direction, amount: p.amount, at: order.dateAt(j) })
       view.last = order.orderKeyAt(j)
     }
     view.upTo = nowMs
   }
 
-  #add(view: View, e: { key: string; group: string; currency: string; direction: Posting['direction']; amount: number; at: number; posting?: Posting }): void {
+  #add(view: View, e: { key: string; group: string; currency: string; direction: Posting['direction']; amount: number; at: number }): void {
     const was = view.running.get(e.currency) ?? 0
     const after = was + (e.direction === 'credit' ? e.amount : -e.amount)
     view.running.set(e.currency, after)
@@ -116,6 +115,6 @@ export class LedgerHistory {
     view.seen.set(e.group, n + 1)
     const pointer = `${e.group}:${n}`
     view.positions.set(pointer, view.rows.length)
-    view.rows.push({ key: e.key, pointer, currency: e.currency, direction: e.direction, amount: e.amount, at: e.at, before: was, after, posting: e.posting })
+    view.rows.push({ key: e.key, pointer, currency: e.currency, direction: e.direction, amount: e.amount, at: e.at, before: was, after })
   }
 }

@@ -66,7 +66,8 @@ export interface Entry extends Posting {
 export const LEDGER_SPEC: CollectionSpec<Posting> = {
   name: LEDGER,
   // the history's order, and each entry kept beside it: the history reads no record (ledger-history.ts)
-  order: { by: entryOrder, facts: (p) => ({ ...p }) },
+  // the history's order: by when an entry became available, then when it was written (ledger-history.ts)
+  order: { by: entryOrder },
   fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
 }
 
@@ -288,7 +289,7 @@ export class Ledger {
       return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: 'Opening balance' }
     }
     const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))
-    const p = row.posting!
+    const p = this.#col(ns).get(row.key)!
     return { ...p, source, source_reference: reference, description: DESCRIBE[source](reference, p) }
   }
 

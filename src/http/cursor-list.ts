@@ -82,7 +82,7 @@ export function recordsInOrder<T extends object>(col: Collection<T>): OrderedIte
     get size() {
       return order.size
     },
-    dateAt: (i) => order.orderKeyAt(i)[0],
+    dateAt: (i) => order.dateAt(i),
     factsAt: (i) => order.factsAt(i),
     itemAt: (i) => col.get(order.keyAt(i))!,
     positionOf: (pointer) => order.position(pointer),
