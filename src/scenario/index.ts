@@ -121,31 +121,14 @@ export class ActiveScenarios {
     this.settings = parsed.data
   }
 
-  card(number: string): CardScenario | undefined {
-    return this.cards.get(number)
-  }
-
-  wallet(number: string): WalletScenario | undefined {
-    return this.wallets.get(number)
-  }
-
-  identity(type: string, id: string): IdentityScenario | undefined {
-    return this.identities.get(`${type}:${id}`)
-  }
-
-  account(number: string): AccountScenario | undefined {
-    return this.accounts.get(number)
-  }
-
+  readonly card = (number: string): CardScenario | undefined => this.cards.get(number)
+  readonly wallet = (number: string): WalletScenario | undefined => this.wallets.get(number)
+  readonly identity = (type: string, id: string): IdentityScenario | undefined => this.identities.get(`${type}:${id}`)
+  readonly account = (number: string): AccountScenario | undefined => this.accounts.get(number)
   /** How a bank transfer of this amount (minor units) arrives. */
-  transfer(amountMinor: number): TransferScenario | undefined {
-    return this.transfers.get(amountMinor)
-  }
-
+  readonly transfer = (amountMinor: number): TransferScenario | undefined => this.transfers.get(amountMinor)
   /** What a payout to this bank (or operator) and account does. */
-  payout(bank: string, account: string): PayoutScenario | undefined {
-    return this.payouts.get(`${bank}:${account}`)
-  }
+  readonly payout = (bank: string, account: string): PayoutScenario | undefined => this.payouts.get(`${bank}:${account}`)
 
   /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
   toJSON() {
