@@ -134,3 +134,15 @@ describe('POST /charges/bank-transfer', () => {
     expect(again.body.message).toBe('Duplicate payment reference')
   })
 })
+
+describe('what public clients send to charges/bank-transfer (CONTRACT 14)', () => {
+  it('takes the amount as a numeric string ("1500.0", as Elixir and Java clients send it) and a null notification_url as absent, within the same range', async () => {
+    const sb = await sandbox()
+    const reference = ref('bt')
+    const res = await create(sb, { reference, amount: '1500.0', notification_url: null })
+    expect(res.status).toBe(200)
+    expect((await query(sb, reference)).body.data).toMatchObject({ amount: '1500.00' })
+    const low = await create(sb, { amount: '99.99' })
+    expect([low.status, low.body.data]).toEqual([400, { amount: 'must be between 100 and 10000000' }])
+  })
+})

@@ -125,7 +125,8 @@ describe('initialize: every refusal names its field and stores nothing', () => {
     ['merchant_bears_cost as a string', { merchant_bears_cost: 'yes' }, { merchant_bears_cost: 'must be a boolean' }],
     ['a payment_currency of its own', { payment_currency: 'USD' }, { payment_currency: "must be the charge's currency (NGN): the sandbox does not convert currencies" }],
     ['an amount with 3 decimals', { amount: 10.123 }, { amount: 'must have at most 2 decimal places' }],
-    ['an amount as a string', { amount: '1000' }, { amount: 'must be a number' }],
+    ['an amount as a string that is no number', { amount: '1,000' }, { amount: 'must be a numeric string' }],
+    ['an amount as a boolean', { amount: true }, { amount: 'must be a number or a numeric string' }],
     ['a bad e-mail', { customer: { email: 'nope' } }, { 'customer.email': 'must be a valid e-mail address' }],
     ['metadata with 6 keys', { metadata: { a: 1, b: 2, c: 3, d: 4, e: 5, f: 6 } }, { metadata: 'must have at most 5 keys' }],
     ['a default channel that does not take the currency', { currency: 'KES', default_channel: 'card' }, { default_channel: 'does not take KES' }],
@@ -313,5 +314,15 @@ describe('a transfer attempt left waiting when its checkout is paid otherwise', 
     expect(q.status).toBe('success')
     expect(q.payment_attempts.map((a: any) => [a.channel, a.status])).toEqual([['bank_transfer', 'expired'], ['card', 'success']])
     expect((await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data.map((e: any) => e.event)).toEqual(['charge.success'])
+  })
+})
+
+describe('what public clients send to charges/initialize (CONTRACT 14)', () => {
+  it('takes the amount as a numeric string ("1000.0", as Dart, Elixir and Java clients send it) and null URLs as absent', async () => {
+    const sb = await sandbox()
+    const reference = ref('co')
+    const res = await init(sb, { reference, amount: '1000.0', notification_url: null, redirect_url: null })
+    expect(res.status).toBe(200)
+    expect((await query(sb, reference)).body.data).toMatchObject({ amount: '1000.00', status: 'pending' })
   })
 })

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost, optionalUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.2: the bank-transfer charge request. */
@@ -8,7 +8,8 @@ export const TRANSFER_LIMITS = { min: 100, max: 10_000_000 }
 
 export const bankTransferSchema = z.object({
   reference: referenceSchema,
-  amount: amountSchema({ within: TRANSFER_LIMITS }),
+  // a numeric string too, as Elixir and Java clients send it (CONTRACT 14)
+  amount: amountSchema({ allowString: true, within: TRANSFER_LIMITS }),
   currency: z.literal('NGN'),
   customer: z.object({
     email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
@@ -16,7 +17,7 @@ export const bankTransferSchema = z.object({
   }),
   account_name: z.string().min(1).max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
   narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
-  notification_url: httpUrlSchema.optional(),
+  notification_url: optionalUrlSchema,
   merchant_bears_cost: z.boolean().optional(),
   metadata: metadataSchema.optional(),
   auto_complete: z.boolean().optional(),

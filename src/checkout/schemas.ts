@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, optionalUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
@@ -25,7 +25,8 @@ const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channel
 export const initializeSchema = z
   .object({
     reference: referenceSchema,
-    amount: amountSchema(),
+    // a numeric string too, as Dart, Elixir and Java clients send it (CONTRACT 14)
+    amount: amountSchema({ allowString: true }),
     currency: z.enum(CHECKOUT_CURRENCIES),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
     channels: z.array(z.enum(CHECKOUT_CHANNELS)).min(1, 'must hold at least one channel').optional(),
@@ -34,8 +35,8 @@ export const initializeSchema = z
       email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
       name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
     }),
-    redirect_url: httpUrlSchema.optional(),
-    notification_url: httpUrlSchema.optional(),
+    redirect_url: optionalUrlSchema,
+    notification_url: optionalUrlSchema,
     metadata: metadataSchema.optional(),
     merchant_bears_cost: z.boolean().optional(),
     payment_currency: z.string().optional(),
