@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
 import { makeSandbox, tempFile, type TestSandbox } from './helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, PROBES, readMoney } from './fixtures/ledger-v1/probes.mjs'
+import { KEY, readMoney, runProbes } from './fixtures/ledger-v1/probes.mjs'
 
 /**
  * A data file written by the build that kept ledger entries on their records (format 1), opened
@@ -61,12 +61,7 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     const sb = await makeSandbox({ data: file })
     const call = caller(sb)
     try {
-      const got = []
-      for (const [method, path, body] of PROBES) {
-        const res = await call(method, path, body)
-        got.push({ status: res.status, message: res.body.message })
-      }
-      expect(got).toEqual(answers.probes)
+      expect(await runProbes(call)).toEqual(answers.probes)
       expect(await readMoney(call)).toEqual(answers.after)
     } finally {
       await sb.close()

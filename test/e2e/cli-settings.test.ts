@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { MSG } from '../../src/errors.js'
 import { tempFile } from '../helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, PROBES, readMoney } from '../fixtures/ledger-v1/probes.mjs'
+import { KEY, readMoney, runProbes } from '../fixtures/ledger-v1/probes.mjs'
 import { killedAfterEach, startCli, type RunningCli } from './process.js'
 
 /**
@@ -54,12 +54,7 @@ describe('sandbox start --data with a file of format 1 (docs/behaviour.md 0.4, 1
     const first = await start(['--data', file])
     const call = caller(first, KEY)
     expect(await readMoney(call)).toEqual(answers.before)
-    const got = []
-    for (const [method, path, body] of PROBES) {
-      const res = await call(method, path, body)
-      got.push({ status: res.status, message: res.body.message })
-    }
-    expect(got).toEqual(answers.probes)
+    expect(await runProbes(call)).toEqual(answers.probes)
     expect(await readMoney(call)).toEqual(answers.after)
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
