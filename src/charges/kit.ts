@@ -10,7 +10,7 @@ import type { Events } from '../webhooks/events.js'
 import type { WebhookDelivery } from '../webhooks/delivery.js'
 import type { Ledger } from './ledger.js'
 import type { Kinds } from './kinds.js'
-import type { AttemptEnds } from './lifecycle.js'
+import type { ChargeBase } from './types.js'
 
 /**
  * What every area is built from (`Area.build`, src/http/area.ts): the engine's parts, wired once by
@@ -62,5 +62,22 @@ export abstract class OnEngine {
     this.events = engine.events
     this.ledger = engine.ledger
     this.kinds = engine.kinds
+  }
+}
+
+/**
+ * Who hears of a checkout attempt's end, which is not announced by an event of its own: the area
+ * that makes attempts (src/checkout/service.ts) listens; the channels' lifecycles, built before
+ * it, tell it when an attempt ends. One per wired sandbox (src/deps.ts), like the clock's timers.
+ */
+export class AttemptEnds {
+  readonly #listeners: ((ns: string, charge: ChargeBase) => void)[] = []
+
+  on(listener: (ns: string, charge: ChargeBase) => void): void {
+    this.#listeners.push(listener)
+  }
+
+  ended(ns: string, charge: ChargeBase): void {
+    for (const listener of this.#listeners) listener(ns, charge)
   }
 }

@@ -2,7 +2,6 @@ import type { OrderedItems } from '../http/cursor-list.js'
 import type { Collection } from '../store/collection.js'
 import type { OrderKey } from '../store/order.js'
 import type { Store } from '../store/store.js'
-import type { Posting } from './ledger.js'
 
 /**
  * The balance history's rows (docs/behaviour.md 13.4), kept per namespace as entries become
@@ -18,8 +17,18 @@ import type { Posting } from './ledger.js'
  * earlier than the rows reach.
  */
 
+/** What the history reads of a ledger entry (the ledger's `Posting` has these, and more). */
+export interface HistoryEntry {
+  direction: 'credit' | 'debit'
+  /** minor units */
+  amount: number
+  currency: string
+  available_at: string
+  created_at: string
+}
+
 /** The history's order of an entry: when it becomes available, then when it was written (ms). */
-export const entryOrder = (p: Posting): OrderKey => [Date.parse(p.available_at), Date.parse(p.created_at)]
+export const entryOrder = (p: HistoryEntry): OrderKey => [Date.parse(p.available_at), Date.parse(p.created_at)]
 
 /** A row of the history: an entry available by then, with its currency's balance before and after it (minor units). */
 export interface HistoryRow {
@@ -28,7 +37,7 @@ export interface HistoryRow {
   /** `<source>:<source_reference>:<n>` (`opening:<currency>:0`), `n` counting that record's rows before it */
   pointer: string
   currency: string
-  direction: Posting['direction']
+  direction: HistoryEntry['direction']
   amount: number
   /** when it became available (ms) */
   at: number
@@ -58,7 +67,7 @@ export class LedgerHistory {
 
   constructor(
     store: Store,
-    private readonly col: (ns: string) => Collection<Posting>,
+    private readonly col: (ns: string) => Collection<HistoryEntry>,
     /** the balance currencies, each opening with the pack's opening balance */
     private readonly currencies: readonly string[],
   ) {
@@ -67,7 +76,7 @@ export class LedgerHistory {
   }
 
   /** An entry was posted: rows already past its place are no longer the history. */
-  posted(ns: string, entry: Posting): void {
+  posted(ns: string, entry: HistoryEntry): void {
     const last = this.#views.get(ns)?.last
     if (last && before(entryOrder(entry), last)) this.#views.delete(ns)
   }
@@ -107,7 +116,7 @@ export class LedgerHistory {
     view.upTo = nowMs
   }
 
-  #add(view: View, e: { key: string; group: string; currency: string; direction: Posting['direction']; amount: number; at: number }): void {
+  #add(view: View, e: { key: string; group: string; currency: string; direction: HistoryEntry['direction']; amount: number; at: number }): void {
     const was = view.running.get(e.currency) ?? 0
     const after = was + (e.direction === 'credit' ? e.amount : -e.amount)
     view.running.set(e.currency, after)

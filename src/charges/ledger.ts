@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import type { OrderedItems } from '../http/cursor-list.js'
 import type { Kinds } from './kinds.js'
-import { LedgerHistory, entryOrder, type HistoryRow } from './ledger-history.js'
+import { LedgerHistory, entryOrder, type HistoryEntry, type HistoryRow } from './ledger-history.js'
 import { CHARGES, type ChargeBase } from './types.js'
 
 /**
@@ -39,7 +39,7 @@ export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
 export type Source = 'payin' | 'capture' | 'refund' | 'payout' | 'funding' | 'conversion'
 
 /** An entry as stored: what a record adds to (credit) or takes from (debit) the merchant's balance. */
-export interface Posting {
+export interface Posting extends HistoryEntry {
   direction: 'credit' | 'debit'
   /** minor units, net of fee and VAT */
   amount: number

@@ -4,7 +4,7 @@ import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
 import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Settings } from '../scenario/schema.js'
-import { OnEngine, type Engine } from './kit.js'
+import { OnEngine, type AttemptEnds, type Engine } from './kit.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
@@ -80,23 +80,6 @@ export interface NewCharge {
   created: string
   /** the checkout this charge is an attempt of (its transaction reference) */
   parent?: string
-}
-
-/**
- * Who hears of a checkout attempt's end, which is not announced by an event of its own: the area
- * that makes attempts (src/checkout/service.ts) listens; the channels' lifecycles, built before
- * it, tell it when an attempt ends. One per wired sandbox (src/deps.ts), like the clock's timers.
- */
-export class AttemptEnds {
-  readonly #listeners: ((ns: string, charge: ChargeBase) => void)[] = []
-
-  on(listener: (ns: string, charge: ChargeBase) => void): void {
-    this.#listeners.push(listener)
-  }
-
-  ended(ns: string, charge: ChargeBase): void {
-    for (const listener of this.#listeners) listener(ns, charge)
-  }
 }
 
 /** What the lifecycle needs to know of a channel; the hooks are optional. */
