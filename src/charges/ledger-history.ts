@@ -104,12 +104,12 @@ export class LedgerHistory {
   }
 
   #extend(ns: string, view: View, nowMs: number): void {
-    const col = this.col(ns)
-    const order = col.ordered!
+    const order = this.col(ns).ordered!
     for (let j = view.rows.length - view.openings; j < order.size && order.dateAt(j) <= nowMs; j++) {
       const key = order.keyAt(j)
-      // read once, when the rows are built or extended past it; a page reads its rows' entries again to describe them
-      const p = col.get(key)!
+      // the facts the ledger's order keeps of each entry (LEDGER_SPEC): no entry is read; a page
+      // reads its rows' entries to describe them
+      const p = order.factsAt(j) as Pick<HistoryEntry, 'currency' | 'direction' | 'amount'>
       this.#add(view, { key, group: key.slice(0, key.lastIndexOf(':')), currency: p.currency, direction: p.direction, amount: p.amount, at: order.dateAt(j) })
       view.last = order.orderKeyAt(j)
     }

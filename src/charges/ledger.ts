@@ -66,8 +66,9 @@ export interface Entry extends Posting {
 export const LEDGER_SPEC: CollectionSpec<Posting> = {
   name: LEDGER,
   // the history's order, and each entry kept beside it: the history reads no record (ledger-history.ts)
-  // the history's order: by when an entry became available, then when it was written (ledger-history.ts)
-  order: { by: entryOrder },
+  // the history's order: by when an entry became available, then when it was written, with what
+  // its rows sum kept beside each place, so building them reads no cold entry (ledger-history.ts)
+  order: { by: entryOrder, facts: (p) => ({ currency: p.currency, direction: p.direction, amount: p.amount }) },
   fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
 }
 
