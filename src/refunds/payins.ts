@@ -62,7 +62,8 @@ export class Payins extends OnEngine {
     }
     const refunded = charge.refunded ?? 0
     const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
-    const settled = isCard(card) ? this.preauth.isChargeSettled(ns, card) : this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
+    // the one rule of settled (docs/behaviour.md 13.4): a card charge's as any other pay-in's
+    const settled = this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,
       method: this.kinds.methodOf(charge),
