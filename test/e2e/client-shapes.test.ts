@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest'
+import { encryptChargeData } from '../../src/cards/crypto.js'
+import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
+import { killedAfterEach, startCli } from './process.js'
+
+/**
+ * What public clients send and read (CONTRACT 14), sent as they send it to the real CLI over a
+ * socket: amounts as numeric strings and null URLs, banks without a country, the older
+ * virtual-account body, and the resend-otp answer the SDKs read.
+ */
+
+const { running } = killedAfterEach()
+const M = '/merchant/api/v1'
+
+describe('the shapes public clients send, against the real CLI (CONTRACT 14)', () => {
+  it('answers them as CONTRACT 14 decides', async () => {
+    const cli = await startCli([])
+    running.push(cli)
+    const call = async (method: string, path: string, body?: unknown) => {
+      const res = await fetch(cli.url + path, {
+        method,
+        headers: { authorization: `Bearer ${SECRET}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      })
+      return { status: res.status, body: (await res.json()) as any }
+    }
+
+    // a Dart package and an Elixir client: the amount as a string, an optional URL as null
+    const co = ref('co-shape')
+    const init = await call('POST', `${M}/charges/initialize`, { reference: co, amount: '1000.0', currency: 'NGN', customer: { email: 'a@b.co' }, notification_url: null })
+    expect([init.status, init.body.message]).toEqual([200, 'Charge created successfully'])
+    expect((await call('GET', `${M}/charges/${co}`)).body.data.amount).toBe('1000.00')
+    const bt = await call('POST', `${M}/charges/bank-transfer`, { reference: ref('bt-shape'), amount: '1500.0', currency: 'NGN', customer: { email: 'a@b.co' }, notification_url: null })
+    expect([bt.status, bt.body.data.amount]).toEqual([200, 1500])
+
+    // two clients' tests ask for the banks without a country and expect Nigeria's
+    const banks = await call('GET', `${M}/misc/banks`)
+    expect(banks.status).toBe(200)
+    expect(banks.body.data).toEqual((await call('GET', `${M}/misc/banks?countryCode=NG`)).body.data)
+
+    // the older virtual-account body: bvn at the top
+    const vba = await call('POST', `${M}/virtual-bank-account`, { account_name: 'Ada', account_reference: ref('vba-shape'), permanent: true, bank_code: '000', customer: { name: 'Ada' }, bvn: '22222222222' })
+    expect(vba.status).toBe(200)
+
+    // resend-otp at a card's OTP step: the fields the SDKs map
+    const payload = cardPayload('5442056106072595', {}, { pin: '1234' })
+    const charged = await call('POST', `${M}/charges/card`, { charge_data: encryptChargeData(payload, ENC_KEY) })
+    expect(charged.body.data.auth_model).toBe('OTP')
+    const resent = await call('POST', `${M}/charges/card/resend-otp`, { transaction_reference: charged.body.data.transaction_reference })
+    expect(resent.status).toBe(200)
+    expect(resent.body.data).toEqual({
+      status: 'processing',
+      response_message: expect.any(String),
+      metadata: { support_message: expect.any(String), otp_attempts_left: 1, can_resend_otp: true },
+    })
+  })
+})
