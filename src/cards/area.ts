@@ -32,7 +32,7 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
 }
 
 /** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
-export async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data

@@ -93,7 +93,7 @@ export interface CardCharge extends SteppedCharge<CardStep> {
 }
 
 /** A pay-in's status as the pay-ins list shows it and filters on (docs/behaviour.md 13.9): a pre-authorization's is its hold's. */
-export function payinStatus(charge: ChargeBase): ChargeBase['status'] | PreauthLedger['state'] {
+function payinStatus(charge: ChargeBase): ChargeBase['status'] | PreauthLedger['state'] {
   const hold = (charge as CardCharge).preauth
   return hold && charge.status === 'success' ? hold.state : charge.status
 }

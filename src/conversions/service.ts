@@ -19,10 +19,10 @@ import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
  */
 
 /** how long a quote may be converted, on the namespace clock (the live samples: 25 s) */
-export const QUOTE_SECONDS = 25
+const QUOTE_SECONDS = 25
 
-export const QUOTES = 'conversion_quotes'
-export const CONVERSIONS = 'conversions'
+const QUOTES = 'conversion_quotes'
+const CONVERSIONS = 'conversions'
 
 /** A rate quoted, by its reference: amounts in minor units. */
 export interface Quote {
