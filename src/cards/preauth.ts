@@ -236,8 +236,9 @@ export class PreauthService extends OnEngine {
 
   /** A plain card charge settles when its credit is available (docs/behaviour.md 13.4). */
   isChargeSettled(ns: string, charge: Frozen<CardCharge>): boolean {
+    if (charge.status !== 'success') return false
     const payin = this.#payinOf(ns, charge)
-    return charge.status === 'success' && !!payin && this.ledger.settled(ns, 'payin', payin.payment_reference, this.clocks.now(ns))
+    return !!payin && this.ledger.settled(ns, 'payin', payin.payment_reference, this.clocks.now(ns))
   }
 
   /** The charge that carries a card charge's credit: itself, or for a checkout's attempt its checkout. */
