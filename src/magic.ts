@@ -4,6 +4,7 @@ import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
 import { REFUND_MIN } from './refunds/service.js'
 import { formatMoney } from './money.js'
+import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
@@ -43,6 +44,7 @@ export function formatMagic(m: Magic): string {
     parts.push(table(['reference', 'status', 'amount', 'label'], m.authorizations.map((a) => [a.reference, a.status, String(a.amount), a.label])))
   }
   parts.push(checkoutPart(m))
+  parts.push(payWithBankPart(m))
   parts.push(virtualAccountsPart(m))
   parts.push(refundsPart(m))
   parts.push(payoutsPart(m))
@@ -82,6 +84,19 @@ function checkoutPart(m: Magic): string {
         ['under', 'all of it is returned; the checkout stays open for another transfer'],
       ],
     ),
+  ].join('')
+}
+
+/** Pay with bank (docs/behaviour.md 13.11): the banks of each currency and what each does once approved. */
+function payWithBankPart(m: Magic): string {
+  const minimums = Object.entries(PAY_WITH_BANK_MIN).map(([currency, min]) => `${currency} ${min}`).join(', ')
+  return [
+    '\nPay with bank\n',
+    `POST /merchant/api/v1/charge/pay-with-bank (or charges/), at least ${minimums}; fee ${feeText(m.settings.fees.pay_with_bank)}.\n`,
+    'The customer approves or declines at data.authorization.redirect_url (<origin>/_sandbox/pay-with-bank/<transaction reference>);\n',
+    'declined, the charge fails. Approved, it ends as its bank says:\n',
+    table(['bank_code', 'currency', 'name', 'on approval', 'label'], m.banks.map((b) => [b.bank_code, b.currency, b.name, b.outcome === 'failed' ? `failed: ${b.message}` : b.outcome, b.label])),
+    'Any other bank_code is refused. Without a browser: POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}.\n',
   ].join('')
 }
 

@@ -48,6 +48,20 @@ describe('sandbox magic: Checkout Standard', () => {
   })
 })
 
+describe('sandbox magic: pay with bank', () => {
+  it("lists each currency's banks, what each does once approved, the minimums, the fee and the control call", () => {
+    const text = magicOf([])
+    expect(text).toContain('\nPay with bank\n')
+    expect(text).toContain('at least NGN 200, ZAR 1; fee 1.5%, cap 2000')
+    expect(text).toContain('<origin>/_sandbox/pay-with-bank/<transaction reference>')
+    expect(rowOf(text, '100004')).toEqual(['100004', 'NGN', 'OPay', 'success', 'NGN: approved, success'])
+    expect(rowOf(text, '000001')?.[3]).toBe('failed: Insufficient funds')
+    expect(rowOf(text, '000002')?.[3]).toBe('processing')
+    expect(rowOf(text, '250655')?.slice(0, 3)).toEqual(['250655', 'ZAR', 'FNB'])
+    expect(text).toContain('POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}')
+  })
+})
+
 describe('sandbox magic: virtual bank accounts', () => {
   it('lists the bank codes and what the credit call does with each kind of number', () => {
     const text = magicOf([])
