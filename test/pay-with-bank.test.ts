@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 /**
  * Pay with bank over app.request() (docs/behaviour.md 13.11): both spellings, the bank list, the
@@ -183,6 +183,19 @@ describe('the bank page and what follows', () => {
     expect(done.status).toBe(200)
     expect(done.body.data).toMatchObject({ status: 'failed', message: 'Bank unavailable' })
     expect((await sb.call('POST', `/_sandbox/charges/${reference}/complete`, { outcome: 'success' })).status).toBe(409)
+  })
+
+  it("the dashboard lists it with its bank, what it waits for, and the control call's buttons", async () => {
+    const sb = await sandbox()
+    const reference = ref('pwb')
+    await create(sb, { reference, bank_code: '000001' })
+    const html = String((await sb.call('GET', `/_sandbox/ui/fragment?ns=${SECRET}`, undefined, { key: null })).body)
+    const row = html.split(`data-ref="${reference}"`)[1].split('</tr>')[0]
+    expect(row).toContain('data-kind="pay_with_bank"')
+    expect(row).toContain('pay with bank')
+    expect(row).toContain('Sandbox Bank (insufficient funds) (000001)')
+    expect(row).toContain('waiting for the customer at the bank')
+    expect(row).toContain(`Complete ${reference} as success`)
   })
 
   it('a page of an unknown transaction answers 404 in HTML', async () => {
