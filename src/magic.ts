@@ -1,5 +1,5 @@
 import { TRANSFER_BANK } from './bank-transfer/service.js'
-import { pickTestCard, pickTestWallet } from './checkout/pay.js'
+import { pickTestBank, pickTestCard, pickTestWallet } from './checkout/pay.js'
 import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
 import { REFUND_MIN } from './refunds/service.js'
@@ -64,13 +64,17 @@ function checkoutPart(m: Magic): string {
     const wallet = (want: 'success' | 'failed') => pickTestWallet(m.wallets, currency, want)?.number ?? '(none: give one)'
     rows.push(['mobile_money', currency, wallet('success'), wallet('failed'), feeText(m.settings.fees.mobile_money)])
   }
+  for (const currency of CHANNEL_CURRENCIES.pay_with_bank) {
+    const bank = (want: 'success' | 'failed') => pickTestBank(m.banks, currency, want)?.bank_code ?? '(none: give one)'
+    rows.push(['pay_with_bank', currency, bank('success'), bank('failed'), feeText(m.settings.fees.pay_with_bank)])
+  }
   return [
     '\nCheckout Standard\n',
     'POST /merchant/api/v1/charges/initialize answers {reference, checkout_url}; the page is <origin>/checkout/<transaction reference>/pay.\n',
-    `A checkout nobody pays expires after ${CHECKOUT_HOURS} h on the namespace clock. pay_with_bank is accepted in channels, never offered.\n`,
-    'Without a browser: POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "amount"?}\n',
+    `A checkout nobody pays expires after ${CHECKOUT_HOURS} h on the namespace clock.\n`,
+    'Without a browser: POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "bank_code"?, "amount"?}\n',
     '  and POST /_sandbox/checkouts/<reference>/cancel. A failed attempt leaves the checkout open for another; cancel ends it.\n',
-    'Without card or wallet, the pay call uses the first test value that ends as outcome:\n',
+    'Without card, wallet or bank, the pay call uses the first test value that ends as outcome:\n',
     table(['channel', 'currencies', 'outcome success', 'outcome failed', 'fee (the paying channel\'s)'], rows),
     `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${m.settings.transfer_account_minutes} min;\n`,
     `with nothing sent, the expected amount arrives by itself ${m.settings.transfer_delay_seconds} s after it is issued (namespace clock),\n`,
