@@ -175,6 +175,23 @@ describe('the bank page and what follows', () => {
     expect((await events(sb, silent))[0]).toMatchObject({ event: 'charge.success' })
   })
 
+  it('ZAR: approved at FNB it succeeds; ZAR shows in the balances once credited, from nothing, and its refund is refused (docs/behaviour.md 13.11)', async () => {
+    const sb = await sandbox()
+    const reference = ref('pwb')
+    const before = (await sb.call('GET', '/merchant/api/v1/balances')).body.data
+    const redirect = (await create(sb, { reference, currency: 'ZAR', bank_code: '250655', amount: 145 })).body.data.authorization.redirect_url
+    expect((await decide(sb, redirect, 'approve')).status).toBe(200)
+    expect(await query(sb, reference)).toMatchObject({ status: 'success', currency: 'ZAR', payment_method: 'pay_with_bank' })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
+    const after = await sb.call('GET', '/merchant/api/v1/balances')
+    expect(after.status).toBe(200)
+    // not a currency every namespace opens with: it shows once credited, from nothing
+    expect(Object.keys(before)).not.toContain('ZAR')
+    expect(after.body.data.ZAR).toEqual({ pending_balance: 0, available_balance: 145 })
+    const refund = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference: reference, reference: ref('rf') })
+    expect(refund.body).toEqual({ status: false, message: 'Refund not supported for this currency, please contact support', data: null })
+  })
+
   it('a control call ends it without a browser, with the message given', async () => {
     const sb = await sandbox()
     const reference = ref('pwb')
