@@ -250,6 +250,22 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(check(answerSchema('post', '/_sandbox/checkouts/{reference}/pay'), paid.body.data)).toEqual([])
   })
 
+  it('describes pay with bank: both spellings, the bank list, their answers as served', async () => {
+    const key = { key: 'sk_test_openapi_pwb' }
+    for (const path of ['/merchant/api/v1/charge/pay-with-bank', '/merchant/api/v1/charges/pay-with-bank']) {
+      const request = { reference: `pwb-openapi-${path.length}`, amount: 1000, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada', email: 'ada@example.com' } }
+      const body = bodySchema('post', path)
+      expect(body.required).toEqual(expect.arrayContaining(['reference', 'amount', 'currency', 'bank_code', 'customer']))
+      expect(check(body, request)).toEqual([])
+      const made = await sandbox.call('POST', path, request, key)
+      expect(made.status).toBe(200)
+      expect(check(answerSchema('post', path), made.body.data)).toEqual([])
+    }
+    const banks = '/merchant/api/v1/charge/pay-with-bank/banks'
+    expect(doc.paths[banks].get.parameters.map((p: any) => p.name)).toEqual(['currency'])
+    expect(check(answerSchema('get', banks), (await sandbox.call('GET', `${banks}?currency=ZAR`, undefined, key)).body.data)).toEqual([])
+  })
+
   it('describes virtual bank accounts: create, get, transactions and the credit call, their answers as served', async () => {
     const V = '/merchant/api/v1/virtual-bank-account'
     const key = { key: 'sk_test_openapi_vba' }
