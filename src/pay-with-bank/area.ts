@@ -10,9 +10,11 @@ import { bankPage, type BankPage } from './page.js'
 import { banksQuerySchema, payWithBankAnswerSchema, payWithBankBanksSchema, payWithBankSchema } from './schemas.js'
 import { PayWithBankService, type PayWithBankCharge } from './service.js'
 
-/** Both spellings public clients send (docs/behaviour.md 13.11). */
-const PATHS = ['/merchant/api/v1/charge/pay-with-bank', '/merchant/api/v1/charges/pay-with-bank'] as const
-const OPERATION = { '/merchant/api/v1/charge/pay-with-bank': 'chargePayWithBank', '/merchant/api/v1/charges/pay-with-bank': 'chargePayWithBankPlural' } as const
+/** Both spellings public clients send, the singular most (docs/behaviour.md 13.11). */
+const SPELLINGS = [
+  { path: '/merchant/api/v1/charge/pay-with-bank', operationId: 'chargePayWithBank', summary: 'Pay with bank: the customer approves at their bank (NGN, ZAR)' },
+  { path: '/merchant/api/v1/charges/pay-with-bank', operationId: 'chargePayWithBankPlural', summary: 'Pay with bank, as the plural spelling some clients send' },
+]
 
 async function charge(c: Context<AppEnv>, payWithBank: PayWithBankService) {
   const created = payWithBank.charge(c.get('ns'), validate(payWithBankSchema, await readJsonObject(c)))
@@ -36,9 +38,8 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
     return { payWithBank, bankPage: bankPage({ store: kit.store, namespaces: kit.namespaces, payWithBank }) }
   },
   routes: [
-    ...PATHS.map((path) => ({
-      method: 'post' as const, path, access: 'secret key' as const, tag: 'pay with bank', operationId: OPERATION[path],
-      summary: path.includes('/charges/') ? 'Pay with bank (the plural spelling some clients send)' : 'Pay with bank: the customer approves at their bank (NGN, ZAR)',
+    ...SPELLINGS.map(({ path, operationId, summary }) => ({
+      method: 'post' as const, path, access: 'secret key' as const, tag: 'pay with bank', operationId, summary,
       description: 'Answers `authorization.redirect_url` (also as `auth_data.redirect_url`): the sandbox bank\'s page, where the customer approves or declines. Approved, the charge ends as the bank\'s entry in the scenario packs says; `POST /_sandbox/charges/{reference}/complete` ends it without a browser.',
       body: { name: 'PayWithBankRequest', schema: payWithBankSchema }, answer: { name: 'PayWithBankCharge', schema: payWithBankAnswerSchema },
       handler: (c: Context<AppEnv>, s: { payWithBank: PayWithBankService }) => charge(c, s.payWithBank),
