@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
 
 /**
  * Pay with bank over app.request() (docs/behaviour.md 13.11): both spellings, the bank list, the
@@ -213,6 +213,22 @@ describe('the bank page and what follows', () => {
     expect(row).toContain('Sandbox Bank (insufficient funds) (000001)')
     expect(row).toContain('waiting for the customer at the bank')
     expect(row).toContain(`Complete ${reference} as success`)
+  })
+
+  it('with --data, a charge made before a restart is approved at its page after it', async () => {
+    const file = tempFile()
+    const first = await makeSandbox({ data: file })
+    const reference = ref('pwb')
+    const redirect = (await create(first, { reference })).body.data.authorization.redirect_url
+    await first.close()
+    const second = await makeSandbox({ data: file })
+    try {
+      expect((await query(second, reference)).status).toBe('processing')
+      expect((await decide(second, redirect, 'approve')).status).toBe(200)
+      expect(await query(second, reference)).toMatchObject({ status: 'success', payment_method: 'pay_with_bank' })
+    } finally {
+      await second.close()
+    }
   })
 
   it('a page of an unknown transaction answers 404 in HTML', async () => {
