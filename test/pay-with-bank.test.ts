@@ -192,6 +192,24 @@ describe('the bank page and what follows', () => {
     expect(refund.body).toEqual({ status: false, message: 'Refund not supported for this currency, please contact support', data: null })
   })
 
+  it("a namespace's pack changes what a bank does, adds a bank, and is refused with the same bank twice", async () => {
+    const sb = await sandbox()
+    const pack = {
+      banks: [
+        { bank_code: '100004', currency: 'NGN', name: 'OPay', outcome: 'failed', message: 'Daily limit reached', label: 'OPay now fails' },
+        { bank_code: '999999', currency: 'NGN', name: 'My Test Bank', outcome: 'success', label: 'mine' },
+      ],
+    }
+    expect((await sb.call('POST', '/_sandbox/scenarios', pack)).status).toBe(200)
+    expect((await sb.call('GET', BANKS)).body.data.map((b: { code: string }) => b.code)).toContain('999999')
+    const reference = ref('pwb')
+    await decide(sb, (await create(sb, { reference })).body.data.authorization.redirect_url, 'approve')
+    expect((await query(sb, reference)).payment_attempts[0].message).toBe('Daily limit reached')
+    const twice = await sb.call('POST', '/_sandbox/scenarios', { banks: [pack.banks[1], pack.banks[1]] })
+    expect(twice.status).toBe(400)
+    expect(JSON.stringify(twice.body)).toContain('banks.1.bank_code')
+  })
+
   it('a control call ends it without a browser, with the message given', async () => {
     const sb = await sandbox()
     const reference = ref('pwb')
