@@ -13,6 +13,7 @@ import { identityArea } from './identity/area.js'
 import { miscArea } from './misc/area.js'
 import { mobileMoneyArea } from './mobile-money/area.js'
 import { chargesArea } from './pay-ins/area.js'
+import { payWithBankArea } from './pay-with-bank/area.js'
 import { payoutsArea } from './payouts/area.js'
 import { refundsArea } from './refunds/area.js'
 import { virtualAccountsArea } from './virtual-accounts/area.js'
@@ -27,6 +28,7 @@ export const AREAS = [
   cardsArea,
   mobileMoneyArea,
   bankTransferArea,
+  payWithBankArea,
   checkoutArea,
   virtualAccountsArea,
   refundsArea,

@@ -1,9 +1,10 @@
 import { TRANSFER_BANK } from './bank-transfer/service.js'
-import { pickTestCard, pickTestWallet } from './checkout/pay.js'
+import { pickTestBank, pickTestCard, pickTestWallet } from './checkout/pay.js'
 import { CHANNEL_CURRENCIES } from './checkout/schemas.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
 import { REFUND_MIN } from './refunds/service.js'
 import { formatMoney } from './money.js'
+import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
@@ -43,6 +44,7 @@ export function formatMagic(m: Magic): string {
     parts.push(table(['reference', 'status', 'amount', 'label'], m.authorizations.map((a) => [a.reference, a.status, String(a.amount), a.label])))
   }
   parts.push(checkoutPart(m))
+  parts.push(payWithBankPart(m))
   parts.push(virtualAccountsPart(m))
   parts.push(refundsPart(m))
   parts.push(payoutsPart(m))
@@ -62,13 +64,17 @@ function checkoutPart(m: Magic): string {
     const wallet = (want: 'success' | 'failed') => pickTestWallet(m.wallets, currency, want)?.number ?? '(none: give one)'
     rows.push(['mobile_money', currency, wallet('success'), wallet('failed'), feeText(m.settings.fees.mobile_money)])
   }
+  for (const currency of CHANNEL_CURRENCIES.pay_with_bank) {
+    const bank = (want: 'success' | 'failed') => pickTestBank(m.banks, currency, want)?.bank_code ?? '(none: give one)'
+    rows.push(['pay_with_bank', currency, bank('success'), bank('failed'), feeText(m.settings.fees.pay_with_bank)])
+  }
   return [
     '\nCheckout Standard\n',
     'POST /merchant/api/v1/charges/initialize answers {reference, checkout_url}; the page is <origin>/checkout/<transaction reference>/pay.\n',
-    `A checkout nobody pays expires after ${CHECKOUT_HOURS} h on the namespace clock. pay_with_bank is accepted in channels, never offered.\n`,
-    'Without a browser: POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "amount"?}\n',
+    `A checkout nobody pays expires after ${CHECKOUT_HOURS} h on the namespace clock.\n`,
+    'Without a browser: POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "bank_code"?, "amount"?}\n',
     '  and POST /_sandbox/checkouts/<reference>/cancel. A failed attempt leaves the checkout open for another; cancel ends it.\n',
-    'Without card or wallet, the pay call uses the first test value that ends as outcome:\n',
+    'Without card, wallet or bank, the pay call uses the first test value that ends as outcome:\n',
     table(['channel', 'currencies', 'outcome success', 'outcome failed', 'fee (the paying channel\'s)'], rows),
     `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${m.settings.transfer_account_minutes} min;\n`,
     `with nothing sent, the expected amount arrives by itself ${m.settings.transfer_delay_seconds} s after it is issued (namespace clock),\n`,
@@ -82,6 +88,19 @@ function checkoutPart(m: Magic): string {
         ['under', 'all of it is returned; the checkout stays open for another transfer'],
       ],
     ),
+  ].join('')
+}
+
+/** Pay with bank (docs/behaviour.md 13.11): the banks of each currency and what each does once approved. */
+function payWithBankPart(m: Magic): string {
+  const minimums = Object.entries(PAY_WITH_BANK_MIN).map(([currency, min]) => `${currency} ${min}`).join(', ')
+  return [
+    '\nPay with bank\n',
+    `POST /merchant/api/v1/charge/pay-with-bank (or charges/), at least ${minimums}; fee ${feeText(m.settings.fees.pay_with_bank)}.\n`,
+    'The customer approves or declines at data.authorization.redirect_url (<origin>/_sandbox/pay-with-bank/<transaction reference>);\n',
+    'declined, the charge fails. Approved, it ends as its bank says:\n',
+    table(['bank_code', 'currency', 'name', 'on approval', 'label'], m.banks.map((b) => [b.bank_code, b.currency, b.name, b.outcome === 'failed' ? `failed: ${b.message}` : b.outcome, b.label])),
+    'Any other bank_code is refused. Without a browser: POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}.\n',
   ].join('')
 }
 

@@ -163,6 +163,7 @@ const TAGS: Record<string, string> = {
   cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund',
   'mobile money': 'Mobile money charges (KES, GHS) with OTP and STK prompt',
   'bank transfer': 'Bank transfer pay-ins to a temporary account (NGN)',
+  'pay with bank': "Pay with bank (NGN, ZAR): the customer approves the payment on the sandbox bank's page; the banks each currency takes",
   checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser',
   'virtual accounts': "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call",
   balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them",

@@ -81,10 +81,11 @@ describe('GET /checkout/:tx/pay', () => {
     expect(t).toContain('NGN 1,500.00')
     expect(t).toContain(reference)
     expect(t).toContain('Two tickets')
-    // NGN: card and bank transfer (mobile money takes KES and GHS)
+    // NGN: card, bank transfer and pay with bank (mobile money takes KES and GHS)
     expect([...page.html.matchAll(/<a href="[^"]*\?channel=(\w+)"[^>]*>([^<]+)<\/a>/g)].map((m) => [m[1], m[2]])).toEqual([
       ['card', 'Card'],
       ['bank_transfer', 'Bank transfer'],
+      ['pay_with_bank', 'Pay with bank'],
     ])
     for (const [id, label] of [
       ['card_number', 'Card number'],
@@ -307,6 +308,54 @@ describe('bank transfer on the page', () => {
     await step(sb, path, { action: 'bank_transfer' })
     expect((await step(sb, path, { action: 'sent', amount: 'more' })).location).toBe(landed(reference))
     expect((await query(sb, reference)).status).toBe('success')
+  })
+})
+
+describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
+  it("lists the currency's banks; the customer goes to the bank's page, approves, and lands on redirect_url", async () => {
+    const sb = await sandbox()
+    const { path, reference } = await open(sb)
+    const form = await get(sb, `${path}?channel=pay_with_bank`)
+    expect(asks(form.html)).toBe('pay_with_bank')
+    expect([...form.html.matchAll(/<option value="(\d+)">([^<]+)<\/option>/g)].map((m) => m[1])).toEqual(['100004', '100033', '000001', '000002'])
+    const waiting = await step(sb, path, { action: 'pay_with_bank', bank_code: '100004' })
+    expect(text(waiting.html)).toContain('Approve the payment at OPay')
+    const link = /href="(\/_sandbox\/pay-with-bank\/KPY-PB-[^"]+)"/.exec(waiting.html)?.[1]
+    expect(link).toBeDefined()
+    const approved = await post(sb, link!, { decision: 'approve' })
+    expect(approved.status).toBe(302)
+    const back = new URL(approved.location!)
+    expect(back.pathname).toBe(path)
+    const end = await get(sb, back.pathname + back.search)
+    expect([end.status, end.location]).toEqual([302, landed(reference)])
+    expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'pay_with_bank' })
+    const events = (await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data
+    expect(events.map((e: any) => [e.event, e.data.payment_method])).toEqual([['charge.success', 'pay_with_bank']])
+  })
+
+  it('declined at the bank, the attempt fails and the checkout stays open; a bad bank is refused on the page', async () => {
+    const sb = await sandbox()
+    const { path, reference } = await open(sb)
+    const refused = await post(sb, path, { action: 'pay_with_bank', bank_code: '250655' })
+    expect(refused.status).toBe(400)
+    expect(text(refused.html)).toContain('Bank must be the code of a bank of')
+    const waiting = await step(sb, path, { action: 'pay_with_bank', bank_code: '100033' })
+    const link = /href="(\/_sandbox\/pay-with-bank\/KPY-PB-[^"]+)"/.exec(waiting.html)![1]
+    const declined = await post(sb, link, { decision: 'decline' })
+    expect(new URL(declined.location!).pathname).toBe(path)
+    const again = await get(sb, path)
+    expect(text(again.html)).toContain('Payment failed: Payment was declined by the customer at the bank')
+    expect(await query(sb, reference)).toMatchObject({ status: 'processing', payment_attempts: [{ channel: 'pay_with_bank', status: 'failed' }] })
+    // the control call pays it at the bank the packs say succeeds
+    const paid = await sb.call('POST', `/_sandbox/checkouts/${reference}/pay`, { channel: 'pay_with_bank' })
+    expect(paid.body.data).toMatchObject({ status: 'success', payment_method: 'pay_with_bank' })
+  })
+
+  it('is not offered where the currency does not take it', async () => {
+    const sb = await sandbox()
+    const { path } = await open(sb, { currency: 'KES', channels: ['mobile_money', 'pay_with_bank'] })
+    expect((await get(sb, path)).html).not.toContain('channel=pay_with_bank')
+    expect((await post(sb, path, { action: 'pay_with_bank', bank_code: '100004' })).status).toBe(400)
   })
 })
 

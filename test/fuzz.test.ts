@@ -190,6 +190,8 @@ interface Fx {
   /** a rate quote, and a conversion done */
   rateRef: string
   conversionRef: string
+  /** a pay with bank charge awaiting the customer at the bank */
+  pwbTx: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -228,6 +230,7 @@ function fixtures(key: string): Promise<Fx> {
       const batch = await ok200('POST', '/api/v1/transactions/disburse/bulk', key, bulkBody())
       const rate = await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())
       const conversion = await ok200('POST', `${M}/conversions/`, key, { rate_reference: (await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())).data.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
+      const pwb = await ok200('POST', `${M}/charge/pay-with-bank`, key, pwbBody())
       return {
         key,
         pinTx: pin.tx,
@@ -250,6 +253,7 @@ function fixtures(key: string): Promise<Fx> {
         batchRef: batch.data.reference,
         rateRef: rate.data.reference,
         conversionRef: conversion.data.reference,
+        pwbTx: pwb.data.transaction_reference,
       }
     })()
     fixtureCache.set(key, fx)
@@ -297,6 +301,7 @@ const identityBody = (id: string) => () => ({
 const checkoutBody = () => ({ reference: ref('co-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada' }, redirect_url: 'https://merchant.example/back?x=1', metadata: { order: '42' } })
 const vbaBody = () => ({ account_name: 'Ada Obi', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada Obi', email: 'ada@example.com' }, kyc: { bvn: '22222222222', nin: '11111111111' } })
 const conversionQuote = () => ({ from_currency: 'USD', to_currency: 'NGN', amount: 10, reference: 'customer-42' })
+const pwbBody = () => ({ reference: ref('pwb-fuzz'), amount: '1500.00', currency: 'NGN', bank_code: '100004', customer: { name: 'Ada Obi', email: 'buyer@example.com' }, redirect_url: 'https://merchant.example/back', notification_url: null, metadata: { order: '42' } })
 const clearFaults = async (fx: Fx) => {
   await ok200('DELETE', '/_sandbox/faults', fx.key)
 }
@@ -335,6 +340,10 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST' as const, path: () => `${prefix}/gh/passport`, body: identityBody('G0000555') },
   ]),
   // bank transfer (docs/behaviour.md 13.2)
+  // pay with bank, both spellings (docs/behaviour.md 13.11)
+  { method: 'POST', path: () => `${M}/charge/pay-with-bank`, body: pwbBody },
+  { method: 'POST', path: () => `${M}/charges/pay-with-bank`, body: () => ({ ...pwbBody(), currency: 'ZAR', bank_code: '250655', amount: 14.5 }) },
+  { method: 'GET', path: () => `${M}/charge/pay-with-bank/banks`, query: () => ({ currency: 'ZAR' }) },
   { method: 'POST', path: () => `${M}/charges/bank-transfer`, body: () => ({ reference: ref('bt-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com' }, auto_complete: false }) },
   // Checkout Standard (docs/behaviour.md 13.1)
   { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
@@ -449,6 +458,8 @@ const ENDPOINTS: Endpoint[] = [
   ),
   // the customer's browser (docs/behaviour.md 8) and the dashboard: HTML
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true },
+  { method: 'GET', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${p}`, hasParam: true, html: true },
+  { method: 'POST', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
   // the hosted checkout page (docs/behaviour.md 13.1.1): HTML, posts answered 303
   { method: 'GET', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, query: () => ({ channel: 'card' }) },

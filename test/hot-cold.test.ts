@@ -52,8 +52,12 @@ async function script(sb: TestSandbox): Promise<unknown[]> {
   refs.push('order-bt-1')
   await call('POST', `${M}/charges/bank-transfer`, { reference: 'order-bt-1', amount: 20_000, currency: 'NGN', auto_complete: false, customer: { email: 'a@b.co' } })
   await call('POST', '/_sandbox/charges/order-bt-1/complete', { outcome: 'success' })
-  // checkouts, paid by card and by wallet
-  for (const [reference, channel, currency] of [['order-co-1', 'card', 'NGN'], ['order-co-2', 'mobile_money', 'KES']]) {
+  // pay with bank, completed by the control call
+  refs.push('order-pwb-1')
+  await call('POST', `${M}/charge/pay-with-bank`, { reference: 'order-pwb-1', amount: 2500, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada', email: 'a@b.co' } })
+  await call('POST', '/_sandbox/charges/order-pwb-1/complete', { outcome: 'success' })
+  // checkouts, paid by card, by wallet and with bank
+  for (const [reference, channel, currency] of [['order-co-1', 'card', 'NGN'], ['order-co-2', 'mobile_money', 'KES'], ['order-co-3', 'pay_with_bank', 'NGN']]) {
     refs.push(reference)
     await call('POST', `${M}/charges/initialize`, { reference, amount: 3000, currency, customer: { email: 'a@b.co', name: 'Ada' }, redirect_url: 'https://merchant.example/back' })
     await call('POST', `/_sandbox/checkouts/${reference}/pay`, { channel })

@@ -16,10 +16,9 @@ describe('sandbox magic: Checkout Standard', () => {
     const text = magicOf([])
     expect(text).toContain('\nCheckout Standard\n')
     expect(text).toContain('<origin>/checkout/<transaction reference>/pay')
-    expect(text).toContain('POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "amount"?}')
+    expect(text).toContain('POST /_sandbox/checkouts/<reference>/pay {"channel", "outcome"?, "card"?, "mobile_money"?, "bank_code"?, "amount"?}')
     expect(text).toContain('POST /_sandbox/checkouts/<reference>/cancel')
     expect(text).toContain('expires after 24 h on the namespace clock')
-    expect(text).toContain('pay_with_bank is accepted in channels, never offered')
     expect(text).toContain('10 digits at wema (035), open 30 min')
     expect(text).toContain('the expected amount arrives by itself 120 s after it is issued')
     expect(rowOf(text, 'over')).toEqual(['over', 'success; the excess is returned to the payer'])
@@ -27,6 +26,7 @@ describe('sandbox magic: Checkout Standard', () => {
     expect(rowOf(text, 'card', 'NGN, USD')).toEqual(['card', 'NGN, USD', '4084127883172787', '506066506066506067', '1.4%, cap 2000'])
     expect(rowOf(text, 'mobile_money', 'KES')).toEqual(['mobile_money', 'KES', '254700000000', '254734611986', '1.5%'])
     expect(rowOf(text, 'mobile_money', 'GHS')?.slice(2, 4)).toEqual(['233240000000', '233274611986'])
+    expect(rowOf(text, 'pay_with_bank', 'NGN')).toEqual(['pay_with_bank', 'NGN', '100004', '000001', '1.5%, cap 2000'])
   })
 
   it('names the card and wallet the control pay call uses, as the packs make them', async () => {
@@ -45,6 +45,20 @@ describe('sandbox magic: Checkout Standard', () => {
       expect(attempt.status).toBe(outcome)
       expect(`${attempt.card.first_six}${attempt.card.last_four}`).toBe(`${number.slice(0, 6)}${number.slice(-4)}`)
     }
+  })
+})
+
+describe('sandbox magic: pay with bank', () => {
+  it("lists each currency's banks, what each does once approved, the minimums, the fee and the control call", () => {
+    const text = magicOf([])
+    expect(text).toContain('\nPay with bank\n')
+    expect(text).toContain('at least NGN 200, ZAR 1; fee 1.5%, cap 2000')
+    expect(text).toContain('<origin>/_sandbox/pay-with-bank/<transaction reference>')
+    expect(rowOf(text, '100004')).toEqual(['100004', 'NGN', 'OPay', 'success', 'NGN: approved, success'])
+    expect(rowOf(text, '000001')?.[3]).toBe('failed: Insufficient funds')
+    expect(rowOf(text, '000002')?.[3]).toBe('processing')
+    expect(rowOf(text, '250655')?.slice(0, 3)).toEqual(['250655', 'ZAR', 'FNB'])
+    expect(text).toContain('POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}')
   })
 })
 

@@ -9,7 +9,7 @@ const documentedRoutes = () => AREAS.flatMap((a) => a.routes as readonly Route<u
 
 /** Routes served but not part of the JSON API: HTML pages for a browser, and the document itself. */
 // the customer's pages (3DS, checkout) and the dashboard are HTML for a browser
-const NOT_DOCUMENTED = [/^\/_sandbox\/3ds\//, /^\/checkout\//, /^\/_sandbox\/ui(\/|$)/, /^\/_sandbox\/openapi\.json$/]
+const NOT_DOCUMENTED = [/^\/_sandbox\/3ds\//, /^\/_sandbox\/pay-with-bank\//, /^\/checkout\//, /^\/_sandbox\/ui(\/|$)/, /^\/_sandbox\/openapi\.json$/]
 
 /**
  * A small JSON Schema (2020-12) check, enough for what zod emits for request bodies: type,
@@ -116,9 +116,9 @@ describe('GET /_sandbox/openapi.json', () => {
       properties: { status: { type: 'boolean' }, message: { type: 'string' } },
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'checkout', 'virtual accounts', 'balances', 'refunds', 'conversions', 'payouts', 'direct debit', 'identity', 'charges', 'misc', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'checkout', 'virtual accounts', 'balances', 'refunds', 'conversions', 'payouts', 'direct debit', 'identity', 'charges', 'misc', 'control'])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'payouts', 'refunds', 'virtual accounts'])
+    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'refunds', 'virtual accounts'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
@@ -242,11 +242,28 @@ describe('GET /_sandbox/openapi.json', () => {
     expect(pay.responses['409']).toEqual({ $ref: '#/components/responses/Conflict' })
     const payBody = bodySchema('post', '/_sandbox/checkouts/{reference}/pay')
     expect(check(payBody, { channel: 'bank_transfer', amount: 1500 })).toEqual([])
-    expect(check(payBody, { channel: 'pay_with_bank' })).toEqual(['$.channel: not in enum'])
+    expect(check(payBody, { channel: 'pay_with_bank', bank_code: '100004' })).toEqual([])
+    expect(check(payBody, { channel: 'wire' })).toEqual(['$.channel: not in enum'])
     expect(doc.paths['/_sandbox/checkouts/{reference}/cancel'].post.requestBody).toBeUndefined()
     const paid = await sandbox.call('POST', '/_sandbox/checkouts/co-order-0001/pay', { channel: 'bank_transfer' })
     expect(paid.status).toBe(200)
     expect(check(answerSchema('post', '/_sandbox/checkouts/{reference}/pay'), paid.body.data)).toEqual([])
+  })
+
+  it('describes pay with bank: both spellings, the bank list, their answers as served', async () => {
+    const key = { key: 'sk_test_openapi_pwb' }
+    for (const path of ['/merchant/api/v1/charge/pay-with-bank', '/merchant/api/v1/charges/pay-with-bank']) {
+      const request = { reference: `pwb-openapi-${path.length}`, amount: 1000, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada', email: 'ada@example.com' } }
+      const body = bodySchema('post', path)
+      expect(body.required).toEqual(expect.arrayContaining(['reference', 'amount', 'currency', 'bank_code', 'customer']))
+      expect(check(body, request)).toEqual([])
+      const made = await sandbox.call('POST', path, request, key)
+      expect(made.status).toBe(200)
+      expect(check(answerSchema('post', path), made.body.data)).toEqual([])
+    }
+    const banks = '/merchant/api/v1/charge/pay-with-bank/banks'
+    expect(doc.paths[banks].get.parameters.map((p: any) => p.name)).toEqual(['currency'])
+    expect(check(answerSchema('get', banks), (await sandbox.call('GET', `${banks}?currency=ZAR`, undefined, key)).body.data)).toEqual([])
   })
 
   it('describes virtual bank accounts: create, get, transactions and the credit call, their answers as served', async () => {
@@ -272,7 +289,7 @@ describe('GET /_sandbox/openapi.json', () => {
   it("the charge query's record lists every status and payment method, pending, expired and bank_transfer among them", async () => {
     const record = answerSchema('get', '/merchant/api/v1/charges/{reference}')
     expect(record.properties.status.enum).toEqual(['pending', 'processing', 'success', 'failed', 'expired'])
-    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer'])
+    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank'])
     // as served: a pending checkout, one paid by bank transfer, one expired
     const at = (reference: string) => ({ reference, amount: 900, currency: 'NGN', customer: { email: 'ada@example.com' } })
     const key = { key: 'sk_test_openapi_records' }

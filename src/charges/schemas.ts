@@ -62,6 +62,9 @@ export const httpUrlSchema = z.string().max(MAX_LENGTH.url, atMost(MAX_LENGTH.ur
 /** An optional URL where `null` is the field left out, as public clients send the ones they were not given (CONTRACT 14). */
 export const optionalUrlSchema = httpUrlSchema.nullish().transform((v) => v ?? undefined).optional()
 
+/** An optional field of any type where `null` is the field left out, as public clients send it (CONTRACT 14). */
+export const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined).optional()
+
 /**
  * What is wrong with a major-unit amount (a number, > 0 or >= 0 where zero is allowed, at most 2
  * decimals), or undefined when nothing is.
@@ -98,8 +101,8 @@ function outside(major: number, within: { min: number; max: number } | undefined
 
 /** every status a charge record may have (the compiler checks the list against `ChargeStatus`) */
 const STATUSES = ['pending', 'processing', 'success', 'failed', 'expired'] as const satisfies readonly ChargeStatus[]
-const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer'] as const satisfies readonly PaymentMethod[]
-const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer'] as const satisfies readonly PaymentAttempt['channel'][]
+const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank'] as const satisfies readonly PaymentMethod[]
+const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer', 'pay_with_bank'] as const satisfies readonly PaymentAttempt['channel'][]
 // and none is missing from the lists
 const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true
 void _all

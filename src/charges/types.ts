@@ -10,7 +10,7 @@ import { ARRAY, NUMBER, OBJECT, STRING, maybe } from '../store/validate.js'
  */
 export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'expired'
 /** how a charge is paid: a channel */
-export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer'
+export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer' | 'pay_with_bank'
 /**
  * what a charge record is: a channel's charge, a checkout whose channel the customer picks, or a
  * transfer into a virtual bank account (paid by bank transfer: docs/behaviour.md 13.3)
@@ -20,7 +20,7 @@ export type ChargeKind = PaymentMethod | 'checkout' | 'virtual_account'
 export interface PaymentAttempt {
   reference: string
   status: ChargeStatus
-  channel: 'card' | 'mobile_money' | 'bank_account' | 'bank_transfer'
+  channel: 'card' | 'mobile_money' | 'bank_account' | 'bank_transfer' | 'pay_with_bank'
   message: string
 }
 

@@ -8,6 +8,7 @@ import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import type { MobileMoneyService } from '../mobile-money/service.js'
+import type { PayWithBankService } from '../pay-with-bank/service.js'
 import { checkoutPage, type CheckoutPage } from './page.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { payAsCustomer } from './pay.js'
@@ -33,14 +34,14 @@ export function checkoutSummary(checkout: CheckoutService, ns: string, charge: F
 const summary = { name: 'CheckoutSummary', schema: checkoutSummarySchema }
 
 /** The channels a checkout's attempts are charges of: built before it (src/areas.ts). */
-type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTransfer: BankTransferService }
+type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTransfer: BankTransferService; payWithBank: PayWithBankService }
 
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
   build(kit) {
     const { namespaces, kinds } = kit
-    const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer)
+    const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer, kit.payWithBank)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)
@@ -63,7 +64,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       method: 'post', path: '/merchant/api/v1/charges/initialize', access: 'secret key', tag: 'checkout', operationId: 'initializeCheckout',
       summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
       answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
-      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.`,
+      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS, pay with bank NGN. An unpaid checkout expires after 24 hours on the namespace clock.`,
       handler: async (c, { checkout }) => {
         const input = validate(initializeSchema, await readJsonObject(c))
         const charge = checkout.initialize(c.get('ns'), input)
@@ -73,7 +74,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
     {
       method: 'post', path: '/_sandbox/checkouts/:reference/pay', access: 'control', tag: 'checkout', operationId: 'payCheckout',
       summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: { name: 'CheckoutPayRequest', schema: controlPaySchema }, answer: summary, step: true,
-      description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). `reference` is the merchant's or the transaction reference.",
+      description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). Pay with bank is approved at `bank_code` (the packs' first bank of the currency that ends as `outcome` when absent). `reference` is the merchant's or the transaction reference.",
       handler: async (c, { checkout, scenarios, namespaces }) => {
         const ns = c.get('ns')
         const input = validate(controlPaySchema, await readJsonObject(c))

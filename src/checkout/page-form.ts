@@ -23,6 +23,7 @@ export const FIELD_LABEL = {
   state: 'State',
   zip_code: 'Postal code',
   country: 'Country',
+  bank_code: 'Bank',
 } as const
 export type PageField = keyof typeof FIELD_LABEL
 export type FormErrors = Partial<Record<PageField | 'form', string>>
@@ -38,9 +39,10 @@ export type PageAction =
   | { action: 'mobile_money'; number: string }
   | { action: 'prompt'; pin: string }
   | { action: 'bank_transfer' }
+  | { action: 'pay_with_bank'; bank_code: string }
   | { action: 'sent'; amount: BankAmount }
 
-export const ACTIONS = ['card', 'pin', 'otp', 'avs', 'phone', 'mobile_money', 'prompt', 'bank_transfer', 'sent'] as const
+export const ACTIONS = ['card', 'pin', 'otp', 'avs', 'phone', 'mobile_money', 'prompt', 'bank_transfer', 'pay_with_bank', 'sent'] as const
 
 /** What the customer typed, to fill the form again after a refusal: never the CVV, PIN or OTP. */
 export type Echo = Partial<Record<'card_number' | 'expiry' | 'phone' | 'address' | 'city' | 'state' | 'zip_code' | 'country', string>>
@@ -107,6 +109,9 @@ export function parseAction(form: URLSearchParams, currency: string): Parsed {
     case 'bank_transfer':
       value = { action }
       break
+    case 'pay_with_bank':
+      value = { action, bank_code: need('bank_code', /^\d{3,10}$/, 'must be one of the banks listed') }
+      break
     case 'sent': {
       const amount = get('amount') || 'exact'
       if (amount !== 'exact' && amount !== 'less' && amount !== 'more') errors.form = 'Choose the amount you sent'
@@ -147,4 +152,5 @@ export const SERVICE_FIELD: Record<string, PageField> = {
   'authorization.phone': 'phone',
   'mobile_money.number': 'phone',
   currency: 'phone',
+  bank_code: 'bank_code',
 }

@@ -2,7 +2,7 @@ import { HtmlPage } from '../http/html-page.js'
 import type { Child, FC, PropsWithChildren } from 'hono/jsx'
 import { formatMoney } from '../money.js'
 import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
-import type { PageChannel } from './schemas.js'
+import type { CheckoutChannel } from './schemas.js'
 
 /**
  * The hosted checkout page's markup (docs/behaviour.md 13.1.1): server-rendered, no script, every
@@ -26,7 +26,7 @@ nav ul{list-style:none;display:flex;flex-wrap:wrap;gap:8px;margin:0 0 18px;paddi
 nav a{display:block;padding:10px 14px;border:2px solid #cfd6e2;border-radius:8px;color:#1c2430;text-decoration:none;font-weight:600}
 nav a[aria-current=page]{border-color:#0b3d91;background:#e9f0fc;color:#0b3d91}
 label{display:block;font-weight:600;margin:12px 0 4px}
-input[type=text],input[type=tel],input[type=password]{width:100%;font:inherit;padding:10px 12px;border:1px solid #b8c1cf;border-radius:8px}
+input[type=text],input[type=tel],input[type=password],select{width:100%;font:inherit;padding:10px 12px;border:1px solid #b8c1cf;border-radius:8px}
 input[aria-invalid=true]{border-color:#b42318}
 .row{display:grid;grid-template-columns:1fr 1fr;gap:12px}
 .err{color:#b42318;font-size:14px;margin:4px 0 0}
@@ -44,7 +44,7 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #ffb0
 .foot{font-size:13px;color:#7a8597;text-align:center;margin-top:14px}
 `
 
-export const CHANNEL_LABEL: Record<PageChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', mobile_money: 'Mobile money' }
+export const CHANNEL_LABEL: Record<CheckoutChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', mobile_money: 'Mobile money', pay_with_bank: 'Pay with bank' }
 
 
 export interface Order {
@@ -123,7 +123,7 @@ const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, at
 )
 
 /** The choice of channel: links, the chosen one marked current. */
-export const ChannelChoice: FC<{ base: string; channels: readonly PageChannel[]; chosen: PageChannel }> = ({ base, channels, chosen }) =>
+export const ChannelChoice: FC<{ base: string; channels: readonly CheckoutChannel[]; chosen: CheckoutChannel }> = ({ base, channels, chosen }) =>
   channels.length < 2 ? null : (
     <nav aria-label="Payment method">
       <ul>
@@ -222,6 +222,39 @@ export const TransferStart: FC<{ base: string; amount: string }> = ({ base, amou
   <ActionForm base={base} action="bank_transfer" button="Pay" label="Pay by bank transfer">
     <p>You will be shown an account to send {amount} to from your bank's app.</p>
   </ActionForm>
+)
+
+/** Pay with bank: the bank to pay from; the customer approves at the bank's page next. */
+export const BankStart: FC<{ base: string; amount: string; banks: readonly { name: string; bank_code: string }[]; errors: FormErrors }> = ({ base, amount, banks, errors }) => (
+  <ActionForm base={base} action="pay_with_bank" button="Continue to your bank" label="Pay with bank">
+    <p>You will approve {amount} at your bank.</p>
+    <div>
+      <label for="f-bank_code">{FIELD_LABEL.bank_code}</label>
+      <select id="f-bank_code" name="bank_code" required aria-invalid={errors.bank_code ? 'true' : undefined} aria-describedby={errors.bank_code ? 'e-bank_code' : undefined}>
+        {banks.map((b) => (
+          <option value={b.bank_code}>{b.name}</option>
+        ))}
+      </select>
+      {errors.bank_code ? (
+        <p class="err" id="e-bank_code">
+          {errors.bank_code}
+        </p>
+      ) : null}
+    </div>
+  </ActionForm>
+)
+
+/** Pay with bank under way: the customer approves at the bank's page, which sends them back here. */
+export const AtTheBank: FC<{ bank: string; page: string; base: string }> = ({ bank, page, base }) => (
+  <>
+    <p role="status">Approve the payment at {bank}. You come back here once you have.</p>
+    <a class="button primary" href={page}>
+      Go to {bank}
+    </a>
+    <p>
+      <a href={base}>Check again</a>
+    </p>
+  </>
 )
 
 export interface AccountView {

@@ -9,10 +9,13 @@ import { readBodyText } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
+import { bankPagePath } from '../pay-with-bank/service.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import {
   Alert,
+  AtTheBank,
+  BankStart,
   CHANNEL_LABEL,
   CancelForm,
   CardForm,
@@ -30,7 +33,7 @@ import {
   type AttemptLine,
   type Order,
 } from './page-views.js'
-import type { PageChannel } from './schemas.js'
+import type { CheckoutChannel } from './schemas.js'
 import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
 
 /**
@@ -91,7 +94,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
     if (current && !asked) {
       body = <>{stepOf(ns, co, current, base, merchant, errors, echo)}</>
     } else {
-      const chosen: PageChannel = asked ?? (co.default_channel && channels.includes(co.default_channel) ? co.default_channel : channels[0] ?? 'card')
+      const chosen: CheckoutChannel = asked ?? (co.default_channel && channels.includes(co.default_channel) ? co.default_channel : channels[0] ?? 'card')
       const last = all.at(-1)
       const notice = !Object.keys(errors).length && !current && last && (last.status === 'failed' || last.status === 'expired')
         ? `Payment ${last.status === 'expired' ? 'expired' : 'failed'}: ${last.failure_message ?? last.response_message}. You can try again, with the same or another method.`
@@ -104,6 +107,8 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
             <CardForm base={base} errors={errors} echo={echo} />
           ) : chosen === 'mobile_money' ? (
             <WalletForm base={base} errors={errors} echo={echo} currency={co.currency} />
+          ) : chosen === 'pay_with_bank' ? (
+            <BankStart base={base} amount={formatMoney(co.currency, co.amount)} banks={checkout.banks(ns, co)} errors={errors} />
           ) : (
             <TransferStart base={base} amount={formatMoney(co.currency, co.amount)} />
           )}
@@ -153,6 +158,14 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
         </>
       )
     }
+    if (a.kind === 'pay_with_bank') {
+      return (
+        <>
+          <Alert errors={{ form: errors.form }} />
+          <AtTheBank bank={a.bank.name} page={bankPagePath(a.transaction_reference)} base={base} />
+        </>
+      )
+    }
     const t = a as Frozen<BankTransferCharge>
     const amounts = transferAmounts(t.amount_expected)
     const lastIn = t.transfers.at(-1)
@@ -180,7 +193,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
-        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as PageChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
+        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as CheckoutChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
         : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
     const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
     return c.html(
@@ -217,6 +230,9 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
         return
       case 'bank_transfer':
         checkout.payBankTransfer(ns, co.transaction_reference, merchantOf(ns))
+        return
+      case 'pay_with_bank':
+        checkout.payWithBankAt(ns, co.transaction_reference, a.bank_code, `${originOf(c.req.url)}${pagePath(co.transaction_reference)}`)
         return
       case 'sent': {
         const under = checkout.current(ns, co)
@@ -261,7 +277,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
     const parsed = parseAction(form, co.currency)
     // a refused start of a channel shows that channel's form again; a refused step, the step
     const action = parsed.ok ? parsed.value.action : parsed.action
-    const chosen = action === 'card' || action === 'mobile_money' || action === 'bank_transfer' ? action : undefined
+    const chosen = action === 'card' || action === 'mobile_money' || action === 'bank_transfer' || action === 'pay_with_bank' ? action : undefined
     if (!parsed.ok) return c.html(view(ns, co, { chosen, errors: parsed.errors, echo: parsed.echo }), 400)
     try {
       act(c, ns, co, parsed.value)

@@ -9,7 +9,8 @@ import type { CheckoutCharge, CheckoutService } from './service.js'
  * on the page would, for CI without a browser. Without a card or wallet, the channel's first test
  * value whose outcome is the one asked for; every step is answered with the pack's values (PIN,
  * OTP, address, phone; the 3DS page approved), so the attempt ends as its test value says. A bank
- * transfer arrives with `amount` (the expected amount when absent).
+ * transfer arrives with `amount` (the expected amount when absent). Pay with bank is approved at
+ * the bank's page: the bank given, or the first of the currency that ends as asked.
  */
 
 /** what the scripted customer answers at the steps that ask for details */
@@ -37,6 +38,9 @@ export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, n
     let child = checkout.payMobileMoney(ns, tx, number)
     if (child.status === 'processing' && child.pending_steps[0] === 'OTP') child = checkout.authorizeMobileMoney(ns, tx, wallet?.otp ?? settings.otp)
     if (child.status === 'processing' && child.pending_steps[0] === 'STK_PROMPT') checkout.answerPrompt(ns, tx, wallet?.pin ?? settings.pin)
+  } else if (input.channel === 'pay_with_bank') {
+    checkout.payWithBankAt(ns, tx, input.bank_code ?? testBank(scenarios, ns, c.currency, want), returnUrl)
+    checkout.decideAtBank(ns, tx, 'approve')
   } else {
     checkout.payBankTransfer(ns, tx, merchant)
     if (want === 'failed') checkout.completeCurrent(ns, tx, 'failed')
@@ -60,6 +64,17 @@ function testCard(scenarios: Scenarios, ns: string, want: 'success' | 'failed'):
   const pick = pickTestCard(scenarios.forNs(ns).cards.values(), want)
   if (!pick) throw invalid({ card: `no test card of the active packs ends as ${want}: give one` })
   return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
+}
+
+/** The first bank of the currency that ends as `want` once approved (`sandbox magic` shows it too). */
+export function pickTestBank<B extends { outcome: string; currency: string }>(banks: Iterable<B>, currency: string, want: 'success' | 'failed'): B | undefined {
+  return [...banks].find((b) => b.currency === currency && b.outcome === want)
+}
+
+function testBank(scenarios: Scenarios, ns: string, currency: string, want: 'success' | 'failed'): string {
+  const pick = pickTestBank(scenarios.forNs(ns).banks.values(), currency, want)
+  if (!pick) throw invalid({ bank_code: `no bank of the active packs in ${currency} ends as ${want}: give one` })
+  return pick.bank_code
 }
 
 /** The pack's first wallet of the currency that ends as `want`. */

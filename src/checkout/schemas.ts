@@ -6,9 +6,6 @@ import { z } from '../http/zod-messages.js'
 export const CHECKOUT_CHANNELS = ['card', 'bank_transfer', 'mobile_money', 'pay_with_bank'] as const
 export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number]
 
-/** the channels the hosted page offers (pay with bank is accepted in `channels`, never offered) */
-export type PageChannel = Exclude<CheckoutChannel, 'pay_with_bank'>
-
 export const CHECKOUT_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
 
 /** the currencies each channel takes in the sandbox */
@@ -46,7 +43,7 @@ export const initializeSchema = z
   .superRefine((v, ctx) => {
     for (const key of Object.keys(v)) if (!FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'is not allowed' })
     const channels = v.channels ?? CHECKOUT_CHANNELS
-    if (v.channels && !v.channels.some((ch) => ch !== 'pay_with_bank' && CHANNEL_CURRENCIES[ch].includes(v.currency))) {
+    if (v.channels && !v.channels.some((ch) => CHANNEL_CURRENCIES[ch].includes(v.currency))) {
       ctx.addIssue({ code: 'custom', path: ['channels'], message: `must hold a channel that takes ${v.currency}` })
     }
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
@@ -72,11 +69,13 @@ export type CheckoutCard = z.infer<typeof cardSchema>
 /** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1) */
 export const controlPaySchema = z
   .object({
-    channel: z.enum(['card', 'bank_transfer', 'mobile_money']),
+    channel: z.enum(CHECKOUT_CHANNELS),
     outcome: z.enum(['success', 'failed']).optional(),
     card: cardSchema.optional(),
     mobile_money: z.object({ number: z.string().regex(/^\+?\d{10,15}$/, 'must be the wallet number in international format, digits only') }).optional(),
     amount: amountSchema().optional(),
+    /** pay with bank: the bank the customer picks (the first of the packs' that ends as `outcome` when absent) */
+    bank_code: z.string().min(1).optional(),
   })
   .strict()
 export type ControlPayInput = z.infer<typeof controlPaySchema>

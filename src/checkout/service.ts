@@ -10,7 +10,8 @@ import { WALLET_PREFIX } from '../mobile-money/schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
-import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type InitializeInput, type PageChannel } from './schemas.js'
+import type { PayWithBankCharge, PayWithBankService } from '../pay-with-bank/service.js'
+import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type CheckoutChannel, type InitializeInput } from './schemas.js'
 
 /**
  * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
@@ -27,8 +28,8 @@ export const CHECKOUT_HOURS = 24
 export interface CheckoutCharge extends ChargeBase {
   kind: 'checkout'
   /** offered on the page, in the order asked for (those that take its currency) */
-  channels: PageChannel[]
-  default_channel: PageChannel | null
+  channels: CheckoutChannel[]
+  default_channel: CheckoutChannel | null
   redirect_url: string | null
   notification_url: string | null
   merchant_bears_cost: boolean
@@ -42,7 +43,7 @@ export interface CheckoutCharge extends ChargeBase {
   expires_at: string
 }
 
-export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge
+export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge | PayWithBankCharge
 
 export class CheckoutService extends OnEngine {
   readonly #charges: ChargeLifecycle<CheckoutCharge>
@@ -52,6 +53,7 @@ export class CheckoutService extends OnEngine {
     private readonly cards: CardService,
     private readonly mobileMoney: MobileMoneyService,
     private readonly bankTransfer: BankTransferService,
+    private readonly payWithBank: PayWithBankService,
   ) {
     super(engine)
     // its attempts are charges of the channels built before it: they tell it when one ends
@@ -75,12 +77,12 @@ export class CheckoutService extends OnEngine {
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
     const base = this.#charges.create(ns, requested(input, input.narration ?? null, CHECKOUT_MSG.PENDING, 'checkout initialized'))
     const asked = input.channels ?? CHECKOUT_CHANNELS
-    const channels = [...new Set(asked)].filter((ch): ch is PageChannel => ch !== 'pay_with_bank' && CHANNEL_CURRENCIES[ch].includes(input.currency))
+    const channels = [...new Set(asked)].filter((ch) => CHANNEL_CURRENCIES[ch].includes(input.currency))
     const due = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
     const charge: CheckoutCharge = Object.assign(base, {
       status: 'pending' as const,
       channels,
-      default_channel: input.default_channel && input.default_channel !== 'pay_with_bank' ? input.default_channel : null,
+      default_channel: input.default_channel ?? null,
       redirect_url: input.redirect_url ?? null,
       notification_url: input.notification_url ?? null,
       merchant_bears_cost: input.merchant_bears_cost ?? true,
@@ -213,6 +215,34 @@ export class CheckoutService extends OnEngine {
     return this.bankTransfer.credit(ns, child, amount)
   }
 
+  /** The banks the customer may pick to pay with bank in the checkout's currency. */
+  banks(ns: string, c: Frozen<CheckoutCharge>): { name: string; bank_code: string }[] {
+    return this.payWithBank.banks(ns, c.currency)
+  }
+
+  /** The customer pays with bank: a charge at the bank picked; they approve it at the bank's page, which sends them back to `returnUrl`. */
+  payWithBankAt(ns: string, tx: string, bankCode: string, returnUrl: string): Frozen<PayWithBankCharge> {
+    const c = this.get(ns, tx)
+    this.#open(c, 'pay_with_bank')
+    const child = this.payWithBank.charge(ns, {
+      reference: this.#attemptReference(c),
+      amount: c.amount,
+      currency: c.currency as 'NGN',
+      bank_code: bankCode,
+      customer: { name: c.customer?.name ?? c.customer?.email ?? '', email: c.customer?.email ?? '' },
+      redirect_url: returnUrl,
+      narration: c.description ?? undefined,
+      merchant_bears_cost: c.merchant_bears_cost,
+      metadata: c.metadata ?? undefined,
+    }, c.transaction_reference)
+    return this.#started(ns, c.transaction_reference, child)
+  }
+
+  /** The customer's choice at the bank's page of the attempt under way. */
+  decideAtBank(ns: string, tx: string, decision: 'approve' | 'decline'): Frozen<PayWithBankCharge> {
+    return this.payWithBank.decide(ns, this.#currentOf(ns, this.get(ns, tx), 'pay_with_bank').transaction_reference, decision)
+  }
+
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
   cancel(ns: string, tx: string): Frozen<CheckoutCharge> {
     const c = copyOf<CheckoutCharge>(this.get(ns, tx))
@@ -284,7 +314,7 @@ export class CheckoutService extends OnEngine {
   }
 
   /** Refuses a new attempt when the checkout is over, the channel is not offered, or one is under way. */
-  #open(c: Frozen<CheckoutCharge>, channel: PageChannel): void {
+  #open(c: Frozen<CheckoutCharge>, channel: CheckoutChannel): void {
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : CHECKOUT_MSG.NOT_OPEN)
     if (!c.channels.includes(channel)) throw badRequest(CHECKOUT_MSG.CHANNEL_NOT_OFFERED)
   }

@@ -28,6 +28,8 @@ const GENERATED_AT = /(^|\.)bank_account\.account_number$/
 const VBA_CREATE = '/merchant/api/v1/virtual-bank-account'
 /** A checkout's page (docs/behaviour.md 13.1): its URL carries the checkout's transaction reference. */
 const CHECKOUT_URL = /\/checkout\/([^/?#]+)\/pay$/
+/** The customer's form pages with no key: the 3DS page and the bank's page of pay with bank. */
+const FORM_PAGE = /^\/_sandbox\/(3ds|pay-with-bank)\//
 /** The control call that pays a checkout as a customer would (its card masked in the journal). */
 const CHECKOUT_PAY = /^\/_sandbox\/checkouts\/[^/]+\/pay$/
 
@@ -134,7 +136,7 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
       body = { ...req, validation: { ...req.validation, selfie: matched ? matchingSelfieDataUrl() : SELFIE_OTHER() } }
     } else if (CHECKOUT_PAY.test(e.path) && req.card) {
       body = restoreCard(req, scenarios, false)
-    } else if (e.path.startsWith('/_sandbox/3ds/')) {
+    } else if (FORM_PAGE.test(e.path)) {
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
@@ -155,7 +157,7 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
     const step: Step = {
       name: `${e.method} ${e.path}`,
       request,
-      expect: { status: e.status, ...(expectBody !== undefined && !e.path.startsWith('/_sandbox/3ds/') ? { body: expectBody } : {}) },
+      expect: { status: e.status, ...(expectBody !== undefined && !FORM_PAGE.test(e.path) ? { body: expectBody } : {}) },
       ...(Object.keys(saves).length ? { save: saves } : {}),
     }
     steps.push(step)

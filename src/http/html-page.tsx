@@ -22,13 +22,13 @@ export const HtmlPage: FC<PropsWithChildren<{ title: string; style: string }>> =
 )}`
 
 /**
- * The customer pages (docs/behaviour.md 13.1.1, 3.5): the hosted checkout and the 3DS page. They
+ * The customer pages (docs/behaviour.md 13.1.1, 3.5, 13.11): the hosted checkout, the 3DS page and the pay with bank page. They
  * answer HTML whatever refuses a request to them: the page itself, the body limit (a declared
  * length or a chunked body), a method or path no route serves, or HTTP node cannot parse once the
  * request line named such a page.
  */
 export function isCustomerPage(path: string): boolean {
-  return path.startsWith('/checkout/') || path.startsWith('/_sandbox/3ds/')
+  return path.startsWith('/checkout/') || path.startsWith('/_sandbox/3ds/') || path.startsWith('/_sandbox/pay-with-bank/')
 }
 
 const REFUSAL_STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f2933}'

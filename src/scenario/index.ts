@@ -14,6 +14,7 @@ import {
   type AuthorizationSeed,
   type TransferScenario,
   type PayoutScenario,
+  type BankScenario,
   type CardScenario,
   type IdentityScenario,
   type Pack,
@@ -58,6 +59,7 @@ export function validatePack(raw: unknown, source: string): Pack {
   seen((pack.authorizations ?? []).map((a, i) => ({ key: a.reference, path: `authorizations.${i}.reference` })))
   seen((pack.transfers ?? []).map((t, i) => ({ key: String(toMinor(t.amount)), path: `transfers.${i}.amount` })))
   seen((pack.payouts ?? []).map((p, i) => ({ key: `${p.bank}:${p.account}`, path: `payouts.${i}.account` })))
+  seen((pack.banks ?? []).map((b, i) => ({ key: b.bank_code, path: `banks.${i}.bank_code` })))
   if (dupes.length) throw new PackError(source, dupes)
   return pack
 }
@@ -101,6 +103,8 @@ export class ActiveScenarios {
   readonly transfers = new Map<number, TransferScenario>()
   /** by `bank:account` (a mobile-money wallet: `operator:number`) */
   readonly payouts = new Map<string, PayoutScenario>()
+  /** pay with bank's banks, by bank code */
+  readonly banks = new Map<string, BankScenario>()
 
   constructor(packs: Pack[]) {
     let settings: Record<string, any> = {}
@@ -115,6 +119,7 @@ export class ActiveScenarios {
       for (const a of p.authorizations ?? []) this.authorizations.set(a.reference, a)
       for (const t of p.transfers ?? []) this.transfers.set(toMinor(t.amount), t)
       for (const x of p.payouts ?? []) this.payouts.set(`${x.bank}:${x.account}`, x)
+      for (const b of p.banks ?? []) this.banks.set(b.bank_code, b)
     }
     const parsed = settingsSchema.safeParse(settings)
     if (!parsed.success) throw new PackError('scenario packs', describeIssues(parsed.error).map((s) => `settings.${s}`))
@@ -129,6 +134,8 @@ export class ActiveScenarios {
   readonly transfer = (amountMinor: number): TransferScenario | undefined => this.transfers.get(amountMinor)
   /** What a payout to this bank (or operator) and account does. */
   readonly payout = (bank: string, account: string): PayoutScenario | undefined => this.payouts.get(`${bank}:${account}`)
+  /** The bank of pay with bank with this code, if the packs list it. */
+  readonly bank = (code: string): BankScenario | undefined => this.banks.get(code)
 
   /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
   toJSON() {
@@ -167,6 +174,7 @@ export class ActiveScenarios {
       })),
       transfers: [...this.transfers.values()].map(({ amount, arrives, after_seconds, label }) => ({ amount, arrives, after_seconds: after_seconds ?? s.transfer_delay_seconds, label })),
       payouts: [...this.payouts.values()].map(({ bank, account, outcome, message, label }) => ({ bank, account, outcome, ...(message ? { message } : {}), label })),
+      banks: [...this.banks.values()].map(({ bank_code, currency, name, outcome, message, label }) => ({ bank_code, currency, name, outcome, ...(message ? { message } : {}), label })),
       settings: s,
     }
   }

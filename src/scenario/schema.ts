@@ -107,6 +107,19 @@ export const accountScenarioSchema = scenario({
 })
 export type AccountScenario = z.infer<typeof accountScenarioSchema>
 
+/**
+ * A bank of pay with bank (docs/behaviour.md 13.11): listed by `GET .../pay-with-bank/banks` for its
+ * currency, and what it does once the customer approves on its page: succeeds, fails with
+ * `message`, or never confirms (processing until a control call ends it).
+ */
+export const PAY_WITH_BANK_CURRENCIES = ['NGN', 'ZAR'] as const
+export const bankScenarioSchema = scenario({
+  bank_code: digits(3, 10),
+  currency: z.enum(PAY_WITH_BANK_CURRENCIES),
+  name: text(),
+})
+export type BankScenario = z.infer<typeof bankScenarioSchema>
+
 /** How a bank transfer of this amount arrives by itself (docs/behaviour.md 13.2). */
 export const TRANSFER_ARRIVALS = ['exact', 'short', 'over', 'never'] as const
 export const transferScenarioSchema = z
@@ -186,6 +199,7 @@ export const settingsSchema = z
         mobile_money: feeRuleSchema,
         direct_debit: feeRuleSchema,
         bank_transfer: feeRuleSchema,
+        pay_with_bank: feeRuleSchema,
         /** a payout's fee, in the payout's currency (docs/behaviour.md 13.7) */
         payout: feeRuleSchema,
       })
@@ -233,6 +247,7 @@ export const packSchema = z
     authorizations: list(authorizationSeedSchema).optional(),
     transfers: list(transferScenarioSchema).optional(),
     payouts: list(payoutScenarioSchema).optional(),
+    banks: list(bankScenarioSchema).optional(),
   })
   .strict()
 export type Pack = z.infer<typeof packSchema>

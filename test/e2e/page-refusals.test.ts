@@ -115,6 +115,19 @@ describe('the hosted checkout page refuses in HTML (docs/behaviour.md 13.1.1)', 
   })
 })
 
+describe("the sandbox bank's page of pay with bank refuses in HTML too (docs/behaviour.md 13.11)", () => {
+  it('a 2 MiB form post: 413, a page; an unknown path under it: 404, a page', async () => {
+    const created = await fetch(`${running.url}/merchant/api/v1/charge/pay-with-bank`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ reference: ref('page-refusal'), amount: 1500, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada', email: 'ada@example.com' } }),
+    })
+    const bankPath = new URL(((await created.json()) as any).data.authorization.redirect_url).pathname
+    expectPage(await exchange(`POST ${bankPath} HTTP/1.1\r\nHost: localhost\r\n${FORM_TYPE}Content-Length: ${2 * 1024 * 1024}\r\n\r\n`, big()), 413, 'Request body is too large')
+    expectPage(await exchange(`PUT ${bankPath} HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\n\r\n`), 404, 'Route not found')
+  })
+})
+
 describe('the JSON API keeps its envelope for the same refusals', () => {
   const api = `POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${SECRET}\r\nContent-Type: application/json\r\n`
   const envelope = { status: false, message: 'Request body is too large', data: { limit_bytes: 1024 * 1024 } }

@@ -1,0 +1,58 @@
+import type { Context } from 'hono'
+import { originOf } from '../cards/area.js'
+import type { Kit } from '../charges/kit.js'
+import type { Area } from '../http/area.js'
+import { readJsonObject, validate } from '../http/body.js'
+import type { AppEnv } from '../http/context.js'
+import { ok } from '../http/envelope.js'
+import { PWB_MSG } from './messages.js'
+import { bankPage, type BankPage } from './page.js'
+import { banksQuerySchema, payWithBankAnswerSchema, payWithBankBanksSchema, payWithBankSchema } from './schemas.js'
+import { PayWithBankService, type PayWithBankCharge } from './service.js'
+
+/** Both spellings public clients send, the singular most (docs/behaviour.md 13.11). */
+const SPELLINGS = [
+  { path: '/merchant/api/v1/charge/pay-with-bank', operationId: 'chargePayWithBank', summary: 'Pay with bank: the customer approves at their bank (NGN, ZAR)' },
+  { path: '/merchant/api/v1/charges/pay-with-bank', operationId: 'chargePayWithBankPlural', summary: 'Pay with bank, as the plural spelling some clients send' },
+]
+
+async function charge(c: Context<AppEnv>, payWithBank: PayWithBankService) {
+  const created = payWithBank.charge(c.get('ns'), validate(payWithBankSchema, await readJsonObject(c)))
+  return ok(c, PWB_MSG.INITIATED, payWithBank.responseData(created, originOf(c.req.url)))
+}
+
+/** docs/behaviour.md 13.11: the charge (both spellings), its banks, and the sandbox bank's page. */
+export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: BankPage }, Kit> = {
+  key: 'pay with bank',
+  build(kit) {
+    const payWithBank = new PayWithBankService(kit)
+    kit.kinds.declare<PayWithBankCharge>({
+      kind: 'pay_with_bank',
+      paid: (_ns, c) => payWithBank.paid(c),
+      queryExtras: (_ns, c) => payWithBank.queryExtras(c),
+      complete: (ns, tx, outcome, message) => payWithBank.complete(ns, tx, outcome, message),
+      attemptLine: (c) => `Pay with bank at ${c.bank.name}`,
+      instrument: (c) => [`${c.bank.name} (${c.bank.code})`, `bank says ${c.outcome_message ?? c.outcome} on approval`],
+      waiting: 'the customer at the bank',
+    })
+    return { payWithBank, bankPage: bankPage({ store: kit.store, namespaces: kit.namespaces, payWithBank }) }
+  },
+  routes: [
+    ...SPELLINGS.map(({ path, operationId, summary }) => ({
+      method: 'post' as const, path, access: 'secret key' as const, tag: 'pay with bank', operationId, summary,
+      description: 'Answers `authorization.redirect_url` (also as `auth_data.redirect_url`): the sandbox bank\'s page, where the customer approves or declines. Approved, the charge ends as the bank\'s entry in the scenario packs says; `POST /_sandbox/charges/{reference}/complete` ends it without a browser.',
+      body: { name: 'PayWithBankRequest', schema: payWithBankSchema }, answer: { name: 'PayWithBankCharge', schema: payWithBankAnswerSchema },
+      handler: (c: Context<AppEnv>, s: { payWithBank: PayWithBankService }) => charge(c, s.payWithBank),
+    })),
+    {
+      method: 'get', path: '/merchant/api/v1/charge/pay-with-bank/banks', access: 'secret key', tag: 'pay with bank', operationId: 'listPayWithBankBanks',
+      summary: "The banks pay with bank takes in a currency (NGN without `currency`), as the scenario packs list them", query: banksQuerySchema, answer: { name: 'PayWithBankBanks', schema: payWithBankBanksSchema },
+      handler: (c, { payWithBank }) => {
+        const { currency } = validate(banksQuerySchema, c.req.query())
+        return ok(c, PWB_MSG.BANKS_LISTED, payWithBank.banks(c.get('ns'), currency).map((b) => ({ name: b.name, code: b.bank_code, currency: b.currency })))
+      },
+    },
+    { method: 'get', path: '/_sandbox/pay-with-bank/:tx', access: 'open', page: true, handler: (c, s) => s.bankPage.show(c) },
+    { method: 'post', path: '/_sandbox/pay-with-bank/:tx', access: 'open', page: true, handler: (c, s) => s.bankPage.decide(c) },
+  ],
+}

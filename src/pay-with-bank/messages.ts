@@ -1,0 +1,11 @@
+/** The texts of the pay with bank area alone (docs/behaviour.md 13.11). */
+export const PWB_MSG = {
+  INITIATED: 'Charge initiated',
+  BANKS_LISTED: 'Successful',
+  REDIRECT: 'Redirect the customer to authorization.redirect_url to approve the payment at their bank',
+  APPROVED_AWAITING: 'Approved by the customer, awaiting confirmation from the bank',
+  DECLINED: 'Payment was declined by the customer at the bank',
+  ALREADY_APPROVED: 'The customer has already approved this payment',
+  /** a bank_code the packs do not list for the currency */
+  unknownBank: (currency: string) => `must be the code of a bank of GET /merchant/api/v1/charge/pay-with-bank/banks?currency=${currency}`,
+} as const

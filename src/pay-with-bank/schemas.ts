@@ -1,0 +1,57 @@
+import { MAX_LENGTH, amountSchema, atMost, metadataSchema, nullAsAbsent, optionalUrlSchema, referenceSchema } from '../charges/schemas.js'
+import { z } from '../http/zod-messages.js'
+import { formatMoney, toMinor } from '../money.js'
+import { PAY_WITH_BANK_CURRENCIES } from '../scenario/schema.js'
+
+/** docs/behaviour.md 13.11: the pay with bank charge request, and its bank list's query and answers. */
+
+/** the smallest amount of one charge, major units: NGN's documented minimum, and the sandbox's for ZAR */
+export const PAY_WITH_BANK_MIN: Record<(typeof PAY_WITH_BANK_CURRENCIES)[number], number> = { NGN: 200, ZAR: 1 }
+
+const currency = z.enum(PAY_WITH_BANK_CURRENCIES)
+
+export const payWithBankSchema = z
+  .object({
+    reference: referenceSchema,
+    // a numeric string too, as public clients send amounts (CONTRACT 14)
+    amount: amountSchema({ allowString: true }),
+    currency,
+    bank_code: z.string().trim().min(1, 'is required').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference)),
+    customer: z.object({
+      name: z.string().trim().min(1, 'is required').max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)),
+      email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
+    }),
+    redirect_url: optionalUrlSchema,
+    notification_url: optionalUrlSchema,
+    narration: nullAsAbsent(z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description))),
+    merchant_bears_cost: nullAsAbsent(z.boolean()),
+    metadata: nullAsAbsent(metadataSchema),
+  })
+  .superRefine((v, ctx) => {
+    const min = PAY_WITH_BANK_MIN[v.currency]
+    if (typeof v.amount === 'number' && v.amount < toMinor(min)) ctx.addIssue({ code: 'custom', path: ['amount'], message: `must be at least ${formatMoney(v.currency, toMinor(min))}` })
+  })
+export type PayWithBankInput = z.infer<typeof payWithBankSchema>
+
+export const banksQuerySchema = z.object({ currency: currency.default('NGN') }).passthrough()
+
+/** The answers (written here: they are built in code, not validated). */
+export const payWithBankBanksSchema = z.array(z.object({ name: z.string(), code: z.string(), currency: z.string() }))
+const redirect = z.object({ redirect_url: z.string().describe("the sandbox bank's page: `<origin>/_sandbox/pay-with-bank/<transaction reference>`") })
+export const payWithBankAnswerSchema = z.object({
+  currency: z.string(),
+  amount: z.number(),
+  fee: z.number(),
+  vat: z.number(),
+  reference: z.string(),
+  transaction_reference: z.string(),
+  payment_reference: z.string(),
+  status: z.string(),
+  merchant_bears_cost: z.boolean(),
+  customer: z.object({ name: z.string().nullable(), email: z.string().nullable() }),
+  narration: z.string(),
+  authorization: redirect,
+  auth_data: redirect.describe('the same URL: the sources disagree on where it sits'),
+  bank_account: z.object({ bank_name: z.string(), bank_code: z.string() }),
+  message: z.string(),
+})
