@@ -16,7 +16,7 @@ interface Rec {
   tag: string
 }
 
-const SPEC: CollectionSpec<Rec> = { name: 'c', order: { by: (r) => [r.at], facts: (r) => ({ tag: r.tag }) } }
+const SPEC: CollectionSpec<Rec> = { name: 'c', order: { by: (r) => r.at, facts: { tag: (r) => r.tag } } }
 
 const opened: Store[] = []
 async function open(file?: string): Promise<Store> {

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js'
  * The balance history's rows (docs/behaviour.md 13.4), kept per namespace as entries become
  * available, so a page of the history costs its size and not the namespace's (13.6).
  *
- * The ledger collection keeps its entries in the history's order (`entryOrder`, its
+ * The ledger collection keeps its entries in the history's order (`ENTRY_PLACE`, its
  * `CollectionSpec.order`): by when they become available, then when they were written, then in
  * the order written. The rows are the opening balances, then that order's entries up to the
  * namespace clock, each with its currency's balance before and after it. They are extended as the
@@ -28,7 +28,11 @@ export interface HistoryEntry {
 }
 
 /** The history's order of an entry: when it becomes available, then when it was written (ms). */
-export const entryOrder = (p: HistoryEntry): OrderKey => [Date.parse(p.available_at), Date.parse(p.created_at)]
+export const ENTRY_PLACE = {
+  by: (p: HistoryEntry): number => Date.parse(p.available_at),
+  then: (p: HistoryEntry): number => Date.parse(p.created_at),
+}
+const placeOf = (p: HistoryEntry): OrderKey => [ENTRY_PLACE.by(p), ENTRY_PLACE.then(p)]
 
 /** A row of the history: an entry available by then, with its currency's balance before and after it (minor units). */
 export interface HistoryRow {
@@ -78,7 +82,7 @@ export class LedgerHistory {
   /** An entry was posted: rows already past its place are no longer the history. */
   posted(ns: string, entry: HistoryEntry): void {
     const last = this.#views.get(ns)?.last
-    if (last && before(entryOrder(entry), last)) this.#views.delete(ns)
+    if (last && before(placeOf(entry), last)) this.#views.delete(ns)
   }
 
   /** The rows at `nowMs`, oldest first. */

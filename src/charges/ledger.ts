@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import type { OrderedItems } from '../http/cursor-list.js'
 import type { Kinds } from './kinds.js'
-import { LedgerHistory, entryOrder, type HistoryEntry, type HistoryRow } from './ledger-history.js'
+import { ENTRY_PLACE, LedgerHistory, type HistoryEntry, type HistoryRow } from './ledger-history.js'
 import { CHARGES, type ChargeBase } from './types.js'
 
 /**
@@ -65,10 +65,9 @@ export interface Entry extends Posting {
 
 export const LEDGER_SPEC: CollectionSpec<Posting> = {
   name: LEDGER,
-  // the history's order, and each entry kept beside it: the history reads no record (ledger-history.ts)
   // the history's order: by when an entry became available, then when it was written, with what
   // its rows sum kept beside each place, so building them reads no cold entry (ledger-history.ts)
-  order: { by: entryOrder, facts: (p) => ({ currency: p.currency, direction: p.direction, amount: p.amount }) },
+  order: { ...ENTRY_PLACE, facts: { currency: (p) => p.currency, direction: (p) => p.direction, amount: (p) => p.amount } },
   fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
 }
 
@@ -132,8 +131,9 @@ export class Ledger {
   post(ns: string, source: Source, reference: string, entry: Posting): void {
     const col = this.#col(ns)
     let n = 0
-    while (col.has(entryKey(source, reference, n))) n++
-    col.put(entryKey(source, reference, n), entry)
+    let key = entryKey(source, reference, 0)
+    while (col.has(key)) key = entryKey(source, reference, ++n)
+    col.put(key, entry)
     this.#history.posted(ns, entry)
     const t = this.#totals.get(ns)
     if (t) t.pending.push({ currency: entry.currency, amount: signed(entry), at: Date.parse(entry.available_at) })

@@ -140,7 +140,7 @@ export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
   // the pay-ins list's order and what it filters on (docs/behaviour.md 13.9)
-  order: { by: (c) => [Date.parse(c.created_at)], facts: (c) => ({ parent: c.parent, currency: c.currency, status: payinStatus(c) }) },
+  order: { by: (c) => Date.parse(c.created_at), facts: { parent: (c) => c.parent, currency: (c) => c.currency, status: payinStatus } },
   indexes: {
     payment_reference: (c) => c.payment_reference,
     // a bank transfer's temporary account (bank-transfer/service.ts)

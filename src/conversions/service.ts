@@ -63,7 +63,7 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
   name: CONVERSIONS,
   fields: { reference: STRING, source_currency: STRING, destination_currency: STRING, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
   // the history's order (docs/behaviour.md 13.6)
-  order: { by: (c) => [Date.parse(c.created_at)] },
+  order: { by: (c) => Date.parse(c.created_at) },
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()

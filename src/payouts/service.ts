@@ -61,7 +61,7 @@ export interface Payout {
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
   // the list's order (docs/behaviour.md 13.6)
-  order: { by: (p) => [Date.parse(p.created_at)], facts: (p) => ({ currency: p.currency, status: p.status }) },
+  order: { by: (p) => Date.parse(p.created_at), facts: { currency: (p) => p.currency, status: (p) => p.status } },
   fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING },
 }
 

@@ -53,7 +53,7 @@ export interface Refund {
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
   // the list's order (docs/behaviour.md 13.6)
-  order: { by: (r) => [Date.parse(r.created_at)], facts: (r) => ({ status: r.status, currency: r.currency, payment_reference: r.payment_reference }) },
+  order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
   fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
 }
 
