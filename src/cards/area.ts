@@ -1,6 +1,7 @@
 import { isJsonObject, readJsonObject, validate } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
+import { clientOrigin } from '../http/origin.js'
 import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
@@ -68,8 +69,8 @@ export interface CardServices {
 }
 
 /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
-const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, asPlaced = false) =>
-  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, originOf(url))
+const answer = (s: CardServices, ns: string, charge: CardCharge, origin: string, asPlaced = false) =>
+  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, origin)
 
 /**
  * The handler of a card operation (capture, void, the card refund): its body checked, the operation
@@ -112,7 +113,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       handler: async (c, s) => {
         const input = await readChargeData(c)
         const charge = s.cards.charge(c.get('ns'), input)
-        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, originOf(c.req.url)))
+        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, clientOrigin(c, s.config.interceptHosts)))
       },
     },
     {
@@ -123,7 +124,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const input = await readChargeData(c, 'pre_authorization')
         const ns = c.get('ns')
         const charge = s.cards.charge(ns, input, 'pre_authorization')
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, c.req.url, true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
       },
     },
     {
@@ -133,7 +134,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const input = validate(authorizeSchema, await readJsonObject(c))
         const ns = c.get('ns')
         const charge = s.cards.authorize(ns, input)
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, c.req.url, true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
       },
     },
     {
@@ -161,8 +162,3 @@ export const cardsArea: Area<CardServices, Kit> = {
   ],
 }
 
-/** `http://host:port` of an absolute URL, without parsing it whole. */
-export function originOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2)
-  return slash < 0 ? url : url.slice(0, slash)
-}

@@ -84,7 +84,7 @@ export type ControlPayInput = z.infer<typeof controlPaySchema>
 /** What initialize answers (written here: it is built in code, not validated). */
 export const initializeAnswerSchema = z.object({
   reference: z.string().describe("the merchant's reference, as sent"),
-  checkout_url: z.string().describe("the hosted page on the sandbox's own origin: `<origin>/checkout/<transaction reference>/pay`"),
+  checkout_url: z.string().describe("the hosted page on the origin the client called (`https://api.korapay.com` through the proxy or interception): `<origin>/checkout/<transaction reference>/pay`"),
 })
 
 /** What the control calls answer about a checkout. */
