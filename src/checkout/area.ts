@@ -63,7 +63,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       method: 'post', path: '/merchant/api/v1/charges/initialize', access: 'secret key', tag: 'checkout', operationId: 'initializeCheckout',
       summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
       answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
-      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.`,
+      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (card NGN and USD, bank transfer NGN, mobile money KES and GHS), or every channel that takes it when none does; \`default_channel\` falls back the same way; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.`,
       handler: async (c, { checkout, config }) => {
         const input = validate(initializeSchema, await readJsonObject(c))
         const charge = checkout.initialize(c.get('ns'), input)
