@@ -6,6 +6,7 @@ import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
 import { CARD_MSG } from './messages.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
@@ -32,8 +33,11 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
   pre_authorization: { schema: preauthChargeSchema, allowZero: true },
 }
 
-/** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
-async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+/**
+ * Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5);
+ * `underscores`: the namespace's pack takes `_` in metadata keys (docs/behaviour.md 10.1).
+ */
+async function readChargeData(c: Context<AppEnv>, underscores: boolean, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
@@ -57,9 +61,9 @@ async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operati
     throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
   }
   // the usual payload is taken by the quick path; anything else, and every error, is zod's
-  const quick = quickCardCharge(payload, allowZero)
+  const quick = quickCardCharge(payload, allowZero, underscores)
   journalDecrypted(quick ? maskCardPayload(payload) : maskSecrets(payload))
-  return quick ?? validate(schema, payload)
+  return quick ?? validateWithMetadata(schema, payload, underscores)
 }
 
 export interface CardServices {
@@ -111,8 +115,9 @@ export const cardsArea: Area<CardServices, Kit> = {
       description: '`charge_data` is the card charge payload (`CardChargePayload`) as JSON, encrypted with AES-256-GCM under the namespace\'s 32-character encryption key: `hex(iv16):hex(ciphertext):hex(tag16)`.',
       extensions: { 'x-charge-data-schema': { name: 'CardChargePayload', schema: cardChargeSchema } },
       handler: async (c, s) => {
-        const input = await readChargeData(c)
-        const charge = s.cards.charge(c.get('ns'), input)
+        const ns = c.get('ns')
+        const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores)
+        const charge = s.cards.charge(ns, input)
         return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, clientOrigin(c, s.config.interceptHosts)))
       },
     },
@@ -121,8 +126,8 @@ export const cardsArea: Area<CardServices, Kit> = {
       description: '`charge_data` is `PreauthChargePayload` (the card charge payload, where `amount` may be 0), encrypted as for a charge.',
       extensions: { 'x-charge-data-schema': { name: 'PreauthChargePayload', schema: preauthChargeSchema } },
       handler: async (c, s) => {
-        const input = await readChargeData(c, 'pre_authorization')
         const ns = c.get('ns')
+        const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores, 'pre_authorization')
         const charge = s.cards.charge(ns, input, 'pre_authorization')
         return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
       },

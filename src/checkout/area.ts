@@ -1,5 +1,6 @@
 import type { Frozen } from '../store/frozen.js'
 import { clientOrigin } from '../http/origin.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
 import type { ChargeKind } from '../charges/types.js'
@@ -64,9 +65,10 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
       answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
       description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (card NGN and USD, bank transfer NGN, mobile money KES and GHS), or every channel that takes it when none does; \`default_channel\` falls back the same way; pay with bank is accepted but never offered. An unpaid checkout expires after 24 hours on the namespace clock.`,
-      handler: async (c, { checkout, config }) => {
-        const input = validate(initializeSchema, await readJsonObject(c))
-        const charge = checkout.initialize(c.get('ns'), input)
+      handler: async (c, { checkout, config, scenarios }) => {
+        const ns = c.get('ns')
+        const input = validateWithMetadata(initializeSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)
+        const charge = checkout.initialize(ns, input)
         return ok(c, CHECKOUT_MSG.CREATED, { reference: charge.payment_reference, checkout_url: checkoutUrl(clientOrigin(c, config.interceptHosts), charge) })
       },
     },

@@ -1,6 +1,7 @@
 import type { Kit } from '../charges/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
@@ -59,17 +60,19 @@ export const payoutsArea: Area<Payouts, Kit> = {
       method: 'post', path: '/merchant/api/v1/transactions/disburse', access: 'secret key', tag: 'payouts', operationId: 'disburse', summary: 'Pay out to a bank account or a mobile-money wallet (message `transfer initiated successfully`)',
       body: { name: 'DisburseRequest', schema: disburseSchema },
       description: 'Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds). Refused with no record: `Insufficient funds in disbursement wallet`, `Invalid bank provided.`, `Invalid account.`, `Unable to resolve bank account.`, `Invalid mobile money operator.`, `Currency not allowed for this destination`, the limits, and 409 `Duplicate Transaction Reference. Please use a unique reference`.',
-      handler: async (c, { payouts }) => {
-        const input = validate(disburseSchema, normalizeDisburse(await readJsonObject(c)))
-        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(c.get('ns'), input)))
+      handler: async (c, { payouts, scenarios }) => {
+        const ns = c.get('ns')
+        const input = validateWithMetadata(disburseSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
+        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(ns, input)))
       },
     },
     {
       method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', access: 'secret key', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data`',
       body: { name: 'RemittanceRequest', schema: remittanceSchema },
-      handler: async (c, { payouts }) => {
-        const input = validate(remittanceSchema, normalizeDisburse(await readJsonObject(c)))
-        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(c.get('ns'), input)))
+      handler: async (c, { payouts, scenarios }) => {
+        const ns = c.get('ns')
+        const input = validateWithMetadata(remittanceSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
+        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(ns, input)))
       },
     },
     {
