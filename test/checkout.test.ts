@@ -24,6 +24,21 @@ describe('POST /charges/initialize', () => {
     expect(q.body.data).toMatchObject({ reference, status: 'pending', amount: '1500.00', amount_paid: '0.00', currency: 'NGN', payment_method: null, payment_attempts: [], metadata: { order: '42' } })
   })
 
+  it('takes a reference of any length from 1 character, unique (CONTRACT 14: the 8-character minimum is the card and mobile-money charges\')', async () => {
+    const sb = await sandbox()
+    // a 7-character reference, as a public client's initialize sends it
+    for (const reference of ['ord-123', 'x']) {
+      const res = await init(sb, { reference })
+      expect([res.status, res.body.data?.reference], reference).toEqual([200, reference])
+      expect((await query(sb, reference)).body.data.reference).toBe(reference)
+      expect((await init(sb, { reference })).body.message).toBe('Duplicate payment reference')
+    }
+    // every channel of it is paid as usual: its attempts have references of their own
+    expect((await pay(sb, 'x', { channel: 'card' })).body.data.status).toBe('success')
+    for (const reference of ['', '   ']) expect((await init(sb, { reference })).body.data).toEqual({ reference: 'is required' })
+    expect((await init(sb, { reference: 'r'.repeat(101) })).body.data).toEqual({ reference: 'must be at most 100 characters' })
+  })
+
   it('refuses a duplicate reference, with nothing changed', async () => {
     const sb = await sandbox()
     const reference = ref('co')
@@ -36,11 +51,11 @@ describe('POST /charges/initialize', () => {
 
   it('names every bad field, and refuses an unknown one by name', async () => {
     const sb = await sandbox()
-    const res = await sb.call('POST', INIT, { reference: 'short', amount: -1, currency: 'EUR', customer: {}, callback_url: 'https://x.example', metadata: {} })
+    const res = await sb.call('POST', INIT, { reference: '  ', amount: -1, currency: 'EUR', customer: {}, callback_url: 'https://x.example', metadata: {} })
     expect(res.status).toBe(400)
     expect(res.body.message).toBe('Invalid request data')
     expect(res.body.data).toMatchObject({
-      reference: 'must be at least 8 characters',
+      reference: 'is required',
       amount: 'must be greater than 0',
       currency: expect.stringContaining('must be one of'),
       'customer.email': 'is required',

@@ -18,7 +18,11 @@ export const REFERENCE_MIN = 8
 /** The field message of a string over `n` characters. */
 export const atMost = (n: number) => `must be at most ${n} characters`
 
+/** a charge's reference: at least 8 characters (card and mobile money, docs/api.md 8; bank transfer) */
 export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
+
+/** a checkout's reference (`charges/initialize`): unique and not empty, no minimum length (docs/behaviour.md 13.1) */
+export const initializeReferenceSchema = z.string().trim().min(1, 'is required').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
 
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
 export const METADATA_DEPTH = 10

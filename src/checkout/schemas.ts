@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, optionalUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, optionalUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
@@ -37,7 +37,7 @@ const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channel
 
 export const initializeSchema = z
   .object({
-    reference: referenceSchema,
+    reference: initializeReferenceSchema,
     // a numeric string too, as Dart, Elixir and Java clients send it (CONTRACT 14)
     amount: amountSchema({ allowString: true }),
     currency: z.enum(CHECKOUT_CURRENCIES),
