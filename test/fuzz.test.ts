@@ -225,7 +225,7 @@ function fixtures(key: string): Promise<Fx> {
       const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
       const vba = await ok200('POST', `${M}/virtual-bank-account`, key, vbaBody())
       const payout = await ok200('POST', `${M}/transactions/disburse`, key, payoutBody('1111111111')())
-      const batch = await ok200('POST', '/api/v1/transactions/disburse/bulk', key, bulkBody())
+      const batch = await ok200('POST', '/merchant/api/v1/transactions/disburse/bulk', key, bulkBody())
       const rate = await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())
       const conversion = await ok200('POST', `${M}/conversions/`, key, { rate_reference: (await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())).data.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
       return {

@@ -12,40 +12,39 @@ import { PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.j
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
 /**
- * docs/behaviour.md 13.7.1: bulk payouts, served under /api/v1/transactions and
- * /merchant/api/v1/transactions, the items list under both `/payouts` and `/payout`.
+ * docs/behaviour.md 13.7.1: bulk payouts, served under /merchant/api/v1/transactions only (the bare
+ * /api/v1 is not an API path beyond SPEC.md's, docs/behaviour.md 13), the items list under both
+ * `/payouts` and `/payout`.
  */
-const bulkRoutes = (['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i): Route<Payouts>[] => {
-  const suffix = i === 0 ? '' : 'Merchant'
-  const items = (ending: string, operationId: string, summary: string): Route<Payouts> => ({
-    method: 'get', path: `${prefix}/transactions/bulk/:batch/${ending}`, access: 'secret key', tag: 'payouts', operationId, summary, query: bulkItemsQuerySchema,
+const BULK = '/merchant/api/v1/transactions'
+const bulkItems = (ending: string, operationId: string, summary: string): Route<Payouts> => ({
+  method: 'get', path: `${BULK}/bulk/:batch/${ending}`, access: 'secret key', tag: 'payouts', operationId, summary, query: bulkItemsQuerySchema,
+  handler: (c, { bulkPayouts }) => {
+    const ns = c.get('ns')
+    const q = validate(bulkItemsQuerySchema, c.req.query())
+    return ok(c, PAYOUT_MSG.BULK_ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
+  },
+})
+const bulkRoutes: Route<Payouts>[] = [
+  {
+    method: 'post', path: `${BULK}/disburse/bulk`, access: 'secret key', tag: 'payouts', operationId: 'bulkDisburse', summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)',
+    body: { name: 'BulkPayoutRequest', schema: bulkSchema },
+    handler: async (c, { bulkPayouts }) => {
+      const ns = c.get('ns')
+      const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
+      return ok(c, PAYOUT_MSG.BULK_INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
+    },
+  },
+  {
+    method: 'get', path: `${BULK}/bulk/:batch`, access: 'secret key', tag: 'payouts', operationId: 'getBulkPayout', summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)",
     handler: (c, { bulkPayouts }) => {
       const ns = c.get('ns')
-      const q = validate(bulkItemsQuerySchema, c.req.query())
-      return ok(c, PAYOUT_MSG.BULK_ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
+      return ok(c, PAYOUT_MSG.BULK_RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
     },
-  })
-  return [
-    {
-      method: 'post', path: `${prefix}/transactions/disburse/bulk`, access: 'secret key', tag: 'payouts', operationId: `bulkDisburse${suffix}`, summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)',
-      body: { name: 'BulkPayoutRequest', schema: bulkSchema },
-      handler: async (c, { bulkPayouts }) => {
-        const ns = c.get('ns')
-        const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
-        return ok(c, PAYOUT_MSG.BULK_INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
-      },
-    },
-    {
-      method: 'get', path: `${prefix}/transactions/bulk/:batch`, access: 'secret key', tag: 'payouts', operationId: `getBulkPayout${suffix}`, summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)",
-      handler: (c, { bulkPayouts }) => {
-        const ns = c.get('ns')
-        return ok(c, PAYOUT_MSG.BULK_RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
-      },
-    },
-    items('payouts', `listBulkPayoutItems${suffix}`, "A batch's payouts, page by page (message `Payouts retrieved successfully`)"),
-    items('payout', `listBulkPayoutItemsSingular${suffix}`, 'The same list, under the ending some SDKs call'),
-  ]
-})
+  },
+  bulkItems('payouts', 'listBulkPayoutItems', "A batch's payouts, page by page (message `Payouts retrieved successfully`)"),
+  bulkItems('payout', 'listBulkPayoutItemsSingular', 'The same list, under the ending some SDKs call'),
+]
 
 /** Payouts and bulk payouts (docs/behaviour.md 13.6, 13.7), and the control call that ends one now. */
 export const payoutsArea: Area<Payouts, Kit> = {
