@@ -14,7 +14,7 @@ import { loopbackOnly } from './http/middleware/loopback.js'
 import { secretKey } from './http/middleware/secret-key.js'
 
 /**
- * `/api/v1/...` paths outside SPEC.md's (direct debit, identities) are not API routes: the live
+ * `/api/v1/...` paths docs/api.md does not name (its direct debit and identities) are not API routes: the live
  * host answers them 200 with a plain-text welcome, changing nothing (docs/behaviour.md 13).
  */
 const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/)/

@@ -13,7 +13,7 @@ type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
 /**
  * docs/behaviour.md 13.7.1: bulk payouts, served under /merchant/api/v1/transactions only (the bare
- * /api/v1 is not an API path beyond SPEC.md's, docs/behaviour.md 13), the items list under both
+ * /api/v1 is no API path beyond docs/api.md's, docs/behaviour.md 13), the items list under both
  * `/payouts` and `/payout`.
  */
 const BULK = '/merchant/api/v1/transactions'
