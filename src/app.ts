@@ -13,6 +13,12 @@ import { journal } from './http/middleware/journal.js'
 import { loopbackOnly } from './http/middleware/loopback.js'
 import { secretKey } from './http/middleware/secret-key.js'
 
+/**
+ * `/api/v1/...` paths docs/api.md does not name (its direct debit and identities) are not API routes: the live
+ * host answers them 200 with a plain-text welcome, changing nothing (docs/behaviour.md 13).
+ */
+const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/)/
+
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
 
@@ -50,6 +56,7 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
 
   // a path no route serves: refused as its neighbours would be (a control or API path without a key: 401)
   app.notFound((c) => {
+    if (NOT_API.test(c.req.path)) return open(c, () => c.text(MSG.WELCOME))
     const around = isCustomerPage(c.req.path) ? pages : c.req.path.startsWith('/_sandbox/') ? control : /^\/(merchant|api)(\/|$)/.test(c.req.path) ? api : open
     return around(c, () => {
       throw notFound(MSG.ROUTE_NOT_FOUND)

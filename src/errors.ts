@@ -24,6 +24,8 @@ export const MSG = {
   LIVE_KEY: 'Live keys are never accepted by the sandbox: use a test secret key (sk_test_...)',
   CHARGE_NOT_FOUND: 'Charge not found',
   ROUTE_NOT_FOUND: 'Route not found',
+  /** the plain-text answer of the host to an /api/v1 path that is no API route (docs/behaviour.md 13) */
+  WELCOME: 'Welcome to Kora',
   BODY_TOO_LARGE: 'Request body is too large',
   OTP_NOT_REQUIRED: 'OTP is not required for this transaction',
   FORBIDDEN_CONTROL: 'The control API answers only on loopback unless a control token is set',

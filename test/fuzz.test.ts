@@ -227,7 +227,7 @@ function fixtures(key: string): Promise<Fx> {
       const checkout = await ok200('POST', `${M}/charges/initialize`, key, checkoutBody())
       const vba = await ok200('POST', `${M}/virtual-bank-account`, key, vbaBody())
       const payout = await ok200('POST', `${M}/transactions/disburse`, key, payoutBody('1111111111')())
-      const batch = await ok200('POST', '/api/v1/transactions/disburse/bulk', key, bulkBody())
+      const batch = await ok200('POST', '/merchant/api/v1/transactions/disburse/bulk', key, bulkBody())
       const rate = await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())
       const conversion = await ok200('POST', `${M}/conversions/`, key, { rate_reference: (await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())).data.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
       const pwb = await ok200('POST', `${M}/charge/pay-with-bank`, key, pwbBody())
@@ -371,13 +371,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (fx, p = enc(fx.payoutRef)) => `${M}/transactions/${p}`, hasParam: true },
   { method: 'GET', path: () => `${M}/payouts`, query: () => ({ limit: '5', status: 'processing', currency: 'NGN' }) },
   { method: 'POST', path: (fx, p = enc(fx.payoutRef)) => `/_sandbox/payouts/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success' }) },
-  // bulk payouts, both prefixes and both item-list endings (docs/behaviour.md 13.7.1)
-  ...(['/api/v1', M] as const).flatMap((prefix) => [
-    { method: 'POST' as const, path: () => `${prefix}/transactions/disburse/bulk`, body: bulkBody },
-    { method: 'GET' as const, path: (fx: Fx, p = enc(fx.batchRef)) => `${prefix}/transactions/bulk/${p}`, hasParam: true },
-    { method: 'GET' as const, path: (fx: Fx, p = enc(fx.batchRef)) => `${prefix}/transactions/bulk/${p}/payouts`, hasParam: true, query: () => ({ page: '1', limit: '10' }) },
-    { method: 'GET' as const, path: (fx: Fx, p = enc(fx.batchRef)) => `${prefix}/transactions/bulk/${p}/payout`, hasParam: true },
-  ]),
+  // bulk payouts, under /merchant only, both item-list endings (docs/behaviour.md 13.7.1)
+  { method: 'POST', path: () => `${M}/transactions/disburse/bulk`, body: bulkBody },
+  { method: 'GET', path: (fx, p = enc(fx.batchRef)) => `${M}/transactions/bulk/${p}`, hasParam: true },
+  { method: 'GET', path: (fx, p = enc(fx.batchRef)) => `${M}/transactions/bulk/${p}/payouts`, hasParam: true, query: () => ({ page: '1', limit: '10' }) },
+  { method: 'GET', path: (fx, p = enc(fx.batchRef)) => `${M}/transactions/bulk/${p}/payout`, hasParam: true },
   // virtual bank accounts (docs/behaviour.md 13.3)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },

@@ -323,7 +323,7 @@ describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
     await sb.call('PUT', '/_sandbox/webhook-url', { url: hook.url })
     const items = [item('033', '0000000000'), item('035', '0000000000'), item('033', '1111111111')]
     const body = batch(items, { merchant_bears_cost: true })
-    const res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', body)
+    const res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', body)
     expect(res.status).toBe(200)
     expect(res.body).toEqual({
       status: true,
@@ -339,27 +339,27 @@ describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
       { event: 'transfer.failed', data: expect.objectContaining({ reference: items[1].reference, batch_reference: body.batch_reference, status: 'failed', reason: 'Payout failed' }) },
     ]))
     for (const r of hook.received) expect(verifyWebhookSignature(r.raw, r.headers['x-korapay-signature'] as string, SECRET)).toBe(true)
-    for (const prefix of ['/api/v1', '/merchant/api/v1']) {
-      const summary = await sb.call('GET', `${prefix}/transactions/bulk/${body.batch_reference}`)
-      expect(summary.body).toEqual({
-        status: true,
-        message: 'Bulk transaction retrieved successfully',
-        data: { amount: '3000.00', currency: 'NGN', reference: body.batch_reference, status: 'pending', description: 'Salaries', merchant_bears_cost: true, failedTransactions: 1, successfulTransactions: 1, pendingTransactions: 0, processingTransactions: 1, createdAt: expect.any(String) },
-      })
-      for (const ending of ['payouts', 'payout']) {
-        const list = await sb.call('GET', `${prefix}/transactions/bulk/${body.batch_reference}/${ending}`)
-        expect(list.body.message).toBe('Payouts retrieved successfully')
-        expect(list.body.data.paging).toEqual({ total_items: 3, page_size: 50, current: 1, count: 3 })
-        expect(list.body.data.data.map((p: any) => [p.reference, p.status])).toEqual([[items[0].reference, 'success'], [items[1].reference, 'failed'], [items[2].reference, 'processing']])
-        expect(list.body.data.data[0]).toMatchObject({ amount: '1000.00', currency: 'NGN', batch_reference: body.batch_reference, type: 'bank_account', bank_account: { bank_code: '033', account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })
-      }
+    // under /merchant only: the bare /api/v1 is no API path beyond SPEC.md's (test/not-api-paths.test.ts)
+    const prefix = '/merchant/api/v1'
+    const summary = await sb.call('GET', `${prefix}/transactions/bulk/${body.batch_reference}`)
+    expect(summary.body).toEqual({
+      status: true,
+      message: 'Bulk transaction retrieved successfully',
+      data: { amount: '3000.00', currency: 'NGN', reference: body.batch_reference, status: 'pending', description: 'Salaries', merchant_bears_cost: true, failedTransactions: 1, successfulTransactions: 1, pendingTransactions: 0, processingTransactions: 1, createdAt: expect.any(String) },
+    })
+    for (const ending of ['payouts', 'payout']) {
+      const list = await sb.call('GET', `${prefix}/transactions/bulk/${body.batch_reference}/${ending}`)
+      expect(list.body.message).toBe('Payouts retrieved successfully')
+      expect(list.body.data.paging).toEqual({ total_items: 3, page_size: 50, current: 1, count: 3 })
+      expect(list.body.data.data.map((p: any) => [p.reference, p.status])).toEqual([[items[0].reference, 'success'], [items[1].reference, 'failed'], [items[2].reference, 'processing']])
+      expect(list.body.data.data[0]).toMatchObject({ amount: '1000.00', currency: 'NGN', batch_reference: body.batch_reference, type: 'bank_account', bank_account: { bank_code: '033', account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })
     }
-    const page2 = (await sb.call('GET', `/api/v1/transactions/bulk/${body.batch_reference}/payouts?page=2&limit=2`)).body.data
+    const page2 = (await sb.call('GET', `/merchant/api/v1/transactions/bulk/${body.batch_reference}/payouts?page=2&limit=2`)).body.data
     expect(page2.paging).toEqual({ total_items: 3, page_size: 2, current: 2, count: 1 })
     // each item is a payout of its own: queried and listed as one
     expect((await sb.call('GET', `/merchant/api/v1/transactions/${items[0].reference}`)).body.data.batch_reference).toBe(body.batch_reference)
     await sb.call('POST', `/_sandbox/payouts/${items[2].reference}/complete`)
-    expect((await sb.call('GET', `/api/v1/transactions/bulk/${body.batch_reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 2, processingTransactions: 0 })
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/bulk/${body.batch_reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 2, processingTransactions: 0 })
     expect(await available(sb)).toBe(OPENING - 2 * 1032.25)
   })
 
@@ -370,43 +370,43 @@ describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
     expect(res.body.data).toMatchObject({ status: 'pending', total_chargeable_amount: 2000, merchant_bears_cost: false })
     expect(await available(sb)).toBe(OPENING - 2000)
     await advance(sb, 60)
-    expect((await sb.call('GET', `/api/v1/transactions/bulk/${body.batch_reference}`)).body.data).toMatchObject({ status: 'failed', failedTransactions: 2 })
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/bulk/${body.batch_reference}`)).body.data).toMatchObject({ status: 'failed', failedTransactions: 2 })
     expect(await available(sb)).toBe(OPENING)
   })
 
   it('is refused whole, leaving nothing: a bad item (named in data), the balance for all of them, a used batch reference, bad fields', async () => {
     const sb = await sandbox({ frozen: true })
     const used = batch([item('033', '0000000000'), item('033', '0000000000')])
-    expect((await sb.call('POST', '/api/v1/transactions/disburse/bulk', used)).status).toBe(200)
+    expect((await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', used)).status).toBe(200)
     const before = await available(sb)
     const listed = async () => (await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts.length
     const bad = item('011', '9999999999')
-    let res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), bad]))
+    let res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), bad]))
     expect([res.status, res.body]).toEqual([400, { status: false, message: 'Invalid account.', data: { reference: bad.reference } }])
-    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', { ...batch([item('033', '0000000000'), item('033', '0000000000')]), batch_reference: used.batch_reference })
+    res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', { ...batch([item('033', '0000000000'), item('033', '0000000000')]), batch_reference: used.batch_reference })
     expect([res.status, res.body.message]).toEqual([409, 'Duplicate Transaction Reference. Please use a unique reference'])
     const dup = item('033', '0000000000')
-    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([dup, { ...dup }]))
+    res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([dup, { ...dup }]))
     expect([res.status, res.body.data]).toEqual([400, { 'payouts.1.reference': 'is used by another payout of the batch' }])
-    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', { batch_reference: 'abc', currency: 'USD', payouts: [item('033', '0000000000')] })
+    res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', { batch_reference: 'abc', currency: 'USD', payouts: [item('033', '0000000000')] })
     expect([res.status, res.body.data]).toEqual([400, { batch_reference: 'must be at least 5 characters', currency: 'must be one of "NGN", "KES", "GHS"', payouts: 'must hold at least 2 payouts' }])
     expect(await listed()).toBe(2)
     await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })
     await sb.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1500 })
-    res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), item('033', '0000000000')]))
+    res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), item('033', '0000000000')]))
     expect([res.status, res.body.message]).toEqual([400, 'Insufficient funds in disbursement wallet'])
     expect(await listed()).toBe(2)
     expect(await available(sb)).toBe(before - OPENING + 1500)
-    expect((await sb.call('GET', '/api/v1/transactions/bulk/nope-batch')).status).toBe(404)
+    expect((await sb.call('GET', '/merchant/api/v1/transactions/bulk/nope-batch')).status).toBe(404)
   })
 
   it('takes mobile-money items in KES', async () => {
     const sb = await sandbox({ frozen: true })
     const w = (operator: string, number: string) => ({ reference: ref('bi'), amount: 100, type: 'mobile_money', mobile_money: { operator, mobile_number: number }, customer: { email: 'w@example.com' } })
-    const res = await sb.call('POST', '/api/v1/transactions/disburse/bulk', batch([w('safaricom-ke', '254711111111'), w('airtel-ke', '254722222222')], { currency: 'KES' }))
+    const res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([w('safaricom-ke', '254711111111'), w('airtel-ke', '254722222222')], { currency: 'KES' }))
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     await advance(sb, 60)
-    expect((await sb.call('GET', `/api/v1/transactions/bulk/${res.body.data.reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 1, failedTransactions: 1 })
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/bulk/${res.body.data.reference}`)).body.data).toMatchObject({ status: 'complete', successfulTransactions: 1, failedTransactions: 1 })
   })
 })
 

@@ -92,7 +92,7 @@ describe('the card charge quick path', () => {
       fc.assert(
         fc.property(payload, fc.nat(19), (raw, proto) => {
           const p = asParsedJson(raw, proto === 0)
-          const quick = quickCardCharge(p, allowZero)
+          const quick = quickCardCharge(p, allowZero, false)
           if (quick === undefined) return
           taken++
           const zod = schema.safeParse(p)
@@ -118,13 +118,13 @@ describe('the card charge quick path', () => {
       description: 'two shirts',
     }
     for (const p of [VALID, full, { ...VALID, reference: '  order-0002  ' }]) {
-      const quick = quickCardCharge(p, false)
+      const quick = quickCardCharge(p, false, false)
       expect(quick).toStrictEqual(cardChargeSchema.parse(p))
       expect(maskCardPayload(p)).toStrictEqual(maskSecrets(p))
     }
     expect(JSON.stringify(maskCardPayload(full))).not.toContain('5188513618552975')
-    expect(quickCardCharge({ ...VALID, amount: 0 }, false)).toBeUndefined()
-    expect(quickCardCharge({ ...VALID, amount: 0 }, true)).toStrictEqual(preauthChargeSchema.parse({ ...VALID, amount: 0 }))
+    expect(quickCardCharge({ ...VALID, amount: 0 }, false, false)).toBeUndefined()
+    expect(quickCardCharge({ ...VALID, amount: 0 }, true, false)).toStrictEqual(preauthChargeSchema.parse({ ...VALID, amount: 0 }))
   })
 
   it('leaves to zod every payload it does not know, valid or not', () => {
@@ -135,7 +135,7 @@ describe('the card charge quick path', () => {
       { ...VALID, metadata: {} },
       { ...VALID, customer: { email: 'a@b.co', phone: '1' } },
     ]) {
-      expect(quickCardCharge(p, false)).toBeUndefined()
+      expect(quickCardCharge(p, false, false)).toBeUndefined()
     }
   })
 })

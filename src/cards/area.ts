@@ -1,10 +1,12 @@
 import { isJsonObject, readJsonObject, validate } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
+import { clientOrigin } from '../http/origin.js'
 import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeData } from './crypto.js'
 import { CARD_MSG } from './messages.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
@@ -31,8 +33,11 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
   pre_authorization: { schema: preauthChargeSchema, allowZero: true },
 }
 
-/** Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5). */
-async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
+/**
+ * Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5);
+ * `underscores`: the namespace's pack takes `_` in metadata keys (docs/behaviour.md 10.1).
+ */
+async function readChargeData(c: Context<AppEnv>, underscores: boolean, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
@@ -56,9 +61,9 @@ async function readChargeData(c: Context<AppEnv>, operation: CardCharge['operati
     throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
   }
   // the usual payload is taken by the quick path; anything else, and every error, is zod's
-  const quick = quickCardCharge(payload, allowZero)
+  const quick = quickCardCharge(payload, allowZero, underscores)
   journalDecrypted(quick ? maskCardPayload(payload) : maskSecrets(payload))
-  return quick ?? validate(schema, payload)
+  return quick ?? validateWithMetadata(schema, payload, underscores)
 }
 
 export interface CardServices {
@@ -68,8 +73,8 @@ export interface CardServices {
 }
 
 /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
-const answer = (s: CardServices, ns: string, charge: CardCharge, url: string, asPlaced = false) =>
-  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, originOf(url))
+const answer = (s: CardServices, ns: string, charge: CardCharge, origin: string, asPlaced = false) =>
+  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, origin)
 
 /**
  * The handler of a card operation (capture, void, the card refund): its body checked, the operation
@@ -110,9 +115,10 @@ export const cardsArea: Area<CardServices, Kit> = {
       description: '`charge_data` is the card charge payload (`CardChargePayload`) as JSON, encrypted with AES-256-GCM under the namespace\'s 32-character encryption key: `hex(iv16):hex(ciphertext):hex(tag16)`.',
       extensions: { 'x-charge-data-schema': { name: 'CardChargePayload', schema: cardChargeSchema } },
       handler: async (c, s) => {
-        const input = await readChargeData(c)
-        const charge = s.cards.charge(c.get('ns'), input)
-        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, originOf(c.req.url)))
+        const ns = c.get('ns')
+        const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores)
+        const charge = s.cards.charge(ns, input)
+        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, clientOrigin(c, s.config.interceptHosts)))
       },
     },
     {
@@ -120,10 +126,10 @@ export const cardsArea: Area<CardServices, Kit> = {
       description: '`charge_data` is `PreauthChargePayload` (the card charge payload, where `amount` may be 0), encrypted as for a charge.',
       extensions: { 'x-charge-data-schema': { name: 'PreauthChargePayload', schema: preauthChargeSchema } },
       handler: async (c, s) => {
-        const input = await readChargeData(c, 'pre_authorization')
         const ns = c.get('ns')
+        const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores, 'pre_authorization')
         const charge = s.cards.charge(ns, input, 'pre_authorization')
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, c.req.url, true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
       },
     },
     {
@@ -133,7 +139,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const input = validate(authorizeSchema, await readJsonObject(c))
         const ns = c.get('ns')
         const charge = s.cards.authorize(ns, input)
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, c.req.url, true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
       },
     },
     {
@@ -161,8 +167,3 @@ export const cardsArea: Area<CardServices, Kit> = {
   ],
 }
 
-/** `http://host:port` of an absolute URL, without parsing it whole. */
-export function originOf(url: string): string {
-  const slash = url.indexOf('/', url.indexOf('//') + 2)
-  return slash < 0 ? url : url.slice(0, slash)
-}

@@ -13,7 +13,7 @@ import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, type CardChargeInput } from './schemas
  * own allocations and code, for a shape that is almost always the same). A property test checks
  * that whatever this accepts, zod accepts too, with the same output.
  */
-export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean): CardChargeInput | undefined {
+export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean, underscores: boolean): CardChargeInput | undefined {
   const { reference, card, amount, currency, redirect_url, customer, metadata, dynamic_descriptor, description } = p
   if (typeof reference !== 'string') return undefined
   const ref = reference.trim()
@@ -35,7 +35,7 @@ export function quickCardCharge(p: Record<string, unknown>, allowZero: boolean):
   }
   out.customer = customerOut
   if (metadata !== undefined) {
-    if (!isJsonObject(metadata) || !METADATA_RULES.every(([rule]) => rule(metadata))) return undefined
+    if (!isJsonObject(metadata) || !METADATA_RULES[underscores ? 'underscores' : 'spec'].every(([rule]) => rule(metadata))) return undefined
     out.metadata = Object.assign({}, metadata)
     n++
   }

@@ -1,4 +1,6 @@
 import { z } from '../http/zod-messages.js'
+import { fieldErrors, validate } from '../http/body.js'
+import { invalid } from '../errors.js'
 import { parseAmount } from '../money.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './types.js'
 
@@ -16,7 +18,11 @@ export const REFERENCE_MIN = 8
 /** The field message of a string over `n` characters. */
 export const atMost = (n: number) => `must be at most ${n} characters`
 
+/** a charge's reference: at least 8 characters (card and mobile money, docs/api.md 8; bank transfer) */
 export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
+
+/** a checkout's reference (`charges/initialize`): unique and not empty, no minimum length (docs/behaviour.md 13.1) */
+export const initializeReferenceSchema = z.string().trim().min(1, 'is required').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
 
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
 export const METADATA_DEPTH = 10
@@ -33,19 +39,51 @@ export function depthAtMost(value: unknown, max: number): boolean {
   return true
 }
 
-/** metadata's rules, in the order its errors are reported (the quick path checks the same ones) */
-export const METADATA_RULES: readonly [(m: Record<string, unknown>) => boolean, string][] = [
-  [(m) => Object.keys(m).length > 0, 'must not be an empty object'],
-  [(m) => Object.keys(m).length <= 5, 'must have at most 5 keys'],
-  [(m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters'],
-  [(m) => Object.keys(m).every((k) => /^[A-Za-z0-9-]+$/.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -'],
-  [(m) => Object.values(m).every((v) => depthAtMost(v, METADATA_DEPTH)), `values may nest at most ${METADATA_DEPTH} levels`],
-]
+type MetadataRule = readonly [(m: Record<string, unknown>) => boolean, string]
 
-export const metadataSchema = METADATA_RULES.reduce<z.ZodType<Record<string, unknown>>>(
-  (schema, [rule, message]) => schema.refine(rule, message),
-  z.record(z.string(), z.unknown()),
-)
+/** the characters of a metadata key: docs/api.md 2.2's, and `_` too where the pack says `metadata_underscores` */
+const KEY_CHARACTERS = { spec: /^[A-Za-z0-9-]+$/, underscores: /^[A-Za-z0-9_-]+$/ }
+
+/**
+ * metadata's rules, in the order its errors are reported (the quick path checks the same ones):
+ * docs/api.md 2.2's, or with `_` taken in keys when the namespace's pack says
+ * `metadata_underscores` (docs/behaviour.md 10.1); the key message is the same either way.
+ */
+function metadataRules(underscores: boolean): readonly MetadataRule[] {
+  const key = underscores ? KEY_CHARACTERS.underscores : KEY_CHARACTERS.spec
+  return [
+    [(m) => Object.keys(m).length > 0, 'must not be an empty object'],
+    [(m) => Object.keys(m).length <= 5, 'must have at most 5 keys'],
+    [(m) => Object.keys(m).every((k) => k.length <= 20), 'keys must be at most 20 characters'],
+    [(m) => Object.keys(m).every((k) => key.test(k)), 'keys may only hold A-Z, a-z, 0-9 and -'],
+    [(m) => Object.values(m).every((v) => depthAtMost(v, METADATA_DEPTH)), `values may nest at most ${METADATA_DEPTH} levels`],
+  ]
+}
+
+export const METADATA_RULES = { spec: metadataRules(false), underscores: metadataRules(true) }
+
+const rulesSchema = (rules: readonly MetadataRule[]) =>
+  rules.reduce<z.ZodType<Record<string, unknown>>>((schema, [rule, message]) => schema.refine(rule, message), z.record(z.string(), z.unknown()))
+
+/** docs/api.md 2.2's metadata, as every schema that takes metadata holds it */
+export const metadataSchema = rulesSchema(METADATA_RULES.spec)
+const underscoreMetadataSchema = rulesSchema(METADATA_RULES.underscores)
+
+/**
+ * Validates a body whose top-level `metadata` is `metadataSchema` with the namespace's pack
+ * (`metadata_underscores`, docs/behaviour.md 10.1): by default by the schema alone; where the pack
+ * takes `_` in keys, the rest of the body by the schema and `metadata` by the same rules with `_`
+ * taken, their field errors answered together.
+ */
+export function validateWithMetadata<S extends z.ZodType>(schema: S, body: Record<string, unknown>, underscores: boolean): z.infer<S> {
+  if (!underscores || body.metadata === undefined || body.metadata === null) return validate(schema, body)
+  const { metadata, ...rest } = body
+  const others = schema.safeParse(rest)
+  const meta = underscoreMetadataSchema.safeParse(metadata)
+  if (others.success && meta.success) return { ...(others.data as object), metadata: meta.data } as z.infer<S>
+  const issues = [...(others.success ? [] : others.error.issues), ...(meta.success ? [] : meta.error.issues.map((i) => ({ ...i, path: ['metadata', ...i.path] })))]
+  throw invalid(fieldErrors(new z.ZodError(issues)))
+}
 
 /** Whether a string is an absolute http(s) URL. */
 export function isHttpUrl(u: string): boolean {

@@ -1,5 +1,6 @@
 import type { Frozen } from '../store/frozen.js'
-import { originOf } from '../cards/area.js'
+import { clientOrigin } from '../http/origin.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
 import type { ChargeKind } from '../charges/types.js'
@@ -15,7 +16,7 @@ import { payAsCustomer } from './pay.js'
 import { CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
 import { CheckoutService, type CheckoutCharge } from './service.js'
 
-/** The hosted page of a checkout, on the sandbox's own origin (docs/behaviour.md 13.1). */
+/** The hosted page of a checkout, on the origin the client called (docs/behaviour.md 13.1, 14.4). */
 export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}/checkout/${encodeURIComponent(c.transaction_reference)}/pay`
 
 /** What the control calls answer about a checkout. */
@@ -57,29 +58,30 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
         return lines
       },
     })
-    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces, kinds }) }
+    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces, kinds, intercepted: kit.config.interceptHosts }) }
   },
   routes: [
     {
       method: 'post', path: '/merchant/api/v1/charges/initialize', access: 'secret key', tag: 'checkout', operationId: 'initializeCheckout',
       summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
       answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
-      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency: card NGN and USD, bank transfer NGN, mobile money KES and GHS, pay with bank NGN. An unpaid checkout expires after 24 hours on the namespace clock.`,
-      handler: async (c, { checkout }) => {
-        const input = validate(initializeSchema, await readJsonObject(c))
-        const charge = checkout.initialize(c.get('ns'), input)
-        return ok(c, CHECKOUT_MSG.CREATED, { reference: charge.payment_reference, checkout_url: checkoutUrl(originOf(c.req.url), charge) })
+      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (card NGN and USD, bank transfer NGN, mobile money KES and GHS, pay with bank NGN), or every channel that takes it when none does; \`default_channel\` falls back the same way. An unpaid checkout expires after 24 hours on the namespace clock.`,
+      handler: async (c, { checkout, config, scenarios }) => {
+        const ns = c.get('ns')
+        const input = validateWithMetadata(initializeSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)
+        const charge = checkout.initialize(ns, input)
+        return ok(c, CHECKOUT_MSG.CREATED, { reference: charge.payment_reference, checkout_url: checkoutUrl(clientOrigin(c, config.interceptHosts), charge) })
       },
     },
     {
       method: 'post', path: '/_sandbox/checkouts/:reference/pay', access: 'control', tag: 'checkout', operationId: 'payCheckout',
       summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: { name: 'CheckoutPayRequest', schema: controlPaySchema }, answer: summary, step: true,
       description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). Pay with bank is approved at `bank_code` (the packs' first bank of the currency that ends as `outcome` when absent). `reference` is the merchant's or the transaction reference.",
-      handler: async (c, { checkout, scenarios, namespaces }) => {
+      handler: async (c, { checkout, scenarios, namespaces, config }) => {
         const ns = c.get('ns')
         const input = validate(controlPaySchema, await readJsonObject(c))
         const charge = checkout.get(ns, c.req.param('reference')!)
-        payAsCustomer(checkout, scenarios, ns, charge, input, checkoutUrl(originOf(c.req.url), charge), namespaces.get(ns)?.name ?? 'Sandbox Merchant')
+        payAsCustomer(checkout, scenarios, ns, charge, input, checkoutUrl(clientOrigin(c, config.interceptHosts), charge), namespaces.get(ns)?.name ?? 'Sandbox Merchant')
         const done = checkoutSummary(checkout, ns, charge)
         return ok(c, CHECKOUT_MSG.ended(done.status), done)
       },

@@ -2,7 +2,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from '../charges/kinds.js'
 import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
-import { originOf } from '../cards/area.js'
+import { clientOrigin } from '../http/origin.js'
 import { returnUrl } from '../charges/charge-query.js'
 import { ApiError, MSG } from '../errors.js'
 import { readBodyText } from '../http/body.js'
@@ -71,7 +71,8 @@ export interface CheckoutPage {
   cancel(c: Context<AppEnv>): Response | Promise<Response>
 }
 
-export function checkoutPage({ checkout, namespaces, kinds }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds }): CheckoutPage {
+/** `intercepted`: the intercepted hosts, which the page's own links back name when called through them (docs/behaviour.md 14.4) */
+export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds; intercepted: readonly string[] }): CheckoutPage {
   /** An attempt as the page lists it: its kind says how it was made. */
   const attemptLine = (a: Frozen<Attempt>): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })
 
@@ -207,7 +208,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
   const act = (c: Context<AppEnv>, ns: string, co: Frozen<CheckoutCharge>, a: PageAction): void => {
     switch (a.action) {
       case 'card':
-        checkout.payCard(ns, co.transaction_reference, a.card, `${originOf(c.req.url)}${pagePath(co.transaction_reference)}`)
+        checkout.payCard(ns, co.transaction_reference, a.card, `${clientOrigin(c, intercepted)}${pagePath(co.transaction_reference)}`)
         return
       case 'pin':
         checkout.authorizeCard(ns, co.transaction_reference, { pin: a.pin })
@@ -232,7 +233,7 @@ export function checkoutPage({ checkout, namespaces, kinds }: { checkout: Checko
         checkout.payBankTransfer(ns, co.transaction_reference, merchantOf(ns))
         return
       case 'pay_with_bank':
-        checkout.payWithBankAt(ns, co.transaction_reference, a.bank_code, `${originOf(c.req.url)}${pagePath(co.transaction_reference)}`)
+        checkout.payWithBankAt(ns, co.transaction_reference, a.bank_code, `${clientOrigin(c, intercepted)}${pagePath(co.transaction_reference)}`)
         return
       case 'sent': {
         const under = checkout.current(ns, co)

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, optionalUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, optionalUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
@@ -16,12 +16,25 @@ export const CHANNEL_CURRENCIES: Record<CheckoutChannel, readonly string[]> = {
   pay_with_bank: ['NGN'],
 }
 
+/**
+ * What a checkout's page offers (docs/behaviour.md 13.1, CONTRACT 14): the asked channels that take
+ * the currency, in the order asked; when none does, every channel that takes it. The default
+ * channel falls back the same way: kept when offered, none otherwise (the page then preselects the
+ * first).
+ */
+export function offeredChannels(currency: string, asked: readonly CheckoutChannel[] = CHECKOUT_CHANNELS, dflt?: CheckoutChannel): { channels: CheckoutChannel[]; default_channel: CheckoutChannel | null } {
+  const taking = (list: readonly CheckoutChannel[]) => [...new Set(list)].filter((ch) => CHANNEL_CURRENCIES[ch].includes(currency))
+  const kept = taking(asked)
+  const channels = kept.length ? kept : taking(CHECKOUT_CHANNELS)
+  return { channels, default_channel: channels.find((ch) => ch === dflt) ?? null }
+}
+
 /** every field the initialize call takes; any other is refused by name, as the live service does */
 const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channels', 'default_channel', 'customer', 'redirect_url', 'notification_url', 'metadata', 'merchant_bears_cost', 'payment_currency', 'settlement_currency'])
 
 export const initializeSchema = z
   .object({
-    reference: referenceSchema,
+    reference: initializeReferenceSchema,
     // a numeric string too, as Dart, Elixir and Java clients send it (CONTRACT 14)
     amount: amountSchema({ allowString: true }),
     currency: z.enum(CHECKOUT_CURRENCIES),
@@ -42,14 +55,9 @@ export const initializeSchema = z
   .passthrough()
   .superRefine((v, ctx) => {
     for (const key of Object.keys(v)) if (!FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'is not allowed' })
+    // channels the currency does not take are dropped, not refused (offeredChannels)
     const channels = v.channels ?? CHECKOUT_CHANNELS
-    if (v.channels && !v.channels.some((ch) => CHANNEL_CURRENCIES[ch].includes(v.currency))) {
-      ctx.addIssue({ code: 'custom', path: ['channels'], message: `must hold a channel that takes ${v.currency}` })
-    }
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
-    else if (v.default_channel && !CHANNEL_CURRENCIES[v.default_channel].includes(v.currency)) {
-      ctx.addIssue({ code: 'custom', path: ['default_channel'], message: `does not take ${v.currency}` })
-    }
     // dynamic currency conversion is not simulated: the customer pays in the charge's currency
     for (const f of ['payment_currency', 'settlement_currency'] as const) {
       if (v[f] !== undefined && v[f] !== v.currency) ctx.addIssue({ code: 'custom', path: [f], message: `must be the charge's currency (${v.currency}): the sandbox does not convert currencies` })
@@ -83,7 +91,7 @@ export type ControlPayInput = z.infer<typeof controlPaySchema>
 /** What initialize answers (written here: it is built in code, not validated). */
 export const initializeAnswerSchema = z.object({
   reference: z.string().describe("the merchant's reference, as sent"),
-  checkout_url: z.string().describe("the hosted page on the sandbox's own origin: `<origin>/checkout/<transaction reference>/pay`"),
+  checkout_url: z.string().describe("the hosted page on the origin the client called (`https://api.korapay.com` through the proxy or interception): `<origin>/checkout/<transaction reference>/pay`"),
 })
 
 /** What the control calls answer about a checkout. */

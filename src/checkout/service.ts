@@ -11,7 +11,7 @@ import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/serv
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
 import type { PayWithBankCharge, PayWithBankService } from '../pay-with-bank/service.js'
-import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, type CheckoutCard, type CheckoutChannel, type InitializeInput } from './schemas.js'
+import { offeredChannels, type CheckoutCard, type CheckoutChannel, type InitializeInput } from './schemas.js'
 
 /**
  * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
@@ -76,13 +76,11 @@ export class CheckoutService extends OnEngine {
   /** POST /charges/initialize */
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
     const base = this.#charges.create(ns, requested(input, input.narration ?? null, CHECKOUT_MSG.PENDING, 'checkout initialized'))
-    const asked = input.channels ?? CHECKOUT_CHANNELS
-    const channels = [...new Set(asked)].filter((ch) => CHANNEL_CURRENCIES[ch].includes(input.currency))
+    const offered = offeredChannels(input.currency, input.channels, input.default_channel)
     const due = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
     const charge: CheckoutCharge = Object.assign(base, {
       status: 'pending' as const,
-      channels,
-      default_channel: input.default_channel ?? null,
+      ...offered,
       redirect_url: input.redirect_url ?? null,
       notification_url: input.notification_url ?? null,
       merchant_bears_cost: input.merchant_bears_cost ?? true,

@@ -2,6 +2,7 @@ import type { Context } from 'hono'
 import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
@@ -36,7 +37,10 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
     {
       method: 'post', path: MM, access: 'secret key', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: 'Charge a mobile money wallet (KES or GHS)',
       body: { name: 'MobileMoneyChargeRequest', schema: mobileMoneyChargeSchema },
-      handler: async (c, { mobileMoney }) => answer(c, mobileMoney, mobileMoney.charge(c.get('ns'), validate(mobileMoneyChargeSchema, await readJsonObject(c)))),
+      handler: async (c, { mobileMoney, scenarios }) => {
+        const ns = c.get('ns')
+        return answer(c, mobileMoney, mobileMoney.charge(ns, validateWithMetadata(mobileMoneyChargeSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)))
+      },
     },
     {
       method: 'post', path: `${MM}/authorize`, access: 'secret key', tag: 'mobile money', operationId: 'authorizeMobileMoney', step: true, summary: 'Answer the OTP step',

@@ -1,8 +1,9 @@
 import type { Context } from 'hono'
-import { originOf } from '../cards/area.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
+import { clientOrigin } from '../http/origin.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { PWB_MSG } from './messages.js'
@@ -16,9 +17,10 @@ const SPELLINGS = [
   { path: '/merchant/api/v1/charges/pay-with-bank', operationId: 'chargePayWithBankPlural', summary: 'Pay with bank, as the plural spelling some clients send' },
 ]
 
-async function charge(c: Context<AppEnv>, payWithBank: PayWithBankService) {
-  const created = payWithBank.charge(c.get('ns'), validate(payWithBankSchema, await readJsonObject(c)))
-  return ok(c, PWB_MSG.INITIATED, payWithBank.responseData(created, originOf(c.req.url)))
+async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> & { payWithBank: PayWithBankService }) {
+  const ns = c.get('ns')
+  const input = validateWithMetadata(payWithBankSchema, await readJsonObject(c), s.scenarios.forNs(ns).settings.metadata_underscores)
+  return ok(c, PWB_MSG.INITIATED, s.payWithBank.responseData(s.payWithBank.charge(ns, input), clientOrigin(c, s.config.interceptHosts)))
 }
 
 /** docs/behaviour.md 13.11: the charge (both spellings), its banks, and the sandbox bank's page. */
@@ -42,7 +44,7 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
       method: 'post' as const, path, access: 'secret key' as const, tag: 'pay with bank', operationId, summary,
       description: 'Answers `authorization.redirect_url` (also as `auth_data.redirect_url`): the sandbox bank\'s page, where the customer approves or declines. Approved, the charge ends as the bank\'s entry in the scenario packs says; `POST /_sandbox/charges/{reference}/complete` ends it without a browser.',
       body: { name: 'PayWithBankRequest', schema: payWithBankSchema }, answer: { name: 'PayWithBankCharge', schema: payWithBankAnswerSchema },
-      handler: (c: Context<AppEnv>, s: { payWithBank: PayWithBankService }) => charge(c, s.payWithBank),
+      handler: (c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> & { payWithBank: PayWithBankService }) => charge(c, s),
     })),
     {
       method: 'get', path: '/merchant/api/v1/charge/pay-with-bank/banks', access: 'secret key', tag: 'pay with bank', operationId: 'listPayWithBankBanks',

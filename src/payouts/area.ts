@@ -1,6 +1,7 @@
 import type { Kit } from '../charges/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
+import { validateWithMetadata } from '../charges/schemas.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
@@ -11,40 +12,39 @@ import { PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.j
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
 /**
- * docs/behaviour.md 13.7.1: bulk payouts, served under /api/v1/transactions and
- * /merchant/api/v1/transactions, the items list under both `/payouts` and `/payout`.
+ * docs/behaviour.md 13.7.1: bulk payouts, served under /merchant/api/v1/transactions only (the bare
+ * /api/v1 is no API path beyond docs/api.md's, docs/behaviour.md 13), the items list under both
+ * `/payouts` and `/payout`.
  */
-const bulkRoutes = (['/api/v1', '/merchant/api/v1'] as const).flatMap((prefix, i): Route<Payouts>[] => {
-  const suffix = i === 0 ? '' : 'Merchant'
-  const items = (ending: string, operationId: string, summary: string): Route<Payouts> => ({
-    method: 'get', path: `${prefix}/transactions/bulk/:batch/${ending}`, access: 'secret key', tag: 'payouts', operationId, summary, query: bulkItemsQuerySchema,
+const BULK = '/merchant/api/v1/transactions'
+const bulkItems = (ending: string, operationId: string, summary: string): Route<Payouts> => ({
+  method: 'get', path: `${BULK}/bulk/:batch/${ending}`, access: 'secret key', tag: 'payouts', operationId, summary, query: bulkItemsQuerySchema,
+  handler: (c, { bulkPayouts }) => {
+    const ns = c.get('ns')
+    const q = validate(bulkItemsQuerySchema, c.req.query())
+    return ok(c, PAYOUT_MSG.BULK_ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
+  },
+})
+const bulkRoutes: Route<Payouts>[] = [
+  {
+    method: 'post', path: `${BULK}/disburse/bulk`, access: 'secret key', tag: 'payouts', operationId: 'bulkDisburse', summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)',
+    body: { name: 'BulkPayoutRequest', schema: bulkSchema },
+    handler: async (c, { bulkPayouts }) => {
+      const ns = c.get('ns')
+      const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
+      return ok(c, PAYOUT_MSG.BULK_INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
+    },
+  },
+  {
+    method: 'get', path: `${BULK}/bulk/:batch`, access: 'secret key', tag: 'payouts', operationId: 'getBulkPayout', summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)",
     handler: (c, { bulkPayouts }) => {
       const ns = c.get('ns')
-      const q = validate(bulkItemsQuerySchema, c.req.query())
-      return ok(c, PAYOUT_MSG.BULK_ITEMS, bulkPayouts.itemsData(ns, bulkPayouts.get(ns, c.req.param('batch')!), q))
+      return ok(c, PAYOUT_MSG.BULK_RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
     },
-  })
-  return [
-    {
-      method: 'post', path: `${prefix}/transactions/disburse/bulk`, access: 'secret key', tag: 'payouts', operationId: `bulkDisburse${suffix}`, summary: 'Pay out 2 to 50 payouts as one batch, accepted or refused whole (message `Bulk Transfer initiated successfully`)',
-      body: { name: 'BulkPayoutRequest', schema: bulkSchema },
-      handler: async (c, { bulkPayouts }) => {
-        const ns = c.get('ns')
-        const input = validate(bulkSchema, normalizeBulk(await readJsonObject(c)))
-        return ok(c, PAYOUT_MSG.BULK_INITIATED, bulkPayouts.createdData(ns, bulkPayouts.create(ns, input)))
-      },
-    },
-    {
-      method: 'get', path: `${prefix}/transactions/bulk/:batch`, access: 'secret key', tag: 'payouts', operationId: `getBulkPayout${suffix}`, summary: "A batch's summary and status: pending, complete or failed (message `Bulk transaction retrieved successfully`)",
-      handler: (c, { bulkPayouts }) => {
-        const ns = c.get('ns')
-        return ok(c, PAYOUT_MSG.BULK_RETRIEVED, bulkPayouts.summaryData(ns, bulkPayouts.get(ns, c.req.param('batch')!)))
-      },
-    },
-    items('payouts', `listBulkPayoutItems${suffix}`, "A batch's payouts, page by page (message `Payouts retrieved successfully`)"),
-    items('payout', `listBulkPayoutItemsSingular${suffix}`, 'The same list, under the ending some SDKs call'),
-  ]
-})
+  },
+  bulkItems('payouts', 'listBulkPayoutItems', "A batch's payouts, page by page (message `Payouts retrieved successfully`)"),
+  bulkItems('payout', 'listBulkPayoutItemsSingular', 'The same list, under the ending some SDKs call'),
+]
 
 /** Payouts and bulk payouts (docs/behaviour.md 13.6, 13.7), and the control call that ends one now. */
 export const payoutsArea: Area<Payouts, Kit> = {
@@ -59,17 +59,19 @@ export const payoutsArea: Area<Payouts, Kit> = {
       method: 'post', path: '/merchant/api/v1/transactions/disburse', access: 'secret key', tag: 'payouts', operationId: 'disburse', summary: 'Pay out to a bank account or a mobile-money wallet (message `transfer initiated successfully`)',
       body: { name: 'DisburseRequest', schema: disburseSchema },
       description: 'Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds). Refused with no record: `Insufficient funds in disbursement wallet`, `Invalid bank provided.`, `Invalid account.`, `Unable to resolve bank account.`, `Invalid mobile money operator.`, `Currency not allowed for this destination`, the limits, and 409 `Duplicate Transaction Reference. Please use a unique reference`.',
-      handler: async (c, { payouts }) => {
-        const input = validate(disburseSchema, normalizeDisburse(await readJsonObject(c)))
-        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(c.get('ns'), input)))
+      handler: async (c, { payouts, scenarios }) => {
+        const ns = c.get('ns')
+        const input = validateWithMetadata(disburseSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
+        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(ns, input)))
       },
     },
     {
       method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', access: 'secret key', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data`',
       body: { name: 'RemittanceRequest', schema: remittanceSchema },
-      handler: async (c, { payouts }) => {
-        const input = validate(remittanceSchema, normalizeDisburse(await readJsonObject(c)))
-        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(c.get('ns'), input)))
+      handler: async (c, { payouts, scenarios }) => {
+        const ns = c.get('ns')
+        const input = validateWithMetadata(remittanceSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
+        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(ns, input)))
       },
     },
     {

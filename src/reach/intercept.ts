@@ -2,6 +2,7 @@ import { BatchInterceptor } from '@mswjs/interceptors'
 import { ClientRequestInterceptor } from '@mswjs/interceptors/ClientRequest'
 import { FetchInterceptor } from '@mswjs/interceptors/fetch'
 import { syncBuiltinESMExports } from 'node:module'
+import { INTERCEPTED_HOST } from '../http/origin.js'
 import { InterceptedHosts } from './hosts.js'
 
 /**
@@ -34,6 +35,8 @@ export function interceptHosts(hosts: string[], sandboxUrl: string): () => void 
     request.headers.forEach((value, name) => {
       if (!DROPPED.has(name)) headers.append(name, value)
     })
+    // the URLs the sandbox hands out then name the host this process called (docs/behaviour.md 14.4)
+    headers.set(INTERCEPTED_HOST, url.hostname)
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
     try {
       const answer = await send(sandboxUrl + url.pathname + url.search, {

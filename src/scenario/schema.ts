@@ -231,6 +231,8 @@ export const settingsSchema = z
      * ways (docs/behaviour.md 13.10)
      */
     conversion_rates: z.record(z.string().regex(/^[A-Z]{3}\/[A-Z]{3}$/, 'must be a pair such as USD/NGN'), conversionRateSchema),
+    /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md 10.1) */
+    metadata_underscores: z.boolean(),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>

@@ -238,6 +238,27 @@ describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.1)', () 
     await landsPaid(page, key, reference, 'mobile_money')
   })
 
+  it("offers what the currency takes of the channels Kora's WooCommerce plugin sends (card and bank_transfer, whatever the currency)", async () => {
+    const woo = { channels: ['card', 'bank_transfer'], default_channel: 'card' }
+    // USD: card is kept, bank transfer dropped; the page is locked to card
+    const usd = await checkout('woo-usd', { currency: 'USD', amount: 20, ...woo })
+    const page = await newPage()
+    await page.goto(usd.url)
+    expect(await page.getByRole('navigation', { name: 'Payment method' }).count()).toBe(0)
+    await page.getByLabel('Card number', { exact: true }).waitFor()
+    expect(await page.getByRole('link', { name: 'Bank transfer', exact: true }).count()).toBe(0)
+    // KES: neither is taken, so every channel KES takes is offered: mobile money, paid through
+    const { key, reference, url } = await checkout('woo-kes', { currency: 'KES', ...woo })
+    await page.goto(url)
+    expect(await page.getByRole('link', { name: 'Card', exact: true }).count()).toBe(0)
+    await page.getByLabel('Phone number', { exact: true }).fill('254700000000')
+    await page.getByRole('button', { name: 'Pay', exact: true }).click()
+    const prompt = page.getByRole('group', { name: 'Phone prompt' })
+    await prompt.getByLabel('PIN', { exact: true }).fill('1234')
+    await prompt.getByRole('button', { name: 'Approve' }).click()
+    await landsPaid(page, key, reference, 'mobile_money')
+  })
+
   it('pays by mobile money from a GHS wallet: OTP, then the prompt', async () => {
     const { key, reference, url } = await checkout('ghs', { currency: 'GHS' })
     const page = await newPage()

@@ -84,10 +84,10 @@ describe('a bulk payout with --data, across kill -9 (docs/behaviour.md 13.7.1)',
     expect((await call(first.url, 'POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
     const item = (bank: string) => ({ reference: ref('bi'), amount: 1000, type: 'bank_account', narration: 'Bulk', bank_account: { bank_code: bank, account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })
     const batch = ref('batch')
-    const created = await call(first.url, 'POST', '/api/v1/transactions/disburse/bulk', { batch_reference: batch, description: 'Salaries', currency: 'NGN', merchant_bears_cost: true, payouts: [item('033'), item('035')] })
+    const created = await call(first.url, 'POST', '/merchant/api/v1/transactions/disburse/bulk', { batch_reference: batch, description: 'Salaries', currency: 'NGN', merchant_bears_cost: true, payouts: [item('033'), item('035')] })
     expect(created.status).toBe(200)
     const state = async (url: string) => ({
-      summary: (await call(url, 'GET', `/api/v1/transactions/bulk/${batch}`)).body,
+      summary: (await call(url, 'GET', `/merchant/api/v1/transactions/bulk/${batch}`)).body,
       items: (await call(url, 'GET', `/merchant/api/v1/transactions/bulk/${batch}/payout`)).body,
       balances: (await call(url, 'GET', '/merchant/api/v1/balances')).body.data.NGN,
     })

@@ -83,6 +83,29 @@ describe('startSandbox({ intercept: true })', () => {
     expect(((await (await fetch(`${KORAPAY}/charges/${checkoutRef}`, { headers })).json()) as any).data.status).toBe('success')
   })
 
+  it('hands out URLs on the host this process called, which the same interception serves: checkout_url and the 3DS page', async () => {
+    await intercepting()
+    // one public client refuses a checkout_url that is not https (docs/behaviour.md 14.4)
+    const reference = ref('co')
+    const init = (await (await fetch(`${KORAPAY}/charges/initialize`, { method: 'POST', headers, body: JSON.stringify({ reference, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } }) })).json()) as any
+    expect(init.data.checkout_url).toMatch(/^https:\/\/api\.korapay\.com\/checkout\/KPY-PI-[A-Z0-9]+\/pay$/)
+    const page = await fetch(init.data.checkout_url)
+    expect(page.status).toBe(200)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect(await page.text()).toContain(reference)
+    const byNode = await nodeRequest(httpsRequest, init.data.checkout_url, { headers: {} })
+    expect(byNode.status).toBe(200)
+    expect(byNode.text).toContain(reference)
+
+    const threeDs = cardPayload('4562543755474674')
+    const pending = (await (await fetch(`${KORAPAY}/charges/card`, { method: 'POST', headers, body: JSON.stringify({ charge_data: encryptChargeData(threeDs, ENC_KEY) }) })).json()) as any
+    const tx = pending.data.transaction_reference
+    expect(pending.data.authorization.redirect_url).toBe(`https://api.korapay.com/_sandbox/3ds/${tx}`)
+    const form = await fetch(pending.data.authorization.redirect_url)
+    expect(form.status).toBe(200)
+    expect(await form.text()).toContain('<form')
+  })
+
   it('is gone after close(): the same URL reaches the host it names again', async () => {
     // a host of the test's own stands in for api.korapay.com, so the check needs no internet
     const own = createServer((req, res) => res.end(`own server: ${req.method} ${req.url}`))

@@ -71,6 +71,17 @@ describe('sandbox start --tls', () => {
     const page = await run('curl', ['-sS', '--cacert', sb.caPath, pending.body.data.authorization.redirect_url])
     expect(page.stdout).toContain('<form')
 
+    // so does a checkout's checkout_url (docs/behaviour.md 14.4): the HTTPS port's over HTTPS, the
+    // HTTP port's over HTTP, and each serves the page
+    const init = { amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } }
+    const overTls = await curlJson(`${sb.httpsUrl}/merchant/api/v1/charges/initialize`, sb.caPath, { ...init, reference: `${payload.reference}-tls` })
+    expect(overTls.body.data.checkout_url).toMatch(new RegExp(`^${sb.httpsUrl}/checkout/KPY-PI-[A-Z0-9]+/pay$`))
+    expect((await run('curl', ['-sS', '--cacert', sb.caPath, overTls.body.data.checkout_url])).stdout).toContain(`${payload.reference}-tls`)
+    const overHttp = await fetch(`${sb.url}/merchant/api/v1/charges/initialize`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...init, reference: `${payload.reference}-http` }) })
+    const plainUrl = ((await overHttp.json()) as any).data.checkout_url as string
+    expect(plainUrl).toMatch(new RegExp(`^${sb.url}/checkout/KPY-PI-[A-Z0-9]+/pay$`))
+    expect((await fetch(plainUrl)).status).toBe(200)
+
     // https://localhost works too: the certificate names localhost, 127.0.0.1, ::1 and the intercepted hosts
     const port = new URL(sb.httpsUrl).port
     const local = await curlJson(`https://localhost:${port}/merchant/api/v1/charges/${payload.reference}`, sb.caPath)
