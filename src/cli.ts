@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError } from 'commander'
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
@@ -6,25 +6,13 @@ import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
 import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
+import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
 function die(message: string, code = 2): never {
   process.stderr.write(`sandbox: ${message}\n`)
   process.exit(code)
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value]
-
-/**
- * The commander option of a flag of the option table (src/config-options.ts), its default and
- * variable in its help. Commander reads no variable: config.ts reads the environment.
- */
-function flagOption(o: AnyOption): Option {
-  const { kind, default: dflt } = o.reader
-  const env = kind === 'switch' ? `${o.env}=1` : kind === 'list' ? `${o.env}, comma-separated` : o.env
-  const option = new Option(o.flag!, `${o.help} (${dflt === undefined ? '' : `default: ${dflt}, `}env: ${env})`)
-  return kind === 'list' ? option.argParser(collect) : option
 }
 
 async function readStdin(): Promise<string> {
