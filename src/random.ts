@@ -33,8 +33,8 @@ export class Random {
   readonly #store: Store | undefined
   /** draws made per stream, as far as read or made since */
   readonly #drawn = new Map<string, number>()
-  /** nanoid's generators by alphabet and size, made once (unseeded) */
-  readonly #alphabets = new Map<string, () => string>()
+  /** nanoid's generators by alphabet, then size, made once (unseeded) */
+  readonly #alphabets = new Map<string, Map<number, () => string>>()
 
   /**
    * `store` keeps each stream's count of draws (a sandbox); without it (a flow runner's own names)
@@ -50,9 +50,10 @@ export class Random {
   text(ns: string, alphabet: string, size: number): string {
     if (size > MAX_SIZE) throw new Error(`a draw gives at most ${MAX_SIZE} characters`)
     if (this.seed === undefined) {
-      const key = `${size}:${alphabet}`
-      let make = this.#alphabets.get(key)
-      if (!make) this.#alphabets.set(key, (make = customAlphabet(alphabet, size)))
+      let sizes = this.#alphabets.get(alphabet)
+      if (!sizes) this.#alphabets.set(alphabet, (sizes = new Map()))
+      let make = sizes.get(size)
+      if (!make) sizes.set(size, (make = customAlphabet(alphabet, size)))
       return make()
     }
     const bytes = this.#draw(ns)
