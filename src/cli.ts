@@ -50,6 +50,7 @@ Examples:
   $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci
   $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)
   $ sandbox start --tls --proxy            # https://127.0.0.1:4443 and a proxy on http://127.0.0.1:4080
+  $ sandbox start --seed 42 --data run.json   # every run alike: ids from the seed, clocks frozen at 2026-01-01
   $ HTTPS_PROXY=http://127.0.0.1:4080 SSL_CERT_FILE="$(sandbox ca --path)" python3 my_client.py`,
     )
     .action(async (opts: Record<string, string | string[] | boolean | undefined>, cmd: Command) => {
