@@ -165,7 +165,8 @@ export class Ledger {
    */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
     const { credit } = this.kinds.money(ns, charge)
-    const available_at = iso(Date.parse(now) + this.kinds.settlementMs(charge, settings))
+    const delay = this.kinds.settlementMs(charge, settings)
+    const available_at = delay === 0 ? now : iso(Date.parse(now) + delay)
     const direction = credit < 0 ? 'debit' : 'credit'
     this.post(ns, 'payin', charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
   }

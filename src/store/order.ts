@@ -52,7 +52,9 @@ export class RecordOrder<T> {
   /** by sequence number */
   readonly #keyOf: (string | undefined)[] = []
   readonly #k0: number[] = []
+  /** the second parts, where the spec gives them (a read past an array's end is slow: none is made) */
   readonly #k1: number[] = []
+  readonly #twoParts: boolean
   readonly #names: string[]
   readonly #readers: ((record: T) => Fact)[]
   readonly #columns: Fact[][]
@@ -60,6 +62,7 @@ export class RecordOrder<T> {
   readonly #seqOfKey = new Map<string, number>()
 
   constructor(private readonly spec: OrderSpec<T>) {
+    this.#twoParts = spec.then !== undefined
     const facts = Object.entries(spec.facts ?? {})
     this.#names = facts.map(([name]) => name)
     this.#readers = facts.map(([, read]) => read)
@@ -84,7 +87,7 @@ export class RecordOrder<T> {
   /** The place of the record at position `i`. */
   orderKeyAt(i: number): OrderKey {
     const seq = this.#seqAt[i]
-    return [this.#k0[seq], this.#k1[seq] ?? 0]
+    return [this.#k0[seq], this.#second(seq)]
   }
 
   /** The facts of the record at position `i`, as a new object. */
@@ -99,7 +102,7 @@ export class RecordOrder<T> {
   position(key: string): number | undefined {
     const seq = this.#seqOfKey.get(key)
     if (seq === undefined) return undefined
-    const i = this.#lowerBound(this.#k0[seq], this.#k1[seq] ?? 0, seq)
+    const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
     return this.#seqAt[i] === seq ? i : undefined
   }
 
@@ -111,14 +114,14 @@ export class RecordOrder<T> {
     const seq = had ?? this.#keyOf.length
     this.#takeFacts(seq, record)
     if (had !== undefined) {
-      if (this.#k0[had] === k0 && (this.#k1[had] ?? 0) === k1) return
+      if (this.#k0[had] === k0 && this.#second(had) === k1) return
       this.#unplace(had)
     } else {
       this.#seqOfKey.set(key, seq)
       this.#keyOf.push(key)
     }
     this.#k0[seq] = k0
-    if (this.spec.then) this.#k1[seq] = k1
+    if (this.#twoParts) this.#k1[seq] = k1
     const n = this.#seqAt.length
     if (n === 0 || this.#before(this.#seqAt[n - 1], k0, k1, seq)) {
       this.#seqAt.push(seq)
@@ -152,8 +155,12 @@ export class RecordOrder<T> {
     }
   }
 
+  #second(seq: number): number {
+    return this.#twoParts ? this.#k1[seq] : 0
+  }
+
   #unplace(seq: number): void {
-    const i = this.#lowerBound(this.#k0[seq], this.#k1[seq] ?? 0, seq)
+    const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
     if (this.#seqAt[i] === seq) this.#seqAt.splice(i, 1)
   }
 
@@ -161,7 +168,7 @@ export class RecordOrder<T> {
   #before(a: number, k0: number, k1: number, seq: number): boolean {
     const a0 = this.#k0[a]
     if (a0 !== k0) return a0 < k0
-    const a1 = this.#k1[a] ?? 0
+    const a1 = this.#second(a)
     if (a1 !== k1) return a1 < k1
     return a < seq
   }
