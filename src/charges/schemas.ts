@@ -97,8 +97,6 @@ export function isHttpUrl(u: string): boolean {
 
 export const httpUrlSchema = z.string().max(MAX_LENGTH.url, atMost(MAX_LENGTH.url)).refine(isHttpUrl, 'must be an http(s) URL')
 
-/** An optional URL where `null` is the field left out, as public clients send the ones they were not given (CONTRACT 14). */
-export const optionalUrlSchema = httpUrlSchema.nullish().transform((v) => v ?? undefined).optional()
 
 /** An optional field of any type where `null` is the field left out, as public clients send it (CONTRACT 14). */
 export const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined).optional()

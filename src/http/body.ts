@@ -67,9 +67,48 @@ async function readViaRequest(c: Context, limit: number): Promise<string> {
   return text
 }
 
-/** Reads a JSON object body. Malformed JSON or a non-object is `Invalid request data`. */
-export function readJsonObject(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  return readBodyText(c).then((text) => jsonObject(c, text))
+/**
+ * Reads a JSON object body, `null` in a field taken as the field left out (`withoutNulls`).
+ * Malformed JSON or a non-object is `Invalid request data`. `asSent` keeps the nulls, for the
+ * control calls where null is a value of its own: `{url: null}` clears the webhook URL, and a
+ * scenario pack's identity records hold null fields the lookup answers.
+ */
+export function readJsonObject(c: Context<AppEnv>, { asSent = false } = {}): Promise<Record<string, unknown>> {
+  return readBodyText(c).then((text) => {
+    const body = jsonObject(c, text)
+    return asSent ? body : withoutNulls(body)
+  })
+}
+
+/**
+ * `null` in a field is the field left out, on every endpoint (docs/behaviour.md 2.3): public
+ * clients send the optional fields they were not given as null, and a required one sent as null
+ * is refused as missing. Fields holding null are dropped from objects at any depth, inside arrays
+ * too (an array's null items stay: they are no fields); a `metadata` object is the merchant's
+ * own, stored and echoed as sent. What holds no null is handed back as it is, so the journal
+ * keeps the body as sent.
+ */
+export function withoutNulls<T>(value: T): T {
+  if (typeof value !== 'object' || value === null) return value
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined
+    for (let i = 0; i < value.length; i++) {
+      const kept = withoutNulls(value[i] as unknown)
+      if (kept !== value[i]) (out ??= value.slice())[i] = kept
+    }
+    return (out ?? value) as T
+  }
+  const object = value as Record<string, unknown>
+  let out: Record<string, unknown> | undefined
+  for (const key in object) {
+    const v = object[key]
+    const kept = v === null ? undefined : key === 'metadata' ? v : withoutNulls(v)
+    if (kept === v) continue
+    out ??= { ...object }
+    if (kept === undefined) delete out[key]
+    else out[key] = kept
+  }
+  return (out ?? value) as T
 }
 
 /** Whether a value is a JSON object (not null, not an array). */

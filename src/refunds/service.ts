@@ -61,10 +61,10 @@ export interface InitiateInput {
   payment_reference: string
   reference: string
   amount?: number
-  reason?: string | null
-  webhook_url?: string | null
+  reason?: string
+  webhook_url?: string
   completion_status?: 'success' | 'failed'
-  status_reason?: string | null
+  status_reason?: string
 }
 
 export interface RefundListQuery extends ListQuery {
@@ -188,7 +188,7 @@ export class RefundService extends OnEngine {
   }
 
   /** Control: finishes a processing refund now (`outcome` success unless asked). */
-  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | null | undefined): Frozen<Refund> {
+  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | undefined): Frozen<Refund> {
     const refund = this.#col(ns).get(reference)
     if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
     if (refund.status !== 'processing') throw conflict(REFUND_MSG.ALREADY_COMPLETED)
