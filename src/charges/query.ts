@@ -23,9 +23,10 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
     payment_method: kind.method(charge),
     created_at: charge.created_at,
     completed_at: charge.completed_at,
+    // always there, null when none was sent, as the webhook carries it (docs/behaviour.md 3.6)
+    metadata: charge.metadata,
   }
   if (charge.status === 'failed' || charge.attempts.length) base.payment_attempts = charge.attempts
-  if (charge.metadata) base.metadata = charge.metadata
   if (charge.customer) base.customer = charge.customer
   return Object.assign(base, kind.queryExtras(ns, charge))
 }

@@ -173,5 +173,6 @@ export const chargeRecordSchema = z
     payment_attempts: z.array(attemptSchema).optional().describe('the failed tries; for a checkout, every attempt, its status as it is'),
     created_at: z.string(),
     completed_at: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable().describe('as sent; null when none was sent'),
   })
   .describe('What every kind of charge answers; each kind adds its own fields (card, ledger, wallet, bank_account, expires_at ...)')

@@ -28,6 +28,8 @@ export interface PayinItem {
   message: string
   date_created: string | null
   date_completed: string | null
+  /** what paid it, as one object (docs/behaviour.md 13.9): the same facts, as an SDK reads them */
+  payment_sources: { amount_paid: string; narration: string | null; payment_source_type: string | null; message: string; status: string }
 }
 
 export class PayinService {
@@ -71,20 +73,25 @@ export class PayinService {
 
   #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {
     const record = chargeQueryRecord(this.kinds, ns, charge)
+    const status = record.status as string
+    const amountPaid = record.amount_paid as string
+    const paymentMethod = record.payment_method as string | null
+    const message = charge.failure_message ?? charge.response_message
     return {
       pointer: charge.transaction_reference,
       reference: charge.payment_reference,
-      status: record.status as string,
+      status,
       amount: record.amount as string,
-      amount_paid: record.amount_paid as string,
+      amount_paid: amountPaid,
       amount_expected: (record.amount_expected ?? record.amount) as string,
       fee: record.fee as string,
       currency: charge.currency,
       description: charge.description,
-      payment_method: record.payment_method as string | null,
-      message: charge.failure_message ?? charge.response_message,
+      payment_method: paymentMethod,
+      message,
       date_created: listTime(charge.created_at),
       date_completed: listTime(charge.completed_at),
+      payment_sources: { amount_paid: amountPaid, narration: charge.description, payment_source_type: paymentMethod, message, status },
     }
   }
 }
