@@ -344,15 +344,18 @@ function transactionItem(p: Frozen<Payout>): TransactionItem {
   }
 }
 
-/** transfer.success / transfer.failed (docs/behaviour.md 13.7): `reason` on a failure, `batch_reference` on a bulk item. */
+/**
+ * transfer.success / transfer.failed (docs/behaviour.md 13.7): the documentation's keys in its
+ * order (8.4), `batch_reference` on a bulk item, then the sandbox's own: `reason` on a failure.
+ */
 export function webhookData(p: Payout): Record<string, unknown> {
   return {
+    fee: toMajor(feeOf(p)),
+    amount: toMajor(p.amount),
+    status: p.status,
+    currency: p.currency,
     reference: p.reference,
     ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
-    status: p.status,
-    amount: toMajor(p.amount),
-    fee: toMajor(feeOf(p)),
-    currency: p.currency,
     narration: p.narration,
     ...(p.status === 'failed' ? { reason: p.message } : { trace_id: p.trace_id }),
   }

@@ -278,16 +278,17 @@ function listItem(r: Frozen<Refund>) {
 
 /** docs/behaviour.md 13.8: both sets of date fields the sources show, so either reader works. */
 function eventData(r: Frozen<Refund>) {
+  // the keys of the documentation's Webhooks page in its order, then the sandbox's own (docs/behaviour.md 8.4)
   return {
+    amount: toMajor(r.amount),
+    status: r.status,
+    currency: r.currency,
     reference: r.reference,
     payment_reference: r.payment_reference,
-    amount: toMajor(r.amount),
-    currency: r.currency,
-    status: r.status,
-    status_reason: r.status_reason,
-    payment_method: r.payment_method,
     refund_date: r.created_at,
     completion_date: r.completed_at,
+    status_reason: r.status_reason,
+    payment_method: r.payment_method,
     created_at: r.created_at,
     completed_at: r.completed_at,
   }
