@@ -35,6 +35,10 @@ describe('byDate: two kept orders read as one', () => {
         expect(Array.from({ length: merged.size }, (_, k) => merged.itemAt(k))).toEqual(expected)
         expect(Array.from({ length: merged.size }, (_, k) => merged.dateAt(k))).toEqual(expected.map((x) => x.at))
         for (const [k, x] of expected.entries()) expect(merged.positionOf(x.id)).toBe(k)
+        // read backwards, and in an order of no walk
+        expect(Array.from({ length: merged.size }, (_, k) => merged.itemAt(merged.size - 1 - k))).toEqual([...expected].reverse())
+        const scattered = Array.from({ length: merged.size }, (_, k) => (k * 7) % Math.max(merged.size, 1))
+        expect(scattered.map((k) => merged.itemAt(k))).toEqual(scattered.map((k) => expected[k]))
         expect(merged.positionOf('nothing')).toBeUndefined()
       }),
     )

@@ -98,16 +98,17 @@ export function recordsInOrder<T extends object, I>(col: Collection<T>, show?: (
 /**
  * The items of two lists as one, in date order; at the same date `a`'s come first (so a list,
  * newest first, shows `b`'s first). The transactions list reads the pay-ins and the payouts so
- * (docs/behaviour.md 13.12). Nothing is copied: the item at a position is found by a binary search
- * for how many of the positions before it are `a`'s, so a page still costs about its size (times
- * the logarithm of the lists' sizes), never the lists' length.
+ * (docs/behaviour.md 13.12). Nothing is copied: where a position stands is how many of the
+ * positions before it are `a`'s (its split), found by a binary search, or by one step from the
+ * split found last when a page walks to the next position. So a page costs about its size, never
+ * the lists' length, and a filter passes over each item in one step.
  */
 export function byDate<T, F>(a: OrderedItems<T, F>, b: OrderedItems<T, F>): OrderedItems<T, F> {
   /** whether `a`'s item i comes before `b`'s item j */
   const aFirst = (i: number, j: number) => a.dateAt(i) <= b.dateAt(j)
-  /** the list holding position k, and the item's position in it */
-  const at = (k: number): [OrderedItems<T, F>, number] => {
-    // how many of the first k positions are a's
+  /** whether the item at the position whose split is (i, j) is `a`'s */
+  const isA = (i: number, j: number) => i < a.size && (j === b.size || aFirst(i, j))
+  const search = (k: number) => {
     let lo = Math.max(0, k - b.size)
     let hi = Math.min(k, a.size)
     while (lo < hi) {
@@ -115,8 +116,25 @@ export function byDate<T, F>(a: OrderedItems<T, F>, b: OrderedItems<T, F>): Orde
       if (aFirst(mid, k - mid - 1)) lo = mid + 1
       else hi = mid
     }
-    const j = k - lo
-    return lo < a.size && (j === b.size || aFirst(lo, j)) ? [a, lo] : [b, j]
+    return lo
+  }
+  let known = { k: 0, i: 0 }
+  /** how many of the first k positions are `a`'s */
+  const split = (k: number): number => {
+    const { k: was, i } = known
+    let found: number
+    if (k === was) found = i
+    // past the item at `was`, or back over the item at `was - 1` (the later of a[i - 1] and b[j - 1])
+    else if (k === was + 1) found = isA(i, was - i) ? i + 1 : i
+    else if (k === was - 1) found = i > 0 && (was - i === 0 || !aFirst(i - 1, was - i - 1)) ? i - 1 : i
+    else found = search(k)
+    known = { k, i: found }
+    return found
+  }
+  /** the list holding position k, and the item's position in it */
+  const at = (k: number): [OrderedItems<T, F>, number] => {
+    const i = split(k)
+    return isA(i, k - i) ? [a, i] : [b, k - i]
   }
   return {
     get size() {
