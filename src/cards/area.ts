@@ -1,4 +1,4 @@
-import { isJsonObject, readJsonObject, validate, withoutNulls } from '../http/body.js'
+import { dropNullFields, isJsonObject, readJsonObject, validate } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
@@ -42,7 +42,7 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
   // the decrypted payload is a body of its own: null in its fields is left out as in any body
-  const payload = typeof chargeData === 'string' && chargeData !== '' ? withoutNulls(decryptChargeData(chargeData, c.get('nsMeta').encryption_key)) : undefined
+  const payload = typeof chargeData === 'string' && chargeData !== '' ? dropNullFields(decryptChargeData(chargeData, c.get('nsMeta').encryption_key)) : undefined
   if (payload === undefined) {
     // never journal charge_data itself: a client may send the card unencrypted by mistake (and
     // masking it first would scan a long hex string for card numbers on every charge)
