@@ -90,6 +90,16 @@ describe('null in an optional field is the field left out', () => {
     expect([res.status, res.body.data.metadata]).toEqual([200, null])
   })
 
+  it('a refund: null amount (the whole pay-in), reason and webhook_url', async () => {
+    const sb = await sandbox({ frozen: true })
+    const pay = cardPayload('4084127883172787', { amount: 1000 })
+    await sb.charge(pay)
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
+    const res = await sb.call('POST', `${M}/refunds/initiate`, { payment_reference: pay.reference, reference: ref('rf'), amount: null, reason: null, webhook_url: null })
+    expect(res.status).toBe(200)
+    expect(res.body.data).toMatchObject({ amount_returned: 1000, reason: null })
+  })
+
   it('a required field sent as null is refused as missing', async () => {
     const sb = await sandbox()
     const res = await sb.call('POST', `${M}/charges/initialize`, { reference: ref('co-null'), amount: null, currency: 'NGN', customer: { email: null } })
