@@ -30,6 +30,8 @@ async function everyKind(sb: TestSandbox): Promise<Record<string, string>> {
   await okCall(sb, 'POST', `${M}/charges/bank-transfer`, bt)
   const co = { reference: ref('co'), amount: 700, currency: 'NGN', customer: { email: 'a@b.co' } }
   await okCall(sb, 'POST', `${M}/charges/initialize`, co)
+  const pwb = { reference: ref('pwb'), amount: 1000, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada Obi', email: 'ada@example.com' } }
+  await okCall(sb, 'POST', `${M}/charges/pay-with-bank`, pwb)
   const debit = { amount: 100, narration: 'monthly', currency: 'NGN', reference: ref('debit') }
   await okCall(sb, 'POST', `${M}/direct-debit/authorizations/AUTH-SANDBOX-ACTIVE/debits`, debit)
   const vba = await okCall(sb, 'POST', `${M}/virtual-bank-account`, { account_name: 'Ada Obi', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada Obi' }, kyc: { bvn: '22222222222' } })
@@ -42,6 +44,7 @@ async function everyKind(sb: TestSandbox): Promise<Record<string, string>> {
     'mobile money': mm.reference,
     'bank transfer': bt.reference,
     checkout: co.reference,
+    'pay with bank': pwb.reference,
     'direct debit': debit.reference,
     'virtual account transfer': newest,
   }
@@ -71,7 +74,7 @@ describe('pay-ins list items carry payment_sources', () => {
     const sb = await sandbox()
     await everyKind(sb)
     const { payins } = await okCall(sb, 'GET', `${M}/pay-ins?limit=100`)
-    expect(payins.length).toBe(7)
+    expect(payins.length).toBe(8)
     for (const p of payins) {
       expect(p.payment_sources).toEqual({ amount_paid: p.amount_paid, narration: p.description, payment_source_type: p.payment_method, message: p.message, status: p.status })
     }

@@ -57,7 +57,7 @@ function expectOrder(got: Received, keys: string[]) {
 }
 
 describe('webhook data keys in the documented order, as delivered', () => {
-  it('charge.success and charge.failed: a card charge, a checkout, a mobile-money charge', async () => {
+  it('charge.success and charge.failed: a card charge, a checkout, a mobile-money charge, pay with bank', async () => {
     const sb = await sandbox({ frozen: true })
     const hook = await hooked(sb)
     const ok = cardPayload('4084127883172787', { amount: 1000 })
@@ -75,6 +75,10 @@ describe('webhook data keys in the documented order, as delivered', () => {
     await sb.call('POST', `${M}/charges/mobile-money`, mm)
     await sb.call('POST', `/_sandbox/charges/${mm.reference}/complete`, { outcome: 'success' })
     expectOrder(await deliveryOf(hook, 'charge.success', mm.reference), CHARGE)
+    const pwb = { reference: ref('pwb'), amount: 1000, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada Obi', email: 'ada@example.com' } }
+    await sb.call('POST', `${M}/charge/pay-with-bank`, pwb)
+    await sb.call('POST', `/_sandbox/charges/${pwb.reference}/complete`, { outcome: 'failed' })
+    expectOrder(await deliveryOf(hook, 'charge.failed', pwb.reference), CHARGE)
   })
 
   it('charge.success of a transfer into a virtual account, its nested objects in order too', async () => {

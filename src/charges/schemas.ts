@@ -97,10 +97,6 @@ export function isHttpUrl(u: string): boolean {
 
 export const httpUrlSchema = z.string().max(MAX_LENGTH.url, atMost(MAX_LENGTH.url)).refine(isHttpUrl, 'must be an http(s) URL')
 
-
-/** An optional field of any type where `null` is the field left out, as public clients send it (CONTRACT 14). */
-export const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined).optional()
-
 /**
  * What is wrong with a major-unit amount (a number, > 0 or >= 0 where zero is allowed, at most 2
  * decimals), or undefined when nothing is.
