@@ -42,7 +42,8 @@ const INTERNED = 64
  * (records themselves go cold as text; their places stay): no object per record, only slots of
  * arrays. By sequence number: the key, the place's two parts and one slot per fact (a column per
  * fact, its few repeated strings held once); by position: the sequence number. A key's sequence
- * number is found in one `Map`, and its position by a binary search on (place, sequence number).
+ * number is found in one `Map` (made when first needed), and its position by a binary search on
+ * (place, sequence number).
  * A facts object per place cost a card charge about 100 bytes of heap more (two ordered
  * collections: charges and the ledger; measured after 30,000 card charges).
  */
@@ -59,7 +60,12 @@ export class RecordOrder<T> {
   readonly #readers: ((record: T) => Fact)[]
   readonly #columns: Fact[][]
   readonly #interned: Map<string, string>[]
-  readonly #seqOfKey = new Map<string, number>()
+  /**
+   * A key's sequence number: made the first time a key already placed is looked up (a record
+   * replaced or deleted, a list's cursor), so a collection only ever appended to (the ledger) keeps
+   * none
+   */
+  #seqOfKey: Map<string, number> | undefined
 
   constructor(private readonly spec: OrderSpec<T>) {
     this.#twoParts = spec.then !== undefined
@@ -100,24 +106,24 @@ export class RecordOrder<T> {
 
   /** The position of a key, or undefined. */
   position(key: string): number | undefined {
-    const seq = this.#seqOfKey.get(key)
+    const seq = this.#seqs().get(key)
     if (seq === undefined) return undefined
     const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
     return this.#seqAt[i] === seq ? i : undefined
   }
 
-  /** A record written (or loaded): placed, or moved when its place changed. */
-  set(key: string, record: T): void {
+  /** A record written (or loaded): placed, or moved when its place changed; `added`: its key held no record before. */
+  set(key: string, record: T, added: boolean): void {
     const k0 = this.spec.by(record)
     const k1 = this.spec.then ? this.spec.then(record) : 0
-    const had = this.#seqOfKey.get(key)
+    const had = added ? undefined : this.#seqs().get(key)
     const seq = had ?? this.#keyOf.length
     this.#takeFacts(seq, record)
     if (had !== undefined) {
       if (this.#k0[had] === k0 && this.#second(had) === k1) return
       this.#unplace(had)
     } else {
-      this.#seqOfKey.set(key, seq)
+      this.#seqOfKey?.set(key, seq)
       this.#keyOf.push(key)
     }
     this.#k0[seq] = k0
@@ -131,9 +137,10 @@ export class RecordOrder<T> {
   }
 
   delete(key: string): void {
-    const seq = this.#seqOfKey.get(key)
+    const seqs = this.#seqs()
+    const seq = seqs.get(key)
     if (seq === undefined) return
-    this.#seqOfKey.delete(key)
+    seqs.delete(key)
     this.#unplace(seq)
     // the slots of a sequence number are never reused (a key written again takes a new one); a
     // reset drops the collection and its order whole, so they last only as long as its records would
@@ -153,6 +160,18 @@ export class RecordOrder<T> {
       }
       this.#columns[f][seq] = v
     }
+  }
+
+  #seqs(): Map<string, number> {
+    if (!this.#seqOfKey) {
+      this.#seqOfKey = new Map()
+      // a deleted key's slot holds none, and a key written again took a new sequence number
+      for (let seq = 0; seq < this.#keyOf.length; seq++) {
+        const key = this.#keyOf[seq]
+        if (key !== undefined) this.#seqOfKey.set(key, seq)
+      }
+    }
+    return this.#seqOfKey
   }
 
   #second(seq: number): number {
