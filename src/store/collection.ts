@@ -16,6 +16,8 @@ export interface CollectionSpec<T = any> extends RecordRules {
   indexes?: Record<string, IndexFn<T>>
   /** records kept live (the store's hotRecords when absent; 0: none, records.ts) */
   hot?: number
+  /** cold texts compressed together in one block (the store's coldBlock when absent): more where records are small */
+  block?: number
   /** the order the lists read the records in, and the facts they filter on (order.ts) */
   order?: OrderSpec<T>
 }
