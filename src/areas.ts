@@ -16,6 +16,7 @@ import { chargesArea } from './pay-ins/area.js'
 import { payWithBankArea } from './pay-with-bank/area.js'
 import { payoutsArea } from './payouts/area.js'
 import { refundsArea } from './refunds/area.js'
+import { transactionsArea } from './transactions/area.js'
 import { virtualAccountsArea } from './virtual-accounts/area.js'
 
 /**
@@ -39,6 +40,7 @@ export const AREAS = [
   conversionsArea,
   payoutsArea,
   chargesArea,
+  transactionsArea,
   controlArea,
   dashboardArea,
 ] as const

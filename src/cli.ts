@@ -8,6 +8,7 @@ import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
 import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
+import { registerVerify } from './replay/verify-cli.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
 function die(message: string, code = 2): never {
@@ -146,6 +147,7 @@ Examples:
 
   registerReplay(program, die)
   registerExportFlow(program, die)
+  registerVerify(program, die)
 
   return program
 }

@@ -113,6 +113,11 @@ export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey: 
   return { secretKey: env[OPTIONS.secretKey.env] ?? DEFAULT_SECRET_KEY, encryptionKey: env[OPTIONS.encryptionKey.env] ?? DEFAULT_ENCRYPTION_KEY }
 }
 
+/** The live service's test keys `sandbox verify --against` uses (docs/behaviour.md 10.6): KORAPAY_*, unset when absent. */
+export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey?: string; publicKey?: string; encryptionKey?: string } {
+  return { secretKey: env.KORAPAY_SECRET_KEY || undefined, publicKey: env.KORAPAY_PUBLIC_KEY || undefined, encryptionKey: env.KORAPAY_ENCRYPTION_KEY || undefined }
+}
+
 /** The merchants: those of the merchants file, and the default one (its key, unless the file has it). */
 function merchantsOf(file: string | undefined, sk: string, encKey: string, defaultWebhook: string | null): Merchant[] {
   const merchants: Merchant[] = []

@@ -172,7 +172,7 @@ const TAGS: Record<string, string> = {
   payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now',
   'direct debit': 'Direct-debit authorizations and debits',
   identity: 'Identity verification: BVN, vNIN, Ghana passport',
-  charges: 'The charge query over every payment kind, and the list of pay-ins',
+  charges: 'The charge query over every payment kind, the list of pay-ins, and the transactions list (pay-ins and payouts together)',
   misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key',
   control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set",
 }

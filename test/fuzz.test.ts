@@ -387,6 +387,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${M}/misc/banks/resolve`, body: () => ({ bank: '033', account: '0000000000', currency: 'NGN' }) },
   // the pay-ins list (docs/behaviour.md 13.9)
   { method: 'GET', path: () => `${M}/pay-ins`, query: () => ({ currency: 'NGN', status: 'success', limit: '5' }) },
+  // the transactions list (docs/behaviour.md 13.11)
+  { method: 'GET', path: () => `${M}/transactions`, query: () => ({ currency: 'NGN', limit: '5' }) },
   // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
   // the control API (docs/behaviour.md 9)

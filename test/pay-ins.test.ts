@@ -87,6 +87,7 @@ describe('GET /pay-ins (docs/behaviour.md 13.9)', () => {
       message: 'Card charged successfully',
       date_created: '2030-01-01 00:00:00',
       date_completed: '2030-01-01 00:00:00',
+      payment_sources: { amount_paid: '1000.00', narration: 'Order 1', payment_source_type: 'card', message: 'Card charged successfully', status: 'success' },
     })
     // each item is what the charge query says of it
     for (const p of payins) {

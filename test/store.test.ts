@@ -291,6 +291,32 @@ describe('Store in memory', () => {
     expect(col.json('tx0')).toBeUndefined()
   })
 
+  it('keeps no record live where the spec says hot: 0, and reads, updates, indexes and deletes the same', async () => {
+    const entries = { ...charges, name: 'entries', hot: 0 }
+    const s = await open({ collections: [entries], coldBlock: 2 })
+    const col = s.col<Rec>('ns', 'entries')
+    for (let i = 0; i < 3; i++) col.put(`e${i}`, { payment_reference: `r${i}`, n: i, nested: { i } })
+    // two texts packed in a block, the third waiting as text; nothing live
+    expect(col.coldStats()).toMatchObject({ hot: 0, texts: 1, blocks: 1, packed: 2 })
+    const read = col.get('e0')!
+    expect(read).toEqual({ payment_reference: 'r0', n: 0, nested: { i: 0 } })
+    expect(Object.isFrozen(read) && Object.isFrozen(read.nested)).toBe(true)
+    // a read parses the text each time and keeps nothing live
+    expect(col.get('e0')).not.toBe(read)
+    expect(col.coldStats().hot).toBe(0)
+    expect(col.findBy('payment_reference', 'r2')).toEqual({ payment_reference: 'r2', n: 2, nested: { i: 2 } })
+    const changed = col.update('e1', (r) => {
+      r.n = 10
+    })
+    expect(changed).toEqual({ payment_reference: 'r1', n: 10, nested: { i: 1 } })
+    expect(col.get('e1')).toEqual(changed)
+    expect(JSON.parse(col.json('e1')!)).toEqual(changed)
+    expect(col.coldStats().hot).toBe(0)
+    expect(col.delete('e2')).toBe(true)
+    expect(col.findBy('payment_reference', 'r2')).toBeUndefined()
+    expect([...col.keys()]).toEqual(['e0', 'e1'])
+  })
+
   it('keeps cold texts compressed in blocks, and a block it no longer needs is dropped', async () => {
     const s = await open({ collections: [charges], hotRecords: 1, coldBlock: 4 })
     const col = s.col<Rec>('ns', 'charges')

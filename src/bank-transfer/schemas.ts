@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost, optionalUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.2: the bank-transfer charge request. */
@@ -17,7 +17,7 @@ export const bankTransferSchema = z.object({
   }),
   account_name: z.string().min(1).max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
   narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
-  notification_url: optionalUrlSchema,
+  notification_url: httpUrlSchema.optional(),
   merchant_bears_cost: z.boolean().optional(),
   metadata: metadataSchema.optional(),
   auto_complete: z.boolean().optional(),

@@ -1,4 +1,4 @@
-import { isJsonObject, readJsonObject, validate } from '../http/body.js'
+import { dropNullFields, isJsonObject, readJsonObject, validate } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
@@ -41,7 +41,8 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
   const { schema, allowZero } = PAYLOAD[operation]
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
-  const payload = typeof chargeData === 'string' && chargeData !== '' ? decryptChargeData(chargeData, c.get('nsMeta').encryption_key) : undefined
+  // the decrypted payload is a body of its own: null in its fields is left out as in any body
+  const payload = typeof chargeData === 'string' && chargeData !== '' ? dropNullFields(decryptChargeData(chargeData, c.get('nsMeta').encryption_key)) : undefined
   if (payload === undefined) {
     // never journal charge_data itself: a client may send the card unencrypted by mistake (and
     // masking it first would scan a long hex string for card numbers on every charge)

@@ -190,13 +190,14 @@ export class PreauthService extends OnEngine {
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     const written = this.#save(ns, parent, op)
     around.recorded(ns, written.op, written.parent, targetAmount)
+    // the documentation's refund keys in its order, then the sandbox's own (docs/behaviour.md 8.4)
     this.events.record(ns, 'refund.success', {
+      amount: toMajor(amount),
+      status: 'success',
+      currency: parent.currency,
       reference: op.transaction_reference,
       payment_reference: parent.payment_reference,
       target_transaction_reference: targetRef,
-      amount: toMajor(amount),
-      currency: parent.currency,
-      status: 'success',
       payment_method: 'card',
     })
     return written

@@ -23,28 +23,31 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
     payment_method: kind.method(charge),
     created_at: charge.created_at,
     completed_at: charge.completed_at,
+    // always there, null when none was sent, as the webhook carries it (docs/behaviour.md 3.6)
+    metadata: charge.metadata,
   }
   if (charge.status === 'failed' || charge.attempts.length) base.payment_attempts = charge.attempts
-  if (charge.metadata) base.metadata = charge.metadata
   if (charge.customer) base.customer = charge.customer
   return Object.assign(base, kind.queryExtras(ns, charge))
 }
 
 /**
- * docs/behaviour.md 8.4: the `data` of a charge.success / charge.failed event. `reference` and
- * `payment_reference` are both the merchant's reference, the sandbox's own is
- * `transaction_reference`, and `metadata` is the charge's as sent (null when none was).
+ * docs/behaviour.md 8.4: the `data` of a charge.success / charge.failed event, its keys in the
+ * documentation's order (a receiver that re-serializes `data` signs these bytes), then the
+ * sandbox's own. `reference` and `payment_reference` are both the merchant's reference, the
+ * sandbox's own is `transaction_reference`, and `metadata` is the charge's as sent (null when none
+ * was).
  */
 export function chargeEventData(charge: Frozen<ChargeBase>, kinds: Kinds) {
   return {
+    fee: toMajor(charge.fee),
+    amount: toMajor(charge.amount),
+    status: charge.status,
+    currency: charge.currency,
     reference: charge.payment_reference,
+    payment_method: kinds.methodOf(charge),
     payment_reference: charge.payment_reference,
     transaction_reference: charge.transaction_reference,
-    amount: toMajor(charge.amount),
-    fee: toMajor(charge.fee),
-    currency: charge.currency,
-    status: charge.status,
-    payment_method: kinds.methodOf(charge),
     metadata: charge.metadata ?? null,
   }
 }

@@ -97,12 +97,6 @@ export function isHttpUrl(u: string): boolean {
 
 export const httpUrlSchema = z.string().max(MAX_LENGTH.url, atMost(MAX_LENGTH.url)).refine(isHttpUrl, 'must be an http(s) URL')
 
-/** An optional URL where `null` is the field left out, as public clients send the ones they were not given (CONTRACT 14). */
-export const optionalUrlSchema = httpUrlSchema.nullish().transform((v) => v ?? undefined).optional()
-
-/** An optional field of any type where `null` is the field left out, as public clients send it (CONTRACT 14). */
-export const nullAsAbsent = <T extends z.ZodType>(schema: T) => schema.nullish().transform((v) => v ?? undefined).optional()
-
 /**
  * What is wrong with a major-unit amount (a number, > 0 or >= 0 where zero is allowed, at most 2
  * decimals), or undefined when nothing is.
@@ -175,5 +169,6 @@ export const chargeRecordSchema = z
     payment_attempts: z.array(attemptSchema).optional().describe('the failed tries; for a checkout, every attempt, its status as it is'),
     created_at: z.string(),
     completed_at: z.string().nullable(),
+    metadata: z.record(z.string(), z.unknown()).nullable().describe('as sent; null when none was sent'),
   })
   .describe('What every kind of charge answers; each kind adds its own fields (card, ledger, wallet, bank_account, expires_at ...)')

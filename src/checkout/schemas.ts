@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, optionalUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
@@ -45,8 +45,8 @@ export const initializeSchema = z
       email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
       name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
     }),
-    redirect_url: optionalUrlSchema,
-    notification_url: optionalUrlSchema,
+    redirect_url: httpUrlSchema.optional(),
+    notification_url: httpUrlSchema.optional(),
     metadata: metadataSchema.optional(),
     merchant_bears_cost: z.boolean().optional(),
     payment_currency: z.string().optional(),

@@ -82,7 +82,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
     {
       method: 'post', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'addScenarioPack', summary: 'Add a scenario pack to this namespace (wins over the files)', body: { name: 'ScenarioPack', schema: packSchema },
       handler: async (c, deps) => {
-        const body = await readJsonObject(c)
+        const body = await readJsonObject(c, { asSent: true })
         try {
           const view = deps.scenarios.addPack(c.get('ns'), body)
           return ok(c, CONTROL_MSG.PACK_ADDED, view.toJSON())
@@ -118,7 +118,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
     {
       method: 'put', path: '/_sandbox/webhook-url', access: 'control', tag: 'control', operationId: 'setWebhookUrl', summary: "Set (or, with null, clear) the namespace's webhook URL", body: { name: 'WebhookUrlRequest', schema: webhookUrlSchema },
       handler: async (c, deps) => {
-        const { url } = validate(webhookUrlSchema, await readJsonObject(c))
+        const { url } = validate(webhookUrlSchema, await readJsonObject(c, { asSent: true }))
         const meta = deps.namespaces.update(c.get('ns'), { webhook_url: url })
         return ok(c, url ? CONTROL_MSG.WEBHOOK_URL_SET : CONTROL_MSG.WEBHOOK_URL_CLEARED, { url: meta.webhook_url })
       },

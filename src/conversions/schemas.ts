@@ -5,8 +5,7 @@ import { z } from '../http/zod-messages.js'
 
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as NGN')
 
-/** `null` in an optional field is the field left out (CONTRACT 14) */
-const optionalText = (max: number) => z.string().max(max, atMost(max)).nullish().transform((v) => v ?? undefined)
+const optionalText = (max: number) => z.string().max(max, atMost(max)).optional()
 
 export const quoteSchema = z.object({
   from_currency: currency,
@@ -23,7 +22,7 @@ export const convertSchema = z.object({
   from_currency: currency,
   to_currency: currency,
   customer_name: optionalText(MAX_LENGTH.name),
-  customer_email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).nullish().transform((v) => v ?? undefined),
+  customer_email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).optional(),
   narration: optionalText(MAX_LENGTH.description),
 })
 export type ConvertInput = z.infer<typeof convertSchema>

@@ -6,7 +6,8 @@ import { describeIssues } from '../scenario/index.js'
  * Flow files (docs/behaviour.md 10): a script of steps. Each step does exactly one thing: an API call
  * (`request`, with `expect` and `save`), or a control step (`advance`, `freeze`, `webhook_url`,
  * `receiver`, `wait_event`). Strings may use `${name}`: variables saved by earlier steps, the
- * flow's `vars`, and the built-ins `ref` (unique per run), `key`, `base_url`, `receiver_url`.
+ * flow's `vars`, and the built-ins `ref` (unique per run), `key`, `public_key`, `base_url`,
+ * `receiver_url`.
  */
 
 const requestSchema = z
@@ -27,6 +28,8 @@ const expectSchema = z
     status: z.number().int().min(100).max(599).optional(),
     /** subset match: exact values, `$any`, `{$regex: "..."}`, `{$absent: true}` */
     body: z.unknown().optional(),
+    /** the body is the whole answer (a recorded one): `sandbox verify` reports a field beyond it */
+    whole: z.boolean().optional(),
   })
   .strict()
 
@@ -60,6 +63,8 @@ export const stepSchema = z
     webhook_url: z.string().nullable().optional(),
     receiver: receiverSchema.optional(),
     wait_event: waitEventSchema.optional(),
+    /** whether `sandbox verify` runs this step against the live service (docs/behaviour.md 10.6) */
+    live: z.boolean().optional(),
   })
   .strict()
   .superRefine((s, ctx) => {

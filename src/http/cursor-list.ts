@@ -5,7 +5,7 @@ import type { Facts } from '../store/order.js'
 import { z } from './zod-messages.js'
 
 /**
- * The lists of pay-ins, payouts, balance history and refunds (docs/behaviour.md 13.6): newest
+ * The lists of pay-ins, payouts, transactions, balance history and refunds (docs/behaviour.md 13.6): newest
  * first, filtered by currency and date, a page of `limit` items (10 unless asked, at most 100)
  * found by cursor: `starting_after=<pointer>` the items after that one (older),
  * `ending_before=<pointer>` (or the misspelt `starting_before` some clients send) the items before
@@ -73,9 +73,12 @@ export interface OrderedItems<T, F = T> {
 
 /**
  * A collection's records in its declared order: the pointer is a record's key, the date its
- * order's first, the facts those the order keeps.
+ * order's first, the facts those the order keeps. `show` makes each item a list reads of its
+ * record (only the page's items are read).
  */
-export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<Frozen<T>, Facts> {
+export function recordsInOrder<T extends object>(col: Collection<T>): OrderedItems<Frozen<T>, Facts>
+export function recordsInOrder<T extends object, I>(col: Collection<T>, show: (record: Frozen<T>) => I): OrderedItems<I, Facts>
+export function recordsInOrder<T extends object, I>(col: Collection<T>, show?: (record: Frozen<T>) => I): OrderedItems<I | Frozen<T>, Facts> {
   const order = col.ordered
   if (!order) throw new Error(`the collection ${col.name} declares no order`)
   return {
@@ -84,8 +87,77 @@ export function recordsInOrder<T extends object>(col: Collection<T>): OrderedIte
     },
     dateAt: (i) => order.dateAt(i),
     factsAt: (i) => order.factsAt(i),
-    itemAt: (i) => col.get(order.keyAt(i))!,
+    itemAt: (i) => {
+      const record = col.get(order.keyAt(i))!
+      return show ? show(record) : record
+    },
     positionOf: (pointer) => order.position(pointer),
+  }
+}
+
+/**
+ * The items of two lists as one, in date order; at the same date `a`'s come first (so a list,
+ * newest first, shows `b`'s first). The transactions list reads the pay-ins and the payouts so
+ * (docs/behaviour.md 13.12). Nothing is copied: where a position stands is how many of the
+ * positions before it are `a`'s (its split), found by a binary search, or by one step from the
+ * split found last when a page walks to the next position. So a page costs about its size, never
+ * the lists' length, and a filter passes over each item in one step.
+ */
+export function byDate<T, F>(a: OrderedItems<T, F>, b: OrderedItems<T, F>): OrderedItems<T, F> {
+  /** whether `a`'s item i comes before `b`'s item j */
+  const aFirst = (i: number, j: number) => a.dateAt(i) <= b.dateAt(j)
+  /** whether the item at the position whose split is (i, j) is `a`'s */
+  const isA = (i: number, j: number) => i < a.size && (j === b.size || aFirst(i, j))
+  const search = (k: number) => {
+    let lo = Math.max(0, k - b.size)
+    let hi = Math.min(k, a.size)
+    while (lo < hi) {
+      const mid = (lo + hi) >>> 1
+      if (aFirst(mid, k - mid - 1)) lo = mid + 1
+      else hi = mid
+    }
+    return lo
+  }
+  let known = { k: 0, i: 0 }
+  /** how many of the first k positions are `a`'s */
+  const split = (k: number): number => {
+    const { k: was, i } = known
+    let found: number
+    if (k === was) found = i
+    // past the item at `was`, or back over the item at `was - 1` (the later of a[i - 1] and b[j - 1])
+    else if (k === was + 1) found = isA(i, was - i) ? i + 1 : i
+    else if (k === was - 1) found = i > 0 && (was - i === 0 || !aFirst(i - 1, was - i - 1)) ? i - 1 : i
+    else found = search(k)
+    known = { k, i: found }
+    return found
+  }
+  /** the list holding position k, and the item's position in it */
+  const at = (k: number): [OrderedItems<T, F>, number] => {
+    const i = split(k)
+    return isA(i, k - i) ? [a, i] : [b, k - i]
+  }
+  return {
+    get size() {
+      return a.size + b.size
+    },
+    dateAt: (k) => {
+      const [list, i] = at(k)
+      return list.dateAt(i)
+    },
+    factsAt: (k) => {
+      const [list, i] = at(k)
+      return list.factsAt(i)
+    },
+    itemAt: (k) => {
+      const [list, i] = at(k)
+      return list.itemAt(i)
+    },
+    positionOf: (pointer) => {
+      const i = a.positionOf(pointer)
+      if (i !== undefined) return i + firstWhere(b, (date) => date >= a.dateAt(i))
+      const j = b.positionOf(pointer)
+      return j === undefined ? undefined : j + firstWhere(a, (date) => date > b.dateAt(j))
+    },
   }
 }
 

@@ -14,8 +14,7 @@ export const resolveSchema = z
   .object({
     bank: z.string().refine((c) => nigerianBank(c) !== undefined, 'must be the code of a bank of GET /merchant/api/v1/misc/banks?countryCode=NG'),
     account: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
-    // public clients send the optional fields they were not given as null
-    currency: z.literal('NGN').nullable().optional(),
+    currency: z.literal('NGN').optional(),
   })
   .passthrough()
 export type ResolveInput = z.infer<typeof resolveSchema>

@@ -1,4 +1,4 @@
-import { amountSchema, optionalUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { amountSchema, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/api.md 2.6 and 8, with docs/behaviour.md 5's wallet rule. */
@@ -9,7 +9,7 @@ export const mobileMoneyChargeSchema = z
     reference: referenceSchema,
     amount: amountSchema(),
     currency: z.enum(['KES', 'GHS']),
-    redirect_url: optionalUrlSchema,
+    redirect_url: httpUrlSchema.optional(),
     customer: z.object({
       name: z.string().max(100, 'must be at most 100 characters').optional(),
       email: z.string().email().max(254),
@@ -17,7 +17,7 @@ export const mobileMoneyChargeSchema = z
     mobile_money: z.object({
       number: z.string().regex(/^\+?\d{10,15}$/, 'must be the wallet number in international format, digits only'),
     }),
-    notification_url: optionalUrlSchema,
+    notification_url: httpUrlSchema.optional(),
     merchant_bears_cost: z.boolean().optional(),
     description: z.string().max(255, 'must be at most 255 characters').optional(),
     metadata: metadataSchema.optional(),

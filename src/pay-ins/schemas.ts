@@ -26,5 +26,12 @@ export const payinsAnswerSchema = z.object({
     message: z.string(),
     date_created: z.string(),
     date_completed: z.string().nullable(),
+    payment_sources: z.object({
+      amount_paid: z.string(),
+      narration: z.string().nullable(),
+      payment_source_type: z.string().nullable().describe('the channel that paid it (payment_method)'),
+      message: z.string(),
+      status: z.string(),
+    }).describe('one object, not an array, as the SDKs read it'),
   })).describe('newest first'),
 })

@@ -2,8 +2,10 @@ import type { Frozen } from '../store/frozen.js'
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import { listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
+import { listTime, orderedPage, recordsInOrder, type OrderedItems } from '../http/cursor-list.js'
+import type { Facts } from '../store/order.js'
 import type { Store } from '../store/store.js'
+import type { TransactionItem } from '../transactions/schemas.js'
 import type { PayinQuery } from './schemas.js'
 
 /**
@@ -26,6 +28,8 @@ export interface PayinItem {
   message: string
   date_created: string | null
   date_completed: string | null
+  /** what paid it, as one object (docs/behaviour.md 13.9): the same facts, as an SDK reads them */
+  payment_sources: { amount_paid: string; narration: string | null; payment_source_type: string | null; message: string; status: string }
 }
 
 export class PayinService {
@@ -42,22 +46,52 @@ export class PayinService {
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 
-  #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {
+  /** The pay-ins as the transactions list shows them (docs/behaviour.md 13.12), in their kept order. */
+  asTransactions(ns: string): OrderedItems<TransactionItem, Facts> {
+    return recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES), (c) => this.#transaction(ns, c))
+  }
+
+  #transaction(ns: string, charge: Frozen<ChargeBase>): TransactionItem {
     const record = chargeQueryRecord(this.kinds, ns, charge)
     return {
       pointer: charge.transaction_reference,
-      reference: charge.payment_reference,
-      status: record.status as string,
+      type: 'collection',
+      reference: charge.transaction_reference,
       amount: record.amount as string,
-      amount_paid: record.amount_paid as string,
+      fee: record.fee as string,
+      narration: charge.description,
+      currency: charge.currency,
+      status: record.status as string,
+      transaction_status: record.status as string,
+      created_at: charge.created_at,
+      // the URL its events go to, for the kinds that take one
+      callback_url: (charge as { notification_url?: string | null }).notification_url ?? null,
+      meta: charge.metadata ? JSON.stringify(charge.metadata) : null,
+      customer: { name: charge.customer?.name ?? null, email: charge.customer?.email ?? null },
+    }
+  }
+
+  #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {
+    const record = chargeQueryRecord(this.kinds, ns, charge)
+    const status = record.status as string
+    const amountPaid = record.amount_paid as string
+    const paymentMethod = record.payment_method as string | null
+    const message = charge.failure_message ?? charge.response_message
+    return {
+      pointer: charge.transaction_reference,
+      reference: charge.payment_reference,
+      status,
+      amount: record.amount as string,
+      amount_paid: amountPaid,
       amount_expected: (record.amount_expected ?? record.amount) as string,
       fee: record.fee as string,
       currency: charge.currency,
       description: charge.description,
-      payment_method: record.payment_method as string | null,
-      message: charge.failure_message ?? charge.response_message,
+      payment_method: paymentMethod,
+      message,
       date_created: listTime(charge.created_at),
       date_completed: listTime(charge.completed_at),
+      payment_sources: { amount_paid: amountPaid, narration: charge.description, payment_source_type: paymentMethod, message, status },
     }
   }
 }

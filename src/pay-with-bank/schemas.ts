@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost, metadataSchema, nullAsAbsent, optionalUrlSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { formatMoney, toMinor } from '../money.js'
 import { PAY_WITH_BANK_CURRENCIES } from '../scenario/schema.js'
@@ -21,11 +21,11 @@ export const payWithBankSchema = z
       name: z.string().trim().min(1, 'is required').max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)),
       email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
     }),
-    redirect_url: optionalUrlSchema,
-    notification_url: optionalUrlSchema,
-    narration: nullAsAbsent(z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description))),
-    merchant_bears_cost: nullAsAbsent(z.boolean()),
-    metadata: nullAsAbsent(metadataSchema),
+    redirect_url: httpUrlSchema.optional(),
+    notification_url: httpUrlSchema.optional(),
+    narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
+    merchant_bears_cost: z.boolean().optional(),
+    metadata: metadataSchema.optional(),
   })
   .superRefine((v, ctx) => {
     const min = PAY_WITH_BANK_MIN[v.currency]

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, depthAtMost, optionalUrlSchema, metadataSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 
@@ -46,7 +46,7 @@ export const disburseSchema = z.object({
   reference: payoutReferenceSchema,
   destination: destinationSchema,
   metadata: metadataSchema.optional(),
-  notification_url: optionalUrlSchema,
+  notification_url: httpUrlSchema.optional(),
 })
 export type DisburseInput = z.infer<typeof disburseSchema>
 

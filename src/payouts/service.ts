@@ -1,12 +1,14 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery, type OrderedItems } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
+import type { Facts } from '../store/order.js'
 import { NUMBER, STRING } from '../store/validate.js'
+import type { TransactionItem } from '../transactions/schemas.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
@@ -217,6 +219,11 @@ export class PayoutService extends OnEngine {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
+  /** The payouts as the transactions list shows them (docs/behaviour.md 13.12), in their kept order. */
+  asTransactions(ns: string): OrderedItems<TransactionItem, Facts> {
+    return recordsInOrder(this.#col(ns), transactionItem)
+  }
+
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
     const page = orderedPage(recordsInOrder(this.#col(ns)), q, (f) => (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
@@ -318,15 +325,36 @@ function listItem(p: Payout) {
   }
 }
 
-/** transfer.success / transfer.failed (docs/behaviour.md 13.7): `reason` on a failure, `batch_reference` on a bulk item. */
+function transactionItem(p: Frozen<Payout>): TransactionItem {
+  return {
+    pointer: p.reference,
+    type: 'disbursement',
+    reference: p.reference,
+    amount: toDecimalString(p.amount),
+    fee: toDecimalString(feeOf(p)),
+    narration: p.narration,
+    currency: p.currency,
+    status: p.status,
+    transaction_status: p.status,
+    created_at: p.created_at,
+    callback_url: p.notification_url,
+    meta: p.metadata ? JSON.stringify(p.metadata) : null,
+    customer: { name: p.customer.name, email: p.customer.email },
+  }
+}
+
+/**
+ * transfer.success / transfer.failed (docs/behaviour.md 13.7): the documentation's keys in its
+ * order (8.4), `batch_reference` on a bulk item, then the sandbox's own: `reason` on a failure.
+ */
 export function webhookData(p: Payout): Record<string, unknown> {
   return {
+    fee: toMajor(feeOf(p)),
+    amount: toMajor(p.amount),
+    status: p.status,
+    currency: p.currency,
     reference: p.reference,
     ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
-    status: p.status,
-    amount: toMajor(p.amount),
-    fee: toMajor(feeOf(p)),
-    currency: p.currency,
     narration: p.narration,
     ...(p.status === 'failed' ? { reason: p.message } : { trace_id: p.trace_id }),
   }

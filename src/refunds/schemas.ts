@@ -11,25 +11,25 @@ const text = z.string().max(REFUND_TEXT_MAX, atMost(REFUND_TEXT_MAX))
 export const initiateSchema = z.object({
   payment_reference: z.string().trim().min(1, 'is required').max(100, atMost(100)),
   reference: z.string().trim().min(1, 'is required').max(50, atMost(50)),
-  // omitted (or null): the whole pay-in
+  // omitted: the whole pay-in
   amount: z
     .unknown()
     .superRefine((v, ctx) => {
-      const message = v === undefined || v === null ? undefined : amountIssue(v)
+      const message = v === undefined ? undefined : amountIssue(v)
       if (message) ctx.addIssue({ code: 'custom', message })
     })
-    .transform((v) => (v === undefined || v === null ? undefined : parseAmount(v)!))
+    .transform((v) => (v === undefined ? undefined : parseAmount(v)!))
     .optional(),
-  reason: text.nullish(),
-  webhook_url: text.refine(isHttpUrl, 'must be an http(s) URL').nullish(),
+  reason: text.optional(),
+  webhook_url: text.refine(isHttpUrl, 'must be an http(s) URL').optional(),
   completion_status: z.enum(['success', 'failed']).optional(),
-  status_reason: text.nullish(),
+  status_reason: text.optional(),
 })
 
 /** docs/behaviour.md 13.8: the control call that finishes a processing refund */
 export const completeRefundSchema = z.object({
   outcome: z.enum(['success', 'failed']).optional(),
-  reason: text.nullish(),
+  reason: text.optional(),
 })
 
 export const refundListSchema = listQuerySchema.extend({

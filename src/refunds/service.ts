@@ -61,10 +61,10 @@ export interface InitiateInput {
   payment_reference: string
   reference: string
   amount?: number
-  reason?: string | null
-  webhook_url?: string | null
+  reason?: string
+  webhook_url?: string
   completion_status?: 'success' | 'failed'
-  status_reason?: string | null
+  status_reason?: string
 }
 
 export interface RefundListQuery extends ListQuery {
@@ -188,7 +188,7 @@ export class RefundService extends OnEngine {
   }
 
   /** Control: finishes a processing refund now (`outcome` success unless asked). */
-  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | null | undefined): Frozen<Refund> {
+  complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | undefined): Frozen<Refund> {
     const refund = this.#col(ns).get(reference)
     if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
     if (refund.status !== 'processing') throw conflict(REFUND_MSG.ALREADY_COMPLETED)
@@ -278,16 +278,17 @@ function listItem(r: Frozen<Refund>) {
 
 /** docs/behaviour.md 13.8: both sets of date fields the sources show, so either reader works. */
 function eventData(r: Frozen<Refund>) {
+  // the keys of the documentation's Webhooks page in its order, then the sandbox's own (docs/behaviour.md 8.4)
   return {
+    amount: toMajor(r.amount),
+    status: r.status,
+    currency: r.currency,
     reference: r.reference,
     payment_reference: r.payment_reference,
-    amount: toMajor(r.amount),
-    currency: r.currency,
-    status: r.status,
-    status_reason: r.status_reason,
-    payment_method: r.payment_method,
     refund_date: r.created_at,
     completion_date: r.completed_at,
+    status_reason: r.status_reason,
+    payment_method: r.payment_method,
     created_at: r.created_at,
     completed_at: r.completed_at,
   }

@@ -22,6 +22,41 @@ export function expandFlowPaths(paths: string[]): string[] {
   return out
 }
 
+/** Every flow file the paths name, loaded; a bad one ends the command with exit code 2. */
+export async function loadFlows(paths: string[], fail: (message: string, code?: number) => never): Promise<{ flow: Flow; file: string }[]> {
+  // loaded here, not at start-up: `sandbox start` never pays for the flow format
+  const { FlowError, loadFlowFile } = await import('../flow/flow.js')
+  const files = expandFlowPaths(paths)
+  if (!files.length) fail('no flow files found')
+  const flows: { flow: Flow; file: string }[] = []
+  for (const file of files) {
+    try {
+      flows.push({ flow: loadFlowFile(file), file })
+    } catch (e) {
+      if (e instanceof FlowError) fail(e.message)
+      throw e
+    }
+  }
+  return flows
+}
+
+/** `--seed` and `--clock-start` (src/flags.ts `seedFlags`), or their variables; a bad one ends the command with exit code 2. */
+export function seedOf(opts: { seed?: string; clockStart?: string }, fail: (message: string, code?: number) => never): ReturnType<typeof seedFrom> {
+  try {
+    return seedFrom(opts)
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message)
+    throw e
+  }
+}
+
+/** `--concurrency`: a whole number from 1 to 64. */
+export function concurrencyOf(given: string, fail: (message: string, code?: number) => never): number {
+  const concurrency = Number(given)
+  if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) fail(`--concurrency must be a whole number from 1 to 64`)
+  return concurrency
+}
+
 interface ReplayOptions {
   baseUrl?: string
   key?: string
@@ -59,30 +94,12 @@ Examples:
     )
     .action(async (paths: string[], opts: ReplayOptions) => {
       if (!['pretty', 'junit'].includes(opts.reporter)) fail(`--reporter must be pretty or junit (got ${opts.reporter})`)
-      const concurrency = Number(opts.concurrency)
-      if (!Number.isInteger(concurrency) || concurrency < 1 || concurrency > 64) fail(`--concurrency must be a whole number from 1 to 64`)
-      let seeded: ReturnType<typeof seedFrom>
-      try {
-        seeded = seedFrom(opts)
-      } catch (e) {
-        if (e instanceof ConfigError) fail(e.message)
-        throw e
-      }
+      const concurrency = concurrencyOf(opts.concurrency, fail)
+      const flows = await loadFlows(paths, fail)
+      const seeded = seedOf(opts, fail)
       // loaded here, not at start-up: `sandbox start` never pays for the runner
-      const { FlowError, loadFlowFile } = await import('../flow/flow.js')
       const { junitReport, prettyReport } = await import('./report.js')
       const { runFlows } = await import('./runner.js')
-      const files = expandFlowPaths(paths)
-      if (!files.length) fail('no flow files found')
-      const flows: { flow: Flow; file: string }[] = []
-      for (const file of files) {
-        try {
-          flows.push({ flow: loadFlowFile(file), file })
-        } catch (e) {
-          if (e instanceof FlowError) fail(e.message)
-          throw e
-        }
-      }
       let baseUrl = opts.baseUrl?.replace(/\/+$/, '')
       let close: (() => Promise<void>) | undefined
       if (!baseUrl) {

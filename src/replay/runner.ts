@@ -15,6 +15,10 @@ export interface StepResult {
   mismatches: Mismatch[]
   error?: string
   status?: number
+  /** the answer's body (parsed JSON, or its text) */
+  body?: unknown
+  /** why the step was not run (`sandbox verify` against the live service) */
+  skipped?: string
 }
 
 export interface FlowResult {
@@ -35,8 +39,42 @@ export interface RunOptions {
    * file, and no step is timed (docs/behaviour.md 0.7)
    */
   seed?: number
-  /** stop the flow at its first failing step (always true within a flow) */
+  /** the public key the flow's `${public_key}` stands for; by default the secret key's, `sk_` made `pk_` */
+  publicKey?: string
   onStep?: (flow: Flow, result: StepResult) => void
+  /** a reason not to run a step, or undefined to run it; a later step using what it would have saved is not run either */
+  skip?: (steps: readonly Step[], index: number) => string | undefined
+  /** compares a request step's answer with its expectation (interpolated); by default the subset match of `match` */
+  compare?: (at: StepAt, expect: Step['expect'], answer: { status: number; body: unknown }) => Mismatch[]
+  /** go on after a step whose answer differs (an error still ends the flow) */
+  keepGoing?: boolean
+}
+
+/** Which step of which flow file an answer is to. */
+export interface StepAt {
+  file: string
+  index: number
+}
+
+/** The subset match `sandbox replay` checks a step with (docs/behaviour.md 10.3). */
+function matchExpectation(_at: StepAt, exp: Step['expect'], res: { status: number; body: unknown }): Mismatch[] {
+  if (!exp) return []
+  const out: Mismatch[] = []
+  if (exp.status !== undefined && exp.status !== res.status) out.push({ path: 'status', expected: exp.status, actual: res.status })
+  if (exp.body !== undefined) out.push(...match(exp.body, res.body))
+  return out
+}
+
+/** The variables a step sets for the steps after it. */
+function savedBy(step: Step): string[] {
+  if (step.receiver) return ['receiver_url']
+  return Object.keys(step.save ?? step.wait_event?.save ?? {})
+}
+
+/** The first variable a step uses from `unset`, if any. */
+function usesAny(step: Step, unset: Set<string>): string | undefined {
+  const text = JSON.stringify(step)
+  return [...unset].find((name) => text.includes(`\${${name}}`))
 }
 
 /** Describes a step for the report: its name, or what it does. */
@@ -75,7 +113,8 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
   const random = new Random(options.seed)
   const id = () => random.text(`flow:${file}`, ID_ALPHABET, 10)
   const key = options.key ?? `sk_test_flow_${id()}`
-  const vars: Vars = { ...flow.vars, ref: `flow-${id()}`, key, base_url: options.baseUrl }
+  const vars: Vars = { ...flow.vars, ref: `flow-${id()}`, key, public_key: options.publicKey ?? key.replace(/^sk_/, 'pk_'), base_url: options.baseUrl }
+  const unset = new Set<string>()
   const results: StepResult[] = []
   const servers: Server[] = []
   const elapsed = random.stopwatch()
@@ -100,8 +139,16 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
     for (const [index, step] of flow.steps.entries()) {
       const took = random.stopwatch()
       const result: StepResult = { index, name: stepLabel(step, index), ok: true, ms: 0, mismatches: [] }
+      const unsetVar = usesAny(step, unset)
+      result.skipped = options.skip?.(flow.steps, index) ?? (unsetVar && `it uses \${${unsetVar}}, which a step not run would have saved`)
+      if (result.skipped) {
+        for (const name of savedBy(step)) unset.add(name)
+        results.push(result)
+        options.onStep?.(flow, result)
+        continue
+      }
       try {
-        await runStep(step, vars, call, result, servers)
+        await runStep(step, { file, index }, vars, call, result, servers, options.compare ?? matchExpectation)
       } catch (e) {
         result.ok = false
         result.error = e instanceof UnknownVariableError ? e.message : `${(e as Error).message}`
@@ -109,7 +156,7 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
       result.ms = Math.round(took())
       results.push(result)
       options.onStep?.(flow, result)
-      if (!result.ok) break
+      if (!result.ok && (result.error || !options.keepGoing)) break
     }
   } finally {
     for (const s of servers) {
@@ -122,7 +169,9 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
 
 type Call = (method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown }>
 
-async function runStep(step: Step, vars: Vars, call: Call, result: StepResult, servers: Server[]): Promise<void> {
+type Compare = NonNullable<RunOptions['compare']>
+
+async function runStep(step: Step, at: StepAt, vars: Vars, call: Call, result: StepResult, servers: Server[], compare: Compare): Promise<void> {
   const control = async (method: string, path: string, body?: unknown) => {
     const res = await call(method, path, body)
     if (res.status !== 200) {
@@ -141,11 +190,8 @@ async function runStep(step: Step, vars: Vars, call: Call, result: StepResult, s
     }
     const res = await call(req.method, req.path, body, { key: req.key, headers: req.headers })
     result.status = res.status
-    if (step.expect) {
-      const exp = interpolate(step.expect, vars) as NonNullable<Step['expect']>
-      if (exp.status !== undefined && exp.status !== res.status) result.mismatches.push({ path: 'status', expected: exp.status, actual: res.status })
-      if (exp.body !== undefined) result.mismatches.push(...match(exp.body, res.body))
-    }
+    result.body = res.body
+    result.mismatches.push(...compare(at, interpolate(step.expect, vars) as Step['expect'], res))
     for (const [name, path] of Object.entries(step.save ?? {})) {
       const v = pick(res.body, path)
       if (v === undefined) result.mismatches.push({ path: `save ${name} <- ${path}`, expected: 'a value', actual: undefined })

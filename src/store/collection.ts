@@ -14,8 +14,10 @@ export type IndexFn<T> = (record: T) => string | undefined | null | readonly (st
 export interface CollectionSpec<T = any> extends RecordRules {
   name: string
   indexes?: Record<string, IndexFn<T>>
-  /** records kept live (the store's hotRecords when absent) */
+  /** records kept live (the store's hotRecords when absent; 0: none, records.ts) */
   hot?: number
+  /** cold texts compressed together in one block (the store's coldBlock when absent): more where records are small */
+  block?: number
   /** the order the lists read the records in, and the facts they filter on (order.ts) */
   order?: OrderSpec<T>
 }
@@ -120,7 +122,7 @@ export class Collection<T extends object = Record<string, unknown>> {
       if (replaced) this.#unindex(key)
       this.#index(key, record)
     }
-    this.ordered?.set(key, record)
+    this.ordered?.set(key, record, !replaced)
     this.sink?.changed(this.ns, this.name, key)
     return record as Frozen<T>
   }
@@ -145,11 +147,12 @@ export class Collection<T extends object = Record<string, unknown>> {
 
   /** Sets a record without recording a change: used when loading the file. It is kept cold. */
   load(key: string, record: T): void {
+    const had = this.#records.has(key)
     if (this.#indexes.length) {
-      if (this.#records.has(key)) this.#unindex(key)
+      if (had) this.#unindex(key)
       this.#index(key, record)
     }
-    this.ordered?.set(key, record)
+    this.ordered?.set(key, record, !had)
     this.#records.load(key, record)
   }
 

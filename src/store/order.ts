@@ -42,7 +42,8 @@ const INTERNED = 64
  * (records themselves go cold as text; their places stay): no object per record, only slots of
  * arrays. By sequence number: the key, the place's two parts and one slot per fact (a column per
  * fact, its few repeated strings held once); by position: the sequence number. A key's sequence
- * number is found in one `Map`, and its position by a binary search on (place, sequence number).
+ * number is found in one `Map` (made when first needed), and its position by a binary search on
+ * (place, sequence number).
  * A facts object per place cost a card charge about 100 bytes of heap more (two ordered
  * collections: charges and the ledger; measured after 30,000 card charges).
  */
@@ -52,14 +53,22 @@ export class RecordOrder<T> {
   /** by sequence number */
   readonly #keyOf: (string | undefined)[] = []
   readonly #k0: number[] = []
+  /** the second parts, where the spec gives them (a read past an array's end is slow: none is made) */
   readonly #k1: number[] = []
+  readonly #twoParts: boolean
   readonly #names: string[]
   readonly #readers: ((record: T) => Fact)[]
   readonly #columns: Fact[][]
   readonly #interned: Map<string, string>[]
-  readonly #seqOfKey = new Map<string, number>()
+  /**
+   * A key's sequence number: made the first time a key already placed is looked up (a record
+   * replaced or deleted, a list's cursor), so a collection only ever appended to (the ledger) keeps
+   * none
+   */
+  #seqOfKey: Map<string, number> | undefined
 
   constructor(private readonly spec: OrderSpec<T>) {
+    this.#twoParts = spec.then !== undefined
     const facts = Object.entries(spec.facts ?? {})
     this.#names = facts.map(([name]) => name)
     this.#readers = facts.map(([, read]) => read)
@@ -84,7 +93,7 @@ export class RecordOrder<T> {
   /** The place of the record at position `i`. */
   orderKeyAt(i: number): OrderKey {
     const seq = this.#seqAt[i]
-    return [this.#k0[seq], this.#k1[seq] ?? 0]
+    return [this.#k0[seq], this.#second(seq)]
   }
 
   /** The facts of the record at position `i`, as a new object. */
@@ -97,28 +106,28 @@ export class RecordOrder<T> {
 
   /** The position of a key, or undefined. */
   position(key: string): number | undefined {
-    const seq = this.#seqOfKey.get(key)
+    const seq = this.#seqs().get(key)
     if (seq === undefined) return undefined
-    const i = this.#lowerBound(this.#k0[seq], this.#k1[seq] ?? 0, seq)
+    const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
     return this.#seqAt[i] === seq ? i : undefined
   }
 
-  /** A record written (or loaded): placed, or moved when its place changed. */
-  set(key: string, record: T): void {
+  /** A record written (or loaded): placed, or moved when its place changed; `added`: its key held no record before. */
+  set(key: string, record: T, added: boolean): void {
     const k0 = this.spec.by(record)
     const k1 = this.spec.then ? this.spec.then(record) : 0
-    const had = this.#seqOfKey.get(key)
+    const had = added ? undefined : this.#seqs().get(key)
     const seq = had ?? this.#keyOf.length
     this.#takeFacts(seq, record)
     if (had !== undefined) {
-      if (this.#k0[had] === k0 && (this.#k1[had] ?? 0) === k1) return
+      if (this.#k0[had] === k0 && this.#second(had) === k1) return
       this.#unplace(had)
     } else {
-      this.#seqOfKey.set(key, seq)
+      this.#seqOfKey?.set(key, seq)
       this.#keyOf.push(key)
     }
     this.#k0[seq] = k0
-    if (this.spec.then) this.#k1[seq] = k1
+    if (this.#twoParts) this.#k1[seq] = k1
     const n = this.#seqAt.length
     if (n === 0 || this.#before(this.#seqAt[n - 1], k0, k1, seq)) {
       this.#seqAt.push(seq)
@@ -128,9 +137,10 @@ export class RecordOrder<T> {
   }
 
   delete(key: string): void {
-    const seq = this.#seqOfKey.get(key)
+    const seqs = this.#seqs()
+    const seq = seqs.get(key)
     if (seq === undefined) return
-    this.#seqOfKey.delete(key)
+    seqs.delete(key)
     this.#unplace(seq)
     // the slots of a sequence number are never reused (a key written again takes a new one); a
     // reset drops the collection and its order whole, so they last only as long as its records would
@@ -152,8 +162,24 @@ export class RecordOrder<T> {
     }
   }
 
+  #seqs(): Map<string, number> {
+    if (!this.#seqOfKey) {
+      this.#seqOfKey = new Map()
+      // a deleted key's slot holds none, and a key written again took a new sequence number
+      for (let seq = 0; seq < this.#keyOf.length; seq++) {
+        const key = this.#keyOf[seq]
+        if (key !== undefined) this.#seqOfKey.set(key, seq)
+      }
+    }
+    return this.#seqOfKey
+  }
+
+  #second(seq: number): number {
+    return this.#twoParts ? this.#k1[seq] : 0
+  }
+
   #unplace(seq: number): void {
-    const i = this.#lowerBound(this.#k0[seq], this.#k1[seq] ?? 0, seq)
+    const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
     if (this.#seqAt[i] === seq) this.#seqAt.splice(i, 1)
   }
 
@@ -161,7 +187,7 @@ export class RecordOrder<T> {
   #before(a: number, k0: number, k1: number, seq: number): boolean {
     const a0 = this.#k0[a]
     if (a0 !== k0) return a0 < k0
-    const a1 = this.#k1[a] ?? 0
+    const a1 = this.#second(a)
     if (a1 !== k1) return a1 < k1
     return a < seq
   }

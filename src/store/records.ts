@@ -57,14 +57,18 @@ export class Records<T extends object> {
   #cacheId = -1
   #cacheTexts: string[] = []
 
-  /** `hot`: records kept live; `block`: cold texts compressed together (at most MAX_BLOCK) */
+  /**
+   * `hot`: records kept live (0: none, a record is kept as its text from the moment it is put and
+   * a read parses it, for records that are rarely read again); `block`: cold texts compressed
+   * together (at most MAX_BLOCK)
+   */
   constructor(
     readonly name: string,
     readonly shapes: Shapes,
     hot: number,
     block: number,
   ) {
-    this.#hotMax = Math.max(1, hot)
+    this.#hotMax = Math.max(0, hot)
     this.#blockMax = Math.min(MAX_BLOCK, Math.max(1, block))
   }
 
@@ -85,6 +89,7 @@ export class Records<T extends object> {
       return v as Frozen<T>
     }
     const record = deepFreeze(this.shapes.thaw(this.#coldText(v)) as T)
+    if (this.#hotMax === 0) return record
     this.#map.set(key, record as T)
     if (typeof v === 'number') this.#release(v, true)
     this.#touch(key)
@@ -126,8 +131,19 @@ export class Records<T extends object> {
     return v === undefined ? undefined : typeof v === 'object' ? JSON.stringify(v) : this.shapes.json(this.#coldText(v))
   }
 
-  /** Sets a record, hot and frozen (the caller gives it up); returns whether the key held one before. */
+  /**
+   * Sets a record, hot and frozen (the caller gives it up), or as its text at once where no record
+   * is kept live; returns whether the key held one before.
+   */
   put(key: string, record: T): boolean {
+    if (this.#hotMax === 0) {
+      const text = this.#textOf(record)
+      if (text !== undefined) {
+        const old = this.#set(key, text)
+        this.#goCold(key, text)
+        return old
+      }
+    }
     const old = this.#set(key, deepFreeze(record) as T)
     this.#touch(key)
     return old
@@ -166,7 +182,16 @@ export class Records<T extends object> {
     return typeof v === 'object' ? (v as Frozen<T>) : deepFreeze(this.shapes.thaw(this.#coldText(v)) as T)
   }
 
-  #set(key: string, record: T): boolean {
+  /** The cold text of a record, or undefined when it cannot be serialized (validation keeps such values out: it stays an object). */
+  #textOf(record: T): string | undefined {
+    try {
+      return this.shapes.freeze(record)
+    } catch {
+      return undefined
+    }
+  }
+
+  #set(key: string, record: T | string): boolean {
     const old = this.#map.get(key)
     this.#map.set(key, record)
     if (typeof old === 'number') this.#release(old, true)
@@ -175,6 +200,7 @@ export class Records<T extends object> {
 
   /** Marks a key as just used; the least recently used one past the bound goes cold. */
   #touch(key: string): void {
+    if (this.#hotMax === 0) return
     const seq = ++this.#seq
     this.#hot.set(key, seq)
     if (this.#ringKeys.length < this.#hotMax) {
@@ -193,12 +219,8 @@ export class Records<T extends object> {
     if (this.#hot.get(oldKey) !== oldSeq) return
     const v = this.#map.get(oldKey)
     if (typeof v !== 'object') return
-    let text: string
-    try {
-      text = this.shapes.freeze(v)
-    } catch {
-      return // cannot be serialized (validation keeps such values out): it stays an object
-    }
+    const text = this.#textOf(v)
+    if (text === undefined) return
     this.#hot.delete(oldKey)
     this.#goCold(oldKey, text)
   }

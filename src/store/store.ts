@@ -82,7 +82,7 @@ export class Store implements ChangeSink, Persisted {
       cols = new Map()
       this.#namespaces.set(ns, cols)
     }
-    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, this.#coldBlock), spec.indexes, spec.order)
+    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order)
     cols.set(name, created)
     return created
   }

@@ -40,10 +40,9 @@ export const createSchema = z
     bank_code: z.string().refine((c) => BANK_NAMES.has(c), `must be one of ${VBA_BANKS.map(([c]) => c).join(', ')}`),
     customer: z.object({
       name: text(MAX_LENGTH.name),
-      // null as absent: public clients send the optional fields they were not given as null
-      email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).nullable().optional(),
+      email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).optional(),
     }),
-    kyc: z.object({ bvn: elevenDigits, nin: elevenDigits.nullable().optional() }),
+    kyc: z.object({ bvn: elevenDigits, nin: elevenDigits.optional() }),
   })
   .passthrough()
 export type CreateInput = z.infer<typeof createSchema>

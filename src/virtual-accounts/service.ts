@@ -267,24 +267,27 @@ export class VirtualAccountService extends OnEngine {
     }
   }
 
-  /** docs/behaviour.md 13.3: the charge.success `data` of a transfer into a virtual account. */
+  /**
+   * docs/behaviour.md 13.3: the charge.success `data` of a transfer into a virtual account, its
+   * keys in the order of the documentation's Webhooks page (8.4), then the sandbox's own.
+   */
   eventData(charge: VirtualAccountCharge): Record<string, unknown> {
     const v = charge.virtual_bank_account
     const payer = charge.payer_bank_account
     return {
-      reference: charge.transaction_reference,
-      payment_reference: charge.payment_reference,
-      transaction_reference: charge.transaction_reference,
-      currency: charge.currency,
-      amount: toMajor(charge.amount),
       fee: toMajor(charge.fee),
+      amount: toMajor(charge.amount),
       status: charge.status,
-      payment_method: 'bank_transfer',
+      currency: charge.currency,
+      reference: charge.transaction_reference,
       transaction_date: charge.created_at,
+      payment_reference: charge.payment_reference,
       virtual_bank_account_details: {
-        payer_bank_account: { account_name: payer.account_name, account_number: masked(payer.account_number), bank_name: payer.bank_name },
-        virtual_bank_account: { account_name: v.account_name, account_number: v.account_number, account_reference: v.account_reference, bank_name: v.bank_name, permanent: true },
+        payer_bank_account: { bank_name: payer.bank_name, account_name: payer.account_name, account_number: masked(payer.account_number) },
+        virtual_bank_account: { bank_name: v.bank_name, permanent: true, account_name: v.account_name, account_number: v.account_number, account_reference: v.account_reference },
       },
+      payment_method: 'bank_transfer',
+      transaction_reference: charge.transaction_reference,
       metadata: null,
     }
   }

@@ -1,0 +1,50 @@
+import { ABSENT } from './shape.js'
+import type { Difference, VerifyReport } from './verify.js'
+
+/** The three reports of `sandbox verify` (docs/behaviour.md 10.6). */
+
+const shown = (v: unknown) => (v === ABSENT ? ABSENT : JSON.stringify(v))
+
+/** One difference, one line: the flow, the step, the path and both values. */
+export const differenceLine = (d: Difference) => `${d.flow}  step ${d.step}  ${d.path}: expected ${shown(d.expected)}, got ${shown(d.got)}`
+
+export function textReport(r: VerifyReport): string {
+  const lines = r.differences.map(differenceLine)
+  const skipped = r.skipped.length ? `, ${r.skipped.length} skipped (not checkable live; --format json lists them)` : ''
+  lines.push(`${r.flows} flows, ${r.steps} steps checked${skipped}: ${r.differences.length ? `${r.differences.length} differences` : 'no difference'}`)
+  return lines.join('\n') + '\n'
+}
+
+export function jsonReport(r: VerifyReport): string {
+  return JSON.stringify({ flows: r.flows, steps: r.steps, skipped: r.skipped, differences: r.differences }, null, 2) + '\n'
+}
+
+const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
+/** JUnit XML: a testsuite per flow, a testcase per step, failed by its differences or skipped. */
+export function junitReport(r: VerifyReport): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
+  const tests = r.results.reduce((n, f) => n + f.steps.length, 0)
+  const failing = new Set(r.differences.map((d) => `${d.flow}\n${d.step}`))
+  out.push(`<testsuites name="paysandbox verify" tests="${tests}" failures="${failing.size}" skipped="${r.skipped.length}">`)
+  for (const f of r.results) {
+    const mine = (step: string) => r.differences.filter((d) => d.flow === f.file && d.step === step)
+    const failures = f.steps.filter((s) => mine(`${s.index + 1}. ${s.name}`).length).length
+    const skipped = f.steps.filter((s) => s.skipped).length
+    out.push(`  <testsuite name="${esc(f.name)}" file="${esc(f.file)}" tests="${f.steps.length}" failures="${failures}" skipped="${skipped}" time="${(f.ms / 1000).toFixed(3)}">`)
+    for (const s of f.steps) {
+      const step = `${s.index + 1}. ${s.name}`
+      out.push(`    <testcase classname="${esc(f.file)}" name="${esc(step)}" time="${(s.ms / 1000).toFixed(3)}">`)
+      if (s.skipped) out.push(`      <skipped message="${esc(s.skipped)}"/>`)
+      const diffs = mine(step)
+      if (diffs.length) {
+        const detail = diffs.map(differenceLine).join('\n')
+        out.push(`      <failure message="${esc(`${diffs.length} differences`)}">${esc(detail)}</failure>`)
+      }
+      out.push('    </testcase>')
+    }
+    out.push('  </testsuite>')
+  }
+  out.push('</testsuites>')
+  return out.join('\n') + '\n'
+}
