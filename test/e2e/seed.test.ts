@@ -173,4 +173,18 @@ describe('--seed: a run repeats byte for byte (docs/behaviour.md 0.7)', () => {
     expect(plain[0].reference).not.toBe(plain[1].reference)
     expect(plain[0].clock.frozen).toBe(false)
   }, 60_000)
+
+  it('takes --seed on replay and verify as on start, and refuses a bad one with exit code 2', async () => {
+    const verify = await runCli(['verify', 'scenarios/flows/card-pin.yaml', '--seed', '42', '--format', 'json'])
+    expect(verify.code, verify.stderr).toBe(0)
+    expect(JSON.parse(verify.stdout)).toMatchObject({ flows: 1, differences: [] })
+    for (const command of ['replay', 'verify']) {
+      const bad = await runCli([command, 'scenarios/flows/card-pin.yaml', '--seed', 'x'])
+      expect(bad.code).toBe(2)
+      expect(bad.stderr).toContain('--seed must be a whole number')
+    }
+    const late = await runCli(['replay', 'scenarios/flows/card-pin.yaml', '--seed', '1', '--clock-start', 'tomorrow'])
+    expect(late.code).toBe(2)
+    expect(late.stderr).toContain('--clock-start must be an ISO 8601 time with its zone')
+  }, 60_000)
 })
