@@ -6,10 +6,11 @@ import { NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/valida
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
  * `advance` only ever increases. Under a seed (`frozenFrom`, docs/behaviour.md 0.7) a namespace's
- * clock starts frozen at the clock start instead, and a reset puts it back there. Timers are data (kind + payload) kept in the store, so they
- * survive a restart with `--data`; they fire in due order, either when their time comes or when
- * the clock is advanced past them. While a timer fires, `now()` reads its due time, so whatever
- * it stamps carries the moment it was due, not the moment the clock was moved to.
+ * clock starts frozen at the clock start instead, and a reset puts it back there. Timers are data
+ * (kind + payload) kept in the store, so they survive a restart with `--data`; they fire in due
+ * order, either when their time comes or when the clock is advanced past them. While a timer
+ * fires, `now()` reads its due time, so whatever it stamps carries the moment it was due, not the
+ * moment the clock was moved to.
  */
 
 /** `2024-01-01 12:00:00Z` from an ISO time: how the dashboard shows a time. */

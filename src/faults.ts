@@ -85,7 +85,7 @@ export class Faults {
   /** each fault's compiled path and random source, by fault id: dropped with the fault */
   readonly #patterns = new Map<string, PathGlob>()
 
-  constructor(readonly random: Random) {}
+  constructor(private readonly random: Random) {}
 
   add(ns: string, input: FaultInput, now: string): Fault {
     const fault: Fault = {

@@ -1,3 +1,5 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, resolveConfig } from '../src/config.js'
 import { Random } from '../src/random.js'
@@ -71,6 +73,13 @@ describe('a seed (docs/behaviour.md 0.7)', () => {
     }
     expect(new Random(3).uuid('ns')).toBe(new Random(3).uuid('ns'))
     expect(new Random(3).uuid('ns')).not.toBe(new Random(3).uuid('other'))
+  })
+
+  it('is the one home of chance: no other file of src/ draws or times by itself (docs/architecture.md)', () => {
+    const src = join(import.meta.dirname, '../src')
+    const files = readdirSync(src, { recursive: true, encoding: 'utf8' }).filter((f) => /\.tsx?$/.test(f) && f !== 'random.ts')
+    const drawing = files.filter((f) => /from 'nanoid'|\brandomUUID\(|\brandomInt\(|Math\.random\(|performance\.now\(/.test(readFileSync(join(src, f), 'utf8')))
+    expect(drawing).toEqual([])
   })
 
   it('refuses a seed that is no whole number and a clock start without a zone', () => {
