@@ -8,6 +8,7 @@ import { MSG } from '../errors.js'
 import { errorJson, okJson } from '../http/envelope.js'
 import { maskSecrets } from '../http/mask.js'
 import { FlowFile } from '../flow/append.js'
+import type { Step } from '../flow/flow.js'
 import { flowSession, type Exchange, type FlowSession } from '../flow/record.js'
 import { ActiveScenarios, Scenarios } from '../scenario/index.js'
 import { ReachError } from './index.js'
@@ -58,8 +59,13 @@ function answer(res: ServerResponse, status: number, json: string): void {
 /** A body as text, decoded from the content encodings node's client does not undo. */
 function decoded(body: Buffer, encoding: string | undefined): string {
   const e = (encoding ?? '').trim().toLowerCase()
-  const raw = e === 'gzip' || e === 'x-gzip' ? gunzipSync(body) : e === 'deflate' ? inflateSync(body) : e === 'br' ? brotliDecompressSync(body) : body
-  return raw.toString('utf8')
+  try {
+    const raw = e === 'gzip' || e === 'x-gzip' ? gunzipSync(body) : e === 'deflate' ? inflateSync(body) : e === 'br' ? brotliDecompressSync(body) : body
+    return raw.toString('utf8')
+  } catch {
+    // not what its encoding says: no JSON to expect, the step expects the status
+    return ''
+  }
 }
 
 function json(text: string): unknown {
@@ -87,6 +93,14 @@ export function startRecording(config: Config): Recorder {
   })
   const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles)))
   const upstream = config.upstream.replace(/\/+$/, '')
+  /** A step that cannot be written is said on stderr; the client has its answer already. */
+  const append = (steps: Step[], comment?: string): void => {
+    try {
+      file.append(steps, comment)
+    } catch (e) {
+      process.stderr.write(`sandbox: cannot write to ${file.file}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}\n`)
+    }
+  }
 
   /** The request as the journal keeps it: JSON masked, `charge_data` decrypted (when the key opens it) and masked. */
   const noted = (text: string): unknown => {
@@ -99,23 +113,20 @@ export function startRecording(config: Config): Recorder {
     return decrypted === undefined ? { charge_data: '(encrypted)' } : { charge_data: '(encrypted)', decrypted: maskSecrets(decrypted) }
   }
 
-  const record = (req: IncomingMessage, target: URL, requestText: string, status: number, answerText: string): void => {
-    const exchange: Exchange = { method: req.method ?? 'GET', path: target.pathname, query: target.search, status, request: noted(requestText), response: json(answerText) ?? null }
+  const record = (req: IncomingMessage, sent: URL, requestText: string, status: number, answerText: string): void => {
+    const exchange: Exchange = { method: req.method ?? 'GET', path: sent.pathname, query: sent.search, status, request: noted(requestText), response: json(answerText) ?? null }
     const steps = session.exchange(exchange)
     // a call made with no key replays with none
     if (!req.headers.authorization && steps[0]?.request) steps[0].request.key = null
-    file.append(steps)
+    append(steps)
   }
 
   return {
     forward(req, res) {
       if (LIVE_KEY.test(req.headers.authorization ?? '')) return answer(res, 401, errorJson(MSG.LIVE_KEY))
-      const url = req.url ?? '/'
-      const pathAndQuery = url.startsWith('/') ? url : (() => {
-        const u = new URL(url)
-        return u.pathname + u.search
-      })()
-      const target = new URL(upstream + pathAndQuery)
+      // in a tunnel the path; in absolute form the whole URL, whose path and query are kept
+      const sent = new URL(req.url ?? '/', 'https://upstream.invalid')
+      const target = new URL(upstream + sent.pathname + sent.search)
       const headers: IncomingHttpHeaders = { ...req.headers }
       for (const h of [...HOP_BY_HOP, 'host']) delete headers[h]
       readAll(req).then((body) => {
@@ -128,7 +139,7 @@ export function startRecording(config: Config): Recorder {
             const status = up.statusCode ?? 502
             res.writeHead(status, up.statusMessage, back)
             res.end(answerBody)
-            record(req, target, body.toString('utf8'), status, decoded(answerBody, up.headers['content-encoding']))
+            record(req, sent, body.toString('utf8'), status, decoded(answerBody, up.headers['content-encoding']))
           }, () => res.destroy())
         })
         out.on('error', () => (res.headersSent ? res.destroy() : answer(res, 502, errorJson(MSG.PROXY_UPSTREAM_FAILED))))
@@ -142,7 +153,7 @@ export function startRecording(config: Config): Recorder {
         const payload = json(body)
         if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return reply(400, errorJson(MSG.INVALID_REQUEST))
         const kept = Object.fromEntries([...req.headers].filter(([k]) => !NOT_KEPT.has(k) && !k.startsWith('x-forwarded-')))
-        file.append([session.webhook(payload)], `the webhook's headers: ${JSON.stringify(kept)}`)
+        append([session.webhook(payload)], `the webhook's headers: ${JSON.stringify(kept)}`)
         return reply(200, okJson(MSG.RECORD_WEBHOOK_KEPT, null))
       })
     },
