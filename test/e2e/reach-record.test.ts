@@ -192,12 +192,15 @@ console.log(JSON.stringify([query.status, query.headers.get('content-encoding'),
     expect(requestsOf(flow.steps).map((r) => r.path)).toEqual(['/merchant/api/v1/charges/order-0', '/merchant/api/v1/charges/order-1', '/merchant/api/v1/charges/order-2'])
   })
 
-  it('refuses --record without --proxy and a flow file that is not YAML', async () => {
+  it('refuses --record without --proxy, a flow file that is not YAML and one it cannot write', async () => {
     const noProxy = await runCli(['start', '--port', '0', '--record', join(tmpdir(), 'x.yaml')])
     expect(noProxy.code).toBe(2)
     expect(noProxy.stderr).toContain('--record records what goes through the proxy: add --proxy')
     const json = await runCli(['start', '--port', '0', '--proxy', '--record', join(tmpdir(), 'x.json')])
     expect(json.code).toBe(2)
     expect(json.stderr).toContain('--record writes a YAML flow')
+    const nowhere = await runCli(['start', '--port', '0', '--proxy', '--proxy-port', '0', '--record', join(tmpdir(), 'no-such-dir', 'x.yaml')])
+    expect(nowhere.code).toBe(2)
+    expect(nowhere.stderr).toContain(`cannot write the flow file ${join(tmpdir(), 'no-such-dir', 'x.yaml')} for --record (ENOENT)`)
   })
 })
