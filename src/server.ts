@@ -46,11 +46,16 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     deps = d
     return d
   }
-  const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0
-  let loaded: Promise<Deps> | undefined = lazy && !canRefuse ? undefined : Promise.resolve(await load())
-
   // --record (docs/behaviour.md 14.5): its flow file is opened before the socket, so a start it refuses opens none
   const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
+  const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0
+  let loaded: Promise<Deps> | undefined
+  try {
+    loaded = lazy && !canRefuse ? undefined : Promise.resolve(await load())
+  } catch (e) {
+    recorder?.close()
+    throw e
+  }
   const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
   // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
   const batch = createAnswerBatch<Response>()

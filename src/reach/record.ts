@@ -86,12 +86,13 @@ function openFlowFile(path: string, head: ConstructorParameters<typeof FlowFile>
 }
 
 export function startRecording(config: Config): Recorder {
+  // the packs first: a pack that refuses the start leaves the file as it was
+  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles)))
   const file = openFlowFile(config.recordFile!, {
     name: 'recorded session',
     description: `recorded through the sandbox's proxy from ${config.upstream}`,
     comment: `paysandbox --record (docs/behaviour.md 14.5): each step is an exchange with ${config.upstream}, its answer the expectation`,
   })
-  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles)))
   const upstream = config.upstream.replace(/\/+$/, '')
   /** A step that cannot be written is said on stderr; the client has its answer already. */
   const append = (steps: Step[], comment?: string): void => {
