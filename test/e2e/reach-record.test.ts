@@ -70,11 +70,11 @@ async function recording(extra: string[] = []) {
   return { sb, upstream, file }
 }
 
-/** curl through the proxy with the sandbox's CA: status, headers and body as they came. */
+/** curl with --proxy and the sandbox's CA: status, headers and body as they came. */
 async function curl(sb: { proxyUrl: string; caPath: string }, method: string, url: string, body?: unknown, key = LIVE_TEST_KEY) {
-  const args = ['-sS', '-i', '--suppress-connect-headers', '-X', method, '--cacert', sb.caPath, '-H', `authorization: Bearer ${key}`, '-H', 'content-type: application/json']
+  const args = ['-sS', '-i', '--suppress-connect-headers', '--proxy', sb.proxyUrl, '--cacert', sb.caPath, '-X', method, '-H', `authorization: Bearer ${key}`, '-H', 'content-type: application/json']
   if (body !== undefined) args.push('--data-binary', '@-')
-  const res = await run('curl', [...args, url], { HTTPS_PROXY: sb.proxyUrl }, body === undefined ? undefined : JSON.stringify(body))
+  const res = await run('curl', [...args, url], {}, body === undefined ? undefined : JSON.stringify(body))
   const [head, text] = res.stdout.split('\r\n\r\n')
   return { status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)?.[1]), head: head.toLowerCase(), text, stderr: res.stderr }
 }
