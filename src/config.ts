@@ -150,7 +150,8 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     values[key] = valueOf(o, given[key], env)
     if (o.field) fields[o.field] = values[key]
   }
-  const { merchants, secretKey, encryptionKey, webhookUrl } = values as { [K in OptionKey]: OutputOf<Options[K]> }
+  const { merchants, secretKey, encryptionKey, webhookUrl, record, proxy } = values as { [K in OptionKey]: OutputOf<Options[K]> }
+  if (record && !proxy) throw new ConfigError('--record records what goes through the proxy: add --proxy')
   return {
     ...(fields as Omit<Config, 'merchants' | 'bodyLimit' | 'identityBodyLimit'>),
     merchants: merchantsOf(merchants, secretKey, encryptionKey, webhookUrl),
