@@ -52,7 +52,8 @@ Examples:
   $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)
   $ sandbox start --tls --proxy            # https://127.0.0.1:4443 and a proxy on http://127.0.0.1:4080
   $ sandbox start --seed 42 --data run.json   # every run alike: ids from the seed, clocks frozen at 2026-01-01
-  $ HTTPS_PROXY=http://127.0.0.1:4080 SSL_CERT_FILE="$(sandbox ca --path)" python3 my_client.py`,
+  $ HTTPS_PROXY=http://127.0.0.1:4080 SSL_CERT_FILE="$(sandbox ca --path)" python3 my_client.py
+  $ sandbox start --proxy --tls --record live.yaml   # forward api.korapay.com to the live service, record a flow`,
     )
     .action(async (opts: Record<string, string | string[] | boolean | undefined>, cmd: Command) => {
       if (opts.detach) process.exit(await (await import('./detach.js')).startDetached(cmd, opts.pidFile as string))
@@ -260,6 +261,7 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
   if (config.merchants.length > 1) out.write(`  merchants:      ${config.merchants.length} configured\n`)
   out.write(`  store:          ${config.dataFile ? `file ${config.dataFile}` : 'in memory'}\n`)
   if (running.caPath) out.write(`  CA certificate: ${running.caPath} (intercepting ${config.interceptHosts.join(', ')})\n`)
+  if (config.recordFile) out.write(`  recording:      ${config.recordFile} (forwarding ${config.interceptHosts.join(', ')} to ${config.upstream})\n`)
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1' && !config.controlToken) {
     process.stderr.write('sandbox: warning: listening beyond loopback without --control-token: the control API answers loopback only\n')
   }

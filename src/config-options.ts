@@ -79,9 +79,12 @@ export interface ConfigOption<In, Out, Field extends string> {
   reader: Reader<In, Out>
 }
 
-/** An option with a flag; its variable is the long flag's name after `SANDBOX_`, upper case (`--tls-port`: `SANDBOX_TLS_PORT`). */
-function option<In, Out, const Field extends string = never>(decl: Omit<ConfigOption<In, Out, Field>, 'reader' | 'env'> & { flag: string }, reader: Reader<In, Out>): ConfigOption<In, Out, Field> {
-  const env = `SANDBOX_${/--([a-z-]+)/.exec(decl.flag)![1].replaceAll('-', '_').toUpperCase()}`
+/**
+ * An option with a flag; its variable is the long flag's name after `SANDBOX_`, upper case
+ * (`--tls-port`: `SANDBOX_TLS_PORT`), unless it names the one the service's own tools read.
+ */
+function option<In, Out, const Field extends string = never>(decl: Omit<ConfigOption<In, Out, Field>, 'reader' | 'env'> & { flag: string; env?: string }, reader: Reader<In, Out>): ConfigOption<In, Out, Field> {
+  const env = decl.env ?? `SANDBOX_${/--([a-z-]+)/.exec(decl.flag)![1].replaceAll('-', '_').toUpperCase()}`
   return { ...decl, env, reader }
 }
 
@@ -184,9 +187,22 @@ const clockStart: Reader<string, string> = {
   },
 }
 
+/** the flow file of --record: written as YAML, so its name says so */
+const recordFile: Reader<string, string | undefined> = {
+  read(v, name) {
+    if (v && !/\.ya?ml$/i.test(v)) throw new ConfigError(`${name} writes a YAML flow: name the file .yaml or .yml (got ${v})`)
+    return v || undefined
+  },
+}
+
+const upstreamKey: Reader<string, string | undefined> = { read: (v, name) => (v ? checkEncryptionKey(v, name) : undefined) }
+
 const caDir: Reader<string, string> = { default: '~/.local/share/paysandbox/ca', read: (v, _name, env) => v || defaultCaDir(env) }
 
 /** In the order of docs/behaviour.md 0.2; the key is the option's name in `ConfigInput`. */
+/** The environment variables of the live service's own test keys (`--record`, `sandbox verify --against`). */
+export const LIVE_KEY_ENV = { secretKey: 'KORAPAY_SECRET_KEY', publicKey: 'KORAPAY_PUBLIC_KEY', encryptionKey: 'KORAPAY_ENCRYPTION_KEY' } as const
+
 export const OPTIONS = {
   port: option({ flag: '-p, --port <port>', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
   host: option({ flag: '--host <host>', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
@@ -221,6 +237,10 @@ export const OPTIONS = {
   proxyOnlyIntercepted: option({ flag: '--proxy-only-intercepted', help: 'the proxy refuses other hosts instead of tunnelling to them', field: 'proxyOnlyIntercepted' }, onOff),
   /** the local certificate authority's directory (`ca.pem`, `ca-key.pem`), per user unless given */
   caDir: option({ flag: '--ca-dir <dir>', help: 'directory of the local CA, created on first use', field: 'caDir' }, caDir),
+  /** docs/behaviour.md 14.5: the proxy forwards the intercepted hosts to the upstream and writes each exchange to this flow */
+  record: option({ flag: '--record <file>', help: 'with --proxy: forward the intercepted hosts to --upstream and record each exchange to this flow file (YAML)', field: 'recordFile' }, recordFile),
+  upstream: option({ flag: '--upstream <url>', help: 'the service --record forwards to', field: 'upstream' }, checked('https://api.korapay.com', checkWebhookUrl)),
+  upstreamEncryptionKey: option({ flag: '--upstream-encryption-key <key>', env: LIVE_KEY_ENV.encryptionKey, help: "the upstream account's encryption key, with which --record decrypts charge_data", field: 'upstreamEncryptionKey' }, upstreamKey),
   // tuning knobs, environment only
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot (the durability test compacts a small store with it) */
   compactMinBytes: envOnly({ env: 'SANDBOX_COMPACT_MIN_BYTES', help: 'with --data: compact once the appended changes exceed this many bytes', field: 'compactMinBytes' }, whole(1024, 1 << 30, 1 << 20)),

@@ -7,6 +7,7 @@ import {
   DEFAULT_ENCRYPTION_KEY,
   DEFAULT_PUBLIC_KEY,
   DEFAULT_SECRET_KEY,
+  LIVE_KEY_ENV,
   OPTIONS,
   optionName,
   type AnyOption,
@@ -115,7 +116,7 @@ export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey: 
 
 /** The live service's test keys `sandbox verify --against` uses (docs/behaviour.md 10.6): KORAPAY_*, unset when absent. */
 export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey?: string; publicKey?: string; encryptionKey?: string } {
-  return { secretKey: env.KORAPAY_SECRET_KEY || undefined, publicKey: env.KORAPAY_PUBLIC_KEY || undefined, encryptionKey: env.KORAPAY_ENCRYPTION_KEY || undefined }
+  return { secretKey: env[LIVE_KEY_ENV.secretKey] || undefined, publicKey: env[LIVE_KEY_ENV.publicKey] || undefined, encryptionKey: env[LIVE_KEY_ENV.encryptionKey] || undefined }
 }
 
 /** The merchants: those of the merchants file, and the default one (its key, unless the file has it). */
@@ -158,7 +159,8 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
     values[key] = valueOf(o, given[key], env)
     if (o.field) fields[o.field] = values[key]
   }
-  const { merchants, secretKey, encryptionKey, webhookUrl } = values as { [K in OptionKey]: OutputOf<Options[K]> }
+  const { merchants, secretKey, encryptionKey, webhookUrl, record, proxy } = values as { [K in OptionKey]: OutputOf<Options[K]> }
+  if (record && !proxy) throw new ConfigError('--record records what goes through the proxy: add --proxy')
   return {
     ...(fields as Omit<Config, 'merchants' | 'bodyLimit' | 'identityBodyLimit'>),
     merchants: merchantsOf(merchants, secretKey, encryptionKey, webhookUrl),

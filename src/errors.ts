@@ -38,6 +38,8 @@ export const MSG = {
   PROXY_BAD_TARGET: 'The proxy takes CONNECT host:port or a request to an absolute http(s) URL',
   PROXY_HOST_REFUSED: 'The sandbox proxy answers only the intercepted hosts (--proxy-only-intercepted)',
   PROXY_UPSTREAM_FAILED: 'The proxy could not reach the host',
+  // docs/behaviour.md 14.5: recording through the proxy
+  RECORD_WEBHOOK_KEPT: 'Webhook recorded',
   // Success texts (docs/api.md 2)
   CHARGE_RETRIEVED: 'Charge retrieved successfully',
   CHARGE_SUCCESSFUL: 'Charge successful',

@@ -46,13 +46,22 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     deps = d
     return d
   }
+  // --record (docs/behaviour.md 14.5): its flow file is opened before the socket, so a start it refuses opens none
+  const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
   const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0
-  let loaded: Promise<Deps> | undefined = lazy && !canRefuse ? undefined : Promise.resolve(await load())
-
+  let loaded: Promise<Deps> | undefined
+  try {
+    loaded = lazy && !canRefuse ? undefined : Promise.resolve(await load())
+  } catch (e) {
+    recorder?.close()
+    throw e
+  }
   const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
   // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
   const batch = createAnswerBatch<Response>()
   const fetch: Fetch = (req, env) => {
+    const webhookKept = recorder?.webhook(req)
+    if (webhookKept) return webhookKept
     if (appFetch) return batch(appFetch(req, env))
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
     return loaded!.then(() => appFetch!(req, env))
@@ -71,6 +80,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
       })
     })
   } catch (e) {
+    recorder?.close()
     if (deps) await (await import('./deps.js')).closeDeps(deps)
     throw e
   }
@@ -86,8 +96,9 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   if (config.tls || config.proxy) {
     try {
       const { startReach } = await import('./reach/index.js')
-      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }))
+      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }), recorder)
     } catch (e) {
+      recorder?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
       const d = await loaded.catch(() => undefined)
       if (d) await (await import('./deps.js')).closeDeps(d)
@@ -117,6 +128,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
           server.closeIdleConnections()
           setTimeout(() => server.closeAllConnections(), 2_000).unref()
         })
+        recorder?.close()
         if (d) await (await import('./deps.js')).closeDeps(d)
       })()
       return closing

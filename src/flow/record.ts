@@ -39,10 +39,33 @@ const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_r
 const SELFIE_OTHER = () => `data:image/png;base64,${fixtureImage('other-selfie.png')}`
 
 export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, name = 'recorded session'): Flow {
+  const session = flowSession(scenarios)
+  const steps = entries.flatMap((e) => session.exchange(e))
+  return { name, steps: steps.length ? steps : [NOTHING_RECORDED] }
+}
+
+/** The step of a flow in which nothing was recorded: a flow has at least one step. */
+export const NOTHING_RECORDED: Step = { name: 'nothing was recorded', advance: 0 }
+
+/** What a step is made of: a call as the journal keeps it (its request masked). */
+export type Exchange = Pick<JournalEntry, 'method' | 'path' | 'query' | 'status' | 'request' | 'response'>
+
+/**
+ * A session turned into steps one call at a time, each step using the values the calls before it
+ * captured: the journal's export (`journalToFlow`) and the recording through the proxy
+ * (docs/behaviour.md 14.5) both ask it.
+ */
+export interface FlowSession {
+  /** the steps of one call (a checkout's initialization adds the query that captures its transaction reference) */
+  exchange(e: Exchange): Step[]
+  /** a webhook as received: a step that waits for the event and expects its body */
+  webhook(body: unknown): Step
+}
+
+export function flowSession(scenarios: ActiveScenarios): FlowSession {
   const vars = new Map<string, string>() // value -> variable name
   let refCount = 0
   let varCount = 0
-  const steps: Step[] = []
   /** the entry being turned into a step opened a virtual account: its number is generated */
   let openedAccount = false
 
@@ -110,8 +133,9 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
     return value
   }
 
-  for (const e of entries) {
-    if (e.method === 'GET' && e.path.startsWith('/_sandbox/')) continue
+  const exchange = (e: Exchange): Step[] => {
+    if (e.method === 'GET' && e.path.startsWith('/_sandbox/')) return []
+    const steps: Step[] = []
     const response = e.response as { status?: boolean; message?: string; data?: unknown } | null
     const failed = (text: string) => JSON.stringify(response ?? '').includes(text)
     let body: unknown = e.request ?? undefined
@@ -175,8 +199,24 @@ export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenario
         save: { [name]: 'data.transaction_reference' },
       })
     }
+    return steps
   }
-  return { name, steps: steps.length ? steps : [{ name: 'nothing was recorded', advance: 0 }] }
+  const webhook = (body: unknown): Step => {
+    const b = (body ?? {}) as { event?: unknown; data?: { reference?: unknown } }
+    const reference = typeof b.data?.reference === 'string' ? (sub(b.data.reference) ?? b.data.reference) : undefined
+    const saves: Record<string, string> = {}
+    const expect = rewriteExpect(body, '', saves)
+    return {
+      name: `webhook ${typeof b.event === 'string' ? b.event : ''}`.trimEnd(),
+      wait_event: {
+        ...(reference !== undefined ? { reference } : {}),
+        ...(typeof b.event === 'string' ? { event: b.event } : {}),
+        expect,
+        ...(Object.keys(saves).length ? { save: saves } : {}),
+      },
+    }
+  }
+  return { exchange, webhook }
 }
 
 /** Puts back a test card for a masked one (first six and last four kept in the journal). */

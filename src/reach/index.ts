@@ -5,7 +5,8 @@ import type { Config } from '../config.js'
 import { answerClientError } from '../http/client-error.js'
 import { CaError, issueLeaf, loadOrCreateCa } from './ca.js'
 import { InterceptedHosts } from './hosts.js'
-import { createProxy } from './proxy.js'
+import { createProxy, hostOf } from './proxy.js'
+import type { Recorder } from './record.js'
 
 /**
  * What `--tls` and `--proxy` add beside the HTTP port (docs/behaviour.md 14): the CA, one leaf
@@ -56,9 +57,15 @@ function closeServer(server: Server): Promise<void> {
   })
 }
 
-export async function startReach(config: Config, serve: RequestListener): Promise<Reach> {
+/**
+ * With a recorder (`--record`, docs/behaviour.md 14.5), what is asked of an intercepted host is
+ * forwarded by it instead of served: whether through a tunnel the HTTPS server ends or as a
+ * request in absolute form, the request names the host it was sent to.
+ */
+export async function startReach(config: Config, sandbox: RequestListener, recorder?: Recorder): Promise<Reach> {
   const ca = await loadOrCreateCa(config.caDir)
   const intercepted = new InterceptedHosts(config.interceptHosts)
+  const serve: RequestListener = recorder ? (req, res) => (intercepted.has(hostOf(req.headers.host ?? '')) ? recorder.forward(req, res) : sandbox(req, res)) : sandbox
   const names = [...new Set([...LOCAL_NAMES, ...intercepted.list(), ...(['127.0.0.1', 'localhost', '::1'].includes(config.host) ? [] : [config.host])])]
   const leaf = await issueLeaf(ca, names)
   const https = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, serve) as unknown as Server

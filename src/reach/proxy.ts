@@ -30,10 +30,10 @@ export interface ProxyOptions {
   terminate: (socket: Socket) => void
 }
 
-const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']
+export const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']
 
 /** The host of `host:port`, `[v6]:port` or a URL's host, lower case and without brackets. */
-function hostOf(authority: string): string {
+export function hostOf(authority: string): string {
   const v6 = /^\[([^\]]+)\](?::\d+)?$/.exec(authority)
   return (v6 ? v6[1] : authority.replace(/:\d+$/, '')).toLowerCase()
 }

@@ -148,17 +148,26 @@ export class RecordOrder<T> {
     for (const column of this.#columns) column[seq] = undefined
   }
 
-  /** Keeps a record's facts in the columns at `seq`, a string among a column's first few distinct ones held once. */
+  /**
+   * Keeps a record's facts in the columns at `seq`, a string among a column's first few distinct
+   * ones held once: the one the record written before holds when they are the same (the usual
+   * case, found without hashing), else the column's own.
+   */
   #takeFacts(seq: number, record: T): void {
     for (let f = 0; f < this.#readers.length; f++) {
+      const column = this.#columns[f]
       let v = this.#readers[f](record)
       if (typeof v === 'string') {
-        const interned = this.#interned[f]
-        const held = interned.get(v)
-        if (held !== undefined) v = held
-        else if (interned.size < INTERNED) interned.set(v, v)
+        const before = seq > 0 ? column[seq - 1] : undefined
+        if (v === before) v = before
+        else {
+          const interned = this.#interned[f]
+          const held = interned.get(v)
+          if (held !== undefined) v = held
+          else if (interned.size < INTERNED) interned.set(v, v)
+        }
       }
-      this.#columns[f][seq] = v
+      column[seq] = v
     }
   }
 
