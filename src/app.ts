@@ -33,7 +33,7 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   const app = new Hono<AppEnv>()
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
-  const every = [journal({ journal: deps.journal, clocks }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: { path: IDENTITY, maxSize: config.identityBodyLimit } })]
+  const every = [journal({ journal: deps.journal, clocks, random: deps.random }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: { path: IDENTITY, maxSize: config.identityBodyLimit } })]
   const key = secretKey({ namespaces, strictKeys: config.strictKeys })
   const loopback = loopbackOnly({ controlToken: config.controlToken })
   const api = chain([...every, key, armedFault({ faults })], errorEnvelope)

@@ -1,4 +1,4 @@
-import { Command, CommanderError, Option } from 'commander'
+import { Command, CommanderError } from 'commander'
 import { readFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
@@ -6,6 +6,7 @@ import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
 import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
+import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 import { registerVerify } from './replay/verify-cli.js'
 
@@ -13,19 +14,6 @@ import { registerVerify } from './replay/verify-cli.js'
 function die(message: string, code = 2): never {
   process.stderr.write(`sandbox: ${message}\n`)
   process.exit(code)
-}
-
-const collect = (value: string, previous: string[] = []) => [...previous, value]
-
-/**
- * The commander option of a flag of the option table (src/config-options.ts), its default and
- * variable in its help. Commander reads no variable: config.ts reads the environment.
- */
-function flagOption(o: AnyOption): Option {
-  const { kind, default: dflt } = o.reader
-  const env = kind === 'switch' ? `${o.env}=1` : kind === 'list' ? `${o.env}, comma-separated` : o.env
-  const option = new Option(o.flag!, `${o.help} (${dflt === undefined ? '' : `default: ${dflt}, `}env: ${env})`)
-  return kind === 'list' ? option.argParser(collect) : option
 }
 
 async function readStdin(): Promise<string> {
@@ -63,6 +51,7 @@ Examples:
   $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci
   $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)
   $ sandbox start --tls --proxy            # https://127.0.0.1:4443 and a proxy on http://127.0.0.1:4080
+  $ sandbox start --seed 42 --data run.json   # every run alike: ids from the seed, clocks frozen at 2026-01-01
   $ HTTPS_PROXY=http://127.0.0.1:4080 SSL_CERT_FILE="$(sandbox ca --path)" python3 my_client.py
   $ sandbox start --proxy --tls --record live.yaml   # forward api.korapay.com to the live service, record a flow`,
     )

@@ -1,14 +1,16 @@
-import { nanoid } from 'nanoid'
+import { Random } from './random.js'
 import type { Store } from './store/store.js'
 import type { CollectionSpec } from './store/collection.js'
 import { NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
- * `advance` only ever increases. Timers are data (kind + payload) kept in the store, so they
- * survive a restart with `--data`; they fire in due order, either when their time comes or when
- * the clock is advanced past them. While a timer fires, `now()` reads its due time, so whatever
- * it stamps carries the moment it was due, not the moment the clock was moved to.
+ * `advance` only ever increases. Under a seed (`frozenFrom`, docs/behaviour.md 0.7) a namespace's
+ * clock starts frozen at the clock start instead, and a reset puts it back there. Timers are data
+ * (kind + payload) kept in the store, so they survive a restart with `--data`; they fire in due
+ * order, either when their time comes or when the clock is advanced past them. While a timer
+ * fires, `now()` reads its due time, so whatever it stamps carries the moment it was due, not the
+ * moment the clock was moved to.
  */
 
 /** `2024-01-01 12:00:00Z` from an ISO time: how the dashboard shows a time. */
@@ -46,6 +48,9 @@ const MAX_DELAY = 2_147_000_000
 export class Clocks {
   readonly #store: Store
   readonly #wallNow: () => number
+  readonly #random: Random
+  /** under a seed: where a namespace's clock stands, frozen, until a call moves it */
+  readonly #frozenFrom: number | null
   readonly #handlers = new Map<string, TimerHandler>()
   readonly #timers = new Map<string, NsTimers>()
   readonly #firingAt = new Map<string, number>()
@@ -55,9 +60,11 @@ export class Clocks {
   #seq = 0
   #running = true
 
-  constructor(store: Store, { wallNow = Date.now }: { wallNow?: () => number } = {}) {
+  constructor(store: Store, { wallNow = Date.now, random = new Random(), frozenFrom = null }: { wallNow?: () => number; random?: Random; frozenFrom?: number | null } = {}) {
     this.#store = store
     this.#wallNow = wallNow
+    this.#random = random
+    this.#frozenFrom = frozenFrom
     // timers kept in the file come back, in due order
     for (const ns of store.namespaces()) {
       for (const t of store.col<Timer>(ns, TIMERS).values()) this.#push(ns, { ...t, seq: ++this.#seq })
@@ -108,7 +115,8 @@ export class Clocks {
   frozenAt(ns: string): number | null {
     let f = this.#frozen.get(ns)
     if (f === undefined) {
-      f = this.#store.col<{ offset_ms: number; frozen_at?: number | null }>(ns, META).get(CLOCK_KEY)?.frozen_at ?? null
+      const rec = this.#store.col<{ offset_ms: number; frozen_at?: number | null }>(ns, META).get(CLOCK_KEY)
+      f = rec ? (rec.frozen_at ?? null) : this.#frozenFrom
       this.#frozen.set(ns, f)
     }
     return f
@@ -160,7 +168,7 @@ export class Clocks {
   }
 
   scheduleAt(ns: string, due: number, kind: string, payload: Record<string, unknown>): string {
-    const timer: Timer = { id: `tmr_${nanoid(12)}`, due, kind, payload, seq: ++this.#seq }
+    const timer: Timer = { id: `tmr_${this.#random.id(ns, 12)}`, due, kind, payload, seq: ++this.#seq }
     this.#store.col<Timer>(ns, TIMERS).put(timer.id, timer)
     this.#push(ns, timer)
     this.#arm(ns)
@@ -216,13 +224,13 @@ export class Clocks {
     this.#arm(ns)
   }
 
-  /** Back to wall-clock time and no timers (namespace reset). */
+  /** Back to wall-clock time (under a seed: frozen at the clock start) and no timers (namespace reset). */
   #reset(ns: string): void {
     const t = this.#timers.get(ns)
     if (t?.handle) clearTimeout(t.handle)
     this.#timers.delete(ns)
     this.#offsets.set(ns, 0)
-    this.#frozen.set(ns, null)
+    this.#frozen.set(ns, this.#frozenFrom)
   }
 
   stop(): void {

@@ -163,6 +163,30 @@ const webhookUrl: Reader<string, string | null> = { read: (v, name) => (v ? chec
 
 const queryCache: Reader<never, 'on' | 'off'> = { default: 'on', read: (v) => (v === 'off' ? 'off' : 'on') }
 
+/** `--seed`: a whole number; absent is no seed (docs/behaviour.md 0.7) */
+const seed: Reader<number | string, number | undefined> = {
+  read(value, name) {
+    if (value === undefined || value === '') return undefined
+    const n = typeof value === 'number' ? value : /^\d+$/.test(value.trim()) ? Number(value) : NaN
+    if (!Number.isSafeInteger(n) || n < 0) throw new ConfigError(`${name} must be a whole number from 0 to ${Number.MAX_SAFE_INTEGER} (got ${value})`)
+    return n
+  },
+}
+
+/** where the namespace clocks start under `--seed` */
+const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
+
+/** `--clock-start`: an ISO 8601 time with a date, a time and a zone; given back as the instant's ISO text */
+const clockStart: Reader<string, string> = {
+  default: DEFAULT_CLOCK_START,
+  read(value, name) {
+    if (value === undefined || value === '') return DEFAULT_CLOCK_START
+    const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value) ? Date.parse(value) : NaN
+    if (!Number.isFinite(ms)) throw new ConfigError(`${name} must be an ISO 8601 time with its zone, such as ${DEFAULT_CLOCK_START} (got ${value})`)
+    return new Date(ms).toISOString()
+  },
+}
+
 /** the flow file of --record: written as YAML, so its name says so */
 const recordFile: Reader<string, string | undefined> = {
   read(v, name) {
@@ -202,6 +226,8 @@ export const OPTIONS = {
   webhookNamespaceConcurrency: option({ flag: '--webhook-namespace-concurrency <n>', help: 'webhook attempts of one namespace in flight at once', field: 'webhookNamespaceConcurrency' }, whole(1, 1024, 4)),
   debitLimit: option({ flag: '--debit-limit <ngn>', help: "the merchant's transaction limit on a direct debit, NGN", field: 'debitLimit' }, whole(1, 1_000_000_000_000, 10_000_000)),
   maxVirtualAccounts: option({ flag: '--max-virtual-accounts <n>', help: 'virtual bank accounts one namespace may open', field: 'maxVirtualAccounts' }, whole(1, 100_000, 50)),
+  seed: option({ flag: '--seed <n>', help: 'repeat runs exactly: every reference, id and code drawn from this seed, the namespace clocks frozen at --clock-start', field: 'seed' }, seed),
+  clockStart: option({ flag: '--clock-start <iso>', help: 'with --seed: the time every namespace clock starts frozen at', field: 'clockStart' }, clockStart),
   tls: option({ flag: '--tls', help: 'also serve HTTPS, with a certificate signed by the local CA', field: 'tls' }, onOff),
   tlsPort: option({ flag: '--tls-port <port>', help: 'HTTPS port with --tls; 0 picks a free port', field: 'tlsPort' }, whole(0, 65535, 4443)),
   proxy: option({ flag: '--proxy', help: 'also listen as an HTTP(S) forward proxy that answers the intercepted hosts', field: 'proxy' }, onOff),

@@ -101,6 +101,14 @@ function valueOf(o: AnyOption, given: unknown, env: NodeJS.ProcessEnv): unknown 
 /** The local CA's directory (`sandbox ca`): `--ca-dir`, else SANDBOX_CA_DIR, else the per-user default. */
 export const caDirFrom = (given: string | undefined, env: NodeJS.ProcessEnv = process.env) => valueOf(OPTIONS.caDir, given, env) as string
 
+/**
+ * `--seed` and `--clock-start` of a command that starts a sandbox of its own (src/flags.ts
+ * `seedFlags`): the flag, else its variable; what `startSandbox` takes (docs/behaviour.md 0.7).
+ */
+export function seedFrom(given: { seed?: string; clockStart?: string }, env: NodeJS.ProcessEnv = process.env): { seed: number | undefined; clockStart: string } {
+  return { seed: valueOf(OPTIONS.seed, given.seed, env) as number | undefined, clockStart: valueOf(OPTIONS.clockStart, given.clockStart, env) as string }
+}
+
 /** The keys a command uses when no flag gives one (encrypt, decrypt, replay): SANDBOX_* or the defaults. */
 export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey: string; encryptionKey: string } {
   return { secretKey: env[OPTIONS.secretKey.env] ?? DEFAULT_SECRET_KEY, encryptionKey: env[OPTIONS.encryptionKey.env] ?? DEFAULT_ENCRYPTION_KEY }

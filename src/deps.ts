@@ -18,6 +18,7 @@ import { Store } from './store/store.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './faults.js'
+import { Random } from './random.js'
 export { VERSION }
 
 /** The collections of the engine; each area declares its own (src/http/area.ts). */
@@ -38,10 +39,12 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   const packs = Scenarios.loadPacks(config.scenarioFiles)
   const store = await Store.open({ file: config.dataFile, collections: collectionsOf(areas), upgrades: [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
-  const clocks = new Clocks(store)
-  const namespaces = new Namespaces(store, config)
-  const events = new Events(store, clocks, namespaces, config.maxEvents)
-  const faults = new Faults()
+  // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md 0.7)
+  const random = new Random(config.seed, store)
+  const clocks = new Clocks(store, { random, frozenFrom: config.seed === undefined ? null : Date.parse(config.clockStart) })
+  const namespaces = new Namespaces(store, config, clocks)
+  const events = new Events(store, clocks, random, namespaces, config.maxEvents)
+  const faults = new Faults(random)
   const journal = new Journal(config.journalSize, { bodyBytes: config.journalBodyBytes, nsBytes: config.journalBytes, totalBytes: config.journalTotalBytes })
   const webhooks = new WebhookDelivery(events, clocks, faults, {
     retrySchedule: config.webhookRetrySchedule,
@@ -56,7 +59,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   store.registerState({ reset: (ns) => faults.clear(ns) })
 
   const kinds = new Kinds()
-  const kit: Kit = { config, store, clocks, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger: new Ledger(store, scenarios, kinds), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
+  const kit: Kit = { config, store, clocks, random, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger: new Ledger(store, scenarios, kinds), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
   // each area from the kit and the services built before it, which its own join under their names
   let built: Record<string, unknown> = { ...kit }
   for (const area of areas) {

@@ -1,4 +1,4 @@
-import { nanoid } from 'nanoid'
+import type { Random } from './random.js'
 import { MSG } from './errors.js'
 
 /**
@@ -85,11 +85,13 @@ export class Faults {
   /** each fault's compiled path and random source, by fault id: dropped with the fault */
   readonly #patterns = new Map<string, PathGlob>()
 
+  constructor(private readonly random: Random) {}
+
   add(ns: string, input: FaultInput, now: string): Fault {
     const fault: Fault = {
       ...input,
       method: input.method?.toUpperCase(),
-      id: `flt_${nanoid(10)}`,
+      id: `flt_${this.random.id(ns, 10)}`,
       remaining: input.times ?? (input.probability !== undefined ? null : 1),
       hits: 0,
       created_at: now,

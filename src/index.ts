@@ -36,6 +36,7 @@ export { createDeps, type Deps } from './deps.js'
  *   intercept: true,                                // this process's calls to https://api.korapay.com answered here
  *   tls: true, proxy: true,                         // HTTPS and the proxy, on free ports (httpsUrl, proxyUrl)
  *   caDir: '/tmp/ci-ca',                            // the local CA (default ~/.local/share/paysandbox/ca)
+ *   seed: 42, clockStart: '2030-06-01T09:00:00Z',   // every run alike: ids from the seed, clocks frozen at the start
  * })
  */
 export interface StartSandboxOptions extends Omit<ConfigInput, 'port' | 'tlsPort' | 'proxyPort'> {

@@ -1,4 +1,5 @@
-import { CLOCK_META } from './clock.js'
+import { CLOCK_META, type Clocks } from './clock.js'
+import { RANDOM_META } from './random.js'
 import type { Config, Merchant } from './config.js'
 import type { CollectionSpec } from './store/collection.js'
 import type { Frozen } from './store/frozen.js'
@@ -22,7 +23,7 @@ const KEY = 'ns'
 /** The `meta` collection: one record per key, each as a data file must hold it (validate.ts). */
 export const META_SPEC: CollectionSpec = {
   name: META,
-  keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META },
+  keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META, ...RANDOM_META },
 }
 
 export type Seeder = (ns: string) => void
@@ -32,12 +33,14 @@ export class NamespaceLimitError extends Error {}
 export class Namespaces {
   readonly #store: Store
   readonly #config: Config
+  readonly #clocks: Clocks
   readonly #seeders: Seeder[] = []
   readonly #configured: Map<string, Merchant>
 
-  constructor(store: Store, config: Config) {
+  constructor(store: Store, config: Config, clocks: Clocks) {
     this.#store = store
     this.#config = config
+    this.#clocks = clocks
     this.#configured = new Map(config.merchants.map((m) => [m.secret_key, m]))
   }
 
@@ -114,7 +117,7 @@ export class Namespaces {
       email: m?.email ?? 'merchant@sandbox.test',
       encryption_key: m?.encryption_key ?? this.#config.encryptionKey,
       webhook_url: m?.webhook_url ?? null,
-      created_at: new Date(Date.now()).toISOString(),
+      created_at: this.#clocks.iso(key),
     }
   }
 

@@ -10,7 +10,7 @@ import { BalanceService } from './service.js'
 /** The merchant's balances and their history (docs/behaviour.md 13.4), and the control call that adds to one. */
 export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   key: 'balances',
-  build: ({ clocks, ledger }) => ({ balances: new BalanceService(clocks, ledger) }),
+  build: ({ clocks, random, ledger }) => ({ balances: new BalanceService(clocks, random, ledger) }),
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/balances', access: 'secret key', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',

@@ -2,6 +2,7 @@ import { BALANCE_CURRENCIES, type BalanceCurrency, type Entry, type Ledger } fro
 import type { HistoryRow } from '../charges/ledger-history.js'
 import { newTransactionReference } from '../charges/lifecycle.js'
 import type { Clocks } from '../clock.js'
+import type { Random } from '../random.js'
 import { listTime, orderedPage, type ListQuery } from '../http/cursor-list.js'
 import { toDecimalString, toMajor } from '../money.js'
 
@@ -40,6 +41,7 @@ export type HistoryQuery = ListQuery & { direction?: Entry['direction'] }
 export class BalanceService {
   constructor(
     private readonly clocks: Clocks,
+    private readonly random: Random,
     private readonly ledger: Ledger,
   ) {}
 
@@ -55,7 +57,7 @@ export class BalanceService {
 
   /** Control: adds `amount` (minor units) to the available balance, as an entry of its own. */
   fund(ns: string, currency: BalanceCurrency, amount: number): Record<string, Balance> {
-    this.ledger.fund(ns, newTransactionReference('FUND'), currency, amount, this.clocks.now(ns))
+    this.ledger.fund(ns, newTransactionReference(this.random, ns, 'FUND'), currency, amount, this.clocks.now(ns))
     return this.balances(ns)
   }
 

@@ -1,5 +1,5 @@
-import { customAlphabet } from 'nanoid'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { DIGITS } from '../random.js'
 import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
@@ -25,7 +25,6 @@ export const TRANSFER_BANK = { bank_name: 'wema', bank_code: '035' }
 /** who a transfer in the sandbox comes from (the live test environment's payer) */
 export const SANDBOX_PAYER = { account_name: 'SANDBOX ACCOUNT', account_number: '0000000000', bank_name: 'KORA SANDBOX' }
 
-const accountDigits = customAlphabet('0123456789', 9)
 
 /** What arrives by itself of a transfer whose pack entry says `how` (docs/behaviour.md 13.2). */
 function arrival(how: 'exact' | 'short' | 'over' | 'never', expected: number): number {
@@ -273,7 +272,7 @@ export class BankTransferService extends OnEngine {
   /** Ten digits no other charge of the namespace has. */
   #newAccountNumber(ns: string): string {
     for (;;) {
-      const n = `8${accountDigits()}`
+      const n = `8${this.random.text(ns, DIGITS, 9)}`
       if (!this.byAccount(ns, n)) return n
     }
   }

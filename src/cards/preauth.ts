@@ -1,5 +1,5 @@
-import { randomInt } from 'node:crypto'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { DIGITS } from '../random.js'
 import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import { ApiError, MSG, badRequest, notFound } from '../errors.js'
@@ -32,7 +32,6 @@ export interface Written {
   parent: Frozen<CardCharge>
 }
 
-const digits = (n: number) => Array.from({ length: n }, () => randomInt(10)).join('')
 
 /**
  * Pre-authorization, capture, void and refund (docs/api.md 3.2, docs/behaviour.md 4): an exact ledger in
@@ -68,8 +67,8 @@ export class PreauthService extends OnEngine {
       captured: 0,
       refunded: 0,
       expires_at: expires,
-      receipt: digits(12),
-      stan: digits(6),
+      receipt: this.random.text(ns, DIGITS, 12),
+      stan: this.random.text(ns, DIGITS, 6),
       zero_auth: zero,
       captures: [],
       operations: [],

@@ -4,6 +4,7 @@ import type { Faults } from '../faults.js'
 import type { AnyArea } from '../http/area.js'
 import type { Journal } from '../http/journal.js'
 import type { Namespaces } from '../namespaces.js'
+import type { Random } from '../random.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Store } from '../store/store.js'
 import type { Events } from '../webhooks/events.js'
@@ -21,6 +22,8 @@ export interface Kit {
   config: Config
   store: Store
   clocks: Clocks
+  /** every reference, id and code made up, and every duration measured (src/random.ts) */
+  random: Random
   scenarios: Scenarios
   namespaces: Namespaces
   events: Events
@@ -40,7 +43,7 @@ export interface Kit {
 }
 
 /** The parts of the kit a channel's service and its charges' lifecycle work with. */
-export type Engine = Pick<Kit, 'store' | 'clocks' | 'scenarios' | 'events' | 'ledger' | 'kinds' | 'attempts'>
+export type Engine = Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger' | 'kinds' | 'attempts'>
 
 /**
  * What is built on the engine (a service, a lifecycle) is given the one `Engine` and has its parts
@@ -50,6 +53,7 @@ export type Engine = Pick<Kit, 'store' | 'clocks' | 'scenarios' | 'events' | 'le
 export abstract class OnEngine {
   protected readonly store: Store
   protected readonly clocks: Clocks
+  protected readonly random: Random
   protected readonly scenarios: Scenarios
   protected readonly events: Events
   protected readonly ledger: Ledger
@@ -58,6 +62,7 @@ export abstract class OnEngine {
   constructor(engine: Engine) {
     this.store = engine.store
     this.clocks = engine.clocks
+    this.random = engine.random
     this.scenarios = engine.scenarios
     this.events = engine.events
     this.ledger = engine.ledger

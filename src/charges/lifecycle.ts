@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
-import { customAlphabet } from 'nanoid'
 import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
 import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
+import type { Random } from '../random.js'
 import type { Settings } from '../scenario/schema.js'
 import { OnEngine, type AttemptEnds, type Engine } from './kit.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
@@ -17,10 +17,10 @@ import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } fro
  * is answered and what its responses look like stay with the channel's service.
  */
 
-const txId = customAlphabet('0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 14)
+const TX_ALPHABET = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ'
 /** `KPY-<prefix>-<14 characters>`, the transaction reference the sandbox gives a charge. */
-export const newTransactionReference = (prefix: string): string => {
-  const ref = `KPY-${prefix}-${txId()}`
+export const newTransactionReference = (random: Random, ns: string, prefix: string): string => {
+  const ref = `KPY-${prefix}-${random.text(ns, TX_ALPHABET, 14)}`
   // one flat string, not a concatenation: it is a key of the store's maps for the charge's life
   ref.charCodeAt(0)
   return ref
@@ -191,7 +191,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)
     const charge: ChargeBase & { kind: C['kind'] } = {
       kind: this.channel.kind,
-      transaction_reference: newTransactionReference(this.channel.prefix),
+      transaction_reference: newTransactionReference(this.random, ns, this.channel.prefix),
       payment_reference: o.payment_reference,
       amount: o.amount,
       currency: o.currency,

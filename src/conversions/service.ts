@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { BALANCE_CURRENCIES } from '../charges/ledger.js'
 import { MSG, badRequest, notFound } from '../errors.js'
@@ -87,7 +86,7 @@ export class ConversionService extends OnEngine {
     if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
     if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
     const now = this.clocks.now(ns)
-    const reference = randomUUID()
+    const reference = this.random.uuid(ns)
     const quote: Quote = {
       from_currency: from, to_currency: to, from_amount: fromAmount, to_amount: toAmount, rate: rate.rate,
       note: input.reference ?? null, created_at: iso(now), expires_at: iso(now + QUOTE_SECONDS * 1000), used_by: null,
@@ -115,7 +114,7 @@ export class ConversionService extends OnEngine {
     // what it brings into the to-currency counts toward what the namespace may take in (13.4)
     this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
 
-    const reference = randomUUID()
+    const reference = this.random.uuid(ns)
     const at = iso(now)
     const conversion: Conversion = {
       reference, rate_reference: input.rate_reference,

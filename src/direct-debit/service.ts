@@ -1,6 +1,5 @@
-import { randomInt } from 'node:crypto'
-import { customAlphabet } from 'nanoid'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { DIGITS } from '../random.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
@@ -24,7 +23,7 @@ export const AUTHS = 'dd_authorizations'
 const COMPLETE = 'dd.complete'
 const EXPIRE = 'dd.expire'
 const DAY = 86_400_000
-const refId = customAlphabet('0123456789ABCDEFGHJKLMNPQRSTUVWXYZ', 12)
+const REF_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'
 
 export type AuthStatus = 'pending' | 'active' | 'suspended' | 'deactivated' | 'expired'
 
@@ -163,7 +162,7 @@ export class DirectDebitService extends OnEngine {
   /** Control: a new authorization, `pending` until approved. */
   create(ns: string, input: CreateAuthorizationInput): Frozen<DebitAuthorization> {
     const now = this.clocks.now(ns)
-    const reference = input.reference ?? `AUTH-${refId()}`
+    const reference = input.reference ?? `AUTH-${this.random.text(ns, REF_ALPHABET, 12)}`
     if (this.#auths(ns).has(reference)) throw badRequest(DD_MSG.DUPLICATE_AUTH)
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
@@ -231,7 +230,7 @@ export class DirectDebitService extends OnEngine {
     const { amount } = input
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
-    const reference = input.reference ?? `DD-${refId()}`
+    const reference = input.reference ?? `DD-${this.random.text(ns, REF_ALPHABET, 12)}`
     // not the transaction reference of another charge either (the lifecycle checks payment references)
     if (this.#debits.col(ns).has(reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
     const narration = maskPansIn(input.narration)
@@ -247,7 +246,7 @@ export class DirectDebitService extends OnEngine {
     const debit: DirectDebit = Object.assign(base, {
       authorization_code: auth.reference,
       narration,
-      interbank_transaction_id: Array.from({ length: 30 }, (_, i) => (i === 0 ? 1 + randomInt(9) : randomInt(10))).join(''),
+      interbank_transaction_id: `${1 + this.random.int(ns, 9)}${this.random.text(ns, DIGITS, 29)}`,
       processed_at: base.created_at,
       account_number: auth.account_number,
       bank_code: auth.bank_code,

@@ -36,6 +36,6 @@ const routes = ([['', ''], ['/merchant', 'Merchant']] as const).flatMap(([prefix
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
   collections: [CHECKS_SPEC],
-  build: ({ store, clocks, scenarios, namespaces }) => ({ identity: new IdentityService(store, clocks, scenarios, namespaces) }),
+  build: ({ store, clocks, random, scenarios, namespaces }) => ({ identity: new IdentityService(store, clocks, random, scenarios, namespaces) }),
   routes,
 }

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { customAlphabet } from 'nanoid'
 import type { Clocks } from '../clock.js'
+import type { Random } from '../random.js'
 import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
 import type { Scenarios } from '../scenario/index.js'
@@ -13,7 +13,7 @@ import { CONSENT_REQUIRED, ID_TYPES, decodeSelfie, type IdType, type IdentityReq
 
 const FIXTURES = new URL('../../fixtures/', import.meta.url)
 export const CHECKS = 'identity_checks'
-const refId = customAlphabet('0123456789abcdefghijklmnopqrstuvwxyz', 20)
+const REF_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
 
 /** Loaded on the first verification only: nothing at start needs the records or images. */
 let records: Record<string, Record<string, unknown>> | null = null
@@ -63,6 +63,7 @@ export class IdentityService {
   constructor(
     private readonly store: Store,
     private readonly clocks: Clocks,
+    private readonly random: Random,
     private readonly scenarios: Scenarios,
     private readonly namespaces: Namespaces,
   ) {}
@@ -77,7 +78,7 @@ export class IdentityService {
     const fixture = scenario?.found ? (scenario.record ?? fixtureRecords()[`${type}:${key}`]) : undefined
     // a pack's partial record is completed with plain values, so every field of docs/api.md 2.13 is there
     const base = scenario?.found ? { ...genericRecord(type), ...fixture } : undefined
-    const reference = `idv_${refId()}`
+    const reference = `idv_${this.random.text(ns, REF_ALPHABET, 20)}`
     const mode = input.validation?.selfie ? 'selfie' : input.validation ? 'data' : 'lookup'
     const check: IdentityCheck = { reference, id_type: type, id: input.id, found: !!base, mode, matches: {}, created_at: this.clocks.iso(ns) }
     if (!base) {

@@ -1,5 +1,5 @@
-import { customAlphabet } from 'nanoid'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery, type OrderedItems } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
@@ -77,7 +77,6 @@ export interface NewPayout {
   merchant_bears_cost?: boolean
 }
 
-const traceDigits = customAlphabet('0123456789', 20)
 
 /**
  * What a payout takes from the balance, minor units: amount, fee and VAT when the merchant bears
@@ -239,7 +238,7 @@ export class PayoutService extends OnEngine {
       p.status = outcome
       p.completed_at = at
       if (outcome === 'success') {
-        p.trace_id = traceDigits()
+        p.trace_id = this.random.text(ns, DIGITS, 20)
         p.message = PAYOUT_MSG.SUCCESS
       } else {
         p.message = reason ?? PAYOUT_MSG.FAILED

@@ -1,7 +1,8 @@
 import { readdirSync, statSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Command } from 'commander'
-import { keysFromEnv } from '../config.js'
+import { ConfigError, keysFromEnv, seedFrom } from '../config.js'
+import { seedFlags } from '../flags.js'
 import type { Flow } from '../flow/flow.js'
 
 /** Flow files named, directories expanded to their .yaml/.yml/.json files (sorted). */
@@ -39,6 +40,16 @@ export async function loadFlows(paths: string[], fail: (message: string, code?: 
   return flows
 }
 
+/** `--seed` and `--clock-start` (src/flags.ts `seedFlags`), or their variables; a bad one ends the command with exit code 2. */
+export function seedOf(opts: { seed?: string; clockStart?: string }, fail: (message: string, code?: number) => never): ReturnType<typeof seedFrom> {
+  try {
+    return seedFrom(opts)
+  } catch (e) {
+    if (e instanceof ConfigError) fail(e.message)
+    throw e
+  }
+}
+
 /** `--concurrency`: a whole number from 1 to 64. */
 export function concurrencyOf(given: string, fail: (message: string, code?: number) => never): number {
   const concurrency = Number(given)
@@ -54,10 +65,12 @@ interface ReplayOptions {
   bail?: boolean
   reporter: string
   output?: string
+  seed?: string
+  clockStart?: string
 }
 
 export function registerReplay(program: Command, fail: (message: string, code?: number) => never): void {
-  program
+  const replay = program
     .command('replay')
     .description('replay flow files against a sandbox; exit 1 on any mismatch, 2 on a bad flow file')
     .argument('<flows...>', 'flow files (YAML or JSON) or directories of them')
@@ -68,18 +81,22 @@ export function registerReplay(program: Command, fail: (message: string, code?: 
     .option('--bail', 'stop at the first failing flow')
     .option('--reporter <name>', 'pretty or junit', 'pretty')
     .option('--output <file>', 'write the report to this file (the pretty summary still goes to stdout)')
+  for (const flag of seedFlags()) replay.addOption(flag)
+  replay
     .addHelpText(
       'after',
       `
 Examples:
   $ sandbox replay scenarios/flows                      # every shipped flow, in-process sandbox
   $ sandbox replay my-flow.yaml --base-url http://127.0.0.1:4010
-  $ sandbox replay flows/ --reporter junit --output reports/flows.xml`,
+  $ sandbox replay flows/ --reporter junit --output reports/flows.xml
+  $ sandbox replay scenarios/flows --seed 7              # the same keys, references and answers every run`,
     )
     .action(async (paths: string[], opts: ReplayOptions) => {
       if (!['pretty', 'junit'].includes(opts.reporter)) fail(`--reporter must be pretty or junit (got ${opts.reporter})`)
       const concurrency = concurrencyOf(opts.concurrency, fail)
       const flows = await loadFlows(paths, fail)
+      const seeded = seedOf(opts, fail)
       // loaded here, not at start-up: `sandbox start` never pays for the runner
       const { junitReport, prettyReport } = await import('./report.js')
       const { runFlows } = await import('./runner.js')
@@ -87,7 +104,7 @@ Examples:
       let close: (() => Promise<void>) | undefined
       if (!baseUrl) {
         const { startSandbox } = await import('../index.js')
-        const sb = await startSandbox({ port: 0, encryptionKey: opts.encryptionKey })
+        const sb = await startSandbox({ port: 0, encryptionKey: opts.encryptionKey, ...seeded })
         baseUrl = sb.url
         close = sb.close
       }
@@ -99,6 +116,7 @@ Examples:
           encryptionKey: opts.encryptionKey,
           concurrency,
           bail: opts.bail,
+          seed: seeded.seed,
           onFlow: (r, done, total) => {
             if (tty) process.stderr.write(`\r[${done}/${total}] ${r.ok ? 'ok  ' : 'FAIL'} ${r.file}`.padEnd(80) + (done === total ? '\n' : ''))
           },

@@ -1,10 +1,10 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { customAlphabet } from 'nanoid'
 import { encryptChargeData } from '../cards/crypto.js'
 import { interpolate, match, pick, UnknownVariableError, type Flow, type Mismatch, type Step, type Vars } from '../flow/flow.js'
+import { Random } from '../random.js'
 
-const id = customAlphabet('abcdefghijklmnopqrstuvwxyz0123456789', 10)
+const ID_ALPHABET = 'abcdefghijklmnopqrstuvwxyz0123456789'
 
 export interface StepResult {
   index: number
@@ -34,6 +34,11 @@ export interface RunOptions {
   /** the flow's namespace key; a fresh one per flow by default */
   key?: string
   encryptionKey: string
+  /**
+   * under a seed, the names a flow makes up (its key, `ref`) are drawn from it, a stream per flow
+   * file, and no step is timed (docs/behaviour.md 0.7)
+   */
+  seed?: number
   /** the public key the flow's `${public_key}` stands for; by default the secret key's, `sk_` made `pk_` */
   publicKey?: string
   onStep?: (flow: Flow, result: StepResult) => void
@@ -105,12 +110,14 @@ async function startFlowReceiver(failFirst: number): Promise<{ url: string; serv
  * namespace (a fresh `sk_test_flow_...` key), so flows can run in parallel and again.
  */
 export async function runFlow(flow: Flow, file: string, options: RunOptions): Promise<FlowResult> {
+  const random = new Random(options.seed)
+  const id = () => random.text(`flow:${file}`, ID_ALPHABET, 10)
   const key = options.key ?? `sk_test_flow_${id()}`
   const vars: Vars = { ...flow.vars, ref: `flow-${id()}`, key, public_key: options.publicKey ?? key.replace(/^sk_/, 'pk_'), base_url: options.baseUrl }
   const unset = new Set<string>()
   const results: StepResult[] = []
   const servers: Server[] = []
-  const t0 = performance.now()
+  const elapsed = random.stopwatch()
   const call = async (method: string, path: string, body?: unknown, opts: { key?: string | null; headers?: Record<string, string> } = {}) => {
     const headers: Record<string, string> = { accept: 'application/json', ...opts.headers }
     const k = opts.key === undefined ? key : opts.key
@@ -130,7 +137,7 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
   }
   try {
     for (const [index, step] of flow.steps.entries()) {
-      const s0 = performance.now()
+      const took = random.stopwatch()
       const result: StepResult = { index, name: stepLabel(step, index), ok: true, ms: 0, mismatches: [] }
       const unsetVar = usesAny(step, unset)
       result.skipped = options.skip?.(flow.steps, index) ?? (unsetVar && `it uses \${${unsetVar}}, which a step not run would have saved`)
@@ -146,7 +153,7 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
         result.ok = false
         result.error = e instanceof UnknownVariableError ? e.message : `${(e as Error).message}`
       }
-      result.ms = Math.round(performance.now() - s0)
+      result.ms = Math.round(took())
       results.push(result)
       options.onStep?.(flow, result)
       if (!result.ok && (result.error || !options.keepGoing)) break
@@ -157,7 +164,7 @@ export async function runFlow(flow: Flow, file: string, options: RunOptions): Pr
       s.close()
     }
   }
-  return { file, name: flow.name, ok: results.every((r) => r.ok) && results.length === flow.steps.length, ms: Math.round(performance.now() - t0), steps: results }
+  return { file, name: flow.name, ok: results.every((r) => r.ok) && results.length === flow.steps.length, ms: Math.round(elapsed()), steps: results }
 }
 
 type Call = (method: string, path: string, body?: unknown, opts?: { key?: string | null; headers?: Record<string, string> }) => Promise<{ status: number; body: unknown }>

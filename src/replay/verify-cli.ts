@@ -1,7 +1,8 @@
 import { writeFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { keysFromEnv, liveKeysFromEnv } from '../config.js'
-import { concurrencyOf, loadFlows } from './cli.js'
+import { seedFlags } from '../flags.js'
+import { concurrencyOf, loadFlows, seedOf } from './cli.js'
 
 type Fail = (message: string, code?: number) => never
 
@@ -27,10 +28,12 @@ interface VerifyOptions {
   format: string
   output?: string
   concurrency: string
+  seed?: string
+  clockStart?: string
 }
 
 export function registerVerify(program: Command, fail: Fail): void {
-  program
+  const verify = program
     .command('verify')
     .description('replay flows against a target and compare every answer by shape; exit 1 on any difference, 2 on a bad flow file')
     .argument('<flows...>', 'flow files (YAML or JSON) or directories of them')
@@ -38,6 +41,8 @@ export function registerVerify(program: Command, fail: Fail): void {
     .option('--format <format>', 'text, json or junit', 'text')
     .option('--output <file>', 'write the report to this file (the text report still goes to stdout)')
     .option('--concurrency <n>', 'flows run at once', '4')
+  for (const flag of seedFlags()) verify.addOption(flag)
+  verify
     .addHelpText(
       'after',
       `
@@ -50,6 +55,7 @@ Examples:
       if (!['text', 'json', 'junit'].includes(opts.format)) fail(`--format must be text, json or junit (got ${opts.format})`)
       const concurrency = concurrencyOf(opts.concurrency, fail)
       const flows = await loadFlows(paths, fail)
+      const seeded = seedOf(opts, fail)
       const { verifyFlows } = await import('./verify.js')
       const { jsonReport, junitReport, textReport } = await import('./verify-report.js')
       const { startSandbox } = await import('../index.js')
@@ -63,11 +69,11 @@ Examples:
       }
       const live = against && !sandboxAt ? liveTarget(against, fail) : undefined
       // the in-process sandbox: the target by default, else the one whose whole answers are expected
-      const local = await startSandbox({ port: 0, encryptionKey })
+      const local = await startSandbox({ port: 0, encryptionKey, ...seeded })
       try {
         const target = live ?? { baseUrl: against ?? local.url, live: false, encryptionKey }
         const reference = against ? { baseUrl: local.url, encryptionKey } : undefined
-        const report = await verifyFlows(flows, target, { reference, concurrency })
+        const report = await verifyFlows(flows, target, { reference, concurrency, seed: seeded.seed })
         const text = textReport(report)
         const chosen = opts.format === 'json' ? jsonReport(report) : opts.format === 'junit' ? junitReport(report) : text
         if (opts.output) {

@@ -80,11 +80,11 @@ function compareStep(expected: { status?: number; body?: unknown; whole: boolean
 export async function verifyFlows(
   flows: { flow: Flow; file: string }[],
   target: Target,
-  options: { reference?: { baseUrl: string; encryptionKey: string }; concurrency: number },
+  options: { reference?: { baseUrl: string; encryptionKey: string }; concurrency: number; seed?: number },
 ): Promise<VerifyReport> {
   const answers = new Map<string, StepResult[]>()
   if (options.reference) {
-    const ran = await runFlows(flows, { ...options.reference, concurrency: options.concurrency, keepGoing: true, compare: () => [] })
+    const ran = await runFlows(flows, { ...options.reference, concurrency: options.concurrency, seed: options.seed, keepGoing: true, compare: () => [] })
     for (const r of ran) answers.set(r.file, r.steps)
   }
   const expectedAt = (at: StepAt, expect: Step['expect']) => {
@@ -99,6 +99,7 @@ export async function verifyFlows(
     key: target.key,
     publicKey: target.publicKey,
     concurrency: options.concurrency,
+    seed: options.seed,
     keepGoing: true,
     skip: target.live ? notLive : undefined,
     compare: (at, expect, answer) => compareStep(expectedAt(at, expect), answer),

@@ -105,7 +105,7 @@ export class VirtualAccountService extends OnEngine {
       account_number: this.#accountNumber(ns, o.account_reference),
       bank_code: o.bank_code,
       bank_name: bankName(o.bank_code),
-      unique_id: newTransactionReference('VBA'),
+      unique_id: newTransactionReference(this.random, ns, 'VBA'),
       account_status: 'active',
       permanent: true,
       currency: 'NGN',

@@ -258,8 +258,9 @@ export class WebhookDelivery {
     const controller = new AbortController()
     this.#inFlight.add(controller)
     const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs)
-    const t0 = performance.now()
-    const ms = () => Math.round(performance.now() - t0)
+    // under a seed, 0 (docs/behaviour.md 0.7)
+    const elapsed = this.events.random.stopwatch()
+    const ms = () => Math.round(elapsed())
     try {
       const res = await fetch(target, {
         method: 'POST',

@@ -1,6 +1,6 @@
-import { nanoid } from 'nanoid'
 import type { Clocks } from '../clock.js'
 import type { Namespaces } from '../namespaces.js'
+import type { Random } from '../random.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
@@ -102,6 +102,7 @@ export class Events {
   constructor(
     readonly store: Store,
     readonly clocks: Clocks,
+    readonly random: Random,
     readonly namespaces: Namespaces,
     readonly maxEvents: number,
   ) {
@@ -120,7 +121,7 @@ export class Events {
     const seq = this.#nextSeq(ns, col)
     const url = target ?? this.namespaces.get(ns)?.webhook_url ?? null
     const rec: EventRecord = {
-      id: `evt_${nanoid(16)}`,
+      id: `evt_${this.random.id(ns, 16)}`,
       event,
       data,
       created_at: this.clocks.iso(ns),

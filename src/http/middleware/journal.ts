@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { Clocks } from '../../clock.js'
+import type { Random } from '../../random.js'
 import type { AppEnv, JournalNote } from '../context.js'
 import type { Journal } from '../journal.js'
 import { whenReady, type Middleware } from './chain.js'
@@ -12,8 +13,8 @@ const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
  * path, query, status, duration, the request as noted where it was read (context.ts JournalNote)
  * and the JSON answered. A call refused before its key chose a namespace is not journaled.
  */
-export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks }): Middleware {
-  const record = (c: Context<AppEnv>, res: Response, note: JournalNote, t0: number): Response => {
+export function journal({ journal, clocks, random }: { journal: Journal; clocks: Clocks; random: Random }): Middleware {
+  const record = (c: Context<AppEnv>, res: Response, note: JournalNote, elapsed: () => number): Response => {
     const ns = c.get('ns')
     const path = c.req.path
     if (!ns || (path.startsWith('/_sandbox/') && UNJOURNALED.test(path))) return res
@@ -28,7 +29,8 @@ export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks 
         // a control token sent as ?token= is a secret: never journaled
         query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
         status: res.status,
-        ms: Math.round((performance.now() - t0) * 100) / 100,
+        // under a seed, 0 (docs/behaviour.md 0.7)
+        ms: Math.round(elapsed() * 100) / 100,
       },
       note.request ?? null,
       note.masked === true,
@@ -37,9 +39,9 @@ export function journal({ journal, clocks }: { journal: Journal; clocks: Clocks 
     return res
   }
   return (c, next) => {
-    const t0 = performance.now()
+    const elapsed = random.stopwatch()
     const note: JournalNote = {}
     c.set('journal', note)
-    return whenReady(next(), (res) => record(c, res, note, t0))
+    return whenReady(next(), (res) => record(c, res, note, elapsed))
   }
 }
