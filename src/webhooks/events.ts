@@ -32,10 +32,13 @@ export interface EventRecord {
 }
 
 export const EVENTS = 'events'
-/** Written once and, without a receiver, never read again: one kept live, not 128 copied by every young collection. */
+/**
+ * Written once and, without a receiver, never read again: none kept live (its text from the moment
+ * it is put, records.ts), so an event costs no freezing and no place among the live records.
+ */
 export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
   name: EVENTS,
-  hot: 1,
+  hot: 0,
   fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: maybe(ARRAY), target: maybe(STRING) },
 }
 const META = 'meta'
