@@ -74,7 +74,7 @@ export interface CardServices {
 }
 
 /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
-const answer = (s: CardServices, ns: string, charge: CardCharge, origin: string, asPlaced = false) =>
+const answer = (s: CardServices, ns: string, charge: CardCharge, origin: () => string, asPlaced = false) =>
   charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, origin)
 
 /**
@@ -119,7 +119,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const ns = c.get('ns')
         const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores)
         const charge = s.cards.charge(ns, input)
-        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, clientOrigin(c, s.config.interceptHosts)))
+        return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, () => clientOrigin(c, s.config.interceptHosts)))
       },
     },
     {
@@ -130,7 +130,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const ns = c.get('ns')
         const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores, 'pre_authorization')
         const charge = s.cards.charge(ns, input, 'pre_authorization')
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, () => clientOrigin(c, s.config.interceptHosts), true))
       },
     },
     {
@@ -140,7 +140,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const input = validate(authorizeSchema, await readJsonObject(c))
         const ns = c.get('ns')
         const charge = s.cards.authorize(ns, input)
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, clientOrigin(c, s.config.interceptHosts), true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, () => clientOrigin(c, s.config.interceptHosts), true))
       },
     },
     {

@@ -165,7 +165,8 @@ export class CardService extends OnEngine {
   }
 
   /** docs/api.md 2.3: the `data` of a card charge response. */
-  responseData(charge: CardCharge, origin: string) {
+  /** `origin`: the origin the client called, asked only when the answer names the 3DS page */
+  responseData(charge: CardCharge, origin: () => string) {
     const step = charge.status === 'processing' ? charge.pending_steps[0] : undefined
     const data: Record<string, unknown> = {
       amount: toMajor(charge.amount),
@@ -180,7 +181,7 @@ export class CardService extends OnEngine {
       status: charge.status,
       card: charge.card,
     }
-    if (step === '3DS') data.authorization = { redirect_url: `${origin}/_sandbox/3ds/${encodeURIComponent(charge.transaction_reference)}` }
+    if (step === '3DS') data.authorization = { redirect_url: `${origin()}/_sandbox/3ds/${encodeURIComponent(charge.transaction_reference)}` }
     else if (step) data.authorization = { required_fields: REQUIRED_FIELDS[step] }
     return data
   }
