@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { Kit } from '../charges/kit.js'
+import { servedBy } from '../charges/kinds.js'
 import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -31,9 +32,7 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
     const payWithBank = new PayWithBankService(kit)
     kit.kinds.declare<PayWithBankCharge>({
       kind: 'pay_with_bank',
-      paid: (_ns, c) => payWithBank.paid(c),
-      queryExtras: (_ns, c) => payWithBank.queryExtras(c),
-      complete: (ns, tx, outcome, message) => payWithBank.complete(ns, tx, outcome, message),
+      ...servedBy(payWithBank),
       attemptLine: (c) => `Pay with bank at ${c.bank.name}`,
       instrument: (c) => [`${c.bank.name} (${c.bank.code})`, `bank says ${c.outcome_message ?? c.outcome} on approval`],
       waiting: 'the customer at the bank',
