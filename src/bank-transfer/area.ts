@@ -1,4 +1,5 @@
 import type { Kit } from '../charges/kit.js'
+import { servedBy } from '../charges/kinds.js'
 import { when } from '../clock.js'
 import type { Area } from '../http/area.js'
 import { formatMoney } from '../money.js'
@@ -27,9 +28,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       kind: 'bank_transfer',
       // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
       settlesAtOnce: true,
-      paid: (_ns, charge) => bankTransfer.paid(charge),
-      queryExtras: (_ns, charge) => bankTransfer.queryExtras(charge),
-      complete: (ns, tx, outcome, message) => bankTransfer.complete(ns, tx, outcome, message),
+      ...servedBy(bankTransfer),
       attemptLine: (charge) => `Bank transfer to ${charge.bank_account.account_number}`,
       instrument: transferLines,
       waiting: 'a transfer',

@@ -23,7 +23,8 @@ import {
   type CardChargeInput,
 } from './schemas.js'
 import { CardService } from './service.js'
-import { threeDsPage, type ThreeDsPage } from './three-ds.js'
+import { threeDsPage } from './three-ds.js'
+import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
 import type { Kit } from '../charges/kit.js'
 
@@ -70,7 +71,7 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
 export interface CardServices {
   cards: CardService
   preauth: PreauthService
-  threeDs: ThreeDsPage
+  threeDs: DecisionPage
 }
 
 /** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */

@@ -43,6 +43,22 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
 export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'method'> &
   (C['kind'] extends PaymentMethod ? Partial<Pick<Kind<C>, 'method'>> : Pick<Kind<C>, 'method'>)
 
+/** A channel's service that answers, charge by charge, what its kind is asked for. */
+export interface KindService<C extends ChargeBase> {
+  paid(charge: Frozen<C>): { paid: number; borne: number }
+  queryExtras(charge: Frozen<C>): Record<string, unknown>
+  complete(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): Frozen<ChargeBase>
+}
+
+/** What a kind is asked, answered by its service: `kinds.declare({ kind, ...servedBy(service), ... })`. */
+export function servedBy<C extends ChargeBase>(service: KindService<C>): Pick<Kind<C>, 'paid' | 'queryExtras' | 'complete'> {
+  return {
+    paid: (_ns, charge) => service.paid(charge),
+    queryExtras: (_ns, charge) => service.queryExtras(charge),
+    complete: (ns, tx, outcome, message) => service.complete(ns, tx, outcome, message),
+  }
+}
+
 /** The method of the kind's own name, for a kind that declares none: only a kind that is a method may. */
 function methodNamed(kind: ChargeKind): () => PaymentMethod {
   if (!isPaymentMethod(kind)) throw new Error(`kind ${kind} must declare its payment method`)

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
 import type { Kit } from '../charges/kit.js'
+import { servedBy } from '../charges/kinds.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { validateWithMetadata } from '../charges/schemas.js'
@@ -25,9 +26,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({
       kind: 'mobile_money',
-      paid: (_ns, charge) => mobileMoney.paid(charge),
-      queryExtras: (_ns, charge) => mobileMoney.queryExtras(charge),
-      complete: (ns, tx, outcome, message) => mobileMoney.complete(ns, tx, outcome, message),
+      ...servedBy(mobileMoney),
       attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,
       instrument: (charge) => [`wallet ${charge.wallet.number}`],
     })

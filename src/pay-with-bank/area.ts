@@ -1,13 +1,15 @@
 import type { Context } from 'hono'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { Kit } from '../charges/kit.js'
+import { servedBy } from '../charges/kinds.js'
+import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { clientOrigin } from '../http/origin.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { PWB_MSG } from './messages.js'
-import { bankPage, type BankPage } from './page.js'
+import { bankPage } from './page.js'
 import { banksQuerySchema, payWithBankAnswerSchema, payWithBankBanksSchema, payWithBankSchema } from './schemas.js'
 import { PayWithBankService, type PayWithBankCharge } from './service.js'
 
@@ -24,15 +26,13 @@ async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> &
 }
 
 /** docs/behaviour.md 13.11: the charge (both spellings), its banks, and the sandbox bank's page. */
-export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: BankPage }, Kit> = {
+export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: DecisionPage }, Kit> = {
   key: 'pay with bank',
   build(kit) {
     const payWithBank = new PayWithBankService(kit)
     kit.kinds.declare<PayWithBankCharge>({
       kind: 'pay_with_bank',
-      paid: (_ns, c) => payWithBank.paid(c),
-      queryExtras: (_ns, c) => payWithBank.queryExtras(c),
-      complete: (ns, tx, outcome, message) => payWithBank.complete(ns, tx, outcome, message),
+      ...servedBy(payWithBank),
       attemptLine: (c) => `Pay with bank at ${c.bank.name}`,
       instrument: (c) => [`${c.bank.name} (${c.bank.code})`, `bank says ${c.outcome_message ?? c.outcome} on approval`],
       waiting: 'the customer at the bank',
