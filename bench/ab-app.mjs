@@ -9,10 +9,11 @@
 // (`app.request`, no socket); request i goes to every build in turn, the order turned around on
 // every other request, and each call is timed alone (`process.hrtime`, from the call until its
 // body is read). Whatever else the machine does (other processes, this VM's drift) lands on every
-// build alike, within a request or two: on a machine loaded past its cores, two runs of this agree
-// within 2-4 %, where `bench/ab.mjs` spread by 10-20 %. What it leaves out, and `bench/ab.mjs`
-// keeps: the socket, node's HTTP parser and the answer batch, and a build's own heap (the builds
-// share one, so a build that keeps more live objects makes the collector slower for both).
+// build alike, within a request or two; the first round carries the builds' compiling, and the
+// order the builds are given in can favour one by a few percent: run it both ways. What it leaves
+// out, and `bench/ab.mjs` keeps: the socket, node's HTTP parser and the answer batch, and a build's
+// own heap (the builds share one, so a build that keeps more live objects makes the collector
+// slower for both, and the collector's background threads are not in the time of a call).
 // Prints each round's time per request of each build, and its ratio to the first build's.
 import path from 'node:path'
 import { pathToFileURL } from 'node:url'
