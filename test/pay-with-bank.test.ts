@@ -233,6 +233,17 @@ describe('the bank page and what follows', () => {
     expect(row).toContain(`Complete ${reference} as success`)
   })
 
+  it("the dashboard's kind filter offers it by its name in words and narrows the charges to it", async () => {
+    const sb = await sandbox()
+    const reference = ref('pwb')
+    await create(sb, { reference })
+    const page = String((await sb.call('GET', `/_sandbox/ui?ns=${SECRET}&kind=pay_with_bank`, undefined, { key: null })).body)
+    expect(page).toMatch(/<option value="pay_with_bank" selected="">pay with bank<\/option>/)
+    const only = (kind: string) => sb.call('GET', `/_sandbox/ui/fragment?ns=${SECRET}&kind=${kind}`, undefined, { key: null })
+    expect(String((await only('pay_with_bank')).body)).toContain(`data-ref="${reference}"`)
+    expect(String((await only('card')).body)).not.toContain(`data-ref="${reference}"`)
+  })
+
   it('with --data, a charge made before a restart is approved at its page after it', async () => {
     const file = tempFile()
     const first = await makeSandbox({ data: file })

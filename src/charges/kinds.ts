@@ -80,6 +80,11 @@ export class Kinds {
     this.#kinds.set(name, kind as unknown as Kind)
   }
 
+  /** Every declared kind, in the order the areas declared them. */
+  all(): Kind[] {
+    return [...this.#kinds.values()]
+  }
+
   of(kind: ChargeKind): Kind {
     const k = this.#kinds.get(kind)
     if (!k) throw new Error(`kind ${kind} is not declared`)

@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx'
 import { Field, Select } from './ui.js'
-import { KINDS, STATUSES, nsHref, type View } from './view.js'
+import { STATUSES, nsHref, type View } from './view.js'
 
 /** Kind, status and reference: the lists are filtered on the server (a GET form). */
 export const FilterForm: FC<{ v: View }> = ({ v }) => (
@@ -10,7 +10,7 @@ export const FilterForm: FC<{ v: View }> = ({ v }) => (
       {v.ns ? <input type="hidden" name="ns" value={v.ns.secret_key} /> : ''}
       {v.token ? <input type="hidden" name="token" value={v.token} /> : ''}
       <div class="fields">
-        <Select id="filter-kind" label="Kind" name="kind" value={v.filters.kind} options={[['', 'all kinds'], ...KINDS.map((k): [string, string] => [k, k.replace('_', ' ')])]} />
+        <Select id="filter-kind" label="Kind" name="kind" value={v.filters.kind} options={[['', 'all kinds'], ...v.kinds]} />
         <Select id="filter-status" label="Status" name="status" value={v.filters.status} options={[['', 'all statuses'], ...STATUSES.map((st): [string, string] => [st, st])]} />
         <Field id="filter-q" label="Reference contains" name="q" value={v.filters.q} placeholder="payment or transaction reference" />
         <button type="submit">Apply filters</button>

@@ -30,7 +30,7 @@ export interface DashboardSources {
   /** a checkout's attempts, and whether it still takes payment */
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: Frozen<CheckoutCharge>): boolean; is(c: Frozen<ChargeBase>): c is Frozen<CheckoutCharge> }
   /** what each kind of charge shows: its label, its instrument, what it waits for */
-  kinds: Pick<Kinds, 'of'>
+  kinds: Pick<Kinds, 'of' | 'all'>
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
   /** the merchant's balances and their history */
@@ -41,7 +41,6 @@ export interface DashboardSources {
   payouts: Pick<PayoutService, 'all'>
 }
 
-export const KINDS: ChargeKind[] = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'checkout', 'virtual_account']
 export const STATUSES: ChargeStatus[] = ['pending', 'processing', 'success', 'failed', 'expired']
 
 /** The filter form's choices (filters.tsx). */
@@ -58,6 +57,8 @@ export interface View {
   /** the ns query parameter, when it names no namespace */
   unknownNs?: string
   filters: Filters
+  /** the kinds a charge may be filtered by, and their names in words: every declared kind */
+  kinds: [ChargeKind, string][]
   /** the control token the page was opened with (kept in links when the page is not on loopback) */
   token?: string
 }
@@ -66,7 +67,8 @@ export function readView(s: DashboardSources, query: Record<string, string>): Vi
   const nsList = s.namespaces.list()
   const wanted = query.ns
   const ns = wanted ? nsList.find((m) => m.secret_key === wanted) : nsList[0]
-  return { nsList, ns, unknownNs: wanted && !ns ? wanted : undefined, filters: parseFilters(query), token: query.token || undefined }
+  const kinds = s.kinds.all().map((k): [ChargeKind, string] => [k.kind, k.label])
+  return { nsList, ns, unknownNs: wanted && !ns ? wanted : undefined, filters: parseFilters(query, kinds), kinds, token: query.token || undefined }
 }
 
 /** A dashboard address with these query parameters and the token the page was opened with. */
@@ -79,9 +81,10 @@ export function uiHref(v: View, path: string, params: Record<string, string>): s
 /** The page for one namespace. */
 export const nsHref = (v: View, ns: string) => uiHref(v, '', { ns })
 
-function parseFilters(query: Record<string, string>): Filters {
+function parseFilters(query: Record<string, string>, kinds: [ChargeKind, string][]): Filters {
   const f: Filters = {}
-  if ((KINDS as string[]).includes(query.kind)) f.kind = query.kind as ChargeKind
+  const kind = kinds.find(([k]) => k === query.kind)
+  if (kind) f.kind = kind[0]
   if ((STATUSES as string[]).includes(query.status)) f.status = query.status as ChargeStatus
   const q = query.q?.trim()
   if (q) f.q = q.slice(0, 200)
