@@ -25,7 +25,6 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
   build(kit) {
     const bankTransfer = new BankTransferService(kit)
     kit.kinds.declare<BankTransferCharge>({
-      kind: 'bank_transfer',
       // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
       settlesAtOnce: true,
       ...servedBy(bankTransfer),

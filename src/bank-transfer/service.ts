@@ -76,6 +76,8 @@ export interface NewTransfer {
 }
 
 export class BankTransferService extends OnEngine {
+  /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
+  readonly kind = KIND
   readonly #charges: ChargeLifecycle<BankTransferCharge>
 
   constructor(engine: Engine) {

@@ -8,6 +8,9 @@ import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
+/** The path of the 3DS page for a charge (docs/behaviour.md 3.5), on the origin the caller reached. */
+export const threeDsPagePath = (tx: string): string => `/_sandbox/3ds/${encodeURIComponent(tx)}`
+
 /** Which authorization field answers which step, and which fields the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }
 const REQUIRED_FIELDS: Record<CardStep, string[]> = {
@@ -181,7 +184,7 @@ export class CardService extends OnEngine {
       status: charge.status,
       card: charge.card,
     }
-    if (step === '3DS') data.authorization = { redirect_url: `${origin()}/_sandbox/3ds/${encodeURIComponent(charge.transaction_reference)}` }
+    if (step === '3DS') data.authorization = { redirect_url: `${origin()}${threeDsPagePath(charge.transaction_reference)}` }
     else if (step) data.authorization = { required_fields: REQUIRED_FIELDS[step] }
     return data
   }

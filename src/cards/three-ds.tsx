@@ -3,7 +3,7 @@ import type { CardCharge } from '../charges/types.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import type { CardService } from './service.js'
+import { threeDsPagePath, type CardService } from './service.js'
 
 /**
  * The 3DS challenge page (docs/behaviour.md 3.5), the cards area's decision page
@@ -40,7 +40,7 @@ export function threeDsPage(wiring: { store: Store; namespaces: Namespaces; card
         </>
       ),
       foot: 'paysandbox 3-D Secure simulation. No real card is charged.',
-      path: (tx) => `/_sandbox/3ds/${encodeURIComponent(tx)}`,
+      path: threeDsPagePath,
       instrument: ({ card }) => ['Card', `${card.card_type.toUpperCase()} •••• ${card.last_four}`],
       notFound: { show: 'No card transaction has this reference. Check the link you were given.', decide: 'No card transaction has this reference.' },
       awaiting: (charge) => charge.status === 'processing' && charge.pending_steps[0] === '3DS',

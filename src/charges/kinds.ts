@@ -44,15 +44,18 @@ export type KindDeclaration<C extends ChargeBase> = Omit<Kind<C>, 'label' | 'met
   (C['kind'] extends PaymentMethod ? Partial<Pick<Kind<C>, 'method'>> : Pick<Kind<C>, 'method'>)
 
 /** A channel's service that answers, charge by charge, what its kind is asked for. */
-export interface KindService<C extends ChargeBase> {
+export interface KindService<C extends ChargeBase, K extends C['kind'] = C['kind']> {
+  /** its kind's name, the one its lifecycle is told (`Channel.kind`) */
+  readonly kind: K
   paid(charge: Frozen<C>): { paid: number; borne: number }
   queryExtras(charge: Frozen<C>): Record<string, unknown>
   complete(ns: string, transactionReference: string, outcome: 'success' | 'failed', message?: string): Frozen<ChargeBase>
 }
 
-/** What a kind is asked, answered by its service: `kinds.declare({ kind, ...servedBy(service), ... })`. */
-export function servedBy<C extends ChargeBase>(service: KindService<C>): Pick<Kind<C>, 'paid' | 'queryExtras' | 'complete'> {
+/** Its name and what a kind is asked, answered by its service: `kinds.declare({ ...servedBy(service), ... })`. */
+export function servedBy<C extends ChargeBase, K extends C['kind']>(service: KindService<C, K>): { kind: K } & Pick<Kind<C>, 'paid' | 'queryExtras' | 'complete'> {
   return {
+    kind: service.kind,
     paid: (_ns, charge) => service.paid(charge),
     queryExtras: (_ns, charge) => service.queryExtras(charge),
     complete: (ns, tx, outcome, message) => service.complete(ns, tx, outcome, message),

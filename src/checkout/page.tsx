@@ -10,6 +10,7 @@ import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
 import { bankPagePath } from '../pay-with-bank/service.js'
+import { threeDsPagePath } from '../cards/service.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import {
@@ -138,7 +139,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
       return (
         <>
           <Alert errors={{ form: errors.form }} />
-          <CardStepForm base={base} step={a.pending_steps[0] ?? ''} card={card} errors={errors} echo={echo} threeDs={`/_sandbox/3ds/${encodeURIComponent(a.transaction_reference)}`} />
+          <CardStepForm base={base} step={a.pending_steps[0] ?? ''} card={card} errors={errors} echo={echo} threeDs={threeDsPagePath(a.transaction_reference)} />
         </>
       )
     }

@@ -25,7 +25,6 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   build(kit) {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({
-      kind: 'mobile_money',
       ...servedBy(mobileMoney),
       attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,
       instrument: (charge) => [`wallet ${charge.wallet.number}`],

@@ -48,6 +48,8 @@ function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario 
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
 export class MobileMoneyService extends OnEngine {
+  /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
+  readonly kind = KIND
   readonly #charges: StepLifecycle<MobileMoneyCharge>
 
   constructor(engine: Engine) {

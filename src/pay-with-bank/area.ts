@@ -31,7 +31,6 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
   build(kit) {
     const payWithBank = new PayWithBankService(kit)
     kit.kinds.declare<PayWithBankCharge>({
-      kind: 'pay_with_bank',
       ...servedBy(payWithBank),
       attemptLine: (c) => `Pay with bank at ${c.bank.name}`,
       instrument: (c) => [`${c.bank.name} (${c.bank.code})`, `bank says ${c.outcome_message ?? c.outcome} on approval`],

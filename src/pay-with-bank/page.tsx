@@ -25,7 +25,7 @@ function outcome(charge: Frozen<PayWithBankCharge>): Said {
 export function bankPage(wiring: { store: Store; namespaces: Namespaces; payWithBank: PayWithBankService }): DecisionPage {
   return decisionPage<PayWithBankCharge>(
     {
-      kind: 'pay_with_bank',
+      kind: wiring.payWithBank.kind,
       look: { ground: '#eef3ef', shadow: 'rgba(20,40,30,.12)', accent: '#0d6b3c', header: '.bank{font-weight:700;color:#0d6b3c;margin-bottom:8px}' },
       bank: (charge) => charge?.bank.name ?? 'Sandbox Bank',
       foot: 'paysandbox pay with bank simulation. No real account is debited.',

@@ -36,6 +36,8 @@ export interface PayWithBankCharge extends ChargeBase {
 export const bankPagePath = (tx: string): string => `/_sandbox/pay-with-bank/${encodeURIComponent(tx)}`
 
 export class PayWithBankService extends OnEngine {
+  /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
+  readonly kind = KIND
   readonly #charges: ChargeLifecycle<PayWithBankCharge>
 
   constructor(engine: Engine) {

@@ -1,6 +1,7 @@
 import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import type { CardCharge, ChargeBase } from '../../charges/types.js'
+import { threeDsPagePath } from '../../cards/service.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
 import type { MobileMoneyCharge } from '../../mobile-money/service.js'
 import { CheckoutStatus, attemptLabel } from './checkouts.js'
@@ -54,7 +55,7 @@ const ChargeRow: FC<{ s: DashboardSources; c: Frozen<ChargeBase>; attempt?: Atte
                 <ActionButton path={`/_sandbox/charges/${enc(tx)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Complete ${c.payment_reference} as success`} />
                 <ActionButton path={`/_sandbox/charges/${enc(tx)}/complete`} body={{ outcome: 'failed' }} label="Fail" cls="danger" name={`Complete ${c.payment_reference} as failed`} />
                 {step === '3DS' ? (
-                  <a class="small" href={`/_sandbox/3ds/${enc(tx)}`} target="_blank" rel="noopener">
+                  <a class="small" href={threeDsPagePath(tx)} target="_blank" rel="noopener">
                     Open the 3DS page
                   </a>
                 ) : (
