@@ -96,6 +96,20 @@ export function dropNullFields<T>(value: T): T {
 }
 
 /**
+ * A body's JSON text parsed, `null` in a field taken as the field left out (`dropNullFields`: not
+ * walked at all when the text holds no null); undefined when the text is not JSON.
+ */
+export function parseWithoutNullFields(text: string): unknown {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return undefined
+  }
+  return text.includes('null') ? dropNullFields(value) : value
+}
+
+/**
  * Visits every field of the objects in a JSON value, but inside `metadata`. No recursion: a body
  * may nest thousands of levels (test/fuzz.test.ts sends 5,000).
  */
