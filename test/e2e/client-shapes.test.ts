@@ -46,5 +46,13 @@ describe('the shapes public clients send, against the real CLI (CONTRACT 14)', (
       response_message: expect.any(String),
       metadata: { support_message: expect.any(String), otp_attempts_left: 1, can_resend_otp: true },
     })
+
+    // null inside the encrypted card payload is left out as in any body; a required field sent as null is missing
+    const nulls = cardPayload('4084127883172787', { redirect_url: null, description: null, metadata: null, customer: { email: 'ada@example.com', name: null } })
+    const nullCharge = await call('POST', `${M}/charges/card`, { charge_data: encryptChargeData(nulls, ENC_KEY) })
+    expect([nullCharge.status, nullCharge.body.message]).toEqual([200, 'Card charged successfully'])
+    const noEmail = cardPayload('4084127883172787', { customer: { email: null } })
+    const refused = await call('POST', `${M}/charges/card`, { charge_data: encryptChargeData(noEmail, ENC_KEY) })
+    expect([refused.status, refused.body.data]).toEqual([400, { 'customer.email': 'is required' }])
   })
 })
