@@ -1,10 +1,10 @@
-import { dropNullFields, isJsonObject, readJsonObject, validate } from '../http/body.js'
+import { isJsonObject, parseWithoutNullFields, readJsonObject, validate } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
 import { ApiError, MSG } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
-import { decryptChargeData } from './crypto.js'
+import { decryptChargeText } from './crypto.js'
 import { CARD_MSG } from './messages.js'
 import { validateWithMetadata } from '../charges/schemas.js'
 import { quickCardCharge } from './quick-input.js'
@@ -43,7 +43,8 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
   const body = await readJsonObject(c)
   const chargeData = body.charge_data
   // the decrypted payload is a body of its own: null in its fields is left out as in any body
-  const payload = typeof chargeData === 'string' && chargeData !== '' ? dropNullFields(decryptChargeData(chargeData, c.get('nsMeta').encryption_key)) : undefined
+  const plain = typeof chargeData === 'string' && chargeData !== '' ? decryptChargeText(chargeData, c.get('nsMeta').encryption_key) : undefined
+  const payload = plain === undefined ? undefined : parseWithoutNullFields(plain)
   if (payload === undefined) {
     // never journal charge_data itself: a client may send the card unencrypted by mistake (and
     // masking it first would scan a long hex string for card numbers on every charge)

@@ -2,6 +2,12 @@ import type { FlowResult } from './runner.js'
 
 const fmt = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v))
 
+/** A step as the reports name it: its number in the flow and its name. */
+export const stepLabel = (s: { index: number; name: string }) => `${s.index + 1}. ${s.name}`
+
+/** Text for a JUnit XML attribute or element. */
+export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+
 /** A readable report: a line per flow, and for a failed one each step with the diff. */
 export function prettyReport(results: FlowResult[], { color = false } = {}): string {
   const c = (code: number, s: string) => (color ? `\x1b[${code}m${s}\x1b[0m` : s)
@@ -10,7 +16,7 @@ export function prettyReport(results: FlowResult[], { color = false } = {}): str
     lines.push(`${r.ok ? c(32, '✓') : c(31, '✗')} ${r.file}  ${r.name}  (${r.steps.length} steps, ${r.ms} ms)`)
     if (r.ok) continue
     for (const s of r.steps) {
-      lines.push(`    ${s.ok ? c(32, '✓') : c(31, '✗')} ${s.index + 1}. ${s.name}${s.status ? `  [${s.status}]` : ''}`)
+      lines.push(`    ${s.ok ? c(32, '✓') : c(31, '✗')} ${stepLabel(s)}${s.status ? `  [${s.status}]` : ''}`)
       if (s.error) lines.push(`        ${s.error}`)
       for (const m of s.mismatches) lines.push(`        ${m.path}: expected ${fmt(m.expected)}, got ${fmt(m.actual)}`)
     }
@@ -21,8 +27,6 @@ export function prettyReport(results: FlowResult[], { color = false } = {}): str
   return lines.join('\n') + '\n'
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-
 /** JUnit XML: a testsuite per flow, a testcase per step. */
 export function junitReport(results: FlowResult[]): string {
   const tests = results.reduce((n, r) => n + r.steps.length, 0)
@@ -31,12 +35,12 @@ export function junitReport(results: FlowResult[]): string {
   out.push(`<testsuites name="paysandbox replay" tests="${tests}" failures="${failures}" time="${(results.reduce((t, r) => t + r.ms, 0) / 1000).toFixed(3)}">`)
   for (const r of results) {
     const f = r.steps.filter((s) => !s.ok).length
-    out.push(`  <testsuite name="${esc(r.name)}" file="${esc(r.file)}" tests="${r.steps.length}" failures="${f}" time="${(r.ms / 1000).toFixed(3)}">`)
+    out.push(`  <testsuite name="${xmlEscape(r.name)}" file="${xmlEscape(r.file)}" tests="${r.steps.length}" failures="${f}" time="${(r.ms / 1000).toFixed(3)}">`)
     for (const s of r.steps) {
-      out.push(`    <testcase classname="${esc(r.file)}" name="${esc(`${s.index + 1}. ${s.name}`)}" time="${(s.ms / 1000).toFixed(3)}">`)
+      out.push(`    <testcase classname="${xmlEscape(r.file)}" name="${xmlEscape(stepLabel(s))}" time="${(s.ms / 1000).toFixed(3)}">`)
       if (!s.ok) {
         const detail = [s.error, ...s.mismatches.map((m) => `${m.path}: expected ${fmt(m.expected)}, got ${fmt(m.actual)}`)].filter(Boolean).join('\n')
-        out.push(`      <failure message="${esc(detail.split('\n')[0] ?? 'failed')}">${esc(detail)}</failure>`)
+        out.push(`      <failure message="${xmlEscape(detail.split('\n')[0] ?? 'failed')}">${xmlEscape(detail)}</failure>`)
       }
       out.push('    </testcase>')
     }

@@ -1,3 +1,4 @@
+import { stepLabel, xmlEscape as esc } from './report.js'
 import { ABSENT } from './shape.js'
 import type { Difference, VerifyReport } from './verify.js'
 
@@ -19,24 +20,26 @@ export function jsonReport(r: VerifyReport): string {
   return JSON.stringify({ flows: r.flows, steps: r.steps, skipped: r.skipped, differences: r.differences }, null, 2) + '\n'
 }
 
-const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
-
 /** JUnit XML: a testsuite per flow, a testcase per step, failed by its differences or skipped. */
 export function junitReport(r: VerifyReport): string {
   const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
   const tests = r.results.reduce((n, f) => n + f.steps.length, 0)
-  const failing = new Set(r.differences.map((d) => `${d.flow}\n${d.step}`))
-  out.push(`<testsuites name="paysandbox verify" tests="${tests}" failures="${failing.size}" skipped="${r.skipped.length}">`)
+  // each failing step's differences, once
+  const byStep = new Map<string, Difference[]>()
+  for (const d of r.differences) {
+    const key = `${d.flow}\n${d.step}`
+    byStep.set(key, [...(byStep.get(key) ?? []), d])
+  }
+  out.push(`<testsuites name="paysandbox verify" tests="${tests}" failures="${byStep.size}" skipped="${r.skipped.length}">`)
   for (const f of r.results) {
-    const mine = (step: string) => r.differences.filter((d) => d.flow === f.file && d.step === step)
-    const failures = f.steps.filter((s) => mine(`${s.index + 1}. ${s.name}`).length).length
+    const mine = (s: { index: number; name: string }) => byStep.get(`${f.file}\n${stepLabel(s)}`) ?? []
+    const failures = f.steps.filter((s) => mine(s).length).length
     const skipped = f.steps.filter((s) => s.skipped).length
     out.push(`  <testsuite name="${esc(f.name)}" file="${esc(f.file)}" tests="${f.steps.length}" failures="${failures}" skipped="${skipped}" time="${(f.ms / 1000).toFixed(3)}">`)
     for (const s of f.steps) {
-      const step = `${s.index + 1}. ${s.name}`
-      out.push(`    <testcase classname="${esc(f.file)}" name="${esc(step)}" time="${(s.ms / 1000).toFixed(3)}">`)
+      out.push(`    <testcase classname="${esc(f.file)}" name="${esc(stepLabel(s))}" time="${(s.ms / 1000).toFixed(3)}">`)
       if (s.skipped) out.push(`      <skipped message="${esc(s.skipped)}"/>`)
-      const diffs = mine(step)
+      const diffs = mine(s)
       if (diffs.length) {
         const detail = diffs.map(differenceLine).join('\n')
         out.push(`      <failure message="${esc(`${diffs.length} differences`)}">${esc(detail)}</failure>`)

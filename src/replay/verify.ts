@@ -1,5 +1,6 @@
 import type { Flow, Mismatch, Step } from '../flow/flow.js'
 import { runFlows, type FlowResult, type StepAt, type StepResult } from './runner.js'
+import { stepLabel as label } from './report.js'
 import { compareShape } from './shape.js'
 
 /**
@@ -61,8 +62,6 @@ export function notLive(steps: readonly Step[], index: number): string | undefin
   const mover = steps.slice(0, index).findIndex(moves)
   return mover < 0 ? undefined : `it follows step ${mover + 1}, which only a sandbox can take`
 }
-
-const label = (s: { index: number; name: string }) => `${s.index + 1}. ${s.name}`
 
 /** Compares one answer with the expected one: the HTTP status as `(status)`, the body by shape. */
 function compareStep(expected: { status?: number; body?: unknown; whole: boolean } | undefined, answer: { status: number; body: unknown }): Mismatch[] {

@@ -22,17 +22,5 @@ let keys = 0
 /** A secret key of its own, so every test has a namespace of its own. */
 export const newKey = (prefix: string, name: string) => `sk_test_${prefix}_${name}_${Date.now().toString(36)}_${++keys}`
 
-/** A JSON call with `key` to the sandbox at `base`; the body parsed (or the text, for HTML). */
-export async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
-  const res = await fetch(`${base}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  })
-  const text = await res.text()
-  try {
-    return { status: res.status, body: JSON.parse(text) }
-  } catch {
-    return { status: res.status, body: text }
-  }
-}
+/** A JSON call with `key` (test/e2e/process.ts) */
+export { api } from './process.js'

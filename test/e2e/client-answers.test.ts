@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { killedAfterEach, startCli } from './process.js'
+import { api, killedAfterEach, startCli } from './process.js'
 
 /**
  * What public clients send and read, against the real CLI over a socket (docs/behaviour.md 2.3,
@@ -20,14 +20,7 @@ describe('the answers public clients read, against the real CLI', () => {
     running.push(cli)
     const hook = await startReceiver()
     cleanups.push(() => hook.close())
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(cli.url + path, {
-        method,
-        headers: { authorization: `Bearer ${SECRET}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      })
-      return { status: res.status, body: (await res.json()) as any }
-    }
+    const call = (method: string, path: string, body?: unknown) => api(cli.url, SECRET, method, path, body)
     expect((await call('PUT', '/_sandbox/webhook-url', { url: hook.url })).status).toBe(200)
 
     // a Java DTO serialized with its unset fields as null

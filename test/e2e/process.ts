@@ -50,6 +50,21 @@ export function runCli(args: string[], input?: string, env: Record<string, strin
   return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })))
 }
 
+/** A JSON call with `key` to the sandbox at `base`; the body parsed (or the text, for HTML). */
+export async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  try {
+    return { status: res.status, body: JSON.parse(text) }
+  } catch {
+    return { status: res.status, body: text }
+  }
+}
+
 /** A process's resident set size, in MB (Linux: /proc). */
 export function rssMb(pid: number): number {
   const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1])
