@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SECRET, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { SHOTS, launchChromium } from './chromium.js'
-import { killedAfterEach, startCli } from './process.js'
+import { caller, killedAfterEach, startCli } from './process.js'
 
 /**
  * Pay with bank against the real CLI (docs/behaviour.md 13.11): the bodies public clients send, on
@@ -14,7 +14,6 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running, cleanups } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const SINGULAR = '/merchant/api/v1/charge/pay-with-bank'
 const PLURAL = '/merchant/api/v1/charges/pay-with-bank'
 
@@ -33,10 +32,7 @@ afterAll(async () => {
 async function start() {
   const cli = await startCli([])
   running.push(cli)
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${cli.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const call = caller(cli.url)
   const rx = await startReceiver()
   cleanups.push(() => rx.close())
   return { cli, call, rx }
