@@ -69,5 +69,11 @@ describe('the answers public clients read, against the real CLI', () => {
     const again = (await call('GET', `${M}/transactions`)).body.data.transactions
     expect(again.map((t: { type: string }) => t.type)).toEqual(['disbursement', 'collection', 'collection'])
     expect(again[0]).toMatchObject({ reference: payout, amount: '1000.00', currency: 'NGN', status: 'processing' })
+    // its transfer.success comes with the documented keys in their order too
+    expect((await call('POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    await hook.waitFor(2)
+    const transfer = hook.received.find((r) => r.body.event === 'transfer.success')!
+    expect(transfer.body.data.reference).toBe(payout)
+    expect(Object.keys(JSON.parse(transfer.raw.slice(transfer.raw.indexOf('"data":') + 7, -1)))).toEqual(['fee', 'amount', 'status', 'currency', 'reference', 'narration', 'trace_id'])
   })
 })
