@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * The two corrections to every charge (docs/behaviour.md 2.1, 8.4), against the real CLI: a charge

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { tempFile } from '../helpers.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * docs/behaviour.md 13.10: a conversion's checks and its writes are one synchronous step, so

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * Conversions against the real CLI (CONTRACT 14, docs/behaviour.md 13.10): a quote asked with a

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ref } from '../helpers.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * docs/behaviour.md 13.4, issue 35's money, against the real CLI.

@@ -4,7 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SECRET, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { SHOTS, launchChromium } from './chromium.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * Pay with bank against the real CLI (docs/behaviour.md 13.11): the bodies public clients send, on

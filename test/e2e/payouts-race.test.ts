@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ref, tempFile } from '../helpers.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * docs/behaviour.md 13.7: the balance check and the debit of a payout are one synchronous step, so

@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * Refunds against the real CLI (docs/behaviour.md 13.8): signed refund.success / refund.failed

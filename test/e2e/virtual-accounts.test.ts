@@ -2,7 +2,8 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { SECRET, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
-import { caller, killedAfterEach, startCli } from './process.js'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
 
 /**
  * docs/behaviour.md 13.3 against the real CLI: a virtual account is opened, credited by the test
