@@ -39,6 +39,16 @@ const text = (html: string) => html.replace(/<style>[\s\S]*?<\/style>/, '').repl
 const landed = (reference: string) => `https://shop.example/return?order=42&reference=${reference}`
 const query = async (sb: TestSandbox, reference: string) => (await sb.call('GET', `/merchant/api/v1/charges/${reference}`)).body.data
 
+/** Approves on a decision page (3DS or the bank's), which comes back to the checkout, which goes on to redirect_url. */
+async function approveAndLand(sb: TestSandbox, link: string, path: string, reference: string) {
+  const approved = await post(sb, link, { decision: 'approve' })
+  expect(approved.status).toBe(302)
+  const back = new URL(approved.location!)
+  expect(back.pathname).toBe(path)
+  const end = await get(sb, back.pathname + back.search)
+  expect([end.status, end.location]).toEqual([302, landed(reference)])
+}
+
 /** Posts an action and follows the page's own redirect; returns the page it lands on (or the final redirect). */
 async function step(sb: TestSandbox, path: string, fields: Record<string, string>): Promise<Page> {
   const res = await post(sb, path, fields)
@@ -154,12 +164,7 @@ describe('card on the page', () => {
     const link = /href="(\/_sandbox\/3ds\/KPY-CA-[^"]+)"/.exec(page.html)?.[1]
     expect(text(page.html)).toContain('Authenticate with your bank')
     expect(link).toBeDefined()
-    const approved = await post(sb, link!, { decision: 'approve' })
-    expect(approved.status).toBe(302)
-    const back = new URL(approved.location!)
-    expect(back.pathname).toBe(path)
-    const end = await get(sb, back.pathname + back.search)
-    expect([end.status, end.location]).toEqual([302, landed(reference)])
+    await approveAndLand(sb, link!, path, reference)
     expect((await query(sb, reference)).status).toBe('success')
   })
 
@@ -322,12 +327,7 @@ describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
     expect(text(waiting.html)).toContain('Approve the payment at OPay')
     const link = /href="(\/_sandbox\/pay-with-bank\/KPY-PB-[^"]+)"/.exec(waiting.html)?.[1]
     expect(link).toBeDefined()
-    const approved = await post(sb, link!, { decision: 'approve' })
-    expect(approved.status).toBe(302)
-    const back = new URL(approved.location!)
-    expect(back.pathname).toBe(path)
-    const end = await get(sb, back.pathname + back.search)
-    expect([end.status, end.location]).toEqual([302, landed(reference)])
+    await approveAndLand(sb, link!, path, reference)
     expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'pay_with_bank' })
     const events = (await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data
     expect(events.map((e: any) => [e.event, e.data.payment_method])).toEqual([['charge.success', 'pay_with_bank']])

@@ -266,6 +266,15 @@ export class Ledger {
     return opening + (t.available[currency] ?? 0)
   }
 
+  /**
+   * Refuses with `Insufficient funds in disbursement wallet` when the available balance of
+   * `currency` at `nowMs` is short of `amount` (minor units): the check before every debit the
+   * merchant asks for (a payout, a bulk payout, a refund, a conversion).
+   */
+  requireAvailable(ns: string, currency: string, amount: number, nowMs: number): void {
+    if (this.available(ns, currency, nowMs) < amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
+  }
+
   /** The sums, with the entries due by `nowMs` moved from pending to available. */
   #settled(ns: string, nowMs: number): Totals {
     const t = this.#sums(ns)

@@ -1,6 +1,6 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { BALANCE_CURRENCIES } from '../charges/ledger.js'
-import { MSG, badRequest, notFound } from '../errors.js'
+import { badRequest, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { Namespaces } from '../namespaces.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -110,7 +110,7 @@ export class ConversionService extends OnEngine {
     if (now > Date.parse(quote.expires_at)) throw badRequest(CONVERSION_MSG.EXPIRED_RATE)
     if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
     if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
-    if (this.ledger.available(ns, quote.from_currency, now) < quote.from_amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
+    this.ledger.requireAvailable(ns, quote.from_currency, quote.from_amount, now)
     // what it brings into the to-currency counts toward what the namespace may take in (13.4)
     this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
 

@@ -35,6 +35,9 @@ export interface PayWithBankCharge extends ChargeBase {
 /** The path of the sandbox bank's page for a charge, on the origin the caller reached. */
 export const bankPagePath = (tx: string): string => `/_sandbox/pay-with-bank/${encodeURIComponent(tx)}`
 
+/** The bank of a charge as its answer and its query show it. */
+const bankAccount = (charge: Frozen<PayWithBankCharge>) => ({ bank_name: charge.bank.name, bank_code: charge.bank.code })
+
 export class PayWithBankService extends OnEngine {
   /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
   readonly kind = KIND
@@ -128,7 +131,7 @@ export class PayWithBankService extends OnEngine {
       narration: charge.description ?? '',
       authorization: redirect,
       auth_data: { ...redirect },
-      bank_account: { bank_name: charge.bank.name, bank_code: charge.bank.code },
+      bank_account: bankAccount(charge),
       message: charge.response_message,
     }
   }
@@ -138,7 +141,7 @@ export class PayWithBankService extends OnEngine {
     return {
       amount_expected: toDecimalString(this.paid(charge).paid),
       merchant_bears_cost: charge.merchant_bears_cost,
-      bank_account: { bank_name: charge.bank.name, bank_code: charge.bank.code },
+      bank_account: bankAccount(charge),
     }
   }
 

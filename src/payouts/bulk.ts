@@ -1,6 +1,6 @@
 import type { Ledger } from '../charges/ledger.js'
 import type { Clocks } from '../clock.js'
-import { ApiError, MSG, badRequest, conflict, notFound } from '../errors.js'
+import { ApiError, MSG, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -65,7 +65,7 @@ export class BulkPayoutService {
     })
     const total = prepared.reduce((sum, p) => sum + debitOf(p), 0)
     // the check and every debit in one synchronous turn
-    if (this.ledger.available(ns, b.currency, this.clocks.now(ns)) < total) throw badRequest(MSG.INSUFFICIENT_WALLET)
+    this.ledger.requireAvailable(ns, b.currency, total, this.clocks.now(ns))
     for (const p of prepared) this.payouts.accept(ns, p)
     const batch: PayoutBatch = {
       batch_reference: b.batch_reference,

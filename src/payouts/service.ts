@@ -109,7 +109,7 @@ export class PayoutService extends OnEngine {
   create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
-    if (this.ledger.available(ns, payout.currency, this.clocks.now(ns)) < debitOf(payout)) throw badRequest(MSG.INSUFFICIENT_WALLET)
+    this.ledger.requireAvailable(ns, payout.currency, debitOf(payout), this.clocks.now(ns))
     return this.accept(ns, payout)
   }
 

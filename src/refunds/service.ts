@@ -109,7 +109,7 @@ export class RefundService extends OnEngine {
     if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
     if (amount > p.settledLeft) throw badRequest(REFUND_MSG.NOT_SETTLED)
     const now = this.clocks.now(ns)
-    if (this.ledger.available(ns, currency, now) < amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
+    this.ledger.requireAvailable(ns, currency, amount, now)
     const parts = this.#payins.take(ns, p, amount)
     const refund = this.#record(ns, p, amount, {
       reference: input.reference,
@@ -144,9 +144,7 @@ export class RefundService extends OnEngine {
    */
   #checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
     if (this.#col(ns).has(transactionReference)) throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
-    if ((BALANCE_CURRENCIES as readonly string[]).includes(currency) && this.ledger.available(ns, currency, this.clocks.now(ns)) < amount) {
-      throw badRequest(MSG.INSUFFICIENT_WALLET)
-    }
+    if ((BALANCE_CURRENCIES as readonly string[]).includes(currency)) this.ledger.requireAvailable(ns, currency, amount, this.clocks.now(ns))
   }
 
   /** The card refund made `op` (succeeded at once): its refund record and debit. */

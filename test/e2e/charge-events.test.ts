@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -20,10 +21,7 @@ const MM = '/merchant/api/v1/charges/mobile-money'
 async function start() {
   const cli = await startCli([])
   running.push(cli)
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${cli.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const call = caller(cli.url)
   return { cli, call }
 }
 
@@ -192,10 +190,7 @@ describe('balances against the real CLI', () => {
     const file = tempFile()
     const first = await startCli(['--data', file])
     running.push(first)
-    const call = async (url: string, method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-      return (await res.json()) as any
-    }
+    const call = async (url: string, method: string, path: string, body?: unknown) => (await caller(url)(method, path, body)).body
     expect((await call(first.url, 'GET', '/merchant/api/v1/balances')).data.NGN).toEqual({ pending_balance: 0, available_balance: 5_000_000 })
     expect((await call(first.url, 'POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1000 })).message).toBe('Balance funded')
     await call(first.url, 'POST', '/merchant/api/v1/charges/bank-transfer', { reference: ref('bt-bal'), amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'ada@example.com' } })

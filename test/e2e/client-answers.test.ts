@@ -52,5 +52,21 @@ describe('the answers public clients read, against the real CLI', () => {
     const listed = (await all.json()) as any
     expect(listed.status).toBe(true)
     expect(listed.data.transactions.map((t: { type: string; reference: string }) => t.type)).toEqual(['collection', 'collection'])
+    // a payout joins the same list as a disbursement, newest first
+    const payout = ref('po-list')
+    const paid = await call('POST', `${M}/transactions/disburse`, {
+      reference: payout,
+      destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account: '0000000000' }, customer: { email: 'payee@example.com' } },
+    })
+    expect(paid.status).toBe(200)
+    const again = (await call('GET', `${M}/transactions`)).body.data.transactions
+    expect(again.map((t: { type: string }) => t.type)).toEqual(['disbursement', 'collection', 'collection'])
+    expect(again[0]).toMatchObject({ reference: payout, amount: '1000.00', currency: 'NGN', status: 'processing' })
+    // its transfer.success comes with the documented keys in their order too
+    expect((await call('POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    await hook.waitFor(2)
+    const transfer = hook.received.find((r) => r.body.event === 'transfer.success')!
+    expect(transfer.body.data.reference).toBe(payout)
+    expect(Object.keys(JSON.parse(transfer.raw.slice(transfer.raw.indexOf('"data":') + 7, -1)))).toEqual(['fee', 'amount', 'status', 'currency', 'reference', 'narration', 'trace_id'])
   })
 })

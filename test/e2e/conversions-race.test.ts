@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, tempFile } from '../helpers.js'
+import { tempFile } from '../helpers.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -10,13 +11,9 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const C = '/merchant/api/v1/conversions'
 
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000) })
-  return { status: res.status, body: (await res.json()) as any }
-}
+const call = (url: string, method: string, path: string, body?: unknown) => caller(url, 20_000)(method, path, body)
 
 describe('conversions racing', () => {
   it('one quote raced 40 times converts once; 30 quotes racing for what is left (six conversions) convert six; all of it kept across kill -9', async () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
+import { ref } from '../helpers.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -16,13 +17,9 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const M = '/merchant/api/v1'
 
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000) })
-  return { status: res.status, body: (await res.json()) as any }
-}
+const call = (url: string, method: string, path: string, body?: unknown) => caller(url, 20_000)(method, path, body)
 
 /** A major amount as written (a JSON number's shortest text, or a decimal string), exactly in minor units. */
 function minorOf(amount: number | string): bigint {

@@ -4,6 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SECRET, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { SHOTS, launchChromium } from './chromium.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -14,7 +15,6 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running, cleanups } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const SINGULAR = '/merchant/api/v1/charge/pay-with-bank'
 const PLURAL = '/merchant/api/v1/charges/pay-with-bank'
 
@@ -33,10 +33,7 @@ afterAll(async () => {
 async function start() {
   const cli = await startCli([])
   running.push(cli)
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${cli.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const call = caller(cli.url)
   const rx = await startReceiver()
   cleanups.push(() => rx.close())
   return { cli, call, rx }

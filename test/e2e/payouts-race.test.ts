@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref, tempFile } from '../helpers.js'
+import { ref, tempFile } from '../helpers.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -11,12 +12,8 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 
-async function call(url: string, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(20_000) })
-  return { status: res.status, body: (await res.json()) as any }
-}
+const call = (url: string, method: string, path: string, body?: unknown) => caller(url, 20_000)(method, path, body)
 
 describe('50 payouts racing for a balance that covers 10', () => {
   it('pay exactly 10, refuse 40 with Insufficient funds in disbursement wallet, and keep the balance exact across kill -9', async () => {

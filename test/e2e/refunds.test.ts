@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -12,15 +13,7 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running, cleanups } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const merchantSignature = (data: unknown) => createHmac('sha256', SECRET).update(JSON.stringify(data)).digest('hex')
-
-function caller(url: string) {
-  return async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
-}
 
 /** A card charge of 1,000, settled by the control call. */
 async function settledCharge(call: ReturnType<typeof caller>): Promise<string> {

@@ -2,6 +2,7 @@ import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { SECRET, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
+import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
@@ -12,16 +13,12 @@ import { killedAfterEach, startCli } from './process.js'
  */
 
 const { running, cleanups } = killedAfterEach()
-const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const BASE = '/merchant/api/v1/virtual-bank-account'
 
 async function start(args: string[]) {
   const cli = await startCli(args)
   running.push(cli)
-  const call = async (method: string, path: string, body?: unknown) => {
-    const res = await fetch(`${cli.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), signal: AbortSignal.timeout(10_000) })
-    return { status: res.status, body: (await res.json()) as any }
-  }
+  const call = caller(cli.url)
   return { cli, call }
 }
 

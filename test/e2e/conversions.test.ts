@@ -1,0 +1,48 @@
+import { describe, expect, it } from 'vitest'
+import { caller } from './caller.js'
+import { killedAfterEach, startCli } from './process.js'
+
+/**
+ * Conversions against the real CLI (CONTRACT 14, docs/behaviour.md 13.10): a quote asked with a
+ * numeric-string amount, converted once through the ledger (both entries in the balance history),
+ * read back by its reference and in the history; an unserved pair refused; a quote left past its
+ * 25 s on the namespace clock refused as expired, changing nothing.
+ */
+
+const { running } = killedAfterEach()
+const C = '/merchant/api/v1/conversions'
+
+describe('conversions against the real CLI', () => {
+  it('quote, convert, get and history; an unserved pair and an expired quote refused', async () => {
+    const cli = await startCli([])
+    running.push(cli)
+    const call = caller(cli.url)
+    expect((await call('POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const quote = async (amount: unknown) => (await call('POST', `${C}/rates`, { from_currency: 'USD', to_currency: 'NGN', amount })).body.data
+    const convert = (rate: { reference: string }) => call('POST', `${C}/`, { rate_reference: rate.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
+
+    const rate = await quote('10.0')
+    expect(rate).toMatchObject({ from_amount: 10, to_amount: 14400, rate: 1440, expiry_in_seconds: 25 })
+    const done = await convert(rate)
+    expect([done.status, done.body.message]).toEqual([200, 'Conversion processed successfully'])
+    const reference = done.body.data.reference
+    const balances = (await call('GET', '/merchant/api/v1/balances')).body.data
+    expect([balances.USD.available_balance, balances.NGN.available_balance]).toEqual([5_000_000 - 10, 5_000_000 + 14_400])
+    const history = (await call('GET', '/merchant/api/v1/balances/history?limit=2')).body.data.history
+    expect(history.map((h: any) => [h.direction, h.currency, h.amount, h.source])).toEqual([
+      ['credit', 'NGN', '14400.00', 'conversion'],
+      ['debit', 'USD', '10.00', 'conversion'],
+    ])
+    const one = await call('GET', `${C}/${reference}`)
+    expect([one.status, one.body.code, one.body.data.converted_amount]).toEqual([200, 'AA000', '14400.00'])
+    expect((await call('GET', C)).body.data.history.map((h: any) => h.reference)).toEqual([reference])
+
+    const pair = await call('POST', `${C}/rates`, { from_currency: 'NGN', to_currency: 'EUR', amount: 100 })
+    expect([pair.status, pair.body.message]).toEqual([400, 'Currency pair not supported'])
+    const late = await quote(10)
+    expect((await call('POST', '/_sandbox/clock/advance', { seconds: 26 })).status).toBe(200)
+    const expired = await convert(late)
+    expect([expired.status, expired.body.message]).toEqual([400, 'Rate reference has expired'])
+    expect((await call('GET', '/merchant/api/v1/balances')).body.data).toEqual(balances)
+  })
+})
