@@ -51,11 +51,12 @@ export function runCli(args: string[], input?: string, env: Record<string, strin
 }
 
 /** A JSON call with `key` to the sandbox at `base`; the body parsed (or the text, for HTML). */
-export async function api(base: string, key: string, method: string, path: string, body?: unknown): Promise<{ status: number; body: any }> {
+export async function api(base: string, key: string, method: string, path: string, body?: unknown, timeoutMs?: number): Promise<{ status: number; body: any }> {
   const res = await fetch(`${base}${path}`, {
     method,
     headers: { authorization: `Bearer ${key}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
     body: body === undefined ? undefined : JSON.stringify(body),
+    ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
   })
   const text = await res.text()
   try {
