@@ -15,7 +15,6 @@ type Step = 'CODE' | 'CONFIRM'
 interface ToyCharge extends SteppedCharge<Step> {
   kind: 'mobile_money'
   prompt: string
-  hook_url: string | null
 }
 
 const NS = 'sk_test_lifecycle'
@@ -29,7 +28,6 @@ function channel(): StepChannel<ToyCharge> {
   return {
     kind: 'mobile_money',
     prefix: 'TY',
-    attempt: 'mobile_money',
     succeeded: 'Toy paid',
     enter: (_ns, charge, step) => {
       calls.push(`enter ${step}`)
@@ -42,7 +40,6 @@ function channel(): StepChannel<ToyCharge> {
     onSuccess: () => void calls.push('success'),
     onFailure: (_ns, _charge, message) => void calls.push(`failure ${message}`),
     announces: () => announce,
-    target: (charge) => charge.hook_url,
   }
 }
 
@@ -62,7 +59,7 @@ function start(reference: string, outcome: ToyCharge['outcome'] = 'success', ste
     outcome,
     outcome_message: outcome === 'failed' ? 'Toy refused' : null,
     prompt: '',
-    hook_url: 'http://127.0.0.1:9/toy',
+    notification_url: 'http://127.0.0.1:9/toy',
   })
   life.advance(NS, charge)
   life.save(NS, charge)

@@ -76,23 +76,20 @@ export interface NewTransfer {
 }
 
 export class BankTransferService extends OnEngine {
-  /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
+  readonly #charges = new ChargeLifecycle<BankTransferCharge>(this.engine, {
+    kind: KIND,
+    prefix: 'BT',
+    succeeded: MSG.TRANSFER_RECEIVED,
+    onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
+    onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
+    expired: TRANSFER_MSG.EXPIRED,
+    onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
+  })
+  /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
-  readonly #charges: ChargeLifecycle<BankTransferCharge>
 
   constructor(engine: Engine) {
     super(engine)
-    this.#charges = new ChargeLifecycle<BankTransferCharge>(engine, {
-      kind: KIND,
-      prefix: 'BT',
-      attempt: 'bank_transfer',
-      succeeded: MSG.TRANSFER_RECEIVED,
-      onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
-      onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
-      expired: TRANSFER_MSG.EXPIRED,
-      onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
-      target: (charge) => charge.notification_url,
-    })
     this.clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)

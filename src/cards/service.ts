@@ -51,7 +51,6 @@ export class CardService extends OnEngine {
     this.#charges = new StepLifecycle<CardCharge>(engine, {
       kind: 'card',
       prefix: 'CA',
-      attempt: 'card',
       succeeded: CARD_MSG.CHARGED,
       enter: (_ns, charge, step) => {
         charge.auth_model = step

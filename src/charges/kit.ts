@@ -51,6 +51,8 @@ export type Engine = Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'ev
  * concerns the lifecycle and the checkout, which take it from the engine).
  */
 export abstract class OnEngine {
+  /** the engine itself, for what is built on it in turn (a service's charges' lifecycle) */
+  protected readonly engine: Engine
   protected readonly store: Store
   protected readonly clocks: Clocks
   protected readonly random: Random
@@ -60,6 +62,7 @@ export abstract class OnEngine {
   protected readonly kinds: Kinds
 
   constructor(engine: Engine) {
+    this.engine = engine
     this.store = engine.store
     this.clocks = engine.clocks
     this.random = engine.random

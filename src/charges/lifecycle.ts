@@ -87,8 +87,8 @@ export interface Channel<C extends ChargeBase> {
   kind: C['kind']
   /** of its transaction references: KPY-<prefix>-... */
   prefix: string
-  /** the channel of its payment attempts (docs/api.md 2.8); null: a failure adds no attempt */
-  attempt: PaymentAttempt['channel'] | null
+  /** the channel of its payment attempts (docs/api.md 2.8) when not its kind's name; null: a failure adds no attempt */
+  attempt?: PaymentAttempt['channel'] | null
   /** the pack's fee rule it is charged by (its kind when absent) */
   fees?: keyof Settings['fees']
   /** its response_message once it succeeded */
@@ -101,8 +101,6 @@ export interface Channel<C extends ChargeBase> {
   announces?(charge: C): boolean
   /** whether its success brings the merchant money, a ledger credit (all do, unless this says no) */
   payin?(charge: C): boolean
-  /** where its events go instead of the namespace's webhook URL (null: the namespace's) */
-  target?(charge: C): string | null
   /** a charge of the channel that expires (`expireAt`): what it says then */
   expired?: string
   /** when it expires, before it is stored: cancel what the channel registered */
@@ -122,6 +120,8 @@ export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
 /** A channel's charges from creation to their one end (see the top of this file). */
 export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   readonly #attempts: AttemptEnds
+  /** the channel its failed attempts name: the channel's own, or the one of its kind's name */
+  readonly #attemptChannel: PaymentAttempt['channel'] | null
 
   constructor(
     engine: Engine,
@@ -129,6 +129,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   ) {
     super(engine)
     this.#attempts = engine.attempts
+    this.#attemptChannel = channel.attempt === undefined ? (channel.kind as PaymentAttempt['channel']) : channel.attempt
     const expired = channel.expired
     if (expired !== undefined) {
       this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
@@ -248,7 +249,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   fail(ns: string, charge: C, message: string, step: string): void {
     const now = this.#end(ns, charge, 'failed', message)
     charge.failure_message = message
-    if (this.channel.attempt) charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.channel.attempt, message })
+    if (this.#attemptChannel) charge.attempts.push({ reference: charge.transaction_reference, status: 'failed', channel: this.#attemptChannel, message })
     charge.history.push({ at: now, step, result: `failed: ${message}` })
     this.#stopExpiry(ns, charge)
     this.channel.onFailure?.(ns, charge, message)
@@ -286,8 +287,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * docs/behaviour.md 8: charge.success / charge.failed, to the channel's target or the
-   * namespace's; a checkout's attempt is not announced: its checkout hears of it (13.1).
+   * docs/behaviour.md 8: charge.success / charge.failed, to the charge's `notification_url` or the
+   * namespace's webhook URL; a checkout's attempt is not announced: its checkout hears of it (13.1).
    */
   #announce(ns: string, charge: C): void {
     if (charge.parent) {
@@ -298,7 +299,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
     const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.kinds)
-    this.events.record(ns, type, data, channel.target ? { target: channel.target(charge) } : undefined)
+    this.events.record(ns, type, data, { target: charge.notification_url })
   }
 }
 

@@ -48,6 +48,8 @@ export interface ChargeBase {
   description: string | null
   customer: { email?: string; name?: string } | null
   metadata: Record<string, unknown> | null
+  /** where its events go instead of the namespace's webhook URL, for the kinds that take one (docs/behaviour.md 8) */
+  notification_url?: string | null
   response_message: string
   failure_message: string | null
   attempts: PaymentAttempt[]

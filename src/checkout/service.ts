@@ -69,7 +69,6 @@ export class CheckoutService extends OnEngine {
       onFailure: (ns, c) => this.#ended(ns, c),
       expired: CHECKOUT_MSG.EXPIRED,
       onExpire: (ns, c) => this.#ended(ns, c),
-      target: (c) => c.notification_url,
     })
   }
 

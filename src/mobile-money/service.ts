@@ -48,40 +48,37 @@ function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario 
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
 export class MobileMoneyService extends OnEngine {
-  /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
+  readonly #charges = new StepLifecycle<MobileMoneyCharge>(this.engine, {
+    kind: KIND,
+    prefix: 'MO',
+    succeeded: MSG.CHARGE_SUCCESSFUL,
+    // the OTP is sent, or the prompt pushed (with its timer)
+    enter: (ns, charge, step) => {
+      const to = `+${charge.wallet.number}`
+      charge.auth_model = step
+      if (step === 'OTP') {
+        charge.message = MM_MSG.otpSent(to)
+      } else {
+        charge.message = MM_MSG.stkSent(to)
+        this.#schedulePrompt(ns, charge)
+      }
+    },
+    waiting: (_ns, charge) => {
+      charge.message = MM_MSG.WAITING
+    },
+    onSuccess: (_ns, charge) => {
+      charge.message = MM_MSG.COMPLETED
+    },
+    onFailure: (ns, charge, message) => {
+      this.#cancelPrompt(ns, charge)
+      charge.message = message
+    },
+  })
+  /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
-  readonly #charges: StepLifecycle<MobileMoneyCharge>
 
   constructor(engine: Engine) {
     super(engine)
-    this.#charges = new StepLifecycle<MobileMoneyCharge>(engine, {
-      kind: KIND,
-      prefix: 'MO',
-      attempt: 'mobile_money',
-      succeeded: MSG.CHARGE_SUCCESSFUL,
-      // the OTP is sent, or the prompt pushed (with its timer)
-      enter: (ns, charge, step) => {
-        const to = `+${charge.wallet.number}`
-        charge.auth_model = step
-        if (step === 'OTP') {
-          charge.message = MM_MSG.otpSent(to)
-        } else {
-          charge.message = MM_MSG.stkSent(to)
-          this.#schedulePrompt(ns, charge)
-        }
-      },
-      waiting: (_ns, charge) => {
-        charge.message = MM_MSG.WAITING
-      },
-      onSuccess: (_ns, charge) => {
-        charge.message = MM_MSG.COMPLETED
-      },
-      onFailure: (ns, charge, message) => {
-        this.#cancelPrompt(ns, charge)
-        charge.message = message
-      },
-      target: (charge) => charge.notification_url,
-    })
     this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const stored = this.#charges.col(ns).get(payload.tx)
       if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return

@@ -1,4 +1,4 @@
-import { OnEngine, type Engine } from '../charges/kit.js'
+import { OnEngine } from '../charges/kit.js'
 import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, invalid } from '../errors.js'
@@ -39,20 +39,9 @@ export const bankPagePath = (tx: string): string => `/_sandbox/pay-with-bank/${e
 const bankAccount = (charge: Frozen<PayWithBankCharge>) => ({ bank_name: charge.bank.name, bank_code: charge.bank.code })
 
 export class PayWithBankService extends OnEngine {
-  /** its kind, declared to the lifecycle here and to the kinds by `servedBy` */
+  readonly #charges = new ChargeLifecycle<PayWithBankCharge>(this.engine, { kind: KIND, prefix: 'PB', succeeded: MSG.CHARGE_SUCCESSFUL })
+  /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
-  readonly #charges: ChargeLifecycle<PayWithBankCharge>
-
-  constructor(engine: Engine) {
-    super(engine)
-    this.#charges = new ChargeLifecycle<PayWithBankCharge>(engine, {
-      kind: KIND,
-      prefix: 'PB',
-      attempt: 'pay_with_bank',
-      succeeded: MSG.CHARGE_SUCCESSFUL,
-      target: (charge) => charge.notification_url,
-    })
-  }
 
   /** The banks of a currency, as the packs list them. */
   banks(ns: string, currency: string): BankScenario[] {
