@@ -33,6 +33,7 @@ export default defineConfig({
           name: 'container',
           include: ['test/container/**/*.test.ts'],
           globalSetup: ['test/container/build-image.ts'],
+          setupFiles: ['test/container/image-built.ts'],
           env: { TESTCONTAINERS_RYUK_DISABLED: 'true' },
         },
       },
