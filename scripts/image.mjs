@@ -1,9 +1,10 @@
 // `npm run image`: builds the container image paysandbox:local from the working tree, with no base
 // image (none can be pulled where the sandbox is built): it stages a build context of node's own
 // binary, the shared libraries it links and their loader, the sandbox (package.json, bin/, dist/
-// without type declarations, source maps and the Testcontainers module, scenarios/, fixtures/), its production dependencies
-// only, a non-root user, a writable /tmp and /data, then runs `docker build` on image/Dockerfile
-// (FROM scratch). docs/architecture.md, "The container image", says why this shape.
+// without type declarations, source maps and the Testcontainers module, scenarios/, fixtures/),
+// its production dependencies only, a non-root user, a writable /tmp and /data, then runs
+// `docker build` on image/Dockerfile (FROM scratch). docs/architecture.md, "The container image",
+// says why this shape.
 //
 //   node scripts/image.mjs [--tag paysandbox:local]
 //
