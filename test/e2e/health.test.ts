@@ -2,7 +2,7 @@ import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { runCli, startCli, type RunningCli } from './process.js'
 
-/** `sandbox health` (docs/behaviour.md 0.8), the container image's HEALTHCHECK, against a real CLI. */
+/** `sandbox health` (docs/behaviour.md 0.9), the container image's HEALTHCHECK, against a real CLI. */
 
 let running: RunningCli | undefined
 afterEach(async () => {
