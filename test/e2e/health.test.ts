@@ -1,6 +1,5 @@
-import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { runCli, startCli, type RunningCli } from './process.js'
+import { freePort, runCli, startCli, type RunningCli } from './process.js'
 
 /** `sandbox health` (docs/behaviour.md 0.9), the container image's HEALTHCHECK, against a real CLI. */
 
@@ -10,15 +9,6 @@ afterEach(async () => {
   await running?.exited
   running = undefined
 })
-
-/** a port nothing listens on: one the system gave out and took back */
-async function closedPort(): Promise<number> {
-  const srv = createServer()
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))
-  const port = (srv.address() as { port: number }).port
-  await new Promise<void>((r) => srv.close(() => r()))
-  return port
-}
 
 describe('sandbox health', () => {
   it('exits 0 for a running sandbox found by SANDBOX_PORT, or by --url', async () => {
@@ -30,7 +20,7 @@ describe('sandbox health', () => {
   })
 
   it('exits 1 with one line when nothing answers, and 2 for a bad SANDBOX_PORT', async () => {
-    const port = await closedPort()
+    const port = await freePort()
     const none = await runCli(['health'], '', { SANDBOX_PORT: String(port), SANDBOX_HOST: '' })
     expect(none).toMatchObject({ code: 1, stderr: `sandbox: http://127.0.0.1:${port}/_sandbox/health did not answer (ECONNREFUSED)\n` })
     const bad = await runCli(['health'], '', { SANDBOX_PORT: 'abc' })
