@@ -55,11 +55,11 @@ async function notUp(id: string, what: string): Promise<never> {
 }
 
 /**
- * Polls `GET url/_sandbox/health` of the container's port 4010 until it answers 200 (bounded).
+ * Polls `GET url/_sandbox/health` of the container's `port` until it answers 200 (bounded).
  * Resolves with the time it answered (performance.now()) and the URL.
  */
-export async function firstAnswer(box: Container): Promise<{ at: number; url: string }> {
-  const url = await box.url(4010)
+export async function firstAnswer(box: Container, port = 4010): Promise<{ at: number; url: string }> {
+  const url = await box.url(port)
   const until = performance.now() + START_LIMIT_MS
   for (;;) {
     const ok = await fetch(`${url}/_sandbox/health`, { signal: AbortSignal.timeout(1000) }).then(

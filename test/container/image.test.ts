@@ -102,10 +102,12 @@ describe('the image', () => {
     expect((await fetch(`${withToken}/_sandbox/ui`)).status).toBe(403)
   })
 
-  it('turns healthy by its HEALTHCHECK and stops on SIGTERM as process 1: exit 0, long before docker would kill it', async () => {
+  it('listens on SANDBOX_PORT, turns healthy by its HEALTHCHECK there, and stops on SIGTERM as process 1: exit 0, long before docker would kill it', async () => {
     // how fast it starts and stops is measured in bench/README.md ("The container image"), not here
-    const box = await run(['--health-interval', '200ms', '--health-start-period', '0s'])
-    await firstAnswer(box)
+    const box = await run(['-e', 'SANDBOX_PORT=4500', '--health-interval', '200ms', '--health-start-period', '0s'], [4500])
+    await firstAnswer(box, 4500)
+    await listening(box)
+    expect(await logs(box.id)).toContain('paysandbox listening on http://0.0.0.0:4500')
 
     // the HEALTHCHECK (node asking, no curl in the image) turns the container healthy
     for (let i = 0; (await state(box.id)).Health?.Status !== 'healthy'; i++) {
