@@ -58,8 +58,8 @@ async function startCommand() {
   info(`paysandbox: running at ${running.url} (pid ${running.pid}); SANDBOX_URL and the keys are set for the later steps`)
 
   if (!flows.length) return
-  // the sandbox's variables (keys, seed) reach replay too: its fresh namespaces get the same encryption key
-  const code = sandbox(['replay', ...flows, '--base-url', running.url, '--reporter', 'junit', '--output', files.junit], process.env)
+  // the options' variables (encryption key, seed) reach replay as they reached the server: its fresh namespaces get the same encryption key
+  const code = sandbox(['replay', ...flows, '--base-url', running.url, '--reporter', 'junit', '--output', files.junit], env)
   if (code === 1) error(`paysandbox: a flow failed (JUnit report: ${files.junit})`)
   else if (code !== 0) error(`paysandbox: the flows could not be run (exit code ${code}; the reason is printed above)`)
 }
