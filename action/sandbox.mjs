@@ -109,10 +109,11 @@ export async function healthy(url) {
   }
 }
 
-/** the keys of the merchant the server's banner prints, as the server resolved them from the same variables */
+/** the keys of the `secret-key` merchant, as the server resolved them from the same variables (a merchants file may give its public and encryption keys) */
 export async function keysOf(env) {
-  const { resolveConfig } = await built('config.js')
-  const [merchant] = resolveConfig({}, env).merchants
+  const { keysFromEnv, resolveConfig } = await built('config.js')
+  const { secretKey } = keysFromEnv(env)
+  const merchant = resolveConfig({}, env).merchants.find((m) => m.secret_key === secretKey)
   return { secret: merchant.secret_key, public: merchant.public_key, encryption: merchant.encryption_key }
 }
 

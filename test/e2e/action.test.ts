@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { parse } from 'yaml'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { OPTIONS } from '../../src/config-options.js'
@@ -197,5 +198,20 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
       .map((o) => /--([a-z-]+)/.exec((o as { flag: string }).flag)![1])
     expect(Object.keys(action.inputs).sort()).toEqual([...flags, 'command', 'flows', 'install', 'reports-dir'].sort())
     expect(action.runs).toEqual({ using: 'node20', main: 'action/main.mjs', post: 'action/post.mjs' })
+  })
+})
+
+describe('examples/github-action.yml', () => {
+  it('gives the action only inputs it declares and reads only outputs it sets', () => {
+    const workflow = parse(readFileSync(join(ROOT, 'examples/github-action.yml'), 'utf8')) as { jobs: Record<string, { steps: { id?: string; uses?: string; with?: Record<string, unknown> }[] }> }
+    const action = readAction()
+    const steps = Object.values(workflow.jobs).flatMap((job) => job.steps)
+    const ours = steps.filter((s) => /^[\w.-]+\/paysandbox@/.test(s.uses ?? ''))
+    expect(ours.map((s) => s.with?.command ?? 'start')).toEqual(['start', 'stop'])
+    for (const step of ours) for (const name of Object.keys(step.with ?? {})) expect(Object.keys(action.inputs)).toContain(name)
+    const text = readFileSync(join(ROOT, 'examples/github-action.yml'), 'utf8')
+    const read = [...text.matchAll(/steps\.sandbox\.outputs\.([a-z-]+)/g)].map((m) => m[1])
+    expect(read.length).toBeGreaterThan(0)
+    for (const name of read) expect(Object.keys(action.outputs)).toContain(name)
   })
 })
