@@ -34,9 +34,11 @@ async function startCommand() {
     SANDBOX_PID_FILE: files.pidFile,
   }
   if (running.https) exported.SANDBOX_HTTPS_URL = running.https
-  if (running.proxy) {
+  if (running.proxy) exported.HTTPS_PROXY = running.proxy
+  // with tls or proxy: what makes clients trust the sandbox's certificates
+  if (running.ca) {
     const bundle = caBundle(running.ca)
-    Object.assign(exported, { HTTPS_PROXY: running.proxy, NODE_EXTRA_CA_CERTS: running.ca, SSL_CERT_FILE: bundle, REQUESTS_CA_BUNDLE: bundle })
+    Object.assign(exported, { NODE_EXTRA_CA_CERTS: running.ca, SSL_CERT_FILE: bundle, REQUESTS_CA_BUNDLE: bundle })
   }
   for (const [name, value] of Object.entries(exported)) exportVariable(name, value)
   const flows = inputLines('flows').map((f) => resolve(WORKSPACE, f))

@@ -51,7 +51,8 @@ export function install(mode) {
   let did = 'nothing (dist/ is up to date)'
   if (mode === 'never') did = 'nothing (install: never)'
   else if (mode === 'always' || !existsSync(join(ROOT, 'node_modules'))) {
-    npm(['ci', '--no-audit', '--no-fund'])
+    // the build needs the dev dependencies (typescript), also where NODE_ENV=production would omit them
+    npm(['ci', '--include=dev', '--no-audit', '--no-fund'])
     did = 'npm ci'
   } else if (!existsSync(join(ROOT, 'dist', 'cli.js')) || Math.max(...BUILD_INPUTS.map((p) => newest(join(ROOT, p)))) > newest(join(ROOT, 'dist'))) {
     npm(['run', 'build'])

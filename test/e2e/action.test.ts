@@ -149,6 +149,8 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     // the defaults: the CLI's own keys, the reports in sandbox-reports/, no proxy, no flows
     expect(env).toMatchObject({ SANDBOX_SECRET_KEY: 'sk_test_sandbox', SANDBOX_ENCRYPTION_KEY: 'sandbox-encryption-key-012345678', SANDBOX_PID_FILE: join(job.workspace, 'sandbox-reports', 'sandbox.pid') })
     expect(env.HTTPS_PROXY).toBe(undefined)
+    expect(env.NODE_EXTRA_CA_CERTS).toBe(undefined)
+    expect(main.outputs['ca-cert']).toBe('')
     expect(main.outputs.junit).toBe('')
     expect((await fetch(`${env.SANDBOX_URL}/_sandbox/clock`, { headers: { authorization: `Bearer ${env.SANDBOX_SECRET_KEY}` } })).status).toBe(200)
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parse } from 'yaml'
+import { clientEnv } from './reach.js'
 
 /**
  * The GitHub Action's steps run as the runner runs them (docs/behaviour.md 0.8): its scripts are
@@ -43,8 +44,8 @@ export function parseRunnerFile(file: string): Record<string, string> {
   return out
 }
 
-/** what none of this process's variables may leak into a step: the sandbox's, the runner's, proxies and CAs */
-const LEAKS = /^(SANDBOX_|INPUT_|STATE_|GITHUB_|RUNNER_)|^(https?_proxy|all_proxy|no_proxy|node_extra_ca_certs|ssl_cert_file|curl_ca_bundle|requests_ca_bundle)$/i
+/** what none of this process's variables may leak into a step: the sandbox's and the runner's (proxies and CAs `clientEnv` drops) */
+const LEAKS = /^(SANDBOX_|INPUT_|STATE_|GITHUB_|RUNNER_)/
 
 export interface StepResult {
   code: number | null
@@ -82,8 +83,7 @@ export class Job {
     const stateFile = join(this.dir, `state-${n}`)
     writeFileSync(outputFile, '')
     writeFileSync(stateFile, '')
-    const env: Record<string, string> = {}
-    for (const [k, v] of Object.entries(process.env)) if (v !== undefined && !LEAKS.test(k)) env[k] = v
+    const env = Object.fromEntries(Object.entries(clientEnv({})).filter(([k]) => !LEAKS.test(k)))
     for (const [name, decl] of Object.entries(action.inputs)) env[`INPUT_${name.replaceAll(' ', '_').toUpperCase()}`] = given[name] ?? decl.default ?? ''
     for (const name of Object.keys(given)) if (!(name in action.inputs)) throw new Error(`action.yml declares no input ${name}`)
     for (const [name, value] of Object.entries(state)) env[`STATE_${name}`] = value
