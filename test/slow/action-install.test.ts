@@ -1,4 +1,4 @@
-import { cpSync, existsSync, mkdtempSync, readFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -16,13 +16,17 @@ import { gone } from '../e2e/process.js'
 const CHECKOUT = ['package.json', 'package-lock.json', 'tsconfig.json', 'action.yml', 'action', 'bin', 'src', 'scripts', 'scenarios', 'fixtures']
 
 const started: number[] = []
+const copies: string[] = []
 afterEach(() => {
   for (const pid of started.splice(0)) if (!gone(pid)) process.kill(pid, 'SIGKILL')
+  // its node_modules is ~120 MB: removed here rather than by the run's end
+  for (const dir of copies.splice(0)) rmSync(dir, { recursive: true, force: true })
 })
 
 describe('the GitHub Action installs the sandbox from its own checkout', () => {
   it('runs npm ci (which builds) in a checkout without node_modules or dist/, then starts and stops the sandbox', async () => {
     const checkout = mkdtempSync(join(tmpdir(), 'paysandbox-action-checkout-'))
+    copies.push(checkout)
     for (const entry of CHECKOUT) cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true })
     expect(existsSync(join(checkout, 'node_modules'))).toBe(false)
     expect(existsSync(join(checkout, 'dist'))).toBe(false)
