@@ -72,11 +72,11 @@ const built = (module) => import(pathToFileURL(join(ROOT, 'dist', module)).href)
  * commas. Read from the built option table, so no option is named here.
  */
 export async function optionEnvironment(inputLines) {
-  const { OPTIONS } = await built('config-options.js')
+  const { OPTIONS, optionName } = await built('config-options.js')
   const env = {}
   for (const option of Object.values(OPTIONS)) {
     if (!option.flag) continue
-    const lines = inputLines(/--([a-z-]+)/.exec(option.flag)[1])
+    const lines = inputLines(optionName(option).slice('--'.length))
     if (lines.length) env[option.env] = lines.join(',')
   }
   return env

@@ -5,7 +5,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { stringify } from 'yaml'
-import { OPTIONS } from '../dist/config-options.js'
+import { OPTIONS, optionName } from '../dist/config-options.js'
 
 const FILE = fileURLToPath(new URL('../action.yml', import.meta.url))
 
@@ -31,7 +31,7 @@ const own = {
 const inputs = { ...own }
 for (const option of Object.values(OPTIONS)) {
   if (!option.flag) continue
-  const long = /--[a-z-]+/.exec(option.flag)[0]
+  const long = optionName(option)
   const { kind, default: dflt } = option.reader
   const how = kind === 'switch' ? 'true or false' : kind === 'list' ? 'one a line' : undefined
   inputs[long.slice(2)] = {

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { parse } from 'yaml'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { OPTIONS } from '../../src/config-options.js'
+import { OPTIONS, optionName, type AnyOption } from '../../src/config-options.js'
 import { cardPayload } from '../helpers.js'
 import { Job, readAction, ROOT } from './action.js'
 import { gone } from './process.js'
@@ -136,7 +136,8 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     const journal = JSON.parse(readFileSync(main.outputs.journal, 'utf8')) as { method: string; path: string; status: number }[]
     expect(journal).toContainEqual(expect.objectContaining({ method: 'POST', path: '/merchant/api/v1/charges/card', status: 200 }))
     expect(readFileSync(main.outputs.log, 'utf8')).toMatch(/paysandbox listening on/)
-  })
+    // three steps, a CA made, two flows, two client processes: 9-18 s on the shared 2-core machine
+  }, 90_000)
 
   it('a stop step writes the journal before an upload step, and the post step then finds nothing to stop', async () => {
     const job = new Job()
@@ -170,7 +171,7 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     const stopsPost = await job.step('post', { command: 'stop' }, stop.state)
     expect(stopsPost.code).toBe(0)
     expect(stopsPost.stdout).toContain('paysandbox: this step started no sandbox: nothing to stop')
-  })
+  }, 60_000)
 
   it('a bad input fails the step with the sandbox\'s own message, leaves nothing running and saves no state', async () => {
     const job = new Job()
@@ -195,9 +196,7 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     expect(check.stderr).toBe('')
     expect(check.status).toBe(0)
     const action = readAction()
-    const flags = Object.values(OPTIONS)
-      .filter((o) => 'flag' in o && o.flag)
-      .map((o) => /--([a-z-]+)/.exec((o as { flag: string }).flag)![1])
+    const flags = (Object.values(OPTIONS) as AnyOption[]).filter((o) => o.flag).map((o) => optionName(o).slice('--'.length))
     expect(Object.keys(action.inputs).sort()).toEqual([...flags, 'command', 'flows', 'install', 'reports-dir'].sort())
     expect(action.runs).toEqual({ using: 'node20', main: 'action/main.mjs', post: 'action/post.mjs' })
   })
