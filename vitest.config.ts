@@ -20,7 +20,7 @@ export default defineConfig({
       { test: { ...common, name: 'unit', include: ['test/*.test.ts'] } },
       // real processes (the CLI from dist/), sockets, the browser
       { test: { ...common, name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
-      // the memory soaks: the real CLI under load, its resident memory read from /proc
+      // the memory soaks: the real CLI under load, its resident memory read from /proc; the Action's npm ci from a bare checkout
       { test: { ...common, name: 'slow', include: ['test/slow/**/*.test.ts'] } },
     ],
   },
