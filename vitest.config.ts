@@ -21,7 +21,7 @@ export default defineConfig({
       { test: { ...common, name: 'unit', include: ['test/*.test.ts'] } },
       // real processes (the CLI from dist/), sockets, the browser
       { test: { ...common, name: 'e2e', include: ['test/e2e/**/*.test.ts'] } },
-      // the memory soaks: the real CLI under load, its resident memory read from /proc
+      // the memory soaks: the real CLI under load, its resident memory read from /proc; the Action's npm ci from a bare checkout
       { test: { ...common, name: 'slow', include: ['test/slow/**/*.test.ts'] } },
       // the container image (built once for the project by its global setup) under docker, and
       // the Testcontainers module; Ryuk, Testcontainers' cleanup container, cannot be pulled here

@@ -7,7 +7,8 @@ import type { Command } from 'commander'
 /**
  * `sandbox start --detach` and `sandbox stop` (docs/behaviour.md 0): the server runs as a detached
  * child whose output goes to a log file beside the pid file; the pid file (JSON `{pid, url, log}`)
- * is written once the child has printed its ready line, and `stop` ends the process it names.
+ * is written once the child has printed its ready line (with `https`, `proxy` and `ca` when its
+ * banner printed them), and `stop` ends the process it names.
  */
 
 export const DEFAULT_PID_FILE = '.sandbox.pid'
@@ -16,6 +17,12 @@ const READY_TIMEOUT_MS = 30_000
 /** how long stop waits after SIGTERM before SIGKILL */
 const STOP_TIMEOUT_MS = 10_000
 const READY = /paysandbox listening on (http:\/\/\S+)/
+/** the other lines of the server's banner (src/cli.ts) a later step needs, by their field in the pid file */
+const BANNER = {
+  https: /^paysandbox https on (https:\/\/\S+)$/m,
+  proxy: /^paysandbox proxy on (http:\/\/\S+)$/m,
+  ca: /^ {2}CA certificate: (.+) \(intercepting /m,
+} as const
 
 const BIN = fileURLToPath(new URL('../bin/sandbox.js', import.meta.url))
 
@@ -23,6 +30,22 @@ export interface PidFile {
   pid: number
   url: string
   log?: string
+  /** with --tls: the HTTPS URL */
+  https?: string
+  /** with --proxy: the proxy's URL */
+  proxy?: string
+  /** with --tls or --proxy: the local CA's certificate */
+  ca?: string
+}
+
+/** The pid file's fields the banner printed before the ready line gives (absent when not printed). */
+function bannerFields(banner: string): Pick<PidFile, keyof typeof BANNER> {
+  const fields: Pick<PidFile, keyof typeof BANNER> = {}
+  for (const [field, line] of Object.entries(BANNER) as [keyof typeof BANNER, RegExp][]) {
+    const value = line.exec(banner)?.[1]
+    if (value !== undefined) fields[field] = value
+  }
+  return fields
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
@@ -124,11 +147,11 @@ export async function startDetached(cmd: Command, pidFileOption: string = DEFAUL
     const ready = READY.exec(text)
     if (ready && isRunning(child.pid!)) {
       const url = ready[1]
+      const banner = text.slice(0, ready.index)
       const tmp = `${pidFile}.${process.pid}.tmp`
-      writeFileSync(tmp, JSON.stringify({ pid: child.pid!, url, log } satisfies PidFile) + '\n')
+      writeFileSync(tmp, JSON.stringify({ pid: child.pid!, url, log, ...bannerFields(banner) } satisfies PidFile) + '\n')
       renameSync(tmp, pidFile)
       child.unref()
-      const banner = text.slice(0, ready.index)
       process.stdout.write(banner)
       process.stdout.write(`  pid:            ${child.pid} (pid file ${pidFileOption}, log ${logFileFor(pidFileOption)})\n`)
       process.stdout.write(`paysandbox listening on ${url}\n`)

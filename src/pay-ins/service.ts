@@ -2,10 +2,8 @@ import type { Frozen } from '../store/frozen.js'
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import { listTime, orderedPage, recordsInOrder, type OrderedItems } from '../http/cursor-list.js'
-import type { Facts } from '../store/order.js'
+import { listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
-import type { TransactionItem } from '../transactions/schemas.js'
 import type { PayinQuery } from './schemas.js'
 
 /**
@@ -44,31 +42,6 @@ export class PayinService {
     const charges = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES))
     const page = orderedPage(charges, q, (f) => !f.parent && (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
-  }
-
-  /** The pay-ins as the transactions list shows them (docs/behaviour.md 13.12), in their kept order. */
-  asTransactions(ns: string): OrderedItems<TransactionItem, Facts> {
-    return recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES), (c) => this.#transaction(ns, c))
-  }
-
-  #transaction(ns: string, charge: Frozen<ChargeBase>): TransactionItem {
-    const record = chargeQueryRecord(this.kinds, ns, charge)
-    return {
-      pointer: charge.transaction_reference,
-      type: 'collection',
-      reference: charge.transaction_reference,
-      amount: record.amount as string,
-      fee: record.fee as string,
-      narration: charge.description,
-      currency: charge.currency,
-      status: record.status as string,
-      transaction_status: record.status as string,
-      created_at: charge.created_at,
-      // the URL its events go to, for the kinds that take one
-      callback_url: (charge as { notification_url?: string | null }).notification_url ?? null,
-      meta: charge.metadata ? JSON.stringify(charge.metadata) : null,
-      customer: { name: charge.customer?.name ?? null, email: charge.customer?.email ?? null },
-    }
   }
 
   #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {

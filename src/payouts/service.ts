@@ -1,14 +1,12 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
-import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery, type OrderedItems } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import type { Facts } from '../store/order.js'
 import { NUMBER, STRING } from '../store/validate.js'
-import type { TransactionItem } from '../transactions/schemas.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
@@ -219,11 +217,6 @@ export class PayoutService extends OnEngine {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
-  /** The payouts as the transactions list shows them (docs/behaviour.md 13.12), in their kept order. */
-  asTransactions(ns: string): OrderedItems<TransactionItem, Facts> {
-    return recordsInOrder(this.#col(ns), transactionItem)
-  }
-
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
     const page = orderedPage(recordsInOrder(this.#col(ns)), q, (f) => (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
@@ -262,7 +255,8 @@ export class PayoutService extends OnEngine {
 }
 
 /** `fee` in answers is what the payout cost beyond its amount: the fee and its VAT. */
-const feeOf = (p: Payout): number => p.fee + p.vat
+/** What a payout cost the merchant beside its amount: its fee and the VAT on it. */
+export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 
 /** The answer to a payout just accepted (amounts as strings, as the live service writes them). */
 export function createdData(p: Payout) {
@@ -322,24 +316,6 @@ function listItem(p: Payout) {
     customer_email: p.customer.email,
     date_created: listTime(p.created_at),
     date_completed: listTime(p.completed_at),
-  }
-}
-
-function transactionItem(p: Frozen<Payout>): TransactionItem {
-  return {
-    pointer: p.reference,
-    type: 'disbursement',
-    reference: p.reference,
-    amount: toDecimalString(p.amount),
-    fee: toDecimalString(feeOf(p)),
-    narration: p.narration,
-    currency: p.currency,
-    status: p.status,
-    transaction_status: p.status,
-    created_at: p.created_at,
-    callback_url: p.notification_url,
-    meta: p.metadata ? JSON.stringify(p.metadata) : null,
-    customer: { name: p.customer.name, email: p.customer.email },
   }
 }
 

@@ -5,6 +5,7 @@ import type { Config } from '../config.js'
 import { answerClientError } from '../http/client-error.js'
 import { CaError, issueLeaf, loadOrCreateCa } from './ca.js'
 import { InterceptedHosts } from './hosts.js'
+import { ReachError } from './errors.js'
 import { createProxy, hostOf } from './proxy.js'
 import type { Recorder } from './record.js'
 
@@ -26,15 +27,7 @@ export interface Reach {
   close(): Promise<void>
 }
 
-/** What stops --tls or --proxy from starting: the CLI prints its message (exit 2). */
-export class ReachError extends Error {
-  constructor(message: string) {
-    super(message)
-    this.name = 'ReachError'
-  }
-}
-
-export { CaError }
+export { CaError, ReachError }
 
 const LOCAL_NAMES = ['localhost', '127.0.0.1', '::1']
 

@@ -11,7 +11,7 @@ import { FlowFile } from '../flow/append.js'
 import type { Step } from '../flow/flow.js'
 import { flowSession, type Exchange, type FlowSession } from '../flow/record.js'
 import { ActiveScenarios, Scenarios } from '../scenario/index.js'
-import { ReachError } from './index.js'
+import { ReachError } from './errors.js'
 import { HOP_BY_HOP } from './proxy.js'
 
 /**

@@ -2,15 +2,14 @@ import type { Area } from '../http/area.js'
 import { validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
-import type { PayinService } from '../pay-ins/service.js'
-import type { PayoutService } from '../payouts/service.js'
+import type { Kit } from '../charges/kit.js'
 import { transactionsAnswerSchema, transactionsQuerySchema } from './schemas.js'
 import { TransactionService } from './service.js'
 
 /** docs/behaviour.md 13.12: the pay-ins and payouts as one list, as an older client reads them. */
-export const transactionsArea: Area<{ transactions: TransactionService }, { payins: PayinService; payouts: PayoutService }> = {
+export const transactionsArea: Area<{ transactions: TransactionService }, Pick<Kit, 'store' | 'kinds'>> = {
   key: 'transactions',
-  build: ({ payins, payouts }) => ({ transactions: new TransactionService(payins, payouts) }),
+  build: ({ store, kinds }) => ({ transactions: new TransactionService(store, kinds) }),
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/transactions', access: 'secret key', tag: 'charges', operationId: 'listTransactions', summary: "The namespace's pay-ins (`collection`) and payouts (`disbursement`) as one list, newest first, by cursor",

@@ -56,6 +56,8 @@ describe('sandbox start --detach and sandbox stop (real processes)', () => {
     expect(info.pid).not.toBe(undefined)
     expect(gone(info.pid)).toBe(false)
     expect(info.log).toBe(join(dir, 'ci.log'))
+    // no --tls, no --proxy: no https, proxy or ca field
+    expect(Object.keys(info).sort()).toEqual(['log', 'pid', 'url'])
 
     const health = await fetch(`${info.url}/_sandbox/health`)
     expect(health.status).toBe(200)
