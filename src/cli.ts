@@ -147,6 +147,21 @@ Examples:
     })
 
   registerReplay(program, die)
+  program
+    .command('health')
+    .description('exit 0 when a running sandbox answers its health check, else 1 (the container image\'s HEALTHCHECK)')
+    .option('--url <url>', 'the sandbox to ask (default: http://127.0.0.1 on SANDBOX_PORT, or SANDBOX_HOST when it is one address)')
+    .addHelpText('after', `\nExamples:\n  $ sandbox health\n  $ sandbox health --url http://127.0.0.1:4010`)
+    .action(async (opts: { url?: string }) => {
+      const { checkHealth } = await import('./health-check.js')
+      try {
+        process.exit(await checkHealth(opts.url))
+      } catch (e) {
+        if (e instanceof ConfigError) die(e.message)
+        throw e
+      }
+    })
+
   registerExportFlow(program, die)
   registerVerify(program, die)
 

@@ -101,6 +101,9 @@ function valueOf(o: AnyOption, given: unknown, env: NodeJS.ProcessEnv): unknown 
 /** The local CA's directory (`sandbox ca`): `--ca-dir`, else SANDBOX_CA_DIR, else the per-user default. */
 export const caDirFrom = (given: string | undefined, env: NodeJS.ProcessEnv = process.env) => valueOf(OPTIONS.caDir, given, env) as string
 
+/** Where `sandbox start` listens by its environment alone (`sandbox health`): SANDBOX_HOST and SANDBOX_PORT, else the defaults. */
+export const listenFrom = (env: NodeJS.ProcessEnv = process.env) => ({ host: valueOf(OPTIONS.host, undefined, env) as string, port: valueOf(OPTIONS.port, undefined, env) as number })
+
 /**
  * `--seed` and `--clock-start` of a command that starts a sandbox of its own (src/flags.ts
  * `seedFlags`): the flag, else its variable; what `startSandbox` takes (docs/behaviour.md 0.7).
@@ -120,6 +123,18 @@ export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretK
 }
 
 /** The merchants: those of the merchants file, and the default one (its key, unless the file has it). */
+/** A merchant's public key when none is given: its secret key's, `sk_` made `pk_` (`sk_test_sandbox`: `pk_test_sandbox`). */
+export const publicKeyOf = (secretKey: string) => secretKey.replace(/^sk_/, 'pk_')
+
+/**
+ * The default merchant's keys by the environment alone, checked as `sandbox start` checks them (a
+ * live key refused): what a container started with that environment serves (src/testcontainers.ts).
+ */
+export function defaultKeysFrom(env: NodeJS.ProcessEnv): { secretKey: string; publicKey: string; encryptionKey: string } {
+  const secretKey = valueOf(OPTIONS.secretKey, undefined, env) as string
+  return { secretKey, publicKey: publicKeyOf(secretKey), encryptionKey: valueOf(OPTIONS.encryptionKey, undefined, env) as string }
+}
+
 function merchantsOf(file: string | undefined, sk: string, encKey: string, defaultWebhook: string | null): Merchant[] {
   const merchants: Merchant[] = []
   if (file) {
@@ -129,7 +144,7 @@ function merchantsOf(file: string | undefined, sk: string, encKey: string, defau
       }
       merchants.push({
         secret_key: m.secret_key,
-        public_key: m.public_key ?? m.secret_key.replace(/^sk_/, 'pk_'),
+        public_key: m.public_key ?? publicKeyOf(m.secret_key),
         encryption_key: m.encryption_key ?? encKey,
         name: m.name ?? `Sandbox merchant ${i + 1}`,
         email: m.email ?? `merchant${i + 1}@sandbox.test`,
@@ -140,7 +155,7 @@ function merchantsOf(file: string | undefined, sk: string, encKey: string, defau
   if (!merchants.some((m) => m.secret_key === sk)) {
     merchants.unshift({
       secret_key: sk,
-      public_key: sk === DEFAULT_SECRET_KEY ? DEFAULT_PUBLIC_KEY : sk.replace(/^sk_/, 'pk_'),
+      public_key: publicKeyOf(sk),
       encryption_key: encKey,
       name: 'Sandbox Merchant',
       email: 'merchant@sandbox.test',

@@ -11,9 +11,10 @@ export type Behaviour = (n: number, req: IncomingMessage, res: ServerResponse) =
 
 /**
  * A real local HTTP webhook receiver. `behaviour(n)` decides the answer to the n-th post
- * (1-based): a status code, or 'handled' when it answered (or chose not to) itself.
+ * (1-based): a status code, or 'handled' when it answered (or chose not to) itself. It listens on
+ * `host`: loopback, unless a container must reach it through the host's gateway (`0.0.0.0`).
  */
-export async function startReceiver(behaviour: Behaviour = () => 200) {
+export async function startReceiver(behaviour: Behaviour = () => 200, host = '127.0.0.1') {
   const received: Received[] = []
   const waiters: { n: number; resolve: () => void }[] = []
   let current = behaviour
@@ -44,7 +45,7 @@ export async function startReceiver(behaviour: Behaviour = () => 200) {
       }
     })
   })
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
+  await new Promise<void>((resolve) => server.listen(0, host, resolve))
   const port = (server.address() as AddressInfo).port
   return {
     url: `http://127.0.0.1:${port}/webhooks`,

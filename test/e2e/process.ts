@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
 import { afterEach } from 'vitest'
 
@@ -108,4 +109,13 @@ export function killedAfterEach(): { running: RunningCli[]; cleanups: (() => Pro
     while (cleanups.length) await cleanups.pop()!()
   })
   return { running, cleanups }
+}
+
+/** A port nothing listens on now: one the system gave out on loopback and took back. */
+export async function freePort(): Promise<number> {
+  const srv = createServer()
+  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))
+  const port = (srv.address() as { port: number }).port
+  await new Promise<void>((r) => srv.close(() => r()))
+  return port
 }

@@ -1,8 +1,8 @@
-import { createServer } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { SECRET, cardPayload, makeSandbox, tempFile, type TestSandbox } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
+import { freePort } from './process.js'
 
 const cleanups: (() => Promise<unknown> | unknown)[] = []
 afterEach(async () => {
@@ -36,14 +36,6 @@ async function eventWhen(sb: TestSandbox, reference: string, check: (ev: any) =>
     if (ev && check(ev)) return ev
     await change
   }
-}
-
-async function freePort(): Promise<number> {
-  const srv = createServer()
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r))
-  const port = (srv.address() as { port: number }).port
-  await new Promise<void>((r) => srv.close(() => r()))
-  return port
 }
 
 describe('webhook delivery to a real receiver', () => {

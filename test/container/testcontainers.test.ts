@@ -1,0 +1,68 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it } from 'vitest'
+import { PaysandboxContainer, type StartedPaysandboxContainer } from 'paysandbox/testcontainers'
+import { encryptChargeData } from '../../src/cards/crypto.js'
+import { api } from '../e2e/process.js'
+import { cardPayload } from '../helpers.js'
+import { startReceiver } from '../receiver.js'
+
+/**
+ * The Testcontainers module, imported as a user imports it (the package's `./testcontainers`
+ * export, from dist/), against the image the project's global setup built. Ryuk is off
+ * (TESTCONTAINERS_RYUK_DISABLED, vitest.config.ts): its image cannot be pulled here, so each test
+ * stops its container itself.
+ */
+
+const started: StartedPaysandboxContainer[] = []
+const closers: (() => Promise<unknown>)[] = []
+afterEach(async () => {
+  while (started.length) await started.pop()!.stop()
+  while (closers.length) await closers.pop()!()
+})
+
+describe('PaysandboxContainer', () => {
+  it('starts the image with a scenario pack and gives the URL and keys', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-pack-'))
+    const pack = join(dir, 'funded.yaml')
+    writeFileSync(pack, 'name: funded\nsettings:\n  opening_balance: 4321\n')
+    const sandbox = await new PaysandboxContainer().withScenarios(pack).start()
+    started.push(sandbox)
+
+    expect(sandbox.getUrl()).toMatch(/^http:\/\/[^:]+:\d+$/)
+    expect([sandbox.getSecretKey(), sandbox.getPublicKey(), sandbox.getEncryptionKey()]).toEqual(['sk_test_sandbox', 'pk_test_sandbox', 'sandbox-encryption-key-012345678'])
+    const balances = await api(sandbox.getUrl(), sandbox.getSecretKey(), 'GET', '/merchant/api/v1/balances')
+    expect(balances.body.data.NGN.available_balance).toBe(4321)
+    const card = cardPayload('4084127883172787')
+    const charged = await api(sandbox.getUrl(), sandbox.getSecretKey(), 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(card, sandbox.getEncryptionKey()) })
+    expect([charged.status, charged.body.data.status]).toEqual([200, 'success'])
+  })
+
+  it('takes keys, the control token, a webhook receiver on this machine and any SANDBOX_* setting', async () => {
+    const hook = await startReceiver(() => 200, '0.0.0.0')
+    closers.push(() => hook.close())
+    const sandbox = await new PaysandboxContainer()
+      .withSecretKey('sk_test_tc')
+      .withControlToken('tc-token')
+      .withWebhookUrl(`http://host.docker.internal:${hook.port}/webhooks`)
+      .withEnvironment({ SANDBOX_JOURNAL_SIZE: '5' })
+      .start()
+    started.push(sandbox)
+    expect([sandbox.getSecretKey(), sandbox.getPublicKey()]).toEqual(['sk_test_tc', 'pk_test_tc'])
+
+    const card = cardPayload('4084127883172787')
+    await api(sandbox.getUrl(), sandbox.getSecretKey(), 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(card, sandbox.getEncryptionKey()) })
+    await hook.waitFor(1)
+    expect(hook.received[0].body).toMatchObject({ event: 'charge.success', data: { payment_reference: card.reference } })
+
+    // the control API from this machine: with the token's headers only
+    const clock = (headers: Record<string, string>) => fetch(`${sandbox.getUrl()}/_sandbox/clock`, { headers: { authorization: `Bearer ${sandbox.getSecretKey()}`, ...headers } })
+    expect((await clock(sandbox.getControlHeaders())).status).toBe(200)
+    expect((await clock({})).status).toBe(403)
+  })
+
+  it('refuses a live key before any container is made', async () => {
+    await expect(new PaysandboxContainer().withSecretKey('sk_live_nope').start()).rejects.toThrow('live keys are never accepted by the sandbox')
+  })
+})
