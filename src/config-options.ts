@@ -207,6 +207,7 @@ export const OPTIONS = {
   port: option({ flag: '-p, --port <port>', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
   host: option({ flag: '--host <host>', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
   data: option({ flag: '--data <file>', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
+  load: option({ flag: '--load <file>', help: 'restore a namespace from this snapshot at start, under its key (sandbox snapshot writes one); repeatable', field: 'loadFiles' }, files),
   scenarios: option({ flag: '--scenarios <file>', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
   secretKey: option({ flag: '--secret-key <key>', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),
   encryptionKey: option({ flag: '--encryption-key <key>', help: 'encryption key (32 characters) of the default merchant and of namespaces made on the fly', field: 'encryptionKey' }, checked(DEFAULT_ENCRYPTION_KEY, checkEncryptionKey)),
