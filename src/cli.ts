@@ -48,6 +48,7 @@ Examples:
   $ sandbox start                          # http://127.0.0.1:4010, in-memory store
   $ sandbox start --port 0                 # a free port, printed in the ready line
   $ sandbox start --data .sandbox.json     # persisted; reloaded on the next start
+  $ sandbox start --load test/fixtures/funded.snapshot.json   # a namespace restored from a snapshot (sandbox snapshot)
   $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci
   $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)
   $ sandbox start --tls --proxy            # https://127.0.0.1:4443 and a proxy on http://127.0.0.1:4080
