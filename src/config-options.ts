@@ -20,6 +20,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** What a call's secret key must look like to name a namespace (docs/behaviour.md 1): the API's and a snapshot's `key` alike. */
+export const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
+
 /**
  * Plain checks, no zod: resolving a config is on the start-up path of every `sandbox start`, and
  * zod is loaded only when a merchants file has to be validated.

@@ -1,3 +1,4 @@
+import { KEY_SHAPE } from '../config-options.js'
 import type { CollectionSpec } from './collection.js'
 import type { Snapshot, Upgrade } from './persistence.js'
 import { FORMAT } from './recovery.js'
@@ -39,8 +40,6 @@ export class SnapshotError extends Error {
 const MAX_ISSUES = 20
 const FIELDS = ['paysandbox', 'key', 'clock', 'records']
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/
-/** a test secret key, as the API takes one (src/http/middleware/secret-key.ts) */
-const TEST_KEY = /^sk_test_[A-Za-z0-9_-]{1,200}$/
 
 /**
  * The snapshot `raw` stands for, its records carried over to the current format, or throws
@@ -64,7 +63,7 @@ export function readSnapshot(raw: unknown, collections: readonly CollectionSpec[
   const key = doc.key
   if (typeof key !== 'string') note('key', 'must be a test secret key (sk_test_...)')
   else if (key.startsWith('sk_live_')) note('key', 'live keys are never accepted by the sandbox')
-  else if (!TEST_KEY.test(key)) note('key', 'must be a test secret key (sk_test_ and 1-200 letters, digits, _ or -)')
+  else if (!KEY_SHAPE.test(key)) note('key', 'must be a test secret key (sk_test_ and 1-200 letters, digits, _ or -)')
   const clock = doc.clock
   if (!isObject(clock)) note('clock', 'must be an object: { "now": an ISO 8601 time, "frozen": true or false }')
   else {
