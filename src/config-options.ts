@@ -222,6 +222,7 @@ export const OPTIONS = {
   journalBodyBytes: option({ flag: '--journal-body-bytes <n>', help: 'bytes of each request and response body the journal keeps; longer ones are cut', field: 'journalBodyBytes' }, whole(256, 1 << 20, 4096)),
   journalBytes: option({ flag: '--journal-bytes <n>', help: 'bytes of journal entries kept per namespace', field: 'journalBytes' }, whole(64 << 10, 64 << 20, 4 << 20)),
   journalTotalBytes: option({ flag: '--journal-total-bytes <n>', help: 'bytes of journal entries kept in all namespaces', field: 'journalTotalBytes' }, whole(64 << 10, 4 << 30, 64 << 20)),
+  snapshotBytes: option({ flag: '--snapshot-bytes <n>', help: 'bytes a snapshot sent to POST /_sandbox/snapshot may have', field: 'snapshotBytes' }, whole(1 << 20, 1 << 30, 16 << 20)),
   maxNamespaces: option({ flag: '--max-namespaces <n>', help: 'namespaces (secret keys) kept at most', field: 'maxNamespaces' }, whole(1, 100_000, 1000)),
   maxEvents: option({ flag: '--max-events <n>', help: 'settled events kept per namespace; pending deliveries are not counted', field: 'maxEvents' }, whole(1, 1_000_000, 10_000)),
   webhookRetrySchedule: option({ flag: '--webhook-retry-schedule <seconds>', help: 'delays between webhook attempts, comma-separated', field: 'webhookRetrySchedule' }, schedule),

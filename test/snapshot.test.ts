@@ -211,6 +211,21 @@ describe('GET and POST /_sandbox/snapshot', () => {
     expect(JSON.stringify(await take(sb))).toBe(JSON.stringify(snap))
   })
 
+  it('takes a body up to --snapshot-bytes, 16 MiB by default where other control calls take 1 MiB; 413 past it', async () => {
+    const small = await sandbox({ frozen: true, snapshotBytes: 1 << 20 })
+    const good = await take(small)
+    const big = structuredClone(good)
+    big.records.meta.ns.name = 'x'.repeat(1_100_000)
+    const before = JSON.stringify(good)
+    expect(await restore(small, big)).toMatchObject({ status: 413, body: { status: false, message: 'Request body is too large', data: { limit_bytes: 1 << 20 } } })
+    expect(JSON.stringify(await take(small))).toBe(before)
+    const roomy = await sandbox({ frozen: true })
+    await ok(restore(roomy, big))
+    expect((await take(roomy)).records.meta.ns.name).toHaveLength(1_100_000)
+    // any other control call keeps the limit of every body
+    expect((await roomy.call('POST', '/_sandbox/clock/freeze', { frozen: true, pad: 'x'.repeat(1_100_000) })).status).toBe(413)
+  })
+
   it('under --data, is in the file once acknowledged', async () => {
     const file = tempFile()
     const a = await sandbox({ frozen: true })
