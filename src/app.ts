@@ -21,6 +21,8 @@ const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/)/
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
+/** A snapshot put back (docs/behaviour.md 0.10): the limit of `--snapshot-bytes`. */
+const SNAPSHOT = /^\/_sandbox\/snapshot$/
 
 /**
  * The whole HTTP API as a function of the wired sandbox: tests build it over an in-memory store
@@ -33,7 +35,7 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   const app = new Hono<AppEnv>()
 
   // every request: journaled (once it has a namespace), durable before it is answered, its body limited
-  const every = [journal({ journal: deps.journal, clocks, random: deps.random }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: { path: IDENTITY, maxSize: config.identityBodyLimit } })]
+  const every = [journal({ journal: deps.journal, clocks, random: deps.random }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: [{ path: IDENTITY, maxSize: config.identityBodyLimit }, { path: SNAPSHOT, maxSize: config.snapshotBytes }] })]
   const key = secretKey({ namespaces, strictKeys: config.strictKeys })
   const loopback = loopbackOnly({ controlToken: config.controlToken })
   const api = chain([...every, key, armedFault({ faults })], errorEnvelope)

@@ -1,9 +1,9 @@
 import { Command, CommanderError } from 'commander'
-import { readFileSync } from 'node:fs'
+import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
-import { ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
+import { clientFromEnv, ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
 import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
 import { collect, flagOption } from './flags.js'
@@ -48,6 +48,7 @@ Examples:
   $ sandbox start                          # http://127.0.0.1:4010, in-memory store
   $ sandbox start --port 0                 # a free port, printed in the ready line
   $ sandbox start --data .sandbox.json     # persisted; reloaded on the next start
+  $ sandbox start --load test/fixtures/funded.snapshot.json   # a namespace restored from a snapshot (sandbox snapshot)
   $ sandbox start --scenarios my-cards.yaml --secret-key sk_test_ci
   $ sandbox start --detach --port 4010     # returns once ready; writes .sandbox.pid (stop: sandbox stop)
   $ sandbox start --tls --proxy            # https://127.0.0.1:4443 and a proxy on http://127.0.0.1:4080
@@ -144,6 +145,38 @@ Examples:
       }
       const { trustText } = await import('./reach/trust.js')
       process.stdout.write(opts.path ? `${ca.certPath}\n` : trustText(ca.certPath, ca.created))
+    })
+
+  program
+    .command('snapshot')
+    .description("write a running sandbox's namespace as a snapshot (JSON), for --load or POST /_sandbox/snapshot")
+    .option('--key <key>', "the namespace's secret key", keysFromEnv().secretKey)
+    .option('--output <file>', 'write the snapshot here instead of stdout')
+    .option('--base-url <url>', 'the running sandbox (env: SANDBOX_URL)', clientFromEnv().baseUrl)
+    .option('--control-token <token>', "the sandbox's control token, when it is called beyond loopback (env: SANDBOX_CONTROL_TOKEN)", clientFromEnv().controlToken)
+    .addHelpText('after', `\nExamples:\n  $ sandbox snapshot --key sk_test_ci --output test/fixtures/funded.snapshot.json\n  $ sandbox start --load test/fixtures/funded.snapshot.json`)
+    .action(async (opts: { key: string; output?: string; baseUrl: string; controlToken?: string }) => {
+      const url = `${opts.baseUrl.replace(/\/+$/, '')}/_sandbox/snapshot`
+      let res: Response
+      try {
+        res = await fetch(url, { headers: { authorization: `Bearer ${opts.key}`, ...(opts.controlToken && { 'x-sandbox-control-token': opts.controlToken }) } })
+      } catch (e) {
+        die(`cannot reach ${opts.baseUrl}: ${(e as Error).message}`, 1)
+      }
+      const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: unknown } | null
+      if (!res.ok || !body?.status || !body.data) die(`the sandbox answered ${res.status}: ${body?.message ?? 'no snapshot'}`, 1)
+      // two spaces a level and a newline at the end: a committed snapshot reads well in a diff
+      const text = `${JSON.stringify(body.data, null, 2)}\n`
+      if (!opts.output) return void process.stdout.write(text)
+      // whole or not at all: a snapshot cut short by a failed write never replaces the one there
+      const temp = `${opts.output}.${process.pid}.tmp`
+      try {
+        writeFileSync(temp, text)
+        renameSync(temp, opts.output)
+      } catch (e) {
+        rmSync(temp, { force: true })
+        die(`cannot write ${opts.output}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`, 1)
+      }
     })
 
   registerReplay(program, die)
@@ -261,7 +294,7 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
     running = await startServer(config, { lazy: true })
   } catch (e) {
     // by name: the classes live in modules that start-up does not load
-    if (e instanceof Error && ['PackError', 'DataFileError', 'CaError', 'ReachError'].includes(e.name)) die(e.message)
+    if (e instanceof Error && ['PackError', 'DataFileError', 'CaError', 'ReachError', 'SnapshotError'].includes(e.name)) die(e.message)
     const err = e as NodeJS.ErrnoException
     if (err.code === 'EADDRINUSE') die(`port ${config.port} on ${config.host} is already in use (try --port 0)`)
     if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') die(`cannot listen on ${config.host}:${config.port} (${err.code})`)

@@ -33,7 +33,8 @@ interface NsTimers {
 }
 
 const META = 'meta'
-const CLOCK_KEY = 'clock'
+/** the key of a namespace's clock record in its `meta` collection */
+export const CLOCK_KEY = 'clock'
 const TIMERS = 'timers'
 
 /** The timers of a namespace, as a data file must hold them (validate.ts). */
@@ -71,11 +72,19 @@ export class Clocks {
     }
     // a reset empties a namespace's timers and clock; a failed write puts them back as the file
     // has them (docs/behaviour.md 0.4)
-    store.registerState({ reset: (ns) => this.#reset(ns), restored: (ns) => this.#reload(ns) })
+    store.registerState({
+      reset: (ns) => this.#reset(ns),
+      restored: (ns) => this.#reload(ns, RETRY_AFTER_UNDO),
+      // a snapshot's timers are armed at once, as a start arms those of the file
+      replaced: (ns) => this.#reload(ns, 0),
+    })
   }
 
-  /** Forgets what this namespace's clock read from the store, and takes its timers from it again. */
-  #reload(ns: string): void {
+  /**
+   * Forgets what this namespace's clock read from the store, and takes its timers from it again;
+   * arms them `armAfter` ms later.
+   */
+  #reload(ns: string, armAfter: number): void {
     this.#offsets.delete(ns)
     this.#frozen.delete(ns)
     const t = this.#timers.get(ns)
@@ -89,7 +98,16 @@ export class Clocks {
     if (!this.#store.hasNamespace(ns)) return
     for (const timer of this.#store.col<Timer>(ns, TIMERS).values()) this.#push(ns, { ...timer, seq: ++this.#seq })
     // a timer whose firing was undone fires again, but not at once: the disk may still be full
-    setTimeout(() => this.#arm(ns), RETRY_AFTER_UNDO).unref()
+    if (armAfter) setTimeout(() => this.#arm(ns), armAfter).unref()
+    else this.#arm(ns)
+  }
+
+  /**
+   * The `clock` record of a namespace whose clock is to read `now` at this moment, standing still
+   * there or running on from it (a snapshot restored, docs/behaviour.md 0.10).
+   */
+  recordAt(now: number, frozen: boolean): { offset_ms: number; frozen_at: number | null } {
+    return frozen ? { offset_ms: 0, frozen_at: now } : { offset_ms: now - this.#wallNow(), frozen_at: null }
   }
 
   /** Registers what a kind of timer does. */

@@ -20,6 +20,9 @@ export class ConfigError extends Error {
   }
 }
 
+/** What a call's secret key must look like to name a namespace (docs/behaviour.md 1): the API's and a snapshot's `key` alike. */
+export const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
+
 /**
  * Plain checks, no zod: resolving a config is on the start-up path of every `sandbox start`, and
  * zod is loaded only when a merchants file has to be validated.
@@ -207,6 +210,7 @@ export const OPTIONS = {
   port: option({ flag: '-p, --port <port>', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
   host: option({ flag: '--host <host>', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
   data: option({ flag: '--data <file>', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
+  load: option({ flag: '--load <file>', help: 'restore a namespace from this snapshot at start, under its key (sandbox snapshot writes one); repeatable', field: 'loadFiles' }, files),
   scenarios: option({ flag: '--scenarios <file>', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
   secretKey: option({ flag: '--secret-key <key>', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),
   encryptionKey: option({ flag: '--encryption-key <key>', help: 'encryption key (32 characters) of the default merchant and of namespaces made on the fly', field: 'encryptionKey' }, checked(DEFAULT_ENCRYPTION_KEY, checkEncryptionKey)),
@@ -218,6 +222,7 @@ export const OPTIONS = {
   journalBodyBytes: option({ flag: '--journal-body-bytes <n>', help: 'bytes of each request and response body the journal keeps; longer ones are cut', field: 'journalBodyBytes' }, whole(256, 1 << 20, 4096)),
   journalBytes: option({ flag: '--journal-bytes <n>', help: 'bytes of journal entries kept per namespace', field: 'journalBytes' }, whole(64 << 10, 64 << 20, 4 << 20)),
   journalTotalBytes: option({ flag: '--journal-total-bytes <n>', help: 'bytes of journal entries kept in all namespaces', field: 'journalTotalBytes' }, whole(64 << 10, 4 << 30, 64 << 20)),
+  snapshotBytes: option({ flag: '--snapshot-bytes <n>', help: 'bytes a snapshot sent to POST /_sandbox/snapshot may have', field: 'snapshotBytes' }, whole(1 << 20, 1 << 30, 16 << 20)),
   maxNamespaces: option({ flag: '--max-namespaces <n>', help: 'namespaces (secret keys) kept at most', field: 'maxNamespaces' }, whole(1, 100_000, 1000)),
   maxEvents: option({ flag: '--max-events <n>', help: 'settled events kept per namespace; pending deliveries are not counted', field: 'maxEvents' }, whole(1, 1_000_000, 10_000)),
   webhookRetrySchedule: option({ flag: '--webhook-retry-schedule <seconds>', help: 'delays between webhook attempts, comma-separated', field: 'webhookRetrySchedule' }, schedule),

@@ -117,6 +117,15 @@ export function keysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey: 
   return { secretKey: env[OPTIONS.secretKey.env] ?? DEFAULT_SECRET_KEY, encryptionKey: env[OPTIONS.encryptionKey.env] ?? DEFAULT_ENCRYPTION_KEY }
 }
 
+/**
+ * Where a command that calls a running sandbox (`sandbox snapshot`) finds it when no flag says:
+ * `SANDBOX_URL` (as the GitHub Action exports it), else the default port on loopback; and the
+ * control token of `SANDBOX_CONTROL_TOKEN`.
+ */
+export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): { baseUrl: string; controlToken?: string } {
+  return { baseUrl: env.SANDBOX_URL || `http://127.0.0.1:${OPTIONS.port.reader.default}`, controlToken: env[OPTIONS.controlToken.env] || undefined }
+}
+
 /** The live service's test keys `sandbox verify --against` uses (docs/behaviour.md 10.6): KORAPAY_*, unset when absent. */
 export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey?: string; publicKey?: string; encryptionKey?: string } {
   return { secretKey: env[LIVE_KEY_ENV.secretKey] || undefined, publicKey: env[LIVE_KEY_ENV.publicKey] || undefined, encryptionKey: env[LIVE_KEY_ENV.encryptionKey] || undefined }

@@ -2,7 +2,7 @@ import { VERSION } from './version.js'
 import { Clocks, TIMERS_SPEC } from './clock.js'
 import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
-import { META_SPEC, Namespaces } from './namespaces.js'
+import { META_SPEC, Namespaces, snapshotIssues } from './namespaces.js'
 import { PACKS_SPEC, Scenarios } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
 import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
@@ -15,6 +15,9 @@ import { AREAS, type ServicesOf } from './areas.js'
 import type { AnyArea } from './http/area.js'
 import type { CollectionSpec } from './store/collection.js'
 import { Store } from './store/store.js'
+import { readSnapshot, SnapshotError, type NamespaceSnapshot } from './store/snapshot.js'
+import type { Upgrade } from './store/persistence.js'
+import { readDocumentFile } from './files.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
 import { Faults } from './faults.js'
@@ -27,6 +30,24 @@ const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, LEDGER_SPEC
 /** Every collection a sandbox of these areas keeps: the store holds no other. */
 export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] => [...ENGINE_COLLECTIONS, ...areas.flatMap((a) => a.collections ?? [])]
 
+/** How a data file (or a snapshot) of an older format is carried over, declared by the modules whose records changed shape. */
+const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER]
+
+/**
+ * The snapshots of `--load` (docs/behaviour.md 0.10), each read and checked as `POST
+ * /_sandbox/snapshot` checks one, before the data file is opened: a bad one refuses the start
+ * (SnapshotError, naming the file and the field) and changes no file.
+ */
+function readLoadFiles(config: Config, collections: readonly CollectionSpec[]): { snap: NamespaceSnapshot; source: string }[] {
+  return config.loadFiles.map((file) => {
+    const raw = readDocumentFile(file, (why) => new SnapshotError({ snapshot: why.message }, file))
+    const snap = readSnapshot(raw, collections, UPGRADES, file)
+    const issues = snapshotIssues(snap, snap.key, config)
+    if (Object.keys(issues).length) throw new SnapshotError(issues, file)
+    return { snap, source: file }
+  })
+}
+
 /**
  * The sandbox's state and services, wired once: what the HTTP app (app.ts) is a function of. The
  * kit is built here; each area of the list builds its own services from it (src/areas.ts).
@@ -37,7 +58,9 @@ export type Deps<L extends readonly AnyArea[] = typeof AREAS> = Kit & ServicesOf
 export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L): Promise<Deps<L>> {
   // packs first: a bad pack file is refused before anything touches the data file
   const packs = Scenarios.loadPacks(config.scenarioFiles)
-  const store = await Store.open({ file: config.dataFile, collections: collectionsOf(areas), upgrades: [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER], hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const collections = collectionsOf(areas)
+  const loads = readLoadFiles(config, collections)
+  const store = await Store.open({ file: config.dataFile, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md 0.7)
   const random = new Random(config.seed, store)
@@ -71,6 +94,16 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   }
   webhooks.resume()
   clocks.start()
+  // each snapshot of --load under its key, in the file before the start is ready
+  if (loads.length) {
+    try {
+      namespaces.restoreAll(loads)
+      await store.sync()
+    } catch (e) {
+      await closeDeps(kit)
+      throw e
+    }
+  }
   return built as Deps<L>
 }
 

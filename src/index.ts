@@ -32,6 +32,7 @@ export { createDeps, type Deps } from './deps.js'
  *   scenarios: ['test/fixtures/my-cards.yaml'],     // extra scenario packs, later wins
  *   merchants: 'test/fixtures/merchants.yaml',      // several merchants with their own keys
  *   data: '/tmp/sandbox.json',                      // persist, and reload on the next start
+ *   load: ['test/fixtures/funded.snapshot.json'],   // namespaces restored from snapshots at start (sandbox snapshot writes them)
  *   strictKeys: true,                               // only configured keys are accepted
  *   intercept: true,                                // this process's calls to https://api.korapay.com answered here
  *   tls: true, proxy: true,                         // HTTPS and the proxy, on free ports (httpsUrl, proxyUrl)

@@ -1,9 +1,11 @@
-import { CLOCK_META, type Clocks } from './clock.js'
+import { CLOCK_KEY, CLOCK_META, type Clocks } from './clock.js'
 import { RANDOM_META } from './random.js'
 import type { Config, Merchant } from './config.js'
 import type { CollectionSpec } from './store/collection.js'
 import type { Frozen } from './store/frozen.js'
 import type { Store } from './store/store.js'
+import { FORMAT } from './store/recovery.js'
+import { SnapshotError, type NamespaceSnapshot, type SnapshotIssues } from './store/snapshot.js'
 import { STRING, maybe } from './store/validate.js'
 
 /** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
@@ -24,6 +26,22 @@ const KEY = 'ns'
 export const META_SPEC: CollectionSpec = {
   name: META,
   keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META, ...RANDOM_META },
+}
+
+/**
+ * What a snapshot restored under `key` must hold beyond what the store checks of its records
+ * (docs/behaviour.md 0.10): its merchant, of its own key; no clock record (the document's `clock`
+ * is the clock); a configured key under --strict-keys.
+ */
+export function snapshotIssues(snap: NamespaceSnapshot, key: string, config: Pick<Config, 'strictKeys' | 'merchants'>): SnapshotIssues {
+  const issues: SnapshotIssues = {}
+  const meta = snap.records[META] ?? {}
+  const merchant = meta[KEY] as Record<string, unknown> | undefined
+  if (!merchant) issues[`records.${META}.${KEY}`] = "is required: the namespace's merchant (its keys, encryption key, webhook URL)"
+  else if (merchant.secret_key !== snap.key) issues[`records.${META}.${KEY}.secret_key`] = `must be the snapshot's key (${snap.key})`
+  if (CLOCK_KEY in meta) issues[`records.${META}.${CLOCK_KEY}`] = 'is not allowed: the namespace clock is the snapshot\'s "clock"'
+  if (config.strictKeys && !config.merchants.some((m) => m.secret_key === key)) issues.key = `${key} is not a configured key (--strict-keys)`
+  return issues
 }
 
 export type Seeder = (ns: string) => void
@@ -106,6 +124,55 @@ export class Namespaces {
     const meta = this.#store.col<NsMeta>(ns, META).put(KEY, this.#fresh(ns))
     this.#seed(ns)
     return meta
+  }
+
+  /**
+   * The namespace whole as one document (docs/behaviour.md 0.10): its key, its clock as it reads
+   * now, and every record of it; the clock's own record is the document's `clock`.
+   */
+  snapshot(ns: string): NamespaceSnapshot {
+    this.resolve(ns)
+    const now = this.#clocks.now(ns)
+    const records = this.#store.namespaceRecords(ns)
+    const { [CLOCK_KEY]: _clock, ...meta } = records[META]
+    return { paysandbox: FORMAT, key: ns, clock: { now: new Date(now).toISOString(), frozen: this.#clocks.frozenAt(ns) !== null }, records: { ...records, [META]: meta } }
+  }
+
+  /**
+   * Replaces the namespace `key` (the snapshot's own when absent) with a snapshot's document
+   * (docs/behaviour.md 0.10), or throws SnapshotError naming each bad field and changes nothing.
+   */
+  restore(raw: unknown, key?: string): Frozen<NsMeta> {
+    const snap = this.#store.readSnapshot(raw)
+    return this.restoreAll([{ snap, key }])[0]
+  }
+
+  /**
+   * Replaces each namespace with its snapshot (read by `Store.readSnapshot` or `readSnapshot`),
+   * under `key` or else the snapshot's own, once all of them passed; otherwise throws
+   * SnapshotError for the first that did not, and changes nothing. A snapshot of another key
+   * takes this key's merchant (its keys, name, encryption key) and keeps the rest. What every part
+   * keeps of a namespace is rebuilt through `Store.registerState`.
+   */
+  restoreAll(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): Frozen<NsMeta>[] {
+    const known = new Set(this.#store.namespaces())
+    for (const { snap, key = snap.key, source } of list) {
+      const issues = snapshotIssues(snap, key, this.#config)
+      if (!known.has(key)) {
+        known.add(key)
+        if (known.size > this.#config.maxNamespaces) issues.key ??= `at most ${this.#config.maxNamespaces} namespaces are kept (--max-namespaces)`
+      }
+      if (Object.keys(issues).length) throw new SnapshotError(issues, source)
+    }
+    return list.map(({ snap, key = snap.key }) => {
+      const meta = snap.records[META]
+      const merchant = meta[KEY] as NsMeta
+      // another key's snapshot: this key's merchant, with the snapshot's webhook URL and date
+      const own = key === snap.key ? merchant : { ...this.#fresh(key), webhook_url: merchant.webhook_url ?? null, ...(typeof merchant.created_at === 'string' && { created_at: merchant.created_at }) }
+      const clock = this.#clocks.recordAt(Date.parse(snap.clock.now), snap.clock.frozen)
+      this.#store.replaceNamespace(key, { ...snap.records, [META]: { ...meta, [KEY]: own, [CLOCK_KEY]: clock } })
+      return this.get(key)!
+    })
   }
 
   #fresh(key: string): NsMeta {

@@ -33,7 +33,7 @@ type Fetch = (req: Request, env: unknown) => Response | Promise<Response>
  * With `lazy` (the CLI), the socket opens as soon as the HTTP layer is loaded and the rest of
  * the app (validation, services, scenario pack) loads right after: the health check answers at
  * once and any other request waits for the load. Whatever can refuse a start (a scenario pack, a
- * data file) is still checked before the socket opens.
+ * data file, a snapshot to load) is still checked before the socket opens.
  */
 export async function startServer(config: Config, { lazy = false } = {}): Promise<RunningServer> {
   const startedAt = Date.now()
@@ -48,7 +48,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   }
   // --record (docs/behaviour.md 14.5): its flow file is opened before the socket, so a start it refuses opens none
   const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
-  const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0
+  const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0 || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
     loaded = lazy && !canRefuse ? undefined : Promise.resolve(await load())

@@ -23,9 +23,6 @@ const HTTP_PORT = 4010
 /** where the files given to the container go in it */
 const FILES_DIR = '/paysandbox'
 
-/** the variable of `--load` (a snapshot file, restored under its key at start) */
-const LOAD_ENV = 'SANDBOX_LOAD'
-
 /** the name the host's gateway has inside the container (docker's `host-gateway`) */
 export const HOST_FROM_CONTAINER = 'host.docker.internal'
 
@@ -53,7 +50,7 @@ export class PaysandboxContainer extends GenericContainer {
 
   /** a snapshot file from this machine, restored under its key at start (`--load`, SANDBOX_LOAD); repeatable */
   withLoad(file: string): this {
-    return this.#withFile(LOAD_ENV, file)
+    return this.#withFile(OPTIONS.load.env, file)
   }
 
   /** the default merchant's secret key (`--secret-key`) */

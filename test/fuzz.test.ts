@@ -398,6 +398,18 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => '/_sandbox/clock/advance', body: () => ({ seconds: 1 }) },
   { method: 'POST', path: () => '/_sandbox/clock/advance', body: () => ({ to: '2030-01-01T00:00:00.000Z' }), label: 'to' },
   { method: 'POST', path: () => '/_sandbox/clock/freeze', body: () => ({ frozen: true }) },
+  { method: 'GET', path: () => '/_sandbox/snapshot' },
+  {
+    method: 'POST',
+    path: () => '/_sandbox/snapshot',
+    // the smallest snapshot of the namespace itself (docs/behaviour.md 0.10): its merchant, nothing else
+    body: (fx) => ({
+      paysandbox: 3,
+      key: fx.key,
+      clock: { now: '2026-01-01T00:00:00.000Z', frozen: true },
+      records: { meta: { ns: { secret_key: fx.key, public_key: fx.key.replace(/^sk_/, 'pk_'), name: 'Fuzz', email: 'fuzz@example.com', encryption_key: ENC_KEY, webhook_url: null, created_at: '2026-01-01T00:00:00.000Z' } } },
+    }),
+  },
   { method: 'GET', path: () => '/_sandbox/scenarios' },
   {
     method: 'POST',

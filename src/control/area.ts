@@ -7,6 +7,7 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
 import { PackError } from '../scenario/index.js'
+import { SnapshotError } from '../store/snapshot.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { CONTROL_MSG } from './messages.js'
@@ -38,6 +39,23 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const ns = c.get('ns')
         deps.namespaces.reset(ns)
         return ok(c, CONTROL_MSG.RESET, { namespace: ns, clock: clockData(deps, ns) })
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'getSnapshot', summary: "The key's namespace whole as one JSON document: its key, clock and every record (docs/behaviour.md 0.10)",
+      handler: (c, deps) => ok(c, MSG.SUCCESS, deps.namespaces.snapshot(c.get('ns'))),
+    },
+    {
+      method: 'post', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'restoreSnapshot', summary: "Replace the key's namespace with a snapshot (the body: a document GET /_sandbox/snapshot gave)",
+      handler: async (c, deps) => {
+        const ns = c.get('ns')
+        try {
+          deps.namespaces.restore(await readJsonObject(c, { asSent: true }), ns)
+        } catch (e) {
+          if (e instanceof SnapshotError) throw invalid(e.issues)
+          throw e
+        }
+        return ok(c, CONTROL_MSG.SNAPSHOT_RESTORED, { namespace: ns, clock: clockData(deps, ns) })
       },
     },
     {

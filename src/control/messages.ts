@@ -1,6 +1,7 @@
 /** The texts of the control API alone (docs/behaviour.md 9). */
 export const CONTROL_MSG = {
   RESET: 'Namespace reset',
+  SNAPSHOT_RESTORED: 'Namespace restored from the snapshot',
   CLOCK_ADVANCED: 'Clock advanced',
   CLOCK_FROZEN: 'Clock frozen',
   CLOCK_RUNNING: 'Clock running',

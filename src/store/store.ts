@@ -1,6 +1,7 @@
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
 import type { NamespaceState } from './namespace-state.js'
+import { readSnapshot, type NamespaceSnapshot } from './snapshot.js'
 import type { Delta, Persisted, Persistence, Snapshot, Upgrade } from './persistence.js'
 import { durableState } from './recovery.js'
 import { Records } from './records.js'
@@ -109,6 +110,40 @@ export class Store implements ChangeSink, Persisted {
     this.#applyReset(ns, keep)
     this.#log?.reset(ns, keep)
     for (const state of this.#states) state.reset(ns)
+  }
+
+  /**
+   * Replaces a namespace's records with these (a snapshot's, already read by `readSnapshot`): the
+   * namespace is reset, the records put in the order given, then what was registered takes up what
+   * it reads from them (namespace-state.ts). With a file, all of it is one change to make durable.
+   */
+  replaceNamespace(ns: string, records: NamespaceSnapshot['records']): void {
+    this.resetNamespace(ns)
+    for (const [name, recs] of Object.entries(records)) {
+      const col = this.col(ns, name)
+      for (const [key, record] of Object.entries(recs)) col.put(key, record as object)
+    }
+    for (const state of this.#states) state.replaced?.(ns)
+  }
+
+  /** A snapshot's document read and checked against this store's collections (snapshot.ts); throws SnapshotError. */
+  readSnapshot(raw: unknown, source?: string): NamespaceSnapshot {
+    return readSnapshot(raw, [...this.#specs.values()], this.#upgrades, source)
+  }
+
+  /** A namespace's records: every collection that holds one, by name, each record in the order it was first written. */
+  namespaceRecords(ns: string): NamespaceSnapshot['records'] {
+    const out: NamespaceSnapshot['records'] = {}
+    const cols = this.#namespaces.get(ns)
+    if (!cols) return out
+    for (const name of [...cols.keys()].sort()) {
+      const col = cols.get(name)!
+      if (!col.size) continue
+      const records: Record<string, unknown> = {}
+      for (const [key, json] of col.jsonEntries()) records[key] = JSON.parse(json)
+      out[name] = records
+    }
+    return out
   }
 
   /** Drops a namespace entirely. */

@@ -12,7 +12,7 @@ import type { Delta, Snapshot } from './persistence.js'
 
 type Check = [test: (v: unknown) => boolean, what: string]
 
-const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
+export const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
 export const STRING: Check = [(v) => typeof v === 'string', 'a string']
 export const NUMBER: Check = [(v) => typeof v === 'number' && Number.isFinite(v), 'a finite number']
 export const OBJECT: Check = [isObject, 'an object']
@@ -31,15 +31,23 @@ export interface RecordRules {
   check?: (record: Record<string, unknown>) => string | null
 }
 
-/** What is wrong with a record, or null. */
-export function recordProblem(rules: RecordRules | undefined, key: string, record: unknown): string | null {
-  if (!isObject(record)) return 'the record must be an object'
+/** What is wrong with a record, and the field it is wrong in (none: the record as a whole), or null. */
+export function recordIssue(rules: RecordRules | undefined, key: string, record: unknown): { field?: string; problem: string } | null {
+  if (!isObject(record)) return { problem: 'must be an object' }
   const schema = rules?.keyed ? rules.keyed[key] : rules?.fields
   if (!schema) return null
   for (const [field, [test, what]] of Object.entries(schema)) {
-    if (!test((record as Record<string, unknown>)[field])) return `field "${field}" must be ${what}`
+    if (!test((record as Record<string, unknown>)[field])) return { field, problem: `must be ${what}` }
   }
-  return rules?.check?.(record as Record<string, unknown>) ?? null
+  const problem = rules?.check?.(record as Record<string, unknown>)
+  return problem ? { problem } : null
+}
+
+/** What is wrong with a record, as one sentence, or null. */
+function recordProblem(rules: RecordRules | undefined, key: string, record: unknown): string | null {
+  const issue = recordIssue(rules, key, record)
+  if (!issue) return null
+  return issue.field === undefined ? (isObject(record) ? issue.problem : `the record ${issue.problem}`) : `field "${issue.field}" ${issue.problem}`
 }
 
 export class InvalidRecord extends Error {

@@ -51,7 +51,8 @@ export class WebhookDelivery {
     readonly options: DeliveryOptions,
   ) {
     // a reset leaves no event to deliver; a failed write may undo the event a queue waits on
-    events.store.registerState({ reset: (ns) => this.#forget(ns), restored: (ns) => this.#restored(ns) })
+    // a snapshot's pending events are queued again, as a start queues those of the file
+    events.store.registerState({ reset: (ns) => this.#forget(ns), restored: (ns) => this.#restored(ns), replaced: (ns) => this.#resume(ns) })
     clocks.on(ATTEMPT, (ns, payload: { id: string; n: number }, timer) => this.#fire(ns, payload.id, payload.n, timer.due))
     events.onRecord((ns, rec) => {
       if (rec.status !== 'pending') return
@@ -74,15 +75,18 @@ export class WebhookDelivery {
 
   /** Rebuilds the per-payment queues from the store after a restart and resumes them. */
   resume(): void {
+    for (const ns of this.events.store.namespaces()) this.#resume(ns)
+  }
+
+  /** Rebuilds a namespace's queues from its records: each head keeps its attempt's timer, or is attempted now. */
+  #resume(ns: string): void {
     const scheduled = new Set<string>()
-    for (const ns of this.events.store.namespaces()) {
-      for (const t of this.clocks.pending(ns)) if (t.kind === ATTEMPT) scheduled.add(`${ns}\u0000${(t.payload as { id: string }).id}`)
-      for (const rec of this.events.list(ns)) {
-        if (rec.status !== 'pending') continue
-        const isHead = this.#enqueue(ns, rec, false)
-        // an attempt that was in flight when the process stopped has no timer: start it again
-        if (isHead && !scheduled.has(`${ns}\u0000${rec.id}`)) this.#scheduleAttempt(ns, rec, this.clocks.now(ns))
-      }
+    for (const t of this.clocks.pending(ns)) if (t.kind === ATTEMPT) scheduled.add((t.payload as { id: string }).id)
+    for (const rec of this.events.list(ns)) {
+      if (rec.status !== 'pending') continue
+      const isHead = this.#enqueue(ns, rec, false)
+      // an attempt that was in flight when the process stopped (or the snapshot was taken) has no timer: start it again
+      if (isHead && !scheduled.has(rec.id)) this.#scheduleAttempt(ns, rec, this.clocks.now(ns))
     }
   }
 

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
@@ -60,6 +60,22 @@ describe('PaysandboxContainer', () => {
     const clock = (headers: Record<string, string>) => fetch(`${sandbox.getUrl()}/_sandbox/clock`, { headers: { authorization: `Bearer ${sandbox.getSecretKey()}`, ...headers } })
     expect((await clock(sandbox.getControlHeaders())).status).toBe(200)
     expect((await clock({})).status).toBe(403)
+  })
+
+  it('restores a snapshot from this machine under its key at start (withLoad), and puts it back over the control API', async () => {
+    const fixture = new URL('../fixtures/funded.snapshot.json', import.meta.url).pathname
+    const snapshot = JSON.parse(readFileSync(fixture, 'utf8'))
+    const sandbox = await new PaysandboxContainer().withLoad(fixture).withControlToken('tc-load').start()
+    started.push(sandbox)
+    const balances = await api(sandbox.getUrl(), snapshot.key, 'GET', '/merchant/api/v1/balances')
+    expect(balances.body.data.GHS.available_balance).toBe(5_000_250.5)
+
+    const card = cardPayload('4084127883172787', { reference: 'tc-load-1' })
+    const charged = await api(sandbox.getUrl(), snapshot.key, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(card, snapshot.records.meta.ns.encryption_key) })
+    expect(charged.body.data.status).toBe('success')
+    const restore = await fetch(`${sandbox.getUrl()}/_sandbox/snapshot`, { method: 'POST', headers: { authorization: `Bearer ${snapshot.key}`, 'content-type': 'application/json', ...sandbox.getControlHeaders() }, body: JSON.stringify(snapshot) })
+    expect(restore.status).toBe(200)
+    expect((await api(sandbox.getUrl(), snapshot.key, 'GET', '/merchant/api/v1/charges/tc-load-1')).status).toBe(404)
   })
 
   it('refuses a live key before any container is made', async () => {

@@ -224,6 +224,34 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 })
 
+describe('a snapshot put back (docs/behaviour.md 0.10)', () => {
+  it('read-only while running: the restore is answered 503 and undone, the namespace as the file holds it; once writable, its retry is', async () => {
+    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
+    const file = tempFile()
+    const server = await start(['--data', file])
+    const call = (method: string, path: string, body?: unknown) =>
+      fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
+    const [kept] = await chargeAcknowledged(server.url, 1)
+    const snapshot = (await call('GET', '/_sandbox/snapshot')).body.data
+    const [later] = await chargeAcknowledged(server.url, 1)
+
+    immutable(file, true)
+    cleanups.push(() => immutable(file, false))
+    expect(await call('POST', '/_sandbox/snapshot', snapshot)).toEqual({ status: 503, body: UNAVAILABLE })
+    // undone: both charges are there, as the file holds them
+    await expectAll(server.url, [kept, later])
+
+    immutable(file, false)
+    expect((await call('POST', '/_sandbox/snapshot', snapshot)).status).toBe(200)
+    await expectAll(server.url, [kept])
+    expect((await query(server.url, later)).status).toBe(404)
+    await stop(server)
+    const again = await start(['--data', file])
+    await expectAll(again.url, [kept])
+    expect((await query(again.url, later)).status).toBe(404)
+  }, 60_000)
+})
+
 /** A tmpfs of `size` mounted for this test (unmounted after it), and a data file path on it. */
 function smallDisk(size: string): { mnt: string; file: string } {
   const mnt = mkdtempSync(join(tmpdir(), 'paysandbox-full-'))

@@ -5,8 +5,8 @@ import type { Middleware } from './chain.js'
 export interface BodyLimitOptions {
   /** the most bytes a request body may have */
   maxSize: number
-  /** paths allowed a larger body (the identity calls, which carry selfies) */
-  larger?: { path: RegExp; maxSize: number }
+  /** paths allowed a larger body (the identity calls, which carry selfies; a snapshot), the first that matches */
+  larger?: readonly { path: RegExp; maxSize: number }[]
 }
 
 /**
@@ -15,7 +15,7 @@ export interface BodyLimitOptions {
  */
 export function bodyLimit({ maxSize, larger }: BodyLimitOptions): Middleware {
   return (c, next) => {
-    const limit = larger?.path.test(c.req.path) ? larger.maxSize : maxSize
+    const limit = larger?.find((l) => l.path.test(c.req.path))?.maxSize ?? maxSize
     c.set('bodyLimit', limit)
     const declared = header(c, 'content-length')
     if (declared && Number(declared) > limit) throw tooLarge(limit)

@@ -1,9 +1,8 @@
+import { KEY_SHAPE } from '../../config-options.js'
 import { ApiError, MSG } from '../../errors.js'
 import { NamespaceLimitError, type Namespaces } from '../../namespaces.js'
 import { header } from '../context.js'
 import type { Middleware } from './chain.js'
-
-const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
 
 /** The secret key of an Authorization header, or null. */
 function bearerKey(h: string | undefined): string | null {
