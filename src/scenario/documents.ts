@@ -74,23 +74,24 @@ export type IdentityDocument = z.infer<typeof documentSchema> & { regex: RegExp 
 /** Read once (a fixture never changes while the process runs). */
 let documents: ReadonlyMap<string, IdentityDocument> | null = null
 
-/** The documents by type, in the file's order; a bad file is refused with its entry and field. */
+/** The documents by type, in the file's order (read once). */
 export function identityDocuments(): ReadonlyMap<string, IdentityDocument> {
-  if (documents) return documents
-  const parsed = fileSchema.safeParse(JSON.parse(readFileSync(new URL(DOCUMENTS_FILE, FIXTURES), 'utf8')))
-  if (!parsed.success) {
-    const why = parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')
-    throw new Error(`fixtures/${DOCUMENTS_FILE}: ${why}`)
-  }
+  documents ??= parseDocuments(JSON.parse(readFileSync(new URL(DOCUMENTS_FILE, FIXTURES), 'utf8')), `fixtures/${DOCUMENTS_FILE}`)
+  return documents
+}
+
+/** A documents file's content checked: a bad one is refused with the entry, the field and what is wrong. */
+export function parseDocuments(raw: unknown, source: string): ReadonlyMap<string, IdentityDocument> {
+  const parsed = fileSchema.safeParse(raw)
+  if (!parsed.success) throw new Error(`${source}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
   const out = new Map<string, IdentityDocument>()
   const paths = new Set<string>()
   for (const [i, d] of parsed.data.documents.entries()) {
-    if (out.has(d.type)) throw new Error(`fixtures/${DOCUMENTS_FILE}: documents.${i}.type: ${d.type} is declared twice`)
-    if (paths.has(d.path)) throw new Error(`fixtures/${DOCUMENTS_FILE}: documents.${i}.path: ${d.path} is declared twice`)
+    if (out.has(d.type)) throw new Error(`${source}: documents.${i}.type: ${d.type} is declared twice`)
+    if (paths.has(d.path)) throw new Error(`${source}: documents.${i}.path: ${d.path} is declared twice`)
     paths.add(d.path)
     out.set(d.type, { ...d, regex: new RegExp(d.format) })
   }
-  documents = out
   return out
 }
 
