@@ -290,3 +290,16 @@ describe('test values are data', () => {
     expect(() => parseDocuments(withDoc({ colour: 'red' }), 'f')).toThrow('documents.0')
   })
 })
+
+describe('a card number sent as an ID', () => {
+  it('is not stored in clear when nothing lists it (a SAID has a card number\'s shape)', async () => {
+    const KEY = 'sk_test_identity_pan'
+    const said = doc('za_said')
+    const pan = '4222222222222' // 13 digits, Luhn-valid: a Visa test number
+    const res = await verify(said, { id: pan, verification_consent: true }, PREFIXES[0], KEY)
+    expect(res.status).toBe(404)
+    const history = await sb.call('POST', `${PREFIXES[0]}/verifications`, {}, { key: KEY })
+    expect(history.body.data.data[0].id).toBe('422222***2222')
+    expect(JSON.stringify([...sb.deps.store.col(KEY, CHECKS).values()])).not.toContain(pan)
+  })
+})

@@ -59,7 +59,8 @@ export class IdentityService extends OnEngine {
     const check: IdentityCheck = {
       reference: `idv_${this.random.text(ns, REF_ALPHABET, 20)}`,
       id_type: doc.type,
-      id: input.id,
+      // an ID nothing lists that reads as a card number (a SAID is 13 digits that pass Luhn) is kept masked
+      id: base ? input.id : maskPansIn(input.id),
       found: !!base,
       mode: v?.selfie ? 'selfie' : v ? 'data' : 'lookup',
       matches: {},
