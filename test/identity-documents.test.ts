@@ -85,6 +85,15 @@ describe.each(DOCS.map((d) => [d.type, d] as const))('%s', (_t, d) => {
     expect(reference).toMatch(/^idv_[0-9a-z]{20}$/)
     expect({ id, id_type, validation, requested_by }).toEqual({ id: d.valid, id_type: d.type, validation: {}, requested_by: 'Sandbox Merchant' })
     expect(record).toEqual(answered(d.type, d.valid))
+    // the query finds it, with the same record
+    const query = await sb.call('GET', `${prefix}/verifications/${reference}`)
+    expect(query.status).toBe(200)
+    const { type, class: cls, identity_type, country, status, date_created, validation: v, requested_by: by, reference: r, id: i, id_type: t, ...queried } = query.body.data
+    expect({ r, i, t, type, cls, identity_type, country, status, v, by }).toEqual({
+      r: reference, i: d.valid, t: d.type, type: d.type === 'ng_cac' ? 'kyb' : 'kyc', cls: 'id_lookup', identity_type: d.type.slice(3), country: d.type.slice(0, 2), status: 'found', v: {}, by: 'Sandbox Merchant',
+    })
+    expect(date_created).toMatch(/^\d{4}-\d{2}-\d{2}T/)
+    expect(queried).toEqual(record)
   })
 
   it.each(PREFIXES)('the invalid one (or any unlisted ID of the format) is 404 with the document\'s text, and kept, on %s', async (prefix) => {
