@@ -63,6 +63,10 @@ const faces = {
   'vnin-tunde.png': { bg: [236, 236, 210], skin: [110, 66, 34], hair: [15, 15, 15], shirt: [90, 90, 100] },
   'passport-kwame.png': { bg: [232, 232, 232], skin: [100, 60, 30], hair: [10, 10, 10], shirt: [30, 30, 60] },
   'passport-ama.png': { bg: [228, 236, 244], skin: [125, 78, 42], hair: [35, 25, 20], shirt: [200, 140, 40], long: true },
+  'nin-adaeze.png': { bg: [226, 236, 222], skin: [132, 80, 44], hair: [22, 18, 18], shirt: [120, 60, 150], long: true },
+  'ssnit-kofi.png': { bg: [240, 232, 216], skin: [105, 63, 32], hair: [12, 12, 12], shirt: [30, 110, 70] },
+  'id-wanjiru.png': { bg: [222, 230, 246], skin: [118, 72, 38], hair: [28, 22, 20], shirt: [180, 80, 40], long: true },
+  'said-thabo.png': { bg: [244, 238, 226], skin: [96, 58, 30], hair: [18, 16, 16], shirt: [50, 70, 130] },
   'matching-selfie.png': { bg: [255, 240, 200], skin: [160, 110, 70], hair: [60, 40, 20], shirt: [220, 60, 60] },
   'other-selfie.png': { bg: [200, 200, 255], skin: [90, 55, 30], hair: [80, 80, 80], shirt: [20, 120, 120] },
 }

@@ -5,6 +5,7 @@ import { CHECKOUT_HOURS } from './checkout/service.js'
 import { REFUND_MIN } from './refunds/service.js'
 import { formatMoney } from './money.js'
 import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
+import { identityDocument } from './scenario/documents.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
@@ -33,7 +34,8 @@ export function formatMagic(m: Magic): string {
   }
   if (m.identities.length) {
     parts.push('\nIdentities\n')
-    parts.push(table(['type', 'id', 'found', 'label'], m.identities.map((x) => [x.type, x.id, String(x.found), x.label])))
+    // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md 7.1)
+    parts.push(table(['type', 'path', 'id', 'found', 'label'], m.identities.map((x) => [x.type, identityDocument(x.type)?.path ?? '-', x.id, String(x.found), x.label])))
   }
   if (m.accounts.length) {
     parts.push('\nDirect debit accounts\n')

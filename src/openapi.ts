@@ -171,7 +171,7 @@ const TAGS: Record<string, string> = {
   conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history",
   payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now',
   'direct debit': 'Direct-debit authorizations and debits',
-  identity: 'Identity verification: BVN, vNIN, Ghana passport',
+  identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the query of one check and the history',
   charges: 'The charge query over every payment kind, the list of pay-ins, and the transactions list (pay-ins and payouts together)',
   misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key',
   control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set",

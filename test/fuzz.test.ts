@@ -2,6 +2,8 @@ import { createCipheriv, randomBytes } from 'node:crypto'
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
+import { identityDocuments, type IdentityDocument } from '../src/scenario/documents.js'
+import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
 
 /**
@@ -55,7 +57,8 @@ const enc = encodeURIComponent
 
 let sb: TestSandbox
 beforeAll(async () => {
-  sb = await makeSandbox()
+  // a namespace per endpoint and property (below): past the default 1,000 with every identity document
+  sb = await makeSandbox({ maxNamespaces: 5000 })
 })
 afterAll(async () => {
   await sb?.close()
@@ -293,6 +296,15 @@ const captureBody = (fx: Fx) => ({ amount: 10, currency: 'NGN', payment_referenc
 const voidBody = (fx: Fx) => ({ payment_reference: fx.preRef, transaction_reference: ref('void'), target_transaction_reference: fx.preTx })
 const refundBody = (fx: Fx) => ({ ...captureBody(fx), transaction_reference: ref('rfd'), target_transaction_reference: fx.preTx })
 const debitBody = () => ({ amount: 100, narration: 'fuzz debit', currency: 'NGN', reference: ref('debit') })
+/** the default pack's identities */
+const DEFAULT_IDENTITIES = [...new ActiveScenarios(Scenarios.loadPacks([])).identities.values()]
+
+/** a document's call with a test ID the default pack lists as found, and every input it compares */
+const documentBody = (d: IdentityDocument) => () => {
+  const id = DEFAULT_IDENTITIES.find((x) => x.type === d.type && x.found)!.id
+  const validation: Record<string, unknown> = Object.fromEntries(d.validation.map((f) => [f, f === 'date_of_birth' ? '1990-01-31' : 'Ada']))
+  return { id, verification_consent: true, ...(d.validation.length ? { validation } : {}) }
+}
 const identityBody = (id: string) => () => ({
   id,
   verification_consent: true,
@@ -338,6 +350,12 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'POST' as const, path: () => `${prefix}/ng/bvn`, body: identityBody('22222222222') },
     { method: 'POST' as const, path: () => `${prefix}/ng/vnin`, body: identityBody('KO111111111111IL') },
     { method: 'POST' as const, path: () => `${prefix}/gh/passport`, body: identityBody('G0000555') },
+    // every other document of fixtures/identity-documents.json, with its valid test ID and what it compares
+    ...[...identityDocuments().values()]
+      .filter((d) => !['ng_bvn', 'ng_vnin', 'gh_passport'].includes(d.type))
+      .map((d) => ({ method: 'POST' as const, path: () => `${prefix}/${d.path}`, body: documentBody(d) })),
+    { method: 'GET' as const, path: (_fx: Fx, p = 'idv_fuzz') => `${prefix}/verifications/${p}`, hasParam: true },
+    { method: 'POST' as const, path: () => `${prefix}/verifications`, body: () => ({ start_date: '2026-01-01', end_date: '2026-12-31', limit: 5, page: 1 }) },
   ]),
   // bank transfer (docs/behaviour.md 13.2)
   // pay with bank, both spellings (docs/behaviour.md 13.11)

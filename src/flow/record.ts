@@ -1,6 +1,6 @@
 import { luhnValid } from '../pan.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
-import { matchingSelfieDataUrl, fixtureImage } from '../identity/service.js'
+import { matchingSelfieDataUrl, fixtureImage } from '../identity/records.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Flow, Step } from './flow.js'
 

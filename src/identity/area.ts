@@ -1,21 +1,31 @@
 import type { Kit } from '../charges/kit.js'
 import type { Area, Route } from '../http/area.js'
-import { readJsonObject, validate } from '../http/body.js'
+import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { noteRequest } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { badRequest } from '../errors.js'
-import { CONSENT_REQUIRED, ID_TYPES, identityRequestSchema, type IdType } from './schemas.js'
+import { identityDocuments } from '../scenario/documents.js'
+import { IDENTITY_MSG } from './messages.js'
+import { historySchema, identityRequestSchema, parseIdentityRequest } from './schemas.js'
 import { CHECKS_SPEC, IdentityService } from './service.js'
 
 type Identity = { identity: IdentityService }
 
-/** POST /api/v1/identities/{gh/passport, ng/bvn, ng/vnin} (docs/api.md 4.4), with and without the /merchant prefix. */
-const routes = ([['', ''], ['/merchant', 'Merchant']] as const).flatMap(([prefix, suffix]) =>
-  (Object.entries(ID_TYPES) as [IdType, (typeof ID_TYPES)[IdType]][]).map(([type, spec]): Route<Identity> => ({
-    method: 'post', path: `${prefix}/api/v1/identities/${spec.path}`, access: 'secret key', tag: 'identity',
-    operationId: `verify${type.split('_').map((w) => w[0].toUpperCase() + w.slice(1)).join('')}${suffix}`,
-    summary: `Verify a ${type.replace('_', ' ').toUpperCase()}: lookup, data matching, or facial matching with a selfie`, body: { name: 'IdentityRequest', schema: identityRequestSchema },
-    description: '`verification_consent` must be `true`: without it the call is refused before any other check.',
+/** Both prefixes: api.md names `/api/v1/identities/...`, the live documentation `/merchant/api/v1/...` (docs/behaviour.md 7.1). */
+const PREFIXES = [['', ''], ['/merchant', 'Merchant']] as const
+const camel = (s: string) => s.split(/[_-]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')
+
+/** POST /identities/<country>/<document>: one route per document of fixtures/identity-documents.json (docs/behaviour.md 7.1). */
+const verifyRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
+  [...identityDocuments().values()].map((doc): Route<Identity> => ({
+    method: 'post', path: `${prefix}/api/v1/identities/${doc.path}`, access: 'secret key', tag: 'identity',
+    operationId: `verify${camel(doc.type)}${suffix}`,
+    summary: `Verify a ${doc.name} (\`${doc.type}\`): ${doc.selfie ? 'lookup, data matching, or facial matching with a selfie' : doc.validation.length ? 'lookup or data matching' : 'lookup'} (message \`${doc.message}\`)`,
+    body: { name: 'IdentityRequest', schema: identityRequestSchema },
+    description:
+      '`verification_consent` must be `true`: without it the call is refused before any other check.' +
+      (doc.validation.length ? ` \`validation\` compares ${doc.validation.join(', ')}.` : ' `validation` is not taken.') +
+      (doc.path_shown ? '' : ' The live documentation does not show this path: it follows the documented pattern.'),
     handler: async (c, { identity }) => {
       const body = await readJsonObject(c)
       // keep the journal light: a selfie is kept as its size, not its bytes
@@ -24,18 +34,36 @@ const routes = ([['', ''], ['/merchant', 'Merchant']] as const).flatMap(([prefix
         noteRequest(c, { ...body, validation: { ...v, selfie: `(${v.selfie.length} characters)` } })
       }
       // no consent, no check: this refusal comes before any other
-      if (body.verification_consent !== true) throw badRequest(CONSENT_REQUIRED, { verification_consent: 'must be true' })
-      const input = validate(identityRequestSchema, body)
-      const { message, data } = identity.verify(c.get('ns'), type, input)
+      if (body.verification_consent !== true) throw badRequest(IDENTITY_MSG.CONSENT_REQUIRED, { verification_consent: IDENTITY_MSG.MUST_BE_TRUE })
+      const { message, data } = identity.verify(c.get('ns'), doc, parseIdentityRequest(doc, body))
       return ok(c, message, data)
     },
   })),
 )
 
-/** Identity verification (docs/api.md 4.4): a larger body limit, for selfies (src/app.ts). */
+/** The query of one check and the history (docs/behaviour.md 7.5). */
+const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity>[] => [
+  {
+    method: 'get', path: `${prefix}/api/v1/identities/verifications/:reference`, access: 'secret key', tag: 'identity',
+    operationId: `getVerification${suffix}`, summary: `One identity check by its reference, found or not (message \`${IDENTITY_MSG.RETRIEVED}\`)`,
+    handler: (c, { identity }) => ok(c, IDENTITY_MSG.RETRIEVED, identity.get(c.get('ns'), c.req.param('reference')!)),
+  },
+  {
+    method: 'post', path: `${prefix}/api/v1/identities/verifications`, access: 'secret key', tag: 'identity',
+    operationId: `listVerifications${suffix}`, summary: `The identity checks, newest first, by page, between two days (message \`${IDENTITY_MSG.HISTORY}\`)`,
+    body: { name: 'VerificationHistoryRequest', schema: historySchema }, bodyRequired: false,
+    handler: async (c, { identity }) => {
+      // the body may be left out: the first page of every check
+      const body = (await readBodyText(c)).trim() ? await readJsonObject(c) : {}
+      return ok(c, IDENTITY_MSG.HISTORY, identity.history(c.get('ns'), validate(historySchema, body)))
+    },
+  },
+])
+
+/** Identity verification (docs/api.md 4.4; docs/behaviour.md 7): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
   collections: [CHECKS_SPEC],
-  build: ({ store, clocks, random, scenarios, namespaces }) => ({ identity: new IdentityService(store, clocks, random, scenarios, namespaces) }),
-  routes,
+  build: (kit) => ({ identity: new IdentityService(kit, kit.namespaces) }),
+  routes: [...verifyRoutes, ...verificationRoutes],
 }

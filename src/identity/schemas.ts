@@ -1,15 +1,10 @@
+import { fieldErrors } from '../http/body.js'
 import { z } from '../http/zod-messages.js'
-
-/** docs/api.md 2.12 and docs/behaviour.md 7. */
-export const ID_TYPES = {
-  ng_bvn: { path: 'ng/bvn', format: /^\d{11}$/, formatMessage: 'must be a BVN: 11 digits', message: 'BVN verified successfully', notFound: 'BVN not found' },
-  ng_vnin: { path: 'ng/vnin', format: /^[A-Za-z]{2}\d{12}[A-Za-z]{2}$/, formatMessage: 'must be a vNIN: 2 letters, 12 digits, 2 letters', message: 'Virtual NIN verified successfully', notFound: 'Virtual NIN not found' },
-  gh_passport: { path: 'gh/passport', format: /^[A-Za-z]\d{7}$/, formatMessage: 'must be a Ghana passport number: a letter and 7 digits', message: 'GH passport verified successfully', notFound: 'GH passport not found' },
-} as const
-export type IdType = keyof typeof ID_TYPES
+import { invalid, type FieldErrors } from '../errors.js'
+import { VALIDATION_FIELDS, type IdentityDocument } from '../scenario/documents.js'
+import { IDENTITY_MSG } from './messages.js'
 
 export const MAX_SELFIE_BYTES = 3 * 1024 * 1024
-export const CONSENT_REQUIRED = 'Verification consent is required: verification_consent must be true'
 
 const date = z
   .string()
@@ -37,14 +32,19 @@ export function decodeSelfie(value: string): { bytes: Buffer } | { error: string
   return { bytes }
 }
 
+const idValue = z.string().trim().min(1, 'is required').max(32, 'must be at most 32 characters')
+
+/** docs/api.md 2.12: what every document's call takes; a document's own rules are `parseIdentityRequest`'s */
 export const identityRequestSchema = z.object({
-  id: z.string().trim().min(1, 'is required').max(32, 'must be at most 32 characters'),
+  id: idValue.describe('the ID; `nin` or `number` may be sent instead (docs/behaviour.md 7.1)'),
+  nin: idValue.optional().describe('another spelling of `id`, as some apps send it'),
+  number: idValue.optional().describe('another spelling of `id`, as some apps send it'),
   verification_consent: z.unknown().optional(),
   validation: z
     .object({
-      first_name: name,
-      last_name: name,
-      date_of_birth: date,
+      first_name: name.optional(),
+      last_name: name.optional(),
+      date_of_birth: date.optional(),
       selfie: z.string().superRefine((v, ctx) => {
         const r = decodeSelfie(v)
         if ('error' in r) ctx.addIssue({ code: 'custom', message: r.error })
@@ -53,3 +53,55 @@ export const identityRequestSchema = z.object({
     .optional(),
 })
 export type IdentityRequest = z.infer<typeof identityRequestSchema>
+
+/** The spellings of the ID a body may use, in the order they are read (docs/behaviour.md 7.1). */
+export const ID_FIELDS = ['id', 'nin', 'number'] as const
+
+/** A request a document's checks passed: the ID as sent, the key it is looked up by, the inputs to compare. */
+export interface IdentityInput {
+  id: string
+  key: string
+  validation?: IdentityRequest['validation']
+}
+
+/**
+ * docs/behaviour.md 7.2, steps 2 and 3, for one document: the body (the ID under `id`, `nin` or
+ * `number`; `validation` as the document compares it), then the ID's format. Every refusal is
+ * `Invalid request data` keyed by the field, all of a step's fields at once.
+ */
+export function parseIdentityRequest(doc: IdentityDocument, body: Record<string, unknown>): IdentityInput {
+  const sent = ID_FIELDS.filter((k) => body[k] !== undefined)
+  const field = sent[0] ?? 'id'
+  const errors: FieldErrors = {}
+  for (const k of sent.slice(1)) if (body[k] !== body[field]) errors[k] = IDENTITY_MSG.idTwice(field)
+  const r = identityRequestSchema.safeParse({ ...body, id: body[field] })
+  if (!r.success) for (const [k, m] of Object.entries(fieldErrors(r.error))) errors[k === 'id' ? field : k] ??= m
+  const v = body.validation
+  if (v !== undefined && !doc.validation.length) errors.validation ??= IDENTITY_MSG.lookupOnly(doc)
+  else if (v && typeof v === 'object' && !Array.isArray(v)) {
+    const given = v as Record<string, unknown>
+    for (const f of VALIDATION_FIELDS) {
+      const wanted = doc.validation.includes(f)
+      if (wanted && given[f] === undefined) errors[`validation.${f}`] ??= IDENTITY_MSG.REQUIRED
+      if (!wanted && given[f] !== undefined) errors[`validation.${f}`] = IDENTITY_MSG.notCompared(doc)
+    }
+    if (!doc.selfie && given.selfie !== undefined) errors['validation.selfie'] = IDENTITY_MSG.noFaceMatch(doc)
+  }
+  if (Object.keys(errors).length || !r.success) throw invalid(errors)
+  // letters are compared in upper case; an ID without the document's optional prefix gets it
+  const upper = r.data.id.toUpperCase()
+  if (!doc.regex.test(upper)) throw invalid({ [field]: doc.format_message })
+  const key = doc.optional_prefix && !upper.startsWith(doc.optional_prefix) ? `${doc.optional_prefix}${upper}` : upper
+  return { id: r.data.id, key, validation: r.data.validation }
+}
+
+/** POST /identities/verifications (docs/behaviour.md 7.5): the checks made between two days, by page. */
+export const historySchema = z
+  .object({
+    start_date: date.optional(),
+    end_date: date.optional(),
+    limit: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50').default(10),
+    page: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(1),
+  })
+  .refine((q) => !q.start_date || !q.end_date || q.end_date >= q.start_date, { path: ['end_date'], message: IDENTITY_MSG.endBeforeStart })
+export type HistoryQuery = z.infer<typeof historySchema>

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { identityDocuments } from './documents.js'
 
 /** Zod schemas of a scenario pack (the magic test values), as shipped in scenarios/*.yaml. */
 
@@ -88,7 +89,10 @@ export type WalletScenario = z.infer<typeof walletScenarioSchema>
 
 export const identityScenarioSchema = z
   .object({
-    type: z.enum(['ng_bvn', 'ng_vnin', 'gh_passport']),
+    /** a document of fixtures/identity-documents.json */
+    type: z.string().superRefine((t, ctx) => {
+      if (!identityDocuments().has(t)) ctx.addIssue({ code: 'custom', message: `must be one of ${[...identityDocuments().keys()].join(', ')}` })
+    }),
     id: ident(),
     found: z.boolean(),
     label: text(),

@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js'
 import { ARRAY, OBJECT, STRING, maybe } from '../store/validate.js'
 
 /** docs/behaviour.md 8's events. */
-export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth' | 'transfer.success' | 'transfer.failed'
+export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth' | 'transfer.success' | 'transfer.failed' | 'verification.completed'
 
 export interface DeliveryAttempt {
   /** when the attempt was made, on the namespace clock */

@@ -116,7 +116,7 @@ async function run(flags: string[]): Promise<Run> {
   expect(replay.code, replay.stdout + replay.stderr).toBe(0)
 
   const keys = [SECRET, ...new Set(readFileSync(data, 'utf8').match(/sk_test_flow_[a-z0-9]{10}/g))].sort()
-  expect(keys.length).toBe(33)
+  expect(keys.length).toBe(37)
   const journals: string[] = []
   for (const key of keys) journals.push((await call(base, 'GET', '/_sandbox/requests?limit=1000', undefined, key)).text)
 

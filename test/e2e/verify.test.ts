@@ -36,7 +36,7 @@ describe('sandbox verify', () => {
     const r = await runCli(['verify', 'scenarios/flows'])
     expect(r.stderr).toBe('')
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^32 flows, \d+ steps checked: no difference\n$/)
+    expect(r.stdout).toMatch(/^36 flows, \d+ steps checked: no difference\n$/)
   })
 
   it('finds none against a running sandbox, step for step against the in-process one', async () => {
@@ -45,7 +45,7 @@ describe('sandbox verify', () => {
     const report = JSON.parse(r.stdout) as JsonReport
     expect(report.differences).toEqual([])
     expect(report.skipped).toEqual([])
-    expect(report.flows).toBe(32)
+    expect(report.flows).toBe(36)
   })
 
   it('finds exactly the known differences of the stand-in for the live service, nothing more, and skips what only a sandbox can do', async () => {

@@ -8,7 +8,7 @@ export const Identity: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ 
   const rows = all.slice(0, ROW_LIMIT).map((c) => (
     <tr data-ref={c.reference}>
       <td class="mono">{c.reference}</td>
-      <td>{c.id_type.replace('_', ' ').toUpperCase()}</td>
+      <td>{c.id_type.replaceAll('_', ' ').toUpperCase()}</td>
       <td class="mono">{c.id}</td>
       <td>
         <Badge value={c.found ? 'found' : 'not_found'} />

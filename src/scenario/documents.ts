@@ -1,0 +1,99 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { z } from 'zod'
+
+/**
+ * The identity documents the sandbox verifies (docs/behaviour.md 7), declared as data in
+ * `fixtures/identity-documents.json` and checked here when first asked for: each is one entry
+ * (its id_type, path, ID format, texts, what it compares and its record's fields), and every
+ * document is served by the one engine of `src/identity/`. Scenario packs name a document by its
+ * type, so the list sits with the packs' schemas.
+ */
+
+const FIXTURES = new URL('../../fixtures/', import.meta.url)
+export const DOCUMENTS_FILE = 'identity-documents.json'
+
+/** the inputs of data validation a document may compare (docs/api.md 2.12) */
+export const VALIDATION_FIELDS = ['first_name', 'last_name', 'date_of_birth'] as const
+export type ValidationField = (typeof VALIDATION_FIELDS)[number]
+
+const pattern = z.string().refine((p) => {
+  try {
+    new RegExp(p)
+    return true
+  } catch {
+    return false
+  }
+}, 'must be a regular expression')
+
+const documentSchema = z
+  .object({
+    /** the answer's `id_type`, `<country>_<document>` */
+    type: z.string().regex(/^[a-z]{2}_[a-z_]+$/, 'must be <country>_<document> in lower case'),
+    country: z.string().regex(/^[a-z]{2}$/, 'must be a two-letter country code in lower case'),
+    /** after `/merchant/api/v1/identities/` (and `/api/v1/identities/`) */
+    path: z.string().regex(/^[a-z]{2}\/[a-z-]+$/, 'must be <country>/<document>'),
+    name: z.string().min(1),
+    /** whether the live documentation shows this path (otherwise it follows the documented pattern) */
+    path_shown: z.boolean(),
+    /** a KYB (business) check rather than KYC */
+    kyb: z.boolean().default(false),
+    /** the ID, upper-cased, must match it */
+    format: pattern,
+    format_message: z.string().min(1),
+    /** a prefix an app may leave out (CAC's `RC`): the ID is looked up with it */
+    optional_prefix: z.string().regex(/^[A-Z]+$/).optional(),
+    message: z.string().min(1),
+    not_found: z.string().min(1),
+    /** what `validation` must hold when sent; empty: lookup only */
+    validation: z.array(z.enum(VALIDATION_FIELDS)).max(VALIDATION_FIELDS.length),
+    selfie: z.boolean(),
+    confidence_rating: z.boolean().default(false),
+    /** a found check sends `verification.completed` (docs/behaviour.md 7.6) */
+    webhook: z.boolean().default(false),
+    /** the record's fields, with the plain values of a pack entry marked found without a record */
+    record: z.record(z.string(), z.unknown()),
+  })
+  .strict()
+  .superRefine((d, ctx) => {
+    const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
+    if (!d.type.startsWith(`${d.country}_`)) issue('type', `must start with the country, ${d.country}_`)
+    if (!d.path.startsWith(`${d.country}/`)) issue('path', `must start with the country, ${d.country}/`)
+    for (const f of d.validation) if (!(f in d.record)) issue('record', `must have ${f}, which validation compares`)
+    if (d.selfie && !d.validation.length) issue('selfie', 'needs data validation: a selfie comes with first_name, last_name, date_of_birth')
+    if (d.confidence_rating && !d.selfie) issue('confidence_rating', 'is only given with facial matching (selfie: true)')
+    for (const key of ['image', 'signature']) {
+      const v = d.record[key]
+      if (typeof v === 'string' && !existsSync(new URL(`identity/${v}`, FIXTURES))) issue('record', `${key}: no file fixtures/identity/${v}`)
+    }
+  })
+
+const fileSchema = z.object({ _about: z.string().optional(), documents: z.array(documentSchema).min(1) }).strict()
+
+export type IdentityDocument = z.infer<typeof documentSchema> & { regex: RegExp }
+
+/** Read once (a fixture never changes while the process runs). */
+let documents: ReadonlyMap<string, IdentityDocument> | null = null
+
+/** The documents by type, in the file's order (read once). */
+export function identityDocuments(): ReadonlyMap<string, IdentityDocument> {
+  documents ??= parseDocuments(JSON.parse(readFileSync(new URL(DOCUMENTS_FILE, FIXTURES), 'utf8')), `fixtures/${DOCUMENTS_FILE}`)
+  return documents
+}
+
+/** A documents file's content checked: a bad one is refused with the entry, the field and what is wrong. */
+export function parseDocuments(raw: unknown, source: string): ReadonlyMap<string, IdentityDocument> {
+  const parsed = fileSchema.safeParse(raw)
+  if (!parsed.success) throw new Error(`${source}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
+  const out = new Map<string, IdentityDocument>()
+  const paths = new Set<string>()
+  for (const [i, d] of parsed.data.documents.entries()) {
+    if (out.has(d.type)) throw new Error(`${source}: documents.${i}.type: ${d.type} is declared twice`)
+    if (paths.has(d.path)) throw new Error(`${source}: documents.${i}.path: ${d.path} is declared twice`)
+    paths.add(d.path)
+    out.set(d.type, { ...d, regex: new RegExp(d.format) })
+  }
+  return out
+}
+
+/** The document of a type, or undefined. */
+export const identityDocument = (type: string): IdentityDocument | undefined => identityDocuments().get(type)
