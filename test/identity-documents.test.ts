@@ -120,7 +120,7 @@ describe.each(DOCS.map((d) => [d.type, d] as const))('%s', (_t, d) => {
     expect(checks()).toBe(before)
   })
 
-  it.runIf(d.compares.length)('data validation compares the fields the document takes', async () => {
+  if (d.compares.length) it('data validation compares the fields the document takes', async () => {
     const inputs = inputsOf(d)
     const res = await verify(d, { id: d.valid, verification_consent: true, validation: { ...inputs, first_name: `  ${String(inputs.first_name).toUpperCase()} `, last_name: 'Someone Else' } })
     expect(res.status).toBe(200)
