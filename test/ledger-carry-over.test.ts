@@ -19,6 +19,30 @@ const answers = JSON.parse(readFileSync(new URL('answers.json', FIXTURE), 'utf8'
 type Call = (method: string, path: string, body?: unknown) => ReturnType<TestSandbox['call']>
 const caller = (sb: TestSandbox): Call => (method, path, body) => sb.call(method, path, body, { key: KEY })
 
+/** the currencies that build opened a balance in (NGN, KES, GHS, USD) */
+const THEN = Object.keys(answers.before.balances)
+
+/**
+ * What this build reads, as that build would have: the currencies opened since (XAF, XOF, TZS,
+ * EGP, ZAR, GBP: docs/behaviour.md 13.4) left out, once checked to hold their opening balance and
+ * its one history row alone.
+ */
+async function readAsThen(call: Call) {
+  const money = await readMoney(call)
+  const opening = answers.before.history.history.find((h: { source: string }) => h.source === 'opening')
+  for (const [currency, balance] of Object.entries(money.balances)) {
+    if (THEN.includes(currency)) continue
+    expect(balance, currency).toEqual({ pending_balance: 0, available_balance: 5_000_000 })
+    const rows = money.history.history.filter((h: { currency: string }) => h.currency === currency)
+    expect(rows, currency).toEqual([{ ...opening, pointer: `opening:${currency}:0`, currency }])
+  }
+  return {
+    ...money,
+    balances: Object.fromEntries(Object.entries(money.balances).filter(([c]) => THEN.includes(c))),
+    history: { ...money.history, history: money.history.history.filter((h: { currency: string }) => THEN.includes(h.currency)) },
+  }
+}
+
 function copyOfFixture(): string {
   const file = tempFile()
   copyFileSync(new URL('data.json', FIXTURE), file)
@@ -30,7 +54,7 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     const file = copyOfFixture()
     const sb = await makeSandbox({ data: file })
     try {
-      expect(await readMoney(caller(sb))).toEqual(answers.before)
+      expect(await readAsThen(caller(sb))).toEqual(answers.before)
     } finally {
       await sb.close()
     }
@@ -50,7 +74,7 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     // opened again: as it is, nothing carried over twice
     const again = await makeSandbox({ data: file })
     try {
-      expect(await readMoney(caller(again))).toEqual(answers.before)
+      expect(await readAsThen(caller(again))).toEqual(answers.before)
     } finally {
       await again.close()
     }
@@ -62,13 +86,13 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     const call = caller(sb)
     try {
       expect(await runProbes(call)).toEqual(answers.probes)
-      expect(await readMoney(call)).toEqual(answers.after)
+      expect(await readAsThen(call)).toEqual(answers.after)
     } finally {
       await sb.close()
     }
     const again = await makeSandbox({ data: file })
     try {
-      expect(await readMoney(caller(again))).toEqual(answers.after)
+      expect(await readAsThen(caller(again))).toEqual(answers.after)
     } finally {
       await again.close()
     }
