@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
 import { makeSandbox, tempFile, type TestSandbox } from './helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, readMoney, runProbes } from './fixtures/ledger-v1/probes.mjs'
+import { KEY, runProbes } from './fixtures/ledger-v1/probes.mjs'
+import { answers, readAsThen } from './helpers/ledger-v1.js'
 
 /**
  * A data file written by the build that kept ledger entries on their records (format 1), opened
@@ -14,34 +15,8 @@ import { KEY, readMoney, runProbes } from './fixtures/ledger-v1/probes.mjs'
  */
 
 const FIXTURE = new URL('./fixtures/ledger-v1/', import.meta.url)
-const answers = JSON.parse(readFileSync(new URL('answers.json', FIXTURE), 'utf8'))
 
-type Call = (method: string, path: string, body?: unknown) => ReturnType<TestSandbox['call']>
-const caller = (sb: TestSandbox): Call => (method, path, body) => sb.call(method, path, body, { key: KEY })
-
-/** the currencies that build opened a balance in (NGN, KES, GHS, USD) */
-const THEN = Object.keys(answers.before.balances)
-
-/**
- * What this build reads, as that build would have: the currencies opened since (XAF, XOF, TZS,
- * EGP, ZAR, GBP: docs/behaviour.md 13.4) left out, once checked to hold their opening balance and
- * its one history row alone.
- */
-async function readAsThen(call: Call) {
-  const money = await readMoney(call)
-  const opening = answers.before.history.history.find((h: { source: string }) => h.source === 'opening')
-  for (const [currency, balance] of Object.entries(money.balances)) {
-    if (THEN.includes(currency)) continue
-    expect(balance, currency).toEqual({ pending_balance: 0, available_balance: 5_000_000 })
-    const rows = money.history.history.filter((h: { currency: string }) => h.currency === currency)
-    expect(rows, currency).toEqual([{ ...opening, pointer: `opening:${currency}:0`, currency }])
-  }
-  return {
-    ...money,
-    balances: Object.fromEntries(Object.entries(money.balances).filter(([c]) => THEN.includes(c))),
-    history: { ...money.history, history: money.history.history.filter((h: { currency: string }) => THEN.includes(h.currency)) },
-  }
-}
+const caller = (sb: TestSandbox) => (method: string, path: string, body?: unknown) => sb.call(method, path, body, { key: KEY })
 
 function copyOfFixture(): string {
   const file = tempFile()

@@ -111,7 +111,7 @@ describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md 13.7)', ({ ok, 
 describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
   const usd = () => body({ label: 'USD', currency: 'USD', amount: 1000, fields: { type: 'bank_account', ...remittance('USD', 'AbaRouting', '0000000000', '026009593') } })
   const gbp = () => body({ label: 'GBP', currency: 'GBP', amount: 1000, fields: { type: 'bank_account', ...remittance('GBP', 'IBAN', 'GB33BUKB20201555555555') } })
-  type Body = ReturnType<typeof usd>
+  type Body = { reference: string; destination: Record<string, any> }
   const withAccount = (b: Body, change: Record<string, unknown>, drop: string[] = []) => {
     const account: Record<string, unknown> = { ...b.destination.bank_account, ...change }
     for (const k of drop) delete account[k]
