@@ -131,9 +131,9 @@ export class PayoutService extends OnEngine {
       const { account } = d.bank_account!
       plan = active.payout(bank, account)
       // a USD or GBP account names its bank itself: there is no list to find it in
-      const remittance = PAYMENT_METHODS[d.currency] !== undefined
+      const namesItsBank = PAYMENT_METHODS[d.currency] !== undefined
       const known = banksOf(country).find((b) => b.code === bank)
-      if (!remittance && !known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
+      if (!namesItsBank && !known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
       if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
       if (settings.payout_availability[bank] === 'unavailable') throw badRequest(PAYOUT_MSG.BANK_UNAVAILABLE)
       if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
