@@ -7,6 +7,7 @@ import { formatMoney } from './money.js'
 import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
 import { identityDocument } from './scenario/documents.js'
 import type { ActiveScenarios } from './scenario/index.js'
+import { WALLET_CURRENCIES, operatorsOf, payoutCurrencies, walletCurrency } from './scenario/lookups.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
 type Magic = ReturnType<ActiveScenarios['toJSON']>
@@ -30,8 +31,9 @@ export function formatMagic(m: Magic): string {
   )
   if (m.wallets.length) {
     parts.push('\nMobile money wallets\n')
-    parts.push(table(['number', 'currency', 'steps', 'outcome', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(','), w.outcome, w.label])))
+    parts.push(table(['number', 'currency', 'steps', 'otp', 'pin', 'outcome', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(','), w.otp ?? 'N/A', w.pin ?? '-', w.outcome, w.label])))
   }
+  parts.push(walletCurrenciesPart())
   if (m.identities.length) {
     parts.push('\nIdentities\n')
     // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md 7.1)
@@ -51,6 +53,16 @@ export function formatMagic(m: Magic): string {
   parts.push(refundsPart(m))
   parts.push(payoutsPart(m))
   return parts.join('')
+}
+
+/** Mobile money by currency (docs/behaviour.md 5.2, 13.5): the wallet number's form, the steps of any other wallet, the operators. */
+function walletCurrenciesPart(): string {
+  const rows = WALLET_CURRENCIES.map((currency) => {
+    const w = walletCurrency(currency)!
+    const operators = operatorsOf(w.country).map((o) => `${o.slug} (${o.min}-${o.max})`).join(', ')
+    return [currency, w.country, `${w.dial_code} + ${w.digits} digits`, w.steps.join(','), operators || '-']
+  })
+  return ['\nMobile money by currency (any other wallet takes these steps, then succeeds; operators as payouts take them, with their limits)\n', table(['currency', 'country', 'number', 'steps', 'operators'], rows)].join('')
 }
 
 type Fee = Magic['settings']['fees']['card']
@@ -125,15 +137,25 @@ function virtualAccountsPart(m: Magic): string {
   ].join('')
 }
 
-/** Payouts (docs/behaviour.md 13.7): the test accounts, the fee, the delay, the limits. */
+/** Payouts (docs/behaviour.md 13.7): the destinations, the test accounts, the fee, the delay, the limits, the banks' availability. */
 function payoutsPart(m: Magic): string {
   const limits = Object.entries(m.settings.payout_limits).map(([k, l]) => `${k} ${l.min} to ${l.max}`).join(', ')
+  const multiples = Object.entries(m.settings.payout_multiples).map(([c, n]) => `${c} amounts are multiples of ${n}`).join('; ')
+  const availability = Object.entries(m.settings.payout_availability).map(([code, status]) => `${code} ${status}`).join(', ')
   return [
     '\nPayouts\n',
-    'POST /merchant/api/v1/transactions/disburse (bank_account: NGN, KES; mobile_money: KES, GHS); bulk: POST /api/v1/transactions/disburse/bulk.\n',
+    `POST /merchant/api/v1/transactions/disburse (bank_account: ${payoutCurrencies('bank_account').join(', ')}; mobile_money: ${payoutCurrencies('mobile_money').join(', ')});\n`,
+    'bulk: POST /merchant/api/v1/transactions/disburse/bulk, in the same currencies.\n',
+    'ZAR bank accounts need account_name; USD and GBP ones name no bank code but bank_country, bank_name, the beneficiary,\n',
+    'account_type, account_number_type, payment_method (USD AbaRouting or BicSwift, GBP SortCode or IBAN), routing_number\n',
+    '(not for IBAN), address_information {country, city, street} and supporting_documents; their test accounts are keyed\n',
+    'by routing number (IBAN: "IBAN").\n',
     `Fee ${feeText(m.settings.fees.payout)} plus ${m.settings.vat_percent}% VAT, debited with the amount at once; processing ${m.settings.payout_delay_seconds} s on the namespace clock, then:\n`,
     table(['bank / operator', 'account', 'outcome', 'label'], m.payouts.map((p) => [p.bank, p.account, p.outcome === 'failed' ? `failed: ${p.message}` : p.outcome, p.label])),
     `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
+    ...(multiples ? [`${multiples}.\n`] : []),
+    `POST /merchant/api/v1/payouts/availability {"type": "bank_account", "currency": "ZAR"}: every South African bank is available${availability ? ` but ${availability}` : ''};\n`,
+    '  an unavailable bank refuses payouts (Destination bank is not available).\n',
     'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
   ].join('')
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import type { AnyArea, Documented, Named, Route } from './http/area.js'
+import { WALLET_CURRENCIES } from './scenario/lookups.js'
 
 /**
  * The OpenAPI 3.1 document of the merchant, identity and control API, served at
@@ -161,7 +162,7 @@ export function buildOpenApi(version: string, areas: readonly AnyArea[]): Schema
 /** The document's tags and their descriptions, in its order; a tag no entry names is listed after them. */
 const TAGS: Record<string, string> = {
   cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund',
-  'mobile money': 'Mobile money charges (KES, GHS) with OTP and STK prompt',
+  'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP and STK prompt`,
   'bank transfer': 'Bank transfer pay-ins to a temporary account (NGN)',
   'pay with bank': "Pay with bank (NGN, ZAR): the customer approves the payment on the sandbox bank's page; the banks each currency takes",
   checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser',

@@ -1,5 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
+import { BALANCE_CURRENCIES } from '../src/charges/ledger.js'
 import { SECRET, cardPayload, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 /**
@@ -46,7 +47,7 @@ function afresh(sb: TestSandbox): Pick<Row, 'amount' | 'currency' | 'balance_aft
     .sort((a, b) => a.at - b.at || a.made - b.made || a.i - b.i)
     .map((x) => x.e)
   const running = new Map<string, number>()
-  const rows = [...(opening > 0 ? ['NGN', 'KES', 'GHS', 'USD'].map((currency) => ({ direction: 'credit', amount: opening, currency })) : []), ...entries].map((e) => {
+  const rows = [...(opening > 0 ? BALANCE_CURRENCIES.map((currency) => ({ direction: 'credit', amount: opening, currency })) : []), ...entries].map((e) => {
     const after = (running.get(e.currency) ?? 0) + (e.direction === 'credit' ? e.amount : -e.amount)
     running.set(e.currency, after)
     return { amount: (e.amount / 100).toFixed(2), currency: e.currency, balance_after: (after / 100).toFixed(2), direction: e.direction }

@@ -5,11 +5,12 @@ const sandbox = sandboxPerTest()
 const OPENING = { pending_balance: 0, available_balance: 5_000_000 }
 
 describe('GET /balances (docs/behaviour.md 13.4)', () => {
-  it('opens with the test environment pre-funding in NGN, KES, GHS and USD (USD with its issuing balance)', async () => {
+  it('opens with the test environment pre-funding in every currency served: NGN, KES, GHS, USD (with its issuing balance), XAF, XOF, TZS, EGP, ZAR, GBP', async () => {
     const sb = await sandbox()
     const res = await sb.call('GET', '/merchant/api/v1/balances')
     expect(res.status).toBe(200)
-    expect(res.body).toEqual({ status: true, message: 'success', data: { NGN: OPENING, KES: OPENING, GHS: OPENING, USD: { ...OPENING, issuing_balance: 0 } } })
+    const more = Object.fromEntries(['XAF', 'XOF', 'TZS', 'EGP', 'ZAR', 'GBP'].map((c) => [c, OPENING]))
+    expect(res.body).toEqual({ status: true, message: 'success', data: { NGN: OPENING, KES: OPENING, GHS: OPENING, USD: { ...OPENING, issuing_balance: 0 }, ...more } })
   })
 
   it('a card charge is pending until its settlement time, then available; a bank transfer is available at once', async () => {
@@ -55,7 +56,7 @@ describe('POST /_sandbox/balances/fund', () => {
     const sb = await sandbox()
     const bad = await sb.call('POST', '/_sandbox/balances/fund', { currency: 'EUR', amount: -5 })
     expect(bad.status).toBe(400)
-    expect(bad.body).toEqual({ status: false, message: 'Invalid request data', data: { currency: 'must be one of "NGN", "KES", "GHS", "USD"', amount: 'must be greater than 0' } })
+    expect(bad.body).toEqual({ status: false, message: 'Invalid request data', data: { currency: 'must be one of "NGN", "KES", "GHS", "USD", "XAF", "XOF", "TZS", "EGP", "ZAR", "GBP"', amount: 'must be greater than 0' } })
     expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual(OPENING)
   })
 

@@ -282,6 +282,18 @@ describe('mobile money on the page', () => {
     expect(text(failed.html)).toContain('Payment failed: Insufficient funds in wallet')
     expect(text(failed.html)).toContain('Mobile money 254734611986: failed')
   })
+
+  it('XOF: the wallet form asks for 225 and 10 digits, then the OTP and the prompt of the testing page\'s wallet', async () => {
+    const sb = await sandbox({ frozen: true })
+    const { path, reference } = await open(sb, { currency: 'XOF', amount: 5000 })
+    const short = await post(sb, path, { action: 'mobile_money', phone: '225050000000' })
+    expect(short.status).toBe(400)
+    expect(text(short.html)).toContain('Phone number must be 225 followed by 10 digits')
+    expect(short.html).toContain('placeholder="2250000000000"')
+    expect(asks((await step(sb, path, { action: 'mobile_money', phone: '2250500000000' })).html)).toBe('otp')
+    expect(asks((await step(sb, path, { action: 'otp', otp: '123456' })).html)).toBe('prompt')
+    expect((await step(sb, path, { action: 'prompt', pin: '1234' })).location).toBe(landed(reference))
+  })
 })
 
 describe('bank transfer on the page', () => {

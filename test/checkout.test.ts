@@ -200,7 +200,7 @@ describe('checkout channels and outcomes', () => {
     await init(sb, { reference, currency: 'KES' })
     const res = await pay(sb, reference, { channel: 'mobile_money', mobile_money: { number: '233240000000' } })
     expect(res.status).toBe(400)
-    expect(res.body.data).toEqual({ 'mobile_money.number': 'must be 254 followed by 9 digits for KES' })
+    expect(res.body.data).toEqual({ 'mobile_money.number': 'must start with country code 254 for KES' })
     expect((await query(sb, reference)).body.data).toMatchObject({ status: 'pending', payment_attempts: [] })
   })
 

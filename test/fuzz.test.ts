@@ -388,6 +388,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi' } }) },
   { method: 'GET', path: (fx, p = enc(fx.payoutRef)) => `${M}/transactions/${p}`, hasParam: true },
   { method: 'GET', path: () => `${M}/payouts`, query: () => ({ limit: '5', status: 'processing', currency: 'NGN' }) },
+  { method: 'POST', path: () => `${M}/payouts/availability`, body: () => ({ type: 'bank_account', currency: 'ZAR' }) },
+  { method: 'GET', path: () => `${M}/payouts/availability`, query: () => ({ type: 'bank_account', currency: 'ZAR' }) },
   { method: 'POST', path: (fx, p = enc(fx.payoutRef)) => `/_sandbox/payouts/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success' }) },
   // bulk payouts, under /merchant only, both item-list endings (docs/behaviour.md 13.7.1)
   { method: 'POST', path: () => `${M}/transactions/disburse/bulk`, body: bulkBody },

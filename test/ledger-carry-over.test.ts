@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
 import { makeSandbox, tempFile, type TestSandbox } from './helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, readMoney, runProbes } from './fixtures/ledger-v1/probes.mjs'
+import { KEY, runProbes } from './fixtures/ledger-v1/probes.mjs'
+import { answers, readAsThen } from './helpers/ledger-v1.js'
 
 /**
  * A data file written by the build that kept ledger entries on their records (format 1), opened
@@ -14,10 +15,8 @@ import { KEY, readMoney, runProbes } from './fixtures/ledger-v1/probes.mjs'
  */
 
 const FIXTURE = new URL('./fixtures/ledger-v1/', import.meta.url)
-const answers = JSON.parse(readFileSync(new URL('answers.json', FIXTURE), 'utf8'))
 
-type Call = (method: string, path: string, body?: unknown) => ReturnType<TestSandbox['call']>
-const caller = (sb: TestSandbox): Call => (method, path, body) => sb.call(method, path, body, { key: KEY })
+const caller = (sb: TestSandbox) => (method: string, path: string, body?: unknown) => sb.call(method, path, body, { key: KEY })
 
 function copyOfFixture(): string {
   const file = tempFile()
@@ -30,7 +29,7 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     const file = copyOfFixture()
     const sb = await makeSandbox({ data: file })
     try {
-      expect(await readMoney(caller(sb))).toEqual(answers.before)
+      expect(await readAsThen(caller(sb))).toEqual(answers.before)
     } finally {
       await sb.close()
     }
@@ -50,7 +49,7 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     // opened again: as it is, nothing carried over twice
     const again = await makeSandbox({ data: file })
     try {
-      expect(await readMoney(caller(again))).toEqual(answers.before)
+      expect(await readAsThen(caller(again))).toEqual(answers.before)
     } finally {
       await again.close()
     }
@@ -62,13 +61,13 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     const call = caller(sb)
     try {
       expect(await runProbes(call)).toEqual(answers.probes)
-      expect(await readMoney(call)).toEqual(answers.after)
+      expect(await readAsThen(call)).toEqual(answers.after)
     } finally {
       await sb.close()
     }
     const again = await makeSandbox({ data: file })
     try {
-      expect(await readMoney(caller(again))).toEqual(answers.after)
+      expect(await readAsThen(caller(again))).toEqual(answers.after)
     } finally {
       await again.close()
     }

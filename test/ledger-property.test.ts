@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { LEDGER, type Posting } from '../src/charges/ledger.js'
+import { BALANCE_CURRENCIES, LEDGER, type Posting } from '../src/charges/ledger.js'
 import { CARD_OPS, CHARGES, type ChargeBase } from '../src/charges/types.js'
 import { PAYOUTS } from '../src/payouts/service.js'
 import { REFUNDS } from '../src/refunds/service.js'
@@ -25,7 +25,8 @@ import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSand
 
 const M = '/merchant/api/v1'
 const NS = SECRET
-const CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
+/** every currency a namespace opens a balance in */
+const CURRENCIES = BALANCE_CURRENCIES
 
 interface Run {
   sb: TestSandbox

@@ -30,6 +30,8 @@ describe('GET /misc/banks', () => {
     const codes = async (country: string) => (await sb.call('GET', `${M}/banks?countryCode=${country}`)).body.data.map((b: { code: string }) => b.code)
     expect(await codes('KE')).toEqual(expect.arrayContaining(['0068', '0053']))
     expect(await codes('ZA')).toEqual(expect.arrayContaining(['632005', '678910']))
+    // Egypt's short codes, the payout documentation's test banks
+    expect(await codes('EG')).toEqual(['NBE', 'CIB'])
   })
 
   it("answers Nigeria's banks without countryCode, as public clients' tests expect (CONTRACT 14)", async () => {
@@ -45,7 +47,7 @@ describe('GET /misc/banks', () => {
       expect(r.status, q).toBe(400)
       expect(r.body.status).toBe(false)
       expect(r.body.message).toBe('Invalid request data')
-      expect(r.body.data.countryCode, q).toMatch(/must be one of "NG", "KE", "GH", "ZA"/)
+      expect(r.body.data.countryCode, q).toMatch(/must be one of "NG", "KE", "GH", "ZA", "EG", "CM", "CI", "TZ"/)
     }
   })
 })
@@ -68,7 +70,13 @@ describe('GET /misc/mobile-money', () => {
       expect(r.status).toBe(200)
       expect(r.body).toEqual({ status: true, message: 'Successful', data: [] })
     }
-    const bad = await sb.call('GET', `${M}/mobile-money?countryCode=TZ`)
+    // the countries beyond KE and GH (docs/behaviour.md 13.5): their operators, the slugs payouts take
+    const slugs = async (country: string) => (await sb.call('GET', `${M}/mobile-money?countryCode=${country}`)).body.data.map((o: { slug: string }) => o.slug)
+    expect(await slugs('CM')).toEqual(['mtn-cm', 'orange-cm'])
+    expect(await slugs('CI')).toEqual(['mtn-ci', 'orange-ci'])
+    expect(await slugs('TZ')).toEqual(['tigo-tz', 'airtel-tz'])
+    expect(await slugs('EG')).toEqual(['vodafone-eg', 'orange-eg'])
+    const bad = await sb.call('GET', `${M}/mobile-money?countryCode=US`)
     expect(bad.status).toBe(400)
     expect(bad.body.data.countryCode).toMatch(/must be one of/)
     expect((await sb.call('GET', `${M}/mobile-money`)).body.data).toEqual({ countryCode: 'is required' })

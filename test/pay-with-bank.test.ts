@@ -175,7 +175,7 @@ describe('the bank page and what follows', () => {
     expect((await events(sb, silent))[0]).toMatchObject({ event: 'charge.success' })
   })
 
-  it('ZAR: approved at FNB it succeeds; ZAR shows in the balances once credited, from nothing, and its refund is refused (docs/behaviour.md 13.11)', async () => {
+  it('ZAR: approved at FNB it succeeds; credited to the ZAR balance every namespace opens with, and refundable once settled (docs/behaviour.md 13.11)', async () => {
     const sb = await sandbox()
     const reference = ref('pwb')
     const before = (await sb.call('GET', '/merchant/api/v1/balances')).body.data
@@ -185,11 +185,12 @@ describe('the bank page and what follows', () => {
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
     const after = await sb.call('GET', '/merchant/api/v1/balances')
     expect(after.status).toBe(200)
-    // not a currency every namespace opens with: it shows once credited, from nothing
-    expect(Object.keys(before)).not.toContain('ZAR')
-    expect(after.body.data.ZAR).toEqual({ pending_balance: 0, available_balance: 145 })
+    // ZAR is a currency every namespace opens with (payouts are served in it, 13.7)
+    expect(before.ZAR).toEqual({ pending_balance: 0, available_balance: 5_000_000 })
+    expect(after.body.data.ZAR).toEqual({ pending_balance: 0, available_balance: 5_000_145 })
     const refund = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference: reference, reference: ref('rf') })
-    expect(refund.body).toEqual({ status: false, message: 'Refund not supported for this currency, please contact support', data: null })
+    expect(refund.body).toMatchObject({ status: true, data: { status: 'processing', currency: 'ZAR', amount_returned: 145 } })
+    expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.ZAR).toEqual({ pending_balance: 0, available_balance: 5_000_000 })
   })
 
   it("a namespace's pack changes what a bank does, adds a bank, and is refused with the same bank twice", async () => {

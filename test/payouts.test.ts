@@ -176,7 +176,8 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
       [bank({}, { bank_account: { bank: '0111', account: '9999999999' }, currency: 'KES' }), 400, 'Invalid account.'],
       [momo('nope-ke', '254711111111', 'KES'), 400, 'Invalid mobile money operator.'],
       [momo('mtn-gh', '233722222222', 'KES'), 400, 'Currency not allowed for this destination'],
-      [bank({}, { currency: 'USD' }), 400, 'Currency not allowed for this destination'],
+      [bank({}, { currency: 'GHS' }), 400, 'Currency not allowed for this destination'],
+      [momo('mtn-cm', '237671111111', 'XOF'), 400, 'Currency not allowed for this destination'],
       [momo('safaricom-ke', '254711111111', 'NGN'), 400, 'Currency not allowed for this destination'],
       [bank({}, { amount: 999.99 }), 409, 'Amount is below the minimum payout of 1000.00 NGN'],
       [bank({}, { amount: 10_000_000.01 }), 400, 'Amount is above the maximum payout of 10000000.00 NGN'],
@@ -388,8 +389,8 @@ describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
     const dup = item('033', '0000000000')
     res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([dup, { ...dup }]))
     expect([res.status, res.body.data]).toEqual([400, { 'payouts.1.reference': 'is used by another payout of the batch' }])
-    res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', { batch_reference: 'abc', currency: 'USD', payouts: [item('033', '0000000000')] })
-    expect([res.status, res.body.data]).toEqual([400, { batch_reference: 'must be at least 5 characters', currency: 'must be one of "NGN", "KES", "GHS"', payouts: 'must hold at least 2 payouts' }])
+    res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', { batch_reference: 'abc', currency: 'EUR', payouts: [item('033', '0000000000')] })
+    expect([res.status, res.body.data]).toEqual([400, { batch_reference: 'must be at least 5 characters', currency: 'must be one of "NGN", "KES", "ZAR", "EGP", "USD", "GBP", "GHS", "XAF", "XOF", "TZS"', payouts: 'must hold at least 2 payouts' }])
     expect(await listed()).toBe(2)
     await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })
     await sb.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1500 })

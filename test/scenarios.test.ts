@@ -399,7 +399,7 @@ describe('control API: scenarios', () => {
     const walletKeys = ['number', 'currency', 'otp', 'pin', 'steps', 'outcome', 'message', 'label']
     for (const w of d.wallets) {
       for (const k of Object.keys(w)) expect(walletKeys, `wallet ${w.number} key ${k}`).toContain(k)
-      expect(['KES', 'GHS']).toContain(w.currency)
+      expect(['KES', 'GHS', 'XAF', 'XOF', 'TZS', 'EGP']).toContain(w.currency)
     }
     // docs/behaviour.md 5's wallets
     const wallets = Object.fromEntries(d.wallets.map((w: { number: string }) => [w.number, w]))

@@ -5,7 +5,7 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { fundSchema, historyAnswerSchema, historyQuerySchema } from './schemas.js'
 import { BALANCE_MSG } from './messages.js'
-import { BalanceService } from './service.js'
+import { BALANCE_CURRENCIES, BalanceService } from './service.js'
 
 /** The merchant's balances and their history (docs/behaviour.md 13.4), and the control call that adds to one. */
 export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
@@ -14,7 +14,7 @@ export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/balances', access: 'secret key', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',
-      description: 'Every namespace opens with the pack\'s opening_balance available in NGN, KES, GHS and USD; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).',
+      description: `Every namespace opens with the pack's opening_balance available in ${BALANCE_CURRENCIES.join(', ')}; a pay-in adds its amount net of fee and VAT, pending until it settles (a bank transfer at once, other channels after settlement_delay_hours).`,
       handler: (c, { balances }) => ok(c, MSG.SUCCESS, balances.balances(c.get('ns'))),
     },
     {

@@ -31,8 +31,11 @@ import { CHARGES, type ChargeBase } from './types.js'
 
 export const LEDGER = 'ledger'
 
-/** the currencies a namespace holds a balance in from the start */
-export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
+/**
+ * the currencies a namespace holds a balance in from the start: every currency a pay-in or a
+ * payout is served in (docs/behaviour.md 13.4)
+ */
+export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD', 'XAF', 'XOF', 'TZS', 'EGP', 'ZAR', 'GBP'] as const
 export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
 
 /** What made an entry: the kind of record, whose reference is in the entry's key. */

@@ -13,7 +13,7 @@ import type { PayWithBankService } from '../pay-with-bank/service.js'
 import { checkoutPage, type CheckoutPage } from './page.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { payAsCustomer } from './pay.js'
-import { CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
+import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
 import { CheckoutService, type CheckoutCharge } from './service.js'
 
 /** The hosted page of a checkout, on the origin the client called (docs/behaviour.md 13.1, 14.4). */
@@ -65,7 +65,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       method: 'post', path: '/merchant/api/v1/charges/initialize', access: 'secret key', tag: 'checkout', operationId: 'initializeCheckout',
       summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
       answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
-      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (card NGN and USD, bank transfer NGN, mobile money KES and GHS, pay with bank NGN), or every channel that takes it when none does; \`default_channel\` falls back the same way. An unpaid checkout expires after 24 hours on the namespace clock.`,
+      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (${CHECKOUT_CHANNELS.map((ch) => `${ch} ${CHANNEL_CURRENCIES[ch].join(', ')}`).join('; ')}), or every channel that takes it when none does; \`default_channel\` falls back the same way. An unpaid checkout expires after 24 hours on the namespace clock.`,
       handler: async (c, { checkout, config, scenarios }) => {
         const ns = c.get('ns')
         const input = validateWithMetadata(initializeSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)

@@ -1,6 +1,6 @@
 import { CARD_FORMAT } from '../cards/schemas.js'
 import { maskSecrets } from '../http/mask.js'
-import { WALLET_PREFIX } from '../mobile-money/schemas.js'
+import { walletNumberIssue } from '../mobile-money/schemas.js'
 import { maskPan } from '../pan.js'
 import type { CheckoutCard } from './schemas.js'
 
@@ -100,9 +100,8 @@ export function parseAction(form: URLSearchParams, currency: string): Parsed {
     case 'mobile_money': {
       echo.phone = get('phone')
       const number = need('phone', /^\+?\d{10,15}$/, 'must be the wallet number in international format, digits only').replace(/^\+/, '')
-      const prefix = WALLET_PREFIX[currency as keyof typeof WALLET_PREFIX]
-      if (!errors.phone && prefix && !number.startsWith(prefix)) errors.phone = `Phone number must start with country code ${prefix} for ${currency}`
-      else if (!errors.phone && prefix && number.length !== 12) errors.phone = `Phone number must be ${prefix} followed by 9 digits`
+      const issue = errors.phone ? null : walletNumberIssue(currency, number)
+      if (issue) errors.phone = `Phone number ${issue}`
       value = { action, number }
       break
     }

@@ -1,6 +1,7 @@
 import { HtmlPage } from '../http/html-page.js'
 import type { Child, FC, PropsWithChildren } from 'hono/jsx'
 import { formatMoney } from '../money.js'
+import { walletCurrency } from '../scenario/lookups.js'
 import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
 import type { CheckoutChannel } from './schemas.js'
 
@@ -211,10 +212,16 @@ export const CardForm: FC<{ base: string; errors: FormErrors; echo: Echo }> = ({
   </ActionForm>
 )
 
+/** the form of a wallet number in the currency (fixtures/lookups.json): its country code, then zeros */
+const walletPlaceholder = (currency: string): string => {
+  const w = walletCurrency(currency)
+  return w ? w.dial_code + '0'.repeat(w.digits) : ''
+}
+
 export const WalletForm: FC<{ base: string; errors: FormErrors; echo: Echo; currency: string }> = ({ base, errors, echo, currency }) => (
   <ActionForm base={base} action="mobile_money" button="Pay" label="Pay by mobile money">
     <p>Enter the number of the {currency} mobile-money wallet to pay from.</p>
-    <Field name="phone" errors={errors} echo={echo} type="tel" autocomplete="tel" inputmode="tel" placeholder={currency === 'GHS' ? '233240000000' : '254700000000'} />
+    <Field name="phone" errors={errors} echo={echo} type="tel" autocomplete="tel" inputmode="tel" placeholder={walletPlaceholder(currency)} />
   </ActionForm>
 )
 

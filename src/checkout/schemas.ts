@@ -1,20 +1,22 @@
 import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { WALLET_CURRENCIES } from '../scenario/lookups.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
 
 export const CHECKOUT_CHANNELS = ['card', 'bank_transfer', 'mobile_money', 'pay_with_bank'] as const
 export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number]
 
-export const CHECKOUT_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD'] as const
-
-/** the currencies each channel takes in the sandbox */
+/** the currencies each channel takes in the sandbox; mobile money's are the wallet currencies of fixtures/lookups.json */
 export const CHANNEL_CURRENCIES: Record<CheckoutChannel, readonly string[]> = {
   card: ['NGN', 'USD'],
   bank_transfer: ['NGN'],
-  mobile_money: ['KES', 'GHS'],
+  mobile_money: WALLET_CURRENCIES,
   pay_with_bank: ['NGN'],
 }
+
+/** every currency some channel takes */
+export const CHECKOUT_CURRENCIES = [...new Set(Object.values(CHANNEL_CURRENCIES).flat())] as [string, ...string[]]
 
 /**
  * What a checkout's page offers (docs/behaviour.md 13.1, CONTRACT 14): the asked channels that take

@@ -6,7 +6,7 @@ import type { BankTransferCharge, BankTransferService } from '../bank-transfer/s
 import type { AuthorizeInput } from '../cards/schemas.js'
 import type { CardService } from '../cards/service.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { WALLET_PREFIX } from '../mobile-money/schemas.js'
+import { walletNumberIssue } from '../mobile-money/schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
@@ -161,12 +161,12 @@ export class CheckoutService extends OnEngine {
   payMobileMoney(ns: string, tx: string, number: string): Frozen<MobileMoneyCharge> {
     const c = this.get(ns, tx)
     this.#open(c, 'mobile_money')
-    const prefix = WALLET_PREFIX[c.currency as keyof typeof WALLET_PREFIX]
-    if (!new RegExp(`^\\+?${prefix}\\d{9}$`).test(number)) throw invalid({ 'mobile_money.number': `must be ${prefix} followed by 9 digits for ${c.currency}` })
+    const issue = walletNumberIssue(c.currency, number)
+    if (issue) throw invalid({ 'mobile_money.number': issue })
     const child = this.mobileMoney.charge(ns, {
       reference: this.#attemptReference(c),
       amount: c.amount,
-      currency: c.currency as 'KES',
+      currency: c.currency,
       customer: this.#customer(c),
       mobile_money: { number },
       merchant_bears_cost: c.merchant_bears_cost,

@@ -3,7 +3,8 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { banksQuerySchema, banksSchema, countryQuerySchema, operatorsSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
 import { MISC_MSG } from './messages.js'
-import { banksOf, operatorsOf, resolveAccount } from './service.js'
+import { banksOf, operatorsOf } from '../scenario/lookups.js'
+import { resolveAccount } from './service.js'
 
 /** /merchant/api/v1/misc: the bank and mobile-money lists and account resolution (docs/behaviour.md 13.5); a public key is accepted. */
 export const miscArea: Area<object, unknown> = {

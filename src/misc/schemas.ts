@@ -1,5 +1,6 @@
 import { z } from '../http/zod-messages.js'
-import { COUNTRIES, nigerianBank } from './service.js'
+import { COUNTRIES } from '../scenario/lookups.js'
+import { nigerianBank } from './service.js'
 
 /** docs/behaviour.md 13.5: the look-ups' requests. */
 

@@ -1,53 +1,37 @@
 import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import { MSG, badRequest } from '../errors.js'
+import { banksOf, type Bank } from '../scenario/lookups.js'
 
 /**
- * docs/behaviour.md 13.5: the look-ups. The bank and mobile-money lists are the shipped
- * fixtures/lookups.json, read once; they are the same for every namespace, and nothing here
+ * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
+ * src/scenario/lookups.ts; they are the same for every namespace, and nothing here
  * touches the store.
  */
 
-export const COUNTRIES = ['NG', 'KE', 'GH', 'ZA'] as const
-export type Country = (typeof COUNTRIES)[number]
+/**
+ * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
+ * src/scenario/lookups.ts; they are the same for every namespace, and nothing here
+ * touches the store.
+ */
 
-export interface Bank {
-  name: string
-  slug: string
-  code: string
-  /** the NIBSS institution code (Nigerian banks); null elsewhere */
-  nibss_bank_code: string | null
-  country: Country
-}
+export {
+  COUNTRIES,
+  PAYOUT_CURRENCY_LIST,
+  WALLET_CURRENCIES,
+  anyOperator,
+  banksOf,
+  operatorsOf,
+  payoutCountry,
+  payoutCurrencies,
+  walletCurrency,
+  type Bank,
+  type Country,
+  type MobileMoneyOperator,
+  type WalletCurrency,
+} from '../scenario/lookups.js'
 
-export interface MobileMoneyOperator {
-  name: string
-  slug: string
-  code: string
-  country: Country
-  /** the smallest and largest amount one payout may carry, major units */
-  min: number
-  max: number
-}
-
-const FIXTURE = JSON.parse(readFileSync(new URL('../../fixtures/lookups.json', import.meta.url), 'utf8')) as {
-  banks: Bank[]
-  mobile_money: MobileMoneyOperator[]
-}
-
-const byCountry = <T extends { country: Country }>(items: T[]): Map<Country, readonly T[]> =>
-  new Map(COUNTRIES.map((c) => [c, Object.freeze(items.filter((i) => i.country === c))]))
-
-const BANKS = byCountry(FIXTURE.banks)
-const OPERATORS = byCountry(FIXTURE.mobile_money)
 /** the banks an account is resolved at: Nigeria's, by code */
-const NG_BANKS = new Map(BANKS.get('NG')!.map((b) => [b.code, b]))
-
-/** The banks of a country, in the fixture's order. */
-export const banksOf = (country: Country): readonly Bank[] => BANKS.get(country)!
-
-/** The mobile-money operators of a country (none for NG and ZA). */
-export const operatorsOf = (country: Country): readonly MobileMoneyOperator[] => OPERATORS.get(country)!
+const NG_BANKS = new Map(banksOf('NG').map((b) => [b.code, b]))
 
 /** The Nigerian bank of a code, or undefined. */
 export const nigerianBank = (code: string): Bank | undefined => NG_BANKS.get(code)

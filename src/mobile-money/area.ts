@@ -9,6 +9,7 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './schemas.js'
 import { MM_MSG } from './messages.js'
+import { WALLET_CURRENCIES } from '../scenario/lookups.js'
 import { MobileMoneyService, type MobileMoneyCharge } from './service.js'
 
 const answer = (c: Context<AppEnv>, mm: MobileMoneyService, charge: MobileMoneyCharge, message?: string) => {
@@ -33,7 +34,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   },
   routes: [
     {
-      method: 'post', path: MM, access: 'secret key', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: 'Charge a mobile money wallet (KES or GHS)',
+      method: 'post', path: MM, access: 'secret key', tag: 'mobile money', operationId: 'chargeMobileMoney', summary: `Charge a mobile money wallet (${WALLET_CURRENCIES.join(', ')})`,
       body: { name: 'MobileMoneyChargeRequest', schema: mobileMoneyChargeSchema },
       handler: async (c, { mobileMoney, scenarios }) => {
         const ns = c.get('ns')

@@ -1,14 +1,28 @@
 import { amountSchema, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'
+
+/**
+ * docs/behaviour.md 5.2's wallet rule, the one place it is decided (the charge, the checkout's
+ * attempt and its page ask it): what is wrong with a wallet number for a currency (a leading `+`
+ * dropped), or null. The country code and the digits after it are the fixture's, per currency.
+ */
+export function walletNumberIssue(currency: string, number: string): string | null {
+  const w = walletCurrency(currency)
+  if (!w) return null
+  const digits = number.replace(/^\+/, '')
+  if (!digits.startsWith(w.dial_code)) return `must start with country code ${w.dial_code} for ${currency}`
+  if (digits.length !== w.dial_code.length + w.digits) return `must be ${w.dial_code} followed by ${w.digits} digits`
+  return null
+}
 
 /** docs/api.md 2.6 and 8, with docs/behaviour.md 5's wallet rule. */
-export const WALLET_PREFIX = { KES: '254', GHS: '233' } as const
 
 export const mobileMoneyChargeSchema = z
   .object({
     reference: referenceSchema,
     amount: amountSchema(),
-    currency: z.enum(['KES', 'GHS']),
+    currency: z.enum(WALLET_CURRENCIES),
     redirect_url: httpUrlSchema.optional(),
     customer: z.object({
       name: z.string().max(100, 'must be at most 100 characters').optional(),
@@ -23,13 +37,8 @@ export const mobileMoneyChargeSchema = z
     metadata: metadataSchema.optional(),
   })
   .superRefine((v, ctx) => {
-    const prefix = WALLET_PREFIX[v.currency as keyof typeof WALLET_PREFIX]
-    const number = v.mobile_money.number.replace(/^\+/, '')
-    if (prefix && !number.startsWith(prefix)) {
-      ctx.addIssue({ code: 'custom', path: ['mobile_money', 'number'], message: `must start with country code ${prefix} for ${v.currency}` })
-    } else if (prefix && number.length !== 12) {
-      ctx.addIssue({ code: 'custom', path: ['mobile_money', 'number'], message: `must be ${prefix} followed by 9 digits` })
-    }
+    const issue = walletNumberIssue(v.currency, v.mobile_money.number)
+    if (issue) ctx.addIssue({ code: 'custom', path: ['mobile_money', 'number'], message: issue })
   })
 export type MobileMoneyChargeInput = z.infer<typeof mobileMoneyChargeSchema>
 

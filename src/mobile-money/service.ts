@@ -3,6 +3,7 @@ import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { customerCost, toDecimalString, toMajor } from '../money.js'
+import { walletCurrency } from '../scenario/lookups.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { MM_MSG } from './messages.js'
@@ -32,11 +33,12 @@ export interface MobileMoneyCharge extends SteppedCharge<WalletStep> {
   stk_timer?: string | null
 }
 
-function defaultWallet(number: string, currency: 'KES' | 'GHS'): WalletScenario {
+/** A wallet no pack names: its currency's steps (the fixture's), then success. */
+function defaultWallet(number: string, currency: string): WalletScenario {
   return {
     number,
     currency,
-    steps: currency === 'GHS' ? ['OTP', 'STK_PROMPT'] : ['STK_PROMPT'],
+    steps: [...(walletCurrency(currency)?.steps ?? ['STK_PROMPT'])],
     outcome: 'success',
     label: `any other ${currency} wallet: success`,
   }

@@ -6,7 +6,8 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
 import { PAYOUT_MSG } from './messages.js'
-import { bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
+import { payoutCurrencies } from '../scenario/lookups.js'
+import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
 import { PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
@@ -58,7 +59,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
     {
       method: 'post', path: '/merchant/api/v1/transactions/disburse', access: 'secret key', tag: 'payouts', operationId: 'disburse', summary: 'Pay out to a bank account or a mobile-money wallet (message `transfer initiated successfully`)',
       body: { name: 'DisburseRequest', schema: disburseSchema },
-      description: 'Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds). Refused with no record: `Insufficient funds in disbursement wallet`, `Invalid bank provided.`, `Invalid account.`, `Unable to resolve bank account.`, `Invalid mobile money operator.`, `Currency not allowed for this destination`, the limits, and 409 `Duplicate Transaction Reference. Please use a unique reference`.',
+      description: `Bank accounts in ${payoutCurrencies('bank_account').join(', ')} (ZAR with \`account_name\`; USD and GBP with the remittance-style fields instead of a bank code), wallets in ${payoutCurrencies('mobile_money').join(', ')}. Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds). Refused with no record: \`Insufficient funds in disbursement wallet\`, \`Invalid bank provided.\`, \`Invalid account.\`, \`Unable to resolve bank account.\`, \`Invalid mobile money operator.\`, \`Currency not allowed for this destination\`, \`Destination bank is not available\`, the limits (XAF and XOF amounts multiples of 5), and 409 \`Duplicate Transaction Reference. Please use a unique reference\`.`,
       handler: async (c, { payouts, scenarios }) => {
         const ns = c.get('ns')
         const input = validateWithMetadata(disburseSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
@@ -83,6 +84,15 @@ export const payoutsArea: Area<Payouts, Kit> = {
       handler: (c, { payouts }) => ok(c, MSG.SUCCESS, payouts.list(c.get('ns'), validate(payoutListSchema, c.req.query()))),
     },
     ...bulkRoutes,
+    ...(['post', 'get'] as const).map((method): Route<Payouts> => ({
+      method, path: '/merchant/api/v1/payouts/availability', access: 'secret key', tag: 'payouts', operationId: method === 'post' ? 'payoutAvailability' : 'payoutAvailabilityByQuery',
+      summary: method === 'post' ? "Whether each South African bank takes payouts now: available, delayed or unavailable (body {type: bank_account, currency: ZAR})" : 'The same, with type and currency in the query',
+      ...(method === 'post' ? { body: { name: 'PayoutAvailabilityRequest', schema: availabilitySchema } } : { query: availabilitySchema }),
+      handler: async (c, { payouts }) => {
+        const input = validate(availabilitySchema, method === 'post' ? await readJsonObject(c) : c.req.query())
+        return ok(c, MSG.SUCCESS, payouts.availability(c.get('ns'), input.currency))
+      },
+    })),
     {
       method: 'post', path: '/_sandbox/payouts/:reference/complete', access: 'control', tag: 'payouts', operationId: 'completePayout', summary: 'End a processing payout now (as its test account says unless `outcome` is given)',
       body: { name: 'CompletePayoutRequest', schema: completePayoutSchema }, bodyRequired: false,

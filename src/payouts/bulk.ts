@@ -6,7 +6,7 @@ import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { ARRAY, STRING } from '../store/validate.js'
-import type { BulkInput, BulkItem } from './schemas.js'
+import type { BulkInput, BulkItem, Destination } from './schemas.js'
 import { PAYOUT_MSG } from './messages.js'
 import { debitOf, type Payout, type PayoutService } from './service.js'
 
@@ -58,8 +58,8 @@ export class BulkPayoutService {
           merchant_bears_cost: bears,
         })
       } catch (e) {
-        // which item was refused: its reference in `data`
-        if (e instanceof ApiError) throw new ApiError(e.status, e.message, { reference: item.reference })
+        // which item was refused: its reference in `data`, beside the fields a field refusal names
+        if (e instanceof ApiError) throw new ApiError(e.status, e.message, { reference: item.reference, ...fieldsOf(e.data) })
         throw e
       }
     })
@@ -156,14 +156,14 @@ export class BulkPayoutService {
   }
 }
 
-function destinationOf(item: BulkItem, currency: string) {
-  return {
-    type: item.type,
-    amount: item.amount,
-    currency,
-    narration: item.narration,
-    bank_account: item.bank_account && { bank: item.bank_account.bank_code, account: item.bank_account.account_number },
-    mobile_money: item.mobile_money,
-    customer: item.customer,
-  }
+function destinationOf(item: BulkItem, currency: string): Destination {
+  const { bank_account, ...rest } = item
+  const bank = bank_account && (({ bank_code, account_number, ...extras }) => ({ ...extras, bank: bank_code, account: account_number }))(bank_account)
+  return { ...rest, currency, bank_account: bank }
+}
+
+/** The field errors a refusal carries (docs/behaviour.md 2.3), renamed as the batch's item names them. */
+function fieldsOf(data: unknown): Record<string, unknown> {
+  if (!data || typeof data !== 'object') return {}
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/^destination\./, ''), v]))
 }

@@ -14,6 +14,9 @@ export const PAYOUT_MSG = {
   DUPLICATE: 'Duplicate Transaction Reference. Please use a unique reference',
   CURRENCY: 'Currency not allowed for this destination',
   COMPLETED: 'Payout has already been completed',
+  /** a bank `payouts/availability` says is unavailable (a documented failure reason, docs/behaviour.md 13.7) */
+  BANK_UNAVAILABLE: 'Destination bank is not available',
+  multipleOf: (n: number, currency: string) => `must be a multiple of ${n} for ${currency}`,
   belowMinimum: (min: number, currency: string) => `Amount is below the minimum payout of ${toDecimalString(min)} ${currency}`,
   aboveMaximum: (max: number, currency: string) => `Amount is above the maximum payout of ${toDecimalString(max)} ${currency}`,
   // docs/behaviour.md 13.7.1

@@ -1,6 +1,8 @@
 import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
+import { PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
+import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountView, type Beside } from './bank-fields.js'
 
 /** docs/behaviour.md 13.7: the payout requests. */
 
@@ -12,10 +14,10 @@ const customerSchema = z.object({
   name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
 })
 
-const bankAccountSchema = z.object({
-  bank: z.string().trim().min(1).max(20, atMost(20)),
-  account: z.string().regex(/^\d{6,20}$/, 'must be 6-20 digits'),
-})
+/** a bank account's code (none for USD and GBP) and number: what each currency needs is bank-fields.ts's */
+const bankCode = z.string().trim().min(1).max(20, atMost(20))
+const accountNumber = z.string().trim().min(1, 'is required').max(34, atMost(34))
+const bankAccountSchema = z.object({ bank: bankCode.optional(), account: accountNumber, ...bankAccountExtras })
 
 const mobileMoneySchema = z.object({
   operator: z.string().trim().min(1).max(50, atMost(50)),
@@ -29,6 +31,16 @@ function destinationOfType(d: { type: z.infer<typeof payoutType>; bank_account?:
   if (!d[d.type]) ctx.addIssue({ code: 'custom', path: [d.type], message: 'is required' })
 }
 
+/** A bank payout has the fields its currency needs (bank-fields.ts), reported under `prefix`. */
+function bankFieldsOf(currency: string, d: { type: string; bank_account?: BankAccountView } & Beside, names: AccountNames, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
+  if (d.type !== 'bank_account' || !d.bank_account) return
+  bankAccountIssues(currency, d.bank_account, d, names, (path, message) => ctx.addIssue({ code: 'custom', path: [...prefix, ...path], message }))
+}
+
+/** the disburse call's names of an account's code and number, and a batch item's */
+const SINGLE: AccountNames = { code: 'bank', number: 'account' }
+const BULK: AccountNames = { code: 'bank_code', number: 'account_number' }
+
 export const destinationSchema = z
   .object({
     type: payoutType,
@@ -38,8 +50,12 @@ export const destinationSchema = z
     bank_account: bankAccountSchema.optional(),
     mobile_money: mobileMoneySchema.optional(),
     customer: customerSchema,
+    ...destinationExtras,
   })
-  .superRefine(destinationOfType)
+  .superRefine((d, ctx) => {
+    destinationOfType(d, ctx)
+    bankFieldsOf(d.currency, { ...d, bank_account: d.bank_account && { ...d.bank_account, code: d.bank_account.bank, number: d.bank_account.account } }, SINGLE, ctx)
+  })
 export type Destination = z.infer<typeof destinationSchema>
 
 export const disburseSchema = z.object({
@@ -104,6 +120,10 @@ export function normalizeDisburse(body: Record<string, unknown>): Record<string,
   return { ...body, destination: dest }
 }
 
+/** `payouts/availability`: "currently only available for South African payouts" (the payout documentation) */
+export const AVAILABILITY_CURRENCIES = ['ZAR'] as const
+export const availabilitySchema = z.object({ type: z.enum(['bank_account']), currency: z.enum(AVAILABILITY_CURRENCIES) }).passthrough()
+
 export const PAYOUT_STATUSES = ['processing', 'success', 'failed'] as const
 
 /** GET /payouts: the list's query, with `status` */
@@ -125,14 +145,16 @@ const bulkItemSchema = z
     amount: amountSchema({ allowString: true }),
     type: payoutType.default('bank_account'),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
-    bank_account: z.object({ bank_code: bankAccountSchema.shape.bank, account_number: bankAccountSchema.shape.account }).optional(),
+    bank_account: z.object({ bank_code: bankCode.optional(), account_number: accountNumber, ...bankAccountExtras }).optional(),
     mobile_money: mobileMoneySchema.optional(),
     customer: customerSchema,
+    ...destinationExtras,
   })
   .superRefine(destinationOfType)
 export type BulkItem = z.infer<typeof bulkItemSchema>
 
-export const BULK_CURRENCIES = ['NGN', 'KES', 'GHS'] as const
+/** a batch pays out in any currency a single payout takes */
+export const BULK_CURRENCIES = PAYOUT_CURRENCY_LIST
 
 export const bulkSchema = z
   .object({
@@ -145,6 +167,8 @@ export const bulkSchema = z
   .superRefine((b, ctx) => {
     const seen = new Set<string>()
     b.payouts.forEach((p, i) => {
+      const bank = p.bank_account && { ...p.bank_account, code: p.bank_account.bank_code, number: p.bank_account.account_number }
+      bankFieldsOf(b.currency, { ...p, bank_account: bank }, BULK, ctx, ['payouts', i])
       if (seen.has(p.reference)) ctx.addIssue({ code: 'custom', path: ['payouts', i, 'reference'], message: 'is used by another payout of the batch' })
       seen.add(p.reference)
     })

@@ -1,8 +1,10 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
-import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
-import { accountName, banksOf, operatorsOf, type Country } from '../misc/service.js'
+import { accountName } from '../misc/service.js'
+import { anyOperator, banksOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
+import { PAYMENT_METHODS, bankKey, holderName } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -20,13 +22,6 @@ import type { Destination } from './schemas.js'
 
 export const PAYOUTS = 'payouts'
 const END = 'payout.end'
-
-/** what each destination pays out in, and the country whose banks or operators it takes */
-export const PAYOUT_CURRENCIES: Record<Destination['type'], Record<string, Country>> = {
-  bank_account: { NGN: 'NG', KES: 'KE' },
-  mobile_money: { KES: 'KE', GHS: 'GH' },
-}
-
 
 export type PayoutStatus = 'processing' | 'success' | 'failed'
 
@@ -120,30 +115,34 @@ export class PayoutService extends OnEngine {
     const d = o.destination
     const active = this.scenarios.forNs(ns)
     const settings = active.settings
-    const country = PAYOUT_CURRENCIES[d.type][d.currency]
+    const country = payoutCountry(d.type, d.currency)
     if (!country) throw badRequest(PAYOUT_MSG.CURRENCY)
+    const multiple = settings.payout_multiples[d.currency]
+    if (multiple && d.amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
     let bank_account: Payout['bank_account'] = null
     let mobile_money: Payout['mobile_money'] = null
     let plan: ReturnType<typeof active.payout>
     let limit = settings.payout_limits[d.currency]
     if (d.type === 'bank_account') {
-      const { bank, account } = d.bank_account!
+      const view = { ...d.bank_account!, code: d.bank_account!.bank, number: d.bank_account!.account }
+      const bank = bankKey(d.currency, view)
+      const { account } = d.bank_account!
       plan = active.payout(bank, account)
+      // a USD or GBP account names its bank itself: there is no list to find it in
+      const namesItsBank = PAYMENT_METHODS[d.currency] !== undefined
       const known = banksOf(country).find((b) => b.code === bank)
-      if (!known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
+      if (!namesItsBank && !known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
       if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      if (settings.payout_availability[bank] === 'unavailable') throw badRequest(PAYOUT_MSG.BANK_UNAVAILABLE)
       if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
-      const name = country === 'NG' ? accountName(bank, account) : null
+      const name = country === 'NG' ? accountName(bank, account) : holderName(view)
       if (country === 'NG' && name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
-      bank_account = { bank, account, bank_name: known?.name ?? bank, account_name: name }
+      bank_account = { bank, account, bank_name: known?.name ?? d.bank_account!.bank_name ?? bank, account_name: name }
     } else {
       const { operator, mobile_number } = d.mobile_money!
       const number = mobile_number.replace(/^\+/, '')
       const op = operatorsOf(country).find((x) => x.slug === operator || x.code === operator)
-      if (!op) {
-        const elsewhere = (['KE', 'GH'] as const).some((c) => operatorsOf(c).some((x) => x.slug === operator))
-        throw badRequest(elsewhere ? PAYOUT_MSG.CURRENCY : PAYOUT_MSG.INVALID_OPERATOR)
-      }
+      if (!op) throw badRequest(anyOperator(operator) ? PAYOUT_MSG.CURRENCY : PAYOUT_MSG.INVALID_OPERATOR)
       plan = active.payout(op.slug, number)
       if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
       mobile_money = { operator: op.slug, mobile_number: number }
@@ -190,6 +189,16 @@ export class PayoutService extends OnEngine {
     const stored = this.#col(ns).put(payout.reference, payout)
     this.#post(ns, stored, 'debit', stored.created_at)
     return stored
+  }
+
+  /**
+   * `payouts/availability`: the banks of the currency's country, each with what the pack's
+   * `payout_availability` says of it (`available` when it says nothing).
+   */
+  availability(ns: string, currency: string) {
+    const statuses = this.scenarios.forNs(ns).settings.payout_availability
+    const country = payoutCountry('bank_account', currency)
+    return (country ? banksOf(country) : []).map((b) => ({ name: b.name, slug: b.slug, code: b.code, country: b.country, status: statuses[b.code] ?? 'available' }))
   }
 
   /** The payout with this reference, or 404 `Transaction not found`. */

@@ -91,6 +91,9 @@ function stepsAndOutcome(x: { steps: string[]; outcome: string; message?: string
   return { steps: x.steps, outcome: x.outcome, ...(x.message ? { message: x.message } : {}), label: x.label }
 }
 
+/** The settings a later pack adds to key by key rather than replaces whole. */
+const KEYED_SETTINGS = ['fees', 'payout_limits', 'payout_multiples', 'payout_availability', 'conversion_rates'] as const
+
 /** The merged view of packs: later packs win, entry by entry. */
 export class ActiveScenarios {
   readonly settings: Settings
@@ -110,7 +113,9 @@ export class ActiveScenarios {
     let settings: Record<string, any> = {}
     for (const p of packs) {
       if (p.settings) {
-        settings = { ...settings, ...p.settings, fees: { ...settings.fees, ...p.settings.fees }, payout_limits: { ...settings.payout_limits, ...p.settings.payout_limits }, conversion_rates: { ...settings.conversion_rates, ...p.settings.conversion_rates } }
+        const next: Record<string, any> = { ...settings, ...p.settings }
+        for (const k of KEYED_SETTINGS) next[k] = { ...settings[k], ...p.settings[k] }
+        settings = next
       }
       for (const c of p.cards ?? []) this.cards.set(c.number, c)
       for (const w of p.wallets ?? []) this.wallets.set(w.number, w)

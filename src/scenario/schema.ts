@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { identityDocuments } from './documents.js'
+import { WALLET_CURRENCIES } from './lookups.js'
 
 /** Zod schemas of a scenario pack (the magic test values), as shipped in scenarios/*.yaml. */
 
@@ -78,9 +79,13 @@ export const cardScenarioSchema = scenario({
 })
 export type CardScenario = z.infer<typeof cardScenarioSchema>
 
+/** a currency code; which ones a wallet or a payout takes is the fixtures' (docs/behaviour.md 5.2, 13.7) */
+const currencyCode = () => z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as KES')
+
 export const walletScenarioSchema = scenario({
   number: digits(10, 15),
-  currency: z.enum(['KES', 'GHS']),
+  // the currencies mobile money is charged in: fixtures/lookups.json's
+  currency: z.enum(WALLET_CURRENCIES),
   otp: digits(4, 8).optional(),
   pin: digits(4, 6).optional(),
   steps: z.array(z.enum(WALLET_STEPS)).max(WALLET_STEPS.length).default([]),
@@ -139,15 +144,16 @@ export const transferScenarioSchema = z
 export type TransferScenario = z.infer<typeof transferScenarioSchema>
 
 /**
- * A payout test destination (docs/behaviour.md 13.7): a bank account (`bank` its code) or a
- * mobile-money wallet (`bank` the operator's slug), and what a payout to it does: succeeds, fails
- * with `message` on the clock, stays processing, or is refused at once as an invalid account.
+ * A payout test destination (docs/behaviour.md 13.7): a bank account (`bank` its code; a USD or GBP
+ * account: its routing number, or `IBAN` for one paid by IBAN) or a mobile-money wallet (`bank` the
+ * operator's slug), and what a payout to it does: succeeds, fails with `message` on the clock,
+ * stays processing, or is refused at once as an invalid account.
  */
 export const PAYOUT_OUTCOMES = ['success', 'failed', 'processing', 'invalid'] as const
 export const payoutScenarioSchema = z
   .object({
     bank: ident(),
-    account: z.string().regex(/^\d{6,20}$/, 'must be 6-20 digits'),
+    account: z.string().regex(/^[A-Z0-9]{6,34}$/, 'must be 6-34 digits or capital letters (an IBAN)'),
     outcome: z.enum(PAYOUT_OUTCOMES),
     message: text().optional(),
     label: text(),
@@ -155,6 +161,9 @@ export const payoutScenarioSchema = z
   .strict()
   .superRefine(failedNeedsMessage)
 export type PayoutScenario = z.infer<typeof payoutScenarioSchema>
+
+/** what `payouts/availability` answers of a bank (docs/behaviour.md 13.7) */
+export const PAYOUT_AVAILABILITY = ['available', 'delayed', 'unavailable'] as const
 
 /** The smallest and largest amount of one payout, major units. */
 export const payoutLimitSchema = z.object({ min: amount().min(0), max: amount().positive() }).strict()
@@ -230,6 +239,13 @@ export const settingsSchema = z
      * otherwise takes the operator list's own min and max)
      */
     payout_limits: z.record(z.string().min(1).max(PACK_LIMITS.id), payoutLimitSchema),
+    /** a payout's amount in these currencies must be a whole multiple of this (XAF, XOF: 5) */
+    payout_multiples: z.record(currencyCode(), z.number().int().min(1).max(1_000_000)),
+    /**
+     * what `payouts/availability` says of a bank, by bank code (any other: `available`); an
+     * `unavailable` bank refuses payouts (docs/behaviour.md 13.7)
+     */
+    payout_availability: z.record(ident(), z.enum(PAYOUT_AVAILABILITY)),
     /**
      * one rate per pair of balance currencies, `BASE/QUOTE: r` (one BASE buys r QUOTE), used both
      * ways (docs/behaviour.md 13.10)

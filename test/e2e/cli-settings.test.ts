@@ -1,9 +1,10 @@
-import { copyFileSync, readFileSync } from 'node:fs'
+import { copyFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { MSG } from '../../src/errors.js'
 import { tempFile } from '../helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, readMoney, runProbes } from '../fixtures/ledger-v1/probes.mjs'
+import { KEY, runProbes } from '../fixtures/ledger-v1/probes.mjs'
+import { answers, readAsThen } from '../helpers/ledger-v1.js'
 import { killedAfterEach, startCli, type RunningCli } from './process.js'
 
 /**
@@ -47,19 +48,18 @@ describe('the CLI reads an on/off variable (docs/behaviour.md 0.2)', () => {
 describe('sandbox start --data with a file of format 1 (docs/behaviour.md 0.4, 13.4)', () => {
   it('answers the money as the build that wrote it did, accepts and refuses the same calls, and keeps it across a restart', async () => {
     const fixture = new URL('../fixtures/ledger-v1/', import.meta.url)
-    const answers = JSON.parse(readFileSync(new URL('answers.json', fixture), 'utf8'))
     const file = tempFile()
     copyFileSync(new URL('data.json', fixture), file)
 
     const first = await start(['--data', file])
     const call = caller(first, KEY)
-    expect(await readMoney(call)).toEqual(answers.before)
+    expect(await readAsThen(call)).toEqual(answers.before)
     expect(await runProbes(call)).toEqual(answers.probes)
-    expect(await readMoney(call)).toEqual(answers.after)
+    expect(await readAsThen(call)).toEqual(answers.after)
     first.child.kill('SIGTERM')
     expect(await first.exited).toBe(0)
 
     const again = await start(['--data', file])
-    expect(await readMoney(caller(again, KEY))).toEqual(answers.after)
+    expect(await readAsThen(caller(again, KEY))).toEqual(answers.after)
   })
 })
