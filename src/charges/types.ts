@@ -2,7 +2,7 @@ import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
 import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, OBJECT, STRING, STRINGS, listOf, maybe, type RecordFields } from '../store/validate.js'
+import { NUMBER, OBJECT, STRING, STRINGS, TIME, listOf, maybe, type RecordFields } from '../store/validate.js'
 
 /**
  * `pending`: a checkout nobody has started paying (docs/behaviour.md 13.1); `expired`: a checkout
@@ -157,7 +157,8 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     fee: NUMBER,
     vat: NUMBER,
     status: STRING,
-    created_at: STRING,
+    created_at: TIME,
+    completed_at: maybe(TIME),
     customer: maybe(OBJECT),
     metadata: maybe(OBJECT),
     // the query, the pay-ins list and the dashboard read each attempt and step

@@ -19,6 +19,14 @@ export const NUMBER: Check = [(v) => typeof v === 'number' && Number.isFinite(v)
 export const OBJECT: Check = [isObject, 'an object']
 export const ARRAY: Check = [Array.isArray, 'an array']
 export const STRINGS: Check = [(v) => Array.isArray(v) && v.every((s) => typeof s === 'string'), 'a list of strings']
+/** an ISO 8601 time, as the records stamp them */
+export const TIME: Check = [(v) => typeof v === 'string' && Number.isFinite(Date.parse(v)), 'an ISO 8601 time']
+/** a time in milliseconds since 1970, within what a date can hold */
+export const EPOCH_MS: Check = [(v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15, 'a time in milliseconds since 1970']
+/** one of these names */
+export const oneOf = (names: readonly string[]): Check => [(v) => typeof v === 'string' && names.includes(v), `one of ${names.join(', ')}`]
+/** a list whose every item passes this check */
+export const each = ([test, what]: Check): Check => [(v) => Array.isArray(v) && v.every(test), `a list, each item ${what}`]
 /** absent or null, or else of this type (and its fields checked) */
 export const maybe = ([test, what, inner]: Check): Check => [(v) => v === undefined || v === null || test(v), `${what} or null`, inner]
 /** an object holding these fields: a missing or wrong one is named by its path, `card.last_four` */
