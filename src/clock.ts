@@ -1,7 +1,7 @@
 import { Random } from './random.js'
 import type { Store } from './store/store.js'
 import type { CollectionSpec } from './store/collection.js'
-import { NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
+import { EPOCH_MS, NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
@@ -38,7 +38,7 @@ export const CLOCK_KEY = 'clock'
 const TIMERS = 'timers'
 
 /** The timers of a namespace, as a data file must hold them (validate.ts). */
-export const TIMERS_SPEC: CollectionSpec<Timer> = { name: TIMERS, fields: { due: NUMBER, kind: STRING, payload: OBJECT } }
+export const TIMERS_SPEC: CollectionSpec<Timer> = { name: TIMERS, fields: { due: EPOCH_MS, kind: STRING, payload: OBJECT } }
 /** A namespace's clock, the `clock` record of its `meta` collection (namespaces.ts declares the collection). */
 export const CLOCK_META: Record<string, RecordFields> = { [CLOCK_KEY]: { offset_ms: NUMBER, frozen_at: maybe(NUMBER) } }
 /** ms before the timers of a namespace whose changes a failed write undid are armed again */

@@ -13,7 +13,7 @@ import { Kinds } from './charges/kinds.js'
 import type { Kit } from './charges/kit.js'
 import { AREAS, type ServicesOf } from './areas.js'
 import type { AnyArea } from './http/area.js'
-import type { CollectionSpec } from './store/collection.js'
+import { joinCollections, type CollectionSpec } from './store/collection.js'
 import { Store } from './store/store.js'
 import { readSnapshot, SnapshotError, type NamespaceSnapshot } from './store/snapshot.js'
 import type { Upgrade } from './store/persistence.js'
@@ -27,8 +27,8 @@ export { VERSION }
 /** The collections of the engine; each area declares its own (src/http/area.ts). */
 const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC]
 
-/** Every collection a sandbox of these areas keeps: the store holds no other. */
-export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] => [...ENGINE_COLLECTIONS, ...areas.flatMap((a) => a.collections ?? [])]
+/** Every collection a sandbox of these areas keeps, with the variants areas declare of them (a kind's charges): the store holds no other. */
+export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] => joinCollections([...ENGINE_COLLECTIONS, ...areas.flatMap((a) => a.collections ?? [])])
 
 /** How a data file (or a snapshot) of an older format is carried over, declared by the modules whose records changed shape. */
 const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER]

@@ -184,6 +184,14 @@ describe('GET and POST /_sandbox/snapshot', () => {
         }),
         { [`records.charges.${charge}.amount`]: 'must be a finite number', 'records.meta.ns.webhook_url': 'must be a string or null' },
       ],
+      // a charge with only a few of the fields every charge has: the first one missing is named
+      [
+        bad((s) => (s.records.charges = { 'ref-x': { kind: 'card', payment_reference: 'ref-x', amount: 1000, currency: 'NGN', status: 'success', created_at: '2026-01-01T00:00:00.000Z' } })),
+        { 'records.charges.ref-x.transaction_reference': 'must be a string' },
+      ],
+      // a card charge with the fields every charge has and nothing of its card: its card is named
+      [bad((s) => delete s.records.charges[charge].card), { [`records.charges.${charge}.card`]: 'must be an object' }],
+      [bad((s) => (s.records.charges[charge].card.card_type = null)), { [`records.charges.${charge}.card.card_type`]: 'must be a string' }],
       [bad((s) => delete s.records.meta.ns), { 'records.meta.ns': "is required: the namespace's merchant (its keys, encryption key, webhook URL)" }],
       [bad((s) => (s.records.meta.ns.secret_key = OTHER)), { 'records.meta.ns.secret_key': `must be the snapshot's key (${SECRET})` }],
       [bad((s) => (s.records.meta.clock = { offset_ms: 0, frozen_at: null })), { 'records.meta.clock': 'is not allowed: the namespace clock is the snapshot\'s "clock"' }],

@@ -1,5 +1,7 @@
 import type { Kit } from '../charges/kit.js'
 import { servedBy } from '../charges/kinds.js'
+import { chargeKind } from '../charges/types.js'
+import { NUMBER, STRING, listOf, maybe, shape } from '../store/validate.js'
 import { when } from '../clock.js'
 import type { Area } from '../http/area.js'
 import { formatMoney } from '../money.js'
@@ -22,6 +24,15 @@ function transferLines(c: BankTransferCharge): string[] {
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
+  collections: [
+    chargeKind('bank_transfer', {
+      bank_account: shape({ account_name: STRING, account_number: STRING, bank_name: STRING, bank_code: STRING, expiry_date_in_utc: STRING }),
+      amount_expected: NUMBER,
+      amount_paid: NUMBER,
+      amount_accepted: NUMBER,
+      transfers: listOf({ at: STRING, amount: NUMBER, payment_event: STRING, reversal: maybe(shape({ status: STRING, amount: NUMBER, destination: STRING, currency: STRING })) }),
+    }),
+  ],
   build(kit) {
     const bankTransfer = new BankTransferService(kit)
     kit.kinds.declare<BankTransferCharge>({

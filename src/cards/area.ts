@@ -10,7 +10,8 @@ import { validateWithMetadata } from '../charges/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
-import { CARD_OPS_SPEC, type CardCharge, type CardOperation } from '../charges/types.js'
+import { CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge, type CardOperation } from '../charges/types.js'
+import { EPOCH_MS, NUMBER, STRING, STRINGS, maybe, shape } from '../store/validate.js'
 import { PreauthService, type Written } from './preauth.js'
 import {
   authorizeSchema,
@@ -97,7 +98,18 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
-  collections: [CARD_OPS_SPEC],
+  collections: [
+    CARD_OPS_SPEC,
+    // what the card code reads of its charge: the card's summary, the hold of a pre-authorization
+    chargeKind('card', {
+      ...STEPPED_FIELDS,
+      operation: STRING,
+      card: shape({ card_type: STRING, first_six: STRING, last_four: STRING, expiry: STRING }),
+      preauth: maybe(shape({ state: STRING, authorized: NUMBER, captured: NUMBER, refunded: NUMBER, expires_at: EPOCH_MS, captures: STRINGS, operations: STRINGS })),
+      refunded: maybe(NUMBER),
+      refunds: maybe(STRINGS),
+    }),
+  ],
   build(kit) {
     const { store, namespaces, kinds } = kit
     const preauth = new PreauthService(kit)

@@ -1,8 +1,8 @@
 import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
-import type { CollectionSpec } from '../store/collection.js'
+import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { ARRAY, NUMBER, OBJECT, STRING, maybe } from '../store/validate.js'
+import { NUMBER, OBJECT, STRING, STRINGS, TIME, listOf, maybe, type RecordFields } from '../store/validate.js'
 
 /**
  * `pending`: a checkout nobody has started paying (docs/behaviour.md 13.1); `expired`: a checkout
@@ -150,17 +150,33 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   },
   fields: {
     kind: STRING,
+    transaction_reference: STRING,
     payment_reference: STRING,
     amount: NUMBER,
     currency: STRING,
+    fee: NUMBER,
+    vat: NUMBER,
     status: STRING,
-    created_at: STRING,
+    created_at: TIME,
+    completed_at: maybe(TIME),
     customer: maybe(OBJECT),
     metadata: maybe(OBJECT),
-    attempts: maybe(ARRAY),
-    history: maybe(ARRAY),
+    // the query, the pay-ins list and the dashboard read each attempt and step
+    attempts: listOf({ reference: STRING, status: STRING, channel: STRING }),
+    history: listOf({ at: STRING, step: STRING, result: STRING }),
   },
+  // each kind's own fields: declared by the area serving the kind (`chargeKind`)
 }
+
+/**
+ * The fields a charge of `kind` has beyond every charge's (CHARGES_SPEC), those its area's code
+ * reads: declared once, in the area's `collections` beside the kind's `kinds.declare`, and checked
+ * when a data file is opened or a snapshot restored (docs/behaviour.md 0.4, 0.10). A charge of a
+ * kind no area declares is refused.
+ */
+export const chargeKind = (kind: ChargeKind, fields: RecordFields): VariantSpec => ({ name: CHARGES, variant: { by: 'kind', value: kind, fields } })
+/** The fields every charge the customer takes through steps has (`SteppedCharge`). */
+export const STEPPED_FIELDS: RecordFields = { pending_steps: STRINGS, outcome: STRING, expect: OBJECT }
 export const CARD_OPS = 'card_ops'
 /** The card operations (captures, voids, refunds), as a data file must hold them (validate.ts). */
 export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {

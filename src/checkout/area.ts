@@ -3,7 +3,8 @@ import { clientOrigin } from '../http/origin.js'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
-import type { ChargeKind } from '../charges/types.js'
+import { chargeKind, type ChargeKind } from '../charges/types.js'
+import { NUMBER, STRING, each, maybe, oneOf } from '../store/validate.js'
 import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -40,6 +41,7 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
+  collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: NUMBER, cost_borne: NUMBER, expires_at: STRING })],
   build(kit) {
     const { namespaces, kinds } = kit
     const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer, kit.payWithBank)

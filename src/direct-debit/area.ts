@@ -1,4 +1,6 @@
 import type { Kit } from '../charges/kit.js'
+import { chargeKind } from '../charges/types.js'
+import { STRING } from '../store/validate.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
@@ -43,7 +45,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 /** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md 6 and 7). */
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
-  collections: [AUTHS_SPEC],
+  collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING })],
   build(kit) {
     const directDebit = new DirectDebitService(kit, kit.namespaces, kit.config.debitLimit)
     kit.kinds.declare<DirectDebitCharge>({

@@ -1,6 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
-import type { CollectionSpec } from '../store/collection.js'
+import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { AppEnv } from './context.js'
 import type { Answer, chain } from './middleware/chain.js'
 
@@ -13,8 +13,11 @@ import type { Answer, chain } from './middleware/chain.js'
 export interface Area<S, Kit = never> {
   /** names the area in messages and the docs */
   key: string
-  /** the collections it owns, opened (and checked in a data file) with the store */
-  collections?: readonly CollectionSpec[]
+  /**
+   * the collections it owns, opened (and checked in a data file) with the store, and the fields of
+   * its variant of another's records (its kind's charge record: `chargeKind`, src/charges/types.ts)
+   */
+  collections?: readonly (CollectionSpec | VariantSpec)[]
   /**
    * Its services, from the shared kit and the services of the areas listed before it (src/areas.ts),
    * as one record: each of them joins the wired sandbox under its own name.

@@ -1,6 +1,8 @@
 import type { Context } from 'hono'
 import type { Kit } from '../charges/kit.js'
 import { servedBy } from '../charges/kinds.js'
+import { STEPPED_FIELDS, chargeKind } from '../charges/types.js'
+import { NUMBER, STRING, shape } from '../store/validate.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { validateWithMetadata } from '../charges/schemas.js'
@@ -23,6 +25,7 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   key: 'mobile money',
+  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: NUMBER })],
   build(kit) {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({

@@ -2,6 +2,8 @@ import type { Context } from 'hono'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { Kit } from '../charges/kit.js'
 import { servedBy } from '../charges/kinds.js'
+import { chargeKind } from '../charges/types.js'
+import { STRING, shape } from '../store/validate.js'
 import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -28,6 +30,7 @@ async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> &
 /** docs/behaviour.md 13.11: the charge (both spellings), its banks, and the sandbox bank's page. */
 export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: DecisionPage }, Kit> = {
   key: 'pay with bank',
+  collections: [chargeKind('pay_with_bank', { bank: shape({ code: STRING, name: STRING }), outcome: STRING })],
   build(kit) {
     const payWithBank = new PayWithBankService(kit)
     kit.kinds.declare<PayWithBankCharge>({

@@ -8,7 +8,7 @@ import { PAYMENT_METHODS, bankKey, holderName } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, STRING } from '../store/validate.js'
+import { NUMBER, OBJECT, STRING, maybe, shape } from '../store/validate.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
@@ -57,7 +57,15 @@ export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (p) => Date.parse(p.created_at), facts: { currency: (p) => p.currency, status: (p) => p.status } },
-  fields: { reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING },
+  fields: {
+    reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING,
+    // what its query and the lists read of the destination and the payee
+    type: STRING,
+    bank_account: maybe(shape({ bank: STRING, account: STRING })),
+    mobile_money: maybe(shape({ operator: STRING, mobile_number: STRING })),
+    customer: OBJECT,
+    plan: shape({ outcome: STRING }),
+  },
 }
 
 export interface NewPayout {

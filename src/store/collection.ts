@@ -1,7 +1,7 @@
 import type { Frozen } from './frozen.js'
 import { RecordOrder, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
-import type { RecordRules } from './validate.js'
+import type { RecordFields, RecordRules } from './validate.js'
 
 /** Derives secondary keys of a record (for example its payment reference) for an index. */
 export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
@@ -20,6 +20,39 @@ export interface CollectionSpec<T = any> extends RecordRules {
   block?: number
   /** the order the lists read the records in, and the facts they filter on (order.ts) */
   order?: OrderSpec<T>
+}
+
+/**
+ * What a module adds to a collection another owns: the fields of its own variant of the records (a
+ * kind's charge record, declared by the area serving the kind beside its own collections).
+ */
+export interface VariantSpec {
+  name: string
+  variant: { by: string; value: string; fields: RecordFields }
+}
+
+/**
+ * The collections as the store opens them: each owner's spec with the variants other modules
+ * declared for it. A collection declared twice, a variant of one nobody owns, or a value declared
+ * twice is a wiring mistake, refused at start.
+ */
+export function joinCollections(declared: readonly (CollectionSpec | VariantSpec)[]): CollectionSpec[] {
+  const owned = new Map<string, CollectionSpec>()
+  for (const d of declared) {
+    if ('variant' in d) continue
+    if (owned.has(d.name)) throw new Error(`collection ${d.name} is declared twice`)
+    owned.set(d.name, d)
+  }
+  for (const d of declared) {
+    if (!('variant' in d)) continue
+    const spec = owned.get(d.name)
+    if (!spec) throw new Error(`a variant of collection ${d.name}, which no module declares`)
+    const { by, value, fields } = d.variant
+    const variants = spec.variants ?? { by, of: {} }
+    if (variants.by !== by || Object.hasOwn(variants.of, value)) throw new Error(`collection ${d.name}: variant ${by} ${value} is declared twice or by another field`)
+    owned.set(d.name, { ...spec, variants: { by, of: { ...variants.of, [value]: fields } } })
+  }
+  return [...owned.values()]
 }
 
 /** Receives every change so the store can count and persist it. */

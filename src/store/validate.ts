@@ -10,23 +10,49 @@ import type { Delta, Snapshot } from './persistence.js'
  * module declares is refused: the store could not hand it out.
  */
 
-type Check = [test: (v: unknown) => boolean, what: string]
+/** A field's test and what it must be; `inner`: the fields it holds (an object), or each of its items holds (a list). */
+export type Check = [test: (v: unknown) => boolean, what: string, inner?: RecordFields]
 
 export const isObject = (v: unknown) => typeof v === 'object' && v !== null && !Array.isArray(v)
 export const STRING: Check = [(v) => typeof v === 'string', 'a string']
 export const NUMBER: Check = [(v) => typeof v === 'number' && Number.isFinite(v), 'a finite number']
 export const OBJECT: Check = [isObject, 'an object']
 export const ARRAY: Check = [Array.isArray, 'an array']
-/** absent or null, or else of this type */
-export const maybe = ([test, what]: Check): Check => [(v) => v === undefined || v === null || test(v), `${what} or null`]
+export const STRINGS: Check = [(v) => Array.isArray(v) && v.every((s) => typeof s === 'string'), 'a list of strings']
+/** an ISO 8601 time, as the records stamp them */
+export const TIME: Check = [(v) => typeof v === 'string' && Number.isFinite(Date.parse(v)), 'an ISO 8601 time']
+/** a time in milliseconds since 1970, within what a date can hold */
+export const EPOCH_MS: Check = [(v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15, 'a time in milliseconds since 1970']
+/** one of these names */
+export const oneOf = (names: readonly string[]): Check => [(v) => typeof v === 'string' && names.includes(v), `one of ${names.join(', ')}`]
+/** a list whose every item passes this check */
+export const each = ([test, what]: Check): Check => [(v) => Array.isArray(v) && v.every(test), `a list, each item ${what}`]
+/** absent or null, or else of this type (and its fields checked) */
+export const maybe = ([test, what, inner]: Check): Check => [(v) => v === undefined || v === null || test(v), `${what} or null`, inner]
+/** an object holding these fields: a missing or wrong one is named by its path, `card.last_four` */
+export const shape = (fields: RecordFields): Check => [isObject, 'an object', fields]
+/** a list of objects, each holding these fields: named by its path, `attempts.0.status` */
+export const listOf = (fields: RecordFields): Check => [(v) => Array.isArray(v) && v.every(isObject), 'a list of objects', fields]
 
 /** The fields a record must have, with their types (declared in the collection's spec). */
 export type RecordFields = Record<string, Check>
+
+/**
+ * The fields a record must have beyond its collection's, by the value of one of its fields: a
+ * charge's by its `kind`, declared by the area that serves the kind. A record whose value no
+ * variant is declared for is refused (nothing could read it).
+ */
+export interface Variants {
+  by: string
+  of: Record<string, RecordFields>
+}
 
 /** What the store knows of a collection's records: its fields, or (`keyed`) each key's own. */
 export interface RecordRules {
   fields?: RecordFields
   keyed?: Record<string, RecordFields>
+  /** the fields its records have beyond `fields`, by the value of one field (a charge's kind) */
+  variants?: Variants
   /** a check of the whole record once its fields passed: what is wrong with it, or null */
   check?: (record: Record<string, unknown>) => string | null
 }
@@ -35,12 +61,33 @@ export interface RecordRules {
 export function recordIssue(rules: RecordRules | undefined, key: string, record: unknown): { field?: string; problem: string } | null {
   if (!isObject(record)) return { problem: 'must be an object' }
   const schema = rules?.keyed ? rules.keyed[key] : rules?.fields
-  if (!schema) return null
-  for (const [field, [test, what]] of Object.entries(schema)) {
-    if (!test((record as Record<string, unknown>)[field])) return { field, problem: `must be ${what}` }
+  const fields = schema && fieldsIssue(schema, record)
+  if (fields) return fields
+  const variants = rules?.variants
+  if (variants) {
+    const value = (record as Record<string, unknown>)[variants.by]
+    const own = typeof value === 'string' && Object.hasOwn(variants.of, value) ? variants.of[value] : undefined
+    if (!own) return { field: variants.by, problem: `must be one of ${Object.keys(variants.of).join(', ')}` }
+    const issue = fieldsIssue(own, record)
+    if (issue) return issue
   }
   const problem = rules?.check?.(record as Record<string, unknown>)
   return problem ? { problem } : null
+}
+
+/** The first field of `value` (an object) that breaks `fields`, by its path, and what is wrong with it. */
+function fieldsIssue(fields: RecordFields, value: unknown): { field: string; problem: string } | null {
+  for (const [field, [test, what, inner]] of Object.entries(fields)) {
+    const v = (value as Record<string, unknown>)[field]
+    if (!test(v)) return { field, problem: `must be ${what}` }
+    if (!inner || v === undefined || v === null) continue
+    const items: [string, unknown][] = Array.isArray(v) ? v.map((item, i) => [`${field}.${i}`, item]) : [[field, v]]
+    for (const [path, item] of items) {
+      const issue = fieldsIssue(inner, item)
+      if (issue) return { field: `${path}.${issue.field}`, problem: issue.problem }
+    }
+  }
+  return null
 }
 
 /** What is wrong with a record, as one sentence, or null. */

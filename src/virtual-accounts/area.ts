@@ -1,5 +1,7 @@
 import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Kit } from '../charges/kit.js'
+import { chargeKind } from '../charges/types.js'
+import { STRING, shape } from '../store/validate.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
@@ -13,7 +15,14 @@ const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
 /** /merchant/api/v1/virtual-bank-account (docs/behaviour.md 13.3) */
 export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService }, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
-  collections: [VIRTUAL_ACCOUNTS_SPEC, VBA_TRANSFERS_SPEC],
+  collections: [
+    VIRTUAL_ACCOUNTS_SPEC,
+    VBA_TRANSFERS_SPEC,
+    chargeKind('virtual_account', {
+      virtual_bank_account: shape({ account_name: STRING, account_number: STRING, account_reference: STRING, bank_name: STRING, bank_code: STRING }),
+      payer_bank_account: shape({ account_name: STRING, account_number: STRING, bank_name: STRING }),
+    }),
+  ],
   build(kit) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel
     const virtualAccounts = new VirtualAccountService(kit, kit.bankTransfer, kit.config.maxVirtualAccounts)

@@ -4,7 +4,7 @@ import type { Random } from '../random.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { ARRAY, OBJECT, STRING, maybe } from '../store/validate.js'
+import { OBJECT, STRING, listOf, maybe } from '../store/validate.js'
 
 /** docs/behaviour.md 8's events. */
 export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth' | 'transfer.success' | 'transfer.failed' | 'verification.completed'
@@ -39,7 +39,7 @@ export const EVENTS = 'events'
 export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
   name: EVENTS,
   hot: 0,
-  fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: maybe(ARRAY), target: maybe(STRING) },
+  fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: listOf({ at: STRING }), target: maybe(STRING) },
 }
 const META = 'meta'
 /** where earlier builds stored the event counter, with every event (their data files still hold it) */

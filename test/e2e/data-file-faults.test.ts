@@ -452,6 +452,10 @@ describe('records of the wrong type (a hand-edited file)', () => {
     ['a capture whose amount is a string', (doc, k) => (doc.snapshot[SECRET].card_ops = { 'KPY-CA-HAND': { transaction_reference: 'KPY-CA-HAND', payment_reference: 'hand', parent: k, charge_operation: 'capture', amount: '1000', currency: 'NGN', status: 'success', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "amount" must be a finite number'],
     ['a seeded mandate with a null history', (doc) => (Object.values<any>(doc.snapshot[SECRET].dd_authorizations)[0].history = null), 'field "history" must be an array'],
     ['an identity check whose matches are a string', (doc) => (doc.snapshot[SECRET].identity_checks = { idc_hand: { reference: 'idc_hand', id_type: 'bvn', id: '22222222222', found: true, mode: 'data', matches: 'all', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "matches" must be an object'],
+    // what a kind's own code reads (declared by the area serving the kind), checked as the common fields are
+    ['a card charge without its card', (doc, k) => delete doc.snapshot[SECRET].charges[k].card, 'field "card" must be an object'],
+    ['a card charge whose card lacks its last four digits', (doc, k) => delete doc.snapshot[SECRET].charges[k].card.last_four, 'field "card.last_four" must be a string'],
+    ['a charge of a kind no area serves', (doc, k) => (doc.snapshot[SECRET].charges[k].kind = 'cheque'), 'field "kind" must be one of card, '],
     ['a collection no module declares', (doc) => (doc.snapshot[SECRET].gone = { k: {} }), 'no such collection is kept'],
   ]
 
