@@ -1,5 +1,5 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { BALANCE_CURRENCIES } from '../charges/ledger.js'
+import { isBalanceCurrency } from '../scenario/lookups.js'
 import { badRequest, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { Namespaces } from '../namespaces.js'
@@ -66,7 +66,6 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
-const HELD: readonly string[] = BALANCE_CURRENCIES
 
 export class ConversionService extends OnEngine {
   constructor(
@@ -79,7 +78,7 @@ export class ConversionService extends OnEngine {
   /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
   quote(ns: string, input: QuoteInput) {
     const { from_currency: from, to_currency: to } = input
-    const rate = HELD.includes(from) && HELD.includes(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
+    const rate = isBalanceCurrency(from) && isBalanceCurrency(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
     if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
     const fromAmount = input.amount
     const toAmount = convertMinor(fromAmount, rate)

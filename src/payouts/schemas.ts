@@ -1,7 +1,7 @@
 import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
-import { PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
+import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
 import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountView, type Beside } from './bank-fields.js'
 
 /** docs/behaviour.md 13.7: the payout requests. */
@@ -120,9 +120,11 @@ export function normalizeDisburse(body: Record<string, unknown>): Record<string,
   return { ...body, destination: dest }
 }
 
-/** `payouts/availability`: "currently only available for South African payouts" (the payout documentation) */
-export const AVAILABILITY_CURRENCIES = ['ZAR'] as const
-export const availabilitySchema = z.object({ type: z.enum(['bank_account']), currency: z.enum(AVAILABILITY_CURRENCIES) }).passthrough()
+/**
+ * `payouts/availability`: "currently only available for South African payouts" (the payout
+ * documentation): the bank-payout currencies fixtures/lookups.json marks `availability`
+ */
+export const availabilitySchema = z.object({ type: z.enum(['bank_account']), currency: z.enum(AVAILABILITY_CURRENCIES as [string, ...string[]]) }).passthrough()
 
 export const PAYOUT_STATUSES = ['processing', 'success', 'failed'] as const
 

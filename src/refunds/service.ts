@@ -1,7 +1,7 @@
 import type { PreauthService, Written } from '../cards/preauth.js'
 import type { RefundInput } from '../cards/schemas.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { BALANCE_CURRENCIES } from '../charges/ledger.js'
+import { isBalanceCurrency } from '../scenario/lookups.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
@@ -98,7 +98,7 @@ export class RefundService extends OnEngine {
     if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (!p.succeeded) throw badRequest(REFUND_MSG.NOT_SUCCESSFUL)
     const currency = p.charge.currency
-    if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency)) throw badRequest(REFUND_MSG.CURRENCY)
+    if (!isBalanceCurrency(currency)) throw badRequest(REFUND_MSG.CURRENCY)
     const left = p.collected - p.refunded
     if (left <= 0) throw conflict(REFUND_MSG.FULL_DONE)
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
@@ -144,7 +144,7 @@ export class RefundService extends OnEngine {
    */
   #checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
     if (this.#col(ns).has(transactionReference)) throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
-    if ((BALANCE_CURRENCIES as readonly string[]).includes(currency)) this.ledger.requireAvailable(ns, currency, amount, this.clocks.now(ns))
+    if (isBalanceCurrency(currency)) this.ledger.requireAvailable(ns, currency, amount, this.clocks.now(ns))
   }
 
   /** The card refund made `op` (succeeded at once): its refund record and debit. */
