@@ -95,10 +95,11 @@ type PayoutType = 'bank_account' | 'mobile_money'
 export function parseLookups(raw: unknown, source: string): LookupsFile {
   const parsed = fileSchema.safeParse(raw)
   if (parsed.success) return parsed.data
+  // a bank or an operator is named by its slug too: `banks.1 (citibank).nibss_bank_code`
   const where = (path: PropertyKey[]) => {
-    const [list, i] = path
-    const slug = (list === 'banks' || list === 'mobile_money') && typeof i === 'number' ? (raw as Record<string, { slug?: unknown }[]>)[list]?.[i]?.slug : undefined
-    return `${path.map(String).join('.')}${typeof slug === 'string' ? ` (${slug})` : ''}`
+    const [list, i, ...rest] = path.map(String)
+    const slug = (list === 'banks' || list === 'mobile_money') && rest.length ? (raw as Record<string, { slug?: unknown }[]>)[list]?.[Number(i)]?.slug : undefined
+    return typeof slug === 'string' ? [`${list}.${i} (${slug})`, ...rest].join('.') : path.map(String).join('.')
   }
   throw new Error(`${source}: ${parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`)
 }
