@@ -3,7 +3,7 @@ import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName } from '../misc/service.js'
-import { anyOperator, banksOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
+import { anyOperator, banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
 import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -154,7 +154,7 @@ export class PayoutService extends OnEngine {
     if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
     if (limit && amount < toMinor(limit.min)) throw conflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency))
     if (limit && amount > toMinor(limit.max)) throw badRequest(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency))
-    const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
+    const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
     const failure = unavailable ? PAYOUT_MSG.BANK_UNAVAILABLE : plan?.outcome === 'failed' ? (plan.message ?? PAYOUT_MSG.FAILED) : null
     const outcome = failure ? 'failed' : plan?.outcome === 'processing' ? 'processing' : 'success'
     return {

@@ -1,9 +1,10 @@
 import type { PreauthService, Written } from '../cards/preauth.js'
 import type { RefundInput } from '../cards/schemas.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { unitIssue } from '../charges/schemas.js'
 import { isBalanceCurrency } from '../scenario/lookups.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
-import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -104,6 +105,9 @@ export class RefundService extends OnEngine {
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
     if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
     const amount = input.amount ?? p.collected
+    // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md 2.5)
+    const finer = unitIssue(currency, amount)
+    if (finer) throw invalid({ amount: finer })
     if (amount > p.collected) throw badRequest(REFUND_MSG.above(formatMoney(currency, p.collected)))
     if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(formatMoney(currency, REFUND_MIN[currency])))
     if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
