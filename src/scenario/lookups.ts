@@ -70,6 +70,7 @@ const fileSchema = z
     }
     for (const code of Object.keys(f.wallet_currencies)) undeclared(['wallet_currencies'], code)
     for (const type of ['bank_account', 'mobile_money'] as const) for (const code of Object.keys(f.payout_currencies[type])) undeclared(['payout_currencies', type], code)
+    // the currencies the code's own channels take (cards NGN and USD, bank transfer NGN) hold balances too
     for (const code of ['NGN', 'USD']) undeclared(['currencies'], code)
     for (const list of ['banks', 'mobile_money'] as const) {
       const seen = new Set<string>()
