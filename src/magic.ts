@@ -155,7 +155,7 @@ function payoutsPart(m: Magic): string {
     `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
     ...(multiples ? [`${multiples}.\n`] : []),
     `POST /merchant/api/v1/payouts/availability {"type": "bank_account", "currency": "ZAR"}: every South African bank is available${availability ? ` but ${availability}` : ''};\n`,
-    '  an unavailable bank refuses payouts (Destination bank is not available).\n',
+    '  a payout to an unavailable bank fails after the delay (Destination bank is not available).\n',
     'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
   ].join('')
 }

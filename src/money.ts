@@ -89,11 +89,27 @@ export interface FeeRule {
   cap?: number
 }
 
-/** Fee and VAT on the fee, both in minor units. */
-export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: number): { fee: number; vat: number } {
+/**
+ * The smallest amount of a currency with `decimals` decimals (fixtures/lookups.json's), in the
+ * sandbox's minor units (hundredths): 1 for NGN's kobo, 100 for XAF and XOF, which have no minor unit.
+ */
+export const unitOf = (decimals: number): number => 10 ** (2 - decimals)
+
+/** Minor units rounded, half up, to the unit of a currency with `decimals` decimals (XAF 3250 -> 3300: 32.50 -> 33). */
+export function roundToUnit(minor: number, decimals: number): number {
+  const unit = unitOf(decimals)
+  return unit === 1 ? minor : Math.round(minor / unit) * unit
+}
+
+/**
+ * Fee and VAT on the fee, both in minor units, each rounded to the currency's unit (docs/behaviour.md
+ * 2.5: XAF's and XOF's to whole francs): the fee, then the VAT on the rounded fee.
+ */
+export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: number, decimals = 2): { fee: number; vat: number } {
   let fee = applyBps(amountMinor, percentToBps(rule.percent)) + toMinor(rule.flat ?? 0)
   if (rule.cap !== undefined) fee = Math.min(fee, toMinor(rule.cap))
-  const vat = applyBps(fee, percentToBps(vatPercent))
+  fee = roundToUnit(fee, decimals)
+  const vat = roundToUnit(applyBps(fee, percentToBps(vatPercent)), decimals)
   return { fee, vat }
 }
 

@@ -39,6 +39,11 @@ const CUSTOMER = { name: 'Wanjiku Buyer', email: 'buyer@example.com' }
 const FEE = 1.5
 const VAT = 0.11
 const EXPECTED = 101.61
+/**
+ * The same in a currency with no minor unit (XAF, XOF: docs/behaviour.md 2.5), each rounded to
+ * whole francs: fee 1.50 -> 2, VAT 7.5 % of 2 = 0.15 -> 0, expected 102.
+ */
+const cost = (currency: string) => (currency === 'XAF' || currency === 'XOF' ? { fee: 2, vat: 0, expected: 102 } : { fee: FEE, vat: VAT, expected: EXPECTED })
 
 function mmPayload(number: string, currency: string, overrides: Record<string, unknown> = {}) {
   return {
@@ -149,8 +154,8 @@ function expectCreated(res: { status: number; body: any }, p: Record<string, any
   const d = res.body.data
   expect(d).toMatchObject({
     currency: wallet.currency,
-    fee: FEE,
-    vat: VAT,
+    fee: cost(wallet.currency).fee,
+    vat: cost(wallet.currency).vat,
     auth_model: wallet.steps[0],
     payment_reference: p.reference,
     status: 'processing',
@@ -158,7 +163,7 @@ function expectCreated(res: { status: number; body: any }, p: Record<string, any
     customer: CUSTOMER,
   })
   expect(Number(d.amount)).toBe(100)
-  expect(Number(d.amount_expected)).toBe(EXPECTED)
+  expect(Number(d.amount_expected)).toBe(cost(wallet.currency).expected)
   expect(typeof d.transaction_reference).toBe('string')
   expect(d.transaction_reference.length).toBeGreaterThan(0)
   expect(d.transaction_reference).not.toBe(p.reference)
@@ -212,7 +217,7 @@ async function expectQuery(
     customer: CUSTOMER,
   })
   expect(d.mobile_money.number.replace(/^\+/, '')).toBe(String(p.mobile_money.number).replace(/^\+/, ''))
-  const paid = status === 'success' ? (opts.amountPaid ?? EXPECTED.toFixed(2)) : '0.00'
+  const paid = status === 'success' ? (opts.amountPaid ?? cost(p.currency).expected.toFixed(2)) : '0.00'
   expect(String(d.amount_paid)).toBe(paid)
   if (status === 'failed') {
     expect(d.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'mobile_money', message: opts.message }])
@@ -236,7 +241,7 @@ async function expectEvents(sb: TestSandbox, p: Record<string, any>, tx: string,
     payment_reference: p.reference,
     transaction_reference: tx,
     amount: 100,
-    fee: FEE,
+    fee: cost(p.currency).fee,
     currency: p.currency,
     status,
     payment_method: 'mobile_money',
@@ -454,9 +459,13 @@ describe('fees and merchant_bears_cost', () => {
     [1234.56, 'KES', 18.52, 1.39, 1254.47],
     [30, 'KES', 0.45, 0.03, 30.48],
     [0.01, 'GHS', 0, 0, 0.01],
+    // no minor unit: the fee and the VAT to whole francs (docs/behaviour.md 2.5)
+    [1000, 'XAF', 15, 1, 1016],
+    [2150, 'XOF', 32, 2, 2184],
+    [100, 'XAF', 2, 0, 102],
   ] as const)('computes %s %s: fee %s, vat %s, amount_expected %s', async (amount, currency, fee, vat, expected) => {
     const sb = await sandbox()
-    const number = currency === 'KES' ? '254799999999' : '233555555555'
+    const number = { KES: '254799999999', GHS: '233555555555', XAF: '237699999999', XOF: '2250799999999' }[currency]
     const res = await sb.call('POST', MM, mmPayload(number, currency, { amount }))
     expect(res.status).toBe(200)
     expect(res.body.data.fee).toBe(fee)

@@ -182,6 +182,16 @@ describe('computeFee', () => {
     expect(computeFee(14_285_600, CARD, VAT)).toEqual({ fee: 199_998, vat: 15_000 })
   })
 
+  it('rounds fee and VAT to the currency unit: whole francs where there are no decimals (XAF, XOF)', () => {
+    // 1000 XAF: 1.5 % = 15, VAT 1.125 -> 1; 2150 XOF: 32.25 -> 32, VAT 2.4 -> 2; a payout's flat 30: VAT 2.25 -> 2
+    expect(computeFee(100_000, { percent: 1.5 }, VAT, 0)).toEqual({ fee: 1_500, vat: 100 })
+    expect(computeFee(215_000, { percent: 1.5 }, VAT, 0)).toEqual({ fee: 3_200, vat: 200 })
+    expect(computeFee(100_000, { percent: 0, flat: 30 }, VAT, 0)).toEqual({ fee: 3_000, vat: 200 })
+    // half up: 1.5 -> 2; with cents it stays 1.50
+    expect(computeFee(10_000, { percent: 1.5 }, VAT, 0)).toEqual({ fee: 200, vat: 0 })
+    expect(computeFee(10_000, { percent: 1.5 }, VAT)).toEqual({ fee: 150, vat: 11 })
+  })
+
   it('adds a flat part, in major units, before the cap', () => {
     expect(computeFee(100_000, { percent: 1.5, flat: 100 }, 0)).toEqual({ fee: 1500 + 10_000, vat: 0 })
     expect(computeFee(100_000, { percent: 0, flat: 50, cap: 20 }, 10)).toEqual({ fee: 2000, vat: 200 })

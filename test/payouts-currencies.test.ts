@@ -1,6 +1,7 @@
 import fc from 'fast-check'
-import { describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
 import { ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { startReceiver } from './receiver.js'
 
 /**
  * Payouts in every currency and destination served (docs/behaviour.md 13.7, 13.7.1): bank accounts
@@ -65,6 +66,9 @@ const PAIRS: { ok: Dest; ko: Dest }[] = [
   { ok: { label: 'EGP wallet', currency: 'EGP', amount: 1000, fields: walletDest('vodafone-eg', '201028894773') }, ko: { label: 'EGP wallet', currency: 'EGP', amount: 1000, fields: walletDest('orange-eg', '200198765432') } },
 ]
 
+/** the payout fee with its VAT: 30 + 7.5 % = 32.25; to whole francs in XAF and XOF, which have no minor unit (docs/behaviour.md 2.5): 30 + 2 */
+const feeIn = (currency: string) => (currency === 'XAF' || currency === 'XOF' ? 32 : 32.25)
+
 const body = (d: Dest, reference = ref('po')) => ({ reference, destination: { amount: d.amount, currency: d.currency, narration: d.label, customer: { name: 'Payee', email: 'payee@example.com' }, ...d.fields } })
 
 describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md 13.7)', ({ ok, ko }) => {
@@ -76,14 +80,14 @@ describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md 13.7)', ({ ok, 
       const res = await sb.call('POST', DISBURSE, b)
       expect([res.status, res.body.message], JSON.stringify(b)).toEqual([200, 'transfer initiated successfully'])
       // the pack's fee, a flat 30 of the payout's currency plus 7.5 % VAT
-      expect(res.body.data).toMatchObject({ amount: ok.amount.toFixed(2), fee: '32.25', currency: ok.currency, status: 'processing', message: 'Payout processing' })
+      expect(res.body.data).toMatchObject({ amount: ok.amount.toFixed(2), fee: feeIn(ok.currency).toFixed(2), currency: ok.currency, status: 'processing', message: 'Payout processing' })
     }
-    expect(await available(sb, ok.currency)).toBe(OPENING - 2 * (ok.amount + 32.25))
+    expect(await available(sb, ok.currency)).toBe(OPENING - 2 * (ok.amount + feeIn(ok.currency)))
     await advance(sb, 60)
     const query = async (r: string) => (await sb.call('GET', `/merchant/api/v1/transactions/${r}`)).body.data
     expect(await query(good.reference)).toMatchObject({ status: 'success', message: 'Payout successful', currency: ok.currency, trace_id: expect.stringMatching(/^\d{20}$/) })
     expect(await query(bad.reference)).toMatchObject({ status: 'failed', message: 'Payout failed', currency: ok.currency })
-    expect(await available(sb, ok.currency)).toBe(OPENING - (ok.amount + 32.25))
+    expect(await available(sb, ok.currency)).toBe(OPENING - (ok.amount + feeIn(ok.currency)))
     const events = async (r: string) => (await sb.call('GET', `/_sandbox/events?reference=${r}`)).body.data.map((e: { event: string }) => e.event)
     expect(await events(good.reference)).toEqual(['transfer.success'])
     expect(await events(bad.reference)).toEqual(['transfer.failed'])
@@ -100,11 +104,11 @@ describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md 13.7)', ({ ok, 
     const batch_reference = ref('batch')
     const res = await sb.call('POST', BULK, { batch_reference, currency: ok.currency, merchant_bears_cost: true, payouts: items })
     expect([res.status, res.body.message], JSON.stringify(res.body.data)).toEqual([200, 'Bulk Transfer initiated successfully'])
-    expect(res.body.data).toMatchObject({ status: 'pending', currency: ok.currency, total_chargeable_amount: 2 * (ok.amount + 32.25) })
+    expect(res.body.data).toMatchObject({ status: 'pending', currency: ok.currency, total_chargeable_amount: 2 * (ok.amount + feeIn(ok.currency)) })
     await advance(sb, 60)
     const summary = (await sb.call('GET', `/merchant/api/v1/transactions/bulk/${batch_reference}`)).body.data
     expect(summary).toMatchObject({ status: 'complete', currency: ok.currency, successfulTransactions: 1, failedTransactions: 1, processingTransactions: 0 })
-    expect(await available(sb, ok.currency)).toBe(OPENING - (ok.amount + 32.25))
+    expect(await available(sb, ok.currency)).toBe(OPENING - (ok.amount + feeIn(ok.currency)))
   })
 })
 
@@ -160,16 +164,19 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
     const cases: [unknown, number, string, unknown?][] = [
       [body({ label: 'EGP', currency: 'EGP', amount: 1000, fields: bankDest('EGP', '033', '1234567890') }), 400, 'Invalid bank provided.'],
       [body({ label: 'XAF', currency: 'XAF', amount: 1000, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Currency not allowed for this destination'],
+      // the destination's checks come before the amount's: another country's operator is named, not the multiple
+      [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Currency not allowed for this destination'],
+      [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-xx', '237671111111') }), 400, 'Invalid mobile money operator.'],
       [body({ label: 'GHS bank', currency: 'GHS', amount: 1000, fields: bankDest('GHS', '040', '1234567890') }), 400, 'Currency not allowed for this destination'],
       [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-cm', '237671111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XAF' }],
-      [body({ label: 'XOF', currency: 'XOF', amount: 1000.5, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XOF' }],
+      [body({ label: 'XOF', currency: 'XOF', amount: 1000.5, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a whole number for XOF' }],
+      [body({ label: 'XOF', currency: 'XOF', amount: 1001, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XOF' }],
       [body({ label: 'XAF', currency: 'XAF', amount: 95, fields: walletDest('mtn-cm', '237671111111') }), 409, 'Amount is below the minimum payout of 100.00 XAF'],
       [body({ label: 'ZAR', currency: 'ZAR', amount: 9.99, fields: bankDest('ZAR', '632005', '0000000000', { account_name: 'T N' }) }), 409, 'Amount is below the minimum payout of 10.00 ZAR'],
       [body({ label: 'ZAR', currency: 'ZAR', amount: 500.01, fields: bankDest('ZAR', '632005', '0000000000', { account_name: 'T N' }) }), 400, 'Amount is above the maximum payout of 500.00 ZAR'],
       [body({ label: 'KES', currency: 'KES', amount: 85_000.01, fields: bankDest('KES', '0068', '000000000000') }), 400, 'Amount is above the maximum payout of 85000.00 KES'],
       [body({ label: 'TZS', currency: 'TZS', amount: 5_000_000.01, fields: walletDest('tigo-tz', '255751111111') }), 400, 'Amount is above the maximum payout of 5000000.00 TZS'],
       [body({ label: 'EGP', currency: 'EGP', amount: 9, fields: walletDest('vodafone-eg', '201028894773') }), 409, 'Amount is below the minimum payout of 10.00 EGP'],
-      [body({ label: 'ZAR', currency: 'ZAR', amount: 100, fields: bankDest('ZAR', '679000', '0000000000', { account_name: 'T N' }) }), 400, 'Destination bank is not available'],
     ]
     for (const [b, status, message, data] of cases) {
       const res = await sb.call('POST', DISBURSE, b)
@@ -195,6 +202,35 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
     res = await sb.call('POST', BULK, { batch_reference: ref('batch'), currency: 'XOF', payouts: [xof(1000), odd] })
     expect([res.status, res.body]).toEqual([400, { status: false, message: 'Invalid request data', data: { reference: odd.reference, amount: 'must be a multiple of 5 for XOF' } }])
     expect((await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts).toEqual([])
+  })
+})
+
+describe('a payout to a bank payouts/availability calls unavailable (docs/behaviour.md 13.7)', () => {
+  const receivers: Awaited<ReturnType<typeof startReceiver>>[] = []
+  afterEach(async () => {
+    for (const r of receivers.splice(0)) await r.close()
+  })
+
+  it('is accepted and debited, then fails after payout_delay_seconds with Destination bank is not available, transfer.failed sent and the money given back', async () => {
+    const sb = await sandbox({ frozen: true })
+    const hook = await startReceiver()
+    receivers.push(hook)
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: hook.url })
+    const b = body({ label: 'ZAR', currency: 'ZAR', amount: 100, fields: bankDest('ZAR', '679000', '0000000000', { account_name: 'T N' }) })
+    const res = await sb.call('POST', DISBURSE, b)
+    expect([res.status, res.body.message, res.body.data.status]).toEqual([200, 'transfer initiated successfully', 'processing'])
+    expect(await available(sb, 'ZAR')).toBe(OPENING - 100 - 32.25)
+    await advance(sb, 59)
+    expect((await sb.call('GET', `/merchant/api/v1/transactions/${b.reference}`)).body.data.status).toBe('processing')
+    await advance(sb, 1)
+    const q = (await sb.call('GET', `/merchant/api/v1/transactions/${b.reference}`)).body.data
+    expect([q.status, q.message]).toEqual(['failed', 'Destination bank is not available'])
+    expect(await available(sb, 'ZAR')).toBe(OPENING)
+    await hook.waitFor(1)
+    expect(hook.received[0].body).toEqual({
+      event: 'transfer.failed',
+      data: { reference: b.reference, status: 'failed', amount: 100, fee: 32.25, currency: 'ZAR', narration: 'ZAR', reason: 'Destination bank is not available' },
+    })
   })
 })
 

@@ -1,10 +1,10 @@
 import { BALANCE_CURRENCIES } from '../charges/ledger.js'
-import { amountSchema } from '../charges/schemas.js'
+import { amountSchema, checkUnit } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 
 /** POST /_sandbox/balances/fund (docs/behaviour.md 13.4) */
-export const fundSchema = z.object({ currency: z.enum(BALANCE_CURRENCIES), amount: amountSchema() })
+export const fundSchema = z.object({ currency: z.enum(BALANCE_CURRENCIES), amount: amountSchema() }).superRefine((v, ctx) => checkUnit(ctx, v.currency, v.amount, ['amount']))
 
 /** GET /merchant/api/v1/balances/history: the list query and the entry's direction (docs/behaviour.md 13.4) */
 export const historyQuerySchema = listQuerySchema.extend({ direction: z.enum(['credit', 'debit']).optional() })

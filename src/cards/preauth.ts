@@ -7,6 +7,7 @@ import { computeFee, toDecimalString, toMajor } from '../money.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
+import { decimalsOf } from '../scenario/lookups.js'
 
 const EXPIRE = 'preauth.expire'
 const HOUR = 3_600_000
@@ -88,7 +89,7 @@ export class PreauthService extends OnEngine {
     const left = ledger.authorized - ledger.captured
     if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
-    const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent)
+    const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent, decimalsOf(parent.currency))
     // docs/behaviour.md 4: each new capture settles every earlier one
     for (const ref of ledger.captures) {
       const earlier = this.#ops(ns).get(ref)

@@ -1,6 +1,7 @@
 import { MSG, badRequest } from '../errors.js'
 import { INTAKE_LIMIT, formatMoney, toMinor } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
+import { BALANCE_CURRENCIES, isBalanceCurrency } from '../scenario/lookups.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
@@ -31,12 +32,8 @@ import { CHARGES, type ChargeBase } from './types.js'
 
 export const LEDGER = 'ledger'
 
-/**
- * the currencies a namespace holds a balance in from the start: every currency a pay-in or a
- * payout is served in (docs/behaviour.md 13.4)
- */
-export const BALANCE_CURRENCIES = ['NGN', 'KES', 'GHS', 'USD', 'XAF', 'XOF', 'TZS', 'EGP', 'ZAR', 'GBP'] as const
-export type BalanceCurrency = (typeof BALANCE_CURRENCIES)[number]
+/** the currencies a namespace holds a balance in from the start: fixtures/lookups.json's `currencies` (docs/behaviour.md 13.4) */
+export { BALANCE_CURRENCIES, isBalanceCurrency }
 
 /** What made an entry: the kind of record, whose reference is in the entry's key. */
 export type Source = 'payin' | 'capture' | 'refund' | 'payout' | 'funding' | 'conversion'
@@ -221,7 +218,7 @@ export class Ledger {
   tryTakeIn(ns: string, currency: string, amount: number): boolean {
     const intake = this.#intakeOf(ns)
     const held = intake.get(currency) ?? 0
-    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? this.#openingMinor(ns) : 0
+    const opening = isBalanceCurrency(currency) ? this.#openingMinor(ns) : 0
     if (opening + held + amount > INTAKE_LIMIT) return false
     intake.set(currency, held + amount)
     return true
@@ -265,7 +262,7 @@ export class Ledger {
   available(ns: string, currency: string, nowMs: number): number {
     // what balances() gives for one currency, without building every currency's (a payout's check)
     const t = this.#settled(ns, nowMs)
-    const opening = (BALANCE_CURRENCIES as readonly string[]).includes(currency) ? this.#openingMinor(ns) : 0
+    const opening = isBalanceCurrency(currency) ? this.#openingMinor(ns) : 0
     return opening + (t.available[currency] ?? 0)
   }
 

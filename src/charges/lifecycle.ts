@@ -3,6 +3,7 @@ import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
 import { computeFee } from '../money.js'
 import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Random } from '../random.js'
+import { decimalsOf } from '../scenario/lookups.js'
 import type { Settings } from '../scenario/schema.js'
 import { OnEngine, type AttemptEnds, type Engine } from './kit.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
@@ -186,7 +187,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     // a pay-in is counted in to what the namespace takes in (an attempt: its checkout was)
     if (!o.parent) this.ledger.takeIn(ns, o.currency, o.amount)
     const settings = this.scenarios.forNs(ns).settings
-    const { fee, vat } = computeFee(o.amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent)
+    const { fee, vat } = computeFee(o.amount, settings.fees[this.channel.fees ?? (this.channel.kind as keyof Settings['fees'])], settings.vat_percent, decimalsOf(o.currency))
     const now = this.clocks.iso(ns)
     // spelled out, not spread: this runs on every charge and object rest/spread is slow here (the
     // callers add their fields with Object.assign: a literal spreading this costs ~20 µs)

@@ -1,7 +1,8 @@
 import { z } from '../http/zod-messages.js'
 import { fieldErrors, validate } from '../http/body.js'
 import { invalid } from '../errors.js'
-import { parseAmount } from '../money.js'
+import { parseAmount, unitOf } from '../money.js'
+import { decimalsOf } from '../scenario/lookups.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './types.js'
 
 /**
@@ -110,6 +111,22 @@ export function amountIssue(v: unknown, { allowZero = false, allowString = false
   if (!/^\d+(\.\d{1,2})?$/.test(typeof v === 'number' ? String(v) : (v as string))) return 'must have at most 2 decimal places'
   if (n > 1_000_000_000_000) return 'is too large'
   return undefined
+}
+
+/**
+ * An amount (minor units) finer than its currency's unit, fixtures/lookups.json's decimals (docs/behaviour.md
+ * 2.5: XAF and XOF have no minor unit): `must be a whole number for XAF`; undefined when it is not.
+ */
+export function unitIssue(currency: string, minor: number): string | undefined {
+  return minor % unitOf(decimalsOf(currency)) === 0 ? undefined : `must be a whole number for ${currency}`
+}
+
+/** `unitIssue` in a request body's refinement, reported at `path`. */
+export function checkUnit(ctx: z.RefinementCtx, currency: unknown, minor: unknown, path: (string | number)[]): void {
+  // a field refused already is not checked again
+  if (typeof currency !== 'string' || typeof minor !== 'number') return
+  const message = unitIssue(currency, minor)
+  if (message) ctx.addIssue({ code: 'custom', path, message })
 }
 
 /**

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, attemptSchema, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { WALLET_CURRENCIES } from '../scenario/lookups.js'
 
@@ -57,6 +57,7 @@ export const initializeSchema = z
   .passthrough()
   .superRefine((v, ctx) => {
     for (const key of Object.keys(v)) if (!FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'is not allowed' })
+    checkUnit(ctx, v.currency, v.amount, ['amount'])
     // channels the currency does not take are dropped, not refused (offeredChannels)
     const channels = v.channels ?? CHECKOUT_CHANNELS
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })

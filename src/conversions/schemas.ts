@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost, checkUnit } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md 13.10: the conversion requests. */
@@ -13,7 +13,7 @@ export const quoteSchema = z.object({
   amount: amountSchema({ allowString: true }),
   /** the merchant's own note of who converts (a customer or session id): kept, not answered */
   reference: optionalText(MAX_LENGTH.reference),
-})
+}).superRefine((v, ctx) => checkUnit(ctx, v.from_currency, v.amount, ['amount']))
 export type QuoteInput = z.infer<typeof quoteSchema>
 
 export const convertSchema = z.object({
@@ -24,7 +24,7 @@ export const convertSchema = z.object({
   customer_name: optionalText(MAX_LENGTH.name),
   customer_email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).optional(),
   narration: optionalText(MAX_LENGTH.description),
-})
+}).superRefine((v, ctx) => checkUnit(ctx, v.from_currency, v.amount, ['amount']))
 export type ConvertInput = z.infer<typeof convertSchema>
 
 const day = /^\d{4}-\d{2}-\d{2}$/

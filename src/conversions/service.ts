@@ -1,11 +1,11 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { BALANCE_CURRENCIES } from '../charges/ledger.js'
+import { decimalsOf, isBalanceCurrency } from '../scenario/lookups.js'
 import { badRequest, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { Namespaces } from '../namespaces.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
-import { toDecimalString, toMajor } from '../money.js'
+import { roundToUnit, toDecimalString, toMajor } from '../money.js'
 import { CONVERSION_MSG } from './messages.js'
 import { convertMinor, rateFor, rateString, withinLimit } from './rates.js'
 import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
@@ -66,7 +66,6 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
 }
 
 const iso = (ms: number) => new Date(ms).toISOString()
-const HELD: readonly string[] = BALANCE_CURRENCIES
 
 export class ConversionService extends OnEngine {
   constructor(
@@ -79,10 +78,11 @@ export class ConversionService extends OnEngine {
   /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
   quote(ns: string, input: QuoteInput) {
     const { from_currency: from, to_currency: to } = input
-    const rate = HELD.includes(from) && HELD.includes(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
+    const rate = isBalanceCurrency(from) && isBalanceCurrency(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
     if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
     const fromAmount = input.amount
-    const toAmount = convertMinor(fromAmount, rate)
+    // to the destination currency's unit (XAF, XOF: whole francs, docs/behaviour.md 2.5)
+    const toAmount = roundToUnit(convertMinor(fromAmount, rate), decimalsOf(to))
     if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
     if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
     const now = this.clocks.now(ns)

@@ -8,28 +8,6 @@ import { banksOf, type Bank } from '../scenario/lookups.js'
  * touches the store.
  */
 
-/**
- * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
- * src/scenario/lookups.ts; they are the same for every namespace, and nothing here
- * touches the store.
- */
-
-export {
-  COUNTRIES,
-  PAYOUT_CURRENCY_LIST,
-  WALLET_CURRENCIES,
-  anyOperator,
-  banksOf,
-  operatorsOf,
-  payoutCountry,
-  payoutCurrencies,
-  walletCurrency,
-  type Bank,
-  type Country,
-  type MobileMoneyOperator,
-  type WalletCurrency,
-} from '../scenario/lookups.js'
-
 /** the banks an account is resolved at: Nigeria's, by code */
 const NG_BANKS = new Map(banksOf('NG').map((b) => [b.code, b]))
 

@@ -1,4 +1,4 @@
-import { amountSchema, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { amountSchema, checkUnit, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'
 
@@ -39,6 +39,7 @@ export const mobileMoneyChargeSchema = z
   .superRefine((v, ctx) => {
     const issue = walletNumberIssue(v.currency, v.mobile_money.number)
     if (issue) ctx.addIssue({ code: 'custom', path: ['mobile_money', 'number'], message: issue })
+    checkUnit(ctx, v.currency, v.amount, ['amount'])
   })
 export type MobileMoneyChargeInput = z.infer<typeof mobileMoneyChargeSchema>
 

@@ -1,24 +1,24 @@
 import { MAX_LENGTH, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { PAYMENT_METHOD_NAMES, bankPayoutCurrency } from '../scenario/lookups.js'
 
 /**
  * docs/behaviour.md 13.7: the fields a bank payout needs by its currency, the one place they are
- * decided (a single payout and a batch's item both ask `bankAccountIssues`). Most currencies take
- * a bank code and an account number; ZAR adds the holder's name; USD and GBP take the
- * remittance-style fields of the payout documentation instead of a bank code (beneficiary, account
- * type, routing number or IBAN, address, supporting documents, purpose).
+ * decided (a single payout and a batch's item both ask `bankAccountIssues`). What each currency
+ * needs is data, its `payout_currencies.bank_account` entry in fixtures/lookups.json: most take a
+ * bank code and an account number, with the fields its `requires` names (ZAR: the holder's name);
+ * one marked `remittance` (USD, GBP) takes the remittance-style fields of the payout documentation
+ * instead of a bank code (beneficiary, account type, routing number or IBAN, address, supporting
+ * documents, purpose), reached by the payment methods it lists.
  */
 
 const text = (max: number) => z.string().trim().min(1, 'is required').max(max, atMost(max))
 
-/** how a USD or GBP account is reached, by currency (the documentation's `payment_method` values) */
-export const PAYMENT_METHODS: Record<string, readonly string[]> = {
-  USD: ['AbaRouting', 'BicSwift'],
-  GBP: ['SortCode', 'IBAN'],
-}
+/** how a remittance-style account in `currency` is reached (its payment methods), or undefined when it takes a bank code */
+export const remittanceMethods = (currency: string): readonly string[] | undefined => bankPayoutCurrency(currency)?.remittance
 
-/** what a routing number looks like, by payment method (IBAN: none, the IBAN says it) */
-const ROUTING: Record<string, { pattern: RegExp; says: string }> = {
+/** what a routing number looks like, by payment method (IBAN: none, the IBAN says it): a method's own format, not a currency's */
+const ROUTING: Partial<Record<(typeof PAYMENT_METHOD_NAMES)[number], { pattern: RegExp; says: string }>> = {
   AbaRouting: { pattern: /^\d{9}$/, says: 'must be the 9-digit ABA routing number' },
   BicSwift: { pattern: /^[A-Z0-9]{8}([A-Z0-9]{3})?$/, says: 'must be an 8 or 11 character BIC' },
   SortCode: { pattern: /^\d{6}$/, says: 'must be the 6-digit sort code' },
@@ -36,7 +36,7 @@ export const bankAccountExtras = {
   business_name: text(MAX_LENGTH.name).optional(),
   account_type: z.enum(['savings', 'checking']).optional(),
   account_number_type: z.enum(['account_number', 'iban']).optional(),
-  payment_method: z.enum(['AbaRouting', 'BicSwift', 'SortCode', 'IBAN']).optional(),
+  payment_method: z.enum(PAYMENT_METHOD_NAMES).optional(),
   routing_number: text(34).optional(),
   intermediary_routing_number: text(34).optional(),
   address_information: z
@@ -72,11 +72,11 @@ type Issue = (path: string[], message: string) => void
 /** Each missing or malformed field of a bank payout in `currency`, reported through `issue` with its path. */
 export function bankAccountIssues(currency: string, account: BankAccountView, beside: Beside, names: AccountNames, issue: Issue): void {
   const at = (field: string) => ['bank_account', field]
-  const methods = PAYMENT_METHODS[currency]
+  const methods = remittanceMethods(currency)
   if (!methods) {
     if (!account.code) issue(at(names.code), 'is required')
     if (!/^\d{6,20}$/.test(account.number)) issue(at(names.number), 'must be 6-20 digits')
-    if (currency === 'ZAR' && !account.account_name) issue(at('account_name'), 'is required for ZAR')
+    for (const field of bankPayoutCurrency(currency)?.requires ?? []) if (!account[field]) issue(at(field), `is required for ${currency}`)
     return
   }
   const need = (field: keyof Extras, why = `is required for ${currency}`) => {
@@ -111,7 +111,7 @@ export function bankAccountIssues(currency: string, account: BankAccountView, be
  * account's routing number, or `IBAN` when paid by IBAN.
  */
 export function bankKey(currency: string, account: BankAccountView): string {
-  if (!PAYMENT_METHODS[currency]) return account.code!
+  if (!remittanceMethods(currency)) return account.code!
   return account.payment_method === 'IBAN' ? 'IBAN' : account.routing_number!
 }
 

@@ -1,7 +1,7 @@
-import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
-import { PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
+import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
 import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountView, type Beside } from './bank-fields.js'
 
 /** docs/behaviour.md 13.7: the payout requests. */
@@ -54,6 +54,7 @@ export const destinationSchema = z
   })
   .superRefine((d, ctx) => {
     destinationOfType(d, ctx)
+    checkUnit(ctx, d.currency, d.amount, ['amount'])
     bankFieldsOf(d.currency, { ...d, bank_account: d.bank_account && { ...d.bank_account, code: d.bank_account.bank, number: d.bank_account.account } }, SINGLE, ctx)
   })
 export type Destination = z.infer<typeof destinationSchema>
@@ -120,9 +121,11 @@ export function normalizeDisburse(body: Record<string, unknown>): Record<string,
   return { ...body, destination: dest }
 }
 
-/** `payouts/availability`: "currently only available for South African payouts" (the payout documentation) */
-export const AVAILABILITY_CURRENCIES = ['ZAR'] as const
-export const availabilitySchema = z.object({ type: z.enum(['bank_account']), currency: z.enum(AVAILABILITY_CURRENCIES) }).passthrough()
+/**
+ * `payouts/availability`: "currently only available for South African payouts" (the payout
+ * documentation): the bank-payout currencies fixtures/lookups.json marks `availability`
+ */
+export const availabilitySchema = z.object({ type: z.enum(['bank_account']), currency: z.enum(AVAILABILITY_CURRENCIES as [string, ...string[]]) }).passthrough()
 
 export const PAYOUT_STATUSES = ['processing', 'success', 'failed'] as const
 
@@ -169,6 +172,7 @@ export const bulkSchema = z
     b.payouts.forEach((p, i) => {
       const bank = p.bank_account && { ...p.bank_account, code: p.bank_account.bank_code, number: p.bank_account.account_number }
       bankFieldsOf(b.currency, { ...p, bank_account: bank }, BULK, ctx, ['payouts', i])
+      checkUnit(ctx, b.currency, p.amount, ['payouts', i, 'amount'])
       if (seen.has(p.reference)) ctx.addIssue({ code: 'custom', path: ['payouts', i, 'reference'], message: 'is used by another payout of the batch' })
       seen.add(p.reference)
     })

@@ -3,8 +3,8 @@ import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName } from '../misc/service.js'
-import { anyOperator, banksOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
-import { PAYMENT_METHODS, bankKey, holderName } from './bank-fields.js'
+import { anyOperator, banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
+import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -125,23 +125,23 @@ export class PayoutService extends OnEngine {
     const settings = active.settings
     const country = payoutCountry(d.type, d.currency)
     if (!country) throw badRequest(PAYOUT_MSG.CURRENCY)
-    const multiple = settings.payout_multiples[d.currency]
-    if (multiple && d.amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
     let bank_account: Payout['bank_account'] = null
     let mobile_money: Payout['mobile_money'] = null
     let plan: ReturnType<typeof active.payout>
     let limit = settings.payout_limits[d.currency]
+    // a bank the pack says is unavailable takes the payout and fails it on the clock (a documented failure reason)
+    let unavailable = false
     if (d.type === 'bank_account') {
       const view = { ...d.bank_account!, code: d.bank_account!.bank, number: d.bank_account!.account }
       const bank = bankKey(d.currency, view)
       const { account } = d.bank_account!
       plan = active.payout(bank, account)
-      // a USD or GBP account names its bank itself: there is no list to find it in
-      const namesItsBank = PAYMENT_METHODS[d.currency] !== undefined
+      // a remittance-style account (USD, GBP) names its bank itself: there is no list to find it in
+      const namesItsBank = remittanceMethods(d.currency) !== undefined
       const known = banksOf(country).find((b) => b.code === bank)
       if (!namesItsBank && !known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
       if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
-      if (settings.payout_availability[bank] === 'unavailable') throw badRequest(PAYOUT_MSG.BANK_UNAVAILABLE)
+      unavailable = settings.payout_availability[bank] === 'unavailable'
       if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
       const name = country === 'NG' ? accountName(bank, account) : holderName(view)
       if (country === 'NG' && name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
@@ -156,11 +156,15 @@ export class PayoutService extends OnEngine {
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
+    // the amount's checks come after the destination's (docs/behaviour.md 13.7's order)
     const { amount } = d
+    const multiple = settings.payout_multiples[d.currency]
+    if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
     if (limit && amount < toMinor(limit.min)) throw conflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency))
     if (limit && amount > toMinor(limit.max)) throw badRequest(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency))
-    const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent)
-    const outcome = plan?.outcome === 'failed' || plan?.outcome === 'processing' ? plan.outcome : 'success'
+    const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
+    const failure = unavailable ? PAYOUT_MSG.BANK_UNAVAILABLE : plan?.outcome === 'failed' ? (plan.message ?? PAYOUT_MSG.FAILED) : null
+    const outcome = failure ? 'failed' : plan?.outcome === 'processing' ? 'processing' : 'success'
     return {
       reference: o.reference,
       batch_reference: o.batch_reference ?? null,
@@ -182,7 +186,7 @@ export class PayoutService extends OnEngine {
       trace_id: null,
       created_at: this.clocks.iso(ns),
       completed_at: null,
-      plan: { outcome, message: outcome === 'failed' ? (plan?.message ?? PAYOUT_MSG.FAILED) : null },
+      plan: { outcome, message: failure },
       timer: null,
     }
   }
@@ -271,8 +275,7 @@ export class PayoutService extends OnEngine {
   }
 }
 
-/** `fee` in answers is what the payout cost beyond its amount: the fee and its VAT. */
-/** What a payout cost the merchant beside its amount: its fee and the VAT on it. */
+/** What a payout cost the merchant beside its amount, the fee and the VAT on it: the answers' `fee`. */
 export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 
 /** The answer to a payout just accepted (amounts as strings, as the live service writes them). */

@@ -1,9 +1,10 @@
 import type { PreauthService, Written } from '../cards/preauth.js'
 import type { RefundInput } from '../cards/schemas.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { BALANCE_CURRENCIES } from '../charges/ledger.js'
+import { unitIssue } from '../charges/schemas.js'
+import { isBalanceCurrency } from '../scenario/lookups.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
-import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -98,12 +99,15 @@ export class RefundService extends OnEngine {
     if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (!p.succeeded) throw badRequest(REFUND_MSG.NOT_SUCCESSFUL)
     const currency = p.charge.currency
-    if (!(BALANCE_CURRENCIES as readonly string[]).includes(currency)) throw badRequest(REFUND_MSG.CURRENCY)
+    if (!isBalanceCurrency(currency)) throw badRequest(REFUND_MSG.CURRENCY)
     const left = p.collected - p.refunded
     if (left <= 0) throw conflict(REFUND_MSG.FULL_DONE)
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
     if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
     const amount = input.amount ?? p.collected
+    // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md 2.5)
+    const finer = unitIssue(currency, amount)
+    if (finer) throw invalid({ amount: finer })
     if (amount > p.collected) throw badRequest(REFUND_MSG.above(formatMoney(currency, p.collected)))
     if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(formatMoney(currency, REFUND_MIN[currency])))
     if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
@@ -144,7 +148,7 @@ export class RefundService extends OnEngine {
    */
   #checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
     if (this.#col(ns).has(transactionReference)) throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
-    if ((BALANCE_CURRENCIES as readonly string[]).includes(currency)) this.ledger.requireAvailable(ns, currency, amount, this.clocks.now(ns))
+    if (isBalanceCurrency(currency)) this.ledger.requireAvailable(ns, currency, amount, this.clocks.now(ns))
   }
 
   /** The card refund made `op` (succeeded at once): its refund record and debit. */

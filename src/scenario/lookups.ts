@@ -1,54 +1,123 @@
 import { readFileSync } from 'node:fs'
+import { z } from 'zod'
 
 /**
- * The shipped fixtures/lookups.json, read once (docs/behaviour.md 13.5): the banks and mobile-money
- * operators of each country, the currencies mobile money is charged in (5.2: each one's country
- * code, digits and default steps) and the currencies each payout destination takes (13.7). A
- * country is added there, with no change of code. The look-ups answer these lists; the scenario
- * packs' wallets are checked against the wallet currencies; the same for every namespace.
+ * The shipped fixtures/lookups.json, read and checked once (docs/behaviour.md 13.5): the currencies
+ * a namespace holds a balance in (13.4: each one's decimals), the banks and mobile-money operators
+ * of each country, the currencies mobile money is charged in (5.2: each one's country code, digits
+ * and default steps) and the currencies each payout destination takes with what each needs
+ * (13.7). A country is added there, with no change of code; a bad entry stops the process at
+ * start, naming the entry and the field. The look-ups answer these lists; the scenario packs'
+ * wallets are checked against the wallet currencies; the same for every namespace.
  */
 
-export interface Bank {
-  name: string
-  slug: string
-  code: string
-  /** the NIBSS institution code (Nigerian banks); null elsewhere */
-  nibss_bank_code: string | null
-  country: Country
-}
+export const LOOKUPS_FILE = 'lookups.json'
 
-export interface MobileMoneyOperator {
-  name: string
-  slug: string
-  code: string
-  country: Country
-  /** the smallest and largest amount one payout may carry, major units */
-  min: number
-  max: number
-}
+const country = z.string().regex(/^[A-Z]{2}$/, 'must be a two-letter country code in upper case')
+const currencyCode = z.string().regex(/^[A-Z]{3}$/, 'must be a three-letter currency code in upper case')
+const named = { name: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/, 'must be lower case letters, digits and -'), code: z.string().min(1), country }
 
-/**
- * A currency mobile money is charged in (docs/behaviour.md 5.2): its country, the wallet number's
- * country code and how many digits follow it, and the steps of a wallet no pack names.
- */
-export interface WalletCurrency {
-  country: Country
-  dial_code: string
-  digits: number
-  steps: ('OTP' | 'STK_PROMPT')[]
-}
+const bankSchema = z.object({ ...named, nibss_bank_code: z.string().regex(/^\d{6}$/, 'must be 6 digits').nullable() }).strict()
 
+const operatorSchema = z
+  .object({ ...named, min: z.number().positive(), max: z.number().positive() })
+  .strict()
+  .refine((o) => o.min <= o.max, { path: ['max'], message: 'must be at least min' })
+
+const currencySchema = z.object({ decimals: z.union([z.literal(0), z.literal(2)]) }).strict()
+
+const walletCurrencySchema = z
+  .object({
+    country,
+    dial_code: z.string().regex(/^\d{1,4}$/, 'must be 1-4 digits'),
+    digits: z.number().int().min(4).max(14),
+    steps: z.array(z.enum(['OTP', 'STK_PROMPT'])).min(1),
+  })
+  .strict()
+
+/** the bank-account fields a payout currency may require beyond its code and number */
+export const REQUIRABLE_FIELDS = ['account_name', 'bank_name'] as const
+/** how a remittance-style account is reached (the documentation's `payment_method` values) */
+export const PAYMENT_METHOD_NAMES = ['AbaRouting', 'BicSwift', 'SortCode', 'IBAN'] as const
+
+const bankPayoutSchema = z
+  .object({
+    country,
+    /** fields the account must carry in this currency (ZAR: account_name) */
+    requires: z.array(z.enum(REQUIRABLE_FIELDS)).optional(),
+    /** paid by the remittance-style fields, with these payment methods, instead of a bank code (USD, GBP) */
+    remittance: z.array(z.enum(PAYMENT_METHOD_NAMES)).min(1).optional(),
+    /** `payouts/availability` answers for this currency's banks (ZAR) */
+    availability: z.boolean().optional(),
+  })
+  .strict()
+
+const walletPayoutSchema = z.object({ country }).strict()
+
+const fileSchema = z
+  .object({
+    _about: z.string().optional(),
+    currencies: z.record(currencyCode, currencySchema),
+    banks: z.array(bankSchema),
+    mobile_money: z.array(operatorSchema),
+    wallet_currencies: z.record(currencyCode, walletCurrencySchema),
+    payout_currencies: z.object({ bank_account: z.record(currencyCode, bankPayoutSchema), mobile_money: z.record(currencyCode, walletPayoutSchema) }).strict(),
+  })
+  .strict()
+  .superRefine((f, ctx) => {
+    const undeclared = (path: string[], code: string) => {
+      if (!Object.hasOwn(f.currencies, code)) ctx.addIssue({ code: 'custom', path: [...path, code], message: `${code} must be declared in currencies` })
+    }
+    for (const code of Object.keys(f.wallet_currencies)) undeclared(['wallet_currencies'], code)
+    for (const type of ['bank_account', 'mobile_money'] as const) for (const code of Object.keys(f.payout_currencies[type])) undeclared(['payout_currencies', type], code)
+    // the currencies the code's own channels take (cards NGN and USD, bank transfer NGN) hold balances too
+    for (const code of ['NGN', 'USD']) undeclared(['currencies'], code)
+    for (const list of ['banks', 'mobile_money'] as const) {
+      const seen = new Set<string>()
+      for (const [i, e] of f[list].entries()) {
+        if (seen.has(e.slug)) ctx.addIssue({ code: 'custom', path: [list, i, 'slug'], message: `${e.slug} is declared twice` })
+        seen.add(e.slug)
+      }
+    }
+  })
+
+export type LookupsFile = z.infer<typeof fileSchema>
+export type Bank = LookupsFile['banks'][number]
+export type MobileMoneyOperator = LookupsFile['mobile_money'][number]
+/** A currency mobile money is charged in (docs/behaviour.md 5.2): its country, the wallet number's country code and digits, the steps of a wallet no pack names. */
+export type WalletCurrency = LookupsFile['wallet_currencies'][string]
+/** What a bank payout in a currency needs (docs/behaviour.md 13.7). */
+export type BankPayoutCurrency = LookupsFile['payout_currencies']['bank_account'][string]
 /** A country's code, upper case (`NG`, `KE` ...): the fixture's lists name them. */
 export type Country = string
-
 type PayoutType = 'bank_account' | 'mobile_money'
 
-const FIXTURE = JSON.parse(readFileSync(new URL('../../fixtures/lookups.json', import.meta.url), 'utf8')) as {
-  banks: Bank[]
-  mobile_money: MobileMoneyOperator[]
-  wallet_currencies: Record<string, WalletCurrency>
-  payout_currencies: Record<PayoutType, Record<string, Country>>
+/** A lookups file's content checked: a bad one is refused with the entry, the field and what is wrong. */
+export function parseLookups(raw: unknown, source: string): LookupsFile {
+  const parsed = fileSchema.safeParse(raw)
+  if (parsed.success) return parsed.data
+  // a bank or an operator is named by its slug too: `banks.1 (citibank).nibss_bank_code`
+  const where = (path: PropertyKey[]) => {
+    const [list, i, ...rest] = path.map(String)
+    const slug = (list === 'banks' || list === 'mobile_money') && rest.length ? (raw as Record<string, { slug?: unknown }[]>)[list]?.[Number(i)]?.slug : undefined
+    return typeof slug === 'string' ? [`${list}.${i} (${slug})`, ...rest].join('.') : path.map(String).join('.')
+  }
+  throw new Error(`${source}: ${parsed.error.issues.map((i) => `${where(i.path)}: ${i.message}`).join('; ')}`)
 }
+
+const FIXTURE = parseLookups(JSON.parse(readFileSync(new URL(`../../fixtures/${LOOKUPS_FILE}`, import.meta.url), 'utf8')), `fixtures/${LOOKUPS_FILE}`)
+
+/**
+ * The currencies a namespace holds a balance in from the start, in the fixture's order: its
+ * `currencies`, which declare every currency a pay-in or a payout is served in (docs/behaviour.md 13.4).
+ */
+export const BALANCE_CURRENCIES = Object.keys(FIXTURE.currencies) as [string, ...string[]]
+
+/** Whether a namespace holds a balance in this currency. */
+export const isBalanceCurrency = (currency: string): boolean => Object.hasOwn(FIXTURE.currencies, currency)
+
+/** How many decimals an amount in this currency may carry (XAF, XOF: none); 2 for a currency the fixture does not declare. */
+export const decimalsOf = (currency: string): number => (isBalanceCurrency(currency) ? FIXTURE.currencies[currency].decimals : 2)
 
 /**
  * The countries the look-ups answer for, in the fixture's order: every country with a bank or an
@@ -81,7 +150,11 @@ export const walletCurrency = (currency: string): WalletCurrency | undefined =>
 
 /** The country a payout of this destination and currency goes to, or undefined when it does not take the currency. */
 export const payoutCountry = (type: PayoutType, currency: string): Country | undefined =>
-  Object.hasOwn(FIXTURE.payout_currencies[type], currency) ? FIXTURE.payout_currencies[type][currency] : undefined
+  Object.hasOwn(FIXTURE.payout_currencies[type], currency) ? FIXTURE.payout_currencies[type][currency].country : undefined
+
+/** What a bank payout in this currency needs (its country, fields, payment methods, availability), or undefined when banks are not paid in it. */
+export const bankPayoutCurrency = (currency: string): BankPayoutCurrency | undefined =>
+  Object.hasOwn(FIXTURE.payout_currencies.bank_account, currency) ? FIXTURE.payout_currencies.bank_account[currency] : undefined
 
 /** The currencies a destination pays out in, in the fixture's order. */
 export const payoutCurrencies = (type: PayoutType): string[] => Object.keys(FIXTURE.payout_currencies[type])
@@ -89,3 +162,5 @@ export const payoutCurrencies = (type: PayoutType): string[] => Object.keys(FIXT
 /** Every currency some payout takes. */
 export const PAYOUT_CURRENCY_LIST = [...new Set([...payoutCurrencies('bank_account'), ...payoutCurrencies('mobile_money')])] as [string, ...string[]]
 
+/** The bank-payout currencies `payouts/availability` answers for (ZAR), in the fixture's order. */
+export const AVAILABILITY_CURRENCIES = payoutCurrencies('bank_account').filter((c) => bankPayoutCurrency(c)!.availability === true)

@@ -243,7 +243,7 @@ export const settingsSchema = z
     payout_multiples: z.record(currencyCode(), z.number().int().min(1).max(1_000_000)),
     /**
      * what `payouts/availability` says of a bank, by bank code (any other: `available`); an
-     * `unavailable` bank refuses payouts (docs/behaviour.md 13.7)
+     * `unavailable` bank's payouts fail after the delay (docs/behaviour.md 13.7)
      */
     payout_availability: z.record(ident(), z.enum(PAYOUT_AVAILABILITY)),
     /**
