@@ -141,12 +141,14 @@ export const reportsDir = (given) => resolve(WORKSPACE, given || 'sandbox-report
 
 /**
  * Writes the journal of the key's namespace (`GET /_sandbox/requests`, PAN and CVV masked) to
- * journal.json, then `sandbox stop`. Returns the stop's exit code; a journal that cannot be read
+ * journal.json, sending the control token when one is set, then `sandbox stop`. Returns the stop's exit code; a journal that cannot be read
  * is a warning, never a reason to leave the server running.
  */
-export async function stopAndReport({ pidFile, url, secretKey, journal }) {
+export async function stopAndReport({ pidFile, url, secretKey, controlToken, journal }) {
   try {
-    const res = await fetch(`${url}/_sandbox/requests`, { headers: { authorization: `Bearer ${secretKey}` }, signal: AbortSignal.timeout(10_000) })
+    // beyond loopback (a `host` that is not) the control API wants the control token (docs/behaviour.md 9.1)
+    const headers = { authorization: `Bearer ${secretKey}`, ...(controlToken && { 'x-sandbox-control-token': controlToken }) }
+    const res = await fetch(`${url}/_sandbox/requests`, { headers, signal: AbortSignal.timeout(10_000) })
     const body = await res.json()
     if (!res.ok || !body.status) throw new Error(`${res.status} ${body.message}`)
     writeFileSync(journal, JSON.stringify(body.data, null, 2) + '\n')
