@@ -110,12 +110,11 @@ export async function healthy(url) {
   }
 }
 
-/** the keys of the `secret-key` merchant, as the server resolved them from the same variables (a merchants file may give its public and encryption keys) */
+/** the keys of the `secret-key` merchant, by the server's own rule from the same variables (`servedKeys`, src/config.ts: a merchants file may give its public and encryption keys) */
 export async function keysOf(env) {
-  const { keysFromEnv, resolveConfig } = await built('config.js')
-  const { secretKey } = keysFromEnv(env)
-  const merchant = resolveConfig({}, env).merchants.find((m) => m.secret_key === secretKey)
-  return { secret: merchant.secret_key, public: merchant.public_key, encryption: merchant.encryption_key }
+  const { servedKeys } = await built('config.js')
+  const keys = servedKeys(env)
+  return { secret: keys.secretKey, public: keys.publicKey, encryption: keys.encryptionKey }
 }
 
 /** where a system keeps its CAs (Debian and Ubuntu, Fedora and RHEL, Alpine and macOS) */
