@@ -1,10 +1,10 @@
 import { once } from 'node:events'
 import { createServer } from 'node:http'
 import { connect, type AddressInfo } from 'node:net'
-import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { MSG } from '../src/errors.js'
 import { isLoopback, reachesLoopback } from '../src/http/middleware/loopback.js'
+import { FAR_ADDRESS } from './helpers.js'
 import { InterceptedHosts } from '../src/reach/hosts.js'
 import { connectTarget, createProxy } from '../src/reach/proxy.js'
 
@@ -43,10 +43,7 @@ describe('CONNECT targets (docs/behaviour.md 14.2)', () => {
   })
 })
 
-// this machine's own non-loopback address: a connection to it comes from it, not from loopback
-const farAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((a) => a && !a.internal && a.family === 'IPv4')?.address
+const farAddress = FAR_ADDRESS
 
 /** Sends `head` raw to the proxy reached at `proxyHost` (a far address makes the proxy's client far) and reads the answer to its end. */
 async function rawAsk(proxyHost: string, port: number, head: string): Promise<string> {

@@ -1,12 +1,11 @@
 import { spawnSync } from 'node:child_process'
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { networkInterfaces } from 'node:os'
 import { join } from 'node:path'
 import { parse } from 'yaml'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { OPTIONS, optionName, type AnyOption } from '../../src/config-options.js'
-import { cardPayload } from '../helpers.js'
+import { FAR_ADDRESS, cardPayload } from '../helpers.js'
 import { Job, readAction, ROOT } from './action.js'
 import { gone } from './process.js'
 import { KORAPAY, run, tempCaDir } from './reach.js'
@@ -25,10 +24,7 @@ afterEach(() => {
 
 const ENC = 'action-encryption-key-0123456789'
 
-// this machine's own non-loopback address: a connection to it comes from it, not from loopback
-const farAddress = Object.values(networkInterfaces())
-  .flat()
-  .find((a) => a && !a.internal && a.family === 'IPv4')?.address
+const farAddress = FAR_ADDRESS
 
 const FAILING_FLOW = `name: a flow that expects what the sandbox does not answer
 steps:

@@ -2,14 +2,13 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { connect as netConnect } from 'node:net'
 import { request as httpRequest } from 'node:http'
-import { networkInterfaces } from 'node:os'
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { MSG } from '../../src/errors.js'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
+import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { killedAfterEach } from './process.js'
 import { KORAPAY, run, startOwnHttpsServer, startReachCli } from './reach.js'
@@ -365,10 +364,7 @@ describe('an intercepted host whatever its spelling (a trailing dot, upper case)
 })
 
 describe('a client beyond loopback (--host 0.0.0.0 --proxy --control-token)', () => {
-  // this machine's own non-loopback address: a connection to it comes from it, not from loopback
-  const farAddress = Object.values(networkInterfaces())
-    .flat()
-    .find((a) => a && !a.internal && a.family === 'IPv4')?.address
+    const farAddress = FAR_ADDRESS
 
   it('cannot reach the control API through the proxy without the token: loopback targets are refused, intercepted hosts see the real peer', async () => {
     // the machine must have an address beyond loopback for this to mean anything: no skipping
