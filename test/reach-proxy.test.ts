@@ -92,6 +92,10 @@ describe('a client beyond loopback and a target on this machine\'s loopback (doc
       expect(await rawAsk('127.0.0.1', port, `GET http://localhost:${localPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 [^]*local$/)
       expect(await rawAsk('127.0.0.1', port, `CONNECT 127.0.0.1:${localPort} HTTP/1.1\r\nHost: x\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 Connection Established/)
       expect(reached).toBe(2)
+      // a connection the proxy keeps open from a loopback client's forward is never lent to a far one
+      const again = await rawAsk(far, port, `GET http://localhost:${localPort}/ HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`)
+      expect(again).toMatch(/^HTTP\/1\.1 403 /)
+      expect(reached).toBe(2)
       // an intercepted host is still served, for a far client too
       expect(await rawAsk(far, port, `GET http://api.korapay.com/x HTTP/1.1\r\nHost: api.korapay.com\r\nConnection: close\r\n\r\n`)).toMatch(/^HTTP\/1\.1 200 [^]*served$/)
     } finally {

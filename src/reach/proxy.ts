@@ -95,7 +95,9 @@ function forward(req: IncomingMessage, res: ServerResponse, url: URL, guard: Gua
   const headers = { ...req.headers }
   for (const h of HOP_BY_HOP) delete headers[h]
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-  const upstream = send(url, { method: req.method, headers, lookup: guard.lookup }, (answer) => {
+  // a far client's request gets a connection of its own (agent: false): a pooled one, opened for a
+  // loopback client, was never looked up by the guard
+  const upstream = send(url, { method: req.method, headers, ...(guard.lookup && { lookup: guard.lookup, agent: false }) }, (answer) => {
     const back = { ...answer.headers }
     for (const h of HOP_BY_HOP) delete back[h]
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back)
