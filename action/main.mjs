@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
-import { error, exportVariable, info, input, inputLines, saveState, setOutput } from './runner.mjs'
+import { error, exportVariable, info, input, inputLines, mask, saveState, setOutput } from './runner.mjs'
 import { ActionError, caBundle, healthy, install, keysOf, optionEnvironment, reportFiles, reportsDir, sandbox, start, stopAndReport, WORKSPACE } from './sandbox.mjs'
 
 /**
@@ -25,6 +25,12 @@ async function startCommand() {
   await healthy(running.url)
   running.keys = await keysOf(env)
   saveState('secret_key', running.keys.secret)
+  // the control token (input `control-token` or the job's variable): the post step and later steps need it beyond loopback
+  const controlToken = env.SANDBOX_CONTROL_TOKEN
+  if (controlToken) {
+    mask(controlToken)
+    saveState('control_token', controlToken)
+  }
 
   const exported = {
     SANDBOX_URL: running.url,
@@ -33,6 +39,7 @@ async function startCommand() {
     SANDBOX_ENCRYPTION_KEY: running.keys.encryption,
     SANDBOX_PID_FILE: files.pidFile,
   }
+  if (controlToken) exported.SANDBOX_CONTROL_TOKEN = controlToken
   if (running.https) exported.SANDBOX_HTTPS_URL = running.https
   if (running.proxy) exported.HTTPS_PROXY = running.proxy
   // with tls or proxy: what makes clients trust the sandbox's certificates
@@ -75,7 +82,7 @@ async function stopCommand() {
   // the pid file is in the reports directory the start step chose
   const dir = dirname(pidFile)
   const { journal } = reportFiles(dir)
-  const code = await stopAndReport({ pidFile, url: process.env.SANDBOX_URL, secretKey: process.env.SANDBOX_SECRET_KEY, journal })
+  const code = await stopAndReport({ pidFile, url: process.env.SANDBOX_URL, secretKey: process.env.SANDBOX_SECRET_KEY, controlToken: process.env.SANDBOX_CONTROL_TOKEN, journal })
   setOutput('journal', journal)
   setOutput('reports-dir', dir)
   if (code !== 0) error(`paysandbox: sandbox stop failed with exit code ${code}`)

@@ -12,6 +12,6 @@ const pidFile = state('pid_file')
 if (!pidFile) info('paysandbox: this step started no sandbox: nothing to stop')
 else if (!existsSync(pidFile)) info(`paysandbox: the sandbox was already stopped (${pidFile} is gone)`)
 else {
-  const code = await stopAndReport({ pidFile, url: state('url'), secretKey: state('secret_key'), journal: state('journal') })
+  const code = await stopAndReport({ pidFile, url: state('url'), secretKey: state('secret_key'), controlToken: state('control_token'), journal: state('journal') })
   if (code !== 0) error(`paysandbox: sandbox stop failed with exit code ${code}`)
 }

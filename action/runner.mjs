@@ -52,5 +52,8 @@ export function error(message) {
   process.exitCode = 1
 }
 
+/** a value the runner hides in every later line of the job's log */
+export const mask = (value) => process.stdout.write(`::add-mask::${escape(value)}\n`)
+
 export const warning = (message) => process.stdout.write(`::warning::${escape(message)}\n`)
 export const info = (line) => process.stdout.write(`${line}\n`)

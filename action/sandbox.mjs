@@ -42,18 +42,21 @@ function npm(args) {
 }
 
 /**
- * `install`: `auto` runs `npm ci` (which builds, through `prepare`) when node_modules is missing,
- * else `npm run build` when dist/ is missing or older than the sources, else nothing; `always`
- * runs `npm ci`; `never` uses the checkout as it is. Returns what it did.
+ * `install`: `auto` runs `npm ci --ignore-scripts` then `npm run build` when node_modules is
+ * missing, else `npm run build` when dist/ is missing or older than the sources, else nothing;
+ * `always` runs the first two; `never` uses the checkout as it is. Returns what it did.
  */
 export function install(mode) {
   if (!['auto', 'always', 'never'].includes(mode)) throw new ActionError(`install must be auto, always or never (got ${mode})`)
   let did = 'nothing (dist/ is up to date)'
   if (mode === 'never') did = 'nothing (install: never)'
   else if (mode === 'always' || !existsSync(join(ROOT, 'node_modules'))) {
-    // the build needs the dev dependencies (typescript), also where NODE_ENV=production would omit them
-    npm(['ci', '--include=dev', '--no-audit', '--no-fund'])
-    did = 'npm ci'
+    // the build needs the dev dependencies (typescript), also where NODE_ENV=production would omit
+    // them; no dependency's install script runs: the sandbox needs none (the only ones are in
+    // testcontainers' tree, native builds for the tests' docker client), so the build is run by name
+    npm(['ci', '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund'])
+    npm(['run', 'build'])
+    did = 'npm ci --ignore-scripts, npm run build'
   } else if (!existsSync(join(ROOT, 'dist', 'cli.js')) || Math.max(...BUILD_INPUTS.map((p) => newest(join(ROOT, p)))) > newest(join(ROOT, 'dist'))) {
     npm(['run', 'build'])
     did = 'npm run build'
@@ -110,12 +113,11 @@ export async function healthy(url) {
   }
 }
 
-/** the keys of the `secret-key` merchant, as the server resolved them from the same variables (a merchants file may give its public and encryption keys) */
+/** the keys of the `secret-key` merchant, by the server's own rule from the same variables (`servedKeys`, src/config.ts: a merchants file may give its public and encryption keys) */
 export async function keysOf(env) {
-  const { keysFromEnv, resolveConfig } = await built('config.js')
-  const { secretKey } = keysFromEnv(env)
-  const merchant = resolveConfig({}, env).merchants.find((m) => m.secret_key === secretKey)
-  return { secret: merchant.secret_key, public: merchant.public_key, encryption: merchant.encryption_key }
+  const { servedKeys } = await built('config.js')
+  const keys = servedKeys(env)
+  return { secret: keys.secretKey, public: keys.publicKey, encryption: keys.encryptionKey }
 }
 
 /** where a system keeps its CAs (Debian and Ubuntu, Fedora and RHEL, Alpine and macOS) */
@@ -141,12 +143,14 @@ export const reportsDir = (given) => resolve(WORKSPACE, given || 'sandbox-report
 
 /**
  * Writes the journal of the key's namespace (`GET /_sandbox/requests`, PAN and CVV masked) to
- * journal.json, then `sandbox stop`. Returns the stop's exit code; a journal that cannot be read
+ * journal.json, sending the control token when one is set, then `sandbox stop`. Returns the stop's exit code; a journal that cannot be read
  * is a warning, never a reason to leave the server running.
  */
-export async function stopAndReport({ pidFile, url, secretKey, journal }) {
+export async function stopAndReport({ pidFile, url, secretKey, controlToken, journal }) {
   try {
-    const res = await fetch(`${url}/_sandbox/requests`, { headers: { authorization: `Bearer ${secretKey}` }, signal: AbortSignal.timeout(10_000) })
+    // beyond loopback (a `host` that is not) the control API wants the control token (docs/behaviour.md 9.1)
+    const headers = { authorization: `Bearer ${secretKey}`, ...(controlToken && { 'x-sandbox-control-token': controlToken }) }
+    const res = await fetch(`${url}/_sandbox/requests`, { headers, signal: AbortSignal.timeout(10_000) })
     const body = await res.json()
     if (!res.ok || !body.status) throw new Error(`${res.status} ${body.message}`)
     writeFileSync(journal, JSON.stringify(body.data, null, 2) + '\n')

@@ -8,8 +8,8 @@
 //
 //   node scripts/image.mjs [--tag paysandbox:local]
 //
-// Needs a built dist/ (`npm run build`) and node_modules (`npm ci`); uses `ldd`, `npm ls`, `docker`,
-// and `strip` when the machine has it (node's binary carries ~13 MB of symbols the image never uses).
+// Needs a built dist/ (`npm run build`) and node_modules (`npm ci`); uses `ldd` (glibc 2.34 or later),
+// `npm ls`, `docker`, and `strip` when the machine has it (node's binary carries ~13 MB of symbols the image never uses).
 import { execFileSync, spawnSync } from 'node:child_process'
 import { chmodSync, copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -27,9 +27,33 @@ function fail(message) {
   process.exit(1)
 }
 
-const run = (cmd, args, opts = {}) => execFileSync(cmd, args, { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 << 20, ...opts })
+/** Runs a tool to its end and gives its stdout; a tool that is missing or fails stops the build with one `image:` line. */
+function run(cmd, args) {
+  try {
+    return execFileSync(cmd, args, { encoding: 'utf8', cwd: ROOT, maxBuffer: 64 << 20, stdio: ['ignore', 'pipe', 'pipe'] })
+  } catch (e) {
+    if (e.code === 'ENOENT') fail(`cannot run ${cmd}: it is not installed (or not on PATH)`)
+    const said = String(e.stderr ?? '').trim().split('\n')[0]
+    fail(`${cmd} ${args.join(' ')} failed (${e.status === null ? e.signal ?? e.message : `exit ${e.status}`})${said ? `: ${said}` : ''}`)
+  }
+}
+
+/** the oldest glibc whose libc holds the `files` and `dns` name lookups itself (no libnss_* to copy) */
+const GLIBC_MIN = [2, 34]
+
+/** Stops the build unless `ldd` is glibc's, 2.34 or later: the image carries no libnss_* modules. */
+function checkGlibc() {
+  const done = spawnSync('ldd', ['--version'], { encoding: 'utf8' })
+  if (done.error) fail(`cannot run ldd: ${done.error.code === 'ENOENT' ? 'it is not installed (or not on PATH)' : done.error.message}`)
+  const first = `${done.stdout ?? ''}${done.stderr ?? ''}`.trim().split('\n')[0]
+  const m = /(?:glibc|gnu libc)[^\n]*?(\d+)\.(\d+)\s*$/i.exec(first)
+  if (!m) fail(`ldd --version names no glibc ("${first}"): the image is built from a node linked against glibc ${GLIBC_MIN.join('.')} or later`)
+  const [major, minor] = [Number(m[1]), Number(m[2])]
+  if (major < GLIBC_MIN[0] || (major === GLIBC_MIN[0] && minor < GLIBC_MIN[1])) fail(`glibc ${major}.${minor} is too old: the image needs ${GLIBC_MIN.join('.')} or later, whose libc holds the files and dns name lookups (docs/architecture.md, "The container image")`)
+}
 
 if (!existsSync(join(ROOT, 'dist', 'cli.js'))) fail('dist/ is missing: run npm run build first')
+checkGlibc()
 
 /** The libraries `node` links and the dynamic loader, as absolute paths (ldd's answer). */
 function linkedLibraries(lddText) {

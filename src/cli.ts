@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { clientFromEnv, ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
-import { OPTIONS, type AnyOption } from './config-options.js'
+import { checkSecretKey, OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
 import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
@@ -156,6 +156,13 @@ Examples:
     .option('--control-token <token>', "the sandbox's control token, when it is called beyond loopback (env: SANDBOX_CONTROL_TOKEN)", clientFromEnv().controlToken)
     .addHelpText('after', `\nExamples:\n  $ sandbox snapshot --key sk_test_ci --output test/fixtures/funded.snapshot.json\n  $ sandbox start --load test/fixtures/funded.snapshot.json`)
     .action(async (opts: { key: string; output?: string; baseUrl: string; controlToken?: string }) => {
+      // a live key is never sent anywhere, not even to ask (docs/behaviour.md 0.10)
+      try {
+        checkSecretKey(opts.key, '--key')
+      } catch (e) {
+        if (e instanceof ConfigError) die(e.message)
+        throw e
+      }
       const url = `${opts.baseUrl.replace(/\/+$/, '')}/_sandbox/snapshot`
       let res: Response
       try {

@@ -136,12 +136,19 @@ export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretK
 export const publicKeyOf = (secretKey: string) => secretKey.replace(/^sk_/, 'pk_')
 
 /**
- * The default merchant's keys by the environment alone, checked as `sandbox start` checks them (a
- * live key refused): what a container started with that environment serves (src/testcontainers.ts).
+ * The keys `sandbox start` serves for its default merchant (`--secret-key`) under `env`, checked as
+ * it checks them (a live key refused): the secret key, and the public and encryption keys a
+ * merchants file holding that key gives, else its own (`pk_` for `sk_`, the encryption key). The
+ * one rule of the GitHub Action (action/sandbox.mjs) and the container module
+ * (src/testcontainers.ts). `merchantsFile` is where the merchants file is read when it is not
+ * where `env` names it (a file on this machine that the container reads under another path).
  */
-export function defaultKeysFrom(env: NodeJS.ProcessEnv): { secretKey: string; publicKey: string; encryptionKey: string } {
+export function servedKeys(env: NodeJS.ProcessEnv, merchantsFile?: string): { secretKey: string; publicKey: string; encryptionKey: string } {
   const secretKey = valueOf(OPTIONS.secretKey, undefined, env) as string
-  return { secretKey, publicKey: publicKeyOf(secretKey), encryptionKey: valueOf(OPTIONS.encryptionKey, undefined, env) as string }
+  const encryptionKey = valueOf(OPTIONS.encryptionKey, undefined, env) as string
+  const file = merchantsFile ?? (valueOf(OPTIONS.merchants, undefined, env) as string | undefined)
+  const merchant = merchantsOf(file, secretKey, encryptionKey, null).find((m) => m.secret_key === secretKey)!
+  return { secretKey, publicKey: merchant.public_key, encryptionKey: merchant.encryption_key }
 }
 
 function merchantsOf(file: string | undefined, sk: string, encKey: string, defaultWebhook: string | null): Merchant[] {

@@ -3,7 +3,7 @@ import { Clocks, TIMERS_SPEC } from './clock.js'
 import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces, snapshotIssues } from './namespaces.js'
-import { PACKS_SPEC, Scenarios } from './scenario/index.js'
+import { PACKS_SPEC, Scenarios, type Pack } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
 import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
 import { LEDGER_CARRY_OVER } from './charges/ledger-carry-over.js'
@@ -55,9 +55,10 @@ function readLoadFiles(config: Config, collections: readonly CollectionSpec[]): 
 export type Deps<L extends readonly AnyArea[] = typeof AREAS> = Kit & ServicesOf<L>
 
 /** Opens the store, loads the packs, builds the clocks, then the areas in order, without HTTP. */
-export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L): Promise<Deps<L>> {
-  // packs first: a bad pack file is refused before anything touches the data file
-  const packs = Scenarios.loadPacks(config.scenarioFiles)
+export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L, checkedPacks?: Pack[]): Promise<Deps<L>> {
+  // packs first: a bad pack file is refused before anything touches the data file (unless the
+  // caller loaded them already, from the same files: src/server.ts)
+  const packs = checkedPacks ?? Scenarios.loadPacks(config.scenarioFiles)
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
   const store = await Store.open({ file: config.dataFile, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })

@@ -37,6 +37,7 @@ export const MSG = {
   // docs/behaviour.md 14.2: the proxy's own answers
   PROXY_BAD_TARGET: 'The proxy takes CONNECT host:port or a request to an absolute http(s) URL',
   PROXY_HOST_REFUSED: 'The sandbox proxy answers only the intercepted hosts (--proxy-only-intercepted)',
+  PROXY_LOOPBACK_REFUSED: "The sandbox proxy does not reach this machine's loopback for a client beyond it",
   PROXY_UPSTREAM_FAILED: 'The proxy could not reach the host',
   // docs/behaviour.md 14.5: recording through the proxy
   RECORD_WEBHOOK_KEPT: 'Webhook recorded',

@@ -3,6 +3,7 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
+import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
 import { answerClientError } from './http/client-error.js'
 import { healthBody } from './version.js'
@@ -31,27 +32,33 @@ type Fetch = (req: Request, env: unknown) => Response | Promise<Response>
  * Builds the sandbox and puts it on a socket; resolves once it listens.
  *
  * With `lazy` (the CLI), the socket opens as soon as the HTTP layer is loaded and the rest of
- * the app (validation, services, scenario pack) loads right after: the health check answers at
- * once and any other request waits for the load. Whatever can refuse a start (a scenario pack, a
- * data file, a snapshot to load) is still checked before the socket opens.
+ * the app (validation, services) loads right after: the health check answers at once and any
+ * other request waits for the load. Whatever can refuse a start (a scenario pack, a data file, a
+ * snapshot to load) is still checked before the socket opens: a pack by the scenario module alone,
+ * a data file or a snapshot by the whole app (their records are checked against every area's
+ * collections), which then loads before the socket opens.
  */
 export async function startServer(config: Config, { lazy = false } = {}): Promise<RunningServer> {
   const startedAt = Date.now()
   let deps: Deps | undefined
   let appFetch: Fetch | undefined
+  let packs: Pack[] | undefined
   const load = async (): Promise<Deps> => {
     const [{ createDeps }, { createApp }] = await Promise.all([import('./deps.js'), import('./app.js')])
-    const d = await createDeps(config, startedAt)
+    const d = await createDeps(config, startedAt, undefined, packs)
     appFetch = createApp(d).fetch as Fetch
     deps = d
     return d
   }
   // --record (docs/behaviour.md 14.5): its flow file is opened before the socket, so a start it refuses opens none
   const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
-  const canRefuse = !!config.dataFile || config.scenarioFiles.length > 0 || config.loadFiles.length > 0
+  // a data file or a snapshot is checked against every area's collections: the whole app loads
+  // before the socket opens; a pack needs the scenario module alone, checked here, the app after
+  const eager = !lazy || !!config.dataFile || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
-    loaded = lazy && !canRefuse ? undefined : Promise.resolve(await load())
+    if (!eager && config.scenarioFiles.length) packs = (await import('./scenario/index.js')).Scenarios.loadPacks(config.scenarioFiles)
+    loaded = eager ? Promise.resolve(await load()) : undefined
   } catch (e) {
     recorder?.close()
     throw e

@@ -1,6 +1,6 @@
 import { basename, resolve } from 'node:path'
 import { AbstractStartedContainer, GenericContainer, Wait, type StartedTestContainer } from 'testcontainers'
-import { defaultKeysFrom } from './config.js'
+import { servedKeys } from './config.js'
 import { OPTIONS } from './config-options.js'
 
 /**
@@ -53,6 +53,19 @@ export class PaysandboxContainer extends GenericContainer {
     return this.#withFile(OPTIONS.load.env, file)
   }
 
+  /** the merchants file on this machine that `withMerchants` copied in: the keys are read from it */
+  #merchantsFile: string | undefined
+
+  /**
+   * A merchants file (YAML or JSON) from this machine (`--merchants`, SANDBOX_MERCHANTS): copied
+   * in, and read here too, so the keys given back are the ones it gives the default merchant.
+   */
+  withMerchants(file: string): this {
+    const target = `${FILES_DIR}/merchants-${basename(file)}`
+    this.#merchantsFile = resolve(file)
+    return this.withEnvironment({ [OPTIONS.merchants.env]: target }).withCopyFilesToContainer([{ source: resolve(file), target, mode: 0o644 }])
+  }
+
   /** the default merchant's secret key (`--secret-key`) */
   withSecretKey(key: string): this {
     return this.withEnvironment({ [OPTIONS.secretKey.env]: key })
@@ -77,8 +90,12 @@ export class PaysandboxContainer extends GenericContainer {
       const given = this.environment[env]
       this.withEnvironment({ [env]: [...(given ? [given] : []), ...targets].join(',') })
     }
-    // a bad or live key is refused here, before a container is made
-    const keys = defaultKeysFrom(this.environment)
+    // the keys by the rule `sandbox start` and the Action use; a bad or live key, or a bad
+    // merchants file, is refused here, before a container is made
+    if (this.environment[OPTIONS.merchants.env] && !this.#merchantsFile) {
+      throw new Error(`${OPTIONS.merchants.env} names a file in the container, which this machine cannot read for the keys: give it with withMerchants(file)`)
+    }
+    const keys = servedKeys(this.environment, this.#merchantsFile)
     return new StartedPaysandboxContainer(await super.start(), keys, this.environment[OPTIONS.controlToken.env])
   }
 }

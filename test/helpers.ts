@@ -1,6 +1,6 @@
 import { mkdtempSync } from 'node:fs'
 import { afterEach } from 'vitest'
-import { tmpdir } from 'node:os'
+import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createApp } from '../src/app.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
@@ -11,6 +11,11 @@ import { Store, type StoreOptions } from '../src/store/store.js'
 
 export const SECRET = 'sk_test_sandbox'
 export const ENC_KEY = 'sandbox-encryption-key-012345678'
+
+/** This machine's own IPv4 address beyond loopback: a connection made to it comes from it, not from loopback (undefined where there is none). */
+export const FAR_ADDRESS = Object.values(networkInterfaces())
+  .flat()
+  .find((a) => a && !a.internal && a.family === 'IPv4')?.address
 
 export interface TestSandbox {
   app: ReturnType<typeof createApp>

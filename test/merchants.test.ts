@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ConfigError, resolveConfig } from '../src/config.js'
+import { ConfigError, resolveConfig, servedKeys } from '../src/config.js'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
 import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers.js'
 import { startReceiver } from './receiver.js'
@@ -67,5 +67,23 @@ describe('a merchants file (docs/behaviour.md 1)', () => {
     const config = resolveConfig({ merchants: file }, {})
     expect(config.merchants.map((m) => m.secret_key)).toEqual(['sk_test_sandbox', 'sk_test_json'])
     expect(config.merchants[1]).toMatchObject({ public_key: 'pk_test_json', name: 'Json Shop', webhook_url: null })
+  })
+})
+
+describe('servedKeys: the keys a start under an environment serves its default merchant (the Action and the container module ask it)', () => {
+  it('takes a merchants file\'s keys for the secret key, else pk_ for sk_ and the encryption key; the file may be given apart from the environment', () => {
+    const file = merchantsFile('merchants:\n  - secret_key: sk_test_file\n    public_key: pk_test_own\n    encryption_key: file-encryption-key-0123456789ab\n')
+    const env = { SANDBOX_SECRET_KEY: 'sk_test_file', SANDBOX_MERCHANTS: file }
+    const fromFile = { secretKey: 'sk_test_file', publicKey: 'pk_test_own', encryptionKey: 'file-encryption-key-0123456789ab' }
+    expect(servedKeys(env)).toEqual(fromFile)
+    // what the server itself resolves from the same environment
+    const served = resolveConfig({}, env).merchants.find((m) => m.secret_key === 'sk_test_file')!
+    expect([served.public_key, served.encryption_key]).toEqual([fromFile.publicKey, fromFile.encryptionKey])
+    // the file read where the caller says (a container names its own path for it)
+    expect(servedKeys({ SANDBOX_SECRET_KEY: 'sk_test_file', SANDBOX_MERCHANTS: '/paysandbox/merchants.yaml' }, file)).toEqual(fromFile)
+    // a secret key the file does not hold: its own keys
+    expect(servedKeys({ SANDBOX_SECRET_KEY: 'sk_test_other', SANDBOX_MERCHANTS: file })).toEqual({ secretKey: 'sk_test_other', publicKey: 'pk_test_other', encryptionKey: 'sandbox-encryption-key-012345678' })
+    expect(servedKeys({})).toEqual({ secretKey: 'sk_test_sandbox', publicKey: 'pk_test_sandbox', encryptionKey: 'sandbox-encryption-key-012345678' })
+    expect(() => servedKeys({ SANDBOX_SECRET_KEY: 'sk_live_x' })).toThrow('live keys are never accepted by the sandbox')
   })
 })

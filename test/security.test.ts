@@ -1,10 +1,9 @@
 import { once } from 'node:events'
 import { readFileSync, writeFileSync } from 'node:fs'
-import { networkInterfaces } from 'node:os'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHARGES } from '../src/charges/types.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, tempFile, type TestSandbox } from './helpers.js'
 import { runCli, startCli, type RunningCli } from './e2e/process.js'
 
 /**
@@ -410,10 +409,7 @@ describe('the control API and the dashboard answer only on loopback unless a con
     expect(running.stderr()).toContain('--control-token')
   })
 
-  // this machine's own non-loopback address: a connection to it comes from it, not from loopback
-  const farAddress = Object.values(networkInterfaces())
-    .flat()
-    .find((a) => a && !a.internal && a.family === 'IPv4')?.address
+    const farAddress = FAR_ADDRESS
   it.skipIf(!farAddress)('on a real socket from a non-loopback address: 403 without the control token or with a wrong one, 200 with it; the key still rules the merchant API', async () => {
     const running = await startCli(['--host', '0.0.0.0', '--control-token', 'tok'])
     children.push(running)

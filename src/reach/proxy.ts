@@ -1,9 +1,11 @@
 import { createServer, request as httpRequest, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { connect, type Socket } from 'node:net'
+import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import { connect, isIP, type LookupFunction, type Socket } from 'node:net'
 import { MSG } from '../errors.js'
 import { answerClientError, writeRawError } from '../http/client-error.js'
 import { errorJson } from '../http/envelope.js'
+import { isLoopback, reachesLoopback } from '../http/middleware/loopback.js'
 import type { InterceptedHosts } from './hosts.js'
 
 /**
@@ -47,6 +49,40 @@ export function connectTarget(url: string | undefined): { host: string; port: nu
   return { host: hostOf(m[1]), port }
 }
 
+/**
+ * For a client beyond loopback, a forward or tunnel whose target is this machine's loopback is
+ * refused (docs/behaviour.md 14.2): through it the client would reach the control API as a
+ * loopback peer. The address connected to is what counts: an IP literal is checked as it is, a
+ * name by every address it resolves to (`localhost`, a name in /etc/hosts or DNS for 127.0.0.1).
+ */
+class LoopbackRefused extends Error {}
+
+const guardedLookup: LookupFunction = (hostname, options, callback) => {
+  dnsLookup(hostname, { ...options, all: true }, (err, found: LookupAddress[]) => {
+    if (err) return callback(err, '', 0)
+    if (found.some((a) => reachesLoopback(a.address))) return callback(new LoopbackRefused(hostname), '', 0)
+    if (options.all) return (callback as unknown as (e: null, all: LookupAddress[]) => void)(null, found)
+    callback(null, found[0].address, found[0].family)
+  })
+}
+
+/** The proxy's answer when it could not connect: refused for loopback, or the host not reached. */
+function failure(err: Error): [number, string] {
+  return err instanceof LoopbackRefused ? [403, MSG.PROXY_LOOPBACK_REFUSED] : [502, MSG.PROXY_UPSTREAM_FAILED]
+}
+
+/** How the proxy connects for this client: anywhere from loopback; from beyond, never back to it. */
+interface Guard {
+  /** the target is an IP literal of this machine's loopback */
+  refusesLiteral(host: string): boolean
+  lookup?: LookupFunction
+}
+
+function guardFor(client: Socket): Guard {
+  if (isLoopback(client.remoteAddress)) return { refusesLiteral: () => false }
+  return { refusesLiteral: (host) => isIP(host) !== 0 && reachesLoopback(host), lookup: guardedLookup }
+}
+
 function refuseResponse(res: ServerResponse, status: number, message: string): void {
   const body = errorJson(message)
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body), connection: 'close' })
@@ -54,18 +90,21 @@ function refuseResponse(res: ServerResponse, status: number, message: string): v
 }
 
 /** Forwards a request in absolute form for a host the sandbox does not answer, and its answer back. */
-function forward(req: IncomingMessage, res: ServerResponse, url: URL): void {
+function forward(req: IncomingMessage, res: ServerResponse, url: URL, guard: Guard): void {
+  if (guard.refusesLiteral(hostOf(url.host))) return refuseResponse(res, 403, MSG.PROXY_LOOPBACK_REFUSED)
   const headers = { ...req.headers }
   for (const h of HOP_BY_HOP) delete headers[h]
   const send = url.protocol === 'https:' ? httpsRequest : httpRequest
-  const upstream = send(url, { method: req.method, headers }, (answer) => {
+  // a far client's request gets a connection of its own (agent: false): a pooled one, opened for a
+  // loopback client, was never looked up by the guard
+  const upstream = send(url, { method: req.method, headers, ...(guard.lookup && { lookup: guard.lookup, agent: false }) }, (answer) => {
     const back = { ...answer.headers }
     for (const h of HOP_BY_HOP) delete back[h]
     res.writeHead(answer.statusCode ?? 502, answer.statusMessage, back)
     answer.pipe(res)
   })
-  upstream.on('error', () => {
-    if (!res.headersSent) refuseResponse(res, 502, MSG.PROXY_UPSTREAM_FAILED)
+  upstream.on('error', (err) => {
+    if (!res.headersSent) refuseResponse(res, ...failure(err))
     else res.destroy()
   })
   // a client that goes away takes its forwarded request with it
@@ -75,7 +114,9 @@ function forward(req: IncomingMessage, res: ServerResponse, url: URL): void {
 
 /** Pipes a client's socket to `host:port` once connected (answering it 200), or answers 502. */
 function tunnel(client: Socket, head: Buffer, host: string, port: number, open: Set<Socket>): void {
-  const upstream = connect({ host, port })
+  const guard = guardFor(client)
+  if (guard.refusesLiteral(host)) return writeRawError(client, 403, MSG.PROXY_LOOPBACK_REFUSED)
+  const upstream = connect({ host, port, lookup: guard.lookup })
   open.add(upstream)
   let connected = false
   upstream.once('connect', () => {
@@ -85,7 +126,10 @@ function tunnel(client: Socket, head: Buffer, host: string, port: number, open: 
     upstream.pipe(client)
     client.pipe(upstream)
   })
-  upstream.on('error', () => (connected ? client.destroy() : writeRawError(client, 502, MSG.PROXY_UPSTREAM_FAILED)))
+  upstream.on('error', (err) => {
+    if (connected) client.destroy()
+    else writeRawError(client, ...failure(err))
+  })
   upstream.on('close', () => {
     open.delete(upstream)
     if (connected) client.destroy()
@@ -114,7 +158,7 @@ export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyO
     }
     if (hosts.has(hostOf(url.host))) return serve(req, res)
     if (onlyIntercepted) return refuseResponse(res, 403, MSG.PROXY_HOST_REFUSED)
-    forward(req, res, url)
+    forward(req, res, url, guardFor(req.socket))
   })
   server.keepAliveTimeout = 65_000
   server.on('clientError', answerClientError)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { Agent } from 'undici'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
+import { MSG } from '../../src/errors.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { api } from '../e2e/process.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers.js'
@@ -168,5 +169,23 @@ describe('the image', () => {
       ),
     )
     expect(JSON.parse(body)).toMatchObject({ status: true, data: { NGN: { available_balance: 5000000 } } })
+  })
+
+  it('through the proxy, a caller on the host reaches neither the control API nor the HTTPS port on the container\'s loopback without the token', async () => {
+    const box = await run(['-e', 'SANDBOX_PROXY=1', '-e', 'SANDBOX_TLS=1', '-e', `SANDBOX_CONTROL_TOKEN=${TOKEN}`], [4010, 4080])
+    await listening(box)
+    const proxy = await box.url(4080)
+    const curl = (args: string[]) =>
+      new Promise<string>((resolve, reject) => execFile('curl', ['-sS', '--proxy', proxy, ...args], (err, stdout, stderr) => (err ? reject(new Error(stderr)) : resolve(stdout))))
+    // the call of the report, and the same by name: refused by the proxy, the control API never reached
+    for (const target of ['http://127.0.0.1:4010/_sandbox/clock', 'http://localhost:4010/_sandbox/clock']) {
+      const body = await curl(['-w', '\n%{http_code}', '-H', 'Authorization: Bearer sk_test_sandbox', target])
+      expect(body, target).toBe(`{"status":false,"message":"${MSG.PROXY_LOOPBACK_REFUSED}","data":null}\n403`)
+    }
+    // a tunnel to the container's HTTPS port on loopback: the CONNECT itself is refused
+    const tunnel = await new Promise<string>((resolve) =>
+      execFile('curl', ['-sS', '-k', '--proxy', proxy, '-w', '%{http_connect}', 'https://localhost:4443/_sandbox/clock'], (_err, stdout) => resolve(stdout)),
+    )
+    expect(tunnel).toBe('403')
   })
 })

@@ -78,6 +78,23 @@ describe('PaysandboxContainer', () => {
     expect((await api(sandbox.getUrl(), snapshot.key, 'GET', '/merchant/api/v1/charges/tc-load-1')).status).toBe(404)
   })
 
+  it('takes a merchants file from this machine (withMerchants) and gives back the keys it gives the default merchant', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'tc-merchants-'))
+    const file = join(dir, 'merchants.yaml')
+    writeFileSync(file, 'merchants:\n  - secret_key: sk_test_tc_file\n    public_key: pk_test_tc_own\n    encryption_key: tc-file-encryption-key-012345678\n')
+    const sandbox = await new PaysandboxContainer().withSecretKey('sk_test_tc_file').withMerchants(file).start()
+    started.push(sandbox)
+    expect([sandbox.getSecretKey(), sandbox.getPublicKey(), sandbox.getEncryptionKey()]).toEqual(['sk_test_tc_file', 'pk_test_tc_own', 'tc-file-encryption-key-012345678'])
+    // the container serves those keys: a charge encrypted with the file's encryption key succeeds
+    const card = cardPayload('4084127883172787')
+    const charged = await api(sandbox.getUrl(), sandbox.getSecretKey(), 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(card, sandbox.getEncryptionKey()) })
+    expect([charged.status, charged.body.data.status]).toEqual([200, 'success'])
+  })
+
+  it('refuses SANDBOX_MERCHANTS set to a path in the container, whose keys this machine cannot read', async () => {
+    await expect(new PaysandboxContainer().withEnvironment({ SANDBOX_MERCHANTS: '/data/merchants.yaml' }).start()).rejects.toThrow('give it with withMerchants(file)')
+  })
+
   it('refuses a live key before any container is made', async () => {
     await expect(new PaysandboxContainer().withSecretKey('sk_live_nope').start()).rejects.toThrow('live keys are never accepted by the sandbox')
   })

@@ -5,7 +5,7 @@ import { parse } from 'yaml'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { OPTIONS, optionName, type AnyOption } from '../../src/config-options.js'
-import { cardPayload } from '../helpers.js'
+import { FAR_ADDRESS, cardPayload } from '../helpers.js'
 import { Job, readAction, ROOT } from './action.js'
 import { gone } from './process.js'
 import { KORAPAY, run, tempCaDir } from './reach.js'
@@ -23,6 +23,8 @@ afterEach(() => {
 })
 
 const ENC = 'action-encryption-key-0123456789'
+
+const farAddress = FAR_ADDRESS
 
 const FAILING_FLOW = `name: a flow that expects what the sandbox does not answer
 steps:
@@ -171,6 +173,32 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     const stopsPost = await job.step('post', { command: 'stop' }, stop.state)
     expect(stopsPost.code).toBe(0)
     expect(stopsPost.stdout).toContain('paysandbox: this step started no sandbox: nothing to stop')
+  }, 60_000)
+
+  it('with a host beyond loopback and a control token, the stop step and the post step read the journal with the token', async () => {
+    // the machine must have an address beyond loopback for this to mean anything: no skipping
+    expect(farAddress).toBeDefined()
+    for (const stopBy of ['stop step', 'post step'] as const) {
+      const job = new Job()
+      const main = await job.step('main', { port: '0', host: farAddress as string, 'control-token': 'tok-action' })
+      expect([main.code, main.stderr]).toEqual([0, ''])
+      const env = job.exported()
+      const { pid } = JSON.parse(readFileSync(env.SANDBOX_PID_FILE, 'utf8')) as { pid: number }
+      started.push(pid)
+      // the token is hidden in the log and given to later steps
+      expect(main.stdout).toContain('::add-mask::tok-action')
+      expect(env.SANDBOX_CONTROL_TOKEN).toBe('tok-action')
+      const key = { authorization: `Bearer ${env.SANDBOX_SECRET_KEY}` }
+      // from this address the control API wants the token: the journal is not read without it
+      expect((await fetch(`${env.SANDBOX_URL}/_sandbox/requests`, { headers: key })).status).toBe(403)
+      expect((await fetch(`${env.SANDBOX_URL}/_sandbox/clock`, { headers: { ...key, 'x-sandbox-control-token': 'tok-action' } })).status).toBe(200)
+      const stop = stopBy === 'stop step' ? await job.step('main', { command: 'stop' }) : await job.step('post', {}, main.state)
+      expect([stop.code, stop.stderr], stop.stdout).toEqual([0, ''])
+      expect(stop.stdout).not.toContain('::warning::')
+      expect(gone(pid)).toBe(true)
+      const journal = JSON.parse(readFileSync(main.outputs.journal, 'utf8')) as { path: string; status: number }[]
+      expect(journal.map((e) => [e.path, e.status])).toEqual([['/_sandbox/clock', 200]])
+    }
   }, 60_000)
 
   it('a bad input fails the step with the sandbox\'s own message, leaves nothing running and saves no state', async () => {

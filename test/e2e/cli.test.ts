@@ -155,6 +155,8 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(r.code).toBe(2)
     expect(r.stderr).toContain(pack)
     expect(r.stderr).toContain('cards.0.number')
+    // checked before the socket opens: no ready line
+    expect(r.stdout).not.toContain('paysandbox listening')
   })
 
   it('refuses a corrupt data file without overwriting it', async () => {

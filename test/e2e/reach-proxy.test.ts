@@ -5,9 +5,10 @@ import { request as httpRequest } from 'node:http'
 import { connect as tlsConnect, type PeerCertificate } from 'node:tls'
 import { X509Certificate } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
+import { MSG } from '../../src/errors.js'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
+import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { killedAfterEach } from './process.js'
 import { KORAPAY, run, startOwnHttpsServer, startReachCli } from './reach.js'
@@ -20,6 +21,7 @@ import { KORAPAY, run, startOwnHttpsServer, startReachCli } from './reach.js'
  */
 
 const { running, cleanups } = killedAfterEach()
+const PROXY_LOOPBACK = MSG.PROXY_LOOPBACK_REFUSED
 
 async function sandbox(args: string[] = [], env: Record<string, string> = {}, options: { tls?: boolean } = {}) {
   const cli = await startReachCli(args, env, options)
@@ -358,5 +360,34 @@ describe('an intercepted host whatever its spelling (a trailing dot, upper case)
     expect(sb.stdout()).toContain('(intercepting pay.example.test)')
     const answer = await throughTunnel(sb.proxyUrl, readFileSync(sb.caPath, 'utf8'), 'pay.example.test:443', 'pay.example.test')
     expect(answer).toMatch(/^HTTP\/1\.1 404 /)
+  })
+})
+
+describe('a client beyond loopback (--host 0.0.0.0 --proxy --control-token)', () => {
+    const farAddress = FAR_ADDRESS
+
+  it('cannot reach the control API through the proxy without the token: loopback targets are refused, intercepted hosts see the real peer', async () => {
+    // the machine must have an address beyond loopback for this to mean anything: no skipping
+    expect(farAddress).toBeDefined()
+    const sb = await sandbox(['--host', '0.0.0.0', '--control-token', 'secret'])
+    const port = new URL(sb.url).port
+    const tlsPort = new URL(sb.httpsUrl).port
+    const farProxy = `http://${farAddress}:${new URL(sb.proxyUrl).port}`
+    const key = ['-H', `authorization: Bearer ${SECRET}`]
+    // the call of the report: absolute form to the HTTP port on loopback, by address and by name
+    for (const target of [`http://127.0.0.1:${port}/_sandbox/clock`, `http://localhost:${port}/_sandbox/clock`, `http://0.0.0.0:${port}/_sandbox/clock`]) {
+      const res = await run('curl', ['-sS', '-w', '\n%{http_code}', '--proxy', farProxy, ...key, target])
+      expect(res.stdout, target).toBe(`{"status":false,"message":"${PROXY_LOOPBACK}","data":null}\n403`)
+    }
+    // a tunnel to the HTTPS port on loopback: the proxy refuses the CONNECT itself
+    const tunnelled = await run('curl', ['-sS', '-w', '\n%{http_connect}', '--proxy', farProxy, '--cacert', sb.caPath, ...key, `https://localhost:${tlsPort}/_sandbox/clock`])
+    expect(tunnelled.stdout).toBe('\n403')
+    // an intercepted host is served by the sandbox, whose control check sees the far peer
+    const through = (extra: string[]) => run('curl', ['-sS', '-w', '\n%{http_code}', '--proxy', farProxy, '--cacert', sb.caPath, ...key, ...extra, 'https://api.korapay.com/_sandbox/clock'])
+    expect((await through([])).stdout).toMatch(/\n403$/)
+    expect((await through(['-H', 'x-sandbox-control-token: secret'])).stdout).toMatch(/\n200$/)
+    // from loopback the proxy reaches loopback as before
+    const near = await run('curl', ['-sS', '-w', '\n%{http_code}', '--proxy', `http://127.0.0.1:${new URL(sb.proxyUrl).port}`, ...key, `http://127.0.0.1:${port}/_sandbox/clock`])
+    expect(near.stdout).toMatch(/\n200$/)
   })
 })

@@ -1,4 +1,7 @@
+import { once } from 'node:events'
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, tempFile } from '../helpers.js'
@@ -139,5 +142,28 @@ describe('sandbox snapshot and --load (docs/behaviour.md 0.10)', () => {
     expect(res.code).toBe(1)
     expect(res.stderr).toMatch(/^sandbox: cannot reach http:\/\/127\.0\.0\.1:1: /)
     expect(existsSync(file)).toBe(false)
+  })
+
+  it('sandbox snapshot refuses a live key before it calls anything, exit 2, from --key or SANDBOX_SECRET_KEY', async () => {
+    // what stands for a sandbox: it counts the requests that reach it
+    let reached = 0
+    const server = createServer((_req, res) => {
+      reached++
+      res.end()
+    })
+    server.listen(0, '127.0.0.1')
+    await once(server, 'listening')
+    try {
+      const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+      const file = tempFile('live.json')
+      for (const [args, env] of [[['--key', 'sk_live_abc'], {}], [[], { SANDBOX_SECRET_KEY: 'sk_live_abc' }]] as const) {
+        const res = await runCli(['snapshot', ...args, '--base-url', base, '--output', file], undefined, env)
+        expect([res.code, res.stderr]).toEqual([2, 'sandbox: --key live keys are never accepted by the sandbox\n'])
+      }
+      expect(reached).toBe(0)
+      expect(existsSync(file)).toBe(false)
+    } finally {
+      server.close()
+    }
   })
 })

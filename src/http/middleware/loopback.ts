@@ -1,8 +1,36 @@
+import { BlockList, isIP } from 'node:net'
 import { ApiError, MSG } from '../../errors.js'
 import { header, nodeRequest } from '../context.js'
 import type { Middleware } from './chain.js'
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
+/** This machine's loopback: 127.0.0.0/8 and ::1. */
+const LOOPBACK = new BlockList()
+LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4')
+LOOPBACK.addAddress('::1', 'ipv6')
+/** The unspecified addresses: never a peer, but a connection made to one reaches this machine. */
+const UNSPECIFIED = new BlockList()
+UNSPECIFIED.addAddress('0.0.0.0', 'ipv4')
+UNSPECIFIED.addAddress('::', 'ipv6')
+
+/** `list.check` for an IP address (an IPv4 address written as IPv6, `::ffff:7f00:1`, is its IPv4 one); false for anything else. */
+function holds(list: BlockList, address: string | undefined): boolean {
+  const family = isIP(address ?? '')
+  return family !== 0 && list.check(address as string, family === 6 ? 'ipv6' : 'ipv4')
+}
+
+/** Whether a peer's address is loopback: the one the control API lets in without a token (docs/behaviour.md 9.1). */
+export function isLoopback(address: string | undefined): boolean {
+  return holds(LOOPBACK, address)
+}
+
+/**
+ * Whether connecting to `address` (an IP address, not a name) reaches this machine's loopback: a
+ * loopback address or an unspecified one. The proxy does not connect there for a client beyond
+ * loopback (docs/behaviour.md 14.2).
+ */
+export function reachesLoopback(address: string | undefined): boolean {
+  return isLoopback(address) || holds(UNSPECIFIED, address)
+}
 
 /**
  * docs/behaviour.md 9: the control API and the dashboard answer only on loopback, unless a control token
@@ -12,7 +40,7 @@ const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|::ffff:127\.\d+\.\d+\.\d+)$/
 export function loopbackOnly({ controlToken }: { controlToken?: string }): Middleware {
   return (c, next) => {
     const addr = nodeRequest(c)?.socket?.remoteAddress
-    if (addr !== undefined && !LOOPBACK.test(addr)) {
+    if (addr !== undefined && !isLoopback(addr)) {
       const sent = header(c, 'x-sandbox-control-token') ?? c.req.query('token')
       if (!controlToken || sent !== controlToken) throw new ApiError(403, MSG.FORBIDDEN_CONTROL)
     }
