@@ -1,7 +1,12 @@
 // tsc compiles src/ into dist/ and copies nothing else: the files the code reads beside itself
-// (the dashboard's stylesheet and browser script, see src/control/dashboard/assets.ts) are copied here.
-import { cpSync } from 'node:fs'
+// (the dashboard's stylesheet and browser script, see src/control/dashboard/assets.ts) are copied here,
+// and the shipped scenario pack is checked and kept as JSON (src/scenario/index.ts, loadBuiltPack):
+// a default pack the schema refuses fails the build.
+import { cpSync, writeFileSync } from 'node:fs'
+import { BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, buildPack } from '../dist/scenario/index.js'
 
 for (const file of ['control/dashboard/dashboard.css', 'control/dashboard/dashboard.js']) {
   cpSync(new URL(`../src/${file}`, import.meta.url), new URL(`../dist/${file}`, import.meta.url))
 }
+
+writeFileSync(BUILT_DEFAULT_PACK_FILE, buildPack(DEFAULT_PACK_FILE))

@@ -1,7 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FAILURE_MESSAGES_7_4 } from '../src/errors.js'
-import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
+import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
 import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
@@ -542,5 +542,28 @@ describe('control API: scenarios', () => {
     expect(() => s.addPack('ns', { cards: [{ number: '1' }] })).toThrow(PackError)
     expect(store.col('ns', 'packs').size).toBe(0)
     expect(s.forNs('ns')).toBe(s.baseView)
+  })
+})
+
+describe('the shipped pack as the build keeps it (scripts/copy-assets.mjs)', () => {
+  it('the built copy beside dist/ is the shipped YAML read and checked', async () => {
+    const built = await import('../dist/scenario/index.js')
+    expect(existsSync(built.BUILT_DEFAULT_PACK_FILE)).toBe(true)
+    expect(built.loadBuiltPack(DEFAULT_PACK_FILE, built.BUILT_DEFAULT_PACK_FILE)).toStrictEqual(loadPackFile(DEFAULT_PACK_FILE))
+  })
+
+  it('a YAML changed since the build is read again, never answered from the stale copy; no copy or a broken one reads the YAML', () => {
+    const yaml = tempFile('pack.yaml')
+    const copy = tempFile('pack.json')
+    writeFileSync(yaml, 'name: built\nsettings:\n  opening_balance: 11\n')
+    writeFileSync(copy, buildPack(yaml))
+    expect(loadBuiltPack(yaml, copy).settings?.opening_balance).toBe(11)
+    writeFileSync(yaml, 'name: built\nsettings:\n  opening_balance: 12\n')
+    expect(loadBuiltPack(yaml, copy).settings?.opening_balance).toBe(12)
+    writeFileSync(copy, '{ not json')
+    expect(loadBuiltPack(yaml, copy).settings?.opening_balance).toBe(12)
+    expect(loadBuiltPack(yaml, tempFile('absent.json')).settings?.opening_balance).toBe(12)
+    writeFileSync(yaml, 'name: built\nsettings:\n  opening_balance: -1\n')
+    expect(() => loadBuiltPack(yaml, tempFile('absent2.json'))).toThrow(PackError)
   })
 })

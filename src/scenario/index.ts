@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto'
+import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DocumentIssues, readDocumentFile } from '../files.js'
 import { toMinor } from '../money.js'
@@ -26,6 +28,44 @@ export * from './schema.js'
 
 /** The shipped default pack. */
 export const DEFAULT_PACK_FILE = fileURLToPath(new URL('../../scenarios/default.yaml', import.meta.url))
+
+/**
+ * The shipped pack as the build checked it (`scripts/copy-assets.mjs`), beside the built code:
+ * parsing its YAML was most of what a first request waited for after the socket opened (yaml's
+ * parser, cold, takes longer than the rest of the pack's work; bench/README.md). Run from `src/`
+ * there is none, and the YAML is read.
+ */
+export const BUILT_DEFAULT_PACK_FILE = fileURLToPath(new URL('../default-pack.json', import.meta.url))
+
+/** What the build keeps of a pack: the hash of the YAML text it came from, and the pack as checked. */
+interface BuiltPack {
+  sha256: string
+  pack: Pack
+}
+
+const sha256Of = (text: Buffer | string): string => createHash('sha256').update(text).digest('hex')
+
+/** The build's copy of the pack of `yamlFile` (`BuiltPack` as JSON text). */
+export function buildPack(yamlFile: string): string {
+  const built: BuiltPack = { sha256: sha256Of(readFileSync(yamlFile)), pack: loadPackFile(yamlFile) }
+  return JSON.stringify(built)
+}
+
+/**
+ * The pack of `yamlFile`, from the build's copy when it was made from the YAML as it reads now
+ * (the same hash), else read and checked again: a YAML changed since the build is never answered
+ * from a stale copy.
+ */
+export function loadBuiltPack(yamlFile: string, builtFile: string): Pack {
+  let built: BuiltPack | undefined
+  try {
+    built = JSON.parse(readFileSync(builtFile, 'utf8')) as BuiltPack
+  } catch {
+    // no copy beside the code (run from src/), or not readable: the YAML decides
+  }
+  if (built && built.sha256 === sha256Of(readFileSync(yamlFile))) return built.pack
+  return loadPackFile(yamlFile)
+}
 
 /** A scenario pack refused: where it came from and every issue found. */
 export class PackError extends DocumentIssues {}
@@ -235,8 +275,8 @@ export class Scenarios {
 
   /** The default pack and the given files, validated (the merged settings too). */
   static loadPacks(files: string[], { includeDefault = true } = {}): Pack[] {
-    // the shipped pack is parsed and validated once per process, however many sandboxes start
-    defaultPack ??= loadPackFile(DEFAULT_PACK_FILE)
+    // the shipped pack is read once per process, however many sandboxes start
+    defaultPack ??= loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
     const packs = [...(includeDefault ? [defaultPack] : []), ...files.map(loadPackFile)]
     new ActiveScenarios(packs)
     return packs
