@@ -1,9 +1,9 @@
-import { spawn } from 'node:child_process'
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ROOT } from './action.js'
+import { run } from './reach.js'
 
 /**
  * `npm run image`'s script (scripts/image.mjs) when a tool it runs is missing, fails or is too old:
@@ -21,17 +21,8 @@ function tools(scripts: Record<string, string>): string {
   return dir
 }
 
-function image(path: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(ROOT, 'scripts', 'image.mjs'), '--tag', 'paysandbox:never-built'], { env: { ...process.env, PATH: path }, stdio: ['ignore', 'pipe', 'pipe'] })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+/** npm run image's script, with only the tools of `path` on its PATH. */
+const image = (path: string) => run(process.execPath, [join(ROOT, 'scripts', 'image.mjs'), '--tag', 'paysandbox:never-built'], { PATH: path })
 
 const GLIBC_LDD = 'if [ "$1" = --version ]; then echo "ldd (GNU libc) 2.36"; exit 0; fi\nexec /usr/bin/ldd "$@"'
 
