@@ -73,6 +73,8 @@ function flatten(key: string): void {
 interface Index<T> {
   fn: IndexFn<T>
   map: Map<string, string>
+  /** the index values of each record: one string, or several */
+  keysOf: Map<string, string | string[]>
 }
 
 /**
@@ -102,7 +104,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     this.#records = records
     this.ordered = order && new RecordOrder(order)
     for (const [indexName, fn] of Object.entries(indexes)) {
-      const index = { fn, map: new Map() }
+      const index = { fn, map: new Map(), keysOf: new Map() }
       this.#indexes.push(index)
       this.#indexByName.set(indexName, index)
     }
@@ -158,11 +160,10 @@ export class Collection<T extends object = Record<string, unknown>> {
    */
   put(key: string, record: T): Frozen<T> {
     flatten(key)
-    // the record it replaces, whose index entries are taken back (none for a new key)
-    const old = this.#indexes.length ? this.#records.peek(key) : undefined
     const replaced = this.#records.put(key, record)
     if (this.#indexes.length) {
-      if (old) this.#unindex(key, old)
+      // a new key has no index entries to take back
+      if (replaced) this.#unindex(key)
       this.#index(key, record)
     }
     this.ordered?.set(key, record, !replaced)
@@ -192,8 +193,7 @@ export class Collection<T extends object = Record<string, unknown>> {
   load(key: string, record: T): void {
     const had = this.#records.has(key)
     if (this.#indexes.length) {
-      const old = had ? this.#records.peek(key) : undefined
-      if (old) this.#unindex(key, old)
+      if (had) this.#unindex(key)
       this.#index(key, record)
     }
     this.ordered?.set(key, record, !had)
@@ -202,8 +202,7 @@ export class Collection<T extends object = Record<string, unknown>> {
 
   /** Removes a record without recording a change: used when loading the file. */
   unload(key: string): void {
-    const old = this.#indexes.length ? this.#records.peek(key) : undefined
-    if (old) this.#unindex(key, old)
+    this.#unindex(key)
     this.ordered?.delete(key)
     this.#records.delete(key)
   }
@@ -214,18 +213,30 @@ export class Collection<T extends object = Record<string, unknown>> {
   }
 
   #index(key: string, record: T): void {
-    for (const index of this.#indexes) for (const v of indexValues(index.fn, record)) index.map.set(v, key)
+    for (const index of this.#indexes) {
+      const raw = index.fn(record)
+      if (typeof raw === 'string') {
+        if (raw === '') continue
+        index.map.set(raw, key)
+        index.keysOf.set(key, raw)
+        continue
+      }
+      const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '')
+      for (const v of values) index.map.set(v, key)
+      if (values.length) index.keysOf.set(key, values)
+    }
   }
 
-  /** Takes back the index entries of `old`, the record `key` held, where they still name it. */
-  #unindex(key: string, old: Frozen<T>): void {
-    for (const index of this.#indexes) for (const v of indexValues(index.fn, old as T)) if (index.map.get(v) === key) index.map.delete(v)
+  #unindex(key: string): void {
+    for (const index of this.#indexes) {
+      const old = index.keysOf.get(key)
+      if (old === undefined) continue
+      if (typeof old === 'string') {
+        if (index.map.get(old) === key) index.map.delete(old)
+      } else {
+        for (const v of old) if (index.map.get(v) === key) index.map.delete(v)
+      }
+      index.keysOf.delete(key)
+    }
   }
-}
-
-/** The index values a record has: one string, or several, never an empty one. */
-function indexValues<T>(fn: IndexFn<T>, record: T): string[] {
-  const raw = fn(record)
-  if (typeof raw === 'string') return raw === '' ? [] : [raw]
-  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '')
 }
