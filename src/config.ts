@@ -131,7 +131,6 @@ export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretK
   return { secretKey: env[LIVE_KEY_ENV.secretKey] || undefined, publicKey: env[LIVE_KEY_ENV.publicKey] || undefined, encryptionKey: env[LIVE_KEY_ENV.encryptionKey] || undefined }
 }
 
-/** The merchants: those of the merchants file, and the default one (its key, unless the file has it). */
 /** A merchant's public key when none is given: its secret key's, `sk_` made `pk_` (`sk_test_sandbox`: `pk_test_sandbox`). */
 export const publicKeyOf = (secretKey: string) => secretKey.replace(/^sk_/, 'pk_')
 
@@ -151,6 +150,7 @@ export function servedKeys(env: NodeJS.ProcessEnv, merchantsFile?: string): { se
   return { secretKey, publicKey: merchant.public_key, encryptionKey: merchant.encryption_key }
 }
 
+/** The merchants: those of the merchants file, and the default one (its key, unless the file has it). */
 function merchantsOf(file: string | undefined, sk: string, encKey: string, defaultWebhook: string | null): Merchant[] {
   const merchants: Merchant[] = []
   if (file) {
