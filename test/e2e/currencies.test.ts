@@ -11,7 +11,7 @@ import { api, killedAfterEach, startCli } from './process.js'
  * operators with its public key, charges wallets in XOF and EGP with the testing page's wallets
  * and gets the signed charge.* webhooks at its own notification_url, pays out to a USD account
  * (remittance-style fields), a GBP IBAN that fails, a ZAR bank it first checks with
- * payouts/availability and an XAF wallet (refused at 1,002, paid at 1,000), and reads each balance.
+ * payouts/availability (and one it calls unavailable, whose payout fails) and an XAF wallet (refused at 1,002, paid at 1,000), and reads each balance.
  */
 
 const { running } = killedAfterEach()
@@ -71,17 +71,21 @@ describe('a merchant in every new currency, over a socket', () => {
     expect(gbp.status).toBe(200)
     const zarRef = ref('zar')
     expect((await disburse(zarRef, { type: 'bank_account', amount: 200, currency: 'ZAR', bank_account: { bank: '632005', account: '0000000000', account_name: 'Thabo Nkosi' } })).status).toBe(200)
+    // a bank payouts/availability calls unavailable: accepted, then failed on the clock with all of it given back
+    const downRef = ref('zar-down')
+    expect((await disburse(downRef, { type: 'bank_account', amount: 100, currency: 'ZAR', bank_account: { bank: '679000', account: '0000000000', account_name: 'Thabo Nkosi' } })).status).toBe(200)
     const odd = await disburse(ref('xaf'), { type: 'mobile_money', amount: 1002, currency: 'XAF', mobile_money: { operator: 'mtn-cm', mobile_number: '237671111111' } })
     expect([odd.status, odd.body.data]).toEqual([400, { 'destination.amount': 'must be a multiple of 5 for XAF' }])
     const xafRef = ref('xaf')
     expect((await disburse(xafRef, { type: 'mobile_money', amount: 1000, currency: 'XAF', mobile_money: { operator: 'mtn-cm', mobile_number: '237671111111' } })).status).toBe(200)
 
     await call('POST', '/_sandbox/clock/advance', { seconds: 60 })
-    await hook.waitFor(6)
+    await hook.waitFor(7)
     const transfers = Object.fromEntries(hook.received.slice(2).map((r) => [r.body.data.reference, r.body]))
     expect(transfers[usdRef]).toMatchObject({ event: 'transfer.success', data: { currency: 'USD', amount: 1000, fee: 32.25 } })
     expect(transfers[gbpRef]).toMatchObject({ event: 'transfer.failed', data: { currency: 'GBP', reason: 'Payout failed' } })
     expect(transfers[zarRef]).toMatchObject({ event: 'transfer.success', data: { currency: 'ZAR' } })
+    expect(transfers[downRef]).toMatchObject({ event: 'transfer.failed', data: { currency: 'ZAR', reason: 'Destination bank is not available' } })
     expect(transfers[xafRef]).toMatchObject({ event: 'transfer.success', data: { currency: 'XAF' } })
     for (const r of hook.received) expect(verifyWebhookSignature(r.raw, r.headers['x-korapay-signature'] as string, SECRET)).toBe(true)
 
