@@ -2,6 +2,7 @@ import { Random } from './random.js'
 import type { Store } from './store/store.js'
 import type { CollectionSpec } from './store/collection.js'
 import { EPOCH_MS, NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
+import { isoAt } from './time.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
@@ -162,7 +163,7 @@ export class Clocks {
     // several stamps per request fall on the same millisecond: format it once
     if (t !== this.#lastIsoMs) {
       this.#lastIsoMs = t
-      this.#lastIso = new Date(t).toISOString()
+      this.#lastIso = isoAt(t)
     }
     return this.#lastIso
   }

@@ -1,5 +1,6 @@
 import { homedir } from 'node:os'
 import { join } from 'node:path'
+import { isoAt } from './time.js'
 
 /**
  * Every configuration option, declared once (docs/architecture.md, "Configuration"): its flag, its
@@ -186,7 +187,7 @@ const clockStart: Reader<string, string> = {
     if (value === undefined || value === '') return DEFAULT_CLOCK_START
     const ms = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?(Z|[+-]\d\d:\d\d)$/.test(value) ? Date.parse(value) : NaN
     if (!Number.isFinite(ms)) throw new ConfigError(`${name} must be an ISO 8601 time with its zone, such as ${DEFAULT_CLOCK_START} (got ${value})`)
-    return new Date(ms).toISOString()
+    return isoAt(ms)
   },
 }
 

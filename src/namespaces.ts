@@ -7,6 +7,7 @@ import type { Store } from './store/store.js'
 import { FORMAT } from './store/recovery.js'
 import { SnapshotError, type NamespaceSnapshot, type SnapshotIssues } from './store/snapshot.js'
 import { STRING, maybe } from './store/validate.js'
+import { isoAt } from './time.js'
 
 /** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
 export interface NsMeta {
@@ -135,7 +136,7 @@ export class Namespaces {
     const now = this.#clocks.now(ns)
     const records = this.#store.namespaceRecords(ns)
     const { [CLOCK_KEY]: _clock, ...meta } = records[META]
-    return { paysandbox: FORMAT, key: ns, clock: { now: new Date(now).toISOString(), frozen: this.#clocks.frozenAt(ns) !== null }, records: { ...records, [META]: meta } }
+    return { paysandbox: FORMAT, key: ns, clock: { now: isoAt(now), frozen: this.#clocks.frozenAt(ns) !== null }, records: { ...records, [META]: meta } }
   }
 
   /**

@@ -6,6 +6,7 @@ import { MSG, conflict, notFound } from '../errors.js'
 import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { TRANSFER_MSG } from './messages.js'
+import { isoAt } from '../time.js'
 
 /** The kind of its charges, named here only. */
 const KIND = 'bank_transfer'
@@ -110,7 +111,7 @@ export class BankTransferService extends OnEngine {
         account_name: o.account_name,
         account_number: this.#newAccountNumber(ns),
         ...TRANSFER_BANK,
-        expiry_date_in_utc: new Date(expires).toISOString(),
+        expiry_date_in_utc: isoAt(expires),
       },
       amount_expected: expected,
       arrives_with: arrival(plan?.arrives ?? 'exact', expected),

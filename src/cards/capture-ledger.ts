@@ -3,6 +3,7 @@ import type { Ledger } from '../charges/ledger.js'
 import type { CardOperation } from '../charges/types.js'
 import { payinMoney } from '../money.js'
 import type { Settings } from '../scenario/schema.js'
+import { isoAt } from '../time.js'
 
 /**
  * What a capture of a pre-authorization brings the merchant (docs/behaviour.md 4.3, 13.4): a
@@ -25,8 +26,8 @@ export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, set
     // a card's cost is the merchant's: the customer paid the amount
     amount: payinMoney(op.amount, op.fee, op.vat, 0).credit,
     currency: op.currency,
-    available_at: new Date(nowMs + settlementDelayMs(settings)).toISOString(),
-    created_at: new Date(nowMs).toISOString(),
+    available_at: isoAt(nowMs + settlementDelayMs(settings)),
+    created_at: isoAt(nowMs),
     of: op.payment_reference,
   })
 }

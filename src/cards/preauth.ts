@@ -8,6 +8,7 @@ import { copyOf, type Frozen } from '../store/frozen.js'
 import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 import { decimalsOf } from '../scenario/lookups.js'
+import { isoAt } from '../time.js'
 
 const EXPIRE = 'preauth.expire'
 const HOUR = 3_600_000
@@ -16,7 +17,7 @@ const ZERO_AUTH_MAX = 10
 
 /** `YYYY-MM-DD HH:MM:SS` (UTC), the format of pre_auth_expiry. */
 export function formatExpiry(ms: number): string {
-  return new Date(ms).toISOString().slice(0, 19).replace('T', ' ')
+  return isoAt(ms).slice(0, 19).replace('T', ' ')
 }
 
 /** What the refunds area does around a card refund (docs/behaviour.md 13.8): `RefundService.refundCard` gives it. */

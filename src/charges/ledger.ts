@@ -10,6 +10,7 @@ import type { OrderedItems } from '../http/cursor-list.js'
 import type { Kinds } from './kinds.js'
 import { ENTRY_PLACE, LedgerHistory, type HistoryEntry, type HistoryRow } from './ledger-history.js'
 import { CHARGES, type ChargeBase } from './types.js'
+import { isoAt } from '../time.js'
 
 /**
  * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which every balance is
@@ -103,7 +104,6 @@ interface Totals {
 }
 
 const signed = (e: Posting): number => (e.direction === 'credit' ? e.amount : -e.amount)
-const iso = (ms: number): string => new Date(ms).toISOString()
 
 export class Ledger {
   readonly #totals = new Map<string, Totals>()
@@ -171,7 +171,7 @@ export class Ledger {
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
     const { credit } = this.kinds.money(ns, charge)
     const delay = this.kinds.settlementMs(charge, settings)
-    const available_at = delay === 0 ? now : iso(Date.parse(now) + delay)
+    const available_at = delay === 0 ? now : isoAt(Date.parse(now) + delay)
     const direction = credit < 0 ? 'debit' : 'credit'
     this.post(ns, 'payin', charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
   }
@@ -188,7 +188,7 @@ export class Ledger {
     const entries = this.of(ns, source, reference)
     const credit = entries[0]
     if (entries.length !== 1 || credit.direction !== 'credit' || Date.parse(credit.available_at) <= nowMs) return
-    const at = iso(nowMs)
+    const at = isoAt(nowMs)
     const created_at = source === 'payin' ? credit.created_at : at
     this.post(ns, source, reference, { ...credit, direction: 'debit', created_at, why })
     this.post(ns, source, reference, { ...credit, available_at: at, created_at, why })
@@ -201,7 +201,7 @@ export class Ledger {
   cancel(ns: string, source: Source, reference: string, why: string, nowMs: number): void {
     const entries = this.of(ns, source, reference)
     if (entries.length !== 1 || entries[0].direction !== 'credit') return
-    this.post(ns, source, reference, { ...entries[0], direction: 'debit', created_at: iso(nowMs), why })
+    this.post(ns, source, reference, { ...entries[0], direction: 'debit', created_at: isoAt(nowMs), why })
   }
 
   /**
@@ -233,7 +233,7 @@ export class Ledger {
   /** Adds a funding, available at once: an entry of no other record (refused past the intake limit). */
   fund(ns: string, id: string, currency: string, amount: number, nowMs: number): void {
     this.takeIn(ns, currency, amount)
-    const at = iso(nowMs)
+    const at = isoAt(nowMs)
     this.post(ns, 'funding', id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
   }
 
@@ -301,7 +301,7 @@ export class Ledger {
   entryOf(ns: string, row: HistoryRow): Entry {
     const source = row.key.slice(0, row.key.indexOf(':')) as Source | 'opening'
     if (source === 'opening') {
-      const start = iso(0)
+      const start = isoAt(0)
       return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: 'Opening balance' }
     }
     const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))

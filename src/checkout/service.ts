@@ -12,6 +12,7 @@ import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
 import type { PayWithBankCharge, PayWithBankService } from '../pay-with-bank/service.js'
 import { offeredChannels, type CheckoutCard, type CheckoutChannel, type InitializeInput } from './schemas.js'
+import { isoAt } from '../time.js'
 
 /**
  * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
@@ -87,7 +88,7 @@ export class CheckoutService extends OnEngine {
       cost_borne: 0,
       payment_method: null,
       current: null,
-      expires_at: new Date(due).toISOString(),
+      expires_at: isoAt(due),
     })
     this.#charges.expireAt(ns, charge, due)
     this.#charges.save(ns, charge)

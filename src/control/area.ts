@@ -12,6 +12,7 @@ import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { CONTROL_MSG } from './messages.js'
 import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+import { isoAt } from '../time.js'
 
 /** Long polls are capped (docs/behaviour.md 9). */
 const MAX_WAIT_MS = 30_000
@@ -20,11 +21,11 @@ function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
   // one reading: two could fall on either side of a millisecond
   const now = deps.clocks.now(ns)
   return {
-    now: new Date(now).toISOString(),
+    now: isoAt(now),
     now_ms: now,
     offset_ms: deps.clocks.offset(ns),
     frozen: deps.clocks.frozenAt(ns) !== null,
-    pending_timers: deps.clocks.pending(ns).map((t) => ({ id: t.id, kind: t.kind, due: new Date(t.due).toISOString() })),
+    pending_timers: deps.clocks.pending(ns).map((t) => ({ id: t.id, kind: t.kind, due: isoAt(t.due) })),
   }
 }
 
@@ -77,7 +78,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         } else {
           const target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
           if (!Number.isFinite(target)) throw invalid({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
-          if (target < now) throw invalid({ to: `must not be before the namespace's current time (${new Date(now).toISOString()}): the clock never moves backwards` })
+          if (target < now) throw invalid({ to: `must not be before the namespace's current time (${isoAt(now)}): the clock never moves backwards` })
           if (target > MAX_TIME) throw invalid({ to: 'must not be past the year 9999' })
           deps.clocks.advanceTo(ns, target)
         }

@@ -1,5 +1,6 @@
 import { MAX_LENGTH, amountSchema, atMost, checkUnit } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { realDay } from '../time.js'
 
 /** docs/behaviour.md 13.10: the conversion requests. */
 
@@ -28,7 +29,6 @@ export const convertSchema = z.object({
 export type ConvertInput = z.infer<typeof convertSchema>
 
 const day = /^\d{4}-\d{2}-\d{2}$/
-const realDay = (s: string) => !Number.isNaN(Date.parse(`${s}T00:00:00Z`)) && new Date(`${s}T00:00:00Z`).toISOString().startsWith(s)
 const whole = (max: number) =>
   z
     .string()

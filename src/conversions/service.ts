@@ -9,6 +9,7 @@ import { roundToUnit, toDecimalString, toMajor } from '../money.js'
 import { CONVERSION_MSG } from './messages.js'
 import { convertMinor, rateFor, rateString, withinLimit } from './rates.js'
 import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
+import { isoAt } from '../time.js'
 
 /**
  * Rate conversions between the merchant's balances (docs/behaviour.md 13.10): a quote at the
@@ -65,7 +66,6 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
   order: { by: (c) => Date.parse(c.created_at) },
 }
 
-const iso = (ms: number) => new Date(ms).toISOString()
 
 export class ConversionService extends OnEngine {
   constructor(
@@ -89,7 +89,7 @@ export class ConversionService extends OnEngine {
     const reference = this.random.uuid(ns)
     const quote: Quote = {
       from_currency: from, to_currency: to, from_amount: fromAmount, to_amount: toAmount, rate: rate.rate,
-      note: input.reference ?? null, created_at: iso(now), expires_at: iso(now + QUOTE_SECONDS * 1000), used_by: null,
+      note: input.reference ?? null, created_at: isoAt(now), expires_at: isoAt(now + QUOTE_SECONDS * 1000), used_by: null,
     }
     this.store.col<Quote>(ns, QUOTES).put(reference, quote)
     return {
@@ -115,7 +115,7 @@ export class ConversionService extends OnEngine {
     this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
 
     const reference = this.random.uuid(ns)
-    const at = iso(now)
+    const at = isoAt(now)
     const conversion: Conversion = {
       reference, rate_reference: input.rate_reference,
       source_currency: quote.from_currency, destination_currency: quote.to_currency,

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { amountSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { realDay } from '../time.js'
 
 /** docs/api.md 2.11: the 28 supported bank codes, with their names (fixture data). */
 export const BANKS: Record<string, string> = JSON.parse(
@@ -10,7 +11,7 @@ export const BANKS: Record<string, string> = JSON.parse(
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a real calendar date')
+  .refine(realDay, 'must be a real calendar date')
 
 export const AUTH_TYPES = ['variable', 'fixed'] as const
 

@@ -12,6 +12,7 @@ import { copyOf, type Frozen } from '../store/frozen.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
+import { isoAt } from '../time.js'
 
 /** The kind of its charges. */
 export const DIRECT_DEBIT = 'direct_debit'
@@ -75,13 +76,13 @@ const MOVES: Record<Transition, { from: AuthStatus[]; to: AuthStatus; reason: st
   deactivate: { from: ['pending', 'active', 'suspended'], to: 'deactivated', reason: 'Deactivated by the merchant' },
 }
 
-const ymd = (ms: number) => new Date(ms).toISOString().slice(0, 10)
+const ymd = (ms: number) => isoAt(ms).slice(0, 10)
 /** "A year on": the same calendar date next year (29 February becomes 28 February). */
 function sameDateNextYear(d: string): string {
   const [y, m, day] = d.split('-').map(Number)
   const next = new Date(Date.UTC(y + 1, m - 1, day))
   if (next.getUTCMonth() !== m - 1) next.setUTCDate(0)
-  return next.toISOString().slice(0, 10)
+  return ymd(next.getTime())
 }
 /** The moment an authorization whose end_date is `d` expires: the day after it begins. */
 const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
@@ -127,7 +128,7 @@ export class DirectDebitService extends OnEngine {
   #seedOne(ns: string, s: AuthorizationSeed, now: number): void {
     const expired = s.status === 'expired'
     const bank = s.bank_code ?? '058'
-    const at = new Date(now).toISOString()
+    const at = isoAt(now)
     const auth: DebitAuthorization = {
       reference: s.reference,
       status: s.status,
@@ -168,7 +169,7 @@ export class DirectDebitService extends OnEngine {
     const end = input.end_date ?? sameDateNextYear(start)
     if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
     const { amount } = input
-    const at = new Date(now).toISOString()
+    const at = isoAt(now)
     const auth: DebitAuthorization = {
       reference,
       status: 'pending',

@@ -3,6 +3,7 @@ import type { Collection } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Facts } from '../store/order.js'
 import { z } from './zod-messages.js'
+import { isoAt } from '../time.js'
 
 /**
  * The lists of pay-ins, payouts, transactions, balance history and refunds (docs/behaviour.md 13.6): newest
@@ -25,7 +26,7 @@ function parseListDate(s: string): number {
   const iso = `${y}-${mo}-${d}T${h}:${mi}:${se}Z`
   const ms = Date.parse(iso)
   // Date.parse rolls 2026-02-30 over to March: a date that does not round-trip is not real
-  return Number.isNaN(ms) || new Date(ms).toISOString().slice(0, 19) !== iso.slice(0, 19) ? Number.NaN : ms
+  return Number.isNaN(ms) || isoAt(ms).slice(0, 19) !== iso.slice(0, 19) ? Number.NaN : ms
 }
 
 /** a balance-history pointer holds a reference of up to 100 characters and what frames it */

@@ -3,16 +3,14 @@ import { z } from '../http/zod-messages.js'
 import { invalid, type FieldErrors } from '../errors.js'
 import { VALIDATION_FIELDS, type IdentityDocument } from '../scenario/documents.js'
 import { IDENTITY_MSG } from './messages.js'
+import { realDay } from '../time.js'
 
 export const MAX_SELFIE_BYTES = 3 * 1024 * 1024
 
 const date = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'must be a date YYYY-MM-DD')
-  .refine((d) => {
-    const t = Date.parse(`${d}T00:00:00Z`)
-    return !Number.isNaN(t) && new Date(t).toISOString().startsWith(d)
-  }, 'must be a real calendar date')
+  .refine(realDay, 'must be a real calendar date')
 
 /** kept as sent: `validation` echoes the input; the comparison trims */
 const name = z.string().max(100, 'must be at most 100 characters').refine((v) => v.trim().length > 0, 'must not be empty')

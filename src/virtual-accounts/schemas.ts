@@ -1,6 +1,7 @@
 import { TRANSFER_LIMITS } from '../bank-transfer/schemas.js'
 import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { realDay } from '../time.js'
 
 /** docs/behaviour.md 13.3: the virtual bank account calls' requests. */
 
@@ -69,7 +70,7 @@ export const creditSchema = z
 export type CreditInput = z.infer<typeof creditSchema>
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
-const date = z.string().refine((d) => DATE.test(d) && !Number.isNaN(Date.parse(`${d}T00:00:00Z`)) && new Date(`${d}T00:00:00Z`).toISOString().startsWith(d), 'must be a date, YYYY-MM-DD')
+const date = z.string().refine((d) => DATE.test(d) && realDay(d), 'must be a date, YYYY-MM-DD')
 const positiveInt = (max: number) =>
   z
     .string()

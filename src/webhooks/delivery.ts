@@ -3,6 +3,7 @@ import type { Faults } from '../faults.js'
 import type { Frozen } from '../store/frozen.js'
 import type { DeliveryAttempt, Events, EventRecord } from './events.js'
 import { signWebhook } from './signature.js'
+import { isoAt } from '../time.js'
 
 export const SIGNATURE_HEADER = 'x-korapay-signature'
 const ATTEMPT = 'webhook.attempt'
@@ -141,7 +142,7 @@ export class WebhookDelivery {
     const at = this.clocks.iso(ns)
     void this.#slot(ns, async () => {
       if (this.#stopped) return
-      const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, new Date(due).toISOString())
+      const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, isoAt(due))
       const attempts = [attempt]
       if (ok && this.events.get(ns, id) && this.#duplicates.delete(rec.id)) {
         // a webhook fault: the receiver gets the same event twice, as a live service may send it
