@@ -177,6 +177,13 @@ describe('an area added to the list', () => {
     expect((await call('GET', '/merchant/api/v1/balances/history?currency=NGN')).body.data.history.filter((h: { source_reference: string }) => h.source_reference === 't-3')).toHaveLength(1)
   })
 
+  it('is refused when the sandbox is built if its ledger source is another\'s, or its post names a source no area declares', async () => {
+    const taken: Area<Record<string, never>, Kit> = { key: 'taken', ledger: { capture: { describe: () => 'x' } }, build: () => ({}), routes: [] }
+    await expect(createDeps(resolveConfig({ port: 0 }, {}), Date.now(), [...AREAS, taken])).rejects.toThrow('ledger source "capture"')
+    const at = deps.clocks.iso(KEY)
+    expect(() => deps.ledger.post(KEY, 'nobody', 'x-1', { direction: 'credit', ...PRICE, available_at: at, created_at: at })).toThrow('no area declares the source "nobody"')
+  })
+
   it('serves its page as a customer page: HTML, and refused in HTML, a path under it no route serves too', async () => {
     await call('POST', '/merchant/api/v1/tickets', { reference: 't-4' })
     const page = await app.request('/tickets/t-4')

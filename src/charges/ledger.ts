@@ -99,7 +99,8 @@ function sourcesOf(areas: readonly AnyArea[]): Map<string, LedgerSource> {
   const sources = new Map(Object.entries(OWN_SOURCES))
   for (const area of areas) {
     for (const [name, source] of Object.entries(area.ledger ?? {})) {
-      if (sources.has(name) || name.includes(':')) throw new Error(`area ${area.key}: ledger source "${name}" is declared twice or has a ':'`)
+      // `opening` names the history's opening balances, and a key's first `:` ends its source
+      if (sources.has(name) || name === 'opening' || name.includes(':')) throw new Error(`area ${area.key}: ledger source "${name}" is declared twice, reserved or has a ':'`)
       sources.set(name, source)
     }
   }
