@@ -6,9 +6,11 @@ import type { Answer, chain } from './middleware/chain.js'
 
 /**
  * An area of the API declared once (docs/architecture.md, "Areas"): its collections, how its
- * services are built, and the table of its routes. The app mounts the routes (src/app.ts), the
- * store opens the collections, and the OpenAPI document is derived from the same table
- * (src/openapi.ts), so a route exists in one place.
+ * services are built, the table of its routes, and what the shared code reads of it in a loop over
+ * the areas: its OpenAPI tags, its ledger sources, its customer pages. The app mounts the routes
+ * (src/app.ts), the store opens the collections, the ledger reads the sources
+ * (src/charges/ledger.ts), and the OpenAPI document is derived from the same table and tags
+ * (src/openapi.ts), so a route exists in one place and adding an area edits no shared file.
  */
 export interface Area<S, Kit = never> {
   /** names the area in messages and the docs */
