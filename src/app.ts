@@ -4,7 +4,7 @@ import { MSG, notFound } from './errors.js'
 import { mount, type Access, type AnyArea } from './http/area.js'
 import type { AppEnv } from './http/context.js'
 import { errorEnvelope } from './http/envelope.js'
-import { isCustomerPage, pageRefusal } from './http/html-page.js'
+import { customerPages, pageRefusal } from './http/html-page.js'
 import { armedFault } from './http/middleware/armed-fault.js'
 import { bodyLimit } from './http/middleware/body-limit.js'
 import { chain } from './http/middleware/chain.js'
@@ -54,6 +54,7 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   }
   // the customer pages refuse in HTML, whatever refuses (docs/behaviour.md 13.1.1)
   const pages = chain(every, pageRefusal)
+  const isCustomerPage = customerPages(deps.areas)
   for (const area of deps.areas) for (const route of area.routes) mount(app, isCustomerPage(route.path) ? pages : chains[route.access], route, deps)
 
   // a path no route serves: refused as its neighbours would be (a control or API path without a key: 401)

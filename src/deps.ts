@@ -83,7 +83,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   store.registerState({ reset: (ns) => faults.clear(ns) })
 
   const kinds = new Kinds()
-  const kit: Kit = { config, store, clocks, random, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger: new Ledger(store, scenarios, kinds), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
+  const kit: Kit = { config, store, clocks, random, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger: new Ledger(store, scenarios, kinds, areas), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
   // each area from the kit and the services built before it, which its own join under their names
   let built: Record<string, unknown> = { ...kit }
   for (const area of areas) {

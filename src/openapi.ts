@@ -1,6 +1,5 @@
 import { z } from 'zod'
 import type { AnyArea, Documented, Named, Route } from './http/area.js'
-import { WALLET_CURRENCIES } from './scenario/lookups.js'
 
 /**
  * The OpenAPI 3.1 document of the merchant, identity and control API, served at
@@ -97,7 +96,8 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
     HealthEnvelope: toSchema(healthSchema),
   }
   const seen = new Map<string, z.ZodType>()
-  const tags: { name: string; description?: string }[] = Object.entries(TAGS).map(([name, description]) => ({ name, description }))
+  // the tags each area declares, in the order of the areas; a tag no area declares is listed after them
+  const tags: { name: string; description?: string }[] = areas.flatMap((area) => Object.entries(area.tags ?? {}).map(([name, description]) => ({ name, description })))
   for (const area of areas) {
     for (const route of area.routes as readonly Route<unknown>[]) {
       if ('page' in route) continue
@@ -158,23 +158,3 @@ export function buildOpenApi(version: string, areas: readonly AnyArea[]): Schema
   }
   return doc
 }
-
-/** The document's tags and their descriptions, in its order; a tag no entry names is listed after them. */
-const TAGS: Record<string, string> = {
-  cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund',
-  'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP and STK prompt`,
-  'bank transfer': 'Bank transfer pay-ins to a temporary account (NGN)',
-  'pay with bank': "Pay with bank (NGN, ZAR): the customer approves the payment on the sandbox bank's page; the banks each currency takes",
-  checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser',
-  'virtual accounts': "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call",
-  balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them",
-  refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one',
-  conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history",
-  payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now',
-  'direct debit': 'Direct-debit authorizations and debits',
-  identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the query of one check and the history',
-  charges: 'The charge query over every payment kind, the list of pay-ins, and the transactions list (pay-ins and payouts together)',
-  misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key',
-  control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set",
-}
-

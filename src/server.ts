@@ -5,7 +5,8 @@ import type { Config } from './config.js'
 import type { Deps } from './deps.js'
 import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
-import { answerClientError } from './http/client-error.js'
+import { answerClientError, type ClientErrorListener } from './http/client-error.js'
+import { customerPages, type CustomerPages } from './http/html-page.js'
 import { healthBody } from './version.js'
 
 export interface RunningServer {
@@ -43,10 +44,13 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   let deps: Deps | undefined
   let appFetch: Fetch | undefined
   let packs: Pack[] | undefined
+  /** the areas' customer pages, once the areas are loaded */
+  let pages: CustomerPages | undefined
   const load = async (): Promise<Deps> => {
     const [{ createDeps }, { createApp }] = await Promise.all([import('./deps.js'), import('./app.js')])
     const d = await createDeps(config, startedAt, undefined, packs)
     appFetch = createApp(d).fetch as Fetch
+    pages = customerPages(d.areas)
     deps = d
     return d
   }
@@ -76,8 +80,13 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
 
   const server = createAdaptorServer({ fetch: fetch as never, hostname: config.host }) as Server
   server.keepAliveTimeout = 65_000
-  // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md 2.1)
-  server.on('clientError', answerClientError)
+  // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md 2.1), or in HTML on
+  // a customer page: the areas declare their pages, so what comes while they load waits for them
+  const clientError: ClientErrorListener = (err, socket) => {
+    if (pages || !loaded) answerClientError(err, socket, pages)
+    else loaded.then(() => answerClientError(err, socket, pages), () => socket.destroy())
+  }
+  server.on('clientError', clientError)
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -103,7 +112,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   if (config.tls || config.proxy) {
     try {
       const { startReach } = await import('./reach/index.js')
-      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }), recorder)
+      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }), clientError, recorder)
     } catch (e) {
       recorder?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -24,6 +24,7 @@ function transferLines(c: BankTransferCharge): string[] {
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
+  tags: { 'bank transfer': 'Bank transfer pay-ins to a temporary account (NGN)' },
   collections: [
     chargeKind('bank_transfer', {
       bank_account: shape({ account_name: STRING, account_number: STRING, bank_name: STRING, bank_code: STRING, expiry_date_in_utc: STRING }),

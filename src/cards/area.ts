@@ -24,6 +24,7 @@ import {
   type CardChargeInput,
 } from './schemas.js'
 import { CardService } from './service.js'
+import { CAPTURE } from './capture-ledger.js'
 import { threeDsPage } from './three-ds.js'
 import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
@@ -98,6 +99,9 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
+  tags: { cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
+  pages: { prefix: '/_sandbox/3ds/', replaysAsForm: true },
+  ledger: { [CAPTURE]: { describe: (ref, e) => `Capture${e.why ? ` ${e.why}` : ''} ${ref} of ${e.of}` } },
   collections: [
     CARD_OPS_SPEC,
     // what the card code reads of its charge: the card's summary, the hold of a pre-authorization

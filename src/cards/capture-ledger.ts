@@ -17,11 +17,12 @@ import { isoAt } from '../time.js'
  *   credit never becomes available.
  */
 
-const SOURCE = 'capture'
+/** the ledger source of a capture's entries, declared by the cards area (src/cards/area.ts) */
+export const CAPTURE = 'capture'
 
 /** The credit of a capture made now (the caller puts the record in the same turn). */
 export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, settings: Settings, nowMs: number): void {
-  ledger.post(ns, SOURCE, op.transaction_reference, {
+  ledger.post(ns, CAPTURE, op.transaction_reference, {
     direction: 'credit',
     // a card's cost is the merchant's: the customer paid the amount
     amount: payinMoney(op.amount, op.fee, op.vat, 0).credit,
@@ -34,15 +35,15 @@ export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, set
 
 /** A capture settled before its time: its pending credit becomes available now. */
 export function settleCaptureEarly(ledger: Ledger, ns: string, op: CardOperation, nowMs: number): void {
-  ledger.settleEarly(ns, SOURCE, op.transaction_reference, 'settled', nowMs)
+  ledger.settleEarly(ns, CAPTURE, op.transaction_reference, 'settled', nowMs)
 }
 
 /** A capture voided while unsettled: its pending credit never becomes available. */
 export function voidCapture(ledger: Ledger, ns: string, op: CardOperation, nowMs: number): void {
-  ledger.cancel(ns, SOURCE, op.transaction_reference, 'voided', nowMs)
+  ledger.cancel(ns, CAPTURE, op.transaction_reference, 'voided', nowMs)
 }
 
 /** Whether a capture's money has settled (docs/behaviour.md 4.3): by its entries, as the balance counts them. */
 export function captureSettled(ledger: Ledger, ns: string, op: CardOperation, nowMs: number): boolean {
-  return ledger.settled(ns, SOURCE, op.transaction_reference, nowMs)
+  return ledger.settled(ns, CAPTURE, op.transaction_reference, nowMs)
 }

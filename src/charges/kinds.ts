@@ -7,12 +7,13 @@ import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
 /**
  * What the sandbox decides per kind of charge, declared once by the area that serves the kind
  * (its `build`, src/http/area.ts) and asked by the parts that handle every kind: the charge query
- * and the pay-ins list, the ledger, the control API, the dashboard. No part outside a kind's own
- * area compares a charge's kind against a name.
+ * and the pay-ins list, the ledger, the control API, the dashboard, and the checkout page for a
+ * channel's label. None of them compares a charge's kind against a name; the checkout, which
+ * drives each channel's steps, does (docs/architecture.md, "Kinds of charge").
  */
 export interface Kind<C extends ChargeBase = ChargeBase> {
   kind: C['kind']
-  /** how the checkout page, its history and the dashboard name it: its name in words, `bank transfer` */
+  /** how the checkout page (capitalised on its channel links), its history and the dashboard name it: its name in words, `bank transfer` */
   label: string
   /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
   method(charge: Frozen<C>): PaymentMethod | null

@@ -7,6 +7,7 @@ import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import type { OrderedItems } from '../http/cursor-list.js'
+import type { AnyArea, EntryFacts, LedgerSource } from '../http/area.js'
 import type { Kinds } from './kinds.js'
 import { ENTRY_PLACE, LedgerHistory, type HistoryEntry, type HistoryRow } from './ledger-history.js'
 import { CHARGES, type ChargeBase } from './types.js'
@@ -36,29 +37,38 @@ export const LEDGER = 'ledger'
 /** the currencies a namespace holds a balance in from the start: fixtures/lookups.json's `currencies` (docs/behaviour.md 13.4) */
 export { BALANCE_CURRENCIES, isBalanceCurrency }
 
-/** What made an entry: the kind of record, whose reference is in the entry's key. */
-export type Source = 'payin' | 'capture' | 'refund' | 'payout' | 'funding' | 'conversion'
+/**
+ * What made an entry: the kind of record, whose reference is in the entry's key. The ledger's own
+ * are `payin` (a charge that succeeded) and `funding`; each other is declared by the area that
+ * posts it (`Area.ledger`: a capture, a refund, a payout, a conversion), and `post` refuses a name
+ * no one declared.
+ */
+export type Source = string
+
+/** a charge that succeeded: its credit, and what moved it later */
+export const PAYIN = 'payin'
+const FUNDING = 'funding'
+
+/** The ledger's own sources: a pay-in's entries are the lifecycle's, a funding is written by `fund`. */
+const OWN_SOURCES: Record<string, LedgerSource> = {
+  [PAYIN]: { describe: (ref, p) => `Payment ${ref}${p.why ? ` ${p.why}` : ''}` },
+  [FUNDING]: { describe: () => 'Balance funded', intake: true },
+}
 
 /** An entry as stored: what a record adds to (credit) or takes from (debit) the merchant's balance. */
-export interface Posting extends HistoryEntry {
-  direction: 'credit' | 'debit'
+export interface Posting extends HistoryEntry, EntryFacts {
   /** minor units, net of fee and VAT */
   amount: number
-  currency: string
   /** when it moves from the pending to the available balance */
   available_at: string
   /** when it was written (a pay-in's entries: when it succeeded) */
   created_at: string
-  /** what moved the money after the record's first entry: `settled early`, `settled`, `voided`, `returned` */
-  why?: string
-  /** a capture's or a refund's pay-in: its payment reference */
-  of?: string
 }
 
 /** An entry as the balances and the history read it: the posting, what made it, its description. */
 export interface Entry extends Posting {
-  /** `payin`, `capture`, `refund`, `payout`, `funding`, `conversion` (`opening` for an opening balance) */
-  source: Source | 'opening'
+  /** a declared source (`payin`, `capture`, `refund`, `payout`, `funding`, `conversion` ...), or `opening` for an opening balance */
+  source: Source
   /** the reference of that record */
   source_reference: string
   description: string
@@ -80,14 +90,21 @@ export const LEDGER_SPEC: CollectionSpec<Posting> = {
 /** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */
 export const entryKey = (source: Source, reference: string, n: number): string => `${source}:${reference}:${n}`
 
-/** How the history describes an entry (docs/behaviour.md 13.4). */
-const DESCRIBE: Record<Source, (reference: string, p: Posting) => string> = {
-  payin: (ref, p) => `Payment ${ref}${p.why ? ` ${p.why}` : ''}`,
-  capture: (ref, p) => `Capture${p.why ? ` ${p.why}` : ''} ${ref} of ${p.of}`,
-  refund: (ref, p) => (p.why ? `Refund ${ref} failed: ${p.why}` : `Refund ${ref} of ${p.of}`),
-  payout: (ref, p) => (p.why ? `Payout ${ref} failed: ${p.why}` : `Payout ${ref}`),
-  funding: () => 'Balance funded',
-  conversion: (ref, p) => `Conversion ${ref} ${p.direction === 'debit' ? 'from' : 'to'} ${p.currency}`,
+/**
+ * The sources of a list of areas and the ledger's own, by name: how the history describes each
+ * one's entries (docs/behaviour.md 13.4) and whether its credits are intake. A name declared twice
+ * is refused.
+ */
+function sourcesOf(areas: readonly AnyArea[]): Map<string, LedgerSource> {
+  const sources = new Map(Object.entries(OWN_SOURCES))
+  for (const area of areas) {
+    for (const [name, source] of Object.entries(area.ledger ?? {})) {
+      // `opening` names the history's opening balances, and a key's first `:` ends its source
+      if (sources.has(name) || name === 'opening' || name.includes(':')) throw new Error(`area ${area.key}: ledger source "${name}" is declared twice, reserved or has a ':'`)
+      sources.set(name, source)
+    }
+  }
+  return sources
 }
 
 export type Balances = Record<string, { pending: number; available: number }>
@@ -110,13 +127,21 @@ export class Ledger {
   readonly #history: LedgerHistory
   /** what each namespace has taken in, by currency (`takeIn`): derived from its records when first asked */
   readonly #intake = new Map<string, Map<string, number>>()
+  /** every source entries may be posted under, the ledger's own and the areas' */
+  readonly #sources: Map<string, LedgerSource>
+  /** the key prefixes (`<source>:`) of the sources whose credits are intake */
+  readonly #intakePrefixes: string[]
 
   constructor(
     private readonly store: Store,
     private readonly scenarios: Scenarios,
     /** what each kind of charge decides, its settlement among them */
     private readonly kinds: Kinds,
+    /** the areas served, whose ledger sources it reads (`Area.ledger`) */
+    areas: readonly AnyArea[],
   ) {
+    this.#sources = sourcesOf(areas)
+    this.#intakePrefixes = [...this.#sources].filter(([, s]) => s.intake).map(([name]) => `${name}:`)
     const drop = (ns: string) => {
       this.#totals.delete(ns)
       this.#intake.delete(ns)
@@ -130,10 +155,17 @@ export class Ledger {
   }
 
   /**
-   * Writes an entry, never to be changed. The caller saves the record it belongs to in the same
-   * synchronous turn, so both are in the same write of the data file.
+   * Writes an entry, never to be changed, under a declared source (an undeclared one is a fault of
+   * the code, thrown). The caller saves the record it belongs to in the same synchronous turn, so
+   * both are in the same write of the data file.
    */
   post(ns: string, source: Source, reference: string, entry: Posting): void {
+    if (!this.#sources.has(source)) throw new Error(`ledger: no area declares the source "${source}"`)
+    this.#write(ns, source, reference, entry)
+  }
+
+  /** `post` under a source known to be declared (the ledger's own: a pay-in's credit asks no map) */
+  #write(ns: string, source: Source, reference: string, entry: Posting): void {
     const col = this.#col(ns)
     let n = 0
     let key = entryKey(source, reference, 0)
@@ -173,7 +205,7 @@ export class Ledger {
     const delay = this.kinds.settlementMs(charge, settings)
     const available_at = delay === 0 ? now : isoAt(Date.parse(now) + delay)
     const direction = credit < 0 ? 'debit' : 'credit'
-    this.post(ns, 'payin', charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
+    this.#write(ns, PAYIN, charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
   }
 
   /**
@@ -184,12 +216,12 @@ export class Ledger {
    * a pay-in's two are dated as written with its credit (the history lists them so among entries
    * due at the same time, 13.4), a capture's now.
    */
-  settleEarly(ns: string, source: 'payin' | 'capture', reference: string, why: string, nowMs: number): void {
+  settleEarly(ns: string, source: Source, reference: string, why: string, nowMs: number): void {
     const entries = this.of(ns, source, reference)
     const credit = entries[0]
     if (entries.length !== 1 || credit.direction !== 'credit' || Date.parse(credit.available_at) <= nowMs) return
     const at = isoAt(nowMs)
-    const created_at = source === 'payin' ? credit.created_at : at
+    const created_at = source === PAYIN ? credit.created_at : at
     this.post(ns, source, reference, { ...credit, direction: 'debit', created_at, why })
     this.post(ns, source, reference, { ...credit, available_at: at, created_at, why })
   }
@@ -234,7 +266,7 @@ export class Ledger {
   fund(ns: string, id: string, currency: string, amount: number, nowMs: number): void {
     this.takeIn(ns, currency, amount)
     const at = isoAt(nowMs)
-    this.post(ns, 'funding', id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
+    this.#write(ns, FUNDING, id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */
@@ -299,19 +331,19 @@ export class Ledger {
 
   /** The entry a history row stands for, described (docs/behaviour.md 13.4). */
   entryOf(ns: string, row: HistoryRow): Entry {
-    const source = row.key.slice(0, row.key.indexOf(':')) as Source | 'opening'
+    const source = row.key.slice(0, row.key.indexOf(':'))
     if (source === 'opening') {
       const start = isoAt(0)
       return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: 'Opening balance' }
     }
     const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))
     const p = this.#col(ns).get(row.key)!
-    return { ...p, source, source_reference: reference, description: DESCRIBE[source](reference, p) }
+    return { ...p, source, source_reference: reference, description: this.#sources.get(source)!.describe(reference, p) }
   }
 
   /**
-   * What the namespace has taken in, read once from its records: its fundings, what conversions
-   * brought into each currency, and each pay-in that
+   * What the namespace has taken in, read once from its records: the credits of the sources that
+   * are intake (its fundings, what conversions brought into each currency), and each pay-in that
    * has not failed or expired (not a checkout's attempt: its checkout counts) at its amount, or at
    * its credit when that is more (a transfer kept whole).
    */
@@ -322,7 +354,7 @@ export class Ledger {
     const add = (currency: string, amount: number) => void sums.set(currency, (sums.get(currency) ?? 0) + amount)
     const col = this.#col(ns)
     for (const key of col.keys()) {
-      if (!key.startsWith('funding:') && !key.startsWith('conversion:')) continue
+      if (!this.#intakePrefixes.some((prefix) => key.startsWith(prefix))) continue
       const e = col.get(key)!
       if (e.direction === 'credit') add(e.currency, e.amount)
     }

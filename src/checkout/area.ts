@@ -41,6 +41,9 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
+  // its page's posts carry the card the journal masked: a recorded session cannot post them again
+  pages: { prefix: '/checkout/', replaysAsForm: false },
+  tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
   collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: NUMBER, cost_borne: NUMBER, expires_at: STRING })],
   build(kit) {
     const { namespaces, kinds } = kit

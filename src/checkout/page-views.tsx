@@ -45,8 +45,6 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #ffb0
 .foot{font-size:13px;color:#7a8597;text-align:center;margin-top:14px}
 `
 
-export const CHANNEL_LABEL: Record<CheckoutChannel, string> = { card: 'Card', bank_transfer: 'Bank transfer', mobile_money: 'Mobile money', pay_with_bank: 'Pay with bank' }
-
 
 export interface Order {
   merchant: string
@@ -123,15 +121,18 @@ const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, at
   </section>
 )
 
-/** The choice of channel: links, the chosen one marked current. */
-export const ChannelChoice: FC<{ base: string; channels: readonly CheckoutChannel[]; chosen: CheckoutChannel }> = ({ base, channels, chosen }) =>
+/**
+ * The choice of channel: links, the chosen one marked current, each named by its kind's label
+ * (`label`: `Kind.label`, src/charges/kinds.ts), capitalised.
+ */
+export const ChannelChoice: FC<{ base: string; channels: readonly CheckoutChannel[]; chosen: CheckoutChannel; label: (ch: CheckoutChannel) => string }> = ({ base, channels, chosen, label }) =>
   channels.length < 2 ? null : (
     <nav aria-label="Payment method">
       <ul>
         {channels.map((ch) => (
           <li>
             <a href={`${base}?channel=${ch}`} aria-current={ch === chosen ? 'page' : undefined}>
-              {CHANNEL_LABEL[ch]}
+              {label(ch).charAt(0).toUpperCase() + label(ch).slice(1)}
             </a>
           </li>
         ))}

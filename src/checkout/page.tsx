@@ -17,7 +17,6 @@ import {
   Alert,
   AtTheBank,
   BankStart,
-  CHANNEL_LABEL,
   CancelForm,
   CardForm,
   CardStepForm,
@@ -34,7 +33,7 @@ import {
   type AttemptLine,
   type Order,
 } from './page-views.js'
-import type { CheckoutChannel } from './schemas.js'
+import { isCheckoutChannel, type CheckoutChannel } from './schemas.js'
 import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
 
 /**
@@ -103,7 +102,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
         : null
       body = (
         <>
-          <ChannelChoice base={base} channels={channels} chosen={chosen} />
+          <ChannelChoice base={base} channels={channels} chosen={chosen} label={(ch) => kinds.of(ch).label} />
           <Alert errors={errors} notice={notice} />
           {chosen === 'card' ? (
             <CardForm base={base} errors={errors} echo={echo} />
@@ -195,7 +194,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
-        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${CHANNEL_LABEL[co.payment_method as CheckoutChannel]?.toLowerCase() ?? co.payment_method}` : ''}.`
+        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${kinds.of(co.payment_method).label}` : ''}.`
         : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
     const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
     return c.html(
@@ -279,7 +278,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
     const parsed = parseAction(form, co.currency)
     // a refused start of a channel shows that channel's form again; a refused step, the step
     const action = parsed.ok ? parsed.value.action : parsed.action
-    const chosen = action === 'card' || action === 'mobile_money' || action === 'bank_transfer' || action === 'pay_with_bank' ? action : undefined
+    const chosen = isCheckoutChannel(action) ? action : undefined
     if (!parsed.ok) return c.html(view(ns, co, { chosen, errors: parsed.errors, echo: parsed.echo }), 400)
     try {
       act(c, ns, co, parsed.value)

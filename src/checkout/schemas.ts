@@ -6,6 +6,8 @@ import { WALLET_CURRENCIES } from '../scenario/lookups.js'
 
 export const CHECKOUT_CHANNELS = ['card', 'bank_transfer', 'mobile_money', 'pay_with_bank'] as const
 export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number]
+/** Whether a page's action names a channel (starts paying by it) rather than a step. */
+export const isCheckoutChannel = (action: string): action is CheckoutChannel => (CHECKOUT_CHANNELS as readonly string[]).includes(action)
 
 /** the currencies each channel takes in the sandbox; mobile money's are the wallet currencies of fixtures/lookups.json */
 export const CHANNEL_CURRENCIES: Record<CheckoutChannel, readonly string[]> = {

@@ -10,6 +10,7 @@ import { PackError } from '../scenario/index.js'
 import { SnapshotError } from '../store/snapshot.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
+import { customerPages } from '../http/html-page.js'
 import { CONTROL_MSG } from './messages.js'
 import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 import { isoAt } from '../time.js'
@@ -32,6 +33,7 @@ function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
 /** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is served by the info area (src/control/info.ts). */
 export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthService }> = {
   key: 'control',
+  tags: { control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
   build: () => ({}),
   routes: [
     {
@@ -130,7 +132,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const ns = c.get('ns')
         const entries = deps.journal.list(ns, q)
         // ?format=flow: the journal as a replayable flow (record to flow)
-        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns)))
+        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), customerPages(deps.areas, (p) => p.replaysAsForm)))
         return ok(c, MSG.SUCCESS, entries)
       },
     },

@@ -4,7 +4,7 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { CONVERSION_MSG, RETRIEVED_CODE } from './messages.js'
 import { conversionAnswerSchema, convertAnswerSchema, convertSchema, historyAnswerSchema, historyQuerySchema, quoteAnswerSchema, quoteSchema } from './schemas.js'
-import { CONVERSIONS_SPEC, ConversionService, QUOTES_SPEC } from './service.js'
+import { CONVERSION, CONVERSIONS_SPEC, ConversionService, QUOTES_SPEC } from './service.js'
 
 type Conversions = { conversions: ConversionService }
 
@@ -30,6 +30,9 @@ const slashed = ([BASE, `${BASE}/`] as const).flatMap((path, i): Route<Conversio
 /** Rate conversions between the merchant's balances (docs/behaviour.md 13.10). */
 export const conversionsArea: Area<Conversions, Kit> = {
   key: 'conversions',
+  tags: { conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history" },
+  // what a conversion brings into a currency is taken in, as a funding is
+  ledger: { [CONVERSION]: { describe: (ref, e) => `Conversion ${ref} ${e.direction === 'debit' ? 'from' : 'to'} ${e.currency}`, intake: true } },
   collections: [QUOTES_SPEC, CONVERSIONS_SPEC],
   build: (kit) => ({ conversions: new ConversionService(kit, kit.namespaces) }),
   routes: [

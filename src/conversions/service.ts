@@ -54,6 +54,9 @@ export interface Conversion {
   created_at: string
 }
 
+/** the ledger source of a conversion's two entries, declared by the conversions area (src/conversions/area.ts) */
+export const CONVERSION = 'conversion'
+
 export const QUOTES_SPEC: CollectionSpec<Quote> = {
   name: QUOTES,
   fields: { from_currency: STRING, to_currency: STRING, from_amount: NUMBER, to_amount: NUMBER, rate: NUMBER, expires_at: STRING },
@@ -125,8 +128,8 @@ export class ConversionService extends OnEngine {
     }
     // the record, its two entries and the quote's use: one synchronous turn, one write
     this.store.col<Conversion>(ns, CONVERSIONS).put(reference, conversion)
-    this.ledger.post(ns, 'conversion', reference, { direction: 'debit', amount: quote.from_amount, currency: quote.from_currency, available_at: at, created_at: at })
-    this.ledger.post(ns, 'conversion', reference, { direction: 'credit', amount: quote.to_amount, currency: quote.to_currency, available_at: at, created_at: at })
+    this.ledger.post(ns, CONVERSION, reference, { direction: 'debit', amount: quote.from_amount, currency: quote.from_currency, available_at: at, created_at: at })
+    this.ledger.post(ns, CONVERSION, reference, { direction: 'credit', amount: quote.to_amount, currency: quote.to_currency, available_at: at, created_at: at })
     quotes.put(input.rate_reference, { ...quote, used_by: reference })
     const s = shown(conversion)
     // the fields of the live sample, in its order

@@ -45,6 +45,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 /** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md 6 and 7). */
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
+  tags: { 'direct debit': 'Direct-debit authorizations and debits' },
   collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING })],
   build(kit) {
     const directDebit = new DirectDebitService(kit, kit.namespaces, kit.config.debitLimit)

@@ -1,5 +1,6 @@
 import { luhnValid } from '../pan.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
+import type { CustomerPages } from '../http/html-page.js'
 import { matchingSelfieDataUrl, fixtureImage } from '../identity/records.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Flow, Step } from './flow.js'
@@ -28,8 +29,6 @@ const GENERATED_AT = /(^|\.)bank_account\.account_number$/
 const VBA_CREATE = '/merchant/api/v1/virtual-bank-account'
 /** A checkout's page (docs/behaviour.md 13.1): its URL carries the checkout's transaction reference. */
 const CHECKOUT_URL = /\/checkout\/([^/?#]+)\/pay$/
-/** The customer's form pages with no key: the 3DS page and the bank's page of pay with bank. */
-const FORM_PAGE = /^\/_sandbox\/(3ds|pay-with-bank)\//
 /** The control call that pays a checkout as a customer would (its card masked in the journal). */
 const CHECKOUT_PAY = /^\/_sandbox\/checkouts\/[^/]+\/pay$/
 
@@ -38,8 +37,12 @@ const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_r
 
 const SELFIE_OTHER = () => `data:image/png;base64,${fixtureImage('other-selfie.png')}`
 
-export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, name = 'recorded session'): Flow {
-  const session = flowSession(scenarios)
+/**
+ * `formPages`: the customer pages whose posts replay as the same form with no key (the areas'
+ * pages that say so, `CustomerPage.replaysAsForm`: the 3DS page, the bank's page of pay with bank).
+ */
+export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, formPages: CustomerPages, name = 'recorded session'): Flow {
+  const session = flowSession(scenarios, formPages)
   const steps = entries.flatMap((e) => session.exchange(e))
   return { name, steps: steps.length ? steps : [NOTHING_RECORDED] }
 }
@@ -62,7 +65,7 @@ export interface FlowSession {
   webhook(body: unknown): Step
 }
 
-export function flowSession(scenarios: ActiveScenarios): FlowSession {
+export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages): FlowSession {
   const vars = new Map<string, string>() // value -> variable name
   let refCount = 0
   let varCount = 0
@@ -160,7 +163,7 @@ export function flowSession(scenarios: ActiveScenarios): FlowSession {
       body = { ...req, validation: { ...req.validation, selfie: matched ? matchingSelfieDataUrl() : SELFIE_OTHER() } }
     } else if (CHECKOUT_PAY.test(e.path) && req.card) {
       body = restoreCard(req, scenarios, false)
-    } else if (FORM_PAGE.test(e.path)) {
+    } else if (formPages(e.path)) {
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
@@ -181,7 +184,7 @@ export function flowSession(scenarios: ActiveScenarios): FlowSession {
     const step: Step = {
       name: `${e.method} ${e.path}`,
       request,
-      expect: { status: e.status, ...(expectBody !== undefined && !FORM_PAGE.test(e.path) ? { body: expectBody } : {}) },
+      expect: { status: e.status, ...(expectBody !== undefined && !formPages(e.path) ? { body: expectBody } : {}) },
       ...(Object.keys(saves).length ? { save: saves } : {}),
     }
     steps.push(step)

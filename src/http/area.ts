@@ -6,9 +6,11 @@ import type { Answer, chain } from './middleware/chain.js'
 
 /**
  * An area of the API declared once (docs/architecture.md, "Areas"): its collections, how its
- * services are built, and the table of its routes. The app mounts the routes (src/app.ts), the
- * store opens the collections, and the OpenAPI document is derived from the same table
- * (src/openapi.ts), so a route exists in one place.
+ * services are built, the table of its routes, and what the shared code reads of it in a loop over
+ * the areas: its OpenAPI tags, its ledger sources, its customer pages. The app mounts the routes
+ * (src/app.ts), the store opens the collections, the ledger reads the sources
+ * (src/charges/ledger.ts), and the OpenAPI document is derived from the same table and tags
+ * (src/openapi.ts), so a route exists in one place and adding an area edits no shared file.
  */
 export interface Area<S, Kit = never> {
   /** names the area in messages and the docs */
@@ -25,6 +27,50 @@ export interface Area<S, Kit = never> {
   build(kit: Kit): S
   /** served with what the area was built from and what it built */
   routes: readonly Route<S & Kit>[]
+  /**
+   * The tags its routes are grouped under in the OpenAPI document (src/openapi.ts), each with its
+   * description, in the document's order; a route may use a tag an earlier area declared.
+   */
+  tags?: Readonly<Record<string, string>>
+  /**
+   * The ledger sources it posts entries under (`Ledger.post`, src/charges/ledger.ts), by name: the
+   * name begins the entry's key, `<source>:<reference>:<n>`.
+   */
+  ledger?: Readonly<Record<string, LedgerSource>>
+  /** where its customer pages are, the HTML a customer's browser opens (`CustomerPages`, src/http/html-page.tsx) */
+  pages?: CustomerPage
+}
+
+/** A ledger source an area declares (`Area.ledger`): what the ledger asks of its entries. */
+export interface LedgerSource {
+  /** how the balance history describes an entry of the record `reference` (docs/behaviour.md 13.4) */
+  describe(reference: string, entry: EntryFacts): string
+  /** its credits are money taken in from outside, counted against the intake limit (13.4): a funding, a conversion */
+  intake?: boolean
+}
+
+/** What a ledger entry says that its description may show (the ledger's `Posting` holds these and more). */
+export interface EntryFacts {
+  direction: 'credit' | 'debit'
+  currency: string
+  /** what moved the money after the record's first entry: `settled early`, `settled`, `voided`, `returned`, a failure's reason */
+  why?: string
+  /** a capture's or a refund's pay-in: its payment reference */
+  of?: string
+}
+
+/**
+ * An area's customer pages (docs/behaviour.md 13.1.1): every path under `prefix` is served in the
+ * pages' chain and refused in HTML, whatever refuses it (src/app.ts, src/http/client-error.ts).
+ */
+export interface CustomerPage {
+  prefix: string
+  /**
+   * a recorded session's post to one of them replays as the same form with no key (src/flow/record.ts):
+   * true of a page whose form holds only the customer's choice, not of one that takes a card the
+   * journal kept masked
+   */
+  replaysAsForm: boolean
 }
 
 /**

@@ -2,7 +2,7 @@ import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { MSG } from '../errors.js'
 import { errorJson } from './envelope.js'
-import { isCustomerPage, refusalPageHtml } from './html-page.js'
+import { refusalPageHtml, type CustomerPages } from './html-page.js'
 
 /** What node's parser reports, mapped as node itself maps it (docs/behaviour.md 2.1). */
 function statusOf(code: string | undefined): { status: number; message: string } {
@@ -18,14 +18,18 @@ function statusOf(code: string | undefined): { status: number; message: string }
   }
 }
 
+/** A server's `clientError` listener (src/server.ts makes the one its servers share). */
+export type ClientErrorListener = (err: Error & { code?: string }, socket: Duplex) => void
+
 /**
  * The server's `clientError` listener: HTTP that node cannot parse (a garbage request line, a
  * header too large, a bad length or chunk, a request that timed out) is answered with the envelope
  * and the status node would have sent bare, with `Connection: close`, and the socket is closed
- * once the answer is written (docs/behaviour.md 2.1, 2.2). When an answer has already begun on
- * that socket, or it cannot be written, it is only closed, as node does.
+ * once the answer is written (docs/behaviour.md 2.1, 2.2); on a customer page (`isPage`, the
+ * areas' pages) it is the page's refusal, in HTML. When an answer has already begun on that
+ * socket, or it cannot be written, it is only closed, as node does.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Duplex): void {
+export function answerClientError(err: Error & { code?: string }, socket: Duplex, isPage: CustomerPages = () => false): void {
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET') {
     socket.destroy()
@@ -34,7 +38,7 @@ export function answerClientError(err: Error & { code?: string }, socket: Duplex
   const { status, message } = statusOf(err.code)
   // a bad body of a request to a customer page: the page's refusal is a page too
   const path = (inFlight as { req?: { url?: string } } | undefined)?.req?.url
-  if (path !== undefined && isCustomerPage(path)) return writeRaw(socket, status, 'text/html; charset=UTF-8', refusalPageHtml(message))
+  if (path !== undefined && isPage(path)) return writeRaw(socket, status, 'text/html; charset=UTF-8', refusalPageHtml(message))
   writeRawError(socket, status, message)
 }
 

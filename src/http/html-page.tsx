@@ -1,6 +1,7 @@
 import { html, raw } from 'hono/html'
 import type { Context } from 'hono'
 import type { FC, PropsWithChildren } from 'hono/jsx'
+import type { AnyArea, CustomerPage } from './area.js'
 import { refusalOf } from './envelope.js'
 
 /**
@@ -22,13 +23,18 @@ export const HtmlPage: FC<PropsWithChildren<{ title: string; style: string }>> =
 )}`
 
 /**
- * The customer pages (docs/behaviour.md 13.1.1, 3.5, 13.11): the hosted checkout, the 3DS page and the pay with bank page. They
- * answer HTML whatever refuses a request to them: the page itself, the body limit (a declared
- * length or a chunked body), a method or path no route serves, or HTTP node cannot parse once the
- * request line named such a page.
+ * Whether a path is one of the customer pages the areas declare (`Area.pages`; docs/behaviour.md
+ * 13.1.1, 3.5, 13.11: the hosted checkout, the 3DS page and the pay with bank page). They answer
+ * HTML whatever refuses a request to them: the page itself, the body limit (a declared length or a
+ * chunked body), a method or path no route serves, or HTTP node cannot parse once the request line
+ * named such a page.
  */
-export function isCustomerPage(path: string): boolean {
-  return path.startsWith('/checkout/') || path.startsWith('/_sandbox/3ds/') || path.startsWith('/_sandbox/pay-with-bank/')
+export type CustomerPages = (path: string) => boolean
+
+/** The customer pages of a list of areas (`Area.pages`), `only` those a filter keeps. */
+export function customerPages(areas: readonly AnyArea[], only: (page: CustomerPage) => boolean = () => true): CustomerPages {
+  const prefixes = areas.flatMap((a) => (a.pages && only(a.pages) ? [a.pages.prefix] : []))
+  return (path) => prefixes.some((prefix) => path.startsWith(prefix))
 }
 
 const REFUSAL_STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f2933}'

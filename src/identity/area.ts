@@ -63,6 +63,7 @@ const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity>[
 /** Identity verification (docs/api.md 4.4; docs/behaviour.md 7): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
+  tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the query of one check and the history' },
   collections: [CHECKS_SPEC],
   build: (kit) => ({ identity: new IdentityService(kit, kit.namespaces) }),
   routes: [...verifyRoutes, ...verificationRoutes],

@@ -9,6 +9,7 @@ import { resolveAccount } from './service.js'
 /** /merchant/api/v1/misc: the bank and mobile-money lists and account resolution (docs/behaviour.md 13.5); a public key is accepted. */
 export const miscArea: Area<object, unknown> = {
   key: 'misc',
+  tags: { misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key' },
   build: () => ({}),
   routes: [
     {

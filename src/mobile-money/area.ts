@@ -25,6 +25,7 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   key: 'mobile money',
+  tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP and STK prompt` },
   collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: NUMBER })],
   build(kit) {
     const mobileMoney = new MobileMoneyService(kit)

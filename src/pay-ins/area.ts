@@ -15,6 +15,7 @@ import { PayinService } from './service.js'
  */
 export const chargesArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery }, Kit> = {
   key: 'charges',
+  tags: { charges: 'The charge query over every payment kind, the list of pay-ins, and the transactions list (pay-ins and payouts together)' },
   build: ({ store, clocks, config, kinds }) => ({ payins: new PayinService(store, kinds), chargeQuery: new ChargeQuery(store, clocks, kinds, config.queryCache) }),
   routes: [
     {

@@ -8,7 +8,7 @@ import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
 import { PAYOUT_MSG } from './messages.js'
 import { payoutCurrencies } from '../scenario/lookups.js'
 import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
-import { PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.js'
+import { PAYOUT, PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -50,6 +50,8 @@ const bulkRoutes: Route<Payouts>[] = [
 /** Payouts and bulk payouts (docs/behaviour.md 13.6, 13.7), and the control call that ends one now. */
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
+  tags: { payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
+  ledger: { [PAYOUT]: { describe: (ref, e) => (e.why ? `Payout ${ref} failed: ${e.why}` : `Payout ${ref}`) } },
   collections: [PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC],
   build(kit) {
     const payouts = new PayoutService(kit)

@@ -53,6 +53,9 @@ export interface Payout {
   timer: string | null
 }
 
+/** the ledger source of a payout's entries, declared by the payouts area (src/payouts/area.ts) */
+export const PAYOUT = 'payout'
+
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
   // the list's order (docs/behaviour.md 13.6)
@@ -271,7 +274,7 @@ export class PayoutService extends OnEngine {
   /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
   #post(ns: string, payout: Frozen<Payout>, direction: 'credit' | 'debit', at: string): void {
     const entry = { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, created_at: at }
-    this.ledger.post(ns, 'payout', payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
+    this.ledger.post(ns, PAYOUT, payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }
 }
 

@@ -2,7 +2,7 @@ import type { RequestListener, Server } from 'node:http'
 import { createServer as createHttpsServer } from 'node:https'
 import type { AddressInfo, Socket } from 'node:net'
 import type { Config } from '../config.js'
-import { answerClientError } from '../http/client-error.js'
+import type { ClientErrorListener } from '../http/client-error.js'
 import { CaError, issueLeaf, loadOrCreateCa } from './ca.js'
 import { InterceptedHosts } from './hosts.js'
 import { ReachError } from './errors.js'
@@ -55,7 +55,7 @@ function closeServer(server: Server): Promise<void> {
  * forwarded by it instead of served: whether through a tunnel the HTTPS server ends or as a
  * request in absolute form, the request names the host it was sent to.
  */
-export async function startReach(config: Config, sandbox: RequestListener, recorder?: Recorder): Promise<Reach> {
+export async function startReach(config: Config, sandbox: RequestListener, clientError: ClientErrorListener, recorder?: Recorder): Promise<Reach> {
   const ca = await loadOrCreateCa(config.caDir)
   const intercepted = new InterceptedHosts(config.interceptHosts)
   const serve: RequestListener = recorder ? (req, res) => (intercepted.has(hostOf(req.headers.host ?? '')) ? recorder.forward(req, res) : sandbox(req, res)) : sandbox
@@ -63,11 +63,11 @@ export async function startReach(config: Config, sandbox: RequestListener, recor
   const leaf = await issueLeaf(ca, names)
   const https = createHttpsServer({ cert: leaf.certPem, key: leaf.keyPem }, serve) as unknown as Server
   https.keepAliveTimeout = 65_000
-  https.on('clientError', answerClientError)
+  https.on('clientError', clientError)
   // a handshake that fails (the client does not trust the CA) ends that connection only
   https.on('tlsClientError', (_err: Error, socket: Socket) => socket.destroy())
   const proxy = config.proxy
-    ? createProxy({ hosts: intercepted, onlyIntercepted: config.proxyOnlyIntercepted, serve, terminate: (socket) => https.emit('connection', socket) })
+    ? createProxy({ hosts: intercepted, onlyIntercepted: config.proxyOnlyIntercepted, serve, clientError, terminate: (socket) => https.emit('connection', socket) })
     : undefined
   const bracket = config.host.includes(':') ? `[${config.host}]` : config.host
   const reach: Reach = {

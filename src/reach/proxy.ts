@@ -3,7 +3,7 @@ import { request as httpsRequest } from 'node:https'
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net'
 import { MSG } from '../errors.js'
-import { answerClientError, writeRawError } from '../http/client-error.js'
+import { answerClientError, writeRawError, type ClientErrorListener } from '../http/client-error.js'
 import { errorJson } from '../http/envelope.js'
 import { isLoopback, reachesLoopback } from '../http/middleware/loopback.js'
 import type { InterceptedHosts } from './hosts.js'
@@ -30,6 +30,8 @@ export interface ProxyOptions {
   serve: RequestListener
   /** takes a client socket whose next bytes are a TLS handshake for an intercepted host */
   terminate: (socket: Socket) => void
+  /** answers HTTP node cannot parse: the sandbox's own listener (src/server.ts), else the envelope */
+  clientError?: ClientErrorListener
 }
 
 export const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'proxy-authorization', 'proxy-authenticate', 'te', 'trailer', 'upgrade']
@@ -144,7 +146,7 @@ export interface Proxy {
   closeTunnels(): void
 }
 
-export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyOptions): Proxy {
+export function createProxy({ hosts, onlyIntercepted, serve, clientError = answerClientError, terminate }: ProxyOptions): Proxy {
   const open = new Set<Socket>()
   const server = createServer((req, res) => {
     const target = req.url ?? '/'
@@ -161,7 +163,7 @@ export function createProxy({ hosts, onlyIntercepted, serve, terminate }: ProxyO
     forward(req, res, url, guardFor(req.socket))
   })
   server.keepAliveTimeout = 65_000
-  server.on('clientError', answerClientError)
+  server.on('clientError', clientError)
   server.on('connect', (req: IncomingMessage, socket: Socket, head: Buffer) => {
     socket.on('error', () => socket.destroy())
     const target = connectTarget(req.url)

@@ -11,6 +11,8 @@ import { FlowFile } from '../flow/append.js'
 import type { Step } from '../flow/flow.js'
 import { flowSession, type Exchange, type FlowSession } from '../flow/record.js'
 import { ActiveScenarios, Scenarios } from '../scenario/index.js'
+import { AREAS } from '../areas.js'
+import { customerPages } from '../http/html-page.js'
 import { ReachError } from './errors.js'
 import { HOP_BY_HOP } from './proxy.js'
 
@@ -87,7 +89,7 @@ function openFlowFile(path: string, head: ConstructorParameters<typeof FlowFile>
 
 export function startRecording(config: Config): Recorder {
   // the packs first: a pack that refuses the start leaves the file as it was
-  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles)))
+  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles)), customerPages(AREAS, (p) => p.replaysAsForm))
   const file = openFlowFile(config.recordFile!, {
     name: 'recorded session',
     description: `recorded through the sandbox's proxy from ${config.upstream}`,

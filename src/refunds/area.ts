@@ -8,7 +8,7 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
 import { REFUND_MSG } from './messages.js'
-import { REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
+import { REFUND, REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8), the card refund of docs/api.md 3.2 among them: a card refund is
@@ -16,6 +16,8 @@ import { REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
  */
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
   key: 'refunds',
+  tags: { refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
+  ledger: { [REFUND]: { describe: (ref, e) => (e.why ? `Refund ${ref} failed: ${e.why}` : `Refund ${ref} of ${e.of}`) } },
   collections: [REFUNDS_SPEC],
   build: (kit) => ({ refunds: new RefundService(kit, kit.preauth) }),
   routes: [

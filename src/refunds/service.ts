@@ -51,6 +51,9 @@ export interface Refund {
   completed_at: string | null
 }
 
+/** the ledger source of a refund's entries, declared by the refunds area (src/refunds/area.ts) */
+export const REFUND = 'refund'
+
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
   // the list's order (docs/behaviour.md 13.6)
@@ -176,7 +179,7 @@ export class RefundService extends OnEngine {
   #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at'>): Refund {
     const at = this.clocks.iso(ns)
     const { currency, payment_reference } = p.charge
-    this.ledger.post(ns, 'refund', o.reference, { direction: 'debit', amount, currency, available_at: at, created_at: at, of: payment_reference })
+    this.ledger.post(ns, REFUND, o.reference, { direction: 'debit', amount, currency, available_at: at, created_at: at, of: payment_reference })
     return {
       ...o,
       payment_reference: p.charge.payment_reference,
@@ -210,7 +213,7 @@ export class RefundService extends OnEngine {
     })
     if (outcome === 'failed') {
       const { amount, currency } = refund
-      this.ledger.post(ns, 'refund', reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
+      this.ledger.post(ns, REFUND, reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
     }
     this.events.record(ns, outcome === 'success' ? 'refund.success' : 'refund.failed', eventData(refund), { target: refund.webhook_url })

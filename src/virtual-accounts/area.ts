@@ -15,6 +15,7 @@ const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
 /** /merchant/api/v1/virtual-bank-account (docs/behaviour.md 13.3) */
 export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService }, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
+  tags: { 'virtual accounts': "Customers' permanent NGN bank accounts, their transfers, and the test environment's credit call" },
   collections: [
     VIRTUAL_ACCOUNTS_SPEC,
     VBA_TRANSFERS_SPEC,

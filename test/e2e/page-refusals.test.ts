@@ -42,9 +42,9 @@ interface Answer {
  * one answer: its head and as many bytes as its Content-Length says. The sandbox may answer before
  * the body is all sent.
  */
-function exchange(head: string, body: Buffer[] = []): Promise<Answer> {
+function exchange(head: string, body: Buffer[] = [], to = port): Promise<Answer> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = connect(to, '127.0.0.1')
     let got = Buffer.alloc(0)
     let done = false
     const finish = (answer: Answer) => {
@@ -101,6 +101,17 @@ describe('the hosted checkout page refuses in HTML (docs/behaviour.md 13.1.1)', 
     const res = await exchange(`POST ${payPath} HTTP/1.1\r\nHost: localhost\r\n${FORM_TYPE}Transfer-Encoding: chunked\r\n\r\nzz\r\naction=card\r\n0\r\n\r\n`)
     expectPage(res, 400, 'Malformed HTTP request')
     expect(res.headers.connection).toBe('close')
+  })
+
+  it('a body node cannot parse, sent to a fresh CLI as soon as its health answers (the areas, which declare the pages, may still be loading): a page', async () => {
+    const fresh = await startCli([])
+    try {
+      const res = await exchange(`POST /checkout/KPY-PI-NOTHING/pay HTTP/1.1\r\nHost: localhost\r\n${FORM_TYPE}Transfer-Encoding: chunked\r\n\r\nzz\r\n0\r\n\r\n`, [], Number(new URL(fresh.url).port))
+      expectPage(res, 400, 'Malformed HTTP request')
+    } finally {
+      fresh.child.kill('SIGTERM')
+      await fresh.exited
+    }
   })
 
   it('a method or path no route serves under /checkout/: 404, a page', async () => {
