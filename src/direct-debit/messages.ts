@@ -15,4 +15,17 @@ export const DD_MSG = {
   DEBIT_FAILED: 'Debit failed',
   END_DATE_PASSED: 'The end date has passed',
   seeded: (status: string) => `Seeded as ${status}`,
+  END_DATE_PAST: 'must not be in the past',
+  // the reasons an authorization's moves store (status_update_reason and its history)
+  APPROVED: 'Approved by the customer and the bank',
+  DECLINED: 'Declined by the customer',
+  SUSPENDED: 'Suspended by the merchant',
+  REACTIVATED: 'Reactivated by the merchant',
+  DEACTIVATED: 'Deactivated by the merchant',
+  HISTORY_SEEDED: 'seeded',
+  HISTORY_CREATED: 'created',
+  /** a debit's description */
+  debitDescription: (narration: string) => `Direct Debit: ${narration}`,
+  /** a debit's first history line: `amount` in major units */
+  debitOf: (amount: number, authorization: string) => `debit of ${amount} on ${authorization}`,
 } as const
