@@ -5,8 +5,7 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { MSG, invalid, notFound } from '../errors.js'
-import { SnapshotError } from '../store/snapshot.js'
+import { MSG, notFound } from '../errors.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { CONTROL_MSG } from './messages.js'
@@ -49,12 +48,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'post', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'restoreSnapshot', summary: "Replace the key's namespace with a snapshot (the body: a document GET /_sandbox/snapshot gave)",
       handler: async (c, deps) => {
         const ns = c.get('ns')
-        try {
-          deps.namespaces.restore(await readJsonObject(c, { asSent: true }), ns)
-        } catch (e) {
-          if (e instanceof SnapshotError) throw invalid(e.issues)
-          throw e
-        }
+        deps.namespaces.restore(await readJsonObject(c, { asSent: true }), ns)
         return ok(c, CONTROL_MSG.SNAPSHOT_RESTORED, { namespace: ns, clock: clockData(deps, ns) })
       },
     },
