@@ -2,6 +2,8 @@
 export const DD_MSG = {
   CREATED: 'Authorization created',
   moved: (past: string) => `Authorization ${past}`,
+  /** each move's word in `moved` */
+  PAST: { approve: 'approved', decline: 'declined', suspend: 'suspended', reactivate: 'reactivated', deactivate: 'deactivated' },
   AUTH_NOT_FOUND: 'Authorization not found',
   DUPLICATE_AUTH: 'Duplicate authorization reference',
   cannotMove: (move: string, status: string) => `Cannot ${move} an authorization whose status is ${status}`,
