@@ -153,7 +153,7 @@ Examples:
     .option('--key <key>', "the namespace's secret key", keysFromEnv().secretKey)
     .option('--output <file>', 'write the snapshot here instead of stdout')
     .option('--base-url <url>', 'the running sandbox (env: SANDBOX_URL)', clientFromEnv().baseUrl)
-    .option('--control-token <token>', "the sandbox's control token, when it is called beyond loopback (env: SANDBOX_CONTROL_TOKEN)", clientFromEnv().controlToken)
+    .option('--control-token <token>', `the sandbox's control token, when it is called beyond loopback (env: ${OPTIONS.controlToken.env})`, clientFromEnv().controlToken)
     .addHelpText('after', `\nExamples:\n  $ sandbox snapshot --key sk_test_ci --output test/fixtures/funded.snapshot.json\n  $ sandbox start --load test/fixtures/funded.snapshot.json`)
     .action(async (opts: { key: string; output?: string; baseUrl: string; controlToken?: string }) => {
       // a live key is never sent anywhere, not even to ask (docs/behaviour.md 0.10)
@@ -190,7 +190,7 @@ Examples:
   program
     .command('health')
     .description('exit 0 when a running sandbox answers its health check, else 1 (the container image\'s HEALTHCHECK)')
-    .option('--url <url>', 'the sandbox to ask (default: http://127.0.0.1 on SANDBOX_PORT, or SANDBOX_HOST when it is one address)')
+    .option('--url <url>', `the sandbox to ask (default: http://127.0.0.1 on ${OPTIONS.port.env}, or ${OPTIONS.host.env} when it is one address)`)
     .addHelpText('after', `\nExamples:\n  $ sandbox health\n  $ sandbox health --url http://127.0.0.1:4010`)
     .action(async (opts: { url?: string }) => {
       const { checkHealth } = await import('./health-check.js')

@@ -3,6 +3,7 @@ import type { Store } from './store/store.js'
 import type { CollectionSpec } from './store/collection.js'
 import { EPOCH_MS, NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
 import { isoAt } from './time.js'
+import { MSG, invalid } from './errors.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
@@ -46,6 +47,8 @@ export const CLOCK_META: Record<string, RecordFields> = { [CLOCK_KEY]: { offset_
 const RETRY_AFTER_UNDO = 1000
 /** setTimeout's largest delay; longer waits re-arm. */
 const MAX_DELAY = 2_147_000_000
+/** the last instant every timestamp can still be written as ISO 8601 (9999-12-31T23:59:59.999Z) */
+const MAX_TIME = 253_402_300_799_999
 
 export class Clocks {
   readonly #store: Store
@@ -215,6 +218,26 @@ export class Clocks {
   advanceTo(ns: string, target: number): void {
     const start = this.now(ns)
     this.#advance(ns, start, Math.max(target, start))
+  }
+
+  /**
+   * The control API's move (docs/behaviour.md 9): by `seconds`, or to `to` (ISO 8601 or ms since
+   * the epoch), one of them; refuses, moving nothing, a target that cannot be read, one behind the
+   * namespace's time, and any past the year 9999.
+   */
+  advance(ns: string, step: { seconds?: number; to?: string | number }): void {
+    const now = this.now(ns)
+    if (step.seconds !== undefined) {
+      if (now + step.seconds * 1000 > MAX_TIME) throw invalid({ seconds: MSG.CLOCK_SECONDS_PAST_9999 })
+      // by exactly this much: the offset grows by the seconds given, whatever time the call takes
+      this.advanceBy(ns, Math.round(step.seconds * 1000))
+      return
+    }
+    const target = typeof step.to === 'number' ? step.to : Date.parse(step.to!)
+    if (!Number.isFinite(target)) throw invalid({ to: MSG.CLOCK_TARGET_NOT_A_TIME })
+    if (target < now) throw invalid({ to: MSG.clockTargetBefore(isoAt(now)) })
+    if (target > MAX_TIME) throw invalid({ to: MSG.CLOCK_TARGET_PAST_9999 })
+    this.advanceTo(ns, target)
   }
 
   /** Moves the clock forward by exactly `ms`. */

@@ -6,6 +6,9 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
  * (docs/architecture.md, "Services are free of Hono"). Only the app's error handler
  * (errorEnvelope in http/envelope.ts) writes the JSON of a refusal.
  */
+/** the history line of a step a control call finished (docs/behaviour.md 9) */
+const BY_CONTROL_CALL = 'completed by control call'
+
 export const MSG = {
   // docs/api.md 7.2
   INVALID_REQUEST: 'Invalid request data',
@@ -53,6 +56,21 @@ export const MSG = {
   /** docs/behaviour.md 13.4: `limit` formatted, `NGN 50,000,000,000,000.00` */
   intakeLimit: (limit: string) => `Amount refused: a namespace takes in at most ${limit} per currency until it is reset`,
   UNRESOLVABLE_ACCOUNT: 'Unable to resolve bank account.',
+  /** docs/behaviour.md 1: `why` says which limit (NamespaceLimitError) */
+  namespaceLimit: (why: string) => `Namespace limit reached: ${why}; restart the sandbox or reuse a key`,
+  // the history lines several channels write on a charge (docs/behaviour.md 7.5)
+  NOTE_PASSED: 'passed',
+  NOTE_RESENT: 'resent',
+  BY_CONTROL_CALL,
+  byControlCall: (outcome: string) => `${BY_CONTROL_CALL}: ${outcome}`,
+  // docs/behaviour.md 9: the engine's refusals of a control call (Clocks.advance, WebhookDelivery.resendNow)
+  CLOCK_SECONDS_PAST_9999: 'would move the clock past the year 9999',
+  CLOCK_TARGET_NOT_A_TIME: 'must be an ISO 8601 timestamp or milliseconds since the epoch',
+  /** `now` as ISO 8601 */
+  clockTargetBefore: (now: string) => `must not be before the namespace's current time (${now}): the clock never moves backwards`,
+  CLOCK_TARGET_PAST_9999: 'must not be past the year 9999',
+  EVENT_NOT_FOUND: 'Event not found',
+  NO_WEBHOOK_URL: 'No webhook URL is set: PUT /_sandbox/webhook-url first',
 } as const
 
 /** docs/api.md 7.4: the failure text of a failed payment attempt. */

@@ -1,3 +1,4 @@
+import { invalid } from './errors.js'
 import { CLOCK_KEY, CLOCK_META, type Clocks } from './clock.js'
 import { RANDOM_META } from './random.js'
 import type { Config, Merchant } from './config.js'
@@ -141,11 +142,16 @@ export class Namespaces {
 
   /**
    * Replaces the namespace `key` (the snapshot's own when absent) with a snapshot's document
-   * (docs/behaviour.md 0.10), or throws SnapshotError naming each bad field and changes nothing.
+   * (docs/behaviour.md 0.10, POST /_sandbox/snapshot), or refuses it with 400 naming each bad
+   * field and changes nothing.
    */
   restore(raw: unknown, key?: string): Frozen<NsMeta> {
-    const snap = this.#store.readSnapshot(raw)
-    return this.restoreAll([{ snap, key }])[0]
+    try {
+      return this.restoreAll([{ snap: this.#store.readSnapshot(raw), key }])[0]
+    } catch (e) {
+      if (e instanceof SnapshotError) throw invalid(e.issues)
+      throw e
+    }
   }
 
   /**

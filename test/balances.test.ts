@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile } from './helpers.js'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, SECRET, tempFile } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const OPENING = { pending_balance: 0, available_balance: 5_000_000 }
@@ -37,6 +37,34 @@ describe('GET /balances (docs/behaviour.md 13.4)', () => {
     const sb = await sandbox()
     expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })).status).toBe(200)
     expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.KES).toEqual({ pending_balance: 0, available_balance: 0 })
+  })
+})
+
+describe("the dashboard's balances panel (docs/behaviour.md 9)", () => {
+  it('shows what GET /balances and GET /balances/history answer, to the minor unit', async () => {
+    const sb = await sandbox({ frozen: true })
+    await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
+    const bt = ref('bt')
+    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'a@b.co' } })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 120 })
+    await sb.call('POST', '/_sandbox/balances/fund', { currency: 'KES', amount: 0.01 })
+    const page = String((await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })).body)
+    const row = (currency: string) => page.split(`<tr data-currency="${currency}">`)[1].split('</tr>')[0]
+    expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual({ pending_balance: 984.95, available_balance: 5_001_475.81 })
+    expect(row('NGN')).toContain('NGN 5,001,475.81')
+    expect(row('NGN')).toContain('NGN 984.95')
+    expect(row('KES')).toContain('KES 5,000,000.01')
+    const [funded, transfer] = (await sb.call('GET', '/merchant/api/v1/balances/history')).body.data.history
+    const history = page.split('id="balance-history"')[1].split('</table>')[0].split('<tr data-pointer=').slice(1)
+    expect(history[0]).toContain(`"${funded.pointer}"`)
+    expect(history[0]).toContain('+KES 0.01')
+    expect(history[0]).toContain('KES 5,000,000.01')
+    expect(history[0]).toContain(funded.date_created)
+    expect(history[1]).toContain(`"${transfer.pointer}"`)
+    expect(transfer.pointer).toBe(`payin:${bt}:0`)
+    expect(history[1]).toContain('+NGN 1,475.81')
+    expect(history[1]).toContain('NGN 5,001,475.81')
+    expect(history[1]).toContain(`Payment ${bt}`)
   })
 })
 

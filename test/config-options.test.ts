@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../src/cli.js'
-import { OPTIONS, type AnyOption } from '../src/config-options.js'
+import { LIVE_KEY_ENV, OPTIONS, type AnyOption } from '../src/config-options.js'
 import { ConfigError, resolveConfig } from '../src/config.js'
 
 /**
@@ -51,6 +51,17 @@ describe('the option table, the flags of sandbox start and docs/behaviour.md 0.2
       expect(help).toContain(`env: ${o.env}`)
       if (o.reader.default !== undefined && o.reader.kind !== 'switch') expect(help).toContain(`default: ${o.reader.default}`)
     }
+  })
+
+  it("names, in every command's help, only variables the option table declares (or the client's SANDBOX_URL and the live keys' KORAPAY_*)", () => {
+    const program = buildProgram()
+    const known = new Set<string>([...options.map((o) => o.env), 'SANDBOX_URL', ...Object.values(LIVE_KEY_ENV)])
+    const texts = [program, ...program.commands].flatMap((c) => [c.description(), c.helpInformation(), ...c.options.map((o) => o.description)])
+    const named = new Set(texts.flatMap((t) => [...t.matchAll(/\b(?:SANDBOX|KORAPAY)_[A-Z_]+\b/g)].map((m) => m[0])))
+    // sandbox snapshot and sandbox health name theirs
+    expect(named).toContain(OPTIONS.controlToken.env)
+    expect(named).toContain(OPTIONS.port.env)
+    expect([...named].filter((v) => !known.has(v))).toEqual([])
   })
 
   it('lets commander read no environment variable: config.ts reads them all (docs/architecture.md)', () => {

@@ -661,3 +661,56 @@ describe('the envelope', () => {
     }
   })
 })
+
+describe('the refusals the engine decides for the control API, exact (docs/behaviour.md 9)', () => {
+  it('POST /_sandbox/clock/advance: a target past the year 9999, behind the clock or no time at all', async () => {
+    const sb = await sandbox()
+    const refused = async (body: object) => {
+      const res = await sb.call('POST', '/_sandbox/clock/advance', body)
+      expect(res.status).toBe(400)
+      expect(res.body.message).toBe('Invalid request data')
+      return res.body.data
+    }
+    expect(await refused({ to: 'tomorrow' })).toEqual({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
+    expect(await refused({ to: 253_402_300_800_000 })).toEqual({ to: 'must not be past the year 9999' })
+    expect((await refused({ to: '2001-01-01T00:00:00Z' })).to).toMatch(/^must not be before the namespace's current time \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\): the clock never moves backwards$/)
+    expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(0)
+    expect((await sb.call('POST', '/_sandbox/clock/advance', { to: '9999-12-31T00:00:00.000Z' })).status).toBe(200)
+    const offset = (await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms
+    expect(await refused({ seconds: 2 * 86_400 })).toEqual({ seconds: 'would move the clock past the year 9999' })
+    expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(offset)
+  })
+
+  it('POST /_sandbox/scenarios: each issue of a bad pack under its entry path, and nothing added', async () => {
+    const sb = await sandbox()
+    const res = await sb.call('POST', '/_sandbox/scenarios', { cards: [{ number: '1' }] })
+    expect(res.status).toBe(400)
+    expect(res.body.message).toBe('Invalid request data')
+    expect(res.body.data).toMatchObject({ 'cards.0.number': 'must be 12-19 digits', 'cards.0.cvv': 'is required' })
+    expect((await sb.call('GET', '/_sandbox/scenarios')).body.data.cards.some((c: any) => c.number === '1')).toBe(false)
+  })
+
+  it('POST /_sandbox/events/:id/resend: 404 for no such event, 400 with no URL, and "Event delivery failed" when nothing answers', async () => {
+    const sb = await sandbox()
+    const gone = await sb.call('POST', '/_sandbox/events/evt_nope/resend')
+    expect([gone.status, gone.body.message, gone.body.data]).toEqual([404, 'Event not found', null])
+    const p = cardPayload('4084127883172787')
+    await sb.charge(p)
+    const [event] = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    const noUrl = await sb.call('POST', `/_sandbox/events/${event.id}/resend`)
+    expect([noUrl.status, noUrl.body.message]).toEqual([400, 'No webhook URL is set: PUT /_sandbox/webhook-url first'])
+    // a port that was just let go: nothing listens on it
+    const { createServer } = await import('node:http')
+    const server = createServer()
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+    const port = (server.address() as { port: number }).port
+    await new Promise((r) => server.close(r))
+    await sb.call('PUT', '/_sandbox/webhook-url', { url: `http://127.0.0.1:${port}/hook` })
+    const failed = await sb.call('POST', `/_sandbox/events/${event.id}/resend`)
+    expect(failed.status).toBe(200)
+    expect(failed.body.message).toBe('Event delivery failed')
+    expect(failed.body.data.attempt).toMatchObject({ error: 'connection refused' })
+    expect(failed.body.data.event).not.toHaveProperty('seq')
+    expect(failed.body.data.event.attempts).toHaveLength(1)
+  })
+})

@@ -44,11 +44,12 @@ export function cardPayload(number: string, overrides: Record<string, unknown> =
 }
 
 /**
- * The environment a test's config reads: only the SANDBOX_* tuning variables of this process (not
- * its keys, ports or files), so a run may try the suite with other sizes.
+ * The environment a test's config reads: only the store's sizes of this process (not its keys,
+ * ports or files), so a run may try the suite with other sizes. Not the answer
+ * cache's switch, SANDBOX_QUERY_CACHE: a setting for users and the bench, which no test sets.
  */
 const TUNING_ENV: NodeJS.ProcessEnv = {}
-for (const name of ['SANDBOX_QUERY_CACHE', 'SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) TUNING_ENV[name] = process.env[name]
+for (const name of ['SANDBOX_HOT_RECORDS', 'SANDBOX_COLD_BLOCK']) if (process.env[name] !== undefined) TUNING_ENV[name] = process.env[name]
 
 /** The store's hot-set and block sizes as the config gives them to it (see TUNING_ENV). */
 export const STORE_LIMITS = (({ hotRecords, coldBlock }) => ({ hotRecords, coldBlock }))(resolveConfig({}, TUNING_ENV))

@@ -1,6 +1,6 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { FAILURE_MESSAGES_7_4 } from '../src/errors.js'
+import { ApiError, FAILURE_MESSAGES_7_4 } from '../src/errors.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
 import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
 
@@ -539,7 +539,15 @@ describe('control API: scenarios', () => {
   it('Scenarios.addPack refuses a bad pack without storing it', async () => {
     const store = await openStore()
     const s = Scenarios.load([], store)
-    expect(() => s.addPack('ns', { cards: [{ number: '1' }] })).toThrow(PackError)
+    let err: unknown
+    try {
+      s.addPack('ns', { cards: [{ number: '1' }] })
+    } catch (e) {
+      err = e
+    }
+    expect(err).toBeInstanceOf(ApiError)
+    expect((err as ApiError).status).toBe(400)
+    expect((err as ApiError).data).toMatchObject({ 'cards.0.number': 'must be 12-19 digits', 'cards.0.cvv': 'is required' })
     expect(store.col('ns', 'packs').size).toBe(0)
     expect(s.forNs('ns')).toBe(s.baseView)
   })

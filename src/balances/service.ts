@@ -1,4 +1,4 @@
-import { BALANCE_CURRENCIES, type Entry, type Ledger } from '../charges/ledger.js'
+import { BALANCE_CURRENCIES, type Balances, type Entry, type Ledger } from '../charges/ledger.js'
 import type { HistoryRow } from '../charges/ledger-history.js'
 import { newTransactionReference } from '../charges/lifecycle.js'
 import type { Clocks } from '../clock.js'
@@ -38,6 +38,12 @@ export interface HistoryItem {
 
 export type HistoryQuery = ListQuery & { direction?: Entry['direction'] }
 
+/** A page of the balance history as the ledger holds it: each row (minor units) with its entry described. */
+export interface HistoryPage {
+  has_more: boolean
+  rows: { row: HistoryRow; entry: Entry }[]
+}
+
 export class BalanceService {
   constructor(
     private readonly clocks: Clocks,
@@ -45,10 +51,15 @@ export class BalanceService {
     private readonly ledger: Ledger,
   ) {}
 
+  /** The balances now, by upper-case currency, in minor units (what the dashboard shows). */
+  held(ns: string): Balances {
+    return this.ledger.balances(ns, this.clocks.now(ns))
+  }
+
   /** GET /balances: by upper-case currency, major units (USD with its issuing balance, always 0 here). */
   balances(ns: string): Record<string, Balance> {
     const out: Record<string, Balance> = {}
-    for (const [currency, held] of Object.entries(this.ledger.balances(ns, this.clocks.now(ns)))) {
+    for (const [currency, held] of Object.entries(this.held(ns))) {
       out[currency] = { pending_balance: toMajor(held.pending), available_balance: toMajor(held.available) }
       if (currency === 'USD') out[currency].issuing_balance = 0
     }
@@ -67,9 +78,15 @@ export class BalanceService {
    * page reads its own rows only (ledger-history.ts).
    */
   history(ns: string, q: HistoryQuery): { has_more: boolean; history: HistoryItem[] } {
+    const page = this.historyPage(ns, q)
+    return { has_more: page.has_more, history: page.rows.map(({ row, entry }) => historyItem(row, entry)) }
+  }
+
+  /** The same page in minor units, each row with its entry (what the dashboard shows). */
+  historyPage(ns: string, q: HistoryQuery): HistoryPage {
     const rows = this.ledger.history(ns, this.clocks.now(ns))
     const page = orderedPage(rows, q, (r) => (!q.currency || r.currency === q.currency) && (!q.direction || r.direction === q.direction))
-    return { has_more: page.has_more, history: page.items.map((r) => historyItem(r, this.ledger.entryOf(ns, r))) }
+    return { has_more: page.has_more, rows: page.items.map((row) => ({ row, entry: this.ledger.entryOf(ns, row) })) }
   }
 }
 

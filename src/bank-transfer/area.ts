@@ -40,7 +40,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
       settlesAtOnce: true,
       ...servedBy(bankTransfer),
-      attemptLine: (charge) => `Bank transfer to ${charge.bank_account.account_number}`,
+      attemptLine: (charge) => TRANSFER_MSG.attempt(charge.bank_account.account_number),
       instrument: transferLines,
       waiting: 'a transfer',
     })

@@ -99,7 +99,7 @@ export class BankTransferService extends OnEngine {
 
   /** A new charge with its temporary account, processing until a transfer arrives. */
   create(ns: string, o: NewTransfer): BankTransferCharge {
-    const base = this.#charges.create(ns, requested(o, o.narration ?? null, TRANSFER_MSG.WAITING, 'temporary account issued', o.parent))
+    const base = this.#charges.create(ns, requested(o, o.narration ?? null, TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
     const bears = o.merchant_bears_cost ?? false
     const active = this.scenarios.forNs(ns)
     const settings = active.settings
@@ -173,7 +173,7 @@ export class BankTransferService extends OnEngine {
   complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<BankTransferCharge> {
     const charge = this.#charges.pending(ns, reference)
     if (outcome === 'success') return this.#arrive(ns, charge, charge.amount_expected)
-    this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, 'completed by control call')
+    this.#charges.fail(ns, charge, message ?? MSG.TRY_AGAIN, MSG.BY_CONTROL_CALL)
     return this.#charges.save(ns, charge)
   }
 
@@ -243,7 +243,7 @@ export class BankTransferService extends OnEngine {
       reversal: returned ? { status: 'success', amount: returned, destination: 'customer', currency: charge.currency } : null,
     })
     charge.amount_paid = amount
-    this.#charges.note(ns, charge, 'transfer', `${toDecimalString(amount)} arrived (${event})${returned ? `, ${toDecimalString(returned)} returned` : ''}`)
+    this.#charges.note(ns, charge, 'transfer', TRANSFER_MSG.arrived(toDecimalString(amount), event, returned ? toDecimalString(returned) : null))
     if (event === 'underpayment' && !acceptAll) {
       charge.updated_at = this.clocks.iso(ns)
     } else {

@@ -63,7 +63,7 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
   const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
   if (!isJsonObject(payload)) {
     journalDecrypted(maskSecrets(payload))
-    throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: 'must decrypt to a JSON object' })
+    throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: CARD_MSG.NOT_AN_OBJECT })
   }
   // the usual payload is taken by the quick path; anything else, and every error, is zod's
   const quick = quickCardCharge(payload, allowZero, underscores)
@@ -123,7 +123,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       queryExtras: (ns, charge) => ({ card: charge.card, ...preauth.queryExtras(ns, charge) }),
       complete: (ns, tx, outcome, message) => cards.complete(ns, tx, outcome, message),
       // masked as first six****last four
-      attemptLine: ({ card }) => `Card ${card.card_type.toUpperCase()} •••• ${card.last_four}`,
+      attemptLine: ({ card }) => CARD_MSG.attempt(card.card_type, card.last_four),
       instrument: ({ card }) => [`${card.card_type} ${card.first_six}****${card.last_four}`],
     })
     return { cards, preauth, threeDs: threeDsPage({ store, namespaces, cards }) }

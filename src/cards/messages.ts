@@ -1,4 +1,5 @@
 import type { CardStep } from '../scenario/schema.js'
+import { MSG } from '../errors.js'
 
 /** The texts of the card area alone: its charges, their steps, pre-authorizations (docs/behaviour.md 3-4). */
 export const CARD_MSG = {
@@ -6,6 +7,23 @@ export const CARD_MSG = {
   DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
   CHARGED: 'Card charged successfully',
   IN_PROGRESS: 'Charge in progress',
+  /** a charge's description when the request gives none */
+  DESCRIPTION: 'Card payment',
+  // field refusals of a charge
+  NOT_LUHN: 'is not a valid card number',
+  CARD_EXPIRED: 'the card has expired',
+  NOT_AN_OBJECT: 'must decrypt to a JSON object',
+  currencyMustBe: (currency: string) => `must be ${currency}`,
+  // its history lines and the checkout page's line for an attempt
+  PIN_UP_FRONT: 'PIN (up front)',
+  THREE_DS_APPROVED: 'approved',
+  PIN_PASSED_UP_FRONT: 'passed (up front)',
+  /** the scenario label (the first history line) of a card no pack lists */
+  ANY_OTHER_CARD: 'any other card: success, no authentication',
+  stepRequired: (step: string) => `is required: the pending step is ${step}`,
+  notExpectedAt: (step: string) => `is not expected at the ${step} step`,
+  stepByControlCall: (step: string) => `${step} (${MSG.BY_CONTROL_CALL})`,
+  attempt: (cardType: string, lastFour: string) => `Card ${cardType.toUpperCase()} •••• ${lastFour}`,
   /** what the response asks for at each step */
   STEP_PROMPT: {
     PIN: 'Card PIN required',

@@ -365,7 +365,7 @@ export class PreauthService extends OnEngine {
   }
 
   #currency(parent: Frozen<CardCharge>, currency: string): void {
-    if (currency !== parent.currency) throw badRequest(CARD_MSG.CURRENCY_MISMATCH, { currency: `must be ${parent.currency}` })
+    if (currency !== parent.currency) throw badRequest(CARD_MSG.CURRENCY_MISMATCH, { currency: CARD_MSG.currencyMustBe(parent.currency) })
   }
 
   /** A new operation's transaction reference must be new in the namespace. */

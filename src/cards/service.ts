@@ -31,7 +31,7 @@ function defaultScenario(number: string, scheme: CardScenario['scheme']): CardSc
     expiry_year: '',
     steps: [],
     outcome: 'success',
-    label: 'any other card: success, no authentication',
+    label: CARD_MSG.ANY_OTHER_CARD,
   }
 }
 
@@ -79,10 +79,10 @@ export class CardService extends OnEngine {
     const listed = scenarios.card(pan)
     const scheme = listed?.scheme ?? detectScheme(pan)
     if (!scheme) throw badRequest(CARD_MSG.NOT_SUPPORTED)
-    if (!listed && !luhnValid(pan)) throw invalid({ 'card.number': 'is not a valid card number' })
+    if (!listed && !luhnValid(pan)) throw invalid({ 'card.number': CARD_MSG.NOT_LUHN })
     this.#checkExpiry(ns, input.card.expiry_month, input.card.expiry_year)
     const scenario = listed ?? defaultScenario(pan, scheme)
-    const base = this.#charges.create(ns, requested(input, input.description ?? 'Card payment', CARD_MSG.IN_PROGRESS, scenario.label, parent))
+    const base = this.#charges.create(ns, requested(input, input.description ?? CARD_MSG.DESCRIPTION, CARD_MSG.IN_PROGRESS, scenario.label, parent))
     const settings = scenarios.settings
     const expect: CardCharge['expect'] = {}
     if (scenario.steps.includes('PIN')) expect.pin = sha256(scenario.pin ?? settings.pin)
@@ -102,8 +102,8 @@ export class CardService extends OnEngine {
     // docs/behaviour.md 3: a PIN sent up front consumes the PIN step
     if (input.card.pin !== undefined && charge.pending_steps.includes('PIN')) {
       charge.pending_steps = charge.pending_steps.filter((s) => s !== 'PIN')
-      if (sha256(input.card.pin) !== expect.pin) this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN (up front)')
-      else charge.history.push({ at: charge.created_at, step: 'PIN', result: 'passed (up front)' })
+      if (sha256(input.card.pin) !== expect.pin) this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, CARD_MSG.PIN_UP_FRONT)
+      else charge.history.push({ at: charge.created_at, step: 'PIN', result: CARD_MSG.PIN_PASSED_UP_FRONT })
     }
     if (charge.status === 'processing') this.#charges.advance(ns, charge)
     this.#charges.save(ns, charge)
@@ -120,8 +120,8 @@ export class CardService extends OnEngine {
     if (auth[expected] === undefined) {
       const sent = (Object.keys(auth) as AuthField[]).find((k) => auth[k] !== undefined) ?? 'authorization'
       throw invalid({
-        [`authorization.${expected}`]: `is required: the pending step is ${step}`,
-        ...(sent !== expected ? { [`authorization.${sent}`]: `is not expected at the ${step} step` } : {}),
+        [`authorization.${expected}`]: CARD_MSG.stepRequired(step!),
+        ...(sent !== expected ? { [`authorization.${sent}`]: CARD_MSG.notExpectedAt(step!) } : {}),
       })
     }
     const now = this.clocks.iso(ns)
@@ -130,7 +130,7 @@ export class CardService extends OnEngine {
     } else if (step === 'OTP' && sha256(auth.otp!) !== charge.expect.otp) {
       this.#charges.fail(ns, charge, FAILURE.OTP_INVALID, 'OTP')
     } else {
-      this.#charges.pass(ns, charge, step!, 'passed')
+      this.#charges.pass(ns, charge, step!, MSG.NOTE_PASSED)
     }
     charge.updated_at = now
     this.#charges.save(ns, charge)
@@ -146,7 +146,7 @@ export class CardService extends OnEngine {
   decide3ds(ns: string, transactionReference: string, decision: 'approve' | 'decline'): CardCharge {
     const charge = this.#charges.current(ns, transactionReference, '3DS', MSG.AUTH_NOT_REQUIRED)
     if (decision === 'decline') this.#charges.fail(ns, charge, FAILURE.THREE_DS_DECLINED, '3DS')
-    else this.#charges.pass(ns, charge, '3DS', 'approved')
+    else this.#charges.pass(ns, charge, '3DS', CARD_MSG.THREE_DS_APPROVED)
     this.#charges.save(ns, charge)
     return charge
   }
@@ -157,9 +157,9 @@ export class CardService extends OnEngine {
     const step = charge.pending_steps[0] ?? 'processing'
     charge.pending_steps = []
     if (outcome === 'failed') {
-      this.#charges.fail(ns, charge, message ?? (step === '3DS' ? FAILURE.THREE_DS_DECLINED : FAILURE.TRY_AGAIN), `${step} (completed by control call)`)
+      this.#charges.fail(ns, charge, message ?? (step === '3DS' ? FAILURE.THREE_DS_DECLINED : FAILURE.TRY_AGAIN), CARD_MSG.stepByControlCall(step))
     } else {
-      this.#charges.note(ns, charge, step, 'completed by control call')
+      this.#charges.note(ns, charge, step, MSG.BY_CONTROL_CALL)
       this.#charges.succeed(ns, charge)
     }
     this.#charges.save(ns, charge)
@@ -212,7 +212,7 @@ export class CardService extends OnEngine {
     const now = new Date(this.clocks.now(ns))
     const cy = now.getUTCFullYear()
     const cm = now.getUTCMonth() + 1
-    if (y < cy || (y === cy && Number(month) < cm)) throw invalid({ 'card.expiry_year': 'the card has expired' })
+    if (y < cy || (y === cy && Number(month) < cm)) throw invalid({ 'card.expiry_year': CARD_MSG.CARD_EXPIRED })
   }
 }
 

@@ -322,7 +322,7 @@ export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   /** The OTP (or other code) of the current step sent again: a history line, nothing else changes. */
   resend(ns: string, reference: string, step: C['pending_steps'][number], notPending: string): C {
     const charge = this.current(ns, reference, step, notPending)
-    this.note(ns, charge, step, 'resent')
+    this.note(ns, charge, step, MSG.NOTE_RESENT)
     this.save(ns, charge)
     return charge
   }

@@ -10,4 +10,16 @@ export const CHECKOUT_MSG = {
   NO_ATTEMPT: 'No payment attempt is in progress',
   CHECKOUT_CANCELLED: 'Checkout cancelled',
   ended: (status: string) => `Checkout ${status}`,
+  /** its first history line */
+  INITIALIZED: 'checkout initialized',
+  // its history lines about its attempts (`tx`: the attempt's transaction reference)
+  attemptStarted: (label: string, tx: string, status: string) => `${label} attempt ${tx}: ${status}`,
+  attemptSucceeded: (tx: string) => `${tx} succeeded`,
+  attemptEnded: (tx: string, status: string, message: string) => `${tx} ${status}: ${message}`,
+  attemptAfterEnd: (tx: string, status: string) => `${tx} ${status} after the checkout ended`,
+  transferStopped: (tx: string) => `${tx}: no transfer arrives by itself now that the checkout ended`,
+  // the customer's stand-in (pay.ts) when the packs hold no test value for the outcome asked
+  noTestCard: (want: string) => `no test card of the active packs ends as ${want}: give one`,
+  noTestBank: (currency: string, want: string) => `no bank of the active packs in ${currency} ends as ${want}: give one`,
+  noTestWallet: (currency: string, want: string) => `no test wallet of the active packs in ${currency} ends as ${want}: give one`,
 } as const

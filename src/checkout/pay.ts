@@ -3,6 +3,7 @@ import { invalid } from '../errors.js'
 import type { Frozen } from '../store/frozen.js'
 import type { CheckoutCard, ControlPayInput } from './schemas.js'
 import type { CheckoutCharge, CheckoutService } from './service.js'
+import { CHECKOUT_MSG } from './messages.js'
 
 /**
  * POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1): pays a checkout as a customer
@@ -62,7 +63,7 @@ export function pickTestWallet<W extends { outcome: string; currency: string }>(
 /** The pack's first card that ends as `want` (without steps when there is one), with its details. */
 function testCard(scenarios: Scenarios, ns: string, want: 'success' | 'failed'): CheckoutCard {
   const pick = pickTestCard(scenarios.forNs(ns).cards.values(), want)
-  if (!pick) throw invalid({ card: `no test card of the active packs ends as ${want}: give one` })
+  if (!pick) throw invalid({ card: CHECKOUT_MSG.noTestCard(want) })
   return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
 }
 
@@ -73,13 +74,13 @@ export function pickTestBank<B extends { outcome: string; currency: string }>(ba
 
 function testBank(scenarios: Scenarios, ns: string, currency: string, want: 'success' | 'failed'): string {
   const pick = pickTestBank(scenarios.forNs(ns).banks.values(), currency, want)
-  if (!pick) throw invalid({ bank_code: `no bank of the active packs in ${currency} ends as ${want}: give one` })
+  if (!pick) throw invalid({ bank_code: CHECKOUT_MSG.noTestBank(currency, want) })
   return pick.bank_code
 }
 
 /** The pack's first wallet of the currency that ends as `want`. */
 function testWallet(scenarios: Scenarios, ns: string, currency: string, want: 'success' | 'failed'): string {
   const pick = pickTestWallet(scenarios.forNs(ns).wallets.values(), currency, want)
-  if (!pick) throw invalid({ mobile_money: `no test wallet of the active packs in ${currency} ends as ${want}: give one` })
+  if (!pick) throw invalid({ mobile_money: CHECKOUT_MSG.noTestWallet(currency, want) })
   return pick.number
 }

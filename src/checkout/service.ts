@@ -75,7 +75,7 @@ export class CheckoutService extends OnEngine {
 
   /** POST /charges/initialize */
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
-    const base = this.#charges.create(ns, requested(input, input.narration ?? null, CHECKOUT_MSG.PENDING, 'checkout initialized'))
+    const base = this.#charges.create(ns, requested(input, input.narration ?? null, CHECKOUT_MSG.PENDING, CHECKOUT_MSG.INITIALIZED))
     const offered = offeredChannels(input.currency, input.channels, input.default_channel)
     const due = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
     const charge: CheckoutCharge = Object.assign(base, {
@@ -274,7 +274,7 @@ export class CheckoutService extends OnEngine {
     if (c.current === child.transaction_reference) c.current = null
     if (!isOpen(c)) {
       // paid after the checkout ended (a transfer arriving late): kept, the checkout stays as it is
-      this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} ${child.status} after the checkout ended`)
+      this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.attemptAfterEnd(child.transaction_reference, child.status))
       this.#charges.save(ns, c)
       return
     }
@@ -286,12 +286,12 @@ export class CheckoutService extends OnEngine {
       const money = this.kinds.money(ns, child)
       c.amount_paid = money.paid
       c.cost_borne = money.paid - money.refundable
-      this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} succeeded`)
+      this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.attemptSucceeded(child.transaction_reference))
       this.#charges.succeed(ns, c)
     } else {
       c.response_message = child.failure_message ?? child.response_message
       c.updated_at = this.clocks.iso(ns)
-      this.#charges.note(ns, c, 'attempt', `${child.transaction_reference} ${child.status}: ${c.response_message}`)
+      this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.attemptEnded(child.transaction_reference, child.status, c.response_message))
     }
     this.#charges.save(ns, c)
   }
@@ -345,7 +345,7 @@ export class CheckoutService extends OnEngine {
       fresh.response_message = CHECKOUT_MSG.IN_PROGRESS
     }
     fresh.updated_at = this.clocks.iso(ns)
-    this.#charges.note(ns, fresh, 'attempt', `${this.kinds.of(child.kind).label} attempt ${child.transaction_reference}: ${child.status}`)
+    this.#charges.note(ns, fresh, 'attempt', CHECKOUT_MSG.attemptStarted(this.kinds.of(child.kind).label, child.transaction_reference, child.status))
   }
 
   /** `<checkout's transaction reference>-<n>`: the payment reference of its n-th attempt */
@@ -370,7 +370,7 @@ export class CheckoutService extends OnEngine {
       const line = c.attempts.find((l) => l.reference === a.transaction_reference)
       if (a.kind !== 'bank_transfer' || line?.status !== 'processing' || !a.auto_timer) continue
       this.store.col<BankTransferCharge>(ns, CHARGES).update(a.transaction_reference, (draft) => this.bankTransfer.stopAutoComplete(ns, draft))
-      this.#charges.note(ns, c, 'attempt', `${a.transaction_reference}: no transfer arrives by itself now that the checkout ended`)
+      this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.transferStopped(a.transaction_reference))
     }
   }
 }

@@ -5,9 +5,7 @@ import type { Kit } from '../charges/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { MSG, badRequest, invalid, notFound } from '../errors.js'
-import { PackError } from '../scenario/index.js'
-import { SnapshotError } from '../store/snapshot.js'
+import { MSG, notFound } from '../errors.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { customerPages } from '../http/html-page.js'
@@ -52,12 +50,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'post', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'restoreSnapshot', summary: "Replace the key's namespace with a snapshot (the body: a document GET /_sandbox/snapshot gave)",
       handler: async (c, deps) => {
         const ns = c.get('ns')
-        try {
-          deps.namespaces.restore(await readJsonObject(c, { asSent: true }), ns)
-        } catch (e) {
-          if (e instanceof SnapshotError) throw invalid(e.issues)
-          throw e
-        }
+        deps.namespaces.restore(await readJsonObject(c, { asSent: true }), ns)
         return ok(c, CONTROL_MSG.SNAPSHOT_RESTORED, { namespace: ns, clock: clockData(deps, ns) })
       },
     },
@@ -69,21 +62,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'post', path: '/_sandbox/clock/advance', access: 'control', tag: 'control', operationId: 'advanceClock', summary: 'Move the namespace clock forward; everything due fires in order', body: { name: 'ClockAdvanceRequest', schema: advanceSchema },
       handler: async (c, deps) => {
         const ns = c.get('ns')
-        const body = validate(advanceSchema, await readJsonObject(c))
-        const now = deps.clocks.now(ns)
-        // the last instant every timestamp can still be written as ISO 8601 (9999-12-31T23:59:59.999Z)
-        const MAX_TIME = 253_402_300_799_999
-        if (body.seconds !== undefined && now + body.seconds * 1000 > MAX_TIME) throw invalid({ seconds: 'would move the clock past the year 9999' })
-        if (body.seconds !== undefined) {
-          // by exactly this much: the offset grows by the seconds given, whatever time the call takes
-          deps.clocks.advanceBy(ns, Math.round(body.seconds * 1000))
-        } else {
-          const target = typeof body.to === 'number' ? body.to : Date.parse(body.to!)
-          if (!Number.isFinite(target)) throw invalid({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
-          if (target < now) throw invalid({ to: `must not be before the namespace's current time (${isoAt(now)}): the clock never moves backwards` })
-          if (target > MAX_TIME) throw invalid({ to: 'must not be past the year 9999' })
-          deps.clocks.advanceTo(ns, target)
-        }
+        deps.clocks.advance(ns, validate(advanceSchema, await readJsonObject(c)))
         return ok(c, CONTROL_MSG.CLOCK_ADVANCED, clockData(deps, ns))
       },
     },
@@ -103,19 +82,8 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
     {
       method: 'post', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'addScenarioPack', summary: 'Add a scenario pack to this namespace (wins over the files)', body: { name: 'ScenarioPack', schema: packSchema },
       handler: async (c, deps) => {
-        const body = await readJsonObject(c, { asSent: true })
-        try {
-          const view = deps.scenarios.addPack(c.get('ns'), body)
-          return ok(c, CONTROL_MSG.PACK_ADDED, view.toJSON())
-        } catch (e) {
-          if (e instanceof PackError) {
-            throw invalid(Object.fromEntries(e.issues.map((i) => {
-              const at = i.indexOf(': ')
-              return [i.slice(0, at), i.slice(at + 2)]
-            })))
-          }
-          throw e
-        }
+        const view = deps.scenarios.addPack(c.get('ns'), await readJsonObject(c, { asSent: true }))
+        return ok(c, CONTROL_MSG.PACK_ADDED, view.toJSON())
       },
     },
     {
@@ -163,13 +131,8 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'post', path: '/_sandbox/events/:id/resend', access: 'control', tag: 'control', operationId: 'resendEvent', summary: 'Deliver an event again now',
       handler: async (c, deps) => {
         const ns = c.get('ns')
-        const rec = deps.events.get(ns, c.req.param('id')!)
-        if (!rec) throw notFound(CONTROL_MSG.EVENT_NOT_FOUND)
-        const target = rec.target ?? deps.namespaces.get(ns)?.webhook_url ?? null
-        if (!target) throw badRequest(CONTROL_MSG.NO_WEBHOOK_URL)
-        const { attempt, event: sent } = await deps.webhooks.resend(ns, rec, target)
-        const { seq: _seq, ...event } = sent
-        return ok(c, 'status_code' in attempt && attempt.status_code! < 300 && attempt.status_code! >= 200 ? CONTROL_MSG.EVENT_DELIVERED : CONTROL_MSG.EVENT_DELIVERY_FAILED, { event, attempt })
+        const { delivered, attempt, event: { seq: _seq, ...event } } = await deps.webhooks.resendNow(ns, c.req.param('id')!)
+        return ok(c, delivered ? CONTROL_MSG.EVENT_DELIVERED : CONTROL_MSG.EVENT_DELIVERY_FAILED, { event, attempt })
       },
     },
     {

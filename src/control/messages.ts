@@ -9,8 +9,6 @@ export const CONTROL_MSG = {
   PACKS_DROPPED: 'Added scenario packs dropped',
   WEBHOOK_URL_SET: 'Webhook URL set',
   WEBHOOK_URL_CLEARED: 'Webhook URL cleared',
-  EVENT_NOT_FOUND: 'Event not found',
-  NO_WEBHOOK_URL: 'No webhook URL is set: PUT /_sandbox/webhook-url first',
   EVENT_DELIVERED: 'Event delivered',
   EVENT_DELIVERY_FAILED: 'Event delivery failed',
   FAULT_ADDED: 'Fault added',

@@ -1,4 +1,4 @@
-import { MAX_MAJOR_AMOUNT } from '../money.js'
+import { MAX_MAJOR_AMOUNT, toMinor } from '../money.js'
 import { RATE_DECIMALS } from '../scenario/schema.js'
 
 /**
@@ -37,8 +37,11 @@ export function convertMinor(amount: number, { rate, multiply }: Rate): number {
   return Number((2n * num + den) / (2n * den))
 }
 
-/** whether a converted amount stays within what every amount may be (money.ts) */
-export const withinLimit = (minor: number): boolean => minor <= MAX_MAJOR_AMOUNT * 100
+/** the largest amount there may be (money.ts), in minor units */
+const MAX_MINOR = toMinor(MAX_MAJOR_AMOUNT)
+
+/** whether a converted amount stays within what every amount may be */
+export const withinLimit = (minor: number): boolean => minor <= MAX_MINOR
 
 /** A rate as the conversion answers write it: a decimal string with at least two places (`"1440.00"`). */
 export function rateString(rate: number): string {

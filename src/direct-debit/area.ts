@@ -27,7 +27,7 @@ const merchantRoutes = ([['/merchant', 'Merchant'], ['', '']] as const).flatMap(
   },
 ])
 
-const PAST: Record<Transition, string> = { approve: 'approved', decline: 'declined', suspend: 'suspended', reactivate: 'reactivated', deactivate: 'deactivated' }
+const PAST: Record<Transition, string> = DD_MSG.PAST
 
 /** The control calls of docs/behaviour.md 9 that move an authorization. */
 const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectDebit> => ({

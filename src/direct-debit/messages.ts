@@ -2,6 +2,8 @@
 export const DD_MSG = {
   CREATED: 'Authorization created',
   moved: (past: string) => `Authorization ${past}`,
+  /** each move's word in `moved` */
+  PAST: { approve: 'approved', decline: 'declined', suspend: 'suspended', reactivate: 'reactivated', deactivate: 'deactivated' },
   AUTH_NOT_FOUND: 'Authorization not found',
   DUPLICATE_AUTH: 'Duplicate authorization reference',
   cannotMove: (move: string, status: string) => `Cannot ${move} an authorization whose status is ${status}`,
@@ -15,4 +17,17 @@ export const DD_MSG = {
   DEBIT_FAILED: 'Debit failed',
   END_DATE_PASSED: 'The end date has passed',
   seeded: (status: string) => `Seeded as ${status}`,
+  END_DATE_PAST: 'must not be in the past',
+  // the reasons an authorization's moves store (status_update_reason and its history)
+  APPROVED: 'Approved by the customer and the bank',
+  DECLINED: 'Declined by the customer',
+  SUSPENDED: 'Suspended by the merchant',
+  REACTIVATED: 'Reactivated by the merchant',
+  DEACTIVATED: 'Deactivated by the merchant',
+  HISTORY_SEEDED: 'seeded',
+  HISTORY_CREATED: 'created',
+  /** a debit's description */
+  debitDescription: (narration: string) => `Direct Debit: ${narration}`,
+  /** a debit's first history line: `amount` in major units */
+  debitOf: (amount: number, authorization: string) => `debit of ${amount} on ${authorization}`,
 } as const

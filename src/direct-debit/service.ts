@@ -69,11 +69,11 @@ export type Transition = 'approve' | 'decline' | 'suspend' | 'reactivate' | 'dea
 
 /** Which statuses each move starts from, where it goes, and the reason it records. */
 const MOVES: Record<Transition, { from: AuthStatus[]; to: AuthStatus; reason: string }> = {
-  approve: { from: ['pending'], to: 'active', reason: 'Approved by the customer and the bank' },
-  decline: { from: ['pending'], to: 'deactivated', reason: 'Declined by the customer' },
-  suspend: { from: ['active'], to: 'suspended', reason: 'Suspended by the merchant' },
-  reactivate: { from: ['suspended'], to: 'active', reason: 'Reactivated by the merchant' },
-  deactivate: { from: ['pending', 'active', 'suspended'], to: 'deactivated', reason: 'Deactivated by the merchant' },
+  approve: { from: ['pending'], to: 'active', reason: DD_MSG.APPROVED },
+  decline: { from: ['pending'], to: 'deactivated', reason: DD_MSG.DECLINED },
+  suspend: { from: ['active'], to: 'suspended', reason: DD_MSG.SUSPENDED },
+  reactivate: { from: ['suspended'], to: 'active', reason: DD_MSG.REACTIVATED },
+  deactivate: { from: ['pending', 'active', 'suspended'], to: 'deactivated', reason: DD_MSG.DEACTIVATED },
 }
 
 const ymd = (ms: number) => isoAt(ms).slice(0, 10)
@@ -144,7 +144,7 @@ export class DirectDebitService extends OnEngine {
       end_date: ymd(now + (expired ? -35 : 335) * DAY),
       created_at: at,
       updated_at: at,
-      history: [{ at, status: s.status, reason: 'seeded' }],
+      history: [{ at, status: s.status, reason: DD_MSG.HISTORY_SEEDED }],
     }
     this.#auths(ns).put(auth.reference, auth)
     this.#scheduleExpiry(ns, auth)
@@ -167,7 +167,7 @@ export class DirectDebitService extends OnEngine {
     if (this.#auths(ns).has(reference)) throw badRequest(DD_MSG.DUPLICATE_AUTH)
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
-    if (expiryMoment(end) <= now) throw invalid({ end_date: 'must not be in the past' })
+    if (expiryMoment(end) <= now) throw invalid({ end_date: DD_MSG.END_DATE_PAST })
     const { amount } = input
     const at = isoAt(now)
     const auth: DebitAuthorization = {
@@ -186,7 +186,7 @@ export class DirectDebitService extends OnEngine {
       end_date: end,
       created_at: at,
       updated_at: at,
-      history: [{ at, status: 'pending', reason: 'created' }],
+      history: [{ at, status: 'pending', reason: DD_MSG.HISTORY_CREATED }],
     }
     const stored = this.#auths(ns).put(reference, auth)
     this.#scheduleExpiry(ns, stored)
@@ -239,10 +239,10 @@ export class DirectDebitService extends OnEngine {
       payment_reference: reference,
       amount,
       currency: 'NGN',
-      description: `Direct Debit: ${narration}`,
+      description: DD_MSG.debitDescription(narration),
       customer: { name: auth.account_name },
       response_message: DD_MSG.DEBIT_ACCEPTED,
-      created: `debit of ${toMajor(amount)} on ${auth.reference}`,
+      created: DD_MSG.debitOf(toMajor(amount), auth.reference),
     })
     const debit: DirectDebit = Object.assign(base, {
       authorization_code: auth.reference,

@@ -31,7 +31,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({
       ...servedBy(mobileMoney),
-      attemptLine: (charge) => `Mobile money ${charge.wallet.number}`,
+      attemptLine: (charge) => MM_MSG.attempt(charge.wallet.number),
       instrument: (charge) => [`wallet ${charge.wallet.number}`],
     })
     return { mobileMoney }

@@ -9,6 +9,15 @@ export const MM_MSG = {
   WAITING: 'Waiting for the wallet to answer',
   COMPLETED: 'Payment completed',
   FAILED: 'Charge failed',
+  walletCurrency: (currency: string, number: string) => `must be ${currency} for wallet ${number}`,
+  // its history lines and the checkout page's line for an attempt
+  PROMPT_ANSWERED: 'answered by the wallet after the prompt delay',
+  otpRejected: (left: number) => `invalid (${left} left)`,
+  /** the scenario label (the first history line) of a wallet no pack lists */
+  anyOtherWallet: (currency: string) => `any other ${currency} wallet: success`,
+  NOTE_WRONG_PIN: 'wrong PIN',
+  NOTE_PIN_ENTERED: 'PIN entered',
+  attempt: (number: string) => `Mobile money ${number}`,
   otpSent: (to: string) => `An OTP has been sent to ${to}: enter it to authorize the payment`,
   stkSent: (to: string) => `A PIN prompt has been sent to ${to}: the customer enters the wallet PIN to approve the payment`,
 } as const

@@ -40,7 +40,7 @@ function defaultWallet(number: string, currency: string): WalletScenario {
     currency,
     steps: [...(walletCurrency(currency)?.steps ?? ['STK_PROMPT'])],
     outcome: 'success',
-    label: `any other ${currency} wallet: success`,
+    label: MM_MSG.anyOtherWallet(currency),
   }
 }
 
@@ -86,7 +86,7 @@ export class MobileMoneyService extends OnEngine {
       if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return
       const charge = copyOf<MobileMoneyCharge>(stored)
       charge.pending_steps = []
-      this.#charges.note(ns, charge, 'STK_PROMPT', 'answered by the wallet after the prompt delay')
+      this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.PROMPT_ANSWERED)
       this.#charges.conclude(ns, charge)
       this.#charges.save(ns, charge)
     })
@@ -98,7 +98,7 @@ export class MobileMoneyService extends OnEngine {
     const number = input.mobile_money.number.replace(/^\+/, '')
     const listed = scenarios.wallet(number)
     if (listed && listed.currency !== input.currency) {
-      throw invalid({ currency: `must be ${listed.currency} for wallet ${number}` })
+      throw invalid({ currency: MM_MSG.walletCurrency(listed.currency, number) })
     }
     const scenario = listed ?? defaultWallet(number, input.currency)
     const base = this.#charges.create(ns, requested(input, input.description ?? null, MM_MSG.AUTH_REQUIRED, scenario.label, parent))
@@ -132,7 +132,7 @@ export class MobileMoneyService extends OnEngine {
     if (sha256(token) !== charge.expect.otp) {
       charge.otp_attempts_left = Math.max(0, charge.otp_attempts_left - 1)
       charge.otp_rejected = true
-      charge.history.push({ at: now, step: 'OTP', result: `invalid (${charge.otp_attempts_left} left)` })
+      charge.history.push({ at: now, step: 'OTP', result: MM_MSG.otpRejected(charge.otp_attempts_left) })
       if (charge.otp_attempts_left === 0) this.#charges.fail(ns, charge, FAILURE.OTP_ATTEMPTS_EXCEEDED, 'outcome')
       charge.updated_at = now
       this.#charges.save(ns, charge)
@@ -140,7 +140,7 @@ export class MobileMoneyService extends OnEngine {
       throw new ApiError(400, MM_MSG.OTP_INVALID, this.responseData(charge))
     }
     charge.otp_rejected = false
-    this.#charges.pass(ns, charge, 'OTP', 'passed')
+    this.#charges.pass(ns, charge, 'OTP', MSG.NOTE_PASSED)
     this.#charges.save(ns, charge)
     return charge
   }
@@ -152,10 +152,10 @@ export class MobileMoneyService extends OnEngine {
     // the prompt is the last step: answered, the wallet's outcome follows
     charge.pending_steps = []
     if (sha256(pin) !== charge.expect.pin) {
-      this.#charges.note(ns, charge, 'STK_PROMPT', 'wrong PIN')
+      this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_WRONG_PIN)
       this.#charges.fail(ns, charge, MM_MSG.WRONG_PIN, 'outcome')
     } else {
-      this.#charges.note(ns, charge, 'STK_PROMPT', 'PIN entered')
+      this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_PIN_ENTERED)
       this.#charges.conclude(ns, charge)
     }
     this.#charges.save(ns, charge)
@@ -169,7 +169,7 @@ export class MobileMoneyService extends OnEngine {
   resendStk(ns: string, reference: string): MobileMoneyCharge {
     const charge = this.#charges.current(ns, reference, 'STK_PROMPT', MM_MSG.STK_NOT_PENDING)
     this.#cancelPrompt(ns, charge)
-    this.#charges.note(ns, charge, 'STK_PROMPT', 'resent')
+    this.#charges.note(ns, charge, 'STK_PROMPT', MSG.NOTE_RESENT)
     this.#schedulePrompt(ns, charge)
     this.#charges.save(ns, charge)
     return charge
@@ -181,7 +181,7 @@ export class MobileMoneyService extends OnEngine {
     this.#cancelPrompt(ns, charge)
     const step = charge.pending_steps[0] ?? 'processing'
     charge.pending_steps = []
-    this.#charges.note(ns, charge, step, `completed by control call: ${outcome}`)
+    this.#charges.note(ns, charge, step, MSG.byControlCall(outcome))
     if (outcome === 'failed') this.#charges.fail(ns, charge, message ?? charge.outcome_message ?? MSG.TRY_AGAIN, 'outcome')
     else this.#charges.succeed(ns, charge)
     this.#charges.save(ns, charge)

@@ -37,7 +37,7 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
     const payWithBank = new PayWithBankService(kit)
     kit.kinds.declare<PayWithBankCharge>({
       ...servedBy(payWithBank),
-      attemptLine: (c) => `Pay with bank at ${c.bank.name}`,
+      attemptLine: (c) => PWB_MSG.attempt(c.bank.name),
       instrument: (c) => [`${c.bank.name} (${c.bank.code})`, `bank says ${c.outcome_message ?? c.outcome} on approval`],
       waiting: 'the customer at the bank',
     })

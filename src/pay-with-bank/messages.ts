@@ -6,6 +6,9 @@ export const PWB_MSG = {
   APPROVED_AWAITING: 'Approved by the customer, awaiting confirmation from the bank',
   DECLINED: 'Payment was declined by the customer at the bank',
   ALREADY_APPROVED: 'The customer has already approved this payment',
+  // its history line and the checkout page's line for an attempt
+  NOTE_APPROVED: 'approved by the customer',
+  attempt: (bankName: string) => `Pay with bank at ${bankName}`,
   /** a bank_code the packs do not list for the currency */
   unknownBank: (currency: string) => `must be the code of a bank of GET /merchant/api/v1/charge/pay-with-bank/banks?currency=${currency}`,
 } as const

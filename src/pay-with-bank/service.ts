@@ -82,7 +82,7 @@ export class PayWithBankService extends OnEngine {
     if (decision === 'decline') {
       this.#charges.fail(ns, charge, PWB_MSG.DECLINED, 'bank page')
     } else {
-      this.#charges.note(ns, charge, 'bank page', 'approved by the customer')
+      this.#charges.note(ns, charge, 'bank page', PWB_MSG.NOTE_APPROVED)
       this.#conclude(ns, charge)
     }
     return this.#charges.save(ns, charge)
@@ -91,7 +91,7 @@ export class PayWithBankService extends OnEngine {
   /** Control: finish it now, whatever the bank would have done (`POST /_sandbox/charges/:reference/complete`). */
   complete(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<PayWithBankCharge> {
     const charge = this.#charges.pending(ns, reference)
-    this.#charges.note(ns, charge, 'bank', `completed by control call: ${outcome}`)
+    this.#charges.note(ns, charge, 'bank', MSG.byControlCall(outcome))
     if (outcome === 'success') this.#charges.succeed(ns, charge)
     else this.#charges.fail(ns, charge, message ?? charge.outcome_message ?? MSG.TRY_AGAIN, 'outcome')
     return this.#charges.save(ns, charge)

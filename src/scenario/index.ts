@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { DocumentIssues, readDocumentFile } from '../files.js'
+import { invalid } from '../errors.js'
 import { toMinor } from '../money.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
@@ -73,6 +74,14 @@ export class PackError extends DocumentIssues {}
 /** "cards.3.number: must be 12-19 digits" for each zod issue. */
 export function describeIssues(error: z.ZodError): string[] {
   return error.issues.map((i) => `${i.path.length ? i.path.join('.') : '(root)'}: ${i.message}`)
+}
+
+/** `{"cards.3.number": "must be 12-19 digits"}` from describeIssues' lines: each issue under its entry path. */
+function issueFields(issues: readonly string[]): Record<string, string> {
+  return Object.fromEntries(issues.map((i) => {
+    const at = i.indexOf(': ')
+    return [i.slice(0, at), i.slice(at + 2)]
+  }))
 }
 
 /** Validates a parsed pack; throws PackError naming the source, the entry path and the reason. */
@@ -295,14 +304,24 @@ export class Scenarios {
     return view
   }
 
-  /** Adds a pack to a namespace; throws PackError when it is invalid. */
+  /**
+   * Adds a pack to a namespace (POST /_sandbox/scenarios); a pack that is invalid, or whose
+   * settings break the merge, is refused with each issue under its entry path
+   * (`{"cards.0.number": "must be 12-19 digits"}`) and changes nothing.
+   */
   addPack(ns: string, raw: unknown): ActiveScenarios {
-    const pack = validatePack(raw, 'pack')
     const col = this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS)
-    // build the merged view first: a pack whose settings break the merge changes nothing
     const seq = col.size + 1
-    const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => copyOf<Pack>(p.pack))
-    const view = new ActiveScenarios([...this.#base, ...existing, pack])
+    let pack: Pack, view: ActiveScenarios
+    try {
+      pack = validatePack(raw, 'pack')
+      // build the merged view first: a pack whose settings break the merge changes nothing
+      const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => copyOf<Pack>(p.pack))
+      view = new ActiveScenarios([...this.#base, ...existing, pack])
+    } catch (e) {
+      if (e instanceof PackError) throw invalid(issueFields(e.issues))
+      throw e
+    }
     col.put(String(seq), { seq, pack })
     this.#cache.set(ns, view)
     return view

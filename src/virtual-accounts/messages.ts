@@ -7,4 +7,7 @@ export const VBA_MSG = {
   NOT_FOUND: 'Virtual bank account not found',
   DUPLICATE: 'Account reference already exists',
   LIMIT: (n: number) => `Virtual bank account limit of ${n} reached`,
+  // a transfer into an account: its description and first history line
+  transferFrom: (payer: string) => `Transfer from ${payer}`,
+  transferInto: (accountNumber: string) => `transfer into virtual account ${accountNumber}`,
 } as const

@@ -147,7 +147,7 @@ export class VirtualAccountService extends OnEngine {
 
   /** A transfer of `amount` (minor units) into the account: a pay-in, successful at once. */
   receive(ns: string, account: Frozen<VirtualAccount>, amount: number): Frozen<VirtualAccountCharge> {
-    const narration = `Transfer from ${SANDBOX_PAYER.account_name}`
+    const narration = VBA_MSG.transferFrom(SANDBOX_PAYER.account_name)
     const base = this.#charges.create(ns, {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
       payment_reference: '',
@@ -156,7 +156,7 @@ export class VirtualAccountService extends OnEngine {
       description: narration,
       customer: account.customer,
       response_message: MSG.TRANSFER_RECEIVED,
-      created: `transfer into virtual account ${account.account_number}`,
+      created: VBA_MSG.transferInto(account.account_number),
     })
     const charge: VirtualAccountCharge = Object.assign(base, {
       payment_reference: base.transaction_reference,

@@ -4,6 +4,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { DeliveryAttempt, Events, EventRecord } from './events.js'
 import { signWebhook } from './signature.js'
 import { isoAt } from '../time.js'
+import { MSG, badRequest, notFound } from '../errors.js'
 
 export const SIGNATURE_HEADER = 'x-korapay-signature'
 const ATTEMPT = 'webhook.attempt'
@@ -97,18 +98,23 @@ export class WebhookDelivery {
   }
 
   /**
-   * Delivers an event again now, outside its retry schedule; resolves with the attempt made and
-   * the event as stored after it (unchanged, and not stored again, if its namespace was reset
-   * while the request was out).
+   * Delivers a stored event again now, outside its retry schedule (POST
+   * /_sandbox/events/:id/resend), to its own target or else the namespace's webhook URL; resolves
+   * with the attempt made, whether the receiver answered 2xx, and the event as stored after it
+   * (unchanged, and not stored again, if its namespace was reset while the request was out).
    */
-  async resend(ns: string, rec: Frozen<EventRecord>, target: string): Promise<{ attempt: DeliveryAttempt; event: Frozen<EventRecord> }> {
+  async resendNow(ns: string, id: string): Promise<{ delivered: boolean; attempt: DeliveryAttempt; event: Frozen<EventRecord> }> {
+    const rec = this.events.get(ns, id)
+    if (!rec) throw notFound(MSG.EVENT_NOT_FOUND)
+    const target = this.events.targetOf(ns, rec.target)
+    if (!target) throw badRequest(MSG.NO_WEBHOOK_URL)
     const { attempt, ok } = await this.#post(ns, rec, target)
     // the event as stored now gets the attempt: others may have changed it while the post was out
     const cur = this.events.update(ns, rec.id, (e) => {
       e.attempts.push(attempt)
       if (ok && e.status !== 'pending') e.status = 'delivered'
     })
-    return { attempt, event: cur ?? rec }
+    return { delivered: ok, attempt, event: cur ?? rec }
   }
 
   stop(): void {

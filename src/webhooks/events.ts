@@ -119,10 +119,15 @@ export class Events {
     this.#listeners.push(listener)
   }
 
+  /** Where an event goes: its own target, else the namespace's webhook URL (docs/behaviour.md 8). */
+  targetOf(ns: string, own: string | null | undefined): string | null {
+    return own ?? this.namespaces.get(ns)?.webhook_url ?? null
+  }
+
   record(ns: string, event: EventName, data: Record<string, unknown>, { target }: { target?: string | null } = {}): Frozen<EventRecord> {
     const col = this.store.col<EventRecord>(ns, EVENTS)
     const seq = this.#nextSeq(ns, col)
-    const url = target ?? this.namespaces.get(ns)?.webhook_url ?? null
+    const url = this.targetOf(ns, target)
     const rec: EventRecord = {
       id: `evt_${this.random.id(ns, 16)}`,
       event,

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { toMinor } from '../../money.js'
+import { listTime } from '../../http/cursor-list.js'
 import { ActionButton, Table, money } from './ui.js'
 import type { DashboardSources } from './view.js'
 
@@ -14,12 +14,12 @@ const FUND_AMOUNT = 10_000
  * button that funds it (the control call), then the newest entries of the history.
  */
 export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => {
-  const held = Object.entries(s.balances.balances(ns))
+  const held = Object.entries(s.balances.held(ns))
   const rows = held.map(([currency, b]) => (
     <tr data-currency={currency}>
       <td class="mono strong">{currency}</td>
-      <td class="num">{money(toMinor(b.available_balance), currency)}</td>
-      <td class="num">{money(toMinor(b.pending_balance), currency)}</td>
+      <td class="num">{money(b.available, currency)}</td>
+      <td class="num">{money(b.pending, currency)}</td>
       <td>
         <div class="actions">
           <ActionButton
@@ -32,21 +32,21 @@ export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => 
       </td>
     </tr>
   ))
-  const history = s.balances.history(ns, { limit: HISTORY_SHOWN })
-  const entries = history.history.map((h) => (
-    <tr data-pointer={h.pointer} data-direction={h.direction}>
-      <td class="mono">{h.date_created}</td>
+  const history = s.balances.historyPage(ns, { limit: HISTORY_SHOWN })
+  const entries = history.rows.map(({ row, entry }) => (
+    <tr data-pointer={row.pointer} data-direction={row.direction}>
+      <td class="mono">{listTime(entry.available_at)}</td>
       <td class="wrap-s">
-        {h.description}
+        {entry.description}
         <span class="sub mono">
-          {h.source} · {h.source_reference}
+          {entry.source} · {entry.source_reference}
         </span>
       </td>
       <td class="num">
-        {h.direction === 'debit' ? '-' : '+'}
-        {money(toMinor(Number(h.amount)), h.currency)}
+        {row.direction === 'debit' ? '-' : '+'}
+        {money(row.amount, row.currency)}
       </td>
-      <td class="num">{money(toMinor(Number(h.balance_after)), h.currency)}</td>
+      <td class="num">{money(row.after, row.currency)}</td>
     </tr>
   ))
   return (

@@ -33,8 +33,8 @@ export interface DashboardSources {
   kinds: Pick<Kinds, 'of' | 'all'>
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
-  /** the merchant's balances and their history */
-  balances: Pick<BalanceService, 'balances' | 'history'>
+  /** the merchant's balances and their history, in minor units */
+  balances: Pick<BalanceService, 'held' | 'historyPage'>
   /** the namespace's refunds, newest first */
   refunds: Pick<RefundService, 'all'>
   /** the namespace's payouts, newest first */

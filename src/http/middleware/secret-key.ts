@@ -43,7 +43,7 @@ export function secretKey({ namespaces, strictKeys, publicKeys = false }: Secret
     try {
       c.set('nsMeta', namespaces.resolve(key))
     } catch (e) {
-      if (e instanceof NamespaceLimitError) throw new ApiError(403, `Namespace limit reached: ${e.message}; restart the sandbox or reuse a key`)
+      if (e instanceof NamespaceLimitError) throw new ApiError(403, MSG.namespaceLimit(e.message))
       throw e
     }
     c.set('ns', key)
