@@ -10,9 +10,10 @@ import type { Delta, Snapshot } from './persistence.js'
 
 /**
  * the data file's format: 2 since the ledger's entries are records of their own, 3 since a
- * checkout keeps what its customer paid (an `Upgrade` carries each older one over)
+ * checkout keeps what its customer paid, 4 since no namespace keeps the old event counter (an
+ * `Upgrade` carries each older one over; docs/architecture.md lists them)
  */
-export const FORMAT = 3
+export const FORMAT = 4
 export const TAIL = ']}'
 
 export interface FileDoc {
