@@ -67,5 +67,3 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   app.onError(errorEnvelope)
   return app
 }
-
-export type App = ReturnType<typeof createApp>
