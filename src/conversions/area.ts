@@ -31,7 +31,7 @@ const slashed = ([BASE, `${BASE}/`] as const).flatMap((path, i): Route<Conversio
 export const conversionsArea: Area<Conversions, Kit> = {
   key: 'conversions',
   collections: [QUOTES_SPEC, CONVERSIONS_SPEC],
-  build: (kit) => ({ conversions: new ConversionService(kit, kit.namespaces) }),
+  build: (kit) => ({ conversions: new ConversionService(kit) }),
   routes: [
     {
       method: 'post', path: `${BASE}/rates`, access: 'secret key', tag: 'conversions', operationId: 'quoteConversionRate', summary: "A rate for a pair at the pack's rates, good for 25 s on the namespace clock (message `Conversion rate retrieved successfully`)",

@@ -64,6 +64,6 @@ const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity>[
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
   collections: [CHECKS_SPEC],
-  build: (kit) => ({ identity: new IdentityService(kit, kit.namespaces) }),
+  build: (kit) => ({ identity: new IdentityService(kit) }),
   routes: [...verifyRoutes, ...verificationRoutes],
 }
