@@ -9,7 +9,8 @@ import { SECRET, cardPayload, makeSandbox, tempFile } from './helpers.js'
  * the newest event, so events go on being numbered after it, and the record is gone.
  */
 
-const OLD_COUNTER = { n: 'ns', c: 'meta', k: 'event_seq' }
+/** where format 3 may hold the old counter: a change of the namespace's meta record `event_seq` */
+const OLD_COUNTER = { c: 'meta', k: 'event_seq' }
 
 /** Makes a data file as format 3 wrote it: `charges` card charges, then the counter at `n`. */
 async function oldFile(charges: number, n: number): Promise<string> {
