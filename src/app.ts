@@ -68,5 +68,3 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   app.onError(errorEnvelope)
   return app
 }
-
-export type App = ReturnType<typeof createApp>

@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 
+/** The value a JSON text holds, or undefined when it holds none (the caller decides what that means). */
+export function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
 /** A document refused, with every issue found in it (a scenario pack, a flow). */
 export class DocumentIssues extends Error {
   constructor(

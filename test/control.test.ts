@@ -281,16 +281,6 @@ describe('with --data', () => {
     expect(events.map((e) => e.data.payment_reference)).toEqual([...before, later].map((p) => p.reference))
     expect(second.deps.events.list(SECRET).map((e) => e.seq)).toEqual([1, 2, 3, 4])
   })
-
-  it('goes on from the event counter a data file of an earlier build keeps in meta', async () => {
-    const data = tempFile()
-    const first = await makeSandbox({ data })
-    first.deps.store.col(SECRET, 'meta').put('event_seq', { n: 41 })
-    await first.close()
-    const second = await sandbox({ data })
-    await second.charge(cardPayload('4084127883172787'))
-    expect(second.deps.events.list(SECRET).map((e) => e.seq)).toEqual([42])
-  })
 })
 
 describe('GET /_sandbox/requests (the journal)', () => {

@@ -108,6 +108,11 @@ export async function makeSandbox(input: ConfigInput & { frozen?: boolean; env?:
   }
 }
 
+/** The whole store as one JSON text, as a compaction writes it: for checking what it holds. */
+export function storeText(store: Store): string {
+  return [...store.snapshotPieces()].join('')
+}
+
 export function tempFile(name = 'data.json'): string {
   return join(mkdtempSync(join(tmpdir(), 'paysandbox-')), name)
 }

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../src/store/store.js'
-import { cardPayload, openStore, sandboxPerTest, tempFile } from './helpers.js'
+import { SECRET, cardPayload, openStore, sandboxPerTest, tempFile } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 /**
@@ -120,5 +120,75 @@ describe('the state a namespace holds outside its records', () => {
     const events = (await sb.call('GET', `/_sandbox/events?reference=${payload.reference}`)).body.data
     // the one event kept is the retried charge's: the undone one left nothing behind
     expect(events.map((e: { event: string; data: { transaction_reference: string } }) => [e.event, e.data.transaction_reference])).toEqual([['charge.success', tx]])
+  })
+})
+
+/**
+ * A webhook_duplicate fault marks the event it took (docs/behaviour.md 9.6); the mark is state of
+ * the namespace like any other. Under `--seed` a reset, or a failed write's undo, draws the same
+ * ids again, so an event left marked would have its namesake delivered twice.
+ */
+describe('the mark a webhook_duplicate fault leaves on its event', () => {
+  type Ev = { id: string; status: string; attempts: unknown[] }
+  const eventsOf = async (sb: Awaited<ReturnType<typeof sandbox>>, reference: string, query = ''): Promise<Ev[]> =>
+    (await sb.call('GET', `/_sandbox/events?reference=${reference}${query}`)).body.data
+
+  /** a receiver that refuses every post until `accept()` */
+  async function receiver() {
+    let accepting = false
+    const rx = await startReceiver(() => (accepting ? 200 : 500))
+    cleanups.push(() => void rx.close())
+    return { rx, accept: () => (accepting = true) }
+  }
+
+  /** the event delivered once: one post received for it and one attempt recorded */
+  async function expectDeliveredOnce(sb: Awaited<ReturnType<typeof sandbox>>, rx: Awaited<ReturnType<typeof receiver>>['rx'], reference: string, before: number) {
+    const [delivered] = await eventsOf(sb, reference, '&status=delivered&wait=10000')
+    expect(delivered.attempts).toHaveLength(1)
+    expect(rx.received.slice(before).filter((r) => r.body?.data?.reference === reference)).toHaveLength(1)
+  }
+
+  it('goes with a reset: the same id drawn again afterwards is delivered once', async () => {
+    const { rx, accept } = await receiver()
+    const sb = await sandbox({ seed: 7 })
+    const payload = cardPayload('4084127883172787')
+    expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    expect((await sb.call('POST', '/_sandbox/faults', { kind: 'webhook_duplicate' })).status).toBe(200)
+    expect((await sb.charge(payload)).status).toBe(200)
+    await rx.waitFor(1)
+    // the refused attempt is recorded before the reset (its answer is on its way back now)
+    expect(await sb.deps.events.waitForChange(SECRET, 10_000, undefined, { reference: payload.reference })).toBe(true)
+    const [marked] = await eventsOf(sb, payload.reference)
+    expect(marked).toMatchObject({ status: 'pending', attempts: [{ status_code: 500 }] })
+
+    expect((await sb.call('POST', '/_sandbox/reset')).status).toBe(200)
+    accept()
+    const before = rx.received.length
+    expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    // a fault that takes nothing here, so the stream is drawn from as before the reset
+    expect((await sb.call('POST', '/_sandbox/faults', { kind: 'error', path: '/nothing' })).status).toBe(200)
+    expect((await sb.charge(payload)).status).toBe(200)
+    const [again] = await eventsOf(sb, payload.reference)
+    expect(again.id).toBe(marked.id)
+    await expectDeliveredOnce(sb, rx, payload.reference, before)
+  })
+
+  it('goes with a failed write that undid its event: the same id drawn again is delivered once', async () => {
+    const { rx, accept } = await receiver()
+    const data = tempFile()
+    const sb = await sandbox({ data, seed: 7 })
+    const payload = cardPayload('4084127883172787')
+    expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    expect((await sb.call('POST', '/_sandbox/faults', { kind: 'webhook_duplicate' })).status).toBe(200)
+
+    refuseWrites(data)
+    expect((await sb.charge(payload)).status).toBe(503)
+    cleanups.pop()!()
+    expect(await eventsOf(sb, payload.reference)).toEqual([])
+
+    accept()
+    const before = rx.received.length
+    expect((await sb.charge(payload)).status).toBe(200)
+    await expectDeliveredOnce(sb, rx, payload.reference, before)
   })
 })

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHARGES } from '../src/charges/types.js'
-import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, storeText, tempFile, type TestSandbox } from './helpers.js'
 import { runCli, startCli, type RunningCli } from './e2e/process.js'
 
 /**
@@ -185,7 +185,7 @@ describe('secrets are never stored or journaled (full PAN, CVV, PIN, OTP)', () =
   it('the whole store and the whole journal hold none of them, and the journal keeps first six / last four', async () => {
     const sb = await sandbox()
     await driveSecrets(sb)
-    expectNoSecrets(sb.deps.store.serialize(), 'the store')
+    expectNoSecrets(storeText(sb.deps.store), 'the store')
     const journal = await sb.call('GET', '/_sandbox/requests')
     expect(journal.status).toBe(200)
     expect(journal.body.data.length).toBeGreaterThan(25)
@@ -214,7 +214,7 @@ describe('secrets are never stored or journaled (full PAN, CVV, PIN, OTP)', () =
     expectNoSecrets(text, 'the data file')
     await sb.deps.store.compact()
     expectNoSecrets(readFileSync(file, 'utf8'), 'the compacted data file')
-    expectNoSecrets(sb.deps.store.serialize(), 'the store')
+    expectNoSecrets(storeText(sb.deps.store), 'the store')
   })
 
   it('a secret in a field the sandbox does not know is masked in the journal too', async () => {
@@ -487,7 +487,7 @@ describe('bounds (issue 9, 6)', () => {
     expect(sb.deps.namespaces.list()).toHaveLength(3)
     const held = sb.deps.store.namespaces()
     expect(held.length, `the store holds ${held.length} namespaces: ${held.slice(0, 5).join(', ')}, ...`).toBe(3)
-    expect(sb.deps.store.serialize().includes('sk_test_flat_extra_'), 'the serialized store names refused keys').toBe(false)
+    expect(storeText(sb.deps.store).includes('sk_test_flat_extra_'), 'the serialized store names refused keys').toBe(false)
   })
 
   it('journalSize 10: after 25 calls the journal keeps exactly the last 10, oldest first', async () => {

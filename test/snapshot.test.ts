@@ -1,6 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../src/index.js'
+import { FORMAT } from '../src/store/recovery.js'
 import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
@@ -82,7 +83,7 @@ describe('GET and POST /_sandbox/snapshot', () => {
     await ok(a.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 100 } }))
     const snap = await take(a)
     expect(Object.keys(snap)).toEqual(['paysandbox', 'key', 'clock', 'records'])
-    expect(snap).toMatchObject({ paysandbox: 3, key: SECRET, clock: { now: '2026-01-01T00:00:00.000Z', frozen: true } })
+    expect(snap).toMatchObject({ paysandbox: FORMAT, key: SECRET, clock: { now: '2026-01-01T00:00:00.000Z', frozen: true } })
     // a record of every area the namespace was given one in, and the engine's
     for (const c of ['charges', 'ledger', 'timers', 'events', 'meta', 'packs', 'dd_authorizations', 'payouts', 'virtual_accounts', 'vba_transfers', 'identity_checks']) expect(Object.keys(snap.records[c] ?? {}).length, c).toBeGreaterThan(0)
     expect(Object.keys(snap.records)).toEqual(Object.keys(snap.records).sort())
@@ -159,7 +160,7 @@ describe('GET and POST /_sandbox/snapshot', () => {
     }
     const cases: [unknown, Record<string, string>][] = [
       [[1, 2], { body: expect.any(String) }],
-      [bad((s) => (s.paysandbox = 99)), { paysandbox: 'was written by a newer paysandbox (format 99); this one reads up to 3' }],
+      [bad((s) => (s.paysandbox = 99)), { paysandbox: `was written by a newer paysandbox (format 99); this one reads up to ${FORMAT}` }],
       [
         bad((s) => {
           s.key = 'sk_live_abc'

@@ -22,4 +22,3 @@ export const bankTransferSchema = z.object({
   metadata: metadataSchema.optional(),
   auto_complete: z.boolean().optional(),
 })
-export type BankTransferInput = z.infer<typeof bankTransferSchema>

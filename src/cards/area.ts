@@ -10,7 +10,7 @@ import { validateWithMetadata } from '../charges/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
-import { CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge, type CardOperation } from '../charges/types.js'
+import { CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge } from '../charges/types.js'
 import { EPOCH_MS, NUMBER, STRING, STRINGS, maybe, shape } from '../store/validate.js'
 import { PreauthService, type Written } from './preauth.js'
 import {

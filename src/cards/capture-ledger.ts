@@ -1,8 +1,6 @@
-import { settlementDelayMs } from '../charges/kinds.js'
 import type { Ledger } from '../charges/ledger.js'
 import type { CardOperation } from '../charges/types.js'
 import { payinMoney } from '../money.js'
-import type { Settings } from '../scenario/schema.js'
 import { isoAt } from '../time.js'
 
 /**
@@ -20,14 +18,18 @@ import { isoAt } from '../time.js'
 /** the ledger source of a capture's entries, declared by the cards area (src/cards/area.ts) */
 export const CAPTURE = 'capture'
 
-/** The credit of a capture made now (the caller puts the record in the same turn). */
-export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, settings: Settings, nowMs: number): void {
+/**
+ * The credit of a capture made now, available after `settlementMs` (`Kinds.settlementMs` of its
+ * pre-authorization: the one rule of when a pay-in settles); the caller puts the record in the
+ * same turn.
+ */
+export function creditCapture(ledger: Ledger, ns: string, op: CardOperation, settlementMs: number, nowMs: number): void {
   ledger.post(ns, CAPTURE, op.transaction_reference, {
     direction: 'credit',
     // a card's cost is the merchant's: the customer paid the amount
     amount: payinMoney(op.amount, op.fee, op.vat, 0).credit,
     currency: op.currency,
-    available_at: isoAt(nowMs + settlementDelayMs(settings)),
+    available_at: isoAt(nowMs + settlementMs),
     created_at: isoAt(nowMs),
     of: op.payment_reference,
   })

@@ -1,4 +1,5 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto'
+import { jsonOf } from '../files.js'
 
 /**
  * docs/api.md 5.3: AES-256-GCM, key = the UTF-8 bytes of the 32-character encryption key, a fresh
@@ -44,12 +45,7 @@ export function encryptChargeData(payload: unknown, encryptionKey: string): stri
  */
 export function decryptChargeData(chargeData: string, encryptionKey: string): unknown {
   const text = decryptChargeText(chargeData, encryptionKey)
-  if (text === undefined) return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  return text === undefined ? undefined : jsonOf(text)
 }
 
 /** Decrypts to the plaintext string, or `undefined`. */

@@ -98,7 +98,7 @@ export class PreauthService extends OnEngine {
     }
     const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: CARD_MSG.CHARGED })
     op.refunded = 0
-    creditCapture(this.ledger, ns, op, settings, this.clocks.now(ns))
+    creditCapture(this.ledger, ns, op, this.kinds.settlementMs(parent, settings), this.clocks.now(ns))
     ledger.captured += amount
     ledger.captures.push(op.transaction_reference)
     return this.#save(ns, parent, op)

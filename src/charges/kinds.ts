@@ -70,7 +70,7 @@ function methodNamed(kind: ChargeKind): () => PaymentMethod {
 }
 
 /** The pack's settlement delay, in milliseconds. */
-export const settlementDelayMs = (settings: Settings): number => Math.round(settings.settlement_delay_hours * 3_600_000)
+const settlementDelayMs = (settings: Settings): number => Math.round(settings.settlement_delay_hours * 3_600_000)
 
 /** The kinds of the sandbox, one registry per wired sandbox (src/deps.ts), part of the kit. */
 export class Kinds {

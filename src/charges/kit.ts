@@ -43,7 +43,7 @@ export interface Kit {
 }
 
 /** The parts of the kit a channel's service and its charges' lifecycle work with. */
-export type Engine = Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger' | 'kinds' | 'attempts'>
+export type Engine = Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'namespaces' | 'events' | 'ledger' | 'kinds' | 'attempts'>
 
 /**
  * What is built on the engine (a service, a lifecycle) is given the one `Engine` and has its parts
@@ -57,6 +57,7 @@ export abstract class OnEngine {
   protected readonly clocks: Clocks
   protected readonly random: Random
   protected readonly scenarios: Scenarios
+  protected readonly namespaces: Namespaces
   protected readonly events: Events
   protected readonly ledger: Ledger
   protected readonly kinds: Kinds
@@ -67,6 +68,7 @@ export abstract class OnEngine {
     this.clocks = engine.clocks
     this.random = engine.random
     this.scenarios = engine.scenarios
+    this.namespaces = engine.namespaces
     this.events = engine.events
     this.ledger = engine.ledger
     this.kinds = engine.kinds

@@ -42,8 +42,6 @@ export type PageAction =
   | { action: 'pay_with_bank'; bank_code: string }
   | { action: 'sent'; amount: BankAmount }
 
-export const ACTIONS = ['card', 'pin', 'otp', 'avs', 'phone', 'mobile_money', 'prompt', 'bank_transfer', 'pay_with_bank', 'sent'] as const
-
 /** What the customer typed, to fill the form again after a refusal: never the CVV, PIN or OTP. */
 export type Echo = Partial<Record<'card_number' | 'expiry' | 'phone' | 'address' | 'city' | 'state' | 'zip_code' | 'country', string>>
 

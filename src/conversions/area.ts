@@ -34,7 +34,7 @@ export const conversionsArea: Area<Conversions, Kit> = {
   // what a conversion brings into a currency is taken in, as a funding is
   ledger: { [CONVERSION]: { describe: (ref, e) => `Conversion ${ref} ${e.direction === 'debit' ? 'from' : 'to'} ${e.currency}`, intake: true } },
   collections: [QUOTES_SPEC, CONVERSIONS_SPEC],
-  build: (kit) => ({ conversions: new ConversionService(kit, kit.namespaces) }),
+  build: (kit) => ({ conversions: new ConversionService(kit) }),
   routes: [
     {
       method: 'post', path: `${BASE}/rates`, access: 'secret key', tag: 'conversions', operationId: 'quoteConversionRate', summary: "A rate for a pair at the pack's rates, good for 25 s on the namespace clock (message `Conversion rate retrieved successfully`)",

@@ -1,8 +1,7 @@
-import { OnEngine, type Engine } from '../charges/kit.js'
+import { OnEngine } from '../charges/kit.js'
 import { decimalsOf, isBalanceCurrency } from '../scenario/lookups.js'
 import { badRequest, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
-import type { Namespaces } from '../namespaces.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { roundToUnit, toDecimalString, toMajor } from '../money.js'
@@ -71,13 +70,6 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
 
 
 export class ConversionService extends OnEngine {
-  constructor(
-    engine: Engine,
-    private readonly namespaces: Namespaces,
-  ) {
-    super(engine)
-  }
-
   /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
   quote(ns: string, input: QuoteInput) {
     const { from_currency: from, to_currency: to } = input

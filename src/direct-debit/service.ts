@@ -4,7 +4,6 @@ import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, invalid, notFound } from '../errors.js'
 import { toMajor, toMinor } from '../money.js'
-import type { Namespaces } from '../namespaces.js'
 import { maskPansIn } from '../pan.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -98,7 +97,7 @@ export class DirectDebitService extends OnEngine {
   readonly #limit: number
 
   /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
-  constructor(engine: Engine, namespaces: Namespaces, debitLimit: number) {
+  constructor(engine: Engine, debitLimit: number) {
     super(engine)
     this.#limit = toMinor(debitLimit)
     this.#debits = new ChargeLifecycle<DirectDebit>(engine, {
@@ -112,7 +111,7 @@ export class DirectDebitService extends OnEngine {
       if (auth) this.#expireIfDue(ns, auth)
     })
     this.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
-    namespaces.onSeed((ns) => this.seed(ns))
+    this.namespaces.onSeed((ns) => this.seed(ns))
   }
 
   #auths(ns: string) {

@@ -65,6 +65,6 @@ export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
   tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the query of one check and the history' },
   collections: [CHECKS_SPEC],
-  build: (kit) => ({ identity: new IdentityService(kit, kit.namespaces) }),
+  build: (kit) => ({ identity: new IdentityService(kit) }),
   routes: [...verifyRoutes, ...verificationRoutes],
 }

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto'
-import { OnEngine, type Engine } from '../charges/kit.js'
-import type { Namespaces } from '../namespaces.js'
+import { OnEngine } from '../charges/kit.js'
 import { maskPansIn } from '../pan.js'
 import { identityDocument, type IdentityDocument } from '../scenario/documents.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -43,13 +42,6 @@ const CLASS = { lookup: 'id_lookup', data: 'data_validation', selfie: 'facial_ma
  * document of fixtures/identity-documents.json, which the caller hands in with its checked input.
  */
 export class IdentityService extends OnEngine {
-  constructor(
-    engine: Engine,
-    private readonly namespaces: Namespaces,
-  ) {
-    super(engine)
-  }
-
   verify(ns: string, doc: IdentityDocument, input: IdentityInput) {
     const packs = this.scenarios.forNs(ns)
     const scenario = packs.identity(doc.type, input.key) ?? packs.identity(doc.type, input.id)

@@ -18,7 +18,6 @@ export const resolveSchema = z
     currency: z.literal('NGN').optional(),
   })
   .passthrough()
-export type ResolveInput = z.infer<typeof resolveSchema>
 
 /** The answers (written here: they are built in code, not validated). */
 export const banksSchema = z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() }))

@@ -3,7 +3,6 @@ import { z } from '../http/zod-messages.js'
 
 /** what a pay-in of the list shows as its status (a pre-authorization: the state of its hold) */
 export const PAYIN_STATUSES = ['pending', 'processing', 'success', 'failed', 'expired', 'pre_authorized', 'voided'] as const
-export type PayinStatus = (typeof PAYIN_STATUSES)[number]
 
 /** GET /merchant/api/v1/pay-ins: the list query and the pay-in's status (docs/behaviour.md 13.9) */
 export const payinQuerySchema = listQuerySchema.extend({ status: z.enum(PAYIN_STATUSES).optional() })

@@ -65,7 +65,6 @@ export const disburseSchema = z.object({
   metadata: metadataSchema.optional(),
   notification_url: httpUrlSchema.optional(),
 })
-export type DisburseInput = z.infer<typeof disburseSchema>
 
 /** `.../disburse/remittance`: the same, with the sender's and the purpose's details */
 export const remittanceSchema = disburseSchema.extend({

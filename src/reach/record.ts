@@ -5,6 +5,7 @@ import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { decryptChargeData } from '../cards/crypto.js'
 import type { Config } from '../config.js'
 import { MSG } from '../errors.js'
+import { jsonOf } from '../files.js'
 import { errorJson, okJson } from '../http/envelope.js'
 import { maskSecrets } from '../http/mask.js'
 import { FlowFile } from '../flow/append.js'
@@ -70,14 +71,6 @@ function decoded(body: Buffer, encoding: string | undefined): string {
   }
 }
 
-function json(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 /** The flow file, or the reason it cannot be written as a refusal of the start. */
 function openFlowFile(path: string, head: ConstructorParameters<typeof FlowFile>[1]): FlowFile {
   try {
@@ -108,7 +101,7 @@ export function startRecording(config: Config): Recorder {
   /** The request as the journal keeps it: JSON masked, `charge_data` decrypted (when the key opens it) and masked. */
   const noted = (text: string): unknown => {
     if (!text) return null
-    const body = json(text)
+    const body = jsonOf(text)
     if (body === undefined) return maskSecrets(text)
     const chargeData = (body as { charge_data?: unknown } | null)?.charge_data
     if (typeof chargeData !== 'string') return maskSecrets(body)
@@ -117,7 +110,7 @@ export function startRecording(config: Config): Recorder {
   }
 
   const record = (req: IncomingMessage, sent: URL, requestText: string, status: number, answerText: string): void => {
-    const exchange: Exchange = { method: req.method ?? 'GET', path: sent.pathname, query: sent.search, status, request: noted(requestText), response: json(answerText) ?? null }
+    const exchange: Exchange = { method: req.method ?? 'GET', path: sent.pathname, query: sent.search, status, request: noted(requestText), response: jsonOf(answerText) ?? null }
     const steps = session.exchange(exchange)
     // a call made with no key replays with none
     if (!req.headers.authorization && steps[0]?.request) steps[0].request.key = null
@@ -153,7 +146,7 @@ export function startRecording(config: Config): Recorder {
       if (req.method !== 'POST' || new URL(req.url).pathname !== RECORD_WEBHOOK_PATH) return undefined
       const reply = (status: number, text: string) => new Response(text, { status, headers: { 'content-type': 'application/json' } })
       return req.text().then((body) => {
-        const payload = json(body)
+        const payload = jsonOf(body)
         if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return reply(400, errorJson(MSG.INVALID_REQUEST))
         const kept = Object.fromEntries([...req.headers].filter(([k]) => !NOT_KEPT.has(k) && !k.startsWith('x-forwarded-')))
         append([session.webhook(payload)], `the webhook's headers: ${JSON.stringify(kept)}`)

@@ -11,7 +11,8 @@ import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING, maybe } from '../store/validate.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { REFUND_MSG } from './messages.js'
-import { Payins, type Payin, type RefundPart } from './payins.js'
+import type { RefundPart } from '../cards/preauth-refunds.js'
+import { Payins, type Payin } from './payins.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8): one record per refund, whichever endpoint made it (the refunds

@@ -31,17 +31,44 @@ export function prettyReport(results: FlowResult[], { color = false } = {}): str
 export function junitReport(results: FlowResult[]): string {
   const tests = results.reduce((n, r) => n + r.steps.length, 0)
   const failures = results.reduce((n, r) => n + r.steps.filter((s) => !s.ok).length, 0)
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
-  out.push(`<testsuites name="paysandbox replay" tests="${tests}" failures="${failures}" time="${(results.reduce((t, r) => t + r.ms, 0) / 1000).toFixed(3)}">`)
-  for (const r of results) {
-    const f = r.steps.filter((s) => !s.ok).length
-    out.push(`  <testsuite name="${xmlEscape(r.name)}" file="${xmlEscape(r.file)}" tests="${r.steps.length}" failures="${f}" time="${(r.ms / 1000).toFixed(3)}">`)
-    for (const s of r.steps) {
-      out.push(`    <testcase classname="${xmlEscape(r.file)}" name="${xmlEscape(stepLabel(s))}" time="${(s.ms / 1000).toFixed(3)}">`)
-      if (!s.ok) {
-        const detail = [s.error, ...s.mismatches.map((m) => `${m.path}: expected ${fmt(m.expected)}, got ${fmt(m.actual)}`)].filter(Boolean).join('\n')
-        out.push(`      <failure message="${xmlEscape(detail.split('\n')[0] ?? 'failed')}">${xmlEscape(detail)}</failure>`)
-      }
+  const time = seconds(results.reduce((t, r) => t + r.ms, 0))
+  return junitXml(`name="paysandbox replay" tests="${tests}" failures="${failures}" time="${time}"`, results, {
+    counts: (r) => ({ failures: r.steps.filter((s) => !s.ok).length }),
+    holds: (_r, s) => {
+      if (s.ok) return []
+      const detail = [s.error, ...s.mismatches.map((m) => `${m.path}: expected ${fmt(m.expected)}, got ${fmt(m.actual)}`)].filter(Boolean).join('\n')
+      return [`<failure message="${xmlEscape(detail.split('\n')[0] ?? 'failed')}">${xmlEscape(detail)}</failure>`]
+    },
+  })
+}
+
+const seconds = (ms: number) => (ms / 1000).toFixed(3)
+
+/** What a JUnit report reads of a flow and its steps. */
+interface JunitFlow {
+  name: string
+  file: string
+  ms: number
+  steps: readonly { index: number; name: string; ms: number }[]
+}
+
+/**
+ * The JUnit XML document of replay and verify (docs/behaviour.md 10.4, 10.6): `<testsuites>` with
+ * `attrs`, a testsuite per flow (its tests, then the `counts` of each kind, then its time), a
+ * testcase per step holding the elements `holds` gives it (a failure, a skip).
+ */
+export function junitXml<F extends JunitFlow>(
+  attrs: string,
+  flows: readonly F[],
+  of: { counts: (flow: F) => Record<string, number>; holds: (flow: F, step: F['steps'][number]) => string[] },
+): string {
+  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites ${attrs}>`]
+  for (const f of flows) {
+    const counts = Object.entries(of.counts(f)).map(([name, n]) => ` ${name}="${n}"`).join('')
+    out.push(`  <testsuite name="${xmlEscape(f.name)}" file="${xmlEscape(f.file)}" tests="${f.steps.length}"${counts} time="${seconds(f.ms)}">`)
+    for (const s of f.steps) {
+      out.push(`    <testcase classname="${xmlEscape(f.file)}" name="${xmlEscape(stepLabel(s))}" time="${seconds(s.ms)}">`)
+      for (const element of of.holds(f, s)) out.push(`      ${element}`)
       out.push('    </testcase>')
     }
     out.push('  </testsuite>')

@@ -1,4 +1,4 @@
-import { stepLabel, xmlEscape as esc } from './report.js'
+import { junitXml, stepLabel, xmlEscape as esc } from './report.js'
 import { ABSENT } from './shape.js'
 import type { Difference, VerifyReport } from './verify.js'
 
@@ -22,7 +22,6 @@ export function jsonReport(r: VerifyReport): string {
 
 /** JUnit XML: a testsuite per flow, a testcase per step, failed by its differences or skipped. */
 export function junitReport(r: VerifyReport): string {
-  const out: string[] = ['<?xml version="1.0" encoding="UTF-8"?>']
   const tests = r.results.reduce((n, f) => n + f.steps.length, 0)
   // each failing step's differences, once
   const byStep = new Map<string, Difference[]>()
@@ -30,24 +29,15 @@ export function junitReport(r: VerifyReport): string {
     const key = `${d.flow}\n${d.step}`
     byStep.set(key, [...(byStep.get(key) ?? []), d])
   }
-  out.push(`<testsuites name="paysandbox verify" tests="${tests}" failures="${byStep.size}" skipped="${r.skipped.length}">`)
-  for (const f of r.results) {
-    const mine = (s: { index: number; name: string }) => byStep.get(`${f.file}\n${stepLabel(s)}`) ?? []
-    const failures = f.steps.filter((s) => mine(s).length).length
-    const skipped = f.steps.filter((s) => s.skipped).length
-    out.push(`  <testsuite name="${esc(f.name)}" file="${esc(f.file)}" tests="${f.steps.length}" failures="${failures}" skipped="${skipped}" time="${(f.ms / 1000).toFixed(3)}">`)
-    for (const s of f.steps) {
-      out.push(`    <testcase classname="${esc(f.file)}" name="${esc(stepLabel(s))}" time="${(s.ms / 1000).toFixed(3)}">`)
-      if (s.skipped) out.push(`      <skipped message="${esc(s.skipped)}"/>`)
-      const diffs = mine(s)
-      if (diffs.length) {
-        const detail = diffs.map(differenceLine).join('\n')
-        out.push(`      <failure message="${esc(`${diffs.length} differences`)}">${esc(detail)}</failure>`)
-      }
-      out.push('    </testcase>')
-    }
-    out.push('  </testsuite>')
-  }
-  out.push('</testsuites>')
-  return out.join('\n') + '\n'
+  const mine = (file: string, s: { index: number; name: string }) => byStep.get(`${file}\n${stepLabel(s)}`) ?? []
+  return junitXml(`name="paysandbox verify" tests="${tests}" failures="${byStep.size}" skipped="${r.skipped.length}"`, r.results, {
+    counts: (f) => ({ failures: f.steps.filter((s) => mine(f.file, s).length).length, skipped: f.steps.filter((s) => s.skipped).length }),
+    holds: (f, s) => {
+      const diffs = mine(f.file, s)
+      return [
+        ...(s.skipped ? [`<skipped message="${esc(s.skipped)}"/>`] : []),
+        ...(diffs.length ? [`<failure message="${esc(`${diffs.length} differences`)}">${esc(diffs.map(differenceLine).join('\n'))}</failure>`] : []),
+      ]
+    },
+  })
 }

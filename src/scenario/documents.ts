@@ -14,7 +14,6 @@ export const DOCUMENTS_FILE = 'identity-documents.json'
 
 /** the inputs of data validation a document may compare (docs/api.md 2.12) */
 export const VALIDATION_FIELDS = ['first_name', 'last_name', 'date_of_birth'] as const
-export type ValidationField = (typeof VALIDATION_FIELDS)[number]
 
 const pattern = z.string().refine((p) => {
   try {

@@ -207,7 +207,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     this.#records.delete(key)
   }
 
-  /** How the records are kept (records.ts). */
+  /** How the records are kept (records.ts): read by the tests of the two forms, which are private to the collection. */
   coldStats(): ReturnType<Records<T>['coldStats']> {
     return this.#records.coldStats()
   }

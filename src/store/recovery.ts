@@ -1,6 +1,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import path from 'node:path'
 import type { Delta, Snapshot } from './persistence.js'
+import { jsonOf } from '../files.js'
 
 /**
  * Reading the data file back (docs/behaviour.md 0.4): the document, with a damaged tail (a write
@@ -10,9 +11,10 @@ import type { Delta, Snapshot } from './persistence.js'
 
 /**
  * the data file's format: 2 since the ledger's entries are records of their own, 3 since a
- * checkout keeps what its customer paid (an `Upgrade` carries each older one over)
+ * checkout keeps what its customer paid, 4 since no namespace keeps the old event counter (an
+ * `Upgrade` carries each older one over; docs/architecture.md lists them)
  */
-export const FORMAT = 3
+export const FORMAT = 4
 export const TAIL = ']}'
 
 export interface FileDoc {
@@ -69,19 +71,11 @@ function isDoc(doc: unknown): doc is FileDoc {
   )
 }
 
-function tryParse(text: string): unknown {
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
-}
-
 /** Whether a line of the deltas array is one complete change (`,{...}`, maybe with the `]}`). */
 function isCompleteDelta(line: string): boolean {
   let body = line.startsWith(',') ? line.slice(1) : line
   if (body.endsWith(TAIL)) body = body.slice(0, -TAIL.length)
-  const v = tryParse(body) as Delta | undefined
+  const v = jsonOf(body) as Delta | undefined
   return typeof v === 'object' && v !== null && typeof v.n === 'string'
 }
 
@@ -92,12 +86,12 @@ function recoverPrefix(text: string, error: string): { doc: unknown; kept: numbe
   const after = /after JSON at position (\d+)/.exec(error)
   if (after) {
     const end = Number(after[1])
-    const doc = tryParse(text.slice(0, end))
+    const doc = jsonOf(text.slice(0, end))
     const lines = text.slice(end).split('\n')
     if (doc !== undefined && lines.length <= MAX_TAIL_LINES && !lines.some(isCompleteDelta)) return { doc, kept: end }
   }
   // every line complete, only the closing `]}` missing
-  const whole = tryParse(text + TAIL)
+  const whole = jsonOf(text + TAIL)
   if (whole !== undefined) return { doc: whole, kept: text.length }
   // the last line(s) cut: drop them, never one that holds a complete change
   let end = text.length
@@ -105,7 +99,7 @@ function recoverPrefix(text: string, error: string): { doc: unknown; kept: numbe
     const cut = text.lastIndexOf('\n', end - 1)
     if (cut < 0) return null
     if (isCompleteDelta(text.slice(cut + 1, end))) return null
-    const doc = tryParse(text.slice(0, cut) + TAIL)
+    const doc = jsonOf(text.slice(0, cut) + TAIL)
     if (doc !== undefined) return { doc, kept: cut }
     end = cut
   }

@@ -39,13 +39,11 @@ export class Store implements ChangeSink, Persisted {
   readonly #coldBlock: number
   /** the cold form's key lists, shared by every collection of this store */
   readonly #shapes = new Shapes()
-  readonly file: string | undefined
   #log: Persistence | null = null
   readonly #states: NamespaceState[] = []
   #version = 0
 
   private constructor(options: StoreOptions) {
-    this.file = options.file
     for (const spec of options.collections) this.#specs.set(spec.name, spec)
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
@@ -57,10 +55,6 @@ export class Store implements ChangeSink, Persisted {
     const store = new Store(options)
     if (options.file) store.#log = await FileLog.open(options.file, store, options.compactMinBytes ?? 1 << 20)
     return store
-  }
-
-  get persistent(): boolean {
-    return this.#log !== null
   }
 
   namespaces(): string[] {
@@ -146,12 +140,6 @@ export class Store implements ChangeSink, Persisted {
     return out
   }
 
-  /** Drops a namespace entirely. */
-  dropNamespace(ns: string): void {
-    this.resetNamespace(ns, [])
-    this.#namespaces.delete(ns)
-  }
-
   changed(ns: string, collection: string, key: string): void {
     this.#version++
     this.#log?.changed(ns, collection, key)
@@ -172,14 +160,13 @@ export class Store implements ChangeSink, Persisted {
     await this.#log?.close()
   }
 
-  /** Writes the whole document now (also used by tests). */
+  /**
+   * Writes the whole document now. The file log compacts on its own once the appended changes
+   * outgrow the snapshot; tests call this to compact at a moment of their choosing, which a
+   * helper outside the store could not do without the log being handed out.
+   */
   async compact(): Promise<void> {
     await this.#log?.compact()
-  }
-
-  /** The whole store as one JSON text (tests). */
-  serialize(): string {
-    return [...this.snapshotPieces()].join('')
   }
 
   // ---- what the file log reads and loads (Persisted) --------------------------------------

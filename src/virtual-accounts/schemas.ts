@@ -67,7 +67,6 @@ export const creditSchema = z
     currency: z.string().refine((c) => c === 'NGN', 'must be NGN'),
   })
   .passthrough()
-export type CreditInput = z.infer<typeof creditSchema>
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const date = z.string().refine((d) => DATE.test(d) && realDay(d), 'must be a date, YYYY-MM-DD')

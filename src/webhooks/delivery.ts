@@ -43,8 +43,12 @@ export class WebhookDelivery {
   #active = 0
   #stopped = false
 
-  /** events whose next successful delivery is followed by a duplicate (a webhook fault) */
-  readonly #duplicates = new Set<string>()
+  /**
+   * per namespace, the events whose next successful delivery is followed by a duplicate (a webhook
+   * fault): state of the namespace, dropped with its events, since under `--seed` a reset or an
+   * undo draws the same ids again
+   */
+  readonly #duplicates = new Map<string, Set<string>>()
 
   constructor(
     readonly events: Events,
@@ -59,7 +63,7 @@ export class WebhookDelivery {
     events.onRecord((ns, rec) => {
       if (rec.status !== 'pending') return
       const fault = this.faults.takeWebhook(ns, rec.event)
-      if (fault?.kind === 'webhook_duplicate') this.#duplicates.add(rec.id)
+      if (fault?.kind === 'webhook_duplicate') this.#markDuplicate(ns, rec.id)
       if (fault?.kind === 'webhook_delay') {
         // late but still in order: the payment's queue waits for it
         const isHead = this.#enqueue(ns, rec, false)
@@ -92,9 +96,24 @@ export class WebhookDelivery {
     }
   }
 
-  /** Forgets a namespace's queues. */
+  /** Forgets a namespace's queues and the duplicates its events were marked for. */
   #forget(ns: string): void {
     for (const key of [...this.#queues.keys()]) if (key.startsWith(`${ns}\u0000`)) this.#queues.delete(key)
+    this.#duplicates.delete(ns)
+  }
+
+  #markDuplicate(ns: string, id: string): void {
+    const marked = this.#duplicates.get(ns)
+    if (marked) marked.add(id)
+    else this.#duplicates.set(ns, new Set([id]))
+  }
+
+  /** Whether the event was marked for a duplicate; the mark is used up. */
+  #takeDuplicate(ns: string, id: string): boolean {
+    const marked = this.#duplicates.get(ns)
+    if (!marked?.delete(id)) return false
+    if (!marked.size) this.#duplicates.delete(ns)
+    return true
   }
 
   /**
@@ -150,7 +169,7 @@ export class WebhookDelivery {
       if (this.#stopped) return
       const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, isoAt(due))
       const attempts = [attempt]
-      if (ok && this.events.get(ns, id) && this.#duplicates.delete(rec.id)) {
+      if (ok && this.events.get(ns, id) && this.#takeDuplicate(ns, id)) {
         // a webhook fault: the receiver gets the same event twice, as a live service may send it
         attempts.push((await this.#post(ns, rec, rec.target!)).attempt)
       }
@@ -181,13 +200,16 @@ export class WebhookDelivery {
    * A failed write put the namespace's events back as the file holds them (docs/behaviour.md
    * 0.4): a queue whose head is gone with it starts its next event, which would otherwise wait on
    * an attempt undone too (or one under way that finds no record when it ends). A head still
-   * stored keeps its attempt: under way, or a timer the clock took back from the file.
+   * stored keeps its attempt: under way, or a timer the clock took back from the file. A duplicate
+   * marked for an event undone goes with it.
    */
   #restored(ns: string): void {
     if (!this.events.store.hasNamespace(ns)) {
       this.#forget(ns)
       return
     }
+    const marked = this.#duplicates.get(ns)
+    if (marked) for (const id of [...marked]) if (!this.events.get(ns, id)) this.#takeDuplicate(ns, id)
     for (const [key, q] of [...this.#queues]) {
       if (!key.startsWith(`${ns}\u0000`) || this.events.get(ns, q[0])) continue
       q.shift()

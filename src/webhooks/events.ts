@@ -41,9 +41,6 @@ export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
   hot: 0,
   fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: listOf({ at: STRING }), target: maybe(STRING) },
 }
-const META = 'meta'
-/** where earlier builds stored the event counter, with every event (their data files still hold it) */
-const LEGACY_SEQ_KEY = 'event_seq'
 
 export type EventListener = (ns: string, event: Frozen<EventRecord>) => void
 
@@ -187,15 +184,15 @@ export class Events {
 
   /**
    * The next event's sequence number. It is kept in memory, not stored with every event: after a
-   * start it goes on from the newest event kept (events keep their arrival order), or from the
-   * counter a data file written by an earlier build holds in `meta`.
+   * start it goes on from the newest event kept (events keep their arrival order; the counter
+   * earlier builds stored is carried over into it, carry-over.ts).
    */
   #nextSeq(ns: string, col: Collection<EventRecord>): number {
     let seq = this.#seqs.get(ns)
     if (seq === undefined) {
       let newest: string | undefined
       for (const key of col.keys()) newest = key
-      seq = Math.max(this.store.col<{ n: number }>(ns, META).get(LEGACY_SEQ_KEY)?.n ?? 0, (newest !== undefined && col.get(newest)?.seq) || 0)
+      seq = (newest !== undefined && col.get(newest)?.seq) || 0
     }
     this.#seqs.set(ns, ++seq)
     return seq

@@ -1,28 +1,34 @@
 import type { FC } from 'hono/jsx'
-import { Badge, ROW_LIMIT, Table, newestFirst, when } from './ui.js'
+import { Badge, ListTable, newestFirst, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** Identity checks: found or not, the mode, and which fields matched. */
 export const Identity: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
   const all = newestFirst(s.identity.checks(ns).filter((c) => matchesRef(f.q, c.reference, c.id)))
-  const rows = all.slice(0, ROW_LIMIT).map((c) => (
-    <tr data-ref={c.reference}>
-      <td class="mono">{c.reference}</td>
-      <td>{c.id_type.replaceAll('_', ' ').toUpperCase()}</td>
-      <td class="mono">{c.id}</td>
-      <td>
-        <Badge value={c.found ? 'found' : 'not_found'} />
-      </td>
-      <td>{c.mode}</td>
-      <td>
-        {Object.entries(c.matches)
-          .map(([k, m]) => `${k} ${m ? '✓' : '✗'}`)
-          .join(', ') || '—'}
-      </td>
-      <td class="small">{when(c.created_at)}</td>
-    </tr>
-  ))
   return (
-    <Table id="identity" caption="Identity checks" head={['Reference', 'Type', 'ID', 'Result', 'Mode', 'Matches', 'At']} rows={rows} total={all.length} empty="No identity checks match." />
+    <ListTable
+      id="identity"
+      caption="Identity checks"
+      head={['Reference', 'Type', 'ID', 'Result', 'Mode', 'Matches', 'At']}
+      empty="No identity checks match."
+      items={all}
+      row={(c) => (
+        <tr data-ref={c.reference}>
+          <td class="mono">{c.reference}</td>
+          <td>{c.id_type.replaceAll('_', ' ').toUpperCase()}</td>
+          <td class="mono">{c.id}</td>
+          <td>
+            <Badge value={c.found ? 'found' : 'not_found'} />
+          </td>
+          <td>{c.mode}</td>
+          <td>
+            {Object.entries(c.matches)
+              .map(([k, m]) => `${k} ${m ? '✓' : '✗'}`)
+              .join(', ') || '—'}
+          </td>
+          <td class="small">{when(c.created_at)}</td>
+        </tr>
+      )}
+    />
   )
 }

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, when } from './ui.js'
+import { ActionButton, Badge, ListTable, enc, money, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /**
@@ -11,42 +11,48 @@ export const Refunds: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s
   const all = s.refunds
     .all(ns)
     .filter((r) => (!f.status || r.status === f.status) && matchesRef(f.q, r.reference, r.payment_reference))
-  const rows = all.slice(0, ROW_LIMIT).map((r) => (
-    <tr data-ref={r.reference}>
-      <td>
-        <span class="mono strong">{r.reference}</span>
-        <span class="sub">
-          {r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}
-        </span>
-      </td>
-      <td class="wrap-s">
-        <span class="mono">{r.payment_reference}</span>
-        <span class="sub">{r.payment_method ?? ''}</span>
-      </td>
-      <td>
-        {money(r.amount, r.currency)}
-        <span class="sub">of {money(r.transaction_amount, r.currency)}</span>
-      </td>
-      <td class="wrap-s">
-        <Badge value={r.status} />
-        {r.status_reason ? <span class="sub">{r.status_reason}</span> : ''}
-        {r.completed_at ? <span class="sub">{when(r.completed_at)}</span> : ''}
-      </td>
-      <td>
-        <div class="actions">
-          {r.status === 'processing' ? (
-            <>
-              <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Succeed refund ${r.reference}`} />
-              <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'failed' }} label="Fail" name={`Fail refund ${r.reference}`} cls="danger" />
-            </>
-          ) : (
-            ''
-          )}
-        </div>
-      </td>
-    </tr>
-  ))
   return (
-    <Table id="refunds" caption="Refunds" head={['Refund', 'Pay-in', 'Amount', 'Status', 'Actions']} rows={rows} total={all.length} empty="No refunds match." />
+    <ListTable
+      id="refunds"
+      caption="Refunds"
+      head={['Refund', 'Pay-in', 'Amount', 'Status', 'Actions']}
+      empty="No refunds match."
+      items={all}
+      row={(r) => (
+        <tr data-ref={r.reference}>
+          <td>
+            <span class="mono strong">{r.reference}</span>
+            <span class="sub">
+              {r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}
+            </span>
+          </td>
+          <td class="wrap-s">
+            <span class="mono">{r.payment_reference}</span>
+            <span class="sub">{r.payment_method ?? ''}</span>
+          </td>
+          <td>
+            {money(r.amount, r.currency)}
+            <span class="sub">of {money(r.transaction_amount, r.currency)}</span>
+          </td>
+          <td class="wrap-s">
+            <Badge value={r.status} />
+            {r.status_reason ? <span class="sub">{r.status_reason}</span> : ''}
+            {r.completed_at ? <span class="sub">{when(r.completed_at)}</span> : ''}
+          </td>
+          <td>
+            <div class="actions">
+              {r.status === 'processing' ? (
+                <>
+                  <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Succeed refund ${r.reference}`} />
+                  <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'failed' }} label="Fail" name={`Fail refund ${r.reference}`} cls="danger" />
+                </>
+              ) : (
+                ''
+              )}
+            </div>
+          </td>
+        </tr>
+      )}
+    />
   )
 }

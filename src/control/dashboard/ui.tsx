@@ -73,6 +73,12 @@ export function Table(props: { caption: string; head: (string | [string, string]
   )
 }
 
+/** A table of a list, newest first: a row for each of its first ROW_LIMIT items, and how many it holds. */
+export function ListTable<T>(props: { caption: string; head: (string | [string, string])[]; items: readonly T[]; row: (item: T) => Child; empty: string; id: string }) {
+  const { items, row, ...table } = props
+  return <Table {...table} rows={items.slice(0, ROW_LIMIT).map(row)} total={items.length} />
+}
+
 export const Field: FC<{ id: string; label: string; name: string; type?: string; value?: string; placeholder?: string; wide?: boolean; required?: boolean; min?: string }> = (p) => (
   <div class={p.wide ? 'field wide' : 'field'}>
     <label for={p.id}>{p.label}</label>

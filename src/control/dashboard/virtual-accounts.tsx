@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx'
 import { parseAmount } from '../../money.js'
-import { ActionButton, ROW_LIMIT, Table, money, newestFirst, when } from './ui.js'
+import { ActionButton, ListTable, money, newestFirst, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** transfers shown under each account, newest first */
@@ -13,50 +13,49 @@ const TRANSFERS_SHOWN = 5
  */
 export const VirtualAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
   const all = newestFirst(s.virtualAccounts.list(ns).filter((a) => matchesRef(f.q, a.account_reference) || matchesRef(f.q, a.account_number)))
-  const rows = all.slice(0, ROW_LIMIT).map((a) => {
-    const t = s.virtualAccounts.transactions(ns, { account_number: a.account_number, limit: TRANSFERS_SHOWN })
-    return (
-      <tr data-ref={a.account_reference}>
-        <td>
-          <span class="mono strong">{a.account_reference}</span>
-          <span class="sub">{when(a.created_at)}</span>
-        </td>
-        <td class="wrap-s">
-          <span class="mono">{a.account_number}</span>
-          <span class="sub">
-            {a.account_name} · {a.bank_name} ({a.bank_code})
-          </span>
-        </td>
-        <td class="wrap-s">{a.customer.name}</td>
-        <td class="wrap-s">
-          {t.pagination.total} received, {money(parseAmount(t.total_amount_received)!, 'NGN')}
-          {t.transactions.map((x) => (
-            <span class="sub mono">
-              {x.reference} · {x.amount} · {when(x.transaction_date)}
-            </span>
-          ))}
-        </td>
-        <td>
-          <div class="actions">
-            <ActionButton
-              path="/merchant/api/v1/virtual-bank-account/sandbox/credit"
-              body={{ account_number: a.account_number, amount: 1000, currency: 'NGN' }}
-              label="Credit NGN 1,000"
-              name={`Credit virtual account ${a.account_number} with NGN 1,000`}
-            />
-          </div>
-        </td>
-      </tr>
-    )
-  })
   return (
-    <Table
+    <ListTable
       id="virtual-accounts"
       caption="Virtual bank accounts"
       head={['Reference', 'Account', 'Customer', 'Transfers', 'Actions']}
-      rows={rows}
-      total={all.length}
       empty="No virtual bank accounts match."
+      items={all}
+      row={(a) => {
+        const t = s.virtualAccounts.transactions(ns, { account_number: a.account_number, limit: TRANSFERS_SHOWN })
+        return (
+          <tr data-ref={a.account_reference}>
+            <td>
+              <span class="mono strong">{a.account_reference}</span>
+              <span class="sub">{when(a.created_at)}</span>
+            </td>
+            <td class="wrap-s">
+              <span class="mono">{a.account_number}</span>
+              <span class="sub">
+                {a.account_name} · {a.bank_name} ({a.bank_code})
+              </span>
+            </td>
+            <td class="wrap-s">{a.customer.name}</td>
+            <td class="wrap-s">
+              {t.pagination.total} received, {money(parseAmount(t.total_amount_received)!, 'NGN')}
+              {t.transactions.map((x) => (
+                <span class="sub mono">
+                  {x.reference} · {x.amount} · {when(x.transaction_date)}
+                </span>
+              ))}
+            </td>
+            <td>
+              <div class="actions">
+                <ActionButton
+                  path="/merchant/api/v1/virtual-bank-account/sandbox/credit"
+                  body={{ account_number: a.account_number, amount: 1000, currency: 'NGN' }}
+                  label="Credit NGN 1,000"
+                  name={`Credit virtual account ${a.account_number} with NGN 1,000`}
+                />
+              </div>
+            </td>
+          </tr>
+        )
+      }}
     />
   )
 }
