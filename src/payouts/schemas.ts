@@ -2,7 +2,7 @@ import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, depthAtMos
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
-import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountView, type Beside } from './bank-fields.js'
+import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountFields, type Beside } from './bank-fields.js'
 
 /** docs/behaviour.md 13.7: the payout requests. */
 
@@ -32,9 +32,9 @@ function destinationOfType(d: { type: z.infer<typeof payoutType>; bank_account?:
 }
 
 /** A bank payout has the fields its currency needs (bank-fields.ts), reported under `prefix`. */
-function bankFieldsOf(currency: string, d: { type: string; bank_account?: BankAccountView } & Beside, names: AccountNames, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
+function bankFieldsOf(currency: string, d: { type: string; bank_account?: BankAccountFields } & Beside, code: string | undefined, number: string | undefined, names: AccountNames, ctx: z.RefinementCtx, prefix: (string | number)[] = []): void {
   if (d.type !== 'bank_account' || !d.bank_account) return
-  bankAccountIssues(currency, d.bank_account, d, names, (path, message) => ctx.addIssue({ code: 'custom', path: [...prefix, ...path], message }))
+  bankAccountIssues(currency, d.bank_account, code, number!, d, names, (path, message) => ctx.addIssue({ code: 'custom', path: [...prefix, ...path], message }))
 }
 
 /** the disburse call's names of an account's code and number, and a batch item's */
@@ -55,7 +55,7 @@ export const destinationSchema = z
   .superRefine((d, ctx) => {
     destinationOfType(d, ctx)
     checkUnit(ctx, d.currency, d.amount, ['amount'])
-    bankFieldsOf(d.currency, { ...d, bank_account: d.bank_account && { ...d.bank_account, code: d.bank_account.bank, number: d.bank_account.account } }, SINGLE, ctx)
+    bankFieldsOf(d.currency, d, d.bank_account?.bank, d.bank_account?.account, SINGLE, ctx)
   })
 export type Destination = z.infer<typeof destinationSchema>
 
@@ -169,8 +169,7 @@ export const bulkSchema = z
   .superRefine((b, ctx) => {
     const seen = new Set<string>()
     b.payouts.forEach((p, i) => {
-      const bank = p.bank_account && { ...p.bank_account, code: p.bank_account.bank_code, number: p.bank_account.account_number }
-      bankFieldsOf(b.currency, { ...p, bank_account: bank }, BULK, ctx, ['payouts', i])
+      bankFieldsOf(b.currency, p, p.bank_account?.bank_code, p.bank_account?.account_number, BULK, ctx, ['payouts', i])
       checkUnit(ctx, b.currency, p.amount, ['payouts', i, 'amount'])
       if (seen.has(p.reference)) ctx.addIssue({ code: 'custom', path: ['payouts', i, 'reference'], message: 'is used by another payout of the batch' })
       seen.add(p.reference)

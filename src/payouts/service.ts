@@ -135,9 +135,8 @@ export class PayoutService extends OnEngine {
     // a bank the pack says is unavailable takes the payout and fails it on the clock (a documented failure reason)
     let unavailable = false
     if (d.type === 'bank_account') {
-      const view = { ...d.bank_account!, code: d.bank_account!.bank, number: d.bank_account!.account }
-      const bank = bankKey(d.currency, view)
       const { account } = d.bank_account!
+      const bank = bankKey(d.currency, d.bank_account!, d.bank_account!.bank)
       plan = active.payout(bank, account)
       // a remittance-style account (USD, GBP) names its bank itself: there is no list to find it in
       const namesItsBank = remittanceMethods(d.currency) !== undefined
@@ -146,7 +145,7 @@ export class PayoutService extends OnEngine {
       if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
       unavailable = settings.payout_availability[bank] === 'unavailable'
       if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
-      const name = country === 'NG' ? accountName(bank, account) : holderName(view)
+      const name = country === 'NG' ? accountName(bank, account) : holderName(d.bank_account!)
       if (country === 'NG' && name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
       bank_account = { bank, account, bank_name: known?.name ?? d.bank_account!.bank_name ?? bank, account_name: name }
     } else {
