@@ -16,8 +16,12 @@ const omitted = (v: unknown): boolean => v === undefined || typeof v === 'functi
 export class Shapes {
   readonly #ids = new Map<string, number>()
   readonly #keys: string[][] = []
-  /** The last shape found for a number of keys: records going cold one after another mostly share one. */
-  readonly #lastByCount = new Map<number, number>()
+  /**
+   * The last shape found for a number of keys and a first key: records going cold one after another
+   * mostly share one, and records of several collections written in one call (a payout, its ledger
+   * entry, its timer: five keys each) each find their own
+   */
+  readonly #lastByCount = new Map<number, Map<string, number>>()
 
   /** The cold text of a record. */
   freeze(record: object): string {
@@ -55,7 +59,9 @@ export class Shapes {
 
   /** The id of a shape (its keys, in order), registered if new; undefined past MAX_SHAPES. */
   #shapeOf(keys: string[]): number | undefined {
-    const hint = this.#lastByCount.get(keys.length)
+    const first = keys.length === 0 ? '' : keys[0]
+    let byFirst = this.#lastByCount.get(keys.length)
+    const hint = byFirst?.get(first)
     if (hint !== undefined) {
       const known = this.#keys[hint]
       let i = 0
@@ -70,7 +76,10 @@ export class Shapes {
       this.#keys.push(keys)
       this.#ids.set(signature, id)
     }
-    if (id !== undefined) this.#lastByCount.set(keys.length, id)
+    if (id !== undefined) {
+      if (!byFirst) this.#lastByCount.set(keys.length, (byFirst = new Map()))
+      byFirst.set(first, id)
+    }
     return id
   }
 }
