@@ -71,6 +71,10 @@ export const MSG = {
   CLOCK_TARGET_PAST_9999: 'must not be past the year 9999',
   EVENT_NOT_FOUND: 'Event not found',
   NO_WEBHOOK_URL: 'No webhook URL is set: PUT /_sandbox/webhook-url first',
+  // how the balance history describes the ledger's own entries (docs/behaviour.md 13.4)
+  paymentEntry: (ref: string, why: string | undefined) => `Payment ${ref}${why ? ` ${why}` : ''}`,
+  FUNDING_ENTRY: 'Balance funded',
+  OPENING_ENTRY: 'Opening balance',
 } as const
 
 /** docs/api.md 7.4: the failure text of a failed payment attempt. */

@@ -101,7 +101,7 @@ export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
   tags: { cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   pages: { prefix: '/_sandbox/3ds/', replaysAsForm: true },
-  ledger: { [CAPTURE]: { describe: (ref, e) => `Capture${e.why ? ` ${e.why}` : ''} ${ref} of ${e.of}` } },
+  ledger: { [CAPTURE]: { describe: (ref, e) => CARD_MSG.captureEntry(ref, e.why, e.of) } },
   collections: [
     CARD_OPS_SPEC,
     // what the card code reads of its charge: the card's summary, the hold of a pre-authorization

@@ -54,4 +54,6 @@ export const CARD_MSG = {
   CAPTURE_VOIDED_OK: 'Capture voided successfully',
   AUTH_VOIDED_OK: 'Authorization voided successfully',
   REFUNDED: 'Refund successful',
+  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
+  captureEntry: (ref: string, why: string | undefined, of: string | undefined) => `Capture${why ? ` ${why}` : ''} ${ref} of ${of}`,
 } as const

@@ -46,13 +46,13 @@ export { BALANCE_CURRENCIES, isBalanceCurrency }
 export type Source = string
 
 /** a charge that succeeded: its credit, and what moved it later */
-export const PAYIN = 'payin'
+const PAYIN = 'payin'
 const FUNDING = 'funding'
 
 /** The ledger's own sources: a pay-in's entries are the lifecycle's, a funding is written by `fund`. */
 const OWN_SOURCES: Record<string, LedgerSource> = {
-  [PAYIN]: { describe: (ref, p) => `Payment ${ref}${p.why ? ` ${p.why}` : ''}` },
-  [FUNDING]: { describe: () => 'Balance funded', intake: true },
+  [PAYIN]: { describe: (ref, p) => MSG.paymentEntry(ref, p.why) },
+  [FUNDING]: { describe: () => MSG.FUNDING_ENTRY, intake: true },
 }
 
 /** An entry as stored: what a record adds to (credit) or takes from (debit) the merchant's balance. */
@@ -334,7 +334,7 @@ export class Ledger {
     const source = row.key.slice(0, row.key.indexOf(':'))
     if (source === 'opening') {
       const start = isoAt(0)
-      return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: 'Opening balance' }
+      return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: MSG.OPENING_ENTRY }
     }
     const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))
     const p = this.#col(ns).get(row.key)!

@@ -32,7 +32,7 @@ export const conversionsArea: Area<Conversions, Kit> = {
   key: 'conversions',
   tags: { conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history" },
   // what a conversion brings into a currency is taken in, as a funding is
-  ledger: { [CONVERSION]: { describe: (ref, e) => `Conversion ${ref} ${e.direction === 'debit' ? 'from' : 'to'} ${e.currency}`, intake: true } },
+  ledger: { [CONVERSION]: { describe: (ref, e) => CONVERSION_MSG.entry(ref, e.direction, e.currency), intake: true } },
   collections: [QUOTES_SPEC, CONVERSIONS_SPEC],
   build: (kit) => ({ conversions: new ConversionService(kit) }),
   routes: [

@@ -15,6 +15,8 @@ export const CONVERSION_MSG = {
   EXPIRED_RATE: 'Rate reference has expired',
   USED_RATE: 'Rate reference has already been used',
   MISMATCH: 'Conversion details do not match the rate reference',
+  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
+  entry: (ref: string, direction: 'credit' | 'debit', currency: string) => `Conversion ${ref} ${direction === 'debit' ? 'from' : 'to'} ${currency}`,
 } as const
 
 /** the code the live service's single-conversion answer carries beside its message */

@@ -51,7 +51,7 @@ const bulkRoutes: Route<Payouts>[] = [
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
   tags: { payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
-  ledger: { [PAYOUT]: { describe: (ref, e) => (e.why ? `Payout ${ref} failed: ${e.why}` : `Payout ${ref}`) } },
+  ledger: { [PAYOUT]: { describe: (ref, e) => PAYOUT_MSG.entry(ref, e.why) } },
   collections: [PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC],
   build(kit) {
     const payouts = new PayoutService(kit)

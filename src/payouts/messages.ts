@@ -23,4 +23,6 @@ export const PAYOUT_MSG = {
   BULK_INITIATED: 'Bulk Transfer initiated successfully',
   BULK_RETRIEVED: 'Bulk transaction retrieved successfully',
   BULK_ITEMS: 'Payouts retrieved successfully',
+  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
+  entry: (ref: string, why: string | undefined) => (why ? `Payout ${ref} failed: ${why}` : `Payout ${ref}`),
 } as const

@@ -17,7 +17,7 @@ import { REFUND, REFUNDS_SPEC, RefundService, detail, initiated } from './servic
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
   key: 'refunds',
   tags: { refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
-  ledger: { [REFUND]: { describe: (ref, e) => (e.why ? `Refund ${ref} failed: ${e.why}` : `Refund ${ref} of ${e.of}`) } },
+  ledger: { [REFUND]: { describe: (ref, e) => REFUND_MSG.entry(ref, e.why, e.of) } },
   collections: [REFUNDS_SPEC],
   build: (kit) => ({ refunds: new RefundService(kit, kit.preauth) }),
   routes: [
