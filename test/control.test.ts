@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile } from './helpers.js'
+import { startReceiver } from './receiver.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const OTHER = 'sk_test_control_other'
@@ -680,7 +681,7 @@ describe('the refusals the engine decides for the control API, exact (docs/behav
     expect((await sb.call('GET', '/_sandbox/scenarios')).body.data.cards.some((c: any) => c.number === '1')).toBe(false)
   })
 
-  it('POST /_sandbox/events/:id/resend: 404 for no such event, 400 with no URL, and "Event delivery failed" when nothing answers', async () => {
+  it('POST /_sandbox/events/:id/resend: 404 for no such event, 400 with no URL, and "Event delivery failed" when the receiver refuses it', async () => {
     const sb = await sandbox()
     const gone = await sb.call('POST', '/_sandbox/events/evt_nope/resend')
     expect([gone.status, gone.body.message, gone.body.data]).toEqual([404, 'Event not found', null])
@@ -689,18 +690,19 @@ describe('the refusals the engine decides for the control API, exact (docs/behav
     const [event] = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
     const noUrl = await sb.call('POST', `/_sandbox/events/${event.id}/resend`)
     expect([noUrl.status, noUrl.body.message]).toEqual([400, 'No webhook URL is set: PUT /_sandbox/webhook-url first'])
-    // a port that was just let go: nothing listens on it
-    const { createServer } = await import('node:http')
-    const server = createServer()
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-    const port = (server.address() as { port: number }).port
-    await new Promise((r) => server.close(r))
-    await sb.call('PUT', '/_sandbox/webhook-url', { url: `http://127.0.0.1:${port}/hook` })
-    const failed = await sb.call('POST', `/_sandbox/events/${event.id}/resend`)
-    expect(failed.status).toBe(200)
-    expect(failed.body.message).toBe('Event delivery failed')
-    expect(failed.body.data.attempt).toMatchObject({ error: 'connection refused' })
-    expect(failed.body.data.event).not.toHaveProperty('seq')
-    expect(failed.body.data.event.attempts).toHaveLength(1)
+    // a receiver that answers 500 (a port let go instead could be taken again by another test's server)
+    const rx = await startReceiver(() => 500)
+    try {
+      await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
+      const failed = await sb.call('POST', `/_sandbox/events/${event.id}/resend`)
+      expect(failed.status).toBe(200)
+      expect(failed.body.message).toBe('Event delivery failed')
+      expect(failed.body.data.attempt).toMatchObject({ status_code: 500 })
+      expect(failed.body.data.event).not.toHaveProperty('seq')
+      expect(failed.body.data.event.attempts).toHaveLength(1)
+      expect(rx.received).toHaveLength(1)
+    } finally {
+      await rx.close()
+    }
   })
 })

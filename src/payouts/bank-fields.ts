@@ -65,7 +65,6 @@ export const destinationExtras = {
  * other names (spreading a parsed body cost a payout about 15 µs: bench/README.md).
  */
 export type BankAccountFields = { [K in keyof typeof bankAccountExtras]?: z.infer<(typeof bankAccountExtras)[K]> }
-type Extras = BankAccountFields
 export type Beside = { [K in keyof typeof destinationExtras]?: z.infer<(typeof destinationExtras)[K]> }
 
 /** The names of the code and number fields: the disburse call's (`bank`, `account`) or a batch item's (`bank_code`, `account_number`). */
@@ -83,7 +82,7 @@ export function bankAccountIssues(currency: string, account: BankAccountFields, 
     for (const field of bankPayoutCurrency(currency)?.requires ?? []) if (!account[field]) issue(at(field), `is required for ${currency}`)
     return
   }
-  const need = (field: keyof Extras, why = `is required for ${currency}`) => {
+  const need = (field: keyof BankAccountFields, why = `is required for ${currency}`) => {
     if (account[field] === undefined) issue(at(field), why)
   }
   if (!beside.bank_country) issue(['bank_country'], `is required for ${currency}`)

@@ -7,7 +7,8 @@ import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, T
 
 
 /**
- * The data file (`--data FILE`): one JSON document `{"paysandbox":2,"snapshot":{...},"deltas":[...]}`
+ * The data file (`--data FILE`): one JSON document `{"paysandbox":FORMAT,"snapshot":{...},"deltas":[...]}`
+ * (FORMAT: recovery.ts)
  * that holds every change before its response is sent. Changes are appended to the `deltas`
  * array in place (one positional write per group of changes, so the cost of a write does not
  * grow with the store), and the whole document is compacted (written to a temp file, then
