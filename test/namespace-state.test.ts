@@ -192,3 +192,29 @@ describe('the mark a webhook_duplicate fault leaves on its event', () => {
     await expectDeliveredOnce(sb, rx, payload.reference, before)
   })
 })
+
+/**
+ * docs/behaviour.md 0.4: nothing is acknowledged that is not durable, a webhook included. The first
+ * attempt of an event is due at once, while the write that holds it may still be on its way to the
+ * file: it waits for that write, and a write that fails undid the event, so nothing is sent.
+ */
+describe('a webhook of a write that failed', () => {
+  it('is never sent: the receiver hears only the charge whose write held', async () => {
+    const rx = await startReceiver(() => 200)
+    cleanups.push(() => void rx.close())
+    const data = tempFile()
+    const sb = await sandbox({ data })
+    expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+
+    const undone = cardPayload('4084127883172787')
+    refuseWrites(data)
+    expect((await sb.charge(undone)).status).toBe(503)
+    cleanups.pop()!()
+
+    const kept = cardPayload('4084127883172787')
+    expect((await sb.charge(kept)).status).toBe(200)
+    const [delivered] = (await sb.call('GET', `/_sandbox/events?reference=${kept.reference}&status=delivered&wait=10000`)).body.data
+    expect(delivered.attempts).toHaveLength(1)
+    expect(rx.received.map((r) => r.body?.data?.reference)).toEqual([kept.reference])
+  })
+})

@@ -40,6 +40,8 @@ export class WebhookDelivery {
   /** attempts waiting for a slot, by namespace; the order of the keys is the round's order */
   readonly #waiting = new Map<string, (() => void)[]>()
   readonly #activeByNs = new Map<string, number>()
+  /** each namespace's attempts under way (taken or waiting for a slot), until their answer is recorded */
+  readonly #underway = new Map<string, Set<Promise<void>>>()
   #active = 0
   #stopped = false
 
@@ -157,16 +159,25 @@ export class WebhookDelivery {
     return head
   }
 
+  /** The event, when it is stored, pending and has somewhere to go. */
+  #deliverable(ns: string, id: string): Frozen<EventRecord> | undefined {
+    const rec = this.events.get(ns, id)
+    return rec && rec.status === 'pending' && rec.target ? rec : undefined
+  }
+
   #scheduleAttempt(ns: string, rec: Frozen<EventRecord>, due: number): void {
     this.clocks.scheduleAt(ns, due, ATTEMPT, { id: rec.id, n: rec.attempts.length + 1 })
   }
 
   #fire(ns: string, id: string, n: number, due: number): void {
-    const rec = this.events.get(ns, id)
-    if (!rec || rec.status !== 'pending' || !rec.target) return
+    if (!this.#deliverable(ns, id)) return
     const at = this.clocks.iso(ns)
-    void this.#slot(ns, async () => {
-      if (this.#stopped) return
+    this.#track(ns, this.#slot(ns, async () => {
+      // nothing is sent of a change that is not durable (docs/behaviour.md 0.4): with a data file,
+      // the write that holds the event goes first, and a write that fails undid the event
+      if (this.events.store.dirty) await this.events.store.sync().catch(() => undefined)
+      const rec = this.#deliverable(ns, id)
+      if (this.#stopped || !rec) return
       const { attempt, ok } = await this.#post(ns, rec, rec.target!, at, isoAt(due))
       const attempts = [attempt]
       if (ok && this.events.get(ns, id) && this.#takeDuplicate(ns, id)) {
@@ -183,6 +194,26 @@ export class WebhookDelivery {
       if (!cur) return
       if (ended) this.#next(ns, cur)
       else if (!this.#stopped) this.#scheduleAttempt(ns, cur, due + this.options.retrySchedule[n - 1] * 1000)
+    }))
+  }
+
+  /**
+   * Resolves once every attempt of the namespace under way now has its answer recorded (and its
+   * retry scheduled): under a seed the clock moves only after that (control area, docs/behaviour.md
+   * 0.7), so where a retry falls does not depend on how fast a receiver answered.
+   */
+  async settled(ns: string): Promise<void> {
+    const underway = this.#underway.get(ns)
+    if (underway) await Promise.all(underway)
+  }
+
+  #track(ns: string, attempt: Promise<void>): void {
+    let underway = this.#underway.get(ns)
+    if (!underway) this.#underway.set(ns, (underway = new Set()))
+    underway.add(attempt)
+    void attempt.finally(() => {
+      underway.delete(attempt)
+      if (underway.size === 0 && this.#underway.get(ns) === underway) this.#underway.delete(ns)
     })
   }
 
