@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, resolveConfig } from '../src/config.js'
 import { Random } from '../src/random.js'
 import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { startReceiver } from './receiver.js'
 
 /**
  * docs/behaviour.md 0.7: what a seed draws, per namespace, and where the clocks start. Two whole
@@ -50,6 +51,39 @@ describe('a seed (docs/behaviour.md 0.7)', () => {
     expect((await again.call('POST', '/_sandbox/reset')).status).toBe(200)
     expect((await again.call('GET', '/_sandbox/clock')).body).toMatchObject({ data: { now: '2026-01-01T00:00:00.000Z', frozen: true } })
     expect(await references(again, 2)).toEqual(before)
+  })
+
+  it('moves the clock only once the webhook attempts under way have their answers: a retry falls where it would for a fast receiver', async () => {
+    const sb = await sandbox({ seed: 7 })
+    // the first post is held until the test answers it (500); the others answer 200 at once
+    let answerFirst: (() => void) | undefined
+    const rx = await startReceiver((n, _req, res) => {
+      if (n > 1) return 200
+      answerFirst = () => {
+        res.statusCode = 500
+        res.end('no')
+      }
+      return 'handled'
+    })
+    try {
+      expect((await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+      const payload = cardPayload('4084127883172787')
+      expect((await sb.charge(payload)).status).toBe(200)
+      await rx.waitFor(1)
+      // asked while the first attempt waits for its answer
+      const advance = sb.call('POST', '/_sandbox/clock/advance', { seconds: 3 })
+      answerFirst!()
+      expect((await advance).status).toBe(200)
+      const [event] = (await sb.call('GET', `/_sandbox/events?reference=${payload.reference}&status=delivered&wait=10000`)).body.data
+      // the retry was due 1 s after the first attempt and fired at that moment as the clock moved
+      // past it, not at the 3 s the clock reached
+      expect(event.attempts.map((a: { at: string; status_code: number }) => [a.at, a.status_code])).toEqual([
+        ['2026-01-01T00:00:00.000Z', 500],
+        ['2026-01-01T00:00:01.000Z', 200],
+      ])
+    } finally {
+      await rx.close()
+    }
   })
 
   it('starts every namespace clock frozen at the clock start; a call moves it', async () => {

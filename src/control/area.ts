@@ -62,7 +62,10 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'post', path: '/_sandbox/clock/advance', access: 'control', tag: 'control', operationId: 'advanceClock', summary: 'Move the namespace clock forward; everything due fires in order', body: { name: 'ClockAdvanceRequest', schema: advanceSchema },
       handler: async (c, deps) => {
         const ns = c.get('ns')
-        deps.clocks.advance(ns, validate(advanceSchema, await readJsonObject(c)))
+        const step = validate(advanceSchema, await readJsonObject(c))
+        // docs/behaviour.md 0.7: under a seed, the webhooks under way have their answers first
+        if (deps.random.seed !== undefined) await deps.webhooks.settled(ns)
+        deps.clocks.advance(ns, step)
         return ok(c, CONTROL_MSG.CLOCK_ADVANCED, clockData(deps, ns))
       },
     },
