@@ -44,11 +44,17 @@ describe('realDay', () => {
     fc.assert(
       fc.property(fc.integer({ min: 0, max: 9999 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 31 }), (y, m, d) => {
         const text = `${String(y).padStart(4, '0')}-${String(m).padStart(2, '0')}-${String(d).padStart(2, '0')}`
-        const back = new Date(Date.UTC(y, m - 1, d))
-        back.setUTCFullYear(y)
+        // setUTCFullYear takes the years 0-99 as they are (Date.UTC would read them as 1900-1999)
+        const back = new Date(0)
+        back.setUTCFullYear(y, m - 1, d)
         return realDay(text) === (back.getUTCMonth() === m - 1 && back.getUTCDate() === d)
       }),
-      { numRuns: 5_000 },
+      { numRuns: 20_000 },
     )
+  })
+
+  it('takes 29 February of the years 0000 and 2000 (leap: divisible by 400) and refuses it in 1900 and 0100', () => {
+    for (const d of ['0000-02-29', '2000-02-29']) expect(realDay(d), d).toBe(true)
+    for (const d of ['1900-02-29', '0100-02-29']) expect(realDay(d), d).toBe(false)
   })
 })
