@@ -8,7 +8,7 @@ import { ok } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
-import { customerPages } from '../http/html-page.js'
+import { formPages } from '../http/html-page.js'
 import { CONTROL_MSG } from './messages.js'
 import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 import { isoAt } from '../time.js'
@@ -103,7 +103,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const ns = c.get('ns')
         const entries = deps.journal.list(ns, q)
         // ?format=flow: the journal as a replayable flow (record to flow)
-        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), customerPages(deps.areas, (p) => p.replaysAsForm)))
+        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), formPages(deps.areas)))
         return ok(c, MSG.SUCCESS, entries)
       },
     },

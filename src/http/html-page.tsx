@@ -37,6 +37,9 @@ export function customerPages(areas: readonly AnyArea[], only: (page: CustomerPa
   return (path) => prefixes.some((prefix) => path.startsWith(prefix))
 }
 
+/** The customer pages a recorded flow replays as a form post (`CustomerPage.replaysAsForm`). */
+export const formPages = (areas: readonly AnyArea[]): CustomerPages => customerPages(areas, (page) => page.replaysAsForm)
+
 const REFUSAL_STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f2933}'
 
 /** A refusal on a customer page, in words: its message as the title and the page's text. */
