@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
+import { startReceiver } from '../receiver.js'
 
 /**
  * The data file under real faults (docs/behaviour.md 0.4), against the real CLI as a child process
@@ -142,10 +143,12 @@ describe('a data file or folder that cannot be written', () => {
     expect(d.stderr.trim().split('\n')).toEqual([`sandbox: cannot use data file ${file}: its folder cannot be written (EPERM)`])
   }, 60_000)
 
-  it('made read-only while running: the charge answers 503 and is not kept; once writable, its retry is accepted; every acknowledged charge is back after a restart', async () => {
+  it('made read-only while running: the charge answers 503 and is not kept, and its webhook never sent; once writable, its retry is accepted; every acknowledged charge is back after a restart', async () => {
     expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
     const file = tempFile()
-    const server = await start(['--data', file])
+    const rx = await startReceiver()
+    cleanups.push(() => void rx.close())
+    const server = await start(['--data', file, '--webhook-url', rx.url])
     const acknowledged = await chargeAcknowledged(server.url, 3)
     const before = readFileSync(file)
 
@@ -164,8 +167,13 @@ describe('a data file or folder that cannot be written', () => {
     expect(retry.status).toBe(200)
     expect(retry.body.data.payment_reference).toBe(refused.reference)
     acknowledged.push(refused.reference)
+    // one charge.success per acknowledged charge: none for the write that failed (behaviour.md 0.4)
+    await rx.waitFor(acknowledged.length)
+    const announced = (transaction: string) => rx.received.filter((w) => (w.body as { data?: { transaction_reference?: string } })?.data?.transaction_reference === transaction)
+    expect(announced(retry.body.data.transaction_reference)).toHaveLength(1)
 
     await stop(server, 'SIGKILL')
+    expect(rx.received.map((w) => (w.body as { data: { reference: string } }).data.reference).sort()).toEqual([...acknowledged].sort())
     expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow()
     const again = await start(['--data', file])
     await expectAll(again.url, acknowledged)
