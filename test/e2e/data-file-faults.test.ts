@@ -150,6 +150,11 @@ describe('a data file or folder that cannot be written', () => {
     cleanups.push(() => void rx.close())
     const server = await start(['--data', file, '--webhook-url', rx.url])
     const acknowledged = await chargeAcknowledged(server.url, 3)
+    // their webhooks delivered and the attempts written, so that no write of theirs falls in the read-only window
+    for (const reference of acknowledged) {
+      const delivered = await fetch(`${server.url}/_sandbox/events?reference=${encodeURIComponent(reference)}&status=delivered&wait=10000`, { headers })
+      expect(((await delivered.json()) as { data: unknown[] }).data).toHaveLength(1)
+    }
     const before = readFileSync(file)
 
     immutable(file, true)
