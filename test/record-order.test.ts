@@ -65,6 +65,31 @@ describe('the order a collection keeps (src/store/order.ts)', () => {
     )
   })
 
+  it('keeps each record\'s facts through a column\'s growth and past 256 distinct values, whatever the puts and deletes (property)', async () => {
+    // a fact column keeps a byte a record while it has met at most 256 distinct values, the values
+    // themselves past that; 300 records take the columns and the positions past their first size
+    const store = await open()
+    const more = fc.oneof(
+      fc.record({ put: fc.integer({ min: 0, max: 310 }), at: fc.integer({ min: 0, max: 40 }), tag: fc.constantFrom('a', 't7', 't299', 'new') }),
+      fc.record({ del: fc.integer({ min: 0, max: 310 }) }),
+    )
+    for (const distinct of [3, 256, 300]) {
+      await fc.assert(
+        fc.asyncProperty(fc.array(more, { maxLength: 60 }), async (ops) => {
+          store.resetNamespace('ns')
+          const col = store.col<Rec>('ns', 'c')
+          for (let i = 0; i < 300; i++) col.put(`k${i}`, { at: (i * 7) % 40, tag: `t${i % distinct}` })
+          for (const o of ops) {
+            if ('put' in o) col.put(`k${o.put}`, { at: o.at, tag: o.tag })
+            else col.delete(`k${o.del}`)
+          }
+          expect(kept(store)).toEqual(sorted(store))
+        }),
+        { numRuns: 40 },
+      )
+    }
+  })
+
   it('comes back the same from the data file, compacted or not, and after a reset and a restore', async () => {
     const file = tempFile()
     let store = await open(file)

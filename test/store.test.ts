@@ -240,6 +240,64 @@ describe('Store in memory', () => {
     expect(col.findBy('tags', 't2')).toBeUndefined()
   })
 
+  it('finds by an index what the last record to take a value still holds, hot or cold, whatever the puts, updates and deletes (property)', async () => {
+    // kept live: none, two, or all of them; a cold record is read back from its text or its block
+    for (const hotRecords of [0, 2, 64]) {
+      const s = await open({ collections: [charges], hotRecords, coldBlock: 3 })
+      await fc.assert(
+        fc.asyncProperty(
+          fc.array(
+            fc.oneof(
+              fc.record({ put: fc.integer({ min: 0, max: 5 }), ref: fc.constantFrom('r0', 'r1', 'r2', 'r3', undefined), tags: fc.subarray(['t0', 't1', 't2']) }),
+              fc.record({ update: fc.integer({ min: 0, max: 5 }), ref: fc.constantFrom('r0', 'r1', 'r2', 'r3', undefined) }),
+              fc.record({ del: fc.integer({ min: 0, max: 5 }) }),
+            ),
+            { maxLength: 50 },
+          ),
+          async (ops) => {
+            s.resetNamespace('ns')
+            const col = s.col<Rec>('ns', 'charges')
+            // the model: records by key, and for each value the key of the last record written with it
+            const records = new Map<string, Rec>()
+            const taker = new Map<string, string>()
+            const write = (key: string, record: Rec) => {
+              records.set(key, record)
+              for (const v of [record.payment_reference, ...((record.tags as string[] | undefined) ?? [])]) if (typeof v === 'string') taker.set(v, key)
+            }
+            for (const o of ops) {
+              if ('put' in o) {
+                const record: Rec = o.ref === undefined ? { tags: o.tags } : { payment_reference: o.ref, tags: o.tags }
+                col.put(`k${o.put}`, record)
+                write(`k${o.put}`, record)
+              } else if ('update' in o) {
+                const key = `k${o.update}`
+                if (!records.has(key)) continue
+                const updated = col.update(key, (d) => {
+                  if (o.ref === undefined) delete d.payment_reference
+                  else d.payment_reference = o.ref
+                })
+                write(key, updated as Rec)
+              } else {
+                const key = `k${o.del}`
+                col.delete(key)
+                const record = records.get(key)
+                records.delete(key)
+                for (const v of [record?.payment_reference, ...((record?.tags as string[] | undefined) ?? [])]) if (typeof v === 'string' && taker.get(v) === key) taker.delete(v)
+              }
+            }
+            const holds = (key: string | undefined, v: string): Rec | undefined => {
+              const record = key === undefined ? undefined : records.get(key)
+              return record && (record.payment_reference === v || ((record.tags as string[] | undefined) ?? []).includes(v)) ? record : undefined
+            }
+            for (const v of ['r0', 'r1', 'r2', 'r3']) expect(col.findBy('payment_reference', v) ?? undefined).toEqual(holds(taker.get(v), v))
+            for (const v of ['t0', 't1', 't2']) expect(col.findBy('tags', v) ?? undefined).toEqual(holds(taker.get(v), v))
+          },
+        ),
+        { numRuns: 150 },
+      )
+    }
+  })
+
   it('indexes every value an index function returns, and only strings', async () => {
     const s = await open({ collections: [charges] })
     const col = s.col<Rec>('ns', 'charges')

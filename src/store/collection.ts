@@ -70,11 +70,27 @@ function flatten(key: string): void {
   Number(key)
 }
 
+/**
+ * An index: each value to the key of the record that last took it. No value is taken back when a
+ * record is replaced: the values an index is declared on are set once (a payment reference, an
+ * account number), and a reverse map to find a record's old values cost every record of an indexed
+ * collection about 29 bytes of heap (bench/README.md). So `findBy` checks the record still holds
+ * the value, and an entry a change left behind answers nothing; a delete takes its record's back.
+ */
 interface Index<T> {
   fn: IndexFn<T>
   map: Map<string, string>
-  /** the index values of each record: one string, or several */
-  keysOf: Map<string, string | string[]>
+}
+
+/** Whether an index function's answer holds `value`. */
+function holds(raw: ReturnType<IndexFn<unknown>>, value: string): boolean {
+  return raw === value || (Array.isArray(raw) && raw.includes(value))
+}
+
+/** An index function's answer as the values it indexes (no empty string, no absent value). */
+function valuesOf(raw: ReturnType<IndexFn<unknown>>): readonly string[] {
+  if (typeof raw === 'string') return raw === '' ? [] : [raw]
+  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '')
 }
 
 /**
@@ -104,7 +120,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     this.#records = records
     this.ordered = order && new RecordOrder(order)
     for (const [indexName, fn] of Object.entries(indexes)) {
-      const index = { fn, map: new Map(), keysOf: new Map() }
+      const index = { fn, map: new Map() }
       this.#indexes.push(index)
       this.#indexByName.set(indexName, index)
     }
@@ -151,7 +167,9 @@ export class Collection<T extends object = Record<string, unknown>> {
     const index = this.#indexByName.get(indexName)
     if (!index) throw new Error(`no index ${indexName} on ${this.name}`)
     const key = index.map.get(value)
-    return key === undefined ? undefined : this.#records.get(key)
+    if (key === undefined) return undefined
+    const record = this.#records.get(key)
+    return record !== undefined && holds(index.fn(record as T), value) ? record : undefined
   }
 
   /**
@@ -161,11 +179,7 @@ export class Collection<T extends object = Record<string, unknown>> {
   put(key: string, record: T): Frozen<T> {
     flatten(key)
     const replaced = this.#records.put(key, record)
-    if (this.#indexes.length) {
-      // a new key has no index entries to take back
-      if (replaced) this.#unindex(key)
-      this.#index(key, record)
-    }
+    this.#index(key, record)
     this.ordered?.set(key, record, !replaced)
     this.sink?.changed(this.ns, this.name, key)
     return record as Frozen<T>
@@ -192,17 +206,14 @@ export class Collection<T extends object = Record<string, unknown>> {
   /** Sets a record without recording a change: used when loading the file. It is kept cold. */
   load(key: string, record: T): void {
     const had = this.#records.has(key)
-    if (this.#indexes.length) {
-      if (had) this.#unindex(key)
-      this.#index(key, record)
-    }
+    this.#index(key, record)
     this.ordered?.set(key, record, !had)
     this.#records.load(key, record)
   }
 
   /** Removes a record without recording a change: used when loading the file. */
   unload(key: string): void {
-    this.#unindex(key)
+    if (this.#indexes.length) this.#unindex(key)
     this.ordered?.delete(key)
     this.#records.delete(key)
   }
@@ -216,27 +227,17 @@ export class Collection<T extends object = Record<string, unknown>> {
     for (const index of this.#indexes) {
       const raw = index.fn(record)
       if (typeof raw === 'string') {
-        if (raw === '') continue
-        index.map.set(raw, key)
-        index.keysOf.set(key, raw)
-        continue
-      }
-      const values = (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '')
-      for (const v of values) index.map.set(v, key)
-      if (values.length) index.keysOf.set(key, values)
+        if (raw !== '') index.map.set(raw, key)
+      } else for (const v of valuesOf(raw)) index.map.set(v, key)
     }
   }
 
+  /** Takes back the index entries of the record a key holds (read as it is, hot or cold). */
   #unindex(key: string): void {
+    const record = this.#records.peek(key)
+    if (record === undefined) return
     for (const index of this.#indexes) {
-      const old = index.keysOf.get(key)
-      if (old === undefined) continue
-      if (typeof old === 'string') {
-        if (index.map.get(old) === key) index.map.delete(old)
-      } else {
-        for (const v of old) if (index.map.get(v) === key) index.map.delete(v)
-      }
-      index.keysOf.delete(key)
+      for (const v of valuesOf(index.fn(record as T))) if (index.map.get(v) === key) index.map.delete(v)
     }
   }
 }

@@ -34,22 +34,102 @@ export interface OrderSpec<T> {
   facts?: Readonly<Record<string, (record: T) => Fact>>
 }
 
-/** A fact column interns up to this many distinct strings (statuses, currencies ...); past it, strings are kept as given. */
-const INTERNED = 64
+/** The most distinct values a fact column keeps as codes; past them it keeps the values. */
+const CODES = 256
+
+/**
+ * One fact of every record, by sequence number. While the column has met at most 256 distinct
+ * values (statuses, currencies, directions ...) it keeps a byte a record: a code into the table of
+ * those values, each held once. Past that (amounts, references) it keeps the values themselves, a
+ * slot of an array a record. Code 0 is `undefined`, so a slot not written yet reads as such.
+ */
+class FactColumn {
+  #codes: Uint8Array | undefined = new Uint8Array(64)
+  readonly #table: Fact[] = [undefined]
+  readonly #codeOf = new Map<Fact, number>([[undefined, 0]])
+  #values: Fact[] | undefined
+
+  get(seq: number): Fact {
+    return this.#codes ? this.#table[this.#codes[seq] ?? 0] : this.#values![seq]
+  }
+
+  /** Sets the fact of `seq`; `count`: how many sequence numbers are in use (more than `seq`). */
+  set(seq: number, v: Fact, count: number): void {
+    let codes = this.#codes
+    if (!codes) {
+      this.#values![seq] = v
+      return
+    }
+    const code = this.#codeOf.get(v) ?? this.#add(v)
+    if (code < 0) {
+      // one distinct value too many: from now on the column keeps the values
+      this.#values = Array.from({ length: count }, (_, i) => this.get(i))
+      this.#codes = undefined
+      this.#values[seq] = v
+      return
+    }
+    if (seq >= codes.length) {
+      const grown = new Uint8Array(Math.max(codes.length * 2, seq + 1))
+      grown.set(codes)
+      this.#codes = codes = grown
+    }
+    codes[seq] = code
+  }
+
+  /** A value's new code, or -1 when the table is full. */
+  #add(v: Fact): number {
+    const code = this.#table.length
+    if (code === CODES) return -1
+    this.#table.push(v)
+    this.#codeOf.set(v, code)
+    return code
+  }
+}
+
+/**
+ * Positions, as a growable array of 32-bit integers: 4 bytes a record against 8 for a slot of a
+ * JavaScript array. An insertion or a removal moves the ones after it.
+ */
+class Positions {
+  #a = new Int32Array(64)
+  length = 0
+
+  /** the sequence number at position `i`, or -1 past the end */
+  at(i: number): number {
+    return i < this.length ? this.#a[i] : -1
+  }
+
+  insert(i: number, seq: number): void {
+    if (this.length === this.#a.length) {
+      const grown = new Int32Array(this.#a.length * 2)
+      grown.set(this.#a)
+      this.#a = grown
+    }
+    if (i < this.length) this.#a.copyWithin(i + 1, i, this.length)
+    this.#a[i] = seq
+    this.length++
+  }
+
+  remove(i: number): void {
+    this.#a.copyWithin(i, i + 1, this.length)
+    this.length--
+  }
+}
 
 /**
  * Kept compact, since it holds a place for every record of its collection however many there are
  * (records themselves go cold as text; their places stay): no object per record, only slots of
  * arrays. By sequence number: the key, the place's two parts and one slot per fact (a column per
- * fact, its few repeated strings held once); by position: the sequence number. A key's sequence
- * number is found in one `Map` (made when first needed), and its position by a binary search on
- * (place, sequence number).
- * A facts object per place cost a card charge about 100 bytes of heap more (two ordered
- * collections: charges and the ledger; measured after 30,000 card charges).
+ * fact: mostly a byte a record, `FactColumn`); by position: the sequence number (`Positions`). A
+ * key's sequence number is found in one `Map` (made when first needed), and its position by a
+ * binary search on (place, sequence number).
+ * A facts object per place cost a card charge about 100 bytes of heap more, and a JavaScript array
+ * slot per fact and per position about 50 more than these columns (two ordered collections: charges
+ * and the ledger; measured after 30,000 card charges, bench/README.md).
  */
 export class RecordOrder<T> {
   /** by position, ascending: the sequence number of the record there */
-  readonly #seqAt: number[] = []
+  readonly #seqAt = new Positions()
   /** by sequence number */
   readonly #keyOf: (string | undefined)[] = []
   readonly #k0: number[] = []
@@ -58,8 +138,7 @@ export class RecordOrder<T> {
   readonly #twoParts: boolean
   readonly #names: string[]
   readonly #readers: ((record: T) => Fact)[]
-  readonly #columns: Fact[][]
-  readonly #interned: Map<string, string>[]
+  readonly #columns: FactColumn[]
   /**
    * A key's sequence number: made the first time a key already placed is looked up (a record
    * replaced or deleted, a list's cursor), so a collection only ever appended to (the ledger) keeps
@@ -72,8 +151,7 @@ export class RecordOrder<T> {
     const facts = Object.entries(spec.facts ?? {})
     this.#names = facts.map(([name]) => name)
     this.#readers = facts.map(([, read]) => read)
-    this.#columns = facts.map(() => [])
-    this.#interned = facts.map(() => new Map())
+    this.#columns = facts.map(() => new FactColumn())
   }
 
   get size(): number {
@@ -82,25 +160,25 @@ export class RecordOrder<T> {
 
   /** The key at position `i` (0 is the first in order). */
   keyAt(i: number): string {
-    return this.#keyOf[this.#seqAt[i]]!
+    return this.#keyOf[this.#seqAt.at(i)]!
   }
 
   /** The date of the record at position `i` (ms). */
   dateAt(i: number): number {
-    return this.#k0[this.#seqAt[i]]
+    return this.#k0[this.#seqAt.at(i)]
   }
 
   /** The place of the record at position `i`. */
   orderKeyAt(i: number): OrderKey {
-    const seq = this.#seqAt[i]
+    const seq = this.#seqAt.at(i)
     return [this.#k0[seq], this.#second(seq)]
   }
 
   /** The facts of the record at position `i`, as a new object. */
   factsAt(i: number): Facts {
-    const seq = this.#seqAt[i]
+    const seq = this.#seqAt.at(i)
     const facts: Record<string, Fact> = {}
-    for (let f = 0; f < this.#names.length; f++) facts[this.#names[f]] = this.#columns[f][seq]
+    for (let f = 0; f < this.#names.length; f++) facts[this.#names[f]] = this.#columns[f].get(seq)
     return facts
   }
 
@@ -109,7 +187,7 @@ export class RecordOrder<T> {
     const seq = this.#seqs().get(key)
     if (seq === undefined) return undefined
     const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
-    return this.#seqAt[i] === seq ? i : undefined
+    return this.#seqAt.at(i) === seq ? i : undefined
   }
 
   /** A record written (or loaded): placed, or moved when its place changed; `added`: its key held no record before. */
@@ -129,11 +207,8 @@ export class RecordOrder<T> {
     this.#k0[seq] = k0
     if (this.#twoParts) this.#k1[seq] = k1
     const n = this.#seqAt.length
-    if (n === 0 || this.#before(this.#seqAt[n - 1], k0, k1, seq)) {
-      this.#seqAt.push(seq)
-      return
-    }
-    this.#seqAt.splice(this.#lowerBound(k0, k1, seq), 0, seq)
+    // appended when it comes after the last (dates move forward), else placed by a binary search
+    this.#seqAt.insert(n === 0 || this.#before(this.#seqAt.at(n - 1), k0, k1, seq) ? n : this.#lowerBound(k0, k1, seq), seq)
   }
 
   delete(key: string): void {
@@ -145,30 +220,13 @@ export class RecordOrder<T> {
     // the slots of a sequence number are never reused (a key written again takes a new one); a
     // reset drops the collection and its order whole, so they last only as long as its records would
     this.#keyOf[seq] = undefined
-    for (const column of this.#columns) column[seq] = undefined
+    for (const column of this.#columns) column.set(seq, undefined, this.#keyOf.length)
   }
 
-  /**
-   * Keeps a record's facts in the columns at `seq`, a string among a column's first few distinct
-   * ones held once: the one the record written before holds when they are the same (the usual
-   * case, found without hashing), else the column's own.
-   */
+  /** Keeps a record's facts in the columns at `seq`. */
   #takeFacts(seq: number, record: T): void {
-    for (let f = 0; f < this.#readers.length; f++) {
-      const column = this.#columns[f]
-      let v = this.#readers[f](record)
-      if (typeof v === 'string') {
-        const before = seq > 0 ? column[seq - 1] : undefined
-        if (v === before) v = before
-        else {
-          const interned = this.#interned[f]
-          const held = interned.get(v)
-          if (held !== undefined) v = held
-          else if (interned.size < INTERNED) interned.set(v, v)
-        }
-      }
-      column[seq] = v
-    }
+    const count = Math.max(seq + 1, this.#keyOf.length)
+    for (let f = 0; f < this.#readers.length; f++) this.#columns[f].set(seq, this.#readers[f](record), count)
   }
 
   #seqs(): Map<string, number> {
@@ -189,7 +247,7 @@ export class RecordOrder<T> {
 
   #unplace(seq: number): void {
     const i = this.#lowerBound(this.#k0[seq], this.#second(seq), seq)
-    if (this.#seqAt[i] === seq) this.#seqAt.splice(i, 1)
+    if (this.#seqAt.at(i) === seq) this.#seqAt.remove(i)
   }
 
   /** whether the record of sequence number `a` comes before the place (k0, k1, seq) */
@@ -206,7 +264,7 @@ export class RecordOrder<T> {
     let hi = this.#seqAt.length
     while (lo < hi) {
       const mid = (lo + hi) >>> 1
-      if (this.#before(this.#seqAt[mid], k0, k1, seq)) lo = mid + 1
+      if (this.#before(this.#seqAt.at(mid), k0, k1, seq)) lo = mid + 1
       else hi = mid
     }
     return lo

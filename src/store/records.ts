@@ -96,6 +96,12 @@ export class Records<T extends object> {
     return record
   }
 
+  /** The record as it is, hot or cold, without making it hot. */
+  peek(key: string): Frozen<T> | undefined {
+    const v = this.#map.get(key)
+    return v === undefined ? undefined : this.#view(v)
+  }
+
   /**
    * A copy of the record the caller may change (for an update), or undefined: a hot record is
    * copied, a cold one parsed from its text, which is a new object already.
