@@ -1,10 +1,8 @@
 import type { Frozen } from './frozen.js'
 import { RecordOrder, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
+import { SecondaryIndex, type IndexFn } from './secondary-index.js'
 import type { RecordFields, RecordRules } from './validate.js'
-
-/** Derives secondary keys of a record (for example its payment reference) for an index. */
-export type IndexFn<T> = (record: T) => string | undefined | null | readonly (string | undefined | null)[]
 
 /**
  * What the module that owns a collection declares about it: its secondary indexes, a hot set
@@ -71,29 +69,6 @@ function flatten(key: string): void {
 }
 
 /**
- * An index: each value to the key of the record that last took it. No value is taken back when a
- * record is replaced: the values an index is declared on are set once (a payment reference, an
- * account number), and a reverse map to find a record's old values cost every record of an indexed
- * collection about 29 bytes of heap (bench/README.md). So `findBy` checks the record still holds
- * the value, and an entry a change left behind answers nothing; a delete takes its record's back.
- */
-interface Index<T> {
-  fn: IndexFn<T>
-  map: Map<string, string>
-}
-
-/** Whether an index function's answer holds `value`. */
-function holds(raw: ReturnType<IndexFn<unknown>>, value: string): boolean {
-  return raw === value || (Array.isArray(raw) && raw.includes(value))
-}
-
-/** An index function's answer as the values it indexes (no empty string, no absent value). */
-function valuesOf(raw: ReturnType<IndexFn<unknown>>): readonly string[] {
-  if (typeof raw === 'string') return raw === '' ? [] : [raw]
-  return (Array.isArray(raw) ? raw : [raw]).filter((v): v is string => typeof v === 'string' && v !== '')
-}
-
-/**
  * One collection of one namespace: records by primary key, plus secondary indexes, so every
  * lookup is a Map lookup and never a scan.
  *
@@ -104,8 +79,8 @@ function valuesOf(raw: ReturnType<IndexFn<unknown>>): readonly string[] {
  */
 export class Collection<T extends object = Record<string, unknown>> {
   readonly #records: Records<T>
-  readonly #indexes: Index<T>[] = []
-  readonly #indexByName = new Map<string, Index<T>>()
+  readonly #indexes: SecondaryIndex<T>[] = []
+  readonly #indexByName = new Map<string, SecondaryIndex<T>>()
   /** the records in their declared order (`CollectionSpec.order`), when one is declared */
   readonly ordered: RecordOrder<T> | undefined
 
@@ -120,7 +95,7 @@ export class Collection<T extends object = Record<string, unknown>> {
     this.#records = records
     this.ordered = order && new RecordOrder(order)
     for (const [indexName, fn] of Object.entries(indexes)) {
-      const index = { fn, map: new Map() }
+      const index = new SecondaryIndex(fn)
       this.#indexes.push(index)
       this.#indexByName.set(indexName, index)
     }
@@ -162,14 +137,11 @@ export class Collection<T extends object = Record<string, unknown>> {
     return this.#records.json(key)
   }
 
-  /** The record whose index `indexName` holds `value`. */
+  /** Of the records whose index `indexName` holds `value`, the one written last (secondary-index.ts). */
   findBy(indexName: string, value: string): Frozen<T> | undefined {
     const index = this.#indexByName.get(indexName)
     if (!index) throw new Error(`no index ${indexName} on ${this.name}`)
-    const key = index.map.get(value)
-    if (key === undefined) return undefined
-    const record = this.#records.get(key)
-    return record !== undefined && holds(index.fn(record as T), value) ? record : undefined
+    return index.find(value, (key) => this.#records.get(key))
   }
 
   /**
@@ -224,20 +196,12 @@ export class Collection<T extends object = Record<string, unknown>> {
   }
 
   #index(key: string, record: T): void {
-    for (const index of this.#indexes) {
-      const raw = index.fn(record)
-      if (typeof raw === 'string') {
-        if (raw !== '') index.map.set(raw, key)
-      } else for (const v of valuesOf(raw)) index.map.set(v, key)
-    }
+    for (const index of this.#indexes) index.add(key, record)
   }
 
-  /** Takes back the index entries of the record a key holds (read as it is, hot or cold). */
+  /** Takes the record a key holds (read as it is, hot or cold) out of the indexes. */
   #unindex(key: string): void {
     const record = this.#records.peek(key)
-    if (record === undefined) return
-    for (const index of this.#indexes) {
-      for (const v of valuesOf(index.fn(record as T))) if (index.map.get(v) === key) index.map.delete(v)
-    }
+    if (record !== undefined) for (const index of this.#indexes) index.remove(key, record as T)
   }
 }
