@@ -164,12 +164,13 @@ describe('Store in memory', () => {
     const col = s.col<Rec>('ns', 'charges')
     const given: Rec = { payment_reference: 'r0', history: [{ step: 'created' }] }
     const stored = col.put('tx0', given)
-    // the caller gave its record up: it is the stored one, frozen
+    // the caller gave its record up: it is the stored one, frozen all the way down once a read hands it out
     expect(stored).toBe(given)
+    const hot = col.get('tx0')! as Rec
+    expect(hot).toBe(given)
     expect(() => {
       given.payment_reference = 'changed'
     }).toThrow(TypeError)
-    const hot = col.get('tx0')! as Rec
     expect(() => (hot.history as Rec[]).push({ step: 'PIN' })).toThrow(TypeError)
     // tx0 goes cold; read back, then listed, it is frozen all the same
     col.put('tx1', { payment_reference: 'r1' })
@@ -198,6 +199,7 @@ describe('Store in memory', () => {
     expect(first).toEqual({ payment_reference: 'r0', n: 1, history: [{ step: 'created' }] })
     expect(second).toEqual({ payment_reference: 'r0', n: 2, history: [{ step: 'created' }, { step: 'PIN' }] })
     expect(col.get('tx0')).toBe(second)
+    // read, it is frozen all the way down
     expect(Object.isFrozen(second) && Object.isFrozen(second.history)).toBe(true)
     // a change that throws, hot then cold, leaves the record, its index and the store's version alone
     for (const state of ['hot', 'cold']) {

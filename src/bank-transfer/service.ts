@@ -265,8 +265,8 @@ export class BankTransferService extends OnEngine {
 
   /** The processing charge a timer was set for, if it still is: a copy to change and save. */
   #live(ns: string, tx: string): BankTransferCharge | undefined {
-    const charge = this.#charges.col(ns).get(tx)
-    return charge?.kind === KIND && charge.status === 'processing' ? copyOf<BankTransferCharge>(charge) : undefined
+    const charge = this.#charges.col(ns).draft(tx) as BankTransferCharge | undefined
+    return charge?.kind === KIND && charge.status === 'processing' ? charge : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

@@ -134,9 +134,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     const expired = channel.expired
     if (expired !== undefined) {
       this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
-        const stored = this.col(ns).get(p.tx)
-        if (stored?.kind !== channel.kind || (stored.status !== 'pending' && stored.status !== 'processing')) return
-        const charge = copyOf(stored)
+        const charge = this.col(ns).draft(p.tx)
+        if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
         charge.expiry_timer = null
         channel.onExpire?.(ns, charge)
         this.#expire(ns, charge, expired)
@@ -174,7 +173,15 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * `save`.
    */
   pending(ns: string, reference: string): C {
-    return copyOf(requireProcessing(this.find(ns, reference)))
+    const col = this.col(ns)
+    let charge: C | undefined
+    // by its key, the copy is made at once (a cold charge is parsed into it, not parsed, frozen and copied)
+    if (col.has(reference)) charge = col.draft(reference)
+    else {
+      const found = col.findBy('payment_reference', reference)
+      charge = found && copyOf(found)
+    }
+    return requireProcessing(charge?.kind === this.channel.kind ? charge : undefined)
   }
 
   /**

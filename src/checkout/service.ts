@@ -263,9 +263,8 @@ export class CheckoutService extends OnEngine {
    * the checkout, whose fee is then the channel's.
    */
   attemptEnded(ns: string, child: Frozen<ChargeBase>): void {
-    const stored = child.parent ? this.#charges.col(ns).get(child.parent) : undefined
-    if (!stored || !isCheckout(stored)) return
-    const c = copyOf<CheckoutCharge>(stored)
+    const c = child.parent ? this.#charges.col(ns).draft(child.parent) : undefined
+    if (!c || !isCheckout(c)) return
     const line = c.attempts.find((a) => a.reference === child.transaction_reference)
     if (line) {
       line.status = child.status

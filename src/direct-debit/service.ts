@@ -7,7 +7,7 @@ import { toMajor, toMinor } from '../money.js'
 import { maskPansIn } from '../pan.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
-import { copyOf, type Frozen } from '../store/frozen.js'
+import type { Frozen } from '../store/frozen.js'
 import { ARRAY, NUMBER, STRING } from '../store/validate.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
@@ -309,11 +309,11 @@ export class DirectDebitService extends OnEngine {
   }
 
   #complete(ns: string, tx: string): void {
-    const debit = this.#debits.col(ns).get(tx)
+    const debit = this.#debits.col(ns).draft(tx)
     if (!debit || !isDebit(debit) || debit.status !== 'processing') return
     const account = this.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
-    this.#finish(ns, copyOf<DirectDebit>(debit), account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
+    this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
   }
 
   /** Ends a processing debit (`debit`: a copy to change); returns it as stored. */

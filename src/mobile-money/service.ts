@@ -5,7 +5,7 @@ import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { customerCost, toDecimalString, toMajor } from '../money.js'
 import { walletCurrency } from '../scenario/lookups.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
-import { copyOf, type Frozen } from '../store/frozen.js'
+import type { Frozen } from '../store/frozen.js'
 import { MM_MSG } from './messages.js'
 import type { MobileMoneyChargeInput } from './schemas.js'
 
@@ -82,9 +82,8 @@ export class MobileMoneyService extends OnEngine {
   constructor(engine: Engine) {
     super(engine)
     this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
-      const stored = this.#charges.col(ns).get(payload.tx)
-      if (stored?.kind !== KIND || stored.status !== 'processing' || stored.pending_steps[0] !== 'STK_PROMPT') return
-      const charge = copyOf<MobileMoneyCharge>(stored)
+      const charge = this.#charges.col(ns).draft(payload.tx) as MobileMoneyCharge | undefined
+      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.PROMPT_ANSWERED)
       this.#charges.conclude(ns, charge)

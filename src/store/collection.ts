@@ -74,8 +74,9 @@ function flatten(key: string): void {
  *
  * Reads (`get`, `findBy`, `values`, `entries`) give frozen records: the compiler refuses a change
  * to one and so does the run time. A record changes only by a write: `put` stores a new record
- * (frozen from then on: the caller gives it up), `update` hands a function a copy to change and
- * stores it. Whether a record is kept live or as text (records.ts) changes nothing a caller sees.
+ * (the caller gives it up: what it returns is typed readonly, and the record is frozen when a read
+ * first hands it out), `update` hands a function a copy to change and stores it. Whether a record
+ * is kept live or as text (records.ts) changes nothing a caller sees.
  */
 export class Collection<T extends object = Record<string, unknown>> {
   readonly #records: Records<T>
@@ -113,6 +114,16 @@ export class Collection<T extends object = Record<string, unknown>> {
     return this.#records.has(key)
   }
 
+  /**
+   * A copy of the record the caller may change and `put` back, or undefined: what `update` hands
+   * its function. A cold record is parsed into one without going hot or being frozen first (a
+   * timer's or a step's change to an older record: read, then copied, it was parsed, frozen and
+   * copied, `bench/README.md`).
+   */
+  draft(key: string): T | undefined {
+    return this.#records.draft(key)
+  }
+
   /** Every key, in insertion order (nothing parsed). */
   keys(): IterableIterator<string> {
     return this.#records.keys()
@@ -145,8 +156,8 @@ export class Collection<T extends object = Record<string, unknown>> {
   }
 
   /**
-   * Inserts or replaces a record and records the change; returns it as stored. The record is
-   * frozen from then on: the caller gives it up.
+   * Inserts or replaces a record and records the change; returns it as stored. The caller gives
+   * the record up: it is not to be changed again (a read freezes it).
    */
   put(key: string, record: T): Frozen<T> {
     flatten(key)

@@ -1,7 +1,7 @@
 /**
  * What a read of the store gives: a record the caller may look at but not change
  * (docs/architecture.md, "The store"). Records are JSON data, so the type is readonly all the
- * way down, and a stored record is frozen all the way down at run time.
+ * way down, and a record a read hands out is frozen all the way down at run time.
  */
 export type Frozen<T> = T extends (...args: never[]) => unknown
   ? T
@@ -14,8 +14,8 @@ export type Frozen<T> = T extends (...args: never[]) => unknown
 /**
  * Freezes a record and everything in it, and gives it back typed as such. A part already
  * frozen is not walked again: a record made by spreading a stored one shares its frozen parts.
- * Every put of a hot record pays for it, so it looks at an object's values without a call for
- * each (half the cost of recursing into every value, on a card charge).
+ * Every first read of a live record pays for it, so it looks at an object's values without a call
+ * for each (half the cost of recursing into every value, on a card charge).
  */
 export function deepFreeze<T>(value: T): Frozen<T> {
   if (typeof value === 'object' && value !== null && !Object.isFrozen(value)) freeze(value)

@@ -12,8 +12,12 @@ import type { Shapes } from './shapes.js'
  * record. Reading a cold record back inflates its block (~50 µs; the block read last is kept
  * decoded) and parses it into a new object.
  *
- * Hot or cold, what a read gives is frozen (frozen.ts): a record is only changed by a new one
- * being put, so a hot record and its cold text never disagree, whichever a caller is handed.
+ * Hot or cold, what a read gives is frozen (frozen.ts): a live record the first time a read hands
+ * it out, a parsed one as it is parsed. A record is only changed by a new one being put (the
+ * writer gives its record up), so a hot record and its cold text never disagree, whichever a
+ * caller is handed. A record is not frozen as it is put: most are never read while live (a card
+ * charge goes cold unread), and freezing every one cost a mobile money charge 5-11 % of its CPU
+ * and a card charge about 3 % (bench/README.md).
  */
 
 /** the most texts one block holds: a block slot is kept as block id * MAX_BLOCK + slot */
@@ -36,7 +40,7 @@ interface Block {
 
 export class Records<T extends object> {
   /**
-   * a live (frozen) object while hot; its cold text once cold; once that text is compressed into a
+   * a live object while hot (frozen once a read handed it out); its cold text once cold; once that text is compressed into a
    * block, its place there: block id * MAX_BLOCK + slot
    */
   readonly #map = new Map<string, T | string | number>()
@@ -86,7 +90,7 @@ export class Records<T extends object> {
     if (v === undefined) return undefined
     if (typeof v === 'object') {
       this.#touch(key)
-      return v as Frozen<T>
+      return deepFreeze(v)
     }
     const record = deepFreeze(this.shapes.thaw(this.#coldText(v)) as T)
     if (this.#hotMax === 0) return record
@@ -138,8 +142,8 @@ export class Records<T extends object> {
   }
 
   /**
-   * Sets a record, hot and frozen (the caller gives it up), or as its text at once where no record
-   * is kept live; returns whether the key held one before.
+   * Sets a record, hot (the caller gives it up: it is frozen when a read first hands it out), or as
+   * its text at once where no record is kept live; returns whether the key held one before.
    */
   put(key: string, record: T): boolean {
     if (this.#hotMax === 0) {
@@ -150,7 +154,7 @@ export class Records<T extends object> {
         return old
       }
     }
-    const old = this.#set(key, deepFreeze(record) as T)
+    const old = this.#set(key, record)
     this.#touch(key)
     return old
   }
@@ -185,7 +189,7 @@ export class Records<T extends object> {
   }
 
   #view(v: T | string | number): Frozen<T> {
-    return typeof v === 'object' ? (v as Frozen<T>) : deepFreeze(this.shapes.thaw(this.#coldText(v)) as T)
+    return deepFreeze(typeof v === 'object' ? v : (this.shapes.thaw(this.#coldText(v)) as T))
   }
 
   /** The cold text of a record, or undefined when it cannot be serialized (validation keeps such values out: it stays an object). */
