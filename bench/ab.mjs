@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// CPU per card charge (or per charge query, or per payout) of several paysandbox builds, measured at the same
+// CPU per card charge (or per charge query, mobile money charge, checkout initialize or payout) of several paysandbox builds, measured at the same
 // time on the same core.
 //
-//   node bench/ab.mjs [--scenario card|query|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
+//   node bench/ab.mjs [--scenario card|query|mm|init|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD BUILD ...
 //
 // BUILD is a checkout with dist/ built (`.` for this one), optionally followed by environment for
 // that server: `.+SANDBOX_HOT_RECORDS=8+SANDBOX_COLD_BLOCK=16` (the servers are started as
@@ -24,12 +24,12 @@ import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { runLoad } from './load.mjs'
-import { CardBodies, SECRET, cardBody, disburseBody } from './lib/bodies.mjs'
+import { CardBodies, SECRET, cardBody, disburseBody, initBody, mmBody } from './lib/bodies.mjs'
 import { machineInfo } from './lib/machine.mjs'
 import { LatHist, cpuTimeMs } from './lib/measure.mjs'
 import { pinSelf, startServer } from './lib/servers.mjs'
 
-const USAGE = 'usage: node bench/ab.mjs [--scenario card|query|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
+const USAGE = 'usage: node bench/ab.mjs [--scenario card|query|mm|init|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
 const { values, positionals } = parseArgs({
   options: { scenario: { type: 'string', default: 'card' }, rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
   allowPositionals: true,
@@ -47,8 +47,8 @@ const rounds = positive('rounds')
 const seconds = positive('seconds')
 const connections = positive('connections')
 const scenario = values.scenario
-const LABEL = { card: 'card charge', query: 'charge query', payout: 'payout' }
-if (!(scenario in LABEL)) throw new Error('--scenario is card, query or payout')
+const LABEL = { card: 'card charge', query: 'charge query', mm: 'mobile money charge', init: 'checkout initialize', payout: 'payout' }
+if (!(scenario in LABEL)) throw new Error('--scenario is card, query, mm, init or payout')
 
 // the servers on core 0, this process on core 1 (where taskset exists and there are two cores)
 pinSelf(machineInfo())
@@ -86,7 +86,8 @@ if (scenario === 'payout') {
     if (res.status !== 200) throw new Error(`${b.label}: could not raise the opening balance: ${res.status} ${await res.text()}`)
   }
 }
-let payouts = 0
+/** requests of the scenarios whose bodies are made on the fly, each with a reference of its own */
+let sent = 0
 
 // the servers share one core: together they make at most ~12k charges a second here (past the
 // pool, bodies are made on the fly)
@@ -100,8 +101,12 @@ function load(b, duration, record) {
     ...(scenario === 'query'
       ? { method: 'GET', path: `/merchant/api/v1/charges/${QUERY_REF}`, headers }
       : scenario === 'payout'
-        ? { method: 'POST', path: '/merchant/api/v1/transactions/disburse', headers, body: () => disburseBody(`ab-${process.pid}-${payouts++}`) }
-        : { method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next() }),
+        ? { method: 'POST', path: '/merchant/api/v1/transactions/disburse', headers, body: () => disburseBody(`ab-${process.pid}-${sent++}`) }
+        : scenario === 'mm'
+          ? { method: 'POST', path: '/merchant/api/v1/charges/mobile-money', headers, body: () => mmBody(`ab-mm-${process.pid}-${sent++}`) }
+          : scenario === 'init'
+            ? { method: 'POST', path: '/merchant/api/v1/charges/initialize', headers, body: () => initBody(`ab-co-${process.pid}-${sent++}`) }
+            : { method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next() }),
     onAnswer: (status, ms) => {
       if (status !== 200) {
         console.error(`${b.label}: answered ${status}`)
