@@ -48,13 +48,16 @@ class FactColumn {
   readonly #table: Fact[] = [undefined]
   readonly #codeOf = new Map<Fact, number>([[undefined, 0]])
   #values: Fact[] | undefined
+  /** one past the highest sequence number set */
+  #length = 0
 
   get(seq: number): Fact {
     return this.#codes ? this.#table[this.#codes[seq] ?? 0] : this.#values![seq]
   }
 
-  /** Sets the fact of `seq`; `count`: how many sequence numbers are in use (more than `seq`). */
-  set(seq: number, v: Fact, count: number): void {
+  /** Sets the fact of `seq`. */
+  set(seq: number, v: Fact): void {
+    if (seq >= this.#length) this.#length = seq + 1
     let codes = this.#codes
     if (!codes) {
       this.#values![seq] = v
@@ -63,7 +66,7 @@ class FactColumn {
     const code = this.#codeOf.get(v) ?? this.#add(v)
     if (code < 0) {
       // one distinct value too many: from now on the column keeps the values
-      this.#values = Array.from({ length: count }, (_, i) => this.get(i))
+      this.#values = Array.from({ length: this.#length }, (_, i) => this.get(i))
       this.#codes = undefined
       this.#values[seq] = v
       return
@@ -220,13 +223,12 @@ export class RecordOrder<T> {
     // the slots of a sequence number are never reused (a key written again takes a new one); a
     // reset drops the collection and its order whole, so they last only as long as its records would
     this.#keyOf[seq] = undefined
-    for (const column of this.#columns) column.set(seq, undefined, this.#keyOf.length)
+    for (const column of this.#columns) column.set(seq, undefined)
   }
 
   /** Keeps a record's facts in the columns at `seq`. */
   #takeFacts(seq: number, record: T): void {
-    const count = Math.max(seq + 1, this.#keyOf.length)
-    for (let f = 0; f < this.#readers.length; f++) this.#columns[f].set(seq, this.#readers[f](record), count)
+    for (let f = 0; f < this.#readers.length; f++) this.#columns[f].set(seq, this.#readers[f](record))
   }
 
   #seqs(): Map<string, number> {
