@@ -92,7 +92,7 @@ export class BankTransferService extends OnEngine {
   constructor(engine: Engine) {
     super(engine)
     this.clocks.on(COMPLETE, (ns, p: { tx: string }) => {
-      const charge = this.#live(ns, p.tx)
+      const charge = this.#charges.live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)
     })
   }
@@ -261,12 +261,6 @@ export class BankTransferService extends OnEngine {
   #takesWhole(ns: string, charge: BankTransferCharge, amount: number): boolean {
     const beyond = payinMoney(amount, charge.fee, charge.vat, 0).credit - charge.amount
     return beyond <= 0 || this.ledger.tryTakeIn(ns, charge.currency, beyond)
-  }
-
-  /** The processing charge a timer was set for, if it still is: a copy to change and save. */
-  #live(ns: string, tx: string): BankTransferCharge | undefined {
-    const charge = this.#charges.col(ns).draft(tx) as BankTransferCharge | undefined
-    return charge?.kind === KIND && charge.status === 'processing' ? charge : undefined
   }
 
   /** Ten digits no other charge of the namespace has. */

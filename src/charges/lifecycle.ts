@@ -6,7 +6,8 @@ import type { Random } from '../random.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import type { Settings } from '../scenario/schema.js'
 import { OnEngine, type AttemptEnds, type Engine } from './kit.js'
-import { copyOf, type Frozen } from '../store/frozen.js'
+import type { Collection } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
 import { chargeEventData } from './query.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
@@ -134,8 +135,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     const expired = channel.expired
     if (expired !== undefined) {
       this.clocks.on(this.#expiryTimer, (ns, p: { tx: string }) => {
-        const charge = this.col(ns).draft(p.tx)
-        if (charge?.kind !== channel.kind || (charge.status !== 'pending' && charge.status !== 'processing')) return
+        const charge = this.#ours(this.col(ns).draft(p.tx))
+        if (charge?.status !== 'pending' && charge?.status !== 'processing') return
         charge.expiry_timer = null
         channel.onExpire?.(ns, charge)
         this.#expire(ns, charge, expired)
@@ -164,8 +165,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   /** The channel's charge with this transaction reference (or, failing that, payment reference). */
   find(ns: string, reference: string): Frozen<C> | undefined {
     const col = this.col(ns)
-    const c = col.get(reference) ?? col.findBy('payment_reference', reference)
-    return c && c.kind === this.channel.kind ? c : undefined
+    const key = this.#keyOf(col, reference)
+    return this.#ours(key === undefined ? undefined : col.get(key))
   }
 
   /**
@@ -174,14 +175,27 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    */
   pending(ns: string, reference: string): C {
     const col = this.col(ns)
-    let charge: C | undefined
-    // by its key, the copy is made at once (a cold charge is parsed into it, not parsed, frozen and copied)
-    if (col.has(reference)) charge = col.draft(reference)
-    else {
-      const found = col.findBy('payment_reference', reference)
-      charge = found && copyOf(found)
-    }
-    return requireProcessing(charge?.kind === this.channel.kind ? charge : undefined)
+    const key = this.#keyOf(col, reference)
+    return requireProcessing(this.#ours(key === undefined ? undefined : col.draft(key)))
+  }
+
+  /**
+   * The channel's charge with this key, when it is still processing, as a copy to change and
+   * `save`; undefined otherwise (a timer set for a charge that ended since).
+   */
+  live(ns: string, tx: string): C | undefined {
+    const charge = this.#ours(this.col(ns).draft(tx))
+    return charge?.status === 'processing' ? charge : undefined
+  }
+
+  /** The key of the charge a reference names: the reference itself, or the charge's whose payment reference it is. */
+  #keyOf(col: Collection<C>, reference: string): string | undefined {
+    return col.has(reference) ? reference : col.findBy('payment_reference', reference)?.transaction_reference
+  }
+
+  /** The charge, when it is of this channel's kind. */
+  #ours<R extends { kind: string }>(charge: R | undefined): R | undefined {
+    return charge?.kind === this.channel.kind ? charge : undefined
   }
 
   /**

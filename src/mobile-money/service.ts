@@ -82,8 +82,8 @@ export class MobileMoneyService extends OnEngine {
   constructor(engine: Engine) {
     super(engine)
     this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
-      const charge = this.#charges.col(ns).draft(payload.tx) as MobileMoneyCharge | undefined
-      if (charge?.kind !== KIND || charge.status !== 'processing' || charge.pending_steps[0] !== 'STK_PROMPT') return
+      const charge = this.#charges.live(ns, payload.tx)
+      if (charge?.pending_steps[0] !== 'STK_PROMPT') return
       charge.pending_steps = []
       this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.PROMPT_ANSWERED)
       this.#charges.conclude(ns, charge)
