@@ -77,6 +77,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
     concurrency: config.webhookConcurrency,
     namespaceConcurrency: config.webhookNamespaceConcurrency,
     userAgent: `paysandbox/${VERSION}`,
+    seeded: config.seed !== undefined,
   })
   // what a namespace holds besides its records and derives from none: emptied by a reset, kept
   // through a failed write (the refused call stays journalled, an armed fault stays armed)

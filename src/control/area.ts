@@ -63,8 +63,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       handler: async (c, deps) => {
         const ns = c.get('ns')
         const step = validate(advanceSchema, await readJsonObject(c))
-        // docs/behaviour.md 0.7: under a seed, the webhooks under way have their answers first
-        if (deps.random.seed !== undefined) await deps.webhooks.settled(ns)
+        await deps.webhooks.beforeClockMoves(ns)
         deps.clocks.advance(ns, step)
         return ok(c, CONTROL_MSG.CLOCK_ADVANCED, clockData(deps, ns))
       },

@@ -21,6 +21,12 @@ export interface DeliveryOptions {
   /** HTTP attempts of one namespace in flight at once (docs/behaviour.md 8.5) */
   namespaceConcurrency: number
   userAgent: string
+  /**
+   * under a seed (docs/behaviour.md 0.7): a namespace clock moves only once its attempts under way
+   * have their answers (`beforeClockMoves`), so where a retry falls does not depend on how fast a
+   * receiver answered
+   */
+  seeded: boolean
 }
 
 /**
@@ -40,7 +46,7 @@ export class WebhookDelivery {
   /** attempts waiting for a slot, by namespace; the order of the keys is the round's order */
   readonly #waiting = new Map<string, (() => void)[]>()
   readonly #activeByNs = new Map<string, number>()
-  /** each namespace's attempts under way (taken or waiting for a slot), until their answer is recorded */
+  /** under a seed, each namespace's attempts under way (taken or waiting for a slot), until their answer is recorded */
   readonly #underway = new Map<string, Set<Promise<void>>>()
   #active = 0
   #stopped = false
@@ -172,7 +178,7 @@ export class WebhookDelivery {
   #fire(ns: string, id: string, n: number, due: number): void {
     if (!this.#deliverable(ns, id)) return
     const at = this.clocks.iso(ns)
-    this.#track(ns, this.#slot(ns, async () => {
+    const attempt = this.#slot(ns, async () => {
       // nothing is sent of a change that is not durable (docs/behaviour.md 0.4): with a data file,
       // the write that holds the event goes first, and a write that fails undid the event
       if (this.events.store.dirty) await this.events.store.sync().catch(() => undefined)
@@ -194,15 +200,16 @@ export class WebhookDelivery {
       if (!cur) return
       if (ended) this.#next(ns, cur)
       else if (!this.#stopped) this.#scheduleAttempt(ns, cur, due + this.options.retrySchedule[n - 1] * 1000)
-    }))
+    })
+    if (this.options.seeded) this.#track(ns, attempt)
   }
 
   /**
-   * Resolves once every attempt of the namespace under way now has its answer recorded (and its
-   * retry scheduled): under a seed the clock moves only after that (control area, docs/behaviour.md
-   * 0.7), so where a retry falls does not depend on how fast a receiver answered.
+   * What the namespace clock waits for before it moves (the control API's advance): under a seed,
+   * every attempt of the namespace under way now has its answer recorded and its retry scheduled
+   * (`DeliveryOptions.seeded`); otherwise nothing.
    */
-  async settled(ns: string): Promise<void> {
+  async beforeClockMoves(ns: string): Promise<void> {
     const underway = this.#underway.get(ns)
     if (underway) await Promise.all(underway)
   }
