@@ -27,6 +27,7 @@ import { runLoad } from './load.mjs'
 import { CardBodies, SECRET, cardBody, disburseBody, initBody, mmBody } from './lib/bodies.mjs'
 import { machineInfo } from './lib/machine.mjs'
 import { LatHist, cpuTimeMs } from './lib/measure.mjs'
+import { QUERY_REF, SCENARIOS } from './lib/scenarios.mjs'
 import { pinSelf, startServer } from './lib/servers.mjs'
 
 const USAGE = 'usage: node bench/ab.mjs [--scenario card|query|mm|init|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
@@ -47,8 +48,10 @@ const rounds = positive('rounds')
 const seconds = positive('seconds')
 const connections = positive('connections')
 const scenario = values.scenario
-const LABEL = { card: 'card charge', query: 'charge query', mm: 'mobile money charge', init: 'checkout initialize', payout: 'payout' }
-if (!(scenario in LABEL)) throw new Error('--scenario is card, query, mm, init or payout')
+/** each --scenario: the bench's scenario it loads (its method, path and label: lib/scenarios.mjs) */
+const OF = { card: 'card', query: 'query', mm: 'mm', init: 'init', payout: 'disburse' }
+if (!(scenario in OF)) throw new Error('--scenario is card, query, mm, init or payout')
+const { method, path: target, label } = SCENARIOS[OF[scenario]]
 
 // the servers on core 0, this process on core 1 (where taskset exists and there are two cores)
 pinSelf(machineInfo())
@@ -71,10 +74,9 @@ for (const b of builds) {
 }
 
 // the query scenario asks for one charge again and again, as a client polling it does
-const QUERY_REF = 'ab-query-00000001'
 if (scenario === 'query') {
   for (const b of builds) {
-    const res = await fetch(`${b.url}/merchant/api/v1/charges/card`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: cardBody(QUERY_REF) })
+    const res = await fetch(`${b.url}${SCENARIOS.card.path}`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: cardBody(QUERY_REF) })
     if (res.status !== 200) throw new Error(`${b.label}: could not create the charge to query: ${res.status} ${await res.text()}`)
   }
 }
@@ -93,20 +95,21 @@ let sent = 0
 // pool, bodies are made on the fly)
 const pool = scenario === 'card' ? new CardBodies(`ab-${process.pid}`, Math.ceil(12_000 * (rounds * seconds + 3))) : undefined
 
+/** the body of each request (none for the query), each with a reference of its own */
+const BODY = {
+  card: () => pool.next(),
+  query: undefined,
+  mm: () => mmBody(`ab-mm-${process.pid}-${sent++}`),
+  init: () => initBody(`ab-co-${process.pid}-${sent++}`),
+  payout: () => disburseBody(`ab-${process.pid}-${sent++}`),
+}[scenario]
+
 const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 /** One load run of `duration` s; with `record`, its 2xx answers are counted and their latencies kept. */
 function load(b, duration, record) {
   return runLoad({
     url: b.url, connections, duration, maxSeconds: duration + 30, timeout: 10,
-    ...(scenario === 'query'
-      ? { method: 'GET', path: `/merchant/api/v1/charges/${QUERY_REF}`, headers }
-      : scenario === 'payout'
-        ? { method: 'POST', path: '/merchant/api/v1/transactions/disburse', headers, body: () => disburseBody(`ab-${process.pid}-${sent++}`) }
-        : scenario === 'mm'
-          ? { method: 'POST', path: '/merchant/api/v1/charges/mobile-money', headers, body: () => mmBody(`ab-mm-${process.pid}-${sent++}`) }
-          : scenario === 'init'
-            ? { method: 'POST', path: '/merchant/api/v1/charges/initialize', headers, body: () => initBody(`ab-co-${process.pid}-${sent++}`) }
-            : { method: 'POST', path: '/merchant/api/v1/charges/card', headers, body: () => pool.next() }),
+    method, path: target, headers, ...(BODY ? { body: BODY } : {}),
     onAnswer: (status, ms) => {
       if (status !== 200) {
         console.error(`${b.label}: answered ${status}`)
@@ -130,6 +133,6 @@ for (let r = 0; r < rounds; r++) {
   })
 }
 for (const b of builds) {
-  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${LABEL[scenario]}  (${b.ok} requests; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
+  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${label}  (${b.ok} requests; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
 }
 process.exit(0)
