@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { convertMinor, rateString } from '../src/conversions/rates.js'
+import { gainingRound } from '../src/scenario/rates.js'
 import { sandboxPerTest, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
@@ -25,25 +26,25 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     expect(Object.keys(res.body.data)).toEqual(['from_currency', 'to_currency', 'from_amount', 'to_amount', 'rate', 'reference', 'expiry_in_seconds', 'expiry_date'])
   })
 
-  it('converts the documented NGN 4,000 at 1,870 into USD 2.14, moving both available balances through the ledger', async () => {
+  it('converts NGN 4,000 at 1,870 into USD 2.13 (2.139 rounded down), moving both available balances through the ledger', async () => {
     const sb = await sandbox({ frozen: true })
     expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'USD/NGN': 1870 } } })).status).toBe(200)
     const rate = (await quote(sb, 'NGN', 'USD', '4000.00')).body.data
-    expect(rate).toMatchObject({ from_amount: 4000, to_amount: 2.14, rate: 1870 })
+    expect(rate).toMatchObject({ from_amount: 4000, to_amount: 2.13, rate: 1870 })
     const res = await convert(sb, rate)
     expect(res.status).toBe(200)
     expect(res.body.message).toBe('Conversion processed successfully')
     expect(Object.keys(res.body.data)).toEqual(['converted_amount', 'source_amount', 'destination_currency', 'exchange_rate', 'reference', 'source_currency', 'status'])
-    expect(res.body.data).toMatchObject({ converted_amount: '2.14', source_amount: '4000.00', destination_currency: 'USD', exchange_rate: '1870.00', source_currency: 'NGN', status: 'success' })
+    expect(res.body.data).toMatchObject({ converted_amount: '2.13', source_amount: '4000.00', destination_currency: 'USD', exchange_rate: '1870.00', source_currency: 'NGN', status: 'success' })
     expect(res.body.data.reference).toMatch(UUID)
     expect(res.body.data.reference).not.toBe(rate.reference)
 
     const b = await balances(sb)
     expect(b.NGN.available_balance).toBe(4_996_000)
-    expect(b.USD.available_balance).toBe(5_000_002.14)
+    expect(b.USD.available_balance).toBe(5_000_002.13)
     const history = (await sb.call('GET', '/merchant/api/v1/balances/history?limit=2')).body.data.history
     expect(history.map((h: any) => [h.direction, h.currency, h.amount, h.balance_after, h.description, h.source])).toEqual([
-      ['credit', 'USD', '2.14', '5000002.14', `Conversion ${res.body.data.reference} to USD`, 'conversion'],
+      ['credit', 'USD', '2.13', '5000002.13', `Conversion ${res.body.data.reference} to USD`, 'conversion'],
       ['debit', 'NGN', '4000.00', '4996000.00', `Conversion ${res.body.data.reference} from NGN`, 'conversion'],
     ])
 
@@ -54,7 +55,7 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
       code: 'AA000',
       message: 'Conversion retrieved successfully',
       data: {
-        source_currency: 'NGN', destination_currency: 'USD', exchange_rate: '1870.00', source_amount: '4000.00', converted_amount: '2.14', status: 'success',
+        source_currency: 'NGN', destination_currency: 'USD', exchange_rate: '1870.00', source_amount: '4000.00', converted_amount: '2.13', status: 'success',
         reference: res.body.data.reference, channel: 'api', customer_name: 'John', customer_email: 'jdoe@example.com', narration: 'sample narration',
         transaction_date: expect.stringMatching(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2}$/),
       },
@@ -89,6 +90,23 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     const after = await balances(sb)
     expect(after.USD.available_balance).toBe(before.USD.available_balance - 10)
     expect(after.NGN.available_balance).toBe(before.NGN.available_balance + 14400)
+  })
+
+  it('refuses a rate table that lets a round of conversions gain, alone or merged with the packs before it, changing nothing', async () => {
+    const sb = await sandbox({ frozen: true })
+    const before = (await sb.call('GET', '/_sandbox/scenarios')).body
+    // merged with the default's USD/NGN 1440 and USD/KES 129, KES/NGN 11 lets NGN -> KES -> USD -> NGN gain
+    const merged = await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'KES/NGN': 11 } } })
+    expect([merged.status, merged.body.message]).toEqual([400, 'Invalid request data'])
+    expect(merged.body.data['settings.conversion_rates']).toMatch(/^must not let a round of conversions end with more than it started: ([A-Z]{3} -> ){3}[A-Z]{3}$/)
+    // a pair rated up both ways, in one pack
+    const alone = await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'USD/ZAR': 18, 'ZAR/USD': 0.06 } } })
+    expect(alone.body.data).toEqual({ 'settings.conversion_rates': 'must not let a round of conversions end with more than it started: ZAR -> USD -> ZAR' })
+    expect((await sb.call('GET', '/_sandbox/scenarios')).body).toEqual(before)
+    // a buying and a selling rate under what USD's rates set: taken, each way at its own rate
+    expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'KES/NGN': 11.16, 'NGN/KES': 0.0895 } } })).status).toBe(200)
+    expect((await quote(sb, 'KES', 'NGN', 100)).body.data).toMatchObject({ to_amount: 1116, rate: 11.16 })
+    expect((await quote(sb, 'NGN', 'KES', 1000)).body.data).toMatchObject({ to_amount: 89.5, rate: 0.0895 })
   })
 
   it('counts what a conversion brings in toward what a namespace may take in per currency (docs/behaviour.md 13.4)', async () => {
@@ -141,18 +159,51 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
 })
 
 describe('conversion arithmetic (docs/behaviour.md 13.10)', () => {
-  it('rounds to the nearest minor unit, half up, both ways, exactly at any size', () => {
+  it('rounds the converted amount down to the unit of the to-currency, both ways, exactly at any size', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 100_000_000_000_000 }), fc.integer({ min: 1, max: 1_000_000_000_000 }), fc.boolean(), (amount, micro, multiply) => {
+      fc.property(fc.integer({ min: 1, max: 100_000_000_000_000 }), fc.integer({ min: 1, max: 1_000_000_000_000 }), fc.boolean(), fc.constantFrom(2, 0), (amount, micro, multiply, decimals) => {
         const [num, den] = multiply ? [BigInt(amount) * BigInt(micro), 1_000_000n] : [BigInt(amount) * 1_000_000n, BigInt(micro)]
         // results past what any amount may be are refused before this (withinLimit)
         fc.pre(num / den <= 100_000_000_000_000n)
-        const got = BigInt(convertMinor(amount, { rate: micro / 1_000_000, multiply }))
-        // exact: got is the nearest integer to amount * rate (or amount / rate), ties up
-        const twice = 2n * num - 2n * got * den
-        return twice >= -den && twice < den
+        const got = BigInt(convertMinor(amount, { rate: micro / 1_000_000, multiply }, decimals))
+        const unit = decimals === 2 ? 1n : 100n
+        // exact: got is the largest multiple of the unit at most amount * rate (or amount / rate)
+        return got % unit === 0n && got * den <= num && (got + unit) * den > num
       }),
     )
+  })
+
+  it('never gives back more than was converted, the issue\'s NGN 7.20 -> USD -> NGN included', () => {
+    const usdNgn = { rate: 1440, multiply: true }
+    const ngnUsd = { rate: 1440, multiply: false }
+    // 7.20 / 1440 = 0.005: nothing, where half up gave USD 0.01, worth NGN 14.40
+    expect(convertMinor(720, ngnUsd, 2)).toBe(0)
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1_000_000_000_000 }), fc.integer({ min: 1, max: 1_000_000_000_000 }), fc.constantFrom(2, 0), fc.constantFrom(2, 0), (amount, micro, da, db) => {
+        const there = { rate: micro / 1_000_000, multiply: true }
+        const back = { rate: micro / 1_000_000, multiply: false }
+        for (const [go, ret] of [[there, back], [back, there]]) {
+          const got = convertMinor(amount, go, db)
+          if (convertMinor(got, ret, da) > amount) return false
+        }
+        return true
+      }),
+    )
+  })
+
+  it('finds the round of conversions a rate table lets gain, exactly', () => {
+    // the default's star of rates from USD: no round at all
+    expect(gainingRound({ 'USD/NGN': 1440, 'USD/KES': 129, 'USD/GHS': 15.5 })).toBeNull()
+    // a buying and a selling rate with a spread: no gain; the same pair rated up both ways: a gain
+    expect(gainingRound({ 'USD/NGN': 1440, 'NGN/USD': 0.000690 })).toBeNull()
+    expect(gainingRound({ 'USD/NGN': 1440, 'NGN/USD': 0.000695 })).toEqual(['USD', 'NGN', 'USD'])
+    // KES/NGN at 11 where USD's rates make it 1440 / 129 = 11.16...: NGN -> KES -> USD -> NGN gains
+    const round = gainingRound({ 'USD/NGN': 1440, 'USD/KES': 129, 'KES/NGN': 11 })
+    expect(round?.[0]).toBe(round?.at(-1))
+    expect(new Set(round)).toEqual(new Set(['NGN', 'KES', 'USD']))
+    // rated both ways under the price USD's rates set, it is fine; pairs of other currencies are never served
+    expect(gainingRound({ 'USD/NGN': 1440, 'USD/KES': 129, 'KES/NGN': 11.16, 'NGN/KES': 0.0895 })).toBeNull()
+    expect(gainingRound({ 'AAA/BBB': 2, 'BBB/AAA': 2 })).toBeNull()
   })
 
   it('writes a rate with at least two decimals', () => {

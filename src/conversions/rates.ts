@@ -1,40 +1,24 @@
-import { MAX_MAJOR_AMOUNT, toMinor } from '../money.js'
-import { RATE_DECIMALS } from '../scenario/schema.js'
+import { MAX_MAJOR_AMOUNT, toMinor, unitOf } from '../money.js'
+import { RATE_DECIMALS, factorOf, type Rate } from '../scenario/rates.js'
 
 /**
- * A conversion's arithmetic (docs/behaviour.md 13.10), exact: the pack quotes one rate per pair,
- * `BASE/QUOTE: r` meaning one BASE buys r QUOTE (`USD/NGN: 1440`). Converting BASE to QUOTE
- * multiplies by r, QUOTE to BASE divides by it, and either way the answer shows r, as the live
- * samples do (NGN to USD and USD to NGN both at NGN per USD). Rates have at most six decimals, so
- * each is an integer of millionths and every result is integer arithmetic on minor units,
- * rounded half up to the minor unit (the documented NGN 4,000 at 1,870 gives USD 2.14).
+ * A conversion's arithmetic (docs/behaviour.md 13.10), exact: the pack's rate for the pair
+ * (`rateFor`, src/scenario/rates.ts) multiplies or divides, and either way the answer shows the
+ * pack's rate, as the live samples do (NGN to USD and USD to NGN both at NGN per USD). Rates are
+ * whole millionths, so every result is integer arithmetic on minor units.
+ *
+ * The one rounding rule: the converted amount is rounded DOWN to the to-currency's unit (the
+ * minor unit; XAF, XOF: a whole franc). The merchant never receives more than the amount is worth
+ * at the rate, so a round trip never gains: with half up, NGN 7.20 at 1,440 would buy USD 0.01
+ * (0.005 rounded up), which buys back NGN 14.40. With a rate table no round of which gains
+ * (`gainingRound`, which the pack schema enforces), no sequence of conversions makes money.
  */
 
-const SCALE = 10n ** BigInt(RATE_DECIMALS)
-
-export interface Rate {
-  /** the pack's rate, as the quote answers it */
-  rate: number
-  /** whether converting this way multiplies by the rate (BASE to QUOTE) */
-  multiply: boolean
-}
-
-/** The rate for converting `from` into `to` under the pack's `conversion_rates`, or null. */
-export function rateFor(rates: Record<string, number>, from: string, to: string): Rate | null {
-  if (from === to) return null
-  const direct = rates[`${from}/${to}`]
-  if (direct !== undefined) return { rate: direct, multiply: true }
-  const inverse = rates[`${to}/${from}`]
-  if (inverse !== undefined) return { rate: inverse, multiply: false }
-  return null
-}
-
-/** `amount` minor units of the from-currency in minor units of the to-currency, rounded half up. */
-export function convertMinor(amount: number, { rate, multiply }: Rate): number {
-  const r = BigInt(Math.round(rate * Number(SCALE)))
-  const a = BigInt(amount)
-  const [num, den] = multiply ? [a * r, SCALE] : [a * SCALE, r]
-  return Number((2n * num + den) / (2n * den))
+/** `amount` minor units of the from-currency in minor units of the to-currency (which has `decimals` decimals), rounded down to its unit. */
+export function convertMinor(amount: number, rate: Rate, decimals: number): number {
+  const [num, den] = factorOf(rate)
+  const unit = BigInt(unitOf(decimals))
+  return Number(((BigInt(amount) * num) / (den * unit)) * unit)
 }
 
 /** the largest amount there may be (money.ts), in minor units */

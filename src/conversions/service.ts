@@ -1,12 +1,13 @@
 import { OnEngine } from '../charges/kit.js'
-import { decimalsOf, isBalanceCurrency } from '../scenario/lookups.js'
+import { decimalsOf } from '../scenario/lookups.js'
+import { rateFor } from '../scenario/rates.js'
 import { badRequest, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
-import { roundToUnit, toDecimalString, toMajor } from '../money.js'
+import { toDecimalString, toMajor } from '../money.js'
 import { CONVERSION_MSG } from './messages.js'
-import { convertMinor, rateFor, rateString, withinLimit } from './rates.js'
+import { convertMinor, rateString, withinLimit } from './rates.js'
 import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
 import { isoAt } from '../time.js'
 
@@ -73,11 +74,11 @@ export class ConversionService extends OnEngine {
   /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
   quote(ns: string, input: QuoteInput) {
     const { from_currency: from, to_currency: to } = input
-    const rate = isBalanceCurrency(from) && isBalanceCurrency(to) ? rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to) : null
+    const rate = rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to)
     if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
     const fromAmount = input.amount
-    // to the destination currency's unit (XAF, XOF: whole francs, docs/behaviour.md 2.5)
-    const toAmount = roundToUnit(convertMinor(fromAmount, rate), decimalsOf(to))
+    // rounded down to the destination currency's unit (XAF, XOF: whole francs, docs/behaviour.md 2.5)
+    const toAmount = convertMinor(fromAmount, rate, decimalsOf(to))
     if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
     if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
     const now = this.clocks.now(ns)

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { identityDocuments } from './documents.js'
 import { WALLET_CURRENCIES } from './lookups.js'
+import { RATE_DECIMALS, gainingRound } from './rates.js'
 
 /** Zod schemas of a scenario pack (the magic test values), as shipped in scenarios/*.yaml. */
 
@@ -189,9 +190,6 @@ const feeRuleSchema = z
   })
   .strict()
 
-/** how many decimals a conversion rate may have (src/conversions/rates.ts computes in millionths) */
-export const RATE_DECIMALS = 6
-
 /** a conversion rate: positive, at most a million, at most RATE_DECIMALS decimals */
 const conversionRateSchema = z
   .number()
@@ -247,10 +245,18 @@ export const settingsSchema = z
      */
     payout_availability: z.record(ident(), z.enum(PAYOUT_AVAILABILITY)),
     /**
-     * one rate per pair of balance currencies, `BASE/QUOTE: r` (one BASE buys r QUOTE), used both
-     * ways (docs/behaviour.md 13.10)
+     * a rate per pair of balance currencies, `BASE/QUOTE: r` (one BASE buys r QUOTE), used both
+     * ways unless `QUOTE/BASE` is rated too; no round of conversions may gain at these rates
+     * (docs/behaviour.md 13.10): checked on each pack and on the packs merged
      */
-    conversion_rates: z.record(z.string().regex(/^[A-Z]{3}\/[A-Z]{3}$/, 'must be a pair such as USD/NGN'), conversionRateSchema),
+    conversion_rates: z
+      .record(z.string().regex(/^[A-Z]{3}\/[A-Z]{3}$/, 'must be a pair such as USD/NGN'), conversionRateSchema)
+      .superRefine((rates, ctx) => {
+        // a bad rate is already refused, with its own reason
+        if (!Object.values(rates).every((r) => conversionRateSchema.safeParse(r).success)) return
+        const round = gainingRound(rates)
+        if (round) ctx.addIssue({ code: 'custom', message: `must not let a round of conversions end with more than it started: ${round.join(' -> ')}` })
+      }),
     /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md 10.1) */
     metadata_underscores: z.boolean(),
   })
