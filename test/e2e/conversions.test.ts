@@ -6,7 +6,9 @@ import { killedAfterEach, startCli } from './process.js'
  * Conversions against the real CLI (CONTRACT 14, docs/behaviour.md 13.10): a quote asked with a
  * numeric-string amount, converted once through the ledger (both entries in the balance history),
  * read back by its reference and in the history; an unserved pair refused; a quote left past its
- * 25 s on the namespace clock refused as expired, changing nothing.
+ * 25 s on the namespace clock refused as expired, changing nothing. And no round trip makes money
+ * (docs/behaviour.md 13.10): NGN 7.20 is USD 0.005, which rounded half up bought USD 0.01 and back
+ * NGN 14.40; rounded down it buys nothing.
  */
 
 const { running } = killedAfterEach()
@@ -44,5 +46,34 @@ describe('conversions against the real CLI', () => {
     const expired = await convert(late)
     expect([expired.status, expired.body.message]).toEqual([400, 'Rate reference has expired'])
     expect((await call('GET', '/merchant/api/v1/balances')).body.data).toEqual(balances)
+  })
+
+  it('NGN 7.20 -> USD -> NGN, round and round, makes no money: 7.20 buys nothing; 21.59 buys USD 0.01, which buys back 14.40', async () => {
+    const cli = await startCli([])
+    running.push(cli)
+    const call = caller(cli.url)
+    const balances = async () => {
+      const data = (await call('GET', '/merchant/api/v1/balances')).body.data
+      return { NGN: data.NGN.available_balance, USD: data.USD.available_balance }
+    }
+    /** quotes and converts `amount`; what came in, or the refusal */
+    const convert = async (from: string, to: string, amount: number) => {
+      const quote = await call('POST', `${C}/rates`, { from_currency: from, to_currency: to, amount })
+      if (quote.status !== 200) return quote.body.message as string
+      const done = await call('POST', `${C}/`, { rate_reference: quote.body.data.reference, amount, from_currency: from, to_currency: to })
+      expect(done.status).toBe(200)
+      return Number(done.body.data.converted_amount)
+    }
+    const start = await balances()
+    for (let i = 0; i < 5; i++) {
+      const usd = await convert('NGN', 'USD', 7.2)
+      if (typeof usd === 'number') await convert('USD', 'NGN', usd)
+      else expect(usd).toBe('Amount is too small to convert')
+    }
+    expect(await balances()).toEqual(start)
+
+    expect(await convert('NGN', 'USD', 21.59)).toBe(0.01)
+    expect(await convert('USD', 'NGN', 0.01)).toBe(14.4)
+    expect(await balances()).toEqual({ NGN: start.NGN - 7.19, USD: start.USD })
   })
 })
