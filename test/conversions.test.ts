@@ -1,8 +1,9 @@
 import fc from 'fast-check'
+import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { convertMinor, rateString } from '../src/conversions/rates.js'
 import { gainingRound } from '../src/scenario/rates.js'
-import { sandboxPerTest, type TestSandbox } from './helpers.js'
+import { sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const C = '/merchant/api/v1/conversions'
@@ -107,6 +108,21 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'KES/NGN': 11.16, 'NGN/KES': 0.0895 } } })).status).toBe(200)
     expect((await quote(sb, 'KES', 'NGN', 100)).body.data).toMatchObject({ to_amount: 1116, rate: 11.16 })
     expect((await quote(sb, 'NGN', 'KES', 1000)).body.data).toMatchObject({ to_amount: 89.5, rate: 0.0895 })
+  })
+
+  it('refuses the calls of a namespace whose kept packs no longer merge under the packs files it is opened with, until they are dropped', async () => {
+    const data = tempFile()
+    const first = await sandbox({ data })
+    expect((await first.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'USD/KES': 100, 'KES/NGN': 14.4 } } })).status).toBe(200)
+    await first.close()
+    // USD/NGN 1500 where USD/KES 100 and KES/NGN 14.4 make it 1440: USD -> NGN -> KES -> USD gains
+    const pack = tempFile('rates.json')
+    writeFileSync(pack, JSON.stringify({ settings: { conversion_rates: { 'USD/NGN': 1500 } } }))
+    const second = await sandbox({ data, scenarios: [pack] })
+    const refused = await second.call('GET', '/merchant/api/v1/balances')
+    expect([refused.status, refused.body.message, refused.body.data]).toEqual([400, 'Invalid request data', { 'settings.conversion_rates': 'must not let a round of conversions end with more than it started: USD -> NGN -> KES -> USD' }])
+    expect((await second.call('DELETE', '/_sandbox/scenarios')).status).toBe(200)
+    expect((await second.call('GET', '/merchant/api/v1/balances')).status).toBe(200)
   })
 
   it('counts what a conversion brings in toward what a namespace may take in per currency (docs/behaviour.md 13.4)', async () => {

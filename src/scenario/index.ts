@@ -298,7 +298,15 @@ export class Scenarios {
         .sort((a, b) => a.seq - b.seq)
         // a copy of its own: the view keeps what it merges (the stored packs are frozen)
         .map((p) => copyOf<Pack>(p.pack))
-      view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
+      try {
+        view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
+      } catch (e) {
+        // packs added under other packs files (a data file opened, a snapshot restored) that no
+        // longer merge with these (a rate table whose round gains, docs/behaviour.md 13.10): every
+        // call of the namespace is refused, naming why, until its packs are dropped or it is reset
+        if (e instanceof PackError) throw invalid(issueFields(e.issues))
+        throw e
+      }
       this.#cache.set(ns, view)
     }
     return view
