@@ -1,3 +1,4 @@
+import { pageId } from '../../src/namespaces.js'
 /**
  * The 3DS page and the dashboard in a real browser: Debian's /usr/bin/chromium driven by
  * playwright-core (never a downloaded browser), against a sandbox on a real socket. When chromium
@@ -617,7 +618,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.getByRole('button', { name: `Pay ${kes.reference} by mobile money` }).count()).toBe(1)
     expect(await page.getByRole('button', { name: `Pay ${kes.reference} by card` }).count()).toBe(0)
     expect(await page.getByRole('button', { name: `Pay ${ngn.reference} by mobile money` }).count()).toBe(0)
-    expect(await page.locator(`#charges tr[data-ref="${ngn.reference}"] a`).getAttribute('href')).toBe(`/checkout/${ngn.tx}/pay`)
+    expect(await page.locator(`#charges tr[data-ref="${ngn.reference}"] a`).getAttribute('href')).toBe(`/checkout/${pageId(key)}/${ngn.tx}/pay`)
 
     expect(await act(page, `Pay ${ngn.reference} by bank transfer`)).toBe('Checkout success')
     const q = (await queryCharge(key, ngn.reference)).body.data
