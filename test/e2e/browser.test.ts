@@ -1,4 +1,3 @@
-import { pageId } from '../../src/namespaces.js'
 /**
  * The 3DS page and the dashboard in a real browser: Debian's /usr/bin/chromium driven by
  * playwright-core (never a downloaded browser), against a sandbox on a real socket. When chromium
@@ -13,6 +12,7 @@ import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.j
 import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
+import { pageId } from '../../src/namespaces.js'
 
 const NO_AUTH_CARD = '4084127883172787'
 const THREE_DS_CARD = '4562543755474674'
