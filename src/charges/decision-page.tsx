@@ -9,7 +9,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { clientOrigin } from '../http/origin.js'
 import { returnUrl } from './charge-query.js'
-import { checkoutPagePath, locateCharge } from './pages.js'
+import { HELD_BY_SEVERAL, checkoutPagePath, locateCharge } from './pages.js'
 import type { ChargeBase, ChargeKind } from './types.js'
 
 /**
@@ -149,7 +149,7 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
 
   const show = (c: Context<AppEnv>) => {
     const found = locate(c)
-    if (!found) return c.html(notFound(of.notFound.show), 404)
+    if (found.ns === undefined) return c.html(notFound(found.several ? HELD_BY_SEVERAL : of.notFound.show), 404)
     const { ns, charge } = found
     if (!of.awaiting(charge)) return c.html(status(charge, merchantOf(ns), of.ended(charge)))
     const ask = of.ask(charge)
@@ -175,7 +175,7 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
   const decide = async (c: Context<AppEnv>) => {
     const found = locate(c)
     const decision = await c.req.parseBody().then((form) => form.decision, () => undefined)
-    if (!found) return c.html(notFound(of.notFound.decide), 404)
+    if (found.ns === undefined) return c.html(notFound(found.several ? HELD_BY_SEVERAL : of.notFound.decide), 404)
     if (decision !== 'approve' && decision !== 'decline') {
       return c.html(
         <Page title="Choose Approve or Decline">

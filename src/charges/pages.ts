@@ -36,28 +36,35 @@ export const barePagePath = (path: string): string => path.replace(/^(\/_sandbox
  */
 export const pageRoutePaths = (path: string): [string, string] => [path.replace(':tx', ':page/:tx'), path]
 
+/** What a page says, as not found, of a reference several namespaces hold when its path names none. */
+export const HELD_BY_SEVERAL = "Several merchants of this sandbox hold this reference (one snapshot restored under several keys). Open the link that names the merchant's page id before the reference."
+
+/** What a page's request finds: the charge and its namespace, or nothing (`several`: by the reference alone, held by more than one namespace). */
+export type Located<C> = { ns: string; charge: Frozen<C> } | { ns?: undefined; several: boolean }
+
 /**
- * The charge of `kind` a page's request names: the namespace its page id names, or without one
- * the only namespace holding a charge of the kind with the reference (none when several do, which
- * the page answers as not found). No key: a page is the customer's browser.
+ * The charge of `kind` a page's request names: in the namespace its page id names, or without one
+ * in the only namespace holding a charge of the kind with the reference (none when several do:
+ * the page answers not found, saying so). No key: a page is the customer's browser.
  */
-export function locateCharge<C extends ChargeBase>(store: Store, namespaces: Namespaces, c: Context, kind: ChargeKind): { ns: string; charge: Frozen<C> } | undefined {
+export function locateCharge<C extends ChargeBase>(store: Store, namespaces: Namespaces, c: Context, kind: ChargeKind): Located<C> {
   const tx = c.req.param('tx') ?? ''
   const page = c.req.param('page')
   const holding = (ns: string) => {
     const charge = store.col<ChargeBase>(ns, CHARGES).get(tx)
     return charge?.kind === kind ? { ns, charge: charge as Frozen<C> } : undefined
   }
+  const none = { several: false }
   if (page !== undefined) {
     const ns = namespaces.ofPageId(page)
-    return ns === undefined ? undefined : holding(ns)
+    return (ns === undefined ? undefined : holding(ns)) ?? none
   }
   let found: { ns: string; charge: Frozen<C> } | undefined
   for (const ns of store.namespaces()) {
     const here = holding(ns)
     if (!here) continue
-    if (found) return undefined
+    if (found) return { several: true }
     found = here
   }
-  return found
+  return found ?? none
 }

@@ -253,11 +253,11 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
     return out
   }
 
-  const notFound = (c: Context<AppEnv>) => c.html(<NotFoundPage />, 404)
+  const notFound = (c: Context<AppEnv>, several: boolean) => c.html(<NotFoundPage several={several} />, 404)
 
   const show = (c: Context<AppEnv>) => {
     const found = checkout.locate(c)
-    if (!found) return notFound(c)
+    if (found.ns === undefined) return notFound(c, found.several)
     const { ns, checkout: co } = found
     if (!isOpen(co)) return ended(c, ns, co, 'get')
     return c.html(view(ns, co, { chosen: c.req.query('channel') }))
@@ -265,7 +265,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
 
   const pay = async (c: Context<AppEnv>) => {
     const found = checkout.locate(c)
-    if (!found) return notFound(c)
+    if (found.ns === undefined) return notFound(c, found.several)
     const { ns, checkout: co } = found
     // journaled in the checkout's namespace, as the 3DS page's posts are
     c.set('ns', ns)
@@ -292,7 +292,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
 
   const cancel = (c: Context<AppEnv>) => {
     const found = checkout.locate(c)
-    if (!found) return notFound(c)
+    if (found.ns === undefined) return notFound(c, found.several)
     const { ns, checkout: co } = found
     c.set('ns', ns)
     noteRequest(c, { action: 'cancel' }, true)

@@ -109,9 +109,9 @@ export class CheckoutService extends OnEngine {
   }
 
   /** The checkout a page's request names, found without a key (its link: src/charges/pages.ts). */
-  locate(c: Context): { ns: string; checkout: Frozen<CheckoutCharge> } | undefined {
+  locate(c: Context): { ns: string; checkout: Frozen<CheckoutCharge> } | { ns?: undefined; several: boolean } {
     const found = locateCharge<CheckoutCharge>(this.store, this.namespaces, c, 'checkout')
-    return found && { ns: found.ns, checkout: found.charge }
+    return found.ns === undefined ? found : { ns: found.ns, checkout: found.charge }
   }
 
   /** The attempt under way, if any. */

@@ -50,8 +50,10 @@ describe('one snapshot restored into three namespaces: their customer pages', ()
 
     // four namespaces hold each reference: a page of the reference alone names none of them, and changes nothing
     for (const path of [`/_sandbox/3ds/${tx.card}`, `/_sandbox/pay-with-bank/${tx.pwb}`, `/checkout/${tx.checkout}/pay`]) {
-      expect((await page(path)).status, path).toBe(404)
-      expect((await page(path, { decision: 'approve', action: 'card' })).status, path).toBe(404)
+      for (const res of [await page(path), await page(path, { decision: 'approve', action: 'card' })]) {
+        expect(res.status, path).toBe(404)
+        expect(await res.text()).toContain("Open the link that names the merchant&#39;s page id")
+      }
     }
 
     const [w1, w2, w3] = WORKERS.map((key) => ({ key, id: pageId(key) }))
