@@ -54,8 +54,9 @@ export class NamespaceLimitError extends Error {}
 /**
  * The name a namespace goes by in the customer pages' URLs (docs/behaviour.md 14.4): the first 16
  * hex digits of the SHA-256 of its secret key. A test that restored a snapshot can work it out
- * from its key; the URL does not give the key. The same in every sandbox and every run, so a URL
- * handed out stays good across a restart with `--data`.
+ * from its key; the URL does not give the key back (a guessable key is guessable all the same).
+ * The same in every sandbox and every run, so a URL handed out stays good across a restart with
+ * `--data`.
  */
 export function pageId(key: string): string {
   return createHash('sha256').update(key).digest('hex').slice(0, 16)
