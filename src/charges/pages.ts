@@ -11,7 +11,7 @@ import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
  * is the namespace's own: one snapshot restored under several keys gives each the same references
  * (0.10), so the reference alone cannot say whose charge a page is for. The URLs the API answers
  * name the reference alone, as they always have (a charge made since is held by its namespace
- * only); every link a page or the dashboard writes names the namespace too (`named`).
+ * only); every link a page or the dashboard writes names the namespace too (the paths below, given `ns`).
  */
 
 const seg = encodeURIComponent

@@ -38,8 +38,9 @@ import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from 
 /**
  * The hosted checkout page (docs/behaviour.md 13.1.1), at the checkout_url that
  * `charges/initialize` answers: `GET /checkout/:tx/pay` shows the checkout's state (the channel
- * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:tx/pay` with an
- * `action`, `POST /checkout/:tx/cancel`) and are answered with a redirect to the page
+ * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:page/:tx/pay`
+ * with an `action`, `POST /checkout/:page/:tx/cancel`: every link of the page names its namespace
+ * by its page id, src/charges/pages.ts) and are answered with a redirect to the page
  * (post-redirect-get), or the page again with what was refused. Once the checkout ends the browser
  * goes to `redirect_url?reference=<merchant reference>`. No key: this is the customer's browser;
  * the transaction reference in the link is the unguessable part. Posts are journaled in the
