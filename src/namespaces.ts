@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { invalid } from './errors.js'
 import { CLOCK_KEY, CLOCK_META, type Clocks } from './clock.js'
 import { RANDOM_META } from './random.js'
@@ -50,8 +51,22 @@ export type Seeder = (ns: string) => void
 
 export class NamespaceLimitError extends Error {}
 
+/**
+ * The name a namespace goes by in the customer pages' URLs (docs/behaviour.md 14.4): the first 16
+ * hex digits of the SHA-256 of its secret key. A test that restored a snapshot can work it out
+ * from its key; the URL does not give the key back (a guessable key is guessable all the same).
+ * The same in every sandbox and every run, so a URL handed out stays good across a restart with
+ * `--data`.
+ */
+export function pageId(key: string): string {
+  return createHash('sha256').update(key).digest('hex').slice(0, 16)
+}
+
 export class Namespaces {
   readonly #store: Store
+  /** the namespaces by their page id, as found (a key's page id never changes) */
+  readonly #byPageId = new Map<string, string>()
+  readonly #hashed = new Set<string>()
   readonly #config: Config
   readonly #clocks: Clocks
   readonly #seeders: Seeder[] = []
@@ -79,6 +94,23 @@ export class Namespaces {
     if (!/^pk_test_[A-Za-z0-9_-]{1,200}$/.test(publicKey)) return null
     const secret = `sk_${publicKey.slice(3)}`
     return this.#configured.has(secret) ? null : secret
+  }
+
+  /**
+   * The namespace a customer page's URL names by its page id (`pageId`), if it holds one: the
+   * namespaces are hashed once each, when an id is not found among those hashed already.
+   */
+  ofPageId(id: string): string | undefined {
+    let ns = this.#byPageId.get(id)
+    if (ns === undefined && /^[0-9a-f]{16}$/.test(id)) {
+      for (const key of this.#store.namespaces()) {
+        if (this.#hashed.has(key)) continue
+        this.#hashed.add(key)
+        this.#byPageId.set(pageId(key), key)
+      }
+      ns = this.#byPageId.get(id)
+    }
+    return ns !== undefined && this.#store.hasNamespace(ns) ? ns : undefined
   }
 
   isConfigured(key: string): boolean {

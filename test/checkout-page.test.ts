@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { FAILURE } from '../src/errors.js'
+import { pageId } from '../src/namespaces.js'
 import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers.js'
 
 /** The hosted checkout page over HTTP (docs/behaviour.md 13.1.1); the browser tests are in test/e2e/checkout-browser.test.ts. */
@@ -12,7 +13,10 @@ async function open(sb: TestSandbox, overrides: Record<string, unknown> = {}) {
   const reference = ref('co')
   const res = await sb.call('POST', INIT, { reference, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com', name: 'Ada' }, redirect_url: SHOP, ...overrides })
   expect(res.status).toBe(200)
-  return { reference, path: new URL(res.body.data.checkout_url).pathname }
+  const answered = new URL(res.body.data.checkout_url).pathname
+  expect(answered).toMatch(/^\/checkout\/KPY-PI-[A-Z0-9]+\/pay$/)
+  // the page's own links and redirects name its namespace (docs/behaviour.md 14.4)
+  return { reference, path: answered.replace('/checkout/', `/checkout/${pageId(SECRET)}/`) }
 }
 
 interface Page {
@@ -161,7 +165,7 @@ describe('card on the page', () => {
     const sb = await sandbox({ frozen: true })
     const { path, reference } = await open(sb)
     const page = await step(sb, path, { action: 'card', card_number: '4562543755474674', ...CARD })
-    const link = /href="(\/_sandbox\/3ds\/KPY-CA-[^"]+)"/.exec(page.html)?.[1]
+    const link = new RegExp(`href="(/_sandbox/3ds/${pageId(SECRET)}/KPY-CA-[^"]+)"`).exec(page.html)?.[1]
     expect(text(page.html)).toContain('Authenticate with your bank')
     expect(link).toBeDefined()
     await approveAndLand(sb, link!, path, reference)
@@ -205,7 +209,7 @@ describe('card on the page', () => {
     const wrong = await step(sb, path, { action: 'pin', pin: '9999' })
     expect(text(wrong.html)).toContain(`Payment failed: ${FAILURE.INCORRECT_PIN}`)
     const tds = await step(sb, path, { action: 'card', card_number: '4562543755474674', ...CARD })
-    const link = /href="(\/_sandbox\/3ds\/KPY-CA-[^"]+)"/.exec(tds.html)![1]
+    const link = new RegExp(`href="(/_sandbox/3ds/${pageId(SECRET)}/KPY-CA-[^"]+)"`).exec(tds.html)![1]
     const declined = await post(sb, link, { decision: 'decline' })
     const back = await get(sb, new URL(declined.location!).pathname)
     expect(text(back.html)).toContain(`Payment failed: ${FAILURE.THREE_DS_DECLINED}`)
@@ -337,7 +341,7 @@ describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
     expect([...form.html.matchAll(/<option value="(\d+)">([^<]+)<\/option>/g)].map((m) => m[1])).toEqual(['100004', '100033', '000001', '000002'])
     const waiting = await step(sb, path, { action: 'pay_with_bank', bank_code: '100004' })
     expect(text(waiting.html)).toContain('Approve the payment at OPay')
-    const link = /href="(\/_sandbox\/pay-with-bank\/KPY-PB-[^"]+)"/.exec(waiting.html)?.[1]
+    const link = new RegExp(`href="(/_sandbox/pay-with-bank/${pageId(SECRET)}/KPY-PB-[^"]+)"`).exec(waiting.html)?.[1]
     expect(link).toBeDefined()
     await approveAndLand(sb, link!, path, reference)
     expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'pay_with_bank' })
@@ -352,7 +356,7 @@ describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
     expect(refused.status).toBe(400)
     expect(text(refused.html)).toContain('Bank must be the code of a bank of')
     const waiting = await step(sb, path, { action: 'pay_with_bank', bank_code: '100033' })
-    const link = /href="(\/_sandbox\/pay-with-bank\/KPY-PB-[^"]+)"/.exec(waiting.html)![1]
+    const link = new RegExp(`href="(/_sandbox/pay-with-bank/${pageId(SECRET)}/KPY-PB-[^"]+)"`).exec(waiting.html)![1]
     const declined = await post(sb, link, { decision: 'decline' })
     expect(new URL(declined.location!).pathname).toBe(path)
     const again = await get(sb, path)

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { identityDocuments, type IdentityDocument } from '../src/scenario/documents.js'
 import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
+import { pageId } from '../src/namespaces.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
 
 /**
@@ -498,6 +499,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'card', card_number: PIN_CARD, expiry: '09/30', cvv: '123' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'pin', pin: '1234' }), label: 'PIN step' },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/cancel`, hasParam: true, html: true, form: true, body: () => ({}) },
+  // the same pages naming their namespace by its page id (docs/behaviour.md 14.4); the fixtures' key names it
+  { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${pageOf(fx)}/${p}`, hasParam: true, html: true },
+  { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${pageOf(fx)}/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'decline' }) },
+  { method: 'GET', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${pageOf(fx)}/${p}`, hasParam: true, html: true },
+  { method: 'POST', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${pageOf(fx)}/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'decline' }) },
+  { method: 'GET', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${pageOf(fx)}/${p}/pay`, hasParam: true, html: true },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${pageOf(fx)}/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'mobile_money', number: '254700000000' }) },
+  { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${pageOf(fx)}/${p}/cancel`, hasParam: true, html: true, form: true, body: () => ({}) },
   { method: 'GET', path: () => '/_sandbox/ui', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
   { method: 'GET', path: () => '/_sandbox/ui/fragment', html: true, query: (fx) => ({ ns: fx.key, kind: 'card', status: 'processing', q: 'order' }) },
   { method: 'GET', path: () => '/_sandbox/ui/dashboard.css', asset: 'text/css', query: () => ({ v: '0' }) },
@@ -505,6 +514,8 @@ const ENDPOINTS: Endpoint[] = [
 ]
 
 /** `METHOD /path/:param` of an endpoint, as the route table writes it (parameters as :p). */
+/** the page id of the fixtures' namespace (routeOf's stand-in fixtures name the route's parameter) */
+const pageOf = (fx: Fx) => (fx.key === 'KEY' ? ':p' : pageId(fx.key))
 const routeOf = (ep: Endpoint) => {
   const fake = {
     key: 'KEY', pinTx: '', pinRef: '', otpTx: '', threeDsTx: '', preTx: '', preRef: '', mmOtpRef: '', mmOtpTx: '', mmStkRef: '', mmStkTx: '', eventId: '', ddRef: '', checkoutRef: '', checkoutTx: '',

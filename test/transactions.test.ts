@@ -9,7 +9,7 @@ const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
 const NO_AUTH_CARD = '4084127883172787'
 
-type Item = { id: string; at: number }
+type Item = { pointer: string; at: number }
 /** a list kept oldest first, as a collection's order keeps it */
 const kept = (items: Item[]): OrderedItems<Item, Item> => ({
   size: items.length,
@@ -17,57 +17,74 @@ const kept = (items: Item[]): OrderedItems<Item, Item> => ({
   factsAt: (i) => items[i],
   itemAt: (i) => items[i],
   positionOf: (p) => {
-    const i = items.findIndex((x) => x.id === p)
+    const i = items.findIndex((x) => x.pointer === p)
     return i < 0 ? undefined : i
   },
 })
+/** an item as the merge of lists `a` and `b` shows it: its pointer named by its list */
+const as = (name: string) => (x: Item) => ({ ...x, pointer: `${name}:${x.pointer}` })
+const merge = (a: Item[], b: Item[]) => byDate({ name: 'a', items: kept(a) }, { name: 'b', items: kept(b) })
 
 describe('byDate: two kept orders read as one', () => {
-  // dates from a small range, so ties between and within the lists are common
-  const side = (prefix: string) => fc.array(fc.integer({ min: 0, max: 6 }), { maxLength: 12 }).map((ats) => ats.sort((x, y) => x - y).map((at, i) => ({ id: `${prefix}${i}`, at })))
+  // dates from a small range, so ties between and within the lists are common; pointers from a
+  // few texts, so the two lists often hold the same one (a payout's reference chosen as a pay-in's)
+  const side = (distinct: boolean) =>
+    fc
+      .uniqueArray(fc.integer({ min: 0, max: distinct ? 99 : 7 }), { maxLength: 12 })
+      .chain((ids) => fc.tuple(fc.constant(ids), fc.array(fc.integer({ min: 0, max: 6 }), { minLength: ids.length, maxLength: ids.length })))
+      .map(([ids, ats]) => ats.sort((x, y) => x - y).map((at, i) => ({ pointer: `p${ids[i]}`, at })))
 
   it('is the two lists merged by date, the first list first at a tie, and finds each pointer where it stands', () => {
     fc.assert(
-      fc.property(side('a'), side('b'), (a, b) => {
-        const merged = byDate(kept(a), kept(b))
+      fc.property(side(true), side(false), (a, b) => {
+        const merged = merge(a, b)
         // the same order a stable sort of a's then b's items by date gives
-        const expected = [...a, ...b].sort((x, y) => x.at - y.at)
+        const expected = [...a.map(as('a')), ...b.map(as('b'))].sort((x, y) => x.at - y.at)
         expect(Array.from({ length: merged.size }, (_, k) => merged.itemAt(k))).toEqual(expected)
         expect(Array.from({ length: merged.size }, (_, k) => merged.dateAt(k))).toEqual(expected.map((x) => x.at))
-        for (const [k, x] of expected.entries()) expect(merged.positionOf(x.id)).toBe(k)
+        for (const [k, x] of expected.entries()) expect(merged.positionOf(x.pointer)).toBe(k)
         // read backwards, and in an order of no walk
         expect(Array.from({ length: merged.size }, (_, k) => merged.itemAt(merged.size - 1 - k))).toEqual([...expected].reverse())
         const scattered = Array.from({ length: merged.size }, (_, k) => (k * 7) % Math.max(merged.size, 1))
         expect(scattered.map((k) => merged.itemAt(k))).toEqual(scattered.map((k) => expected[k]))
+        // a pointer of either list as it is there, or naming no list, is none of the merge's
+        for (const x of [...a, ...b]) expect(merged.positionOf(x.pointer)).toBeUndefined()
         expect(merged.positionOf('nothing')).toBeUndefined()
+        expect(merged.positionOf('c:p1')).toBeUndefined()
       }),
     )
   })
 
-  it('pages as one list: every page by starting_after, and back by ending_before, gives the whole list once', () => {
+  it('pages as one list, whatever pointers the two lists share: at every limit, every page by starting_after, and back by ending_before, gives the whole list once', () => {
     fc.assert(
-      fc.property(side('a'), side('b'), fc.integer({ min: 1, max: 4 }), (a, b, limit) => {
-        const merged = byDate(kept(a), kept(b))
-        const all = [...a, ...b].sort((x, y) => x.at - y.at).reverse().map((x) => x.id)
-        const q = (extra: Record<string, string>) => listQuerySchema.parse({ limit: String(limit), ...extra })
-        const forth: string[] = []
-        let page = orderedPage(merged, q({}), () => true)
-        forth.push(...page.items.map((x) => x.id))
-        while (page.has_more) {
-          page = orderedPage(merged, q({ starting_after: forth.at(-1)! }), () => true)
-          forth.push(...page.items.map((x) => x.id))
+      fc.property(side(false), side(false), (a, b) => {
+        const merged = merge(a, b)
+        const all = [...a.map(as('a')), ...b.map(as('b'))].sort((x, y) => x.at - y.at).reverse().map((x) => x.pointer)
+        for (let limit = 1; limit <= Math.max(all.length, 1); limit++) {
+          const q = (extra: Record<string, string>) => listQuerySchema.parse({ limit: String(limit), ...extra })
+          const forth: string[] = []
+          let page = orderedPage(merged, q({}), () => true)
+          forth.push(...page.items.map((x) => x.pointer))
+          while (page.has_more) {
+            page = orderedPage(merged, q({ starting_after: forth.at(-1)! }), () => true)
+            forth.push(...page.items.map((x) => x.pointer))
+          }
+          expect(forth).toEqual(all)
+          if (all.length === 0) return
+          const back: string[] = [all.at(-1)!]
+          for (;;) {
+            const newer = orderedPage(merged, q({ ending_before: back[0] }), () => true)
+            back.unshift(...newer.items.map((x) => x.pointer))
+            if (!newer.has_more) break
+          }
+          expect(back).toEqual(all)
         }
-        expect(forth).toEqual(all)
-        if (all.length === 0) return
-        const back: string[] = [all.at(-1)!]
-        for (;;) {
-          const newer = orderedPage(merged, q({ ending_before: back[0] }), () => true)
-          back.unshift(...newer.items.map((x) => x.id))
-          if (!newer.has_more) break
-        }
-        expect(back).toEqual(all)
       }),
     )
+  })
+
+  it('refuses to merge two lists under one name', () => {
+    expect(() => byDate({ name: 'a', items: kept([]) }, { name: 'a', items: kept([]) })).toThrow('two lists merged under one name, a')
   })
 })
 
@@ -114,7 +131,7 @@ describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
     const cardTx = (await sb.call('GET', `${M}/charges/${card.reference}`)).body.data
     const coTx = (await sb.call('GET', `${M}/charges/${co.reference}`)).body.data
     expect(transactions[2]).toEqual({
-      pointer: cardTx.transaction_reference,
+      pointer: `collection:${cardTx.transaction_reference}`,
       type: 'collection',
       reference: cardTx.transaction_reference,
       amount: '1000.00',
@@ -129,7 +146,7 @@ describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
       customer: { name: card.customer.name, email: card.customer.email },
     })
     expect(transactions[1]).toEqual({
-      pointer: po,
+      pointer: `disbursement:${po}`,
       type: 'disbursement',
       reference: po,
       amount: '2500.00',
@@ -153,16 +170,16 @@ describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
     const made: string[] = []
     for (let i = 0; i < 3; i++) {
       const card = cardPayload(NO_AUTH_CARD, { amount: 100 + i })
-      made.push((await sb.charge(card)).body.data.transaction_reference)
+      made.push(`collection:${(await sb.charge(card)).body.data.transaction_reference}`)
       const po = ref('po')
       expect((await payout(sb, po, 1000 + i)).status).toBe(200)
-      made.push(po)
+      made.push(`disbursement:${po}`)
       await step(sb)
     }
     const kes = ref('po')
     expect((await sb.call('POST', '/_sandbox/balances/fund', { currency: 'KES', amount: 5000 })).status).toBe(200)
     expect((await sb.call('POST', `${M}/transactions/disburse`, { reference: kes, destination: { type: 'mobile_money', amount: 100, currency: 'KES', mobile_money: { operator: 'safaricom-ke', mobile_number: '254700000000' }, customer: { email: 'w@example.com' } } })).status).toBe(200)
-    made.push(kes)
+    made.push(`disbursement:${kes}`)
     const newest = [...made].reverse()
     // a card charge and a payout of the same millisecond: the payout, made last, is listed first
     expect((await list(sb)).transactions.map((t) => t.pointer)).toEqual(newest)
@@ -172,9 +189,57 @@ describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
     expect([second.has_more, second.transactions.map((t) => t.pointer)]).toEqual([true, newest.slice(3, 6)])
     const back = await list(sb, `?limit=2&ending_before=${newest[3]}`)
     expect([back.has_more, back.transactions.map((t) => t.pointer)]).toEqual([true, newest.slice(1, 3)])
-    expect((await list(sb, '?currency=KES')).transactions.map((t) => t.pointer)).toEqual([kes])
+    expect((await list(sb, '?currency=KES')).transactions.map((t) => t.pointer)).toEqual([`disbursement:${kes}`])
     expect((await list(sb, '?date_from=2030-01-01-00-00-01&date_to=2030-01-01-00-00-01')).transactions.map((t) => t.pointer)).toEqual(newest.slice(3, 5))
-    const bad = await sb.call('GET', `${M}/transactions?starting_after=nothing`)
-    expect([bad.status, bad.body.data]).toEqual([400, { starting_after: 'is not the pointer of an item of this list' }])
+    // a pointer names its kind: a reference alone, or under the other kind, is none of the list's
+    for (const pointer of ['nothing', newest[0].slice('disbursement:'.length), `collection:${kes}`]) {
+      const bad = await sb.call('GET', `${M}/transactions?starting_after=${encodeURIComponent(pointer)}`)
+      expect([bad.status, bad.body.data]).toEqual([400, { starting_after: 'is not the pointer of an item of this list' }])
+    }
+  })
+})
+
+/** Every page of the list, newest first, by starting_after, at this limit. */
+const pagesForth = async (sb: TestSandbox, limit: number) => {
+  const out: any[] = []
+  let page = await list(sb, `?limit=${limit}`)
+  out.push(...page.transactions)
+  while (page.has_more) {
+    page = await list(sb, `?limit=${limit}&starting_after=${encodeURIComponent(out.at(-1).pointer)}`)
+    out.push(...page.transactions)
+  }
+  return out
+}
+
+describe('pointers that name their kind (docs/behaviour.md 13.12)', () => {
+  it("a payout whose reference is a pay-in's or a checkout attempt's transaction reference: every page size gives each item once, every pointer is taken", async () => {
+    const sb = await sandbox({ frozen: true })
+    const card = (await sb.charge(cardPayload(NO_AUTH_CARD, { amount: 100 }))).body.data.transaction_reference as string
+    await step(sb)
+    expect((await payout(sb, card, 1000)).status).toBe(200)
+    await step(sb)
+    const co = { reference: ref('co'), amount: 700, currency: 'NGN', customer: { email: 'a@b.co', name: 'Ada' } }
+    expect((await sb.call('POST', `${M}/charges/initialize`, co)).status).toBe(200)
+    expect((await sb.call('POST', `/_sandbox/checkouts/${co.reference}/pay`, { channel: 'card' })).status).toBe(200)
+    const attempt = (await sb.call('GET', `${M}/charges/${co.reference}`)).body.data.payment_attempts[0].reference as string
+    await step(sb)
+    expect((await payout(sb, attempt, 1001)).status).toBe(200)
+    await step(sb)
+    expect((await sb.charge(cardPayload(NO_AUTH_CARD, { amount: 101 }))).status).toBe(200)
+
+    const all = (await list(sb)).transactions
+    expect(all.map((t) => [t.type, t.reference])).toEqual([
+      ['collection', expect.stringMatching(/^KPY-/)],
+      ['disbursement', attempt],
+      ['collection', expect.stringMatching(/^KPY-PI-/)],
+      ['disbursement', card],
+      ['collection', card],
+    ])
+    expect(new Set(all.map((t) => t.pointer)).size).toBe(all.length)
+    for (let limit = 1; limit <= all.length; limit++) expect(await pagesForth(sb, limit), `limit ${limit}`).toEqual(all)
+    for (const [i, t] of all.entries()) {
+      expect((await list(sb, `?starting_after=${encodeURIComponent(t.pointer)}`)).transactions).toEqual(all.slice(i + 1))
+      expect((await list(sb, `?ending_before=${encodeURIComponent(t.pointer)}`)).transactions).toEqual(all.slice(0, i))
+    }
   })
 })

@@ -25,6 +25,7 @@ import {
 } from './schemas.js'
 import { CardService } from './service.js'
 import { CAPTURE } from './capture-ledger.js'
+import { pageRoutePaths } from '../charges/pages.js'
 import { threeDsPage } from './three-ds.js'
 import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
@@ -94,6 +95,7 @@ export function cardOperation<I, S extends { preauth: PreauthService }>(schema: 
 }
 
 const CARD = '/merchant/api/v1/charges/card'
+const [THREE_DS, THREE_DS_BARE] = pageRoutePaths('/_sandbox/3ds/:tx')
 const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
@@ -115,7 +117,7 @@ export const cardsArea: Area<CardServices, Kit> = {
     }),
   ],
   build(kit) {
-    const { store, namespaces, kinds } = kit
+    const { store, namespaces, kinds, config } = kit
     const preauth = new PreauthService(kit)
     const cards = new CardService(kit, { onPreauthorized: (ns, charge) => preauth.place(ns, charge) })
     kinds.declare<CardCharge>({
@@ -126,7 +128,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       attemptLine: ({ card }) => CARD_MSG.attempt(card.card_type, card.last_four),
       instrument: ({ card }) => [`${card.card_type} ${card.first_six}****${card.last_four}`],
     })
-    return { cards, preauth, threeDs: threeDsPage({ store, namespaces, cards }) }
+    return { cards, preauth, threeDs: threeDsPage({ store, namespaces, cards, intercepted: config.interceptHosts }) }
   },
   routes: [
     {
@@ -180,9 +182,11 @@ export const cardsArea: Area<CardServices, Kit> = {
         return ok(c, MSG.OTP_RESENT, s.cards.resendData(charge))
       },
     },
-    // the customer's 3DS page (docs/behaviour.md 8): no key
-    { method: 'get', path: '/_sandbox/3ds/:tx', access: 'open', page: true, handler: (c, s) => s.threeDs.show(c) },
-    { method: 'post', path: '/_sandbox/3ds/:tx', access: 'open', page: true, handler: (c, s) => s.threeDs.decide(c) },
+    // the customer's 3DS page (docs/behaviour.md 3.5): no key; its namespace named, or the reference alone
+    { method: 'get', path: THREE_DS, access: 'open', page: true, handler: (c, s) => s.threeDs.show(c) },
+    { method: 'post', path: THREE_DS, access: 'open', page: true, handler: (c, s) => s.threeDs.decide(c) },
+    { method: 'get', path: THREE_DS_BARE, access: 'open', page: true, handler: (c, s) => s.threeDs.show(c) },
+    { method: 'post', path: THREE_DS_BARE, access: 'open', page: true, handler: (c, s) => s.threeDs.decide(c) },
   ],
 }
 

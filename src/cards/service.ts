@@ -1,5 +1,6 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
+import { threeDsPagePath } from '../charges/pages.js'
 import type { CardCharge } from '../charges/types.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
 import type { CardScenario, CardStep } from '../scenario/schema.js'
@@ -8,8 +9,6 @@ import { cardSummary, detectScheme, luhnValid } from '../pan.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
-/** The path of the 3DS page for a charge (docs/behaviour.md 3.5), on the origin the caller reached. */
-export const threeDsPagePath = (tx: string): string => `/_sandbox/3ds/${encodeURIComponent(tx)}`
 
 /** Which authorization field answers which step, and which fields the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }

@@ -3,7 +3,8 @@ import type { CardCharge } from '../charges/types.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { threeDsPagePath, type CardService } from './service.js'
+import { threeDsPagePath } from '../charges/pages.js'
+import type { CardService } from './service.js'
 
 /**
  * The 3DS challenge page (docs/behaviour.md 3.5), the cards area's decision page
@@ -19,8 +20,8 @@ function outcomeText(charge: Frozen<CardCharge>): string {
   return 'This transaction is still processing.'
 }
 
-/** GET and POST /_sandbox/3ds/:tx, served by the cards area (src/cards/area.ts). */
-export function threeDsPage(wiring: { store: Store; namespaces: Namespaces; cards: CardService }): DecisionPage {
+/** GET and POST /_sandbox/3ds/:page/:tx (and /_sandbox/3ds/:tx), served by the cards area (src/cards/area.ts). */
+export function threeDsPage(wiring: { store: Store; namespaces: Namespaces; cards: CardService; intercepted: readonly string[] }): DecisionPage {
   return decisionPage<CardCharge>(
     {
       kind: 'card',

@@ -6,24 +6,12 @@ import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { chargeQueryRecord } from './query.js'
 import type { Kinds } from './kinds.js'
-import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
+import { CHARGES, type ChargeBase } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
 export function findCharge(store: Store, ns: string, reference: string): Frozen<ChargeBase> | undefined {
   const col = store.col<ChargeBase>(ns, CHARGES)
   return col.findBy('payment_reference', reference) ?? col.get(reference)
-}
-
-/**
- * The namespace holding the charge of `kind` with this transaction reference, found without a key
- * (the customer's pages: the 3DS page, the hosted checkout), at most a map lookup per namespace.
- */
-export function locateCharge<C extends ChargeBase>(store: Store, tx: string, kind: ChargeKind): { ns: string; charge: Frozen<C> } | undefined {
-  for (const ns of store.namespaces()) {
-    const charge = store.col<ChargeBase>(ns, CHARGES).get(tx)
-    if (charge?.kind === kind) return { ns, charge: charge as Frozen<C> }
-  }
-  return undefined
 }
 
 /** Where the customer goes back to once a payment has ended: `redirect_url?reference=<payment reference>` (docs/behaviour.md 8). */

@@ -7,7 +7,9 @@ import { formatMoney } from '../money.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { locateCharge, returnUrl } from './charge-query.js'
+import { clientOrigin } from '../http/origin.js'
+import { returnUrl } from './charge-query.js'
+import { HELD_BY_SEVERAL, checkoutPagePath, locateCharge } from './pages.js'
 import type { ChargeBase, ChargeKind } from './types.js'
 
 /**
@@ -16,8 +18,10 @@ import type { ChargeBase, ChargeKind } from './types.js'
  * payment and the two buttons while the charge waits for the customer, POST with `decision` =
  * approve or decline hands the choice to the channel, then sends the customer back to the
  * merchant's redirect_url with `?reference=<payment reference>`, or shows the outcome when there
- * is none. No key: this is the customer's browser; the transaction reference itself is the
- * unguessable part. The channel declares what differs (`DecisionPageOf`); the steps are here.
+ * is none (a checkout's attempt: to its checkout's page). No key: this is the customer's browser;
+ * the transaction reference itself is the unguessable part, the page id before it names the
+ * namespace (src/charges/pages.ts). The channel declares what differs (`DecisionPageOf`); the
+ * steps are here.
  */
 
 /** A charge the customer decides on: it may name where they go back to. */
@@ -64,8 +68,8 @@ export interface DecisionPageOf<C extends Decided> {
   bank(charge?: Frozen<C>): Child
   /** the line under the card */
   foot: string
-  /** its path, which the form posts to */
-  path(tx: string): string
+  /** its path for a charge, naming its namespace, which the form posts to (src/charges/pages.ts) */
+  path(tx: string, ns: string): string
   /** the summary's line for what pays: `['Card', 'VISA •••• 1111']` */
   instrument(charge: Frozen<C>): [string, string]
   /** what the page says where no charge of the kind has the reference, on GET and on POST */
@@ -92,8 +96,9 @@ export interface DecisionPage {
   decide(c: Context<AppEnv>): Promise<Response>
 }
 
-export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, namespaces }: { store: Store; namespaces: Namespaces }): DecisionPage {
-  const locate = (tx: string) => locateCharge<C>(store, tx, of.kind)
+/** `intercepted`: the intercepted hosts, which the way back to a checkout's page names when called through them (docs/behaviour.md 14.4) */
+export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, namespaces, intercepted }: { store: Store; namespaces: Namespaces; intercepted: readonly string[] }): DecisionPage {
+  const locate = (c: Context<AppEnv>) => locateCharge<C>(store, namespaces, c, of.kind)
   const style = styleOf(of.look)
   const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
 
@@ -143,8 +148,8 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
   )
 
   const show = (c: Context<AppEnv>) => {
-    const found = locate(c.req.param('tx')!)
-    if (!found) return c.html(notFound(of.notFound.show), 404)
+    const found = locate(c)
+    if (found.ns === undefined) return c.html(notFound(found.several ? HELD_BY_SEVERAL : of.notFound.show), 404)
     const { ns, charge } = found
     if (!of.awaiting(charge)) return c.html(status(charge, merchantOf(ns), of.ended(charge)))
     const ask = of.ask(charge)
@@ -153,7 +158,7 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
         <h1>{ask.title}</h1>
         <p>{ask.text}</p>
         <Summary charge={charge} merchant={merchantOf(ns)} />
-        <form method="post" action={of.path(charge.transaction_reference)}>
+        <form method="post" action={of.path(charge.transaction_reference, ns)}>
           <div class="actions">
             <button class="approve" type="submit" name="decision" value="approve">
               Approve
@@ -168,10 +173,9 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
   }
 
   const decide = async (c: Context<AppEnv>) => {
-    const tx = c.req.param('tx')!
-    const found = locate(tx)
+    const found = locate(c)
     const decision = await c.req.parseBody().then((form) => form.decision, () => undefined)
-    if (!found) return c.html(notFound(of.notFound.decide), 404)
+    if (found.ns === undefined) return c.html(notFound(found.several ? HELD_BY_SEVERAL : of.notFound.decide), 404)
     if (decision !== 'approve' && decision !== 'decline') {
       return c.html(
         <Page title="Choose Approve or Decline">
@@ -182,6 +186,7 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
       )
     }
     const { ns } = found
+    const tx = found.charge.transaction_reference
     // journaled in the charge's namespace, so a recorded session keeps the customer's choice
     c.set('ns', ns)
     noteRequest(c, `decision=${decision}`)
@@ -192,7 +197,10 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
       if (!(e instanceof ApiError)) throw e
       return c.html(status(found.charge, merchantOf(ns), of.refused(e.message)), e.status)
     }
-    if (charge.redirect_url && of.returns(charge)) return c.redirect(returnUrl(charge.redirect_url, charge.payment_reference), 302)
+    // a checkout's attempt goes back to its checkout's page, of this namespace on the origin reached
+    // now (what the attempt keeps as its redirect_url may name another: a snapshot restored under another key)
+    const back = charge.parent ? `${clientOrigin(c, intercepted)}${checkoutPagePath(charge.parent, ns)}` : charge.redirect_url
+    if (back && of.returns(charge)) return c.redirect(returnUrl(back, charge.payment_reference), 302)
     return c.html(status(charge, merchantOf(ns), of.decided(charge)))
   }
 

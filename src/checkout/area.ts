@@ -1,5 +1,6 @@
 import type { Frozen } from '../store/frozen.js'
 import { clientOrigin } from '../http/origin.js'
+import { checkoutPagePath, pageRoutePaths } from '../charges/pages.js'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
@@ -18,7 +19,10 @@ import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, checkoutSummarySchema, controlPa
 import { CheckoutService, type CheckoutCharge } from './service.js'
 
 /** The hosted page of a checkout, on the origin the client called (docs/behaviour.md 13.1, 14.4). */
-export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}/checkout/${encodeURIComponent(c.transaction_reference)}/pay`
+export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}${checkoutPagePath(c.transaction_reference)}`
+
+const [PAGE, PAGE_BARE] = pageRoutePaths('/checkout/:tx/pay')
+const [CANCEL, CANCEL_BARE] = pageRoutePaths('/checkout/:tx/cancel')
 
 /** What the control calls answer about a checkout. */
 export function checkoutSummary(checkout: CheckoutService, ns: string, charge: Frozen<CheckoutCharge>) {
@@ -100,9 +104,12 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
         return ok(c, CHECKOUT_MSG.CHECKOUT_CANCELLED, checkoutSummary(checkout, ns, charge))
       },
     },
-    // the hosted page: the customer's browser, no key (docs/behaviour.md 13.1.1)
-    { method: 'get', path: '/checkout/:tx/pay', access: 'open', page: true, handler: (c, s) => s.checkoutPage.show(c) },
-    { method: 'post', path: '/checkout/:tx/pay', access: 'open', page: true, handler: (c, s) => s.checkoutPage.pay(c) },
-    { method: 'post', path: '/checkout/:tx/cancel', access: 'open', page: true, handler: (c, s) => s.checkoutPage.cancel(c) },
+    // the hosted page: the customer's browser, no key (docs/behaviour.md 13.1.1); its namespace named, or the reference alone
+    { method: 'get', path: PAGE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.show(c) },
+    { method: 'post', path: PAGE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.pay(c) },
+    { method: 'post', path: CANCEL, access: 'open', page: true, handler: (c, s) => s.checkoutPage.cancel(c) },
+    { method: 'get', path: PAGE_BARE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.show(c) },
+    { method: 'post', path: PAGE_BARE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.pay(c) },
+    { method: 'post', path: CANCEL_BARE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.cancel(c) },
   ],
 }

@@ -1,5 +1,6 @@
 import { HtmlPage } from '../http/html-page.js'
-import type { Child, FC, PropsWithChildren } from 'hono/jsx'
+import { HELD_BY_SEVERAL } from '../charges/pages.js'
+import type { FC, PropsWithChildren } from 'hono/jsx'
 import { formatMoney } from '../money.js'
 import { walletCurrency } from '../scenario/lookups.js'
 import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
@@ -417,9 +418,10 @@ export const Outcome: FC<{ status: string; message: string }> = ({ status, messa
   </>
 )
 
-export const NotFoundPage: FC<{ children?: Child }> = () => (
+/** `several`: the link names a reference several namespaces hold, and no namespace (docs/behaviour.md 14.4) */
+export const NotFoundPage: FC<{ several?: boolean }> = ({ several }) => (
   <Layout title="Checkout not found">
     <h1>Checkout not found</h1>
-    <p>No checkout has this link. Check the link the merchant gave you.</p>
+    <p>{several ? HELD_BY_SEVERAL : 'No checkout has this link. Check the link the merchant gave you.'}</p>
   </Layout>
 )

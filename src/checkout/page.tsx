@@ -9,8 +9,7 @@ import { readBodyText } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
-import { bankPagePath } from '../pay-with-bank/service.js'
-import { threeDsPagePath } from '../cards/service.js'
+import { bankPagePath, checkoutPagePath, threeDsPagePath } from '../charges/pages.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import {
@@ -39,15 +38,15 @@ import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from 
 /**
  * The hosted checkout page (docs/behaviour.md 13.1.1), at the checkout_url that
  * `charges/initialize` answers: `GET /checkout/:tx/pay` shows the checkout's state (the channel
- * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:tx/pay` with an
- * `action`, `POST /checkout/:tx/cancel`) and are answered with a redirect to the page
+ * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:page/:tx/pay`
+ * with an `action`, `POST /checkout/:page/:tx/cancel`: every link of the page names its namespace
+ * by its page id, src/charges/pages.ts) and are answered with a redirect to the page
  * (post-redirect-get), or the page again with what was refused. Once the checkout ends the browser
  * goes to `redirect_url?reference=<merchant reference>`. No key: this is the customer's browser;
  * the transaction reference in the link is the unguessable part. Posts are journaled in the
  * checkout's namespace, the card number masked, CVV, PIN and OTP never kept.
  */
 
-const pagePath = (tx: string) => `/checkout/${encodeURIComponent(tx)}/pay`
 
 /** The amounts "I have sent the money" offers: exact, half, or a tenth more (at least 1.00). */
 export function transferAmounts(expected: number): Record<BankAmount, number> {
@@ -80,7 +79,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
 
   /** The page of an open checkout. */
   const view = (ns: string, co: Frozen<CheckoutCharge>, o: ViewOptions = {}) => {
-    const base = pagePath(co.transaction_reference)
+    const base = checkoutPagePath(co.transaction_reference, ns)
     const merchant = merchantOf(ns)
     const errors = o.errors ?? {}
     const echo = o.echo ?? {}
@@ -138,7 +137,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
       return (
         <>
           <Alert errors={{ form: errors.form }} />
-          <CardStepForm base={base} step={a.pending_steps[0] ?? ''} card={card} errors={errors} echo={echo} threeDs={threeDsPagePath(a.transaction_reference)} />
+          <CardStepForm base={base} step={a.pending_steps[0] ?? ''} card={card} errors={errors} echo={echo} threeDs={threeDsPagePath(a.transaction_reference, ns)} />
         </>
       )
     }
@@ -163,7 +162,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
       return (
         <>
           <Alert errors={{ form: errors.form }} />
-          <AtTheBank bank={a.bank.name} page={bankPagePath(a.transaction_reference)} base={base} />
+          <AtTheBank bank={a.bank.name} page={bankPagePath(a.transaction_reference, ns)} base={base} />
         </>
       )
     }
@@ -190,7 +189,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
   /** An ended checkout: to redirect_url with the merchant's reference, or its outcome here. */
   const ended = (c: Context<AppEnv>, ns: string, co: Frozen<CheckoutCharge>, after: 'get' | 'post') => {
     if (co.redirect_url) return c.redirect(returnUrl(co.redirect_url, co.payment_reference), after === 'get' ? 302 : 303)
-    if (after === 'post') return c.redirect(pagePath(co.transaction_reference), 303)
+    if (after === 'post') return c.redirect(checkoutPagePath(co.transaction_reference, ns), 303)
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
@@ -208,7 +207,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
   const act = (c: Context<AppEnv>, ns: string, co: Frozen<CheckoutCharge>, a: PageAction): void => {
     switch (a.action) {
       case 'card':
-        checkout.payCard(ns, co.transaction_reference, a.card, `${clientOrigin(c, intercepted)}${pagePath(co.transaction_reference)}`)
+        checkout.payCard(ns, co.transaction_reference, a.card, `${clientOrigin(c, intercepted)}${checkoutPagePath(co.transaction_reference, ns)}`)
         return
       case 'pin':
         checkout.authorizeCard(ns, co.transaction_reference, { pin: a.pin })
@@ -233,7 +232,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
         checkout.payBankTransfer(ns, co.transaction_reference, merchantOf(ns))
         return
       case 'pay_with_bank':
-        checkout.payWithBankAt(ns, co.transaction_reference, a.bank_code, `${clientOrigin(c, intercepted)}${pagePath(co.transaction_reference)}`)
+        checkout.payWithBankAt(ns, co.transaction_reference, a.bank_code, `${clientOrigin(c, intercepted)}${checkoutPagePath(co.transaction_reference, ns)}`)
         return
       case 'sent': {
         const under = checkout.current(ns, co)
@@ -255,19 +254,19 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
     return out
   }
 
-  const notFound = (c: Context<AppEnv>) => c.html(<NotFoundPage />, 404)
+  const notFound = (c: Context<AppEnv>, several: boolean) => c.html(<NotFoundPage several={several} />, 404)
 
   const show = (c: Context<AppEnv>) => {
-    const found = checkout.locate(c.req.param('tx')!)
-    if (!found) return notFound(c)
+    const found = checkout.locate(c)
+    if (found.ns === undefined) return notFound(c, found.several)
     const { ns, checkout: co } = found
     if (!isOpen(co)) return ended(c, ns, co, 'get')
     return c.html(view(ns, co, { chosen: c.req.query('channel') }))
   }
 
   const pay = async (c: Context<AppEnv>) => {
-    const found = checkout.locate(c.req.param('tx')!)
-    if (!found) return notFound(c)
+    const found = checkout.locate(c)
+    if (found.ns === undefined) return notFound(c, found.several)
     const { ns, checkout: co } = found
     // journaled in the checkout's namespace, as the 3DS page's posts are
     c.set('ns', ns)
@@ -289,12 +288,12 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
       return c.html(view(ns, now, { chosen, errors: errorsOf(e), echo: parsed.echo }), e.status)
     }
     const now = checkout.get(ns, co.transaction_reference)
-    return isOpen(now) ? c.redirect(pagePath(now.transaction_reference), 303) : ended(c, ns, now, 'post')
+    return isOpen(now) ? c.redirect(checkoutPagePath(now.transaction_reference, ns), 303) : ended(c, ns, now, 'post')
   }
 
   const cancel = (c: Context<AppEnv>) => {
-    const found = checkout.locate(c.req.param('tx')!)
-    if (!found) return notFound(c)
+    const found = checkout.locate(c)
+    if (found.ns === undefined) return notFound(c, found.several)
     const { ns, checkout: co } = found
     c.set('ns', ns)
     noteRequest(c, { action: 'cancel' }, true)

@@ -1,6 +1,7 @@
+import type { Context } from 'hono'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { locateCharge } from '../charges/pages.js'
 import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
-import { locateCharge } from '../charges/charge-query.js'
 import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
 import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
 import type { AuthorizeInput } from '../cards/schemas.js'
@@ -107,10 +108,10 @@ export class CheckoutService extends OnEngine {
     return c
   }
 
-  /** The namespace holding a checkout, found without a key by its transaction reference (the page's link). */
-  locate(tx: string): { ns: string; checkout: Frozen<CheckoutCharge> } | undefined {
-    const found = locateCharge<CheckoutCharge>(this.store, tx, 'checkout')
-    return found && { ns: found.ns, checkout: found.charge }
+  /** The checkout a page's request names, found without a key (its link: src/charges/pages.ts). */
+  locate(c: Context): { ns: string; checkout: Frozen<CheckoutCharge> } | { ns?: undefined; several: boolean } {
+    const found = locateCharge<CheckoutCharge>(this.store, this.namespaces, c, 'checkout')
+    return found.ns === undefined ? found : { ns: found.ns, checkout: found.charge }
   }
 
   /** The attempt under way, if any. */

@@ -1,3 +1,4 @@
+import { barePagePath } from '../charges/pages.js'
 import { luhnValid } from '../pan.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
 import type { CustomerPages } from '../http/html-page.js'
@@ -168,7 +169,9 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
     // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md 13.3)
-    const path = rewriteString(e.path + (e.query ?? ''))
+    // a customer page's call names the recorded namespace: the replay's key has its own, and its
+    // references are fresh, so the page's path names none (src/charges/pages.ts)
+    const path = rewriteString(barePagePath(e.path) + (e.query ?? ''))
     const request: NonNullable<Step['request']> = {
       method: e.method as NonNullable<Step['request']>['method'],
       path: rewriteRequest(path) as string,

@@ -96,15 +96,27 @@ export function recordsInOrder<T extends object, I>(col: Collection<T>, show?: (
   }
 }
 
+/** One of the lists `byDate` merges: its name, which its items' pointers carry in the merge, and its items. */
+export interface Named<T, F> {
+  name: string
+  items: OrderedItems<T, F>
+}
+
 /**
  * The items of two lists as one, in date order; at the same date `a`'s come first (so a list,
  * newest first, shows `b`'s first). The transactions list reads the pay-ins and the payouts so
- * (docs/behaviour.md 13.12). Nothing is copied: where a position stands is how many of the
+ * (docs/behaviour.md 13.12). An item's pointer in the merge is `<its list's name>:<its pointer
+ * there>`: the two lists' pointers may be the same text (a payout's reference chosen as a pay-in's
+ * transaction reference), the merge's never are, and a pointer is looked up in the list it names
+ * only. Nothing is copied: where a position stands is how many of the
  * positions before it are `a`'s (its split), found by a binary search, or by one step from the
  * split found last when a page walks to the next position. So a page costs about its size, never
  * the lists' length, and a filter passes over each item in one step.
  */
-export function byDate<T, F>(a: OrderedItems<T, F>, b: OrderedItems<T, F>): OrderedItems<T, F> {
+export function byDate<T extends { pointer: string }, F>(named: Named<T, F>, other: Named<T, F>): OrderedItems<T, F> {
+  if (named.name === other.name) throw new Error(`two lists merged under one name, ${named.name}`)
+  const a = named.items
+  const b = other.items
   /** whether `a`'s item i comes before `b`'s item j */
   const aFirst = (i: number, j: number) => a.dateAt(i) <= b.dateAt(j)
   /** whether the item at the position whose split is (i, j) is `a`'s */
@@ -151,12 +163,20 @@ export function byDate<T, F>(a: OrderedItems<T, F>, b: OrderedItems<T, F>): Orde
     },
     itemAt: (k) => {
       const [list, i] = at(k)
-      return list.itemAt(i)
+      const item = list.itemAt(i)
+      return { ...item, pointer: `${list === a ? named.name : other.name}:${item.pointer}` }
     },
     positionOf: (pointer) => {
-      const i = a.positionOf(pointer)
-      if (i !== undefined) return i + firstWhere(b, (date) => date >= a.dateAt(i))
-      const j = b.positionOf(pointer)
+      const colon = pointer.indexOf(':')
+      const name = pointer.slice(0, colon)
+      const own = pointer.slice(colon + 1)
+      if (colon < 0) return undefined
+      if (name === named.name) {
+        const i = a.positionOf(own)
+        return i === undefined ? undefined : i + firstWhere(b, (date) => date >= a.dateAt(i))
+      }
+      if (name !== other.name) return undefined
+      const j = b.positionOf(own)
       return j === undefined ? undefined : j + firstWhere(a, (date) => date > b.dateAt(j))
     },
   }

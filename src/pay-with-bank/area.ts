@@ -11,6 +11,7 @@ import { clientOrigin } from '../http/origin.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { PWB_MSG } from './messages.js'
+import { pageRoutePaths } from '../charges/pages.js'
 import { bankPage } from './page.js'
 import { banksQuerySchema, payWithBankAnswerSchema, payWithBankBanksSchema, payWithBankSchema } from './schemas.js'
 import { PayWithBankService, type PayWithBankCharge } from './service.js'
@@ -20,6 +21,8 @@ const SPELLINGS = [
   { path: '/merchant/api/v1/charge/pay-with-bank', operationId: 'chargePayWithBank', summary: 'Pay with bank: the customer approves at their bank (NGN, ZAR)' },
   { path: '/merchant/api/v1/charges/pay-with-bank', operationId: 'chargePayWithBankPlural', summary: 'Pay with bank, as the plural spelling some clients send' },
 ]
+
+const [BANK_PAGE, BANK_PAGE_BARE] = pageRoutePaths('/_sandbox/pay-with-bank/:tx')
 
 async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> & { payWithBank: PayWithBankService }) {
   const ns = c.get('ns')
@@ -41,7 +44,7 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
       instrument: (c) => [`${c.bank.name} (${c.bank.code})`, `bank says ${c.outcome_message ?? c.outcome} on approval`],
       waiting: 'the customer at the bank',
     })
-    return { payWithBank, bankPage: bankPage({ store: kit.store, namespaces: kit.namespaces, payWithBank }) }
+    return { payWithBank, bankPage: bankPage({ store: kit.store, namespaces: kit.namespaces, payWithBank, intercepted: kit.config.interceptHosts }) }
   },
   routes: [
     ...SPELLINGS.map(({ path, operationId, summary }) => ({
@@ -58,7 +61,10 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
         return ok(c, PWB_MSG.BANKS_LISTED, payWithBank.banks(c.get('ns'), currency).map((b) => ({ name: b.name, code: b.bank_code, currency: b.currency })))
       },
     },
-    { method: 'get', path: '/_sandbox/pay-with-bank/:tx', access: 'open', page: true, handler: (c, s) => s.bankPage.show(c) },
-    { method: 'post', path: '/_sandbox/pay-with-bank/:tx', access: 'open', page: true, handler: (c, s) => s.bankPage.decide(c) },
+    // the sandbox bank's page: no key; its namespace named, or the reference alone
+    { method: 'get', path: BANK_PAGE, access: 'open', page: true, handler: (c, s) => s.bankPage.show(c) },
+    { method: 'post', path: BANK_PAGE, access: 'open', page: true, handler: (c, s) => s.bankPage.decide(c) },
+    { method: 'get', path: BANK_PAGE_BARE, access: 'open', page: true, handler: (c, s) => s.bankPage.show(c) },
+    { method: 'post', path: BANK_PAGE_BARE, access: 'open', page: true, handler: (c, s) => s.bankPage.decide(c) },
   ],
 }

@@ -2,7 +2,8 @@ import { decisionPage, type DecisionPage, type Said } from '../charges/decision-
 import type { Namespaces } from '../namespaces.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { bankPagePath, type PayWithBankCharge, type PayWithBankService } from './service.js'
+import { bankPagePath } from '../charges/pages.js'
+import type { PayWithBankCharge, PayWithBankService } from './service.js'
 
 /**
  * The sandbox bank's page of pay with bank (docs/behaviour.md 13.11), at the charge's
@@ -21,8 +22,8 @@ function outcome(charge: Frozen<PayWithBankCharge>): Said {
   return said(`Payment not completed: ${charge.failure_message ?? charge.response_message}.`, 'bad')
 }
 
-/** GET and POST /_sandbox/pay-with-bank/:tx, served by the pay with bank area. */
-export function bankPage(wiring: { store: Store; namespaces: Namespaces; payWithBank: PayWithBankService }): DecisionPage {
+/** GET and POST /_sandbox/pay-with-bank/:page/:tx (and /_sandbox/pay-with-bank/:tx), served by the pay with bank area. */
+export function bankPage(wiring: { store: Store; namespaces: Namespaces; payWithBank: PayWithBankService; intercepted: readonly string[] }): DecisionPage {
   return decisionPage<PayWithBankCharge>(
     {
       kind: wiring.payWithBank.kind,

@@ -1,3 +1,4 @@
+import { bankPagePath } from '../charges/pages.js'
 import { OnEngine } from '../charges/kit.js'
 import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
@@ -32,8 +33,6 @@ export interface PayWithBankCharge extends ChargeBase {
   approved: boolean
 }
 
-/** The path of the sandbox bank's page for a charge, on the origin the caller reached. */
-export const bankPagePath = (tx: string): string => `/_sandbox/pay-with-bank/${encodeURIComponent(tx)}`
 
 /** The bank of a charge as its answer and its query show it. */
 const bankAccount = (charge: Frozen<PayWithBankCharge>) => ({ bank_name: charge.bank.name, bank_code: charge.bank.code })

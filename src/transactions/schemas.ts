@@ -6,7 +6,7 @@ export const transactionsQuerySchema = listQuerySchema
 
 /** One item of the list: a pay-in (`collection`) or a payout (`disbursement`). */
 export const transactionItemSchema = z.object({
-  pointer: z.string().describe('the cursor of starting_after / ending_before: the same as reference'),
+  pointer: z.string().describe('the cursor of starting_after / ending_before: `<type>:<reference>`, so a payout and a pay-in of the same reference have pointers of their own'),
   type: z.enum(['collection', 'disbursement']),
   reference: z.string().describe("a pay-in's transaction reference (what GET /charges/{reference} takes), a payout's reference (what GET /transactions/{reference} takes)"),
   amount: z.string(),

@@ -12,8 +12,8 @@ import type { TransactionItem } from './schemas.js'
 /**
  * The transactions list (docs/behaviour.md 13.12): the namespace's pay-ins and payouts as one
  * list, newest first. The two kept orders (the charges', the payouts') are read as one by date
- * (`byDate`), so a page costs about a page, whatever the namespace holds; a pay-in's amounts and
- * status are its charge query's.
+ * (`byDate`), so a page costs about a page, whatever the namespace holds; an item's pointer is
+ * `<type>:<reference>`, named so by the merge; a pay-in's amounts and status are its charge query's.
  */
 export class TransactionService {
   constructor(
@@ -25,13 +25,14 @@ export class TransactionService {
     const payins = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES), (c) => this.#collection(ns, c))
     const payouts = recordsInOrder(this.store.col<Payout>(ns, PAYOUTS), disbursement)
     // a checkout's attempts are no pay-ins of their own (13.9)
-    const page = orderedPage(byDate(payins, payouts), q, (f) => !f.parent && (!q.currency || f.currency === q.currency))
+    const page = orderedPage(byDate({ name: 'collection', items: payins }, { name: 'disbursement', items: payouts }), q, (f) => !f.parent && (!q.currency || f.currency === q.currency))
     return { has_more: page.has_more, transactions: page.items }
   }
 
   #collection(ns: string, charge: Frozen<ChargeBase>): TransactionItem {
     const record = chargeQueryRecord(this.kinds, ns, charge)
     return {
+      // `collection:<transaction reference>` in the list (byDate names it)
       pointer: charge.transaction_reference,
       type: 'collection',
       reference: charge.transaction_reference,

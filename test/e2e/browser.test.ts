@@ -12,6 +12,7 @@ import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.j
 import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
+import { pageId } from '../../src/namespaces.js'
 
 const NO_AUTH_CARD = '4084127883172787'
 const THREE_DS_CARD = '4562543755474674'
@@ -617,7 +618,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.getByRole('button', { name: `Pay ${kes.reference} by mobile money` }).count()).toBe(1)
     expect(await page.getByRole('button', { name: `Pay ${kes.reference} by card` }).count()).toBe(0)
     expect(await page.getByRole('button', { name: `Pay ${ngn.reference} by mobile money` }).count()).toBe(0)
-    expect(await page.locator(`#charges tr[data-ref="${ngn.reference}"] a`).getAttribute('href')).toBe(`/checkout/${ngn.tx}/pay`)
+    expect(await page.locator(`#charges tr[data-ref="${ngn.reference}"] a`).getAttribute('href')).toBe(`/checkout/${pageId(key)}/${ngn.tx}/pay`)
 
     expect(await act(page, `Pay ${ngn.reference} by bank transfer`)).toBe('Checkout success')
     const q = (await queryCharge(key, ngn.reference)).body.data

@@ -1,7 +1,7 @@
 import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import type { CardCharge, ChargeBase } from '../../charges/types.js'
-import { threeDsPagePath } from '../../cards/service.js'
+import { threeDsPagePath } from '../../charges/pages.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
 import type { MobileMoneyCharge } from '../../mobile-money/service.js'
 import { CheckoutStatus, attemptLabel } from './checkouts.js'
@@ -21,7 +21,7 @@ interface AttemptOf {
   nested: boolean
 }
 
-const ChargeRow: FC<{ s: DashboardSources; c: Frozen<ChargeBase>; attempt?: AttemptOf }> = ({ s, c, attempt }) => {
+const ChargeRow: FC<{ s: DashboardSources; ns: string; c: Frozen<ChargeBase>; attempt?: AttemptOf }> = ({ s, ns, c, attempt }) => {
   const step = pendingStep(c)
   const tx = c.transaction_reference
   const kind = s.kinds.of(c.kind)
@@ -45,7 +45,7 @@ const ChargeRow: FC<{ s: DashboardSources; c: Frozen<ChargeBase>; attempt?: Atte
       <td class="wrap-s">
         <Badge value={c.status} />
         {checkout ? (
-          <CheckoutStatus s={s} c={checkout} />
+          <CheckoutStatus s={s} ns={ns} c={checkout} />
         ) : (
           <>
             {c.failure_message ? <div class="small muted">{c.failure_message}</div> : ''}
@@ -55,7 +55,7 @@ const ChargeRow: FC<{ s: DashboardSources; c: Frozen<ChargeBase>; attempt?: Atte
                 <ActionButton path={`/_sandbox/charges/${enc(tx)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Complete ${c.payment_reference} as success`} />
                 <ActionButton path={`/_sandbox/charges/${enc(tx)}/complete`} body={{ outcome: 'failed' }} label="Fail" cls="danger" name={`Complete ${c.payment_reference} as failed`} />
                 {step === '3DS' ? (
-                  <a class="small" href={threeDsPagePath(tx)} target="_blank" rel="noopener">
+                  <a class="small" href={threeDsPagePath(tx, ns)} target="_blank" rel="noopener">
                     Open the 3DS page
                   </a>
                 ) : (
@@ -103,9 +103,9 @@ export const Charges: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s
   const top = all.slice(0, ROW_LIMIT)
   const rows = top.flatMap((c) => {
     if (s.checkout.is(c)) {
-      return [<ChargeRow s={s} c={c} />, ...s.checkout.attempts(ns, c).map((a) => <ChargeRow s={s} c={a} attempt={{ checkout: c, nested: true }} />)]
+      return [<ChargeRow s={s} ns={ns} c={c} />, ...s.checkout.attempts(ns, c).map((a) => <ChargeRow s={s} ns={ns} c={a} attempt={{ checkout: c, nested: true }} />)]
     }
-    return [<ChargeRow s={s} c={c} attempt={c.parent ? { checkout: checkouts.get(c.parent), nested: false } : undefined} />]
+    return [<ChargeRow s={s} ns={ns} c={c} attempt={c.parent ? { checkout: checkouts.get(c.parent), nested: false } : undefined} />]
   })
   return (
     <Table

@@ -1,6 +1,7 @@
 import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import type { ChargeBase } from '../../charges/types.js'
+import { checkoutPagePath } from '../../charges/pages.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
 import { ActionButton, enc, when } from './ui.js'
 import type { DashboardSources } from './view.js'
@@ -12,7 +13,7 @@ import type { DashboardSources } from './view.js'
  */
 
 /** A checkout's status lines: the message, and while it is open its expiry. */
-export const CheckoutStatus: FC<{ s: DashboardSources; c: Frozen<CheckoutCharge> }> = ({ s, c }) => {
+export const CheckoutStatus: FC<{ s: DashboardSources; ns: string; c: Frozen<CheckoutCharge> }> = ({ s, ns, c }) => {
   const open = s.checkout.isOpen(c)
   const message = c.failure_message ?? (c.status === 'success' ? null : c.response_message)
   const tx = c.transaction_reference
@@ -27,7 +28,7 @@ export const CheckoutStatus: FC<{ s: DashboardSources; c: Frozen<CheckoutCharge>
             <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay by ${s.kinds.of(ch).label}`} name={`Pay ${ref} by ${s.kinds.of(ch).label}`} />
           ))}
           <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/cancel`} label="Cancel" cls="danger" name={`Cancel checkout ${ref}`} />
-          <a class="small" href={`/checkout/${enc(tx)}/pay`} target="_blank" rel="noopener">
+          <a class="small" href={checkoutPagePath(tx, ns)} target="_blank" rel="noopener">
             Open the checkout page
           </a>
         </div>
