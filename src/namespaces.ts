@@ -7,7 +7,7 @@ import type { Frozen } from './store/frozen.js'
 import type { Store } from './store/store.js'
 import { FORMAT } from './store/recovery.js'
 import { SnapshotError, type NamespaceSnapshot, type SnapshotIssues } from './store/snapshot.js'
-import { STRING, maybe } from './store/validate.js'
+import { STRING, TIME, maybe } from './store/validate.js'
 import { isoAt } from './time.js'
 
 /** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
@@ -27,7 +27,7 @@ const KEY = 'ns'
 /** The `meta` collection: one record per key, each as a data file must hold it (validate.ts). */
 export const META_SPEC: CollectionSpec = {
   name: META,
-  keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META, ...RANDOM_META },
+  keyed: { [KEY]: { secret_key: STRING, public_key: STRING, name: STRING, email: STRING, encryption_key: STRING, webhook_url: maybe(STRING), created_at: TIME }, ...CLOCK_META, ...RANDOM_META },
 }
 
 /**
@@ -48,6 +48,9 @@ export function snapshotIssues(snap: NamespaceSnapshot, key: string, config: Pic
 
 export type Seeder = (ns: string) => void
 
+/** A check of a snapshot a part above the store makes once its records passed theirs (the ledger's balances): each bad path -> what. */
+export type SnapshotCheck = (snap: NamespaceSnapshot) => SnapshotIssues
+
 export class NamespaceLimitError extends Error {}
 
 export class Namespaces {
@@ -55,6 +58,7 @@ export class Namespaces {
   readonly #config: Config
   readonly #clocks: Clocks
   readonly #seeders: Seeder[] = []
+  readonly #checks: SnapshotCheck[] = []
   readonly #configured: Map<string, Merchant>
 
   constructor(store: Store, config: Config, clocks: Clocks) {
@@ -62,6 +66,11 @@ export class Namespaces {
     this.#config = config
     this.#clocks = clocks
     this.#configured = new Map(config.merchants.map((m) => [m.secret_key, m]))
+  }
+
+  /** Registers a check every snapshot restored must pass beyond its records' (docs/behaviour.md 0.10). */
+  onCheck(check: SnapshotCheck): void {
+    this.#checks.push(check)
   }
 
   /** Registers fixture seeding, run when a namespace is created or reset. */
@@ -165,6 +174,7 @@ export class Namespaces {
     const known = new Set(this.#store.namespaces())
     for (const { snap, key = snap.key, source } of list) {
       const issues = snapshotIssues(snap, key, this.#config)
+      if (!Object.keys(issues).length) for (const check of this.#checks) Object.assign(issues, check(snap))
       if (!known.has(key)) {
         known.add(key)
         if (known.size > this.#config.maxNamespaces) issues.key ??= `at most ${this.#config.maxNamespaces} namespaces are kept (--max-namespaces)`
