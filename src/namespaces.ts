@@ -154,13 +154,19 @@ export class Namespaces {
    * (docs/behaviour.md 0.10, POST /_sandbox/snapshot), or refuses it with 400 naming each bad
    * field and changes nothing.
    */
-  restore(raw: unknown, key?: string): Frozen<NsMeta> {
+  async restore(raw: unknown, key?: string): Promise<Frozen<NsMeta>> {
+    // in steps, the event loop free between them: a 16 MiB snapshot stops no other namespace's calls (docs/behaviour.md 0.10)
+    let snap: NamespaceSnapshot
     try {
-      return this.restoreAll([{ snap: this.#store.readSnapshot(raw), key }])[0]
+      snap = await this.#store.readSnapshotInSteps(raw)
+      this.#check([{ snap, key }])
     } catch (e) {
       if (e instanceof SnapshotError) throw invalid(e.issues)
       throw e
     }
+    const ns = key ?? snap.key
+    await this.#store.replaceNamespaceInSteps(ns, this.#records(snap, ns))
+    return this.get(ns)!
   }
 
   /**
@@ -171,6 +177,15 @@ export class Namespaces {
    * keeps of a namespace is rebuilt through `Store.registerState`.
    */
   restoreAll(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): Frozen<NsMeta>[] {
+    this.#check(list)
+    return list.map(({ snap, key = snap.key }) => {
+      this.#store.replaceNamespace(key, this.#records(snap, key))
+      return this.get(key)!
+    })
+  }
+
+  /** Throws SnapshotError for the first snapshot that may not replace its namespace (`snapshotIssues`, the registered checks, --max-namespaces). */
+  #check(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): void {
     const known = new Set(this.#store.namespaces())
     for (const { snap, key = snap.key, source } of list) {
       const issues = snapshotIssues(snap, key, this.#config)
@@ -181,15 +196,16 @@ export class Namespaces {
       }
       if (Object.keys(issues).length) throw new SnapshotError(issues, source)
     }
-    return list.map(({ snap, key = snap.key }) => {
-      const meta = snap.records[META]
-      const merchant = meta[KEY] as NsMeta
-      // another key's snapshot: this key's merchant, with the snapshot's webhook URL and date
-      const own = key === snap.key ? merchant : { ...this.#fresh(key), webhook_url: merchant.webhook_url ?? null, ...(typeof merchant.created_at === 'string' && { created_at: merchant.created_at }) }
-      const clock = this.#clocks.recordAt(Date.parse(snap.clock.now), snap.clock.frozen)
-      this.#store.replaceNamespace(key, { ...snap.records, [META]: { ...meta, [KEY]: own, [CLOCK_KEY]: clock } })
-      return this.get(key)!
-    })
+  }
+
+  /** The records a snapshot puts under `key`: its own, with `key`'s merchant and the snapshot's clock as the clock's record. */
+  #records(snap: NamespaceSnapshot, key: string): NamespaceSnapshot['records'] {
+    const meta = snap.records[META]
+    const merchant = meta[KEY] as NsMeta
+    // another key's snapshot: this key's merchant, with the snapshot's webhook URL and date
+    const own = key === snap.key ? merchant : { ...this.#fresh(key), webhook_url: merchant.webhook_url ?? null, ...(typeof merchant.created_at === 'string' && { created_at: merchant.created_at }) }
+    const clock = this.#clocks.recordAt(Date.parse(snap.clock.now), snap.clock.frozen)
+    return { ...snap.records, [META]: { ...meta, [KEY]: own, [CLOCK_KEY]: clock } }
   }
 
   #fresh(key: string): NsMeta {

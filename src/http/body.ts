@@ -136,7 +136,7 @@ function jsonObject(c: Context<AppEnv>, text: string): Record<string, unknown> {
     throw invalid({ body: 'must be valid JSON' })
   }
   if (!isJsonObject(value)) throw invalid({ body: 'must be a JSON object' })
-  noteRequest(c, value)
+  noteRequest(c, value, false, text)
   return value
 }
 
