@@ -103,10 +103,15 @@ function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], up
   // carried over as a data file of its format is (Store.upgrade), once every record is an object
   const specs = new Map(collections.map((s) => [s.name, s]))
   const held = records as Record<string, unknown>
+  let seen = 0
   for (const [name, recs] of Object.entries(held)) {
     if (!specs.has(name)) note(`records.${name}`, 'no such collection is kept')
     else if (!isObject(recs)) note(`records.${name}`, 'must be an object: key -> record')
-    else for (const [k, record] of Object.entries(recs as object)) if (!isObject(record)) note(`records.${name}.${k}`, 'must be an object')
+    else
+      for (const k in recs as object) {
+        if (++seen % (STEP_RECORDS * 10) === 0) yield
+        if (!isObject((recs as Record<string, unknown>)[k])) note(`records.${name}.${k}`, 'must be an object')
+      }
   }
   if (Object.keys(issues).length) throw fail()
   const state: Snapshot = { [key as string]: held as Snapshot[string] }
