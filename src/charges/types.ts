@@ -143,6 +143,7 @@ export interface CardOperation {
 export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
+  keyOf: 'transaction_reference',
   // the pay-ins list's order and what it filters on (docs/behaviour.md 13.9)
   order: { by: (c) => Date.parse(c.created_at), facts: { parent: (c) => c.parent, currency: (c) => c.currency, status: payinStatus } },
   indexes: {

@@ -50,6 +50,7 @@ export interface DebitAuthorization {
 /** The mandates, as a data file must hold them (validate.ts). */
 export const AUTHS_SPEC: CollectionSpec<DebitAuthorization> = {
   name: AUTHS,
+  keyOf: 'reference',
   fields: { reference: STRING, status: STRING, amount: MINOR, currency: CURRENCY, type: STRING, start_date: STRING, end_date: STRING, created_at: STRING, history: ARRAY },
 }
 

@@ -59,6 +59,7 @@ export const PAYOUT = 'payout'
 
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
+  keyOf: 'reference',
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (p) => Date.parse(p.created_at), facts: { currency: (p) => p.currency, status: (p) => p.status } },
   fields: {

@@ -60,6 +60,7 @@ export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
+  keyOf: 'reference',
   fields: { reference: STRING, payment_reference: STRING, amount: MINOR, currency: CURRENCY, status: STRING, outcome: oneOf(['success', 'failed']), created_at: TIME, completed_at: maybe(TIME) },
 }
 

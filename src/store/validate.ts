@@ -82,6 +82,8 @@ export interface RecordRules {
   check?: (record: Record<string, unknown>) => string | null
   /** what a record's key must be (a ledger entry's names a declared source) */
   key?: Check
+  /** the field that holds the record's own key (a refund's `reference`): a record under another key is refused, its code reading it by that field */
+  keyOf?: string
 }
 
 /** What is wrong with a record, and the field it is wrong in (none: the record as a whole), or null. */
@@ -99,6 +101,7 @@ export function recordIssue(rules: RecordRules | undefined, key: string, record:
     const issue = fieldsIssue(own, record)
     if (issue) return issue
   }
+  if (rules?.keyOf && (record as Record<string, unknown>)[rules.keyOf] !== key) return { field: rules.keyOf, problem: "must be the record's key" }
   for (const [field, v] of Object.entries(record as object)) if (v && typeof v === 'object' && !depthAtMost(v, RECORD_DEPTH)) return { field, problem: `must nest at most ${RECORD_DEPTH} levels` }
   const problem = rules?.check?.(record as Record<string, unknown>)
   return problem ? { problem } : null
