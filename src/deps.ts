@@ -5,7 +5,7 @@ import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces, snapshotIssues } from './namespaces.js'
 import { PACKS_SPEC, Scenarios, type Pack } from './scenario/index.js'
 import { CHARGES_SPEC } from './charges/types.js'
-import { LEDGER_SPEC, Ledger } from './charges/ledger.js'
+import { Ledger, ledgerSpec } from './charges/ledger.js'
 import { LEDGER_CARRY_OVER } from './charges/ledger-carry-over.js'
 import { CHECKOUT_CARRY_OVER } from './checkout/carry-over.js'
 import { EVENT_SEQ_CARRY_OVER } from './webhooks/carry-over.js'
@@ -26,10 +26,14 @@ import { Random } from './random.js'
 export { VERSION }
 
 /** The collections of the engine; each area declares its own (src/http/area.ts). */
-const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, LEDGER_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC]
+const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC]
 
-/** Every collection a sandbox of these areas keeps, with the variants areas declare of them (a kind's charges): the store holds no other. */
-export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] => joinCollections([...ENGINE_COLLECTIONS, ...areas.flatMap((a) => a.collections ?? [])])
+/**
+ * Every collection a sandbox of these areas keeps, with what areas declare of them as data (a
+ * kind's charges, the ledger's sources): the store holds no other.
+ */
+export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] =>
+  joinCollections([...ENGINE_COLLECTIONS, ledgerSpec(areas), ...areas.flatMap((a) => a.collections ?? [])])
 
 /** How a data file (or a snapshot) of an older format is carried over, declared by the modules whose records changed shape. */
 const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER]
@@ -85,7 +89,10 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   store.registerState({ reset: (ns) => faults.clear(ns) })
 
   const kinds = new Kinds()
-  const kit: Kit = { config, store, clocks, random, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger: new Ledger(store, scenarios, kinds, areas), attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
+  const ledger = new Ledger(store, scenarios, kinds, areas)
+  // a snapshot's balances are the ledger's to check (docs/behaviour.md 0.10)
+  namespaces.onCheck((snap) => ledger.snapshotIssues(snap.records))
+  const kit: Kit = { config, store, clocks, random, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger, attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
   // each area from the kit and the services built before it, which its own join under their names
   let built: Record<string, unknown> = { ...kit }
   for (const area of areas) {

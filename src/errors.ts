@@ -75,6 +75,9 @@ export const MSG = {
   paymentEntry: (ref: string, why: string | undefined) => `Payment ${ref}${why ? ` ${why}` : ''}`,
   FUNDING_ENTRY: 'Balance funded',
   OPENING_ENTRY: 'Opening balance',
+  // docs/behaviour.md 0.10: a snapshot's ledger entry that takes a balance where none can be
+  belowNothing: (balance: string) => `takes the balance to ${balance}: a balance the ledger adds up to is never below nothing`,
+  pastIntake: (balance: string, limit: string) => `takes the balance to ${balance}, past ${limit}, the most a namespace takes in`,
 } as const
 
 /** docs/api.md 7.4: the failure text of a failed payment attempt. */

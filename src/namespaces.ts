@@ -8,7 +8,7 @@ import type { Frozen } from './store/frozen.js'
 import type { Store } from './store/store.js'
 import { FORMAT } from './store/recovery.js'
 import { SnapshotError, type NamespaceSnapshot, type SnapshotIssues } from './store/snapshot.js'
-import { STRING, maybe } from './store/validate.js'
+import { STRING, TIME, maybe } from './store/validate.js'
 import { isoAt } from './time.js'
 
 /** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
@@ -28,7 +28,7 @@ const KEY = 'ns'
 /** The `meta` collection: one record per key, each as a data file must hold it (validate.ts). */
 export const META_SPEC: CollectionSpec = {
   name: META,
-  keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META, ...RANDOM_META },
+  keyed: { [KEY]: { secret_key: STRING, public_key: STRING, name: STRING, email: STRING, encryption_key: STRING, webhook_url: maybe(STRING), created_at: TIME }, ...CLOCK_META, ...RANDOM_META },
 }
 
 /**
@@ -48,6 +48,9 @@ export function snapshotIssues(snap: NamespaceSnapshot, key: string, config: Pic
 }
 
 export type Seeder = (ns: string) => void
+
+/** A check of a snapshot a part above the store makes once its records passed theirs (the ledger's balances): each bad path -> what. */
+export type SnapshotCheck = (snap: NamespaceSnapshot) => SnapshotIssues
 
 export class NamespaceLimitError extends Error {}
 
@@ -70,6 +73,7 @@ export class Namespaces {
   readonly #config: Config
   readonly #clocks: Clocks
   readonly #seeders: Seeder[] = []
+  readonly #checks: SnapshotCheck[] = []
   readonly #configured: Map<string, Merchant>
 
   constructor(store: Store, config: Config, clocks: Clocks) {
@@ -77,6 +81,11 @@ export class Namespaces {
     this.#config = config
     this.#clocks = clocks
     this.#configured = new Map(config.merchants.map((m) => [m.secret_key, m]))
+  }
+
+  /** Registers a check every snapshot restored must pass beyond its records' (docs/behaviour.md 0.10). */
+  onCheck(check: SnapshotCheck): void {
+    this.#checks.push(check)
   }
 
   /** Registers fixture seeding, run when a namespace is created or reset. */
@@ -177,13 +186,19 @@ export class Namespaces {
    * (docs/behaviour.md 0.10, POST /_sandbox/snapshot), or refuses it with 400 naming each bad
    * field and changes nothing.
    */
-  restore(raw: unknown, key?: string): Frozen<NsMeta> {
+  async restore(raw: unknown, key?: string): Promise<Frozen<NsMeta>> {
+    // in steps, the event loop free between them: a 16 MiB snapshot stops no other namespace's calls (docs/behaviour.md 0.10)
+    let snap: NamespaceSnapshot
     try {
-      return this.restoreAll([{ snap: this.#store.readSnapshot(raw), key }])[0]
+      snap = await this.#store.readSnapshotInSteps(raw)
+      this.#check([{ snap, key }])
     } catch (e) {
       if (e instanceof SnapshotError) throw invalid(e.issues)
       throw e
     }
+    const ns = key ?? snap.key
+    await this.#store.replaceNamespaceInSteps(ns, this.#records(snap, ns))
+    return this.get(ns)!
   }
 
   /**
@@ -194,24 +209,35 @@ export class Namespaces {
    * keeps of a namespace is rebuilt through `Store.registerState`.
    */
   restoreAll(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): Frozen<NsMeta>[] {
+    this.#check(list)
+    return list.map(({ snap, key = snap.key }) => {
+      this.#store.replaceNamespace(key, this.#records(snap, key))
+      return this.get(key)!
+    })
+  }
+
+  /** Throws SnapshotError for the first snapshot that may not replace its namespace (`snapshotIssues`, the registered checks, --max-namespaces). */
+  #check(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): void {
     const known = new Set(this.#store.namespaces())
     for (const { snap, key = snap.key, source } of list) {
       const issues = snapshotIssues(snap, key, this.#config)
+      if (!Object.keys(issues).length) for (const check of this.#checks) Object.assign(issues, check(snap))
       if (!known.has(key)) {
         known.add(key)
         if (known.size > this.#config.maxNamespaces) issues.key ??= `at most ${this.#config.maxNamespaces} namespaces are kept (--max-namespaces)`
       }
       if (Object.keys(issues).length) throw new SnapshotError(issues, source)
     }
-    return list.map(({ snap, key = snap.key }) => {
-      const meta = snap.records[META]
-      const merchant = meta[KEY] as NsMeta
-      // another key's snapshot: this key's merchant, with the snapshot's webhook URL and date
-      const own = key === snap.key ? merchant : { ...this.#fresh(key), webhook_url: merchant.webhook_url ?? null, ...(typeof merchant.created_at === 'string' && { created_at: merchant.created_at }) }
-      const clock = this.#clocks.recordAt(Date.parse(snap.clock.now), snap.clock.frozen)
-      this.#store.replaceNamespace(key, { ...snap.records, [META]: { ...meta, [KEY]: own, [CLOCK_KEY]: clock } })
-      return this.get(key)!
-    })
+  }
+
+  /** The records a snapshot puts under `key`: its own, with `key`'s merchant and the snapshot's clock as the clock's record. */
+  #records(snap: NamespaceSnapshot, key: string): NamespaceSnapshot['records'] {
+    const meta = snap.records[META]
+    const merchant = meta[KEY] as NsMeta
+    // another key's snapshot: this key's merchant, with the snapshot's webhook URL and date
+    const own = key === snap.key ? merchant : { ...this.#fresh(key), webhook_url: merchant.webhook_url ?? null, ...(typeof merchant.created_at === 'string' && { created_at: merchant.created_at }) }
+    const clock = this.#clocks.recordAt(Date.parse(snap.clock.now), snap.clock.frozen)
+    return { ...snap.records, [META]: { ...meta, [KEY]: own, [CLOCK_KEY]: clock } }
   }
 
   #fresh(key: string): NsMeta {

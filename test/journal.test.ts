@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it, vi } from 'vitest'
-import { Journal } from '../src/http/journal.js'
+import { Journal, cutBody } from '../src/http/journal.js'
+import { maskSecrets } from '../src/http/mask.js'
 
 const head = (i: number) => ({ at: '2026-01-01T00:00:00.000Z', method: 'POST', path: `/p/${i}`, query: '', status: 200, ms: 0.5 })
 
@@ -92,6 +93,30 @@ describe('the request journal', () => {
     const [masked, tooDeep] = journal.list('ns')
     expect(masked.request).toEqual({ card: { number: '408412******2787', cvv: '***' } })
     expect(tooDeep.request).toBe('[not journaled: too deep]')
+  })
+
+  it('masks only the start of a body it keeps cut: the same start as the whole body masked, named with the size of the body as sent', () => {
+    const PAN = '4084127883172787'
+    const value = fc.letrec((tie) => ({
+      node: fc.oneof(
+        { arbitrary: fc.constantFrom(PAN, `${PAN.slice(0, 8)} ${PAN.slice(8)}`, 'é"\\', 'plain text', 4084127883172787, 12, true, null), weight: 4 },
+        { arbitrary: fc.string({ maxLength: 80 }), weight: 2 },
+        { arbitrary: fc.array(tie('node'), { maxLength: 6 }), weight: 1 },
+        { arbitrary: fc.dictionary(fc.constantFrom('number', 'cvv', 'pin', 'otp', 'token', 'a', 'b', PAN, 'card', 'mobile_money'), tie('node'), { maxKeys: 6 }), weight: 1 },
+      ),
+    })).node
+    fc.assert(
+      fc.property(fc.array(value, { minLength: 1, maxLength: 40 }), fc.integer({ min: 64, max: 2000 }), (items, bodyBytes) => {
+        const body = { items }
+        const sent = JSON.stringify(body, null, 1)
+        const journal = new Journal(2, { bodyBytes })
+        journal.add('ns', head(0), body, false, undefined, sent)
+        const whole = JSON.stringify(maskSecrets(body))
+        const expected = Buffer.byteLength(whole) <= bodyBytes ? whole : cutBody(whole, bodyBytes, () => Buffer.byteLength(sent))
+        expect(journal.list('ns')[0].request).toEqual(JSON.parse(expected))
+      }),
+      { numRuns: 300 },
+    )
   })
 
   it('cuts a body over bodyBytes to a marked string of at most that many bytes, and keeps the others whole', () => {

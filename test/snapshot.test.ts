@@ -183,7 +183,7 @@ describe('GET and POST /_sandbox/snapshot', () => {
           s.records.charges[charge].amount = '1000'
           s.records.meta.ns.webhook_url = 5
         }),
-        { [`records.charges.${charge}.amount`]: 'must be a finite number', 'records.meta.ns.webhook_url': 'must be a string or null' },
+        { [`records.charges.${charge}.amount`]: 'must be a whole number of minor units, 0 to 5000000000000000', 'records.meta.ns.webhook_url': 'must be a string or null' },
       ],
       // a charge with only a few of the fields every charge has: the first one missing is named
       [

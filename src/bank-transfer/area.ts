@@ -1,7 +1,8 @@
 import type { Kit } from '../charges/kit.js'
 import { servedBy } from '../charges/kinds.js'
 import { chargeKind } from '../charges/types.js'
-import { NUMBER, STRING, listOf, maybe, shape } from '../store/validate.js'
+import { MINOR, STRING, listOf, maybe, shape } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
 import { when } from '../clock.js'
 import type { Area } from '../http/area.js'
 import { formatMoney } from '../money.js'
@@ -28,10 +29,10 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
   collections: [
     chargeKind('bank_transfer', {
       bank_account: shape({ account_name: STRING, account_number: STRING, bank_name: STRING, bank_code: STRING, expiry_date_in_utc: STRING }),
-      amount_expected: NUMBER,
-      amount_paid: NUMBER,
-      amount_accepted: NUMBER,
-      transfers: listOf({ at: STRING, amount: NUMBER, payment_event: STRING, reversal: maybe(shape({ status: STRING, amount: NUMBER, destination: STRING, currency: STRING })) }),
+      amount_expected: MINOR,
+      amount_paid: MINOR,
+      amount_accepted: MINOR,
+      transfers: listOf({ at: STRING, amount: MINOR, payment_event: STRING, reversal: maybe(shape({ status: STRING, amount: MINOR, destination: STRING, currency: CURRENCY })) }),
     }),
   ],
   build(kit) {

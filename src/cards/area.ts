@@ -11,7 +11,7 @@ import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
 import { CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge } from '../charges/types.js'
-import { EPOCH_MS, NUMBER, STRING, STRINGS, maybe, shape } from '../store/validate.js'
+import { EPOCH_MS, MINOR, STRING, STRINGS, maybe, shape } from '../store/validate.js'
 import { PreauthService, type Written } from './preauth.js'
 import {
   authorizeSchema,
@@ -111,8 +111,8 @@ export const cardsArea: Area<CardServices, Kit> = {
       ...STEPPED_FIELDS,
       operation: STRING,
       card: shape({ card_type: STRING, first_six: STRING, last_four: STRING, expiry: STRING }),
-      preauth: maybe(shape({ state: STRING, authorized: NUMBER, captured: NUMBER, refunded: NUMBER, expires_at: EPOCH_MS, captures: STRINGS, operations: STRINGS })),
-      refunded: maybe(NUMBER),
+      preauth: maybe(shape({ state: STRING, authorized: MINOR, captured: MINOR, refunded: MINOR, expires_at: EPOCH_MS, captures: STRINGS, operations: STRINGS })),
+      refunded: maybe(MINOR),
       refunds: maybe(STRINGS),
     }),
   ],

@@ -1,15 +1,16 @@
 import { MSG, badRequest } from '../errors.js'
 import { INTAKE_LIMIT, formatMoney, toMinor } from '../money.js'
-import type { Scenarios } from '../scenario/index.js'
-import { BALANCE_CURRENCIES, isBalanceCurrency } from '../scenario/lookups.js'
+import { PackError, type Pack, type Scenarios } from '../scenario/index.js'
+import { BALANCE_CURRENCIES, CURRENCY, isBalanceCurrency } from '../scenario/lookups.js'
 import type { Settings } from '../scenario/schema.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Store } from '../store/store.js'
-import { NUMBER, STRING, maybe } from '../store/validate.js'
+import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
 import type { OrderedItems } from '../http/cursor-list.js'
 import type { AnyArea, EntryFacts, LedgerSource } from '../http/area.js'
 import type { Kinds } from './kinds.js'
 import { ENTRY_PLACE, LedgerHistory, type HistoryEntry, type HistoryRow } from './ledger-history.js'
+import { balanceIssues } from './ledger-check.js'
 import { CHARGES, type ChargeBase } from './types.js'
 import { isoAt } from '../time.js'
 
@@ -84,11 +85,24 @@ export const LEDGER_SPEC: CollectionSpec<Posting> = {
   // the history's order: by when an entry became available, then when it was written, with what
   // its rows sum kept beside each place, so building them reads no cold entry (ledger-history.ts)
   order: { ...ENTRY_PLACE, facts: { currency: (p) => p.currency, direction: (p) => p.direction, amount: (p) => p.amount } },
-  fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
+  fields: { direction: oneOf(['credit', 'debit']), amount: MINOR, currency: CURRENCY, available_at: TIME, created_at: TIME, why: maybe(STRING), of: maybe(STRING) },
 }
 
 /** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */
 export const entryKey = (source: Source, reference: string, n: number): string => `${source}:${reference}:${n}`
+
+const ENTRY_KEY = /^([^:]+):.+:(?:0|[1-9]\d*)$/
+
+/**
+ * The ledger as the store opens it (src/deps.ts, `collectionsOf`): LEDGER_SPEC, and an entry's key
+ * naming a source the ledger or one of these areas declares, handed to the store as data, so a data
+ * file or a snapshot holding an entry no source describes is refused (docs/behaviour.md 0.4, 0.10).
+ */
+export function ledgerSpec(areas: readonly AnyArea[]): CollectionSpec<Posting> {
+  const names = [...sourcesOf(areas).keys()]
+  const declared = (key: unknown) => typeof key === 'string' && names.includes(ENTRY_KEY.exec(key)?.[1] ?? '')
+  return { ...LEDGER_SPEC, key: [declared, `<source>:<reference>:<n>, its source one of ${names.join(', ')}`] }
+}
 
 /**
  * The sources of a list of areas and the ledger's own, by name: how the history describes each
@@ -267,6 +281,22 @@ export class Ledger {
     this.takeIn(ns, currency, amount)
     const at = isoAt(nowMs)
     this.#write(ns, FUNDING, id, { direction: 'credit', amount, currency, available_at: at, created_at: at })
+  }
+
+  /**
+   * What is wrong with the balances a snapshot's entries add up to, from the opening balance of the
+   * packs it holds (docs/behaviour.md 0.10: ledger-check.ts), before it is restored; its records
+   * have passed their own checks. A snapshot whose packs do not merge is named by them.
+   */
+  snapshotIssues(records: Record<string, Record<string, unknown>>): Record<string, string> {
+    let opening: number
+    try {
+      opening = toMinor(this.scenarios.forRecords(Object.values(records.packs ?? {}) as { seq: number; pack: Pack }[]).settings.opening_balance)
+    } catch (e) {
+      if (e instanceof PackError) return { 'records.packs': e.issues.join('; ') }
+      throw e
+    }
+    return balanceIssues((records[LEDGER] ?? {}) as Record<string, Posting>, opening)
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */

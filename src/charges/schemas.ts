@@ -3,6 +3,7 @@ import { fieldErrors, validate } from '../http/body.js'
 import { invalid } from '../errors.js'
 import { parseAmount, unitOf } from '../money.js'
 import { decimalsOf } from '../scenario/lookups.js'
+import { depthAtMost, isObject, type Check } from '../store/validate.js'
 import type { ChargeStatus, PaymentAttempt, PaymentMethod } from './types.js'
 
 /**
@@ -28,18 +29,6 @@ export const initializeReferenceSchema = z.string().trim().min(1, 'is required')
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
 export const METADATA_DEPTH = 10
 
-/** Whether a JSON value nests at most `max` levels of arrays and objects (no recursion). */
-export function depthAtMost(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]]
-  while (stack.length) {
-    const [v, d] = stack.pop()!
-    if (!v || typeof v !== 'object') continue
-    if (d >= max) return false
-    for (const child of Object.values(v)) stack.push([child, d + 1])
-  }
-  return true
-}
-
 type MetadataRule = readonly [(m: Record<string, unknown>) => boolean, string]
 
 /** the characters of a metadata key: docs/api.md 2.2's, and `_` too where the pack says `metadata_underscores` */
@@ -62,6 +51,15 @@ function metadataRules(underscores: boolean): readonly MetadataRule[] {
 }
 
 export const METADATA_RULES = { spec: metadataRules(false), underscores: metadataRules(true) }
+
+/**
+ * Metadata as a stored record holds it (a snapshot's, a data file's: docs/behaviour.md 0.4, 0.10):
+ * what a request may send, `_` in keys taken (a pack may have allowed them).
+ */
+export const STORED_METADATA: Check = [
+  (v) => isObject(v) && METADATA_RULES.underscores.every(([rule]) => rule(v as Record<string, unknown>)),
+  `metadata as a request may send it: 1 to 5 keys of at most 20 characters (A-Z, a-z, 0-9, - or _), each value nesting at most ${METADATA_DEPTH} levels`,
+]
 
 const rulesSchema = (rules: readonly MetadataRule[]) =>
   rules.reduce<z.ZodType<Record<string, unknown>>>((schema, [rule, message]) => schema.refine(rule, message), z.record(z.string(), z.unknown()))

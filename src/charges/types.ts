@@ -2,7 +2,9 @@ import type { CardSummary } from '../pan.js'
 import type { CardStep, Outcome } from '../scenario/schema.js'
 import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, OBJECT, STRING, STRINGS, TIME, listOf, maybe, type RecordFields } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
+import { MINOR, OBJECT, STRING, STRINGS, TIME, URL_TEXT, listOf, maybe, type RecordFields } from '../store/validate.js'
+import { STORED_METADATA } from './schemas.js'
 
 /**
  * `pending`: a checkout nobody has started paying (docs/behaviour.md 13.1); `expired`: a checkout
@@ -141,6 +143,7 @@ export interface CardOperation {
 export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
+  keyOf: 'transaction_reference',
   // the pay-ins list's order and what it filters on (docs/behaviour.md 13.9)
   order: { by: (c) => Date.parse(c.created_at), facts: { parent: (c) => c.parent, currency: (c) => c.currency, status: payinStatus } },
   indexes: {
@@ -152,15 +155,17 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     kind: STRING,
     transaction_reference: STRING,
     payment_reference: STRING,
-    amount: NUMBER,
-    currency: STRING,
-    fee: NUMBER,
-    vat: NUMBER,
+    amount: MINOR,
+    currency: CURRENCY,
+    fee: MINOR,
+    vat: MINOR,
     status: STRING,
     created_at: TIME,
     completed_at: maybe(TIME),
     customer: maybe(OBJECT),
-    metadata: maybe(OBJECT),
+    metadata: maybe(STORED_METADATA),
+    // where the customer is sent back to (the 3DS page, the checkout page)
+    redirect_url: maybe(URL_TEXT),
     // the query, the pay-ins list and the dashboard read each attempt and step
     attempts: listOf({ reference: STRING, status: STRING, channel: STRING }),
     history: listOf({ at: STRING, step: STRING, result: STRING }),
@@ -186,8 +191,8 @@ export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {
     payment_reference: STRING,
     parent: STRING,
     charge_operation: STRING,
-    amount: NUMBER,
-    currency: STRING,
+    amount: MINOR,
+    currency: CURRENCY,
     status: STRING,
     created_at: STRING,
   },

@@ -5,7 +5,7 @@ import { validateWithMetadata } from '../charges/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
 import { chargeKind, type ChargeKind } from '../charges/types.js'
-import { NUMBER, STRING, each, maybe, oneOf } from '../store/validate.js'
+import { MINOR, STRING, each, maybe, oneOf } from '../store/validate.js'
 import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -48,7 +48,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
   // its page's posts carry the card the journal masked: a recorded session cannot post them again
   pages: { prefix: '/checkout/', replaysAsForm: false },
   tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
-  collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: NUMBER, cost_borne: NUMBER, expires_at: STRING })],
+  collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: MINOR, cost_borne: MINOR, expires_at: STRING })],
   build(kit) {
     const { namespaces, kinds } = kit
     const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer, kit.payWithBank)

@@ -50,7 +50,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
       method: 'post', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'restoreSnapshot', summary: "Replace the key's namespace with a snapshot (the body: a document GET /_sandbox/snapshot gave)",
       handler: async (c, deps) => {
         const ns = c.get('ns')
-        deps.namespaces.restore(await readJsonObject(c, { asSent: true }), ns)
+        await deps.namespaces.restore(await readJsonObject(c, { asSent: true, inSteps: true }), ns)
         return ok(c, CONTROL_MSG.SNAPSHOT_RESTORED, { namespace: ns, clock: clockData(deps, ns) })
       },
     },

@@ -5,6 +5,7 @@ import { badRequest, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
 import { toDecimalString, toMajor } from '../money.js'
 import { CONVERSION_MSG } from './messages.js'
 import { convertMinor, rateString, withinLimit } from './rates.js'
@@ -59,12 +60,12 @@ export const CONVERSION = 'conversion'
 
 export const QUOTES_SPEC: CollectionSpec<Quote> = {
   name: QUOTES,
-  fields: { from_currency: STRING, to_currency: STRING, from_amount: NUMBER, to_amount: NUMBER, rate: NUMBER, expires_at: STRING },
+  fields: { from_currency: CURRENCY, to_currency: CURRENCY, from_amount: NUMBER, to_amount: NUMBER, rate: NUMBER, expires_at: STRING },
 }
 
 export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
   name: CONVERSIONS,
-  fields: { reference: STRING, source_currency: STRING, destination_currency: STRING, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
+  fields: { reference: STRING, source_currency: CURRENCY, destination_currency: CURRENCY, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
   // the history's order (docs/behaviour.md 13.6)
   order: { by: (c) => Date.parse(c.created_at) },
 }

@@ -8,7 +8,8 @@ import { maskPansIn } from '../pan.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { ARRAY, NUMBER, STRING } from '../store/validate.js'
+import { ARRAY, MINOR, STRING } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
 import { DD_MSG } from './messages.js'
 import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
 import { isoAt } from '../time.js'
@@ -49,7 +50,8 @@ export interface DebitAuthorization {
 /** The mandates, as a data file must hold them (validate.ts). */
 export const AUTHS_SPEC: CollectionSpec<DebitAuthorization> = {
   name: AUTHS,
-  fields: { reference: STRING, status: STRING, amount: NUMBER, currency: STRING, type: STRING, start_date: STRING, end_date: STRING, created_at: STRING, history: ARRAY },
+  keyOf: 'reference',
+  fields: { reference: STRING, status: STRING, amount: MINOR, currency: CURRENCY, type: STRING, start_date: STRING, end_date: STRING, created_at: STRING, history: ARRAY },
 }
 
 export interface DirectDebit extends ChargeBase {

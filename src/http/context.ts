@@ -11,6 +11,8 @@ export interface JournalNote {
   /** the request body as the journal keeps it; masked by the journal unless `masked` */
   request?: unknown
   masked?: boolean
+  /** the text `request` was parsed from, as sent: its size is what a cut entry names (journal.ts) */
+  sent?: string
   /** the JSON text answered */
   response?: string
 }
@@ -30,11 +32,12 @@ export interface AppEnv {
 }
 
 /** Keeps what the journal shows of the request body (the last call wins). */
-export function noteRequest(c: Context<AppEnv>, request: unknown, masked = false): void {
+export function noteRequest(c: Context<AppEnv>, request: unknown, masked = false, sent?: string): void {
   const note = c.get('journal')
   if (!note) return
   note.request = request
   note.masked = masked
+  note.sent = sent
 }
 
 /** The node request behind a call served by @hono/node-server; undefined under app.request(). */

@@ -1,4 +1,4 @@
-import { maskSecrets } from './mask.js'
+import { maskStart } from './mask.js'
 
 export interface JournalEntry {
   id: number
@@ -42,14 +42,15 @@ const UNBOUNDED: JournalLimits = { bodyBytes: Infinity, nsBytes: Infinity, total
 
 /**
  * A body's JSON text, or, when it is over `max` bytes of UTF-8, a JSON string of at most `max`
- * bytes: `[cut: N bytes] ` (N the whole text's size) and the start of the text. The text is
- * masked already, so its start holds no secret either.
+ * bytes: `[cut: N bytes] ` (N the whole text's size: `sent`'s when given, the body as it was sent)
+ * and the start of the text; `start`: `json` is only the start of the text (`maskStart`), cut
+ * whatever its size. The text is masked already, so its start holds no secret either.
  */
-export function cutBody(json: string, max: number): string {
-  if (json.length * 3 <= max) return json
+export function cutBody(json: string, max: number, sent?: () => number, start = false): string {
+  if (!start && json.length * 3 <= max) return json
   const bytes = Buffer.byteLength(json)
-  if (bytes <= max) return json
-  const mark = `[cut: ${bytes} bytes] `
+  if (!start && bytes <= max) return json
+  const mark = `[cut: ${sent ? sent() : bytes} bytes] `
   // escaping may double a character of the text: start from half the room, shrink until it fits
   let n = Math.max(0, Math.floor((max - mark.length - 2) / 2))
   for (let tries = 0; tries < 4; tries++) {
@@ -119,19 +120,22 @@ export class Journal {
    * Keeps an entry. Its request body is masked here unless `masked` says it already is; the
    * response is the JSON text that was sent (null when the answer was not JSON).
    */
-  add(ns: string, head: Omit<JournalEntry, 'id' | 'request' | 'response'>, request: unknown, masked: boolean, responseJson: string | undefined): void {
+  add(ns: string, head: Omit<JournalEntry, 'id' | 'request' | 'response'>, request: unknown, masked: boolean, responseJson: string | undefined, sent?: string): void {
     let ring = this.#rings.get(ns)
     if (!ring) this.#rings.set(ns, (ring = { slabs: [], starts: [], ends: [], head: 0, count: 0, bytes: 0, seq: 0, slab: Buffer.allocUnsafeSlow(SLAB_MIN), used: 0, live: new Map(), spare: [] }))
     const { bodyBytes } = this.limits
     let requestJson = 'null'
     if (request !== null && request !== undefined) {
       try {
-        requestJson = JSON.stringify((masked ? request : maskSecrets(request)) ?? null)
+        // only what is kept is masked: a body past the limit is its masked start, cut, named with the size of the whole as sent
+        const start = masked ? { masked: request, cut: false } : maskStart(request, bodyBytes)
+        requestJson = JSON.stringify(start.masked ?? null)
+        const size = sent !== undefined ? () => Buffer.byteLength(sent) : start.cut ? () => Buffer.byteLength(JSON.stringify(request)) : undefined
+        requestJson = cutBody(requestJson, bodyBytes, size, start.cut)
       } catch {
         // deeper than JSON.stringify goes (the masker itself stops at 32 levels)
         requestJson = '"[not journaled: too deep]"'
       }
-      requestJson = cutBody(requestJson, bodyBytes)
     }
     const responseText = responseJson === undefined ? 'null' : cutBody(responseJson, bodyBytes)
     const { at, method, path, query, status, ms } = head

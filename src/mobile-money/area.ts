@@ -2,7 +2,7 @@ import type { Context } from 'hono'
 import type { Kit } from '../charges/kit.js'
 import { servedBy } from '../charges/kinds.js'
 import { STEPPED_FIELDS, chargeKind } from '../charges/types.js'
-import { NUMBER, STRING, shape } from '../store/validate.js'
+import { MINOR, STRING, shape } from '../store/validate.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { validateWithMetadata } from '../charges/schemas.js'
@@ -26,7 +26,7 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   key: 'mobile money',
   tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP and STK prompt` },
-  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: NUMBER })],
+  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR })],
   build(kit) {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({

@@ -1,4 +1,5 @@
-import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, depthAtMost, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
+import { depthAtMost } from '../store/validate.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'

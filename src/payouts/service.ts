@@ -8,7 +8,8 @@ import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, OBJECT, STRING, maybe, shape } from '../store/validate.js'
+import { MINOR, OBJECT, STRING, TIME, maybe, shape } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
 import { PAYOUT_MSG } from './messages.js'
 import type { Destination } from './schemas.js'
 
@@ -58,10 +59,11 @@ export const PAYOUT = 'payout'
 
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
+  keyOf: 'reference',
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (p) => Date.parse(p.created_at), facts: { currency: (p) => p.currency, status: (p) => p.status } },
   fields: {
-    reference: STRING, status: STRING, amount: NUMBER, fee: NUMBER, vat: NUMBER, currency: STRING, created_at: STRING,
+    reference: STRING, status: STRING, amount: MINOR, fee: MINOR, vat: MINOR, currency: CURRENCY, created_at: TIME, completed_at: maybe(TIME),
     // what its query and the lists read of the destination and the payee
     type: STRING,
     bank_account: maybe(shape({ bank: STRING, account: STRING })),

@@ -8,7 +8,8 @@ import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, STRING, maybe } from '../store/validate.js'
+import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { REFUND_MSG } from './messages.js'
 import type { RefundPart } from '../cards/preauth-refunds.js'
@@ -59,7 +60,8 @@ export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
-  fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
+  keyOf: 'reference',
+  fields: { reference: STRING, payment_reference: STRING, amount: MINOR, currency: CURRENCY, status: STRING, outcome: oneOf(['success', 'failed']), created_at: TIME, completed_at: maybe(TIME) },
 }
 
 export interface InitiateInput {

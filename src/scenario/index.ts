@@ -6,7 +6,7 @@ import { invalid } from '../errors.js'
 import { toMinor } from '../money.js'
 import type { z } from 'zod'
 import type { Store } from '../store/store.js'
-import { copyOf } from '../store/frozen.js'
+import { copyOf, type Frozen } from '../store/frozen.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, OBJECT } from '../store/validate.js'
 import {
@@ -294,12 +294,8 @@ export class Scenarios {
   forNs(ns: string): ActiveScenarios {
     let view = this.#cache.get(ns)
     if (!view) {
-      const added = [...this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values()]
-        .sort((a, b) => a.seq - b.seq)
-        // a copy of its own: the view keeps what it merges (the stored packs are frozen)
-        .map((p) => copyOf<Pack>(p.pack))
       try {
-        view = added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
+        view = this.forRecords(this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values())
       } catch (e) {
         // packs added under other packs files (a data file opened, a snapshot restored) that no
         // longer merge with these (a rate table whose round gains, docs/behaviour.md 13.10): every
@@ -310,6 +306,18 @@ export class Scenarios {
       this.#cache.set(ns, view)
     }
     return view
+  }
+
+  /**
+   * The packs in force over a namespace holding these records of `packs` (a snapshot's, before it
+   * is restored: `forNs` once it is); throws PackError when their settings do not merge.
+   */
+  forRecords(records: Iterable<{ seq: number; pack: Frozen<Pack> }>): ActiveScenarios {
+    const added = [...records]
+      .sort((a, b) => a.seq - b.seq)
+      // a copy of its own: the view keeps what it merges (the stored packs are frozen)
+      .map((p) => copyOf<Pack>(p.pack))
+    return added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
   }
 
   /**

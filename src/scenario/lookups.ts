@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { z } from 'zod'
+import { oneOf, type Check } from '../store/validate.js'
 
 /**
  * The shipped fixtures/lookups.json, read and checked once (docs/behaviour.md 13.5): the currencies
@@ -112,6 +113,9 @@ const FIXTURE = parseLookups(JSON.parse(readFileSync(new URL(`../../fixtures/${L
  * `currencies`, which declare every currency a pay-in or a payout is served in (docs/behaviour.md 13.4).
  */
 export const BALANCE_CURRENCIES = Object.keys(FIXTURE.currencies) as [string, ...string[]]
+
+/** A record's currency (docs/behaviour.md 0.4): one the look-ups declare, as every pay-in and payout is served in. */
+export const CURRENCY: Check = oneOf(BALANCE_CURRENCIES)
 
 /** Whether a namespace holds a balance in this currency. */
 export const isBalanceCurrency = (currency: string): boolean => Object.hasOwn(FIXTURE.currencies, currency)

@@ -41,11 +41,35 @@ const MAX_ISSUES = 20
 const FIELDS = ['paysandbox', 'key', 'clock', 'records']
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/
 
+/** How many records are checked (or put aside) between two turns of the event loop, when a snapshot is read in steps. */
+export const STEP_RECORDS = 100
+
 /**
  * The snapshot `raw` stands for, its records carried over to the current format, or throws
  * SnapshotError naming each bad field. `collections` are the store's (no other may be held).
  */
 export function readSnapshot(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[], source?: string): NamespaceSnapshot {
+  const steps = snapshotSteps(raw, collections, upgrades, source)
+  for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value
+}
+
+/**
+ * `readSnapshot` in steps, the event loop free between them (every STEP_RECORDS records checked):
+ * a 16 MiB snapshot sent to `POST /_sandbox/snapshot` stops no other call while it is read.
+ */
+export async function readSnapshotInSteps(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[]): Promise<NamespaceSnapshot> {
+  const steps = snapshotSteps(raw, collections, upgrades)
+  for (let step = steps.next(); ; step = steps.next()) {
+    if (step.done) return step.value
+    await nextTurn()
+  }
+}
+
+/** Resolves on a later turn of the event loop, once what waits on I/O has run. */
+export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
+
+/** Reads a snapshot (`readSnapshot`), yielding between every STEP_RECORDS records checked. */
+function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[], source?: string): Generator<void, NamespaceSnapshot> {
   const issues: SnapshotIssues = {}
   const note = (path: string, what: string) => {
     if (Object.keys(issues).length < MAX_ISSUES && !(path in issues)) issues[path] = what
@@ -79,19 +103,26 @@ export function readSnapshot(raw: unknown, collections: readonly CollectionSpec[
   // carried over as a data file of its format is (Store.upgrade), once every record is an object
   const specs = new Map(collections.map((s) => [s.name, s]))
   const held = records as Record<string, unknown>
+  let seen = 0
   for (const [name, recs] of Object.entries(held)) {
     if (!specs.has(name)) note(`records.${name}`, 'no such collection is kept')
     else if (!isObject(recs)) note(`records.${name}`, 'must be an object: key -> record')
-    else for (const [k, record] of Object.entries(recs as object)) if (!isObject(record)) note(`records.${name}.${k}`, 'must be an object')
+    else
+      for (const k in recs as object) {
+        if (++seen % (STEP_RECORDS * 10) === 0) yield
+        if (!isObject((recs as Record<string, unknown>)[k])) note(`records.${name}.${k}`, 'must be an object')
+      }
   }
   if (Object.keys(issues).length) throw fail()
   const state: Snapshot = { [key as string]: held as Snapshot[string] }
   for (const u of [...upgrades].sort((a, b) => a.to - b.to)) if (u.to > (format as number)) u.apply(state)
   const upgraded = state[key as string]
 
+  let checked = 0
   for (const [name, recs] of Object.entries(upgraded)) {
     const rules = specs.get(name)
     for (const [k, record] of Object.entries(recs)) {
+      if (++checked % STEP_RECORDS === 0) yield
       const issue = recordIssue(rules, k, record)
       if (issue) note(`records.${name}.${k}${issue.field === undefined ? '' : `.${issue.field}`}`, issue.problem)
     }

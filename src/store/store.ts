@@ -1,7 +1,7 @@
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
 import type { NamespaceState } from './namespace-state.js'
-import { readSnapshot, type NamespaceSnapshot } from './snapshot.js'
+import { STEP_RECORDS, nextTurn, readSnapshot, readSnapshotInSteps, type NamespaceSnapshot } from './snapshot.js'
 import type { Delta, Persisted, Persistence, Snapshot, Upgrade } from './persistence.js'
 import { durableState } from './recovery.js'
 import { Records } from './records.js'
@@ -77,9 +77,16 @@ export class Store implements ChangeSink, Persisted {
       cols = new Map()
       this.#namespaces.set(ns, cols)
     }
-    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order)
+    const created = this.#collection<T>(ns, name)
     cols.set(name, created)
     return created
+  }
+
+  /** A new empty collection of a declared name, in no namespace yet. */
+  #collection<T extends object>(ns: string, name: string): Collection<T> {
+    const spec = this.#specs.get(name)
+    if (!spec) throw new Error(`no collection "${name}" was declared to the store`)
+    return new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order)
   }
 
   /**
@@ -120,9 +127,38 @@ export class Store implements ChangeSink, Persisted {
     for (const state of this.#states) state.replaced?.(ns)
   }
 
+  /**
+   * `replaceNamespace` in steps: the records are put into collections aside, the event loop free
+   * every STEP_RECORDS records, and those take the namespace's place in one turn, so no call ever
+   * reads a namespace half replaced and other namespaces are served meanwhile. The namespace's
+   * calls made meanwhile are replaced with the rest. With a file, all of it is one change.
+   */
+  async replaceNamespaceInSteps(ns: string, records: NamespaceSnapshot['records']): Promise<void> {
+    const aside = new Map<string, Collection<any>>()
+    let put = 0
+    for (const [name, recs] of Object.entries(records)) {
+      const col = this.#collection(ns, name)
+      aside.set(name, col)
+      for (const [key, record] of Object.entries(recs)) {
+        col.load(key, record as object)
+        if (++put % STEP_RECORDS === 0) await nextTurn()
+      }
+    }
+    this.resetNamespace(ns)
+    this.#version++
+    this.#namespaces.set(ns, aside)
+    for (const [name, col] of aside) for (const key of col.keys()) this.#log?.changed(ns, name, key)
+    for (const state of this.#states) state.replaced?.(ns)
+  }
+
   /** A snapshot's document read and checked against this store's collections (snapshot.ts); throws SnapshotError. */
   readSnapshot(raw: unknown, source?: string): NamespaceSnapshot {
     return readSnapshot(raw, [...this.#specs.values()], this.#upgrades, source)
+  }
+
+  /** `readSnapshot` in steps, the event loop free between them (snapshot.ts). */
+  readSnapshotInSteps(raw: unknown): Promise<NamespaceSnapshot> {
+    return readSnapshotInSteps(raw, [...this.#specs.values()], this.#upgrades)
   }
 
   /** A namespace's records: every collection that holds one, by name, each record in the order it was first written. */

@@ -1,3 +1,4 @@
+import { INTAKE_LIMIT } from '../money.js'
 import type { Delta, Snapshot } from './persistence.js'
 
 /**
@@ -21,10 +22,14 @@ export const ARRAY: Check = [Array.isArray, 'an array']
 export const STRINGS: Check = [(v) => Array.isArray(v) && v.every((s) => typeof s === 'string'), 'a list of strings']
 /** an ISO 8601 time, as the records stamp them */
 export const TIME: Check = [(v) => typeof v === 'string' && Number.isFinite(Date.parse(v)), 'an ISO 8601 time']
+/** a URL the sandbox sends a browser to (a charge's `redirect_url`) */
+export const URL_TEXT: Check = [(v) => typeof v === 'string' && URL.canParse(v), 'a URL']
 /** a time in milliseconds since 1970, within what a date can hold */
 export const EPOCH_MS: Check = [(v) => typeof v === 'number' && Number.isFinite(v) && Math.abs(v) <= 8.64e15, 'a time in milliseconds since 1970']
 /** one of these names */
 export const oneOf = (names: readonly string[]): Check => [(v) => typeof v === 'string' && names.includes(v), `one of ${names.join(', ')}`]
+/** an amount of money: a whole number of minor units, none to the most a namespace takes in (money.ts) */
+export const MINOR: Check = [(v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= INTAKE_LIMIT, `a whole number of minor units, 0 to ${INTAKE_LIMIT}`]
 /** a list whose every item passes this check */
 export const each = ([test, what]: Check): Check => [(v) => Array.isArray(v) && v.every(test), `a list, each item ${what}`]
 /** absent or null, or else of this type (and its fields checked) */
@@ -33,6 +38,26 @@ export const maybe = ([test, what, inner]: Check): Check => [(v) => v === undefi
 export const shape = (fields: RecordFields): Check => [isObject, 'an object', fields]
 /** a list of objects, each holding these fields: named by its path, `attempts.0.status` */
 export const listOf = (fields: RecordFields): Check => [(v) => Array.isArray(v) && v.every(isObject), 'a list of objects', fields]
+
+/** Whether a JSON value nests at most `max` levels of arrays and objects (no recursion: a value nested 5,000 levels is only walked). */
+export function depthAtMost(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]]
+  while (stack.length) {
+    const [v, d] = stack.pop()!
+    if (!v || typeof v !== 'object') continue
+    if (d >= max) return false
+    for (const child of Object.values(v as object)) if (child && typeof child === 'object') stack.push([child, d + 1])
+  }
+  return true
+}
+
+/**
+ * How deep any record may nest, below its own level: past what the API takes (a request's metadata,
+ * 10 levels under its key; a pack, 16) with room for the records that carry them (an event's
+ * `data`), and short of what a walk of the code over a record (JSON.stringify, a copy, the masks)
+ * could not finish.
+ */
+export const RECORD_DEPTH = 32
 
 /** The fields a record must have, with their types (declared in the collection's spec). */
 export type RecordFields = Record<string, Check>
@@ -55,11 +80,16 @@ export interface RecordRules {
   variants?: Variants
   /** a check of the whole record once its fields passed: what is wrong with it, or null */
   check?: (record: Record<string, unknown>) => string | null
+  /** what a record's key must be (a ledger entry's names a declared source) */
+  key?: Check
+  /** the field that holds the record's own key (a refund's `reference`): a record under another key is refused, its code reading it by that field */
+  keyOf?: string
 }
 
 /** What is wrong with a record, and the field it is wrong in (none: the record as a whole), or null. */
 export function recordIssue(rules: RecordRules | undefined, key: string, record: unknown): { field?: string; problem: string } | null {
   if (!isObject(record)) return { problem: 'must be an object' }
+  if (rules?.key && !rules.key[0](key)) return { problem: `its key must be ${rules.key[1]}` }
   const schema = rules?.keyed ? rules.keyed[key] : rules?.fields
   const fields = schema && fieldsIssue(schema, record)
   if (fields) return fields
@@ -71,6 +101,8 @@ export function recordIssue(rules: RecordRules | undefined, key: string, record:
     const issue = fieldsIssue(own, record)
     if (issue) return issue
   }
+  if (rules?.keyOf && (record as Record<string, unknown>)[rules.keyOf] !== key) return { field: rules.keyOf, problem: "must be the record's key" }
+  for (const [field, v] of Object.entries(record as object)) if (v && typeof v === 'object' && !depthAtMost(v, RECORD_DEPTH)) return { field, problem: `must nest at most ${RECORD_DEPTH} levels` }
   const problem = rules?.check?.(record as Record<string, unknown>)
   return problem ? { problem } : null
 }

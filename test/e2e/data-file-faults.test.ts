@@ -457,12 +457,12 @@ describe('records of the wrong type (a hand-edited file)', () => {
 
   const EDITS: [string, (doc: any, txKey: string) => void, string][] = [
     ['a charge that is a number', (doc, k) => (doc.snapshot[SECRET].charges[k] = 42), 'the record must be an object'],
-    ['a charge whose amount is a string', (doc, k) => (doc.snapshot[SECRET].charges[k].amount = '1000'), 'field "amount" must be a finite number'],
+    ['a charge whose amount is a string', (doc, k) => (doc.snapshot[SECRET].charges[k].amount = '1000'), 'field "amount" must be a whole number of minor units, 0 to 5000000000000000'],
     ['a clock offset that is a string', (doc) => (doc.snapshot[SECRET].meta.clock.offset_ms = '60000'), 'field "offset_ms" must be a finite number'],
     ['a timer with a null payload', (doc) => (doc.snapshot[SECRET].timers = { tmr_hand: { id: 'tmr_hand', due: 1, kind: 'webhook.retry', payload: null, seq: 1 } }), 'field "payload" must be an object'],
     // a pack the control API would refuse (a delay past every valid date) cannot come in by the file either
     ['an added pack with a prompt delay of 1e300 seconds', (doc) => (doc.snapshot[SECRET].packs = { '1': { seq: 1, pack: { settings: { stk_delay_seconds: 1e300 } } } }), 'field "pack": settings.stk_delay_seconds'],
-    ['a capture whose amount is a string', (doc, k) => (doc.snapshot[SECRET].card_ops = { 'KPY-CA-HAND': { transaction_reference: 'KPY-CA-HAND', payment_reference: 'hand', parent: k, charge_operation: 'capture', amount: '1000', currency: 'NGN', status: 'success', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "amount" must be a finite number'],
+    ['a capture whose amount is a string', (doc, k) => (doc.snapshot[SECRET].card_ops = { 'KPY-CA-HAND': { transaction_reference: 'KPY-CA-HAND', payment_reference: 'hand', parent: k, charge_operation: 'capture', amount: '1000', currency: 'NGN', status: 'success', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "amount" must be a whole number of minor units, 0 to 5000000000000000'],
     ['a seeded mandate with a null history', (doc) => (Object.values<any>(doc.snapshot[SECRET].dd_authorizations)[0].history = null), 'field "history" must be an array'],
     ['an identity check whose matches are a string', (doc) => (doc.snapshot[SECRET].identity_checks = { idc_hand: { reference: 'idc_hand', id_type: 'bvn', id: '22222222222', found: true, mode: 'data', matches: 'all', created_at: '2025-01-15T12:00:00.000Z' } }), 'field "matches" must be an object'],
     // what a kind's own code reads (declared by the area serving the kind), checked as the common fields are

@@ -115,7 +115,7 @@ describe('sandbox snapshot and --load (docs/behaviour.md 0.10)', () => {
     const res = await runCli(['start', '--port', '0', '--load', bad, '--data', data])
     const entry = Object.keys(fixture.records.ledger)[0]
     expect(res.code).toBe(2)
-    expect(res.stderr).toBe(`sandbox: cannot load the snapshot ${bad}: records.ledger.${entry}.amount: must be a finite number\n`)
+    expect(res.stderr).toBe(`sandbox: cannot load the snapshot ${bad}: records.ledger.${entry}.amount: must be a whole number of minor units, 0 to 5000000000000000\n`)
     expect(res.stdout).not.toContain('listening')
     expect(existsSync(data)).toBe(false)
 

@@ -35,6 +35,7 @@ export function journal({ journal, clocks, random }: { journal: Journal; clocks:
       note.request ?? null,
       note.masked === true,
       note.response,
+      note.sent,
     )
     return res
   }
