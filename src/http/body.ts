@@ -1,16 +1,32 @@
 import './zod-messages.js'
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import { nodeRequest, noteRequest, type AppEnv } from './context.js'
+import { header, nodeRequest, noteRequest, type AppEnv } from './context.js'
 import { invalid, tooLarge, type FieldErrors } from '../errors.js'
 
 const DEFAULT_LIMIT = 1 << 20
 
 /**
- * The request body as text, at most the route's limit (413 past it; a declared Content-Length
- * over it was refused by the bodyLimit middleware already). Served by
- * @hono/node-server, it is read straight from the socket's IncomingMessage: going through
- * `c.req.text()` there would build a full fetch Request (with its AbortSignal) on every call.
+ * The one place a request body is read (docs/behaviour.md 2.4): the `bodyLimit` middleware reads
+ * it here before anything else looks at the request (a key, a reference), and every handler, API
+ * call or customer page, gets the same text again (`readBodyText`, `readForm`, `readJsonObject`).
+ * Undefined when the request carries no body (no length over 0, no transfer coding). The bytes
+ * are counted as they arrive, a chunked body as a declared one: past the route's limit the read
+ * stops, nothing of the body is kept, and the request is refused 413.
+ */
+export function readBodyFirst(c: Context): Promise<string> | undefined {
+  const incoming = nodeRequest(c)
+  const declared = header(c, 'content-length')
+  const carries = incoming ? (declared !== undefined && declared !== '0') || header(c, 'transfer-encoding') !== undefined : c.req.raw.body !== null
+  return carries ? readBodyText(c) : undefined
+}
+
+/**
+ * The request body as text, at most the route's limit (413 past it, counted as the bytes arrive;
+ * a declared Content-Length over it was refused by the bodyLimit middleware already), read once:
+ * a second call has the same text. Served by @hono/node-server, it is read straight from the
+ * socket's IncomingMessage: going through `c.req.text()` there would build a full fetch Request
+ * (with its AbortSignal) on every call.
  */
 export function readBodyText(c: Context): Promise<string> {
   const cached = c.get('rawBody') as string | undefined
@@ -20,12 +36,13 @@ export function readBodyText(c: Context): Promise<string> {
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readViaRequest(c, limit)
   // one promise for the whole read (no async function around it: a card charge awaits this once)
   return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = []
+    let chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size > limit) {
         cleanup()
+        chunks = []
         reject(tooLarge(limit))
         return
       }
@@ -54,17 +71,50 @@ export function readBodyText(c: Context): Promise<string> {
   })
 }
 
-/** The body through the fetch Request (under `app.request()`, with no socket). */
+/** The body through the fetch Request (under `app.request()`, with no socket), counted as it arrives too. */
 async function readViaRequest(c: Context, limit: number): Promise<string> {
-  let text: string
-  try {
-    text = await c.req.text()
-  } catch {
-    throw invalid({ body: 'could not be read' })
+  const body = c.req.raw.body
+  const chunks: Uint8Array[] = []
+  if (body) {
+    let size = 0
+    const reader = body.getReader()
+    for (;;) {
+      let part: ReadableStreamReadResult<Uint8Array>
+      try {
+        part = await reader.read()
+      } catch {
+        throw invalid({ body: 'could not be read' })
+      }
+      if (part.done) break
+      size += part.value.byteLength
+      if (size > limit) {
+        void reader.cancel().catch(() => {})
+        throw tooLarge(limit)
+      }
+      chunks.push(part.value)
+    }
   }
-  if (text.length > limit / 4 && Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit)
+  const text = Buffer.concat(chunks).toString('utf8')
   c.set('rawBody', text)
   return text
+}
+
+/**
+ * A customer page's form post: its fields, from an `application/x-www-form-urlencoded` body (what
+ * a browser's form sends) or a `multipart/form-data` one (`curl -F`); read by `readBodyText`, so
+ * within the limit. A multipart body that cannot be parsed has no fields.
+ */
+export async function readForm(c: Context): Promise<URLSearchParams> {
+  const text = await readBodyText(c)
+  const type = header(c, 'content-type') ?? ''
+  if (!/^multipart\/form-data/i.test(type)) return new URLSearchParams(text)
+  const fields = new URLSearchParams()
+  try {
+    for (const [name, value] of await new Response(text, { headers: { 'content-type': type } }).formData()) if (typeof value === 'string') fields.append(name, value)
+  } catch {
+    // not multipart after all: no fields
+  }
+  return fields
 }
 
 /**
