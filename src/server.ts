@@ -1,11 +1,10 @@
-import { createAdaptorServer, getRequestListener } from '@hono/node-server'
-import type { Server } from 'node:http'
+import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
 import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
-import { answerClientError, type ClientErrorListener } from './http/client-error.js'
+import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
 import { customerPages, type CustomerPages } from './http/html-page.js'
 import { healthBody } from './version.js'
 
@@ -27,7 +26,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-type Fetch = (req: Request, env: unknown) => Response | Promise<Response>
+type Fetch = FetchCallback
 
 /**
  * Builds the sandbox and puts it on a socket; resolves once it listens.
@@ -78,7 +77,10 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     return loaded!.then(() => appFetch!(req, env))
   }
 
-  const server = createAdaptorServer({ fetch: fetch as never, hostname: config.host }) as Server
+  // the one listener of every server (plain, TLS, the proxy's): what it cannot make a request of is
+  // answered with the envelope, or in HTML on a customer page, as what node cannot parse is
+  const listener = requestListener(fetch, config.host, () => pages ?? (loaded ? loaded.then(() => pages!) : customerPages([])))
+  const server = createServer(listener)
   server.keepAliveTimeout = 65_000
   // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md 2.1), or in HTML on
   // a customer page: the areas declare their pages, so what comes while they load waits for them
@@ -112,7 +114,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   if (config.tls || config.proxy) {
     try {
       const { startReach } = await import('./reach/index.js')
-      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }), clientError, recorder)
+      reach = await startReach(config, listener, clientError, recorder)
     } catch (e) {
       recorder?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
