@@ -6,6 +6,8 @@ import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
 import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
 import { customerPages, type CustomerPages } from './http/html-page.js'
+import { MSG } from './errors.js'
+import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
 
 export interface RunningServer {
@@ -67,9 +69,14 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     throw e
   }
   const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
+  // the health check tells the truth (docs/behaviour.md 0.9): with --tls or --proxy it answers 503
+  // until their ports listen and the CA's certificate is written, whatever else is ready
+  let allListening = !(config.tls || config.proxy)
+  const starting = () => new Response(errorJson(MSG.STARTING), { status: 503, headers: { 'content-type': 'application/json' } })
   // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
   const batch = createAnswerBatch<Response>()
   const fetch: Fetch = (req, env) => {
+    if (!allListening && req.method === 'GET' && new URL(req.url).pathname === '/_sandbox/health') return starting()
     const webhookKept = recorder?.webhook(req)
     if (webhookKept) return webhookKept
     if (appFetch) return batch(appFetch(req, env))
@@ -115,6 +122,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     try {
       const { startReach } = await import('./reach/index.js')
       reach = await startReach(config, listener, clientError, recorder)
+      allListening = true
     } catch (e) {
       recorder?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))
