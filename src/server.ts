@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
@@ -77,7 +77,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const batch = createAnswerBatch<Response>()
   const fetch: Fetch = (req, env) => {
     if (!allListening && req.method === 'GET' && new URL(req.url).pathname === '/_sandbox/health') return starting()
-    const webhookKept = recorder?.webhook(req)
+    const webhookKept = recorder?.webhook(req, (env as { incoming: IncomingMessage }).incoming)
     if (webhookKept) return webhookKept
     if (appFetch) return batch(appFetch(req, env))
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()

@@ -1,5 +1,6 @@
 import './zod-messages.js'
 import type { Context } from 'hono'
+import type { Readable } from 'node:stream'
 import type { z } from 'zod'
 import { header, nodeRequest, noteRequest, type AppEnv } from './context.js'
 import { invalid, tooLarge, type FieldErrors } from '../errors.js'
@@ -34,8 +35,23 @@ export function readBodyText(c: Context): Promise<string> {
   const limit = (c.get('bodyLimit') as number | undefined) ?? DEFAULT_LIMIT
   const incoming = nodeRequest(c)
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readViaRequest(c, limit)
-  // one promise for the whole read (no async function around it: a card charge awaits this once)
-  return new Promise<string>((resolve, reject) => {
+  return readLimited(incoming, limit, (body) => {
+    const text = body.toString('utf8')
+    c.set('rawBody', text)
+    return text
+  })
+}
+
+/**
+ * A stream's bytes, at most `limit`, counted as they arrive: past it the read stops, what came is
+ * let go and the promise rejects with 413 `Request body is too large` (what is still coming is
+ * not kept); a stream that breaks rejects with `Invalid request data`. `done` makes the result of
+ * the bytes. The one counting reader: a route's body (`readBodyText`) and what `--record` takes in
+ * (src/reach/record.ts). One promise for the whole read (no async function around it: a card
+ * charge awaits this once).
+ */
+export function readLimited<T>(stream: Readable, limit: number, done: (body: Buffer) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
     let chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
@@ -50,24 +66,22 @@ export function readBodyText(c: Context): Promise<string> {
     }
     const onEnd = () => {
       cleanup()
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
-      c.set('rawBody', text)
-      resolve(text)
+      resolve(done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
     }
     const onError = () => {
       cleanup()
       reject(invalid({ body: 'could not be read' }))
     }
     const cleanup = () => {
-      incoming.off('data', onData)
-      incoming.off('end', onEnd)
-      incoming.off('error', onError)
-      incoming.off('aborted', onError)
+      stream.off('data', onData)
+      stream.off('end', onEnd)
+      stream.off('error', onError)
+      stream.off('aborted', onError)
     }
-    incoming.on('data', onData)
-    incoming.on('end', onEnd)
-    incoming.on('error', onError)
-    incoming.on('aborted', onError)
+    stream.on('data', onData)
+    stream.on('end', onEnd)
+    stream.on('error', onError)
+    stream.on('aborted', onError)
   })
 }
 
