@@ -8,18 +8,18 @@ import { invalid, tooLarge, type FieldErrors } from '../errors.js'
 const DEFAULT_LIMIT = 1 << 20
 
 /**
- * The one place a request body is read (docs/behaviour.md 2.4): the `bodyLimit` middleware reads
- * it here before anything else looks at the request (a key, a reference), and every handler, API
- * call or customer page, gets the same text again (`readBodyText`, `readForm`, `readJsonObject`).
- * Undefined when the request carries no body (no length over 0, no transfer coding). The bytes
- * are counted as they arrive, a chunked body as a declared one: past the route's limit the read
- * stops, nothing of the body is kept, and the request is refused 413.
+ * The one place a request body's size is held to its limit (docs/behaviour.md 2.4), before
+ * anything else looks at the request (a key, a reference): called by the `bodyLimit` middleware
+ * once a declared Content-Length within the limit is known, or none. A body of unknown length (a
+ * chunked one) is read here and now, its bytes counted as they arrive: past the route's limit the
+ * read stops, nothing of it is kept, and the request is refused 413; every handler, API call or
+ * customer page, then gets the same text again (`readBodyText`, `readForm`, `readJsonObject`). A
+ * declared length within the limit is held to by node's parser, so that body is read where the
+ * handler asks for it (a card charge pays no extra step). Undefined when nothing is read now.
  */
 export function readBodyFirst(c: Context): Promise<string> | undefined {
-  const incoming = nodeRequest(c)
-  const declared = header(c, 'content-length')
-  const carries = incoming ? (declared !== undefined && declared !== '0') || header(c, 'transfer-encoding') !== undefined : c.req.raw.body !== null
-  return carries ? readBodyText(c) : undefined
+  const unknownLength = nodeRequest(c) ? header(c, 'transfer-encoding') !== undefined : c.req.raw.body !== null
+  return unknownLength ? readBodyText(c) : undefined
 }
 
 /**
