@@ -75,8 +75,9 @@ export type FetchCallback = (req: Request, env: unknown) => Response | Promise<R
  * `a@x` or `x:99999`, a request target `*` or `ftp://x/`) is answered as HTTP node cannot parse
  * is (`answerClientError`): 400 `Malformed HTTP request` with the envelope, or the page's refusal
  * in HTML when the target names a customer page (docs/behaviour.md 2.1, 13.1.1); the request was
- * whole, so the connection stays open. Anything else that escapes the app is its 500 envelope, never an empty answer.
- * `pages` gives the areas' customer pages, or a promise of them while the areas load.
+ * whole, so the connection stays open. Anything else that escapes the app is its 500 envelope,
+ * never an empty answer. `pages` gives the areas' customer pages, or a promise of them while the
+ * areas load.
  */
 export function requestListener(fetch: FetchCallback, hostname: string, pages: () => CustomerPages | Promise<CustomerPages>): RequestListener {
   // the request being turned into a fetch Request: the library calls its error handler at once,
