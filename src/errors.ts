@@ -37,6 +37,8 @@ export const MSG = {
   HEADERS_TOO_LARGE: 'Request header fields are too large',
   CHUNK_EXTENSIONS_TOO_LARGE: 'Request chunk extensions are too large',
   REQUEST_TIMEOUT: 'Request timed out',
+  // docs/behaviour.md 0.9: the health check before every port asked for listens
+  STARTING: 'paysandbox is starting: not every port it was asked to open listens yet',
   // docs/behaviour.md 14.2: the proxy's own answers
   PROXY_BAD_TARGET: 'The proxy takes CONNECT host:port or a request to an absolute http(s) URL',
   PROXY_HOST_REFUSED: 'The sandbox proxy answers only the intercepted hosts (--proxy-only-intercepted)',

@@ -1,12 +1,13 @@
-import { createAdaptorServer, getRequestListener } from '@hono/node-server'
-import type { Server } from 'node:http'
+import { createServer, type IncomingMessage, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Config } from './config.js'
 import type { Deps } from './deps.js'
 import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
-import { answerClientError, type ClientErrorListener } from './http/client-error.js'
+import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
 import { customerPages, type CustomerPages } from './http/html-page.js'
+import { MSG } from './errors.js'
+import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
 
 export interface RunningServer {
@@ -27,7 +28,7 @@ export interface RunningServer {
   close(): Promise<void>
 }
 
-type Fetch = (req: Request, env: unknown) => Response | Promise<Response>
+type Fetch = FetchCallback
 
 /**
  * Builds the sandbox and puts it on a socket; resolves once it listens.
@@ -68,17 +69,25 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     throw e
   }
   const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
+  // the health check tells the truth (docs/behaviour.md 0.9): with --tls or --proxy it answers 503
+  // until their ports listen and the CA's certificate is written, whatever else is ready
+  let allListening = !(config.tls || config.proxy)
+  const starting = () => new Response(errorJson(MSG.STARTING), { status: 503, headers: { 'content-type': 'application/json' } })
   // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
   const batch = createAnswerBatch<Response>()
   const fetch: Fetch = (req, env) => {
-    const webhookKept = recorder?.webhook(req)
+    if (!allListening && req.method === 'GET' && new URL(req.url).pathname === '/_sandbox/health') return starting()
+    const webhookKept = recorder?.webhook(req, (env as { incoming: IncomingMessage }).incoming)
     if (webhookKept) return webhookKept
     if (appFetch) return batch(appFetch(req, env))
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
     return loaded!.then(() => appFetch!(req, env))
   }
 
-  const server = createAdaptorServer({ fetch: fetch as never, hostname: config.host }) as Server
+  // the one listener of every server (plain, TLS, the proxy's): what it cannot make a request of is
+  // answered with the envelope, or in HTML on a customer page, as what node cannot parse is
+  const listener = requestListener(fetch, config.host, () => pages ?? (loaded ? loaded.then(() => pages!) : customerPages([])))
+  const server = createServer(listener)
   server.keepAliveTimeout = 65_000
   // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md 2.1), or in HTML on
   // a customer page: the areas declare their pages, so what comes while they load waits for them
@@ -112,7 +121,8 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   if (config.tls || config.proxy) {
     try {
       const { startReach } = await import('./reach/index.js')
-      reach = await startReach(config, getRequestListener(fetch as never, { hostname: config.host }), clientError, recorder)
+      reach = await startReach(config, listener, clientError, recorder)
+      allListening = true
     } catch (e) {
       recorder?.close()
       await new Promise<void>((resolve) => server.close(() => resolve()))

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { Child, FC, PropsWithChildren } from 'hono/jsx'
 import { ApiError } from '../errors.js'
+import { readForm } from '../http/body.js'
 import { HtmlPage } from '../http/html-page.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { formatMoney } from '../money.js'
@@ -174,7 +175,7 @@ export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, 
 
   const decide = async (c: Context<AppEnv>) => {
     const found = locate(c)
-    const decision = await c.req.parseBody().then((form) => form.decision, () => undefined)
+    const decision = (await readForm(c)).get('decision')
     if (found.ns === undefined) return c.html(notFound(found.several ? HELD_BY_SEVERAL : of.notFound.decide), 404)
     if (decision !== 'approve' && decision !== 'decline') {
       return c.html(

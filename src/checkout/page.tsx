@@ -5,7 +5,7 @@ import { formatMoney } from '../money.js'
 import { clientOrigin } from '../http/origin.js'
 import { returnUrl } from '../charges/charge-query.js'
 import { ApiError, MSG } from '../errors.js'
-import { readBodyText } from '../http/body.js'
+import { readForm } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
@@ -271,7 +271,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
     // journaled in the checkout's namespace, as the 3DS page's posts are
     c.set('ns', ns)
     // a body refused (too large, unreadable) is the pages' refusal, as a declared length over the limit is
-    const form = new URLSearchParams(await readBodyText(c))
+    const form = await readForm(c)
     noteRequest(c, journalNote(form), true)
     if (!isOpen(co)) return ended(c, ns, co, 'post')
     const parsed = parseAction(form, co.currency)

@@ -1,17 +1,34 @@
 import './zod-messages.js'
 import type { Context } from 'hono'
+import type { Readable } from 'node:stream'
 import type { z } from 'zod'
-import { nodeRequest, noteRequest, type AppEnv } from './context.js'
+import { header, nodeRequest, noteRequest, type AppEnv } from './context.js'
 import { parseInSteps } from './json-steps.js'
 import { invalid, tooLarge, type FieldErrors } from '../errors.js'
 
 const DEFAULT_LIMIT = 1 << 20
 
 /**
- * The request body as text, at most the route's limit (413 past it; a declared Content-Length
- * over it was refused by the bodyLimit middleware already). Served by
- * @hono/node-server, it is read straight from the socket's IncomingMessage: going through
- * `c.req.text()` there would build a full fetch Request (with its AbortSignal) on every call.
+ * The one place a request body's size is held to its limit (docs/behaviour.md 2.4), before
+ * anything else looks at the request (a key, a reference): called by the `bodyLimit` middleware
+ * once a declared Content-Length within the limit is known, or none. A body of unknown length (a
+ * chunked one) is read here and now, its bytes counted as they arrive: past the route's limit the
+ * read stops, nothing of it is kept, and the request is refused 413; every handler, API call or
+ * customer page, then gets the same text again (`readBodyText`, `readForm`, `readJsonObject`). A
+ * declared length within the limit is held to by node's parser, so that body is read where the
+ * handler asks for it (a card charge pays no extra step). Undefined when nothing is read now.
+ */
+export function readBodyFirst(c: Context): Promise<string> | undefined {
+  const unknownLength = nodeRequest(c) ? header(c, 'transfer-encoding') !== undefined : c.req.raw.body !== null
+  return unknownLength ? readBodyText(c) : undefined
+}
+
+/**
+ * The request body as text, at most the route's limit (413 past it, counted as the bytes arrive;
+ * a declared Content-Length over it was refused by the bodyLimit middleware already), read once:
+ * a second call has the same text. Served by @hono/node-server, it is read straight from the
+ * socket's IncomingMessage: going through `c.req.text()` there would build a full fetch Request
+ * (with its AbortSignal) on every call.
  */
 export function readBodyText(c: Context): Promise<string> {
   const cached = c.get('rawBody') as string | undefined
@@ -19,14 +36,30 @@ export function readBodyText(c: Context): Promise<string> {
   const limit = (c.get('bodyLimit') as number | undefined) ?? DEFAULT_LIMIT
   const incoming = nodeRequest(c)
   if (!incoming || typeof incoming.on !== 'function' || incoming.readableEnded) return readViaRequest(c, limit)
-  // one promise for the whole read (no async function around it: a card charge awaits this once)
-  return new Promise<string>((resolve, reject) => {
-    const chunks: Buffer[] = []
+  return readLimited(incoming, limit, (body) => {
+    const text = body.toString('utf8')
+    c.set('rawBody', text)
+    return text
+  })
+}
+
+/**
+ * A stream's bytes, at most `limit`, counted as they arrive: past it the read stops, what came is
+ * let go and the promise rejects with 413 `Request body is too large` (what is still coming is
+ * not kept); a stream that breaks rejects with `Invalid request data`. `done` makes the result of
+ * the bytes. The one counting reader: a route's body (`readBodyText`) and what `--record` takes in
+ * (src/reach/record.ts). One promise for the whole read (no async function around it: a card
+ * charge awaits this once).
+ */
+export function readLimited<T>(stream: Readable, limit: number, done: (body: Buffer) => T): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let chunks: Buffer[] = []
     let size = 0
     const onData = (chunk: Buffer) => {
       size += chunk.length
       if (size > limit) {
         cleanup()
+        chunks = []
         reject(tooLarge(limit))
         return
       }
@@ -34,38 +67,69 @@ export function readBodyText(c: Context): Promise<string> {
     }
     const onEnd = () => {
       cleanup()
-      const text = chunks.length === 1 ? chunks[0].toString('utf8') : Buffer.concat(chunks).toString('utf8')
-      c.set('rawBody', text)
-      resolve(text)
+      resolve(done(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks)))
     }
     const onError = () => {
       cleanup()
       reject(invalid({ body: 'could not be read' }))
     }
     const cleanup = () => {
-      incoming.off('data', onData)
-      incoming.off('end', onEnd)
-      incoming.off('error', onError)
-      incoming.off('aborted', onError)
+      stream.off('data', onData)
+      stream.off('end', onEnd)
+      stream.off('error', onError)
+      stream.off('aborted', onError)
     }
-    incoming.on('data', onData)
-    incoming.on('end', onEnd)
-    incoming.on('error', onError)
-    incoming.on('aborted', onError)
+    stream.on('data', onData)
+    stream.on('end', onEnd)
+    stream.on('error', onError)
+    stream.on('aborted', onError)
   })
 }
 
-/** The body through the fetch Request (under `app.request()`, with no socket). */
+/** The body through the fetch Request (under `app.request()`, with no socket), counted as it arrives too. */
 async function readViaRequest(c: Context, limit: number): Promise<string> {
-  let text: string
-  try {
-    text = await c.req.text()
-  } catch {
-    throw invalid({ body: 'could not be read' })
+  const body = c.req.raw.body
+  const chunks: Uint8Array[] = []
+  if (body) {
+    let size = 0
+    const reader = body.getReader()
+    for (;;) {
+      let part: ReadableStreamReadResult<Uint8Array>
+      try {
+        part = await reader.read()
+      } catch {
+        throw invalid({ body: 'could not be read' })
+      }
+      if (part.done) break
+      size += part.value.byteLength
+      if (size > limit) {
+        void reader.cancel().catch(() => {})
+        throw tooLarge(limit)
+      }
+      chunks.push(part.value)
+    }
   }
-  if (text.length > limit / 4 && Buffer.byteLength(text, 'utf8') > limit) throw tooLarge(limit)
+  const text = Buffer.concat(chunks).toString('utf8')
   c.set('rawBody', text)
   return text
+}
+
+/**
+ * A customer page's form post: its fields, from an `application/x-www-form-urlencoded` body (what
+ * a browser's form sends) or a `multipart/form-data` one (`curl -F`); read by `readBodyText`, so
+ * within the limit. A multipart body that cannot be parsed has no fields.
+ */
+export async function readForm(c: Context): Promise<URLSearchParams> {
+  const text = await readBodyText(c)
+  const type = header(c, 'content-type') ?? ''
+  if (!/^multipart\/form-data/i.test(type)) return new URLSearchParams(text)
+  const fields = new URLSearchParams()
+  try {
+    for (const [name, value] of await new Response(text, { headers: { 'content-type': type } }).formData()) if (typeof value === 'string') fields.append(name, value)
+  } catch {
+    // not multipart after all: no fields
+  }
+  return fields
 }
 
 /**

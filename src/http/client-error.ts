@@ -1,7 +1,8 @@
-import { STATUS_CODES } from 'node:http'
+import { getRequestListener, RequestError } from '@hono/node-server'
+import { STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { MSG } from '../errors.js'
-import { errorJson } from './envelope.js'
+import { errorJson, refusalOf } from './envelope.js'
 import { refusalPageHtml, type CustomerPages } from './html-page.js'
 
 /** What node's parser reports, mapped as node itself maps it (docs/behaviour.md 2.1). */
@@ -62,4 +63,46 @@ function writeRaw(socket: Duplex, status: number, type: string, body: string): v
     `Content-Length: ${Buffer.byteLength(body)}\r\n` +
     'Connection: close\r\n\r\n'
   socket.end(head + body, () => socket.destroy())
+}
+
+/** What the servers hand a request to (src/server.ts): the app, or the start-up gateway before it. */
+export type FetchCallback = (req: Request, env: unknown) => Response | Promise<Response>
+
+/**
+ * The request listener of every server of the sandbox (plain HTTP, `--tls`, behind `--proxy`):
+ * @hono/node-server's, with its own answer to what it cannot make a fetch Request of replaced.
+ * A request node parsed but a URL parser does not accept (a backslash in the path, a Host of
+ * `a@x` or `x:99999`, a request target `*` or `ftp://x/`) is answered as HTTP node cannot parse
+ * is (`answerClientError`): 400 `Malformed HTTP request` with the envelope, or the page's refusal
+ * in HTML when the target names a customer page (docs/behaviour.md 2.1, 13.1.1); the request was
+ * whole, so the connection stays open. Anything else that escapes the app is its 500 envelope,
+ * never an empty answer. `pages` gives the areas' customer pages, or a promise of them while the
+ * areas load.
+ */
+export function requestListener(fetch: FetchCallback, hostname: string, pages: () => CustomerPages | Promise<CustomerPages>): RequestListener {
+  // the request being turned into a fetch Request: the library calls its error handler at once,
+  // in the same call, when it cannot, and gives it only the error
+  let parsing: IncomingMessage | undefined
+  const refusal = (err: unknown): Response | Promise<Response> => {
+    if (!(err instanceof RequestError) || !parsing) {
+      const e = refusalOf(err instanceof Error ? err : new Error(String(err)))
+      return new Response(errorJson(e.message, e.data), { status: e.status, headers: { 'content-type': 'application/json' } })
+    }
+    const path = parsing.url ?? ''
+    const answer = (isPage: CustomerPages) =>
+      isPage(path)
+        ? new Response(refusalPageHtml(MSG.MALFORMED_REQUEST), { status: 400, headers: { 'content-type': 'text/html; charset=UTF-8' } })
+        : new Response(errorJson(MSG.MALFORMED_REQUEST), { status: 400, headers: { 'content-type': 'application/json' } })
+    const known = pages()
+    return known instanceof Promise ? known.then(answer) : answer(known)
+  }
+  const listener = getRequestListener(fetch as never, { hostname, errorHandler: refusal }) as unknown as RequestListener
+  return (incoming, outgoing) => {
+    parsing = incoming
+    try {
+      return listener(incoming, outgoing)
+    } finally {
+      parsing = undefined
+    }
+  }
 }

@@ -4,8 +4,9 @@ import { request as httpsRequest } from 'node:https'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { decryptChargeData } from '../cards/crypto.js'
 import type { Config } from '../config.js'
-import { MSG } from '../errors.js'
+import { ApiError, MSG } from '../errors.js'
 import { jsonOf } from '../files.js'
+import { readLimited } from '../http/body.js'
 import { errorJson, okJson } from '../http/envelope.js'
 import { maskSecrets } from '../http/mask.js'
 import { FlowFile } from '../flow/append.js'
@@ -41,7 +42,7 @@ export interface Recorder {
   /** serves a request to an intercepted host: forwarded to the upstream, its exchange recorded */
   forward(req: IncomingMessage, res: ServerResponse): void
   /** `POST /_sandbox/record/webhook`: keeps the webhook the service sent (its headers and JSON body) as a step; undefined for any other request */
-  webhook(req: Request): Promise<Response> | undefined
+  webhook(req: Request, incoming: IncomingMessage): Promise<Response> | undefined
   close(): void
 }
 
@@ -125,7 +126,8 @@ export function startRecording(config: Config): Recorder {
       const target = new URL(upstream + sent.pathname + sent.search)
       const headers: IncomingHttpHeaders = { ...req.headers }
       for (const h of [...HOP_BY_HOP, 'host']) delete headers[h]
-      readAll(req).then((body) => {
+      // the largest body a route of the sandbox takes (the identity calls'), counted as it arrives
+      readLimited(req, config.identityBodyLimit, (body) => body).then((body) => {
         const send = target.protocol === 'https:' ? httpsRequest : httpRequest
         const out = send(target, { method: req.method, headers }, (up) => {
           readAll(up).then((answerBody) => {
@@ -140,18 +142,19 @@ export function startRecording(config: Config): Recorder {
         })
         out.on('error', () => (res.headersSent ? res.destroy() : answer(res, 502, errorJson(MSG.PROXY_UPSTREAM_FAILED))))
         out.end(body)
-      }, () => res.destroy())
+      }, (e: unknown) => (e instanceof ApiError && e.status === 413 ? answer(res, 413, errorJson(e.message, e.data)) : res.destroy()))
     },
-    webhook(req) {
+    webhook(req, incoming) {
       if (req.method !== 'POST' || new URL(req.url).pathname !== RECORD_WEBHOOK_PATH) return undefined
       const reply = (status: number, text: string) => new Response(text, { status, headers: { 'content-type': 'application/json' } })
-      return req.text().then((body) => {
+      const refused = (e: unknown) => (e instanceof ApiError ? reply(e.status, errorJson(e.message, e.data)) : reply(400, errorJson(MSG.INVALID_REQUEST)))
+      return readLimited(incoming, config.bodyLimit, (body) => body.toString('utf8')).then((body) => {
         const payload = jsonOf(body)
         if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return reply(400, errorJson(MSG.INVALID_REQUEST))
         const kept = Object.fromEntries([...req.headers].filter(([k]) => !NOT_KEPT.has(k) && !k.startsWith('x-forwarded-')))
         append([session.webhook(payload)], `the webhook's headers: ${JSON.stringify(kept)}`)
         return reply(200, okJson(MSG.RECORD_WEBHOOK_KEPT, null))
-      })
+      }, refused)
     },
     close: () => file.close(),
   }

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { BIN, gone, runCli } from './process.js'
+import { BIN, endInput, gone, runCli } from './process.js'
 import { tempFile } from '../helpers.js'
 
 /**
@@ -116,7 +116,7 @@ describe('a foreground sandbox stops when its launcher goes away (real processes
     expect(server).toBeGreaterThan(0)
     servers.push(server)
     const stepEnded = new Promise<number | null>((resolve) => sh.on('exit', resolve))
-    sh.stdin!.end()
+    endInput(sh.stdin)
     expect(await stepEnded).toBe(0)
     expect(await within(5_000, () => refuses(port)), 'the port still answers 5 s after the step ended').toBeLessThan(5_000)
     expect(await within(5_000, () => gone(server))).toBeLessThan(5_000)

@@ -124,3 +124,51 @@ describe("the errors node reports that a test cannot provoke in seconds (node's 
     }
   })
 })
+
+/** Writes `raw` and reads one answer: its head and as many bytes as its Content-Length says. */
+function exchangeOne(raw: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => socket.write(raw))
+    let got = ''
+    socket.on('data', (d: Buffer) => {
+      got += d.toString('latin1')
+      const end = got.indexOf('\r\n\r\n')
+      if (end < 0) return
+      const lines = got.slice(0, end).split('\r\n')
+      const headers: Record<string, string> = {}
+      for (const l of lines.slice(1)) headers[l.slice(0, l.indexOf(':')).toLowerCase()] = l.slice(l.indexOf(':') + 1).trim()
+      const length = Number(headers['content-length'])
+      if (got.length - end - 4 < length) return
+      socket.destroy()
+      resolve({ status: Number(lines[0].split(' ')[1]), headers, body: got.slice(end + 4, end + 4 + length) })
+    })
+    socket.on('error', reject)
+    socket.on('close', () => reject(new Error(`closed with no whole answer: ${JSON.stringify(got)}`)))
+  })
+}
+
+describe('what node parses but a URL parser does not (docs/behaviour.md 2.1, 2.2)', () => {
+  const TARGETS: [string, string][] = [
+    ['a backslash in the path', 'GET /merchant\\api/v1/charges/x HTTP/1.1\r\nHost: localhost\r\n'],
+    ['Host: a@x', 'GET /_sandbox/health HTTP/1.1\r\nHost: a@x\r\n'],
+    ['Host: x:99999', 'GET /_sandbox/health HTTP/1.1\r\nHost: x:99999\r\n'],
+    ['the request target *', 'OPTIONS * HTTP/1.1\r\nHost: localhost\r\n'],
+    ['the request target ftp://x/', 'GET ftp://x/ HTTP/1.1\r\nHost: localhost\r\n'],
+    ['Host: a@x on a POST with a body', `POST /merchant/api/v1/charges/card HTTP/1.1\r\nHost: a@x\r\nAuthorization: Bearer ${SECRET}\r\nContent-Type: application/json\r\nContent-Length: 2\r\n`],
+  ]
+
+  it.each(TARGETS)('%s: 400 Malformed HTTP request with the envelope', async (_name, head) => {
+    const res = await exchangeOne(`${head}\r\n${head.startsWith('POST') ? '{}' : ''}`)
+    expect(res.status).toBe(400)
+    expect(res.headers['content-type']).toBe('application/json')
+    expect(JSON.parse(res.body)).toEqual({ status: false, message: 'Malformed HTTP request', data: null })
+  })
+
+  it('on a customer page: the page, in HTML', async () => {
+    const res = await exchangeOne('POST /checkout/KPY-PI-NOTHING/pay HTTP/1.1\r\nHost: a@x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 11\r\n\r\naction=card')
+    expect(res.status).toBe(400)
+    expect(res.headers['content-type']).toMatch(/^text\/html/)
+    expect(res.body).toMatch(/^<!doctype html>/)
+    expect(res.body).toContain('<h1>Malformed HTTP request</h1>')
+  })
+})

@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process'
+import type { Writable } from 'node:stream'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -40,6 +41,18 @@ export function startCli(args: string[], env: Record<string, string> = {}): Prom
   return spawnUntilListening('sandbox', process.execPath, [BIN, 'start', '--port', '0', ...args], env, /paysandbox listening on (http:\/\/\S+)/)
 }
 
+/**
+ * Ends a child's stdin with `input`. A child may exit without reading its input (a refused
+ * command, a program that reads nothing): the write then fails with EPIPE on the pipe, which
+ * would be an unhandled error, failing a run whose tests all passed. The child's exit code and
+ * output say what happened; the pipe's error is not the test's.
+ */
+export function endInput(stdin: Writable | null, input = ''): void {
+  if (!stdin) return
+  stdin.on('error', () => {})
+  stdin.end(input)
+}
+
 /** Runs the CLI to completion. */
 export function runCli(args: string[], input?: string, env: Record<string, string> = {}): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['pipe', 'pipe', 'pipe'] })
@@ -47,8 +60,11 @@ export function runCli(args: string[], input?: string, env: Record<string, strin
   let stderr = ''
   child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
   child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
-  child.stdin.end(input ?? '')
-  return new Promise((resolve) => child.on('exit', (code) => resolve({ code, stdout, stderr })))
+  endInput(child.stdin, input)
+  return new Promise((resolve, reject) => {
+    child.on('error', reject)
+    child.on('exit', (code) => resolve({ code, stdout, stderr }))
+  })
 }
 
 /** A JSON call with `key` to the sandbox at `base`; the body parsed (or the text, for HTML). */

@@ -75,7 +75,8 @@ async function curl(sb: { proxyUrl: string; caPath: string }, method: string, ur
   const args = ['-sS', '-i', '--suppress-connect-headers', '--proxy', sb.proxyUrl, '--cacert', sb.caPath, '-X', method, '-H', `authorization: Bearer ${key}`, '-H', 'content-type: application/json']
   if (body !== undefined) args.push('--data-binary', '@-')
   const res = await run('curl', [...args, url], {}, body === undefined ? undefined : JSON.stringify(body))
-  const [head, text] = res.stdout.split('\r\n\r\n')
+  // past an interim 100 Continue (curl asks for one before a large body)
+  const [head, text] = res.stdout.replace(/^(HTTP\/[\d.]+ 1\d\d[^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '').split('\r\n\r\n')
   return { status: Number(/^HTTP\/[\d.]+ (\d+)/.exec(head)?.[1]), head: head.toLowerCase(), text, stderr: res.stderr }
 }
 
@@ -177,6 +178,19 @@ console.log(JSON.stringify([query.status, query.headers.get('content-encoding'),
     expect(JSON.parse(refused.text)).toEqual({ status: false, message: 'Live keys are never accepted by the sandbox: use a test secret key (sk_test_...)', data: null })
     expect(upstream.seen).toEqual([])
     expect(readFileSync(file, 'utf8')).not.toContain('sk_live_')
+  })
+
+  it('counts what it takes in (docs/behaviour.md 2.4): a webhook over 1 MiB and a call over 4 MiB are refused 413, kept nowhere and forwarded nowhere', async () => {
+    const { sb, upstream, file } = await recording()
+    const hook = await fetch(`${sb.url}/_sandbox/record/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'charge.success', pad: 'x'.repeat(2 << 20) }) })
+    expect(hook.status).toBe(413)
+    expect(await hook.json()).toEqual({ status: false, message: 'Request body is too large', data: { limit_bytes: 1 << 20 } })
+    const call = await curl(sb, 'POST', `${KORAPAY}/charges/initialize`, { reference: 'too-large', pad: 'x'.repeat(5 << 20) })
+    expect(call.status).toBe(413)
+    expect(JSON.parse(call.text)).toEqual({ status: false, message: 'Request body is too large', data: { limit_bytes: 4 << 20 } })
+    expect(upstream.seen).toEqual([])
+    expect(readFileSync(file, 'utf8')).not.toContain('too-large')
+    expect(readFileSync(file, 'utf8')).not.toContain('charge.success')
   })
 
   it('leaves a flow that parses when killed with -9 while an exchange is in flight', async () => {

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { issueLeaf, loadOrCreateCa } from '../../src/reach/ca.js'
-import { startCli, type RunningCli } from './process.js'
+import { endInput, startCli, type RunningCli } from './process.js'
 
 /** The tests of the ways to reach the sandbox unchanged (docs/behaviour.md 14): shared helpers. */
 
@@ -60,7 +60,7 @@ export function run(command: string, args: string[], env: Record<string, string>
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     child.on('error', reject)
     child.on('close', (code) => resolve({ code, stdout, stderr }))
-    child.stdin.end(input ?? '')
+    endInput(child.stdin, input)
   })
 }
 
