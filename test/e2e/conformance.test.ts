@@ -82,6 +82,17 @@ describe('sandbox conformance', () => {
     expect(JSON.parse(r.stdout).totals.tiers['1']).toEqual({ pass: 1, fail: 0, score: '100.0 %' })
   })
 
+  it('gives sandbox verify a file of entries as one flow per entry, each named by its file and id', async () => {
+    const dir = corpus(entry('success') + entry('Balances retrieved successfully').replace('id: balances', 'id: balances-message'))
+    const r = await runCli(['verify', join(dir, 'entries', 'balances.yaml'), '--format', 'json'])
+    const report = JSON.parse(r.stdout)
+    expect(report.flows).toBe(2)
+    expect(report.differences).toEqual([
+      { flow: `${join(dir, 'entries', 'balances.yaml')}#balances-message`, step: '1. GET /merchant/api/v1/balances', path: 'message', expected: 'Balances retrieved successfully', got: 'success' },
+    ])
+    expect(r.code).toBe(1)
+  })
+
   it('refuses a bad entry naming its file and field, a bad flag, and the live profile it cannot score yet (exit 2)', async () => {
     const dir = corpus(entry('success').replace('tier: 1', 'tier: 5'))
     const bad = await runCli(['conformance', '--corpus', dir])
