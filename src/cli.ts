@@ -9,6 +9,7 @@ import { VERSION } from './version.js'
 import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 import { registerVerify } from './replay/verify-cli.js'
+import { registerConformance } from './replay/conformance-cli.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
 function die(message: string, code = 2): never {
@@ -204,6 +205,7 @@ Examples:
 
   registerExportFlow(program, die)
   registerVerify(program, die)
+  registerConformance(program, die)
 
   return program
 }

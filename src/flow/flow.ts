@@ -100,6 +100,21 @@ export function loadFlowFile(file: string): Flow {
   return validateFlow(readDocumentFile(file, (why) => new FlowError(file, [why.message])), file)
 }
 
+/**
+ * The flows of a file: a flow file's one flow, or, for a file of conformance entries
+ * (`{entries: [{id, steps, ...}]}`, docs/behaviour.md 10.7), each entry's steps as a flow named
+ * `FILE#id`; the entries' other fields are the corpus's, not the flow's.
+ */
+export function loadFlowFiles(file: string): { flow: Flow; file: string }[] {
+  const raw = readDocumentFile(file, (why) => new FlowError(file, [why.message]))
+  const entries = (raw as { entries?: unknown })?.entries
+  if (!Array.isArray(entries) || (raw as { steps?: unknown }).steps !== undefined) return [{ flow: validateFlow(raw, file), file }]
+  return entries.map((entry: { id?: unknown; description?: unknown; vars?: unknown; steps?: unknown }, i) => {
+    const at = `${file}#${typeof entry?.id === 'string' ? entry.id : i}`
+    return { flow: validateFlow({ name: entry?.id, description: entry?.description, vars: entry?.vars, steps: entry?.steps }, at), file: at }
+  })
+}
+
 export type Vars = Record<string, unknown>
 
 const WHOLE = /^\$\{([A-Za-z_][A-Za-z0-9_]*)\}$/

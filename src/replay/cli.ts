@@ -22,16 +22,16 @@ export function expandFlowPaths(paths: string[]): string[] {
   return out
 }
 
-/** Every flow file the paths name, loaded; a bad one ends the command with exit code 2. */
+/** Every flow the paths name (a file of conformance entries gives one per entry), loaded; a bad one ends the command with exit code 2. */
 export async function loadFlows(paths: string[], fail: (message: string, code?: number) => never): Promise<{ flow: Flow; file: string }[]> {
   // loaded here, not at start-up: `sandbox start` never pays for the flow format
-  const { FlowError, loadFlowFile } = await import('../flow/flow.js')
+  const { FlowError, loadFlowFiles } = await import('../flow/flow.js')
   const files = expandFlowPaths(paths)
   if (!files.length) fail('no flow files found')
   const flows: { flow: Flow; file: string }[] = []
   for (const file of files) {
     try {
-      flows.push({ flow: loadFlowFile(file), file })
+      flows.push(...loadFlowFiles(file))
     } catch (e) {
       if (e instanceof FlowError) fail(e.message)
       throw e

@@ -9,6 +9,9 @@ import type { Mismatch } from '../flow/flow.js'
  * - a field whose name matches a rule of `FORMATS` (values that differ run to run): its JSON type
  *   and that format;
  * - any other field: its presence and JSON type, recursively.
+ *
+ * `strict` (the conformance corpus's tier 3, docs/behaviour.md 10.7) compares every other field
+ * by value too, and the order of the keys an object has in both answers.
  */
 
 /** Fields whose values come from a short list the service documents: compared by value. */
@@ -44,11 +47,19 @@ const isMatcher = (v: unknown): boolean => v === '$any' || (isObject(v) && Objec
 const shown = (v: unknown): unknown => (v === undefined ? ABSENT : v)
 const differ = (path: string, expected: unknown, actual: unknown): Mismatch[] => [{ path, expected: shown(expected), actual: shown(actual) }]
 
+/** The order of the keys both objects have, as `expected` writes them and as `actual` does. */
+function keyOrder(expected: Record<string, unknown>, actual: Record<string, unknown>): [string, string] {
+  const both = Object.keys(expected).filter((k) => k in actual)
+  const theirs = Object.keys(actual).filter((k) => k in expected)
+  return [both.join(', '), theirs.join(', ')]
+}
+
 /**
  * Compares an answer's body with the expected one by shape; `whole` says the expected body is a
- * whole answer, so a field the answer has beyond it is a difference too.
+ * whole answer, so a field the answer has beyond it is a difference too; `strict` compares values
+ * and key order as well.
  */
-export function compareShape(expected: unknown, actual: unknown, whole: boolean, path = ''): Mismatch[] {
+export function compareShape(expected: unknown, actual: unknown, whole: boolean, path = '', strict = false): Mismatch[] {
   const at = path || '(body)'
   const name = path.slice(path.lastIndexOf('.') + 1)
   if (expected === '$any') return actual === undefined ? differ(at, 'any value', actual) : []
@@ -61,15 +72,17 @@ export function compareShape(expected: unknown, actual: unknown, whole: boolean,
   if (et !== typeOf(actual)) return differ(at, expected, actual)
   if (isObject(expected) && isObject(actual)) {
     const keys = whole ? new Set([...Object.keys(expected), ...Object.keys(actual)]) : Object.keys(expected)
-    return [...keys].flatMap((k) => compareShape(expected[k], actual[k], whole, path ? `${path}.${k}` : k))
+    const out = [...keys].flatMap((k) => compareShape(expected[k], actual[k], whole, path ? `${path}.${k}` : k, strict))
+    const [want, got] = keyOrder(expected, actual)
+    return strict && want !== got ? [...differ(`${at} (key order)`, want, got), ...out] : out
   }
   if (Array.isArray(expected) && Array.isArray(actual)) {
     const n = Math.min(expected.length, actual.length)
-    return expected.slice(0, n).flatMap((v, i) => compareShape(v, actual[i], whole, `${path}.${i}`))
+    return expected.slice(0, n).flatMap((v, i) => compareShape(v, actual[i], whole, `${path}.${i}`, strict))
   }
   const envelope = !path.includes('.') && (name === 'status' || name === 'message')
   if (envelope || ENUMERATED.has(name)) return Object.is(expected, actual) ? [] : differ(at, expected, actual)
   const rule = et === 'string' ? FORMATS.find((f) => f.field.test(name)) : undefined
-  if (rule && rule.format.test(String(expected)) && !rule.format.test(String(actual))) return differ(at, `${rule.name} (${JSON.stringify(expected)})`, actual)
-  return []
+  if (rule && rule.format.test(String(expected))) return rule.format.test(String(actual)) ? [] : differ(at, `${rule.name} (${JSON.stringify(expected)})`, actual)
+  return strict && !Object.is(expected, actual) ? differ(at, expected, actual) : []
 }

@@ -64,22 +64,23 @@ export function notLive(steps: readonly Step[], index: number): string | undefin
 }
 
 /** Compares one answer with the expected one: the HTTP status as `(status)`, the body by shape. */
-function compareStep(expected: { status?: number; body?: unknown; whole: boolean } | undefined, answer: { status: number; body: unknown }): Mismatch[] {
+function compareStep(expected: { status?: number; body?: unknown; whole: boolean } | undefined, answer: { status: number; body: unknown }, strict: boolean): Mismatch[] {
   if (!expected) return []
   const out: Mismatch[] = []
   if (expected.status !== undefined && expected.status !== answer.status) out.push({ path: '(status)', expected: expected.status, actual: answer.status })
-  if (expected.body !== undefined) out.push(...compareShape(expected.body, answer.body, expected.whole))
+  if (expected.body !== undefined) out.push(...compareShape(expected.body, answer.body, expected.whole, '', strict))
   return out
 }
 
 /**
  * Verifies the flows against the target; `reference` is the in-process sandbox whose whole answers
- * are expected, absent when it is the target itself.
+ * are expected, absent when it is the target itself; `strict` compares values and key order too
+ * (`compareShape`, the conformance corpus's tier 3).
  */
 export async function verifyFlows(
   flows: { flow: Flow; file: string }[],
   target: Target,
-  options: { reference?: { baseUrl: string; encryptionKey: string }; concurrency: number; seed?: number },
+  options: { reference?: { baseUrl: string; encryptionKey: string }; concurrency: number; seed?: number; strict?: boolean },
 ): Promise<VerifyReport> {
   const answers = new Map<string, StepResult[]>()
   if (options.reference) {
@@ -101,7 +102,7 @@ export async function verifyFlows(
     seed: options.seed,
     keepGoing: true,
     skip: target.live ? notLive : undefined,
-    compare: (at, expect, answer) => compareStep(expectedAt(at, expect), answer),
+    compare: (at, expect, answer) => compareStep(expectedAt(at, expect), answer, options.strict ?? false),
   })
   const report: VerifyReport = { flows: results.length, steps: 0, skipped: [], differences: [], results }
   for (const r of results) {

@@ -1,0 +1,211 @@
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { AREAS } from '../src/areas.js'
+import { startSandbox, type Sandbox } from '../src/index.js'
+import { scoreCorpus } from '../src/replay/conformance.js'
+import { CorpusError, endpointKey, loadCorpus, masks } from '../src/replay/corpus.js'
+import { compareShape } from '../src/replay/shape.js'
+
+/**
+ * The conformance corpus (docs/behaviour.md 10.7): its list of documented endpoints held against
+ * the route table both ways, its schema, and the scoring of masks, tiers and known differences.
+ */
+
+const ROOT = resolve(import.meta.dirname, '..')
+const corpus = loadCorpus(join(ROOT, 'conformance'), ROOT)
+
+/** Every route the areas declare but the sandbox's own: its `/_sandbox` calls and its customer pages (the checkout page stands in for Kora's hosted one). */
+const apiRoutes = AREAS.flatMap((a) => a.routes.filter((r) => !r.path.startsWith('/_sandbox') && !r.page).map((r) => endpointKey(r.method, r.path)))
+const listed = new Set(corpus.endpoints.map((e) => endpointKey(e.method, e.path)))
+
+let sandbox: Sandbox
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, seed: 48 })
+})
+afterAll(() => sandbox.close())
+
+const target = () => ({ baseUrl: sandbox.url, encryptionKey: 'MUST_BE_32_BYTES' })
+
+describe('conformance/endpoints.yaml and the route table', () => {
+  it('lists every route the sandbox serves outside /_sandbox and its customer pages', () => {
+    expect(apiRoutes.length).toBeGreaterThan(50)
+    expect(apiRoutes.filter((k) => !listed.has(k))).toEqual([])
+  })
+
+  it('counts as not served, in the coverage, exactly what it lists and the routes do not serve', async () => {
+    const served = new Set(apiRoutes)
+    const unserved = [...listed].filter((k) => !served.has(k))
+    expect(unserved).toContain('POST /merchant/api/v1/charge/voucher')
+    const board = await scoreCorpus({ endpoints: corpus.endpoints, entries: [] }, target(), (k) => served.has(k), { concurrency: 1 })
+    expect(board.totals.documented).toBe(listed.size)
+    expect(board.totals.served).toBe(listed.size - unserved.length)
+    expect(board.endpoints.filter((e) => !e.served).map((e) => endpointKey(e.endpoint.method, e.endpoint.path))).toEqual(unserved)
+  })
+
+  it('writes a part of a path the same way for a route and a listed endpoint', () => {
+    expect(endpointKey('get', '/merchant/api/v1/charges/:reference')).toBe(endpointKey('GET', '/merchant/api/v1/charges/:ref'))
+    expect(endpointKey('post', '/merchant/api/v1/conversions/')).toBe('POST /merchant/api/v1/conversions')
+  })
+})
+
+describe('the corpus', () => {
+  it('gives every entry a source, a date, a kind, a tier and a profile, and no real key', () => {
+    expect(corpus.entries.length).toBeGreaterThan(20)
+    for (const e of corpus.entries) {
+      expect(e.date).toMatch(/^\d{4}-\d{2}-\d{2}$/)
+      expect(JSON.stringify(e.flow)).not.toMatch(/\b(sk|pk)_(live|test)_[A-Za-z0-9]{8,}/)
+    }
+  })
+
+  it('keeps masked paths within 15 % of the entries, each with its reason', () => {
+    const masked = corpus.entries.filter((e) => e.masks.length)
+    expect(masked.length).toBeLessThanOrEqual(Math.floor(corpus.entries.length * 0.15))
+    for (const e of masked) for (const m of e.masks) expect(m.reason.length).toBeGreaterThan(10)
+  })
+})
+
+/** A corpus in a temporary directory: one endpoint, the given entry files. */
+function tempCorpus(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'conformance-'))
+  mkdirSync(join(dir, 'entries'))
+  writeFileSync(
+    join(dir, 'endpoints.yaml'),
+    `endpoints:
+  - { area: balances, method: GET, path: /merchant/api/v1/balances, source: "https://developers.korapay.com/docs/balance-api" }
+  - { area: voucher, method: POST, path: /merchant/api/v1/charge/voucher, source: "https://developers.korapay.com/docs/integrating-voucher-payments-via-api" }
+`,
+  )
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, 'entries', name), text)
+  return dir
+}
+
+const HEAD = `source: { url: "https://developers.korapay.com/docs/balance-api" }
+kind: docs
+date: 2025-02-28
+profile: [default]
+entries:
+`
+
+function refusal(text: string): string[] {
+  const dir = tempCorpus({ 'bad.yaml': text })
+  try {
+    loadCorpus(dir, dir)
+  } catch (e) {
+    expect(e).toBeInstanceOf(CorpusError)
+    expect((e as CorpusError).source).toBe(join('entries', 'bad.yaml'))
+    return (e as CorpusError).issues
+  }
+  throw new Error('not refused')
+}
+
+const balances = (extra: string) => `  - id: one
+    endpoint: GET /merchant/api/v1/balances
+    tier: 1
+${extra}    steps:
+      - request: { method: GET, path: /merchant/api/v1/balances }
+        expect: { status: 200, body: { status: true } }
+`
+
+describe('a bad entry is refused naming its file and its field', () => {
+  it('a tier out of 1 to 3', () => {
+    expect(refusal(HEAD + balances('').replace('tier: 1', 'tier: 4')).join('\n')).toMatch(/^entries\.0\.tier: /m)
+  })
+  it('an endpoint endpoints.yaml does not list', () => {
+    expect(refusal(HEAD + balances('').replace('GET /merchant/api/v1/balances\n', 'GET /merchant/api/v1/nowhere\n'))).toEqual([
+      'entries.0.endpoint: GET /merchant/api/v1/nowhere is not in endpoints.yaml',
+    ])
+  })
+  it('a mask that would hide the whole answer, or one with no reason', () => {
+    const issues = refusal(HEAD + balances('    masks: [{ path: data, reason: everything differs }, { path: "data.*", reason: everything differs }, { path: data.NGN }]\n'))
+    expect(issues).toEqual([
+      'entries.0.masks.0.path: a mask never hides a whole answer (the HTTP status, the envelope status or all of data)',
+      'entries.0.masks.1.path: a mask never hides a whole answer (the HTTP status, the envelope status or all of data)',
+      'entries.0.masks.2.reason: is required',
+    ])
+  })
+  it('an entry with no source, date or kind on it or its file', () => {
+    expect(refusal('entries:\n' + balances(''))).toEqual([
+      'entries.0.source: required (on the entry or the file)',
+      'entries.0.date: required (on the entry or the file)',
+      'entries.0.kind: required (on the entry or the file)',
+      'entries.0.profile: required (on the entry or the file)',
+    ])
+  })
+  it('a flow step the flow format refuses', () => {
+    expect(refusal(HEAD + balances('').replace('method: GET, path', 'method: FETCH, path')).join('\n')).toMatch(/^entries\.0\.steps\.0\.request\.method: /m)
+  })
+})
+
+describe('scoring', () => {
+  const served = (k: string) => k === 'GET /merchant/api/v1/balances'
+  const entry = (id: string, tier: number, body: string, extra = '') => `  - id: ${id}
+    endpoint: GET /merchant/api/v1/balances
+    tier: ${tier}
+${extra}    steps:
+      - request: { method: GET, path: /merchant/api/v1/balances }
+        expect: { status: 200, body: ${body} }
+`
+  const NGN = '{ pending_balance: 0, available_balance: 5000000 }'
+  const USD = '{ pending_balance: 0, available_balance: 5000000, issuing_balance: 0 }'
+
+  it('masks a path with its reason, keeps a known difference out of the exit code, and scores tier 3 by value and key order', async () => {
+    const dir = tempCorpus({
+      'a.yaml':
+        HEAD +
+        entry('exact', 1, `{ status: true, message: success, data: { NGN: ${NGN}, USD: ${USD} } }`) +
+        entry('masked', 1, `{ status: true, message: success, data: { NGN: { pending_balance: 0, available_balance: 5000000, reserve: 0 }, USD: ${USD} } }`, '    masks: [{ path: data.NGN.reserve, reason: a field the sandbox does not keep }]\n') +
+        entry('known', 1, `{ status: true, message: Balances retrieved successfully, data: { NGN: ${NGN}, USD: ${USD} } }`, '    known_difference: the message is still success\n') +
+        entry('strict-order', 3, `{ status: true, message: success, data: { USD: ${USD}, NGN: ${NGN} } }`) +
+        entry('strict-value', 3, `{ status: true, message: success, data: { NGN: { pending_balance: 5, available_balance: 5000000 }, USD: ${USD} } }`),
+    })
+    const board = await scoreCorpus(loadCorpus(dir, dir), target(), served, { concurrency: 2 })
+    const result = Object.fromEntries(board.results.map((r) => [r.entry.id, r]))
+    expect(result.exact.pass).toBe(true)
+    expect(result.masked.pass).toBe(true)
+    expect(result.masked.masked).toBe(1)
+    expect(result.known.pass).toBe(false)
+    expect(result['strict-order'].differences.map((d) => d.path)).toEqual(['data (key order)'])
+    expect(result['strict-value'].differences.map((d) => d.path)).toEqual(['data.NGN.pending_balance'])
+    expect(board.totals.tiers).toEqual({ 1: { pass: 2, fail: 1 }, 2: { pass: 0, fail: 0 }, 3: { pass: 0, fail: 2 } })
+    expect(board.failing).toEqual([])
+    expect(board.endpoints[0]).toMatchObject({ served: true, entries: 5, masks: 1, newest: '2025-02-28', live: 'never' })
+  })
+
+  it('fails the run on a tier-1 entry of a served endpoint with no known difference, and dates live validation by live entries', async () => {
+    const dir = tempCorpus({ 'a.yaml': HEAD.replace('kind: docs', 'kind: live') + entry('wrong', 1, `{ status: true, message: Balances retrieved, data: { NGN: ${NGN}, USD: ${USD} } }`) })
+    const board = await scoreCorpus(loadCorpus(dir, dir), target(), served, { concurrency: 1 })
+    expect(board.failing.map((r) => r.entry.id)).toEqual(['wrong'])
+    expect(board.endpoints[0].live).toBe('2025-02-28')
+  })
+
+  it('lists an entry for the live profile only and does not score it', async () => {
+    const dir = tempCorpus({ 'a.yaml': HEAD.replace('profile: [default]', 'profile: [live]') + entry('live-only', 1, '{ status: true }') })
+    const board = await scoreCorpus(loadCorpus(dir, dir), target(), served, { concurrency: 1 })
+    expect(board.results).toEqual([])
+    expect(board.notScored.map((e) => e.id)).toEqual(['live-only'])
+  })
+})
+
+describe('masks and the strict comparison', () => {
+  it('a mask covers its path and what lies under it, `*` any one part', () => {
+    expect(masks('data.reference', 'data.reference')).toBe(true)
+    expect(masks('data.customer', 'data.customer.email')).toBe(true)
+    expect(masks('data.transactions.*.reference', 'data.transactions.3.reference')).toBe(true)
+    expect(masks('data.reference', 'data.references')).toBe(false)
+    expect(masks('data.customer.email', 'data.customer')).toBe(false)
+  })
+
+  it('strict compares values and key order, and still a run-to-run value by its format only', () => {
+    const expected = { status: true, message: 'ok', data: { reference: 'KPY-1', amount: '10.00', name: 'A' } }
+    expect(compareShape(expected, { status: true, message: 'ok', data: { reference: 'KPY-2', amount: '10.00', name: 'A' } }, true, '', true)).toEqual([])
+    expect(compareShape(expected, { status: true, message: 'ok', data: { amount: 10, reference: 'KPY-2', name: 'B' } }, true, '', true).map((d) => d.path)).toEqual([
+      'data (key order)',
+      'data.amount',
+      'data.name',
+    ])
+    // not strict: the same answer differs only by the amount's type
+    expect(compareShape(expected, { status: true, message: 'ok', data: { amount: 10, reference: 'KPY-2', name: 'B' } }, true).map((d) => d.path)).toEqual(['data.amount'])
+  })
+})
