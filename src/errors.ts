@@ -16,6 +16,8 @@ export const MSG = {
   PAYMENT_COMPLETED: 'Payment has already been completed',
   TRANSACTION_COMPLETED: 'Transaction has already been completed',
   DUPLICATE_REFERENCE: 'Duplicate payment reference',
+  /** the code the samples write beside it on bank transfers and pay with bank (CONTRACT 15) */
+  DUPLICATE_REFERENCE_CODE: 'AA021',
   AUTH_NOT_REQUIRED: 'Authorization is not required for this transaction',
   // docs/api.md 7.3
   SERVICE_UNAVAILABLE: 'Service currently unavailable',
@@ -109,24 +111,49 @@ export const FAILURE_MESSAGES_7_4: readonly string[] = Object.values(FAILURE).fi
   (m) => m !== FAILURE.THREE_DS_DECLINED,
 )
 
+/** a bad field's reason, keyed by its dotted path: `{"card.number": "is required"}` */
 export type FieldErrors = Record<string, string>
 
-/** The one error type of the API. `status` is the HTTP status (docs/behaviour.md 2). */
+/**
+ * The one error type of the API. `status` is the HTTP status, `error` the kind some refusals name
+ * beside the message (`validation_error`, `conflict`: docs/behaviour.md 2), `code` the code the
+ * service's samples write beside some (`AA021`).
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
     message: string,
     readonly data: unknown = null,
+    readonly error?: string,
+    readonly code?: string,
   ) {
     super(message)
     this.name = 'ApiError'
   }
 }
 
-export const invalid = (fields: FieldErrors): ApiError => new ApiError(400, MSG.INVALID_REQUEST, fields)
+/**
+ * `Invalid request data` (docs/behaviour.md 2.3, CONTRACT 15): HTTP 422, `error:
+ * "validation_error"`, and in `data` one `{message}` per bad field, the message naming the field
+ * (`{"amount": {"message": "amount is required"}}`). `fields` keeps the bare reasons.
+ */
+export class ValidationError extends ApiError {
+  constructor(readonly fields: FieldErrors) {
+    super(422, MSG.INVALID_REQUEST, Object.fromEntries(Object.entries(fields).map(([k, why]) => [k, { message: `${k} ${why}` }])), 'validation_error')
+    this.name = 'ValidationError'
+  }
+}
+
+export const invalid = (fields: FieldErrors): ValidationError => new ValidationError(fields)
 export const badRequest = (message: string, data: unknown = null): ApiError => new ApiError(400, message, data)
 export const notFound = (message: string): ApiError => new ApiError(404, message, null)
-/** docs/behaviour.md 2.1: a step on a payment that has already finished. */
-export const conflict = (message: string): ApiError => new ApiError(409, message, null)
+/** docs/behaviour.md 2.1: a step on a payment that has already finished; a reused reference (with `code` where the samples show one). */
+export const conflict = (message: string, code?: string): ApiError => new ApiError(409, message, null, undefined, code)
+/**
+ * docs/behaviour.md 13.7, CONTRACT 15: a payout refused as a business conflict (its amount outside
+ * the limits, an invalid account): 409, `error: "conflict"`, `data: {status: "failed", message, reference}`.
+ */
+export const failedConflict = (message: string, reference: string): ApiError =>
+  new ApiError(409, message, { status: 'failed', message, reference }, 'conflict')
 /** docs/behaviour.md 2: a body over the route's limit. */
 export const tooLarge = (limit: number): ApiError => new ApiError(413, MSG.BODY_TOO_LARGE, { limit_bytes: limit })

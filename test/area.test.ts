@@ -145,7 +145,7 @@ describe('an area added to the list', () => {
 
   it('is served inside the chain of its access: a key is asked for, a body validated, a step refused once the ticket is used', async () => {
     expect(await call('POST', '/merchant/api/v1/tickets', { reference: 't-1' }, null)).toMatchObject({ status: 401, body: { status: false } })
-    expect(await call('POST', '/merchant/api/v1/tickets', {})).toMatchObject({ status: 400, body: { message: MSG.INVALID_REQUEST, data: { reference: 'is required' } } })
+    expect(await call('POST', '/merchant/api/v1/tickets', {})).toMatchObject({ status: 422, body: { error: 'validation_error', message: MSG.INVALID_REQUEST, data: { reference: { message: 'reference is required' } } } })
     expect(await call('POST', '/merchant/api/v1/tickets', { reference: 't-1' })).toMatchObject({ status: 200, body: { status: true, message: TICKET_MSG.OPENED, data: { reference: 't-1', status: 'open' } } })
     expect(await call('POST', '/merchant/api/v1/tickets/t-1/use')).toMatchObject({ status: 200, body: { message: TICKET_MSG.USED, data: { status: 'used' } } })
     expect(await call('POST', '/merchant/api/v1/tickets/t-1/use')).toMatchObject({ status: 409, body: { status: false, message: MSG.TRANSACTION_COMPLETED } })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const HISTORY = '/merchant/api/v1/balances/history'
@@ -136,15 +136,15 @@ describe('GET /balances/history (docs/behaviour.md 13.4)', () => {
   it('refuses a bad query with the list errors, 400', async () => {
     const sb = await sandbox()
     const bad = await sb.call('GET', `${HISTORY}?direction=up&limit=0`)
-    expect(bad.status).toBe(400)
-    expect(bad.body).toEqual({ status: false, message: 'Invalid request data', data: { direction: 'must be one of "credit", "debit"', limit: 'must be from 1 to 100' } })
+    expect(bad.status).toBe(422)
+    expect(bad.body).toEqual(invalidBody({ direction: 'must be one of "credit", "debit"', limit: 'must be from 1 to 100' }))
     const pointer = await sb.call('GET', `${HISTORY}?starting_after=payin:nothing:0`)
-    expect(pointer.status).toBe(400)
-    expect(pointer.body.data).toEqual({ starting_after: 'is not the pointer of an item of this list' })
+    expect(pointer.status).toBe(422)
+    expect(pointer.body.data).toEqual(fieldMessages({ starting_after: 'is not the pointer of an item of this list' }))
     const both = await sb.call('GET', `${HISTORY}?starting_after=opening:NGN:0&ending_before=opening:KES:0`)
-    expect(both.status).toBe(400)
-    expect(both.body.data).toEqual({ starting_after: 'cannot be used with ending_before' })
-    expect((await sb.call('GET', `${HISTORY}?date_from=2030-02-30`)).body.data).toEqual({ date_from: 'must be a real date' })
+    expect(both.status).toBe(422)
+    expect(both.body.data).toEqual(fieldMessages({ starting_after: 'cannot be used with ending_before' }))
+    expect((await sb.call('GET', `${HISTORY}?date_from=2030-02-30`)).body.data).toEqual(fieldMessages({ date_from: 'must be a real date' }))
   })
 
   it('takes the secret key only', async () => {

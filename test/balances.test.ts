@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, ref, sandboxPerTest, SECRET, tempFile } from './helpers.js'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, SECRET, tempFile, invalidBody } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const OPENING = { pending_balance: 0, available_balance: 5_000_000 }
@@ -83,8 +83,8 @@ describe('POST /_sandbox/balances/fund', () => {
   it('refuses a currency without a balance and a bad amount, changing nothing', async () => {
     const sb = await sandbox()
     const bad = await sb.call('POST', '/_sandbox/balances/fund', { currency: 'EUR', amount: -5 })
-    expect(bad.status).toBe(400)
-    expect(bad.body).toEqual({ status: false, message: 'Invalid request data', data: { currency: 'must be one of "NGN", "KES", "GHS", "USD", "XAF", "XOF", "TZS", "EGP", "ZAR", "GBP"', amount: 'must be greater than 0' } })
+    expect(bad.status).toBe(422)
+    expect(bad.body).toEqual(invalidBody({ currency: 'must be one of "NGN", "KES", "GHS", "USD", "XAF", "XOF", "TZS", "EGP", "ZAR", "GBP"', amount: 'must be greater than 0' }))
     expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN).toEqual(OPENING)
   })
 

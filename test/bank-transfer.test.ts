@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const PATH = '/merchant/api/v1/charges/bank-transfer'
@@ -119,19 +119,19 @@ describe('POST /charges/bank-transfer', () => {
       const sb = await sandbox()
       const reference = (overrides.reference as string) ?? ref('bt')
       const res = await create(sb, { reference, ...overrides })
-      expect(res.status).toBe(400)
-      expect(res.body).toEqual({ status: false, message: 'Invalid request data', data: fields })
+      expect(res.status).toBe(422)
+      expect(res.body).toEqual(invalidBody(fields))
       expect((await query(sb, reference)).status).toBe(404)
     })
   }
 
-  it('refuses a duplicate reference', async () => {
+  it('refuses a duplicate reference with 409 and the code the samples show (CONTRACT 15)', async () => {
     const sb = await sandbox()
     const reference = ref('bt')
     expect((await create(sb, { reference })).status).toBe(200)
     const again = await create(sb, { reference })
-    expect(again.status).toBe(400)
-    expect(again.body.message).toBe('Duplicate payment reference')
+    expect(again.status).toBe(409)
+    expect(again.body).toEqual({ status: false, code: 'AA021', message: 'Duplicate payment reference', data: null })
   })
 })
 
@@ -143,6 +143,6 @@ describe('what public clients send to charges/bank-transfer (CONTRACT 14)', () =
     expect(res.status).toBe(200)
     expect((await query(sb, reference)).body.data).toMatchObject({ amount: '1500.00' })
     const low = await create(sb, { amount: '99.99' })
-    expect([low.status, low.body.data]).toEqual([400, { amount: 'must be between 100 and 10000000' }])
+    expect([low.status, low.body.data]).toEqual([422, fieldMessages({ amount: 'must be between 100 and 10000000' })])
   })
 })

@@ -49,13 +49,14 @@ async function expectUnchanged(reference: string, act: () => Promise<void>) {
 }
 
 function expectInvalid(res: { status: number; body: any; headers?: Headers }, field: string) {
-  expect(res.status).toBe(400)
+  expect(res.status).toBe(422)
   expect(res.body.status).toBe(false)
+  expect(res.body.error).toBe('validation_error')
   expect(res.body.message).toBe('Invalid request data')
   expect(res.body.data).not.toBeNull()
   expect(Object.keys(res.body.data)).toContain(field)
-  expect(typeof res.body.data[field]).toBe('string')
-  expect(res.body.data[field].length).toBeGreaterThan(0)
+  expect(typeof res.body.data[field].message).toBe('string')
+  expect(res.body.data[field].message.startsWith(`${field} `)).toBe(true)
 }
 
 const authorize = (transaction_reference: unknown, authorization: unknown) =>
@@ -144,7 +145,7 @@ describe('Invalid request data on the charge', () => {
     const payload: any = cardPayload('4084127883172787', { currency: 'USD', amount: 0 }, { cvv: '1', expiry_month: '99' })
     await expectNothingStored(payload.reference, async () => {
       const res = await sb.charge(payload)
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(422)
       expect(res.body.message).toBe('Invalid request data')
       expect(Object.keys(res.body.data).sort()).toEqual(['amount', 'card.cvv', 'card.expiry_month', 'currency'])
     })
@@ -162,7 +163,7 @@ describe('Invalid request data on the charge', () => {
       expired.reference,
       async () => {
         const res = await sb.charge(expired, { key })
-        expect(res.status).toBe(400)
+        expect(res.status).toBe(422)
         expect(res.body.message).toBe('Invalid request data')
         expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
       },
@@ -183,7 +184,7 @@ describe('Invalid request data on the charge', () => {
       payload.reference,
       async () => {
         const res = await sb.charge(payload, { key })
-        expect(res.status).toBe(400)
+        expect(res.status).toBe(422)
         expect(res.body.message).toBe('Invalid request data')
         expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
       },
@@ -206,7 +207,7 @@ describe('Invalid request data on the charge', () => {
     const before = await eventCount()
     for (const path of [CHARGE, AUTHORIZE, `${CHARGE}/resend-otp`]) {
       const res = await sb.call('POST', path, undefined, { raw: '{"charge_data": "abc"' })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(422)
       expect(res.headers.get('content-type')).toMatch(/application\/json/)
       expect(res.body.status).toBe(false)
       expect(res.body.message).toBe('Invalid request data')
@@ -214,7 +215,7 @@ describe('Invalid request data on the charge', () => {
     }
     for (const raw of ['[]', '"text"', '']) {
       const res = await sb.call('POST', CHARGE, undefined, { raw })
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(422)
       expect(res.body.message).toBe('Invalid request data')
     }
     expect(await eventCount()).toBe(before)
@@ -244,7 +245,7 @@ describe('Duplicate payment reference', () => {
     expect(first.body.data.status).toBe('success')
     await expectUnchanged(payload.reference, async () => {
       const res = await sb.charge(cardPayload('5188513618552975', { reference: payload.reference }))
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
     })
     const q = await sb.call('GET', query(payload.reference))
@@ -257,7 +258,7 @@ describe('Duplicate payment reference', () => {
     expect(first.body.data.status).toBe('failed')
     await expectUnchanged(payload.reference, async () => {
       const res = await sb.charge(cardPayload('4084127883172787', { reference: payload.reference }))
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
     })
     const q = await sb.call('GET', query(payload.reference))
@@ -268,7 +269,7 @@ describe('Duplicate payment reference', () => {
     const { payload } = await pendingAt('5188513618552975')
     await expectUnchanged(payload.reference, async () => {
       const res = await sb.charge(cardPayload('5188513618552975', { reference: payload.reference }))
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body.message).toBe('Duplicate payment reference')
     })
   })

@@ -572,7 +572,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     expect(unknown.status).toBe(404)
     expect(unknown.body.message).toBe('Transaction not found')
     const bad = await complete(tx, { outcome: 'maybe' })
-    expect(bad.status).toBe(400)
+    expect(bad.status).toBe(422)
     expect(bad.body.message).toBe('Invalid request data')
     expect(Object.keys(bad.body.data)).toEqual(['outcome'])
   })
@@ -643,7 +643,7 @@ describe('namespaces', () => {
     expect((await sb.call('GET', query(reference), undefined, { key: BETA })).body.data.status).toBe('failed')
 
     const again = await sb.charge(cardPayload('4084127883172787', { reference }), { key: ALPHA })
-    expect(again.status).toBe(400)
+    expect(again.status).toBe(409)
     expect(again.body.message).toBe('Duplicate payment reference')
 
     expect((await eventsFor(reference, ALPHA)).map((e) => e.event)).toEqual(['charge.success'])
@@ -687,7 +687,7 @@ describe('the request journal', () => {
     expect((await authorize(tx4, { otp: '654321' }, KEY)).body.data.status).toBe('failed')
     // a refused one (invalid expiry) after decryption
     const p5 = cardPayload('5188513618552975', {}, { expiry_month: '13', pin: '1234' })
-    expect((await sb.charge(p5, { key: KEY })).status).toBe(400)
+    expect((await sb.charge(p5, { key: KEY })).status).toBe(422)
 
     const res = await sb.call('GET', '/_sandbox/requests', undefined, { key: KEY })
     expect(res.status).toBe(200)
@@ -728,7 +728,7 @@ describe('the request journal', () => {
     const key = 'sk_test_journal_spaces'
     const payload = cardPayload('5442 0561 0607 2595')
     const res = await sb.charge(payload, { key })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
     const journal = await sb.call('GET', '/_sandbox/requests', undefined, { key })
     const json = JSON.stringify(journal.body.data)

@@ -231,7 +231,7 @@ describe('card on the page', () => {
     expect(bad.html).toContain('aria-invalid="true" aria-describedby="e-card_number"')
 
     const luhn = await post(sb, path, { action: 'card', card_number: '4084127883172788', ...CARD })
-    expect([luhn.status, text(luhn.html).includes('Card number is not a valid card number')]).toEqual([400, true])
+    expect([luhn.status, text(luhn.html).includes('Card number is not a valid card number')]).toEqual([422, true])
     const expired = await post(sb, path, { action: 'card', card_number: '4084127883172787', expiry: '01/20', cvv: '123' })
     expect(text(expired.html)).toContain('Expiry the card has expired')
     const unsupported = await post(sb, path, { action: 'card', card_number: '9999999999999995', ...CARD })
@@ -353,7 +353,7 @@ describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
     const sb = await sandbox()
     const { path, reference } = await open(sb)
     const refused = await post(sb, path, { action: 'pay_with_bank', bank_code: '250655' })
-    expect(refused.status).toBe(400)
+    expect(refused.status).toBe(422)
     expect(text(refused.html)).toContain('Bank must be the code of a bank of')
     const waiting = await step(sb, path, { action: 'pay_with_bank', bank_code: '100033' })
     const link = new RegExp(`href="(/_sandbox/pay-with-bank/${pageId(SECRET)}/KPY-PB-[^"]+)"`).exec(waiting.html)![1]

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
 
 const SECRET_NS = SECRET
 
@@ -35,8 +35,8 @@ describe('POST /charges/initialize', () => {
     }
     // every channel of it is paid as usual: its attempts have references of their own
     expect((await pay(sb, 'x', { channel: 'card' })).body.data.status).toBe('success')
-    for (const reference of ['', '   ']) expect((await init(sb, { reference })).body.data).toEqual({ reference: 'is required' })
-    expect((await init(sb, { reference: 'r'.repeat(101) })).body.data).toEqual({ reference: 'must be at most 100 characters' })
+    for (const reference of ['', '   ']) expect((await init(sb, { reference })).body.data).toEqual(fieldMessages({ reference: 'is required' }))
+    expect((await init(sb, { reference: 'r'.repeat(101) })).body.data).toEqual(fieldMessages({ reference: 'must be at most 100 characters' }))
   })
 
   it('refuses a duplicate reference, with nothing changed', async () => {
@@ -44,7 +44,7 @@ describe('POST /charges/initialize', () => {
     const reference = ref('co')
     expect((await init(sb, { reference })).status).toBe(200)
     const again = await init(sb, { reference, amount: 99 })
-    expect(again.status).toBe(400)
+    expect(again.status).toBe(409)
     expect(again.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
     expect((await query(sb, reference)).body.data.amount).toBe('1500.00')
   })
@@ -52,15 +52,15 @@ describe('POST /charges/initialize', () => {
   it('names every bad field, and refuses an unknown one by name', async () => {
     const sb = await sandbox()
     const res = await sb.call('POST', INIT, { reference: '  ', amount: -1, currency: 'EUR', customer: {}, callback_url: 'https://x.example', metadata: {} })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
-    expect(res.body.data).toMatchObject({
+    expect(res.body.data).toMatchObject(fieldMessages({
       reference: 'is required',
       amount: 'must be greater than 0',
       currency: expect.stringContaining('must be one of'),
       'customer.email': 'is required',
       metadata: 'must not be an empty object',
-    })
+    }))
   })
 
   it('drops the channels the currency does not take, as Kora\'s WooCommerce plugin sends them (CONTRACT 14)', async () => {
@@ -82,8 +82,8 @@ describe('POST /charges/initialize', () => {
       expect((await pay(sb, reference, { channel: yes[0] })).body.data.status, currency).toBe('success')
     }
     // a currency the sandbox does not serve at all is still refused; default_channel must still be one of channels
-    expect((await init(sb, { currency: 'EUR', ...woo })).body.data).toEqual({ currency: expect.stringContaining('must be one of') })
-    expect((await init(sb, { channels: ['card'], default_channel: 'bank_transfer' })).body.data).toEqual({ default_channel: 'must be one of channels' })
+    expect((await init(sb, { currency: 'EUR', ...woo })).body.data).toEqual({ currency: { message: expect.stringContaining('must be one of') } })
+    expect((await init(sb, { channels: ['card'], default_channel: 'bank_transfer' })).body.data).toEqual(fieldMessages({ default_channel: 'must be one of channels' }))
   })
 })
 
@@ -164,8 +164,8 @@ describe('initialize: every refusal names its field and stores nothing', () => {
       const sb = await sandbox()
       const reference = ref('co')
       const res = await init(sb, { reference, ...overrides })
-      expect(res.status).toBe(400)
-      expect(res.body).toEqual({ status: false, message: 'Invalid request data', data: fields })
+      expect(res.status).toBe(422)
+      expect(res.body).toEqual(invalidBody(fields))
       expect((await query(sb, reference)).status).toBe(404)
     })
   }
@@ -199,8 +199,8 @@ describe('checkout channels and outcomes', () => {
     const reference = ref('co')
     await init(sb, { reference, currency: 'KES' })
     const res = await pay(sb, reference, { channel: 'mobile_money', mobile_money: { number: '233240000000' } })
-    expect(res.status).toBe(400)
-    expect(res.body.data).toEqual({ 'mobile_money.number': 'must start with country code 254 for KES' })
+    expect(res.status).toBe(422)
+    expect(res.body.data).toEqual(fieldMessages({ 'mobile_money.number': 'must start with country code 254 for KES' }))
     expect((await query(sb, reference)).body.data).toMatchObject({ status: 'pending', payment_attempts: [] })
   })
 

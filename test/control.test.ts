@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile } from './helpers.js'
+import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
@@ -17,7 +17,9 @@ function expectEnvelope(res: { status: number; body: any; headers: Headers }, ok
   expect(typeof res.body.message).toBe('string')
   expect(res.body.message.length).toBeGreaterThan(0)
   expect('data' in res.body).toBe(true)
-  for (const k of Object.keys(res.body)) expect(['status', 'message', 'data', 'code']).toContain(k)
+  for (const k of Object.keys(res.body)) expect(['status', 'message', 'data', 'code', 'error']).toContain(k)
+  // a validation refusal names its kind (docs/behaviour.md 2.3)
+  if ('error' in res.body) expect([res.status, res.body.error]).toEqual([422, 'validation_error'])
 }
 
 /** Lets pending callbacks and promise chains run: no timer, no sleep. */
@@ -149,14 +151,14 @@ describe('the namespace clock', () => {
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 7200 })
     const before = (await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms
     const res = await sb.call('POST', '/_sandbox/clock/advance', { to: new Date(Date.now() + 3_600_000).toISOString() })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expectEnvelope(res, false)
     expect(res.body.message).toBe('Invalid request data')
     expect(Object.keys(res.body.data)).toEqual(['to'])
     const after = (await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms
     expect(after).toBe(before)
     const yesterday = await sb.call('POST', '/_sandbox/clock/advance', { to: '2001-01-01T00:00:00Z' })
-    expect(yesterday.status).toBe(400)
+    expect(yesterday.status).toBe(422)
     expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(before)
   })
 
@@ -169,7 +171,7 @@ describe('the namespace clock', () => {
   ])('refuses %s with 400 Invalid request data', async (_what, body) => {
     const sb = await sandbox()
     const res = await sb.call('POST', '/_sandbox/clock/advance', body)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expectEnvelope(res, false)
     expect(res.body.message).toBe('Invalid request data')
     expect(Object.keys(res.body.data ?? {}).length).toBeGreaterThan(0)
@@ -178,9 +180,9 @@ describe('the namespace clock', () => {
 
   it('refuses a missing or malformed body with 400', async () => {
     const sb = await sandbox()
-    expect((await sb.call('POST', '/_sandbox/clock/advance')).status).toBe(400)
+    expect((await sb.call('POST', '/_sandbox/clock/advance')).status).toBe(422)
     const res = await sb.call('POST', '/_sandbox/clock/advance', undefined, { raw: '{"seconds":' })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
   })
 
@@ -347,8 +349,8 @@ describe('GET /_sandbox/requests (the journal)', () => {
     for (const body of sent) answers.push(await sb.call('POST', '/merchant/api/v1/charges/card', body))
     expect(answers.map((a) => [a.status, a.body.message])).toEqual([
       [400, 'Unable to decrypt charge data, please check encryption and try again'],
-      [400, 'Invalid request data'],
-      [400, 'Invalid request data'],
+      [422, 'Invalid request data'],
+      [422, 'Invalid request data'],
     ])
     const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
     expect(JSON.stringify(entries)).not.toContain('5188513618552975')
@@ -372,12 +374,12 @@ describe('GET /_sandbox/requests (the journal)', () => {
       await send(JSON.stringify({ ...valid, amount: '10' })),
     ]
     expect(answers.map((a) => [a.status, a.body.message])).toEqual([
-      [400, 'Invalid request data'],
-      [400, 'Invalid request data'],
+      [422, 'Invalid request data'],
+      [422, 'Invalid request data'],
       [200, 'Card charged successfully'],
-      [400, 'Invalid request data'],
+      [422, 'Invalid request data'],
     ])
-    expect(answers[0].body.data).toEqual({ charge_data: 'must decrypt to a JSON object' })
+    expect(answers[0].body.data).toEqual(fieldMessages({ charge_data: 'must decrypt to a JSON object' }))
     const entries = (await sb.call('GET', '/_sandbox/requests')).body.data
     const text = JSON.stringify(entries)
     expect(text).not.toContain(PAN)
@@ -419,7 +421,7 @@ describe('GET /_sandbox/requests (the journal)', () => {
   it.each([['limit=0'], ['limit=abc'], ['method=G3T']])('refuses ?%s with 400', async (q) => {
     const sb = await sandbox()
     const res = await sb.call('GET', `/_sandbox/requests?${q}`)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expectEnvelope(res, false)
     expect(res.body.message).toBe('Invalid request data')
   })
@@ -512,7 +514,7 @@ describe('PUT /_sandbox/webhook-url', () => {
     const sb = await sandbox()
     await sb.call('PUT', '/_sandbox/webhook-url', { url: HOOK })
     const res = await sb.call('PUT', '/_sandbox/webhook-url', body)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expectEnvelope(res, false)
     expect(res.body.message).toBe('Invalid request data')
     expect(Object.keys(res.body.data)).toEqual(['url'])
@@ -615,7 +617,7 @@ describe('GET /_sandbox/events', () => {
   it('refuses a negative wait with 400', async () => {
     const sb = await sandbox()
     const res = await sb.call('GET', '/_sandbox/events?wait=-1')
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
     expect(Object.keys(res.body.data)).toEqual(['wait'])
   })
@@ -658,26 +660,26 @@ describe('the refusals the engine decides for the control API, exact (docs/behav
     const sb = await sandbox()
     const refused = async (body: object) => {
       const res = await sb.call('POST', '/_sandbox/clock/advance', body)
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(422)
       expect(res.body.message).toBe('Invalid request data')
       return res.body.data
     }
-    expect(await refused({ to: 'tomorrow' })).toEqual({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' })
-    expect(await refused({ to: 253_402_300_800_000 })).toEqual({ to: 'must not be past the year 9999' })
-    expect((await refused({ to: '2001-01-01T00:00:00Z' })).to).toMatch(/^must not be before the namespace's current time \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\): the clock never moves backwards$/)
+    expect(await refused({ to: 'tomorrow' })).toEqual(fieldMessages({ to: 'must be an ISO 8601 timestamp or milliseconds since the epoch' }))
+    expect(await refused({ to: 253_402_300_800_000 })).toEqual(fieldMessages({ to: 'must not be past the year 9999' }))
+    expect((await refused({ to: '2001-01-01T00:00:00Z' })).to.message).toMatch(/^to must not be before the namespace's current time \(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z\): the clock never moves backwards$/)
     expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(0)
     expect((await sb.call('POST', '/_sandbox/clock/advance', { to: '9999-12-31T00:00:00.000Z' })).status).toBe(200)
     const offset = (await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms
-    expect(await refused({ seconds: 2 * 86_400 })).toEqual({ seconds: 'would move the clock past the year 9999' })
+    expect(await refused({ seconds: 2 * 86_400 })).toEqual(fieldMessages({ seconds: 'would move the clock past the year 9999' }))
     expect((await sb.call('GET', '/_sandbox/clock')).body.data.offset_ms).toBe(offset)
   })
 
   it('POST /_sandbox/scenarios: each issue of a bad pack under its entry path, and nothing added', async () => {
     const sb = await sandbox()
     const res = await sb.call('POST', '/_sandbox/scenarios', { cards: [{ number: '1' }] })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
-    expect(res.body.data).toMatchObject({ 'cards.0.number': 'must be 12-19 digits', 'cards.0.cvv': 'is required' })
+    expect(res.body.data).toMatchObject(fieldMessages({ 'cards.0.number': 'must be 12-19 digits', 'cards.0.cvv': 'is required' }))
     expect((await sb.call('GET', '/_sandbox/scenarios')).body.data.cards.some((c: any) => c.number === '1')).toBe(false)
   })
 

@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { convertMinor, rateString } from '../src/conversions/rates.js'
 import { gainingRound } from '../src/scenario/rates.js'
-import { sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const C = '/merchant/api/v1/conversions'
@@ -72,7 +72,7 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
       expect([res.status, res.body.message]).toEqual([400, 'Currency pair not supported'])
     }
     expect((await quote(sb, 'NGN', 'USD', 0.01)).body.message).toBe('Amount is too small to convert')
-    expect((await quote(sb, 'NGN', 'USD', -5)).status).toBe(400)
+    expect((await quote(sb, 'NGN', 'USD', -5)).status).toBe(422)
     expect((await sb.call('POST', `${C}/`, { rate_reference: 'nope', amount: 10, from_currency: 'USD', to_currency: 'NGN' })).body.message).toBe('Invalid rate reference')
 
     const rate = (await quote(sb, 'USD', 'NGN', 10)).body.data
@@ -98,11 +98,11 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     const before = (await sb.call('GET', '/_sandbox/scenarios')).body
     // merged with the default's USD/NGN 1440 and USD/KES 129, KES/NGN 11 lets NGN -> KES -> USD -> NGN gain
     const merged = await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'KES/NGN': 11 } } })
-    expect([merged.status, merged.body.message]).toEqual([400, 'Invalid request data'])
-    expect(merged.body.data['settings.conversion_rates']).toMatch(/^must not let a round of conversions end with more than it started: ([A-Z]{3} -> ){3}[A-Z]{3}$/)
+    expect([merged.status, merged.body.message]).toEqual([422, 'Invalid request data'])
+    expect(merged.body.data['settings.conversion_rates'].message).toMatch(/^settings\.conversion_rates must not let a round of conversions end with more than it started: ([A-Z]{3} -> ){3}[A-Z]{3}$/)
     // a pair rated up both ways, in one pack
     const alone = await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'USD/ZAR': 18, 'ZAR/USD': 0.06 } } })
-    expect(alone.body.data).toEqual({ 'settings.conversion_rates': 'must not let a round of conversions end with more than it started: ZAR -> USD -> ZAR' })
+    expect(alone.body.data).toEqual(fieldMessages({ 'settings.conversion_rates': 'must not let a round of conversions end with more than it started: ZAR -> USD -> ZAR' }))
     expect((await sb.call('GET', '/_sandbox/scenarios')).body).toEqual(before)
     // a buying and a selling rate under what USD's rates set: taken, each way at its own rate
     expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'KES/NGN': 11.16, 'NGN/KES': 0.0895 } } })).status).toBe(200)
@@ -120,7 +120,7 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     writeFileSync(pack, JSON.stringify({ settings: { conversion_rates: { 'USD/NGN': 1500 } } }))
     const second = await sandbox({ data, scenarios: [pack] })
     const refused = await second.call('GET', '/merchant/api/v1/balances')
-    expect([refused.status, refused.body.message, refused.body.data]).toEqual([400, 'Invalid request data', { 'settings.conversion_rates': 'must not let a round of conversions end with more than it started: USD -> NGN -> KES -> USD' }])
+    expect([refused.status, refused.body.message, refused.body.data]).toEqual([422, 'Invalid request data', fieldMessages({ 'settings.conversion_rates': 'must not let a round of conversions end with more than it started: USD -> NGN -> KES -> USD' })])
     expect((await second.call('DELETE', '/_sandbox/scenarios')).status).toBe(200)
     expect((await second.call('GET', '/merchant/api/v1/balances')).status).toBe(200)
   })
@@ -169,8 +169,8 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     expect(ofDay.length).toBeGreaterThan(0)
     expect(ofDay.at(-1)).toBe(refs[0])
     expect((await list(`?date=${day},${all.data.history[0].transaction_date.slice(0, 10)}`)).data.history).toHaveLength(5)
-    expect((await sb.call('GET', `${C}?limit=101`)).status).toBe(400)
-    expect((await sb.call('GET', `${C}?date=2026-02-30`)).status).toBe(400)
+    expect((await sb.call('GET', `${C}?limit=101`)).status).toBe(422)
+    expect((await sb.call('GET', `${C}?date=2026-02-30`)).status).toBe(422)
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest } from './helpers.js'
+import { ref, sandboxPerTest, fieldMessages } from './helpers.js'
 
 /**
  * XAF and XOF have no minor unit (ISO 4217; fixtures/lookups.json's `decimals: 0`, docs/behaviour.md
@@ -29,7 +29,7 @@ describe('an XAF or XOF amount with decimals', () => {
     ]
     for (const [method, path, body, data] of cases) {
       const res = await sb.call(method, path, body)
-      expect([res.status, res.body.message, res.body.data], path).toEqual([400, 'Invalid request data', data])
+      expect([res.status, res.body.message, res.body.data], path).toEqual([422, 'Invalid request data', fieldMessages(data)])
     }
     // the same amounts in whole francs, or in a currency with cents, pass these checks
     expect((await sb.call('POST', '/_sandbox/balances/fund', { currency: 'XAF', amount: 5 })).status).toBe(200)
@@ -47,7 +47,7 @@ describe('an XAF or XOF amount with decimals', () => {
     await sb.call('POST', `${M}/charges/mobile-money/sandbox/authorize-stk`, { reference: res.body.data.transaction_reference, pin: '1234' })
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 24 * 3600 })
     const odd = await sb.call('POST', `${M}/refunds/initiate`, { payment_reference: reference, reference: ref('rf'), amount: 100.5 })
-    expect([odd.status, odd.body.message, odd.body.data]).toEqual([400, 'Invalid request data', { amount: 'must be a whole number for XAF' }])
+    expect([odd.status, odd.body.message, odd.body.data]).toEqual([422, 'Invalid request data', fieldMessages({ amount: 'must be a whole number for XAF' })])
     const whole = await sb.call('POST', `${M}/refunds/initiate`, { payment_reference: reference, reference: ref('rf'), amount: 100 })
     expect([whole.status, whole.body.data.amount_returned]).toEqual([200, 100])
   })

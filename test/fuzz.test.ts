@@ -96,7 +96,9 @@ async function ok200(method: Method, path: string, key: string, body?: unknown):
   return JSON.parse(text)
 }
 
-const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'code'])
+const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'code', 'error'])
+/** the kinds a refusal's `error` names (docs/behaviour.md 2.2) */
+const ERROR_KINDS: Record<string, number> = { validation_error: 422, conflict: 409 }
 
 /**
  * The invariants of every answer: no 5xx, and the JSON envelope (HTML only where allowed).
@@ -118,7 +120,7 @@ async function violation(res: Response, htmlAllowed: boolean, rawJsonAllowed = f
   }
   if (htmlAllowed) {
     if (res.status === 302 || res.status === 303) return res.headers.get('location') ? null : `a redirect without location: ${where}`
-    if (ct.startsWith('text/html')) return [200, 400, 404, 409].includes(res.status) ? null : `HTML with status ${where}`
+    if (ct.startsWith('text/html')) return [200, 400, 404, 409, 422].includes(res.status) ? null : `HTML with status ${where}`
   }
   if (!ct.startsWith('application/json')) return `not JSON: ${where}`
   let body: any
@@ -132,6 +134,7 @@ async function violation(res: Response, htmlAllowed: boolean, rawJsonAllowed = f
   if (typeof body.message !== 'string' || body.message === '') return `no message: ${where}`
   if (!('data' in body)) return `no data: ${where}`
   for (const k of Object.keys(body)) if (!ENVELOPE_KEYS.has(k)) return `extra key ${k}: ${where}`
+  if ('error' in body && ERROR_KINDS[body.error] !== res.status) return `error ${body.error} on HTTP ${res.status}: ${where}`
   if (body.status !== res.status < 400) return `status ${body.status} on HTTP ${res.status}: ${where}`
   return null
 }
@@ -958,7 +961,7 @@ describe('paths from the issue', () => {
   it('the long poll of GET /_sandbox/events refuses a malformed wait at once', async () => {
     for (const wait of ['abc', '-1', '1e400', 'Infinity', '1.5', '%%', '[]']) {
       const res = await send('GET', `/_sandbox/events?reference=none&wait=${wait}`)
-      expect(res.status, wait).toBe(400)
+      expect(res.status, wait).toBe(422)
       await expectSane(res, false, wait)
     }
   })
@@ -998,17 +1001,17 @@ describe('secret-named fields holding odd values (found by the properties above)
     expect(res.status).toBe(200)
   })
 
-  it.each(values)('a control call with a "token" field holding %s answers 200 or 400, never 500', async (label, raw) => {
+  it.each(values)('a control call with a "token" field holding %s answers 200 or 422, never 500', async (label, raw) => {
     const res = await send('POST', '/_sandbox/clock/freeze', { key: `sk_test_fuzz_secret_control_${label.length}`, body: `{"frozen":true,"token":${raw}}` })
     await expectSane(res, false, `clock/freeze with a token: ${label}`)
   })
 
-  it.each(values)('the card PIN step with authorization.pin holding %s is 400 Invalid request data', async (label, raw) => {
+  it.each(values)('the card PIN step with authorization.pin holding %s is 422 Invalid request data', async (label, raw) => {
     const key = `sk_test_fuzz_secret_pin_${label.length}`
     const { tx } = await cardCharge(key, PIN_CARD)
     const res = await send('POST', `${CARD}/authorize`, { key, body: `{"transaction_reference":${JSON.stringify(tx)},"authorization":{"pin":${raw}}}` })
     await expectSane(res, false, `authorize with pin: ${label}`)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
   })
 })
 

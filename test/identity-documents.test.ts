@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDocuments } from '../src/scenario/documents.js'
 import { CHECKS } from '../src/identity/service.js'
-import { SECRET, makeSandbox, type TestSandbox } from './helpers.js'
+import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 /**
@@ -70,9 +70,9 @@ const verify = (d: Doc, body: unknown, prefix: string = PREFIXES[0], key = SECRE
 const checks = (key = SECRET) => sb.deps.store.col(key, CHECKS).size
 
 function expectInvalid(res: { status: number; body: any }, fields: Record<string, string>) {
-  expect(res.status, JSON.stringify(res.body)).toBe(400)
-  expect(res.body).toMatchObject({ status: false, message: 'Invalid request data' })
-  expect(res.body.data).toEqual(fields)
+  expect(res.status, JSON.stringify(res.body)).toBe(422)
+  expect(res.body).toMatchObject({ status: false, error: 'validation_error', message: 'Invalid request data' })
+  expect(res.body.data).toEqual(fieldMessages(fields))
 }
 
 describe.each(DOCS.map((d) => [d.type, d] as const))('%s', (_t, d) => {
@@ -281,8 +281,8 @@ describe('test values are data', () => {
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ first_name: 'Achieng', last_name: 'Otieno', full_name: 'Test Person', date_of_birth: '1990-01-01' })
     const bad = await sb.call('POST', '/_sandbox/scenarios', { identities: [{ type: 'ng_drivers_license', id: '1', found: true, label: 'x' }] }, { key: KEY })
-    expect(bad.status).toBe(400)
-    expect(bad.body.data['identities.0.type']).toMatch(/^must be one of ng_bvn, ng_vnin, ng_nin, .*za_said$/)
+    expect(bad.status).toBe(422)
+    expect(bad.body.data['identities.0.type'].message).toMatch(/^identities\.0\.type must be one of ng_bvn, ng_vnin, ng_nin, .*za_said$/)
   })
 
   it('a documents file is checked on load: its entry, field and what is wrong', () => {

@@ -101,7 +101,7 @@ describe('charge lifecycle', () => {
     }
     const create = (reference: string) =>
       life.create(NS, { payment_reference: reference, amount: 500, currency: 'KES', description: null, customer: null, response_message: '', created: '' })
-    expect(refused(() => create('toy-0002'))).toEqual([400, 'Duplicate payment reference', null])
+    expect(refused(() => create('toy-0002'))).toEqual([409, 'Duplicate payment reference', null])
   })
 
   it('passes steps one by one, then succeeds once and announces it to the channel target', () => {

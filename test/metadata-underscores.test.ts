@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
 
 /**
  * The pack setting `metadata_underscores` (docs/behaviour.md 10.1, CONTRACT 14): docs/api.md 2.2's
@@ -27,10 +27,10 @@ describe('metadata keys with _ (pack setting metadata_underscores)', () => {
     const sb = await sandbox()
     for (const [name, path, body] of REQUESTS) {
       const res = await sb.call('POST', path, body({ client_id: 'qwerty' }))
-      expect([res.status, res.body.data], name).toEqual([400, { metadata: KEY_RULE }])
+      expect([res.status, res.body.data], name).toEqual([422, fieldMessages({ metadata: KEY_RULE })])
     }
     const card = await sb.charge(cardPayload('4084127883172787', { metadata: { client_id: 'qwerty' } }))
-    expect([card.status, card.body.data]).toEqual([400, { metadata: KEY_RULE }])
+    expect([card.status, card.body.data]).toEqual([422, fieldMessages({ metadata: KEY_RULE })])
   })
 
   it('are taken with the setting: the card charge a public client ran against the live test environment, and every other endpoint', async () => {
@@ -64,13 +64,13 @@ describe('metadata keys with _ (pack setting metadata_underscores)', () => {
     for (const [metadata, message] of bad) {
       for (const [name, path, body] of REQUESTS) {
         const res = await sb.call('POST', path, body(metadata))
-        expect([res.status, res.body.data], `${name} ${JSON.stringify(metadata)}`).toEqual([400, { metadata: message }])
+        expect([res.status, res.body.data], `${name} ${JSON.stringify(metadata)}`).toEqual([422, fieldMessages({ metadata: message })])
       }
       const card = await sb.charge(cardPayload('4084127883172787', { metadata }))
-      expect([card.status, card.body.data]).toEqual([400, { metadata: message }])
+      expect([card.status, card.body.data]).toEqual([422, fieldMessages({ metadata: message })])
     }
     const both = await sb.call('POST', `${M}/charges/initialize`, { reference: ref('co'), amount: 0, currency: 'NGN', customer: { email: 'a@b.co' }, metadata: { 'a b': 1 } })
-    expect(both.body.data).toEqual({ amount: 'must be greater than 0', metadata: KEY_RULE })
+    expect(both.body.data).toEqual(fieldMessages({ amount: 'must be greater than 0', metadata: KEY_RULE }))
     // without metadata, and with null, the schema decides alone as before
     expect((await sb.call('POST', `${M}/charges/initialize`, { reference: ref('co'), amount: 10, currency: 'NGN', customer: { email: 'a@b.co' } })).status).toBe(200)
   })
@@ -79,6 +79,6 @@ describe('metadata keys with _ (pack setting metadata_underscores)', () => {
     const sb = await sandbox()
     await takeUnderscores(sb)
     const other = await sb.call('POST', `${M}/charges/initialize`, REQUESTS[0][2]({ client_id: 'x' }), { key: 'sk_test_other_ns' })
-    expect([other.status, other.body.data]).toEqual([400, { metadata: KEY_RULE }])
+    expect([other.status, other.body.data]).toEqual([422, fieldMessages({ metadata: KEY_RULE })])
   })
 })

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { derivedName } from '../src/misc/service.js'
-import { cardPayload, sandboxPerTest, tempFile } from './helpers.js'
+import { cardPayload, sandboxPerTest, tempFile, fieldMessages } from './helpers.js'
 
 /** docs/behaviour.md 13.5: the look-ups (bank and mobile-money lists, account resolution), over HTTP. */
 
@@ -44,10 +44,10 @@ describe('GET /misc/banks', () => {
     const sb = await sandbox()
     for (const q of ['?countryCode=', '?countryCode=US', '?countryCode=ng']) {
       const r = await sb.call('GET', `${M}/banks${q}`)
-      expect(r.status, q).toBe(400)
+      expect(r.status, q).toBe(422)
       expect(r.body.status).toBe(false)
       expect(r.body.message).toBe('Invalid request data')
-      expect(r.body.data.countryCode, q).toMatch(/must be one of "NG", "KE", "GH", "ZA", "EG", "CM", "CI", "TZ"/)
+      expect(r.body.data.countryCode.message, q).toMatch(/must be one of "NG", "KE", "GH", "ZA", "EG", "CM", "CI", "TZ"/)
     }
   })
 })
@@ -77,9 +77,9 @@ describe('GET /misc/mobile-money', () => {
     expect(await slugs('TZ')).toEqual(['tigo-tz', 'airtel-tz'])
     expect(await slugs('EG')).toEqual(['vodafone-eg', 'orange-eg'])
     const bad = await sb.call('GET', `${M}/mobile-money?countryCode=US`)
-    expect(bad.status).toBe(400)
-    expect(bad.body.data.countryCode).toMatch(/must be one of/)
-    expect((await sb.call('GET', `${M}/mobile-money`)).body.data).toEqual({ countryCode: 'is required' })
+    expect(bad.status).toBe(422)
+    expect(bad.body.data.countryCode.message).toMatch(/must be one of/)
+    expect((await sb.call('GET', `${M}/mobile-money`)).body.data).toEqual(fieldMessages({ countryCode: 'is required' }))
   })
 })
 
@@ -132,12 +132,12 @@ describe('POST /misc/banks/resolve', () => {
     ]
     for (const [body, fields] of cases) {
       const r = await resolve(body)
-      expect(r.status, JSON.stringify(body)).toBe(400)
+      expect(r.status, JSON.stringify(body)).toBe(422)
       expect(r.body.message).toBe('Invalid request data')
-      for (const [f, m] of Object.entries(fields)) expect(r.body.data[f], `${JSON.stringify(body)} ${f}`).toMatch(m)
+      for (const [f, m] of Object.entries(fields)) expect(r.body.data[f].message, `${JSON.stringify(body)} ${f}`).toMatch(m)
     }
     const notJson = await (await sandbox()).call('POST', `${M}/banks/resolve`, undefined, { raw: 'bank=033' })
-    expect(notJson.status).toBe(400)
+    expect(notJson.status).toBe(422)
   })
 })
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
 
 /**
  * Mobile money beyond KES and GHS (docs/behaviour.md 5.2, 5.6): for XAF, XOF, TZS and EGP, the
@@ -85,7 +85,7 @@ describe('the wallet number and currency rules (docs/behaviour.md 5.2)', () => {
     ]
     for (const [currency, number, data] of cases) {
       const res = await charge(sb, currency, number)
-      expect([res.status, res.body.message, res.body.data], `${currency} ${number}`).toEqual([400, 'Invalid request data', data])
+      expect([res.status, res.body.message, res.body.data], `${currency} ${number}`).toEqual([422, 'Invalid request data', fieldMessages(data)])
     }
     expect((await sb.call('GET', '/merchant/api/v1/pay-ins?limit=100')).body.data.payins).toEqual([])
   })
@@ -99,7 +99,7 @@ describe('the wallet number and currency rules (docs/behaviour.md 5.2)', () => {
     const done = await sb.call('POST', `${MM}/sandbox/authorize-stk`, { reference: res.body.data.transaction_reference, pin: '1234' })
     expect([done.body.message, done.body.data.status]).toEqual(['Wallet blocked', 'failed'])
     const bad = await sb.call('POST', '/_sandbox/scenarios', { wallets: [{ number: '2348000000000', currency: 'NGN', outcome: 'success', label: 'x' }] })
-    expect(bad.status).toBe(400)
+    expect(bad.status).toBe(422)
     expect(JSON.stringify(bad.body)).toContain('wallets.0.currency')
   })
 })

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox, invalidBody } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 /**
@@ -541,8 +541,8 @@ describe('OTP', () => {
     const before = await snapshot(sb, tx, p.reference)
     for (const token of ['abc', '', '12', 123456, null]) {
       const res = await sb.call('POST', AUTHORIZE, { reference: tx, token })
-      expect(res.status).toBe(400)
-      expect(res.body).toMatchObject({ status: false, message: 'Invalid request data', data: { token: expect.any(String) } })
+      expect(res.status).toBe(422)
+      expect(res.body).toMatchObject(invalidBody({ token: expect.any(String) }))
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
     const wrong = await sb.call('POST', AUTHORIZE, { reference: tx, token: '000000' })
@@ -702,12 +702,12 @@ describe('create refusals, each creating nothing', () => {
     const sb = await sandbox()
     const body = mutate(mmPayload(KES, 'KES')) as Record<string, any>
     const res = await sb.call('POST', MM, body)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.status).toBe(false)
     expect(res.body.message).toBe('Invalid request data')
     expect(res.body.code).toBeUndefined()
     expect(res.body.data).toHaveProperty([field])
-    expect(typeof res.body.data[field]).toBe('string')
+    expect(res.body.data[field].message.startsWith(`${field} `)).toBe(true)
     await expectNothingCreated(sb, body.reference)
   })
 
@@ -735,8 +735,8 @@ describe('create refusals, each creating nothing', () => {
   ])('refuses %s as Invalid request data', async (_label, raw) => {
     const sb = await sandbox()
     const res = await sb.call('POST', MM, undefined, { raw })
-    expect(res.status).toBe(400)
-    expect(res.body).toMatchObject({ status: false, message: 'Invalid request data', data: { body: expect.any(String) } })
+    expect(res.status).toBe(422)
+    expect(res.body).toMatchObject(invalidBody({ body: expect.any(String) }))
     await expectNothingCreated(sb, 'mm-order-1')
   })
 
@@ -749,7 +749,7 @@ describe('create refusals, each creating nothing', () => {
     const before = await snapshot(sb, tx, p.reference)
     for (const again of [p, { ...p, currency: 'GHS', mobile_money: { number: GHS_OK().number } }, { ...p, amount: 5 }]) {
       const res = await sb.call('POST', MM, again)
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(409)
       expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
@@ -762,7 +762,7 @@ describe('create refusals, each creating nothing', () => {
     expect((await sb.charge(card)).body.data.status).toBe('success')
     const before = await sb.call('GET', query(card.reference))
     const res = await sb.call('POST', MM, mmPayload(KES, 'KES', { reference: card.reference }))
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(409)
     expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
     expect(await sb.call('GET', query(card.reference))).toEqual(before)
     expect(await paymentTimers(sb)).toEqual([])
@@ -778,7 +778,7 @@ describe('create refusals, each creating nothing', () => {
     expect(byNumber(number).currency).not.toBe(currency)
     const p = mmPayload(number, currency)
     const res = await sb.call('POST', MM, p)
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.status).toBe(false)
     expect(res.body.message).toBe('Invalid request data')
     expect(Object.keys(res.body.data ?? {}).some((k) => k === 'currency' || k === 'mobile_money.number')).toBe(true)
@@ -879,13 +879,13 @@ describe('authorize refusals, each changing nothing', () => {
     const before = await snapshot(sb, tx, p.reference)
     for (const pin of ['abcd', '12', '', 1234]) {
       const res = await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin })
-      expect(res.status).toBe(400)
-      expect(res.body).toMatchObject({ status: false, message: 'Invalid request data', data: { pin: expect.any(String) } })
+      expect(res.status).toBe(422)
+      expect(res.body).toMatchObject(invalidBody({ pin: expect.any(String) }))
     }
     for (const body of [{ pin: '1234' }, { reference: '', pin: '1234' }]) {
       const res = await sb.call('POST', AUTHORIZE_STK, body)
-      expect(res.status).toBe(400)
-      expect(res.body).toMatchObject({ status: false, message: 'Invalid request data', data: { reference: expect.any(String) } })
+      expect(res.status).toBe(422)
+      expect(res.body).toMatchObject(invalidBody({ reference: expect.any(String) }))
     }
     expect(await snapshot(sb, tx, p.reference)).toEqual(before)
   })
@@ -943,8 +943,8 @@ describe('resend-otp and resend-stk', () => {
     const sb = await sandbox()
     for (const path of [RESEND_OTP, RESEND_STK]) {
       const res = await sb.call('POST', path, {})
-      expect(res.status).toBe(400)
-      expect(res.body).toMatchObject({ status: false, message: 'Invalid request data', data: { transaction_reference: expect.any(String) } })
+      expect(res.status).toBe(422)
+      expect(res.body).toMatchObject(invalidBody({ transaction_reference: expect.any(String) }))
     }
   })
 

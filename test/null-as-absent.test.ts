@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dropNullFields } from '../src/http/body.js'
-import { cardPayload, ref, sandboxPerTest } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, invalidBody } from './helpers.js'
 
 /**
  * `null` in a field is the field left out, on every endpoint (docs/behaviour.md 2.3): public
@@ -103,8 +103,8 @@ describe('null in an optional field is the field left out', () => {
   it('a required field sent as null is refused as missing', async () => {
     const sb = await sandbox()
     const res = await sb.call('POST', `${M}/charges/initialize`, { reference: ref('co-null'), amount: null, currency: 'NGN', customer: { email: null } })
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual({ status: false, message: 'Invalid request data', data: { amount: 'is required', 'customer.email': 'is required' } })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual(invalidBody({ amount: 'is required', 'customer.email': 'is required' }))
   })
 
   it('metadata values are the merchant\'s own: a null value is kept and echoed', async () => {

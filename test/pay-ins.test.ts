@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
@@ -115,9 +115,9 @@ describe('GET /pay-ins (docs/behaviour.md 13.9)', () => {
     expect((await list(sb, '?status=processing&currency=KES')).payins.map((p) => p.currency)).toEqual(['KES'])
     expect((await list(sb, '?status=expired')).payins).toEqual([])
     const bad = await sb.call('GET', `${PAYINS}?status=done&currency=ngn`)
-    expect(bad.status).toBe(400)
+    expect(bad.status).toBe(422)
     expect(bad.body.message).toBe('Invalid request data')
-    expect(bad.body.data).toEqual({ status: expect.stringMatching(/^must be one of "pending", "processing", "success"/), currency: 'must be a currency code such as NGN' })
+    expect(bad.body.data).toEqual(fieldMessages({ status: expect.stringMatching(/^status must be one of "pending", "processing", "success"/), currency: 'must be a currency code such as NGN' }))
   })
 
   it('pages by pointer: first page, starting_after, ending_before and its misspelling; a bad pointer is refused', async () => {
@@ -137,10 +137,10 @@ describe('GET /pay-ins (docs/behaviour.md 13.9)', () => {
     expect(await list(sb, `?limit=2&ending_before=${all[4].pointer}`)).toEqual({ has_more: true, payins: all.slice(2, 4) })
     expect(await list(sb, `?starting_before=${all[2].pointer}`)).toEqual({ has_more: false, payins: all.slice(0, 2) })
     const bad = await sb.call('GET', `${PAYINS}?starting_after=${all[0].reference}`)
-    expect(bad.status).toBe(400)
-    expect(bad.body).toEqual({ status: false, message: 'Invalid request data', data: { starting_after: 'is not the pointer of an item of this list' } })
+    expect(bad.status).toBe(422)
+    expect(bad.body).toEqual(invalidBody({ starting_after: 'is not the pointer of an item of this list' }))
     // a pointer filtered out by the currency is not an item of that list
-    expect((await sb.call('GET', `${PAYINS}?currency=KES&ending_before=${all[0].pointer}`)).body.data).toEqual({ ending_before: 'is not the pointer of an item of this list' })
+    expect((await sb.call('GET', `${PAYINS}?currency=KES&ending_before=${all[0].pointer}`)).body.data).toEqual(fieldMessages({ ending_before: 'is not the pointer of an item of this list' }))
   })
 
   it('filters by the date of creation on the namespace clock', async () => {
@@ -155,7 +155,7 @@ describe('GET /pay-ins (docs/behaviour.md 13.9)', () => {
     expect(await refs('?date_from=2030-01-02')).toEqual([b.reference])
     expect(await refs('?date_to=2030-01-01')).toEqual([a.reference])
     expect(await refs('?date_from=2030-01-01-12-00-00&date_to=2030-01-02-11-59-59')).toEqual([a.reference])
-    expect((await sb.call('GET', `${PAYINS}?date_from=2030-01-02&date_to=2030-01-01`)).body.data).toEqual({ date_to: 'must not be before date_from' })
+    expect((await sb.call('GET', `${PAYINS}?date_from=2030-01-02&date_to=2030-01-01`)).body.data).toEqual(fieldMessages({ date_to: 'must not be before date_from' }))
   })
 
   it('takes the secret key only, and is per namespace', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers.js'
 
 /**
  * Pay with bank over app.request() (docs/behaviour.md 13.11): both spellings, the bank list, the
@@ -87,12 +87,13 @@ describe('POST /charge/pay-with-bank (docs/behaviour.md 13.11)', () => {
     ]
     for (const [overrides, data] of cases) {
       const res = await create(sb, overrides)
-      expect(res.status, JSON.stringify(overrides)).toBe(400)
-      expect(res.body).toEqual({ status: false, message: 'Invalid request data', data: expect.objectContaining(data) })
+      expect(res.status, JSON.stringify(overrides)).toBe(422)
+      expect(res.body).toEqual({ status: false, error: 'validation_error', message: 'Invalid request data', data: expect.objectContaining(fieldMessages(data)) })
     }
     const reference = ref('pwb')
     expect((await create(sb, { reference })).status).toBe(200)
-    expect((await create(sb, { reference })).body).toMatchObject({ status: false, message: 'Duplicate payment reference' })
+    const again = await create(sb, { reference })
+    expect([again.status, again.body]).toEqual([409, { status: false, code: 'AA021', message: 'Duplicate payment reference', data: null }])
     expect((await sb.call('GET', '/merchant/api/v1/pay-ins')).body.data.payins).toHaveLength(1)
   })
 })
@@ -108,7 +109,7 @@ describe('GET /charge/pay-with-bank/banks', () => {
     expect((await sb.call('GET', `${BANKS}?currency=NGN`)).body.data).toEqual(ngn.body.data)
     const zar = (await sb.call('GET', `${BANKS}?currency=ZAR`)).body.data.map((b: { code: string }) => b.code)
     expect(zar).toEqual(['632005', '430000', '462005', '250655', '580105', '198765', '051001', '678910', '000003'])
-    expect((await sb.call('GET', `${BANKS}?currency=KES`)).status).toBe(400)
+    expect((await sb.call('GET', `${BANKS}?currency=KES`)).status).toBe(422)
     expect((await sb.call('GET', BANKS, undefined, { key: null })).status).toBe(401)
   })
 })
@@ -207,7 +208,7 @@ describe('the bank page and what follows', () => {
     await decide(sb, (await create(sb, { reference })).body.data.authorization.redirect_url, 'approve')
     expect((await query(sb, reference)).payment_attempts[0].message).toBe('Daily limit reached')
     const twice = await sb.call('POST', '/_sandbox/scenarios', { banks: [pack.banks[1], pack.banks[1]] })
-    expect(twice.status).toBe(400)
+    expect(twice.status).toBe(422)
     expect(JSON.stringify(twice.body)).toContain('banks.1.bank_code')
   })
 

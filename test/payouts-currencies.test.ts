@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { fieldMessages, ref, sandboxPerTest, type TestSandbox, invalidBody } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 /**
@@ -153,7 +153,7 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
     ]
     for (const [b, data] of cases) {
       const res = await sb.call('POST', DISBURSE, b)
-      expect([res.status, res.body.message, res.body.data], JSON.stringify(b)).toEqual([400, 'Invalid request data', data])
+      expect([res.status, res.body.message, res.body.data], JSON.stringify(b)).toEqual([422, 'Invalid request data', fieldMessages(data)])
     }
     expect((await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts).toEqual([])
     for (const c of ['ZAR', 'USD', 'GBP']) expect(await available(sb, c)).toBe(OPENING)
@@ -168,20 +168,20 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
       [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Currency not allowed for this destination'],
       [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-xx', '237671111111') }), 400, 'Invalid mobile money operator.'],
       [body({ label: 'GHS bank', currency: 'GHS', amount: 1000, fields: bankDest('GHS', '040', '1234567890') }), 400, 'Currency not allowed for this destination'],
-      [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-cm', '237671111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XAF' }],
-      [body({ label: 'XOF', currency: 'XOF', amount: 1000.5, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a whole number for XOF' }],
-      [body({ label: 'XOF', currency: 'XOF', amount: 1001, fields: walletDest('mtn-ci', '2250511111111') }), 400, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XOF' }],
+      [body({ label: 'XAF', currency: 'XAF', amount: 1002, fields: walletDest('mtn-cm', '237671111111') }), 422, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XAF' }],
+      [body({ label: 'XOF', currency: 'XOF', amount: 1000.5, fields: walletDest('mtn-ci', '2250511111111') }), 422, 'Invalid request data', { 'destination.amount': 'must be a whole number for XOF' }],
+      [body({ label: 'XOF', currency: 'XOF', amount: 1001, fields: walletDest('mtn-ci', '2250511111111') }), 422, 'Invalid request data', { 'destination.amount': 'must be a multiple of 5 for XOF' }],
       [body({ label: 'XAF', currency: 'XAF', amount: 95, fields: walletDest('mtn-cm', '237671111111') }), 409, 'Amount is below the minimum payout of 100.00 XAF'],
       [body({ label: 'ZAR', currency: 'ZAR', amount: 9.99, fields: bankDest('ZAR', '632005', '0000000000', { account_name: 'T N' }) }), 409, 'Amount is below the minimum payout of 10.00 ZAR'],
-      [body({ label: 'ZAR', currency: 'ZAR', amount: 500.01, fields: bankDest('ZAR', '632005', '0000000000', { account_name: 'T N' }) }), 400, 'Amount is above the maximum payout of 500.00 ZAR'],
-      [body({ label: 'KES', currency: 'KES', amount: 85_000.01, fields: bankDest('KES', '0068', '000000000000') }), 400, 'Amount is above the maximum payout of 85000.00 KES'],
-      [body({ label: 'TZS', currency: 'TZS', amount: 5_000_000.01, fields: walletDest('tigo-tz', '255751111111') }), 400, 'Amount is above the maximum payout of 5000000.00 TZS'],
+      [body({ label: 'ZAR', currency: 'ZAR', amount: 500.01, fields: bankDest('ZAR', '632005', '0000000000', { account_name: 'T N' }) }), 409, 'Amount is above the maximum payout of 500.00 ZAR'],
+      [body({ label: 'KES', currency: 'KES', amount: 85_000.01, fields: bankDest('KES', '0068', '000000000000') }), 409, 'Amount is above the maximum payout of 85000.00 KES'],
+      [body({ label: 'TZS', currency: 'TZS', amount: 5_000_000.01, fields: walletDest('tigo-tz', '255751111111') }), 409, 'Amount is above the maximum payout of 5000000.00 TZS'],
       [body({ label: 'EGP', currency: 'EGP', amount: 9, fields: walletDest('vodafone-eg', '201028894773') }), 409, 'Amount is below the minimum payout of 10.00 EGP'],
     ]
     for (const [b, status, message, data] of cases) {
       const res = await sb.call('POST', DISBURSE, b)
       expect([res.status, res.body.message], JSON.stringify(b)).toEqual([status, message])
-      if (data) expect(res.body.data).toEqual(data)
+      if (data) expect(res.body.data).toEqual(status === 422 ? fieldMessages(data) : data)
     }
     expect((await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts).toEqual([])
     // the edges themselves are accepted: 1005 XAF, ZAR 10 and 500, a delayed bank
@@ -196,11 +196,11 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
     const sb = await sandbox({ frozen: true })
     const zarItem = (account_name?: string) => ({ reference: ref('bi'), amount: 100, type: 'bank_account', bank_account: { bank_code: '632005', account_number: '0000000000', ...(account_name ? { account_name } : {}) }, customer: { email: 'p@example.com' } })
     let res = await sb.call('POST', BULK, { batch_reference: ref('batch'), currency: 'ZAR', payouts: [zarItem('T N'), zarItem()] })
-    expect([res.status, res.body.data]).toEqual([400, { 'payouts.1.bank_account.account_name': 'is required for ZAR' }])
+    expect([res.status, res.body.data]).toEqual([422, fieldMessages({ 'payouts.1.bank_account.account_name': 'is required for ZAR' })])
     const xof = (amount: number) => ({ reference: ref('bi'), amount, type: 'mobile_money', mobile_money: { operator: 'mtn-ci', mobile_number: '2250511111111' }, customer: { email: 'p@example.com' } })
     const odd = xof(1001)
     res = await sb.call('POST', BULK, { batch_reference: ref('batch'), currency: 'XOF', payouts: [xof(1000), odd] })
-    expect([res.status, res.body]).toEqual([400, { status: false, message: 'Invalid request data', data: { reference: odd.reference, amount: 'must be a multiple of 5 for XOF' } }])
+    expect([res.status, res.body]).toEqual([422, { ...invalidBody({}), data: { reference: odd.reference, ...fieldMessages({ amount: 'must be a multiple of 5 for XOF' }) } }])
     expect((await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts).toEqual([])
   })
 })
@@ -245,7 +245,7 @@ describe('payouts/availability (docs/behaviour.md 13.7)', () => {
     const get = await sb.call('GET', '/merchant/api/v1/payouts/availability?type=bank_account&currency=ZAR')
     expect(get.body).toEqual(post.body)
     const bad = await sb.call('POST', '/merchant/api/v1/payouts/availability', { type: 'mobile_money', currency: 'NGN' })
-    expect([bad.status, bad.body.message, Object.keys(bad.body.data).sort()]).toEqual([400, 'Invalid request data', ['currency', 'type']])
+    expect([bad.status, bad.body.message, Object.keys(bad.body.data).sort()]).toEqual([422, 'Invalid request data', ['currency', 'type']])
     // a namespace's pack changes what a bank says
     await sb.call('POST', '/_sandbox/scenarios', { settings: { payout_availability: { '632005': 'unavailable' } } })
     const after = (await sb.call('POST', '/merchant/api/v1/payouts/availability', { type: 'bank_account', currency: 'ZAR' })).body.data

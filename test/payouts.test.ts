@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 /**
@@ -158,8 +158,8 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
     expect(res.status).toBe(200)
     expect(res.body.data.remittance_data).toEqual({ sender_name: 'Kofi', purpose: 'family' })
     const missing = await sb.call('POST', `${DISBURSE}/remittance`, bank())
-    expect(missing.status).toBe(400)
-    expect(missing.body.data).toEqual({ remittance_data: 'is required' })
+    expect(missing.status).toBe(422)
+    expect(missing.body.data).toEqual(fieldMessages({ remittance_data: 'is required' }))
   })
 
   it('refuses each bad payout with its message and status, leaving no record and no entry', async () => {
@@ -170,33 +170,35 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
     const cases: [unknown, number, string, unknown?][] = [
       [{ ...bank(), reference: first.reference }, 409, 'Duplicate Transaction Reference. Please use a unique reference'],
       [bank({}, { bank_account: { bank: '999', account: '0000000000' } }), 400, 'Invalid bank provided.'],
-      [bank({}, { bank_account: { bank: '011', account: '9999999999' } }), 400, 'Invalid account.'],
-      [bank({}, { bank_account: { bank: '033', account: '9999999999' } }), 400, 'Unable to resolve bank account.'],
-      [bank({}, { bank_account: { bank: '033', account: '12345678' } }), 400, 'Invalid account.'],
-      [bank({}, { bank_account: { bank: '0111', account: '9999999999' }, currency: 'KES' }), 400, 'Invalid account.'],
+      [bank({}, { bank_account: { bank: '011', account: '9999999999' } }), 409, 'Invalid account.'],
+      [bank({}, { bank_account: { bank: '033', account: '9999999999' } }), 409, 'Unable to resolve bank account.'],
+      [bank({}, { bank_account: { bank: '033', account: '12345678' } }), 409, 'Invalid account.'],
+      [bank({}, { bank_account: { bank: '0111', account: '9999999999' }, currency: 'KES' }), 409, 'Invalid account.'],
       [momo('nope-ke', '254711111111', 'KES'), 400, 'Invalid mobile money operator.'],
       [momo('mtn-gh', '233722222222', 'KES'), 400, 'Currency not allowed for this destination'],
       [bank({}, { currency: 'GHS' }), 400, 'Currency not allowed for this destination'],
       [momo('mtn-cm', '237671111111', 'XOF'), 400, 'Currency not allowed for this destination'],
       [momo('safaricom-ke', '254711111111', 'NGN'), 400, 'Currency not allowed for this destination'],
       [bank({}, { amount: 999.99 }), 409, 'Amount is below the minimum payout of 1000.00 NGN'],
-      [bank({}, { amount: 10_000_000.01 }), 400, 'Amount is above the maximum payout of 10000000.00 NGN'],
+      [bank({}, { amount: 10_000_000.01 }), 409, 'Amount is above the maximum payout of 10000000.00 NGN'],
       [momo('safaricom-ke', '254711111111', 'KES', 9), 409, 'Amount is below the minimum payout of 10.00 KES'],
-      [momo('airtel-gh', '233242426222', 'GHS', 100_001), 400, 'Amount is above the maximum payout of 100000.00 GHS'],
-      [{ reference: 'abcd', destination: { type: 'wire', amount: -1, currency: 'naira', customer: {} } }, 400, 'Invalid request data', {
+      [momo('airtel-gh', '233242426222', 'GHS', 100_001), 409, 'Amount is above the maximum payout of 100000.00 GHS'],
+      [{ reference: 'abcd', destination: { type: 'wire', amount: -1, currency: 'naira', customer: {} } }, 422, 'Invalid request data', {
         reference: 'must be at least 5 characters',
         'destination.type': 'must be one of "bank_account", "mobile_money"',
         'destination.amount': 'must be greater than 0',
         'destination.currency': 'must be a currency code such as NGN',
         'destination.customer.email': 'is required',
       }],
-      [{ reference: ref('po'), destination: { type: 'bank_account', amount: 1000, currency: 'NGN', customer: { email: 'a@b.co' } } }, 400, 'Invalid request data', { 'destination.bank_account': 'is required' }],
+      [{ reference: ref('po'), destination: { type: 'bank_account', amount: 1000, currency: 'NGN', customer: { email: 'a@b.co' } } }, 422, 'Invalid request data', { 'destination.bank_account': 'is required' }],
     ]
     for (const [body, status, message, data] of cases) {
       const res = await sb.call('POST', DISBURSE, body)
       expect([res.status, res.body.message], JSON.stringify(body)).toEqual([status, message])
-      if (data) expect(res.body.data).toEqual(data)
+      if (data) expect(res.body.data).toEqual(fieldMessages(data))
       const reference = (body as { reference: string }).reference
+      // a business conflict names its kind and the payout (docs/behaviour.md 13.7, CONTRACT 15)
+      if (status === 409 && reference !== first.reference) expect(res.body).toEqual({ status: false, error: 'conflict', message, data: { status: 'failed', message, reference } })
       if (reference !== first.reference) expect((await sb.call('GET', `/merchant/api/v1/transactions/${reference}`)).status).toBe(404)
     }
     expect(await available(sb)).toBe(before)
@@ -218,7 +220,7 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
     await sb.call('POST', '/_sandbox/scenarios', { settings: { fees: { payout: { percent: 0, flat: 10 } }, payout_delay_seconds: 5, payout_limits: { NGN: { min: 100, max: 200 } } } })
     const body = bank({}, { amount: 150 })
     expect((await sb.call('POST', DISBURSE, body)).body.data.fee).toBe('10.75')
-    expect((await sb.call('POST', DISBURSE, bank({}, { amount: 201 }))).status).toBe(400)
+    expect((await sb.call('POST', DISBURSE, bank({}, { amount: 201 }))).status).toBe(409)
     await advance(sb, 5)
     expect((await sb.call('GET', `/merchant/api/v1/transactions/${body.reference}`)).body.data.status).toBe('success')
   })
@@ -309,8 +311,8 @@ describe('GET /payouts (docs/behaviour.md 13.6, 13.7)', () => {
     expect(next.payouts.map((p: any) => p.reference)).toEqual(refs.slice(1))
     expect(next.has_more).toBe(false)
     const bad = await sb.call('GET', '/merchant/api/v1/payouts?status=done&limit=0')
-    expect(bad.status).toBe(400)
-    expect(bad.body.data).toEqual({ status: 'must be one of "processing", "success", "failed"', limit: 'must be from 1 to 100' })
+    expect(bad.status).toBe(422)
+    expect(bad.body.data).toEqual(fieldMessages({ status: 'must be one of "processing", "success", "failed"', limit: 'must be from 1 to 100' }))
   })
 })
 
@@ -383,14 +385,14 @@ describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
     const listed = async () => (await sb.call('GET', '/merchant/api/v1/payouts?limit=100')).body.data.payouts.length
     const bad = item('011', '9999999999')
     let res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([item('033', '0000000000'), bad]))
-    expect([res.status, res.body]).toEqual([400, { status: false, message: 'Invalid account.', data: { reference: bad.reference } }])
+    expect([res.status, res.body]).toEqual([409, { status: false, error: 'conflict', message: 'Invalid account.', data: { status: 'failed', message: 'Invalid account.', reference: bad.reference } }])
     res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', { ...batch([item('033', '0000000000'), item('033', '0000000000')]), batch_reference: used.batch_reference })
     expect([res.status, res.body.message]).toEqual([409, 'Duplicate Transaction Reference. Please use a unique reference'])
     const dup = item('033', '0000000000')
     res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', batch([dup, { ...dup }]))
-    expect([res.status, res.body.data]).toEqual([400, { 'payouts.1.reference': 'is used by another payout of the batch' }])
+    expect([res.status, res.body.data]).toEqual([422, fieldMessages({ 'payouts.1.reference': 'is used by another payout of the batch' })])
     res = await sb.call('POST', '/merchant/api/v1/transactions/disburse/bulk', { batch_reference: 'abc', currency: 'EUR', payouts: [item('033', '0000000000')] })
-    expect([res.status, res.body.data]).toEqual([400, { batch_reference: 'must be at least 5 characters', currency: 'must be one of "NGN", "KES", "ZAR", "EGP", "USD", "GBP", "GHS", "XAF", "XOF", "TZS"', payouts: 'must hold at least 2 payouts' }])
+    expect([res.status, res.body.data]).toEqual([422, fieldMessages({ batch_reference: 'must be at least 5 characters', currency: 'must be one of "NGN", "KES", "ZAR", "EGP", "USD", "GBP", "GHS", "XAF", "XOF", "TZS"', payouts: 'must hold at least 2 payouts' })])
     expect(await listed()).toBe(2)
     await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 0 } })
     await sb.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount: 1500 })

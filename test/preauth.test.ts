@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CARD_MSG } from '../src/cards/messages.js'
 import { MSG } from '../src/errors.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers.js'
 
 /**
  * The pre-authorization / capture / void / refund ledger end to end through HTTP
@@ -140,7 +140,7 @@ async function expectRefused(c: Client, refs: string[], act: () => Promise<Res>,
   const res = await act()
   expect({ status: res.status, message: res.body.message, ok: res.body.status }).toEqual({ status, message, ok: false })
   // docs/behaviour.md 2: errors are the JSON envelope too
-  expect(Object.keys(res.body).sort()).toEqual(['data', 'message', 'status'])
+  expect(Object.keys(res.body).sort()).toEqual(status === 422 ? ['data', 'error', 'message', 'status'] : ['data', 'message', 'status'])
   if (res.headers) expect(res.headers.get('content-type')).toMatch(/^application\/json/)
   const after = { queries: await Promise.all(refs.map((r) => c.query(r))), events: await c.events() }
   expect(after).toEqual(before)
@@ -790,7 +790,7 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     await expectRefused(c, [h.pref, h2.pref], () => c.capture(captureBody(h2, 10, a.transaction_reference)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     await expectRefused(c, [h.pref, h2.pref], () => c.capture(captureBody(h2, 10, h.pref)), 400, MSG.DUPLICATE_TRANSACTION_REFERENCE)
     // a reused payment reference for a new pre-authorization
-    await expectRefused(c, [h.pref], () => c.preauthorize(cardPayload(NO_AUTH_CARD, { reference: h.pref })), 400, 'Duplicate payment reference')
+    await expectRefused(c, [h.pref], () => c.preauthorize(cardPayload(NO_AUTH_CARD, { reference: h.pref })), 409, 'Duplicate payment reference')
   })
 
   it('currency mismatch (KES) on capture and refund', async () => {
@@ -823,9 +823,9 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
       const h = await hold(c, 1000)
       const cap = await capture(c, h, 100)
       await c.settle(cap.transaction_reference)
-      const r1 = await expectRefused(c, [h.pref], () => c.capture(captureBody(h, amount as any)), 400, INVALID)
+      const r1 = await expectRefused(c, [h.pref], () => c.capture(captureBody(h, amount as any)), 422, INVALID)
       expect(Object.keys(r1.body.data)).toEqual(['amount'])
-      const r2 = await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, amount as any)), 400, INVALID)
+      const r2 = await expectRefused(c, [h.pref], () => c.refund(refundBody(h, cap.transaction_reference, amount as any)), 422, INVALID)
       expect(Object.keys(r2.body.data)).toEqual(['amount'])
     })
   }
@@ -843,23 +843,23 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
     for (const [send, body] of cases) {
       for (const field of Object.keys(body)) {
         const { [field]: _gone, ...rest } = body
-        const res = await expectRefused(c, [h.pref], () => send(rest), 400, INVALID)
-        expect(res.body.data).toEqual({ [field]: 'is required' })
+        const res = await expectRefused(c, [h.pref], () => send(rest), 422, INVALID)
+        expect(res.body.data).toEqual(fieldMessages({ [field]: 'is required' }))
         // an empty or blank reference is missing too; a wrong type is named
         if (field !== 'amount' && field !== 'currency') {
-          const blank = await expectRefused(c, [h.pref], () => send({ ...body, [field]: '   ' }), 400, INVALID)
+          const blank = await expectRefused(c, [h.pref], () => send({ ...body, [field]: '   ' }), 422, INVALID)
           expect(Object.keys(blank.body.data)).toEqual([field])
-          const num = await expectRefused(c, [h.pref], () => send({ ...body, [field]: 12345678 }), 400, INVALID)
+          const num = await expectRefused(c, [h.pref], () => send({ ...body, [field]: 12345678 }), 422, INVALID)
           expect(Object.keys(num.body.data)).toEqual([field])
         }
       }
       // everything missing: one entry per field
-      const none = await expectRefused(c, [h.pref], () => send({}), 400, INVALID)
+      const none = await expectRefused(c, [h.pref], () => send({}), 422, INVALID)
       expect(Object.keys(none.body.data).sort()).toEqual(Object.keys(body).sort())
     }
     // malformed JSON
     const raw = await sb.call('POST', CAPTURE, undefined, { key: c.key, raw: '{"amount": 10,' })
-    expect(raw.status).toBe(400)
+    expect(raw.status).toBe(422)
     expect(raw.body).toMatchObject({ status: false, message: INVALID })
     expect((await queryData(c, h.pref)).total_captured_amount).toBe(100)
   })
@@ -885,7 +885,7 @@ describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
       const payload = cardPayload(NO_AUTH_CARD, { amount: 1000, dynamic_descriptor: descriptor })
       const before = await c.events()
       const res = await c.preauthorize(payload)
-      expect(res.status).toBe(400)
+      expect(res.status).toBe(422)
       expect(res.body).toMatchObject({ status: false, message: INVALID })
       expect(Object.keys(res.body.data)).toEqual(['dynamic_descriptor'])
       expect((await c.query(payload.reference)).status).toBe(404)

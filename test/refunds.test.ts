@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'
@@ -195,7 +195,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 1000)
     expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: 300 })).status).toBe(200)
-    expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: '200.50' })).status).toBe(400)
+    expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: '200.50' })).status).toBe(422)
     expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: 200.5 })).status).toBe(200)
     const over = await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: 600 })
     expect([over.status, over.body.message]).toEqual([400, 'The maximum refundable amount for this transaction is NGN 499.50'])
@@ -212,7 +212,9 @@ describe('refusals change nothing (docs/behaviour.md 13.8)', () => {
     const balances = (await sb.call('GET', '/merchant/api/v1/balances')).body.data
     const list = await refundsOf(sb)
     const res = await initiate(sb, body)
-    expect({ status: res.status, message: res.body.message, data: res.body.data }).toEqual({ status, message, data })
+    // a validation refusal's fields are given with their bare reasons (docs/behaviour.md 2.3)
+    const shown = status === 422 && data ? fieldMessages(data as Record<string, string>) : data
+    expect({ status: res.status, message: res.body.message, data: res.body.data }).toEqual({ status, message, data: shown })
     expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data).toEqual(balances)
     expect(await refundsOf(sb)).toEqual(list)
   }
@@ -220,8 +222,8 @@ describe('refusals change nothing (docs/behaviour.md 13.8)', () => {
   it('every refusal of 7.1, with its status and message', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 1000)
-    await expectRefused(sb, {}, 400, 'Invalid request data', { payment_reference: 'is required', reference: 'is required' })
-    await expectRefused(sb, { payment_reference: pay, reference: 'x'.repeat(51), amount: -1, reason: 'r'.repeat(201), webhook_url: 'ftp://x', completion_status: 'maybe' }, 400, 'Invalid request data', {
+    await expectRefused(sb, {}, 422, 'Invalid request data', { payment_reference: 'is required', reference: 'is required' })
+    await expectRefused(sb, { payment_reference: pay, reference: 'x'.repeat(51), amount: -1, reason: 'r'.repeat(201), webhook_url: 'ftp://x', completion_status: 'maybe' }, 422, 'Invalid request data', {
       reference: 'must be at most 50 characters',
       amount: 'must be greater than 0',
       reason: 'must be at most 200 characters',
@@ -370,9 +372,9 @@ describe('GET /merchant/api/v1/refunds (docs/behaviour.md 13.6, 13.8)', () => {
     const next = await refundsOf(sb, `?limit=2&starting_after=${page.refunds[1].pointer}`)
     expect(next.refunds.map((r: any) => r.reference)).toEqual([refs[2], refs[1]])
     const bad = await sb.call('GET', '/merchant/api/v1/refunds?status=done')
-    expect([bad.status, bad.body.data]).toEqual([400, { status: 'must be one of "processing", "success", "failed"' }])
+    expect([bad.status, bad.body.data]).toEqual([422, fieldMessages({ status: 'must be one of "processing", "success", "failed"' })])
     const both = await sb.call('GET', `/merchant/api/v1/refunds?starting_after=${refs[1]}&ending_before=${refs[3]}`)
-    expect([both.status, both.body.data]).toEqual([400, { starting_after: 'cannot be used with ending_before' }])
+    expect([both.status, both.body.data]).toEqual([422, fieldMessages({ starting_after: 'cannot be used with ending_before' })])
     expect((await refundsOf(sb, `?payment_reference=${pay}&limit=100`)).refunds).toHaveLength(5)
     // a reset empties them with the rest of the namespace
     await sb.call('POST', '/_sandbox/reset')

@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ApiError, FAILURE_MESSAGES_7_4 } from '../src/errors.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
-import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox, fieldMessages, invalidBody } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 
@@ -300,7 +300,7 @@ cards:
     expect(before.body.data.status).toBe('success')
     // not Luhn-valid: refused unless a pack lists it
     const unlisted = await plain.charge(cardPayload('4111111111111112'))
-    expect(unlisted.status).toBe(400)
+    expect(unlisted.status).toBe(422)
     expect(unlisted.body.message).toBe('Invalid request data')
 
     const file = writePack(`${goodCard}  - { number: "4111111111111112", scheme: visa, cvv: "123", expiry_month: "09", expiry_year: "30", steps: [PIN], outcome: success, label: "listed, not Luhn-valid" }\n`)
@@ -455,12 +455,8 @@ describe('control API: scenarios', () => {
       ],
     }
     const res = await sb.call('POST', '/_sandbox/scenarios', bad)
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual({
-      status: false,
-      message: 'Invalid request data',
-      data: { 'cards.0.number': 'must be 12-19 digits', 'cards.1.message': 'is required when outcome is failed' },
-    })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual(invalidBody({ 'cards.0.number': 'must be 12-19 digits', 'cards.1.message': 'is required when outcome is failed' }))
     const after = await sb.call('GET', '/_sandbox/scenarios')
     expect(after.body).toEqual(before.body)
     const charge = await sb.charge(cardPayload('5188513618552975', {}, { pin: PIN }))
@@ -470,9 +466,9 @@ describe('control API: scenarios', () => {
   it('POST of a pack with duplicate numbers answers 400 and changes nothing', async () => {
     const sb = await sandbox()
     const res = await sb.call('POST', '/_sandbox/scenarios', { cards: [overridePack.cards![0], overridePack.cards![0]] })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
-    expect(res.body.data).toEqual({ 'cards.1.number': 'duplicates cards.0.number' })
+    expect(res.body.data).toEqual(fieldMessages({ 'cards.1.number': 'duplicates cards.0.number' }))
     const charge = await sb.charge(cardPayload('4084127883172787'))
     expect(charge.body.data.status).toBe('success')
   })
@@ -480,10 +476,10 @@ describe('control API: scenarios', () => {
   it('POST of something that is not a JSON object answers 400', async () => {
     const sb = await sandbox()
     const res = await sb.call('POST', '/_sandbox/scenarios', undefined, { raw: '[1,2]' })
-    expect(res.status).toBe(400)
+    expect(res.status).toBe(422)
     expect(res.body.message).toBe('Invalid request data')
     const res2 = await sb.call('POST', '/_sandbox/scenarios', undefined, { raw: '{not json' })
-    expect(res2.status).toBe(400)
+    expect(res2.status).toBe(422)
     expect(res2.body.message).toBe('Invalid request data')
   })
 
@@ -546,8 +542,8 @@ describe('control API: scenarios', () => {
       err = e
     }
     expect(err).toBeInstanceOf(ApiError)
-    expect((err as ApiError).status).toBe(400)
-    expect((err as ApiError).data).toMatchObject({ 'cards.0.number': 'must be 12-19 digits', 'cards.0.cvv': 'is required' })
+    expect((err as ApiError).status).toBe(422)
+    expect((err as ApiError).data).toMatchObject(fieldMessages({ 'cards.0.number': 'must be 12-19 digits', 'cards.0.cvv': 'is required' }))
     expect(store.col('ns', 'packs').size).toBe(0)
     expect(s.forNs('ns')).toBe(s.baseView)
   })

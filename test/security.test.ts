@@ -135,13 +135,13 @@ async function driveSecrets(sb: TestSandbox, key = SECRET) {
 
   // refusals whose requests still held the card
   const bad = cardPayload(PANS.invalid, {}, { cvv: '12345', pin: '1234' })
-  expect((await call('POST', CARD, { charge_data: encryptChargeData(bad, ENC_KEY) })).status).toBe(400)
+  expect((await call('POST', CARD, { charge_data: encryptChargeData(bad, ENC_KEY) })).status).toBe(422)
   const expired = cardPayload(PANS.noAuth, {}, { expiry_year: '19' })
-  expect((await call('POST', CARD, { charge_data: encryptChargeData(expired, ENC_KEY) })).status).toBe(400)
+  expect((await call('POST', CARD, { charge_data: encryptChargeData(expired, ENC_KEY) })).status).toBe(422)
   // the merchant's mistakes: the card sent unencrypted, inside charge_data and in the body itself
   const plain = cardPayload(PANS.pin, {}, { pin: '1234' })
   expect((await call('POST', CARD, { charge_data: JSON.stringify(plain) })).status).toBe(400)
-  expect((await call('POST', CARD, plain)).status).toBe(400)
+  expect((await call('POST', CARD, plain)).status).toBe(422)
   expect((await call('POST', `${CARD}/authorize`, { transaction_reference: 'KPY-CA-NOPE', authorization: { pin: '1234' } })).status).toBe(404)
 
   // mobile money: the OTP, then the STK PIN; a wrong OTP; a KES STK prompt answered
@@ -526,7 +526,7 @@ describe('atomic business rules (issue 9, 1)', () => {
     const reference = ref('race')
     const results = await Promise.all(Array.from({ length: 50 }, () => chargeWith(sb, cardPayload(PANS.noAuth, { reference }))))
     const accepted = results.filter((r) => r.status === 200)
-    const duplicates = results.filter((r) => r.status === 400 && r.body.message === 'Duplicate payment reference')
+    const duplicates = results.filter((r) => r.status === 409 && r.body.message === 'Duplicate payment reference')
     expect(accepted).toHaveLength(1)
     expect(duplicates).toHaveLength(49)
     expect(accepted[0].body.data.status).toBe('success')

@@ -1,12 +1,12 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox } from './helpers.js'
+import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox, invalidBody } from './helpers.js'
 
 /**
  * A snapshot holds records no call could have made (docs/behaviour.md 0.4, 0.10): one whose record
  * lacks a field the code reads, holds one of another type, nested 5,000 levels or absurd (money
  * below nothing, in halves of a minor unit or past any sum, a currency nobody serves), or a record
- * under an absurd key (an undeclared ledger source, `__proto__`) is refused 400 naming the field
+ * under an absurd key (an undeclared ledger source, `__proto__`) is refused 422 naming the field
  * and changes nothing, or, if it is accepted, nothing the namespace answers afterwards (its lists,
  * queries, balances and history, the dashboard, the customer pages, the snapshot) is a 500. The
  * generated check takes a real snapshot of a namespace with a record of every kind and collection,
@@ -165,7 +165,7 @@ describe('a snapshot record no call could have made', () => {
     ['virtual_account', ['virtual_bank_account', 'account_number'], 'must be a string'],
   ]
 
-  it("for every kind, a charge lacking a field its kind's code reads is refused 400 naming records.charges.<key>.<field>, and nothing changes", async () => {
+  it("for every kind, a charge lacking a field its kind's code reads is refused 422 naming records.charges.<key>.<field>, and nothing changes", async () => {
     const a = await sandbox()
     await populate(a)
     const snap = await ok(a.call('GET', '/_sandbox/snapshot'))
@@ -177,7 +177,7 @@ describe('a snapshot record no call could have made', () => {
     for (const [kind, path, problem] of KIND_FIELDS) {
       const [key] = charges.find(([, c]) => c.kind === kind)!
       const res = await b.call('POST', '/_sandbox/snapshot', without(snap, ['charges', key, ...path]))
-      expect([res.status, res.body], kind).toEqual([400, { status: false, message: 'Invalid request data', data: { [`records.charges.${key}.${path.join('.')}`]: problem } }])
+      expect([res.status, res.body], kind).toEqual([422, invalidBody({ [`records.charges.${key}.${path.join('.')}`]: problem })])
       expect(JSON.stringify(await ok(b.call('GET', '/_sandbox/snapshot')))).toBe(before)
     }
     // a kind no area serves: the kinds that are named
@@ -185,8 +185,8 @@ describe('a snapshot record no call could have made', () => {
     const cheque = structuredClone(snap)
     cheque.records.charges[key].kind = 'cheque'
     const res = await b.call('POST', '/_sandbox/snapshot', cheque)
-    expect(res.status).toBe(400)
-    expect(res.body.data[`records.charges.${key}.kind`]).toMatch(/^must be one of card, .*virtual_account/)
+    expect(res.status).toBe(422)
+    expect(res.body.data[`records.charges.${key}.kind`].message).toMatch(/must be one of card, .*virtual_account/)
   })
 
   it.each<[Change, number, number]>([
@@ -195,7 +195,7 @@ describe('a snapshot record no call could have made', () => {
     ['nested 5,000 levels', 200, 0],
     ['absurd', 150, 50],
     ['under an absurd key', 5, 20],
-  ])('with any nested field %s, is refused 400 naming it and changing nothing or, if accepted, no read of the namespace answers 500', async (change, atLeast, accepted) => {
+  ])('with any nested field %s, is refused 422 naming it and changing nothing or, if accepted, no read of the namespace answers 500', async (change, atLeast, accepted) => {
     const a = await sandbox()
     await populate(a)
     const snap = await ok(a.call('GET', '/_sandbox/snapshot'))
@@ -221,7 +221,7 @@ describe('a snapshot record no call could have made', () => {
     for (const [i, field] of fields.entries()) {
       for (const [what] of drain()) failures.push(`${fields[i - 1]?.join('.')}: logged ${String(what)}`)
       const res = await b.call('POST', '/_sandbox/snapshot', undefined, { raw: text(without(snap, field, change, i)) })
-      if (res.status === 400) {
+      if (res.status === 422) {
         refused++
         // named by the path of the field (or of the record, when what is gone is the whole of a list's item; or its collection's entries, the balances they add up to)
         const named = Object.keys(res.body.data ?? {})

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../src/index.js'
 import { FORMAT } from '../src/store/recovery.js'
-import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox, invalidBody } from './helpers.js'
 import { startReceiver } from './receiver.js'
 
 /**
@@ -199,11 +199,11 @@ describe('GET and POST /_sandbox/snapshot', () => {
     ]
     for (const [snapshot, issues] of cases) {
       const res = await restore(sb, snapshot)
-      expect([res.status, res.body], JSON.stringify(snapshot).slice(0, 200)).toEqual([400, { status: false, message: 'Invalid request data', data: issues }])
+      expect([res.status, res.body], JSON.stringify(snapshot).slice(0, 200)).toEqual([422, invalidBody(issues)])
       expect(JSON.stringify(await take(sb))).toBe(before)
     }
     const raw = await sb.call('POST', '/_sandbox/snapshot', undefined, { raw: '{"paysandbox":' })
-    expect(raw.status).toBe(400)
+    expect(raw.status).toBe(422)
     expect(JSON.stringify(await take(sb))).toBe(before)
   })
 

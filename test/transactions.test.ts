@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { byDate, listQuerySchema, orderedPage, type OrderedItems } from '../src/http/cursor-list.js'
-import { cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
 
 /** GET /merchant/api/v1/transactions (docs/behaviour.md 13.12): pay-ins and payouts as one list. */
 
@@ -194,7 +194,7 @@ describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
     // a pointer names its kind: a reference alone, or under the other kind, is none of the list's
     for (const pointer of ['nothing', newest[0].slice('disbursement:'.length), `collection:${kes}`]) {
       const bad = await sb.call('GET', `${M}/transactions?starting_after=${encodeURIComponent(pointer)}`)
-      expect([bad.status, bad.body.data]).toEqual([400, { starting_after: 'is not the pointer of an item of this list' }])
+      expect([bad.status, bad.body.data]).toEqual([422, fieldMessages({ starting_after: 'is not the pointer of an item of this list' })])
     }
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
 
 /** docs/behaviour.md 13.3: virtual bank accounts and the test environment's credit call, over HTTP. */
 
@@ -86,9 +86,9 @@ describe('creating a virtual bank account', () => {
   ])('refuses a bad %s (%j) and creates nothing', async (field, over, message) => {
     const sb = await sandbox()
     const r = await create(sb, over)
-    expect(r.status).toBe(400)
-    expect(r.body).toMatchObject({ status: false, message: 'Invalid request data' })
-    expect(r.body.data[field]).toBe(message)
+    expect(r.status).toBe(422)
+    expect(r.body).toMatchObject({ status: false, error: 'validation_error', message: 'Invalid request data' })
+    expect(r.body.data[field]).toEqual({ message: `${field} ${message}` })
     expect(sb.deps.virtualAccounts.list(SECRET)).toEqual([])
   })
 
@@ -99,7 +99,7 @@ describe('creating a virtual bank account', () => {
     expect(r.status).toBe(200)
     expect(r.body.data.account_reference).toBe('older-shape-1')
     const bad = await sb.call('POST', BASE, { ...older, account_reference: 'older-shape-2', bvn: '123' })
-    expect([bad.status, bad.body.data]).toEqual([400, { 'kyc.bvn': 'must be 11 digits' }])
+    expect([bad.status, bad.body.data]).toEqual([422, fieldMessages({ 'kyc.bvn': 'must be 11 digits' })])
     const both = await sb.call('POST', BASE, { ...account({ account_reference: 'older-shape-3' }), bvn: '123' })
     expect(both.status).toBe(200)
   })
@@ -133,8 +133,8 @@ describe('creating a virtual bank account', () => {
   it('refuses a body that is not a JSON object', async () => {
     const sb = await sandbox()
     const r = await sb.call('POST', BASE, undefined, { raw: '[1]' })
-    expect(r.status).toBe(400)
-    expect(r.body.data).toEqual({ body: 'must be a JSON object' })
+    expect(r.status).toBe(422)
+    expect(r.body.data).toEqual(fieldMessages({ body: 'must be a JSON object' }))
   })
 
   it('refuses a reference the namespace already has (409), keeping the first account', async () => {
@@ -254,8 +254,8 @@ describe('crediting a virtual bank account', () => {
     ] as const) {
       // not through credit(), whose amount defaults when undefined
       const r = await sb.call('POST', `${BASE}/sandbox/credit`, { account_number: n, amount, currency: 'NGN' })
-      expect(r.status, String(amount)).toBe(400)
-      expect(r.body.data, String(amount)).toEqual({ amount: message })
+      expect(r.status, String(amount)).toBe(422)
+      expect(r.body.data, String(amount)).toEqual(fieldMessages({ amount: message }))
     }
     expect((await sb.call('GET', '/_sandbox/events')).body.data).toHaveLength(3)
   })
@@ -269,8 +269,8 @@ describe('crediting a virtual bank account', () => {
     const sb = await sandbox()
     const n = (await create(sb)).body.data.account_number
     const r = await sb.call('POST', `${BASE}/sandbox/credit`, { account_number: n, amount: 1000, currency: 'NGN', ...over })
-    expect(r.status).toBe(400)
-    expect(r.body.data).toEqual(errors)
+    expect(r.status).toBe(422)
+    expect(r.body.data).toEqual(fieldMessages(errors))
     expect((await sb.call('GET', '/_sandbox/events')).body.data).toEqual([])
   })
 
@@ -400,8 +400,8 @@ describe('a virtual account\'s transactions', () => {
   ])('refuses ?%s', async (q, errors) => {
     const sb = await sandbox()
     const r = await transactions(sb, q)
-    expect(r.status).toBe(400)
-    expect(r.body.data).toEqual(errors)
+    expect(r.status).toBe(422)
+    expect(r.body.data).toEqual(fieldMessages(errors))
   })
 
   it('404 for a number that is no virtual account (a temporary one included)', async () => {

@@ -81,6 +81,7 @@ export class BankTransferService extends OnEngine {
     kind: KIND,
     prefix: 'BT',
     succeeded: MSG.TRANSFER_RECEIVED,
+    duplicateCode: MSG.DUPLICATE_REFERENCE_CODE,
     onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
     onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
     expired: TRANSFER_MSG.EXPIRED,

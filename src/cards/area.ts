@@ -2,7 +2,7 @@ import { isJsonObject, parseWithoutNullFields, readJsonObject, validate } from '
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
-import { ApiError, MSG } from '../errors.js'
+import { ApiError, MSG, invalid } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeText } from './crypto.js'
 import { CARD_MSG } from './messages.js'
@@ -64,7 +64,7 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
   const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
   if (!isJsonObject(payload)) {
     journalDecrypted(maskSecrets(payload))
-    throw new ApiError(400, MSG.INVALID_REQUEST, { charge_data: CARD_MSG.NOT_AN_OBJECT })
+    throw invalid({ charge_data: CARD_MSG.NOT_AN_OBJECT })
   }
   // the usual payload is taken by the quick path; anything else, and every error, is zod's
   const quick = quickCardCharge(payload, allowZero, underscores)

@@ -95,6 +95,8 @@ export interface Channel<C extends ChargeBase> {
   fees?: keyof Settings['fees']
   /** its response_message once it succeeded */
   succeeded: string
+  /** the `code` beside `Duplicate payment reference` where the service's samples show one (CONTRACT 15) */
+  duplicateCode?: string
   /** after it succeeded, before its event */
   onSuccess?(ns: string, charge: C): void
   /** after it failed, before its event: cancel what the channel registered (a prompt's timer) */
@@ -204,7 +206,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * with Object.assign, then takes it through its steps and saves it.
    */
   create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
-    if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw conflict(MSG.DUPLICATE_REFERENCE, this.channel.duplicateCode)
     // a pay-in is counted in to what the namespace takes in (an attempt: its checkout was)
     if (!o.parent) this.ledger.takeIn(ns, o.currency, o.amount)
     const settings = this.scenarios.forNs(ns).settings

@@ -4,7 +4,7 @@ import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
 import { clientOrigin } from '../http/origin.js'
 import { returnUrl } from '../charges/charge-query.js'
-import { ApiError, MSG } from '../errors.js'
+import { ApiError, MSG, ValidationError } from '../errors.js'
 import { readForm } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
@@ -244,9 +244,9 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
 
   /** A refusal as the page's errors: field errors by the field they name, anything else as text. */
   const errorsOf = (e: ApiError): FormErrors => {
-    if (e.message !== MSG.INVALID_REQUEST || !e.data || typeof e.data !== 'object') return { form: e.message }
+    if (!(e instanceof ValidationError)) return { form: e.message }
     const out: FormErrors = {}
-    for (const [k, v] of Object.entries(e.data as Record<string, string>)) {
+    for (const [k, v] of Object.entries(e.fields)) {
       const f = SERVICE_FIELD[k]
       if (f && !out[f]) out[f] = `${FIELD_LABEL[f]} ${v}`
       else out.form = `${out.form ? `${out.form} ` : ''}${k} ${v}`

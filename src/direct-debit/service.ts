@@ -2,7 +2,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import { MSG, badRequest, invalid, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { toMajor, toMinor } from '../money.js'
 import { maskPansIn } from '../pan.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
@@ -234,7 +234,7 @@ export class DirectDebitService extends OnEngine {
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
     const reference = input.reference ?? `DD-${this.random.text(ns, REF_ALPHABET, 12)}`
     // not the transaction reference of another charge either (the lifecycle checks payment references)
-    if (this.#debits.col(ns).has(reference)) throw badRequest(MSG.DUPLICATE_REFERENCE)
+    if (this.#debits.col(ns).has(reference)) throw conflict(MSG.DUPLICATE_REFERENCE)
     const narration = maskPansIn(input.narration)
     const base = this.#debits.create(ns, {
       payment_reference: reference,

@@ -2,7 +2,7 @@ import { getRequestListener, RequestError } from '@hono/node-server'
 import { STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { MSG } from '../errors.js'
-import { errorJson, refusalOf } from './envelope.js'
+import { errorJson, refusalJson, refusalOf } from './envelope.js'
 import { refusalPageHtml, type CustomerPages } from './html-page.js'
 
 /** What node's parser reports, mapped as node itself maps it (docs/behaviour.md 2.1). */
@@ -86,7 +86,7 @@ export function requestListener(fetch: FetchCallback, hostname: string, pages: (
   const refusal = (err: unknown): Response | Promise<Response> => {
     if (!(err instanceof RequestError) || !parsing) {
       const e = refusalOf(err instanceof Error ? err : new Error(String(err)))
-      return new Response(errorJson(e.message, e.data), { status: e.status, headers: { 'content-type': 'application/json' } })
+      return new Response(refusalJson(e), { status: e.status, headers: { 'content-type': 'application/json' } })
     }
     const path = parsing.url ?? ''
     const answer = (isPage: CustomerPages) =>

@@ -7,6 +7,8 @@ export interface Envelope<T = unknown> {
   status: boolean
   message: string
   code?: string
+  /** the kind of some refusals: `validation_error`, `conflict` (docs/behaviour.md 2.2) */
+  error?: string
   data: T
 }
 
@@ -27,7 +29,7 @@ export function okJson(message: string, data: unknown, code?: string): string {
  */
 export function errorEnvelope(err: Error, c: Context): Response {
   const e = refusalOf(err)
-  return sendJson(c, errorJson(e.message, e.data), e.status)
+  return sendJson(c, refusalJson(e), e.status)
 }
 
 /** What an error is answered as: an ApiError as it is; anything else, a bug, logged and 500. */
@@ -35,6 +37,12 @@ export function refusalOf(err: Error): ApiError {
   if (err instanceof ApiError) return err
   console.error('paysandbox: unhandled error:', err)
   return new ApiError(500, MSG.INTERNAL)
+}
+
+/** The text of an ApiError's envelope: `{status: false, error?, code?, message, data}`. */
+export function refusalJson(e: ApiError): string {
+  if (e.error === undefined && e.code === undefined) return errorJson(e.message, e.data)
+  return JSON.stringify({ status: false, error: e.error, code: e.code, message: e.message, data: e.data } satisfies Envelope)
 }
 
 /** The text of an error envelope (also for the server's answer to HTTP it cannot parse). */

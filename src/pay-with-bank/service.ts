@@ -38,7 +38,7 @@ export interface PayWithBankCharge extends ChargeBase {
 const bankAccount = (charge: Frozen<PayWithBankCharge>) => ({ bank_name: charge.bank.name, bank_code: charge.bank.code })
 
 export class PayWithBankService extends OnEngine {
-  readonly #charges = new ChargeLifecycle<PayWithBankCharge>(this.engine, { kind: KIND, prefix: 'PB', succeeded: MSG.CHARGE_SUCCESSFUL })
+  readonly #charges = new ChargeLifecycle<PayWithBankCharge>(this.engine, { kind: KIND, prefix: 'PB', succeeded: MSG.CHARGE_SUCCESSFUL, duplicateCode: MSG.DUPLICATE_REFERENCE_CODE })
   /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
 

@@ -1,6 +1,6 @@
 import type { Ledger } from '../charges/ledger.js'
 import type { Clocks } from '../clock.js'
-import { ApiError, MSG, conflict, notFound } from '../errors.js'
+import { ApiError, MSG, ValidationError, conflict, invalid, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -59,7 +59,9 @@ export class BulkPayoutService {
         })
       } catch (e) {
         // which item was refused: its reference in `data`, beside the fields a field refusal names
-        if (e instanceof ApiError) throw new ApiError(e.status, e.message, { reference: item.reference, ...fieldsOf(e.data) })
+        // (a conflict's data names it already)
+        if (e instanceof ValidationError) throw new ApiError(e.status, e.message, { reference: item.reference, ...(invalid(fieldsOf<string>(e.fields)).data as object) }, e.error)
+        if (e instanceof ApiError) throw e.error === 'conflict' ? e : new ApiError(e.status, e.message, { reference: item.reference, ...fieldsOf(e.data) }, e.error)
         throw e
       }
     })
@@ -163,7 +165,7 @@ function destinationOf(item: BulkItem, currency: string): Destination {
 }
 
 /** The field errors a refusal carries (docs/behaviour.md 2.3), renamed as the batch's item names them. */
-function fieldsOf(data: unknown): Record<string, unknown> {
+function fieldsOf<T>(data: unknown): Record<string, T> {
   if (!data || typeof data !== 'object') return {}
-  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/^destination\./, ''), v]))
+  return Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/^destination\./, ''), v as T]))
 }

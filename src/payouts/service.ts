@@ -1,6 +1,6 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
-import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
+import { MSG, badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName } from '../misc/service.js'
 import { anyOperator, banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
@@ -144,11 +144,11 @@ export class PayoutService extends OnEngine {
       const namesItsBank = remittanceMethods(d.currency) !== undefined
       const known = banksOf(country).find((b) => b.code === bank)
       if (!namesItsBank && !known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
-      if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      if (plan?.outcome === 'invalid') throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
       unavailable = settings.payout_availability[bank] === 'unavailable'
-      if (country === 'NG' && account.length !== 10) throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      if (country === 'NG' && account.length !== 10) throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
       const name = country === 'NG' ? accountName(bank, account) : holderName(d.bank_account!)
-      if (country === 'NG' && name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
+      if (country === 'NG' && name === null) throw failedConflict(MSG.UNRESOLVABLE_ACCOUNT, o.reference)
       bank_account = { bank, account, bank_name: known?.name ?? d.bank_account!.bank_name ?? bank, account_name: name }
     } else {
       const { operator, mobile_number } = d.mobile_money!
@@ -156,7 +156,7 @@ export class PayoutService extends OnEngine {
       const op = operatorsOf(country).find((x) => x.slug === operator || x.code === operator)
       if (!op) throw badRequest(anyOperator(operator) ? PAYOUT_MSG.CURRENCY : PAYOUT_MSG.INVALID_OPERATOR)
       plan = active.payout(op.slug, number)
-      if (plan?.outcome === 'invalid') throw badRequest(PAYOUT_MSG.INVALID_ACCOUNT)
+      if (plan?.outcome === 'invalid') throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
@@ -164,8 +164,8 @@ export class PayoutService extends OnEngine {
     const { amount } = d
     const multiple = settings.payout_multiples[d.currency]
     if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
-    if (limit && amount < toMinor(limit.min)) throw conflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency))
-    if (limit && amount > toMinor(limit.max)) throw badRequest(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency))
+    if (limit && amount < toMinor(limit.min)) throw failedConflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency), o.reference)
+    if (limit && amount > toMinor(limit.max)) throw failedConflict(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency), o.reference)
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
     const failure = unavailable ? PAYOUT_MSG.BANK_UNAVAILABLE : plan?.outcome === 'failed' ? (plan.message ?? PAYOUT_MSG.FAILED) : null
     const outcome = failure ? 'failed' : plan?.outcome === 'processing' ? 'processing' : 'success'

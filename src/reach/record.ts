@@ -4,10 +4,10 @@ import { request as httpsRequest } from 'node:https'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { decryptChargeData } from '../cards/crypto.js'
 import type { Config } from '../config.js'
-import { ApiError, MSG } from '../errors.js'
+import { ApiError, MSG, invalid } from '../errors.js'
 import { jsonOf } from '../files.js'
 import { readLimited } from '../http/body.js'
-import { errorJson, okJson } from '../http/envelope.js'
+import { errorJson, okJson, refusalJson } from '../http/envelope.js'
 import { maskSecrets } from '../http/mask.js'
 import { FlowFile } from '../flow/append.js'
 import type { Step } from '../flow/flow.js'
@@ -142,15 +142,16 @@ export function startRecording(config: Config): Recorder {
         })
         out.on('error', () => (res.headersSent ? res.destroy() : answer(res, 502, errorJson(MSG.PROXY_UPSTREAM_FAILED))))
         out.end(body)
-      }, (e: unknown) => (e instanceof ApiError && e.status === 413 ? answer(res, 413, errorJson(e.message, e.data)) : res.destroy()))
+      }, (e: unknown) => (e instanceof ApiError && e.status === 413 ? answer(res, 413, refusalJson(e)) : res.destroy()))
     },
     webhook(req, incoming) {
       if (req.method !== 'POST' || new URL(req.url).pathname !== RECORD_WEBHOOK_PATH) return undefined
       const reply = (status: number, text: string) => new Response(text, { status, headers: { 'content-type': 'application/json' } })
-      const refused = (e: unknown) => (e instanceof ApiError ? reply(e.status, errorJson(e.message, e.data)) : reply(400, errorJson(MSG.INVALID_REQUEST)))
+      const refusal = (e: ApiError) => reply(e.status, refusalJson(e))
+      const refused = (e: unknown) => refusal(e instanceof ApiError ? e : invalid({ body: 'could not be read' }))
       return readLimited(incoming, config.bodyLimit, (body) => body.toString('utf8')).then((body) => {
         const payload = jsonOf(body)
-        if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return reply(400, errorJson(MSG.INVALID_REQUEST))
+        if (!payload || typeof payload !== 'object' || Array.isArray(payload)) return refusal(invalid({ body: 'must be a JSON object' }))
         const kept = Object.fromEntries([...req.headers].filter(([k]) => !NOT_KEPT.has(k) && !k.startsWith('x-forwarded-')))
         append([session.webhook(payload)], `the webhook's headers: ${JSON.stringify(kept)}`)
         return reply(200, okJson(MSG.RECORD_WEBHOOK_KEPT, null))

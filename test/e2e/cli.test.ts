@@ -121,7 +121,7 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(await streamed.json()).toEqual(tooLarge)
     // the limit itself is read: the charge is refused for what it says, not for its size
     const at = await fetch(url, { method: 'POST', headers: auth, body: bodyOf(MiB) })
-    expect(at.status).toBe(400)
+    expect(at.status).toBe(422)
     expect((await at.json()).message).toBe('Invalid request data')
   })
 

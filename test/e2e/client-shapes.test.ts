@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, fieldMessages } from '../helpers.js'
 import { api, killedAfterEach, startCli } from './process.js'
 
 /**
@@ -53,6 +53,6 @@ describe('the shapes public clients send, against the real CLI (CONTRACT 14)', (
     expect([nullCharge.status, nullCharge.body.message]).toEqual([200, 'Card charged successfully'])
     const noEmail = cardPayload('4084127883172787', { customer: { email: null } })
     const refused = await call('POST', `${M}/charges/card`, { charge_data: encryptChargeData(noEmail, ENC_KEY) })
-    expect([refused.status, refused.body.data]).toEqual([400, { 'customer.email': 'is required' }])
+    expect([refused.status, refused.body.data]).toEqual([422, fieldMessages({ 'customer.email': 'is required' })])
   })
 })

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { SECRET, ref } from '../helpers.js'
+import { SECRET, ref, fieldMessages } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { caller } from './caller.js'
 import { api, killedAfterEach, startCli } from './process.js'
@@ -75,7 +75,7 @@ describe('a merchant in every new currency, over a socket', () => {
     const downRef = ref('zar-down')
     expect((await disburse(downRef, { type: 'bank_account', amount: 100, currency: 'ZAR', bank_account: { bank: '679000', account: '0000000000', account_name: 'Thabo Nkosi' } })).status).toBe(200)
     const odd = await disburse(ref('xaf'), { type: 'mobile_money', amount: 1002, currency: 'XAF', mobile_money: { operator: 'mtn-cm', mobile_number: '237671111111' } })
-    expect([odd.status, odd.body.data]).toEqual([400, { 'destination.amount': 'must be a multiple of 5 for XAF' }])
+    expect([odd.status, odd.body.data]).toEqual([422, fieldMessages({ 'destination.amount': 'must be a multiple of 5 for XAF' })])
     const xafRef = ref('xaf')
     expect((await disburse(xafRef, { type: 'mobile_money', amount: 1000, currency: 'XAF', mobile_money: { operator: 'mtn-cm', mobile_number: '237671111111' } })).status).toBe(200)
 

@@ -96,7 +96,7 @@ describe('fault injection against a real client', () => {
     const sb = await sandbox()
     for (const bad of [{ kind: 'boom', path: '/x' }, { kind: 'error' }, { kind: 'error', path: '/x', status: 404 }, { kind: 'error', path: '/x', message: 'made up' }, { kind: 'latency', path: '/x' }, { kind: 'webhook_delay', path: '/x' }]) {
       const res = await sb.call('POST', '/_sandbox/faults', bad)
-      expect(res.status, JSON.stringify(bad)).toBe(400)
+      expect(res.status, JSON.stringify(bad)).toBe(422)
       expect(res.body.message).toBe('Invalid request data')
     }
     expect((await sb.call('GET', '/_sandbox/faults')).body.data).toEqual([])

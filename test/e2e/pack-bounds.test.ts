@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, cardPayload, tempFile, invalidBody } from '../helpers.js'
 import { startCli, type RunningCli } from './process.js'
 
 /**
@@ -57,8 +57,8 @@ describe('scenario packs are bounded', () => {
     const deep = '{"a":'.repeat(20_000) + '1' + '}'.repeat(20_000)
     const raw = `{"identities":[{"type":"ng_bvn","id":"22222222222","found":true,"label":"deep","record":${deep}}]}`
     const res = await call(first.url, KEY_A, 'POST', '/_sandbox/scenarios', undefined, raw)
-    expect(res.status).toBe(400)
-    expect(res.body).toEqual({ status: false, message: 'Invalid request data', data: { 'identities.0.record.a...': 'must nest at most 16 levels deep' } })
+    expect(res.status).toBe(422)
+    expect(res.body).toEqual(invalidBody({ 'identities.0.record.a...': 'must nest at most 16 levels deep' }))
     // nothing was added, and both namespaces go on
     const scen = await call(first.url, KEY_A, 'GET', '/_sandbox/scenarios')
     expect(scen.body.data.identities.some((x: any) => x.label === 'deep')).toBe(false)
@@ -88,7 +88,7 @@ describe('scenario packs are bounded', () => {
     ]
     for (const [pack, field] of cases) {
       const res = await call(url, KEY_A, 'POST', '/_sandbox/scenarios', pack)
-      expect(res.status, field).toBe(400)
+      expect(res.status, field).toBe(422)
       expect(res.body.message).toBe('Invalid request data')
       expect(Object.keys(res.body.data), field).toEqual([field])
     }

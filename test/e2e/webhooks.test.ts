@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, tempFile, type TestSandbox } from '../helpers.js'
+import { SECRET, cardPayload, makeSandbox, tempFile, type TestSandbox, invalidBody } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { freePort } from './process.js'
 
@@ -219,8 +219,8 @@ describe('webhook delivery to a real receiver', () => {
     const sb = await sandbox()
     for (const url of ['ftp://example.com/x', 'not a url', 'javascript:alert(1)', 42]) {
       const res = await sb.call('PUT', '/_sandbox/webhook-url', { url })
-      expect(res.status).toBe(400)
-      expect(res.body).toMatchObject({ status: false, message: 'Invalid request data', data: { url: expect.any(String) } })
+      expect(res.status).toBe(422)
+      expect(res.body).toMatchObject(invalidBody({ url: expect.any(String) }))
     }
     expect(sb.deps.namespaces.get(SECRET)!.webhook_url).toBeNull()
   })
