@@ -16,8 +16,9 @@ type DocRoute = Route<unknown> & Documented
 const envelopeSchema = z.object({
   status: z.boolean().describe('true when the call was accepted (whatever the payment\'s own status), false on an error'),
   message: z.string(),
-  code: z.string().optional().describe('mobile money only: AA001 while an authorization step is needed'),
-  data: z.unknown().describe("the call's record; on `Invalid request data` one message per bad field, keyed by its dotted path; often null on other errors"),
+  code: z.string().optional().describe('AA001 while a mobile-money authorization step is needed; AA021 beside a reused reference on bank transfers and pay with bank'),
+  error: z.enum(['validation_error', 'conflict']).optional().describe('the kind of a refusal: validation_error (422) or a payout\'s conflict (409)'),
+  data: z.unknown().describe("the call's record; on `Invalid request data` one `{message}` per bad field, keyed by its dotted path; often null on other errors"),
 })
 const healthSchema = envelopeSchema.extend({
   data: z.object({ version: z.string(), uptime_s: z.number().int() }),
@@ -68,6 +69,7 @@ function operation(route: DocRoute, version: string): Schema {
         ? answerResponse('Accepted, whatever the payment\'s own status (success, failed, processing)', route.answer.name)
         : envelopeResponse('Accepted, whatever the payment\'s own status (success, failed, processing)'),
       400: { $ref: '#/components/responses/BadRequest' },
+      422: { $ref: '#/components/responses/Invalid' },
       401: { $ref: '#/components/responses/Unauthorized' },
       403: { $ref: '#/components/responses/Forbidden' },
       ...(params.some((p) => p.in === 'path') ? { 404: { $ref: '#/components/responses/NotFound' } } : {}),
@@ -134,7 +136,8 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
       },
       schemas,
       responses: {
-        BadRequest: envelopeResponse('`Invalid request data` (one entry per bad field in `data`) or a business-rule refusal'),
+        BadRequest: envelopeResponse('A business-rule refusal'),
+        Invalid: envelopeResponse('`Invalid request data`, `error: "validation_error"`: one `{message}` per bad field in `data`, keyed by its dotted path'),
         Unauthorized: envelopeResponse('Missing, unknown or live key'),
         Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
         NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),

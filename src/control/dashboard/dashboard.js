@@ -53,7 +53,8 @@
       try { json = await res.json(); } catch { json = null; }
       let text = (json && json.message) || res.statusText || 'No answer';
       if (!res.ok && json && json.data && typeof json.data === 'object') {
-        const details = Object.entries(json.data).filter(([, v]) => typeof v === 'string').map(([k, v]) => k + ' ' + v);
+        // a validation refusal's fields: {message: "<field> <reason>"} each (docs/behaviour.md 2.3)
+        const details = Object.values(json.data).filter((v) => v && typeof v.message === 'string').map((v) => v.message);
         if (details.length) text += ' (' + details.join('; ') + ')';
       }
       say((res.ok ? '' : res.status + ': ') + text, res.ok);
