@@ -59,7 +59,7 @@ const TYPES: TypeCase[] = [
   {
     type: 'gh_passport',
     path: 'gh/passport',
-    message: 'GH passport verified successfully',
+    message: 'Passport verified successfully',
     found: ['G0000555', 'G0000556'],
     notFound: 'G0000000',
     extras: ['full_name', 'place_of_birth', 'nationality', 'issued_at', 'issued_date', 'expired_date', 'signature'],
@@ -115,7 +115,7 @@ function expectVerified(res: { status: number; body: any; headers: Headers }, t:
   expect(isPngBase64(d.image), 'image is base64 of a PNG').toBe(true)
   expect(typeof d.validation).toBe('object')
   expect(d.validation).not.toBeNull()
-  expect(d.requested_by).toBe('Sandbox Merchant')
+  expect(d.requested_by).toBe('API User')
   for (const f of t.extras) expect(d, `extra field ${f} of ${t.type}`).toHaveProperty(f)
   if (t.type === 'ng_bvn') {
     expect(Object.keys(d.address).sort()).toEqual(['lga', 'state', 'street', 'town'])
