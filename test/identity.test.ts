@@ -59,7 +59,7 @@ const TYPES: TypeCase[] = [
   {
     type: 'gh_passport',
     path: 'gh/passport',
-    message: 'Passport verified successfully',
+    message: 'GH passport verified successfully',
     found: ['G0000555', 'G0000556'],
     notFound: 'G0000000',
     extras: ['full_name', 'place_of_birth', 'nationality', 'issued_at', 'issued_date', 'expired_date', 'signature'],
