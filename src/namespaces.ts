@@ -28,6 +28,7 @@ const KEY = 'ns'
 export const META_SPEC: CollectionSpec = {
   name: META,
   keyed: { [KEY]: { secret_key: STRING, encryption_key: STRING, webhook_url: maybe(STRING) }, ...CLOCK_META, ...RANDOM_META },
+  asWritten: ['secret_key', 'public_key', 'encryption_key', 'webhook_url'],
 }
 
 /**

@@ -32,7 +32,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       amount_paid: NUMBER,
       amount_accepted: NUMBER,
       transfers: listOf({ at: STRING, amount: NUMBER, payment_event: STRING, reversal: maybe(shape({ status: STRING, amount: NUMBER, destination: STRING, currency: STRING })) }),
-    }),
+    }, ['bank_account.account_number']),
   ],
   build(kit) {
     const bankTransfer = new BankTransferService(kit)

@@ -112,7 +112,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       preauth: maybe(shape({ state: STRING, authorized: NUMBER, captured: NUMBER, refunded: NUMBER, expires_at: EPOCH_MS, captures: STRINGS, operations: STRINGS })),
       refunded: maybe(NUMBER),
       refunds: maybe(STRINGS),
-    }),
+    }, ['preauth.receipt', 'preauth.captures', 'preauth.operations', 'refunds']),
   ],
   build(kit) {
     const { store, namespaces, kinds } = kit

@@ -85,6 +85,7 @@ export const LEDGER_SPEC: CollectionSpec<Posting> = {
   // its rows sum kept beside each place, so building them reads no cold entry (ledger-history.ts)
   order: { ...ENTRY_PLACE, facts: { currency: (p) => p.currency, direction: (p) => p.direction, amount: (p) => p.amount } },
   fields: { direction: STRING, amount: NUMBER, currency: STRING, available_at: STRING, created_at: STRING, why: maybe(STRING), of: maybe(STRING) },
+  asWritten: ['of'],
 }
 
 /** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */

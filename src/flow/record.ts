@@ -1,4 +1,4 @@
-import { luhnValid } from '../pan.js'
+import { luhnValid } from '../store/card-numbers.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
 import type { CustomerPages } from '../http/html-page.js'
 import { matchingSelfieDataUrl, fixtureImage } from '../identity/records.js'

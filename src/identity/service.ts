@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { OnEngine } from '../charges/kit.js'
-import { maskPansIn } from '../pan.js'
+import { maskPansIn } from '../store/card-numbers.js'
 import { identityDocument, type IdentityDocument } from '../scenario/documents.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { OBJECT, STRING, maybe } from '../store/validate.js'
@@ -32,6 +32,8 @@ export interface IdentityCheck {
 export const CHECKS_SPEC: CollectionSpec<IdentityCheck> = {
   name: CHECKS,
   fields: { reference: STRING, id_type: STRING, id: STRING, mode: STRING, matches: OBJECT, created_at: STRING, record: maybe(OBJECT) },
+  // an ID found is a document's (a SAID passes Luhn), one not found is masked by verify; the record is the pack's
+  asWritten: ['reference', 'id', 'record'],
 }
 
 /** what the query calls a check's mode (docs/behaviour.md 7.5) */

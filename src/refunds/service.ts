@@ -60,6 +60,7 @@ export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
   fields: { reference: STRING, payment_reference: STRING, amount: NUMBER, currency: STRING, status: STRING, created_at: STRING, completed_at: maybe(STRING) },
+  asWritten: ['reference', 'payment_reference', 'target_transaction_reference', 'parts.reference', 'webhook_url'],
 }
 
 export interface InitiateInput {

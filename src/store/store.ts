@@ -1,3 +1,4 @@
+import { recordMasker } from './card-numbers.js'
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
 import type { NamespaceState } from './namespace-state.js'
@@ -34,6 +35,8 @@ export interface StoreOptions {
 export class Store implements ChangeSink, Persisted {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
   readonly #specs = new Map<string, CollectionSpec>()
+  /** each collection's masking of card numbers (card-numbers.ts), made once from its spec */
+  readonly #maskers = new Map<string, <T>(record: T) => T>()
   readonly #upgrades: readonly Upgrade[]
   readonly #hotRecords: number
   readonly #coldBlock: number
@@ -44,7 +47,10 @@ export class Store implements ChangeSink, Persisted {
   #version = 0
 
   private constructor(options: StoreOptions) {
-    for (const spec of options.collections) this.#specs.set(spec.name, spec)
+    for (const spec of options.collections) {
+      this.#specs.set(spec.name, spec)
+      this.#maskers.set(spec.name, recordMasker(spec))
+    }
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
     this.#upgrades = [...(options.upgrades ?? [])].sort((a, b) => a.to - b.to)
@@ -77,7 +83,7 @@ export class Store implements ChangeSink, Persisted {
       cols = new Map()
       this.#namespaces.set(ns, cols)
     }
-    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order)
+    const created = new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order, this.#maskers.get(name))
     cols.set(name, created)
     return created
   }
