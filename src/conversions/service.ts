@@ -59,7 +59,7 @@ export const CONVERSION = 'conversion'
 export const QUOTES_SPEC: CollectionSpec<Quote> = {
   name: QUOTES,
   fields: { from_currency: STRING, to_currency: STRING, from_amount: NUMBER, to_amount: NUMBER, rate: NUMBER, expires_at: STRING },
-  asWritten: ['reference', 'used_by'],
+  asWritten: ['used_by'],
 }
 
 export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
