@@ -166,8 +166,8 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     history: listOf({ at: STRING, step: STRING, result: STRING }),
   },
   // each kind's own fields: declared by the area serving the kind (`chargeKind`)
-  // the store masks card numbers in every other field (store/card-numbers.ts): references are the client's keys, the URL is called
-  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'attempts.reference', 'notification_url'],
+  // the store masks card numbers in every other field (store/card-numbers.ts): references are the client's keys, the URLs are called
+  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'attempts.reference', 'notification_url', 'redirect_url'],
 }
 
 /**
