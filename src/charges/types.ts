@@ -166,8 +166,10 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     history: listOf({ at: STRING, step: STRING, result: STRING }),
   },
   // each kind's own fields: declared by the area serving the kind (`chargeKind`)
-  // the store masks card numbers in every other field (store/card-numbers.ts): references are the client's keys, the URLs are called
-  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'attempts.reference', 'notification_url', 'redirect_url'],
+  // the store masks card numbers in every other field (store/card-numbers.ts): references are the
+  // client's keys, the URLs are called, `expect` holds the hashes of the PIN and OTP a step
+  // expects (hex, whose digits may pass Luhn), `card` the card's summary (first six, last four)
+  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'attempts.reference', 'notification_url', 'redirect_url', 'expect', 'card'],
 }
 
 /**

@@ -47,10 +47,10 @@ function hasLongRun(s: string): boolean {
   let seps = 0
   for (let i = 0; i < s.length; i++) {
     const c = s.charCodeAt(i)
-    if (c >= 48 && c <= 57) {
-      if (++digits >= 12) return true
+    if (c <= 57 && c >= 48) {
+      if (++digits === 12) return true
       seps = 0
-    } else if (digits > 0 && (c === 32 || c === 45 || c === 46 || c === 95) && ++seps <= 3) continue
+    } else if (digits !== 0 && (c === 45 || c === 32 || c === 46 || c === 95) && ++seps <= 3) continue
     else digits = seps = 0
   }
   return false
@@ -114,48 +114,83 @@ const MAX_DEPTH = 32
  * still holds it sees what was stored); an object or array that is frozen (a part of a stored
  * record a new one shares) and must change is copied. The same value when there is none (the usual case).
  */
-export function maskPansDeep<T>(value: T, kept?: Kept, depth = 0): T {
+export function maskPansDeep<T>(value: T, kept?: Kept): T {
   if (typeof value === 'string') return maskPansIn(value) as T
   if (typeof value === 'number') return maskPanNumber(value) as T
-  if (!value || typeof value !== 'object' || depth > MAX_DEPTH) return value
+  return value && typeof value === 'object' ? (maskIn(value, kept, 0, undefined) as T) : value
+}
+
+/** A field's value masked, or the value itself when it holds no card number. */
+function masked(v: unknown, kept: Kept | undefined, depth: number, clean: Set<string> | undefined): unknown {
+  if (typeof v === 'string') return v.length < 12 || clean?.has(v) ? v : maskedText(v, clean)
+  if (typeof v === 'number') return v < 1e11 && v > -1e11 ? v : maskPanNumber(v)
+  return typeof v === 'object' && v !== null && depth <= MAX_DEPTH ? maskIn(v, kept, depth, clean) : v
+}
+
+/** A string masked; one found clean is remembered (a short one: a text, a moment several fields share). */
+function maskedText(v: string, clean: Set<string> | undefined): string {
+  const m = maskPansIn(v)
+  if (m === v && clean && v.length <= CLEAN_LENGTH) remember(clean, v)
+  return m
+}
+
+/** Keeps a clean text or key, forgetting them all once there are too many (the texts a collection's records share come back at once). */
+function remember(clean: Set<string>, s: string): void {
+  if (clean.size >= CLEAN_TEXTS) clean.clear()
+  clean.add(s)
+}
+
+/** An object or array masked (see maskPansDeep); `clean`: texts and keys already found to hold no card number. */
+function maskIn(value: object, kept: Kept | undefined, depth: number, clean: Set<string> | undefined): object {
   if (Array.isArray(value)) {
     const list: unknown[] = value
     let out = list
     for (let i = 0; i < list.length; i++) {
       const v = list[i]
-      const m = maskPansDeep(v, kept, depth + 1)
+      const m = masked(v, kept, depth + 1, clean)
       if (m === v) continue
       if (out === list && Object.isFrozen(list)) out = list.slice()
       out[i] = m
     }
-    return out as T
+    return out
   }
   const obj = value as Record<string, unknown>
   let out = obj
+  // for-in, not Object.keys: no list made per object (a record's objects are plain JSON data, their prototype's keys none)
   for (const k in obj) {
-    if (!Object.hasOwn(obj, k)) continue
-    const inner = kept?.get(k)
+    const inner = kept === undefined ? undefined : kept.get(k)
     if (inner === true) continue
-    const v = obj[k]
-    const m = typeof v === 'string' ? (v.length < 12 ? v : maskPansIn(v)) : typeof v === 'object' || typeof v === 'number' ? maskPansDeep(v, inner, depth + 1) : v
     // a card number as a key: the object is written again, its keys in their order
-    if (k.length >= 12 && maskPansIn(k) !== k) return rekeyed(obj, kept, depth)
+    if (k.length >= 12 && !clean?.has(k)) {
+      if (maskPansIn(k) !== k) return rekeyed(obj, kept, depth, clean)
+      if (clean && k.length <= CLEAN_LENGTH) remember(clean, k)
+    }
+    const v = obj[k]
+    const m = masked(v, inner, depth + 1, clean)
     if (m === v) continue
     if (out === obj && Object.isFrozen(obj)) out = { ...obj }
     Object.defineProperty(out, k, { value: m, writable: true, enumerable: true, configurable: true })
   }
-  return out as T
+  return out
 }
 
+/**
+ * What a collection's masking remembers as clean: its fields' names and the texts its records
+ * share (a charge's messages, the moment written in several of its fields), each checked once
+ * rather than on every write; at most this many, of at most this length.
+ */
+const CLEAN_TEXTS = 1024
+const CLEAN_LENGTH = 256
+
 /** A copy of an object with every key and value masked (a key may be `__proto__`: defined, never assigned). */
-function rekeyed<T>(obj: Record<string, unknown>, kept: Kept | undefined, depth: number): T {
+function rekeyed(obj: Record<string, unknown>, kept: Kept | undefined, depth: number, clean: Set<string> | undefined): object {
   const out: Record<string, unknown> = {}
   for (const k of Object.keys(obj)) {
     const inner = kept?.get(k)
-    const value = inner === true ? obj[k] : maskPansDeep(obj[k], inner, depth + 1)
+    const value = inner === true ? obj[k] : masked(obj[k], inner, depth + 1, clean)
     Object.defineProperty(out, k.length >= 12 ? maskPansIn(k) : k, { value, writable: true, enumerable: true, configurable: true })
   }
-  return out as T
+  return out
 }
 
 /** What a collection's spec says of its card numbers: the fields its records keep as written. */
@@ -192,8 +227,12 @@ export function keptFields(spec: KeptFields): Kept | undefined {
   return root.size ? (root as Kept) : undefined
 }
 
-/** The masking of a collection's records, once its kept fields are known. */
+/**
+ * The masking of a collection's records, once its kept fields are known. It remembers the texts
+ * and keys it found clean (CLEAN_TEXTS).
+ */
 export function recordMasker(spec: KeptFields): <T>(record: T) => T {
   const kept = keptFields(spec)
-  return (record) => maskPansDeep(record, kept)
+  const clean = new Set<string>()
+  return (record) => (record && typeof record === 'object' ? (maskIn(record, kept, 0, clean) as typeof record) : record)
 }
