@@ -202,28 +202,34 @@ export interface KeptFields extends RecordRules {
 /** A check that takes a number and not a string: the field is a number the engine reads (an amount, a moment). */
 const isNumberCheck = ([test]: Check) => test(0) && !test('0')
 
-/** The fields a collection's records keep as written: its `asWritten` paths and the fields it declares as numbers. */
+/** The paths of the fields a collection's records keep as written: its `asWritten` and the fields it declares as numbers. */
+export function keptPaths(spec: KeptFields): string[] {
+  const paths = [...(spec.asWritten ?? [])]
+  const numbers = (fields: RecordFields, prefix: string) => {
+    for (const [name, check] of Object.entries(fields)) {
+      if (isNumberCheck(check)) paths.push(prefix + name)
+      else if (check[2]) numbers(check[2], `${prefix}${name}.`)
+    }
+  }
+  if (spec.fields) numbers(spec.fields, '')
+  for (const fields of Object.values(spec.keyed ?? {})) numbers(fields, '')
+  for (const fields of Object.values(spec.variants?.of ?? {})) numbers(fields, '')
+  return paths
+}
+
+/** The fields a collection's records keep as written (`keptPaths`), as the tree the masking walks beside a record. */
 export function keptFields(spec: KeptFields): Kept | undefined {
   const root = new Map<string, Map<string, unknown> | true>()
-  const add = (path: string[]) => {
+  for (const path of keptPaths(spec)) {
     let node = root
-    for (let i = 0; i < path.length; i++) {
-      const at = node.get(path[i])
-      if (at === true) return
-      if (i === path.length - 1) node.set(path[i], true)
-      else node.set(path[i], (node = (at as typeof node | undefined) ?? new Map()))
+    const names = path.split('.')
+    for (let i = 0; i < names.length; i++) {
+      const at = node.get(names[i])
+      if (at === true) break
+      if (i === names.length - 1) node.set(names[i], true)
+      else node.set(names[i], (node = (at as typeof node | undefined) ?? new Map()))
     }
   }
-  const numbers = (fields: RecordFields, prefix: string[]) => {
-    for (const [name, check] of Object.entries(fields)) {
-      if (isNumberCheck(check)) add([...prefix, name])
-      else if (check[2]) numbers(check[2], [...prefix, name])
-    }
-  }
-  for (const path of spec.asWritten ?? []) add(path.split('.'))
-  if (spec.fields) numbers(spec.fields, [])
-  for (const fields of Object.values(spec.keyed ?? {})) numbers(fields, [])
-  for (const fields of Object.values(spec.variants?.of ?? {})) numbers(fields, [])
   return root.size ? (root as Kept) : undefined
 }
 
