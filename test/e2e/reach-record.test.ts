@@ -178,6 +178,8 @@ console.log(JSON.stringify([query.status, query.headers.get('content-encoding'),
     expect((await curl(sb, 'POST', 'https://api.korapay.com/_sandbox/reset')).status).toBe(200)
     const echoed = await curl(sb, 'GET', `${KORAPAY}/echo`)
     expect(echoed.text).toContain('4111 1111 1111 1111')
+    // a step is appended once its answer is sent: a webhook kept after it says the echo's step is written
+    expect((await fetch(`${sb.url}/_sandbox/record/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'charge.success', data: { reference: 'echo' } }) })).status).toBe(200)
     const text = readFileSync(file, 'utf8')
     expect(text).not.toContain(LIVE_TEST_KEY)
     expect(text.replace(/[ ._-]/g, '')).not.toContain(PAN)
