@@ -86,6 +86,7 @@ export const LEDGER_SPEC: CollectionSpec<Posting> = {
   // its rows sum kept beside each place, so building them reads no cold entry (ledger-history.ts)
   order: { ...ENTRY_PLACE, facts: { currency: (p) => p.currency, direction: (p) => p.direction, amount: (p) => p.amount } },
   fields: { direction: oneOf(['credit', 'debit']), amount: MINOR, currency: CURRENCY, available_at: TIME, created_at: TIME, why: maybe(STRING), of: maybe(STRING) },
+  asWritten: ['of'],
 }
 
 /** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */

@@ -171,6 +171,10 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     history: listOf({ at: STRING, step: STRING, result: STRING }),
   },
   // each kind's own fields: declared by the area serving the kind (`chargeKind`)
+  // the store masks card numbers in every other field (store/card-numbers.ts): references are the
+  // client's keys, the URLs are called, `expect` holds the hashes of the PIN and OTP a step
+  // expects (hex, whose digits may pass Luhn), `card` the card's summary (first six, last four)
+  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'attempts.reference', 'notification_url', 'redirect_url', 'expect', 'card'],
 }
 
 /**
@@ -179,7 +183,7 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
  * when a data file is opened or a snapshot restored (docs/behaviour.md 0.4, 0.10). A charge of a
  * kind no area declares is refused.
  */
-export const chargeKind = (kind: ChargeKind, fields: RecordFields): VariantSpec => ({ name: CHARGES, variant: { by: 'kind', value: kind, fields } })
+export const chargeKind = (kind: ChargeKind, fields: RecordFields, asWritten?: readonly string[]): VariantSpec => ({ name: CHARGES, variant: { by: 'kind', value: kind, fields, asWritten } })
 /** The fields every charge the customer takes through steps has (`SteppedCharge`). */
 export const STEPPED_FIELDS: RecordFields = { pending_steps: STRINGS, outcome: STRING, expect: OBJECT }
 export const CARD_OPS = 'card_ops'
@@ -196,4 +200,5 @@ export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {
     status: STRING,
     created_at: STRING,
   },
+  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'target_transaction_reference'],
 }

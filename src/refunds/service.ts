@@ -62,6 +62,7 @@ export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
   keyOf: 'reference',
   fields: { reference: STRING, payment_reference: STRING, amount: MINOR, currency: CURRENCY, status: STRING, outcome: oneOf(['success', 'failed']), created_at: TIME, completed_at: maybe(TIME) },
+  asWritten: ['reference', 'payment_reference', 'target_transaction_reference', 'parts.reference', 'webhook_url'],
 }
 
 export interface InitiateInput {

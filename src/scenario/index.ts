@@ -244,6 +244,8 @@ const PACKS = 'packs'
 export const PACKS_SPEC: CollectionSpec = {
   name: PACKS,
   fields: { seq: NUMBER, pack: OBJECT },
+  // a pack's cards are test cards the sandbox compares with
+  asWritten: ['pack'],
   check: (record) => {
     try {
       validatePack(record.pack, 'pack')
