@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'
@@ -193,5 +193,23 @@ describe('reading chargebacks, and the disputed test card (docs/behaviour.md 13.
     // any other card is not disputed
     await paid(sb)
     expect((await sb.call('GET', '/merchant/api/v1/chargebacks')).body.data.chargebacks).toHaveLength(1)
+  })
+})
+
+describe('the dashboard (docs/behaviour.md 9.8, 13.13)', () => {
+  it('a successful charge has the button that opens a chargeback; a declined one the buttons that decide it', async () => {
+    const sb = await sandbox({ frozen: true })
+    const pay = await paid(sb)
+    const page = async () => String((await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })).body)
+    const charges = (await page()).split('id="h-charges"')[1].split('</section>')[0]
+    expect(charges).toContain('/chargeback')
+    expect(charges).toContain(`Open a chargeback on ${pay}`)
+    const cb = (await openOn(sb, pay, { amount: 100, reason: 'fraudulent' })).body.data
+    await answer(sb, cb.reference, { status: 'declined', evidence: 'e', reason: 'delivered' })
+    const panel = (await page()).split('id="h-chargebacks"')[1].split('</section>')[0]
+    expect(panel).toContain(cb.reference)
+    expect(panel).toContain('fraudulent')
+    expect(panel).toContain(`/_sandbox/chargebacks/${cb.reference}/decide`)
+    expect(panel).toContain(`Decide chargeback ${cb.reference} lost`)
   })
 })

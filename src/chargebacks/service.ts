@@ -5,7 +5,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { unitIssue } from '../charges/schemas.js'
 import { isCard, type CardCharge } from '../charges/types.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { listTime, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
+import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { Payins } from '../refunds/payins.js'
 import { isBalanceCurrency, CURRENCY } from '../scenario/lookups.js'
@@ -247,6 +247,11 @@ export class ChargebackService extends OnEngine {
     const cb = this.#col(ns).get(reference)
     if (!cb) throw notFound(CHARGEBACK_MSG.NOT_FOUND)
     return cb
+  }
+
+  /** The namespace's chargebacks, newest first (the dashboard). */
+  all(ns: string): Frozen<Chargeback>[] {
+    return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
   /** GET /chargebacks: a page of the list, newest first (docs/behaviour.md 13.6). */
