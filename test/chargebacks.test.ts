@@ -32,7 +32,7 @@ describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
     expect(res.body.message).toBe('Chargeback opened')
     const cb = res.body.data
     expect(cb).toMatchObject({ status: 'pending', amount: '400.00', currency: 'NGN', reason: 'goods not received', payment_reference: pay, debited_amount: '0.00', answer: null, resolved_at: null })
-    expect(cb.reference).toMatch(/^KPY-CHB-[A-Za-z0-9]{15}$/)
+    expect(cb.reference).toMatch(/^KPY-CHB-[A-Z0-9]{14}$/)
     expect(cb.transaction_reference).toMatch(/^KPY-C[A-Z]-/)
     // held, not debited: the balance is as it was
     expect(await ngn(sb)).toEqual(before)

@@ -2,9 +2,10 @@ import type { PreauthService } from '../cards/preauth.js'
 import { PreauthRefunds } from '../cards/preauth-refunds.js'
 import { findCharge } from '../charges/charge-query.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { newTransactionReference } from '../charges/lifecycle.js'
 import { unitIssue } from '../charges/schemas.js'
 import { isCard, type CardCharge } from '../charges/types.js'
-import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
+import { ApiError, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { Payins } from '../refunds/payins.js'
@@ -33,7 +34,7 @@ const DECIDE = 'chargeback.decide'
 const HOUR_MS = 3_600_000
 
 export interface Chargeback {
-  /** KPY-CHB-... (the balance history's sample, SPEC-BEYOND-3 1.5) */
+  /** KPY-CHB-... (the balance history's sample's prefix, SPEC-BEYOND-3 1.5; 14 characters as every generated reference) */
   reference: string
   payment_reference: string
   /** the disputed charge's Kora reference, which the balance history's description names */
@@ -122,7 +123,7 @@ export class ChargebackService extends OnEngine {
     const now = this.clocks.now(ns)
     const at = this.clocks.iso(ns)
     const hours = input.deadline_hours ?? this.scenarios.forNs(ns).settings.chargeback_deadline_hours
-    const reference = `KPY-CHB-${this.random.text(ns, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz', 15)}`
+    const reference = newTransactionReference(this.random, ns, 'CHB')
     const cb: Chargeback = {
       reference,
       payment_reference: p.charge.payment_reference,
@@ -239,7 +240,13 @@ export class ChargebackService extends OnEngine {
     const disputed = [...this.scenarios.forNs(ns).cards.values()].some(
       (s) => s.chargeback && s.label === card.scenario_label && s.number.startsWith(card.card.first_six) && s.number.endsWith(card.card.last_four),
     )
-    if (disputed && card.status === 'success' && !card.charged_back) this.open(ns, card.transaction_reference, {})
+    if (!disputed || card.status !== 'success' || card.charged_back) return
+    try {
+      this.open(ns, card.transaction_reference, {})
+    } catch (e) {
+      // a pay-in no chargeback can be opened on (a currency with no balance): left undisputed
+      if (!(e instanceof ApiError)) throw e
+    }
   }
 
   /** GET /chargebacks/:reference */

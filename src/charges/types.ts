@@ -180,6 +180,8 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     // the query, the pay-ins list and the dashboard read each attempt and step
     attempts: listOf({ reference: STRING, status: STRING, channel: STRING }),
     history: listOf({ at: STRING, step: STRING, result: STRING }),
+    // what chargebacks hold or took of it, which the refund checks read (docs/behaviour.md 13.13)
+    charged_back: maybe(MINOR),
   },
   // each kind's own fields: declared by the area serving the kind (`chargeKind`)
 }
