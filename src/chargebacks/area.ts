@@ -1,4 +1,5 @@
 import type { PreauthService } from '../cards/preauth.js'
+import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
@@ -33,12 +34,16 @@ const merchantRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Chargebacks>[]
 ])
 
 /** Chargebacks (docs/behaviour.md 13.13): opened by the control API as a customer's bank would, answered by the merchant. */
-export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService }> = {
+export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService; cards: CardService }> = {
   key: 'chargebacks',
   tags: { chargebacks: "Disputes a customer's bank opens on a successful pay-in: the merchant's answer, the deadline on the namespace clock, the debit of what is accepted or lost" },
   ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of) } },
   collections: [CHARGEBACKS_SPEC],
-  build: (kit) => ({ chargebacks: new ChargebackService(kit, kit.preauth) }),
+  build: (kit) => {
+    const chargebacks = new ChargebackService(kit, kit.preauth)
+    kit.cards.onCharged((ns, charge) => chargebacks.cardCharged(ns, charge))
+    return { chargebacks }
+  },
   routes: [
     ...merchantRoutes,
     {

@@ -4,12 +4,14 @@ import { findCharge } from '../charges/charge-query.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { newTransactionReference } from '../charges/lifecycle.js'
 import { unitIssue } from '../charges/schemas.js'
-import { isCard, type CardCharge } from '../charges/types.js'
+import type { CardCharge } from '../charges/types.js'
 import { ApiError, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { Payins } from '../refunds/payins.js'
+import type { ActiveScenarios } from '../scenario/index.js'
 import { isBalanceCurrency, CURRENCY } from '../scenario/lookups.js'
+import type { CardScenario } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
@@ -79,6 +81,7 @@ export interface ChargebackListQuery extends ListQuery {
 
 export class ChargebackService extends OnEngine {
   readonly #payins: Payins
+  readonly #disputedOf = new WeakMap<ActiveScenarios, readonly CardScenario[]>()
 
   constructor(engine: Engine, preauth: PreauthService) {
     super(engine)
@@ -90,14 +93,14 @@ export class ChargebackService extends OnEngine {
       const cb = this.#col(ns).get(p.reference)
       if (cb?.status === 'declined' || cb?.status === 'partial') this.#decide(ns, cb.reference, this.scenarios.forNs(ns).settings.chargeback_decision)
     })
-    // a card the packs mark `chargeback: true` is disputed as soon as its successful charge is
-    // stored: its event is recorded just before the charge is (ChargeLifecycle.succeed), so the
-    // chargeback opens in a microtask of the same turn, before the request's write is made durable
-    this.events.onRecord((ns, rec) => {
-      if (rec.event !== 'charge.success') return
-      const tx = String(rec.data.transaction_reference ?? rec.data.reference ?? '')
-      queueMicrotask(() => this.#disputedCard(ns, tx))
-    })
+  }
+
+  /** The cards the namespace's packs mark `chargeback: true`, read once per set of active packs (a card charge asks). */
+  #disputed(ns: string): readonly CardScenario[] {
+    const active = this.scenarios.forNs(ns)
+    let cards = this.#disputedOf.get(active)
+    if (!cards) this.#disputedOf.set(active, (cards = [...active.cards.values()].filter((c) => c.chargeback)))
+    return cards
   }
 
   #col(ns: string) {
@@ -231,22 +234,25 @@ export class ChargebackService extends OnEngine {
     this.events.record(ns, event, eventData(cb))
   }
 
-  /** A successful charge of a card the packs mark `chargeback: true`: disputed in full at once. */
-  #disputedCard(ns: string, transactionReference: string): void {
-    const charge = findCharge(this.store, ns, transactionReference)
-    if (!charge || !isCard(charge) || charge.parent) return
-    const card = charge as Frozen<CardCharge>
-    if (card.preauth || card.operation !== 'charge') return
-    const disputed = [...this.scenarios.forNs(ns).cards.values()].some(
-      (s) => s.chargeback && s.label === card.scenario_label && s.number.startsWith(card.card.first_six) && s.number.endsWith(card.card.last_four),
-    )
-    if (!disputed || card.status !== 'success' || card.charged_back) return
-    try {
-      this.open(ns, card.transaction_reference, {})
-    } catch (e) {
-      // a pay-in no chargeback can be opened on (a currency with no balance): left undisputed
-      if (!(e instanceof ApiError)) throw e
-    }
+  /**
+   * A card charge that succeeded (`CardService.onCharged`, before it is stored): a card the packs
+   * mark `chargeback: true` is disputed in full as soon as the charge is stored, in a microtask of
+   * the same turn, so before the request's write is made durable; any other costs one look.
+   */
+  cardCharged(ns: string, charge: CardCharge): void {
+    const disputed = this.#disputed(ns)
+    if (!disputed.length) return
+    const { first_six, last_four } = charge.card
+    if (!disputed.some((s) => s.label === charge.scenario_label && s.number.startsWith(first_six) && s.number.endsWith(last_four))) return
+    const tx = charge.transaction_reference
+    queueMicrotask(() => {
+      try {
+        this.open(ns, tx, {})
+      } catch (e) {
+        // a pay-in no chargeback can be opened on (a currency with no balance): left undisputed
+        if (!(e instanceof ApiError)) throw e
+      }
+    })
   }
 
   /** GET /chargebacks/:reference */
