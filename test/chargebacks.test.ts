@@ -160,6 +160,8 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
     expect((await answer(sb, cb.reference, { status: 'accepted', amount: 5 })).body.data).toEqual({ amount: 'is only taken when status is partial' })
     expect((await answer(sb, cb.reference, { status: 'won' })).status).toBe(400)
     expect(await answer(sb, 'KPY-CHB-nope', { status: 'accepted' })).toMatchObject({ status: 404, body: { status: false, message: 'Chargeback not found', data: null } })
+    // a path under the bare prefix that no route serves is the API's 404, not the bare host's welcome
+    expect(await sb.call('GET', `/api/v1/chargebacks/${cb.reference}/evidence`)).toMatchObject({ status: 404, body: { status: false, message: 'Route not found' } })
     expect((await query(sb, cb.reference)).body.data).toMatchObject({ status: 'pending', debited_amount: '0.00' })
   })
 })
