@@ -15,6 +15,7 @@ import type { CardScenario } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
+import { isoAt } from '../time.js'
 import type { EventName } from '../webhooks/events.js'
 import { CHARGEBACK_MSG } from './messages.js'
 import { CHARGEBACK_STATUSES, type AnswerInput, type ChargebackStatus, type OpenInput } from './schemas.js'
@@ -135,7 +136,7 @@ export class ChargebackService extends OnEngine {
       currency,
       reason: input.reason ?? null,
       status: 'pending',
-      deadline: new Date(now + Math.round(hours * HOUR_MS)).toISOString(),
+      deadline: isoAt(now + Math.round(hours * HOUR_MS)),
       answer: null,
       answer_reason: null,
       evidence: null,
