@@ -88,7 +88,7 @@ export interface Named {
 }
 
 interface Served<T> {
-  method: 'get' | 'post' | 'put' | 'delete'
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** the full path, Hono form (`:param`) */
   path: string
   access: Access

@@ -107,10 +107,10 @@ export class RefundService extends OnEngine {
     if (!p.succeeded) throw badRequest(REFUND_MSG.NOT_SUCCESSFUL)
     const currency = p.charge.currency
     if (!isBalanceCurrency(currency)) throw badRequest(REFUND_MSG.CURRENCY)
-    const left = p.collected - p.refunded
+    const left = p.left
     if (left <= 0) throw conflict(REFUND_MSG.FULL_DONE)
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
-    if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
+    if (input.amount === undefined && left < p.collected) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
     const amount = input.amount ?? p.collected
     // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md 2.5)
     const finer = unitIssue(currency, amount)

@@ -203,6 +203,7 @@ export class ActiveScenarios {
         expiry_year: c.expiry_year,
         ...(c.steps.includes('PIN') ? { pin: c.pin ?? s.pin } : {}),
         ...(c.steps.includes('OTP') ? { otp: c.otp ?? s.otp } : {}),
+        ...(c.chargeback ? { chargeback: true } : {}),
         ...stepsAndOutcome(c),
       })),
       wallets: [...this.wallets.values()].map((w) => ({

@@ -8,6 +8,7 @@ import { OBJECT, STRING, listOf, maybe } from '../store/validate.js'
 
 /** docs/behaviour.md 8's events. */
 export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth' | 'transfer.success' | 'transfer.failed' | 'verification.completed'
+  | 'chargeback.pending' | 'chargeback.declined' | 'chargeback.partial' | 'chargeback.auto_accepted' | 'chargeback.lost'
 
 export interface DeliveryAttempt {
   /** when the attempt was made, on the namespace clock */
