@@ -96,6 +96,26 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
     expect((await sb.call('GET', `/_sandbox/events?reference=${cb.reference}`)).body.data.map((e: any) => e.event)).toEqual(['chargeback.pending'])
   })
 
+  it('may take the balance below nothing, and a snapshot of that namespace restores (a chargeback overdraws, docs/behaviour.md 0.10)', async () => {
+    const sb = await sandbox({ frozen: true })
+    expect((await sb.call('POST', '/_sandbox/scenarios', { name: 'empty', settings: { opening_balance: 0 } })).status).toBe(200)
+    const pay = await paid(sb)
+    const cb = (await openOn(sb, pay)).body.data
+    expect((await answer(sb, cb.reference, { status: 'accepted' })).status).toBe(200)
+    // the fee was the merchant's: what it was credited is less than what the customer's bank took back
+    expect((await ngn(sb)).available_balance).toBeLessThan(0)
+    const snap = (await sb.call('GET', '/_sandbox/snapshot')).body.data
+    const other = `${SECRET}_overdrawn`
+    const restored = await sb.call('POST', '/_sandbox/snapshot', { ...snap, key: other, records: { ...snap.records, meta: { ...snap.records.meta, ns: { ...snap.records.meta.ns, secret_key: other } } } }, { key: other })
+    expect(restored.status).toBe(200)
+    expect((await sb.call('GET', '/merchant/api/v1/balances', undefined, { key: other })).body.data.NGN).toEqual(await ngn(sb))
+    // the same debit under any other source is still refused: below nothing by more than chargebacks took
+    const ledger = Object.fromEntries(Object.entries(snap.records.ledger as Record<string, any>).map(([k, e]) => [k.startsWith('chargeback:') ? k.replace(/^chargeback:/, 'payout:') : k, e]))
+    const refused = await sb.call('POST', '/_sandbox/snapshot', { ...snap, key: other, records: { ...snap.records, ledger, meta: { ...snap.records.meta, ns: { ...snap.records.meta.ns, secret_key: other } } } }, { key: other })
+    expect(refused.status).toBe(400)
+    expect(Object.keys(refused.body.data).join(' ')).toMatch(/records\.ledger\.payout:.*\.amount/)
+  })
+
   it('unanswered by its deadline: auto_accepted, debited, announced', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await paid(sb)

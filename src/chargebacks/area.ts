@@ -37,7 +37,7 @@ const merchantRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Chargebacks>[]
 export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService; cards: CardService }> = {
   key: 'chargebacks',
   tags: { chargebacks: "Disputes a customer's bank opens on a successful pay-in: the merchant's answer, the deadline on the namespace clock, the debit of what is accepted or lost" },
-  ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of) } },
+  ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of), overdraws: true } },
   collections: [CHARGEBACKS_SPEC],
   build: (kit) => {
     const chargebacks = new ChargebackService(kit, kit.preauth)

@@ -297,7 +297,8 @@ export class Ledger {
       if (e instanceof PackError) return { 'records.packs': e.issues.join('; ') }
       throw e
     }
-    return balanceIssues((records[LEDGER] ?? {}) as Record<string, Posting>, opening)
+    const overdrawing = [...this.#sources].filter(([, s]) => s.overdraws).map(([name]) => `${name}:`)
+    return balanceIssues((records[LEDGER] ?? {}) as Record<string, Posting>, opening, (key) => overdrawing.some((p) => key.startsWith(p)))
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */
