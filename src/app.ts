@@ -14,10 +14,11 @@ import { loopbackOnly } from './http/middleware/loopback.js'
 import { secretKey } from './http/middleware/secret-key.js'
 
 /**
- * `/api/v1/...` paths docs/api.md does not name (its direct debit and identities) are not API routes: the live
- * host answers them 200 with a plain-text welcome, changing nothing (docs/behaviour.md 13).
+ * `/api/v1/...` paths docs/api.md does not name (its direct debit and identities) nor the pages write bare
+ * (chargebacks, CONTRACT 15) are not API routes: the live host answers them 200 with a plain-text
+ * welcome, changing nothing (docs/behaviour.md 13).
  */
-const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/)/
+const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/|chargebacks(\/|$))/
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//

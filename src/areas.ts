@@ -2,6 +2,7 @@ import { balancesArea } from './balances/area.js'
 import { bankTransferArea } from './bank-transfer/area.js'
 import { cardsArea } from './cards/area.js'
 import type { Kit } from './charges/kit.js'
+import { chargebacksArea } from './chargebacks/area.js'
 import { checkoutArea } from './checkout/area.js'
 import { controlArea } from './control/area.js'
 import { conversionsArea } from './conversions/area.js'
@@ -33,6 +34,7 @@ export const AREAS = [
   checkoutArea,
   virtualAccountsArea,
   refundsArea,
+  chargebacksArea,
   directDebitArea,
   identityArea,
   miscArea,

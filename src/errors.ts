@@ -54,6 +54,8 @@ export const MSG = {
   OTP_RESENT: 'OTP resent successfully',
   TRANSFER_RECEIVED: 'Transfer received',
   SUCCESS: 'success',
+  /** the pay-ins and payouts lists (CONTRACT 15: as the service's examples answer) */
+  TRANSACTIONS_RETRIEVED: 'Transactions retrieved successfully',
   // shared refusals of the areas
   DUPLICATE_TRANSACTION_REFERENCE: 'Duplicate transaction reference',
   INSUFFICIENT_WALLET: 'Insufficient funds in disbursement wallet',

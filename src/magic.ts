@@ -51,6 +51,7 @@ export function formatMagic(m: Magic): string {
   parts.push(payWithBankPart(m))
   parts.push(virtualAccountsPart(m))
   parts.push(refundsPart(m))
+  parts.push(chargebacksPart(m))
   parts.push(payoutsPart(m))
   return parts.join('')
 }
@@ -175,5 +176,20 @@ function refundsPart(m: Magic): string {
       ],
     ),
     'Now: POST /_sandbox/refunds/<reference>/complete {"outcome"?, "reason"?}.\n',
+  ].join('')
+}
+
+/** Chargebacks (docs/behaviour.md 13.13): the disputed test cards, the calls, the pack's timings. */
+function chargebacksPart(m: Magic): string {
+  const disputed = m.cards.filter((c) => c.chargeback).map((c) => c.number)
+  const st = m.settings
+  return [
+    '\nChargebacks\n',
+    `Always disputed: ${disputed.join(', ') || '(no card: mark one chargeback: true in a pack)'}: a successful charge opens a chargeback of its whole amount at once.\n`,
+    'Open one on any successful pay-in: POST /_sandbox/charges/<reference>/chargeback {"amount"?, "reason"?, "deadline_hours"?}\n',
+    '  (amount at most what refunds and other chargebacks left; held from then on).\n',
+    'Answer: PATCH /api/v1/chargebacks/<reference> (or /merchant/api/v1/...) {"status": "accepted" | "declined" | "partial", "evidence"?, "reason"?, "amount"?}\n',
+    `Unanswered ${st.chargeback_deadline_hours} h: auto_accepted. Accepted amounts are debited once (balance history source chargeback).\n`,
+    `Declined or partial: decided ${st.chargeback_decision} ${st.chargeback_decision_hours} h after the answer; now: POST /_sandbox/chargebacks/<reference>/decide {"outcome": "won" | "lost"}.\n`,
   ].join('')
 }

@@ -29,6 +29,7 @@ const KEY = 'ns'
 export const META_SPEC: CollectionSpec = {
   name: META,
   keyed: { [KEY]: { secret_key: STRING, public_key: STRING, name: STRING, email: STRING, encryption_key: STRING, webhook_url: maybe(STRING), created_at: TIME }, ...CLOCK_META, ...RANDOM_META },
+  asWritten: ['secret_key', 'public_key', 'encryption_key', 'webhook_url'],
 }
 
 /**

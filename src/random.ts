@@ -20,6 +20,8 @@ const META = 'meta'
 const RANDOM_KEY = 'random'
 /** the alphabet of numbers the sandbox makes up (account numbers, trace ids, receipts) */
 export const DIGITS = '0123456789'
+/** digits and letters of both cases (an identity check's `VR-` reference) */
+export const ALPHANUMERIC = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 /** the alphabet of `id`: nanoid's */
 const URL_ALPHABET = 'useandom-26T198340PX75pxJACKVERYMINDBUSHWOLF_GQZbhjkgqtzcfirvl'
 /** the most characters one draw gives: a SHA-512 digest read two bytes per character */

@@ -14,7 +14,7 @@ async function at2030(input: Parameters<typeof sandbox>[0] = {}): Promise<TestSa
 const history = async (sb: TestSandbox, query = '') => {
   const res = await sb.call('GET', `${HISTORY}${query}`)
   expect(res.status).toBe(200)
-  expect(res.body.message).toBe('success')
+  expect(res.body.message).toBe('Balance history retrieved successfully')
   return res.body.data as { has_more: boolean; history: any[] }
 }
 

@@ -210,7 +210,10 @@ describe('the default scenario pack', () => {
     }
     if (card.outcome === 'success') expect(q.body.data.amount_paid).toBe('1000.00')
 
-    const events = await eventsFor(payload.reference)
+    const all = await eventsFor(payload.reference)
+    // the disputed test card's chargeback is announced too (docs/behaviour.md 13.13)
+    expect(all.filter((e: any) => e.event.startsWith('chargeback.')).map((e: any) => e.event)).toEqual(card.chargeback ? ['chargeback.pending'] : [])
+    const events = all.filter((e: any) => e.event.startsWith('charge.'))
     if (card.outcome === 'processing') {
       expect(events).toEqual([])
     } else {

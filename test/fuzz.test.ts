@@ -68,7 +68,7 @@ afterAll(async () => {
 // ---------------------------------------------------------------------------------------------
 // requests
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE'
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE'
 type Body = string | Uint8Array | undefined
 
 interface SendOptions {
@@ -199,6 +199,9 @@ interface Fx {
   conversionRef: string
   /** a pay with bank charge awaiting the customer at the bank */
   pwbTx: string
+  /** a successful card charge, and the pending chargeback of the disputed test card's */
+  paidRef: string
+  chargebackRef: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -224,7 +227,9 @@ function fixtures(key: string): Promise<Fx> {
       const otp = await cardCharge(key, PIN_OTP_CARD, { pin: '1234' })
       const threeDs = await cardCharge(key, THREE_DS_CARD)
       const pre = await cardCharge(key, NO_AUTH_CARD, {}, `${CARD}/pre-authorize`)
-      await cardCharge(key, NO_AUTH_CARD)
+      const paid = await cardCharge(key, NO_AUTH_CARD)
+      const disputed = await cardCharge(key, '4084080009900005')
+      const chargeback = await ok200('GET', `${M}/chargebacks?payment_reference=${disputed.ref}`, key)
       const mmOtp = mmBody('233240000000', 'GHS')
       const mmOtpRes = await ok200('POST', MM, key, mmOtp)
       const mmStk = mmBody('254700000000', 'KES')
@@ -261,6 +266,8 @@ function fixtures(key: string): Promise<Fx> {
         rateRef: rate.data.reference,
         conversionRef: conversion.data.reference,
         pwbTx: pwb.data.transaction_reference,
+        paidRef: paid.ref as string,
+        chargebackRef: chargeback.data.chargebacks[0].reference,
       }
     })()
     fixtureCache.set(key, fx)
@@ -380,6 +387,14 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => `${M}/refunds` },
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/refunds/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.pinRef)) => `/_sandbox/refunds/${p}/complete`, hasParam: true, body: () => ({ outcome: 'failed' }) },
+  // chargebacks (docs/behaviour.md 13.13), under both prefixes
+  ...['/api/v1', M].flatMap((prefix): Endpoint[] => [
+    { method: 'PATCH', path: (fx, p = enc(fx.chargebackRef)) => `${prefix}/chargebacks/${p}`, hasParam: true, body: () => ({ status: 'partial', amount: 10, evidence: 'KPY-DOC-1', reason: 'delivered' }) },
+    { method: 'GET', path: () => `${prefix}/chargebacks`, query: () => ({ status: 'pending' }) },
+    { method: 'GET', path: (fx, p = enc(fx.chargebackRef)) => `${prefix}/chargebacks/${p}`, hasParam: true },
+  ]),
+  { method: 'POST', path: (fx, p = enc(fx.paidRef)) => `/_sandbox/charges/${p}/chargeback`, hasParam: true, body: () => ({ amount: 10, reason: 'fraudulent', deadline_hours: 2 }) },
+  { method: 'POST', path: (fx, p = enc(fx.chargebackRef)) => `/_sandbox/chargebacks/${p}/decide`, hasParam: true, body: () => ({ outcome: 'lost' }) },
   // rate conversions, with and without the trailing slash (docs/behaviour.md 13.10)
   { method: 'POST', path: () => `${M}/conversions/rates`, body: conversionQuote },
   ...[`${M}/conversions`, `${M}/conversions/`].flatMap((path) => [

@@ -8,6 +8,7 @@ import { resolveConfig, type ConfigInput } from '../src/config.js'
 import { closeDeps, collectionsOf, createDeps, type Deps } from '../src/deps.js'
 import { AREAS } from '../src/areas.js'
 import { Store, type StoreOptions } from '../src/store/store.js'
+import { keptPaths } from '../src/store/card-numbers.js'
 
 export const SECRET = 'sk_test_sandbox'
 export const ENC_KEY = 'sandbox-encryption-key-012345678'
@@ -64,7 +65,8 @@ const TEST_COLLECTIONS = ['c', 'x', 'y', 'things', 'other', 'plain', 'big', 'new
  */
 export function openStore(options: Partial<StoreOptions> = {}): Promise<Store> {
   const given = options.collections ?? []
-  const plain = [...collectionsOf(AREAS).map((spec) => spec.name), ...TEST_COLLECTIONS].filter((name) => !given.some((spec) => spec.name === name)).map((name) => ({ name }))
+  // the sandbox's collections keep as written what their specs keep (its moments, its references): the store masks the rest
+  const plain = [...collectionsOf(AREAS).map((spec) => ({ name: spec.name, asWritten: keptPaths(spec) })), ...TEST_COLLECTIONS.map((name) => ({ name }))].filter((spec) => !given.some((g) => g.name === spec.name))
   return Store.open({ ...STORE_LIMITS, ...options, collections: [...given, ...plain] })
 }
 

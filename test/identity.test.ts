@@ -115,7 +115,7 @@ function expectVerified(res: { status: number; body: any; headers: Headers }, t:
   expect(isPngBase64(d.image), 'image is base64 of a PNG').toBe(true)
   expect(typeof d.validation).toBe('object')
   expect(d.validation).not.toBeNull()
-  expect(d.requested_by).toBe('Sandbox Merchant')
+  expect(d.requested_by).toBe('API User')
   for (const f of t.extras) expect(d, `extra field ${f} of ${t.type}`).toHaveProperty(f)
   if (t.type === 'ng_bvn') {
     expect(Object.keys(d.address).sort()).toEqual(['lga', 'state', 'street', 'town'])

@@ -99,3 +99,16 @@ describe('sandbox magic: refunds', () => {
     expect(text).toContain('POST /_sandbox/refunds/<reference>/complete')
   })
 })
+
+describe('sandbox magic: chargebacks', () => {
+  it('lists the disputed test card, the calls and the pack timings', () => {
+    const text = magicOf([])
+    expect(text).toContain('\nChargebacks\n')
+    expect(text).toContain('Always disputed: 4084080009900005')
+    expect(rowOf(text, '4084080009900005')?.at(-1)).toContain('disputed')
+    expect(text).toContain('POST /_sandbox/charges/<reference>/chargeback')
+    expect(text).toContain('PATCH /api/v1/chargebacks/<reference>')
+    expect(text).toContain('Unanswered 24 h: auto_accepted')
+    expect(text).toContain('decided won 48 h after the answer')
+  })
+})

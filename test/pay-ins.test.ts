@@ -11,7 +11,7 @@ const PIN_CARD = '5188513618552975'
 const list = async (sb: TestSandbox, query = '') => {
   const res = await sb.call('GET', `${PAYINS}${query}`)
   expect(res.status).toBe(200)
-  expect(res.body.message).toBe('success')
+  expect(res.body.message).toBe('Transactions retrieved successfully')
   return res.body.data as { has_more: boolean; payins: any[] }
 }
 

@@ -103,7 +103,7 @@ describe('GET /charge/pay-with-bank/banks', () => {
     const sb = await sandbox()
     const ngn = await sb.call('GET', BANKS)
     expect(ngn.status).toBe(200)
-    expect(ngn.body.message).toBe('Successful')
+    expect(ngn.body.message).toBe('Pay with Bank supported banks retrieved successfully')
     expect(ngn.body.data.map((b: { code: string }) => b.code)).toEqual(['100004', '100033', '000001', '000002'])
     expect(ngn.body.data[1]).toEqual({ name: 'PalmPay', code: '100033', currency: 'NGN' })
     expect((await sb.call('GET', `${BANKS}?currency=NGN`)).body.data).toEqual(ngn.body.data)

@@ -298,7 +298,7 @@ describe('GET /payouts (docs/behaviour.md 13.6, 13.7)', () => {
     await sb.call('POST', DISBURSE, k)
     await advance(sb, 60)
     const all = (await sb.call('GET', '/merchant/api/v1/payouts')).body
-    expect(all.message).toBe('success')
+    expect(all.message).toBe('Transactions retrieved successfully')
     expect(all.data.has_more).toBe(false)
     expect(all.data.payouts.map((p: any) => p.reference)).toEqual([k.reference, ...refs.reverse()])
     expect(all.data.payouts[0]).toMatchObject({ pointer: k.reference, status: 'success', amount: 100, fee: 32.25, currency: 'KES', customer_name: null, customer_email: 'w@example.com', date_created: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/) })

@@ -22,7 +22,7 @@ const run = (flow: Flow) => runFlow({ ...flow, vars: { encryption_key: ENC_KEY, 
 describe('the shipped flows', () => {
   it('cover every area of docs/behaviour.md 3-8', () => {
     const names = SHIPPED.join(' ')
-    for (const area of ['card-no-auth', 'card-pin', 'card-pin-otp', 'card-3ds', 'card-avs', 'card-verve-enrol', 'card-failures', 'preauth-', 'mobile-money-kes', 'mobile-money-ghs', 'mobile-money-currencies', 'payout-currencies', 'direct-debit-lifecycle', 'identity-bvn', 'identity-vnin', 'identity-gh-passport', 'identity-ng-documents', 'identity-gh-ssnit', 'identity-ke-national-id', 'identity-za-said', 'webhooks-retry', 'checkout-card', 'checkout-bank-transfer', 'checkout-mobile-money', 'virtual-account', 'pay-with-bank']) {
+    for (const area of ['card-no-auth', 'card-pin', 'card-pin-otp', 'card-3ds', 'card-avs', 'card-verve-enrol', 'card-failures', 'preauth-', 'mobile-money-kes', 'mobile-money-ghs', 'mobile-money-currencies', 'payout-currencies', 'direct-debit-lifecycle', 'identity-bvn', 'identity-vnin', 'identity-gh-passport', 'identity-ng-documents', 'identity-gh-ssnit', 'identity-ke-national-id', 'identity-za-said', 'webhooks-retry', 'checkout-card', 'checkout-bank-transfer', 'checkout-mobile-money', 'virtual-account', 'pay-with-bank', 'chargeback']) {
       expect(names).toContain(area)
     }
   })

@@ -360,7 +360,7 @@ describe('control API: scenarios', () => {
     const d = res.body.data
     for (const list of ['cards', 'wallets', 'identities', 'accounts', 'authorizations']) expect(Array.isArray(d[list]), list).toBe(true)
 
-    const cardKeys = ['number', 'scheme', 'cvv', 'expiry_month', 'expiry_year', 'pin', 'otp', 'steps', 'outcome', 'message', 'label']
+    const cardKeys = ['number', 'scheme', 'cvv', 'expiry_month', 'expiry_year', 'pin', 'otp', 'chargeback', 'steps', 'outcome', 'message', 'label']
     for (const c of d.cards) {
       for (const k of Object.keys(c)) expect(cardKeys, `card ${c.number} key ${k}`).toContain(k)
       expect(c).toMatchObject({ number: expect.stringMatching(/^\d{12,19}$/), scheme: expect.any(String), cvv: expect.any(String), expiry_month: expect.any(String), expiry_year: expect.any(String), steps: expect.any(Array), label: expect.any(String) })

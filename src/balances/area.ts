@@ -19,9 +19,9 @@ export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
       handler: (c, { balances }) => ok(c, MSG.SUCCESS, balances.balances(c.get('ns'))),
     },
     {
-      method: 'get', path: '/merchant/api/v1/balances/history', access: 'secret key', tag: 'balances', operationId: 'getBalanceHistory', summary: 'Every entry of the available balances with the balance before and after it, newest first, by cursor',
+      method: 'get', path: '/merchant/api/v1/balances/history', access: 'secret key', tag: 'balances', operationId: 'getBalanceHistory', summary: 'Every entry of the available balances with the balance before and after it, newest first, by cursor (message `Balance history retrieved successfully`)',
       query: historyQuerySchema, answer: { name: 'BalanceHistory', schema: historyAnswerSchema },
-      handler: (c, { balances }) => ok(c, MSG.SUCCESS, balances.history(c.get('ns'), validate(historyQuerySchema, c.req.query()))),
+      handler: (c, { balances }) => ok(c, BALANCE_MSG.HISTORY, balances.history(c.get('ns'), validate(historyQuerySchema, c.req.query()))),
     },
     {
       method: 'post', path: '/_sandbox/balances/fund', access: 'control', tag: 'balances', operationId: 'fundBalance', summary: 'Add to the available balance of a currency', body: { name: 'FundRequest', schema: fundSchema },

@@ -33,7 +33,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       amount_paid: MINOR,
       amount_accepted: MINOR,
       transfers: listOf({ at: STRING, amount: MINOR, payment_event: STRING, reversal: maybe(shape({ status: STRING, amount: MINOR, destination: STRING, currency: CURRENCY })) }),
-    }),
+    }, ['bank_account.account_number']),
   ],
   build(kit) {
     const bankTransfer = new BankTransferService(kit)

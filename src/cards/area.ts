@@ -114,7 +114,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       preauth: maybe(shape({ state: STRING, authorized: MINOR, captured: MINOR, refunded: MINOR, expires_at: EPOCH_MS, captures: STRINGS, operations: STRINGS })),
       refunded: maybe(MINOR),
       refunds: maybe(STRINGS),
-    }),
+    }, ['preauth.receipt', 'preauth.captures', 'preauth.operations', 'refunds']),
   ],
   build(kit) {
     const { store, namespaces, kinds, config } = kit

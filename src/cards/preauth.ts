@@ -1,6 +1,6 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
-import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
+import { CARD_OPS, CHARGES, isCard, returnedOf, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import { ApiError, MSG, badRequest, notFound } from '../errors.js'
 import { computeFee, toDecimalString, toMajor } from '../money.js'
@@ -178,7 +178,7 @@ export class PreauthService extends OnEngine {
       if (targetRef !== parent.transaction_reference) throw notFound(MSG.TRANSACTION_NOT_FOUND)
       if (parent.status !== 'success') throw badRequest(CARD_MSG.NOT_REFUNDABLE)
       if (!this.isChargeSettled(ns, parent)) throw badRequest(CARD_MSG.NOT_SETTLED)
-      refundable = parent.amount - (parent.refunded ?? 0)
+      refundable = parent.amount - returnedOf(parent)
       targetAmount = parent.amount
       onRefund = () => {
         parent.refunded = (parent.refunded ?? 0) + amount

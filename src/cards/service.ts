@@ -5,7 +5,8 @@ import type { CardCharge } from '../charges/types.js'
 import { FAILURE, MSG, badRequest, invalid } from '../errors.js'
 import type { CardScenario, CardStep } from '../scenario/schema.js'
 import { toMajor } from '../money.js'
-import { cardSummary, detectScheme, luhnValid } from '../pan.js'
+import { cardSummary, detectScheme } from '../pan.js'
+import { luhnValid } from '../store/card-numbers.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
@@ -41,6 +42,7 @@ export interface CardHooks {
 
 export class CardService extends OnEngine {
   readonly #charges: StepLifecycle<CardCharge>
+  readonly #charged: ((ns: string, charge: CardCharge) => void)[] = []
 
   constructor(
     engine: Engine,
@@ -63,12 +65,21 @@ export class CardService extends OnEngine {
       },
       onSuccess: (ns, charge) => {
         if (charge.operation === 'pre_authorization') this.hooks.onPreauthorized?.(ns, charge)
+        else if (!charge.parent) for (const heard of this.#charged) heard(ns, charge)
       },
       // a pre-authorization is not a charge: its hold has its own records (preauth.ts)
       announces: (charge) => charge.operation === 'charge',
       // a pre-authorization's hold is no money yet: its captures are (cards/capture-ledger.ts)
       payin: (charge) => charge.operation === 'charge',
     })
+  }
+
+  /**
+   * Hears of each card charge of its own (not a pre-authorization, not a checkout's attempt) that
+   * succeeds, before it is stored: a later area's registry (the chargebacks area, docs/behaviour.md 13.13).
+   */
+  onCharged(listener: (ns: string, charge: CardCharge) => void): void {
+    this.#charged.push(listener)
   }
 
   /** POST /charges/card (and the start of a pre-authorization, and a checkout's card attempt: `parent`). */

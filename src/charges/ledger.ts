@@ -86,6 +86,7 @@ export const LEDGER_SPEC: CollectionSpec<Posting> = {
   // its rows sum kept beside each place, so building them reads no cold entry (ledger-history.ts)
   order: { ...ENTRY_PLACE, facts: { currency: (p) => p.currency, direction: (p) => p.direction, amount: (p) => p.amount } },
   fields: { direction: oneOf(['credit', 'debit']), amount: MINOR, currency: CURRENCY, available_at: TIME, created_at: TIME, why: maybe(STRING), of: maybe(STRING) },
+  asWritten: ['of'],
 }
 
 /** The key of a record's `n`th entry: the last `:` of a key is always the one before `n`. */
@@ -296,7 +297,8 @@ export class Ledger {
       if (e instanceof PackError) return { 'records.packs': e.issues.join('; ') }
       throw e
     }
-    return balanceIssues((records[LEDGER] ?? {}) as Record<string, Posting>, opening)
+    const overdrawing = [...this.#sources].filter(([, s]) => s.overdraws).map(([name]) => `${name}:`)
+    return balanceIssues((records[LEDGER] ?? {}) as Record<string, Posting>, opening, (key) => overdrawing.some((p) => key.startsWith(p)))
   }
 
   /** What the namespace opened with, available, in minor units, by balance currency. */

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto'
 import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
 import { computeFee } from '../money.js'
-import { maskPansDeep, maskPansIn } from '../pan.js'
 import type { Random } from '../random.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import type { Settings } from '../scenario/schema.js'
@@ -223,10 +222,10 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
       fee,
       vat,
       status: 'processing',
-      // docs/behaviour.md 9.5: free text keeps a card number masked (the same values when it holds none)
-      description: o.description === null ? null : maskPansIn(o.description),
-      customer: maskPansDeep(o.customer),
-      metadata: o.metadata ? maskPansDeep(o.metadata) : null,
+      // free text: the store masks a card number in it as the charge is saved (docs/behaviour.md 9.5)
+      description: o.description,
+      customer: o.customer,
+      metadata: o.metadata ?? null,
       response_message: o.response_message,
       failure_message: null,
       attempts: [],
@@ -322,6 +321,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
+    // announced before it is saved: masked now as the store will (docs/behaviour.md 9.5)
+    charge = this.col(ns).mask(charge)
     const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.kinds)
     this.events.record(ns, type, data, { target: charge.notification_url })
   }

@@ -59,6 +59,17 @@ export interface ChargeBase {
   created_at: string
   updated_at: string
   completed_at: string | null
+  /** what open and lost chargebacks hold or took of it, minor units (a plain pay-in: docs/behaviour.md 13.13) */
+  charged_back?: number
+}
+
+/**
+ * What has gone back of a plain pay-in so far: refunded, and held or taken by chargebacks. The one
+ * rule of what is left to return (docs/behaviour.md 13.8, 13.13): the refunds API, the card refund
+ * and a chargeback all ask it, so together they never return more than was paid.
+ */
+export function returnedOf(charge: { refunded?: number; charged_back?: number }): number {
+  return (charge.refunded ?? 0) + (charge.charged_back ?? 0)
 }
 
 /** A charge the customer takes through steps (a PIN, an OTP, a prompt) before its scenario's end. */
@@ -169,8 +180,14 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     // the query, the pay-ins list and the dashboard read each attempt and step
     attempts: listOf({ reference: STRING, status: STRING, channel: STRING }),
     history: listOf({ at: STRING, step: STRING, result: STRING }),
+    // what chargebacks hold or took of it, which the refund checks read (docs/behaviour.md 13.13)
+    charged_back: maybe(MINOR),
   },
   // each kind's own fields: declared by the area serving the kind (`chargeKind`)
+  // the store masks card numbers in every other field (store/card-numbers.ts): references are the
+  // client's keys, the URLs are called, `expect` holds the hashes of the PIN and OTP a step
+  // expects (hex, whose digits may pass Luhn), `card` the card's summary (first six, last four)
+  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'attempts.reference', 'notification_url', 'redirect_url', 'expect', 'card'],
 }
 
 /**
@@ -179,7 +196,7 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
  * when a data file is opened or a snapshot restored (docs/behaviour.md 0.4, 0.10). A charge of a
  * kind no area declares is refused.
  */
-export const chargeKind = (kind: ChargeKind, fields: RecordFields): VariantSpec => ({ name: CHARGES, variant: { by: 'kind', value: kind, fields } })
+export const chargeKind = (kind: ChargeKind, fields: RecordFields, asWritten?: readonly string[]): VariantSpec => ({ name: CHARGES, variant: { by: 'kind', value: kind, fields, asWritten } })
 /** The fields every charge the customer takes through steps has (`SteppedCharge`). */
 export const STEPPED_FIELDS: RecordFields = { pending_steps: STRINGS, outcome: STRING, expect: OBJECT }
 export const CARD_OPS = 'card_ops'
@@ -196,4 +213,5 @@ export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {
     status: STRING,
     created_at: STRING,
   },
+  asWritten: ['transaction_reference', 'payment_reference', 'parent', 'target_transaction_reference'],
 }

@@ -1,7 +1,7 @@
 import { CARD_FORMAT } from '../cards/schemas.js'
 import { maskSecrets } from '../http/mask.js'
 import { walletNumberIssue } from '../mobile-money/schemas.js'
-import { maskPan } from '../pan.js'
+import { maskPan } from '../store/card-numbers.js'
 import type { CheckoutCard } from './schemas.js'
 
 /**

@@ -102,7 +102,7 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const ns = c.get('ns')
         const entries = deps.journal.list(ns, q)
         // ?format=flow: the journal as a replayable flow (record to flow)
-        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), formPages(deps.areas)))
+        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), formPages(deps.areas), { secret: ns, public: deps.namespaces.get(ns)?.public_key }))
         return ok(c, MSG.SUCCESS, entries)
       },
     },

@@ -61,6 +61,7 @@ export const CONVERSION = 'conversion'
 export const QUOTES_SPEC: CollectionSpec<Quote> = {
   name: QUOTES,
   fields: { from_currency: CURRENCY, to_currency: CURRENCY, from_amount: NUMBER, to_amount: NUMBER, rate: NUMBER, expires_at: STRING },
+  asWritten: ['used_by'],
 }
 
 export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
@@ -68,6 +69,7 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
   fields: { reference: STRING, source_currency: CURRENCY, destination_currency: CURRENCY, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
   // the history's order (docs/behaviour.md 13.6)
   order: { by: (c) => Date.parse(c.created_at) },
+  asWritten: ['reference', 'rate_reference'],
 }
 
 

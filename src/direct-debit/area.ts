@@ -46,7 +46,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
   tags: { 'direct debit': 'Direct-debit authorizations and debits' },
-  collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING })],
+  collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING }, ['authorization_code', 'account_number'])],
   build(kit) {
     const directDebit = new DirectDebitService(kit, kit.config.debitLimit)
     kit.kinds.declare<DirectDebitCharge>({

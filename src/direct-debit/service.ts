@@ -4,7 +4,6 @@ import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { toMajor, toMinor } from '../money.js'
-import { maskPansIn } from '../pan.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -52,6 +51,7 @@ export const AUTHS_SPEC: CollectionSpec<DebitAuthorization> = {
   name: AUTHS,
   keyOf: 'reference',
   fields: { reference: STRING, status: STRING, amount: MINOR, currency: CURRENCY, type: STRING, start_date: STRING, end_date: STRING, created_at: STRING, history: ARRAY },
+  asWritten: ['reference', 'account_number'],
 }
 
 export interface DirectDebit extends ChargeBase {
@@ -177,8 +177,7 @@ export class DirectDebitService extends OnEngine {
       amount,
       currency: 'NGN',
       type: input.type ?? 'variable',
-      // docs/behaviour.md 9.5: free text keeps a card number masked
-      account_name: maskPansIn(input.account_name),
+      account_name: input.account_name,
       account_number: input.account_number,
       bank_code: input.bank_code,
       bank_name: BANKS[input.bank_code],
@@ -235,7 +234,7 @@ export class DirectDebitService extends OnEngine {
     const reference = input.reference ?? `DD-${this.random.text(ns, REF_ALPHABET, 12)}`
     // not the transaction reference of another charge either (the lifecycle checks payment references)
     if (this.#debits.col(ns).has(reference)) throw conflict(MSG.DUPLICATE_REFERENCE)
-    const narration = maskPansIn(input.narration)
+    const { narration } = input
     const base = this.#debits.create(ns, {
       payment_reference: reference,
       amount,

@@ -1,5 +1,5 @@
 import { barePagePath } from '../charges/pages.js'
-import { luhnValid } from '../pan.js'
+import { luhnValid } from '../store/card-numbers.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
 import type { CustomerPages } from '../http/html-page.js'
 import { matchingSelfieDataUrl, fixtureImage } from '../identity/records.js'
@@ -13,7 +13,9 @@ import type { Flow, Step } from './flow.js'
  * The journal never holds a full card number, CVV, PIN or OTP: the flow puts back the pack's
  * test values (the card with the same first six and last four, PIN and OTP that pass, or a wrong
  * one where the response shows a wrong one was sent). A step whose request or response the journal
- * kept cut (docs/behaviour.md 9.5) expects only the status: its body was never kept whole.
+ * kept cut (docs/behaviour.md 9.5) expects only the status: its body was never kept whole. A key
+ * is never written: the namespace's secret key an answer names (a reset's `namespace`) is the
+ * replay's `${key}`, its public key `${public_key}`, so the flow replays under another key.
  */
 
 /** Fields whose values change from run to run. */
@@ -23,7 +25,7 @@ const VOLATILE = new Set([
   'expires_at', 'expiry_date_in_utc', 'transaction_date',
 ])
 /** Values the sandbox generates: captured from the response that first shows them. */
-const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|idv_[a-z0-9]+|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
+const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|VR-[A-Za-z0-9]{17}|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
 /** Values the sandbox generates that only their place says so: a temporary account's number. */
 const GENERATED_AT = /(^|\.)bank_account\.account_number$/
 /** The call that opens a virtual account, whose number comes from the namespace and the reference (docs/behaviour.md 13.3). */
@@ -42,14 +44,20 @@ const SELFIE_OTHER = () => `data:image/png;base64,${fixtureImage('other-selfie.p
  * `formPages`: the customer pages whose posts replay as the same form with no key (the areas'
  * pages that say so, `CustomerPage.replaysAsForm`: the 3DS page, the bank's page of pay with bank).
  */
-export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, formPages: CustomerPages, name = 'recorded session'): Flow {
+export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, formPages: CustomerPages, key: CallKey, name = 'recorded session'): Flow {
   const session = flowSession(scenarios, formPages)
-  const steps = entries.flatMap((e) => session.exchange(e))
+  const steps = entries.flatMap((e) => session.exchange(e, key))
   return { name, steps: steps.length ? steps : [NOTHING_RECORDED] }
 }
 
 /** The step of a flow in which nothing was recorded: a flow has at least one step. */
 export const NOTHING_RECORDED: Step = { name: 'nothing was recorded', advance: 0 }
+
+/** The keys a call was made with: its secret key and the public key beside it (by default the secret's, `sk_` made `pk_`). */
+export interface CallKey {
+  secret: string
+  public?: string
+}
 
 /** What a step is made of: a call as the journal keeps it (its request masked). */
 export type Exchange = Pick<JournalEntry, 'method' | 'path' | 'query' | 'status' | 'request' | 'response'>
@@ -60,8 +68,11 @@ export type Exchange = Pick<JournalEntry, 'method' | 'path' | 'query' | 'status'
  * (docs/behaviour.md 14.5) both ask it.
  */
 export interface FlowSession {
-  /** the steps of one call (a checkout's initialization adds the query that captures its transaction reference) */
-  exchange(e: Exchange): Step[]
+  /**
+   * the steps of one call (a checkout's initialization adds the query that captures its
+   * transaction reference); `key`: the secret key it was made with, written as the replay's
+   */
+  exchange(e: Exchange, key?: CallKey): Step[]
   /** a webhook as received: a step that waits for the event and expects its body */
   webhook(body: unknown): Step
 }
@@ -72,6 +83,20 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
   let varCount = 0
   /** the entry being turned into a step opened a virtual account: its number is generated */
   let openedAccount = false
+  /** the keys the calls were made with, each as the replay's variable (`${key}`, `${public_key}`) */
+  const keys = new Map<string, string>()
+  const knowKey = (key: CallKey | undefined): void => {
+    if (!key?.secret || keys.has(key.secret)) return
+    keys.set(key.secret, '${key}')
+    const pk = key.public ?? (key.secret.startsWith('sk_') ? `pk_${key.secret.slice(3)}` : undefined)
+    if (pk) keys.set(pk, '${public_key}')
+  }
+  /** A string with every key in it written as the replay's. */
+  const withoutKeys = (s: string): string => {
+    let out = s
+    for (const [key, v] of keys) if (out.includes(key)) out = out.split(key).join(v)
+    return out
+  }
 
   /** A client-chosen reference seen in a request becomes ${ref}-N (stable across the flow). */
   const clientRef = (value: string): string => {
@@ -91,7 +116,7 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
   const rewriteString = (s: string): string => {
     const whole = sub(s)
     if (whole) return whole
-    let out = s
+    let out = withoutKeys(s)
     for (const [value, v] of vars) {
       if (value.length >= 6 && out.includes(value)) out = out.split(value).join(v.startsWith('__expr:') ? v.slice(7) : `\${${v}}`)
     }
@@ -99,7 +124,7 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
   }
   /** Rewrites a string that appears in a response: known values within it become their variable. */
   const knownWithin = (s: string): string => {
-    let out = s
+    let out = withoutKeys(s)
     for (const [value, v] of vars) {
       if (value.length >= 10 && GENERATED.test(value) && out.includes(value)) out = out.split(value).join(`\${${v}}`)
     }
@@ -137,7 +162,8 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
     return value
   }
 
-  const exchange = (e: Exchange): Step[] => {
+  const exchange = (e: Exchange, callKey?: CallKey): Step[] => {
+    knowKey(callKey)
     if (e.method === 'GET' && e.path.startsWith('/_sandbox/')) return []
     const steps: Step[] = []
     const response = e.response as { status?: boolean; message?: string; data?: unknown } | null

@@ -47,6 +47,8 @@ export interface LedgerSource {
   describe(reference: string, entry: EntryFacts): string
   /** its credits are money taken in from outside, counted against the intake limit (13.4): a funding, a conversion */
   intake?: boolean
+  /** its debits are taken whatever the balance, so they may take it below nothing (a chargeback, 13.13); no other debit can */
+  overdraws?: boolean
 }
 
 /** What a ledger entry says that its description may show (the ledger's `Posting` holds these and more). */
@@ -88,7 +90,7 @@ export interface Named {
 }
 
 interface Served<T> {
-  method: 'get' | 'post' | 'put' | 'delete'
+  method: 'get' | 'post' | 'put' | 'patch' | 'delete'
   /** the full path, Hono form (`:param`) */
   path: string
   access: Access

@@ -1,4 +1,4 @@
-import { maskPan, maskPanNumber, maskPansIn } from '../pan.js'
+import { maskPan, maskPanNumber, maskPansIn } from '../store/card-numbers.js'
 
 /** Keys whose values are secrets that are never stored, logged or journaled. */
 const SECRET_KEYS = new Set(['cvv', 'pin', 'otp', 'token'])

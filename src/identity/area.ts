@@ -3,6 +3,7 @@ import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { noteRequest } from '../http/context.js'
 import { ok } from '../http/envelope.js'
+import { clientOrigin } from '../http/origin.js'
 import { badRequest } from '../errors.js'
 import { identityDocuments } from '../scenario/documents.js'
 import { IDENTITY_MSG } from './messages.js'
@@ -42,7 +43,7 @@ const verifyRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
 )
 
 /** The query of one check and the history (docs/behaviour.md 7.5). */
-const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity>[] => [
+const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity & Kit>[] => [
   {
     method: 'get', path: `${prefix}/api/v1/identities/verifications/:reference`, access: 'secret key', tag: 'identity',
     operationId: `getVerification${suffix}`, summary: `One identity check by its reference, found or not (message \`${IDENTITY_MSG.RETRIEVED}\`)`,
@@ -52,10 +53,14 @@ const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity>[
     method: 'post', path: `${prefix}/api/v1/identities/verifications`, access: 'secret key', tag: 'identity',
     operationId: `listVerifications${suffix}`, summary: `The identity checks, newest first, by page, between two days (message \`${IDENTITY_MSG.HISTORY}\`)`,
     body: { name: 'VerificationHistoryRequest', schema: historySchema }, bodyRequired: false,
-    handler: async (c, { identity }) => {
-      // the body may be left out: the first page of every check
+    handler: async (c, { identity, config }) => {
+      // the body may be left out: the first page of every check; what it leaves out the query may give (the links name pages so)
       const body = (await readBodyText(c)).trim() ? await readJsonObject(c) : {}
-      return ok(c, IDENTITY_MSG.HISTORY, identity.history(c.get('ns'), validate(historySchema, body)))
+      const q = validate(historySchema, { ...c.req.query(), ...body })
+      const h = identity.history(c.get('ns'), q)
+      const at = `${clientOrigin(c, config.interceptHosts)}${prefix}/api/v1/identities/verifications`
+      const link = (rel: string, page: number) => ({ href: `${at}?limit=${q.limit}&page=${page}`, rel, method: 'POST' })
+      return ok(c, IDENTITY_MSG.HISTORY, { ...h, links: [link('current', q.page), ...('next' in h.paging ? [link('next', q.page + 1)] : [])] })
     },
   },
 ])

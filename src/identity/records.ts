@@ -27,6 +27,12 @@ export function fixtureImage(file: string): string {
   return b64
 }
 
+/** A base64 image as a data URL, its type read from its first bytes (the stored check's `image`, docs/behaviour.md 7.5). */
+export function imageDataUrl(b64: string): string {
+  if (/^(data|https?):/.test(b64)) return b64
+  return `data:image/${b64.startsWith('/9j/') ? 'jpeg' : 'png'};base64,${b64}`
+}
+
 /** The documented sample selfie that matches every record. */
 export const MATCHING_SELFIE_FILE = 'matching-selfie.png'
 export function matchingSelfieDataUrl(): string {

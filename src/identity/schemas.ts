@@ -93,13 +93,17 @@ export function parseIdentityRequest(doc: IdentityDocument, body: Record<string,
   return { id: r.data.id, key, validation: r.data.validation }
 }
 
+/** A page or a page size: a number, or a string of digits (the documentation types them String). */
+const wholeNumber = (max: number) =>
+  z.preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`))
+
 /** POST /identities/verifications (docs/behaviour.md 7.5): the checks made between two days, by page. */
 export const historySchema = z
   .object({
     start_date: date.optional(),
     end_date: date.optional(),
-    limit: z.number().int('must be a whole number').min(1, 'must be at least 1').max(50, 'must be at most 50').default(10),
-    page: z.number().int('must be a whole number').min(1, 'must be at least 1').max(1_000_000, 'must be at most 1000000').default(1),
+    limit: wholeNumber(50).default(10),
+    page: wholeNumber(1_000_000).default(1),
   })
   .refine((q) => !q.start_date || !q.end_date || q.end_date >= q.start_date, { path: ['end_date'], message: IDENTITY_MSG.endBeforeStart })
 export type HistoryQuery = z.infer<typeof historySchema>

@@ -1,16 +1,19 @@
 import { createHash } from 'node:crypto'
 import { OnEngine } from '../charges/kit.js'
-import { maskPansIn } from '../pan.js'
+import { pageId } from '../namespaces.js'
+import { maskPansIn } from '../store/card-numbers.js'
+import { ALPHANUMERIC } from '../random.js'
 import { identityDocument, type IdentityDocument } from '../scenario/documents.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { OBJECT, STRING, maybe } from '../store/validate.js'
 import { ApiError } from '../errors.js'
 import { IDENTITY_MSG } from './messages.js'
-import { MATCHING_SELFIE_FILE, fixtureImage, fixtureRecord, materialize } from './records.js'
+import { MATCHING_SELFIE_FILE, fixtureImage, fixtureRecord, imageDataUrl, materialize } from './records.js'
 import { decodeSelfie, type HistoryQuery, type IdentityInput } from './schemas.js'
 
 export const CHECKS = 'identity_checks'
-const REF_ALPHABET = '0123456789abcdefghijklmnopqrstuvwxyz'
+/** who a check made through the API was requested by, as the service's samples give it */
+const API_USER = 'API User'
 
 const sha = (b: Buffer) => createHash('sha256').update(b).digest('hex')
 
@@ -24,7 +27,7 @@ export interface IdentityCheck {
   created_at: string
   /** the record found, as its fixture or pack entry gives it (image fields as file names); null when not found */
   record?: Record<string, unknown> | null
-  /** who asked: the namespace's merchant name when the check was made */
+  /** who asked: `API User` (older data files: the merchant's name) */
   requested_by?: string
 }
 
@@ -32,6 +35,8 @@ export interface IdentityCheck {
 export const CHECKS_SPEC: CollectionSpec<IdentityCheck> = {
   name: CHECKS,
   fields: { reference: STRING, id_type: STRING, id: STRING, mode: STRING, matches: OBJECT, created_at: STRING, record: maybe(OBJECT) },
+  // an ID found is a document's (a SAID passes Luhn), one not found is masked by verify; the record is the pack's
+  asWritten: ['reference', 'id', 'record'],
 }
 
 /** what the query calls a check's mode (docs/behaviour.md 7.5) */
@@ -49,7 +54,7 @@ export class IdentityService extends OnEngine {
     const base = scenario?.found ? { ...doc.record, ...(scenario.record ?? fixtureRecord(doc.type, input.key)) } : null
     const v = input.validation
     const check: IdentityCheck = {
-      reference: `idv_${this.random.text(ns, REF_ALPHABET, 20)}`,
+      reference: `VR-${this.random.text(ns, ALPHANUMERIC, 17)}`,
       id_type: doc.type,
       // an ID nothing lists that reads as a card number (a SAID is 13 digits that pass Luhn) is kept masked
       id: base ? input.id : maskPansIn(input.id),
@@ -58,12 +63,12 @@ export class IdentityService extends OnEngine {
       matches: {},
       created_at: this.clocks.iso(ns),
       record: base,
-      requested_by: this.namespaces.get(ns)?.name ?? 'Sandbox Merchant',
+      requested_by: API_USER,
     }
     const checks = this.store.col<IdentityCheck>(ns, CHECKS)
     if (!base) {
       checks.put(check.reference, check)
-      throw new ApiError(404, doc.not_found, null)
+      throw new ApiError(404, doc.not_found, {})
     }
     const record = materialize(base)
     const validation: Record<string, unknown> = {}
@@ -83,7 +88,8 @@ export class IdentityService extends OnEngine {
     if (doc.webhook) this.events.record(ns, 'verification.completed', this.#shown(check))
     return {
       message: doc.message,
-      data: { reference: check.reference, id: input.id, id_type: doc.type, ...record, validation, requested_by: check.requested_by },
+      // a lookup-only document (phone, tax PIN, CAC) has no `validation` to answer, as its samples show
+      data: { reference: check.reference, id: input.id, id_type: doc.type, ...record, ...(doc.validation.length ? { validation } : {}), requested_by: check.requested_by },
     }
   }
 
@@ -94,32 +100,69 @@ export class IdentityService extends OnEngine {
     return this.#shown(check)
   }
 
-  /** POST /identities/verifications (docs/behaviour.md 7.5): newest first, by page, between two days. */
+  /**
+   * POST /identities/verifications (docs/behaviour.md 7.5): newest first, by page, between two days;
+   * each check as a line of the history (no record), `paging.next` when a page follows.
+   */
   history(ns: string, q: HistoryQuery) {
     const day = (iso: string) => iso.slice(0, 10)
     const all = this.checks(ns).filter((c) => (!q.start_date || day(c.created_at) >= q.start_date) && (!q.end_date || day(c.created_at) <= q.end_date))
     const page = all.reverse().slice((q.page - 1) * q.limit, q.page * q.limit)
+    const meta = this.namespaces.get(ns)
+    const merchant = { reference: `MC-${meta ? pageId(meta.secret_key) : ns}`, name: meta?.name ?? 'Sandbox Merchant', email: meta?.email ?? null }
+    const next = q.page * q.limit < all.length ? { next: q.page + 1 } : {}
     return {
-      data: page.map((c) => this.#shown(c)),
-      paging: { total_items: all.length, page_size: q.limit, current: q.page, count: page.length },
+      data: page.map((c) => this.#listed(c, merchant)),
+      paging: { total_items: all.length, page_size: q.limit, current: q.page, count: page.length, ...next },
     }
   }
 
-  /** A check as the query, the history and the webhook show it. */
-  #shown(check: IdentityCheck) {
+  /** What the query, the history line and the webhook share: the kind of check and its outcome. */
+  #about(check: IdentityCheck) {
     const doc = identityDocument(check.id_type)
+    return {
+      type: doc?.kyb ? 'kyb' : 'kyc',
+      class: CLASS[check.mode],
+      identity_type: check.id_type,
+      country: doc?.country ?? check.id_type.slice(0, 2),
+    }
+  }
+
+  /** A check as the query and the webhook show it: the record found, its image as a data URL; `validation` only when inputs were compared. */
+  #shown(check: IdentityCheck) {
     const record = check.record ? materialize(check.record) : {}
-    const validation = Object.fromEntries(Object.entries(check.matches).map(([k, match]) => [k, { match }]))
+    if (typeof record.image === 'string' && record.image) record.image = imageDataUrl(record.image)
+    const matches = Object.entries(check.matches)
     return {
       reference: check.reference,
       id: check.id,
       id_type: check.id_type,
       ...record,
-      validation,
-      type: doc?.kyb ? 'kyb' : 'kyc',
-      class: CLASS[check.mode],
-      identity_type: check.id_type.slice(3),
-      country: doc?.country ?? check.id_type.slice(0, 2),
+      ...(matches.length ? { validation: Object.fromEntries(matches.map(([k, match]) => [k, { match }])) } : {}),
+      ...this.#about(check),
+      requested_by: check.requested_by ?? null,
+      status: check.found ? 'found' : 'not_found',
+      date_created: check.created_at,
+    }
+  }
+
+  /** A check as a line of the history: who it names, the kind of document and the merchant, not the record. */
+  #listed(check: IdentityCheck, merchant: { reference: string; name: string; email: string | null }) {
+    const doc = identityDocument(check.id_type)
+    const r = check.record ?? {}
+    const names = [r.first_name, r.middle_name, r.last_name].filter((v) => typeof v === 'string' && v)
+    const fullName = r.full_name ?? r.name ?? r.company_name ?? (names.length ? names.join(' ') : null)
+    const { type, class: cls, identity_type, country } = this.#about(check)
+    return {
+      reference: check.reference,
+      full_name: fullName,
+      type,
+      class: cls,
+      identity_type,
+      identity_type_label: doc?.label ?? identity_type,
+      identity_type_description: doc?.description ?? identity_type,
+      country,
+      merchant,
       requested_by: check.requested_by ?? null,
       status: check.found ? 'found' : 'not_found',
       date_created: check.created_at,

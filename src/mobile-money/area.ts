@@ -26,7 +26,7 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService }, Kit> = {
   key: 'mobile money',
   tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP and STK prompt` },
-  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR })],
+  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR }, ['wallet.number', 'message'])],
   build(kit) {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({

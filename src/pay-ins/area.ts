@@ -19,9 +19,9 @@ export const chargesArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery 
   build: ({ store, clocks, config, kinds }) => ({ payins: new PayinService(store, kinds), chargeQuery: new ChargeQuery(store, clocks, kinds, config.queryCache) }),
   routes: [
     {
-      method: 'get', path: '/merchant/api/v1/pay-ins', access: 'secret key', tag: 'charges', operationId: 'listPayIns', summary: "The namespace's pay-ins of every channel (a checkout once), newest first, by cursor",
+      method: 'get', path: '/merchant/api/v1/pay-ins', access: 'secret key', tag: 'charges', operationId: 'listPayIns', summary: "The namespace's pay-ins of every channel (a checkout once), newest first, by cursor (message `Transactions retrieved successfully`)",
       query: payinQuerySchema, answer: { name: 'PayIns', schema: payinsAnswerSchema },
-      handler: (c, { payins }) => ok(c, MSG.SUCCESS, payins.list(c.get('ns'), validate(payinQuerySchema, c.req.query()))),
+      handler: (c, { payins }) => ok(c, MSG.TRANSACTIONS_RETRIEVED, payins.list(c.get('ns'), validate(payinQuerySchema, c.req.query()))),
     },
     {
       method: 'get', path: '/merchant/api/v1/charges/:reference', access: 'secret key', tag: 'charges', operationId: 'getCharge', summary: 'Query a charge of any kind by payment or transaction reference',

@@ -1,7 +1,7 @@
 /** The texts of the pay with bank area alone (docs/behaviour.md 13.11). */
 export const PWB_MSG = {
   INITIATED: 'Charge initiated',
-  BANKS_LISTED: 'Successful',
+  BANKS_LISTED: 'Pay with Bank supported banks retrieved successfully',
   REDIRECT: 'Redirect the customer to authorization.redirect_url to approve the payment at their bank',
   APPROVED_AWAITING: 'Approved by the customer, awaiting confirmation from the bank',
   DECLINED: 'Payment was declined by the customer at the bank',

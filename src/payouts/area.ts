@@ -82,8 +82,8 @@ export const payoutsArea: Area<Payouts, Kit> = {
       handler: (c, { payouts }) => ok(c, PAYOUT_MSG.RETRIEVED, queryData(payouts.get(c.get('ns'), c.req.param('reference')!))),
     },
     {
-      method: 'get', path: '/merchant/api/v1/payouts', access: 'secret key', tag: 'payouts', operationId: 'listPayouts', summary: 'The payouts, newest first, by currency, status and date, a page at a time by pointer', query: payoutListSchema,
-      handler: (c, { payouts }) => ok(c, MSG.SUCCESS, payouts.list(c.get('ns'), validate(payoutListSchema, c.req.query()))),
+      method: 'get', path: '/merchant/api/v1/payouts', access: 'secret key', tag: 'payouts', operationId: 'listPayouts', summary: 'The payouts, newest first, by currency, status and date, a page at a time by pointer (message `Transactions retrieved successfully`)', query: payoutListSchema,
+      handler: (c, { payouts }) => ok(c, MSG.TRANSACTIONS_RETRIEVED, payouts.list(c.get('ns'), validate(payoutListSchema, c.req.query()))),
     },
     ...bulkRoutes,
     ...(['post', 'get'] as const).map((method): Route<Payouts> => ({

@@ -32,6 +32,7 @@ export interface PayoutBatch {
 export const PAYOUT_BATCHES_SPEC: CollectionSpec<PayoutBatch> = {
   name: PAYOUT_BATCHES,
   fields: { batch_reference: STRING, currency: STRING, payouts: ARRAY, created_at: STRING },
+  asWritten: ['batch_reference', 'payouts'],
 }
 
 export type BatchStatus = 'pending' | 'complete' | 'failed'

@@ -71,6 +71,8 @@ export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
     customer: OBJECT,
     plan: shape({ outcome: STRING }),
   },
+  // an account's and a wallet's number are no card's
+  asWritten: ['reference', 'batch_reference', 'bank_account.account', 'mobile_money.mobile_number', 'notification_url'],
 }
 
 export interface NewPayout {

@@ -25,8 +25,9 @@ import { HOP_BY_HOP } from './proxy.js'
  * as it is); the upstream's answer goes back to the client unchanged and the exchange becomes a
  * step of the flow file, whose expectation is that answer. What the file holds is what the
  * journal would hold (src/flow/record.ts turns it into steps): no key (the `Authorization` header
- * is not written), `charge_data` decrypted with the upstream's key and masked as the journal masks
- * it, so the flow replays under any key with the pack's test values.
+ * is not written, and the key an answer names is the replay's `${key}`), `charge_data` decrypted
+ * with the upstream's key and masked as the journal masks it, the answer masked the same way, so
+ * the flow replays under any key with the pack's test values.
  */
 
 /** The control path a webhook of the service is posted to while recording (docs/behaviour.md 14.5). */
@@ -37,6 +38,8 @@ const NOT_KEPT = new Set([...HOP_BY_HOP, 'host', 'authorization', 'cookie', 'con
 
 /** A key of the live mode, in an `Authorization` header: never forwarded. */
 const LIVE_KEY = /\b(sk|pk)_live_/
+/** The key of an `Authorization` header */
+const BEARER = /^\s*Bearer\s+(\S+)\s*$/i
 
 export interface Recorder {
   /** serves a request to an intercepted host: forwarded to the upstream, its exchange recorded */
@@ -111,8 +114,10 @@ export function startRecording(config: Config): Recorder {
   }
 
   const record = (req: IncomingMessage, sent: URL, requestText: string, status: number, answerText: string): void => {
-    const exchange: Exchange = { method: req.method ?? 'GET', path: sent.pathname, query: sent.search, status, request: noted(requestText), response: jsonOf(answerText) ?? null }
-    const steps = session.exchange(exchange)
+    // the answer masked as the request is: a card number the upstream echoes is not written whole
+    const exchange: Exchange = { method: req.method ?? 'GET', path: sent.pathname, query: sent.search, status, request: noted(requestText), response: maskSecrets(jsonOf(answerText) ?? null) }
+    const key = BEARER.exec(req.headers.authorization ?? '')?.[1]
+    const steps = session.exchange(exchange, key ? { secret: key } : undefined)
     // a call made with no key replays with none
     if (!req.headers.authorization && steps[0]?.request) steps[0].request.key = null
     append(steps)

@@ -33,8 +33,8 @@ export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: Prea
       handler: async (c, { refunds }) => ok(c, REFUND_MSG.INITIATED, initiated(refunds.initiate(c.get('ns'), validate(initiateSchema, await readJsonObject(c))))),
     },
     {
-      method: 'get', path: '/merchant/api/v1/refunds', access: 'secret key', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer', query: refundListSchema,
-      handler: (c, { refunds }) => ok(c, MSG.SUCCESS, refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
+      method: 'get', path: '/merchant/api/v1/refunds', access: 'secret key', tag: 'refunds', operationId: 'listRefunds', summary: 'The refunds, newest first, by status, currency and date, paged by pointer (message `Refunds retrieved successfully`)', query: refundListSchema,
+      handler: (c, { refunds }) => ok(c, REFUND_MSG.LISTED, refunds.list(c.get('ns'), validate(refundListSchema, c.req.query()))),
     },
     {
       method: 'get', path: '/merchant/api/v1/refunds/:reference', access: 'secret key', tag: 'refunds', operationId: 'getRefund', summary: 'One refund, by its reference (a card refund: its transaction reference)',

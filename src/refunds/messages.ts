@@ -2,6 +2,7 @@
 export const REFUND_MSG = {
   INITIATED: 'Refund successfully initiated',
   RETRIEVED: 'Refund details retrieved successfully',
+  LISTED: 'Refunds retrieved successfully',
   COMPLETED: 'Refund completed',
   FAILED: 'Refund failed',
   NOT_FOUND: 'Refund not found',

@@ -1,7 +1,7 @@
 import type { PreauthService } from '../cards/preauth.js'
 import { PreauthRefunds, type RefundPart } from '../cards/preauth-refunds.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { CHARGES, type ChargeBase } from '../charges/types.js'
+import { CHARGES, returnedOf, type ChargeBase } from '../charges/types.js'
 import type { Frozen } from '../store/frozen.js'
 
 /**
@@ -21,6 +21,8 @@ export interface Payin {
   /** what a refund may return: what the customer paid less the cost they bore (a pre-authorization: what was captured, voided captures aside) */
   collected: number
   refunded: number
+  /** what is left to return (a plain pay-in: less what chargebacks hold or took, `returnedOf`) */
+  left: number
   /** what is left and has settled (a pre-authorization's unsettled captures are not) */
   settledLeft: number
   succeeded: boolean
@@ -39,9 +41,13 @@ export class Payins extends OnEngine {
     const charge = this.#charges(ns).findBy('payment_reference', paymentReference)
     if (!charge || charge.parent) return undefined
     const held = PreauthRefunds.held(charge)
-    if (held) return { charge, method: this.kinds.methodOf(charge), ...this.#held.payin(ns, held) }
+    if (held) {
+      const payin = this.#held.payin(ns, held)
+      return { charge, method: this.kinds.methodOf(charge), ...payin, left: payin.collected - payin.refunded }
+    }
     const refunded = charge.refunded ?? 0
     const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
+    const left = collected - returnedOf(charge)
     // the one rule of settled (docs/behaviour.md 13.4): a card charge's as any other pay-in's
     const settled = this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
@@ -49,7 +55,8 @@ export class Payins extends OnEngine {
       method: this.kinds.methodOf(charge),
       collected,
       refunded,
-      settledLeft: settled ? collected - refunded : 0,
+      left,
+      settledLeft: settled ? left : 0,
       succeeded: charge.status === 'success',
     }
   }
@@ -62,6 +69,13 @@ export class Payins extends OnEngine {
       c.refunded = (c.refunded ?? 0) + amount
     })
     return []
+  }
+
+  /** Counts `amount` as held by a chargeback (a plain pay-in; the caller checked it is left), or gives it back (negative). */
+  dispute(ns: string, transactionReference: string, amount: number): void {
+    this.#updateCharge(ns, transactionReference, (c) => {
+      c.charged_back = Math.max(0, (c.charged_back ?? 0) + amount)
+    })
   }
 
   /** Gives back what a failed refund took. */

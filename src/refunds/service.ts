@@ -62,6 +62,7 @@ export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
   keyOf: 'reference',
   fields: { reference: STRING, payment_reference: STRING, amount: MINOR, currency: CURRENCY, status: STRING, outcome: oneOf(['success', 'failed']), created_at: TIME, completed_at: maybe(TIME) },
+  asWritten: ['reference', 'payment_reference', 'target_transaction_reference', 'parts.reference', 'webhook_url'],
 }
 
 export interface InitiateInput {
@@ -106,10 +107,10 @@ export class RefundService extends OnEngine {
     if (!p.succeeded) throw badRequest(REFUND_MSG.NOT_SUCCESSFUL)
     const currency = p.charge.currency
     if (!isBalanceCurrency(currency)) throw badRequest(REFUND_MSG.CURRENCY)
-    const left = p.collected - p.refunded
+    const left = p.left
     if (left <= 0) throw conflict(REFUND_MSG.FULL_DONE)
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
-    if (input.amount === undefined && p.refunded > 0) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
+    if (input.amount === undefined && left < p.collected) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
     const amount = input.amount ?? p.collected
     // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md 2.5)
     const finer = unitIssue(currency, amount)

@@ -41,8 +41,12 @@ const documentSchema = z
     format_message: z.string().min(1),
     /** a prefix an app may leave out (CAC's `RC`): the ID is looked up with it */
     optional_prefix: z.string().regex(/^[A-Z]+$/).optional(),
+    /** the answer's message (`<Label> verified successfully`) and the 404's (`<Label> data not found`), as the service's samples give them */
     message: z.string().min(1),
     not_found: z.string().min(1),
+    /** how the history names the document: `identity_type_label` and `identity_type_description` */
+    label: z.string().min(1),
+    description: z.string().min(1),
     /** what `validation` must hold when sent; empty: lookup only */
     validation: z.array(z.enum(VALIDATION_FIELDS)).max(VALIDATION_FIELDS.length),
     selfie: z.boolean(),

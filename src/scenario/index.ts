@@ -203,6 +203,7 @@ export class ActiveScenarios {
         expiry_year: c.expiry_year,
         ...(c.steps.includes('PIN') ? { pin: c.pin ?? s.pin } : {}),
         ...(c.steps.includes('OTP') ? { otp: c.otp ?? s.otp } : {}),
+        ...(c.chargeback ? { chargeback: true } : {}),
         ...stepsAndOutcome(c),
       })),
       wallets: [...this.wallets.values()].map((w) => ({
@@ -244,6 +245,8 @@ const PACKS = 'packs'
 export const PACKS_SPEC: CollectionSpec = {
   name: PACKS,
   fields: { seq: NUMBER, pack: OBJECT },
+  // a pack's cards are test cards the sandbox compares with
+  asWritten: ['pack'],
   check: (record) => {
     try {
       validatePack(record.pack, 'pack')

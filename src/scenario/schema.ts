@@ -77,6 +77,8 @@ export const cardScenarioSchema = scenario({
   pin: digits(4, 4).optional(),
   otp: digits(4, 8).optional(),
   steps: z.array(z.enum(CARD_STEPS)).max(CARD_STEPS.length).default([]),
+  /** always disputed: its successful charge opens a chargeback of the whole amount at once (docs/behaviour.md 13.13) */
+  chargeback: z.boolean().optional(),
 })
 export type CardScenario = z.infer<typeof cardScenarioSchema>
 
@@ -257,6 +259,12 @@ export const settingsSchema = z
         const round = gainingRound(rates)
         if (round) ctx.addIssue({ code: 'custom', message: `must not let a round of conversions end with more than it started: ${round.join(' -> ')}` })
       }),
+    /** a chargeback not answered this long after it opened is accepted (docs/behaviour.md 13.13: 24) */
+    chargeback_deadline_hours: hours().positive(),
+    /** a declined or partly accepted chargeback is decided this long after the answer ... */
+    chargeback_decision_hours: hours().min(0),
+    /** ... as this, unless a control call decides it first */
+    chargeback_decision: z.enum(['won', 'lost']),
     /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md 10.1) */
     metadata_underscores: z.boolean(),
   })

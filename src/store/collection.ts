@@ -1,15 +1,17 @@
+import type { KeptFields } from './card-numbers.js'
 import type { Frozen } from './frozen.js'
 import { RecordOrder, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
 import { SecondaryIndex, type IndexFn } from './secondary-index.js'
-import type { RecordFields, RecordRules } from './validate.js'
+import type { RecordFields } from './validate.js'
 
 /**
  * What the module that owns a collection declares about it: its secondary indexes, a hot set
- * smaller than the store's when its records are rarely read again, and the fields its records
- * must have when a data file is opened (validate.ts).
+ * smaller than the store's when its records are rarely read again, the fields its records
+ * must have when a data file is opened (validate.ts), and those kept as written when the store
+ * masks card numbers (`asWritten`, card-numbers.ts).
  */
-export interface CollectionSpec<T = any> extends RecordRules {
+export interface CollectionSpec<T = any> extends KeptFields {
   name: string
   indexes?: Record<string, IndexFn<T>>
   /** records kept live (the store's hotRecords when absent; 0: none, records.ts) */
@@ -26,7 +28,8 @@ export interface CollectionSpec<T = any> extends RecordRules {
  */
 export interface VariantSpec {
   name: string
-  variant: { by: string; value: string; fields: RecordFields }
+  /** `asWritten`: the variant's fields kept as written (card-numbers.ts), added to the collection's */
+  variant: { by: string; value: string; fields: RecordFields; asWritten?: readonly string[] }
 }
 
 /**
@@ -45,10 +48,10 @@ export function joinCollections(declared: readonly (CollectionSpec | VariantSpec
     if (!('variant' in d)) continue
     const spec = owned.get(d.name)
     if (!spec) throw new Error(`a variant of collection ${d.name}, which no module declares`)
-    const { by, value, fields } = d.variant
+    const { by, value, fields, asWritten = [] } = d.variant
     const variants = spec.variants ?? { by, of: {} }
     if (variants.by !== by || Object.hasOwn(variants.of, value)) throw new Error(`collection ${d.name}: variant ${by} ${value} is declared twice or by another field`)
-    owned.set(d.name, { ...spec, variants: { by, of: { ...variants.of, [value]: fields } } })
+    owned.set(d.name, { ...spec, variants: { by, of: { ...variants.of, [value]: fields } }, asWritten: [...(spec.asWritten ?? []), ...asWritten] })
   }
   return [...owned.values()]
 }
@@ -85,6 +88,9 @@ export class Collection<T extends object = Record<string, unknown>> {
   /** the records in their declared order (`CollectionSpec.order`), when one is declared */
   readonly ordered: RecordOrder<T> | undefined
 
+  /** masks the card numbers of a record put (card-numbers.ts: the store's rule, whatever area writes) */
+  readonly #mask: <R>(record: R) => R
+
   constructor(
     readonly ns: string,
     readonly name: string,
@@ -92,8 +98,10 @@ export class Collection<T extends object = Record<string, unknown>> {
     records: Records<T>,
     indexes: Record<string, IndexFn<T>> = {},
     order?: OrderSpec<T>,
+    mask: <R>(record: R) => R = (r) => r,
   ) {
     this.#records = records
+    this.#mask = mask
     this.ordered = order && new RecordOrder(order)
     for (const [indexName, fn] of Object.entries(indexes)) {
       const index = new SecondaryIndex(fn)
@@ -157,15 +165,26 @@ export class Collection<T extends object = Record<string, unknown>> {
 
   /**
    * Inserts or replaces a record and records the change; returns it as stored. The caller gives
-   * the record up: it is not to be changed again (a read freezes it).
+   * the record up: it is not to be changed again (a read freezes it). Its card numbers are masked
+   * first (docs/behaviour.md 9.5), in the record itself where it is not frozen: what the caller
+   * still holds is what was stored.
    */
-  put(key: string, record: T): Frozen<T> {
+  put(key: string, given: T): Frozen<T> {
     flatten(key)
+    const record = this.#mask(given)
     const replaced = this.#records.put(key, record)
     this.#index(key, record)
     this.ordered?.set(key, record, !replaced)
     this.sink?.changed(this.ns, this.name, key)
     return record as Frozen<T>
+  }
+
+  /**
+   * The store's masking of card numbers (card-numbers.ts) applied to a record now, as `put` will:
+   * for a record shown (an event's data made of it) before it is put. In place where it may be changed.
+   */
+  mask<R extends T>(record: R): R {
+    return this.#mask(record)
   }
 
   /**

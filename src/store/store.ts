@@ -1,3 +1,4 @@
+import { recordMasker } from './card-numbers.js'
 import { Collection, type ChangeSink, type CollectionSpec } from './collection.js'
 import { FileLog } from './file-log.js'
 import type { NamespaceState } from './namespace-state.js'
@@ -34,6 +35,8 @@ export interface StoreOptions {
 export class Store implements ChangeSink, Persisted {
   readonly #namespaces = new Map<string, Map<string, Collection<any>>>()
   readonly #specs = new Map<string, CollectionSpec>()
+  /** each collection's masking of card numbers (card-numbers.ts), made once from its spec */
+  readonly #maskers = new Map<string, <T>(record: T) => T>()
   readonly #upgrades: readonly Upgrade[]
   readonly #hotRecords: number
   readonly #coldBlock: number
@@ -44,7 +47,10 @@ export class Store implements ChangeSink, Persisted {
   #version = 0
 
   private constructor(options: StoreOptions) {
-    for (const spec of options.collections) this.#specs.set(spec.name, spec)
+    for (const spec of options.collections) {
+      this.#specs.set(spec.name, spec)
+      this.#maskers.set(spec.name, recordMasker(spec))
+    }
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
     this.#upgrades = [...(options.upgrades ?? [])].sort((a, b) => a.to - b.to)
@@ -86,7 +92,7 @@ export class Store implements ChangeSink, Persisted {
   #collection<T extends object>(ns: string, name: string): Collection<T> {
     const spec = this.#specs.get(name)
     if (!spec) throw new Error(`no collection "${name}" was declared to the store`)
-    return new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order)
+    return new Collection<T>(ns, name, this, new Records<T>(name, this.#shapes, spec.hot ?? this.#hotRecords, spec.block ?? this.#coldBlock), spec.indexes, spec.order, this.#maskers.get(name))
   }
 
   /**
@@ -128,7 +134,7 @@ export class Store implements ChangeSink, Persisted {
   }
 
   /**
-   * `replaceNamespace` in steps: the records are put into collections aside, the event loop free
+   * `replaceNamespace` in steps: the records are masked and put into collections aside, the event loop free
    * every STEP_RECORDS records, and those take the namespace's place in one turn, so no call ever
    * reads a namespace half replaced and other namespaces are served meanwhile. The namespace's
    * calls made meanwhile are replaced with the rest. With a file, all of it is one change.
@@ -140,7 +146,8 @@ export class Store implements ChangeSink, Persisted {
       const col = this.#collection(ns, name)
       aside.set(name, col)
       for (const [key, record] of Object.entries(recs)) {
-        col.load(key, record as object)
+        // masked as a put is (card-numbers.ts): a snapshot's records are written by whoever made it
+        col.load(key, col.mask(record as object))
         if (++put % STEP_RECORDS === 0) await nextTurn()
       }
     }

@@ -22,7 +22,7 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
     chargeKind('virtual_account', {
       virtual_bank_account: shape({ account_name: STRING, account_number: STRING, account_reference: STRING, bank_name: STRING, bank_code: STRING }),
       payer_bank_account: shape({ account_name: STRING, account_number: STRING, bank_name: STRING }),
-    }),
+    }, ['virtual_bank_account.account_number', 'virtual_bank_account.account_reference', 'payer_bank_account.account_number']),
   ],
   build(kit) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel

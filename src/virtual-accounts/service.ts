@@ -53,6 +53,7 @@ export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
   name: VIRTUAL_ACCOUNTS,
   indexes: { account_number: (a) => a.account_number },
   fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: STRING, created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
+  asWritten: ['account_number', 'account_reference'],
 }
 
 /**
@@ -64,7 +65,7 @@ export interface VirtualAccountTransfer {
   tx: string
 }
 export const VBA_TRANSFERS = 'vba_transfers'
-export const VBA_TRANSFERS_SPEC: CollectionSpec<VirtualAccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING } }
+export const VBA_TRANSFERS_SPEC: CollectionSpec<VirtualAccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING }, asWritten: ['tx'] }
 const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}`
 
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */

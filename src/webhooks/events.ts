@@ -8,6 +8,7 @@ import { OBJECT, STRING, listOf, maybe } from '../store/validate.js'
 
 /** docs/behaviour.md 8's events. */
 export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth' | 'transfer.success' | 'transfer.failed' | 'verification.completed'
+  | 'chargeback.pending' | 'chargeback.declined' | 'chargeback.partial' | 'chargeback.auto_accepted' | 'chargeback.lost'
 
 export interface DeliveryAttempt {
   /** when the attempt was made, on the namespace clock */
@@ -40,6 +41,9 @@ export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
   name: EVENTS,
   hot: 0,
   fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: listOf({ at: STRING }), target: maybe(STRING) },
+  // its data is made of records the store masked as they were written (a charge announced before
+  // it is saved is masked by the collection's rule first: lifecycle.ts), their references, wallets and documents kept
+  asWritten: ['data', 'target'],
 }
 
 export type EventListener = (ns: string, event: Frozen<EventRecord>) => void

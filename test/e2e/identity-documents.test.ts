@@ -7,7 +7,7 @@ import { api, killedAfterEach, runCli, startCli } from './process.js'
 /**
  * Identity beyond SPEC.md against the real CLI (dist/, the shipped fixtures and default pack),
  * sending what merchants' apps send (docs/behaviour.md 7): `nin` or `number` for the ID, CAC
- * without its RC, each country's documents, the phone check's webhook to a real receiver, and a
+ * as digits with its registration type apart, each country's documents, the phone check's webhook to a real receiver, and a
  * pack file given with --scenarios adding a country's test value without a code change.
  */
 
@@ -29,13 +29,14 @@ describe('identity documents over a socket', () => {
     expect(byNin.status).toBe(200)
     expect(byNin.body).toMatchObject({ status: true, message: 'NIN verified successfully', data: { id: '55555555555', id_type: 'ng_nin', first_name: 'Adaeze', last_name: 'Nwosu' } })
     const byNumber = await post('ng/nin', { number: '00000000000', verification_consent: true })
-    expect(byNumber).toEqual({ status: 404, body: { status: false, message: 'NIN not found', data: null } })
+    expect(byNumber).toEqual({ status: 404, body: { status: false, message: 'NIN data not found', data: {} } })
     // NIN by phone, read for first_name, last_name, phone_number, date_of_birth and email
     const ninPhone = await post('ng/nin-phone', { id: '08000000000', verification_consent: true })
     expect(ninPhone.body.data).toMatchObject({ first_name: 'Adaeze', last_name: 'Nwosu', phone_number: '08000000000', date_of_birth: '1994-06-17', email: 'adaeze.nwosu@example.com' })
-    // an app that strips RC00000011 to 00000011
-    const cac = await post('ng/cac', { id: '00000011', verification_consent: true })
-    expect(cac.body).toMatchObject({ message: 'CAC verified successfully', data: { registration_number: 'RC00000011' } })
+    // the test CAC as the live test environment takes it: digits, the registration type apart (RC00000011 is refused)
+    const cac = await post('ng/cac', { id: '00000011', registration_type: 'RC', verification_consent: true })
+    expect(cac.body).toMatchObject({ message: 'CAC verified successfully', data: { reference: expect.stringMatching(/^VR-[A-Za-z0-9]{17}$/), name: 'John Doe Inc', search_term: 'RC00000011' } })
+    expect((await post('ng/cac', { id: 'RC00000011', registration_type: 'RC', verification_consent: true })).status).toBe(400)
 
     const phone = await post('ng/phone', { id: '08000000000', verification_consent: true })
     expect(phone.body).toMatchObject({ message: 'Phone number verified successfully', data: { id_type: 'ng_phone', full_name: 'Adaeze Chioma Nwosu' } })
@@ -47,14 +48,15 @@ describe('identity documents over a socket', () => {
     const keId = await post('ke/national-id', { id: '25219766', verification_consent: true, validation: { first_name: 'Wanjiru', last_name: 'Kamau', date_of_birth: '1991-03-25' } })
     expect(keId.body.data.validation).toEqual({ first_name: { value: 'Wanjiru', match: true }, last_name: { value: 'Kamau', match: true }, date_of_birth: { value: '1991-03-25', match: true } })
     // the pack file's values
-    expect((await post('ke/phone', { id: '0712345678', verification_consent: true })).body.message).toBe('Phone number not found')
+    expect((await post('ke/phone', { id: '0712345678', verification_consent: true })).body.message).toBe('Phone data not found')
     const said = await post('za/said', { id: '9001015009087', verification_consent: true })
     expect(said.body.data).toMatchObject({ first_name: 'Lerato', last_name: 'Dlamini', id_type: 'za_said' })
 
-    // both found checks are in the history, newest first, with the query's shape
-    const history = await api(cli.url, KEY, 'POST', '/merchant/api/v1/identities/verifications', { limit: 50 }, 10_000)
-    expect(history.body.data.data[0]).toMatchObject({ reference: said.body.data.reference, country: 'za', status: 'found' })
+    // every check is in the history, newest first, as its lines (limit as the documentation types it, a string)
+    const history = await api(cli.url, KEY, 'POST', '/merchant/api/v1/identities/verifications', { limit: '50' }, 10_000)
+    expect(history.body.data.data[0]).toMatchObject({ reference: said.body.data.reference, identity_type: 'za_said', identity_type_label: 'South Africa ID', country: 'za', status: 'found' })
     expect(history.body.data.paging.total_items).toBe(9)
+    expect(history.body.data.links[0]).toEqual({ href: `${cli.url}/merchant/api/v1/identities/verifications?limit=50&page=1`, rel: 'current', method: 'POST' })
 
     // sandbox magic shows every document's test values with its path, the pack's too
     const magic = await runCli(['magic', '--scenarios', pack])

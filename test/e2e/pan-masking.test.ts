@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { luhnValid, maskPanNumber, maskPansDeep, maskPansIn } from '../../src/pan.js'
+import { luhnValid, maskPanNumber, maskPansDeep, maskPansIn } from '../../src/store/card-numbers.js'
 import { maskSecrets } from '../../src/http/mask.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 import { startReceiver } from '../receiver.js'

@@ -58,6 +58,9 @@ function liveTestMode(req: UpstreamRequest, res: ServerResponse): void {
     return reply(res, 200, { status: true, message: 'Charge retrieved successfully', data: { reference: path.slice('/charges/'.length), status: 'success', transaction_reference: TX, currency: 'NGN' } }, accepts)
   }
   if (path === '/hang') return hung() // an exchange left in flight
+  // a reset names the namespace, which is the key; a payment's answer echoes what the client wrote
+  if (req.method === 'POST' && req.url === '/_sandbox/reset') return reply(res, 200, { status: true, message: 'Namespace reset', data: { namespace: String(req.headers.authorization).slice('Bearer '.length) } })
+  if (req.method === 'GET' && path === '/echo') return reply(res, 200, { status: true, message: 'Payment retrieved', data: { description: `paid with ${PAN.replace(/(\d{4})(?=\d)/g, '$1 ')}`, card_number: Number(PAN) } })
   reply(res, 404, { status: false, message: 'Route not found', data: null })
 }
 
@@ -169,6 +172,25 @@ console.log(JSON.stringify([query.status, query.headers.get('content-encoding'),
     expect(replay.stderr).not.toContain('sandbox:')
     expect([0, 1]).toContain(replay.code)
     expect(replay.stdout).toContain('POST /merchant/api/v1/charges/card')
+  })
+
+  it('writes neither a card number the upstream echoes nor the key an answer names: a reset replays under another key', async () => {
+    const { sb, file } = await recording()
+    expect((await curl(sb, 'POST', 'https://api.korapay.com/_sandbox/reset')).status).toBe(200)
+    const echoed = await curl(sb, 'GET', `${KORAPAY}/echo`)
+    expect(echoed.text).toContain('4111 1111 1111 1111')
+    // a step is appended once its answer is sent: a webhook kept after it says the echo's step is written
+    expect((await fetch(`${sb.url}/_sandbox/record/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'charge.success', data: { reference: 'echo' } }) })).status).toBe(200)
+    const text = readFileSync(file, 'utf8')
+    expect(text).not.toContain(LIVE_TEST_KEY)
+    expect(text.replace(/[ ._-]/g, '')).not.toContain(PAN)
+    const flow = loadFlowFile(file)
+    expect(flow.steps[0]).toMatchObject({ request: { method: 'POST', path: '/_sandbox/reset' }, expect: { status: 200, body: { data: { namespace: '${key}' } } } })
+    expect(flow.steps[1]).toMatchObject({ expect: { body: { data: { description: 'paid with 411111******1111', card_number: '411111******1111' } } } })
+    // the reset replays against a sandbox under another key (the echo has nothing to answer it there)
+    const replay = await runCli(['replay', file, '--key', 'sk_test_another_key_0001'])
+    expect(replay.stdout).toContain('✓ 1. POST /_sandbox/reset')
+    expect(replay.stdout).toContain('GET /merchant/api/v1/echo')
   })
 
   it('refuses a live key with a clear answer, forwarding nothing', async () => {

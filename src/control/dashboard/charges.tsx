@@ -65,6 +65,13 @@ const ChargeRow: FC<{ s: DashboardSources; ns: string; c: Frozen<ChargeBase>; at
             ) : (
               ''
             )}
+            {c.status === 'success' && !c.parent && !(c as Frozen<CardCharge>).preauth ? (
+              <div class="actions" style="margin-top:4px">
+                <ActionButton path={`/_sandbox/charges/${enc(tx)}/chargeback`} body={{}} label="Chargeback" cls="danger" name={`Open a chargeback on ${c.payment_reference}`} />
+              </div>
+            ) : (
+              ''
+            )}
           </>
         )}
       </td>

@@ -15,6 +15,7 @@ import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
 import { VirtualAccounts } from './virtual-accounts.js'
 import { Refunds } from './refunds.js'
+import { Chargebacks } from './chargebacks.js'
 import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
@@ -37,6 +38,7 @@ const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSour
   { id: 'payouts', title: 'Payouts', jump: 'Payouts', body: (s, ns, f) => <Payouts s={s} ns={ns} f={f} /> },
   { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
   { id: 'refunds', title: 'Refunds', jump: 'Refunds', body: (s, ns, f) => <Refunds s={s} ns={ns} f={f} /> },
+  { id: 'chargebacks', title: 'Chargebacks', jump: 'Chargebacks', body: (s, ns, f) => <Chargebacks s={s} ns={ns} f={f} /> },
   {
     id: 'dd',
     title: 'Direct debit',

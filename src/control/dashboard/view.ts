@@ -8,6 +8,7 @@ import type { Clocks } from '../../clock.js'
 import type { DirectDebit, DirectDebitService } from '../../direct-debit/service.js'
 import type { IdentityService } from '../../identity/service.js'
 import type { Namespaces, NsMeta } from '../../namespaces.js'
+import type { ChargebackService } from '../../chargebacks/service.js'
 import type { RefundService } from '../../refunds/service.js'
 import type { PayoutService } from '../../payouts/service.js'
 import type { VirtualAccountService } from '../../virtual-accounts/service.js'
@@ -37,6 +38,8 @@ export interface DashboardSources {
   balances: Pick<BalanceService, 'held' | 'historyPage'>
   /** the namespace's refunds, newest first */
   refunds: Pick<RefundService, 'all'>
+  /** the namespace's chargebacks, newest first */
+  chargebacks: Pick<ChargebackService, 'all'>
   /** the namespace's payouts, newest first */
   payouts: Pick<PayoutService, 'all'>
 }

@@ -1,0 +1,85 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { deepFreeze } from '../src/store/frozen.js'
+import { luhnValid } from '../src/store/card-numbers.js'
+import { EPOCH_MS, NUMBER, STRING, maybe, shape } from '../src/store/validate.js'
+import { openStore } from './helpers.js'
+
+/**
+ * docs/behaviour.md 9.5, docs/architecture.md "The store": the store masks a card number in every
+ * string, key and number of a record it is written, whatever the collection, except the fields
+ * its spec keeps as written and those it declares as numbers; in the record itself, so what the
+ * writer still holds is what was stored.
+ */
+
+const PAN = '4539148803436467'
+const MASKED = '453914******6467'
+const HASH_LIKE = `ab${PAN}cd`
+
+const spec = {
+  name: 'things',
+  fields: { amount: NUMBER, due: EPOCH_MS, hold: maybe(shape({ expires: EPOCH_MS })), ref: STRING },
+  asWritten: ['ref', 'wallet.number', 'expect', 'lines.reference'],
+}
+
+describe('the store masks card numbers as it writes a record', () => {
+  it('masks every other field, in place, and keeps the declared ones as written', async () => {
+    const store = await openStore({ collections: [spec] })
+    const record = {
+      ref: PAN,
+      amount: Number(PAN),
+      due: Number(PAN),
+      hold: { expires: Number(PAN), note: `card ${PAN.replace(/(\d{4})/g, '$1 ').trim()}` },
+      wallet: { number: PAN, name: PAN },
+      expect: { pin: HASH_LIKE },
+      lines: [{ reference: PAN, text: PAN }],
+      narration: `paid with ${PAN}`,
+      metadata: { n: Number(PAN), [PAN]: 'key', deep: [[PAN]] },
+    }
+    const stored = store.col<typeof record>('ns', 'things').put('k', record)
+    expect(stored).toBe(record)
+    expect(record).toEqual({
+      ref: PAN,
+      amount: Number(PAN),
+      due: Number(PAN),
+      hold: { expires: Number(PAN), note: `card ${MASKED}` },
+      wallet: { number: PAN, name: MASKED },
+      expect: { pin: HASH_LIKE },
+      lines: [{ reference: PAN, text: MASKED }],
+      narration: `paid with ${MASKED}`,
+      metadata: { n: MASKED, [MASKED]: 'key', deep: [[MASKED]] },
+    })
+    // what is stored is what the writer holds
+    expect(JSON.parse(store.col('ns', 'things').json('k')!)).toEqual(record)
+  })
+
+  it('copies a frozen part it must change, and leaves a record with no card number as it is', async () => {
+    const store = await openStore({ collections: [spec] })
+    const shared = deepFreeze({ note: PAN })
+    const stored = store.col<Record<string, unknown>>('ns', 'things').put('k', { ref: 'r', amount: 1, due: 0, shared })
+    expect(stored.shared).toEqual({ note: MASKED })
+    expect(shared).toEqual({ note: PAN })
+    const clean = { ref: 'r', amount: 1, due: 0, text: 'order 2026-11-24T10:00:00.000Z, 12 items', list: [1, 2] }
+    expect(JSON.stringify(store.col('ns', 'things').put('c', clean))).toBe(JSON.stringify({ ref: 'r', amount: 1, due: 0, text: 'order 2026-11-24T10:00:00.000Z, 12 items', list: [1, 2] }))
+  })
+
+  it('masks any Luhn-valid 12-19 digit number in free text however often a text comes back', async () => {
+    const store = await openStore({ collections: [spec] })
+    const col = store.col<Record<string, unknown>>('ns', 'things')
+    let n = 0
+    fc.assert(
+      fc.property(fc.array(fc.integer({ min: 0, max: 9 }), { minLength: 12, maxLength: 19 }), fc.constantFrom('', ' ', '-'), (digits, sep) => {
+        const pan = digits.join('')
+        const text = `x ${digits.join(sep)} y`
+        // the same text twice: remembered clean or not, it is masked each time
+        for (let i = 0; i < 2; i++) {
+          const stored = col.put(`k${n++}`, { ref: 'r', amount: 1, due: 0, text })
+          const whole = String(stored.text).replace(/[ -]/g, '').includes(pan)
+          // a number that is no card stays (with separators, groups of it may make one)
+          if (luhnValid(pan)) expect(whole).toBe(false)
+          else if (sep === '') expect(whole).toBe(true)
+        }
+      }),
+    )
+  })
+})
