@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'
@@ -48,8 +48,8 @@ describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
     const pay = await paid(sb)
     expect(await openOn(sb, 'nope')).toMatchObject({ status: 404, body: { status: false, message: 'Transaction not found' } })
     const bad = await openOn(sb, pay, { amount: -5, deadline_hours: 0, reason: '' })
-    expect(bad.status).toBe(400)
-    expect(bad.body.message).toBe('Invalid request data')
+    expect(bad.status).toBe(422)
+    expect(bad.body).toMatchObject({ error: 'validation_error', message: 'Invalid request data' })
     expect(Object.keys(bad.body.data).sort()).toEqual(['amount', 'deadline_hours', 'reason'])
     expect(await openOn(sb, pay, { amount: 1000.01 })).toMatchObject({ status: 400, body: { message: 'The maximum chargeable amount for this transaction is NGN 1,000.00' } })
     const failed = cardPayload('4084080000100001', { amount: 100 })
@@ -112,7 +112,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
     // the same debit under any other source is still refused: below nothing by more than chargebacks took
     const ledger = Object.fromEntries(Object.entries(snap.records.ledger as Record<string, any>).map(([k, e]) => [k.startsWith('chargeback:') ? k.replace(/^chargeback:/, 'payout:') : k, e]))
     const refused = await sb.call('POST', '/_sandbox/snapshot', { ...snap, key: other, records: { ...snap.records, ledger, meta: { ...snap.records.meta, ns: { ...snap.records.meta.ns, secret_key: other } } } }, { key: other })
-    expect(refused.status).toBe(400)
+    expect(refused.status).toBe(422)
     expect(Object.keys(refused.body.data).join(' ')).toMatch(/records\.ledger\.payout:.*\.amount/)
   })
 
@@ -172,13 +172,13 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
     const pay = await paid(sb)
     const cb = (await openOn(sb, pay)).body.data
     const none = await answer(sb, cb.reference, {})
-    expect(none).toMatchObject({ status: 400, body: { status: false, message: 'Invalid request data', data: { status: expect.any(String) } } })
+    expect(none).toMatchObject({ status: 422, body: { status: false, error: 'validation_error', message: 'Invalid request data', data: { status: { message: expect.any(String) } } } })
     const declined = await answer(sb, cb.reference, { status: 'declined' })
-    expect(declined.body.data).toEqual({ evidence: 'is required when status is declined or partial', reason: 'is required when status is not accepted' })
+    expect(declined.body.data).toEqual(fieldMessages({ evidence: 'is required when status is declined or partial', reason: 'is required when status is not accepted' }))
     const partial = await answer(sb, cb.reference, { status: 'partial', evidence: 'e', reason: 'r' })
-    expect(partial.body.data).toEqual({ amount: 'is required when status is partial' })
-    expect((await answer(sb, cb.reference, { status: 'accepted', amount: 5 })).body.data).toEqual({ amount: 'is only taken when status is partial' })
-    expect((await answer(sb, cb.reference, { status: 'won' })).status).toBe(400)
+    expect(partial.body.data).toEqual(fieldMessages({ amount: 'is required when status is partial' }))
+    expect((await answer(sb, cb.reference, { status: 'accepted', amount: 5 })).body.data).toEqual(fieldMessages({ amount: 'is only taken when status is partial' }))
+    expect((await answer(sb, cb.reference, { status: 'won' })).status).toBe(422)
     expect(await answer(sb, 'KPY-CHB-nope', { status: 'accepted' })).toMatchObject({ status: 404, body: { status: false, message: 'Chargeback not found', data: null } })
     // a path under the bare prefix that no route serves is the API's 404, not the bare host's welcome
     expect(await sb.call('GET', `/api/v1/chargebacks/${cb.reference}/evidence`)).toMatchObject({ status: 404, body: { status: false, message: 'Route not found' } })
@@ -201,7 +201,7 @@ describe('reading chargebacks, and the disputed test card (docs/behaviour.md 13.
     expect(all.body.data.chargebacks[0].pointer).toBe(second.reference)
     expect((await sb.call('GET', '/merchant/api/v1/chargebacks?status=pending')).body.data.chargebacks.map((c: any) => c.reference)).toEqual([first.reference])
     expect((await sb.call('GET', `/merchant/api/v1/chargebacks?payment_reference=${b}`)).body.data.chargebacks.map((c: any) => c.reference)).toEqual([second.reference])
-    expect((await sb.call('GET', '/merchant/api/v1/chargebacks?status=open')).status).toBe(400)
+    expect((await sb.call('GET', '/merchant/api/v1/chargebacks?status=open')).status).toBe(422)
     expect((await sb.call('GET', `/api/v1/chargebacks/${first.reference}`)).body.data.amount).toBe('100.00')
   })
 

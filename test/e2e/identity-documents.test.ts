@@ -36,7 +36,7 @@ describe('identity documents over a socket', () => {
     // the test CAC as the live test environment takes it: digits, the registration type apart (RC00000011 is refused)
     const cac = await post('ng/cac', { id: '00000011', registration_type: 'RC', verification_consent: true })
     expect(cac.body).toMatchObject({ message: 'CAC verified successfully', data: { reference: expect.stringMatching(/^VR-[A-Za-z0-9]{17}$/), name: 'John Doe Inc', search_term: 'RC00000011' } })
-    expect((await post('ng/cac', { id: 'RC00000011', registration_type: 'RC', verification_consent: true })).status).toBe(400)
+    expect((await post('ng/cac', { id: 'RC00000011', registration_type: 'RC', verification_consent: true })).status).toBe(422)
 
     const phone = await post('ng/phone', { id: '08000000000', verification_consent: true })
     expect(phone.body).toMatchObject({ message: 'Phone number verified successfully', data: { id_type: 'ng_phone', full_name: 'Adaeze Chioma Nwosu' } })
