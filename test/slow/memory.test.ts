@@ -45,12 +45,12 @@ describe('memory bounded by configuration', () => {
     const call = api(sb.url, 'sk_test_flood')
     const big = JSON.stringify({ description: 'x'.repeat(1_000_000), customer: { email: 'a@b.co' } })
     // RSS measured from after a first call (in another namespace), the code it runs loaded
-    expect((await api(sb.url, 'sk_test_warm')('POST', '/merchant/api/v1/charges/mobile-money', { description: 'warm' })).status).toBe(400)
+    expect((await api(sb.url, 'sk_test_warm')('POST', '/merchant/api/v1/charges/mobile-money', { description: 'warm' })).status).toBe(422)
     const start = rssMb(sb.child.pid!)
     let peak = 0
     for (let i = 0; i < 80; i += 4) {
       const answers = await Promise.all([0, 1, 2, 3].map(() => call('POST', '/merchant/api/v1/charges/mobile-money', big)))
-      for (const a of answers) expect(a.status).toBe(400)
+      for (const a of answers) expect(a.status).toBe(422)
       peak = Math.max(peak, rssMb(sb.child.pid!))
     }
     // 80 MB of bodies went through; the cut journal grows RSS by ~40 MB of passing garbage at
@@ -73,7 +73,7 @@ describe('memory bounded by configuration', () => {
   it('--journal-bytes and --journal-body-bytes: the oldest entries go past the namespace budget, each body cut to its limit', async () => {
     const sb = await cli(['--journal-body-bytes', '512', '--journal-bytes', '65536'])
     const call = api(sb.url, 'sk_test_budget')
-    for (let i = 0; i < 200; i++) expect((await call('POST', '/merchant/api/v1/charges/mobile-money', { description: `${i} ${'y'.repeat(2000)}` })).status).toBe(400)
+    for (let i = 0; i < 200; i++) expect((await call('POST', '/merchant/api/v1/charges/mobile-money', { description: `${i} ${'y'.repeat(2000)}` })).status).toBe(422)
     const list = await call('GET', '/_sandbox/requests')
     expect(list.status).toBe(200)
     const entries = list.body.data as any[]
@@ -85,7 +85,7 @@ describe('memory bounded by configuration', () => {
     for (const e of entries) expect(Buffer.byteLength(JSON.stringify(e.request))).toBeLessThanOrEqual(512)
     // a recorded flow expects only the status of a step whose body was cut
     const flow = await call('GET', '/_sandbox/requests?format=flow&limit=1')
-    expect(flow.body.data.steps[0].expect).toEqual({ status: 400 })
+    expect(flow.body.data.steps[0].expect).toEqual({ status: 422 })
   })
 
   it('--max-events: an event whose delivery is pending is never dropped by the bound, and is delivered on its retry', async () => {
