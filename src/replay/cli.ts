@@ -57,6 +57,17 @@ export function concurrencyOf(given: string, fail: (message: string, code?: numb
   return concurrency
 }
 
+/**
+ * The report of `sandbox verify` and `sandbox conformance`: with `--output FILE` the chosen format
+ * goes to FILE and the text report to stdout, else the chosen one to stdout.
+ */
+export function printReport(text: string, chosen: string, output?: string): void {
+  if (output) {
+    writeFileSync(output, chosen)
+    process.stdout.write(text)
+  } else process.stdout.write(chosen)
+}
+
 interface ReplayOptions {
   baseUrl?: string
   key?: string

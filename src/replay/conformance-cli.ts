@@ -1,10 +1,9 @@
-import { writeFileSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 import { keysFromEnv } from '../config.js'
 import { seedFlags } from '../flags.js'
-import { concurrencyOf, seedOf } from './cli.js'
+import { concurrencyOf, printReport, seedOf } from './cli.js'
 import { isSandbox } from './verify-cli.js'
 
 type Fail = (message: string, code?: number) => never
@@ -85,10 +84,7 @@ Examples:
         const board = await scoreCorpus(corpus, target, (key) => routes.has(key), { concurrency, seed: seeded.seed })
         const text = reports.textReport(board)
         const chosen = opts.format === 'json' ? reports.jsonReport(board) : opts.format === 'markdown' ? reports.markdownReport(board) : text
-        if (opts.output) {
-          writeFileSync(opts.output, chosen)
-          process.stdout.write(text)
-        } else process.stdout.write(chosen)
+        printReport(text, chosen, opts.output)
         process.exitCode = board.failing.length ? 1 : 0
       } finally {
         await local?.close()

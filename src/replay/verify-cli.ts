@@ -1,8 +1,7 @@
-import { writeFileSync } from 'node:fs'
 import type { Command } from 'commander'
 import { keysFromEnv, liveKeysFromEnv } from '../config.js'
 import { seedFlags } from '../flags.js'
-import { concurrencyOf, loadFlows, seedOf } from './cli.js'
+import { concurrencyOf, loadFlows, printReport, seedOf } from './cli.js'
 
 type Fail = (message: string, code?: number) => never
 
@@ -76,10 +75,7 @@ Examples:
         const report = await verifyFlows(flows, target, { reference, concurrency, seed: seeded.seed })
         const text = textReport(report)
         const chosen = opts.format === 'json' ? jsonReport(report) : opts.format === 'junit' ? junitReport(report) : text
-        if (opts.output) {
-          writeFileSync(opts.output, chosen)
-          process.stdout.write(text)
-        } else process.stdout.write(chosen)
+        printReport(text, chosen, opts.output)
         process.exitCode = report.differences.length ? 1 : 0
       } finally {
         await local.close()
