@@ -6,7 +6,7 @@ import { newTransactionReference } from '../charges/lifecycle.js'
 import { unitIssue } from '../charges/schemas.js'
 import type { CardCharge } from '../charges/types.js'
 import { ApiError, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
+import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { Payins } from '../refunds/payins.js'
 import type { ActiveScenarios } from '../scenario/index.js'
@@ -273,7 +273,7 @@ export class ChargebackService extends OnEngine {
     const page = orderedPage(
       recordsInOrder(this.#col(ns)),
       q,
-      (f) => (!q.status || f.status === q.status) && (!q.currency || f.currency === q.currency) && (!q.payment_reference || f.payment_reference === q.payment_reference),
+      byQuery(q, 'status', 'currency', 'payment_reference'),
     )
     return { has_more: page.has_more, chargebacks: page.items.map((c) => ({ pointer: c.reference, ...detail(c) })) }
   }

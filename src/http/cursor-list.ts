@@ -200,6 +200,15 @@ function firstWhere<T, F>(items: OrderedItems<T, F>, ok: (date: number) => boole
 }
 
 /**
+ * A list's filter by its query (docs/behaviour.md 13.6): each of `fields` the query gives must equal
+ * the item's fact of the same name (`?status=success&currency=NGN`); a field not given passes all.
+ */
+export function byQuery<Q extends object>(q: Q, ...fields: (keyof Q & string)[]): (facts: Readonly<Record<string, unknown>>) => boolean {
+  const given = fields.filter((k) => q[k])
+  return (f) => given.every((k) => f[k] === q[k])
+}
+
+/**
  * One page of a list, newest first: the items whose facts `matches` takes (the list's own
  * filters) within the date range (`date_to` a day alone means the whole of that day), then the
  * cursor and the limit. `has_more` says whether items lie beyond the page in the direction it was

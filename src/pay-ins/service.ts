@@ -2,7 +2,7 @@ import type { Frozen } from '../store/frozen.js'
 import { chargeQueryRecord } from '../charges/query.js'
 import type { Kinds } from '../charges/kinds.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import { listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
+import { byQuery, listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
 import type { Store } from '../store/store.js'
 import type { PayinQuery } from './schemas.js'
 
@@ -40,7 +40,8 @@ export class PayinService {
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
   list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
     const charges = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES))
-    const page = orderedPage(charges, q, (f) => !f.parent && (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
+    const matches = byQuery(q, 'currency', 'status')
+    const page = orderedPage(charges, q, (f) => !f.parent && matches(f))
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 

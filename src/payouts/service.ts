@@ -1,7 +1,7 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
-import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
+import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName } from '../misc/service.js'
 import { anyOperator, banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
 import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
@@ -246,7 +246,7 @@ export class PayoutService extends OnEngine {
 
   /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
-    const page = orderedPage(recordsInOrder(this.#col(ns)), q, (f) => (!q.currency || f.currency === q.currency) && (!q.status || f.status === q.status))
+    const page = orderedPage(recordsInOrder(this.#col(ns)), q, byQuery(q, 'currency', 'status'))
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
   }
 

@@ -5,7 +5,7 @@ import { unitIssue } from '../charges/schemas.js'
 import { isBalanceCurrency } from '../scenario/lookups.js'
 import type { CardCharge, CardOperation } from '../charges/types.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
+import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
@@ -241,7 +241,7 @@ export class RefundService extends OnEngine {
     const page = orderedPage(
       recordsInOrder(this.#col(ns)),
       q,
-      (f) => (!q.status || f.status === q.status) && (!q.currency || f.currency === q.currency) && (!q.payment_reference || f.payment_reference === q.payment_reference),
+      byQuery(q, 'status', 'currency', 'payment_reference'),
     )
     return { has_more: page.has_more, refunds: page.items.map(listItem) }
   }
