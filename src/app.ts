@@ -10,6 +10,7 @@ import { bodyLimit } from './http/middleware/body-limit.js'
 import { chain } from './http/middleware/chain.js'
 import { durability } from './http/middleware/durability.js'
 import { journal } from './http/middleware/journal.js'
+import { liveProfile } from './http/live-profile.js'
 import { loopbackOnly } from './http/middleware/loopback.js'
 import { secretKey } from './http/middleware/secret-key.js'
 
@@ -39,7 +40,8 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   const every = [journal({ journal: deps.journal, clocks, random: deps.random }), durability({ store }), bodyLimit({ maxSize: config.bodyLimit, larger: [{ path: IDENTITY, maxSize: config.identityBodyLimit }, { path: SNAPSHOT, maxSize: config.snapshotBytes }] })]
   const key = secretKey({ namespaces, strictKeys: config.strictKeys })
   const loopback = loopbackOnly({ controlToken: config.controlToken })
-  const api = chain([...every, key, armedFault({ faults })], errorEnvelope)
+  const live = liveProfile((ns) => deps.scenarios.forNs(ns).settings.profile === 'live')
+  const api = chain([...every, key, live, armedFault({ faults })], errorEnvelope)
   const control = chain([...every, loopback, key], errorEnvelope)
   const open = chain(every, errorEnvelope)
   const chains: Record<Access, ReturnType<typeof chain>> = {
@@ -51,7 +53,7 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
     // merchant and identity calls
     'secret key': api,
     // the look-ups also take a public test key (docs/behaviour.md 13.5); every other call refuses it
-    'public key': chain([...every, secretKey({ namespaces, strictKeys: config.strictKeys, publicKeys: true }), armedFault({ faults })], errorEnvelope),
+    'public key': chain([...every, secretKey({ namespaces, strictKeys: config.strictKeys, publicKeys: true }), live, armedFault({ faults })], errorEnvelope),
   }
   // the customer pages refuse in HTML, whatever refuses (docs/behaviour.md 13.1.1)
   const pages = chain(every, pageRefusal)

@@ -201,6 +201,16 @@ const recordFile: Reader<string, string | undefined> = {
 
 const upstreamKey: Reader<string, string | undefined> = { read: (v, name) => (v ? checkEncryptionKey(v, name) : undefined) }
 
+/** `--profile`: which source answers where a live recording contradicts the interface document (docs/api.md) (CONTRACT 15, docs/behaviour.md 0.11) */
+const profile: Reader<string, 'default' | 'live'> = {
+  default: 'default',
+  read(value, name) {
+    if (value === undefined || value === '' || value === 'default') return 'default'
+    if (value === 'live') return 'live'
+    throw new ConfigError(`${name} must be default or live (got ${value})`)
+  },
+}
+
 const caDir: Reader<string, string> = { default: '~/.local/share/paysandbox/ca', read: (v, _name, env) => v || defaultCaDir(env) }
 
 /** In the order of docs/behaviour.md 0.2; the key is the option's name in `ConfigInput`. */
@@ -232,6 +242,7 @@ export const OPTIONS = {
   webhookNamespaceConcurrency: option({ flag: '--webhook-namespace-concurrency <n>', help: 'webhook attempts of one namespace in flight at once', field: 'webhookNamespaceConcurrency' }, whole(1, 1024, 4)),
   debitLimit: option({ flag: '--debit-limit <ngn>', help: "the merchant's transaction limit on a direct debit, NGN", field: 'debitLimit' }, whole(1, 1_000_000_000_000, 10_000_000)),
   maxVirtualAccounts: option({ flag: '--max-virtual-accounts <n>', help: 'virtual bank accounts one namespace may open', field: 'maxVirtualAccounts' }, whole(1, 100_000, 50)),
+  profile: option({ flag: '--profile <profile>', help: 'default (SPEC.md) or live: answer as recorded from the live test environment where the two differ', field: 'profile' }, profile),
   seed: option({ flag: '--seed <n>', help: 'repeat runs exactly: every reference, id and code drawn from this seed, the namespace clocks frozen at --clock-start', field: 'seed' }, seed),
   clockStart: option({ flag: '--clock-start <iso>', help: 'with --seed: the time every namespace clock starts frozen at', field: 'clockStart' }, clockStart),
   tls: option({ flag: '--tls', help: 'also serve HTTPS, with a certificate signed by the local CA', field: 'tls' }, onOff),

@@ -63,7 +63,9 @@ export type Deps<L extends readonly AnyArea[] = typeof AREAS> = Kit & ServicesOf
 export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L, checkedPacks?: Pack[]): Promise<Deps<L>> {
   // packs first: a bad pack file is refused before anything touches the data file (unless the
   // caller loaded them already, from the same files: src/server.ts)
-  const packs = checkedPacks ?? Scenarios.loadPacks(config.scenarioFiles)
+  const loaded = checkedPacks ?? Scenarios.loadPacks(config.scenarioFiles)
+  // `--profile live` is the setting of a pack after the files': the flag wins (docs/behaviour.md 0.11)
+  const packs = config.profile === 'live' ? [...loaded, { name: '--profile live', settings: { profile: 'live' as const } }] : loaded
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
   const store = await Store.open({ file: config.dataFile, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })

@@ -180,11 +180,24 @@ ${extra}    steps:
     expect(board.endpoints[0].live).toBe('2025-02-28')
   })
 
-  it('lists an entry for the live profile only and does not score it', async () => {
+  it('scores an entry of the live profile only when the live profile is scored', async () => {
     const dir = tempCorpus({ 'a.yaml': HEAD.replace('profile: [default]', 'profile: [live]') + entry('live-only', 1, '{ status: true }') })
     const board = await scoreCorpus(loadCorpus(dir, dir), target(), served, { concurrency: 1 })
     expect(board.results).toEqual([])
     expect(board.notScored.map((e) => e.id)).toEqual(['live-only'])
+    const live = await scoreCorpus(loadCorpus(dir, dir), target(), served, { concurrency: 1, profile: 'live' })
+    expect(live.results.map((r) => [r.entry.id, r.pass])).toEqual([['live-only', true]])
+  })
+
+  it('lists a superseded entry with the entry that outranks it, scores it in no profile, and refuses one naming no entry', async () => {
+    const superseded = (by: string) => `    superseded_by: { entry: ${by}, reason: the live recording answers otherwise }\n`
+    const dir = tempCorpus({ 'a.yaml': HEAD + entry('recorded', 1, '{ status: true }') + entry('older', 1, '{ status: false }', superseded('recorded')) })
+    const board = await scoreCorpus(loadCorpus(dir, dir), target(), served, { concurrency: 1 })
+    expect(board.results.map((r) => r.entry.id)).toEqual(['recorded'])
+    expect(board.superseded.map((e) => [e.id, e.supersededBy])).toEqual([['older', { entry: 'recorded', reason: 'the live recording answers otherwise' }]])
+    expect(board.totals.superseded).toBe(1)
+    const bad = tempCorpus({ 'a.yaml': HEAD + entry('older', 1, '{ status: false }', superseded('nowhere')) })
+    expect(() => loadCorpus(bad, bad)).toThrow(/older\.superseded_by\.entry: nowhere is not an entry of the corpus that is scored/)
   })
 })
 

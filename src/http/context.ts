@@ -28,6 +28,8 @@ export interface AppEnv {
     /** the body as read (once) */
     rawBody: string
     journal: JournalNote
+    /** the namespace answers under the live profile (http/live-profile.ts) */
+    live: boolean
   }
 }
 

@@ -39,7 +39,7 @@ export function registerConformance(program: Command, fail: Fail): void {
     .option('--against <url>', 'a running sandbox; without it a fresh in-process one')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--output <file>', 'write the report to this file (the text report still goes to stdout)')
-    .option('--profile <profile>', 'the profile scored: default (the live profile is not served yet)', 'default')
+    .option('--profile <profile>', 'the profiles scored: default, live or both (with --against: the one the sandbox answers under)', 'both')
     .option('--concurrency <n>', 'entries run at once', '8')
   for (const flag of seedFlags()) command.addOption(flag)
   command
@@ -53,8 +53,9 @@ Examples:
     )
     .action(async (opts: ConformanceOptions) => {
       if (!['text', 'json', 'markdown'].includes(opts.format)) fail(`--format must be text, json or markdown (got ${opts.format})`)
-      if (opts.profile === 'live') fail('--profile live: the live profile (CONTRACT 15) is not served yet; only the default profile is scored')
-      if (opts.profile !== 'default') fail(`--profile must be default or live (got ${opts.profile})`)
+      if (!['default', 'live', 'both'].includes(opts.profile)) fail(`--profile must be default, live or both (got ${opts.profile})`)
+      if (opts.against && opts.profile === 'both') opts.profile = 'default'
+      const profiles = (opts.profile === 'both' ? ['default', 'live'] : [opts.profile]) as ('default' | 'live')[]
       const concurrency = concurrencyOf(opts.concurrency, fail)
       const seeded = seedOf({ seed: opts.seed ?? DEFAULT_SEED, clockStart: opts.clockStart }, fail)
       const { CorpusError, loadCorpus } = await import('./corpus.js')
@@ -78,16 +79,20 @@ Examples:
       }
       const [{ scoreCorpus }, reports, { startSandbox }, routes] = await Promise.all([import('./conformance.js'), import('./conformance-report.js'), import('../index.js'), routeKeys()])
       const { encryptionKey } = keysFromEnv()
-      const local = against ? undefined : await startSandbox({ port: 0, encryptionKey, ...seeded })
-      try {
-        const target = { baseUrl: against ?? local!.url, encryptionKey }
-        const board = await scoreCorpus(corpus, target, (key) => routes.has(key), { concurrency, seed: seeded.seed })
-        const text = reports.textReport(board)
-        const chosen = opts.format === 'json' ? reports.jsonReport(board) : opts.format === 'markdown' ? reports.markdownReport(board) : text
-        printReport(text, chosen, opts.output)
-        process.exitCode = board.failing.length ? 1 : 0
-      } finally {
-        await local?.close()
+      const boards = []
+      for (const profile of profiles) {
+        // a fresh sandbox under each profile (docs/behaviour.md 0.11), or the one --against names
+        const local = against ? undefined : await startSandbox({ port: 0, encryptionKey, profile, ...seeded })
+        try {
+          const target = { baseUrl: against ?? local!.url, encryptionKey }
+          boards.push(await scoreCorpus(corpus, target, (key) => routes.has(key), { concurrency, seed: seeded.seed, profile }))
+        } finally {
+          await local?.close()
+        }
       }
+      const text = reports.textReport(boards)
+      const chosen = opts.format === 'json' ? reports.jsonReport(boards) : opts.format === 'markdown' ? reports.markdownReport(boards) : text
+      printReport(text, chosen, opts.output)
+      process.exitCode = boards.some((b) => b.failing.length) ? 1 : 0
     })
 }

@@ -1,11 +1,17 @@
-import type { Source } from './corpus.js'
+import type { Entry, Source } from './corpus.js'
 import { ratio, TIERS, type Count, type EndpointScore, type EntryResult, type Scoreboard } from './conformance.js'
 import { ABSENT } from './shape.js'
 
-/** The three reports of `sandbox conformance` (docs/behaviour.md 10.7): text, JSON and the page docs/conformance.md. */
+/**
+ * The three reports of `sandbox conformance` (docs/behaviour.md 10.7): text, JSON and the page
+ * docs/conformance.md, each of the profiles scored (the first is the default's when it was scored).
+ */
 
-const PROFILE_NOTE = (s: Scoreboard) =>
-  `Profile: default. The live profile (CONTRACT 15) is not served yet, so only the default profile is scored${s.notScored.length ? `; ${s.notScored.length} entries hold for the live profile only and are listed, not scored` : ''}.`
+const PROFILE_NOTE = (boards: Scoreboard[]) =>
+  `Profiles scored: ${boards.map((s) => `${s.profile} (${s.totals.entries} entries${s.notScored.length ? `; ${s.notScored.length} hold for the other profile only` : ''})`).join(', ')}. Each profile's entries run against a sandbox under it (docs/behaviour.md 0.11).`
+
+const SUPERSEDED_NOTE = (s: Scoreboard) =>
+  s.superseded.length ? `${s.superseded.length} entries are superseded: a source CONTRACT 15 puts first answers otherwise, so they are listed with the entry that holds that answer, not scored.` : ''
 
 const cell = (c: Count) => (c.pass + c.fail ? `${c.pass}/${c.pass + c.fail}` : '-')
 const pct = (n: number, of: number) => (of ? `${((100 * n) / of).toFixed(1)} %` : '-')
@@ -33,8 +39,19 @@ function sourceLink(src: Source): string {
   return `[${name}](${url})${src.item ? ` (${src.item})` : ''}`
 }
 
-export function textReport(s: Scoreboard): string {
-  const out: string[] = [PROFILE_NOTE(s), '']
+export function textReport(boards: Scoreboard[]): string {
+  const out: string[] = [PROFILE_NOTE(boards), '']
+  for (const s of boards) out.push(...profileText(s, boards.length > 1))
+  const note = SUPERSEDED_NOTE(boards[0])
+  if (note) out.push(note)
+  for (const s of boards) out.push(`Totals${boards.length > 1 ? ` (${s.profile} profile)` : ''}: ${totalsLine(s)}`)
+  const failing = boards.flatMap((s) => s.failing.map((r) => `${r.entry.at} (${s.profile})`))
+  if (failing.length) out.push(`${failing.length} tier-1 entries fail on served endpoints with no known difference given: ${failing.join(', ')}`)
+  return out.join('\n') + '\n'
+}
+
+function profileText(s: Scoreboard, named: boolean): string[] {
+  const out: string[] = named ? [`== ${s.profile} profile ==`, ''] : []
   const rows = s.endpoints.map((e) => [
     `${e.endpoint.method} ${e.endpoint.path}`,
     e.served ? 'yes' : 'no',
@@ -56,28 +73,45 @@ export function textReport(s: Scoreboard): string {
   }
   for (const r of s.stale) out.push(`PASS ${r.entry.at} is marked known_difference but passes: the mark can go`)
   const t = s.totals
-  out.push(`${t.entries} entries, ${t.knownDifferences} of them known differences (counted as failures), ${t.maskedEntries} masked (${pct(t.maskedEntries, t.entries)})`)
-  out.push(`Totals: ${totalsLine(s)}`)
-  if (s.failing.length) out.push(`${s.failing.length} tier-1 entries fail on served endpoints with no known difference given`)
-  return out.join('\n') + '\n'
+  out.push(`${t.entries} entries, ${t.knownDifferences} of them known differences (counted as failures), ${t.maskedEntries} masked (${pct(t.maskedEntries, t.entries)})`, '')
+  return out
 }
 
-export function jsonReport(s: Scoreboard): string {
-  const endpoint = (e: EndpointScore) => ({
+const totalsJson = (s: Scoreboard) => {
+  const t = s.totals
+  return {
+    tiers: Object.fromEntries(TIERS.map((n) => [n, { ...t.tiers[n], score: ratio(t.tiers[n]) }])),
+    coverage: { served: t.served, documented: t.documented, score: pct(t.served, t.documented) },
+    entries: t.entries,
+    masked_entries: t.maskedEntries,
+    known_differences: t.knownDifferences,
+  }
+}
+
+const supersededJson = (e: Entry) => ({ entry: e.at, tier: e.tier, superseded_by: e.supersededBy!.entry, reason: e.supersededBy!.reason })
+
+/**
+ * `{profiles, totals: {<profile>: ...}, superseded, endpoints (tiers per profile), entries (one per
+ * entry and profile scored)}`.
+ */
+export function jsonReport(boards: Scoreboard[]): string {
+  const first = boards[0]
+  const endpoint = (e: EndpointScore, i: number) => ({
     method: e.endpoint.method,
     path: e.endpoint.path,
     area: e.endpoint.area,
     source: e.endpoint.source,
     served: e.served,
     entries: e.entries,
-    tiers: e.tiers,
+    tiers: Object.fromEntries(boards.map((s) => [s.profile, s.endpoints[i].tiers])),
     masked_paths: e.masks,
     newest_source: e.newest ?? null,
     validated_live: e.live,
   })
-  const entry = (r: EntryResult) => ({
+  const entry = (profile: string) => (r: EntryResult) => ({
     entry: r.entry.at,
     endpoint: r.entry.endpoint,
+    profile,
     tier: r.entry.tier,
     kind: r.entry.kind,
     date: r.entry.date,
@@ -86,21 +120,21 @@ export function jsonReport(s: Scoreboard): string {
     masked: r.masked,
     differences: r.differences.map((d) => ({ step: d.step, path: d.path, expected: d.expected, got: d.got })),
   })
-  const t = s.totals
-  const totals = {
-    tiers: Object.fromEntries(TIERS.map((n) => [n, { ...t.tiers[n], score: ratio(t.tiers[n]) }])),
-    coverage: { served: t.served, documented: t.documented, score: pct(t.served, t.documented) },
-    entries: t.entries,
-    masked_entries: t.maskedEntries,
-    known_differences: t.knownDifferences,
+  const body = {
+    profiles: boards.map((s) => s.profile),
+    totals: Object.fromEntries(boards.map((s) => [s.profile, totalsJson(s)])),
+    superseded: first.superseded.map(supersededJson),
+    endpoints: first.endpoints.map(endpoint),
+    entries: boards.flatMap((s) => s.results.map(entry(s.profile))),
   }
-  const body = { profile: s.profile, not_scored: s.notScored.map((e) => e.at), totals, endpoints: s.endpoints.map(endpoint), entries: s.results.map(entry) }
   return JSON.stringify(body, null, 2) + '\n'
 }
 
 /** docs/conformance.md: the same scoreboard as a page, with no value that changes run to run. */
-export function markdownReport(s: Scoreboard): string {
-  const t = s.totals
+export function markdownReport(boards: Scoreboard[]): string {
+  const first = boards[0]
+  const t = first.totals
+  const names = boards.map((s) => s.profile)
   const out: string[] = [
     '# Conformance: how faithful the sandbox is',
     '',
@@ -110,40 +144,48 @@ export function markdownReport(s: Scoreboard): string {
     '',
     'Tiers: **1** the documented success path; **2** refusals and failure outcomes; **3** strict (exact texts, number vs string, key order). A *known difference* is a failure in the score; it is only kept out of the exit code, with its reason.',
     '',
-    PROFILE_NOTE(s),
+    'Profiles (CONTRACT 15, docs/behaviour.md 0.11): the **default** profile answers as SPEC.md where a live recording contradicts it, the **live** profile as recorded. An entry says which profiles it holds for; each profile\'s entries run against a sandbox under it. ' + SUPERSEDED_NOTE(first),
     '',
     '## Totals',
     '',
-    '| | Pass | Fail | Pass/(Pass+Fail) |',
-    '|---|---:|---:|---:|',
-    ...TIERS.map((n) => `| Tier ${n} | ${t.tiers[n].pass} | ${t.tiers[n].fail} | ${ratio(t.tiers[n])} |`),
-    `| **Coverage** (documented endpoints served) | ${t.served} | ${t.documented - t.served} | ${pct(t.served, t.documented)} |`,
+    `| | ${names.map((n) => `${n}: Pass | Fail | Pass/(Pass+Fail)`).join(' | ')} |`,
+    `|---|${names.map(() => '---:|---:|---:').join('|')}|`,
+    ...TIERS.map((n) => `| Tier ${n} | ${boards.map((s) => `${s.totals.tiers[n].pass} | ${s.totals.tiers[n].fail} | ${ratio(s.totals.tiers[n])}`).join(' | ')} |`),
+    `| **Coverage** (documented endpoints served) | ${boards.map(() => `${t.served} | ${t.documented - t.served} | ${pct(t.served, t.documented)}`).join(' | ')} |`,
     '',
-    `${t.entries} entries scored; ${t.knownDifferences} are known differences; ${t.maskedEntries} (${pct(t.maskedEntries, t.entries)}) mask a path.`,
-    '',
+    ...boards.map((s) => `${s.profile}: ${s.totals.entries} entries scored; ${s.totals.knownDifferences} are known differences; ${s.totals.maskedEntries} (${pct(s.totals.maskedEntries, s.totals.entries)}) mask a path.`).flatMap((l) => [l, '']),
     '## Per endpoint',
     '',
-    '| Endpoint | Served | Entries | Tier 1 | Tier 2 | Tier 3 | Masked paths | Newest source | Validated live |',
-    '|---|---|---:|---:|---:|---:|---:|---|---|',
-    ...s.endpoints.map(
-      (e) => `| [\`${e.endpoint.method} ${e.endpoint.path}\`](${e.endpoint.source}) | ${e.served ? 'yes' : 'no'} | ${e.entries} | ${TIERS.map((n) => cell(e.tiers[n])).join(' | ')} | ${e.masks} | ${e.newest ?? '-'} | ${e.live} |`,
+    `| Endpoint | Served | Entries | ${names.map((n) => `Tier 1 (${n}) | Tier 2 (${n}) | Tier 3 (${n})`).join(' | ')} | Masked paths | Newest source | Validated live |`,
+    `|---|---|---:|${names.map(() => '---:|---:|---:').join('|')}|---:|---|---|`,
+    ...first.endpoints.map(
+      (e, i) =>
+        `| [\`${e.endpoint.method} ${e.endpoint.path}\`](${e.endpoint.source}) | ${e.served ? 'yes' : 'no'} | ${e.entries} | ${boards.map((s) => TIERS.map((n) => cell(s.endpoints[i].tiers[n])).join(' | ')).join(' | ')} | ${e.masks} | ${e.newest ?? '-'} | ${e.live} |`,
     ),
     '',
     '## Entries',
     '',
-    '| Entry | Tier | Kind | Date | Result | Source |',
-    '|---|---:|---|---|---|---|',
-    ...s.results.map((r) => {
-      const result = r.pass ? 'pass' : `fail: ${paths(r).slice(0, 6).map((p) => `\`${p}\``).join(', ')}${paths(r).length > 6 ? ', ...' : ''}`
-      return `| \`${r.entry.at}\` | ${r.entry.tier} | ${r.entry.kind} | ${r.entry.date} | ${result} | ${sourceLink(r.entry.source)} |`
-    }),
+    `| Entry | Tier | Kind | Date | ${names.map((n) => `Result (${n})`).join(' | ')} | Source |`,
+    `|---|---:|---|---|${names.map(() => '---|').join('')}---|`,
   ]
-  const known = s.results.filter((r) => r.entry.knownDifference)
-  if (known.length) out.push('', '## Known differences', '', ...known.map((r) => `- \`${r.entry.at}\`: ${r.entry.knownDifference}`))
-  const masked = s.results.filter((r) => r.entry.masks.length)
-  if (masked.length) out.push('', '## Masks', '', ...masked.flatMap((r) => r.entry.masks.map((m) => `- \`${r.entry.at}\` \`${m.path}\`: ${m.reason}`)))
-  const values = s.results.filter((r) => r.entry.testValues)
-  if (values.length) out.push('', '## Test values in place of the source\'s', '', ...values.map((r) => `- \`${r.entry.at}\`: ${r.entry.testValues}`))
-  if (s.notScored.length) out.push('', '## Not scored (live profile only)', '', ...s.notScored.map((e) => `- \`${e.at}\` (tier ${e.tier}, ${sourceText(e.source)})`))
+  const byProfile = boards.map((s) => new Map(s.results.map((r) => [r.entry.at, r])))
+  const entries = [...new Map(boards.flatMap((s) => s.results.map((r) => [r.entry.at, r.entry] as const))).values()]
+  for (const e of entries) {
+    const results = byProfile.map((m) => {
+      const r = m.get(e.at)
+      if (!r) return '-'
+      return r.pass ? 'pass' : `fail: ${paths(r).slice(0, 6).map((p) => `\`${p}\``).join(', ')}${paths(r).length > 6 ? ', ...' : ''}`
+    })
+    out.push(`| \`${e.at}\` | ${e.tier} | ${e.kind} | ${e.date} | ${results.join(' | ')} | ${sourceLink(e.source)} |`)
+  }
+  const known = entries.filter((e) => e.knownDifference)
+  if (known.length) out.push('', '## Known differences', '', ...known.map((e) => `- \`${e.at}\`: ${e.knownDifference}`))
+  const masked = entries.filter((e) => e.masks.length)
+  if (masked.length) out.push('', '## Masks', '', ...masked.flatMap((e) => e.masks.map((m) => `- \`${e.at}\` \`${m.path}\`: ${m.reason}`)))
+  const values = entries.filter((e) => e.testValues)
+  if (values.length) out.push('', '## Test values in place of the source\'s', '', ...values.map((e) => `- \`${e.at}\`: ${e.testValues}`))
+  if (first.superseded.length) out.push('', '## Superseded (listed, not scored)', '', ...first.superseded.map((e) => `- \`${e.at}\` (tier ${e.tier}, ${sourceText(e.source)}): ${e.supersededBy!.reason} (see \`${e.supersededBy!.entry}\`)`))
+  const unscored = first.notScored.filter((e) => !boards.some((s) => s.results.some((r) => r.entry === e)))
+  if (unscored.length) out.push('', '## Not scored (for a profile not run)', '', ...unscored.map((e) => `- \`${e.at}\` (tier ${e.tier}, profile ${e.profile.join(', ')})`))
   return out.join('\n') + '\n'
 }

@@ -11,8 +11,9 @@ import { verifyFlows, type Difference } from './verify.js'
 export type Tier = 1 | 2 | 3
 export const TIERS: readonly Tier[] = [1, 2, 3]
 
-/** The profiles the sandbox serves today; an entry for another one is listed, not scored. */
-export const SERVED_PROFILES = ['default'] as const
+/** The profiles the sandbox answers under (CONTRACT 15, docs/behaviour.md 0.11); each is scored against a sandbox under it. */
+export const PROFILES = ['default', 'live'] as const
+export type Profile = (typeof PROFILES)[number]
 
 export interface EntryResult {
   entry: Entry
@@ -42,11 +43,13 @@ export interface EndpointScore {
 }
 
 export interface Scoreboard {
-  profile: 'default'
+  profile: Profile
   endpoints: EndpointScore[]
   results: EntryResult[]
-  /** entries for a profile the sandbox does not serve yet */
+  /** entries for the other profile only */
   notScored: Entry[]
+  /** entries a source CONTRACT 15 puts first answers otherwise: listed with the entry that does, not scored */
+  superseded: Entry[]
   totals: {
     tiers: Record<Tier, Count>
     served: number
@@ -55,6 +58,7 @@ export interface Scoreboard {
     /** entries with at least one mask */
     maskedEntries: number
     knownDifferences: number
+    superseded: number
   }
   /** tier-1 entries on served endpoints that fail with no known difference given: exit code 1 */
   failing: EntryResult[]
@@ -68,16 +72,17 @@ const zero = (): Record<Tier, Count> => ({ 1: { pass: 0, fail: 0 }, 2: { pass: 0
 export const ratio = (c: Count) => (c.pass + c.fail ? `${((100 * c.pass) / (c.pass + c.fail)).toFixed(1)} %` : '-')
 
 /**
- * Runs the corpus against the sandbox at `target`; `served` says whether the route table serves a
- * documented endpoint (by `endpointKey`).
+ * Runs the corpus's entries for `profile` against the sandbox at `target`, which answers under that
+ * profile; `served` says whether the route table serves a documented endpoint (by `endpointKey`).
  */
 export async function scoreCorpus(
   corpus: Corpus,
   target: { baseUrl: string; encryptionKey: string },
   served: (key: string) => boolean,
-  options: { concurrency: number; seed?: number },
+  options: { concurrency: number; seed?: number; profile?: Profile },
 ): Promise<Scoreboard> {
-  const scored = corpus.entries.filter((e) => e.profile.includes('default'))
+  const profile = options.profile ?? 'default'
+  const scored = corpus.entries.filter((e) => e.profile.includes(profile) && !e.supersededBy)
   const differences = new Map<string, Difference[]>(scored.map((e) => [e.at, []]))
   for (const strict of [false, true]) {
     const flows = scored.filter((e) => (e.tier === 3) === strict).map((e) => ({ flow: e.flow, file: e.at }))
@@ -111,10 +116,11 @@ export async function scoreCorpus(
   for (const r of results) tiers[r.entry.tier][r.pass ? 'pass' : 'fail']++
   const servedEndpoint = (e: Entry) => served(endpointKey(...(e.endpoint.split(' ') as [string, string])))
   return {
-    profile: 'default',
+    profile,
     endpoints,
     results,
-    notScored: corpus.entries.filter((e) => !e.profile.includes('default')),
+    notScored: corpus.entries.filter((e) => !e.profile.includes(profile) && !e.supersededBy),
+    superseded: corpus.entries.filter((e) => e.supersededBy),
     totals: {
       tiers,
       served: endpoints.filter((e) => e.served).length,
@@ -122,6 +128,7 @@ export async function scoreCorpus(
       entries: results.length,
       maskedEntries: results.filter((r) => r.entry.masks.length).length,
       knownDifferences: results.filter((r) => r.entry.knownDifference).length,
+      superseded: corpus.entries.filter((e) => e.supersededBy).length,
     },
     failing: results.filter((r) => !r.pass && r.entry.tier === 1 && !r.entry.knownDifference && servedEndpoint(r.entry)),
     stale: results.filter((r) => r.pass && r.entry.knownDifference),

@@ -78,6 +78,11 @@ const entrySchema = z
     masks: z.array(maskSchema).optional(),
     /** a difference kept for now: still a failure in the score, but not the exit code's */
     known_difference: z.string().min(3).optional(),
+    /**
+     * a source CONTRACT 15 puts first answers otherwise (a live recording before an older sample):
+     * the entry that holds that answer, and why; listed, not scored
+     */
+    superseded_by: z.object({ entry: z.string().min(1), reason: z.string().min(3) }).strict().optional(),
     vars: z.record(z.string(), z.union([z.string(), z.number(), z.boolean()])).optional(),
     steps: z.array(stepSchema).min(1),
   })
@@ -107,6 +112,8 @@ export interface Entry {
   testValues?: string
   masks: Mask[]
   knownDifference?: string
+  /** the entry whose source outranks this one's (CONTRACT 15), and why: listed, not scored */
+  supersededBy?: { entry: string; reason: string }
   flow: Flow
 }
 
@@ -182,10 +189,15 @@ export function loadCorpus(dir: string, root = process.cwd()): Corpus {
         testValues: e.test_values,
         masks: e.masks ?? [],
         knownDifference: e.known_difference,
+        supersededBy: e.superseded_by,
         flow: { name: e.id, description: e.description, vars: e.vars, steps: e.steps },
       })
     }
     if (issues.length) throw new CorpusError(name, issues)
+  }
+  for (const e of entries) {
+    const by = e.supersededBy && entries.find((o) => o.id === e.supersededBy!.entry)
+    if (e.supersededBy && (!by || by.supersededBy)) throw new CorpusError(e.at.split('#')[0], [`${e.id}.superseded_by.entry: ${e.supersededBy.entry} is not an entry of the corpus that is scored`])
   }
   return { endpoints, entries }
 }

@@ -267,6 +267,8 @@ export const settingsSchema = z
     chargeback_decision: z.enum(['won', 'lost']),
     /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md 10.1) */
     metadata_underscores: z.boolean(),
+    /** where a live recording contradicts docs/api.md: answer as it (default) or as recorded (live; docs/behaviour.md 0.11) */
+    profile: z.enum(['default', 'live']),
   })
   .strict()
 export type Settings = z.infer<typeof settingsSchema>

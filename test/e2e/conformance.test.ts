@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { runCli, startCli, type RunningCli } from './process.js'
+import { api, runCli, startCli, type RunningCli } from './process.js'
 
 /** `sandbox conformance` (docs/behaviour.md 10.7) as a process: the scoreboard, its exit codes and the page it writes. */
 
@@ -50,27 +50,34 @@ describe('sandbox conformance', () => {
 
   it('gives the README the totals the scoreboard gives', async () => {
     const r = await runCli(['conformance', '--format', 'json'])
-    const { tiers, coverage } = JSON.parse(r.stdout).totals
+    const { totals } = JSON.parse(r.stdout)
     const readme = readFileSync('README.md', 'utf8').replace(/\s+/g, ' ')
-    for (const n of ['1', '2', '3']) expect(readme).toContain(`**tier ${n}** ${['', '(documented success paths)', '(refusals and failures)', '(strict: exact texts, number vs string, key order)'][Number(n)]} ${tiers[n].pass}/${tiers[n].pass + tiers[n].fail} (${tiers[n].score})`)
+    for (const profile of ['default', 'live']) {
+      const { tiers } = totals[profile]
+      const cells = ['1', '2', '3'].map((n) => `${tiers[n].pass}/${tiers[n].pass + tiers[n].fail} (${tiers[n].score})`)
+      expect(readme).toContain(`| ${profile} | ${cells.join(' | ')} |`)
+    }
+    const { coverage } = totals.default
     expect(readme).toContain(`**coverage** ${coverage.served} of ${coverage.documented} documented endpoints served (${coverage.score})`)
   })
 
   it('prints the scoreboard: each documented endpoint, then the totals per tier beside coverage', async () => {
     const r = await runCli(['conformance'])
     expect(r.code).toBe(0)
-    expect(r.stdout).toMatch(/^Profile: default\. The live profile \(CONTRACT 15\) is not served yet/)
-    expect(r.stdout).toMatch(/^POST \/merchant\/api\/v1\/charge\/voucher +no +\d+ /m)
-    expect(r.stdout).toMatch(/^Totals: tier 1 \d+\/\d+ \([\d.]+ %\), tier 2 \d+\/\d+ \([\d.]+ %\), tier 3 .*; coverage \d+\/\d+ documented endpoints served \([\d.]+ %\)$/m)
+    expect(r.stdout).toMatch(/^Profiles scored: default \(\d+ entries.*\), live \(\d+ entries/)
+    expect(r.stdout).toMatch(/^== live profile ==$/m)
+    expect(r.stdout).toMatch(/^POST \/merchant\/api\/v1\/charges\/card +yes +\d+ /m)
+    expect(r.stdout).toMatch(/^Totals \(live profile\): tier 1 \d+\/\d+/m)
+    expect(r.stdout).toMatch(/^Totals \(default profile\): tier 1 \d+\/\d+ \([\d.]+ %\), tier 2 \d+\/\d+ \([\d.]+ %\), tier 3 .*; coverage \d+\/\d+ documented endpoints served \([\d.]+ %\)$/m)
   })
 
   it('exits 1 when a tier-1 entry fails, 0 when the same failure is a known difference (still a failure in the score)', async () => {
     const failing = await runCli(['conformance', '--corpus', corpus(entry('Balances retrieved successfully')), '--format', 'json'])
     expect(failing.code).toBe(1)
     const report = JSON.parse(failing.stdout)
-    expect(report.totals.tiers['1']).toEqual({ pass: 0, fail: 1, score: '0.0 %' })
+    expect(report.totals.default.tiers['1']).toEqual({ pass: 0, fail: 1, score: '0.0 %' })
     expect(report.entries[0].differences).toEqual([{ step: '1. GET /merchant/api/v1/balances', path: 'message', expected: 'Balances retrieved successfully', got: 'success' }])
-    const known = await runCli(['conformance', '--corpus', corpus(entry('Balances retrieved successfully', '    known_difference: the sandbox still says success\n'))])
+    const known = await runCli(['conformance', '--corpus', corpus(entry('Balances retrieved successfully', '    known_difference: the sandbox still says success\n')), '--profile', 'default'])
     expect(known.code).toBe(0)
     expect(known.stdout).toContain('Totals: tier 1 0/1 (0.0 %)')
     expect(known.stdout).toContain('[known: the sandbox still says success]')
@@ -79,7 +86,9 @@ describe('sandbox conformance', () => {
   it('runs against a running sandbox with --against', async () => {
     const r = await runCli(['conformance', '--corpus', corpus(entry('success')), '--against', sandbox.url, '--format', 'json'])
     expect(r.code).toBe(0)
-    expect(JSON.parse(r.stdout).totals.tiers['1']).toEqual({ pass: 1, fail: 0, score: '100.0 %' })
+    const report = JSON.parse(r.stdout)
+    expect(report.profiles).toEqual(['default'])
+    expect(report.totals.default.tiers['1']).toEqual({ pass: 1, fail: 0, score: '100.0 %' })
   })
 
   it('gives sandbox verify a file of entries as one flow per entry, each named by its file and id', async () => {
@@ -93,7 +102,42 @@ describe('sandbox conformance', () => {
     expect(r.code).toBe(1)
   })
 
-  it('refuses a bad entry naming its file and field, a bad flag, and the live profile it cannot score yet (exit 2)', async () => {
+  it('scores an entry of the live profile against a sandbox under it, and a sandbox started with --profile live answers so', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'conformance-live-'))
+    mkdirSync(join(dir, 'entries'))
+    writeFileSync(join(dir, 'endpoints.yaml'), 'endpoints:\n  - { area: bank-transfer, method: POST, path: /merchant/api/v1/charges/bank-transfer, source: "https://developers.korapay.com/docs/bank-transfers" }\n')
+    const refusal = (id: string, profile: string, message: string) => `  - id: ${id}
+    endpoint: POST /merchant/api/v1/charges/bank-transfer
+    tier: 2
+    profile: [${profile}]
+    steps:
+      - request: { method: POST, path: /merchant/api/v1/charges/bank-transfer, body: { currency: NGN } }
+        expect: { status: 422, body: { status: false, error: validation_error, message: "${message}" } }
+`
+    const live = 'One or more fields are invalid. Please fix them and try again.'
+    writeFileSync(join(dir, 'entries', 'refusals.yaml'), `source: { url: "https://developers.korapay.com/docs/bank-transfers" }\nkind: live\ndate: 2026-10-07\nentries:\n${refusal('as-spec', 'default', 'Invalid request data')}${refusal('as-recorded', 'live', live)}`)
+    const r = await runCli(['conformance', '--corpus', dir, '--format', 'json'])
+    expect(r.stderr).toBe('')
+    const report = JSON.parse(r.stdout)
+    expect(report.entries.map((e: { entry: string; profile: string; pass: boolean }) => [e.entry.split('#')[1], e.profile, e.pass])).toEqual([
+      ['as-spec', 'default', true],
+      ['as-recorded', 'live', true],
+    ])
+    const started = await startCli(['--profile', 'live'])
+    try {
+      const res = await api(started.url, 'sk_test_live_cli', 'POST', '/merchant/api/v1/charges/bank-transfer', { currency: 'NGN' })
+      expect(res.status).toBe(422)
+      expect(res.body.message).toBe(live)
+    } finally {
+      started.child.kill()
+      await started.exited
+    }
+    const refused = await runCli(['start', '--port', '0'], undefined, { SANDBOX_PROFILE: 'recorded' })
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('--profile must be default or live (got recorded)')
+  })
+
+  it('refuses a bad entry naming its file and field, and a bad flag (exit 2)', async () => {
     const dir = corpus(entry('success').replace('tier: 1', 'tier: 5'))
     const bad = await runCli(['conformance', '--corpus', dir])
     expect(bad.code).toBe(2)
@@ -101,8 +145,8 @@ describe('sandbox conformance', () => {
     const format = await runCli(['conformance', '--format', 'junit'])
     expect(format.code).toBe(2)
     expect(format.stderr).toContain('--format must be text, json or markdown (got junit)')
-    const live = await runCli(['conformance', '--profile', 'live'])
-    expect(live.code).toBe(2)
-    expect(live.stderr).toContain('the live profile (CONTRACT 15) is not served yet')
+    const profile = await runCli(['conformance', '--profile', 'recorded'])
+    expect(profile.code).toBe(2)
+    expect(profile.stderr).toContain('--profile must be default, live or both (got recorded)')
   })
 })

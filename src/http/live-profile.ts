@@ -1,0 +1,115 @@
+import type { Context } from 'hono'
+import type { AppEnv } from './context.js'
+import type { Middleware } from './middleware/chain.js'
+
+/**
+ * The live profile (CONTRACT 15, docs/behaviour.md 0.11): where an answer recorded from the live
+ * test environment, or published by the service where nothing was recorded, contradicts the interface document
+ * (docs/api.md), the default profile answers as it and a namespace under `profile: live` (the pack setting,
+ * `--profile live`, `SANDBOX_PROFILE=live`) answers as recorded. Every such contradiction is one
+ * row of `LIVE_ANSWERS`, applied to the answer as it is sent (`sendJson`), so the areas answer as
+ * the document says and none of them asks which profile it is under; docs/behaviour.md 0.11 lists the
+ * rows (test/live-profile.test.ts holds the two together).
+ */
+
+export interface LiveAnswer {
+  /** the calls it applies to, `METHOD /path` as the routes write them (under `/merchant` or not); every call when absent */
+  route?: string
+  /** the default profile's answer it replaces: each field given must match */
+  when: { status?: number; message?: string; error?: string; code?: string }
+  /**
+   * what the live profile answers instead: the fields given replace the default's (`code: null`
+   * leaves it out); `customErrorMessage` writes each field's `{message}` in `data` again beside it
+   */
+  live: { status?: number; message?: string; code?: string | null; customErrorMessage?: true }
+  /** where the live answer was seen (a recording or a page), and the section of docs/api.md it contradicts */
+  source: string
+}
+
+export const LIVE_ANSWERS: readonly LiveAnswer[] = [
+  {
+    when: { error: 'validation_error', message: 'Invalid request data' },
+    live: { message: 'One or more fields are invalid. Please fix them and try again.', customErrorMessage: true },
+    source: 'recorded from the live test environment, 2026-10 (CONTRACT 15), and the newest Postman sample (misc mobile-money resolve); SPEC.md 7.2 names Invalid request data',
+  },
+]
+
+interface Compiled extends LiveAnswer {
+  method?: string
+  path?: RegExp
+}
+
+/** `/api/v1/...` and `/merchant/api/v1/...` alike; `:name` is one part. */
+function routeMatcher(route: string): { method: string; path: RegExp } {
+  const [method, path] = route.split(' ')
+  const bare = path.replace(/^\/merchant/, '')
+  const pattern = bare.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]\w*/g, '[^/]+')
+  return { method, path: new RegExp(`^(/merchant)?${pattern}/?$`) }
+}
+
+const COMPILED: readonly Compiled[] = LIVE_ANSWERS.map((a) => ({ ...a, ...(a.route ? routeMatcher(a.route) : {}) }))
+
+/** Marks a call of a namespace under the live profile, for `sendJson`; after the key named the namespace. */
+export function liveProfile(isLive: (ns: string) => boolean): Middleware {
+  return (c, next) => {
+    if (isLive(c.get('ns'))) c.set('live', true)
+    return next()
+  }
+}
+
+type Body = { status?: unknown; message?: unknown; error?: unknown; code?: unknown; [k: string]: unknown }
+
+/**
+ * The answer a call marked live sends: the first row that matches the call and the default's
+ * answer rewrites it; keys keep their order. Anything else is sent as it is.
+ */
+export function liveAnswer(c: Context<AppEnv>, text: string, status: number): { text: string; status: number } {
+  const method = c.req.method
+  const path = c.req.path
+  let body: Body | undefined
+  for (const row of COMPILED) {
+    if (row.method && (row.method !== method || !row.path!.test(path))) continue
+    if (row.when.status !== undefined && row.when.status !== status) continue
+    body ??= parse(text)
+    if (!body) return { text, status }
+    if (!matches(row.when, body)) continue
+    const next: Body = {}
+    for (const [k, v] of Object.entries(body)) {
+      // a code the default leaves out goes where the envelope writes it, before the message
+      if (k === 'message' && row.live.code && !('code' in body)) next.code = row.live.code
+      if (k === 'message' && row.live.message !== undefined) next.message = row.live.message
+      else if (k === 'code' && row.live.code !== undefined) {
+        if (row.live.code !== null) next.code = row.live.code
+      } else if (k === 'data' && row.live.customErrorMessage) next.data = withCustomErrorMessages(v)
+      else next[k] = v
+    }
+    return { text: JSON.stringify(next), status: row.live.status ?? status }
+  }
+  return { text, status }
+}
+
+/** `{field: {message}}` as `{field: {message, customErrorMessage}}`, the same text twice. */
+function withCustomErrorMessages(data: unknown): unknown {
+  if (!data || typeof data !== 'object' || Array.isArray(data)) return data
+  const out: Record<string, unknown> = {}
+  for (const [field, v] of Object.entries(data)) {
+    const message = (v as { message?: unknown } | null)?.message
+    out[field] = typeof message === 'string' ? { ...(v as object), customErrorMessage: message } : v
+  }
+  return out
+}
+
+function parse(text: string): Body | undefined {
+  try {
+    const v = JSON.parse(text)
+    return v && typeof v === 'object' && !Array.isArray(v) ? v : undefined
+  } catch {
+    return undefined
+  }
+}
+
+function matches(when: LiveAnswer['when'], body: Body): boolean {
+  return (
+    (when.message === undefined || body.message === when.message) && (when.error === undefined || body.error === when.error) && (when.code === undefined || body.code === when.code)
+  )
+}

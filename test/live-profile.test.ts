@@ -1,0 +1,85 @@
+import { readFileSync } from 'node:fs'
+import { afterEach, describe, expect, it } from 'vitest'
+import { LIVE_ANSWERS } from '../src/http/live-profile.js'
+import { makeSandbox, type TestSandbox } from './helpers.js'
+
+/**
+ * The live profile (docs/behaviour.md 0.11, CONTRACT 15): `--profile live` or a pack's `profile:
+ * live` answers as the live service was recorded where SPEC.md says otherwise, and changes nothing
+ * else; the table of 0.11 lists every row of LIVE_ANSWERS.
+ */
+
+const open: TestSandbox[] = []
+afterEach(async () => {
+  for (const sb of open.splice(0)) await sb.close()
+})
+async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
+  const sb = await makeSandbox(input)
+  open.push(sb)
+  return sb
+}
+
+/** a bank transfer missing its amount and customer: a validation refusal with two fields */
+const BAD_TRANSFER = { reference: 'live-profile-0001', currency: 'NGN' }
+const LIVE_TEXT = 'One or more fields are invalid. Please fix them and try again.'
+
+describe('the live profile', () => {
+  it('answers a validation refusal as recorded, field messages twice, where the default answers as SPEC.md', async () => {
+    const plain = await sandbox()
+    const live = await sandbox({ profile: 'live' })
+    const a = await plain.call('POST', '/merchant/api/v1/charges/bank-transfer', BAD_TRANSFER)
+    const b = await live.call('POST', '/merchant/api/v1/charges/bank-transfer', BAD_TRANSFER)
+    expect(a.status).toBe(422)
+    expect(b.status).toBe(422)
+    expect(a.body.message).toBe('Invalid request data')
+    expect(b.body.message).toBe(LIVE_TEXT)
+    expect(Object.keys(b.body)).toEqual(Object.keys(a.body))
+    expect(Object.keys(b.body.data)).toEqual(Object.keys(a.body.data))
+    for (const [field, v] of Object.entries(a.body.data as Record<string, { message: string }>)) {
+      expect(b.body.data[field]).toEqual({ message: v.message, customErrorMessage: v.message })
+    }
+    // the journal keeps the answer as sent
+    const journal = await live.call('GET', '/_sandbox/requests?path=/merchant/api/v1/charges/bank-transfer')
+    expect(JSON.stringify(journal.body.data.at(-1))).toContain(LIVE_TEXT)
+  })
+
+  it('changes nothing but the rows of the table: a success and a not-found are the same under both', async () => {
+    const plain = await sandbox({ seed: 7 })
+    const live = await sandbox({ seed: 7, profile: 'live' })
+    for (const [method, path, body] of [
+      ['GET', '/merchant/api/v1/balances', undefined],
+      ['GET', '/merchant/api/v1/charges/no-such-reference', undefined],
+      ['POST', '/merchant/api/v1/charges/bank-transfer', { reference: 'same-ref-0001', amount: 1000, currency: 'NGN', customer: { email: 'a@example.com' } }],
+    ] as const) {
+      const a = await plain.call(method, path, body)
+      const b = await live.call(method, path, body)
+      expect(b.status).toBe(a.status)
+      expect(b.body).toEqual(a.body)
+    }
+  })
+
+  it('holds for the namespace whose pack says profile: live, and only for it', async () => {
+    const sb = await sandbox()
+    const other = 'sk_test_live_profile_other'
+    const added = await sb.call('POST', '/_sandbox/scenarios', { name: 'live answers', settings: { profile: 'live' } })
+    expect(added.status, JSON.stringify(added.body)).toBe(200)
+    expect((await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', BAD_TRANSFER)).body.message).toBe(LIVE_TEXT)
+    expect((await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', BAD_TRANSFER, { key: other })).body.message).toBe('Invalid request data')
+    const bad = await sb.call('POST', '/_sandbox/scenarios', { settings: { profile: 'recorded' } })
+    expect(bad.status).toBe(422)
+    expect(bad.body.data['settings.profile'].message).toContain('default')
+  })
+
+  it('lists every row of LIVE_ANSWERS in docs/behaviour.md 0.11, in its order', () => {
+    const text = readFileSync('docs/behaviour.md', 'utf8')
+    const table = text.slice(text.indexOf('<!-- live-answers'), text.indexOf('<!-- /live-answers -->'))
+    const rows = table.split('\n').filter((l) => l.startsWith('|')).slice(2)
+    expect(rows).toHaveLength(LIVE_ANSWERS.length)
+    LIVE_ANSWERS.forEach((a, i) => {
+      if (a.live.message) expect(rows[i]).toContain(a.live.message)
+      if (a.when.message) expect(rows[i]).toContain(a.when.message)
+      if (a.live.status) expect(rows[i]).toContain(String(a.live.status))
+      if (a.route) expect(rows[i]).toContain(a.route.split(' ')[1].replace(/^\/merchant\/api\/v1/, ''))
+    })
+  })
+})
