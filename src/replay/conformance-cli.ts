@@ -4,7 +4,7 @@ import type { Command } from 'commander'
 import { keysFromEnv } from '../config.js'
 import { seedFlags } from '../flags.js'
 import { concurrencyOf, printReport, seedOf } from './cli.js'
-import { isSandbox } from './verify-cli.js'
+import { isSandbox, liveTarget } from './verify-cli.js'
 
 type Fail = (message: string, code?: number) => never
 
@@ -31,17 +31,65 @@ interface ConformanceOptions {
   clockStart?: string
 }
 
+interface AddOptions {
+  date?: string
+  source: string
+  id?: string
+  endpoint?: string
+  tier?: string
+  profile: string
+}
+
 export function registerConformance(program: Command, fail: Fail): void {
   const command = program
     .command('conformance')
     .description("run the conformance corpus (Kora's published and recorded answers) against a sandbox and print the scoreboard; exit 1 when a tier-1 entry fails")
     .option('--corpus <dir>', 'the corpus: endpoints.yaml and entries/', CORPUS_DIR)
-    .option('--against <url>', 'a running sandbox; without it a fresh in-process one')
+    .option('--against <url>', 'a running sandbox, or the live test environment with the KORAPAY_* test keys (its live-profile entries); without it a fresh in-process one')
     .option('--format <format>', 'text, json or markdown', 'text')
     .option('--output <file>', 'write the report to this file (the text report still goes to stdout)')
     .option('--profile <profile>', 'the profiles scored: default, live or both (with --against: the one the sandbox answers under)', 'both')
     .option('--concurrency <n>', 'entries run at once', '8')
   for (const flag of seedFlags()) command.addOption(flag)
+  command
+    .command('add')
+    .description('add a flow recorded from the live test environment (sandbox start --proxy --record) to the corpus as a dated entry of kind live')
+    .argument('<flow>', 'the recorded flow file (YAML or JSON)')
+    .option('--date <YYYY-MM-DD>', 'the day it was recorded (default: today, UTC)')
+    .option('--source <url>', 'where it was recorded', 'https://api.korapay.com')
+    .option('--id <id>', 'the entry id (default: recorded-<file name>-<date>)')
+    .option('--endpoint <endpoint>', '"METHOD /path" of endpoints.yaml (default: that of the last call)')
+    .option('--tier <n>', '1, 2 or 3 (default: 1 when the last answer is 2xx, else 2)')
+    .option('--profile <profile>', 'the profiles it holds for: both, default or live', 'both')
+    .action(async (flowFile: string, opts: AddOptions) => {
+      const date = opts.date ?? new Date().toISOString().slice(0, 10)
+      if (!/^\d{4}-\d{2}-\d{2}$/.test(date) || Number.isNaN(Date.parse(date))) fail(`--date must be a day, YYYY-MM-DD (got ${date})`)
+      if (opts.tier !== undefined && !['1', '2', '3'].includes(opts.tier)) fail(`--tier must be 1, 2 or 3 (got ${opts.tier})`)
+      if (!['both', 'default', 'live'].includes(opts.profile)) fail(`--profile must be both, default or live (got ${opts.profile})`)
+      try {
+        new URL(opts.source)
+      } catch {
+        fail(`--source must be a URL (got ${opts.source})`)
+      }
+      const [{ addRecordedFlow, AddError }, { CorpusError }, { FlowError }] = await Promise.all([import('./conformance-add.js'), import('./corpus.js'), import('../flow/flow.js')])
+      try {
+        const added = addRecordedFlow({
+          // --corpus is the command's: given after add too, it is parsed there
+          corpusDir: resolve((command.opts() as ConformanceOptions).corpus),
+          flowFile,
+          date,
+          source: { url: opts.source, item: `recorded ${date}` },
+          id: opts.id,
+          endpoint: opts.endpoint,
+          tier: opts.tier === undefined ? undefined : (Number(opts.tier) as 1 | 2 | 3),
+          profile: opts.profile === 'both' ? ['default', 'live'] : [opts.profile as 'default' | 'live'],
+        })
+        process.stdout.write(`added ${added.id} (${added.endpoint}, tier ${added.tier}) to ${added.file}; sandbox conformance scores it\n`)
+      } catch (e) {
+        if (e instanceof AddError || e instanceof CorpusError || e instanceof FlowError) fail(e.message)
+        throw e
+      }
+    })
   command
     .addHelpText(
       'after',
@@ -49,7 +97,8 @@ export function registerConformance(program: Command, fail: Fail): void {
 Examples:
   $ sandbox conformance                                        # the scoreboard of the shipped corpus
   $ sandbox conformance --format markdown > docs/conformance.md
-  $ sandbox conformance --against http://127.0.0.1:4000 --format json`,
+  $ sandbox conformance --against http://127.0.0.1:4000 --format json
+  $ sandbox conformance add recorded.yaml --date 2026-11-28  # a flow recorded with --record, as an entry`,
     )
     .action(async (opts: ConformanceOptions) => {
       if (!['text', 'json', 'markdown'].includes(opts.format)) fail(`--format must be text, json or markdown (got ${opts.format})`)
@@ -68,6 +117,7 @@ Examples:
         throw e
       }
       const against = opts.against?.replace(/\/+$/, '')
+      let live: ReturnType<typeof liveTarget> | undefined
       if (against) {
         let sandbox = false
         try {
@@ -75,7 +125,11 @@ Examples:
         } catch (e) {
           fail(`cannot reach ${against}: ${(e as Error).message}`, 1)
         }
-        if (!sandbox) fail(`${against} is not a sandbox: conformance runs against one (to compare the sandbox with the live service, use sandbox verify --against)`)
+        // not a sandbox: the live test environment, with the KORAPAY_* test keys, scored as the live profile
+        if (!sandbox) {
+          live = liveTarget(against, fail)
+          profiles.splice(0, profiles.length, 'live')
+        }
       }
       const [{ scoreCorpus }, reports, { startSandbox }, routes] = await Promise.all([import('./conformance.js'), import('./conformance-report.js'), import('../index.js'), routeKeys()])
       const { encryptionKey } = keysFromEnv()
@@ -84,7 +138,7 @@ Examples:
         // a fresh sandbox under each profile (docs/behaviour.md 0.11), or the one --against names
         const local = against ? undefined : await startSandbox({ port: 0, encryptionKey, profile, ...seeded })
         try {
-          const target = { baseUrl: against ?? local!.url, encryptionKey }
+          const target = live ?? { baseUrl: against ?? local!.url, encryptionKey }
           boards.push(await scoreCorpus(corpus, target, (key) => routes.has(key), { concurrency, seed: seeded.seed, profile }))
         } finally {
           await local?.close()

@@ -1,5 +1,5 @@
 import { endpointKey, masks, type Corpus, type Endpoint, type Entry } from './corpus.js'
-import { verifyFlows, type Difference } from './verify.js'
+import { verifyFlows, type Difference, type Target } from './verify.js'
 
 /**
  * `sandbox conformance` (docs/behaviour.md 10.7): runs every entry of the corpus against a sandbox
@@ -73,11 +73,11 @@ export const ratio = (c: Count) => (c.pass + c.fail ? `${((100 * c.pass) / (c.pa
 
 /**
  * Runs the corpus's entries for `profile` against the sandbox at `target`, which answers under that
- * profile; `served` says whether the route table serves a documented endpoint (by `endpointKey`).
+ * profile (or against the live service, `live`: its own steps skipped, as `sandbox verify` does); `served` says whether the route table serves a documented endpoint (by `endpointKey`).
  */
 export async function scoreCorpus(
   corpus: Corpus,
-  target: { baseUrl: string; encryptionKey: string },
+  target: Omit<Target, 'live'> & { live?: boolean },
   served: (key: string) => boolean,
   options: { concurrency: number; seed?: number; profile?: Profile },
 ): Promise<Scoreboard> {
@@ -87,7 +87,7 @@ export async function scoreCorpus(
   for (const strict of [false, true]) {
     const flows = scored.filter((e) => (e.tier === 3) === strict).map((e) => ({ flow: e.flow, file: e.at }))
     if (!flows.length) continue
-    const report = await verifyFlows(flows, { ...target, live: false }, { concurrency: options.concurrency, seed: options.seed, strict })
+    const report = await verifyFlows(flows, { ...target, live: target.live ?? false }, { concurrency: options.concurrency, seed: options.seed, strict })
     for (const d of report.differences) differences.get(d.flow)!.push(d)
   }
   const results: EntryResult[] = scored.map((entry) => {

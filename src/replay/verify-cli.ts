@@ -13,7 +13,7 @@ export async function isSandbox(baseUrl: string): Promise<boolean> {
 }
 
 /** The live service's test keys, or the reason to refuse them. */
-function liveTarget(baseUrl: string, fail: Fail) {
+export function liveTarget(baseUrl: string, fail: Fail) {
   const keys = liveKeysFromEnv()
   if (!keys.secretKey || !keys.encryptionKey) fail(`${baseUrl} is not a sandbox: set KORAPAY_SECRET_KEY and KORAPAY_ENCRYPTION_KEY to your test keys`)
   if (/^(sk|pk)_live_/.test(keys.secretKey) || keys.publicKey?.startsWith('pk_live_')) {

@@ -1,4 +1,6 @@
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } from 'node:fs'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -148,5 +150,72 @@ describe('sandbox conformance', () => {
     const profile = await runCli(['conformance', '--profile', 'recorded'])
     expect(profile.code).toBe(2)
     expect(profile.stderr).toContain('--profile must be default, live or both (got recorded)')
+  })
+
+  it('adds a recorded flow as a dated live entry of the endpoint of its last call, and refuses what the corpus would not take', async () => {
+    const dir = corpus(entry('success'))
+    const flow = join(dir, 'session.yaml')
+    writeFileSync(
+      flow,
+      `name: recorded session
+description: recorded through the sandbox's proxy from https://api.korapay.com
+steps:
+  - request: { method: GET, path: "/merchant/api/v1/balances?currency=NGN" }
+    expect: { status: 200, body: { status: true, message: success } }
+`,
+    )
+    const added = await runCli(['conformance', 'add', flow, '--corpus', dir, '--date', '2026-11-28'])
+    expect(added.stderr).toBe('')
+    expect(added.code).toBe(0)
+    expect(added.stdout).toContain('added recorded-session-2026-11-28 (GET /merchant/api/v1/balances, tier 1)')
+    const written = readFileSync(join(dir, 'entries', 'recorded', 'recorded-session-2026-11-28.yaml'), 'utf8')
+    expect(written).toMatch(/^kind: live$/m)
+    expect(written).toMatch(/^date: 2026-11-28$/m)
+    const scored = JSON.parse((await runCli(['conformance', '--corpus', dir, '--format', 'json', '--profile', 'default'])).stdout)
+    const mine = scored.entries.find((e: { entry: string }) => e.entry.endsWith('#recorded-session-2026-11-28'))
+    expect(mine, JSON.stringify(mine)).toMatchObject({ kind: 'live', date: '2026-11-28', pass: true })
+    expect(scored.endpoints[0].validated_live).toBe('2026-11-28')
+    // the same id again, a call of no listed endpoint, a bad date: refused, nothing written
+    const again = await runCli(['conformance', 'add', flow, '--corpus', dir, '--date', '2026-11-28'])
+    expect(again.code).toBe(2)
+    expect(again.stderr).toContain('the corpus has an entry recorded-session-2026-11-28 already')
+    writeFileSync(flow, 'name: s\nsteps:\n  - request: { method: GET, path: /merchant/api/v1/nowhere }\n    expect: { status: 200 }\n')
+    const unlisted = await runCli(['conformance', 'add', flow, '--corpus', dir, '--date', '2026-11-29'])
+    expect(unlisted.code).toBe(2)
+    expect(unlisted.stderr).toContain('GET /merchant/api/v1/nowhere, is no endpoint of endpoints.yaml')
+    const day = await runCli(['conformance', 'add', flow, '--corpus', dir, '--date', '28/11/2026'])
+    expect(day.code).toBe(2)
+    expect(readdirSync(join(dir, 'entries', 'recorded'))).toEqual(['recorded-session-2026-11-28.yaml'])
+  })
+
+  it('scores the live-profile entries against a service that is not a sandbox with the test keys, and refuses it without them', async () => {
+    // a service that is not a sandbox (no control API), answering the balances as the entry expects
+    const seen: string[] = []
+    const service = createServer((req, res) => {
+      seen.push(`${req.method} ${req.url} ${req.headers.authorization}`)
+      res.writeHead(req.url === '/merchant/api/v1/balances' ? 200 : 404, { 'content-type': 'application/json' })
+      res.end(JSON.stringify(req.url === '/merchant/api/v1/balances' ? { status: true, message: 'success', data: {} } : { status: false, message: 'Route not found', data: null }))
+    })
+    await new Promise<void>((r) => service.listen(0, '127.0.0.1', r))
+    const url = `http://127.0.0.1:${(service.address() as AddressInfo).port}`
+    try {
+      const dir = corpus(entry('success'))
+      writeFileSync(join(dir, 'entries', 'balances.yaml'), readFileSync(join(dir, 'entries', 'balances.yaml'), 'utf8').replace('profile: [default]', 'profile: [default, live]'))
+      const keys = { KORAPAY_SECRET_KEY: 'sk_test_nightly', KORAPAY_ENCRYPTION_KEY: 'k'.repeat(32) }
+      const r = await runCli(['conformance', '--corpus', dir, '--against', url, '--format', 'json'], undefined, keys)
+      expect(r.stderr).toBe('')
+      const report = JSON.parse(r.stdout)
+      expect(report.profiles).toEqual(['live'])
+      expect(report.totals.live.tiers['1']).toEqual({ pass: 1, fail: 0, score: '100.0 %' })
+      expect(seen).toContain('GET /merchant/api/v1/balances Bearer sk_test_nightly')
+      const bare = await runCli(['conformance', '--corpus', dir, '--against', url], undefined, { KORAPAY_SECRET_KEY: '', KORAPAY_ENCRYPTION_KEY: '' })
+      expect(bare.code).toBe(2)
+      expect(bare.stderr).toContain('set KORAPAY_SECRET_KEY and KORAPAY_ENCRYPTION_KEY to your test keys')
+      const liveKey = await runCli(['conformance', '--corpus', dir, '--against', url], undefined, { ...keys, KORAPAY_SECRET_KEY: 'sk_live_nope' })
+      expect(liveKey.code).toBe(2)
+      expect(liveKey.stderr).toContain('refusing a live key')
+    } finally {
+      service.close()
+    }
   })
 })
