@@ -190,3 +190,7 @@ export const payoutPurposesOf = (country: string): readonly PayoutPurpose[] | un
 
 /** The countries with banks a currency is paid out to, or undefined for a currency the fixture does not declare (USD, GBP). */
 export const payoutBankCountriesOf = (currency: string): readonly PayoutBankCountry[] | undefined => BANK_COUNTRIES.get(currency)
+
+/** The countries and currencies the payout utilities answer for, in the fixture's order (`sandbox magic` lists them). */
+export const PAYOUT_PURPOSE_COUNTRIES = [...PURPOSES.keys()]
+export const PAYOUT_BANK_COUNTRY_CURRENCIES = [...BANK_COUNTRIES.keys()]

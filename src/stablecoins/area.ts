@@ -8,7 +8,7 @@ import { StablecoinService, WALLETS_SPEC, walletData } from './service.js'
 
 type Stablecoins = { stablecoins: StablecoinService }
 
-/** Stablecoin wallets (docs/behaviour.md 13.14). */
+/** Stablecoin wallets (docs/behaviour.md 13.7.2). */
 export const stablecoinsArea: Area<Stablecoins, Kit> = {
   key: 'stablecoins',
   tags: { stablecoins: "Stablecoin (USDT, USDC) wallets: an address on SOL, ETH or TRX made for the merchant's reference, and read back by it" },
