@@ -69,12 +69,12 @@ export const payoutsArea: Area<Payouts, Kit> = {
       },
     },
     {
-      method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', access: 'secret key', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data` (`sender_name` required), shown back by the query (message `transfer initiated successfully`)',
+      method: 'post', path: '/merchant/api/v1/transactions/disburse/remittance', access: 'secret key', tag: 'payouts', operationId: 'disburseRemittance', summary: 'A payout with `remittance_data` (`sender_name` required), shown back by the query (message `Remittance transfer initiated successfully`)',
       body: { name: 'RemittanceRequest', schema: remittanceSchema },
       handler: async (c, { payouts, scenarios }) => {
         const ns = c.get('ns')
         const input = validateWithMetadata(remittanceSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
-        return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(ns, input)))
+        return ok(c, PAYOUT_MSG.REMITTANCE_INITIATED, createdData(payouts.create(ns, input)))
       },
     },
     {

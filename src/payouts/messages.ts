@@ -3,6 +3,8 @@ import { toMajor } from '../money.js'
 /** The texts of the payouts area alone, bulk payouts included (docs/behaviour.md 13.7). */
 export const PAYOUT_MSG = {
   INITIATED: 'transfer initiated successfully',
+  /** the remittance variant's: the bank-remittance sample's text (the payout page of 2026-06 writes it with a final period) */
+  REMITTANCE_INITIATED: 'Remittance transfer initiated successfully',
   PROCESSING: 'Payout processing',
   SUCCESS: 'Payout successful',
   RETRIEVED: 'Transaction retrieved successfully',

@@ -283,7 +283,11 @@ export class PayoutService extends OnEngine {
 /** What a payout cost the merchant beside its amount, the fee and the VAT on it: the answers' `fee`. */
 export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 
-/** The answer to a payout just accepted (amounts as strings, as the live service writes them; a remittance's `remittance_data` is the query's, as the samples show). */
+/**
+ * The answer to a payout just accepted (amounts as strings, as the live service writes them). A
+ * remittance's leaves out `metadata`, as the payout page's remittance sample does; its
+ * `remittance_data` is the query's.
+ */
 export function createdData(p: Payout) {
   return {
     amount: toDecimalString(p.amount),
@@ -294,7 +298,7 @@ export function createdData(p: Payout) {
     narration: p.narration,
     message: p.message,
     customer: { name: p.customer.name, email: p.customer.email, phone: null },
-    metadata: p.metadata,
+    ...(p.remittance_data ? {} : { metadata: p.metadata }),
   }
 }
 
