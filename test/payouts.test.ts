@@ -186,7 +186,7 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
       [{ ...bank(), reference: first.reference }, 409, 'Duplicate Transaction Reference. Please use a unique reference'],
       [bank({}, { bank_account: { bank: '999', account: '0000000000' } }), 404, 'bank not found'],
       [bank({}, { bank_account: { bank: '011', account: '9999999999' } }), 409, 'Invalid account.'],
-      [bank({}, { bank_account: { bank: '033', account: '9999999999' } }), 409, 'Unable to resolve bank account.'],
+      [bank({}, { bank_account: { bank: '033', account: '9999999999' } }), 409, 'Invalid account.'],
       [bank({}, { bank_account: { bank: '033', account: '12345678' } }), 409, 'Invalid account.'],
       [bank({}, { bank_account: { bank: '0111', account: '9999999999' }, currency: 'KES' }), 409, 'Invalid account.'],
       [momo('nope-ke', '254711111111', 'KES'), 404, 'Mobile money operator is not available for this currency or does not exist'],

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { MSG, badRequest } from '../errors.js'
+import { ApiError, MSG, badRequest } from '../errors.js'
 import { banksOf, payoutBankCountriesOf, payoutPurposesOf, type Bank, type PayoutBankCountry, type PayoutPurpose } from '../scenario/lookups.js'
 import { MISC_MSG } from './messages.js'
 
@@ -43,10 +43,10 @@ export interface ResolvedAccount {
   account_name: string
 }
 
-/** POST /misc/banks/resolve: the account's holder, or 400 `Unable to resolve bank account.` */
+/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with the sample's code `AA027`. */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
-  if (name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
+  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.INVALID_ACCOUNT_CODE)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
 }
 

@@ -12,7 +12,6 @@ export const PAYOUT_MSG = {
   FINISHED: 'Payout completed',
   /** 404, as the service's samples answer a bank code of no bank (CONTRACT 15) */
   BANK_NOT_FOUND: 'bank not found',
-  INVALID_ACCOUNT: 'Invalid account.',
   /** 404: an operator of no country, or of another currency's country (the samples' text says both) */
   OPERATOR_NOT_FOUND: 'Mobile money operator is not available for this currency or does not exist',
   DUPLICATE: 'Duplicate Transaction Reference. Please use a unique reference',

@@ -146,11 +146,11 @@ export class PayoutService extends OnEngine {
       const namesItsBank = remittanceMethods(d.currency) !== undefined
       const known = banksOf(country).find((b) => b.code === bank)
       if (!namesItsBank && !known && !plan) throw notFound(PAYOUT_MSG.BANK_NOT_FOUND)
-      if (plan?.outcome === 'invalid') throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
+      if (plan?.outcome === 'invalid') throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       unavailable = settings.payout_availability[bank] === 'unavailable'
-      if (country === 'NG' && account.length !== 10) throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
+      if (country === 'NG' && account.length !== 10) throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       const name = country === 'NG' ? accountName(bank, account) : holderName(d.bank_account!)
-      if (country === 'NG' && name === null) throw failedConflict(MSG.UNRESOLVABLE_ACCOUNT, o.reference)
+      if (country === 'NG' && name === null) throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       bank_account = { bank, account, bank_name: known?.name ?? d.bank_account!.bank_name ?? bank, account_name: name }
     } else {
       const { operator, mobile_number } = d.mobile_money!
@@ -158,7 +158,7 @@ export class PayoutService extends OnEngine {
       const op = operatorsOf(country).find((x) => x.slug === operator || x.code === operator)
       if (!op) throw notFound(PAYOUT_MSG.OPERATOR_NOT_FOUND)
       plan = active.payout(op.slug, number)
-      if (plan?.outcome === 'invalid') throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
+      if (plan?.outcome === 'invalid') throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
