@@ -92,6 +92,9 @@ export interface NewPayout {
  */
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
+/** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md 13.7) */
+const shortOfFunds = () => conflict(MSG.INSUFFICIENT_WALLET)
+
 export class PayoutService extends OnEngine {
   /** told when a payout ends (the bulk batches follow their items) */
   readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
@@ -116,8 +119,8 @@ export class PayoutService extends OnEngine {
    */
   create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
-    // the check and the debit in one synchronous turn: no await between them; short, a 409 as the samples answer (13.7)
-    this.ledger.requireAvailable(ns, payout.currency, debitOf(payout), this.clocks.now(ns), () => conflict(MSG.INSUFFICIENT_WALLET))
+    // the check and the debit in one synchronous turn: no await between them
+    this.ledger.requireAvailable(ns, payout.currency, debitOf(payout), this.clocks.now(ns), shortOfFunds)
     return this.accept(ns, payout)
   }
 
