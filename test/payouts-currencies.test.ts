@@ -159,6 +159,19 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
     for (const c of ['ZAR', 'USD', 'GBP']) expect(await available(sb, c)).toBe(OPENING)
   })
 
+  it('takes bank_country inside bank_account, as the Postman USD sample sends it', async () => {
+    const sb = await sandbox({ frozen: true })
+    const b = usd()
+    const { bank_country, ...destination } = b.destination as Record<string, unknown>
+    const res = await sb.call('POST', DISBURSE, { ...b, destination: { ...destination, bank_account: { ...(destination.bank_account as object), bank_country } } })
+    expect([res.status, res.body.data.status]).toEqual([200, 'processing'])
+    // the documented place wins when both are sent; without either it is still required
+    const both = await sb.call('POST', DISBURSE, { ...b, reference: ref('po'), destination: { ...b.destination, bank_country: 'usa', bank_account: { ...b.destination.bank_account, bank_country: 'US' } } })
+    expect([both.status, both.body.data]).toEqual([422, fieldMessages({ 'destination.bank_country': 'must be a two-letter country code such as US' })])
+    const none = await sb.call('POST', DISBURSE, { ...b, reference: ref('po'), destination })
+    expect([none.status, none.body.data]).toEqual([422, fieldMessages({ 'destination.bank_country': 'is required for USD' })])
+  })
+
   it('refuses what the business rules refuse: a bank of another country, an operator of another currency, XAF/XOF not multiples of 5, the limits', async () => {
     const sb = await sandbox({ frozen: true })
     const cases: [unknown, number, string, unknown?][] = [

@@ -122,7 +122,7 @@ const WALLET_ALIASES = { mobile_number: ['phone', 'phone_number'] }
  * The field names public clients send besides the documented ones (docs/behaviour.md 13.7):
  * `bank_code` / `account_number` for `bank` / `account` (inside `bank_account` or flat on the
  * destination), `phone` / `phone_number` for `mobile_number`, `bank-account` / `mobile-money` for
- * the type. The documented name wins when both are sent. Returns a new body; the input is kept.
+ * the type, `bank_account.bank_country` for `destination.bank_country` (the Postman USD sample). The documented name wins when both are sent. Returns a new body; the input is kept.
  */
 export function normalizeDisburse(body: Record<string, unknown>): Record<string, unknown> {
   const d = obj(body.destination)
@@ -138,6 +138,9 @@ export function normalizeDisburse(body: Record<string, unknown>): Record<string,
     delete b.account_number
     delete dest.bank_code
     delete dest.account_number
+    // the Postman USD sample sends bank_country inside bank_account
+    if (dest.bank_country === undefined && b.bank_country !== undefined) dest.bank_country = b.bank_country
+    delete b.bank_country
     dest.bank_account = b
   }
   const m = obj(dest.mobile_money)
