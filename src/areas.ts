@@ -17,6 +17,7 @@ import { chargesArea } from './pay-ins/area.js'
 import { payWithBankArea } from './pay-with-bank/area.js'
 import { payoutsArea } from './payouts/area.js'
 import { refundsArea } from './refunds/area.js'
+import { stablecoinsArea } from './stablecoins/area.js'
 import { transactionsArea } from './transactions/area.js'
 import { virtualAccountsArea } from './virtual-accounts/area.js'
 
@@ -41,6 +42,7 @@ export const AREAS = [
   balancesArea,
   conversionsArea,
   payoutsArea,
+  stablecoinsArea,
   chargesArea,
   transactionsArea,
   controlArea,

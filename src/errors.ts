@@ -61,7 +61,8 @@ export const MSG = {
   INSUFFICIENT_WALLET: 'Insufficient funds in disbursement wallet',
   /** docs/behaviour.md 13.4: `limit` formatted, `NGN 50,000,000,000,000.00` */
   intakeLimit: (limit: string) => `Amount refused: a namespace takes in at most ${limit} per currency until it is reset`,
-  UNRESOLVABLE_ACCOUNT: 'Unable to resolve bank account.',
+  /** an account that does not resolve, at the resolve call (400, the sample's) and on a payout (409, as seen live: docs/behaviour.md 13.5, 13.7) */
+  INVALID_ACCOUNT: 'Invalid account.',
   /** docs/behaviour.md 1: `why` says which limit (NamespaceLimitError) */
   namespaceLimit: (why: string) => `Namespace limit reached: ${why}; restart the sandbox or reuse a key`,
   // the history lines several channels write on a charge (docs/behaviour.md 7.5)

@@ -7,7 +7,8 @@ import { formatMoney } from './money.js'
 import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
 import { identityDocument } from './scenario/documents.js'
 import type { ActiveScenarios } from './scenario/index.js'
-import { WALLET_CURRENCIES, operatorsOf, payoutCurrencies, walletCurrency } from './scenario/lookups.js'
+import { PAYOUT_BANK_COUNTRY_CURRENCIES, PAYOUT_PURPOSE_COUNTRIES, WALLET_CURRENCIES, operatorsOf, payoutBankCountriesOf, payoutCurrencies, payoutPurposesOf, walletCurrency } from './scenario/lookups.js'
+import { NETWORKS, STABLECOINS } from './stablecoins/schemas.js'
 import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 
 type Magic = ReturnType<ActiveScenarios['toJSON']>
@@ -151,6 +152,10 @@ function payoutsPart(m: Magic): string {
     'account_type, account_number_type, payment_method (USD AbaRouting or BicSwift, GBP SortCode or IBAN), routing_number\n',
     '(not for IBAN), address_information {country, city, street} and supporting_documents; their test accounts are keyed\n',
     'by routing number (IBAN: "IBAN").\n',
+    `purpose_of_payment and bank_country, as GET /merchant/api/v1/misc/payout-payment-purpose-by-country-code/<country> and\n`,
+    `.../misc/payout-countries-by-currency-code/<currency> list them (public key): ${PAYOUT_PURPOSE_COUNTRIES.map((c) => `${c} ${payoutPurposesOf(c)!.map((p) => p.code).join(', ') || 'none shown'}`).join('; ')};\n`,
+    `  ${PAYOUT_BANK_COUNTRY_CURRENCIES.map((c) => `${c} to ${payoutBankCountriesOf(c)!.map((b) => b.countryCode).join(', ')}`).join('; ')}; any other 400.\n`,
+    'remittance: POST /merchant/api/v1/transactions/disburse/remittance, the same with remittance_data {sender_name, ...}.\n',
     `Fee ${feeText(m.settings.fees.payout)} plus ${m.settings.vat_percent}% VAT, debited with the amount at once; processing ${m.settings.payout_delay_seconds} s on the namespace clock, then:\n`,
     table(['bank / operator', 'account', 'outcome', 'label'], m.payouts.map((p) => [p.bank, p.account, p.outcome === 'failed' ? `failed: ${p.message}` : p.outcome, p.label])),
     `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
@@ -158,6 +163,8 @@ function payoutsPart(m: Magic): string {
     `POST /merchant/api/v1/payouts/availability {"type": "bank_account", "currency": "ZAR"}: every South African bank is available${availability ? ` but ${availability}` : ''};\n`,
     '  a payout to an unavailable bank fails after the delay (Destination bank is not available).\n',
     'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
+    `Stablecoin wallets: POST /merchant/api/v1/crypto/wallets {"reference", "currency": ${STABLECOINS.join(' | ')}, "network"?: ${NETWORKS.join(' | ')} (default ${NETWORKS[0]}), "customer"};\n`,
+    '  GET /merchant/api/v1/crypto/wallets/<reference>. Stablecoin payouts are not served.\n',
   ].join('')
 }
 

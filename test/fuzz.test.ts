@@ -202,6 +202,8 @@ interface Fx {
   /** a successful card charge, and the pending chargeback of the disputed test card's */
   paidRef: string
   chargebackRef: string
+  /** a stablecoin wallet, by the merchant's reference */
+  walletRef: string
 }
 
 async function cardCharge(key: string, number: string, card: Record<string, unknown> = {}, path = CARD) {
@@ -217,6 +219,8 @@ const mmBody = (number: string, currency: 'KES' | 'GHS') => ({
   customer: { email: 'buyer@example.com', name: 'Wanjiku Buyer' },
   mobile_money: { number },
 })
+
+const walletBody = () => ({ reference: ref('wallet-fuzz'), currency: 'USDT', network: 'SOL', customer: { name: 'Rhianna Russel', email: 'buyer@example.com' } })
 
 const fixtureCache = new Map<string, Promise<Fx>>()
 function fixtures(key: string): Promise<Fx> {
@@ -243,6 +247,7 @@ function fixtures(key: string): Promise<Fx> {
       const rate = await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())
       const conversion = await ok200('POST', `${M}/conversions/`, key, { rate_reference: (await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())).data.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
       const pwb = await ok200('POST', `${M}/charge/pay-with-bank`, key, pwbBody())
+      const wallet = await ok200('POST', `${M}/crypto/wallets`, key, walletBody())
       return {
         key,
         pinTx: pin.tx,
@@ -268,6 +273,7 @@ function fixtures(key: string): Promise<Fx> {
         pwbTx: pwb.data.transaction_reference,
         paidRef: paid.ref as string,
         chargebackRef: chargeback.data.chargebacks[0].reference,
+        walletRef: wallet.data.reference,
       }
     })()
     fixtureCache.set(key, fx)
@@ -404,7 +410,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (fx, p = enc(fx.conversionRef)) => `${M}/conversions/${p}`, hasParam: true },
   // payouts (docs/behaviour.md 13.7)
   { method: 'POST', path: () => `${M}/transactions/disburse`, body: payoutBody('0000000000') },
-  { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi' } }) },
+  { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi', sender_dob: '1990-05-15', sender_country_iso: 'GH' } }) },
   { method: 'GET', path: (fx, p = enc(fx.payoutRef)) => `${M}/transactions/${p}`, hasParam: true },
   { method: 'GET', path: () => `${M}/payouts`, query: () => ({ limit: '5', status: 'processing', currency: 'NGN' }) },
   { method: 'POST', path: () => `${M}/payouts/availability`, body: () => ({ type: 'bank_account', currency: 'ZAR' }) },
@@ -424,6 +430,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: () => `${M}/misc/banks`, query: () => ({ countryCode: 'NG' }) },
   { method: 'GET', path: () => `${M}/misc/mobile-money`, query: () => ({ countryCode: 'KE' }) },
   { method: 'POST', path: () => `${M}/misc/banks/resolve`, body: () => ({ bank: '033', account: '0000000000', currency: 'NGN' }) },
+  { method: 'GET', path: (_fx, p = 'US') => `${M}/misc/payout-payment-purpose-by-country-code/${p}`, hasParam: true },
+  { method: 'GET', path: (_fx, p = 'USD') => `${M}/misc/payout-countries-by-currency-code/${p}`, hasParam: true },
+  // stablecoin wallets (docs/behaviour.md 13.7.2)
+  { method: 'POST', path: () => `${M}/crypto/wallets`, body: walletBody },
+  { method: 'GET', path: (fx, p = enc(fx.walletRef)) => `${M}/crypto/wallets/${p}`, hasParam: true },
   // the pay-ins list (docs/behaviour.md 13.9)
   { method: 'GET', path: () => `${M}/pay-ins`, query: () => ({ currency: 'NGN', status: 'success', limit: '5' }) },
   // the transactions list (docs/behaviour.md 13.11)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
 import { makeSandbox, tempFile, type TestSandbox } from './helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, runProbes } from './fixtures/ledger-v1/probes.mjs'
+import { KEY, PROBES, runProbes } from './fixtures/ledger-v1/probes.mjs'
 import { answers, readAsThen } from './helpers/ledger-v1.js'
 
 /**
@@ -15,6 +15,13 @@ import { answers, readAsThen } from './helpers/ledger-v1.js'
  */
 
 const FIXTURE = new URL('./fixtures/ledger-v1/', import.meta.url)
+
+/**
+ * What that build answered the probes, as this one answers them: a payout the balance does not
+ * cover is refused with 409 since, as the service's samples show (docs/behaviour.md 13.7); the
+ * same refusal, the same message, nothing recorded.
+ */
+const probesNow = answers.probes.map((a: { status: number; message: string }, i: number) => (PROBES[i][2]?.reference === 'p-payout-over' ? { ...a, status: 409 } : a))
 
 const caller = (sb: TestSandbox) => (method: string, path: string, body?: unknown) => sb.call(method, path, body, { key: KEY })
 
@@ -60,7 +67,7 @@ describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', (
     const sb = await makeSandbox({ data: file })
     const call = caller(sb)
     try {
-      expect(await runProbes(call)).toEqual(answers.probes)
+      expect(await runProbes(call)).toEqual(probesNow)
       expect(await readAsThen(call)).toEqual(answers.after)
     } finally {
       await sb.close()

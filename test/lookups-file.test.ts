@@ -38,6 +38,8 @@ describe('fixtures/lookups.json', () => {
       [(l) => (l.wallet_currencies.KES.steps = ['SMS']), 'wallet_currencies.KES.steps.0:'],
       [(l) => (l.wallet_currencies.ZMW = { country: 'ZM', dial_code: '260', digits: 9, steps: ['OTP'] }), 'wallet_currencies.ZMW: ZMW must be declared in currencies'],
       [(l) => (l.payout_currencies.bank_account.ZMW = { country: 'ZM' }), 'payout_currencies.bank_account.ZMW: ZMW must be declared in currencies'],
+      [(l) => (l.payout_bank_countries.ZMW = [{ country: 'Zambia', countryCode: 'ZM' }]), 'payout_bank_countries.ZMW: ZMW must be declared in currencies'],
+      [(l) => (l.payout_purposes.US[0].code = 'sala'), 'payout_purposes.US.0.code: must be 4-6 capital letters'],
       [(l) => (l.payout_currencies.bank_account.ZAR.requires = ['phone']), 'payout_currencies.bank_account.ZAR.requires.0:'],
       [(l) => (l.payout_currencies.mobile_money.KES.availability = true), 'payout_currencies.mobile_money.KES:'],
       [(l) => (l.currencies.XAF.decimals = 3), 'currencies.XAF.decimals:'],

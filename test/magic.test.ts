@@ -87,6 +87,14 @@ describe('sandbox magic: payouts', () => {
     expect(text).toContain('NGN 1000 to 10000000')
     expect(text).toContain('POST /_sandbox/payouts/<reference>/complete')
   })
+
+  it('names the payout utilities with their lists, the remittance call and the stablecoin wallets', () => {
+    const text = magicOf([])
+    expect(text).toContain('.../misc/payout-countries-by-currency-code/<currency> list them (public key): US SALA, SERV; GB none shown;')
+    expect(text).toContain('USD to US, GB; GBP to GB; any other 400.')
+    expect(text).toContain('remittance_data {sender_name, ...}')
+    expect(text).toContain('Stablecoin wallets: POST /merchant/api/v1/crypto/wallets {"reference", "currency": USDT | USDC, "network"?: SOL | ETH | TRX (default SOL)')
+  })
 })
 
 describe('sandbox magic: refunds', () => {

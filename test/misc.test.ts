@@ -113,10 +113,10 @@ describe('POST /misc/banks/resolve', () => {
     expect(names.size).toBeGreaterThan(5)
   })
 
-  it('refuses 9999999999 with Unable to resolve bank account.', async () => {
+  it('refuses 9999999999 with Invalid account. and the code AA027, as the resolve sample does', async () => {
     const r = await resolve({ bank: '011', account: '9999999999' })
     expect(r.status).toBe(400)
-    expect(r.body).toEqual({ status: false, message: 'Unable to resolve bank account.', data: null })
+    expect(r.body).toEqual({ status: false, code: 'AA027', message: 'Invalid account.', data: null })
   })
 
   it('refuses an unknown bank, a malformed number and another currency as field errors', async () => {
@@ -138,6 +138,49 @@ describe('POST /misc/banks/resolve', () => {
     }
     const notJson = await (await sandbox()).call('POST', `${M}/banks/resolve`, undefined, { raw: 'bank=033' })
     expect(notJson.status).toBe(422)
+  })
+})
+
+describe('the payout utilities (docs/behaviour.md 13.5)', () => {
+  it("answer the page's samples with a public key (or the secret key): US payment purposes, USD bank countries", async () => {
+    const sb = await sandbox()
+    for (const key of ['pk_test_sandbox', 'sk_test_sandbox']) {
+      const purposes = await sb.call('GET', `${M}/payout-payment-purpose-by-country-code/US`, undefined, { key })
+      expect([purposes.status, purposes.body]).toEqual([200, {
+        status: true,
+        message: 'Payment purposes retrieved successfully',
+        data: [
+          { countryCode: 'US', code: 'SALA', name: 'Salary', description: 'Wage or salary payments' },
+          { countryCode: 'US', code: 'SERV', name: 'Services', description: 'Payment for services rendered' },
+        ],
+      }])
+      const countries = await sb.call('GET', `${M}/payout-countries-by-currency-code/USD`, undefined, { key })
+      expect([countries.status, countries.body]).toEqual([200, {
+        status: true,
+        message: 'currency countries retrieved successfully',
+        data: [
+          { country: 'United States', countryCode: 'US', currencyCode: 'USD', metadata: null },
+          { country: 'United Kingdom', countryCode: 'GB', currencyCode: 'USD', metadata: null },
+        ],
+      }])
+    }
+    expect((await sb.call('GET', `${M}/payout-countries-by-currency-code/GBP`, undefined, { key: 'pk_test_sandbox' })).body.data).toEqual([{ country: 'United Kingdom', countryCode: 'GB', currencyCode: 'GBP', metadata: null }])
+    expect((await sb.call('GET', `${M}/payout-payment-purpose-by-country-code/GB`, undefined, { key: 'pk_test_sandbox' })).body).toEqual({ status: true, message: 'Payment purposes retrieved successfully', data: [] })
+  })
+
+  it('refuse an unsupported country or currency with 400, as the page says, and a call with no valid key with 401', async () => {
+    const sb = await sandbox()
+    for (const [path, message] of [
+      ['payout-payment-purpose-by-country-code/NG', 'Payment purposes are not available for this country'],
+      ['payout-payment-purpose-by-country-code/us', 'Payment purposes are not available for this country'],
+      ['payout-countries-by-currency-code/NGN', 'Bank countries are not available for this currency'],
+      ['payout-countries-by-currency-code/usd', 'Bank countries are not available for this currency'],
+    ]) {
+      const r = await sb.call('GET', `${M}/${path}`, undefined, { key: 'pk_test_sandbox' })
+      expect([r.status, r.body], path).toEqual([400, { status: false, message, data: null }])
+    }
+    expect((await sb.call('GET', `${M}/payout-countries-by-currency-code/USD`, undefined, { key: 'pk_live_x' })).status).toBe(401)
+    expect((await sb.call('GET', `${M}/payout-countries-by-currency-code/USD`, undefined, { key: null })).status).toBe(401)
   })
 })
 

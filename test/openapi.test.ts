@@ -117,10 +117,10 @@ describe('GET /_sandbox/openapi.json', () => {
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
     // each area's own tags (Area.tags), in the order of src/areas.ts, each with its description
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'checkout', 'virtual accounts', 'refunds', 'chargebacks', 'direct debit', 'identity', 'misc', 'balances', 'conversions', 'payouts', 'charges', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'checkout', 'virtual accounts', 'refunds', 'chargebacks', 'direct debit', 'identity', 'misc', 'balances', 'conversions', 'payouts', 'stablecoins', 'charges', 'control'])
     expect(doc.tags.filter((t: { description?: string }) => !t.description)).toEqual([])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'chargebacks', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'refunds', 'virtual accounts'])
+    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'chargebacks', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'refunds', 'stablecoins', 'virtual accounts'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
@@ -175,7 +175,7 @@ describe('GET /_sandbox/openapi.json', () => {
 
   it('accepts a public test key on the routes their areas declare for it, and refuses it everywhere else', async () => {
     const publicKey = documentedRoutes().filter((r) => r.access === 'public key')
-    expect(publicKey.map((r) => r.operationId)).toEqual(['listBanks', 'listMobileMoneyOperators', 'resolveBankAccount'])
+    expect(publicKey.map((r) => r.operationId)).toEqual(['listBanks', 'listMobileMoneyOperators', 'resolveBankAccount', 'listPayoutPurposes', 'listPayoutBankCountries'])
     for (const r of publicKey) expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method].security).toEqual([{ bearerAuth: [] }, { publicKeyAuth: [] }])
     const pk = { key: 'pk_test_openapi_public' }
     expect((await sandbox.call('GET', '/merchant/api/v1/misc/banks?countryCode=NG', undefined, pk)).status).toBe(200)

@@ -1,4 +1,4 @@
-import { MSG, badRequest } from '../errors.js'
+import { type ApiError, MSG, badRequest } from '../errors.js'
 import { INTAKE_LIMIT, formatMoney, toMinor } from '../money.js'
 import { PackError, type Pack, type Scenarios } from '../scenario/index.js'
 import { BALANCE_CURRENCIES, CURRENCY, isBalanceCurrency } from '../scenario/lookups.js'
@@ -331,12 +331,13 @@ export class Ledger {
   }
 
   /**
-   * Refuses with `Insufficient funds in disbursement wallet` when the available balance of
-   * `currency` at `nowMs` is short of `amount` (minor units): the check before every debit the
-   * merchant asks for (a payout, a bulk payout, a refund, a conversion).
+   * Refuses when the available balance of `currency` at `nowMs` is short of `amount` (minor
+   * units): the check before every debit the merchant asks for (a payout, a bulk payout, a refund,
+   * a conversion). The refusal is the caller's when it has its own (a payout's 409, a batch's
+   * 400 with a code: docs/behaviour.md 13.7), else 400 `Insufficient funds in disbursement wallet`.
    */
-  requireAvailable(ns: string, currency: string, amount: number, nowMs: number): void {
-    if (this.available(ns, currency, nowMs) < amount) throw badRequest(MSG.INSUFFICIENT_WALLET)
+  requireAvailable(ns: string, currency: string, amount: number, nowMs: number, refusal: () => ApiError = () => badRequest(MSG.INSUFFICIENT_WALLET)): void {
+    if (this.available(ns, currency, nowMs) < amount) throw refusal()
   }
 
   /** The sums, with the entries due by `nowMs` moved from pending to available. */

@@ -1,15 +1,15 @@
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { banksQuerySchema, banksSchema, countryQuerySchema, operatorsSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
+import { banksQuerySchema, banksSchema, countryQuerySchema, operatorsSchema, payoutBankCountriesSchema, payoutPurposesSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
 import { MISC_MSG } from './messages.js'
 import { banksOf, operatorsOf } from '../scenario/lookups.js'
-import { resolveAccount } from './service.js'
+import { payoutBankCountries, payoutPurposes, resolveAccount } from './service.js'
 
-/** /merchant/api/v1/misc: the bank and mobile-money lists and account resolution (docs/behaviour.md 13.5); a public key is accepted. */
+/** /merchant/api/v1/misc: the bank and mobile-money lists, account resolution and the payout utilities (docs/behaviour.md 13.5); a public key is accepted. */
 export const miscArea: Area<object, unknown> = {
   key: 'misc',
-  tags: { misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution. A public test key (pk_test_) is accepted as well as the secret key' },
+  tags: { misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution, the payment purposes and bank countries of USD and GBP payouts. A public test key (pk_test_) is accepted as well as the secret key' },
   build: () => ({}),
   routes: [
     {
@@ -25,11 +25,23 @@ export const miscArea: Area<object, unknown> = {
     {
       method: 'post', path: '/merchant/api/v1/misc/banks/resolve', access: 'public key', tag: 'misc', operationId: 'resolveBankAccount', summary: "The holder's name of a Nigerian bank account (message `Request Completed`)",
       body: { name: 'ResolveAccountRequest', schema: resolveSchema }, answer: { name: 'ResolvedAccount', schema: resolvedAccountSchema },
-      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused with `Unable to resolve bank account.`; any other number gets a name derived from bank and number, the same every time.',
+      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused, 400 `Invalid account.` with code `AA027`; any other number gets a name derived from bank and number, the same every time.',
       handler: async (c) => {
         const input = validate(resolveSchema, await readJsonObject(c))
         return ok(c, MISC_MSG.RESOLVED, resolveAccount(input.bank, input.account))
       },
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/misc/payout-payment-purpose-by-country-code/:countryCode', access: 'public key', tag: 'misc', operationId: 'listPayoutPurposes', summary: "A country's payment purposes, what a USD or GBP payout's `purpose_of_payment` takes (message `Payment purposes retrieved successfully`)",
+      answer: { name: 'PayoutPurposes', schema: payoutPurposesSchema },
+      description: '`US` and `GB` (the page shows two of the US purposes; GB\'s are not shown, an empty list); any other country is refused, 400.',
+      handler: (c) => ok(c, MISC_MSG.PURPOSES, payoutPurposes(c.req.param('countryCode')!)),
+    },
+    {
+      method: 'get', path: '/merchant/api/v1/misc/payout-countries-by-currency-code/:currencyCode', access: 'public key', tag: 'misc', operationId: 'listPayoutBankCountries', summary: 'The countries with banks a currency is paid out to, what a payout\'s `destination.bank_country` takes (message `currency countries retrieved successfully`)',
+      answer: { name: 'PayoutBankCountries', schema: payoutBankCountriesSchema },
+      description: '`USD` (United States, United Kingdom) and `GBP` (United Kingdom); any other currency is refused, 400.',
+      handler: (c) => ok(c, MISC_MSG.BANK_COUNTRIES, payoutBankCountries(c.req.param('currencyCode')!)),
     },
   ],
 }

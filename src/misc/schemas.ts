@@ -23,3 +23,5 @@ export const resolveSchema = z
 export const banksSchema = z.array(z.object({ name: z.string(), slug: z.string(), code: z.string(), nibss_bank_code: z.string().nullable().describe('NIBSS institution code; null outside Nigeria'), country: z.string() }))
 export const operatorsSchema = z.array(z.object({ name: z.string(), slug: z.string(), code: z.string().describe("what a payout's `operator` takes"), country: z.string(), min: z.number(), max: z.number() }))
 export const resolvedAccountSchema = z.object({ bank_name: z.string(), bank_code: z.string(), account_number: z.string(), account_name: z.string() })
+export const payoutPurposesSchema = z.array(z.object({ countryCode: z.string(), code: z.string().describe("what a USD or GBP payout's `purpose_of_payment` takes"), name: z.string(), description: z.string() }))
+export const payoutBankCountriesSchema = z.array(z.object({ country: z.string(), countryCode: z.string().describe("what a USD or GBP payout's `destination.bank_country` takes"), currencyCode: z.string(), metadata: z.null() }))

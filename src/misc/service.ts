@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
-import { MSG, badRequest } from '../errors.js'
-import { banksOf, type Bank } from '../scenario/lookups.js'
+import { ApiError, MSG, badRequest } from '../errors.js'
+import { banksOf, payoutBankCountriesOf, payoutPurposesOf, type Bank, type PayoutBankCountry, type PayoutPurpose } from '../scenario/lookups.js'
+import { MISC_MSG } from './messages.js'
 
 /**
  * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
@@ -42,9 +43,23 @@ export interface ResolvedAccount {
   account_name: string
 }
 
-/** POST /misc/banks/resolve: the account's holder, or 400 `Unable to resolve bank account.` */
+/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with the sample's code `AA027`. */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
-  if (name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
+  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.INVALID_ACCOUNT_CODE)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
+}
+
+/** GET /misc/payout-payment-purpose-by-country-code/{countryCode}: the fixture's purposes of the country, or 400 (the page: an unsupported country is a 400). */
+export function payoutPurposes(country: string): readonly PayoutPurpose[] {
+  const list = payoutPurposesOf(country)
+  if (!list) throw badRequest(MISC_MSG.UNSUPPORTED_COUNTRY)
+  return list
+}
+
+/** GET /misc/payout-countries-by-currency-code/{currencyCode}: the fixture's bank countries of the currency, or 400. */
+export function payoutBankCountries(currency: string): readonly PayoutBankCountry[] {
+  const list = payoutBankCountriesOf(currency)
+  if (!list) throw badRequest(MISC_MSG.UNSUPPORTED_CURRENCY)
+  return list
 }

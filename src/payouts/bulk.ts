@@ -37,6 +37,9 @@ export const PAYOUT_BATCHES_SPEC: CollectionSpec<PayoutBatch> = {
 
 export type BatchStatus = 'pending' | 'complete' | 'failed'
 
+/** a batch the available balance does not cover: 400 with the code and text of the bulk sample (docs/behaviour.md 13.7.1) */
+const batchShortOfFunds = () => new ApiError(400, PAYOUT_MSG.BULK_INSUFFICIENT, null, undefined, PAYOUT_MSG.BULK_INSUFFICIENT_CODE)
+
 export class BulkPayoutService {
   constructor(
     private readonly store: Store,
@@ -68,7 +71,7 @@ export class BulkPayoutService {
     })
     const total = prepared.reduce((sum, p) => sum + debitOf(p), 0)
     // the check and every debit in one synchronous turn
-    this.ledger.requireAvailable(ns, b.currency, total, this.clocks.now(ns))
+    this.ledger.requireAvailable(ns, b.currency, total, this.clocks.now(ns), batchShortOfFunds)
     for (const p of prepared) this.payouts.accept(ns, p)
     const batch: PayoutBatch = {
       batch_reference: b.batch_reference,

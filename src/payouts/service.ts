@@ -3,7 +3,7 @@ import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName } from '../misc/service.js'
-import { anyOperator, banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
+import { banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
 import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -92,6 +92,9 @@ export interface NewPayout {
  */
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
+/** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md 13.7) */
+const shortOfFunds = () => conflict(MSG.INSUFFICIENT_WALLET)
+
 export class PayoutService extends OnEngine {
   /** told when a payout ends (the bulk batches follow their items) */
   readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
@@ -117,7 +120,7 @@ export class PayoutService extends OnEngine {
   create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
-    this.ledger.requireAvailable(ns, payout.currency, debitOf(payout), this.clocks.now(ns))
+    this.ledger.requireAvailable(ns, payout.currency, debitOf(payout), this.clocks.now(ns), shortOfFunds)
     return this.accept(ns, payout)
   }
 
@@ -145,20 +148,20 @@ export class PayoutService extends OnEngine {
       // a remittance-style account (USD, GBP) names its bank itself: there is no list to find it in
       const namesItsBank = remittanceMethods(d.currency) !== undefined
       const known = banksOf(country).find((b) => b.code === bank)
-      if (!namesItsBank && !known && !plan) throw badRequest(PAYOUT_MSG.INVALID_BANK)
-      if (plan?.outcome === 'invalid') throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
+      if (!namesItsBank && !known && !plan) throw notFound(PAYOUT_MSG.BANK_NOT_FOUND)
+      if (plan?.outcome === 'invalid') throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       unavailable = settings.payout_availability[bank] === 'unavailable'
-      if (country === 'NG' && account.length !== 10) throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
+      if (country === 'NG' && account.length !== 10) throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       const name = country === 'NG' ? accountName(bank, account) : holderName(d.bank_account!)
-      if (country === 'NG' && name === null) throw failedConflict(MSG.UNRESOLVABLE_ACCOUNT, o.reference)
+      if (country === 'NG' && name === null) throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       bank_account = { bank, account, bank_name: known?.name ?? d.bank_account!.bank_name ?? bank, account_name: name }
     } else {
       const { operator, mobile_number } = d.mobile_money!
       const number = mobile_number.replace(/^\+/, '')
       const op = operatorsOf(country).find((x) => x.slug === operator || x.code === operator)
-      if (!op) throw badRequest(anyOperator(operator) ? PAYOUT_MSG.CURRENCY : PAYOUT_MSG.INVALID_OPERATOR)
+      if (!op) throw notFound(PAYOUT_MSG.OPERATOR_NOT_FOUND)
       plan = active.payout(op.slug, number)
-      if (plan?.outcome === 'invalid') throw failedConflict(PAYOUT_MSG.INVALID_ACCOUNT, o.reference)
+      if (plan?.outcome === 'invalid') throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
@@ -166,8 +169,7 @@ export class PayoutService extends OnEngine {
     const { amount } = d
     const multiple = settings.payout_multiples[d.currency]
     if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
-    if (limit && amount < toMinor(limit.min)) throw failedConflict(PAYOUT_MSG.belowMinimum(toMinor(limit.min), d.currency), o.reference)
-    if (limit && amount > toMinor(limit.max)) throw failedConflict(PAYOUT_MSG.aboveMaximum(toMinor(limit.max), d.currency), o.reference)
+    if (limit && (amount < toMinor(limit.min) || amount > toMinor(limit.max))) throw failedConflict(PAYOUT_MSG.outOfRange(toMinor(limit.min), toMinor(limit.max), d.currency), o.reference)
     const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
     const failure = unavailable ? PAYOUT_MSG.BANK_UNAVAILABLE : plan?.outcome === 'failed' ? (plan.message ?? PAYOUT_MSG.FAILED) : null
     const outcome = failure ? 'failed' : plan?.outcome === 'processing' ? 'processing' : 'success'
@@ -284,7 +286,11 @@ export class PayoutService extends OnEngine {
 /** What a payout cost the merchant beside its amount, the fee and the VAT on it: the answers' `fee`. */
 export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 
-/** The answer to a payout just accepted (amounts as strings, as the live service writes them). */
+/**
+ * The answer to a payout just accepted (amounts as strings, as the live service writes them). A
+ * remittance's leaves out `metadata`, as the payout page's remittance sample does; its
+ * `remittance_data` is the query's.
+ */
 export function createdData(p: Payout) {
   return {
     amount: toDecimalString(p.amount),
@@ -295,13 +301,12 @@ export function createdData(p: Payout) {
     narration: p.narration,
     message: p.message,
     customer: { name: p.customer.name, email: p.customer.email, phone: null },
-    metadata: p.metadata,
-    ...(p.remittance_data ? { remittance_data: p.remittance_data } : {}),
+    ...(p.remittance_data ? {} : { metadata: p.metadata }),
   }
 }
 
-/** What the query and the list both show of a payout, amounts as numbers. */
-function shown(p: Payout) {
+/** What the query and the list both show of a payout, amounts as numbers; `trace_id` where the list has it. */
+function shown(p: Payout, trace: { trace_id?: string | null }) {
   return {
     reference: p.reference,
     status: p.status,
@@ -309,19 +314,23 @@ function shown(p: Payout) {
     fee: toMajor(feeOf(p)),
     currency: p.currency,
     narration: p.narration,
-    trace_id: p.trace_id,
+    ...trace,
     message: p.message,
     payment_destination: destinationOf(p),
   }
 }
 
-/** GET /transactions/{reference} */
+/**
+ * GET /transactions/{reference}: `trace_id` once it has one (a success), as the samples of a failed
+ * and a processing payout leave it out; a remittance's `remittance_data` as it was taken.
+ */
 export function queryData(p: Payout) {
   return {
-    ...shown(p),
+    ...shown(p, p.trace_id ? { trace_id: p.trace_id } : {}),
     ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
     customer: { email: p.customer.email, name: p.customer.name },
     metadata: p.metadata,
+    ...(p.remittance_data ? { remittance_data: p.remittance_data } : {}),
     created_at: p.created_at,
     completed_at: p.completed_at,
     callback_url: p.notification_url,
@@ -337,7 +346,7 @@ function destinationOf(p: Payout) {
 function listItem(p: Payout) {
   return {
     pointer: p.reference,
-    ...shown(p),
+    ...shown(p, { trace_id: p.trace_id }),
     customer_name: p.customer.name,
     customer_email: p.customer.email,
     date_created: listTime(p.created_at),

@@ -55,6 +55,11 @@ const bankPayoutSchema = z
 
 const walletPayoutSchema = z.object({ country }).strict()
 
+/** a payment purpose a country's USD or GBP payouts name in `purpose_of_payment` (docs/behaviour.md 13.5) */
+const purposeSchema = z.object({ code: z.string().regex(/^[A-Z]{4,6}$/, 'must be 4-6 capital letters'), name: z.string().min(1), description: z.string().min(1) }).strict()
+/** a country with banks a currency is paid out to (`destination.bank_country`) */
+const bankCountrySchema = z.object({ country: z.string().min(1), countryCode: country }).strict()
+
 const fileSchema = z
   .object({
     _about: z.string().optional(),
@@ -63,6 +68,8 @@ const fileSchema = z
     mobile_money: z.array(operatorSchema),
     wallet_currencies: z.record(currencyCode, walletCurrencySchema),
     payout_currencies: z.object({ bank_account: z.record(currencyCode, bankPayoutSchema), mobile_money: z.record(currencyCode, walletPayoutSchema) }).strict(),
+    payout_purposes: z.record(country, z.array(purposeSchema)),
+    payout_bank_countries: z.record(currencyCode, z.array(bankCountrySchema).min(1)),
   })
   .strict()
   .superRefine((f, ctx) => {
@@ -71,6 +78,7 @@ const fileSchema = z
     }
     for (const code of Object.keys(f.wallet_currencies)) undeclared(['wallet_currencies'], code)
     for (const type of ['bank_account', 'mobile_money'] as const) for (const code of Object.keys(f.payout_currencies[type])) undeclared(['payout_currencies', type], code)
+    for (const code of Object.keys(f.payout_bank_countries)) undeclared(['payout_bank_countries'], code)
     // the currencies the code's own channels take (cards NGN and USD, bank transfer NGN) hold balances too
     for (const code of ['NGN', 'USD']) undeclared(['currencies'], code)
     for (const list of ['banks', 'mobile_money'] as const) {
@@ -168,3 +176,21 @@ export const PAYOUT_CURRENCY_LIST = [...new Set([...payoutCurrencies('bank_accou
 
 /** The bank-payout currencies `payouts/availability` answers for (ZAR), in the fixture's order. */
 export const AVAILABILITY_CURRENCIES = payoutCurrencies('bank_account').filter((c) => bankPayoutCurrency(c)!.availability === true)
+
+/** A payment purpose as `payout-payment-purpose-by-country-code` answers it (docs/behaviour.md 13.5). */
+export type PayoutPurpose = { countryCode: Country; code: string; name: string; description: string }
+/** A country with banks a currency is paid out to, as `payout-countries-by-currency-code` answers it. */
+export type PayoutBankCountry = { country: string; countryCode: Country; currencyCode: string; metadata: null }
+
+const PURPOSES = new Map(Object.entries(FIXTURE.payout_purposes).map(([c, list]) => [c, Object.freeze(list.map((p): PayoutPurpose => ({ countryCode: c, ...p })))]))
+const BANK_COUNTRIES = new Map(Object.entries(FIXTURE.payout_bank_countries).map(([cur, list]) => [cur, Object.freeze(list.map((c): PayoutBankCountry => ({ ...c, currencyCode: cur, metadata: null })))]))
+
+/** The payment purposes of a country, or undefined for a country the fixture does not declare (US, GB: 13.5). */
+export const payoutPurposesOf = (country: string): readonly PayoutPurpose[] | undefined => PURPOSES.get(country)
+
+/** The countries with banks a currency is paid out to, or undefined for a currency the fixture does not declare (USD, GBP). */
+export const payoutBankCountriesOf = (currency: string): readonly PayoutBankCountry[] | undefined => BANK_COUNTRIES.get(currency)
+
+/** The countries and currencies the payout utilities answer for, in the fixture's order (`sandbox magic` lists them). */
+export const PAYOUT_PURPOSE_COUNTRIES = [...PURPOSES.keys()]
+export const PAYOUT_BANK_COUNTRY_CURRENCIES = [...BANK_COUNTRIES.keys()]

@@ -195,6 +195,9 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(table.stdout).toContain('4084127883172787')
     expect(table.stdout).toContain('\nCheckout Standard\n')
     expect(table.stdout).toContain('POST /_sandbox/checkouts/<reference>/pay')
+    // the payout utilities and the stablecoin wallets, as the CLI prints them
+    expect(table.stdout).toContain('payout-payment-purpose-by-country-code/<country>')
+    expect(table.stdout).toContain('GET /merchant/api/v1/crypto/wallets/<reference>')
     const json = await runCli(['magic', '--json'])
     const data = JSON.parse(json.stdout)
     expect(data.cards.find((c: any) => c.number === '5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], pin: '1234', outcome: 'success' })
