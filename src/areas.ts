@@ -19,6 +19,7 @@ import { payoutsArea } from './payouts/area.js'
 import { refundsArea } from './refunds/area.js'
 import { transactionsArea } from './transactions/area.js'
 import { virtualAccountsArea } from './virtual-accounts/area.js'
+import { voucherArea } from './voucher/area.js'
 
 /**
  * The areas the sandbox serves, in the order they are built (src/deps.ts) and their routes mounted
@@ -31,6 +32,7 @@ export const AREAS = [
   mobileMoneyArea,
   bankTransferArea,
   payWithBankArea,
+  voucherArea,
   checkoutArea,
   virtualAccountsArea,
   refundsArea,
