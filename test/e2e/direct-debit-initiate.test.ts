@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref } from '../helpers.js'
+import { SECRET, ref } from '../helpers.js'
 import { startReceiver } from '../receiver.js'
 import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
@@ -21,7 +21,7 @@ async function start() {
   const rx = await startReceiver()
   cleanups.push(() => rx.close())
   expect((await call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
-  return { call, rx }
+  return { call, rx, cliUrl: cli.url }
 }
 
 const today = () => new Date().toISOString().slice(0, 10)
@@ -34,7 +34,7 @@ const body = (over: Record<string, unknown> = {}) => ({
 
 describe('POST /merchant/api/v1/direct-debit/initiate against the real CLI', () => {
   it('creates a pending mandate, active once the token payment arrives, with direct_debit.auth; debited by its code', async () => {
-    const { call, rx } = await start()
+    const { call, rx, cliUrl } = await start()
     const res = await call('POST', INITIATE, body())
     expect(res.status).toBe(200)
     expect(res.body.message).toBe('Direct debit authorization initiated successfully')
@@ -44,6 +44,13 @@ describe('POST /merchant/api/v1/direct-debit/initiate against the real CLI', () 
     expect(d.description).toBe('To complete your e-mandate activation, please make a token payment of ₦50.00 to the account number provided below')
     expect(d.reference).toMatch(/^KPY-DD-AUTH-[A-Za-z0-9]{15}$/)
     expect(d.authorization_code).toMatch(/^KPY-AUTH-[A-Z0-9]{15}$/)
+
+    // the dashboard shows it with its code, awaiting the token payment
+    const ui = await fetch(`${cliUrl}/_sandbox/ui?ns=${encodeURIComponent(SECRET)}`)
+    const html = await ui.text()
+    expect(ui.status).toBe(200)
+    expect(html).toContain(`code ${d.authorization_code}`)
+    expect(html).toContain('awaiting the token payment of NGN 50.00')
 
     // read by either; not debited before the token payment
     for (const key of [d.reference, d.authorization_code]) {
