@@ -60,7 +60,7 @@ describe('sandbox conformance', () => {
     const r = await runCli(['conformance'])
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/^Profile: default\. The live profile \(CONTRACT 15\) is not served yet/)
-    expect(r.stdout).toMatch(/^POST \/merchant\/api\/v1\/charge\/voucher +no +\d+ /m)
+    expect(r.stdout).toMatch(/^POST \/merchant\/api\/v1\/crypto\/wallets +no +\d+ /m)
     expect(r.stdout).toMatch(/^Totals: tier 1 \d+\/\d+ \([\d.]+ %\), tier 2 \d+\/\d+ \([\d.]+ %\), tier 3 .*; coverage \d+\/\d+ documented endpoints served \([\d.]+ %\)$/m)
   })
 
