@@ -20,6 +20,7 @@ import { refundsArea } from './refunds/area.js'
 import { stablecoinsArea } from './stablecoins/area.js'
 import { transactionsArea } from './transactions/area.js'
 import { virtualAccountsArea } from './virtual-accounts/area.js'
+import { voucherArea } from './voucher/area.js'
 
 /**
  * The areas the sandbox serves, in the order they are built (src/deps.ts) and their routes mounted
@@ -32,6 +33,7 @@ export const AREAS = [
   mobileMoneyArea,
   bankTransferArea,
   payWithBankArea,
+  voucherArea,
   checkoutArea,
   virtualAccountsArea,
   refundsArea,

@@ -48,8 +48,13 @@ export function formatMagic(m: Magic): string {
     parts.push('\nSeeded direct debit authorizations\n')
     parts.push(table(['reference', 'status', 'amount', 'label'], m.authorizations.map((a) => [a.reference, a.status, String(a.amount), a.label])))
   }
+  parts.push(
+    'A mandate by API (POST /merchant/api/v1/direct-debit/initiate) is pending until the customer\'s token payment arrives,\n' +
+      `${m.settings.transfer_delay_seconds} s later on the namespace clock (or at once: POST /_sandbox/direct-debit/authorizations/<reference>/approve).\n`,
+  )
   parts.push(checkoutPart(m))
   parts.push(payWithBankPart(m))
+  parts.push(voucherPart(m))
   parts.push(virtualAccountsPart(m))
   parts.push(refundsPart(m))
   parts.push(chargebacksPart(m))
@@ -117,6 +122,17 @@ function payWithBankPart(m: Magic): string {
     'declined, the charge fails. Approved, it ends as its bank says:\n',
     table(['bank_code', 'currency', 'name', 'on approval', 'label'], m.banks.map((b) => [b.bank_code, b.currency, b.name, b.outcome === 'failed' ? `failed: ${b.message}` : b.outcome, b.label])),
     'Any other bank_code is refused. Without a browser: POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}.\n',
+  ].join('')
+}
+
+/** Vouchers (docs/behaviour.md 13.14): each test PIN's value and what charging it does. */
+function voucherPart(m: Magic): string {
+  if (!m.vouchers.length) return ''
+  return [
+    '\nVouchers (ZAR)\n',
+    `POST /merchant/api/v1/charge/voucher, provider_code 0001; a voucher pays its whole value once, towards an amount of at least that; fee ${feeText(m.settings.fees.voucher)}.\n`,
+    table(['pin', 'value', 'outcome', 'label'], m.vouchers.map((v) => [v.pin, String(v.value), v.outcome === 'failed' ? `refused: ${v.message}` : v.outcome, v.label])),
+    'Any other PIN is refused as invalid; a reset makes the vouchers unused again.\n',
   ].join('')
 }
 

@@ -139,8 +139,9 @@ export interface PayinMoney {
 /**
  * The one rule of who gets what of a pay-in (docs/behaviour.md 13.4): the customer paid `paid`, of
  * which `borne` was the fee and VAT the customer bore; the service keeps fee and VAT, the merchant
- * is credited the rest, so paid = credit + fee + VAT for either bearer.
+ * is credited the rest, less what a split payment's accounts receive (`shared`), so paid = credit +
+ * fee + VAT + shared for either bearer.
  */
-export function payinMoney(paid: number, fee: number, vat: number, borne: number): PayinMoney {
-  return { paid, credit: paid - fee - vat, refundable: paid - borne }
+export function payinMoney(paid: number, fee: number, vat: number, borne: number, shared = 0): PayinMoney {
+  return { paid, credit: paid - fee - vat - shared, refundable: paid - borne }
 }

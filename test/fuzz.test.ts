@@ -362,6 +362,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}/debits`, hasParam: true, body: debitBody },
   { method: 'POST', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}/debits`, hasParam: true, body: debitBody },
+  // a mandate by API (docs/behaviour.md 6.2)
+  { method: 'POST', path: () => `${M}/direct-debit/initiate`, body: () => ({ amount: 100, currency: 'NGN', debit_type: 'fixed', description: 'fuzz', start_date: '2026-01-01', end_date: '2099-01-01', customer: { name: 'Ada Obi', email: 'buyer@example.com', account_number: '0123456789', bank_code: '058' }, initial_debit_date: '2026-02-01', frequency: 'months', interval: 1, retrial_frequency: 2 }) },
   // identities, both prefixes (docs/api.md 4.4; docs/behaviour.md 7)
   ...(['/api/v1/identities', `${M}/identities`] as const).flatMap((prefix) => [
     { method: 'POST' as const, path: () => `${prefix}/ng/bvn`, body: identityBody('22222222222') },
@@ -379,6 +381,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${M}/charge/pay-with-bank`, body: pwbBody },
   { method: 'POST', path: () => `${M}/charges/pay-with-bank`, body: () => ({ ...pwbBody(), currency: 'ZAR', bank_code: '250655', amount: 14.5 }) },
   { method: 'GET', path: () => `${M}/charge/pay-with-bank/banks`, query: () => ({ currency: 'ZAR' }) },
+  // vouchers (docs/behaviour.md 13.14): the packs' ZAR 1,000 voucher, used once
+  { method: 'POST', path: () => `${M}/charge/voucher`, body: () => ({ reference: ref('voucher-fuzz'), amount: 1000, currency: 'ZAR', voucher: { pin: '1000000000001000', phone_number: '+27000000000', provider_code: '0001' }, customer: { email: 'buyer@example.com' }, metadata: { order: '42' } }) },
   { method: 'POST', path: () => `${M}/charges/bank-transfer`, body: () => ({ reference: ref('bt-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com' }, auto_complete: false }) },
   // Checkout Standard (docs/behaviour.md 13.1)
   { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },

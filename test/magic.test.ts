@@ -51,6 +51,9 @@ describe('sandbox magic: Checkout Standard', () => {
 describe('sandbox magic: pay with bank', () => {
   it("lists each currency's banks, what each does once approved, the minimums, the fee and the control call", () => {
     const text = magicOf([])
+    expect(text).toContain('\nVouchers (ZAR)\n')
+    expect(text).toMatch(/1168648096792943 +10 +success/)
+    expect(text).toContain('A mandate by API (POST /merchant/api/v1/direct-debit/initiate)')
     expect(text).toContain('\nPay with bank\n')
     expect(text).toContain('at least NGN 200, ZAR 1; fee 1.5%, cap 2000')
     expect(text).toContain('<origin>/_sandbox/pay-with-bank/<transaction reference>')

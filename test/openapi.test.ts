@@ -117,10 +117,10 @@ describe('GET /_sandbox/openapi.json', () => {
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
     // each area's own tags (Area.tags), in the order of src/areas.ts, each with its description
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'checkout', 'virtual accounts', 'refunds', 'chargebacks', 'direct debit', 'identity', 'misc', 'balances', 'conversions', 'payouts', 'stablecoins', 'charges', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'voucher', 'checkout', 'virtual accounts', 'refunds', 'chargebacks', 'direct debit', 'identity', 'misc', 'balances', 'conversions', 'payouts', 'stablecoins', 'charges', 'control'])
     expect(doc.tags.filter((t: { description?: string }) => !t.description)).toEqual([])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'chargebacks', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'refunds', 'stablecoins', 'virtual accounts'])
+    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'chargebacks', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'refunds', 'stablecoins', 'virtual accounts', 'voucher'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
@@ -291,7 +291,7 @@ describe('GET /_sandbox/openapi.json', () => {
   it("the charge query's record lists every status and payment method, pending, expired and bank_transfer among them", async () => {
     const record = answerSchema('get', '/merchant/api/v1/charges/{reference}')
     expect(record.properties.status.enum).toEqual(['pending', 'processing', 'success', 'failed', 'expired'])
-    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank'])
+    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank', 'voucher'])
     // as served: a pending checkout, one paid by bank transfer, one expired
     const at = (reference: string) => ({ reference, amount: 900, currency: 'NGN', customer: { email: 'ada@example.com' } })
     const key = { key: 'sk_test_openapi_records' }

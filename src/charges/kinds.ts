@@ -21,9 +21,16 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   settlesAtOnce?: boolean
   /**
    * what the customer paid for a charge of it that succeeded, and of that the fee and VAT the
-   * customer bore (`customerCost`, src/money.ts); absent: its amount, the cost the merchant's
+   * customer bore (`customerCost`, src/money.ts), and what split accounts receive of it (`shared`);
+   * absent: its amount, the cost the merchant's
    */
-  paid?(ns: string, charge: Frozen<C>): { paid: number; borne: number }
+  paid?(ns: string, charge: Frozen<C>): { paid: number; borne: number; shared?: number }
+  /**
+   * the currency a charge of it credits the merchant in, when not its own, and what `credit` (its
+   * own currency's minor units) comes to there (a checkout paid in one currency and settled in
+   * another: docs/behaviour.md 13.1.2); absent or null: its own currency, as it is
+   */
+  settlement?(charge: Frozen<C>, credit: number): { currency: string; amount: number } | null
   /** what its charge query record adds (docs/api.md 2.8), which the pay-ins list reads too */
   queryExtras(ns: string, charge: Frozen<C>): Record<string, unknown>
   /** finishes a processing charge of it (`POST /_sandbox/charges/:reference/complete`); absent: nothing is left to complete */
@@ -106,8 +113,13 @@ export class Kinds {
    * checks and the answers' `amount_paid` all ask this.
    */
   money(ns: string, charge: Frozen<ChargeBase>): PayinMoney {
-    const { paid, borne } = this.of(charge.kind).paid?.(ns, charge) ?? { paid: charge.amount, borne: 0 }
-    return payinMoney(paid, charge.fee, charge.vat, borne)
+    const { paid, borne, shared } = this.of(charge.kind).paid?.(ns, charge) ?? { paid: charge.amount, borne: 0 }
+    return payinMoney(paid, charge.fee, charge.vat, borne, shared)
+  }
+
+  /** The currency and amount a pay-in's credit of `credit` (minor units of its currency) is posted in (docs/behaviour.md 13.1.2). */
+  settlementOf(charge: Frozen<ChargeBase>, credit: number): { currency: string; amount: number } {
+    return this.of(charge.kind).settlement?.(charge, credit) ?? { currency: charge.currency, amount: credit }
   }
 
   /**

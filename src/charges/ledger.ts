@@ -220,7 +220,9 @@ export class Ledger {
     const delay = this.kinds.settlementMs(charge, settings)
     const available_at = delay === 0 ? now : isoAt(Date.parse(now) + delay)
     const direction = credit < 0 ? 'debit' : 'credit'
-    this.#write(ns, PAYIN, charge.payment_reference, { direction, amount: Math.abs(credit), currency: charge.currency, available_at, created_at: now })
+    // in the currency it settles in (a converted checkout's), rounded down there
+    const settled = this.kinds.settlementOf(charge, Math.abs(credit))
+    this.#write(ns, PAYIN, charge.payment_reference, { direction, amount: settled.amount, currency: settled.currency, available_at, created_at: now })
   }
 
   /**

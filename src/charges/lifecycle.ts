@@ -205,7 +205,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
    * with Object.assign, then takes it through its steps and saves it.
    */
   create(ns: string, o: NewCharge): ChargeBase & { kind: C['kind'] } {
-    if (this.col(ns).findBy('payment_reference', o.payment_reference)) throw conflict(MSG.DUPLICATE_REFERENCE, this.channel.duplicateCode)
+    this.requireNewReference(ns, o.payment_reference)
     // a pay-in is counted in to what the namespace takes in (an attempt: its checkout was)
     if (!o.parent) this.ledger.takeIn(ns, o.currency, o.amount)
     const settings = this.scenarios.forNs(ns).settings
@@ -236,6 +236,11 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     }
     if (o.parent) charge.parent = o.parent
     return charge
+  }
+
+  /** A payment reference no charge of the namespace holds yet: 409 `Duplicate payment reference` otherwise (checked by `create`, or first by a channel whose other refusals come after it). */
+  requireNewReference(ns: string, reference: string): void {
+    if (this.col(ns).findBy('payment_reference', reference)) throw conflict(MSG.DUPLICATE_REFERENCE, this.channel.duplicateCode)
   }
 
   /** A line of the charge's history (the dashboard and the journal show them). */

@@ -5,7 +5,8 @@ import { validateWithMetadata } from '../charges/schemas.js'
 import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
 import { chargeKind, type ChargeKind } from '../charges/types.js'
-import { MINOR, STRING, each, maybe, oneOf } from '../store/validate.js'
+import { MINOR, NUMBER, OBJECT, STRING, each, listOf, maybe, oneOf, shape } from '../store/validate.js'
+import { CURRENCY } from '../scenario/lookups.js'
 import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -48,7 +49,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
   // its page's posts carry the card the journal masked: a recorded session cannot post them again
   pages: { prefix: '/checkout/', replaysAsForm: false },
   tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
-  collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: MINOR, cost_borne: MINOR, expires_at: STRING })],
+  collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: MINOR, cost_borne: MINOR, expires_at: STRING, conversion: maybe(shape({ currency: CURRENCY, amount: MINOR, payment_currency: CURRENCY, settlement_currency: CURRENCY, rate: OBJECT })), split: maybe(shape({ merchant_amount: NUMBER, accounts: listOf({ split_account_reference: STRING, amount: MINOR }) })) })],
   build(kit) {
     const { namespaces, kinds } = kit
     const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer, kit.payWithBank)
@@ -57,6 +58,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)
       method: (c) => c.payment_method ?? null,
       paid: (_ns, c) => checkout.paid(c),
+      settlement: (c, credit) => checkout.settlement(c, credit),
       queryExtras: (_ns, c) => checkout.queryExtras(c),
       complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, tx, outcome, message),
       // what it offers, or what paid it

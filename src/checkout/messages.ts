@@ -9,6 +9,9 @@ export const CHECKOUT_MSG = {
   CHANNEL_NOT_OFFERED: 'This payment channel is not offered for this checkout',
   NO_ATTEMPT: 'No payment attempt is in progress',
   CHECKOUT_CANCELLED: 'Checkout cancelled',
+  /** a flat split whose shares need a larger amount (`min`: `NGN7150`), with its code */
+  splitMinimum: (min: string) => `Split payment can only be applied on ${min} and above using the selected split configuration`,
+  SPLIT_MINIMUM_CODE: 'AA027',
   ended: (status: string) => `Checkout ${status}`,
   /** its first history line */
   INITIALIZED: 'checkout initialized',

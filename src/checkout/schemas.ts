@@ -1,5 +1,6 @@
-import { MAX_LENGTH, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountIssue, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
+import { parseAmount } from '../money.js'
 import { WALLET_CURRENCIES } from '../scenario/lookups.js'
 
 /** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
@@ -34,7 +35,32 @@ export function offeredChannels(currency: string, asked: readonly CheckoutChanne
 }
 
 /** every field the initialize call takes; any other is refused by name, as the live service does */
-const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channels', 'default_channel', 'customer', 'redirect_url', 'notification_url', 'metadata', 'merchant_bears_cost', 'payment_currency', 'settlement_currency'])
+const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channels', 'default_channel', 'customer', 'redirect_url', 'notification_url', 'metadata', 'merchant_bears_cost', 'payment_currency', 'settlement_currency', 'split_reference', 'split_configuration'])
+
+/** docs/behaviour.md 13.1.2: a split's accounts: a flat share (an amount, numeric strings too) or a percentage */
+const splitConfigurationSchema = z
+  .object({
+    split_type: z.enum(['percentage', 'flat']),
+    split_accounts: z
+      .array(
+        z.object({
+          value: z.union([z.number(), z.string()]),
+          split_account_reference: z.string().trim().min(1, 'is required').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference)),
+        }),
+      )
+      .min(1, 'must hold at least one account')
+      .max(50, 'must hold at most 50 accounts'),
+  })
+  .superRefine((v, ctx) => {
+    let percent = 0
+    v.split_accounts.forEach((a, i) => {
+      const issue = amountIssue(a.value, { allowString: true })
+      if (issue) return ctx.addIssue({ code: 'custom', path: ['split_accounts', i, 'value'], message: issue })
+      percent += Number(a.value)
+    })
+    if (v.split_type === 'percentage' && percent > 100) ctx.addIssue({ code: 'custom', path: ['split_accounts'], message: 'percentages must total at most 100' })
+  })
+export type SplitConfiguration = z.infer<typeof splitConfigurationSchema>
 
 export const initializeSchema = z
   .object({
@@ -55,6 +81,8 @@ export const initializeSchema = z
     merchant_bears_cost: z.boolean().optional(),
     payment_currency: z.string().optional(),
     settlement_currency: z.string().optional(),
+    split_reference: z.string().trim().min(1, 'is required').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference)).optional(),
+    split_configuration: splitConfigurationSchema.optional(),
   })
   .passthrough()
   .superRefine((v, ctx) => {
@@ -63,10 +91,14 @@ export const initializeSchema = z
     // channels the currency does not take are dropped, not refused (offeredChannels)
     const channels = v.channels ?? CHECKOUT_CHANNELS
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
-    // dynamic currency conversion is not simulated: the customer pays in the charge's currency
-    for (const f of ['payment_currency', 'settlement_currency'] as const) {
-      if (v[f] !== undefined && v[f] !== v.currency) ctx.addIssue({ code: 'custom', path: [f], message: `must be the charge's currency (${v.currency}): the sandbox does not convert currencies` })
-    }
+    // flat shares are amounts of the charge's currency; a converted checkout is not split (docs/behaviour.md 13.1.2)
+    if (v.split_configuration?.split_type === 'flat') v.split_configuration.split_accounts.forEach((a, i) => {
+      const minor = parseAmount(a.value, { allowString: true })
+      if (minor !== null) checkUnit(ctx, v.currency, minor, ['split_configuration', 'split_accounts', i, 'value'])
+    })
+    if (v.split_reference && v.split_configuration) ctx.addIssue({ code: 'custom', path: ['split_reference'], message: 'must not be sent with split_configuration' })
+    const converted = [v.payment_currency, v.settlement_currency].some((c) => c !== undefined && c !== v.currency)
+    if (converted && (v.split_configuration || v.split_reference)) ctx.addIssue({ code: 'custom', path: ['split_configuration'], message: 'cannot be applied to a checkout paid or settled in another currency' })
   })
 export type InitializeInput = z.infer<typeof initializeSchema>
 

@@ -14,6 +14,11 @@ import { CHECKOUT_MSG } from './messages.js'
 import type { PayWithBankCharge, PayWithBankService } from '../pay-with-bank/service.js'
 import { offeredChannels, type CheckoutCard, type CheckoutChannel, type InitializeInput } from './schemas.js'
 import { isoAt } from '../time.js'
+import { parseAmount, toMajor, unitOf } from '../money.js'
+import { decimalsOf } from '../scenario/lookups.js'
+import { conversionOf, paymentAmount, settlementAmount, type Conversion } from './conversion.js'
+import { splitOf, type Split } from './split.js'
+import { CHANNEL_CURRENCIES } from './schemas.js'
 
 /**
  * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
@@ -43,6 +48,10 @@ export interface CheckoutCharge extends ChargeBase {
   /** the attempt under way (its transaction reference), if any */
   current: string | null
   expires_at: string
+  /** paid in another currency, or settled in one (docs/behaviour.md 13.1.2): its amount and currency are then the customer's */
+  conversion?: Conversion
+  /** a split payment: what its accounts receive of the amount */
+  split?: Split & { split_reference?: string }
 }
 
 export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge | PayWithBankCharge
@@ -76,10 +85,16 @@ export class CheckoutService extends OnEngine {
 
   /** POST /charges/initialize */
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
-    const base = this.#charges.create(ns, requested(input, input.narration ?? null, CHECKOUT_MSG.PENDING, CHECKOUT_MSG.INITIALIZED))
-    const offered = offeredChannels(input.currency, input.channels, input.default_channel)
-    const due = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
+    const conversion = conversionOf(this.scenarios.forNs(ns).settings.conversion_rates, input, (cur) => Object.values(CHANNEL_CURRENCIES).some((list) => list.includes(cur)))
+    const split = splitRequested(input)
+    // the customer's amount and currency: what the page, the attempts and the fees are in
+    const due = conversion ? { amount: paymentAmount(conversion), currency: conversion.payment_currency } : { amount: input.amount, currency: input.currency }
+    const base = this.#charges.create(ns, requested({ ...input, ...due }, input.narration ?? null, CHECKOUT_MSG.PENDING, CHECKOUT_MSG.INITIALIZED))
+    const offered = offeredChannels(due.currency, input.channels, input.default_channel)
+    const closes = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
     const charge: CheckoutCharge = Object.assign(base, {
+      ...(conversion ? { conversion } : {}),
+      ...(split ? { split } : {}),
       status: 'pending' as const,
       ...offered,
       redirect_url: input.redirect_url ?? null,
@@ -89,9 +104,9 @@ export class CheckoutService extends OnEngine {
       cost_borne: 0,
       payment_method: null,
       current: null,
-      expires_at: isoAt(due),
+      expires_at: isoAt(closes),
     })
-    this.#charges.expireAt(ns, charge, due)
+    this.#charges.expireAt(ns, charge, closes)
     this.#charges.save(ns, charge)
     return charge
   }
@@ -296,9 +311,15 @@ export class CheckoutService extends OnEngine {
     this.#charges.save(ns, c)
   }
 
-  /** What the customer paid for a checkout that succeeded: what its paying attempt took. */
-  paid(c: Frozen<CheckoutCharge>): { paid: number; borne: number } {
-    return { paid: c.amount_paid, borne: c.cost_borne }
+  /** What the customer paid for a checkout that succeeded: what its paying attempt took; and what its split's accounts receive. */
+  paid(c: Frozen<CheckoutCharge>): { paid: number; borne: number; shared: number } {
+    return { paid: c.amount_paid, borne: c.cost_borne, shared: c.split ? c.amount - c.split.merchant_amount : 0 }
+  }
+
+  /** A checkout settled in another currency than the customer paid in: the credit converted, rounded down (docs/behaviour.md 13.1.2). */
+  settlement(c: Frozen<CheckoutCharge>, credit: number): { currency: string; amount: number } | null {
+    const conv = c.conversion
+    return conv && conv.settlement_currency !== c.currency ? { currency: conv.settlement_currency, amount: settlementAmount(conv, credit) } : null
   }
 
   /** docs/behaviour.md 13.1: what the charge query adds for a checkout. */
@@ -308,6 +329,8 @@ export class CheckoutService extends OnEngine {
       payment_attempts: c.attempts,
       merchant_bears_cost: c.merchant_bears_cost,
       expires_at: c.expires_at,
+      ...(c.conversion ? { conversion: conversionAnswer(c.conversion, c.amount) } : {}),
+      ...(c.split ? { split: splitAnswer(c.split) } : {}),
     }
   }
 
@@ -372,6 +395,37 @@ export class CheckoutService extends OnEngine {
       this.store.col<BankTransferCharge>(ns, CHARGES).update(a.transaction_reference, (draft) => this.bankTransfer.stopAutoComplete(ns, draft))
       this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.transferStopped(a.transaction_reference))
     }
+  }
+}
+
+/** The split a request asks for (docs/behaviour.md 13.1.2), its flat shares in minor units; refused 400 `AA027` when the amount is too small for them. */
+function splitRequested(input: InitializeInput): (Split & { split_reference?: string }) | undefined {
+  if (input.split_reference) return { split_type: 'flat', accounts: [], merchant_amount: input.amount, split_reference: input.split_reference }
+  const conf = input.split_configuration
+  if (!conf) return undefined
+  const accounts = conf.split_accounts.map((a) => ({ split_account_reference: a.split_account_reference, value: conf.split_type === 'flat' ? parseAmount(a.value, { allowString: true })! : Number(a.value) }))
+  return splitOf(input.amount, input.currency, unitOf(decimalsOf(input.currency)), { split_type: conf.split_type, split_accounts: accounts })
+}
+
+/** What the charge query shows of a conversion: the merchant's amount, the customer's, and the rates (major units). */
+function conversionAnswer(c: Frozen<Conversion>, paymentMinor: number) {
+  return {
+    amount: toMajor(c.amount),
+    currency: c.currency,
+    payment_amount: toMajor(paymentMinor),
+    payment_currency: c.payment_currency,
+    settlement_currency: c.settlement_currency,
+    rate: c.rate.rate,
+    ...(c.settlement_rate ? { settlement_rate: c.settlement_rate.rate } : {}),
+  }
+}
+
+/** What the charge query shows of a split (major units; a flat share's value as an amount, a percentage as sent). */
+function splitAnswer(s: Frozen<Split & { split_reference?: string }>) {
+  return {
+    ...(s.split_reference ? { split_reference: s.split_reference } : { split_type: s.split_type }),
+    split_accounts: s.accounts.map((a) => ({ split_account_reference: a.split_account_reference, value: s.split_type === 'flat' ? toMajor(a.value) : a.value, amount: toMajor(a.amount) })),
+    merchant_amount: toMajor(s.merchant_amount),
   }
 }
 

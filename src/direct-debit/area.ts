@@ -5,7 +5,7 @@ import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
-import { createAuthorizationSchema, debitSchema, transitionReasonSchema } from './schemas.js'
+import { createAuthorizationSchema, debitSchema, initiateAnswerSchema, initiateSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG } from './messages.js'
 import { AUTHS_SPEC, DirectDebitService, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
 
@@ -68,6 +68,16 @@ export const directDebitArea: Area<DirectDebit, Kit> = {
       handler: async (c, { directDebit }) => {
         const input = validate(createAuthorizationSchema, await readJsonObject(c))
         return ok(c, DD_MSG.CREATED, directDebit.authorizationRecord(directDebit.create(c.get('ns'), input)))
+      },
+    },
+    {
+      method: 'post', path: '/merchant/api/v1/direct-debit/initiate', access: 'secret key', tag: 'direct debit', operationId: 'initiateDirectDebitAuthorization',
+      summary: 'Create a mandate, active once the customer makes the token payment', body: { name: 'InitiateDirectDebitRequest', schema: initiateSchema },
+      answer: { name: 'InitiatedAuthorization', schema: initiateAnswerSchema },
+      description: "The mandate is `pending` until the customer's NGN 50.00 token payment from the registered account arrives: by itself `transfer_delay_seconds` (120) later on the namespace clock, or at once with `POST /_sandbox/direct-debit/authorizations/{reference}/approve`. It is then `active`, with a `direct_debit.auth` event (`status: success`). Read it by `reference` or `authorization_code`; debit a variable one by either.",
+      handler: async (c, { directDebit }) => {
+        const input = validate(initiateSchema, await readJsonObject(c))
+        return ok(c, DD_MSG.INITIATED, directDebit.initiateRecord(directDebit.initiate(c.get('ns'), input)))
       },
     },
     ...moveRoutes,

@@ -9,7 +9,12 @@ export const DD_MSG = {
   cannotMove: (move: string, status: string) => `Cannot ${move} an authorization whose status is ${status}`,
   notActive: (status: string) => `Authorization is not active: its status is ${status}`,
   notActiveUntil: (date: string) => `Authorization is not active until ${date}`,
-  NOT_VARIABLE: 'Debits can only be made on variable authorizations',
+  NOT_VARIABLE: 'Authorization must be of type variable for variable debit',
+  INITIATED: 'Direct debit authorization initiated successfully',
+  /** the initiate answer's `description`: what the customer does to activate the mandate */
+  tokenPayment: (amount: string) => `To complete your e-mandate activation, please make a token payment of ₦${amount} to the account number provided below`,
+  TOKEN_PAID: "Token payment received from the customer's registered account",
+  HISTORY_INITIATED: 'initiated by API, awaiting the token payment',
   OVER_CEILING: "Amount exceeds the authorization's ceiling for a single debit",
   OVER_LIMIT: "Amount exceeds the merchant's transaction limit",
   DEBIT_ACCEPTED: 'Debit accepted for processing',

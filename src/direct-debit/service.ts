@@ -1,16 +1,17 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { DIGITS } from '../random.js'
+import { ALPHANUMERIC, DIGITS } from '../random.js'
 import { ChargeLifecycle } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { toMajor, toMinor } from '../money.js'
+import { toDecimalString, toMajor, toMinor } from '../money.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { ARRAY, MINOR, STRING } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { DD_MSG } from './messages.js'
-import { BANKS, type CreateAuthorizationInput, type DebitInput } from './schemas.js'
+import { BANKS, type CreateAuthorizationInput, type DebitInput, type InitiateInput } from './schemas.js'
+import { accountName } from '../misc/service.js'
 import { isoAt } from '../time.js'
 
 /** The kind of its charges. */
@@ -22,6 +23,9 @@ export const isDebit = (c: Frozen<ChargeBase>): c is Frozen<DirectDebit> => c.ki
 export const AUTHS = 'dd_authorizations'
 const COMPLETE = 'dd.complete'
 const EXPIRE = 'dd.expire'
+const TOKEN = 'dd.token'
+/** docs/behaviour.md 6.2: the token payment that activates a mandate initiated by API, minor units (NGN 50.00) */
+export const TOKEN_AMOUNT = 5000
 const DAY = 86_400_000
 const REF_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'
 
@@ -44,6 +48,15 @@ export interface DebitAuthorization {
   created_at: string
   updated_at: string
   history: { at: string; status: AuthStatus; reason: string | null }[]
+  /** initiated by API (docs/behaviour.md 6.2): the code the debit path takes (`KPY-AUTH-...`); otherwise the reference is the code */
+  authorization_code?: string
+  /** initiated by API: what the merchant sent */
+  description?: string
+  customer?: { name: string; email: string; billing_address?: string; phone_number?: string }
+  /** a fixed mandate's schedule, as sent (kept, not run: README "Limitations") */
+  schedule?: { initial_debit_date: string; frequency: string; interval: number; retrial_frequency: number | null }
+  /** the token payment that activates it: its amount (minor units), and when it arrived */
+  token?: { amount: number; paid_at: string | null }
 }
 
 /** The mandates, as a data file must hold them (validate.ts). */
@@ -51,7 +64,8 @@ export const AUTHS_SPEC: CollectionSpec<DebitAuthorization> = {
   name: AUTHS,
   keyOf: 'reference',
   fields: { reference: STRING, status: STRING, amount: MINOR, currency: CURRENCY, type: STRING, start_date: STRING, end_date: STRING, created_at: STRING, history: ARRAY },
-  asWritten: ['reference', 'account_number'],
+  indexes: { authorization_code: (a) => a.authorization_code },
+  asWritten: ['reference', 'account_number', 'authorization_code'],
 }
 
 export interface DirectDebit extends ChargeBase {
@@ -113,6 +127,7 @@ export class DirectDebitService extends OnEngine {
       if (auth) this.#expireIfDue(ns, auth)
     })
     this.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    this.clocks.on(TOKEN, (ns, p: { reference: string }) => this.#tokenPaid(ns, p.reference))
     this.namespaces.onSeed((ns) => this.seed(ns))
   }
 
@@ -151,8 +166,10 @@ export class DirectDebitService extends OnEngine {
     this.#scheduleExpiry(ns, auth)
   }
 
+  /** By its reference or, for one initiated by API, its authorization code (docs/behaviour.md 6.1). */
   get(ns: string, reference: string): Frozen<DebitAuthorization> {
-    const auth = this.#auths(ns).get(reference)
+    const auths = this.#auths(ns)
+    const auth = auths.get(reference) ?? auths.findBy('authorization_code', reference)
     if (!auth) throw notFound(DD_MSG.AUTH_NOT_FOUND)
     return this.#expireIfDue(ns, auth)
   }
@@ -193,6 +210,55 @@ export class DirectDebitService extends OnEngine {
     return stored
   }
 
+  /**
+   * `POST /merchant/api/v1/direct-debit/initiate` (docs/behaviour.md 6.2): a mandate, `pending`
+   * until the customer's token payment from the registered account arrives, by itself
+   * `transfer_delay_seconds` later on the namespace clock (or at once by the control call
+   * `approve`); it is then approved as any mandate is, with its `direct_debit.auth` event.
+   */
+  initiate(ns: string, input: InitiateInput): Frozen<DebitAuthorization> {
+    const now = this.clocks.now(ns)
+    if (expiryMoment(input.end_date) <= now) throw invalid({ end_date: DD_MSG.END_DATE_PAST })
+    const at = isoAt(now)
+    const { customer } = input
+    const auth: DebitAuthorization = {
+      reference: `KPY-DD-AUTH-${this.random.text(ns, ALPHANUMERIC, 15)}`,
+      authorization_code: `KPY-AUTH-${this.random.text(ns, REF_ALPHABET, 15)}`,
+      status: 'pending',
+      amount: input.amount,
+      currency: 'NGN',
+      type: input.debit_type,
+      // the name the bank holds for the account, as the account look-up resolves it
+      account_name: accountName(customer.bank_code, customer.account_number) ?? customer.name,
+      account_number: customer.account_number,
+      bank_code: customer.bank_code,
+      bank_name: BANKS[customer.bank_code],
+      status_update_reason: null,
+      start_date: input.start_date,
+      end_date: input.end_date,
+      created_at: at,
+      updated_at: at,
+      history: [{ at, status: 'pending', reason: DD_MSG.HISTORY_INITIATED }],
+      description: input.description,
+      customer: { name: customer.name, email: customer.email, ...(customer.billing_address ? { billing_address: customer.billing_address } : {}), ...(customer.phone_number ? { phone_number: customer.phone_number } : {}) },
+      ...(input.debit_type === 'fixed'
+        ? { schedule: { initial_debit_date: input.initial_debit_date!, frequency: input.frequency!, interval: input.interval!, retrial_frequency: input.retrial_frequency ?? null } }
+        : {}),
+      token: { amount: TOKEN_AMOUNT, paid_at: null },
+    }
+    const stored = this.#auths(ns).put(auth.reference, auth)
+    this.#scheduleExpiry(ns, stored)
+    this.clocks.schedule(ns, this.scenarios.forNs(ns).settings.transfer_delay_seconds * 1000, TOKEN, { reference: auth.reference })
+    return stored
+  }
+
+  /** The token payment arrived: a mandate still pending is approved (a declined or deactivated one stays so). */
+  #tokenPaid(ns: string, reference: string): void {
+    const auth = this.#auths(ns).get(reference)
+    if (!auth || auth.status !== 'pending') return
+    this.move(ns, reference, 'approve', DD_MSG.TOKEN_PAID)
+  }
+
   /** Control: approve, decline, suspend, reactivate, deactivate. */
   move(ns: string, reference: string, move: Transition, reason?: string): Frozen<DebitAuthorization> {
     const auth = this.get(ns, reference)
@@ -200,12 +266,12 @@ export class DirectDebitService extends OnEngine {
     if (!rule.from.includes(auth.status)) {
       throw badRequest(DD_MSG.cannotMove(move, auth.status), { status: auth.status, allowed_from: rule.from })
     }
-    const moved = this.#setStatus(ns, auth.reference, rule.to, reason ?? rule.reason)
+    const moved = this.#setStatus(ns, auth.reference, rule.to, reason ?? rule.reason, move === 'approve' && auth.token && !auth.token.paid_at)
     if (move === 'approve' || move === 'decline') {
       // docs/api.md 6.2: status success means debits may be made at once
       this.events.record(ns, 'direct_debit.auth', {
         reference: auth.reference,
-        authorization_code: auth.reference,
+        authorization_code: auth.authorization_code ?? auth.reference,
         status: move === 'approve' ? 'success' : 'failed',
         type: auth.type,
         amount: toMajor(auth.amount),
@@ -227,7 +293,7 @@ export class DirectDebitService extends OnEngine {
     if (this.clocks.now(ns) < Date.parse(`${auth.start_date}T00:00:00Z`)) {
       throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
-    if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE)
+    if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE, {})
     const { amount } = input
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
@@ -245,7 +311,7 @@ export class DirectDebitService extends OnEngine {
       created: DD_MSG.debitOf(toMajor(amount), auth.reference),
     })
     const debit: DirectDebit = Object.assign(base, {
-      authorization_code: auth.reference,
+      authorization_code: auth.authorization_code ?? auth.reference,
       narration,
       interbank_transaction_id: `${1 + this.random.int(ns, 9)}${this.random.text(ns, DIGITS, 29)}`,
       processed_at: base.created_at,
@@ -275,6 +341,27 @@ export class DirectDebitService extends OnEngine {
       status_update_reason: auth.status_update_reason,
       start_date: auth.start_date,
       end_date: auth.end_date,
+    }
+  }
+
+  /** docs/behaviour.md 6.2: the initiate call's answer. */
+  initiateRecord(auth: Frozen<DebitAuthorization>) {
+    return {
+      status: auth.status,
+      reference: auth.reference,
+      authorization_code: auth.authorization_code ?? auth.reference,
+      amount: toMajor(auth.amount),
+      currency: auth.currency,
+      debit_type: auth.type,
+      description: DD_MSG.tokenPayment(toDecimalString(auth.token?.amount ?? TOKEN_AMOUNT)),
+      customer_account_number: auth.account_number,
+      customer_bank_code: auth.bank_code,
+      customer_account_name: auth.account_name,
+      customer_bank_name: auth.bank_name,
+      start_date: auth.start_date,
+      end_date: auth.end_date,
+      created_at: auth.created_at,
+      updated_at: auth.updated_at,
     }
   }
 
@@ -327,9 +414,11 @@ export class DirectDebitService extends OnEngine {
     return this.#debits.save(ns, debit)
   }
 
-  #setStatus(ns: string, reference: string, status: AuthStatus, reason: string): Frozen<DebitAuthorization> {
+  /** `tokenPaid`: the approval is the token payment's arrival (a mandate initiated by API). */
+  #setStatus(ns: string, reference: string, status: AuthStatus, reason: string, tokenPaid = false): Frozen<DebitAuthorization> {
     const at = this.clocks.iso(ns)
     return this.#auths(ns).update(reference, (auth) => {
+      if (tokenPaid && auth.token) auth.token.paid_at = at
       auth.status = status
       auth.status_update_reason = reason
       auth.updated_at = at

@@ -18,6 +18,7 @@ import {
   type TransferScenario,
   type PayoutScenario,
   type BankScenario,
+  type VoucherScenario,
   type CardScenario,
   type IdentityScenario,
   type Pack,
@@ -157,6 +158,8 @@ export class ActiveScenarios {
   readonly payouts = new Map<string, PayoutScenario>()
   /** pay with bank's banks, by bank code */
   readonly banks = new Map<string, BankScenario>()
+  /** test vouchers, by PIN */
+  readonly vouchers = new Map<string, VoucherScenario>()
 
   constructor(packs: Pack[]) {
     let settings: Record<string, any> = {}
@@ -174,6 +177,7 @@ export class ActiveScenarios {
       for (const t of p.transfers ?? []) this.transfers.set(toMinor(t.amount), t)
       for (const x of p.payouts ?? []) this.payouts.set(`${x.bank}:${x.account}`, x)
       for (const b of p.banks ?? []) this.banks.set(b.bank_code, b)
+      for (const v of p.vouchers ?? []) this.vouchers.set(v.pin, v)
     }
     const parsed = settingsSchema.safeParse(settings)
     if (!parsed.success) throw new PackError('scenario packs', describeIssues(parsed.error).map((s) => `settings.${s}`))
@@ -190,6 +194,8 @@ export class ActiveScenarios {
   readonly payout = (bank: string, account: string): PayoutScenario | undefined => this.payouts.get(`${bank}:${account}`)
   /** The bank of pay with bank with this code, if the packs list it. */
   readonly bank = (code: string): BankScenario | undefined => this.banks.get(code)
+  /** The test voucher with this PIN, if the packs list it. */
+  readonly voucher = (pin: string): VoucherScenario | undefined => this.vouchers.get(pin)
 
   /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
   toJSON() {
@@ -230,6 +236,7 @@ export class ActiveScenarios {
       transfers: [...this.transfers.values()].map(({ amount, arrives, after_seconds, label }) => ({ amount, arrives, after_seconds: after_seconds ?? s.transfer_delay_seconds, label })),
       payouts: [...this.payouts.values()].map(({ bank, account, outcome, message, label }) => ({ bank, account, outcome, ...(message ? { message } : {}), label })),
       banks: [...this.banks.values()].map(({ bank_code, currency, name, outcome, message, label }) => ({ bank_code, currency, name, outcome, ...(message ? { message } : {}), label })),
+      vouchers: [...this.vouchers.values()].map(({ pin, value, outcome, message, label }) => ({ pin, value, outcome, ...(message ? { message } : {}), label })),
       settings: s,
     }
   }

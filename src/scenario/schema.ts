@@ -132,6 +132,18 @@ export const bankScenarioSchema = scenario({
 })
 export type BankScenario = z.infer<typeof bankScenarioSchema>
 
+/**
+ * A test voucher (docs/behaviour.md 13.14): its PIN, what it is worth (ZAR), and what charging it
+ * does: succeeds (once: it is then used), or fails with `message` (a voucher already spent).
+ */
+export const voucherScenarioSchema = scenario({
+  pin: digits(16, 16),
+  value: amount().positive(),
+}).superRefine((v, ctx) => {
+  if (v.outcome === 'processing') ctx.addIssue({ code: 'custom', path: ['outcome'], message: 'must be success or failed: a voucher is charged at once' })
+})
+export type VoucherScenario = z.infer<typeof voucherScenarioSchema>
+
 /** How a bank transfer of this amount arrives by itself (docs/behaviour.md 13.2). */
 export const TRANSFER_ARRIVALS = ['exact', 'short', 'over', 'never'] as const
 export const transferScenarioSchema = z
@@ -213,6 +225,7 @@ export const settingsSchema = z
         direct_debit: feeRuleSchema,
         bank_transfer: feeRuleSchema,
         pay_with_bank: feeRuleSchema,
+        voucher: feeRuleSchema,
         /** a payout's fee, in the payout's currency (docs/behaviour.md 13.7) */
         payout: feeRuleSchema,
       })
@@ -286,6 +299,7 @@ export const packSchema = z
     transfers: list(transferScenarioSchema).optional(),
     payouts: list(payoutScenarioSchema).optional(),
     banks: list(bankScenarioSchema).optional(),
+    vouchers: list(voucherScenarioSchema).optional(),
   })
   .strict()
 export type Pack = z.infer<typeof packSchema>

@@ -21,6 +21,14 @@ export const Mandates: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ 
             <span class="sub">
               {a.type}, {a.start_date} to {a.end_date}
             </span>
+            {a.authorization_code ? (
+              <span class="sub mono">
+                code {a.authorization_code}
+                {a.token && !a.token.paid_at ? ` · awaiting the token payment of ${money(a.token.amount, a.currency)}` : ''}
+              </span>
+            ) : (
+              ''
+            )}
           </td>
           <td class="wrap-s">
             <Badge value={a.status} />
