@@ -19,6 +19,8 @@ export const MSG = {
   /** the code the samples write beside it on bank transfers and pay with bank (CONTRACT 15) */
   DUPLICATE_REFERENCE_CODE: 'AA021',
   AUTH_NOT_REQUIRED: 'Authorization is not required for this transaction',
+  /** an account or wallet that does not resolve: payouts, the wallet resolve (CONTRACT 15) */
+  INVALID_ACCOUNT: 'Invalid account.',
   // docs/api.md 7.3
   SERVICE_UNAVAILABLE: 'Service currently unavailable',
   CONTACT_SUPPORT: 'An error occurred, please contact support',

@@ -2,4 +2,8 @@
 export const MISC_MSG = {
   LISTED: 'Successful',
   RESOLVED: 'Request Completed',
+  /** the wallet resolve's, as the newest sample writes it (docs/behaviour.md 13.5) */
+  WALLET_RESOLVED: 'Request completed',
+  /** beside `Invalid account.` when a wallet does not resolve */
+  INVALID_ACCOUNT_CODE: 'AA024',
 } as const

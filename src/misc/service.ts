@@ -1,6 +1,9 @@
 import { createHash } from 'node:crypto'
-import { MSG, badRequest } from '../errors.js'
-import { banksOf, type Bank } from '../scenario/lookups.js'
+import { ApiError, MSG, badRequest } from '../errors.js'
+import { banksOf, operatorOf, walletCurrency, type Bank } from '../scenario/lookups.js'
+import type { WalletScenario } from '../scenario/schema.js'
+import { MISC_MSG } from './messages.js'
+import type { WalletResolveInput } from './schemas.js'
 
 /**
  * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
@@ -47,4 +50,24 @@ export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
   if (name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
+}
+
+export interface ResolvedWallet {
+  mobile_money_operator: string
+  mobile_money_code: string
+  phone_number: string
+  account_name: string
+}
+
+/**
+ * POST /misc/mobile-money/resolve (docs/behaviour.md 13.5): the holder of a wallet (its fields
+ * already checked). `listed` is the active packs' wallet of the number: its `name`, or 503 with
+ * code AA024 `Invalid account.` when it says `found: false`; a wallet no pack lists gets a name
+ * derived from operator and number, the same every time.
+ */
+export function resolveWallet(input: WalletResolveInput, listed: WalletScenario | undefined): ResolvedWallet {
+  if (listed?.found === false) throw new ApiError(503, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.INVALID_ACCOUNT_CODE)
+  const operator = operatorOf(walletCurrency(input.currency)!.country, input.mobileMoneyCode)!
+  const number = input.phoneNumber.replace(/^\+/, '')
+  return { mobile_money_operator: operator.name, mobile_money_code: input.mobileMoneyCode, phone_number: input.phoneNumber, account_name: listed?.name ?? derivedName(operator.slug, number) }
 }

@@ -1,4 +1,5 @@
 import { toDecimalString } from '../money.js'
+import { MSG } from '../errors.js'
 
 /** The texts of the payouts area alone, bulk payouts included (docs/behaviour.md 13.7). */
 export const PAYOUT_MSG = {
@@ -9,7 +10,7 @@ export const PAYOUT_MSG = {
   FAILED: 'Payout failed',
   FINISHED: 'Payout completed',
   INVALID_BANK: 'Invalid bank provided.',
-  INVALID_ACCOUNT: 'Invalid account.',
+  INVALID_ACCOUNT: MSG.INVALID_ACCOUNT,
   INVALID_OPERATOR: 'Invalid mobile money operator.',
   DUPLICATE: 'Duplicate Transaction Reference. Please use a unique reference',
   CURRENCY: 'Currency not allowed for this destination',
