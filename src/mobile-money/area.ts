@@ -8,7 +8,6 @@ import { readJsonObject, validate } from '../http/body.js'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
-import { MSG } from '../errors.js'
 import { mmAuthorizeSchema, mobileMoneyChargeSchema, resendSchema, stkAuthorizeSchema } from './schemas.js'
 import { MM_MSG } from './messages.js'
 import { WALLET_CURRENCIES } from '../scenario/lookups.js'
@@ -20,10 +19,10 @@ import { walletPage } from './page.js'
 
 type Served = { mobileMoney: MobileMoneyService; config: Kit['config'] }
 
-/** A charge's answer, with its envelope's message unless the call has its own; `status` 200 unless given. */
-const answer = (c: Context<AppEnv>, { mobileMoney: mm, config }: Served, charge: MobileMoneyCharge, message?: string, status: 200 | 409 = 200) => {
+/** A charge's answer, with its envelope (docs/behaviour.md 5.2); `status` 200 unless given. */
+const answer = (c: Context<AppEnv>, { mobileMoney: mm, config }: Served, charge: MobileMoneyCharge, status: 200 | 409 = 200) => {
   const env = mm.envelope(charge)
-  return ok(c, message ?? env.message, mm.responseData(charge, clientOrigin(c, config.interceptHosts)), { status, ...(env.code ? { code: env.code } : {}) })
+  return ok(c, env.message, mm.responseData(charge, clientOrigin(c, config.interceptHosts)), { status, ...(env.code ? { code: env.code } : {}) })
 }
 
 const [WALLET_PAGE, WALLET_PAGE_BARE] = pageRoutePaths('/_sandbox/mobile-money/:tx')
@@ -63,7 +62,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
         const { reference, token } = validate(mmAuthorizeSchema, await readJsonObject(c))
         const charge = s.mobileMoney.authorize(c.get('ns'), reference, token)
         // a wrong OTP: 409, the charge saying so in its message and attempts_left (docs/behaviour.md 5.3)
-        return answer(c, s, charge, undefined, charge.otp_rejected ? 409 : 200)
+        return answer(c, s, charge, charge.otp_rejected ? 409 : 200)
       },
     },
     {
@@ -78,14 +77,16 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
       method: 'post', path: `${MM}/resend-otp`, access: 'secret key', tag: 'mobile money', operationId: 'resendMobileMoneyOtp', step: true, summary: 'Resend the OTP', body: resend,
       handler: async (c, s) => {
         const b = validate(resendSchema, await readJsonObject(c))
-        return answer(c, s, s.mobileMoney.resendOtp(c.get('ns'), (b.transaction_reference ?? b.reference)!), MSG.OTP_RESENT)
+        s.mobileMoney.resendOtp(c.get('ns'), (b.transaction_reference ?? b.reference)!)
+        return ok(c, MM_MSG.OTP_RESENT, null)
       },
     },
     {
       method: 'post', path: `${MM}/resend-stk`, access: 'secret key', tag: 'mobile money', operationId: 'resendStk', step: true, summary: 'Send the STK prompt again', body: resend,
       handler: async (c, s) => {
         const b = validate(resendSchema, await readJsonObject(c))
-        return answer(c, s, s.mobileMoney.resendStk(c.get('ns'), (b.transaction_reference ?? b.reference)!), MM_MSG.STK_RESENT)
+        s.mobileMoney.resendStk(c.get('ns'), (b.transaction_reference ?? b.reference)!)
+        return ok(c, MM_MSG.STK_RESENT, null)
       },
     },
     // the operator's page of a REDIRECT step: no key; its namespace named, or the reference alone

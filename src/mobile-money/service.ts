@@ -75,7 +75,7 @@ export class MobileMoneyService extends OnEngine {
       charge.message = MM_MSG.WAITING
     },
     onSuccess: (_ns, charge) => {
-      charge.message = MM_MSG.COMPLETED
+      charge.message = MM_MSG.APPROVED
     },
     onFailure: (ns, charge, message) => {
       this.#cancelPrompt(ns, charge)
@@ -241,7 +241,7 @@ export class MobileMoneyService extends OnEngine {
   /** The envelope of a response: `code: AA001` while authorization is required. */
   envelope(charge: MobileMoneyCharge): { message: string; code?: string } {
     if (charge.status === 'processing') return { message: MM_MSG.AUTH_REQUIRED, code: MM_MSG.AUTH_CODE }
-    if (charge.status === 'success') return { message: MSG.CHARGE_SUCCESSFUL }
+    if (charge.status === 'success') return { message: MM_MSG.APPROVED }
     return { message: charge.failure_message ?? MM_MSG.FAILED }
   }
 
