@@ -113,10 +113,10 @@ describe('POST /misc/banks/resolve', () => {
     expect(names.size).toBeGreaterThan(5)
   })
 
-  it('refuses 9999999999 with Unable to resolve bank account.', async () => {
+  it('refuses 9999999999 with 400 Invalid account., code AA027 (the service\'s sample)', async () => {
     const r = await resolve({ bank: '011', account: '9999999999' })
     expect(r.status).toBe(400)
-    expect(r.body).toEqual({ status: false, message: 'Unable to resolve bank account.', data: null })
+    expect(r.body).toEqual({ status: false, code: 'AA027', message: 'Invalid account.', data: null })
   })
 
   it('refuses an unknown bank, a malformed number and another currency as field errors', async () => {

@@ -26,7 +26,7 @@ export const miscArea: Area<object, { scenarios: Scenarios }> = {
     {
       method: 'post', path: '/merchant/api/v1/misc/banks/resolve', access: 'public key', tag: 'misc', operationId: 'resolveBankAccount', summary: "The holder's name of a Nigerian bank account (message `Request Completed`)",
       body: { name: 'ResolveAccountRequest', schema: resolveSchema }, answer: { name: 'ResolvedAccount', schema: resolvedAccountSchema },
-      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused with `Unable to resolve bank account.`; any other number gets a name derived from bank and number, the same every time.',
+      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused 400 with code `AA027`, `Invalid account.`; any other number gets a name derived from bank and number, the same every time.',
       handler: async (c) => {
         const input = validate(resolveSchema, await readJsonObject(c))
         return ok(c, MISC_MSG.RESOLVED, resolveAccount(input.bank, input.account))

@@ -6,4 +6,6 @@ export const MISC_MSG = {
   WALLET_RESOLVED: 'Request completed',
   /** beside `Invalid account.` when a wallet does not resolve */
   INVALID_ACCOUNT_CODE: 'AA024',
+  /** beside `Invalid account.` when a bank account does not resolve */
+  UNRESOLVED_BANK_ACCOUNT_CODE: 'AA027',
 } as const

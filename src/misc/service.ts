@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ApiError, MSG, badRequest } from '../errors.js'
+import { ApiError, MSG } from '../errors.js'
 import { banksOf, operatorOf, walletCurrency, type Bank } from '../scenario/lookups.js'
 import type { WalletScenario } from '../scenario/schema.js'
 import { MISC_MSG } from './messages.js'
@@ -45,10 +45,10 @@ export interface ResolvedAccount {
   account_name: string
 }
 
-/** POST /misc/banks/resolve: the account's holder, or 400 `Unable to resolve bank account.` */
+/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with code AA027, as the service's sample (docs/behaviour.md 13.5) */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
-  if (name === null) throw badRequest(MSG.UNRESOLVABLE_ACCOUNT)
+  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.UNRESOLVED_BANK_ACCOUNT_CODE)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
 }
 
