@@ -61,7 +61,7 @@ export const MSG = {
   INSUFFICIENT_WALLET: 'Insufficient funds in disbursement wallet',
   /** docs/behaviour.md 13.4: `limit` formatted, `NGN 50,000,000,000,000.00` */
   intakeLimit: (limit: string) => `Amount refused: a namespace takes in at most ${limit} per currency until it is reset`,
-  /** an account that does not resolve, at the resolve call (400, the sample's) and on a payout (409, as seen live: docs/behaviour.md 13.5, 13.7) */
+  /** an account or wallet that does not resolve: at the bank resolve (400, the sample's), the wallet resolve (503) and on a payout (409, as seen live: docs/behaviour.md 13.5, 13.7) */
   INVALID_ACCOUNT: 'Invalid account.',
   /** docs/behaviour.md 1: `why` says which limit (NamespaceLimitError) */
   namespaceLimit: (why: string) => `Namespace limit reached: ${why}; restart the sandbox or reuse a key`,

@@ -32,7 +32,10 @@ export function formatMagic(m: Magic): string {
   )
   if (m.wallets.length) {
     parts.push('\nMobile money wallets\n')
-    parts.push(table(['number', 'currency', 'steps', 'otp', 'pin', 'outcome', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(','), w.otp ?? 'N/A', w.pin ?? '-', w.outcome, w.label])))
+    parts.push(table(['number', 'currency', 'steps', 'otp', 'pin', 'outcome', 'resolves to', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(',') || '-', w.otp ?? 'N/A', w.pin ?? '-', w.outcome, resolvesTo(w), w.label])))
+    parts.push('REDIRECT: the customer approves or declines at data.authorization.redirect_url (<origin>/_sandbox/mobile-money/<transaction reference>).\n')
+    parts.push('POST /merchant/api/v1/misc/mobile-money/resolve {"mobileMoneyCode", "phoneNumber", "currency"}: a wallet above as its column says;\n')
+    parts.push('  "not found" is 503 AA024 Invalid account.; any other number resolves to a name derived from operator and number.\n')
   }
   parts.push(walletCurrenciesPart())
   if (m.identities.length) {
@@ -60,6 +63,12 @@ export function formatMagic(m: Magic): string {
   parts.push(chargebacksPart(m))
   parts.push(payoutsPart(m))
   return parts.join('')
+}
+
+/** What the wallet resolve answers of a pack's wallet (docs/behaviour.md 13.5). */
+function resolvesTo(w: Magic['wallets'][number]): string {
+  if ('found' in w && w.found === false) return 'not found'
+  return 'name' in w && w.name ? w.name : '(derived)'
 }
 
 /** Mobile money by currency (docs/behaviour.md 5.2, 13.5): the wallet number's form, the steps of any other wallet, the operators. */

@@ -275,6 +275,22 @@ describe('mobile money on the page', () => {
     expect((await step(sb, path, { action: 'prompt', pin: '1234' })).location).toBe(landed(reference))
   })
 
+  it("GHS REDIRECT: after the OTP, the operator's page; approved there, back to the checkout and on to redirect_url", async () => {
+    const sb = await sandbox({ frozen: true })
+    const { path, reference } = await open(sb, { currency: 'GHS', amount: 20 })
+    expect(asks((await step(sb, path, { action: 'mobile_money', phone: '233240000001' })).html)).toBe('otp')
+    const waiting = await step(sb, path, { action: 'otp', otp: '123456' })
+    expect(text(waiting.html)).toContain('Approve the payment at your mobile money operator')
+    const link = new RegExp(`href="(/_sandbox/mobile-money/${pageId(SECRET)}/KPY-MO-[^"]+)"`).exec(waiting.html)?.[1]
+    expect(link).toBeDefined()
+    await approveAndLand(sb, link!, path, reference)
+    expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'mobile_money' })
+    // the control call pays a checkout through the same wallet's page, approving it
+    const other = await open(sb, { currency: 'KES', amount: 250 })
+    const paid = await sb.call('POST', `/_sandbox/checkouts/${other.reference}/pay`, { channel: 'mobile_money', mobile_money: { number: '254700000001' } })
+    expect(paid.body.data).toMatchObject({ status: 'success', payment_method: 'mobile_money' })
+  })
+
   it('refuses a wallet of another country, and shows a failed wallet with its message', async () => {
     const sb = await sandbox({ frozen: true })
     const { path } = await open(sb, { currency: 'KES', amount: 250 })

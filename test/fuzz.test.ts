@@ -439,6 +439,8 @@ const ENDPOINTS: Endpoint[] = [
   // stablecoin wallets (docs/behaviour.md 13.7.2)
   { method: 'POST', path: () => `${M}/crypto/wallets`, body: walletBody },
   { method: 'GET', path: (fx, p = enc(fx.walletRef)) => `${M}/crypto/wallets/${p}`, hasParam: true },
+
+  { method: 'POST', path: () => `${M}/misc/mobile-money/resolve`, body: () => ({ mobileMoneyCode: '0004', phoneNumber: '233240000000', currency: 'GHS' }) },
   // the pay-ins list (docs/behaviour.md 13.9)
   { method: 'GET', path: () => `${M}/pay-ins`, query: () => ({ currency: 'NGN', status: 'success', limit: '5' }) },
   // the transactions list (docs/behaviour.md 13.11)
@@ -526,6 +528,11 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true },
   { method: 'GET', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
+  // the operator's page of a wallet's REDIRECT step (docs/behaviour.md 5.4.1), here of a charge at its prompt: refused in HTML
+  { method: 'GET', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${p}`, hasParam: true, html: true },
+  { method: 'POST', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
+  { method: 'GET', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${pageOf(fx)}/${p}`, hasParam: true, html: true },
+  { method: 'POST', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${pageOf(fx)}/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'decline' }) },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
   // the hosted checkout page (docs/behaviour.md 13.1.1): HTML, posts answered 303
   { method: 'GET', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, query: () => ({ channel: 'card' }) },

@@ -65,6 +65,18 @@ describe('sandbox magic: pay with bank', () => {
   })
 })
 
+describe('sandbox magic: mobile money', () => {
+  it("lists each wallet's steps and what the wallet resolve answers of it, with the operator's page of REDIRECT", () => {
+    const text = magicOf([])
+    expect(rowOf(text, '254700000000')).toEqual(['254700000000', 'KES', 'STK_PROMPT', 'N/A', '1234', 'success', 'WANJIKU KAMAU', 'KES: success after the STK prompt'])
+    expect(rowOf(text, '233240000001')?.slice(0, 3)).toEqual(['233240000001', 'GHS', 'OTP,REDIRECT'])
+    expect(rowOf(text, '233548668725')?.slice(5, 7)).toEqual(['failed', 'not found'])
+    expect(rowOf(text, '254734611986')?.[6]).toBe('(derived)')
+    expect(text).toContain('<origin>/_sandbox/mobile-money/<transaction reference>')
+    expect(text).toContain('POST /merchant/api/v1/misc/mobile-money/resolve {"mobileMoneyCode", "phoneNumber", "currency"}')
+  })
+})
+
 describe('sandbox magic: virtual bank accounts', () => {
   it('lists the bank codes and what the credit call does with each kind of number', () => {
     const text = magicOf([])

@@ -27,7 +27,7 @@ const charge = (sb: TestSandbox, currency: string, number: string, extra: Record
 async function through(sb: TestSandbox, tx: string, otp: boolean) {
   if (otp) {
     const wrong = await sb.call('POST', `${MM}/authorize`, { reference: tx, token: '000000' })
-    expect([wrong.status, wrong.body.message, wrong.body.data.attempts_left]).toEqual([400, 'The OTP you provided is invalid', 2])
+    expect([wrong.status, wrong.body.message, wrong.body.data.message, wrong.body.data.attempts_left]).toEqual([409, 'Authorization required', 'The OTP you provided is invalid', 2])
     const right = await sb.call('POST', `${MM}/authorize`, { reference: tx, token: '123456' })
     expect([right.status, right.body.code, right.body.data.auth_model]).toEqual([200, 'AA001', 'STK_PROMPT'])
   }
@@ -44,7 +44,7 @@ describe.each(WALLETS)('mobile money in $currency (docs/behaviour.md 5.6)', ({ c
     expect(res.body).toMatchObject({ status: true, code: 'AA001', message: 'Authorization required', data: { currency, amount: 1000, fee: 15, vat, amount_expected: expected, auth_model: otp ? 'OTP' : 'STK_PROMPT', mobile_money: { number: `+${ok}` }, status: 'processing' } })
     const tx = res.body.data.transaction_reference
     const done = await through(sb, tx, otp)
-    expect([done.status, done.body.message, done.body.data.status]).toEqual([200, 'Charge successful', 'success'])
+    expect([done.status, done.body.message, done.body.data.status]).toEqual([200, 'Approved by financial institution', 'success'])
     const query = await sb.call('GET', `/merchant/api/v1/charges/${tx}`)
     expect(query.body.data).toMatchObject({ status: 'success', currency, amount_expected: expected.toFixed(2), mobile_money: { number: ok } })
     const balance = (await sb.call('GET', '/merchant/api/v1/balances')).body.data[currency]
@@ -73,20 +73,20 @@ describe.each(WALLETS)('mobile money in $currency (docs/behaviour.md 5.6)', ({ c
 })
 
 describe('the wallet number and currency rules (docs/behaviour.md 5.2)', () => {
-  it('refuses a number of another country, of the wrong length, and an unserved currency, field by field, recording nothing', async () => {
+  it('refuses a number of another country or of the wrong length (Invalid phone number), and an unserved currency field by field, recording nothing', async () => {
     const sb = await sandbox()
-    const cases: [string, string, Record<string, string>][] = [
-      ['XAF', '225050000000', { 'mobile_money.number': 'must start with country code 237 for XAF' }],
-      ['XOF', '225050000000', { 'mobile_money.number': 'must be 225 followed by 10 digits' }],
-      ['TZS', '25578000000', { 'mobile_money.number': 'must be 255 followed by 9 digits' }],
-      ['EGP', '2012000000001', { 'mobile_money.number': 'must be 20 followed by 10 digits' }],
-      ['EGP', '254700000000', { 'mobile_money.number': 'must start with country code 20 for EGP' }],
-      ['ZAR', '27820000000', { currency: 'must be one of "KES", "GHS", "XAF", "XOF", "TZS", "EGP"' }],
-    ]
-    for (const [currency, number, data] of cases) {
+    for (const [currency, number] of [
+      ['XAF', '225050000000'],
+      ['XOF', '225050000000'],
+      ['TZS', '25578000000'],
+      ['EGP', '2012000000001'],
+      ['EGP', '254700000000'],
+    ]) {
       const res = await charge(sb, currency, number)
-      expect([res.status, res.body.message, res.body.data], `${currency} ${number}`).toEqual([422, 'Invalid request data', fieldMessages(data)])
+      expect([res.status, res.body], `${currency} ${number}`).toEqual([422, { status: false, message: `Invalid phone number: ${number}`, data: null }])
     }
+    const zar = await charge(sb, 'ZAR', '27820000000')
+    expect([zar.status, zar.body.message, zar.body.data]).toEqual([422, 'Invalid request data', fieldMessages({ currency: 'must be one of "KES", "GHS", "XAF", "XOF", "TZS", "EGP"' })])
     expect((await sb.call('GET', '/merchant/api/v1/pay-ins?limit=100')).body.data.payins).toEqual([])
   })
 

@@ -9,7 +9,7 @@ const documentedRoutes = () => AREAS.flatMap((a) => a.routes as readonly Route<u
 
 /** Routes served but not part of the JSON API: HTML pages for a browser, and the document itself. */
 // the customer's pages (3DS, checkout) and the dashboard are HTML for a browser
-const NOT_DOCUMENTED = [/^\/_sandbox\/3ds\//, /^\/_sandbox\/pay-with-bank\//, /^\/checkout\//, /^\/_sandbox\/ui(\/|$)/, /^\/_sandbox\/openapi\.json$/]
+const NOT_DOCUMENTED = [/^\/_sandbox\/3ds\//, /^\/_sandbox\/pay-with-bank\//, /^\/_sandbox\/mobile-money\//, /^\/checkout\//, /^\/_sandbox\/ui(\/|$)/, /^\/_sandbox\/openapi\.json$/]
 
 /**
  * A small JSON Schema (2020-12) check, enough for what zod emits for request bodies: type,
@@ -175,11 +175,12 @@ describe('GET /_sandbox/openapi.json', () => {
 
   it('accepts a public test key on the routes their areas declare for it, and refuses it everywhere else', async () => {
     const publicKey = documentedRoutes().filter((r) => r.access === 'public key')
-    expect(publicKey.map((r) => r.operationId)).toEqual(['listBanks', 'listMobileMoneyOperators', 'resolveBankAccount', 'listPayoutPurposes', 'listPayoutBankCountries'])
+    expect(publicKey.map((r) => r.operationId)).toEqual(['listBanks', 'listMobileMoneyOperators', 'resolveBankAccount', 'listPayoutPurposes', 'listPayoutBankCountries', 'resolveMobileMoneyWallet'])
     for (const r of publicKey) expect(doc.paths[r.path.replace(/:(\w+)/g, '{$1}')][r.method].security).toEqual([{ bearerAuth: [] }, { publicKeyAuth: [] }])
     const pk = { key: 'pk_test_openapi_public' }
     expect((await sandbox.call('GET', '/merchant/api/v1/misc/banks?countryCode=NG', undefined, pk)).status).toBe(200)
     expect((await sandbox.call('POST', '/merchant/api/v1/misc/banks/resolve', { bank: '033', account: '0000000000' }, pk)).status).toBe(200)
+    expect((await sandbox.call('POST', '/merchant/api/v1/misc/mobile-money/resolve', { mobileMoneyCode: '0004', phoneNumber: '233240000000', currency: 'GHS' }, pk)).status).toBe(200)
     expect((await sandbox.call('GET', '/merchant/api/v1/balances', undefined, pk)).status).toBe(401)
     expect((await sandbox.call('GET', '/_sandbox/clock', undefined, pk)).status).toBe(401)
   })

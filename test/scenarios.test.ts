@@ -396,7 +396,7 @@ describe('control API: scenarios', () => {
       label: expect.any(String),
     })
 
-    const walletKeys = ['number', 'currency', 'otp', 'pin', 'steps', 'outcome', 'message', 'label']
+    const walletKeys = ['number', 'currency', 'otp', 'pin', 'name', 'found', 'steps', 'outcome', 'message', 'label']
     for (const w of d.wallets) {
       for (const k of Object.keys(w)) expect(walletKeys, `wallet ${w.number} key ${k}`).toContain(k)
       expect(['KES', 'GHS', 'XAF', 'XOF', 'TZS', 'EGP']).toContain(w.currency)

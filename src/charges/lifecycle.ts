@@ -30,12 +30,13 @@ export const newTransactionReference = (random: Random, ns: string, prefix: stri
 /**
  * docs/api.md 7.2: a step on a charge needs it to exist and still be processing. Unknown: 404
  * `Transaction not found`; succeeded: 409 `Payment has already been completed`; failed:
- * 409 `Transaction has already been completed` (docs/behaviour.md 2.1).
+ * 409 `Transaction has already been completed` (docs/behaviour.md 2.1); `ended`, the channel's one
+ * text for both ends where its samples show one (`Channel.ended`).
  */
-export function requireProcessing<T extends Frozen<ChargeBase>>(charge: T | undefined): T {
+export function requireProcessing<T extends Frozen<ChargeBase>>(charge: T | undefined, ended?: string): T {
   if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-  if (charge.status === 'success') throw conflict(MSG.PAYMENT_COMPLETED)
-  if (charge.status === 'failed' || charge.status === 'expired') throw conflict(MSG.TRANSACTION_COMPLETED)
+  if (charge.status === 'success') throw conflict(ended ?? MSG.PAYMENT_COMPLETED)
+  if (charge.status === 'failed' || charge.status === 'expired') throw conflict(ended ?? MSG.TRANSACTION_COMPLETED)
   return charge
 }
 
@@ -96,6 +97,8 @@ export interface Channel<C extends ChargeBase> {
   succeeded: string
   /** the `code` beside `Duplicate payment reference` where the service's samples show one (CONTRACT 15) */
   duplicateCode?: string
+  /** what a step on an ended charge answers, whatever its end, where the service's samples show one text for both (mobile money) */
+  ended?: string
   /** after it succeeded, before its event */
   onSuccess?(ns: string, charge: C): void
   /** after it failed, before its event: cancel what the channel registered (a prompt's timer) */
@@ -118,6 +121,8 @@ export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
   enter(ns: string, charge: C, step: C['pending_steps'][number]): void
   /** the steps are passed and the scenario never ends: what the charge says meanwhile */
   waiting(ns: string, charge: C): void
+  /** a step's call while another step is pending is 409, as the service's samples show (mobile money); 400 otherwise */
+  otherStepConflicts?: boolean
 }
 
 /** A channel's charges from creation to their one end (see the top of this file). */
@@ -177,7 +182,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   pending(ns: string, reference: string): C {
     const col = this.col(ns)
     const key = this.#keyOf(col, reference)
-    return requireProcessing(this.#ours(key === undefined ? undefined : col.draft(key)))
+    return requireProcessing(this.#ours(key === undefined ? undefined : col.draft(key)), this.channel.ended)
   }
 
   /**
@@ -341,10 +346,10 @@ export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
     super(engine, channel)
   }
 
-  /** The processing charge whose current step is `step`; a 400 `message` when no such step is pending. */
+  /** The processing charge whose current step is `step`; a 400 `message` (409: `otherStepConflicts`) when no such step is pending. */
   current(ns: string, reference: string, step: C['pending_steps'][number], message: string): C {
     const charge = this.pending(ns, reference)
-    if (charge.pending_steps[0] !== step) throw badRequest(message)
+    if (charge.pending_steps[0] !== step) throw this.channel.otherStepConflicts ? conflict(message) : badRequest(message)
     return charge
   }
 

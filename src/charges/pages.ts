@@ -24,11 +24,14 @@ export const threeDsPagePath = (tx: string, ns?: string): string => `/_sandbox/3
 /** The sandbox bank's page of a pay-with-bank charge (docs/behaviour.md 13.11), naming `ns` when given. */
 export const bankPagePath = (tx: string, ns?: string): string => `/_sandbox/pay-with-bank/${space(ns)}${seg(tx)}`
 
+/** The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md 5.4.1), naming `ns` when given. */
+export const walletPagePath = (tx: string, ns?: string): string => `/_sandbox/mobile-money/${space(ns)}${seg(tx)}`
+
 /** The hosted page of a checkout (docs/behaviour.md 13.1.1), naming `ns` when given; its forms post to it, and to `cancel` for `pay`. */
 export const checkoutPagePath = (tx: string, ns?: string): string => `/checkout/${space(ns)}${seg(tx)}/pay`
 
 /** A page's path as it names no namespace: what a recorded session's page call replays as, under another key (docs/behaviour.md 10.5). */
-export const barePagePath = (path: string): string => path.replace(/^(\/_sandbox\/3ds\/|\/_sandbox\/pay-with-bank\/|\/checkout\/)[0-9a-f]{16}\//, '$1')
+export const barePagePath = (path: string): string => path.replace(/^(\/_sandbox\/3ds\/|\/_sandbox\/pay-with-bank\/|\/_sandbox\/mobile-money\/|\/checkout\/)[0-9a-f]{16}\//, '$1')
 
 /**
  * The two paths a page's route is served at, from its path with `:tx`: naming the namespace

@@ -9,7 +9,7 @@ import { readForm } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import type { BankTransferCharge } from '../bank-transfer/service.js'
-import { bankPagePath, checkoutPagePath, threeDsPagePath } from '../charges/pages.js'
+import { bankPagePath, checkoutPagePath, threeDsPagePath, walletPagePath } from '../charges/pages.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import {
@@ -152,6 +152,8 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
             <WalletOtp base={base} phone={phone} errors={errors} />
           ) : step === 'STK_PROMPT' ? (
             <WalletPrompt base={base} phone={phone} amount={formatMoney(co.currency, a.amount_expected)} merchant={merchant} errors={errors} />
+          ) : step === 'REDIRECT' ? (
+            <AtTheBank bank="your mobile money operator" page={walletPagePath(a.transaction_reference, ns)} base={base} />
           ) : (
             <Waiting what="Waiting for your wallet to answer." base={base} />
           )}

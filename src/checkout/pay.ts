@@ -39,6 +39,7 @@ export function payAsCustomer(checkout: CheckoutService, scenarios: Scenarios, n
     let child = checkout.payMobileMoney(ns, tx, number)
     if (child.status === 'processing' && child.pending_steps[0] === 'OTP') child = checkout.authorizeMobileMoney(ns, tx, wallet?.otp ?? settings.otp)
     if (child.status === 'processing' && child.pending_steps[0] === 'STK_PROMPT') checkout.answerPrompt(ns, tx, wallet?.pin ?? settings.pin)
+    else if (child.status === 'processing' && child.pending_steps[0] === 'REDIRECT') checkout.decideAtOperator(ns, tx, 'approve')
   } else if (input.channel === 'pay_with_bank') {
     checkout.payWithBankAt(ns, tx, input.bank_code ?? testBank(scenarios, ns, c.currency, want), returnUrl)
     checkout.decideAtBank(ns, tx, 'approve')

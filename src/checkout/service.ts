@@ -8,6 +8,7 @@ import type { AuthorizeInput } from '../cards/schemas.js'
 import type { CardService } from '../cards/service.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { walletNumberIssue } from '../mobile-money/schemas.js'
+import { MM_MSG } from '../mobile-money/messages.js'
 import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
@@ -193,9 +194,16 @@ export class CheckoutService extends OnEngine {
     return this.#started(ns, c.transaction_reference, child)
   }
 
-  /** The wallet's OTP. */
+  /** The wallet's OTP; a wrong one, which the API answers with the charge, is the page's refusal. */
   authorizeMobileMoney(ns: string, tx: string, otp: string): MobileMoneyCharge {
-    return this.mobileMoney.authorize(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, otp)
+    const charge = this.mobileMoney.authorize(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, otp)
+    if (charge.otp_rejected) throw badRequest(MM_MSG.OTP_INVALID)
+    return charge
+  }
+
+  /** The customer's choice on the operator's page (a wallet's REDIRECT step). */
+  decideAtOperator(ns: string, tx: string, decision: 'approve' | 'decline'): MobileMoneyCharge {
+    return this.mobileMoney.decide(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, decision)
   }
 
   /** The PIN typed at the wallet's prompt. */

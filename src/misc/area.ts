@@ -1,13 +1,14 @@
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { banksQuerySchema, banksSchema, countryQuerySchema, operatorsSchema, payoutBankCountriesSchema, payoutPurposesSchema, resolvedAccountSchema, resolveSchema } from './schemas.js'
+import { banksQuerySchema, banksSchema, countryQuerySchema, operatorsSchema, payoutBankCountriesSchema, payoutPurposesSchema, resolvedAccountSchema, resolvedWalletSchema, resolveSchema, walletResolveSchema } from './schemas.js'
 import { MISC_MSG } from './messages.js'
 import { banksOf, operatorsOf } from '../scenario/lookups.js'
-import { payoutBankCountries, payoutPurposes, resolveAccount } from './service.js'
+import { payoutBankCountries, payoutPurposes, resolveAccount, resolveWallet } from './service.js'
+import type { Scenarios } from '../scenario/index.js'
 
-/** /merchant/api/v1/misc: the bank and mobile-money lists, account resolution and the payout utilities (docs/behaviour.md 13.5); a public key is accepted. */
-export const miscArea: Area<object, unknown> = {
+/** /merchant/api/v1/misc: the bank and mobile-money lists, bank account and wallet resolution, and the payout utilities (docs/behaviour.md 13.5); a public key is accepted. */
+export const miscArea: Area<object, { scenarios: Scenarios }> = {
   key: 'misc',
   tags: { misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution, the payment purposes and bank countries of USD and GBP payouts. A public test key (pk_test_) is accepted as well as the secret key' },
   build: () => ({}),
@@ -25,7 +26,7 @@ export const miscArea: Area<object, unknown> = {
     {
       method: 'post', path: '/merchant/api/v1/misc/banks/resolve', access: 'public key', tag: 'misc', operationId: 'resolveBankAccount', summary: "The holder's name of a Nigerian bank account (message `Request Completed`)",
       body: { name: 'ResolveAccountRequest', schema: resolveSchema }, answer: { name: 'ResolvedAccount', schema: resolvedAccountSchema },
-      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused, 400 `Invalid account.` with code `AA027`; any other number gets a name derived from bank and number, the same every time.',
+      description: '`0000000000` at any bank is `SANDBOX ACCOUNT`; `9999999999` is refused 400 with code `AA027`, `Invalid account.`; any other number gets a name derived from bank and number, the same every time.',
       handler: async (c) => {
         const input = validate(resolveSchema, await readJsonObject(c))
         return ok(c, MISC_MSG.RESOLVED, resolveAccount(input.bank, input.account))
@@ -42,6 +43,15 @@ export const miscArea: Area<object, unknown> = {
       answer: { name: 'PayoutBankCountries', schema: payoutBankCountriesSchema },
       description: '`USD` (United States, United Kingdom) and `GBP` (United Kingdom); any other currency is refused, 400.',
       handler: (c) => ok(c, MISC_MSG.BANK_COUNTRIES, payoutBankCountries(c.req.param('currencyCode')!)),
+    },
+    {
+      method: 'post', path: '/merchant/api/v1/misc/mobile-money/resolve', access: 'public key', tag: 'misc', operationId: 'resolveMobileMoneyWallet', summary: "The holder's name of a mobile-money wallet (message `Request completed`)",
+      body: { name: 'ResolveWalletRequest', schema: walletResolveSchema }, answer: { name: 'ResolvedWallet', schema: resolvedWalletSchema },
+      description: "`mobileMoneyCode` is an operator's `code` or `slug` of `GET /misc/mobile-money` for the currency's country, or the four digits the service's samples show (`0001` Safaricom, `0002` Airtel Kenya, `0004` MTN Ghana). A test wallet of the scenario packs answers its `name`; one with `found: false` is refused 503 with code `AA024`, `Invalid account.`; any other number gets a name derived from operator and number, the same every time.",
+      handler: async (c, { scenarios }) => {
+        const input = validate(walletResolveSchema, await readJsonObject(c))
+        return ok(c, MISC_MSG.WALLET_RESOLVED, resolveWallet(input, scenarios.forNs(c.get('ns')).wallet(input.phoneNumber.replace(/^\+/, ''))))
+      },
     },
   ],
 }

@@ -2,8 +2,12 @@
 export const MISC_MSG = {
   LISTED: 'Successful',
   RESOLVED: 'Request Completed',
-  /** the code the resolve sample writes beside `Invalid account.` */
-  INVALID_ACCOUNT_CODE: 'AA027',
+  /** the wallet resolve's, as the newest sample writes it (docs/behaviour.md 13.5) */
+  WALLET_RESOLVED: 'Request completed',
+  /** beside `Invalid account.` when a wallet does not resolve */
+  INVALID_ACCOUNT_CODE: 'AA024',
+  /** beside `Invalid account.` when a bank account does not resolve */
+  UNRESOLVED_BANK_ACCOUNT_CODE: 'AA027',
   // the payout utilities' (docs/behaviour.md 13.5): the page's texts, the refusals' the sandbox's own (the page shows a 400, not its text)
   PURPOSES: 'Payment purposes retrieved successfully',
   BANK_COUNTRIES: 'currency countries retrieved successfully',

@@ -1,7 +1,9 @@
 import { createHash } from 'node:crypto'
 import { ApiError, MSG, badRequest } from '../errors.js'
-import { banksOf, payoutBankCountriesOf, payoutPurposesOf, type Bank, type PayoutBankCountry, type PayoutPurpose } from '../scenario/lookups.js'
+import { banksOf, operatorOf, payoutBankCountriesOf, payoutPurposesOf, walletCurrency, type Bank, type PayoutBankCountry, type PayoutPurpose } from '../scenario/lookups.js'
+import type { WalletScenario } from '../scenario/schema.js'
 import { MISC_MSG } from './messages.js'
+import type { WalletResolveInput } from './schemas.js'
 
 /**
  * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
@@ -43,11 +45,31 @@ export interface ResolvedAccount {
   account_name: string
 }
 
-/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with the sample's code `AA027`. */
+/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with code AA027, as the service's sample (docs/behaviour.md 13.5) */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
-  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.INVALID_ACCOUNT_CODE)
+  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.UNRESOLVED_BANK_ACCOUNT_CODE)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
+}
+
+export interface ResolvedWallet {
+  mobile_money_operator: string
+  mobile_money_code: string
+  phone_number: string
+  account_name: string
+}
+
+/**
+ * POST /misc/mobile-money/resolve (docs/behaviour.md 13.5): the holder of a wallet (its fields
+ * already checked). `listed` is the active packs' wallet of the number: its `name`, or 503 with
+ * code AA024 `Invalid account.` when it says `found: false`; a wallet no pack lists gets a name
+ * derived from operator and number, the same every time.
+ */
+export function resolveWallet(input: WalletResolveInput, listed: WalletScenario | undefined): ResolvedWallet {
+  if (listed?.found === false) throw new ApiError(503, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.INVALID_ACCOUNT_CODE)
+  const operator = operatorOf(walletCurrency(input.currency)!.country, input.mobileMoneyCode)!
+  const number = input.phoneNumber.replace(/^\+/, '')
+  return { mobile_money_operator: operator.name, mobile_money_code: input.mobileMoneyCode, phone_number: input.phoneNumber, account_name: listed?.name ?? derivedName(operator.slug, number) }
 }
 
 /** GET /misc/payout-payment-purpose-by-country-code/{countryCode}: the fixture's purposes of the country, or 400 (the page: an unsupported country is a 400). */

@@ -36,11 +36,8 @@ export const mobileMoneyChargeSchema = z
     description: z.string().max(255, 'must be at most 255 characters').optional(),
     metadata: metadataSchema.optional(),
   })
-  .superRefine((v, ctx) => {
-    const issue = walletNumberIssue(v.currency, v.mobile_money.number)
-    if (issue) ctx.addIssue({ code: 'custom', path: ['mobile_money', 'number'], message: issue })
-    checkUnit(ctx, v.currency, v.amount, ['amount'])
-  })
+  // the wallet rule is asked by the charge, once the fields are valid (docs/behaviour.md 5.2: its own refusal)
+  .superRefine((v, ctx) => checkUnit(ctx, v.currency, v.amount, ['amount']))
 export type MobileMoneyChargeInput = z.infer<typeof mobileMoneyChargeSchema>
 
 export const mmAuthorizeSchema = z.object({

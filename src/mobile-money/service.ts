@@ -1,4 +1,5 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
+import { walletPagePath } from '../charges/pages.js'
 import { StepLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { SteppedCharge } from '../charges/types.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
@@ -7,7 +8,7 @@ import { walletCurrency } from '../scenario/lookups.js'
 import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import type { Frozen } from '../store/frozen.js'
 import { MM_MSG } from './messages.js'
-import type { MobileMoneyChargeInput } from './schemas.js'
+import { walletNumberIssue, type MobileMoneyChargeInput } from './schemas.js'
 
 /** The kind of its charges, named here only. */
 const KIND = 'mobile_money'
@@ -54,12 +55,17 @@ export class MobileMoneyService extends OnEngine {
     kind: KIND,
     prefix: 'MO',
     succeeded: MSG.CHARGE_SUCCESSFUL,
-    // the OTP is sent, or the prompt pushed (with its timer)
+    // the service's samples: one text for a step on an ended charge, 409 for a step not pending
+    ended: MSG.TRANSACTION_COMPLETED,
+    otherStepConflicts: true,
+    // the OTP is sent, the customer sent to the operator's page, or the prompt pushed (with its timer)
     enter: (ns, charge, step) => {
       const to = `+${charge.wallet.number}`
       charge.auth_model = step
       if (step === 'OTP') {
         charge.message = MM_MSG.otpSent(to)
+      } else if (step === 'REDIRECT') {
+        charge.message = MM_MSG.REDIRECT
       } else {
         charge.message = MM_MSG.stkSent(to)
         this.#schedulePrompt(ns, charge)
@@ -69,7 +75,7 @@ export class MobileMoneyService extends OnEngine {
       charge.message = MM_MSG.WAITING
     },
     onSuccess: (_ns, charge) => {
-      charge.message = MM_MSG.COMPLETED
+      charge.message = MM_MSG.APPROVED
     },
     onFailure: (ns, charge, message) => {
       this.#cancelPrompt(ns, charge)
@@ -94,6 +100,8 @@ export class MobileMoneyService extends OnEngine {
   /** POST /charges/mobile-money (and a checkout's wallet attempt: `parent`). */
   charge(ns: string, input: MobileMoneyChargeInput, parent?: string): MobileMoneyCharge {
     const scenarios = this.scenarios.forNs(ns)
+    // a number not of the currency's country: the service's own 422 (docs/behaviour.md 5.2)
+    if (walletNumberIssue(input.currency, input.mobile_money.number)) throw new ApiError(422, MM_MSG.invalidPhone(input.mobile_money.number))
     const number = input.mobile_money.number.replace(/^\+/, '')
     const listed = scenarios.wallet(number)
     if (listed && listed.currency !== input.currency) {
@@ -124,19 +132,23 @@ export class MobileMoneyService extends OnEngine {
     return charge
   }
 
-  /** POST /charges/mobile-money/authorize {reference, token} */
+  /**
+   * POST /charges/mobile-money/authorize {reference, token}. A wrong OTP is no refusal: the charge
+   * says so in its `message` and `attempts_left` (`otp_rejected`, which its answer's 409 reads:
+   * docs/behaviour.md 5.3); the last one fails it.
+   */
   authorize(ns: string, reference: string, token: string): MobileMoneyCharge {
-    const charge = this.#charges.current(ns, reference, 'OTP', MSG.AUTH_NOT_REQUIRED)
+    const charge = this.#charges.current(ns, reference, 'OTP', MSG.OTP_NOT_REQUIRED)
     const now = this.clocks.iso(ns)
     if (sha256(token) !== charge.expect.otp) {
       charge.otp_attempts_left = Math.max(0, charge.otp_attempts_left - 1)
       charge.otp_rejected = true
+      charge.message = MM_MSG.OTP_INVALID
       charge.history.push({ at: now, step: 'OTP', result: MM_MSG.otpRejected(charge.otp_attempts_left) })
       if (charge.otp_attempts_left === 0) this.#charges.fail(ns, charge, FAILURE.OTP_ATTEMPTS_EXCEEDED, 'outcome')
       charge.updated_at = now
       this.#charges.save(ns, charge)
-      // docs/behaviour.md 5: 400 with the charge, whose attempts_left says what is left
-      throw new ApiError(400, MM_MSG.OTP_INVALID, this.responseData(charge))
+      return charge
     }
     charge.otp_rejected = false
     this.#charges.pass(ns, charge, 'OTP', MSG.NOTE_PASSED)
@@ -146,7 +158,7 @@ export class MobileMoneyService extends OnEngine {
 
   /** POST /charges/mobile-money/sandbox/authorize-stk {reference, pin}: the customer answers the prompt. */
   authorizeStk(ns: string, reference: string, pin: string): MobileMoneyCharge {
-    const charge = this.#charges.current(ns, reference, 'STK_PROMPT', MSG.AUTH_NOT_REQUIRED)
+    const charge = this.#charges.current(ns, reference, 'STK_PROMPT', MM_MSG.STK_NOT_REQUIRED)
     this.#cancelPrompt(ns, charge)
     // the prompt is the last step: answered, the wallet's outcome follows
     charge.pending_steps = []
@@ -155,6 +167,24 @@ export class MobileMoneyService extends OnEngine {
       this.#charges.fail(ns, charge, MM_MSG.WRONG_PIN, 'outcome')
     } else {
       this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_PIN_ENTERED)
+      this.#charges.conclude(ns, charge)
+    }
+    this.#charges.save(ns, charge)
+    return charge
+  }
+
+  /**
+   * The customer's choice on the operator's page (REDIRECT, docs/behaviour.md 5.4.1): approved,
+   * the wallet's outcome follows; declined, the charge fails.
+   */
+  decide(ns: string, reference: string, decision: 'approve' | 'decline'): MobileMoneyCharge {
+    const charge = this.#charges.current(ns, reference, 'REDIRECT', MM_MSG.REDIRECT_NOT_PENDING)
+    charge.pending_steps = []
+    if (decision === 'decline') {
+      this.#charges.note(ns, charge, 'REDIRECT', MM_MSG.NOTE_DECLINED)
+      this.#charges.fail(ns, charge, MM_MSG.DECLINED, 'outcome')
+    } else {
+      this.#charges.note(ns, charge, 'REDIRECT', MM_MSG.NOTE_APPROVED)
       this.#charges.conclude(ns, charge)
     }
     this.#charges.save(ns, charge)
@@ -187,8 +217,8 @@ export class MobileMoneyService extends OnEngine {
     return charge
   }
 
-  /** docs/api.md 2.7 */
-  responseData(charge: MobileMoneyCharge) {
+  /** docs/api.md 2.7; `origin`, the one the caller reached, names the operator's page of a REDIRECT step */
+  responseData(charge: MobileMoneyCharge, origin = '') {
     return {
       amount: toMajor(charge.amount),
       amount_expected: toMajor(charge.amount_expected),
@@ -204,13 +234,14 @@ export class MobileMoneyService extends OnEngine {
       mobile_money: { number: `+${charge.wallet.number}` },
       customer: { name: charge.customer?.name ?? null, email: charge.customer?.email ?? null },
       ...(charge.otp_rejected ? { attempts_left: charge.otp_attempts_left } : {}),
+      ...(charge.pending_steps[0] === 'REDIRECT' ? { authorization: { redirect_url: `${origin}${walletPagePath(charge.transaction_reference)}` } } : {}),
     }
   }
 
   /** The envelope of a response: `code: AA001` while authorization is required. */
   envelope(charge: MobileMoneyCharge): { message: string; code?: string } {
     if (charge.status === 'processing') return { message: MM_MSG.AUTH_REQUIRED, code: MM_MSG.AUTH_CODE }
-    if (charge.status === 'success') return { message: MSG.CHARGE_SUCCESSFUL }
+    if (charge.status === 'success') return { message: MM_MSG.APPROVED }
     return { message: charge.failure_message ?? MM_MSG.FAILED }
   }
 

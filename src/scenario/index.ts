@@ -217,6 +217,7 @@ export class ActiveScenarios {
         currency: w.currency,
         ...(w.steps.includes('OTP') ? { otp: w.otp ?? s.otp } : {}),
         ...(w.steps.includes('STK_PROMPT') ? { pin: w.pin ?? s.pin } : {}),
+        ...(w.found === false ? { found: false } : w.name ? { name: w.name } : {}),
         ...stepsAndOutcome(w),
       })),
       identities: [...this.identities.values()].map(({ type, id, found, label }) => ({ type, id, found, label })),

@@ -21,7 +21,8 @@ const named = { name: z.string().min(1), slug: z.string().regex(/^[a-z0-9-]+$/, 
 const bankSchema = z.object({ ...named, nibss_bank_code: z.string().regex(/^\d{6}$/, 'must be 6 digits').nullable() }).strict()
 
 const operatorSchema = z
-  .object({ ...named, min: z.number().positive(), max: z.number().positive() })
+  // resolve_code: the four digits the service's wallet resolve takes for it, where a sample shows them (not listed)
+  .object({ ...named, min: z.number().positive(), max: z.number().positive(), resolve_code: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional() })
   .strict()
   .refine((o) => o.min <= o.max, { path: ['max'], message: 'must be at least min' })
 
@@ -142,13 +143,17 @@ const byCountry = <T extends { country: Country }>(items: T[]): Map<Country, rea
   new Map(COUNTRIES.map((c) => [c, Object.freeze(items.filter((i) => i.country === c))]))
 
 const BANKS = byCountry(FIXTURE.banks)
-const OPERATORS = byCountry(FIXTURE.mobile_money)
+const OPERATORS = byCountry(FIXTURE.mobile_money.map(({ resolve_code: _, ...listed }) => listed))
 
 /** The banks of a country, in the fixture's order (none for a country the fixture lists none of). */
 export const banksOf = (country: Country): readonly Bank[] => BANKS.get(country) ?? []
 
 /** The mobile-money operators of a country (none for NG and ZA). */
 export const operatorsOf = (country: Country): readonly MobileMoneyOperator[] => OPERATORS.get(country) ?? []
+
+/** The operator of a country a wallet resolve names by its code, slug or resolve code (docs/behaviour.md 13.5), or undefined. */
+export const operatorOf = (country: Country, code: string): MobileMoneyOperator | undefined =>
+  FIXTURE.mobile_money.find((o) => o.country === country && (o.code === code || o.slug === code || o.resolve_code === code))
 
 /** The operator of this slug (or code) in any country, or undefined. */
 export const anyOperator = (slug: string): MobileMoneyOperator | undefined => FIXTURE.mobile_money.find((o) => o.slug === slug || o.code === slug)

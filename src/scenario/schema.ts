@@ -7,7 +7,8 @@ import { RATE_DECIMALS, gainingRound } from './rates.js'
 
 export const CARD_STEPS = ['PIN', 'OTP', '3DS', 'AVS', 'CARD_ENROLL'] as const
 export type CardStep = (typeof CARD_STEPS)[number]
-export const WALLET_STEPS = ['OTP', 'STK_PROMPT'] as const
+/** a wallet's steps: an OTP, the STK prompt on the phone, or the operator's page the customer is sent to (REDIRECT, docs/behaviour.md 5.4.1) */
+export const WALLET_STEPS = ['OTP', 'STK_PROMPT', 'REDIRECT'] as const
 export type WalletStep = (typeof WALLET_STEPS)[number]
 export const SCHEMES = ['visa', 'mastercard', 'verve'] as const
 export type Scheme = (typeof SCHEMES)[number]
@@ -92,6 +93,10 @@ export const walletScenarioSchema = scenario({
   otp: digits(4, 8).optional(),
   pin: digits(4, 6).optional(),
   steps: z.array(z.enum(WALLET_STEPS)).max(WALLET_STEPS.length).default([]),
+  /** the holder's name `misc/mobile-money/resolve` answers (docs/behaviour.md 13.5); one derived from the number when absent */
+  name: text().optional(),
+  /** false: no such wallet at the operator, resolve answers `Invalid account.` */
+  found: z.boolean().optional(),
 })
 export type WalletScenario = z.infer<typeof walletScenarioSchema>
 

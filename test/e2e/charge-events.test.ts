@@ -134,7 +134,7 @@ describe('a step on a finished charge answers 409', () => {
     }
   })
 
-  it('mobile-money authorize and authorize-stk on a succeeded and on a failed charge', async () => {
+  it('mobile-money authorize and authorize-stk on a succeeded and on a failed charge: Transaction has already been completed both (the service\'s samples)', async () => {
     const { call } = await start()
     const finished = async (number: string, status: string) => {
       const p = { reference: ref('mm'), amount: 100, currency: 'KES', customer: { email: 'buyer@example.com' }, mobile_money: { number } }
@@ -145,7 +145,7 @@ describe('a step on a finished charge answers 409', () => {
     const okTx = await finished('254700000000', 'success')
     const badTx = await finished('254734611986', 'failed')
     for (const [tx, message] of [
-      [okTx, 'Payment has already been completed'],
+      [okTx, 'Transaction has already been completed'],
       [badTx, 'Transaction has already been completed'],
     ]) {
       expect(await call('POST', `${MM}/authorize`, { reference: tx, token: '123456' })).toEqual({ status: 409, body: { status: false, message, data: null } })
