@@ -213,7 +213,7 @@ export class ActiveScenarios {
         ...(w.steps.includes('STK_PROMPT') ? { pin: w.pin ?? s.pin } : {}),
         ...stepsAndOutcome(w),
       })),
-      identities: [...this.identities.values()].map(({ type, id, found, label }) => ({ type, id, found, label })),
+      identities: [...this.identities.values()].map(({ type, id, found, unavailable, label }) => ({ type, id, found, ...(unavailable ? { unavailable } : {}), label })),
       accounts: [...this.accounts.values()].map(({ account_number, bank_code, outcome, message, label }) => ({
         account_number,
         bank_code,
