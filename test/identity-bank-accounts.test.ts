@@ -186,3 +186,13 @@ describe('POST identities/ng/pvc, the collection\'s path of the voter\'s card ch
     expect((await post('ng/pvc', { id: '11A1A1A111111111111', verification_consent: true })).body.message).toBe('PVC data not found')
   })
 })
+
+describe('POST identities/gh/voters-card takes the collection\'s required type', () => {
+  it('old_voters_card or new_voters_card, echoed as voter_type; missing or another is refused', async () => {
+    const res = await post('gh/voters-card', { id: '9001330422', type: 'old_voters_card', verification_consent: true })
+    expect(res.status).toBe(200)
+    expect(res.body.data.voter_type).toBe('old_voters_card')
+    expectInvalid(await post('gh/voters-card', { id: '9001330422', verification_consent: true }), { type: 'is required' })
+    expectInvalid(await post('gh/voters-card', { id: '9001330422', type: 'voters_card', verification_consent: true }), { type: 'must be one of "old_voters_card", "new_voters_card"' })
+  })
+})
