@@ -326,6 +326,11 @@ describe('test values are data', () => {
     expect(() => parseDocuments(withDoc({ record: { ...one.record, image: 'nobody.png' } }), 'f')).toThrow('image: no file fixtures/identity/nobody.png')
     expect(() => parseDocuments({ documents: [one, one] }, 'f')).toThrow('f: documents.1.type: ke_phone is declared twice')
     expect(() => parseDocuments(withDoc({ colour: 'red' }), 'f')).toThrow('documents.0')
+    // a bank-account check's list, once per country; its record answers bank_details
+    const premium = good.documents.find((x: any) => x.type === 'ng_bank_account')
+    expect(() => parseDocuments({ documents: [premium, { ...premium, type: 'ng_bank_account_two', path: 'ng/bank-account-two' }] }, 'f')).toThrow('f: documents.1.banks.list: ng premium is declared twice')
+    expect(() => parseDocuments({ documents: [{ ...premium, record: { first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }] }, 'f')).toThrow('documents.0.record: must have bank_details')
+    expect(() => parseDocuments(withDoc({ other_paths: ['ng/phone'] }), 'f')).toThrow('f: documents.0.other_paths: must start with the country, ke/')
   })
 })
 

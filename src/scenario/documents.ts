@@ -102,8 +102,12 @@ export function parseDocuments(raw: unknown, source: string): ReadonlyMap<string
   if (!parsed.success) throw new Error(`${source}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
   const out = new Map<string, IdentityDocument>()
   const paths = new Set<string>()
+  const lists = new Set<string>()
   for (const [i, d] of parsed.data.documents.entries()) {
     if (out.has(d.type)) throw new Error(`${source}: documents.${i}.type: ${d.type} is declared twice`)
+    // GET identities/<country>/banks?type=<list> names one document's banks
+    if (d.banks && lists.has(`${d.country}:${d.banks.list}`)) throw new Error(`${source}: documents.${i}.banks.list: ${d.country} ${d.banks.list} is declared twice`)
+    if (d.banks) lists.add(`${d.country}:${d.banks.list}`)
     for (const p of [d.path, ...d.other_paths]) {
       if (paths.has(p)) throw new Error(`${source}: documents.${i}.path: ${p} is declared twice`)
       paths.add(p)
