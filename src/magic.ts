@@ -5,7 +5,7 @@ import { CHECKOUT_HOURS } from './checkout/service.js'
 import { REFUND_MIN } from './refunds/service.js'
 import { formatMoney } from './money.js'
 import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
-import { identityDocument } from './scenario/documents.js'
+import { identityDocument, identityDocuments } from './scenario/documents.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { PAYOUT_BANK_COUNTRY_CURRENCIES, PAYOUT_PURPOSE_COUNTRIES, WALLET_CURRENCIES, operatorsOf, payoutBankCountriesOf, payoutCurrencies, payoutPurposesOf, walletCurrency } from './scenario/lookups.js'
 import { NETWORKS, STABLECOINS } from './stablecoins/schemas.js'
@@ -41,7 +41,9 @@ export function formatMagic(m: Magic): string {
   if (m.identities.length) {
     parts.push('\nIdentities\n')
     // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md 7.1)
-    parts.push(table(['type', 'path', 'id', 'found', 'label'], m.identities.map((x) => [x.type, identityDocument(x.type)?.path ?? '-', x.id, String(x.found), x.label])))
+    parts.push(table(['type', 'path', 'id', 'found', 'label'], m.identities.map((x) => [x.type, identityDocument(x.type)?.path ?? '-', x.id, x.unavailable ? 'unavailable' : String(x.found), x.label])))
+    // a bank-account check's bank_code names a bank of its list (docs/behaviour.md 7.7)
+    for (const d of identityDocuments().values()) if (d.banks) parts.push(`  ${d.path} takes bank_code from GET identities/${d.country}/banks?type=${d.banks.list}: ${d.banks.banks.map((b) => `${b.code} ${b.name}`).join(', ')}\n`)
   }
   if (m.accounts.length) {
     parts.push('\nDirect debit accounts\n')

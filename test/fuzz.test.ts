@@ -320,7 +320,9 @@ const DEFAULT_IDENTITIES = [...new ActiveScenarios(Scenarios.loadPacks([])).iden
 const documentBody = (d: IdentityDocument) => () => {
   const id = DEFAULT_IDENTITIES.find((x) => x.type === d.type && x.found)!.id
   const validation: Record<string, unknown> = Object.fromEntries(d.validation.map((f) => [f, f === 'date_of_birth' ? '1990-01-31' : 'Ada']))
-  return { id, verification_consent: true, ...(d.validation.length ? { validation } : {}) }
+  // a bank-account check's bank code of its list; the first value of each other field it takes
+  const takes = Object.fromEntries(Object.entries(d.takes).map(([f, t]) => [f, t.one_of[0]]))
+  return { id, verification_consent: true, ...(d.banks ? { bank_code: d.banks.banks[0].code } : {}), ...takes, ...(d.validation.length ? { validation } : {}) }
 }
 const identityBody = (id: string) => () => ({
   id,
@@ -372,7 +374,9 @@ const ENDPOINTS: Endpoint[] = [
     // every other document of fixtures/identity-documents.json, with its valid test ID and what it compares
     ...[...identityDocuments().values()]
       .filter((d) => !['ng_bvn', 'ng_vnin', 'gh_passport'].includes(d.type))
-      .map((d) => ({ method: 'POST' as const, path: () => `${prefix}/${d.path}`, body: documentBody(d) })),
+      .flatMap((d) => [d.path, ...d.other_paths].map((path) => ({ method: 'POST' as const, path: () => `${prefix}/${path}`, body: documentBody(d) }))),
+    // the banks of the bank-account look-ups (docs/behaviour.md 7.7)
+    { method: 'GET' as const, path: () => `${prefix}/ng/banks`, query: () => ({ type: 'premium' }) },
     { method: 'GET' as const, path: (_fx: Fx, p = 'idv_fuzz') => `${prefix}/verifications/${p}`, hasParam: true },
     { method: 'POST' as const, path: () => `${prefix}/verifications`, body: () => ({ start_date: '2026-01-01', end_date: '2026-12-31', limit: 5, page: 1 }) },
   ]),

@@ -31,24 +31,28 @@ interface Doc {
   bad: [string, string]
   /** what `validation` compares (none: lookup only) */
   compares: string[]
+  /** the document's name, as a lookup-only document's refusal of `validation` gives it */
+  name?: string
+  /** other fields every call of the document sends (the Kenyan phone check's required `type`) */
+  extra?: Record<string, unknown>
 }
 
 const DOCS: Doc[] = [
   { type: 'ng_nin', path: 'ng/nin', valid: '55555555555', invalid: '00000000000', message: 'NIN verified successfully', notFound: 'NIN data not found', bad: ['5555555555', 'must be a NIN: 11 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'ng_phone', path: 'ng/phone', valid: '08000000000', invalid: '08000000001', message: 'Phone number verified successfully', notFound: 'Phone number data not found', bad: ['8000000000', 'must be a Nigerian phone number: 11 digits starting with 0'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'ng_nin_phone', path: 'ng/nin-phone', valid: '08000000000', invalid: '08000000001', message: 'NIN phone verified successfully', notFound: 'NIN phone data not found', bad: ['+2348000000000', 'must be a Nigerian phone number: 11 digits starting with 0'], compares: ['first_name', 'last_name', 'date_of_birth'] },
-  { type: 'ng_cac', path: 'ng/cac', valid: '00000011', recordKey: 'RC00000011', invalid: '11111111', message: 'CAC verified successfully', notFound: 'CAC data not found', bad: ['RC00000011', 'must be a CAC number: up to 8 digits, without RC'], compares: [] },
+  { type: 'ng_cac', path: 'ng/cac', valid: '00000011', recordKey: 'RC00000011', invalid: '11111111', message: 'CAC verified successfully', notFound: 'CAC data not found', bad: ['RC00000011', 'must be a CAC number: up to 8 digits, without RC'], compares: [], name: 'CAC registration' },
   { type: 'ng_passport', path: 'ng/passport', valid: 'A01234567', invalid: 'A00000000', message: 'Passport verified successfully', notFound: 'Passport data not found', bad: ['A0123456', 'must be a Nigerian passport number: a letter and 8 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'ng_voters_card', path: 'ng/voters-card', valid: '00A0A0A000000000011', invalid: '11A1A1A111111111111', message: 'PVC verified successfully', notFound: 'PVC data not found', bad: ['00A0A0A00000000001', 'must be a voter identification number: 19 letters or digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'gh_ssnit', path: 'gh/ssnit', valid: 'C987464748977', invalid: 'C000000000000', message: 'SSNIT verified successfully', notFound: 'SSNIT data not found', bad: ['987464748977', 'must be a SSNIT number: a letter and 12 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'gh_drivers_license', path: 'gh/drivers-license', valid: '070667', invalid: '000000', message: "Driver's license verified successfully", notFound: "Driver's license data not found", bad: ['07066', "must be a driver's licence number: 6 to 15 letters or digits"], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'gh_passport', path: 'gh/passport', valid: 'G0000555', invalid: 'G0000000', message: 'GH passport verified successfully', notFound: 'Passport data not found', bad: ['G000055', 'must be a Ghana passport number: a letter and 7 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
-  { type: 'gh_voters_card', path: 'gh/voters-card', valid: '9001330422', invalid: '0000000000', message: "Voter's card verified successfully", notFound: "Voter's card data not found", bad: ['900133042', 'must be a voter ID number: 10 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
+  { type: 'gh_voters_card', path: 'gh/voters-card', valid: '9001330422', invalid: '0000000000', message: "Voter's card verified successfully", notFound: "Voter's card data not found", bad: ['900133042', 'must be a voter ID number: 10 digits'], compares: ['first_name', 'last_name', 'date_of_birth'], extra: { type: 'new_voters_card' } },
   { type: 'ke_national_id', path: 'ke/national-id', valid: '25219766', invalid: '00000000', message: 'National identity verified successfully', notFound: 'National ID data not found', bad: ['252197661', 'must be a Kenyan national ID number: 7 or 8 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'ke_passport', path: 'ke/passport', valid: 'A2011111', invalid: 'A0000000', message: 'Passport verified successfully', notFound: 'Passport data not found', bad: ['2011111', 'must be a Kenyan passport number: one or two letters and 7 digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   { type: 'ke_tax_pin', path: 'ke/tax-pin', valid: 'A009274635J', invalid: 'A0000000000', message: 'Tax pin verified successfully', notFound: 'Tax pin data not found', bad: ['A009274635', 'must be a KRA PIN: a letter and 10 more letters or digits'], compares: ['first_name', 'last_name', 'date_of_birth'] },
   // no failing KE phone is documented: any other of the format is not found
-  { type: 'ke_phone', path: 'ke/phone', valid: '0723818211', message: 'Phone verified successfully', notFound: 'Phone data not found', bad: ['254723818211', 'must be a Kenyan phone number: 10 digits starting with 0'], compares: ['first_name', 'last_name', 'date_of_birth'] },
+  { type: 'ke_phone', path: 'ke/get-phone', valid: '0723818211', message: 'Phone verified successfully', notFound: 'Phone data not found', bad: ['254723818211', 'must be a Kenyan phone number: 10 digits starting with 0'], compares: [], name: 'KE phone number', extra: { type: 'national_id' } },
   { type: 'za_said', path: 'za/said', valid: '8012185201077', invalid: '8000000000001', message: 'South Africa ID verified successfully', notFound: 'South Africa ID data not found', bad: ['801218520107', 'must be a South African ID number: 13 digits'], compares: ['first_name', 'last_name'] },
 ]
 const doc = (type: string) => DOCS.find((d) => d.type === type)!
@@ -74,7 +78,7 @@ beforeAll(async () => {
 })
 afterAll(() => sb.close())
 
-const verify = (d: Doc, body: unknown, prefix: string = PREFIXES[0], key = SECRET) => sb.call('POST', `${prefix}/${d.path}`, body, { key })
+const verify = (d: Doc, body: Record<string, unknown>, prefix: string = PREFIXES[0], key = SECRET) => sb.call('POST', `${prefix}/${d.path}`, { ...d.extra, ...body }, { key })
 const checks = (key = SECRET) => sb.deps.store.col(key, CHECKS).size
 
 function expectInvalid(res: { status: number; body: any }, fields: Record<string, string>) {
@@ -103,8 +107,8 @@ describe.each(DOCS.map((d) => [d.type, d] as const))('%s', (_t, d) => {
       r: reference, i: d.valid, t: d.type, type: d.type === 'ng_cac' ? 'kyb' : 'kyc', cls: 'id_lookup', identity_type: d.type, country: d.type.slice(0, 2), status: 'found', v: undefined, by: 'API User',
     })
     expect(date_created).toMatch(/^\d{4}-\d{2}-\d{2}T/)
-    // the query's own `type` (kyc, kyb) and `country` stand where a record has them (the Kenyan national ID's `type`, the CAC's `country`)
-    const { type: _own, country: _country, ...recordRest } = record
+    // the query's own `type` (kyc, kyb), `country` and `identity_type` stand where a record has them (the Kenyan national ID's `type`, the CAC's `country`, the Kenyan phone's `identity_type`)
+    const { type: _own, country: _country, identity_type: _identityType, ...recordRest } = record
     expect(queried).toEqual(dataUrl(recordRest))
   })
 
@@ -127,7 +131,7 @@ describe.each(DOCS.map((d) => [d.type, d] as const))('%s', (_t, d) => {
       const missing = Object.fromEntries(d.compares.slice(1).map((f) => [`validation.${f}`, 'is required']))
       expectInvalid(await verify(d, { id: d.valid, verification_consent: true, validation: { first_name: 'A' } }), missing)
     } else {
-      expectInvalid(await verify(d, { id: d.valid, verification_consent: true, validation: { first_name: 'A' } }), { validation: 'is not offered for CAC registration: lookup only' })
+      expectInvalid(await verify(d, { id: d.valid, verification_consent: true, validation: { first_name: 'A' } }), { validation: `is not offered for ${d.name}: lookup only` })
     }
     expect(checks()).toBe(before)
   })
@@ -302,6 +306,7 @@ describe('test values are data', () => {
     const pack = { identities: [{ type: 'ke_phone', id: '0711000000', found: true, label: 'mine', record: { first_name: 'Achieng', last_name: 'Otieno' } }] }
     expect((await sb.call('POST', '/_sandbox/scenarios', pack, { key: KEY })).status).toBe(200)
     const res = await verify(doc('ke_phone'), { id: '0711000000', verification_consent: true }, PREFIXES[0], KEY)
+    // the fields the request sets (identity_type, from `type`) are the request's
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ first_name: 'Achieng', last_name: 'Otieno', full_name: 'Test Person', date_of_birth: '1990-01-01' })
     const bad = await sb.call('POST', '/_sandbox/scenarios', { identities: [{ type: 'ng_drivers_license', id: '1', found: true, label: 'x' }] }, { key: KEY })
@@ -317,10 +322,15 @@ describe('test values are data', () => {
     expect(() => parseDocuments(withDoc({ format: '(' }), 'f')).toThrow('f: documents.0.format: must be a regular expression')
     expect(() => parseDocuments(withDoc({ path: 'ng/phone' }), 'f')).toThrow('f: documents.0.path: must start with the country, ke/')
     expect(() => parseDocuments(withDoc({ validation: ['first_name', 'surname'] }), 'f')).toThrow('documents.0.validation.1')
-    expect(() => parseDocuments(withDoc({ record: { first_name: 'A' } }), 'f')).toThrow('documents.0.record: must have last_name, which validation compares')
+    expect(() => parseDocuments(withDoc({ validation: ['first_name', 'last_name'], record: { first_name: 'A' } }), 'f')).toThrow('documents.0.record: must have last_name, which validation compares')
     expect(() => parseDocuments(withDoc({ record: { ...one.record, image: 'nobody.png' } }), 'f')).toThrow('image: no file fixtures/identity/nobody.png')
     expect(() => parseDocuments({ documents: [one, one] }, 'f')).toThrow('f: documents.1.type: ke_phone is declared twice')
     expect(() => parseDocuments(withDoc({ colour: 'red' }), 'f')).toThrow('documents.0')
+    // a bank-account check's list, once per country; its record answers bank_details
+    const premium = good.documents.find((x: any) => x.type === 'ng_bank_account')
+    expect(() => parseDocuments({ documents: [premium, { ...premium, type: 'ng_bank_account_two', path: 'ng/bank-account-two' }] }, 'f')).toThrow('f: documents.1.banks.list: ng premium is declared twice')
+    expect(() => parseDocuments({ documents: [{ ...premium, record: { first_name: 'A', last_name: 'B', date_of_birth: '1990-01-01' } }] }, 'f')).toThrow('documents.0.record: must have bank_details')
+    expect(() => parseDocuments(withDoc({ other_paths: ['ng/phone'] }), 'f')).toThrow('f: documents.0.other_paths: must start with the country, ke/')
   })
 })
 

@@ -25,7 +25,7 @@ const VOLATILE = new Set([
   'expires_at', 'expiry_date_in_utc', 'transaction_date',
 ])
 /** Values the sandbox generates: captured from the response that first shows them. */
-const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|VR-[A-Za-z0-9]{17}|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
+const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|(VR|BA)-[A-Za-z0-9]{17}|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
 /** Values the sandbox generates that only their place says so: a temporary account's number. */
 const GENERATED_AT = /(^|\.)bank_account\.account_number$/
 /** The call that opens a virtual account, whose number comes from the namespace and the reference (docs/behaviour.md 13.3). */

@@ -5,7 +5,8 @@ import { noteRequest } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
 import { badRequest } from '../errors.js'
-import { identityDocuments } from '../scenario/documents.js'
+import { identityBankLists, identityDocuments } from '../scenario/documents.js'
+import { z } from '../http/zod-messages.js'
 import { IDENTITY_MSG } from './messages.js'
 import { historySchema, identityRequestSchema, parseIdentityRequest } from './schemas.js'
 import { CHECKS_SPEC, IdentityService } from './service.js'
@@ -16,17 +17,19 @@ type Identity = { identity: IdentityService }
 const PREFIXES = [['', ''], ['/merchant', 'Merchant']] as const
 const camel = (s: string) => s.split(/[_-]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')
 
-/** POST /identities/<country>/<document>: one route per document of fixtures/identity-documents.json (docs/behaviour.md 7.1). */
+/** POST /identities/<country>/<document>: one route per path of each document of fixtures/identity-documents.json (docs/behaviour.md 7.1). */
 const verifyRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
-  [...identityDocuments().values()].map((doc): Route<Identity> => ({
-    method: 'post', path: `${prefix}/api/v1/identities/${doc.path}`, access: 'secret key', tag: 'identity',
-    operationId: `verify${camel(doc.type)}${suffix}`,
+  [...identityDocuments().values()].flatMap((doc) => [doc.path, ...doc.other_paths].map((path): Route<Identity> => ({
+    method: 'post', path: `${prefix}/api/v1/identities/${path}`, access: 'secret key', tag: 'identity',
+    operationId: `verify${camel(doc.type)}${path === doc.path ? '' : `Via${camel(path.slice(3))}`}${suffix}`,
     summary: `Verify a ${doc.name} (\`${doc.type}\`): ${doc.selfie ? 'lookup, data matching, or facial matching with a selfie' : doc.validation.length ? 'lookup or data matching' : 'lookup'} (message \`${doc.message}\`)`,
     body: { name: 'IdentityRequest', schema: identityRequestSchema },
     description:
       '`verification_consent` must be `true`: without it the call is refused before any other check.' +
       (doc.validation.length ? ` \`validation\` compares ${doc.validation.join(', ')}.` : ' `validation` is not taken.') +
-      (doc.path_shown ? '' : ' The live documentation does not show this path: it follows the documented pattern.'),
+      (doc.banks ? ` \`bank_code\` is required: a code of \`GET identities/${doc.country}/banks?type=${doc.banks.list}\` (${doc.banks.banks.map((b) => b.code).join(', ')}); another finds nothing.` : '') +
+      Object.entries(doc.takes).map(([f, t]) => ` \`${f}\` may be ${t.one_of.map((v) => `\`${v}\``).join(' or ')}.`).join('') +
+      (path !== doc.path ? ` Another spelling of \`identities/${doc.path}\`, as a source writes it.` : doc.path_shown ? '' : ' The live documentation does not show this path: it follows the documented pattern.'),
     handler: async (c, { identity }) => {
       const body = await readJsonObject(c)
       // keep the journal light: a selfie is kept as its size, not its bytes
@@ -39,7 +42,21 @@ const verifyRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
       const { message, data } = identity.verify(c.get('ns'), doc, parseIdentityRequest(doc, body))
       return ok(c, message, data)
     },
-  })),
+  }))),
+)
+
+/** GET /identities/<country>/banks?type=<list>: the banks a bank-account check takes (docs/behaviour.md 7.7). */
+const bankRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
+  [...new Set([...identityDocuments().values()].filter((d) => d.banks).map((d) => d.country))].map((country): Route<Identity> => {
+    const lists = identityBankLists(country)
+    const query = z.object({ type: z.string().pipe(z.enum([...lists.keys()] as [string, ...string[]])) })
+    return {
+      method: 'get', path: `${prefix}/api/v1/identities/${country}/banks`, access: 'secret key', tag: 'identity',
+      operationId: `listIdentityBanks${camel(country)}${suffix}`, query,
+      summary: `The banks of each bank-account look-up, by \`type\` (${[...lists.keys()].join(' or ')}, required) (message \`${IDENTITY_MSG.BANKS}\`)`,
+      handler: (c) => ok(c, IDENTITY_MSG.BANKS, lists.get(validate(query, c.req.query()).type)!.map((b) => ({ ...b }))),
+    }
+  }),
 )
 
 /** The query of one check and the history (docs/behaviour.md 7.5). */
@@ -68,8 +85,8 @@ const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity &
 /** Identity verification (docs/api.md 4.4; docs/behaviour.md 7): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
-  tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the query of one check and the history' },
+  tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the banks of the bank-account look-ups, the query of one check and the history' },
   collections: [CHECKS_SPEC],
   build: (kit) => ({ identity: new IdentityService(kit) }),
-  routes: [...verifyRoutes, ...verificationRoutes],
+  routes: [...verifyRoutes, ...bankRoutes, ...verificationRoutes],
 }

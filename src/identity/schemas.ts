@@ -38,6 +38,8 @@ export const identityRequestSchema = z.object({
   nin: idValue.optional().describe('another spelling of `id`, as some apps send it'),
   number: idValue.optional().describe('another spelling of `id`, as some apps send it'),
   verification_consent: z.unknown().optional(),
+  bank_code: z.unknown().optional().describe('bank-account checks only, required there: 3 to 6 letters or digits, a code of `GET identities/ng/banks?type=premium` or `basic` (docs/behaviour.md 7.7)'),
+  type: z.unknown().optional().describe('the Kenyan phone check only, required there: `national_id` or `passport`, echoed as `identity_type`'),
   validation: z
     .object({
       first_name: name.optional(),
@@ -60,7 +62,13 @@ export interface IdentityInput {
   id: string
   key: string
   validation?: IdentityRequest['validation']
+  /** a bank-account check's bank: the one of its list the `bank_code` names, null when none does */
+  bank?: { name: string; code: string } | null
+  /** the other fields the document takes (`takes`), as sent */
+  takes: Record<string, string>
 }
+
+const BANK_CODE = /^[A-Za-z0-9]{3,6}$/
 
 /**
  * docs/behaviour.md 7.2, steps 2 and 3, for one document: the body (the ID under `id`, `nin` or
@@ -85,12 +93,29 @@ export function parseIdentityRequest(doc: IdentityDocument, body: Record<string,
     }
     if (!doc.selfie && given.selfie !== undefined) errors['validation.selfie'] = IDENTITY_MSG.noFaceMatch(doc)
   }
+  const code = body.bank_code
+  if (doc.banks) {
+    if (code === undefined) errors.bank_code = IDENTITY_MSG.REQUIRED
+    else if (typeof code !== 'string' || !BANK_CODE.test(code)) errors.bank_code = IDENTITY_MSG.BANK_CODE
+  }
+  const takes: Record<string, string> = {}
+  for (const [f, spec] of Object.entries(doc.takes)) {
+    const value = body[f]
+    if (value === undefined) {
+      if (spec.required) errors[f] = IDENTITY_MSG.REQUIRED
+      continue
+    }
+    if (typeof value === 'string' && spec.one_of.includes(value)) takes[f] = value
+    else errors[f] = IDENTITY_MSG.oneOf(spec.one_of)
+  }
   if (Object.keys(errors).length || !r.success) throw invalid(errors)
   // letters are compared in upper case; an ID without the document's optional prefix gets it
   const upper = r.data.id.toUpperCase()
   if (!doc.regex.test(upper)) throw invalid({ [field]: doc.format_message })
   const key = doc.optional_prefix && !upper.startsWith(doc.optional_prefix) ? `${doc.optional_prefix}${upper}` : upper
-  return { id: r.data.id, key, validation: r.data.validation }
+  // a code of the other list (or of no list) finds nothing, as the page warns it may fail (docs/behaviour.md 7.7)
+  const bank = doc.banks ? (doc.banks.banks.find((b) => b.code === code) ?? null) : undefined
+  return { id: r.data.id, key, validation: r.data.validation, bank, takes }
 }
 
 /** A page or a page size: a number, or a string of digits (the documentation types them String). */

@@ -6,7 +6,7 @@ import { ALPHANUMERIC } from '../random.js'
 import { identityDocument, type IdentityDocument } from '../scenario/documents.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { OBJECT, STRING, maybe } from '../store/validate.js'
-import { ApiError } from '../errors.js'
+import { ApiError, MSG } from '../errors.js'
 import { IDENTITY_MSG } from './messages.js'
 import { MATCHING_SELFIE_FILE, fixtureImage, fixtureRecord, imageDataUrl, materialize } from './records.js'
 import { decodeSelfie, type HistoryQuery, type IdentityInput } from './schemas.js'
@@ -50,11 +50,14 @@ export class IdentityService extends OnEngine {
   verify(ns: string, doc: IdentityDocument, input: IdentityInput) {
     const packs = this.scenarios.forNs(ns)
     const scenario = packs.identity(doc.type, input.key) ?? packs.identity(doc.type, input.id)
-    // a pack's partial record is completed with the document's plain values, so every field is there
-    const base = scenario?.found ? { ...doc.record, ...(scenario.record ?? fixtureRecord(doc.type, input.key)) } : null
+    // a registry a pack marks unavailable answers nothing: no check is made or kept (docs/behaviour.md 7.2)
+    if (scenario?.unavailable) throw new ApiError(503, MSG.SERVICE_UNAVAILABLE)
+    // a pack's partial record is completed with the document's plain values, so every field is there;
+    // a bank-account check finds nothing at a bank its list does not name (docs/behaviour.md 7.7)
+    const base = scenario?.found && input.bank !== null ? this.#completed(doc, input, { ...doc.record, ...(scenario.record ?? fixtureRecord(doc.type, input.key)) }) : null
     const v = input.validation
     const check: IdentityCheck = {
-      reference: `VR-${this.random.text(ns, ALPHANUMERIC, 17)}`,
+      reference: `${doc.reference_prefix}${this.random.text(ns, ALPHANUMERIC, 17)}`,
       id_type: doc.type,
       // an ID nothing lists that reads as a card number (a SAID is 13 digits that pass Luhn) is kept masked
       id: base ? input.id : maskPansIn(input.id),
@@ -91,6 +94,22 @@ export class IdentityService extends OnEngine {
       // a lookup-only document (phone, tax PIN, CAC) has no `validation` to answer, as its samples show
       data: { reference: check.reference, id: input.id, id_type: doc.type, ...record, ...(doc.validation.length ? { validation } : {}), requested_by: check.requested_by },
     }
+  }
+
+  /** What the request adds to a record found: the bank named (its account's number the ID), the fields the document echoes. */
+  #completed(doc: IdentityDocument, input: IdentityInput, record: Record<string, unknown>): Record<string, unknown> {
+    const out = { ...record }
+    if (input.bank) {
+      out.bank_details = { ...input.bank }
+      const account: Record<string, unknown> = { number: input.id, ...(out.account_details as Record<string, unknown> | undefined) }
+      account.number = input.id
+      out.account_details = account
+    }
+    for (const [f, value] of Object.entries(input.takes)) {
+      const answer = doc.takes[f]?.answer
+      if (answer) out[answer] = value
+    }
+    return out
   }
 
   /** GET /identities/verifications/:reference (docs/behaviour.md 7.5). */
@@ -151,7 +170,8 @@ export class IdentityService extends OnEngine {
     const doc = identityDocument(check.id_type)
     const r = check.record ?? {}
     const names = [r.first_name, r.middle_name, r.last_name].filter((v) => typeof v === 'string' && v)
-    const fullName = r.full_name ?? r.name ?? r.company_name ?? (names.length ? names.join(' ') : null)
+    const account = r.account_details as { name?: unknown } | undefined
+    const fullName = r.full_name ?? r.name ?? r.company_name ?? (names.length ? names.join(' ') : (account?.name ?? null))
     const { type, class: cls, identity_type, country } = this.#about(check)
     return {
       reference: check.reference,

@@ -31,6 +31,10 @@ const documentSchema = z
     country: z.string().regex(/^[a-z]{2}$/, 'must be a two-letter country code in lower case'),
     /** after `/merchant/api/v1/identities/` (and `/api/v1/identities/`) */
     path: z.string().regex(/^[a-z]{2}\/[a-z-]+$/, 'must be <country>/<document>'),
+    /** other paths a source writes for the same check (an older page's, the collection's) */
+    other_paths: z.array(z.string().regex(/^[a-z]{2}\/[a-z-]+$/, 'must be <country>/<document>')).default([]),
+    /** what the check's `reference` starts with, 17 letters or digits after it */
+    reference_prefix: z.string().regex(/^[A-Z]{2}-$/, 'must be two capital letters and a dash').default('VR-'),
     name: z.string().min(1),
     /** whether the live documentation shows this path (otherwise it follows the documented pattern) */
     path_shown: z.boolean(),
@@ -53,6 +57,13 @@ const documentSchema = z
     confidence_rating: z.boolean().default(false),
     /** a found check sends `verification.completed` (docs/behaviour.md 7.6) */
     webhook: z.boolean().default(false),
+    /**
+     * a bank-account check: the list `GET identities/<country>/banks?type=<list>` gives; the body's
+     * `bank_code` must name one of them, the answer's `bank_details` is that bank (docs/behaviour.md 7.7)
+     */
+    banks: z.object({ list: z.string().regex(/^[a-z]+$/), banks: z.array(z.object({ name: z.string().min(1), code: z.string().regex(/^[A-Za-z0-9]{3,6}$/) }).strict()) }).strict().optional(),
+    /** other body fields the check takes: one of its values, required or not; `answer`: the record's field that echoes it */
+    takes: z.record(z.string().regex(/^[a-z_]+$/), z.object({ one_of: z.array(z.string().min(1)).min(1), required: z.boolean().default(false), answer: z.string().optional() }).strict()).default({}),
     /** the record's fields, with the plain values of a pack entry marked found without a record */
     record: z.record(z.string(), z.unknown()),
   })
@@ -61,6 +72,8 @@ const documentSchema = z
     const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message })
     if (!d.type.startsWith(`${d.country}_`)) issue('type', `must start with the country, ${d.country}_`)
     if (!d.path.startsWith(`${d.country}/`)) issue('path', `must start with the country, ${d.country}/`)
+    for (const p of d.other_paths) if (!p.startsWith(`${d.country}/`)) issue('other_paths', `must start with the country, ${d.country}/`)
+    if (d.banks && !('bank_details' in d.record)) issue('record', 'must have bank_details, which a bank-account check answers')
     for (const f of d.validation) if (!(f in d.record)) issue('record', `must have ${f}, which validation compares`)
     if (d.selfie && !d.validation.length) issue('selfie', 'needs data validation: a selfie comes with first_name, last_name, date_of_birth')
     if (d.confidence_rating && !d.selfie) issue('confidence_rating', 'is only given with facial matching (selfie: true)')
@@ -89,13 +102,24 @@ export function parseDocuments(raw: unknown, source: string): ReadonlyMap<string
   if (!parsed.success) throw new Error(`${source}: ${parsed.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}`)
   const out = new Map<string, IdentityDocument>()
   const paths = new Set<string>()
+  const lists = new Set<string>()
   for (const [i, d] of parsed.data.documents.entries()) {
     if (out.has(d.type)) throw new Error(`${source}: documents.${i}.type: ${d.type} is declared twice`)
-    if (paths.has(d.path)) throw new Error(`${source}: documents.${i}.path: ${d.path} is declared twice`)
-    paths.add(d.path)
+    // GET identities/<country>/banks?type=<list> names one document's banks
+    if (d.banks && lists.has(`${d.country}:${d.banks.list}`)) throw new Error(`${source}: documents.${i}.banks.list: ${d.country} ${d.banks.list} is declared twice`)
+    if (d.banks) lists.add(`${d.country}:${d.banks.list}`)
+    for (const p of [d.path, ...d.other_paths]) {
+      if (paths.has(p)) throw new Error(`${source}: documents.${i}.path: ${p} is declared twice`)
+      paths.add(p)
+    }
     out.set(d.type, { ...d, regex: new RegExp(d.format) })
   }
   return out
+}
+
+/** The banks of a country's bank-account checks, by list (`premium`, `basic`): docs/behaviour.md 7.7. */
+export function identityBankLists(country: string): ReadonlyMap<string, readonly { name: string; code: string }[]> {
+  return new Map([...identityDocuments().values()].filter((d) => d.country === country && d.banks).map((d) => [d.banks!.list, d.banks!.banks]))
 }
 
 /** The document of a type, or undefined. */

@@ -220,7 +220,7 @@ export class ActiveScenarios {
         ...(w.found === false ? { found: false } : w.name ? { name: w.name } : {}),
         ...stepsAndOutcome(w),
       })),
-      identities: [...this.identities.values()].map(({ type, id, found, label }) => ({ type, id, found, label })),
+      identities: [...this.identities.values()].map(({ type, id, found, unavailable, label }) => ({ type, id, found, ...(unavailable ? { unavailable } : {}), label })),
       accounts: [...this.accounts.values()].map(({ account_number, bank_code, outcome, message, label }) => ({
         account_number,
         bank_code,

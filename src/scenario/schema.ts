@@ -108,6 +108,8 @@ export const identityScenarioSchema = z
     }),
     id: ident(),
     found: z.boolean(),
+    /** the registry does not answer for this ID: 503 `Service currently unavailable`, nothing kept (a sandbox-only outcome, docs/behaviour.md 7.2) */
+    unavailable: z.boolean().optional(),
     label: text(),
     /** the government record returned when found (fields of docs/api.md 2.13); its depth is checked with the pack's */
     record: z
@@ -116,6 +118,7 @@ export const identityScenarioSchema = z
       .optional(),
   })
   .strict()
+  .refine((x) => !(x.unavailable && x.found), { path: ['unavailable'], message: 'cannot be true with found: true' })
 export type IdentityScenario = z.infer<typeof identityScenarioSchema>
 
 export const accountScenarioSchema = scenario({

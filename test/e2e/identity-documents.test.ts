@@ -48,7 +48,7 @@ describe('identity documents over a socket', () => {
     const keId = await post('ke/national-id', { id: '25219766', verification_consent: true, validation: { first_name: 'Wanjiru', last_name: 'Kamau', date_of_birth: '1991-03-25' } })
     expect(keId.body.data.validation).toEqual({ first_name: { value: 'Wanjiru', match: true }, last_name: { value: 'Kamau', match: true }, date_of_birth: { value: '1991-03-25', match: true } })
     // the pack file's values
-    expect((await post('ke/phone', { id: '0712345678', verification_consent: true })).body.message).toBe('Phone data not found')
+    expect((await post('ke/get-phone', { id: '0712345678', type: 'national_id', verification_consent: true })).body.message).toBe('Phone data not found')
     const said = await post('za/said', { id: '9001015009087', verification_consent: true })
     expect(said.body.data).toMatchObject({ first_name: 'Lerato', last_name: 'Dlamini', id_type: 'za_said' })
 
@@ -62,6 +62,6 @@ describe('identity documents over a socket', () => {
     const magic = await runCli(['magic', '--scenarios', pack])
     expect(magic.code, magic.stderr).toBe(0)
     expect(magic.stdout).toMatch(/^gh_ssnit\s+gh\/ssnit\s+C987464748977\s+true\s+SSNIT found$/m)
-    expect(magic.stdout).toMatch(/^ke_phone\s+ke\/phone\s+0712345678\s+false\s+KE phone that fails$/m)
+    expect(magic.stdout).toMatch(/^ke_phone\s+ke\/get-phone\s+0712345678\s+false\s+KE phone that fails$/m)
   })
 })
