@@ -16,6 +16,7 @@ import { mobileMoneyArea } from './mobile-money/area.js'
 import { chargesArea } from './pay-ins/area.js'
 import { payWithBankArea } from './pay-with-bank/area.js'
 import { payoutsArea } from './payouts/area.js'
+import { poolAccountsArea } from './pool-accounts/area.js'
 import { refundsArea } from './refunds/area.js'
 import { transactionsArea } from './transactions/area.js'
 import { virtualAccountsArea } from './virtual-accounts/area.js'
@@ -33,6 +34,7 @@ export const AREAS = [
   payWithBankArea,
   checkoutArea,
   virtualAccountsArea,
+  poolAccountsArea,
   refundsArea,
   chargebacksArea,
   directDebitArea,

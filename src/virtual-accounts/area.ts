@@ -7,7 +7,8 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { createSchema, creditSchema, normalizeCreate, transactionsQuerySchema, virtualAccountSchema, virtualAccountTransactionsSchema } from './schemas.js'
 import { VBA_MSG } from './messages.js'
-import { VBA_TRANSFERS_SPEC, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
+import { VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
+import { VBA_TRANSFERS_SPEC } from './transfers.js'
 
 const V = '/merchant/api/v1/virtual-bank-account'
 const account = { name: 'VirtualAccount', schema: virtualAccountSchema }

@@ -2,13 +2,14 @@ import { createHash } from 'node:crypto'
 import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
-import { CHARGES, type ChargeBase } from '../charges/types.js'
+import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { NUMBER, OBJECT, STRING } from '../store/validate.js'
 import { VBA_MSG } from './messages.js'
+import { AccountTransfers } from './transfers.js'
 import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
 
 /**
@@ -56,23 +57,13 @@ export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
   asWritten: ['account_number', 'account_reference'],
 }
 
-/**
- * The n-th transfer into an account (key `<account_number>#<n>`, from 1): its charge's transaction
- * reference. A record per transfer, not a list on the account: a credit writes a few bytes,
- * however many transfers the account already has, and a page is read without the others.
- */
-export interface VirtualAccountTransfer {
-  tx: string
-}
-export const VBA_TRANSFERS = 'vba_transfers'
-export const VBA_TRANSFERS_SPEC: CollectionSpec<VirtualAccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING }, asWritten: ['tx'] }
-const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}`
 
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
 
 export class VirtualAccountService extends OnEngine {
   readonly #charges: ChargeLifecycle<VirtualAccountCharge>
+  readonly #transfers: AccountTransfers
 
   constructor(
     engine: Engine,
@@ -81,6 +72,7 @@ export class VirtualAccountService extends OnEngine {
     private readonly limit: number,
   ) {
     super(engine)
+    this.#transfers = new AccountTransfers(engine.store)
     this.#charges = new ChargeLifecycle<VirtualAccountCharge>(engine, {
       kind: 'virtual_account',
       prefix: 'PAY',
@@ -177,7 +169,7 @@ export class VirtualAccountService extends OnEngine {
       a.transfers += 1
       a.total_received += charge.amount
     })
-    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, counted.transfers), { tx: charge.transaction_reference })
+    this.#transfers.record(ns, account.account_number, counted.transfers, charge.transaction_reference)
     return stored
   }
 
@@ -185,13 +177,7 @@ export class VirtualAccountService extends OnEngine {
   transactions(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
     if (!account) throw notFound(VBA_MSG.NOT_FOUND)
-    const charges = this.store.col<VirtualAccountCharge>(ns, CHARGES)
-    const transfers = this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS)
-    /** the n-th transfer's charge */
-    const nth = (n: number) => {
-      const t = transfers.get(transferKey(account.account_number, n))
-      return t ? charges.get(t.tx) : undefined
-    }
+    const nth = (n: number) => this.#transfers.nth<VirtualAccountCharge>(ns, account.account_number, n)
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
     let items: Frozen<VirtualAccountCharge>[] = []
@@ -201,10 +187,7 @@ export class VirtualAccountService extends OnEngine {
       // every transfer: the page's alone are read
       count = account.transfers
       total = account.total_received
-      for (let n = count - (page - 1) * limit; n > Math.max(0, count - page * limit); n--) {
-        const c = nth(n)
-        if (c) items.push(c)
-      }
+      items = this.#transfers.page<VirtualAccountCharge>(ns, account.account_number, count, page, limit)
     } else {
       const matched: Frozen<VirtualAccountCharge>[] = []
       for (let n = account.transfers; n >= 1; n--) {
