@@ -109,6 +109,8 @@ describe('creating a virtual bank account', () => {
     const r = await create(sb, { customer: { name: 'Bo' }, kyc: { bvn: '22222222222', nin: '11111111111' } })
     expect(r.status).toBe(200)
     expect(r.body.data.customer).toEqual({ name: 'Bo' })
+    // read back, the e-mail nobody gave is null (the collection's sample)
+    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.data.customer).toEqual({ name: 'Bo', email: null })
   })
 
   it("takes a public Python client's body as it sends it (email and nin null when not given), and its credit", async () => {
@@ -142,8 +144,9 @@ describe('creating a virtual bank account', () => {
     const first = (await create(sb)).body.data
     const again = await create(sb, { account_name: 'Someone Else' })
     expect(again.status).toBe(409)
-    expect(again.body).toEqual({ status: false, message: 'Account reference already exists', data: null })
-    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.data).toEqual(first)
+    // as the collection's sample writes it: code null, data {}
+    expect(again.body).toEqual({ status: false, code: null, message: 'Duplicate account reference', data: {} })
+    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.data).toEqual({ ...first, customer: { ...first.customer, email: 'ada@example.com' } })
     // another namespace may use it
     expect((await create(sb, {}, 'sk_test_other')).status).toBe(200)
   })
@@ -167,10 +170,11 @@ describe('getting a virtual bank account', () => {
     const made = (await create(sb)).body.data
     const r = await sb.call('GET', `${BASE}/cust-0001`)
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ status: true, message: 'Virtual bank account retrieved successfully', data: made })
+    // read back, its customer's e-mail too
+    expect(r.body).toEqual({ status: true, message: 'Virtual bank account retrieved successfully', data: { ...made, customer: { name: 'Ada Lovelace', email: 'ada@example.com' } } })
     const unknown = await sb.call('GET', `${BASE}/nobody-here`)
     expect(unknown.status).toBe(404)
-    expect(unknown.body).toEqual({ status: false, message: 'Virtual bank account not found', data: null })
+    expect(unknown.body).toEqual({ status: false, code: null, message: 'Virtual bank account not found', data: {} })
     // another namespace does not see it
     expect((await sb.call('GET', `${BASE}/cust-0001`, undefined, { key: 'sk_test_other' })).status).toBe(404)
   })

@@ -42,7 +42,7 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
     {
       method: 'post', path: V, access: 'secret key', tag: 'virtual accounts', operationId: 'createVirtualAccount', summary: "Open a customer's permanent NGN virtual bank account",
       body: { name: 'VirtualAccountRequest', schema: createSchema }, answer: account, step: true,
-      description: 'One account per `account_reference` (409 `Account reference already exists`); at most 50 per namespace (`--max-virtual-accounts`). `bank_code` `000` in the test environment, or a live code.',
+      description: 'One account per `account_reference` (409 `Duplicate account reference`); at most 50 per namespace (`--max-virtual-accounts`). `bank_code` `000` in the test environment, or a live code.',
       handler: async (c, { virtualAccounts }) => {
         const input = validate(createSchema, normalizeCreate(await readJsonObject(c)))
         return ok(c, VBA_MSG.CREATED, virtualAccounts.responseData(virtualAccounts.create(c.get('ns'), input)))
@@ -66,7 +66,7 @@ export const virtualAccountsArea: Area<{ virtualAccounts: VirtualAccountService 
     },
     {
       method: 'get', path: `${V}/:account_reference`, access: 'secret key', tag: 'virtual accounts', operationId: 'getVirtualAccount', summary: 'Read a virtual bank account by its reference', answer: account,
-      handler: (c, { virtualAccounts }) => ok(c, VBA_MSG.RETRIEVED, virtualAccounts.responseData(virtualAccounts.get(c.get('ns'), c.req.param('account_reference')!))),
+      handler: (c, { virtualAccounts }) => ok(c, VBA_MSG.RETRIEVED, virtualAccounts.responseData(virtualAccounts.get(c.get('ns'), c.req.param('account_reference')!), true)),
     },
   ],
 }

@@ -5,7 +5,7 @@ export const VBA_MSG = {
   TRANSACTIONS: 'Virtual bank account transactions retrieved successfully',
   CREDITED: 'Virtual bank account credited successfully',
   NOT_FOUND: 'Virtual bank account not found',
-  DUPLICATE: 'Account reference already exists',
+  DUPLICATE: 'Duplicate account reference',
   LIMIT: (n: number) => `Virtual bank account limit of ${n} reached`,
   // a transfer into an account: its description and first history line
   transferFrom: (payer: string) => `Transfer from ${payer}`,

@@ -105,7 +105,7 @@ export const virtualAccountSchema = z.object({
   account_status: z.literal('active'),
   created_at: z.string(),
   currency: z.literal('NGN'),
-  customer: z.object({ name: z.string() }),
+  customer: z.object({ name: z.string(), email: z.string().nullable().optional().describe('read back only: the e-mail given, or null') }),
 })
 
 export const virtualAccountTransactionsSchema = z.object({

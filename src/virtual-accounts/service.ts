@@ -3,7 +3,7 @@ import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/servic
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import { ApiError, MSG, badRequest } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -49,6 +49,9 @@ export interface VirtualAccountCharge extends ChargeBase {
   payer_bank_account: typeof SANDBOX_PAYER
 }
 
+/** docs/behaviour.md 13.3: the area's refusals as the collection's samples write them, `code: null` and `data: {}` */
+const refusal = (status: 404 | 409, message: string) => new ApiError(status, message, {}, undefined, null)
+
 export const VIRTUAL_ACCOUNTS = 'virtual_accounts'
 export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
   name: VIRTUAL_ACCOUNTS,
@@ -90,7 +93,7 @@ export class VirtualAccountService extends OnEngine {
   /** A new permanent account: its reference new in the namespace, within the namespace's limit. */
   create(ns: string, o: CreateInput): Frozen<VirtualAccount> {
     const col = this.col(ns)
-    if (col.has(o.account_reference)) throw conflict(VBA_MSG.DUPLICATE)
+    if (col.has(o.account_reference)) throw refusal(409, VBA_MSG.DUPLICATE)
     if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
     const account: VirtualAccount = {
       account_reference: o.account_reference,
@@ -114,7 +117,7 @@ export class VirtualAccountService extends OnEngine {
   /** The account with this reference (404 otherwise). */
   get(ns: string, reference: string): Frozen<VirtualAccount> {
     const account = this.col(ns).get(reference)
-    if (!account) throw notFound(VBA_MSG.NOT_FOUND)
+    if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
     return account
   }
 
@@ -176,7 +179,7 @@ export class VirtualAccountService extends OnEngine {
   /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged. */
   transactions(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
-    if (!account) throw notFound(VBA_MSG.NOT_FOUND)
+    if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
     const nth = (n: number) => this.#transfers.nth<VirtualAccountCharge>(ns, account.account_number, n)
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
@@ -221,8 +224,11 @@ export class VirtualAccountService extends OnEngine {
     }
   }
 
-  /** The account as its calls answer it (flat, docs/behaviour.md 13.3). */
-  responseData(a: VirtualAccount) {
+  /**
+   * The account as its calls answer it (flat, docs/behaviour.md 13.3): read back (`get`), its
+   * customer's e-mail too, `null` when none was given, as the collection's sample.
+   */
+  responseData(a: VirtualAccount, read = false) {
     return {
       account_name: a.account_name,
       account_number: a.account_number,
@@ -233,7 +239,7 @@ export class VirtualAccountService extends OnEngine {
       account_status: a.account_status,
       created_at: a.created_at,
       currency: a.currency,
-      customer: { name: a.customer.name },
+      customer: read ? { name: a.customer.name, email: a.customer.email ?? null } : { name: a.customer.name },
     }
   }
 
