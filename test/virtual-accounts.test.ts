@@ -265,9 +265,10 @@ describe('crediting a virtual bank account', () => {
   })
 
   it.each([
-    [{ currency: 'USD' }, { currency: 'must be NGN' }],
+    [{ currency: 'USD' }, { currency: "must be NGN, the account's currency" }],
+    [{ currency: 'EUR' }, { currency: 'must be one of "NGN", "USD", "KES", "TZS"' }],
     [{ currency: undefined }, { currency: 'is required' }],
-    [{ account_number: '123' }, { account_number: 'must be 10 digits' }],
+    [{ account_number: '123' }, { account_number: "must be 10 digits (a USD account's: 12)" }],
     [{ account_number: undefined }, { account_number: 'is required' }],
   ])('refuses %j', async (over, errors) => {
     const sb = await sandbox()
@@ -394,7 +395,7 @@ describe('a virtual account\'s transactions', () => {
 
   it.each([
     ['', { account_number: 'is required' }],
-    ['account_number=12', { account_number: 'must be 10 digits' }],
+    ['account_number=12', { account_number: "must be 10 digits (a USD account's: 12)" }],
     ['account_number=7000000000&start_date=2026-13-01', { start_date: 'must be a date, YYYY-MM-DD' }],
     ['account_number=7000000000&end_date=yesterday', { end_date: 'must be a date, YYYY-MM-DD' }],
     ['account_number=7000000000&start_date=2026-02-02&end_date=2026-02-01', { end_date: 'must not be before start_date' }],

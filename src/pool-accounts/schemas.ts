@@ -42,8 +42,8 @@ export const createSchema = z
   .object({
     customer_name: text(MAX_LENGTH.name),
     customer_email: z.string().trim().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
-    currency: z.enum(POOL_CURRENCIES),
-    account_type: z.enum(ACCOUNT_TYPES).optional(),
+    currency: z.string().pipe(z.enum(POOL_CURRENCIES)),
+    account_type: z.string().pipe(z.enum(ACCOUNT_TYPES)).optional(),
   })
   .passthrough()
   .superRefine((o, ctx) => {
@@ -57,7 +57,7 @@ export const creditSchema = z
   .object({
     reference: text(MAX_LENGTH.reference),
     amount: amountSchema({ allowString: true, within: POOL_CREDIT_LIMITS }),
-    currency: z.enum(POOL_CURRENCIES),
+    currency: z.string().pipe(z.enum(POOL_CURRENCIES)),
   })
   .passthrough()
 export type CreditInput = z.infer<typeof creditSchema>

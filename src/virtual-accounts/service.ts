@@ -3,14 +3,15 @@ import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/servic
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import { ApiError, MSG, badRequest } from '../errors.js'
+import { ApiError, MSG, badRequest, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, OBJECT, STRING } from '../store/validate.js'
+import { NUMBER, OBJECT, STRING, maybe, oneOf } from '../store/validate.js'
 import { VBA_MSG } from './messages.js'
 import { AccountTransfers } from './transfers.js'
-import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
+import type { AccountHolder } from './holders.js'
+import { CHOICE_BANK, PAGE_LIMIT, USD_BANK, VBA_CURRENCIES, bankName, type CreateInput, type OtherCreateInput, type TransactionsQuery, type UsdCreateInput, type VbaCurrency } from './schemas.js'
 
 /**
  * Virtual bank accounts (docs/behaviour.md 13.3): a customer's permanent NGN account, opened once
@@ -22,19 +23,23 @@ import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from '
 
 export interface VirtualAccount {
   account_reference: string
+  /** a USD account's: its holder's name (answered as null, as the collection's sample) */
   account_name: string
-  /** ten digits, from the namespace and the reference (docs/behaviour.md 13.3) */
+  /** ten digits (a USD account's: twelve), from the namespace and the reference (docs/behaviour.md 13.3) */
   account_number: string
-  bank_code: string
+  /** none for the accounts of other currencies than NGN */
+  bank_code: string | null
   bank_name: string
   /** the service's own id of the account */
   unique_id: string
   account_status: 'active'
   permanent: true
-  currency: 'NGN'
+  currency: VbaCurrency
   customer: { name: string; email?: string }
-  /** kept as sent, never answered */
-  kyc: { bvn: string; nin?: string }
+  /** an NGN account's, kept as sent, never answered */
+  kyc?: { bvn: string; nin?: string }
+  /** a USD account's holder (docs/behaviour.md 13.3.1) */
+  holder?: string
   created_at: string
   /** how many transfers it received (each one a record of VBA_TRANSFERS), and their sum, minor units */
   transfers: number
@@ -56,7 +61,7 @@ export const VIRTUAL_ACCOUNTS = 'virtual_accounts'
 export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
   name: VIRTUAL_ACCOUNTS,
   indexes: { account_number: (a) => a.account_number },
-  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: STRING, created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
+  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: maybe(STRING), currency: oneOf(VBA_CURRENCIES), created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
   asWritten: ['account_number', 'account_reference'],
 }
 
@@ -90,27 +95,47 @@ export class VirtualAccountService extends OnEngine {
     return this.store.col<VirtualAccount>(ns, VIRTUAL_ACCOUNTS)
   }
 
-  /** A new permanent account: its reference new in the namespace, within the namespace's limit. */
+  /** A new permanent NGN account: its reference new in the namespace, within the namespace's limit. */
   create(ns: string, o: CreateInput): Frozen<VirtualAccount> {
+    return this.#open(ns, {
+      account_reference: o.account_reference,
+      account_name: o.account_name,
+      bank_code: o.bank_code,
+      bank_name: bankName(o.bank_code),
+      currency: 'NGN',
+      customer: o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name },
+      kyc: o.kyc.nin ? { bvn: o.kyc.bvn, nin: o.kyc.nin } : { bvn: o.kyc.bvn },
+    })
+  }
+
+  /** docs/behaviour.md 13.3.1: a holder's USD account (`holder`: the account holder, read by the route). */
+  createUsd(ns: string, o: UsdCreateInput, holder: Frozen<AccountHolder>): Frozen<VirtualAccount> {
+    const name = `${holder.first_name} ${holder.last_name}`
+    return this.#open(ns, { account_reference: o.account_reference, account_name: name, bank_code: null, bank_name: USD_BANK.bank_name, currency: 'USD', customer: { name, email: holder.email }, holder: holder.reference })
+  }
+
+  /** docs/behaviour.md 13.3.1: a KES or TZS account, at Choice Bank. */
+  createOther(ns: string, o: OtherCreateInput): Frozen<VirtualAccount> {
+    const customer = o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name }
+    return this.#open(ns, { account_reference: o.account_reference, account_name: o.account_name, bank_code: null, bank_name: CHOICE_BANK, currency: o.currency, customer })
+  }
+
+  #open(ns: string, o: Pick<VirtualAccount, 'account_reference' | 'account_name' | 'bank_code' | 'bank_name' | 'currency' | 'customer' | 'kyc' | 'holder'>): Frozen<VirtualAccount> {
     const col = this.col(ns)
     if (col.has(o.account_reference)) throw refusal(409, VBA_MSG.DUPLICATE)
     if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
     const account: VirtualAccount = {
-      account_reference: o.account_reference,
-      account_name: o.account_name,
-      account_number: this.#accountNumber(ns, o.account_reference),
-      bank_code: o.bank_code,
-      bank_name: bankName(o.bank_code),
+      ...o,
+      account_number: this.#accountNumber(ns, o.account_reference, o.currency === 'USD' ? 12 : 10),
       unique_id: newTransactionReference(this.random, ns, 'VBA'),
       account_status: 'active',
       permanent: true,
-      currency: 'NGN',
-      customer: o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name },
-      kyc: o.kyc.nin ? { bvn: o.kyc.bvn, nin: o.kyc.nin } : { bvn: o.kyc.bvn },
       created_at: this.clocks.iso(ns),
       transfers: 0,
       total_received: 0,
     }
+    if (!o.kyc) delete account.kyc
+    if (!o.holder) delete account.holder
     return col.put(account.account_reference, account)
   }
 
@@ -135,8 +160,11 @@ export class VirtualAccountService extends OnEngine {
    * a bank-transfer charge's temporary account (exact, over, under; refused once expired: 13.2);
    * 404 `Account not found` for any other number.
    */
-  credit(ns: string, accountNumber: string, amount: number): void {
+  credit(ns: string, accountNumber: string, amount: number, currency: string): void {
     const account = this.byNumber(ns, accountNumber)
+    // an unknown number is 404 whatever the currency (bankTransfer.creditAccount says so)
+    const expected = account?.currency ?? (this.bankTransfer.byAccount(ns, accountNumber) ? 'NGN' : currency)
+    if (currency !== expected) throw invalid({ currency: `must be ${expected}, the account's currency` })
     if (account) this.receive(ns, account, amount)
     else this.bankTransfer.creditAccount(ns, accountNumber, amount)
   }
@@ -148,7 +176,7 @@ export class VirtualAccountService extends OnEngine {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
       payment_reference: '',
       amount,
-      currency: 'NGN',
+      currency: account.currency,
       description: narration,
       customer: account.customer,
       response_message: MSG.TRANSFER_RECEIVED,
@@ -224,25 +252,6 @@ export class VirtualAccountService extends OnEngine {
     }
   }
 
-  /**
-   * The account as its calls answer it (flat, docs/behaviour.md 13.3): read back (`get`), its
-   * customer's e-mail too, `null` when none was given, as the collection's sample.
-   */
-  responseData(a: VirtualAccount, read = false) {
-    return {
-      account_name: a.account_name,
-      account_number: a.account_number,
-      bank_code: a.bank_code,
-      bank_name: a.bank_name,
-      account_reference: a.account_reference,
-      unique_id: a.unique_id,
-      account_status: a.account_status,
-      created_at: a.created_at,
-      currency: a.currency,
-      customer: read ? { name: a.customer.name, email: a.customer.email ?? null } : { name: a.customer.name },
-    }
-  }
-
   /** What the charge query adds for a transfer into a virtual account (docs/behaviour.md 13.3). */
   queryExtras(charge: Frozen<VirtualAccountCharge>): Record<string, unknown> {
     const v = charge.virtual_bank_account
@@ -287,10 +296,10 @@ export class VirtualAccountService extends OnEngine {
    * a fresh namespace; a number another account of the namespace has (a virtual one, or a
    * temporary one: those start with 8, these with 7) moves on to the next hash.
    */
-  #accountNumber(ns: string, reference: string): string {
+  #accountNumber(ns: string, reference: string, digits: 10 | 12): string {
     for (let i = 0; ; i++) {
       const h = createHash('sha256').update(`${ns}\u0000${reference}\u0000${i}`).digest()
-      const n = `7${(h.readBigUInt64BE(0) % 1_000_000_000n).toString().padStart(9, '0')}`
+      const n = `7${(h.readBigUInt64BE(0) % 10n ** BigInt(digits - 1)).toString().padStart(digits - 1, '0')}`
       if (!this.byNumber(ns, n) && !this.bankTransfer.byAccount(ns, n)) return n
     }
   }
