@@ -34,7 +34,7 @@ interface Run {
   open: string[]
   /** a virtual account to credit, made on first use */
   vba?: string
-  /** pool accounts to credit, by currency, made on first use (docs/behaviour.md 13.14) */
+  /** pool accounts to credit, by currency, made on first use (docs/behaviour.md 13.3.2) */
   pools: Record<string, string>
   /** a KES virtual account to credit, made on first use */
   kesVba?: string

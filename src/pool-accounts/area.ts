@@ -10,7 +10,7 @@ import { POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccountCharge } from '
 
 const P = '/merchant/api/v1/pool-accounts'
 
-/** /merchant/api/v1/pool-accounts (docs/behaviour.md 13.14) */
+/** /merchant/api/v1/pool-accounts (docs/behaviour.md 13.3.2) */
 export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> = {
   key: 'pool accounts',
   tags: { 'pool accounts': "Customers' references into Kora's shared account of a currency (beta), and the test environment's credit call" },

@@ -655,7 +655,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`virtual account ${number} (cust-dash-1)`)
   })
 
-  it('lists pool accounts with their settlement history, and credits one with its button (docs/behaviour.md 13.14)', async () => {
+  it('lists pool accounts with their settlement history, and credits one with its button (docs/behaviour.md 13.3.2)', async () => {
     const key = newKey('pool')
     const made = await api(key, 'POST', '/merchant/api/v1/pool-accounts', { customer_name: 'Ada Obi', customer_email: 'ada@example.com', currency: 'KES' })
     expect(made.status).toBe(200)
