@@ -163,7 +163,8 @@ describe('GET /_sandbox/openapi.json', () => {
       payCheckout: ['/_sandbox/checkouts/steps-co-1/pay', { channel: 'bank_transfer' }],
       cancelCheckout: ['/_sandbox/checkouts/steps-co-1/cancel'],
       createVirtualAccount: ['/merchant/api/v1/virtual-bank-account', account],
-      createPoolAccount: ['/merchant/api/v1/pool-accounts', pool],
+      createPoolAccount: ['/api/v1/pool-accounts', pool],
+      createPoolAccountMerchant: ['/merchant/api/v1/pool-accounts', pool],
       creditVirtualAccount: ['/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: transfer, amount: 1500, currency: 'NGN' }],
     }
     const steps = documentedRoutes().filter((r) => r.step)

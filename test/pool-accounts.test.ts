@@ -69,6 +69,8 @@ describe('reading a pool account', () => {
       message: 'Pool account retrieved successfully',
       data: { reference: made.reference, customer_name: 'Don Alpha', customer_email: 'don@example.com', currency: 'KES', account_details: { ...rest, branch_address: bank_address }, created_at: `${made.date_created.slice(0, 19)}.000Z` },
     })
+    // the bare path the collection writes is the same call (CONTRACT 15)
+    expect((await sb.call('GET', `/api/v1/pool-accounts/${made.reference}`)).body).toEqual(r.body)
     const unknown = await sb.call('GET', `${BASE}/SBKPNOBODY00KES`)
     expect([unknown.status, unknown.body]).toEqual([404, { status: false, message: 'Pool account not found', data: null }])
     expect((await sb.call('GET', `${BASE}/${made.reference}`, undefined, { key: 'sk_test_other_pool' })).status).toBe(404)

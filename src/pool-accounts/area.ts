@@ -1,6 +1,6 @@
 import type { Kit } from '../charges/kit.js'
 import { chargeKind } from '../charges/types.js'
-import type { Area } from '../http/area.js'
+import { bareAndMerchant, type Area, type Route } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { STRING, shape } from '../store/validate.js'
@@ -8,9 +8,11 @@ import { POOL_MSG } from './messages.js'
 import { createSchema, creditSchema, poolAccountReadSchema, poolAccountSchema, poolCreditSchema } from './schemas.js'
 import { POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccountCharge } from './service.js'
 
-const P = '/merchant/api/v1/pool-accounts'
+/** the collection writes the paths bare too: served there and under `/merchant` alike (CONTRACT 15) */
+const P = '/api/v1/pool-accounts'
+type Pools = { poolAccounts: PoolAccountService } & Kit
 
-/** /merchant/api/v1/pool-accounts (docs/behaviour.md 13.3.2) */
+/** /api/v1/pool-accounts and /merchant/api/v1/pool-accounts (docs/behaviour.md 13.3.2) */
 export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> = {
   key: 'pool accounts',
   tags: { 'pool accounts': "Customers' references into Kora's shared account of a currency (beta), and the test environment's credit call" },
@@ -33,9 +35,9 @@ export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> =
     })
     return { poolAccounts }
   },
-  routes: [
+  routes: bareAndMerchant((prefix, suffix): Route<Pools>[] => [
     {
-      method: 'post', path: P, access: 'secret key', tag: 'pool accounts', operationId: 'createPoolAccount', summary: "Create a customer's pool account reference",
+      method: 'post', path: `${prefix}${P}`, access: 'secret key', tag: 'pool accounts', operationId: `createPoolAccount${suffix}`, summary: "Create a customer's pool account reference",
       body: { name: 'PoolAccountRequest', schema: createSchema }, answer: { name: 'PoolAccount', schema: poolAccountSchema }, step: true,
       description: 'One reference per customer e-mail in the namespace: 409 `A reference already exists for this customer`, with the existing reference as `data`.',
       handler: async (c, { poolAccounts }) => {
@@ -45,7 +47,7 @@ export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> =
     },
     // before `/:reference`, which would take this path otherwise
     {
-      method: 'post', path: `${P}/sandbox/credit`, access: 'secret key', tag: 'pool accounts', operationId: 'creditPoolAccount', summary: "The test environment's transfer into a pool account",
+      method: 'post', path: `${prefix}${P}/sandbox/credit`, access: 'secret key', tag: 'pool accounts', operationId: `creditPoolAccount${suffix}`, summary: "The test environment's transfer into a pool account",
       body: { name: 'PoolAccountCreditRequest', schema: creditSchema }, answer: { name: 'PoolAccountCredit', schema: poolCreditSchema },
       description: "A pay-in of its own (`KPY-PA-...`), in the pool's currency, successful at once, on the balance at once, announced by `charge.success`. Unknown reference: 404 `Pool account not found`.",
       handler: async (c, { poolAccounts }) => {
@@ -54,9 +56,9 @@ export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> =
       },
     },
     {
-      method: 'get', path: `${P}/:reference`, access: 'secret key', tag: 'pool accounts', operationId: 'getPoolAccount', summary: 'Read a pool account reference',
+      method: 'get', path: `${prefix}${P}/:reference`, access: 'secret key', tag: 'pool accounts', operationId: `getPoolAccount${suffix}`, summary: 'Read a pool account reference',
       answer: { name: 'PoolAccountRead', schema: poolAccountReadSchema },
       handler: (c, { poolAccounts }) => ok(c, POOL_MSG.RETRIEVED, poolAccounts.readData(poolAccounts.get(c.get('ns'), c.req.param('reference')!))),
     },
-  ],
+  ]),
 }
