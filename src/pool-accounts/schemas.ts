@@ -15,26 +15,30 @@ export type PoolAccountType = (typeof ACCOUNT_TYPES)[number]
 export const POOL_CREDIT_LIMITS = { min: 1, max: 10_000_000 }
 
 /**
+ * How an answer writes the shared account, each as its newest sample (CONTRACT 15): the create
+ * answer, its duplicate and the event as the page (2026-04, `branch_address`); the charge query as
+ * the page (`bank_address`); the read-back as the collection (2026-05, no `account_name`).
+ */
+export type DetailsView = 'answer' | 'query' | 'read'
+
+/**
  * The account every customer of a currency pays into (the page: Kora's shared account; the pool
  * reference, as the transfer's narration, tells whose payment it is). The values are the
  * collection's samples, the same in every currency but the bank's name.
  */
-export function sharedBankAccount(currency: string) {
-  return {
-    currency,
-    bank_code: '123456',
-    bank_name: `Kora ${currency} Bank`,
-    swift_code: 'KORABANK123',
-    account_number: '1234567890',
-    account_name: 'Kora Technologies Ltd',
-    bank_address: '123 Kora Street, City, Country',
-  }
+export function sharedBankAccount(currency: string, view: DetailsView) {
+  const head = { currency, bank_code: '123456', bank_name: `Kora ${currency} Bank`, swift_code: 'KORABANK123' }
+  const account_name = 'Kora Technologies Ltd'
+  const address = '123 Kora Street, City, Country'
+  if (view === 'read') return { ...head, account_number: '1234567890', branch_address: address }
+  if (view === 'query') return { ...head, account_name, bank_address: address, account_number: '1234567890' }
+  return { ...head, account_name, account_number: '1234567890', branch_address: address }
 }
 /** The mobile-money wallet a pool of `account_type: mobile_money` is paid into (the collection's GHS sample). */
 export const sharedWallet = (currency: string) => ({ currency, account_name: 'Kora 2342', mobile_number: '233812343' })
 
 /** What a pool of `type` is paid into, in `currency`. */
-export const sharedAccount = (type: PoolAccountType, currency: string) => (type === 'mobile_money' ? sharedWallet(currency) : sharedBankAccount(currency))
+export const sharedAccount = (type: PoolAccountType, currency: string, view: DetailsView) => (type === 'mobile_money' ? sharedWallet(currency) : sharedBankAccount(currency, view))
 
 const text = (max: number) => z.string().trim().min(1, 'is required').max(max, atMost(max))
 
@@ -63,7 +67,7 @@ export const creditSchema = z
 export type CreditInput = z.infer<typeof creditSchema>
 
 /** docs/behaviour.md 13.3.2: the answers (written here: they are built in code, not validated). */
-const bankDetails = z.object({ currency: z.string(), bank_code: z.string(), bank_name: z.string(), swift_code: z.string(), account_number: z.string(), account_name: z.string(), bank_address: z.string() })
+const bankDetails = z.object({ currency: z.string(), bank_code: z.string(), bank_name: z.string(), swift_code: z.string(), account_name: z.string(), account_number: z.string(), branch_address: z.string() })
 const walletDetails = z.object({ currency: z.string(), account_name: z.string(), mobile_number: z.string() })
 
 export const poolAccountSchema = z.object({
@@ -80,7 +84,7 @@ export const poolAccountReadSchema = z.object({
   customer_name: z.string(),
   customer_email: z.string(),
   currency: z.enum(POOL_CURRENCIES),
-  account_details: z.union([bankDetails.omit({ account_name: true, bank_address: true }).extend({ branch_address: z.string() }), walletDetails]),
+  account_details: z.union([bankDetails.omit({ account_name: true }), walletDetails]),
   created_at: z.string().describe('to the second, as read back (.000Z)'),
 })
 

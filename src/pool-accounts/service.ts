@@ -10,7 +10,7 @@ import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING, oneOf } from '../store/validate.js'
 import { AccountTransfers } from '../virtual-accounts/transfers.js'
 import { POOL_MSG } from './messages.js'
-import { ACCOUNT_TYPES, POOL_CURRENCIES, sharedAccount, sharedBankAccount, sharedWallet, type CreateInput, type CreditInput, type PoolAccountType, type PoolCurrency } from './schemas.js'
+import { ACCOUNT_TYPES, POOL_CURRENCIES, sharedAccount, type CreateInput, type CreditInput, type PoolAccountType, type PoolCurrency } from './schemas.js'
 
 /**
  * Pool accounts (docs/behaviour.md 13.3.2): a customer's reference into Kora's shared account of a
@@ -160,19 +160,13 @@ export class PoolAccountService extends OnEngine {
       customer_email: p.customer_email,
       currency: p.currency,
       date_created: readBackTime ? readBack(p.date_created) : p.date_created,
-      account_details: sharedAccount(p.account_type, p.currency),
+      account_details: sharedAccount(p.account_type, p.currency, 'answer'),
     }
   }
 
-  /** The get answer: the collection's newer sample, `branch_address` and `created_at`. */
+  /** The get answer: the collection's newer sample, `created_at` for `date_created`. */
   readData(p: Frozen<PoolAccount>) {
-    let account_details: Record<string, string>
-    if (p.account_type === 'mobile_money') account_details = sharedWallet(p.currency)
-    else {
-      const { account_name: _name, bank_address, ...rest } = sharedBankAccount(p.currency)
-      account_details = { ...rest, branch_address: bank_address }
-    }
-    return { reference: p.reference, customer_name: p.customer_name, customer_email: p.customer_email, currency: p.currency, account_details, created_at: readBack(p.date_created) }
+    return { reference: p.reference, customer_name: p.customer_name, customer_email: p.customer_email, currency: p.currency, account_details: sharedAccount(p.account_type, p.currency, 'read'), created_at: readBack(p.date_created) }
   }
 
   /** The credit call's answer. */
@@ -186,7 +180,7 @@ export class PoolAccountService extends OnEngine {
     return {
       pool_account: {
         pool_account_reference: p.pool_account_reference,
-        account_details: sharedAccount(p.account_type, charge.currency),
+        account_details: sharedAccount(p.account_type, charge.currency, 'query'),
         payer_details: charge.payer_details,
       },
     }
@@ -206,7 +200,7 @@ export class PoolAccountService extends OnEngine {
       pool_account: {
         payer_details: charge.payer_details,
         pool_account_reference: p.pool_account_reference,
-        account_details: sharedAccount(p.account_type, charge.currency),
+        account_details: sharedAccount(p.account_type, charge.currency, 'answer'),
       },
       transaction_date: charge.created_at,
     }
