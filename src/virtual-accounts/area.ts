@@ -132,7 +132,7 @@ export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: Ba
     {
       method: 'put', path: `${UPLOAD_PATH}/:reference`, access: 'open', tag: 'virtual accounts', operationId: 'uploadFile',
       summary: "Where an upload URL points: takes the file's PUT, as the storage would, and keeps nothing of it",
-      handler: (c) => c.body(null, 200),
+      handler: (c) => ok(c, VBA_MSG.FILE_RECEIVED, null),
     },
   ],
 }

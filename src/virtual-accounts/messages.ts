@@ -8,6 +8,8 @@ export const VBA_MSG = {
   DUPLICATE: 'Duplicate account reference',
   // docs/behaviour.md 13.3.1: upload URLs and account holders
   UPLOAD_URL_CREATED: 'File upload url created successfully',
+  /** the sandbox's own answer to a PUT to an upload URL */
+  FILE_RECEIVED: 'File received',
   HOLDER_CREATED: 'Virtual account holder creation requested successfully',
   HOLDER_RETRIEVED: 'Virtual account holder retrieved successfully',
   HOLDER_KYC_UPDATED: 'Virtual bank account holder update kyc requested successfully',
