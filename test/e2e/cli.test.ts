@@ -195,6 +195,7 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(table.stdout).toContain('4084127883172787')
     expect(table.stdout).toContain('\nCheckout Standard\n')
     expect(table.stdout).toContain('POST /_sandbox/checkouts/<reference>/pay')
+    expect(table.stdout).toContain('\nPool accounts\nPOST /merchant/api/v1/pool-accounts {"customer_name", "customer_email"')
     const json = await runCli(['magic', '--json'])
     const data = JSON.parse(json.stdout)
     expect(data.cards.find((c: any) => c.number === '5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], pin: '1234', outcome: 'success' })
