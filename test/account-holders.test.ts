@@ -112,6 +112,10 @@ describe('a USD account', () => {
     expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data.USD.available_balance - before).toBeCloseTo(98.39, 2)
     const list = (await sb.call('GET', `${VBA}/transactions?account_number=${got.account_number}`)).body.data
     expect(list).toMatchObject({ total_amount_received: 100, currency: 'USD', transactions: [{ amount: '100.00', currency: 'USD', status: 'success' }] })
+    // the dashboard lists it with its holder, and its credit button in USD
+    const ui = await (await sb.app.request(`/_sandbox/ui?ns=${SECRET}`)).text()
+    expect(ui).toContain(`holder ${holder}`)
+    expect(ui).toContain(`Credit virtual account ${got.account_number} with USD 1,000`)
     const unknownHolder = await sb.call('POST', VBA, { currency: 'USD', account_holder_reference: 'KPY-AH-nobody', account_reference: 'usd-2' })
     expect([unknownHolder.status, unknownHolder.body.message]).toEqual([404, 'Virtual account holder not found'])
   })

@@ -34,7 +34,10 @@ export const VirtualAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }
                 {a.account_name} · {a.bank_name} ({a.bank_code})
               </span>
             </td>
-            <td class="wrap-s">{a.customer.name}</td>
+            <td class="wrap-s">
+              {a.customer.name}
+              {a.holder && <span class="sub mono">holder {a.holder}</span>}
+            </td>
             <td class="wrap-s">
               {t.pagination.total} received, {money(parseAmount(t.total_amount_received)!, a.currency)}
               {t.transactions.map((x) => (
