@@ -16,10 +16,10 @@ import { secretKey } from './http/middleware/secret-key.js'
 
 /**
  * `/api/v1/...` paths docs/api.md does not name (its direct debit and identities) nor the pages write bare
- * (chargebacks, CONTRACT 15) are not API routes: the live host answers them 200 with a plain-text
- * welcome, changing nothing (docs/behaviour.md 13).
+ * (chargebacks, account holders, upload URLs, pool accounts: CONTRACT 15) are not API routes: the
+ * live host answers them 200 with a plain-text welcome, changing nothing (docs/behaviour.md 13).
  */
-const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/|chargebacks(\/|$))/
+const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/|chargebacks(\/|$)|virtual-bank-account\/account-holders(\/|$)|files\/generate-upload-url(\/|$)|pool-accounts(\/|$))/
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//

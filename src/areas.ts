@@ -16,6 +16,7 @@ import { mobileMoneyArea } from './mobile-money/area.js'
 import { chargesArea } from './pay-ins/area.js'
 import { payWithBankArea } from './pay-with-bank/area.js'
 import { payoutsArea } from './payouts/area.js'
+import { poolAccountsArea } from './pool-accounts/area.js'
 import { refundsArea } from './refunds/area.js'
 import { stablecoinsArea } from './stablecoins/area.js'
 import { transactionsArea } from './transactions/area.js'
@@ -36,6 +37,7 @@ export const AREAS = [
   voucherArea,
   checkoutArea,
   virtualAccountsArea,
+  poolAccountsArea,
   refundsArea,
   chargebacksArea,
   directDebitArea,

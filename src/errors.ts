@@ -128,7 +128,8 @@ export class ApiError extends Error {
     message: string,
     readonly data: unknown = null,
     readonly error?: string,
-    readonly code?: string,
+    /** null: written as `code: null`, as some samples do (the virtual accounts') */
+    readonly code?: string | null,
   ) {
     super(message)
     this.name = 'ApiError'

@@ -9,7 +9,8 @@ import { identityDocument, identityDocuments } from './scenario/documents.js'
 import type { ActiveScenarios } from './scenario/index.js'
 import { PAYOUT_BANK_COUNTRY_CURRENCIES, PAYOUT_PURPOSE_COUNTRIES, WALLET_CURRENCIES, operatorsOf, payoutBankCountriesOf, payoutCurrencies, payoutPurposesOf, walletCurrency } from './scenario/lookups.js'
 import { NETWORKS, STABLECOINS } from './stablecoins/schemas.js'
-import { CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
+import { CREDIT_LIMITS, OTHER_CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
+import { MOBILE_MONEY_POOLS, POOL_CREDIT_LIMITS, POOL_CURRENCIES } from './pool-accounts/schemas.js'
 
 type Magic = ReturnType<ActiveScenarios['toJSON']>
 
@@ -61,6 +62,7 @@ export function formatMagic(m: Magic): string {
   parts.push(payWithBankPart(m))
   parts.push(voucherPart(m))
   parts.push(virtualAccountsPart(m))
+  parts.push(poolAccountsPart(m))
   parts.push(refundsPart(m))
   parts.push(chargebacksPart(m))
   parts.push(payoutsPart(m))
@@ -163,6 +165,16 @@ function virtualAccountsPart(m: Magic): string {
         ['any other', '404 Account not found'],
       ],
     ),
+    `\nUSD: POST /api/v1/files/generate-upload-url, then POST /api/v1/virtual-bank-account/account-holders (its documents naming those files), then {"currency": "USD", "account_holder_reference", "account_reference"}: a 12-digit account. KES, TZS: {"currency", "account_name", "account_reference", "permanent": true, "customer"}, at Choice Bank. Their credits are in the account's currency, ${OTHER_CREDIT_LIMITS.min} to ${OTHER_CREDIT_LIMITS.max}.\n`,
+  ].join('')
+}
+
+/** Pool accounts (docs/behaviour.md 13.3.2): the currencies, the shared account, the credit call. */
+function poolAccountsPart(m: Magic): string {
+  return [
+    '\nPool accounts\n',
+    `POST /merchant/api/v1/pool-accounts {"customer_name", "customer_email", "currency": ${POOL_CURRENCIES.join(' | ')}, "account_type"?: "bank_account" | "mobile_money" (${MOBILE_MONEY_POOLS.join(', ')})}: one reference SBKP<8><currency> per customer e-mail (409 A reference already exists for this customer).\n`,
+    `POST /merchant/api/v1/pool-accounts/sandbox/credit {"reference", "amount", "currency": the pool's}, ${POOL_CREDIT_LIMITS.min} to ${POOL_CREDIT_LIMITS.max}: a pay-in KPY-PA-..., success and available at once, charge.success (payment_method pool_account); fee ${feeText(m.settings.fees.bank_transfer)}, the merchant's.\n`,
   ].join('')
 }
 

@@ -141,7 +141,7 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
         Unauthorized: envelopeResponse('Missing, unknown or live key'),
         Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
         NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),
-        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`; a virtual account: `Account reference already exists`; a temporary account: `Account has expired`)'),
+        Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`; a virtual account: `Duplicate account reference`; a temporary account: `Account has expired`)'),
         TooLarge: envelopeResponse('Body over the limit (1 MiB; 4 MiB on the identity endpoints)'),
       },
     },

@@ -190,6 +190,10 @@ interface Fx {
   /** a virtual bank account: its reference and number */
   vbaRef: string
   vbaNumber: string
+  /** a pool account reference, an upload's file reference and an account holder (docs/behaviour.md 13.3.1, 13.3.2) */
+  poolRef: string
+  fileRef: string
+  holderRef: string
   /** a payout that stays processing */
   payoutRef: string
   /** a bulk payout */
@@ -248,6 +252,9 @@ function fixtures(key: string): Promise<Fx> {
       const conversion = await ok200('POST', `${M}/conversions/`, key, { rate_reference: (await ok200('POST', `${M}/conversions/rates`, key, conversionQuote())).data.reference, amount: 10, from_currency: 'USD', to_currency: 'NGN' })
       const pwb = await ok200('POST', `${M}/charge/pay-with-bank`, key, pwbBody())
       const wallet = await ok200('POST', `${M}/crypto/wallets`, key, walletBody())
+      const pool = await ok200('POST', `${M}/pool-accounts`, key, poolBody())
+      const file = await ok200('POST', '/api/v1/files/generate-upload-url', key, uploadBody())
+      const holder = await ok200('POST', HOLDERS, key, holderBody(file.data.korapay_reference))
       return {
         key,
         pinTx: pin.tx,
@@ -266,6 +273,9 @@ function fixtures(key: string): Promise<Fx> {
         checkoutTx: new URL(checkout.data.checkout_url).pathname.split('/')[2],
         vbaRef: vba.data.account_reference,
         vbaNumber: vba.data.account_number,
+        poolRef: pool.data.reference,
+        fileRef: file.data.korapay_reference,
+        holderRef: holder.data.reference,
         payoutRef: payout.data.reference,
         batchRef: batch.data.reference,
         rateRef: rate.data.reference,
@@ -331,6 +341,14 @@ const identityBody = (id: string) => () => ({
 })
 const checkoutBody = () => ({ reference: ref('co-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada' }, redirect_url: 'https://merchant.example/back?x=1', metadata: { order: '42' } })
 const vbaBody = () => ({ account_name: 'Ada Obi', account_reference: ref('vba'), permanent: true, bank_code: '000', customer: { name: 'Ada Obi', email: 'ada@example.com' }, kyc: { bvn: '22222222222', nin: '11111111111' } })
+const poolBody = () => ({ customer_name: 'Ada Obi', customer_email: `${ref('pool')}@example.com`, currency: 'KES', account_type: 'bank_account' })
+const uploadBody = () => ({ reference: ref('kyc'), purpose: 'kyc_document', content_type: 'image/png' })
+const HOLDERS = '/api/v1/virtual-bank-account/account-holders'
+const holderBody = (file: string) => ({
+  first_name: 'Ada', last_name: 'Obi', type: 'individual', date_of_birth: '1990-01-31', nationality: 'NG', email: 'ada@example.com', phone: '+2348133443000',
+  selfie: { reference: file }, identification: { type: 'passport', number: 'A1', document_front: { reference: file } },
+  address: { country: 'NG', zip: '100001', address: '1 Marina', state: 'Lagos', city: 'Lagos' }, employment: { status: 'employer' }, metadata: { order: '42' },
+})
 const conversionQuote = () => ({ from_currency: 'USD', to_currency: 'NGN', amount: 10, reference: 'customer-42' })
 const pwbBody = () => ({ reference: ref('pwb-fuzz'), amount: '1500.00', currency: 'NGN', bank_code: '100004', customer: { name: 'Ada Obi', email: 'buyer@example.com' }, redirect_url: 'https://merchant.example/back', notification_url: null, metadata: { order: '42' } })
 const clearFaults = async (fx: Fx) => {
@@ -434,6 +452,19 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },
   { method: 'GET', path: () => `${M}/virtual-bank-account/transactions`, query: (fx) => ({ account_number: fx.vbaNumber, start_date: '2020-01-01', end_date: '2099-12-31', page: '1', limit: '10' }) },
   { method: 'POST', path: () => `${M}/virtual-bank-account/sandbox/credit`, body: (fx) => ({ account_number: fx.vbaNumber, amount: 1000, currency: 'NGN' }) },
+  { method: 'POST', path: () => `${M}/virtual-bank-account`, body: (fx) => ({ currency: 'USD', account_holder_reference: fx.holderRef, account_reference: ref('usd') }), label: 'USD' },
+  { method: 'PUT', path: (fx, p = enc(fx.fileRef)) => `/_sandbox/uploads/${p}`, hasParam: true, body: () => ({ bytes: 'png' }) },
+  // USD accounts' holders and files, and pool accounts, under both prefixes (docs/behaviour.md 13.3.1, 13.3.2)
+  ...['', '/merchant'].flatMap((prefix): Endpoint[] => [
+    { method: 'POST', path: () => `${prefix}/api/v1/files/generate-upload-url`, body: uploadBody },
+    { method: 'POST', path: () => `${prefix}${HOLDERS}`, body: (fx) => holderBody(fx.fileRef) },
+    { method: 'GET', path: (fx, p = enc(fx.holderRef)) => `${prefix}${HOLDERS}/${p}/details`, hasParam: true },
+    { method: 'PATCH', path: (fx, p = enc(fx.holderRef)) => `${prefix}${HOLDERS}/${p}/update-kyc`, hasParam: true, body: (fx) => ({ selfie: { reference: fx.fileRef } }) },
+    { method: 'POST', path: (fx, p = enc(fx.holderRef)) => `${prefix}${HOLDERS}/${p}/update-kyc`, hasParam: true, body: (fx) => ({ selfie: { reference: fx.fileRef } }) },
+    { method: 'POST', path: () => `${prefix}/api/v1/pool-accounts`, body: poolBody },
+    { method: 'GET', path: (fx, p = enc(fx.poolRef)) => `${prefix}/api/v1/pool-accounts/${p}`, hasParam: true },
+    { method: 'POST', path: () => `${prefix}/api/v1/pool-accounts/sandbox/credit`, body: (fx) => ({ reference: fx.poolRef, amount: 100, currency: 'KES' }) },
+  ]),
   // the look-ups (docs/behaviour.md 13.5)
   { method: 'GET', path: () => `${M}/misc/banks`, query: () => ({ countryCode: 'NG' }) },
   { method: 'GET', path: () => `${M}/misc/mobile-money`, query: () => ({ countryCode: 'KE' }) },

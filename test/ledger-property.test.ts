@@ -34,6 +34,10 @@ interface Run {
   open: string[]
   /** a virtual account to credit, made on first use */
   vba?: string
+  /** pool accounts to credit, by currency, made on first use (docs/behaviour.md 13.3.2) */
+  pools: Record<string, string>
+  /** a KES virtual account to credit, made on first use */
+  kesVba?: string
   /** payment references of pay-ins a refund may be asked of (whether it is allowed is the service's) */
   payins: string[]
   /** bank transfers' temporary accounts, to send transfers to */
@@ -190,6 +194,31 @@ const OPS: Op[] = [
         r.vba = res.body.data.account_number
       }
       await call(r, 'POST', `${M}/virtual-bank-account/sandbox/credit`, { account_number: r.vba, amount, currency: 'NGN' })
+    },
+  },
+  {
+    name: 'transfer into a pool account',
+    arb: fc.record({ currency: fc.constantFrom('GHS', 'KES', 'XAF', 'XOF', 'ZAR'), amount: fc.integer({ min: 1, max: 200_000 }), cents: fc.integer({ min: 0, max: 99 }) }),
+    async run(r, { currency, amount, cents }) {
+      if (!r.pools[currency]) {
+        const res = await call(r, 'POST', `${M}/pool-accounts`, { customer_name: 'Ada Obi', customer_email: `${currency.toLowerCase()}@example.com`, currency })
+        r.pools[currency] = res.body.data.reference
+      }
+      // XAF and XOF have no minor unit (docs/behaviour.md 2.5)
+      const sent = currency === 'XAF' || currency === 'XOF' ? amount : amount + cents / 100
+      const res = await call(r, 'POST', `${M}/pool-accounts/sandbox/credit`, { reference: r.pools[currency], amount: sent, currency })
+      if (res.status === 200) r.payins.push(res.body.data.transaction_reference)
+    },
+  },
+  {
+    name: 'transfer into a KES virtual account',
+    arb: major(1, 100_000),
+    async run(r, amount) {
+      if (!r.kesVba) {
+        await call(r, 'POST', `${M}/virtual-bank-account`, { account_name: 'Ada Obi', account_reference: ref('kes'), permanent: true, currency: 'KES', customer: { name: 'Ada Obi' } })
+        r.kesVba = r.sb.deps.virtualAccounts.list(NS).find((a) => a.currency === 'KES')!.account_number
+      }
+      await call(r, 'POST', `${M}/virtual-bank-account/sandbox/credit`, { account_number: r.kesVba, amount, currency: 'KES' })
     },
   },
   {
@@ -384,7 +413,7 @@ describe('the ledger property (docs/behaviour.md 13.4)', () => {
         let kept
         try {
           if (opening !== 5_000_000) expect((await first.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: opening } })).status).toBe(200)
-          const r: Run = { sb: first, open: [], payins: [], transfers: [], holds: [], refunds: [], payouts: [] }
+          const r: Run = { sb: first, open: [], pools: {}, payins: [], transfers: [], holds: [], refunds: [], payouts: [] }
           for (let room = INTAKE_LIMIT - opening * 100 - 5_000_000; nearLimit && room > 0; room -= Math.min(room, MAX_MAJOR_AMOUNT * 100)) {
             const amount = Math.min(room, MAX_MAJOR_AMOUNT * 100) / 100
             expect((await first.call('POST', '/_sandbox/balances/fund', { currency: 'NGN', amount })).status).toBe(200)

@@ -90,6 +90,16 @@ describe('sandbox magic: virtual bank accounts', () => {
   })
 })
 
+describe('sandbox magic: pool accounts and USD accounts', () => {
+  it('says how pool accounts are made and credited, and how a USD account is opened', () => {
+    const text = magicOf([])
+    expect(text).toContain('\nPool accounts\n')
+    expect(text).toContain('"currency": GHS | KES | XAF | XOF | ZAR, "account_type"?: "bank_account" | "mobile_money" (GHS, KES)}: one reference SBKP<8><currency> per customer e-mail')
+    expect(text).toContain('1 to 10000000: a pay-in KPY-PA-..., success and available at once, charge.success (payment_method pool_account); fee 1.5%, cap 2000')
+    expect(text).toContain('then {"currency": "USD", "account_holder_reference", "account_reference"}: a 12-digit account')
+  })
+})
+
 describe('sandbox magic: payouts', () => {
   it('lists the payout test accounts, the fee, the delay and the limits', () => {
     const text = magicOf([])

@@ -117,10 +117,10 @@ describe('GET /_sandbox/openapi.json', () => {
       required: expect.arrayContaining(['status', 'message', 'data']),
     })
     // each area's own tags (Area.tags), in the order of src/areas.ts, each with its description
-    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'voucher', 'checkout', 'virtual accounts', 'refunds', 'chargebacks', 'direct debit', 'identity', 'misc', 'balances', 'conversions', 'payouts', 'stablecoins', 'charges', 'control'])
+    expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(['cards', 'mobile money', 'bank transfer', 'pay with bank', 'voucher', 'checkout', 'virtual accounts', 'pool accounts', 'refunds', 'chargebacks', 'direct debit', 'identity', 'misc', 'balances', 'conversions', 'payouts', 'stablecoins', 'charges', 'control'])
     expect(doc.tags.filter((t: { description?: string }) => !t.description)).toEqual([])
     const used = new Set(Object.values(doc.paths as Record<string, Record<string, { tags: string[] }>>).flatMap((ops) => Object.values(ops).flatMap((o) => o.tags)))
-    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'chargebacks', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'refunds', 'stablecoins', 'virtual accounts', 'voucher'])
+    expect([...used].sort()).toEqual(['balances', 'bank transfer', 'cards', 'chargebacks', 'charges', 'checkout', 'control', 'conversions', 'direct debit', 'identity', 'misc', 'mobile money', 'pay with bank', 'payouts', 'pool accounts', 'refunds', 'stablecoins', 'virtual accounts', 'voucher'])
     expect(doc.paths['/merchant/api/v1/charges/card'].post.responses['200'].content['application/json'].schema.$ref).toBe('#/components/schemas/Envelope')
   })
 
@@ -147,6 +147,8 @@ describe('GET /_sandbox/openapi.json', () => {
     expect((await call('POST', '/_sandbox/checkouts/steps-co-1/cancel')).status).toBe(200)
     const account = { account_name: 'Ada', account_reference: 'steps-vba-1', permanent: true, bank_code: '000', customer: { name: 'Ada' }, kyc: { bvn: '22222222222' } }
     expect((await call('POST', '/merchant/api/v1/virtual-bank-account', account)).status).toBe(200)
+    const pool = { customer_name: 'Ada', customer_email: 'steps-pool@example.com', currency: 'KES' }
+    expect((await call('POST', '/merchant/api/v1/pool-accounts', pool)).status).toBe(200)
     const transfer = (await call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: 'steps-bt-1', amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' }, auto_complete: false })).body.data.bank_account.account_number
     await call('POST', '/_sandbox/clock/advance', { seconds: 31 * 60 })
     /** per step, how it is called on what has ended: a step declared without one fails this test */
@@ -161,6 +163,8 @@ describe('GET /_sandbox/openapi.json', () => {
       payCheckout: ['/_sandbox/checkouts/steps-co-1/pay', { channel: 'bank_transfer' }],
       cancelCheckout: ['/_sandbox/checkouts/steps-co-1/cancel'],
       createVirtualAccount: ['/merchant/api/v1/virtual-bank-account', account],
+      createPoolAccount: ['/api/v1/pool-accounts', pool],
+      createPoolAccountMerchant: ['/merchant/api/v1/pool-accounts', pool],
       creditVirtualAccount: ['/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: transfer, amount: 1500, currency: 'NGN' }],
     }
     const steps = documentedRoutes().filter((r) => r.step)
@@ -292,7 +296,7 @@ describe('GET /_sandbox/openapi.json', () => {
   it("the charge query's record lists every status and payment method, pending, expired and bank_transfer among them", async () => {
     const record = answerSchema('get', '/merchant/api/v1/charges/{reference}')
     expect(record.properties.status.enum).toEqual(['pending', 'processing', 'success', 'failed', 'expired'])
-    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank', 'voucher'])
+    expect(record.properties.payment_method.anyOf.flatMap((s: any) => s.enum ?? [])).toEqual(['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank', 'voucher', 'pool_account'])
     // as served: a pending checkout, one paid by bank transfer, one expired
     const at = (reference: string) => ({ reference, amount: 900, currency: 'NGN', customer: { email: 'ada@example.com' } })
     const key = { key: 'sk_test_openapi_records' }

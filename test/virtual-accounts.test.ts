@@ -109,6 +109,8 @@ describe('creating a virtual bank account', () => {
     const r = await create(sb, { customer: { name: 'Bo' }, kyc: { bvn: '22222222222', nin: '11111111111' } })
     expect(r.status).toBe(200)
     expect(r.body.data.customer).toEqual({ name: 'Bo' })
+    // read back, the e-mail nobody gave is null (the collection's sample)
+    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.data.customer).toEqual({ name: 'Bo', email: null })
   })
 
   it("takes a public Python client's body as it sends it (email and nin null when not given), and its credit", async () => {
@@ -142,8 +144,9 @@ describe('creating a virtual bank account', () => {
     const first = (await create(sb)).body.data
     const again = await create(sb, { account_name: 'Someone Else' })
     expect(again.status).toBe(409)
-    expect(again.body).toEqual({ status: false, message: 'Account reference already exists', data: null })
-    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.data).toEqual(first)
+    // as the collection's sample writes it: code null, data {}
+    expect(again.body).toEqual({ status: false, code: null, message: 'Duplicate account reference', data: {} })
+    expect((await sb.call('GET', `${BASE}/cust-0001`)).body.data).toEqual({ ...first, customer: { ...first.customer, email: 'ada@example.com' } })
     // another namespace may use it
     expect((await create(sb, {}, 'sk_test_other')).status).toBe(200)
   })
@@ -167,10 +170,11 @@ describe('getting a virtual bank account', () => {
     const made = (await create(sb)).body.data
     const r = await sb.call('GET', `${BASE}/cust-0001`)
     expect(r.status).toBe(200)
-    expect(r.body).toEqual({ status: true, message: 'Virtual bank account retrieved successfully', data: made })
+    // read back, its customer's e-mail too
+    expect(r.body).toEqual({ status: true, message: 'Virtual bank account retrieved successfully', data: { ...made, customer: { name: 'Ada Lovelace', email: 'ada@example.com' } } })
     const unknown = await sb.call('GET', `${BASE}/nobody-here`)
     expect(unknown.status).toBe(404)
-    expect(unknown.body).toEqual({ status: false, message: 'Virtual bank account not found', data: null })
+    expect(unknown.body).toEqual({ status: false, code: null, message: 'Virtual bank account not found', data: {} })
     // another namespace does not see it
     expect((await sb.call('GET', `${BASE}/cust-0001`, undefined, { key: 'sk_test_other' })).status).toBe(404)
   })
@@ -261,9 +265,10 @@ describe('crediting a virtual bank account', () => {
   })
 
   it.each([
-    [{ currency: 'USD' }, { currency: 'must be NGN' }],
+    [{ currency: 'USD' }, { currency: "must be NGN, the account's currency" }],
+    [{ currency: 'EUR' }, { currency: 'must be one of "NGN", "USD", "KES", "TZS"' }],
     [{ currency: undefined }, { currency: 'is required' }],
-    [{ account_number: '123' }, { account_number: 'must be 10 digits' }],
+    [{ account_number: '123' }, { account_number: "must be 10 digits (a USD account's: 12)" }],
     [{ account_number: undefined }, { account_number: 'is required' }],
   ])('refuses %j', async (over, errors) => {
     const sb = await sandbox()
@@ -390,7 +395,7 @@ describe('a virtual account\'s transactions', () => {
 
   it.each([
     ['', { account_number: 'is required' }],
-    ['account_number=12', { account_number: 'must be 10 digits' }],
+    ['account_number=12', { account_number: "must be 10 digits (a USD account's: 12)" }],
     ['account_number=7000000000&start_date=2026-13-01', { start_date: 'must be a date, YYYY-MM-DD' }],
     ['account_number=7000000000&end_date=yesterday', { end_date: 'must be a date, YYYY-MM-DD' }],
     ['account_number=7000000000&start_date=2026-02-02&end_date=2026-02-01', { end_date: 'must not be before start_date' }],

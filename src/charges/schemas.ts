@@ -148,7 +148,7 @@ function outside(major: number, within: { min: number; max: number } | undefined
 
 /** every status a charge record may have (the compiler checks the list against `ChargeStatus`) */
 const STATUSES = ['pending', 'processing', 'success', 'failed', 'expired'] as const satisfies readonly ChargeStatus[]
-const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank', 'voucher'] as const satisfies readonly PaymentMethod[]
+const METHODS = ['card', 'mobile_money', 'direct_debit', 'bank_transfer', 'pay_with_bank', 'voucher', 'pool_account'] as const satisfies readonly PaymentMethod[]
 const ATTEMPT_CHANNELS = ['card', 'mobile_money', 'bank_account', 'bank_transfer', 'pay_with_bank'] as const satisfies readonly PaymentAttempt['channel'][]
 // and none is missing from the lists
 const _all: [Exclude<ChargeStatus, (typeof STATUSES)[number]>, Exclude<PaymentMethod, (typeof METHODS)[number]>, Exclude<PaymentAttempt['channel'], (typeof ATTEMPT_CHANNELS)[number]>] extends [never, never, never] ? true : never = true

@@ -12,7 +12,7 @@ import { STORED_METADATA } from './schemas.js'
  */
 export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'expired'
 /** how a charge is paid: a channel */
-export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer' | 'pay_with_bank' | 'voucher'
+export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer' | 'pay_with_bank' | 'voucher' | 'pool_account'
 /**
  * what a charge record is: a channel's charge, a checkout whose channel the customer picks, or a
  * transfer into a virtual bank account (paid by bank transfer: docs/behaviour.md 13.3)

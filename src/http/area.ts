@@ -141,3 +141,11 @@ export function mount<S>(app: Hono<AppEnv>, around: ReturnType<typeof chain>, ro
   const handler = route.handler
   app.on(route.method, route.path, (c) => around(c, () => handler(c, s)))
 }
+
+/**
+ * The routes of paths the pages write bare (`/api/v1/...`), served there and under `/merchant`
+ * alike (CONTRACT 15): `routes` is called with each prefix and the suffix its operation ids take.
+ */
+export function bareAndMerchant<T>(routes: (prefix: '' | '/merchant', suffix: '' | 'Merchant') => Route<T>[]): Route<T>[] {
+  return [...routes('', ''), ...routes('/merchant', 'Merchant')]
+}

@@ -7,7 +7,7 @@ import { liveAnswer } from './live-profile.js'
 export interface Envelope<T = unknown> {
   status: boolean
   message: string
-  code?: string
+  code?: string | null
   /** the kind of some refusals: `validation_error`, `conflict` (docs/behaviour.md 2.2) */
   error?: string
   data: T

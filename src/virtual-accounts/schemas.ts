@@ -26,6 +26,23 @@ export const bankName = (code: string): string => BANK_NAMES.get(code)!
 
 /** the credit call's amounts, NGN major units: what one transfer may carry (docs/behaviour.md 13.2) */
 export const CREDIT_LIMITS = TRANSFER_LIMITS
+/** the credit call's amounts in an account's other currency, major units (decided here: no page shows them) */
+export const OTHER_CREDIT_LIMITS = { min: 1, max: TRANSFER_LIMITS.max }
+
+/**
+ * The currencies an account is opened in (docs/behaviour.md 13.3, 13.3.1): NGN, a holder's USD,
+ * KES and TZS at Choice Bank (RWF, which the page lists too, is no balance currency of the sandbox).
+ */
+export const VBA_CURRENCIES = ['NGN', 'USD', 'KES', 'TZS'] as const
+export type VbaCurrency = (typeof VBA_CURRENCIES)[number]
+export const OTHER_CURRENCIES = ['KES', 'TZS'] as const
+export const CHOICE_BANK = 'Choice Bank'
+/** the bank of a USD account's payment schemes (the collection's sample) */
+export const USD_BANK = {
+  bank_name: 'Cross River Bank',
+  routing_code: '021214891',
+  bank_address: { city: 'Fort Lee', postal_code: '07024', country_code: 'US', address_line1: '2115 Linwood Ave' },
+}
 
 /** the path of the transactions list, which an account reference cannot take */
 export const RESERVED_REFERENCE = 'transactions'
@@ -58,15 +75,47 @@ export function normalizeCreate(body: Record<string, unknown>): Record<string, u
   return { ...rest, kyc: nin === undefined ? { bvn } : { bvn, nin } }
 }
 
-const tenDigits = z.string().regex(/^\d{10}$/, 'must be 10 digits')
+/** the create body's `currency`, read first: it says which body the rest is (NGN when absent) */
+export const currencyOfSchema = z.object({ currency: z.string().pipe(z.enum(VBA_CURRENCIES)).optional() }).passthrough()
+
+/** docs/behaviour.md 13.3.1: a holder's USD account */
+export const usdCreateSchema = z
+  .object({
+    currency: z.literal('USD'),
+    account_holder_reference: text(MAX_LENGTH.reference),
+    account_reference: text(MAX_LENGTH.reference).refine((r) => r !== RESERVED_REFERENCE, `must not be "${RESERVED_REFERENCE}" (the transactions list's path)`),
+  })
+  .passthrough()
+export type UsdCreateInput = z.infer<typeof usdCreateSchema>
+
+/** docs/behaviour.md 13.3.1: a KES or TZS account */
+export const otherCreateSchema = z
+  .object({
+    currency: z.enum(OTHER_CURRENCIES),
+    account_name: text(MAX_LENGTH.name),
+    account_reference: text(MAX_LENGTH.reference).refine((r) => r !== RESERVED_REFERENCE, `must not be "${RESERVED_REFERENCE}" (the transactions list's path)`),
+    permanent: z.boolean().refine((p) => p, 'must be true: only permanent accounts are offered'),
+    customer: z.object({ name: text(MAX_LENGTH.name), email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)).optional() }),
+  })
+  .passthrough()
+export type OtherCreateInput = z.infer<typeof otherCreateSchema>
+
+const accountNumber = z.string().regex(/^(\d{10}|\d{12})$/, 'must be 10 digits (a USD account\'s: 12)')
 
 export const creditSchema = z
   .object({
-    account_number: tenDigits,
-    amount: amountSchema({ allowString: true, within: CREDIT_LIMITS }),
-    currency: z.string().refine((c) => c === 'NGN', 'must be NGN'),
+    account_number: accountNumber,
+    amount: amountSchema({ allowString: true }),
+    currency: z.string().pipe(z.enum(VBA_CURRENCIES)),
   })
   .passthrough()
+  .superRefine((o, ctx) => {
+    // an NGN transfer carries what a bank transfer may (docs/behaviour.md 13.2); another currency's, OTHER_CREDIT_LIMITS
+    const { min, max } = o.currency === 'NGN' ? CREDIT_LIMITS : OTHER_CREDIT_LIMITS
+    if (typeof o.amount === 'number' && (o.amount < min * 100 || o.amount > max * 100)) {
+      ctx.addIssue({ code: 'custom', path: ['amount'], message: `must be between ${min} and ${max}` })
+    }
+  })
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/
 const date = z.string().refine((d) => DATE.test(d) && realDay(d), 'must be a date, YYYY-MM-DD')
@@ -82,7 +131,7 @@ export const PAGE_LIMIT = { default: 100, max: 100 }
 
 export const transactionsQuerySchema = z
   .object({
-    account_number: z.string().regex(/^\d{10}$/, 'must be 10 digits'),
+    account_number: accountNumber,
     start_date: date.optional(),
     end_date: date.optional(),
     page: positiveInt(1_000_000).optional(),
@@ -95,24 +144,28 @@ export const transactionsQuerySchema = z
 export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>
 
 /** docs/behaviour.md 13.3: the answers (written here: they are built in code, not validated). */
-export const virtualAccountSchema = z.object({
+const ngnAccountSchema = z.object({
   account_name: z.string(),
   account_number: z.string().describe('10 digits, from the namespace and the account reference'),
-  bank_code: z.string(),
+  bank_code: z.string().nullable().describe('null for KES and TZS'),
   bank_name: z.string(),
   account_reference: z.string(),
   unique_id: z.string(),
   account_status: z.literal('active'),
   created_at: z.string(),
-  currency: z.literal('NGN'),
-  customer: z.object({ name: z.string() }),
+  currency: z.enum(VBA_CURRENCIES),
+  customer: z.object({ name: z.string(), email: z.string().nullable().optional().describe('read back only: the e-mail given, or null') }),
 })
+export const virtualAccountSchema = z.union([
+  ngnAccountSchema,
+  z.object({ currency: z.enum(VBA_CURRENCIES), account_reference: z.string(), unique_id: z.string(), account_status: z.enum(['pending', 'active']) }).passthrough().describe("a USD account, and a KES or TZS account's create answer (docs/behaviour.md 13.3.1)"),
+])
 
 export const virtualAccountTransactionsSchema = z.object({
   total_amount_received: z.number().describe('the transfers the dates select, all pages, major units'),
   total_amount_recieved: z.number().describe('the same number, as the service\'s documentation spells it'),
   account_number: z.string(),
-  currency: z.literal('NGN'),
+  currency: z.enum(VBA_CURRENCIES),
   transactions: z.array(z.object({
     reference: z.string().describe('KPY-PAY-...: query it with GET /merchant/api/v1/charges/{reference}'),
     status: z.literal('success'),

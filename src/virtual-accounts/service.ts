@@ -2,14 +2,16 @@ import { createHash } from 'node:crypto'
 import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
-import { CHARGES, type ChargeBase } from '../charges/types.js'
-import { MSG, badRequest, conflict, notFound } from '../errors.js'
+import type { ChargeBase } from '../charges/types.js'
+import { ApiError, MSG, badRequest, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { NUMBER, OBJECT, STRING } from '../store/validate.js'
+import { NUMBER, OBJECT, STRING, maybe, oneOf } from '../store/validate.js'
 import { VBA_MSG } from './messages.js'
-import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from './schemas.js'
+import { AccountTransfers } from './transfers.js'
+import type { AccountHolder } from './holders.js'
+import { CHOICE_BANK, PAGE_LIMIT, USD_BANK, VBA_CURRENCIES, bankName, type CreateInput, type OtherCreateInput, type TransactionsQuery, type UsdCreateInput, type VbaCurrency } from './schemas.js'
 
 /**
  * Virtual bank accounts (docs/behaviour.md 13.3): a customer's permanent NGN account, opened once
@@ -21,19 +23,23 @@ import { PAGE_LIMIT, bankName, type CreateInput, type TransactionsQuery } from '
 
 export interface VirtualAccount {
   account_reference: string
+  /** a USD account's: its holder's name (answered as null, as the collection's sample) */
   account_name: string
-  /** ten digits, from the namespace and the reference (docs/behaviour.md 13.3) */
+  /** ten digits (a USD account's: twelve), from the namespace and the reference (docs/behaviour.md 13.3) */
   account_number: string
-  bank_code: string
+  /** none for the accounts of other currencies than NGN */
+  bank_code: string | null
   bank_name: string
   /** the service's own id of the account */
   unique_id: string
   account_status: 'active'
   permanent: true
-  currency: 'NGN'
+  currency: VbaCurrency
   customer: { name: string; email?: string }
-  /** kept as sent, never answered */
-  kyc: { bvn: string; nin?: string }
+  /** an NGN account's, kept as sent, never answered */
+  kyc?: { bvn: string; nin?: string }
+  /** a USD account's holder (docs/behaviour.md 13.3.1) */
+  holder?: string
   created_at: string
   /** how many transfers it received (each one a record of VBA_TRANSFERS), and their sum, minor units */
   transfers: number
@@ -48,31 +54,24 @@ export interface VirtualAccountCharge extends ChargeBase {
   payer_bank_account: typeof SANDBOX_PAYER
 }
 
+/** docs/behaviour.md 13.3: the area's refusals as the collection's samples write them, `code: null` and `data: {}` */
+const refusal = (status: 404 | 409, message: string) => new ApiError(status, message, {}, undefined, null)
+
 export const VIRTUAL_ACCOUNTS = 'virtual_accounts'
 export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
   name: VIRTUAL_ACCOUNTS,
   indexes: { account_number: (a) => a.account_number },
-  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: STRING, created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
+  fields: { account_number: STRING, account_name: STRING, account_reference: STRING, bank_code: maybe(STRING), currency: oneOf(VBA_CURRENCIES), created_at: STRING, customer: OBJECT, transfers: NUMBER, total_received: NUMBER },
   asWritten: ['account_number', 'account_reference'],
 }
 
-/**
- * The n-th transfer into an account (key `<account_number>#<n>`, from 1): its charge's transaction
- * reference. A record per transfer, not a list on the account: a credit writes a few bytes,
- * however many transfers the account already has, and a page is read without the others.
- */
-export interface VirtualAccountTransfer {
-  tx: string
-}
-export const VBA_TRANSFERS = 'vba_transfers'
-export const VBA_TRANSFERS_SPEC: CollectionSpec<VirtualAccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING }, asWritten: ['tx'] }
-const transferKey = (accountNumber: string, n: number) => `${accountNumber}#${n}`
 
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
 
 export class VirtualAccountService extends OnEngine {
   readonly #charges: ChargeLifecycle<VirtualAccountCharge>
+  readonly #transfers: AccountTransfers
 
   constructor(
     engine: Engine,
@@ -81,6 +80,7 @@ export class VirtualAccountService extends OnEngine {
     private readonly limit: number,
   ) {
     super(engine)
+    this.#transfers = new AccountTransfers(engine.store)
     this.#charges = new ChargeLifecycle<VirtualAccountCharge>(engine, {
       kind: 'virtual_account',
       prefix: 'PAY',
@@ -95,34 +95,54 @@ export class VirtualAccountService extends OnEngine {
     return this.store.col<VirtualAccount>(ns, VIRTUAL_ACCOUNTS)
   }
 
-  /** A new permanent account: its reference new in the namespace, within the namespace's limit. */
+  /** A new permanent NGN account: its reference new in the namespace, within the namespace's limit. */
   create(ns: string, o: CreateInput): Frozen<VirtualAccount> {
-    const col = this.col(ns)
-    if (col.has(o.account_reference)) throw conflict(VBA_MSG.DUPLICATE)
-    if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
-    const account: VirtualAccount = {
+    return this.#open(ns, {
       account_reference: o.account_reference,
       account_name: o.account_name,
-      account_number: this.#accountNumber(ns, o.account_reference),
       bank_code: o.bank_code,
       bank_name: bankName(o.bank_code),
-      unique_id: newTransactionReference(this.random, ns, 'VBA'),
-      account_status: 'active',
-      permanent: true,
       currency: 'NGN',
       customer: o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name },
       kyc: o.kyc.nin ? { bvn: o.kyc.bvn, nin: o.kyc.nin } : { bvn: o.kyc.bvn },
+    })
+  }
+
+  /** docs/behaviour.md 13.3.1: a holder's USD account (`holder`: the account holder, read by the route). */
+  createUsd(ns: string, o: UsdCreateInput, holder: Frozen<AccountHolder>): Frozen<VirtualAccount> {
+    const name = `${holder.first_name} ${holder.last_name}`
+    return this.#open(ns, { account_reference: o.account_reference, account_name: name, bank_code: null, bank_name: USD_BANK.bank_name, currency: 'USD', customer: { name, email: holder.email }, holder: holder.reference })
+  }
+
+  /** docs/behaviour.md 13.3.1: a KES or TZS account, at Choice Bank. */
+  createOther(ns: string, o: OtherCreateInput): Frozen<VirtualAccount> {
+    const customer = o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name }
+    return this.#open(ns, { account_reference: o.account_reference, account_name: o.account_name, bank_code: null, bank_name: CHOICE_BANK, currency: o.currency, customer })
+  }
+
+  #open(ns: string, o: Pick<VirtualAccount, 'account_reference' | 'account_name' | 'bank_code' | 'bank_name' | 'currency' | 'customer' | 'kyc' | 'holder'>): Frozen<VirtualAccount> {
+    const col = this.col(ns)
+    if (col.has(o.account_reference)) throw refusal(409, VBA_MSG.DUPLICATE)
+    if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
+    const account: VirtualAccount = {
+      ...o,
+      account_number: this.#accountNumber(ns, o.account_reference, o.currency === 'USD' ? 12 : 10),
+      unique_id: newTransactionReference(this.random, ns, 'VBA'),
+      account_status: 'active',
+      permanent: true,
       created_at: this.clocks.iso(ns),
       transfers: 0,
       total_received: 0,
     }
+    if (!o.kyc) delete account.kyc
+    if (!o.holder) delete account.holder
     return col.put(account.account_reference, account)
   }
 
   /** The account with this reference (404 otherwise). */
   get(ns: string, reference: string): Frozen<VirtualAccount> {
     const account = this.col(ns).get(reference)
-    if (!account) throw notFound(VBA_MSG.NOT_FOUND)
+    if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
     return account
   }
 
@@ -140,8 +160,11 @@ export class VirtualAccountService extends OnEngine {
    * a bank-transfer charge's temporary account (exact, over, under; refused once expired: 13.2);
    * 404 `Account not found` for any other number.
    */
-  credit(ns: string, accountNumber: string, amount: number): void {
+  credit(ns: string, accountNumber: string, amount: number, currency: string): void {
     const account = this.byNumber(ns, accountNumber)
+    // an unknown number is 404 whatever the currency (bankTransfer.creditAccount says so)
+    const expected = account?.currency ?? (this.bankTransfer.byAccount(ns, accountNumber) ? 'NGN' : currency)
+    if (currency !== expected) throw invalid({ currency: `must be ${expected}, the account's currency` })
     if (account) this.receive(ns, account, amount)
     else this.bankTransfer.creditAccount(ns, accountNumber, amount)
   }
@@ -153,7 +176,7 @@ export class VirtualAccountService extends OnEngine {
       // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
       payment_reference: '',
       amount,
-      currency: 'NGN',
+      currency: account.currency,
       description: narration,
       customer: account.customer,
       response_message: MSG.TRANSFER_RECEIVED,
@@ -177,21 +200,15 @@ export class VirtualAccountService extends OnEngine {
       a.transfers += 1
       a.total_received += charge.amount
     })
-    this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account.account_number, counted.transfers), { tx: charge.transaction_reference })
+    this.#transfers.record(ns, account.account_number, counted.transfers, charge.transaction_reference)
     return stored
   }
 
   /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged. */
   transactions(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
-    if (!account) throw notFound(VBA_MSG.NOT_FOUND)
-    const charges = this.store.col<VirtualAccountCharge>(ns, CHARGES)
-    const transfers = this.store.col<VirtualAccountTransfer>(ns, VBA_TRANSFERS)
-    /** the n-th transfer's charge */
-    const nth = (n: number) => {
-      const t = transfers.get(transferKey(account.account_number, n))
-      return t ? charges.get(t.tx) : undefined
-    }
+    if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
+    const nth = (n: number) => this.#transfers.nth<VirtualAccountCharge>(ns, account.account_number, n)
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
     let items: Frozen<VirtualAccountCharge>[] = []
@@ -201,10 +218,7 @@ export class VirtualAccountService extends OnEngine {
       // every transfer: the page's alone are read
       count = account.transfers
       total = account.total_received
-      for (let n = count - (page - 1) * limit; n > Math.max(0, count - page * limit); n--) {
-        const c = nth(n)
-        if (c) items.push(c)
-      }
+      items = this.#transfers.page<VirtualAccountCharge>(ns, account.account_number, count, page, limit)
     } else {
       const matched: Frozen<VirtualAccountCharge>[] = []
       for (let n = account.transfers; n >= 1; n--) {
@@ -235,22 +249,6 @@ export class VirtualAccountService extends OnEngine {
         payer_bank_account: { account_number: c.payer_bank_account.account_number, account_name: c.payer_bank_account.account_name, bank_name: c.payer_bank_account.bank_name },
       })),
       pagination: { page, total: count, pageCount: items.length, totalPages: Math.ceil(count / limit) },
-    }
-  }
-
-  /** The account as its calls answer it (flat, docs/behaviour.md 13.3). */
-  responseData(a: VirtualAccount) {
-    return {
-      account_name: a.account_name,
-      account_number: a.account_number,
-      bank_code: a.bank_code,
-      bank_name: a.bank_name,
-      account_reference: a.account_reference,
-      unique_id: a.unique_id,
-      account_status: a.account_status,
-      created_at: a.created_at,
-      currency: a.currency,
-      customer: { name: a.customer.name },
     }
   }
 
@@ -298,10 +296,10 @@ export class VirtualAccountService extends OnEngine {
    * a fresh namespace; a number another account of the namespace has (a virtual one, or a
    * temporary one: those start with 8, these with 7) moves on to the next hash.
    */
-  #accountNumber(ns: string, reference: string): string {
+  #accountNumber(ns: string, reference: string, digits: 10 | 12): string {
     for (let i = 0; ; i++) {
       const h = createHash('sha256').update(`${ns}\u0000${reference}\u0000${i}`).digest()
-      const n = `7${(h.readBigUInt64BE(0) % 1_000_000_000n).toString().padStart(9, '0')}`
+      const n = `7${(h.readBigUInt64BE(0) % 10n ** BigInt(digits - 1)).toString().padStart(digits - 1, '0')}`
       if (!this.byNumber(ns, n) && !this.bankTransfer.byAccount(ns, n)) return n
     }
   }

@@ -655,6 +655,28 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`virtual account ${number} (cust-dash-1)`)
   })
 
+  it('lists pool accounts with their settlement history, and credits one with its button (docs/behaviour.md 13.3.2)', async () => {
+    const key = newKey('pool')
+    const made = await api(key, 'POST', '/merchant/api/v1/pool-accounts', { customer_name: 'Ada Obi', customer_email: 'ada@example.com', currency: 'KES' })
+    expect(made.status).toBe(200)
+    const reference = made.body.data.reference
+    const page = await newPage()
+    await openDashboard(page, key)
+    const row = page.locator(`#pool-accounts tr[data-ref="${reference}"]`)
+    expect(await row.textContent()).toContain('KES · bank account')
+    expect(await row.textContent()).toContain('0 received, KES 0.00')
+    const answered = page.waitForResponse((r) => new URL(r.url()).pathname === '/merchant/api/v1/pool-accounts/sandbox/credit')
+    await page.getByRole('button', { name: `Credit pool account ${reference} with KES 1,000`, exact: true }).click()
+    expect((await answered).status()).toBe(200)
+    await eventually(async () => expect((await page.getByRole('status').textContent())?.trim()).toBe('Pool account has been credited successfully'))
+    await eventually(async () => expect(await row.textContent()).toContain('1 received, KES 1,000.00'))
+    // the fee and its VAT taken: 15 + 1.13
+    expect(await row.textContent()).toContain('fee KES 16.13')
+    const tx = (await api(key, 'GET', '/_sandbox/events?event=charge.success')).body.data[0].data.reference
+    await eventually(async () => expect(await page.locator(`#charges tr[data-ref="${tx}"]`).getAttribute('data-kind')).toBe('pool_account'))
+    expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`pool account ${reference}`)
+  })
+
   it('shows the balances and the newest history entries, and funds a balance with its button (docs/behaviour.md 13.4)', async () => {
     const key = newKey('balances')
     await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })

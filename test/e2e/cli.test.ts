@@ -198,6 +198,7 @@ describe('sandbox start (a real process on a real port)', () => {
     // the payout utilities and the stablecoin wallets, as the CLI prints them
     expect(table.stdout).toContain('payout-payment-purpose-by-country-code/<country>')
     expect(table.stdout).toContain('GET /merchant/api/v1/crypto/wallets/<reference>')
+    expect(table.stdout).toContain('\nPool accounts\nPOST /merchant/api/v1/pool-accounts {"customer_name", "customer_email"')
     const json = await runCli(['magic', '--json'])
     const data = JSON.parse(json.stdout)
     expect(data.cards.find((c: any) => c.number === '5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], pin: '1234', outcome: 'success' })

@@ -66,7 +66,8 @@ describe('virtual bank accounts over a socket, with a data file', () => {
     cli.child.kill('SIGKILL')
     await cli.exited
     ;({ cli, call } = await start(args))
-    expect((await call('GET', `${BASE}/cust-e2e-1`)).body).toEqual({ status: true, message: 'Virtual bank account retrieved successfully', data: account })
+    // read back with its customer's e-mail
+    expect((await call('GET', `${BASE}/cust-e2e-1`)).body).toEqual({ status: true, message: 'Virtual bank account retrieved successfully', data: { ...account, customer: { name: 'Ada Lovelace', email: 'ada@example.com' } } })
     const after = await call('GET', `${BASE}/transactions?account_number=${account.account_number}`)
     expect(after.status).toBe(200)
     expect(after.body.data).toEqual(before)

@@ -14,6 +14,7 @@ import { FilterForm } from './filters.js'
 import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
 import { VirtualAccounts } from './virtual-accounts.js'
+import { PoolAccounts } from './pool-accounts.js'
 import { Refunds } from './refunds.js'
 import { Chargebacks } from './chargebacks.js'
 import { Payouts } from './payouts.js'
@@ -35,6 +36,7 @@ const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSour
   { id: 'charges', title: 'Charges', jump: 'Charges', body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
   { id: 'balances', title: 'Balances', jump: 'Balances', body: (s, ns) => <Balances s={s} ns={ns} /> },
   { id: 'vba', title: 'Virtual bank accounts', jump: 'Virtual accounts', body: (s, ns, f) => <VirtualAccounts s={s} ns={ns} f={f} /> },
+  { id: 'pool', title: 'Pool accounts', jump: 'Pool accounts', body: (s, ns, f) => <PoolAccounts s={s} ns={ns} f={f} /> },
   { id: 'payouts', title: 'Payouts', jump: 'Payouts', body: (s, ns, f) => <Payouts s={s} ns={ns} f={f} /> },
   { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
   { id: 'refunds', title: 'Refunds', jump: 'Refunds', body: (s, ns, f) => <Refunds s={s} ns={ns} f={f} /> },

@@ -12,6 +12,7 @@ import type { ChargebackService } from '../../chargebacks/service.js'
 import type { RefundService } from '../../refunds/service.js'
 import type { PayoutService } from '../../payouts/service.js'
 import type { VirtualAccountService } from '../../virtual-accounts/service.js'
+import type { PoolAccountService } from '../../pool-accounts/service.js'
 import type { Events } from '../../webhooks/events.js'
 
 /**
@@ -34,6 +35,8 @@ export interface DashboardSources {
   kinds: Pick<Kinds, 'of' | 'all'>
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
+  /** the namespace's pool accounts and their transfers */
+  poolAccounts: Pick<PoolAccountService, 'list' | 'newestTransfers'>
   /** the merchant's balances and their history, in minor units */
   balances: Pick<BalanceService, 'held' | 'historyPage'>
   /** the namespace's refunds, newest first */

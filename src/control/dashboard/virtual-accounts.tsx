@@ -34,9 +34,12 @@ export const VirtualAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }
                 {a.account_name} · {a.bank_name} ({a.bank_code})
               </span>
             </td>
-            <td class="wrap-s">{a.customer.name}</td>
             <td class="wrap-s">
-              {t.pagination.total} received, {money(parseAmount(t.total_amount_received)!, 'NGN')}
+              {a.customer.name}
+              {a.holder && <span class="sub mono">holder {a.holder}</span>}
+            </td>
+            <td class="wrap-s">
+              {t.pagination.total} received, {money(parseAmount(t.total_amount_received)!, a.currency)}
               {t.transactions.map((x) => (
                 <span class="sub mono">
                   {x.reference} · {x.amount} · {when(x.transaction_date)}
@@ -47,9 +50,9 @@ export const VirtualAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }
               <div class="actions">
                 <ActionButton
                   path="/merchant/api/v1/virtual-bank-account/sandbox/credit"
-                  body={{ account_number: a.account_number, amount: 1000, currency: 'NGN' }}
-                  label="Credit NGN 1,000"
-                  name={`Credit virtual account ${a.account_number} with NGN 1,000`}
+                  body={{ account_number: a.account_number, amount: 1000, currency: a.currency }}
+                  label={`Credit ${a.currency} 1,000`}
+                  name={`Credit virtual account ${a.account_number} with ${a.currency} 1,000`}
                 />
               </div>
             </td>

@@ -1,0 +1,44 @@
+import { CHARGES, type ChargeBase } from '../charges/types.js'
+import type { CollectionSpec } from '../store/collection.js'
+import type { Frozen } from '../store/frozen.js'
+import type { Store } from '../store/store.js'
+import { STRING } from '../store/validate.js'
+
+/**
+ * The transfers into an account that takes them again and again (a virtual account's, 13.3; a
+ * pool account's, 13.3.2): the n-th transfer into account `a` (from 1) is a record of its own,
+ * key `<a>#<n>`, holding its charge's transaction reference. A record per transfer, not a list on
+ * the account: a credit writes a few bytes, however many transfers the account already has, and
+ * a page is read without the others. The account keeps their count (`transfers`).
+ */
+export interface AccountTransfer {
+  tx: string
+}
+export const VBA_TRANSFERS = 'vba_transfers'
+export const VBA_TRANSFERS_SPEC: CollectionSpec<AccountTransfer> = { name: VBA_TRANSFERS, fields: { tx: STRING }, asWritten: ['tx'] }
+const transferKey = (account: string, n: number) => `${account}#${n}`
+
+export class AccountTransfers {
+  constructor(private readonly store: Store) {}
+
+  /** Keeps the `n`-th transfer into `account`: the charge `tx`. */
+  record(ns: string, account: string, n: number, tx: string): void {
+    this.store.col<AccountTransfer>(ns, VBA_TRANSFERS).put(transferKey(account, n), { tx })
+  }
+
+  /** The charge of the `n`-th transfer into `account`. */
+  nth<C extends ChargeBase>(ns: string, account: string, n: number): Frozen<C> | undefined {
+    const t = this.store.col<AccountTransfer>(ns, VBA_TRANSFERS).get(transferKey(account, n))
+    return t ? this.store.col<C>(ns, CHARGES).get(t.tx) : undefined
+  }
+
+  /** The charges of the newest transfers of `count`, newest first: page `page` of `limit`. */
+  page<C extends ChargeBase>(ns: string, account: string, count: number, page: number, limit: number): Frozen<C>[] {
+    const items: Frozen<C>[] = []
+    for (let n = count - (page - 1) * limit; n > Math.max(0, count - page * limit); n--) {
+      const c = this.nth<C>(ns, account, n)
+      if (c) items.push(c)
+    }
+    return items
+  }
+}
