@@ -47,6 +47,7 @@ export const CARD_MSG = {
   VOID_TOO_MANY: 'The authorization cannot be voided: more than one capture follows it',
   VOID_SETTLED_CAPTURE: 'The authorization cannot be voided: the capture that follows it has been settled',
   VOID_NOT_A_CAPTURE: 'Only a capture or the authorization itself can be voided',
+  VOID_CHARGED_BACK: 'A chargeback holds what was captured: the capture cannot be voided',
   SETTLE_NOT_A_CAPTURE: 'Only a capture or a successful charge can be settled',
   NOT_SETTLED: 'Only settled transactions can be refunded',
   OVER_REFUND: 'Amount exceeds the amount left to refund',
