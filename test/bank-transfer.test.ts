@@ -45,6 +45,13 @@ describe('POST /charges/bank-transfer', () => {
     })
   })
 
+  it('with no narration, narrates the payment to the merchant, as the sample of the page does (Payment on Demo Merchant)', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('bt')
+    expect((await create(sb, { reference })).body.data.narration).toBe('Payment on Sandbox Merchant')
+    expect((await query(sb, reference)).body.data.description).toBe('Payment on Sandbox Merchant')
+  })
+
   it('completes by itself 120 s later with the expected amount, and announces charge.success', async () => {
     const sb = await sandbox({ frozen: true })
     const reference = ref('bt')

@@ -1,6 +1,6 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
-import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
+import { ChargeLifecycle, narrationOr, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
 import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
@@ -100,7 +100,7 @@ export class BankTransferService extends OnEngine {
 
   /** A new charge with its temporary account, processing until a transfer arrives. */
   create(ns: string, o: NewTransfer): BankTransferCharge {
-    const base = this.#charges.create(ns, requested(o, o.narration ?? null, TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
+    const base = this.#charges.create(ns, requested(o, narrationOr(o.narration, this.namespaces.get(ns)?.name), TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
     const bears = o.merchant_bears_cost ?? false
     const active = this.scenarios.forNs(ns)
     const settings = active.settings

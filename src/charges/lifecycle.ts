@@ -66,6 +66,15 @@ export function requested(r: ChargeRequest, description: string | null, response
   return { payment_reference: r.reference, amount: r.amount, currency: r.currency, description, customer: customerOf(r.customer), metadata: r.metadata, response_message, created, parent }
 }
 
+/**
+ * A transfer pay-in's narration when the request gives none: `Payment on <the merchant's name>`, as
+ * the bank-transfer page's and the pay-with-bank collection's samples show (docs/behaviour.md 13.2,
+ * 13.11). Stored as the charge's description, so the query and the lists show it too.
+ */
+export function narrationOr(given: string | null | undefined, merchant: string | undefined): string {
+  return given ?? `Payment on ${merchant ?? 'Sandbox Merchant'}`
+}
+
 /** What a channel sends to start a charge; the lifecycle makes the rest of its record. */
 export interface NewCharge {
   payment_reference: string
