@@ -127,7 +127,8 @@ export class ApiError extends Error {
     message: string,
     readonly data: unknown = null,
     readonly error?: string,
-    readonly code?: string,
+    /** null where a sample writes `code: null` (the card charge's decrypt refusal) */
+    readonly code?: string | null,
   ) {
     super(message)
     this.name = 'ApiError'

@@ -58,7 +58,8 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
     noteRequest(c, journalBody, true)
     // missing, empty or not a string: its field error; otherwise it could not be decrypted
     validate(chargeDataSchema, body)
-    throw new ApiError(400, CARD_MSG.DECRYPT_FAILED)
+    // the collection's sample (2021, the only one): `code: null` and `data: {}` (docs/behaviour.md 3.2)
+    throw new ApiError(400, CARD_MSG.DECRYPT_FAILED, {}, undefined, null)
   }
   // the journal shows what was decrypted, masked; never the card itself
   const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)

@@ -6,7 +6,7 @@ import { ApiError, MSG } from '../errors.js'
 export interface Envelope<T = unknown> {
   status: boolean
   message: string
-  code?: string
+  code?: string | null
   /** the kind of some refusals: `validation_error`, `conflict` (docs/behaviour.md 2.2) */
   error?: string
   data: T
