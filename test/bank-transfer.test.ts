@@ -74,7 +74,10 @@ describe('POST /charges/bank-transfer', () => {
     await advance(sb, 29 * 60)
     expect((await query(sb, reference)).body.data.status).toBe('processing')
     await advance(sb, 60)
-    expect((await query(sb, reference)).body.data.status).toBe('expired')
+    const expired = (await query(sb, reference)).body.data
+    expect(expired.status).toBe('expired')
+    // its attempt, as the collection's sample of an expired pay-in lists it
+    expect(expired.payment_attempts).toEqual([{ reference: body.data.transaction_reference ?? expect.stringMatching(/^KPY-BT-/), status: 'expired', channel: 'bank_transfer', message: 'The account expired before a transfer arrived' }])
     expect(() => sb.deps.bankTransfer.creditAccount(SECRET, body.data.bank_account.account_number)).toThrow('Account has expired')
     expect(await events(sb, reference)).toEqual([])
   })

@@ -309,11 +309,13 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): no
+   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): its
+   * expired payment attempt, as the collection's sample of an expired pay-in lists one (3.6); no
    * event announces it; a checkout attempt's checkout hears of it.
    */
   #expire(ns: string, charge: C, message: string): void {
     const now = this.#end(ns, charge, 'expired', message)
+    if (this.#attemptChannel) charge.attempts.push({ reference: charge.transaction_reference, status: 'expired', channel: this.#attemptChannel, message })
     charge.history.push({ at: now, step: 'expiry', result: message })
     if (charge.parent) this.#attempts.ended(ns, charge)
   }
