@@ -57,9 +57,13 @@ describe('POST /charges/bank-transfer', () => {
     const reference = ref('bt')
     await create(sb, { reference, merchant_bears_cost: true, account_name: 'Shop Ltd', notification_url: 'http://127.0.0.1:9/hook' })
     await advance(sb, 119)
-    expect((await query(sb, reference)).body.data.status).toBe('processing')
+    const waiting = (await query(sb, reference)).body.data
+    expect(waiting.status).toBe('processing')
+    expect(waiting.payer_bank_account).toBeUndefined()
     await advance(sb, 1)
     const q = (await query(sb, reference)).body.data
+    // who paid, as the collection's sample of a paid transfer shows it
+    expect(q.payer_bank_account).toEqual({ account_number: '******0000', account_name: 'SANDBOX ACCOUNT', bank_name: 'KORA SANDBOX' })
     expect(q).toMatchObject({ reference, status: 'success', payment_method: 'bank_transfer', amount_expected: '1500.00', amount_paid: '1500.00', amount_accepted: '1500.00', bank_account: { account_name: 'Shop Ltd' } })
     expect(q.bank_transfer).toBeUndefined()
     const ev = await events(sb, reference)
