@@ -213,9 +213,13 @@ export class CardService extends OnEngine {
     return data
   }
 
-  /** `resend-otp`'s answer (docs/behaviour.md 3.4): the charge's status and prompt, and the collection's sample's `metadata`. */
+  /**
+   * `resend-otp`'s answer (docs/behaviour.md 3.4): the charge's status and prompt, and the
+   * `metadata` the SDKs read (CONTRACT 14; the collection's sample shows `support_message` alone,
+   * its authorize sample the other two beside the OTP step).
+   */
   resendData(charge: CardCharge) {
-    return { status: charge.status, response_message: charge.response_message, metadata: { support_message: CARD_MSG.OTP_SUPPORT } }
+    return { status: charge.status, response_message: charge.response_message, metadata: { support_message: CARD_MSG.OTP_SUPPORT, otp_attempts_left: 1, can_resend_otp: true } }
   }
 
   /** The envelope message for a charge response. */
