@@ -128,7 +128,7 @@ export class ApiError extends Error {
     message: string,
     readonly data: unknown = null,
     readonly error?: string,
-    /** null: written as `code: null`, as some samples do (the virtual accounts') */
+    /** null: written as `code: null`, as some samples do (the virtual accounts', the card charge's decrypt refusal) */
     readonly code?: string | null,
   ) {
     super(message)

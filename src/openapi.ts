@@ -16,7 +16,7 @@ type DocRoute = Route<unknown> & Documented
 const envelopeSchema = z.object({
   status: z.boolean().describe('true when the call was accepted (whatever the payment\'s own status), false on an error'),
   message: z.string(),
-  code: z.string().optional().describe('AA001 while a mobile-money authorization step is needed; AA021 beside a reused reference on bank transfers and pay with bank'),
+  code: z.string().nullable().optional().describe('AA001 while a mobile-money authorization step is needed; AA021 beside a reused reference on bank transfers and pay with bank; null beside a card charge\'s decrypt refusal'),
   error: z.enum(['validation_error', 'conflict']).optional().describe('the kind of a refusal: validation_error (422) or a payout\'s conflict (409)'),
   data: z.unknown().describe("the call's record; on `Invalid request data` one `{message}` per bad field, keyed by its dotted path; often null on other errors"),
 })

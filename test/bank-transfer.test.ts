@@ -45,14 +45,25 @@ describe('POST /charges/bank-transfer', () => {
     })
   })
 
+  it('with no narration, narrates the payment to the merchant, as the sample of the page does (Payment on Demo Merchant)', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('bt')
+    expect((await create(sb, { reference })).body.data.narration).toBe('Payment on Sandbox Merchant')
+    expect((await query(sb, reference)).body.data.description).toBe('Payment on Sandbox Merchant')
+  })
+
   it('completes by itself 120 s later with the expected amount, and announces charge.success', async () => {
     const sb = await sandbox({ frozen: true })
     const reference = ref('bt')
     await create(sb, { reference, merchant_bears_cost: true, account_name: 'Shop Ltd', notification_url: 'http://127.0.0.1:9/hook' })
     await advance(sb, 119)
-    expect((await query(sb, reference)).body.data.status).toBe('processing')
+    const waiting = (await query(sb, reference)).body.data
+    expect(waiting.status).toBe('processing')
+    expect(waiting.payer_bank_account).toBeUndefined()
     await advance(sb, 1)
     const q = (await query(sb, reference)).body.data
+    // who paid, as the collection's sample of a paid transfer shows it
+    expect(q.payer_bank_account).toEqual({ account_number: '******0000', account_name: 'SANDBOX ACCOUNT', bank_name: 'KORA SANDBOX' })
     expect(q).toMatchObject({ reference, status: 'success', payment_method: 'bank_transfer', amount_expected: '1500.00', amount_paid: '1500.00', amount_accepted: '1500.00', bank_account: { account_name: 'Shop Ltd' } })
     expect(q.bank_transfer).toBeUndefined()
     const ev = await events(sb, reference)
@@ -67,7 +78,10 @@ describe('POST /charges/bank-transfer', () => {
     await advance(sb, 29 * 60)
     expect((await query(sb, reference)).body.data.status).toBe('processing')
     await advance(sb, 60)
-    expect((await query(sb, reference)).body.data.status).toBe('expired')
+    const expired = (await query(sb, reference)).body.data
+    expect(expired.status).toBe('expired')
+    // its attempt, as the collection's sample of an expired pay-in lists it
+    expect(expired.payment_attempts).toEqual([{ reference: body.data.transaction_reference ?? expect.stringMatching(/^KPY-BT-/), status: 'expired', channel: 'bank_transfer', message: 'The account expired before a transfer arrived' }])
     expect(() => sb.deps.bankTransfer.creditAccount(SECRET, body.data.bank_account.account_number)).toThrow('Account has expired')
     expect(await events(sb, reference)).toEqual([])
   })

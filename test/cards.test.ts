@@ -308,17 +308,29 @@ describe('OTP', () => {
     expect((await eventsFor(payload.reference)).map((e) => e.event)).toEqual(['charge.failed'])
   })
 
+  it('an authorize that leads to the OTP step gives its metadata, as the sample of the collection does; the charge answer does not', async () => {
+    const payload = cardPayload('5442056106072595')
+    const first = await sb.charge(payload)
+    expect(first.body.data.metadata).toBeUndefined()
+    const afterPin = await authorize(first.body.data.transaction_reference, { pin: '1234' })
+    expect(afterPin.body).toMatchObject({ message: 'Charge in progress', data: { status: 'processing', auth_model: 'OTP' } })
+    expect(afterPin.body.data.metadata).toEqual({ gateway_code: 'T0', can_resend_otp: true, otp_attempts_left: 1, support_message: "Didn't get the OTP? Dial *322*0# on your phone (MTN, Etisalat, Airtel) Glo, use *805*0#." })
+    const done = await authorize(first.body.data.transaction_reference, { otp: '123456' })
+    expect(done.body.data.status).toBe('success')
+    expect(done.body.data.metadata).toBeUndefined()
+  })
+
   it('resends the OTP at the OTP step and still accepts the test OTP afterwards', async () => {
     const { payload, tx } = await atOtpStep()
     const res = await sb.call('POST', RESEND_OTP, { transaction_reference: tx })
     expect(res.status).toBe(200)
     expect(res.body.status).toBe(true)
-    expect(res.body.message).toBe('OTP resent successfully')
-    // the shape the public SDKs read (CONTRACT 14)
+    // the collection's message and support text; the metadata the SDKs read (CONTRACT 14)
+    expect(res.body.message).toBe('Otp sent successfully')
     expect(res.body.data).toEqual({
       status: 'processing',
       response_message: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
-      metadata: { support_message: 'A new OTP has been sent to the phone number or e-mail tied to the card', otp_attempts_left: 1, can_resend_otp: true },
+      metadata: { support_message: "Didn't get the OTP? Dial *322*0# on your phone (MTN, Etisalat, Airtel) Glo, use *805*0#.", otp_attempts_left: 1, can_resend_otp: true },
     })
     expect(await eventsFor(payload.reference)).toEqual([])
     const done = await authorize(tx, { otp: '123456' })

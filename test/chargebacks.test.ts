@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { encryptChargeData } from '../src/cards/crypto.js'
+import { ENC_KEY, SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'
@@ -233,5 +234,72 @@ describe('the dashboard (docs/behaviour.md 9.8, 13.13)', () => {
     expect(panel).toContain('fraudulent')
     expect(panel).toContain(`/_sandbox/chargebacks/${cb.reference}/decide`)
     expect(panel).toContain(`Decide chargeback ${cb.reference} lost`)
+  })
+})
+
+describe('chargebacks on pre-authorizations (docs/behaviour.md 13.13, 4)', () => {
+  const M = '/merchant/api/v1/charges/card'
+  async function hold(sb: TestSandbox, amount = 1000): Promise<{ pref: string; tx: string }> {
+    const res = await sb.call('POST', `${M}/pre-authorize`, { charge_data: encryptChargeData(cardPayload(CARD, { amount }), ENC_KEY) })
+    expect(res.body.data.status).toBe('pre_authorized')
+    return { pref: res.body.data.payment_reference, tx: res.body.data.transaction_reference }
+  }
+  const capture = (sb: TestSandbox, pref: string, amount: number, tx = ref('cap')) => sb.call('POST', `${M}/capture`, { amount, currency: 'NGN', payment_reference: pref, transaction_reference: tx })
+  const voidOf = (sb: TestSandbox, pref: string, target: string) => sb.call('POST', `${M}/void`, { payment_reference: pref, transaction_reference: ref('void'), target_transaction_reference: target })
+
+  it('a captured one is charged back for up to what was captured less refunds, and debited once when accepted', async () => {
+    const sb = await sandbox({ frozen: true })
+    const h = await hold(sb, 1000)
+    const first = ref('cap')
+    expect((await capture(sb, h.pref, 600, first)).status).toBe(200)
+    expect((await capture(sb, h.pref, 300)).status).toBe(200)
+    await advance(sb, 24 * HOUR)
+    expect((await sb.call('POST', `${M}/refund`, { amount: 200, currency: 'NGN', payment_reference: h.pref, transaction_reference: ref('crf'), target_transaction_reference: first })).status).toBe(200)
+    // captured 900, refunded 200: 700 is left
+    expect(await openOn(sb, h.pref, { amount: 700.01 })).toMatchObject({ status: 400, body: { message: 'The maximum chargeable amount for this transaction is NGN 700.00' } })
+    const before = await ngn(sb)
+    const cb = (await openOn(sb, h.tx, { amount: 500 })).body.data
+    expect(cb).toMatchObject({ status: 'pending', amount: '500.00', payment_reference: h.pref, transaction_reference: h.tx })
+    // 200 is left: the refunds API and the card refund are held to it
+    const over = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference: h.pref, reference: ref('rf'), amount: 201 })
+    expect(over).toMatchObject({ status: 400, body: { message: 'The maximum refundable amount for this transaction is NGN 200.00' } })
+    const card = await sb.call('POST', `${M}/refund`, { amount: 201, currency: 'NGN', payment_reference: h.pref, transaction_reference: ref('crf'), target_transaction_reference: first })
+    expect(card).toMatchObject({ status: 400, body: { message: 'Amount exceeds the amount left to refund', data: { amount_left: 200 } } })
+    expect((await answer(sb, cb.reference, { status: 'accepted' })).body.data).toMatchObject({ status: 'accepted', debited_amount: '500.00' })
+    expect(await ngn(sb)).toEqual({ ...before, available_balance: before.available_balance - 500 })
+    expect(await openOn(sb, h.pref, { amount: 200.01 })).toMatchObject({ status: 400 })
+    expect((await openOn(sb, h.pref)).body.data.amount).toBe('200.00')
+    expect(await openOn(sb, h.pref)).toMatchObject({ status: 409, body: { message: 'This transaction has been returned in full: there is nothing left to charge back' } })
+  })
+
+  it('what a chargeback holds of an unsettled capture cannot be voided, the capture nor the authorization; won, it can', async () => {
+    const sb = await sandbox({ frozen: true })
+    const h = await hold(sb, 1000)
+    const cap = ref('cap')
+    expect((await capture(sb, h.pref, 400, cap)).status).toBe(200)
+    const cb = (await openOn(sb, h.pref, { amount: 100 })).body.data
+    const refused = { status: 400, body: { status: false, message: 'A chargeback holds what was captured: the capture cannot be voided' } }
+    expect(await voidOf(sb, h.pref, cap)).toMatchObject(refused)
+    expect(await voidOf(sb, h.pref, h.tx)).toMatchObject(refused)
+    expect((await sb.call('GET', `/merchant/api/v1/charges/${h.pref}`)).body.data).toMatchObject({ status: 'pre_authorized', total_captured_amount: 400 })
+    expect((await answer(sb, cb.reference, { status: 'declined', evidence: 'f', reason: 'r' })).status).toBe(200)
+    expect((await sb.call('POST', `/_sandbox/chargebacks/${cb.reference}/decide`, { outcome: 'won' })).body.data.status).toBe('won')
+    expect((await voidOf(sb, h.pref, cap)).status).toBe(200)
+  })
+
+  it('an uncaptured or voided one is refused with the reason, changing nothing', async () => {
+    const sb = await sandbox({ frozen: true })
+    const h = await hold(sb, 1000)
+    expect(await openOn(sb, h.pref)).toMatchObject({ status: 400, body: { status: false, message: 'Nothing of this pre-authorization has been captured: only a captured amount can be charged back', data: null } })
+    const cap = ref('cap')
+    expect((await capture(sb, h.pref, 400, cap)).status).toBe(200)
+    expect((await voidOf(sb, h.pref, cap)).status).toBe(200)
+    expect(await openOn(sb, h.pref)).toMatchObject({ status: 400, body: { message: 'Nothing of this pre-authorization has been captured: only a captured amount can be charged back' } })
+    expect((await capture(sb, h.pref, 300)).status).toBe(200)
+    expect((await voidOf(sb, h.pref, h.tx)).status).toBe(200)
+    expect(await openOn(sb, h.tx)).toMatchObject({ status: 400, body: { message: 'This pre-authorization has been voided: nothing of it is left to charge back' } })
+    const zero = await hold(sb, 0)
+    expect(await openOn(sb, zero.pref)).toMatchObject({ status: 400, body: { message: 'This pre-authorization has been voided: nothing of it is left to charge back' } })
+    expect((await sb.call('GET', '/merchant/api/v1/chargebacks')).body.data.chargebacks).toEqual([])
   })
 })

@@ -101,7 +101,6 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
         destination: 'customer',
         reason: 'customer changed their mind',
         payment_method: 'card',
-        status_reason: null,
         created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
         completed_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d$/),
       },
@@ -176,7 +175,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
     await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 10_000, currency: 'NGN', merchant_bears_cost: false, customer: { email: 'a@b.co' } })
     await advance(sb, 120)
     const above = await initiate(sb, { payment_reference: bt, reference: ref('rf'), amount: 10_150 })
-    expect([above.status, above.body.message]).toEqual([400, 'Refund amount cannot be more than NGN 10,000.00'])
+    expect([above.status, above.body.message]).toEqual([400, "Amount can't be more than NGN 10000"])
     const full = await initiate(sb, { payment_reference: bt, reference: ref('rf') })
     expect(full.body.data).toMatchObject({ amount_returned: 10_000 })
 
@@ -237,7 +236,7 @@ describe('refusals change nothing (docs/behaviour.md 13.8)', () => {
     const fresh = cardPayload(CARD, { amount: 1000 })
     await sb.charge(fresh)
     await expectRefused(sb, { payment_reference: fresh.reference, reference: ref('rf') }, 400, 'Transaction has not yet been settled')
-    await expectRefused(sb, { payment_reference: pay, reference: ref('rf'), amount: 1000.01 }, 400, 'Refund amount cannot be more than NGN 1,000.00')
+    await expectRefused(sb, { payment_reference: pay, reference: ref('rf'), amount: 1000.01 }, 400, "Amount can't be more than NGN 1000")
     await expectRefused(sb, { payment_reference: pay, reference: ref('rf'), amount: 99.99 }, 400, 'Refund amount cannot be less than NGN 100.00')
     const taken = ref('rf')
     expect((await initiate(sb, { payment_reference: pay, reference: taken, amount: 100 })).status).toBe(200)

@@ -1,6 +1,6 @@
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { DIGITS } from '../random.js'
-import { ChargeLifecycle, requested, requireProcessing } from '../charges/lifecycle.js'
+import { ChargeLifecycle, narrationOr, requested, requireProcessing } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
 import { MSG, conflict, notFound } from '../errors.js'
 import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
@@ -25,6 +25,8 @@ const COMPLETE = 'bank_transfer.complete'
 export const TRANSFER_BANK = { bank_name: 'wema', bank_code: '035' }
 /** who a transfer in the sandbox comes from (the live test environment's payer) */
 export const SANDBOX_PAYER = { account_name: 'SANDBOX ACCOUNT', account_number: '0000000000', bank_name: 'KORA SANDBOX' }
+/** the payer as the charge query shows it: its number masked to the last four, `******2468` in the sample */
+const MASKED_PAYER = { account_number: `******${SANDBOX_PAYER.account_number.slice(-4)}`, account_name: SANDBOX_PAYER.account_name, bank_name: SANDBOX_PAYER.bank_name }
 
 
 /** What arrives by itself of a transfer whose pack entry says `how` (docs/behaviour.md 13.2). */
@@ -100,7 +102,7 @@ export class BankTransferService extends OnEngine {
 
   /** A new charge with its temporary account, processing until a transfer arrives. */
   create(ns: string, o: NewTransfer): BankTransferCharge {
-    const base = this.#charges.create(ns, requested(o, o.narration ?? null, TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
+    const base = this.#charges.create(ns, requested(o, narrationOr(o.narration, this.namespaces.get(ns)?.name), TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
     const bears = o.merchant_bears_cost ?? false
     const active = this.scenarios.forNs(ns)
     const settings = active.settings
@@ -215,6 +217,8 @@ export class BankTransferService extends OnEngine {
       bank_account: charge.bank_account,
     }
     const last = charge.transfers.at(-1)
+    // who paid, its number masked, as the collection's sample of a paid transfer shows (docs/behaviour.md 13.2)
+    if (last) extra.payer_bank_account = MASKED_PAYER
     if (last && last.payment_event !== 'exact') {
       extra.bank_transfer = {
         payer_bank_account: SANDBOX_PAYER,

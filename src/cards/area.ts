@@ -58,7 +58,8 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
     noteRequest(c, journalBody, true)
     // missing, empty or not a string: its field error; otherwise it could not be decrypted
     validate(chargeDataSchema, body)
-    throw new ApiError(400, CARD_MSG.DECRYPT_FAILED)
+    // the collection's sample (2021, the only one): `code: null` and `data: {}` (docs/behaviour.md 3.2)
+    throw new ApiError(400, CARD_MSG.DECRYPT_FAILED, {}, undefined, null)
   }
   // the journal shows what was decrypted, masked; never the card itself
   const journalDecrypted = (masked: unknown) => noteRequest(c, { charge_data: '(encrypted)', decrypted: masked }, true)
@@ -78,9 +79,9 @@ export interface CardServices {
   threeDs: DecisionPage
 }
 
-/** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge */
-const answer = (s: CardServices, ns: string, charge: CardCharge, origin: () => string, asPlaced = false) =>
-  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : s.cards.responseData(charge, origin)
+/** a pre-authorization that holds answers its 2.5 record; anything else the 2.3 charge (an authorize's, with the OTP step's metadata) */
+const answer = (s: CardServices, ns: string, charge: CardCharge, origin: () => string, asPlaced = false, authorized = false) =>
+  charge.preauth && charge.status === 'success' ? s.preauth.preauthRecord(ns, charge, { asPlaced }) : authorized ? s.cards.authorizeData(charge, origin) : s.cards.responseData(charge, origin)
 
 /**
  * The handler of a card operation (capture, void, the card refund): its body checked, the operation
@@ -160,7 +161,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         const input = validate(authorizeSchema, await readJsonObject(c))
         const ns = c.get('ns')
         const charge = s.cards.authorize(ns, input)
-        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, () => clientOrigin(c, s.config.interceptHosts), true))
+        return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, () => clientOrigin(c, s.config.interceptHosts), true, true))
       },
     },
     {
@@ -179,7 +180,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       handler: async (c, s) => {
         const { transaction_reference } = validate(transactionReferenceSchema, await readJsonObject(c))
         const charge = s.cards.resendOtp(c.get('ns'), transaction_reference)
-        return ok(c, MSG.OTP_RESENT, s.cards.resendData(charge))
+        return ok(c, CARD_MSG.OTP_SENT, s.cards.resendData(charge))
       },
     },
     // the customer's 3DS page (docs/behaviour.md 3.5): no key; its namespace named, or the reference alone

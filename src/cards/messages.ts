@@ -32,8 +32,10 @@ export const CARD_MSG = {
     CARD_ENROLL: 'Kindly provide the phone number tied to the card to enrol it for online payment',
     '3DS': 'Kindly complete the 3DS authentication on the page at authorization.redirect_url',
   } satisfies Record<CardStep, string>,
-  /** `resend-otp`'s `data.metadata.support_message` (docs/behaviour.md 3.4; the live text is not shown) */
-  OTP_SUPPORT: 'A new OTP has been sent to the phone number or e-mail tied to the card',
+  /** `resend-otp`'s message (the collection's sample) */
+  OTP_SENT: 'Otp sent successfully',
+  /** `data.metadata.support_message` of resend-otp and of an authorize that leads to the OTP step (the collection's samples) */
+  OTP_SUPPORT: "Didn't get the OTP? Dial *322*0# on your phone (MTN, Etisalat, Airtel) Glo, use *805*0#.",
   // docs/api.md 4: pre-authorization, capture, void, refund
   NOT_COMPLETE: 'Pre-authorization is not complete: finish its authorization steps first',
   FAILED: 'Pre-authorization failed and holds nothing',
@@ -47,6 +49,7 @@ export const CARD_MSG = {
   VOID_TOO_MANY: 'The authorization cannot be voided: more than one capture follows it',
   VOID_SETTLED_CAPTURE: 'The authorization cannot be voided: the capture that follows it has been settled',
   VOID_NOT_A_CAPTURE: 'Only a capture or the authorization itself can be voided',
+  VOID_CHARGED_BACK: 'A chargeback holds what was captured: the capture cannot be voided',
   SETTLE_NOT_A_CAPTURE: 'Only a capture or a successful charge can be settled',
   NOT_SETTLED: 'Only settled transactions can be refunded',
   OVER_REFUND: 'Amount exceeds the amount left to refund',

@@ -115,6 +115,7 @@ export class PreauthService extends OnEngine {
       const live = ledger.captures.map((r) => this.#ops(ns).get(r)!).filter((c) => c && !c.voided)
       if (live.length > 1) throw badRequest(CARD_MSG.VOID_TOO_MANY)
       if (live.length === 1 && this.isSettled(ns, live[0])) throw badRequest(CARD_MSG.VOID_SETTLED_CAPTURE)
+      if (live.length === 1) this.#voidable(parent, live[0].amount)
       this.#newTxRef(ns, input.transaction_reference)
       const amount = ledger.authorized
       for (const c of live) voidCapture(this.ledger, ns, this.#voided(ns, c), this.clocks.now(ns))
@@ -131,6 +132,7 @@ export class PreauthService extends OnEngine {
     if (capture.charge_operation !== 'capture') throw badRequest(CARD_MSG.VOID_NOT_A_CAPTURE)
     if (capture.voided) throw badRequest(CARD_MSG.CAPTURE_VOIDED)
     if (this.isSettled(ns, capture)) throw badRequest(CARD_MSG.CAPTURE_SETTLED)
+    this.#voidable(parent, capture.amount)
     this.#newTxRef(ns, input.transaction_reference)
     voidCapture(this.ledger, ns, this.#voided(ns, capture), this.clocks.now(ns))
     ledger.captured -= capture.amount
@@ -138,6 +140,11 @@ export class PreauthService extends OnEngine {
     if (ledger.state === 'expired') ledger.authorized -= capture.amount
     const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: CARD_MSG.CAPTURE_VOIDED_OK, target })
     return this.#save(ns, parent, op)
+  }
+
+  /** A void gives back `amount` of what was captured: refused when chargebacks hold it (`returnedOf`, docs/behaviour.md 13.13). */
+  #voidable(parent: CardCharge, amount: number): void {
+    if (amount > parent.preauth!.captured - returnedOf(parent)) throw badRequest(CARD_MSG.VOID_CHARGED_BACK)
   }
 
   /** Marks a capture voided; returns it as stored. */
@@ -166,7 +173,8 @@ export class PreauthService extends OnEngine {
       }
       if (capture.charge_operation !== 'capture' || capture.voided) throw badRequest(CARD_MSG.NOT_REFUNDABLE)
       if (!this.isSettled(ns, capture)) throw badRequest(CARD_MSG.NOT_SETTLED)
-      refundable = capture.amount - (capture.refunded ?? 0)
+      // what is left of the capture, and of the whole hold once chargebacks took their part
+      refundable = Math.min(capture.amount - (capture.refunded ?? 0), parent.preauth.captured - returnedOf(parent))
       targetAmount = capture.amount
       onRefund = () => {
         this.#ops(ns).update(capture.transaction_reference, (c) => {

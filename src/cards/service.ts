@@ -10,6 +10,8 @@ import { luhnValid } from '../store/card-numbers.js'
 import { CARD_MSG } from './messages.js'
 import type { AuthField, AuthorizeInput, CardChargeInput } from './schemas.js'
 
+/** `metadata.gateway_code` beside an OTP prompt, as the collection's sample writes it */
+const GATEWAY_CODE = 'T0'
 
 /** Which authorization field answers which step, and which fields the response asks for. */
 const STEP_FIELD: Record<CardStep, AuthField | null> = { PIN: 'pin', OTP: 'otp', AVS: 'avs', CARD_ENROLL: 'phone', '3DS': null }
@@ -199,15 +201,25 @@ export class CardService extends OnEngine {
   }
 
   /**
-   * `resend-otp`'s answer (docs/behaviour.md 3.4, CONTRACT 14): the charge's status and prompt, and
-   * what the OTP step allows: one attempt (a wrong OTP fails a card charge) and more resends.
+   * An authorize's answer (docs/behaviour.md 3.4): the charge's, and when it leads to the OTP step
+   * the `metadata` the collection's sample gives there: what the step allows, one attempt (a wrong
+   * OTP fails a card charge) and more resends.
+   */
+  authorizeData(charge: CardCharge, origin: () => string) {
+    const data = this.responseData(charge, origin)
+    if (charge.status === 'processing' && charge.pending_steps[0] === 'OTP') {
+      data.metadata = { gateway_code: GATEWAY_CODE, can_resend_otp: true, otp_attempts_left: 1, support_message: CARD_MSG.OTP_SUPPORT }
+    }
+    return data
+  }
+
+  /**
+   * `resend-otp`'s answer (docs/behaviour.md 3.4): the charge's status and prompt, and the
+   * `metadata` the SDKs read (CONTRACT 14; the collection's sample shows `support_message` alone,
+   * its authorize sample the other two beside the OTP step).
    */
   resendData(charge: CardCharge) {
-    return {
-      status: charge.status,
-      response_message: charge.response_message,
-      metadata: { support_message: CARD_MSG.OTP_SUPPORT, otp_attempts_left: 1, can_resend_otp: true },
-    }
+    return { status: charge.status, response_message: charge.response_message, metadata: { support_message: CARD_MSG.OTP_SUPPORT, otp_attempts_left: 1, can_resend_otp: true } }
   }
 
   /** The envelope message for a charge response. */

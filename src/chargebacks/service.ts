@@ -113,8 +113,10 @@ export class ChargebackService extends OnEngine {
     const charge = findCharge(this.store, ns, chargeReference)
     const p = charge && !charge.parent ? this.#payins.find(ns, charge.payment_reference) : undefined
     if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
+    // a pre-authorization is disputed for what was captured (docs/behaviour.md 13.13)
+    const held = PreauthRefunds.held(p.charge)
+    if (held && held.status === 'success' && !p.succeeded) throw badRequest(held.preauth!.state === 'voided' ? CHARGEBACK_MSG.PREAUTH_VOIDED : CHARGEBACK_MSG.NOT_CAPTURED)
     if (!p.succeeded) throw badRequest(CHARGEBACK_MSG.NOT_SUCCESSFUL)
-    if (PreauthRefunds.held(p.charge)) throw badRequest(CHARGEBACK_MSG.PRE_AUTHORIZATION)
     const { currency } = p.charge
     if (!isBalanceCurrency(currency)) throw badRequest(CHARGEBACK_MSG.CURRENCY)
     // the one rule of what is left to return (`returnedOf`), which refunds ask too

@@ -67,6 +67,15 @@ export function requested(r: ChargeRequest, description: string | null, response
   return { payment_reference: r.reference, amount: r.amount, currency: r.currency, description, customer: customerOf(r.customer), metadata: r.metadata, response_message, created, parent }
 }
 
+/**
+ * A transfer pay-in's narration when the request gives none: `Payment on <the merchant's name>`, as
+ * the bank-transfer page's and the pay-with-bank collection's samples show (docs/behaviour.md 13.2,
+ * 13.11). Stored as the charge's description, so the query and the lists show it too.
+ */
+export function narrationOr(given: string | null | undefined, merchant: string | undefined): string {
+  return given ?? `Payment on ${merchant ?? 'Sandbox Merchant'}`
+}
+
 /** What a channel sends to start a charge; the lifecycle makes the rest of its record. */
 export interface NewCharge {
   payment_reference: string
@@ -310,11 +319,13 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): no
+   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): its
+   * expired payment attempt, as the collection's sample of an expired pay-in lists one (3.6); no
    * event announces it; a checkout attempt's checkout hears of it.
    */
   #expire(ns: string, charge: C, message: string): void {
     const now = this.#end(ns, charge, 'expired', message)
+    if (this.#attemptChannel) charge.attempts.push({ reference: charge.transaction_reference, status: 'expired', channel: this.#attemptChannel, message })
     charge.history.push({ at: now, step: 'expiry', result: message })
     if (charge.parent) this.#attempts.ended(ns, charge)
   }

@@ -59,17 +59,18 @@ export interface ChargeBase {
   created_at: string
   updated_at: string
   completed_at: string | null
-  /** what open and lost chargebacks hold or took of it, minor units (a plain pay-in: docs/behaviour.md 13.13) */
+  /** what open and lost chargebacks hold or took of it, minor units (a pre-authorization's, of what was captured: docs/behaviour.md 13.13) */
   charged_back?: number
 }
 
 /**
- * What has gone back of a plain pay-in so far: refunded, and held or taken by chargebacks. The one
- * rule of what is left to return (docs/behaviour.md 13.8, 13.13): the refunds API, the card refund
- * and a chargeback all ask it, so together they never return more than was paid.
+ * What has gone back of a pay-in so far: refunded (a pre-authorization's, from its captures: the
+ * hold's total), and held or taken by chargebacks. The one rule of what is left to return
+ * (docs/behaviour.md 4.5, 13.8, 13.13): the refunds API, the card refund, a void of a capture and a
+ * chargeback all ask it, so together they never return more than was paid (or captured).
  */
-export function returnedOf(charge: { refunded?: number; charged_back?: number }): number {
-  return (charge.refunded ?? 0) + (charge.charged_back ?? 0)
+export function returnedOf(charge: { refunded?: number; charged_back?: number; preauth?: { refunded: number } }): number {
+  return (charge.preauth ? charge.preauth.refunded : (charge.refunded ?? 0)) + (charge.charged_back ?? 0)
 }
 
 /** A charge the customer takes through steps (a PIN, an OTP, a prompt) before its scenario's end. */

@@ -1,13 +1,13 @@
 import { OnEngine } from '../charges/kit.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import { rateFor } from '../scenario/rates.js'
-import { badRequest, notFound } from '../errors.js'
+import { badRequest, conflict, notFound } from '../errors.js'
 import { listTime, recordsInOrder } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, STRING } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { toDecimalString, toMajor } from '../money.js'
-import { CONVERSION_MSG } from './messages.js'
+import { CONVERSION_MSG, RATE_NOT_FOUND_CODE } from './messages.js'
 import { convertMinor, rateString, withinLimit } from './rates.js'
 import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
 import { isoAt } from '../time.js'
@@ -104,9 +104,9 @@ export class ConversionService extends OnEngine {
   convert(ns: string, input: ConvertInput) {
     const quotes = this.store.col<Quote>(ns, QUOTES)
     const quote = quotes.get(input.rate_reference)
-    if (!quote) throw badRequest(CONVERSION_MSG.UNKNOWN_RATE)
     const now = this.clocks.now(ns)
-    if (now > Date.parse(quote.expires_at)) throw badRequest(CONVERSION_MSG.EXPIRED_RATE)
+    // the service keeps a rate's details until it expires: unknown and expired answer alike
+    if (!quote || now > Date.parse(quote.expires_at)) throw conflict(CONVERSION_MSG.RATE_NOT_FOUND, RATE_NOT_FOUND_CODE)
     if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
     if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
     this.ledger.requireAvailable(ns, quote.from_currency, quote.from_amount, now)

@@ -18,7 +18,7 @@ export const payinsAnswerSchema = z.object({
     amount: z.string(),
     amount_paid: z.string(),
     amount_expected: z.string(),
-    fee: z.string(),
+    fee: z.string().nullable().describe('null while the pay-in is open'),
     currency: z.string(),
     description: z.string().nullable(),
     payment_method: z.string().nullable(),

@@ -19,7 +19,8 @@ export interface PayinItem {
   amount: string
   amount_paid: string
   amount_expected: string
-  fee: string
+  /** null until the pay-in ends (the collection's sample of a waiting pay-in; docs/behaviour.md 13.9) */
+  fee: string | null
   currency: string
   description: string | null
   payment_method: string | null
@@ -58,7 +59,7 @@ export class PayinService {
       amount: record.amount as string,
       amount_paid: amountPaid,
       amount_expected: (record.amount_expected ?? record.amount) as string,
-      fee: record.fee as string,
+      fee: charge.completed_at === null ? null : (record.fee as string),
       currency: charge.currency,
       description: charge.description,
       payment_method: paymentMethod,

@@ -58,7 +58,7 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
       summary: "The banks pay with bank takes in a currency (NGN without `currency`), as the scenario packs list them", query: banksQuerySchema, answer: { name: 'PayWithBankBanks', schema: payWithBankBanksSchema },
       handler: (c, { payWithBank }) => {
         const { currency } = validate(banksQuerySchema, c.req.query())
-        return ok(c, PWB_MSG.BANKS_LISTED, payWithBank.banks(c.get('ns'), currency).map((b) => ({ name: b.name, code: b.bank_code, currency: b.currency })))
+        return ok(c, PWB_MSG.BANKS_LISTED, payWithBank.bankList(c.get('ns'), currency))
       },
     },
     // the sandbox bank's page: no key; its namespace named, or the reference alone

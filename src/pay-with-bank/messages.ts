@@ -1,6 +1,7 @@
 /** The texts of the pay with bank area alone (docs/behaviour.md 13.11). */
 export const PWB_MSG = {
-  INITIATED: 'Charge initiated',
+  /** the collection's samples (NGN 2023, ZAR 2024) */
+  INITIATED: 'Pay With Bank initiated successfully',
   BANKS_LISTED: 'Pay with Bank supported banks retrieved successfully',
   REDIRECT: 'Redirect the customer to authorization.redirect_url to approve the payment at their bank',
   APPROVED_AWAITING: 'Approved by the customer, awaiting confirmation from the bank',

@@ -36,11 +36,12 @@ export type PayWithBankInput = z.infer<typeof payWithBankSchema>
 export const banksQuerySchema = z.object({ currency: currency.default('NGN') }).passthrough()
 
 /** The answers (written here: they are built in code, not validated). */
-export const payWithBankBanksSchema = z.array(z.object({ name: z.string(), code: z.string(), currency: z.string() }))
+export const payWithBankBanksSchema = z.array(z.object({ code: z.string(), name: z.string(), slug: z.string(), country: z.string().describe('NG or ZA') }))
 const redirect = z.object({ redirect_url: z.string().describe("the sandbox bank's page: `<origin>/_sandbox/pay-with-bank/<transaction reference>`") })
 export const payWithBankAnswerSchema = z.object({
   currency: z.string(),
   amount: z.number(),
+  amount_expected: z.number().describe('what the customer pays: the amount, plus fee and VAT unless the merchant bears them'),
   fee: z.number(),
   vat: z.number(),
   reference: z.string(),
@@ -52,6 +53,6 @@ export const payWithBankAnswerSchema = z.object({
   narration: z.string(),
   authorization: redirect,
   auth_data: redirect.describe('the same URL: the sources disagree on where it sits'),
-  bank_account: z.object({ bank_name: z.string(), bank_code: z.string() }),
+  bank_account: z.object({ bank_name: z.string() }),
   message: z.string(),
 })

@@ -1,6 +1,6 @@
 import { bankPagePath } from '../charges/pages.js'
 import { OnEngine } from '../charges/kit.js'
-import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
+import { ChargeLifecycle, narrationOr, requested } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { MSG, badRequest, invalid } from '../errors.js'
 import { customerCost, toDecimalString, toMajor } from '../money.js'
@@ -37,6 +37,12 @@ export interface PayWithBankCharge extends ChargeBase {
 /** The bank of a charge as its answer and its query show it. */
 const bankAccount = (charge: Frozen<PayWithBankCharge>) => ({ bank_name: charge.bank.name, bank_code: charge.bank.code })
 
+/** the country of a pay-with-bank currency, as the banks list names it */
+const COUNTRY_OF = { NGN: 'NG', ZAR: 'ZA' } as const
+
+/** a bank's slug as the collection writes them: its name in lower case, words joined by -, then the country (`african-bank-za`) */
+const slugOf = (name: string, country: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${country.toLowerCase()}`
+
 export class PayWithBankService extends OnEngine {
   readonly #charges = new ChargeLifecycle<PayWithBankCharge>(this.engine, { kind: KIND, prefix: 'PB', succeeded: MSG.CHARGE_SUCCESSFUL, duplicateCode: MSG.DUPLICATE_REFERENCE_CODE })
   /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
@@ -47,11 +53,17 @@ export class PayWithBankService extends OnEngine {
     return [...this.scenarios.forNs(ns).banks.values()].filter((b) => b.currency === currency)
   }
 
+  /** GET /charge/pay-with-bank/banks: `{code, name, slug, country}`, the collection's sample (docs/behaviour.md 13.11). */
+  bankList(ns: string, currency: string) {
+    const country = COUNTRY_OF[currency as keyof typeof COUNTRY_OF]
+    return this.banks(ns, currency).map((b) => ({ code: b.bank_code, name: b.name, slug: slugOf(b.name, country), country }))
+  }
+
   /** POST /charge/pay-with-bank: a charge awaiting the customer at the bank's page. */
   charge(ns: string, input: PayWithBankInput, parent?: string): PayWithBankCharge {
     const bank = this.scenarios.forNs(ns).bank(input.bank_code)
     if (!bank || bank.currency !== input.currency) throw invalid({ bank_code: PWB_MSG.unknownBank(input.currency) })
-    const base = this.#charges.create(ns, requested(input, input.narration ?? null, PWB_MSG.REDIRECT, `${bank.name}: ${bank.label}`, parent))
+    const base = this.#charges.create(ns, requested(input, narrationOr(input.narration, this.namespaces.get(ns)?.name), PWB_MSG.REDIRECT, `${bank.name}: ${bank.label}`, parent))
     const charge: PayWithBankCharge = Object.assign(base, {
       bank: { code: bank.bank_code, name: bank.name },
       merchant_bears_cost: input.merchant_bears_cost ?? false,
@@ -108,6 +120,8 @@ export class PayWithBankService extends OnEngine {
     return {
       currency: charge.currency,
       amount: toMajor(charge.amount),
+      // the collection's newer (ZAR, 2024) sample gives it; its older NGN one does not
+      amount_expected: toMajor(this.paid(charge).paid),
       fee: toMajor(charge.fee),
       vat: toMajor(charge.vat),
       reference: charge.payment_reference,
@@ -119,7 +133,8 @@ export class PayWithBankService extends OnEngine {
       narration: charge.description ?? '',
       authorization: redirect,
       auth_data: { ...redirect },
-      bank_account: bankAccount(charge),
+      // the bank's name alone, as both samples and both SDKs show it (the query adds its code)
+      bank_account: { bank_name: charge.bank.name },
       message: charge.response_message,
     }
   }

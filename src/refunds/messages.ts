@@ -12,7 +12,8 @@ export const REFUND_MSG = {
   CURRENCY: 'Refund not supported for this currency, please contact support',
   FULL_DONE: 'A full reversal has already been processed for this transaction',
   exists: (ref: string) => `Refund already exists with reference ${ref}`,
-  above: (money: string) => `Refund amount cannot be more than ${money}`,
+  /** the refunds page's sample (2025-07-24): the amount as a plain number, `NGN 2000` */
+  above: (currency: string, major: number) => `Amount can't be more than ${currency} ${major}`,
   below: (money: string) => `Refund amount cannot be less than ${money}`,
   noFull: (money: string) => `A full refund cannot be initiated for this transaction. Please enter an amount less than or equal to ${money}`,
   max: (money: string) => `The maximum refundable amount for this transaction is ${money}`,

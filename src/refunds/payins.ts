@@ -21,7 +21,7 @@ export interface Payin {
   /** what a refund may return: what the customer paid less the cost they bore (a pre-authorization: what was captured, voided captures aside) */
   collected: number
   refunded: number
-  /** what is left to return (a plain pay-in: less what chargebacks hold or took, `returnedOf`) */
+  /** what is left to return: less what refunds and chargebacks hold or took (`returnedOf`) */
   left: number
   /** what is left and has settled (a pre-authorization's unsettled captures are not) */
   settledLeft: number
@@ -43,7 +43,9 @@ export class Payins extends OnEngine {
     const held = PreauthRefunds.held(charge)
     if (held) {
       const payin = this.#held.payin(ns, held)
-      return { charge, method: this.kinds.methodOf(charge), ...payin, left: payin.collected - payin.refunded }
+      // what chargebacks hold is left of no capture in particular: it caps what the settled ones offer
+      const left = payin.collected - returnedOf(charge)
+      return { charge, method: this.kinds.methodOf(charge), ...payin, left, settledLeft: Math.min(payin.settledLeft, left) }
     }
     const refunded = charge.refunded ?? 0
     const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
@@ -71,7 +73,7 @@ export class Payins extends OnEngine {
     return []
   }
 
-  /** Counts `amount` as held by a chargeback (a plain pay-in; the caller checked it is left), or gives it back (negative). */
+  /** Counts `amount` as held by a chargeback (the caller checked it is left), or gives it back (negative). */
   dispute(ns: string, transactionReference: string, amount: number): void {
     this.#updateCharge(ns, transactionReference, (c) => {
       c.charged_back = Math.max(0, (c.charged_back ?? 0) + amount)

@@ -115,7 +115,7 @@ export class RefundService extends OnEngine {
     // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md 2.5)
     const finer = unitIssue(currency, amount)
     if (finer) throw invalid({ amount: finer })
-    if (amount > p.collected) throw badRequest(REFUND_MSG.above(formatMoney(currency, p.collected)))
+    if (amount > p.collected) throw badRequest(REFUND_MSG.above(currency, toMajor(p.collected)))
     if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(formatMoney(currency, REFUND_MIN[currency])))
     if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
     if (amount > p.settledLeft) throw badRequest(REFUND_MSG.NOT_SETTLED)
@@ -276,9 +276,10 @@ function shown(r: Frozen<Refund>) {
   }
 }
 
-/** GET /refunds/{reference} */
+/** GET /refunds/{reference}: `status_reason` only when there is one (no sample of the detail shows it; docs/behaviour.md 13.8) */
 export function detail(r: Frozen<Refund>) {
-  return { ...shown(r), destination: 'customer', payment_method: r.payment_method, status_reason: r.status_reason }
+  const d = { ...shown(r), destination: 'customer', payment_method: r.payment_method }
+  return r.status_reason === null ? d : { ...d, status_reason: r.status_reason }
 }
 
 function listItem(r: Frozen<Refund>) {

@@ -44,7 +44,7 @@ describe('conversions against the real CLI', () => {
     const late = await quote(10)
     expect((await call('POST', '/_sandbox/clock/advance', { seconds: 26 })).status).toBe(200)
     const expired = await convert(late)
-    expect([expired.status, expired.body.message]).toEqual([400, 'Rate reference has expired'])
+    expect([expired.status, expired.body.code, expired.body.message]).toEqual([409, 'AA021', 'Rate details not found'])
     expect((await call('GET', '/merchant/api/v1/balances')).body.data).toEqual(balances)
   })
 

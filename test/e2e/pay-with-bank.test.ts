@@ -54,7 +54,7 @@ describe('pay with bank against the real CLI', () => {
     // the NGN banks, as AEV and STX ask for them
     const banks = await call('GET', `${SINGULAR}/banks?currency=NGN`)
     expect(banks.status).toBe(200)
-    expect(banks.body.data.slice(0, 2)).toEqual([{ name: 'OPay', code: '100004', currency: 'NGN' }, { name: 'PalmPay', code: '100033', currency: 'NGN' }])
+    expect(banks.body.data.slice(0, 2)).toEqual([{ code: '100004', name: 'OPay', slug: 'opay-ng', country: 'NG' }, { code: '100033', name: 'PalmPay', slug: 'palmpay-ng', country: 'NG' }])
     expect((await call('GET', `${SINGULAR}/banks?currency=ZAR`)).body.data.map((b: { code: string }) => b.code)).toContain('250655')
 
     // STX's KorapayService: the merchant bears the cost, a notification_url, a narration

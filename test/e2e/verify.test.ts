@@ -70,7 +70,7 @@ describe('sandbox verify', () => {
     const r = await runCli(['verify', 'scenarios/flows/card-refusals.yaml', 'scenarios/flows/card-pin-otp.yaml', '--against', standIn.url], undefined, liveEnv())
     expect(r.code).toBe(1)
     expect(r.stdout).toContain('scenarios/flows/card-refusals.yaml  step 6. authorize an unknown transaction  (status): expected 404, got 400\n')
-    expect(r.stdout).toContain('scenarios/flows/card-pin-otp.yaml  step 3. resend the OTP  message: expected "OTP resent successfully", got "OTP sent"\n')
+    expect(r.stdout).toContain('scenarios/flows/card-pin-otp.yaml  step 3. resend the OTP  message: expected "Otp sent successfully", got "OTP sent"\n')
     expect(r.stdout).toMatch(/\n2 flows, \d+ steps checked: \d+ differences\n$/)
   })
 
