@@ -80,12 +80,14 @@ export class WebhookProbe {
   /** A card charge that ended as `status`, as the lifecycle would have made it, kept by no one. */
   #charge(ns: string, status: 'success' | 'failed'): Frozen<CardCharge> {
     const at = this.kit.clocks.iso(ns)
+    // a stream of its own: under a seed, the namespace's first draws would give the same bytes
+    const stream = `${ns}\u0000webhook probe`
     const message = status === 'success' ? MSG.CHARGE_SUCCESSFUL : FAILURE.INSUFFICIENT_FUNDS
     return {
       kind: 'card',
       operation: 'charge',
-      transaction_reference: `KPY-PROBE-${this.#names.text(ns, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 12)}`,
-      payment_reference: `probe-${this.#names.id(ns, 16)}`,
+      transaction_reference: `KPY-PROBE-${this.#names.text(stream, '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ', 12)}`,
+      payment_reference: `probe-${this.#names.id(stream, 16)}`,
       amount: AMOUNT,
       currency: 'NGN',
       fee: 0,
