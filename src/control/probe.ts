@@ -6,6 +6,7 @@ import { FAILURE, MSG } from '../errors.js'
 import { cardSummary } from '../pan.js'
 import { Random } from '../random.js'
 import type { Frozen } from '../store/frozen.js'
+import { timedOut } from '../webhooks/delivery.js'
 import { signWebhook } from '../webhooks/signature.js'
 import { PROBE_MSG } from './messages.js'
 import type { ProbeCheck, ProbeCheckName, ProbeDelivery, ProbeReport, ProbeSignature } from './probe-report.js'
@@ -159,7 +160,7 @@ function refusedOrQueried(d: ProbeDelivery, trusted: string) {
 
 /** No delivery waited past the timeout (what the service counts a failed attempt, docs/behaviour.md 8.5). */
 function inTime(all: ProbeDelivery[], timeoutMs: number) {
-  const late = all.filter((d) => d.error?.startsWith('timeout'))
+  const late = all.filter(timedOut)
   if (late.length) return { passed: false, why: PROBE_MSG.late(late.length, all.length, timeoutMs) }
   return { passed: true, why: PROBE_MSG.inTime(timeoutMs, Math.max(...all.map((d) => d.ms))) }
 }

@@ -390,8 +390,15 @@ async function readAtMost(res: Response, limit: number): Promise<void> {
   }
 }
 
+const TIMED_OUT = 'timeout: '
+
+/** Whether an attempt had no answer within its deadline (docs/behaviour.md 8.5). */
+export function timedOut(attempt: { error?: string }): boolean {
+  return !!attempt.error?.startsWith(TIMED_OUT)
+}
+
 function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return (signal.reason as Error | undefined)?.message === 'timeout' ? `timeout: no answer within ${timeoutMs} ms` : 'aborted'
+  if (signal.aborted) return (signal.reason as Error | undefined)?.message === 'timeout' ? `${TIMED_OUT}no answer within ${timeoutMs} ms` : 'aborted'
   const err = e as Error & { cause?: { code?: string; message?: string } }
   const code = err.cause?.code
   if (code === 'ECONNREFUSED') return 'connection refused'
