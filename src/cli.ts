@@ -187,6 +187,47 @@ Examples:
       }
     })
 
+  program
+    .command('probe-webhook')
+    .description("probe a webhook handler: deliveries signed well and badly, renamed, repeated, out of order; each judged by the answer, its time and whether the handler queried the transaction")
+    .argument('<url>', 'the handler, which queries this sandbox with the key')
+    .option('--key <key>', "the namespace's secret key: the deliveries are signed with it", keysFromEnv().secretKey)
+    .option('--base-url <url>', 'the running sandbox (env: SANDBOX_URL)', clientFromEnv().baseUrl)
+    .option('--control-token <token>', `the sandbox's control token, when it is called beyond loopback (env: ${OPTIONS.controlToken.env})`, clientFromEnv().controlToken)
+    .option('--webhook-timeout <ms>', "how long the handler has to answer (default: the sandbox's --webhook-timeout)")
+    .option('--format <format>', 'text or json (the control call\'s answer)', 'text')
+    .addHelpText('after', `\nExamples:\n  $ sandbox probe-webhook http://127.0.0.1:3000/webhooks --key sk_test_ci\n  $ sandbox probe-webhook http://127.0.0.1:3000/webhooks --webhook-timeout 2000 --format json`)
+    .action(async (url: string, opts: { key: string; baseUrl: string; controlToken?: string; webhookTimeout?: string; format: string }) => {
+      if (opts.format !== 'text' && opts.format !== 'json') die('--format must be text or json')
+      const timeout = opts.webhookTimeout === undefined ? undefined : Number(opts.webhookTimeout)
+      if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600_000)) die('--webhook-timeout must be a whole number of ms from 1 to 600000')
+      try {
+        checkSecretKey(opts.key, '--key')
+      } catch (e) {
+        if (e instanceof ConfigError) die(e.message)
+        throw e
+      }
+      let res: Response
+      try {
+        res = await fetch(`${opts.baseUrl.replace(/\/+$/, '')}/_sandbox/webhooks/probe`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json', ...(opts.controlToken && { 'x-sandbox-control-token': opts.controlToken }) },
+          body: JSON.stringify({ url, ...(timeout !== undefined && { timeout_ms: timeout }) }),
+        })
+      } catch (e) {
+        die(`cannot reach ${opts.baseUrl}: ${(e as Error).message}`, 1)
+      }
+      const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: import('./control/probe-report.js').ProbeReport } | null
+      if (!res.ok || !body?.status || !body.data) {
+        // a refused body names its fields (docs/behaviour.md 2.3)
+        const fields = Object.values((body?.data ?? {}) as Record<string, { message?: unknown }>).flatMap((f) => (typeof f?.message === 'string' ? [f.message] : []))
+        die(`the sandbox answered ${res.status}: ${body?.message ?? 'no report'}${fields.length ? ` (${fields.join('; ')})` : ''}`, 1)
+      }
+      const { probeText } = await import('./control/probe-report.js')
+      process.stdout.write(opts.format === 'json' ? `${JSON.stringify(body.data, null, 2)}\n` : probeText(body.data))
+      process.exitCode = body.data.passed ? 0 : 1
+    })
+
   registerReplay(program, die)
   program
     .command('health')

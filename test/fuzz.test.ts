@@ -516,6 +516,8 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: () => '/_sandbox/webhook-url', body: () => ({ url: 'http://127.0.0.1:9/hooks' }) },
   { method: 'GET', path: () => '/_sandbox/events', query: (fx) => ({ reference: fx.pinRef, event: 'charge.success', status: 'no_target' }) },
   { method: 'POST', path: (fx, p = enc(fx.eventId)) => `/_sandbox/events/${p}/resend`, hasParam: true, body: () => ({}) },
+  // a handler nobody listens for: each delivery refused at once (docs/behaviour.md 8.7)
+  { method: 'POST', path: () => '/_sandbox/webhooks/probe', body: () => ({ url: 'http://127.0.0.1:9/hooks', timeout_ms: 200 }) },
   {
     method: 'POST',
     path: () => '/_sandbox/faults',

@@ -27,6 +27,11 @@ export function returnUrl(redirectUrl: string, paymentReference: string): string
  */
 export class ChargeQuery {
   readonly #answers: AnswerCache
+  /**
+   * the charges a webhook probe sent events of, by namespace, then reference (payment and
+   * transaction): answered while the probe runs, never stored (docs/behaviour.md 8.7)
+   */
+  readonly #lent = new Map<string, Map<string, Frozen<ChargeBase>>>()
 
   constructor(
     private readonly store: Store,
@@ -39,6 +44,11 @@ export class ChargeQuery {
 
   /** The whole answer, as JSON text; 404 when no charge has this reference. */
   answer(ns: string, reference: string): string {
+    if (this.#lent.size) {
+      const lent = this.#lent.get(ns)?.get(reference)
+      // a stored charge of the same reference wins; a lent answer is never kept
+      if (lent && !findCharge(this.store, ns, reference)) return okJson(MSG.CHARGE_RETRIEVED, chargeQueryRecord(this.kinds, ns, lent))
+    }
     const { store, clocks } = this
     const answers = this.#answers
     const version = store.version
@@ -50,6 +60,24 @@ export class ChargeQuery {
     // same call then gives the same answer
     if (store.version === version && clocks.now(ns) === at) answers.set(ns, version, at, reference, text)
     return text
+  }
+
+  /**
+   * Answers these charges by their payment and transaction references, as if stored, until the
+   * function returned is called: the webhook probe's transactions, which the handler it probes
+   * queries (docs/behaviour.md 8.7). Nothing is written: lists, balances and snapshots never see them.
+   */
+  lend(ns: string, charges: Frozen<ChargeBase>[]): () => void {
+    let mine = this.#lent.get(ns)
+    if (!mine) this.#lent.set(ns, (mine = new Map()))
+    const refs = charges.flatMap((ch) => [ch.payment_reference, ch.transaction_reference])
+    for (const ch of charges) for (const ref of [ch.payment_reference, ch.transaction_reference]) mine.set(ref, ch)
+    return () => {
+      const now = this.#lent.get(ns)
+      if (!now) return
+      for (const ref of refs) now.delete(ref)
+      if (!now.size) this.#lent.delete(ns)
+    }
   }
 
   /** The answer as computed now, never the kept one. */

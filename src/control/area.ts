@@ -9,8 +9,10 @@ import { MSG, notFound } from '../errors.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { formPages } from '../http/html-page.js'
-import { CONTROL_MSG } from './messages.js'
-import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+import { CONTROL_MSG, PROBE_MSG } from './messages.js'
+import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, probeSchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+import { WebhookProbe } from './probe.js'
+import type { ChargeQuery } from '../charges/charge-query.js'
 import { isoAt } from '../time.js'
 
 /** Long polls are capped (docs/behaviour.md 9). */
@@ -29,10 +31,10 @@ function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
 }
 
 /** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is served by the info area (src/control/info.ts). */
-export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthService }> = {
+export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: PreauthService; chargeQuery: ChargeQuery }> = {
   key: 'control',
   tags: { control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
-  build: () => ({}),
+  build: (kit) => ({ webhookProbe: new WebhookProbe(kit, kit.chargeQuery) }),
   routes: [
     {
       method: 'post', path: '/_sandbox/reset', access: 'control', tag: 'control', operationId: 'resetNamespace', summary: "Empty the key's namespace and seed its fixtures again",
@@ -135,6 +137,15 @@ export const controlArea: Area<Record<string, never>, Kit & { preauth: PreauthSe
         const ns = c.get('ns')
         const { delivered, attempt, event: { seq: _seq, ...event } } = await deps.webhooks.resendNow(ns, c.req.param('id')!)
         return ok(c, delivered ? CONTROL_MSG.EVENT_DELIVERED : CONTROL_MSG.EVENT_DELIVERY_FAILED, { event, attempt })
+      },
+    },
+    {
+      method: 'post', path: '/_sandbox/webhooks/probe', access: 'control', tag: 'control', operationId: 'probeWebhook', summary: "Probe a webhook handler: a series of deliveries, each judged by its answer, its time and whether the handler queried the transaction (docs/behaviour.md 8.7)", body: { name: 'WebhookProbeRequest', schema: probeSchema },
+      handler: async (c, deps) => {
+        const { url, timeout_ms } = validate(probeSchema, await readJsonObject(c, { asSent: true }))
+        const report = await deps.webhookProbe.run(c.get('ns'), url, timeout_ms)
+        const failed = report.checks.filter((k) => !k.passed).map((k) => k.check)
+        return ok(c, PROBE_MSG.answered(report.checks.length - failed.length, report.checks.length, failed), report)
       },
     },
     {

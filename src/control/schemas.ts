@@ -16,6 +16,12 @@ export const completeSchema = z.object({
 
 export const webhookUrlSchema = z.object({ url: httpUrlSchema.nullable() })
 
+/** POST /_sandbox/webhooks/probe (docs/behaviour.md 8.7): the handler, and how long it has to answer (the --webhook-timeout's range; default: the sandbox's) */
+export const probeSchema = z.object({
+  url: httpUrlSchema,
+  timeout_ms: z.number().int().min(1, 'must be 1 or more').max(600_000, 'must be at most 600000').optional(),
+})
+
 export const requestsQuerySchema = z.object({
   method: z.string().regex(/^[A-Za-z]{1,10}$/, 'must be an HTTP method').optional(),
   path: z.string().max(500).optional(),

@@ -324,11 +324,27 @@ export class WebhookDelivery {
     }
   }
 
-  async #post(ns: string, rec: Frozen<EventRecord>, target: string, at = this.clocks.iso(ns), due = at): Promise<{ attempt: DeliveryAttempt; ok: boolean }> {
-    const body = JSON.stringify({ event: rec.event, data: rec.data })
+  #post(ns: string, rec: Frozen<EventRecord>, target: string, at = this.clocks.iso(ns), due = at): Promise<{ attempt: DeliveryAttempt; ok: boolean }> {
+    return this.send(ns, target, rec, { at, due })
+  }
+
+  /**
+   * One delivery over HTTP, the way every attempt is made (docs/behaviour.md 8.3, 8.5): `{event,
+   * data}` posted to `target`, signed with the namespace's key, cut at the timeout, at most
+   * ANSWER_READ_LIMIT of the answer read. `signature` sends that value instead (`null`: no
+   * signature header) and `timeoutMs` another deadline: the webhook probe's deliveries (8.7).
+   * Nothing is recorded: the caller keeps the attempt.
+   */
+  async send(
+    ns: string,
+    target: string,
+    { event, data }: { event: string; data: Frozen<EventRecord['data']> },
+    { at = this.clocks.iso(ns), due = at, signature = signWebhook(data, ns), timeoutMs = this.options.timeoutMs }: { at?: string; due?: string; signature?: string | null; timeoutMs?: number } = {},
+  ): Promise<{ attempt: DeliveryAttempt; ok: boolean }> {
+    const body = JSON.stringify({ event, data })
     const controller = new AbortController()
     this.#inFlight.add(controller)
-    const timer = setTimeout(() => controller.abort(new Error('timeout')), this.options.timeoutMs)
+    const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
     // under a seed, 0 (docs/behaviour.md 0.7)
     const elapsed = this.events.random.stopwatch()
     const ms = () => Math.round(elapsed())
@@ -338,7 +354,7 @@ export class WebhookDelivery {
         headers: {
           'content-type': 'application/json',
           'user-agent': this.options.userAgent,
-          [SIGNATURE_HEADER]: signWebhook(rec.data, ns),
+          ...(signature !== null && { [SIGNATURE_HEADER]: signature }),
         },
         body,
         redirect: 'manual',
@@ -350,7 +366,7 @@ export class WebhookDelivery {
       const ok = res.status >= 200 && res.status < 300
       return { attempt: { at, due, status_code: res.status, ms: ms() }, ok }
     } catch (e) {
-      return { attempt: { at, due, error: describeError(e, controller.signal, this.options.timeoutMs), ms: ms() }, ok: false }
+      return { attempt: { at, due, error: describeError(e, controller.signal, timeoutMs), ms: ms() }, ok: false }
     } finally {
       clearTimeout(timer)
       this.#inFlight.delete(controller)
@@ -374,8 +390,15 @@ async function readAtMost(res: Response, limit: number): Promise<void> {
   }
 }
 
+const TIMED_OUT = 'timeout: '
+
+/** Whether an attempt had no answer within its deadline (docs/behaviour.md 8.5). */
+export function timedOut(attempt: { error?: string }): boolean {
+  return !!attempt.error?.startsWith(TIMED_OUT)
+}
+
 function describeError(e: unknown, signal: AbortSignal, timeoutMs: number): string {
-  if (signal.aborted) return (signal.reason as Error | undefined)?.message === 'timeout' ? `timeout: no answer within ${timeoutMs} ms` : 'aborted'
+  if (signal.aborted) return (signal.reason as Error | undefined)?.message === 'timeout' ? `${TIMED_OUT}no answer within ${timeoutMs} ms` : 'aborted'
   const err = e as Error & { cause?: { code?: string; message?: string } }
   const code = err.cause?.code
   if (code === 'ECONNREFUSED') return 'connection refused'

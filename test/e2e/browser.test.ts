@@ -422,6 +422,12 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(again.attempts.length).toBe(2)
     await eventually(async () => expect(await page.locator(`#events tr[data-event="${event.id}"] ul.attempts li`).count()).toBe(2))
 
+    // the probe of the handler at the URL (docs/behaviour.md 8.7): this receiver answers 200 to
+    // anything and queries nothing; nothing is recorded of its deliveries
+    const events = (await api(key, 'GET', '/_sandbox/events')).body.data.length
+    expect(await act(page, 'Probe handler')).toBe('Webhook probe: 2 of 8 checks passed (failed: bad_signature, other_body_signature, missing_signature, event_name, duplicate, out_of_order)')
+    expect((await api(key, 'GET', '/_sandbox/events')).body.data.length).toBe(events)
+
     expect(await act(page, 'Clear webhook URL')).toBe('Webhook URL cleared')
   })
 

@@ -16,7 +16,7 @@ const Send: FC<{ path: string; method?: string; body?: string; clear?: boolean; 
   </button>
 )
 
-/** The actions: clock, webhook URL, faults, reset (dashboard.js sends them to the control API). */
+/** The actions: clock, webhook URL and the probe of its handler (docs/behaviour.md 8.7), faults, reset (dashboard.js sends them to the control API). */
 export const Controls: FC<{ v: View }> = ({ v }) => {
   const ns = v.ns?.secret_key
   return (
@@ -45,6 +45,7 @@ export const Controls: FC<{ v: View }> = ({ v }) => {
               <Field id="webhook-url" label="URL" name="url" type="url" placeholder="http://127.0.0.1:3000/webhooks" wide required />
               <Send path="/_sandbox/webhook-url" method="PUT" label="Set the webhook URL" text="Set webhook URL" />
               <Send path="/_sandbox/webhook-url" method="PUT" body='{"url":null}' clear label="Clear the webhook URL" text="Clear webhook URL" />
+              <Send path="/_sandbox/webhooks/probe" label="Probe the webhook handler at the URL" text="Probe handler" />
             </div>
           </form>
         </div>
