@@ -54,7 +54,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       description: 'The charge is processing until a transfer arrives: by itself 120 s later on the namespace clock (unless `auto_complete` is false, or the pack says otherwise for the amount), or by the sandbox credit call. Less than expected is returned and the charge waits; more succeeds with the excess returned. The account expires after 30 minutes.',
       handler: async (c, { bankTransfer, namespaces, scenarios }) => {
         const ns = c.get('ns')
-        const input = validateWithMetadata(bankTransferSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)
+        const input = validateWithMetadata(bankTransferSchema, await readJsonObject(c), scenarios.forNs(ns).metadataUnderscores)
         // the account is in the merchant's name unless the request names it
         const charge = bankTransfer.create(ns, { ...input, account_name: input.account_name ?? namespaces.get(ns)?.name ?? 'Sandbox Merchant' })
         return ok(c, TRANSFER_MSG.INITIATED, bankTransfer.responseData(charge))

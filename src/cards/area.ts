@@ -138,7 +138,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       extensions: { 'x-charge-data-schema': { name: 'CardChargePayload', schema: cardChargeSchema } },
       handler: async (c, s) => {
         const ns = c.get('ns')
-        const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores)
+        const input = await readChargeData(c, s.scenarios.forNs(ns).metadataUnderscores)
         const charge = s.cards.charge(ns, input)
         return ok(c, s.cards.envelopeMessage(charge), s.cards.responseData(charge, () => clientOrigin(c, s.config.interceptHosts)))
       },
@@ -149,7 +149,7 @@ export const cardsArea: Area<CardServices, Kit> = {
       extensions: { 'x-charge-data-schema': { name: 'PreauthChargePayload', schema: preauthChargeSchema } },
       handler: async (c, s) => {
         const ns = c.get('ns')
-        const input = await readChargeData(c, s.scenarios.forNs(ns).settings.metadata_underscores, 'pre_authorization')
+        const input = await readChargeData(c, s.scenarios.forNs(ns).metadataUnderscores, 'pre_authorization')
         const charge = s.cards.charge(ns, input, 'pre_authorization')
         return ok(c, s.cards.envelopeMessage(charge), answer(s, ns, charge, () => clientOrigin(c, s.config.interceptHosts), true))
       },

@@ -79,7 +79,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (${CHECKOUT_CHANNELS.map((ch) => `${ch} ${CHANNEL_CURRENCIES[ch].join(', ')}`).join('; ')}), or every channel that takes it when none does; \`default_channel\` falls back the same way. An unpaid checkout expires after 24 hours on the namespace clock.`,
       handler: async (c, { checkout, config, scenarios }) => {
         const ns = c.get('ns')
-        const input = validateWithMetadata(initializeSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)
+        const input = validateWithMetadata(initializeSchema, await readJsonObject(c), scenarios.forNs(ns).metadataUnderscores)
         const charge = checkout.initialize(ns, input)
         return ok(c, CHECKOUT_MSG.CREATED, { reference: charge.payment_reference, checkout_url: checkoutUrl(clientOrigin(c, config.interceptHosts), charge) })
       },

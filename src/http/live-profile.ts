@@ -32,6 +32,30 @@ export const LIVE_ANSWERS: readonly LiveAnswer[] = [
     live: { message: 'One or more fields are invalid. Please fix them and try again.', customErrorMessage: true },
     source: 'recorded from the live test environment, 2026-10 (CONTRACT 15), and the newest Postman sample (misc mobile-money resolve); SPEC.md 7.2 names Invalid request data',
   },
+  {
+    route: 'POST /merchant/api/v1/charges/card/authorize',
+    when: { status: 409, message: 'Payment has already been completed' },
+    live: { message: 'Transaction has already been completed' },
+    source: "the collection's card authorize sample on a finished charge; SPEC.md 7.2 names Payment has already been completed for a completed payment",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/card/resend-otp',
+    when: { status: 409, message: 'Payment has already been completed' },
+    live: { message: 'Transaction has already been completed' },
+    source: "the collection's card resend-otp sample on a finished charge; SPEC.md 7.2 names Payment has already been completed for a completed payment",
+  },
+  {
+    route: 'POST /merchant/api/v1/identities/gh/passport',
+    when: { message: 'GH passport verified successfully' },
+    live: { message: 'Passport verified successfully' },
+    source: "the collection's Ghana passport sample (2025-07); SPEC.md 2.13 names GH passport verified successfully",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/mobile-money',
+    when: { code: 'AA001' },
+    live: { code: null },
+    source: "the collection's mobile-money charge samples (OTP and STK, 2023-08) write no code; SPEC.md 2.1 puts AA001 beside Authorization required",
+  },
 ]
 
 interface Compiled extends LiveAnswer {

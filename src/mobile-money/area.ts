@@ -52,7 +52,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
       description: "`auth_model` says what the customer does next: `OTP` (then `authorize`), `STK_PROMPT` (the PIN on the phone: `sandbox/authorize-stk`, or by itself after the prompt delay) or `REDIRECT` (the operator's page at `authorization.redirect_url`, where the customer approves or declines).",
       handler: async (c, s) => {
         const ns = c.get('ns')
-        return answer(c, s, s.mobileMoney.charge(ns, validateWithMetadata(mobileMoneyChargeSchema, await readJsonObject(c), s.scenarios.forNs(ns).settings.metadata_underscores)))
+        return answer(c, s, s.mobileMoney.charge(ns, validateWithMetadata(mobileMoneyChargeSchema, await readJsonObject(c), s.scenarios.forNs(ns).metadataUnderscores)))
       },
     },
     {

@@ -26,7 +26,7 @@ const [BANK_PAGE, BANK_PAGE_BARE] = pageRoutePaths('/_sandbox/pay-with-bank/:tx'
 
 async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> & { payWithBank: PayWithBankService }) {
   const ns = c.get('ns')
-  const input = validateWithMetadata(payWithBankSchema, await readJsonObject(c), s.scenarios.forNs(ns).settings.metadata_underscores)
+  const input = validateWithMetadata(payWithBankSchema, await readJsonObject(c), s.scenarios.forNs(ns).metadataUnderscores)
   return ok(c, PWB_MSG.INITIATED, s.payWithBank.responseData(s.payWithBank.charge(ns, input), clientOrigin(c, s.config.interceptHosts)))
 }
 

@@ -64,7 +64,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
       description: `Bank accounts in ${payoutCurrencies('bank_account').join(', ')} (what each needs is fixtures/lookups.json's: ZAR with \`account_name\`; USD and GBP with the remittance-style fields instead of a bank code), wallets in ${payoutCurrencies('mobile_money').join(', ')}. Amount, fee and VAT are debited from the available balance at once; the payout stays processing for payout_delay_seconds, then ends as its test account says (any other account succeeds; a bank payouts/availability calls unavailable fails with \`Destination bank is not available\`). Refused with no record: 409 \`Insufficient funds in disbursement wallet\`, 404 \`bank not found\`, 404 \`Mobile money operator is not available for this currency or does not exist\`, 409 \`Invalid account.\` (an account the pack names so, or one that does not resolve), 400 \`Currency not allowed for this destination\`, the limits (409 \`You can only transfer an amount between NGN 1000 and NGN 10000000\`; XAF and XOF amounts multiples of 5), and 409 \`Duplicate Transaction Reference. Please use a unique reference\`.`,
       handler: async (c, { payouts, scenarios }) => {
         const ns = c.get('ns')
-        const input = validateWithMetadata(disburseSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
+        const input = validateWithMetadata(disburseSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).metadataUnderscores)
         return ok(c, PAYOUT_MSG.INITIATED, createdData(payouts.create(ns, input)))
       },
     },
@@ -73,7 +73,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
       body: { name: 'RemittanceRequest', schema: remittanceSchema },
       handler: async (c, { payouts, scenarios }) => {
         const ns = c.get('ns')
-        const input = validateWithMetadata(remittanceSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).settings.metadata_underscores)
+        const input = validateWithMetadata(remittanceSchema, normalizeDisburse(await readJsonObject(c)), scenarios.forNs(ns).metadataUnderscores)
         return ok(c, PAYOUT_MSG.REMITTANCE_INITIATED, createdData(payouts.create(ns, input)))
       },
     },

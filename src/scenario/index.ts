@@ -147,6 +147,11 @@ const KEYED_SETTINGS = ['fees', 'payout_limits', 'payout_multiples', 'payout_ava
 /** The merged view of packs: later packs win, entry by entry. */
 export class ActiveScenarios {
   readonly settings: Settings
+
+  /** whether a metadata key may hold `_`: the pack says so, or the live profile (the live test environment took one; docs/behaviour.md 0.11, 10.1) */
+  get metadataUnderscores(): boolean {
+    return this.settings.metadata_underscores || this.settings.profile === 'live'
+  }
   readonly cards = new Map<string, CardScenario>()
   readonly wallets = new Map<string, WalletScenario>()
   readonly identities = new Map<string, IdentityScenario>()

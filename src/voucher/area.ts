@@ -34,7 +34,7 @@ export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
       description: "The voucher (`voucher.pin`, one of the scenario packs': `sandbox magic`) pays its whole value, at most the amount asked, and is then used. Refused with 400: a provider other than `0001`, an unknown PIN, a voucher already used, one worth more than the amount; a reused reference 409.",
       handler: async (c, { voucher, scenarios }) => {
         const ns = c.get('ns')
-        const input = validateWithMetadata(voucherSchema, await readJsonObject(c), scenarios.forNs(ns).settings.metadata_underscores)
+        const input = validateWithMetadata(voucherSchema, await readJsonObject(c), scenarios.forNs(ns).metadataUnderscores)
         return ok(c, VOUCHER_MSG.CHARGED, voucher.responseData(voucher.charge(ns, input)))
       },
     },
