@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LIVE_ANSWERS } from '../src/http/live-profile.js'
-import { makeSandbox, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
 
 /**
  * The live profile (docs/behaviour.md 0.11, CONTRACT 15): `--profile live` or a pack's `profile:
@@ -41,6 +41,27 @@ describe('the live profile', () => {
     // the journal keeps the answer as sent
     const journal = await live.call('GET', '/_sandbox/requests?path=/merchant/api/v1/charges/bank-transfer')
     expect(JSON.stringify(journal.body.data.at(-1))).toContain(LIVE_TEXT)
+  })
+
+  it('patches the fields of data a row names, where the fields it matches hold: a PIN card charge, an OTP one, a 3DS one left alone', async () => {
+    const plain = await sandbox({ seed: 3 })
+    const live = await sandbox({ seed: 3, profile: 'live' })
+    const pin = cardPayload('5188513618552975', { reference: 'live-pin-0001' })
+    const a = await plain.charge(pin)
+    const b = await live.charge(pin)
+    expect(a.body.data).toMatchObject({ auth_model: 'PIN', status: 'processing', authorization: { required_fields: ['pin'] } })
+    expect(b.body.data).toMatchObject({ auth_model: 'PIN', status: 'pending' })
+    expect(b.body.data).not.toHaveProperty('authorization')
+    // every other field as the default gives it, in its order
+    const { status: _s, authorization: _a, ...rest } = a.body.data
+    const { status: _t, ...liveRest } = b.body.data
+    expect(liveRest).toEqual(rest)
+    expect(Object.keys(b.body.data)).toEqual(Object.keys(a.body.data).filter((k) => k !== 'authorization'))
+    // a 3DS charge keeps its authorization (its redirect): no row names it
+    const threeDs = cardPayload('4562543755474674', { reference: 'live-3ds-0001' })
+    const c = await plain.charge(threeDs)
+    const d = await live.charge(threeDs)
+    expect(d.body).toEqual(c.body)
   })
 
   it('changes nothing but the rows of the table: a success and a not-found are the same under both', async () => {

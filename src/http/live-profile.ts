@@ -12,16 +12,21 @@ import type { Middleware } from './middleware/chain.js'
  * rows (test/live-profile.test.ts holds the two together).
  */
 
+/** In a row's `live.data`: the field is left out under the live profile. */
+export const DROP = Symbol('drop')
+
 export interface LiveAnswer {
   /** the calls it applies to, `METHOD /path` as the routes write them (under `/merchant` or not); every call when absent */
   route?: string
   /** the default profile's answer it replaces: each field given must match */
-  when: { status?: number; message?: string; error?: string; code?: string }
+  when: { status?: number; message?: string; error?: string; code?: string; data?: Record<string, unknown> }
   /**
    * what the live profile answers instead: the fields given replace the default's (`code: null`
-   * leaves it out); `customErrorMessage` writes each field's `{message}` in `data` again beside it
+   * leaves it out); `customErrorMessage` writes each field's `{message}` in `data` again beside it;
+   * `data` sets fields of `data` by their dotted paths (`DROP` leaves one out), where `when.data`
+   * matches the fields it names
    */
-  live: { status?: number; message?: string; code?: string | null; customErrorMessage?: true }
+  live: { status?: number; message?: string; code?: string | null; customErrorMessage?: true; data?: Record<string, unknown> }
   /** where the live answer was seen (a recording or a page), and the section of docs/api.md it contradicts */
   source: string
 }
@@ -55,6 +60,24 @@ export const LIVE_ANSWERS: readonly LiveAnswer[] = [
     when: { code: 'AA001' },
     live: { code: null },
     source: "the collection's mobile-money charge samples (OTP and STK, 2023-08) write no code; SPEC.md 2.1 puts AA001 beside Authorization required",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/card',
+    when: { data: { auth_model: 'PIN', status: 'processing' } },
+    live: { data: { status: 'pending', authorization: DROP } },
+    source: "the collection's PIN card sample (status pending, no authorization); SPEC.md 2.3 and 3.1 give processing and authorization.required_fields",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/card',
+    when: { data: { auth_model: 'OTP' } },
+    live: { data: { authorization: DROP } },
+    source: "the collection's OTP card sample (no authorization); SPEC.md 2.3 gives authorization.required_fields while more is needed",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/card/authorize',
+    when: { data: { status: 'success' } },
+    live: { data: { authorization: {} } },
+    source: "the collection's authorize sample on success (authorization {}); SPEC.md 2.3 has authorization only while more is needed",
   },
 ]
 
@@ -105,6 +128,7 @@ export function liveAnswer(c: Context<AppEnv>, text: string, status: number): { 
       else if (k === 'code' && row.live.code !== undefined) {
         if (row.live.code !== null) next.code = row.live.code
       } else if (k === 'data' && row.live.customErrorMessage) next.data = withCustomErrorMessages(v)
+      else if (k === 'data' && row.live.data) next.data = patched(v, row.live.data)
       else next[k] = v
     }
     return { text: JSON.stringify(next), status: row.live.status ?? status }
@@ -134,6 +158,31 @@ function parse(text: string): Body | undefined {
 
 function matches(when: LiveAnswer['when'], body: Body): boolean {
   return (
-    (when.message === undefined || body.message === when.message) && (when.error === undefined || body.error === when.error) && (when.code === undefined || body.code === when.code)
+    (when.message === undefined || body.message === when.message) &&
+    (when.error === undefined || body.error === when.error) &&
+    (when.code === undefined || body.code === when.code) &&
+    (when.data === undefined || Object.entries(when.data).every(([path, v]) => at(body.data, path) === v))
   )
+}
+
+function at(value: unknown, path: string): unknown {
+  let v = value
+  for (const part of path.split('.')) v = v && typeof v === 'object' ? (v as Record<string, unknown>)[part] : undefined
+  return v
+}
+
+/** `data` with the fields of `patch` set (or left out, `DROP`) by their dotted paths; keys keep their order. */
+function patched(data: unknown, patch: Record<string, unknown>): unknown {
+  if (!data || typeof data !== 'object') return data
+  const copy = structuredClone(data) as Record<string, unknown>
+  for (const [path, v] of Object.entries(patch)) {
+    const parts = path.split('.')
+    let target: unknown = copy
+    for (const part of parts.slice(0, -1)) target = target && typeof target === 'object' ? (target as Record<string, unknown>)[part] : undefined
+    if (!target || typeof target !== 'object') continue
+    const last = parts.at(-1)!
+    if (v === DROP) delete (target as Record<string, unknown>)[last]
+    else (target as Record<string, unknown>)[last] = v
+  }
+  return copy
 }
