@@ -40,11 +40,9 @@ describe('POST /charge/pay-with-bank (docs/behaviour.md 13.11)', () => {
         data: {
           currency: 'NGN',
           amount: 1000,
-          amount_expected: 1016.13,
           // the pack's pay_with_bank fee: 1.5 % of 1,000 and 7.5 % VAT on it
           fee: 15,
           vat: 1.13,
-          reference,
           transaction_reference: tx,
           payment_reference: reference,
           status: 'processing',
@@ -52,7 +50,6 @@ describe('POST /charge/pay-with-bank (docs/behaviour.md 13.11)', () => {
           customer: { name: 'Ada Obi', email: 'ada@example.com' },
           narration: 'Order 7',
           authorization: { redirect_url: redirect },
-          auth_data: { redirect_url: redirect },
           bank_account: { bank_name: 'OPay' },
           message: 'Redirect the customer to authorization.redirect_url to approve the payment at their bank',
         },
@@ -155,7 +152,7 @@ describe('the bank page and what follows', () => {
   it('declined: failed with the text, charge.failed; the page shows it when there is no redirect_url', async () => {
     const sb = await sandbox()
     const reference = ref('pwb')
-    const redirect = (await create(sb, { reference })).body.data.auth_data.redirect_url
+    const redirect = (await create(sb, { reference })).body.data.authorization.redirect_url
     const done = await decide(sb, redirect, 'decline')
     expect(done.status).toBe(200)
     expect(await done.text()).toContain('Payment was declined by the customer at the bank')

@@ -41,10 +41,9 @@ const redirect = z.object({ redirect_url: z.string().describe("the sandbox bank'
 export const payWithBankAnswerSchema = z.object({
   currency: z.string(),
   amount: z.number(),
-  amount_expected: z.number().describe('what the customer pays: the amount, plus fee and VAT unless the merchant bears them'),
+  amount_expected: z.number().optional().describe('ZAR: what the customer pays, the amount plus fee and VAT unless the merchant bears them'),
   fee: z.number(),
   vat: z.number(),
-  reference: z.string(),
   transaction_reference: z.string(),
   payment_reference: z.string(),
   status: z.string(),
@@ -52,7 +51,6 @@ export const payWithBankAnswerSchema = z.object({
   customer: z.object({ name: z.string().nullable(), email: z.string().nullable() }),
   narration: z.string(),
   authorization: redirect,
-  auth_data: redirect.describe('the same URL: the sources disagree on where it sits'),
   bank_account: z.object({ bank_name: z.string() }),
-  message: z.string(),
+  message: z.string().optional().describe('NGN'),
 })

@@ -117,14 +117,14 @@ export class PayWithBankService extends OnEngine {
   /** docs/behaviour.md 13.11: the `data` of the charge's answer; `origin` is the one the caller reached. */
   responseData(charge: Frozen<PayWithBankCharge>, origin: string) {
     const redirect = { redirect_url: `${origin}${bankPagePath(charge.transaction_reference)}` }
+    // as the collection's samples, each of its currency: ZAR gives amount_expected and no message, NGN the reverse
+    const zar = charge.currency === 'ZAR'
     return {
       currency: charge.currency,
       amount: toMajor(charge.amount),
-      // the collection's newer (ZAR, 2024) sample gives it; its older NGN one does not
-      amount_expected: toMajor(this.paid(charge).paid),
+      ...(zar ? { amount_expected: toMajor(this.paid(charge).paid) } : {}),
       fee: toMajor(charge.fee),
       vat: toMajor(charge.vat),
-      reference: charge.payment_reference,
       transaction_reference: charge.transaction_reference,
       payment_reference: charge.payment_reference,
       status: charge.status,
@@ -132,10 +132,9 @@ export class PayWithBankService extends OnEngine {
       customer: { name: charge.customer?.name ?? null, email: charge.customer?.email ?? null },
       narration: charge.description ?? '',
       authorization: redirect,
-      auth_data: { ...redirect },
       // the bank's name alone, as both samples and both SDKs show it (the query adds its code)
       bank_account: { bank_name: charge.bank.name },
-      message: charge.response_message,
+      ...(zar ? {} : { message: charge.response_message }),
     }
   }
 

@@ -61,8 +61,10 @@ describe('pay with bank against the real CLI', () => {
     const stx = ref('stx-deposit')
     const first = await call('POST', SINGULAR, { amount: 5000, currency: 'NGN', reference: stx, bank_code: '100004', customer: { name: 'Ada Obi', email: 'ada@example.com' }, merchant_bears_cost: true, notification_url: rx.url, narration: 'StableX NGN Deposit' })
     expect(first.status).toBe(200)
-    expect(first.body.data).toMatchObject({ status: 'processing', reference: stx, merchant_bears_cost: true, narration: 'StableX NGN Deposit', bank_account: { bank_name: 'OPay' } })
-    expect(first.body.data.authorization.redirect_url).toBe(first.body.data.auth_data.redirect_url)
+    expect(first.body.data).toMatchObject({ status: 'processing', payment_reference: stx, merchant_bears_cost: true, narration: 'StableX NGN Deposit', bank_account: { bank_name: 'OPay' } })
+    // the fields the two SDKs (GA-TS, REBAT) read, as the samples give them: no reference or auth_data (a third-party reading's)
+    expect(first.body.data).not.toHaveProperty('auth_data')
+    expect(first.body.data).not.toHaveProperty('reference')
     expect(new URL(first.body.data.authorization.redirect_url).pathname).toBe(`/_sandbox/pay-with-bank/${first.body.data.transaction_reference}`)
 
     // REBAT's payWithBank on the plural path: narration and notification_url always sent
@@ -74,7 +76,7 @@ describe('pay with bank against the real CLI', () => {
     // GUNG's Instant EFT body (ZAR, FNB), in major units
     const zar = await call('POST', SINGULAR, { reference: ref('gung'), amount: 145, currency: 'ZAR', bank_code: '250655', customer: { email: 'buyer@example.co.za', name: 'Thandi' }, merchant_bears_cost: false, notification_url: rx.url })
     expect(zar.status).toBe(200)
-    expect(zar.body.data.auth_data.redirect_url).toMatch(/\/_sandbox\/pay-with-bank\/KPY-PB-/)
+    expect(zar.body.data.authorization.redirect_url).toMatch(/\/_sandbox\/pay-with-bank\/KPY-PB-/)
 
     // the control call ends the first as success, the second as failed
     expect((await call('POST', `/_sandbox/charges/${stx}/complete`, { outcome: 'success' })).body.data.status).toBe('success')
@@ -119,7 +121,7 @@ describe("a person at the sandbox bank's page, in chromium", () => {
     const reference = ref('pwb-browser')
     const res = await call('POST', PLURAL, { reference, amount: 300, currency: 'NGN', bank_code: '100033', customer: { name: 'Ada Obi', email: 'ada@example.com' }, notification_url: rx.url })
     const page = await newPage()
-    await page.goto(res.body.data.auth_data.redirect_url)
+    await page.goto(res.body.data.authorization.redirect_url)
     await page.getByRole('button', { name: 'Decline' }).click()
     await page.getByRole('status').waitFor()
     expect(await page.getByRole('status').innerText()).toContain('Payment was declined by the customer at the bank')
@@ -128,7 +130,7 @@ describe("a person at the sandbox bank's page, in chromium", () => {
     expect(q.payment_attempts.at(-1).message).toBe('Payment was declined by the customer at the bank')
     await rx.waitFor(1)
     expect(rx.received[0].body).toMatchObject({ event: 'charge.failed', data: { reference, status: 'failed', payment_method: 'pay_with_bank' } })
-    await page.goto(res.body.data.auth_data.redirect_url)
+    await page.goto(res.body.data.authorization.redirect_url)
     await page.getByRole('status').waitFor()
     expect(await page.getByRole('button', { name: 'Approve' }).count()).toBe(0)
   })
