@@ -64,6 +64,43 @@ describe('the live profile', () => {
     expect(d.body).toEqual(c.body)
   })
 
+  it("answers the mobile-money step calls and the direct-debit read and debit as the collection's samples, every other field as the default", async () => {
+    const plain = await sandbox({ seed: 5 })
+    const live = await sandbox({ seed: 5, profile: 'live' })
+    const MM = '/merchant/api/v1/charges/mobile-money'
+    const charge = { reference: 'live-mm-00001', amount: 70, currency: 'GHS', customer: { name: 'John Doe', email: 'john@example.com' }, mobile_money: { number: '233240000000' } }
+    const [a, b] = [await plain.call('POST', MM, charge), await live.call('POST', MM, charge)]
+    const tx = a.body.data.transaction_reference
+    expect(b.body.data.transaction_reference).toBe(tx)
+    const steps = [
+      [`${MM}/authorize`, { reference: tx, token: '123455' }, 409],
+      [`${MM}/authorize`, { reference: tx, token: '123456' }, 200],
+      [`${MM}/sandbox/authorize-stk`, { reference: tx, pin: '1234' }, 200],
+    ] as const
+    for (const [path, body, status] of steps) {
+      const d = await plain.call('POST', path, body)
+      const l = await live.call('POST', path, body)
+      expect([d.status, l.status]).toEqual([status, status])
+      const { code: _c, ...envelope } = d.body
+      const { narration: _n, customer: _u, ...rest } = d.body.data
+      expect(d.body.data).toMatchObject({ narration: '', customer: { name: 'John Doe' }, amount: '70.00' })
+      expect(l.body).toEqual({ ...envelope, data: rest })
+    }
+
+    const DD = '/merchant/api/v1/direct-debit/authorizations/AUTH-SANDBOX-ACTIVE'
+    const [getA, getB] = [await plain.call('GET', DD), await live.call('GET', DD)]
+    expect(getA.body).toMatchObject({ message: 'success', data: { amount: 500000 } })
+    expect(getB.body).toEqual({ ...getA.body, message: 'Direct debit authorization retrieved successfully', data: { ...getA.body.data, amount: '500000.00' } })
+    const debit = { amount: 100, narration: 'test', currency: 'NGN', reference: 'live-debit-0001' }
+    const [debA, debB] = [await plain.call('POST', `${DD}/debits`, debit), await live.call('POST', `${DD}/debits`, debit)]
+    expect(debA.body).toMatchObject({ message: 'success', data: { status: 'processing', interbank_transaction_id: expect.stringMatching(/^\d{30}$/) } })
+    const { interbank_transaction_id: _i, ...debitRest } = debA.body.data
+    expect(debB.body).toEqual({ ...debA.body, message: 'Variable authorization debited successfully', data: { ...debitRest, status: 'pending' } })
+    // the record is the same under both: the query reads the debit processing
+    const q = await live.call('GET', '/merchant/api/v1/charges/live-debit-0001')
+    expect(q.body.data.status).toBe('processing')
+  })
+
   it('changes nothing but the rows of the table: a success and a not-found are the same under both', async () => {
     const plain = await sandbox({ seed: 7 })
     const live = await sandbox({ seed: 7, profile: 'live' })

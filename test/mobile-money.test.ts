@@ -483,6 +483,27 @@ describe('fees and merchant_bears_cost', () => {
   })
 })
 
+describe('the amounts of each answer', () => {
+  // docs/api.md 2.7 allows a number or a decimal string: each answer gives what the service's samples give (docs/behaviour.md 5.2)
+  it("gives numbers in the charge's answer and decimal strings in the authorize and authorize-stk answers, and in the wrong OTP's", async () => {
+    const sb = await sandbox()
+    const p = mmPayload(GHS_OK().number, 'GHS')
+    const created = await sb.call('POST', MM, p)
+    expect(created.body.data).toMatchObject({ amount: 100, amount_expected: EXPECTED, fee: FEE, vat: VAT })
+    const tx = created.body.data.transaction_reference
+    const wrong = await sb.call('POST', AUTHORIZE, { reference: tx, token: '000000' })
+    expect(wrong.status).toBe(409)
+    expect(wrong.body.data).toMatchObject({ amount: '100.00', amount_expected: '101.61', fee: FEE, vat: VAT, auth_model: 'OTP', attempts_left: 2 })
+    const otp = await sb.call('POST', AUTHORIZE, { reference: tx, token: '123456' })
+    expect(otp.body.data).toMatchObject({ amount: '100.00', amount_expected: '101.61', fee: FEE, vat: VAT, auth_model: 'STK_PROMPT' })
+    const stk = await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin: '1234' })
+    expect(stk.body.data).toMatchObject({ amount: '100.00', amount_expected: '101.61', fee: FEE, vat: VAT, status: 'success' })
+    // the default keeps docs/api.md 2.7's narration and customer, and 2.1's code beside Authorization required
+    expect(otp.body).toMatchObject({ code: 'AA001', data: { narration: p.description, customer: CUSTOMER } })
+    expect(stk.body.data).toMatchObject({ narration: p.description, customer: CUSTOMER })
+  })
+})
+
 describe('OTP', () => {
   it('counts wrong OTPs down 2, 1, 0 with 409 and the charge saying The OTP you provided is invalid, then fails the charge', async () => {
     const sb = await sandbox()

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { AppEnv } from './context.js'
 import type { Middleware } from './middleware/chain.js'
+import { toDecimalString, toMinor } from '../money.js'
 
 /**
  * The live profile (CONTRACT 15, docs/behaviour.md 0.11): where an answer recorded from the live
@@ -14,6 +15,8 @@ import type { Middleware } from './middleware/chain.js'
 
 /** In a row's `live.data`: the field is left out under the live profile. */
 export const DROP = Symbol('drop')
+/** In a row's `live.data`: the field, a number of major units, is written as a decimal string (`500000` as `"500000.00"`). */
+export const DECIMAL = Symbol('decimal')
 
 export interface LiveAnswer {
   /** the calls it applies to, `METHOD /path` as the routes write them (under `/merchant` or not); every call when absent */
@@ -23,7 +26,8 @@ export interface LiveAnswer {
   /**
    * what the live profile answers instead: the fields given replace the default's (`code: null`
    * leaves it out); `customErrorMessage` writes each field's `{message}` in `data` again beside it;
-   * `data` sets fields of `data` by their dotted paths (`DROP` leaves one out), where `when.data`
+   * `data` sets fields of `data` by their dotted paths (`DROP` leaves one out, `DECIMAL` writes its
+   * number as a decimal string), where `when.data`
    * matches the fields it names
    */
   live: { status?: number; message?: string; code?: string | null; customErrorMessage?: true; data?: Record<string, unknown> }
@@ -78,6 +82,30 @@ export const LIVE_ANSWERS: readonly LiveAnswer[] = [
     when: { data: { status: 'success' } },
     live: { data: { authorization: {} } },
     source: "the collection's authorize sample on success (authorization {}); SPEC.md 2.3 has authorization only while more is needed",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/mobile-money/authorize',
+    when: { code: 'AA001' },
+    live: { code: null, data: { narration: DROP, customer: DROP } },
+    source: "the collection's mobile-money authorize samples (OTP accepted, invalid OTP; 2023-08) write no code, narration or customer; SPEC.md 2.1 puts AA001 beside Authorization required and 4.2 gives data per 2.7",
+  },
+  {
+    route: 'POST /merchant/api/v1/charges/mobile-money/sandbox/authorize-stk',
+    when: { data: { status: 'success' } },
+    live: { data: { narration: DROP, customer: DROP } },
+    source: "the collection's authorize-stk sample on success (2023-08) writes no narration or customer; SPEC.md 2.7 lists both",
+  },
+  {
+    route: 'GET /merchant/api/v1/direct-debit/authorizations/:reference',
+    when: { status: 200, message: 'success' },
+    live: { message: 'Direct debit authorization retrieved successfully', data: { amount: DECIMAL } },
+    source: "the collection's authorization sample (2026-04, www-environment live): its text and amount \"100.00\"; SPEC.md 4.3 names success and 2.9 types amount a number",
+  },
+  {
+    route: 'POST /merchant/api/v1/direct-debit/authorizations/:code/debits',
+    when: { status: 200, message: 'success', data: { status: 'processing' } },
+    live: { message: 'Variable authorization debited successfully', data: { status: 'pending', interbank_transaction_id: DROP } },
+    source: "the collection's debit sample (2026-04, www-environment live): its text, status pending, no interbank_transaction_id; SPEC.md 4.3 names success, 2.10 and 3.5 give processing and the identifier",
   },
 ]
 
@@ -171,7 +199,7 @@ function at(value: unknown, path: string): unknown {
   return v
 }
 
-/** `data` with the fields of `patch` set (or left out, `DROP`) by their dotted paths; keys keep their order. */
+/** `data` with the fields of `patch` set (or left out, `DROP`; a number as a decimal string, `DECIMAL`) by their dotted paths; keys keep their order. */
 function patched(data: unknown, patch: Record<string, unknown>): unknown {
   if (!data || typeof data !== 'object') return data
   const copy = structuredClone(data) as Record<string, unknown>
@@ -181,8 +209,11 @@ function patched(data: unknown, patch: Record<string, unknown>): unknown {
     for (const part of parts.slice(0, -1)) target = target && typeof target === 'object' ? (target as Record<string, unknown>)[part] : undefined
     if (!target || typeof target !== 'object') continue
     const last = parts.at(-1)!
-    if (v === DROP) delete (target as Record<string, unknown>)[last]
-    else (target as Record<string, unknown>)[last] = v
+    const fields = target as Record<string, unknown>
+    if (v === DROP) delete fields[last]
+    else if (v === DECIMAL) {
+      if (typeof fields[last] === 'number') fields[last] = toDecimalString(toMinor(fields[last]))
+    } else fields[last] = v
   }
   return copy
 }

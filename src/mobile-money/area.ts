@@ -19,10 +19,10 @@ import { walletPage } from './page.js'
 
 type Served = { mobileMoney: MobileMoneyService; config: Kit['config'] }
 
-/** A charge's answer, with its envelope (docs/behaviour.md 5.2); `status` 200 unless given. */
-const answer = (c: Context<AppEnv>, { mobileMoney: mm, config }: Served, charge: MobileMoneyCharge, status: 200 | 409 = 200) => {
+/** A charge's answer, with its envelope (docs/behaviour.md 5.2); `status` 200 unless given; `step`, the answer of a step call. */
+const answer = (c: Context<AppEnv>, { mobileMoney: mm, config }: Served, charge: MobileMoneyCharge, { status = 200, step = false }: { status?: 200 | 409; step?: boolean } = {}) => {
   const env = mm.envelope(charge)
-  return ok(c, env.message, mm.responseData(charge, clientOrigin(c, config.interceptHosts)), { status, ...(env.code ? { code: env.code } : {}) })
+  return ok(c, env.message, mm.responseData(charge, clientOrigin(c, config.interceptHosts), step), { status, ...(env.code ? { code: env.code } : {}) })
 }
 
 const [WALLET_PAGE, WALLET_PAGE_BARE] = pageRoutePaths('/_sandbox/mobile-money/:tx')
@@ -62,7 +62,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
         const { reference, token } = validate(mmAuthorizeSchema, await readJsonObject(c))
         const charge = s.mobileMoney.authorize(c.get('ns'), reference, token)
         // a wrong OTP: 409, the charge saying so in its message and attempts_left (docs/behaviour.md 5.3)
-        return answer(c, s, charge, charge.otp_rejected ? 409 : 200)
+        return answer(c, s, charge, { status: charge.otp_rejected ? 409 : 200, step: true })
       },
     },
     {
@@ -70,7 +70,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
       body: { name: 'StkAuthorizeRequest', schema: stkAuthorizeSchema },
       handler: async (c, s) => {
         const { reference, pin } = validate(stkAuthorizeSchema, await readJsonObject(c))
-        return answer(c, s, s.mobileMoney.authorizeStk(c.get('ns'), reference, pin))
+        return answer(c, s, s.mobileMoney.authorizeStk(c.get('ns'), reference, pin), { step: true })
       },
     },
     {

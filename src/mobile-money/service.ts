@@ -217,11 +217,17 @@ export class MobileMoneyService extends OnEngine {
     return charge
   }
 
-  /** docs/api.md 2.7; `origin`, the one the caller reached, names the operator's page of a REDIRECT step */
-  responseData(charge: MobileMoneyCharge, origin = '') {
+  /**
+   * docs/api.md 2.7; `origin`, the one the caller reached, names the operator's page of a REDIRECT
+   * step. 2.7 types the amounts number or decimal string: the charge's answer gives numbers, a
+   * step's (authorize, authorize-stk: `step`) decimal strings, as the service's samples do
+   * (docs/behaviour.md 5.2).
+   */
+  responseData(charge: MobileMoneyCharge, origin = '', step = false) {
+    const money = step ? toDecimalString : toMajor
     return {
-      amount: toMajor(charge.amount),
-      amount_expected: toMajor(charge.amount_expected),
+      amount: money(charge.amount),
+      amount_expected: money(charge.amount_expected),
       currency: charge.currency,
       fee: toMajor(charge.fee),
       vat: toMajor(charge.vat),
