@@ -325,12 +325,12 @@ describe('OTP', () => {
     const res = await sb.call('POST', RESEND_OTP, { transaction_reference: tx })
     expect(res.status).toBe(200)
     expect(res.body.status).toBe(true)
-    // the collection's message and support text; the metadata the SDKs read (CONTRACT 14)
+    // the collection's sample: its message, and metadata with its support text alone
     expect(res.body.message).toBe('Otp sent successfully')
     expect(res.body.data).toEqual({
       status: 'processing',
       response_message: 'Kindly enter the OTP sent to the phone number or e-mail tied to the card',
-      metadata: { support_message: "Didn't get the OTP? Dial *322*0# on your phone (MTN, Etisalat, Airtel) Glo, use *805*0#.", otp_attempts_left: 1, can_resend_otp: true },
+      metadata: { support_message: "Didn't get the OTP? Dial *322*0# on your phone (MTN, Etisalat, Airtel) Glo, use *805*0#." },
     })
     expect(await eventsFor(payload.reference)).toEqual([])
     const done = await authorize(tx, { otp: '123456' })

@@ -214,12 +214,11 @@ export class CardService extends OnEngine {
   }
 
   /**
-   * `resend-otp`'s answer (docs/behaviour.md 3.4): the charge's status and prompt, and the
-   * `metadata` the SDKs read (CONTRACT 14; the collection's sample shows `support_message` alone,
-   * its authorize sample the other two beside the OTP step).
+   * `resend-otp`'s answer (docs/behaviour.md 3.4), as the collection's sample: the charge's status
+   * and prompt, and `metadata` with `support_message` alone (the SDKs type the rest as optional).
    */
   resendData(charge: CardCharge) {
-    return { status: charge.status, response_message: charge.response_message, metadata: { support_message: CARD_MSG.OTP_SUPPORT, otp_attempts_left: 1, can_resend_otp: true } }
+    return { status: charge.status, response_message: charge.response_message, metadata: { support_message: CARD_MSG.OTP_SUPPORT } }
   }
 
   /** The envelope message for a charge response. */

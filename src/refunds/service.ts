@@ -247,7 +247,7 @@ export class RefundService extends OnEngine {
   }
 }
 
-/** The answer of POST /refunds/initiate. */
+/** The answer of POST /refunds/initiate, as the refunds page (2025-07-24) writes it: no `channel` (docs/behaviour.md 13.8). */
 export function initiated(r: Frozen<Refund>) {
   return {
     refund_reference: r.reference,
@@ -257,7 +257,6 @@ export function initiated(r: Frozen<Refund>) {
     reason: r.reason,
     amount_returned: toMajor(r.amount),
     currency: r.currency,
-    channel: r.payment_method,
   }
 }
 

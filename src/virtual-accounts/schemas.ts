@@ -162,8 +162,8 @@ export const virtualAccountSchema = z.union([
 ])
 
 export const virtualAccountTransactionsSchema = z.object({
-  total_amount_received: z.number().describe('the transfers the dates select, all pages, major units'),
-  total_amount_recieved: z.number().describe('the same number, as the service\'s documentation spells it'),
+  total_amount_recieved: z.number().optional().describe('the transfers the dates select, all pages, major units: so spelt on every account but a USD one (the NGN page)'),
+  total_amount_received: z.number().optional().describe('the same number on a USD account, so spelt (the USD sample)'),
   account_number: z.string(),
   currency: z.enum(VBA_CURRENCIES),
   transactions: z.array(z.object({
@@ -173,7 +173,7 @@ export const virtualAccountTransactionsSchema = z.object({
     fee: z.string(),
     currency: z.string(),
     description: z.string(),
-    transaction_date: z.string(),
+    transaction_date: z.string().optional().describe('a USD account\'s transfers only (the USD sample)'),
     payer_bank_account: z.object({ account_number: z.string(), account_name: z.string(), bank_name: z.string() }),
   })).describe('newest first'),
   pagination: z.object({ page: z.number(), total: z.number(), pageCount: z.number().describe('transactions on this page'), totalPages: z.number() }),

@@ -204,8 +204,8 @@ export class VirtualAccountService extends OnEngine {
     return stored
   }
 
-  /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged. */
-  transactions(ns: string, q: TransactionsQuery) {
+  /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged, with their count and sum. */
+  transfers(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
     if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
     const nth = (n: number) => this.#transfers.nth<VirtualAccountCharge>(ns, account.account_number, n)
@@ -232,10 +232,20 @@ export class VirtualAccountService extends OnEngine {
       total = matched.reduce((sum, c) => sum + c.amount, 0)
       items = matched.slice((page - 1) * limit, page * limit)
     }
+    return { account, items, count, total, page, limit }
+  }
+
+  /**
+   * The transactions list (docs/behaviour.md 13.3), written as each currency's newest source
+   * writes it: a USD list as the collection's USD sample (`total_amount_received`, each transfer's
+   * `transaction_date`); every other as the NGN page of 2026-07-30, which outranks the
+   * collection's older NGN sample (CONTRACT 15): `total_amount_recieved`, no date per transfer.
+   */
+  transactions(ns: string, q: TransactionsQuery) {
+    const { account, items, count, total, page, limit } = this.transfers(ns, q)
+    const usd = account.currency === 'USD'
     return {
-      total_amount_received: toMajor(total),
-      // docs/behaviour.md 13.3: the service's documentation spells it so
-      total_amount_recieved: toMajor(total),
+      ...(usd ? { total_amount_received: toMajor(total) } : { total_amount_recieved: toMajor(total) }),
       account_number: account.account_number,
       currency: account.currency,
       transactions: items.map((c) => ({
@@ -245,7 +255,7 @@ export class VirtualAccountService extends OnEngine {
         fee: toDecimalString(c.fee),
         currency: c.currency,
         description: c.description,
-        transaction_date: c.created_at,
+        ...(usd ? { transaction_date: c.created_at } : {}),
         payer_bank_account: { account_number: c.payer_bank_account.account_number, account_name: c.payer_bank_account.account_name, bank_name: c.payer_bank_account.bank_name },
       })),
       pagination: { page, total: count, pageCount: items.length, totalPages: Math.ceil(count / limit) },

@@ -76,6 +76,6 @@ describe('virtual bank accounts over a socket, with a data file', () => {
     // the reference is still taken, and the account takes credits again
     expect((await call('POST', BASE, { account_name: 'X', account_reference: 'cust-e2e-1', permanent: true, bank_code: '000', customer: { name: 'X' }, kyc: { bvn: '22222222222' } })).status).toBe(409)
     expect((await call('POST', `${BASE}/sandbox/credit`, { account_number: account.account_number, amount: 100, currency: 'NGN' })).status).toBe(200)
-    expect((await call('GET', `${BASE}/transactions?account_number=${account.account_number}`)).body.data.total_amount_received).toBe(2600)
+    expect((await call('GET', `${BASE}/transactions?account_number=${account.account_number}`)).body.data.total_amount_recieved).toBe(2600)
   })
 })

@@ -34,7 +34,7 @@ export interface DashboardSources {
   /** what each kind of charge shows: its label, its instrument, what it waits for */
   kinds: Pick<Kinds, 'of' | 'all'>
   /** the namespace's virtual bank accounts and their transfers */
-  virtualAccounts: Pick<VirtualAccountService, 'list' | 'transactions'>
+  virtualAccounts: Pick<VirtualAccountService, 'list' | 'transfers'>
   /** the namespace's pool accounts and their transfers */
   poolAccounts: Pick<PoolAccountService, 'list' | 'newestTransfers'>
   /** the merchant's balances and their history, in minor units */

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { parseAmount } from '../../money.js'
+import { toDecimalString } from '../../money.js'
 import { ActionButton, ListTable, money, newestFirst, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
@@ -21,7 +21,7 @@ export const VirtualAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }
       empty="No virtual bank accounts match."
       items={all}
       row={(a) => {
-        const t = s.virtualAccounts.transactions(ns, { account_number: a.account_number, limit: TRANSFERS_SHOWN })
+        const t = s.virtualAccounts.transfers(ns, { account_number: a.account_number, limit: TRANSFERS_SHOWN })
         return (
           <tr data-ref={a.account_reference}>
             <td>
@@ -39,10 +39,10 @@ export const VirtualAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }
               {a.holder && <span class="sub mono">holder {a.holder}</span>}
             </td>
             <td class="wrap-s">
-              {t.pagination.total} received, {money(parseAmount(t.total_amount_received)!, a.currency)}
-              {t.transactions.map((x) => (
+              {t.count} received, {money(t.total, a.currency)}
+              {t.items.map((x) => (
                 <span class="sub mono">
-                  {x.reference} · {x.amount} · {when(x.transaction_date)}
+                  {x.transaction_reference} · {toDecimalString(x.amount)} · {when(x.created_at)}
                 </span>
               ))}
             </td>
