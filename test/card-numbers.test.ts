@@ -83,3 +83,19 @@ describe('the store masks card numbers as it writes a record', () => {
     )
   })
 })
+
+describe('references that may hold a run of digits', () => {
+  it("keeps a holder's document file references as written: KPY-FILE-<yyyymmddhhmm><20 characters> can hold a Luhn-valid run", async () => {
+    const { ACCOUNT_HOLDERS_SPEC, UPLOAD_FILES_SPEC } = await import('../src/virtual-accounts/holders.js')
+    const store = await openStore({ collections: [ACCOUNT_HOLDERS_SPEC, UPLOAD_FILES_SPEC] })
+    // a minute's stamp followed by digits the random part drew: 202601010000 + 0004 makes a Luhn-valid 16-digit run
+    const file = `KPY-FILE-2026010100000004${'x'.repeat(16)}`
+    expect(luhnValid('2026010100000004')).toBe(true)
+    const documents = { identification_front: file, identification_back: file, proof_of_address: file, selfie: file, source_of_inflow: file }
+    const holder = { reference: 'KPY-AH-1', first_name: 'Ada', last_name: 'Obi', email: 'a@example.com', phone_number: '+2348000000000', status: 'pending', date_created: '2026-01-01T00:00:00.000Z', address: {}, documents, metadata: null }
+    store.col('ns', ACCOUNT_HOLDERS_SPEC.name).put('KPY-AH-1', holder)
+    // (the store masks in place: compare with the text, not with the object it was given)
+    const kept = JSON.parse(store.col('ns', ACCOUNT_HOLDERS_SPEC.name).json('KPY-AH-1')!).documents
+    expect(Object.values(kept)).toEqual(Array(5).fill(file))
+  })
+})

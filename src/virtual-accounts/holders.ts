@@ -30,8 +30,10 @@ export const UPLOAD_FILES_SPEC: CollectionSpec<UploadFile> = {
   asWritten: ['korapay_reference', 'owner_reference'],
 }
 
+/** the documents a holder may have, by name */
+const DOCUMENT_NAMES = ['identification_front', 'identification_back', 'proof_of_address', 'selfie', 'source_of_inflow'] as const
 /** the documents of a holder, by name: each a file reference */
-export type HolderDocuments = Partial<Record<'identification_front' | 'identification_back' | 'proof_of_address' | 'selfie' | 'source_of_inflow', string>>
+export type HolderDocuments = Partial<Record<(typeof DOCUMENT_NAMES)[number], string>>
 
 export interface AccountHolder {
   reference: string
@@ -53,7 +55,8 @@ export const ACCOUNT_HOLDERS = 'account_holders'
 export const ACCOUNT_HOLDERS_SPEC: CollectionSpec<AccountHolder> = {
   name: ACCOUNT_HOLDERS,
   fields: { reference: STRING, first_name: STRING, last_name: STRING, email: STRING, status: STRING, date_created: TIME, address: OBJECT, documents: OBJECT, metadata: maybe(OBJECT) },
-  asWritten: ['reference', 'phone_number'],
+  // a document's file reference (KPY-FILE-<yyyymmddhhmm>...) is a reference, not a card number, whatever its digits
+  asWritten: ['reference', 'phone_number', ...DOCUMENT_NAMES.map((d) => `documents.${d}`)],
 }
 
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
