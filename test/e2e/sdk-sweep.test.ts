@@ -173,7 +173,7 @@ describe('@gray-adeyi/korapay-sdk against the real CLI, its base URL the only ch
     // documented body: the destination object; the SDK's PayoutToBankAccountPayload is flat
     // (bankCode, accountNumber beside reference), which the documentation does not take
     const res = await kora.payoutToBankAccount({ reference: made.payout, destination: { type: 'bank_account', amount: 1000, currency: 'NGN', narration: 'Salary', bankAccount: { bank: '033', account: '0000000000' }, customer } } as never)
-    expect(res).toMatchObject({ statusCode: 200, status: true, message: 'transfer initiated successfully' })
+    expect(res).toMatchObject({ statusCode: 200, status: true, message: 'Transfer initiated successfully.' })
     expect(res.data).toMatchObject({ amount: expect.anything(), fee: expect.anything(), currency: 'NGN', status: 'processing', reference: made.payout, narration: 'Salary', customer: expect.objectContaining({ email: customer.email }) })
     const got = await kora.getPayoutTransaction(made.payout)
     expect(got).toMatchObject({ statusCode: 200, status: true, data: expect.objectContaining({ reference: made.payout, status: 'processing', currency: 'NGN' }) })
