@@ -18,10 +18,12 @@ const THEN = Object.keys(answers.before.balances)
 /**
  * What this build reads, as that build would have: the currencies opened since (XAF, XOF, TZS,
  * EGP, ZAR, GBP: docs/behaviour.md 13.4) left out, once checked to hold their opening balance and
- * its one history row alone; the payouts' amounts as numbers.
+ * its one history row alone; each history row's `date_created` beside `date`, the payouts' amounts as numbers.
  */
 export async function readAsThen(call: Call) {
-  const money = await readMoney(call)
+  const read = await readMoney(call)
+  // that build wrote each history row's time twice, date_created beside date; this one writes date (docs/behaviour.md 13.4)
+  const money = { ...read, history: { ...read.history, history: read.history.history.map((h: { date: string }) => ({ ...h, date_created: h.date })) } }
   const opening = answers.before.history.history.find((h: { source: string }) => h.source === 'opening')
   for (const [currency, balance] of Object.entries(money.balances)) {
     if (THEN.includes(currency)) continue
