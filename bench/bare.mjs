@@ -164,7 +164,7 @@ app.post('/merchant/api/v1/transactions/disburse', async (c) => {
   const body = await readJson(c)
   if (!body || typeof body.reference !== 'string') return c.json({ status: false, message: 'Invalid request data', data: { reference: 'is required' } }, 400)
   const d = body.destination ?? {}
-  return c.json({ status: true, message: 'transfer initiated successfully', data: { amount: Number(d.amount ?? 0).toFixed(2), fee: '32.25', currency: d.currency ?? 'NGN', status: 'processing', reference: body.reference, narration: d.narration ?? null, message: 'Payout processing', customer: { name: d.customer?.name ?? null, email: d.customer?.email ?? null, phone: null }, metadata: body.metadata ?? null } })
+  return c.json({ status: true, message: 'Transfer initiated successfully.', data: { amount: Number(d.amount ?? 0).toFixed(2), fee: '30.00', currency: d.currency ?? 'NGN', status: 'processing', reference: body.reference, message: 'Payout processing', customer: { name: d.customer?.name ?? null, email: d.customer?.email ?? null } } })
 })
 
 app.put('/_bench/cpu-us/:us', (c) => {

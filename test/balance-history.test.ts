@@ -34,7 +34,6 @@ describe('GET /balances/history (docs/behaviour.md 13.4)', () => {
       currency: 'NGN',
       balance_before: '0.00',
       balance_after: '5000000.00',
-      date_created: '1970-01-01 00:00:00',
       date: '1970-01-01 00:00:00',
       description: 'Opening balance',
       direction: 'credit',
@@ -65,7 +64,7 @@ describe('GET /balances/history (docs/behaviour.md 13.4)', () => {
       ['payin', bt, '1475.81', '5000000.00', '5001475.81'],
       ['opening', 'opening', '5000000.00', '0.00', '5000000.00'],
     ])
-    expect(ngn[1]).toMatchObject({ description: `Payment ${card.reference}`, direction: 'credit', date_created: '2030-01-02 00:00:00', pointer: `payin:${card.reference}:0` })
+    expect(ngn[1]).toMatchObject({ description: `Payment ${card.reference}`, direction: 'credit', date: '2030-01-02 00:00:00', pointer: `payin:${card.reference}:0` })
     expect(ngn[0].source_reference).toMatch(/^KPY-FUND-/)
     const balances = (await sb.call('GET', '/merchant/api/v1/balances')).body.data
     expect(Number(ngn[0].balance_after)).toBe(balances.NGN.available_balance)

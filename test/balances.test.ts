@@ -59,7 +59,7 @@ describe("the dashboard's balances panel (docs/behaviour.md 9)", () => {
     expect(history[0]).toContain(`"${funded.pointer}"`)
     expect(history[0]).toContain('+KES 0.01')
     expect(history[0]).toContain('KES 5,000,000.01')
-    expect(history[0]).toContain(funded.date_created)
+    expect(history[0]).toContain(funded.date)
     expect(history[1]).toContain(`"${transfer.pointer}"`)
     expect(transfer.pointer).toBe(`payin:${bt}:0`)
     expect(history[1]).toContain('+NGN 1,475.81')

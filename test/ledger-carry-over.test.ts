@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
 import { makeSandbox, tempFile, type TestSandbox } from './helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
-import { KEY, PROBES, runProbes } from './fixtures/ledger-v1/probes.mjs'
-import { answers, readAsThen } from './helpers/ledger-v1.js'
+import { KEY, runProbes } from './fixtures/ledger-v1/probes.mjs'
+import { answers, probesNow, readAsThen } from './helpers/ledger-v1.js'
 
 /**
  * A data file written by the build that kept ledger entries on their records (format 1), opened
@@ -15,13 +15,6 @@ import { answers, readAsThen } from './helpers/ledger-v1.js'
  */
 
 const FIXTURE = new URL('./fixtures/ledger-v1/', import.meta.url)
-
-/**
- * What that build answered the probes, as this one answers them: a payout the balance does not
- * cover is refused with 409 since, as the service's samples show (docs/behaviour.md 13.7); the
- * same refusal, the same message, nothing recorded.
- */
-const probesNow = answers.probes.map((a: { status: number; message: string }, i: number) => (PROBES[i][2]?.reference === 'p-payout-over' ? { ...a, status: 409 } : a))
 
 const caller = (sb: TestSandbox) => (method: string, path: string, body?: unknown) => sb.call(method, path, body, { key: KEY })
 

@@ -27,8 +27,7 @@ export interface HistoryItem {
   currency: string
   balance_before: string
   balance_after: string
-  date_created: string | null
-  /** the same as `date_created`: one SDK reads `date` */
+  /** when it became available: `date`, as the collection's whole sample writes it (docs/behaviour.md 13.4) */
   date: string | null
   description: string
   direction: Entry['direction']
@@ -99,7 +98,6 @@ function historyItem(row: HistoryRow, e: Entry): HistoryItem {
     currency: row.currency,
     balance_before: toDecimalString(row.before),
     balance_after: toDecimalString(row.after),
-    date_created: date,
     date,
     description: e.description,
     direction: row.direction,

@@ -90,7 +90,6 @@ export function bankAccountIssues(currency: string, account: BankAccountFields, 
   need('beneficiary_type')
   if (account.beneficiary_type === 'individual') (['first_name', 'last_name'] as const).forEach((f) => need(f, 'is required for an individual beneficiary'))
   if (account.beneficiary_type === 'corporate') need('business_name', 'is required for a corporate beneficiary')
-  need('account_type')
   need('account_number_type')
   need('payment_method')
   const method = account.payment_method

@@ -123,12 +123,10 @@ export class BulkPayoutService {
       reference: batch.batch_reference,
       status: this.status(items),
       description: batch.description,
-      merchant_bears_cost: batch.merchant_bears_cost,
       failedTransactions: count('failed'),
       successfulTransactions: count('success'),
       pendingTransactions: 0,
       processingTransactions: count('processing'),
-      createdAt: batch.created_at,
     }
   }
 
@@ -141,12 +139,10 @@ export class BulkPayoutService {
     return {
       data: page.map((p) => ({
         reference: p.reference,
-        amount: toDecimalString(p.amount),
-        fee: toDecimalString(p.fee + p.vat),
+        amount: toMajor(p.amount),
         currency: p.currency,
         narration: p.narration,
         status: p.status,
-        message: p.message,
         batch_reference: batch.batch_reference,
         type: p.type,
         customer: { name: p.customer.name, email: p.customer.email },

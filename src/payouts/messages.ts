@@ -2,7 +2,8 @@ import { toMajor } from '../money.js'
 
 /** The texts of the payouts area alone, bulk payouts included (docs/behaviour.md 13.7). */
 export const PAYOUT_MSG = {
-  INITIATED: 'transfer initiated successfully',
+  /** the live test environment's recorded text (2026-10-07); the collection's samples write `transfer initiated successfully` */
+  INITIATED: 'Transfer initiated successfully.',
   /** the remittance variant's: the bank-remittance sample's text (the payout page of 2026-06 writes it with a final period) */
   REMITTANCE_INITIATED: 'Remittance transfer initiated successfully',
   PROCESSING: 'Payout processing',

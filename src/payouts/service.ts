@@ -287,66 +287,54 @@ export class PayoutService extends OnEngine {
 export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 
 /**
- * The answer to a payout just accepted (amounts as strings, as the live service writes them). A
- * remittance's leaves out `metadata`, as the payout page's remittance sample does; its
- * `remittance_data` is the query's.
+ * The answer to a payout just accepted, amounts as strings (docs/behaviour.md 13.7): a payout's is
+ * the live test environment's recorded answer (`fee` without its VAT, `message`, no `narration`, no
+ * `metadata`); a remittance's is the collection's remittance sample (`narration`, `customer.phone`,
+ * no `message`), the newest source for that call.
  */
 export function createdData(p: Payout) {
-  return {
-    amount: toDecimalString(p.amount),
-    fee: toDecimalString(feeOf(p)),
-    currency: p.currency,
-    status: p.status,
-    reference: p.reference,
-    narration: p.narration,
-    message: p.message,
-    customer: { name: p.customer.name, email: p.customer.email, phone: null },
-    ...(p.remittance_data ? {} : { metadata: p.metadata }),
-  }
-}
-
-/** What the query and the list both show of a payout, amounts as numbers; `trace_id` where the list has it. */
-function shown(p: Payout, trace: { trace_id?: string | null }) {
-  return {
-    reference: p.reference,
-    status: p.status,
-    amount: toMajor(p.amount),
-    fee: toMajor(feeOf(p)),
-    currency: p.currency,
-    narration: p.narration,
-    ...trace,
-    message: p.message,
-    payment_destination: destinationOf(p),
-  }
+  const head = { amount: toDecimalString(p.amount), fee: toDecimalString(p.remittance_data ? feeOf(p) : p.fee), currency: p.currency, status: p.status, reference: p.reference }
+  if (p.remittance_data) return { ...head, narration: p.narration, customer: { name: p.customer.name, email: p.customer.email, phone: null } }
+  return { ...head, message: p.message, customer: { name: p.customer.name, email: p.customer.email } }
 }
 
 /**
- * GET /transactions/{reference}: `trace_id` once it has one (a success), as the samples of a failed
- * and a processing payout leave it out; a remittance's `remittance_data` as it was taken.
+ * GET /transactions/{reference}, as the live test environment answered it (2026-10-07): `amount`
+ * a string, `fee` a number, `batch_reference` null for a single payout, `completion_date` once it
+ * ended, `trace_id` once it succeeded; a remittance's `remittance_data` as it was taken.
  */
 export function queryData(p: Payout) {
   return {
-    ...shown(p, p.trace_id ? { trace_id: p.trace_id } : {}),
-    ...(p.batch_reference ? { batch_reference: p.batch_reference } : {}),
-    customer: { email: p.customer.email, name: p.customer.name },
+    reference: p.reference,
+    batch_reference: p.batch_reference,
+    status: p.status,
+    amount: toDecimalString(p.amount),
+    fee: toMajor(feeOf(p)),
+    currency: p.currency,
+    narration: p.narration,
+    channel: 'api',
+    completion_date: p.completed_at,
+    ...(p.trace_id ? { trace_id: p.trace_id } : {}),
+    message: p.message,
+    customer: { email: p.customer.email, name: p.customer.name, phone: null },
     metadata: p.metadata,
     ...(p.remittance_data ? { remittance_data: p.remittance_data } : {}),
-    created_at: p.created_at,
-    completed_at: p.completed_at,
-    callback_url: p.notification_url,
   }
 }
 
-function destinationOf(p: Payout) {
-  return p.bank_account
-    ? { type: 'bank_account', bank_account: { bank: p.bank_account.bank, bank_name: p.bank_account.bank_name, account: p.bank_account.account, account_name: p.bank_account.account_name } }
-    : { type: 'mobile_money', mobile_money: p.mobile_money }
-}
-
+/** A list item, as the collection's list sample (2023-09-07) writes it: amounts as strings, `payment_destination` the destination's type. */
 function listItem(p: Payout) {
   return {
     pointer: p.reference,
-    ...shown(p, { trace_id: p.trace_id }),
+    reference: p.reference,
+    status: p.status,
+    amount: toDecimalString(p.amount),
+    fee: toDecimalString(feeOf(p)),
+    currency: p.currency,
+    narration: p.narration,
+    trace_id: p.trace_id,
+    message: p.message,
+    payment_destination: p.type,
     customer_name: p.customer.name,
     customer_email: p.customer.email,
     date_created: listTime(p.created_at),

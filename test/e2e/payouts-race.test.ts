@@ -37,7 +37,7 @@ describe('50 payouts racing for a balance that covers 10', () => {
     const refused = answers.filter((a) => a.status !== 200)
     expect(accepted).toHaveLength(10)
     expect(refused).toHaveLength(40)
-    for (const a of accepted) expect(a.body.data).toMatchObject({ status: 'processing', amount: '1000.00', fee: '32.25' })
+    for (const a of accepted) expect(a.body.data).toMatchObject({ status: 'processing', amount: '1000.00', fee: '30.00' })
     for (const r of refused) expect([r.status, r.body]).toEqual([409, { status: false, message: 'Insufficient funds in disbursement wallet', data: null }])
     const acceptedRefs = new Set(accepted.map((a) => a.body.data.reference as string))
 
