@@ -35,7 +35,7 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
 /**
  * Fields of the record no sample of the charge query shows (docs/behaviour.md 3.6): neither the
  * collection's (2020-21) nor the newer pages' (pool accounts 2026-04, NGN virtual accounts
- * 2026-07), nor SPEC.md 2.8; a bank transfer's `amount_accepted` shows only beside a mismatch's
+ * 2026-07), nor docs/api.md 2.8; a bank transfer's `amount_accepted` shows only beside a mismatch's
  * `bank_transfer` (SPEC-BEYOND 3.2).
  */
 const NOT_IN_QUERY = new Set(['transaction_reference', 'vat', 'payment_method', 'created_at', 'completed_at', 'metadata', 'amount_expected', 'bank_account', 'auth_model'])
