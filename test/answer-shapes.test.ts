@@ -50,22 +50,27 @@ async function everyKind(sb: TestSandbox): Promise<Record<string, string>> {
   }
 }
 
-describe('the charge query carries metadata', () => {
-  it('null when none was sent, for every kind of charge (two clients declare it; the webhook carries null)', async () => {
+describe('the charge query shows the fields its samples show (docs/behaviour.md 3.6)', () => {
+  it('for every kind of charge: no metadata, transaction_reference, vat, payment_method or times, and fee a number', async () => {
     const sb = await sandbox()
     const kinds = await everyKind(sb)
     for (const [kind, reference] of Object.entries(kinds)) {
       const q = await sb.call('GET', `${M}/charges/${reference}`)
       expect(q.status, kind).toBe(200)
-      expect(q.body.data, kind).toHaveProperty('metadata', null)
+      for (const field of ['metadata', 'transaction_reference', 'vat', 'payment_method', 'created_at', 'completed_at', 'amount_expected', 'bank_account', 'auth_model']) {
+        expect(q.body.data, `${kind} ${field}`).not.toHaveProperty(field)
+      }
+      expect(typeof q.body.data.fee, kind).toBe('number')
     }
   })
 
-  it('as sent when sent', async () => {
+  it('metadata sent with a charge is in its webhook, not in its query', async () => {
     const sb = await sandbox()
     const card = cardPayload(NO_AUTH_CARD, { metadata: { order: '42', 'cart-id': 7 } })
     await sb.charge(card)
-    expect((await sb.call('GET', `${M}/charges/${card.reference}`)).body.data.metadata).toEqual({ order: '42', 'cart-id': 7 })
+    expect((await sb.call('GET', `${M}/charges/${card.reference}`)).body.data).not.toHaveProperty('metadata')
+    const events = (await sb.call('GET', '/_sandbox/events')).body.data
+    expect(events.find((e: { event: string }) => e.event === 'charge.success').data.metadata).toEqual({ order: '42', 'cart-id': 7 })
   })
 })
 

@@ -153,7 +153,8 @@ describe('card on the page', () => {
       expect(page.status).toBe(303)
       expect(page.location).toBe(landed(reference))
       const q = await query(sb, reference)
-      expect(q).toMatchObject({ status: 'success', payment_method: 'card', amount_paid: '1500.00' })
+      expect(q).toMatchObject({ status: 'success', amount_paid: '1500.00' })
+      expect(q.payment_attempts.at(-1)).toMatchObject({ channel: 'card', status: 'success' })
       expect(q.payment_attempts).toHaveLength(1)
       // a later visit of the ended checkout goes back to the shop too
       const again = await get(sb, path)
@@ -259,7 +260,7 @@ describe('mobile money on the page', () => {
     expect(asks((await get(sb, `${path}?channel=mobile_money`)).html)).toBe('mobile_money')
     const done = await step(sb, path, { action: 'prompt', pin: '1234' })
     expect([done.status, done.location]).toEqual([303, landed(reference)])
-    expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'mobile_money' })
+    expect((await query(sb, reference)).payment_attempts.at(-1)).toMatchObject({ channel: 'mobile_money', status: 'success' })
   })
 
   it('GHS: OTP (a wrong one refused with attempts left), then the prompt', async () => {
@@ -284,7 +285,7 @@ describe('mobile money on the page', () => {
     const link = new RegExp(`href="(/_sandbox/mobile-money/${pageId(SECRET)}/KPY-MO-[^"]+)"`).exec(waiting.html)?.[1]
     expect(link).toBeDefined()
     await approveAndLand(sb, link!, path, reference)
-    expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'mobile_money' })
+    expect((await query(sb, reference)).payment_attempts.at(-1)).toMatchObject({ channel: 'mobile_money', status: 'success' })
     // the control call pays a checkout through the same wallet's page, approving it
     const other = await open(sb, { currency: 'KES', amount: 250 })
     const paid = await sb.call('POST', `/_sandbox/checkouts/${other.reference}/pay`, { channel: 'mobile_money', mobile_money: { number: '254700000001' } })
@@ -336,7 +337,8 @@ describe('bank transfer on the page', () => {
     expect((await query(sb, reference)).status).toBe('processing')
     const paid = await step(sb, path, { action: 'sent', amount: 'exact' })
     expect(paid.location).toBe(landed(reference))
-    expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'bank_transfer', amount_paid: '1500.00' })
+    expect(await query(sb, reference)).toMatchObject({ status: 'success', amount_paid: '1500.00' })
+    expect((await query(sb, reference)).payment_attempts.at(-1)).toMatchObject({ channel: 'bank_transfer', status: 'success' })
   })
 
   it('more than asked: the excess is returned and the checkout is paid', async () => {
@@ -360,7 +362,7 @@ describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
     const link = new RegExp(`href="(/_sandbox/pay-with-bank/${pageId(SECRET)}/KPY-PB-[^"]+)"`).exec(waiting.html)?.[1]
     expect(link).toBeDefined()
     await approveAndLand(sb, link!, path, reference)
-    expect(await query(sb, reference)).toMatchObject({ status: 'success', payment_method: 'pay_with_bank' })
+    expect((await query(sb, reference)).payment_attempts.at(-1)).toMatchObject({ channel: 'pay_with_bank', status: 'success' })
     const events = (await sb.call('GET', `/_sandbox/events?reference=${reference}`)).body.data
     expect(events.map((e: any) => [e.event, e.data.payment_method])).toEqual([['charge.success', 'pay_with_bank']])
   })

@@ -46,7 +46,7 @@ describe.each(WALLETS)('mobile money in $currency (docs/behaviour.md 5.6)', ({ c
     const done = await through(sb, tx, otp)
     expect([done.status, done.body.message, done.body.data.status]).toEqual([200, 'Approved by financial institution', 'success'])
     const query = await sb.call('GET', `/merchant/api/v1/charges/${tx}`)
-    expect(query.body.data).toMatchObject({ status: 'success', currency, amount_expected: expected.toFixed(2), mobile_money: { number: ok } })
+    expect(query.body.data).toMatchObject({ status: 'success', currency, amount_paid: expected.toFixed(2), mobile_money: { number: ok } })
     const balance = (await sb.call('GET', '/merchant/api/v1/balances')).body.data[currency]
     expect(balance).toEqual({ pending_balance: 1000, available_balance: 5_000_000 })
     const events = (await sb.call('GET', `/_sandbox/events?reference=${res.body.data.payment_reference}`)).body.data
@@ -118,7 +118,7 @@ describe("checkout's mobile-money channel in XAF, XOF, TZS and EGP (docs/behavio
     const paid = await sb.call('POST', `/_sandbox/checkouts/${reference}/pay`, { channel: 'mobile_money', mobile_money: { number: ok } })
     expect(paid.body.data).toMatchObject({ status: 'success', payment_method: 'mobile_money' })
     const query = (await sb.call('GET', `/merchant/api/v1/charges/${reference}`)).body.data
-    expect(query).toMatchObject({ status: 'success', currency, payment_method: 'mobile_money' })
+    expect(query).toMatchObject({ status: 'success', currency, payment_attempts: [{ channel: 'mobile_money', status: 'failed' }, { channel: 'mobile_money', status: 'success' }] })
   })
 
   it('pays with the pack’s first wallet of the currency when none is given', async () => {

@@ -61,6 +61,11 @@ const initiate = (sb: TestSandbox, body: Record<string, unknown>) => sb.call('PO
 const refundsOf = async (sb: TestSandbox, query = '') => (await sb.call('GET', `/merchant/api/v1/refunds${query}`)).body.data
 
 /** A settled card charge of `amount` (NGN), settled by its time. */
+/** A pay-in's transaction reference: its pointer in the pay-ins list (the charge query does not show it). */
+async function txOf(sb: TestSandbox, reference: string): Promise<string> {
+  return (await sb.call('GET', '/merchant/api/v1/pay-ins')).body.data.payins.find((p: { reference: string }) => p.reference === reference).pointer
+}
+
 async function settledCharge(sb: TestSandbox, amount = 1000): Promise<string> {
   const payload = cardPayload(CARD, { amount })
   expect((await sb.charge(payload)).body.data.status).toBe('success')
@@ -269,7 +274,7 @@ describe('one refund record, whichever endpoint made it (docs/behaviour.md 4.5, 
   it('the card refund writes a refund record and its debit; both endpoints share what is left', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 1000)
-    const tx = (await sb.call('GET', `/merchant/api/v1/charges/${pay}`)).body.data.transaction_reference
+    const tx = await txOf(sb, pay)
     const before = (await ngn(sb)).available_balance
     const card = await cardRefund(sb, pay, tx, 300)
     expect(card.body.message).toBe('Refund successful')
@@ -304,7 +309,7 @@ describe('one refund record, whichever endpoint made it (docs/behaviour.md 4.5, 
   it('the card refund refuses a reference a refund holds, and a balance too low, changing nothing', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 1000)
-    const tx = (await sb.call('GET', `/merchant/api/v1/charges/${pay}`)).body.data.transaction_reference
+    const tx = await txOf(sb, pay)
     const taken = ref('rf')
     await initiate(sb, { payment_reference: pay, reference: taken, amount: 100 })
     const res = await sb.call('POST', '/merchant/api/v1/charges/card/refund', { amount: 100, currency: 'NGN', payment_reference: pay, transaction_reference: taken, target_transaction_reference: tx })

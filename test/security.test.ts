@@ -536,7 +536,9 @@ describe('atomic business rules (issue 9, 1)', () => {
     expect(charges).toHaveLength(1)
     const events = await sb.call('GET', `/_sandbox/events?reference=${reference}`)
     expect(events.body.data).toHaveLength(1)
-    expect((await sb.call('GET', `${M}/charges/${reference}`)).body.data.transaction_reference).toBe(accepted[0].body.data.transaction_reference)
+    // the one kept is the accepted one: its reference finds what its transaction reference finds
+    expect(charges[0].transaction_reference).toBe(accepted[0].body.data.transaction_reference)
+    expect((await sb.call('GET', `${M}/charges/${reference}`)).body).toEqual((await sb.call('GET', `${M}/charges/${accepted[0].body.data.transaction_reference}`)).body)
   })
 
   it.each(stores)('20 racing authorizes with the right PIN on one transaction: one success, 19 409 Payment has already been completed (%s)', async (_label, file) => {

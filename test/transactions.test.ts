@@ -128,8 +128,10 @@ describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
     const { has_more, transactions } = await list(sb)
     expect(has_more).toBe(false)
     expect(transactions.map((t) => t.type)).toEqual(['collection', 'disbursement', 'collection'])
-    const cardTx = (await sb.call('GET', `${M}/charges/${card.reference}`)).body.data
-    const coTx = (await sb.call('GET', `${M}/charges/${co.reference}`)).body.data
+    // each pay-in's transaction reference is its pointer in the pay-ins list (the charge query does not show it)
+    const payins: { pointer: string; reference: string; fee: string }[] = (await sb.call('GET', `${M}/pay-ins`)).body.data.payins
+    const cardTx = { transaction_reference: payins.find((p) => p.reference === card.reference)!.pointer, fee: (await sb.call('GET', `${M}/charges/${card.reference}`)).body.data.fee.toFixed(2) }
+    const coTx = { transaction_reference: payins.find((p) => p.reference === co.reference)!.pointer }
     expect(transactions[2]).toEqual({
       pointer: `collection:${cardTx.transaction_reference}`,
       type: 'collection',

@@ -311,7 +311,9 @@ export class PreauthService extends OnEngine {
     const ops = this.#operationsOf(ns, charge.preauth?.operations ?? charge.refunds)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {
-      return ops.length || charge.refunded ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, settled: this.isChargeSettled(ns, charge) } : { settled: this.isChargeSettled(ns, charge) }
+      // `settled` on a successful charge only: the collection's failed card query shows none (docs/behaviour.md 3.6)
+      const settled = charge.status === 'success' ? { settled: this.isChargeSettled(ns, charge) } : {}
+      return ops.length || charge.refunded ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, ...settled } : settled
     }
     const l = charge.preauth
     // a hold costs nothing: the fees are the captures'

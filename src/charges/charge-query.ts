@@ -4,7 +4,7 @@ import { okJson } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { chargeQueryRecord } from './query.js'
+import { chargeQueryAnswer } from './query.js'
 import type { Kinds } from './kinds.js'
 import { CHARGES, type ChargeBase } from './types.js'
 
@@ -47,7 +47,7 @@ export class ChargeQuery {
     if (this.#lent.size) {
       const lent = this.#lent.get(ns)?.get(reference)
       // a stored charge of the same reference wins; a lent answer is never kept
-      if (lent && !findCharge(this.store, ns, reference)) return okJson(MSG.CHARGE_RETRIEVED, chargeQueryRecord(this.kinds, ns, lent))
+      if (lent && !findCharge(this.store, ns, reference)) return okJson(MSG.CHARGE_RETRIEVED, chargeQueryAnswer(this.kinds, ns, lent))
     }
     const { store, clocks } = this
     const answers = this.#answers
@@ -84,7 +84,7 @@ export class ChargeQuery {
   computed(ns: string, reference: string): string {
     const charge = findCharge(this.store, ns, reference)
     if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
-    return okJson(MSG.CHARGE_RETRIEVED, chargeQueryRecord(this.kinds, ns, charge))
+    return okJson(MSG.CHARGE_RETRIEVED, chargeQueryAnswer(this.kinds, ns, charge))
   }
 }
 

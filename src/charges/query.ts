@@ -4,8 +4,9 @@ import type { Kinds } from './kinds.js'
 import type { ChargeBase } from './types.js'
 
 /**
- * The charge query record of docs/api.md 2.8, for any kind of charge: the fields every kind has,
- * then what its kind adds (`Kind.queryExtras`).
+ * The record of a charge the lists are built on (pay-ins, transactions): the query's fields
+ * (docs/api.md 2.8), every kind's, then what its kind adds (`Kind.queryExtras`), with the
+ * sandbox's own beside them. The query answers `chargeQueryAnswer`.
  */
 export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<ChargeBase>): Record<string, unknown> {
   const kind = kinds.of(charge.kind)
@@ -29,6 +30,28 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
   if (charge.status === 'failed' || charge.attempts.length) base.payment_attempts = charge.attempts
   if (charge.customer) base.customer = charge.customer
   return Object.assign(base, kind.queryExtras(ns, charge))
+}
+
+/**
+ * Fields of the record no sample of the charge query shows (docs/behaviour.md 3.6): neither the
+ * collection's (2020-21) nor the newer pages' (pool accounts 2026-04, NGN virtual accounts
+ * 2026-07), nor docs/api.md 2.8; a bank transfer's `amount_accepted` shows only beside a mismatch's
+ * `bank_transfer` (SPEC-BEYOND 3.2).
+ */
+const NOT_IN_QUERY = new Set(['transaction_reference', 'vat', 'payment_method', 'created_at', 'completed_at', 'metadata', 'amount_expected', 'bank_account', 'auth_model'])
+
+/**
+ * `GET /merchant/api/v1/charges/{reference}`'s `data` (docs/behaviour.md 3.6): the record less
+ * what no sample of the query shows, `fee` a number as the newer pages write it.
+ */
+export function chargeQueryAnswer(kinds: Kinds, ns: string, charge: Frozen<ChargeBase>): Record<string, unknown> {
+  const record = chargeQueryRecord(kinds, ns, charge)
+  const answer: Record<string, unknown> = {}
+  for (const key in record) {
+    if (NOT_IN_QUERY.has(key) || (key === 'amount_accepted' && !record.bank_transfer)) continue
+    answer[key] = key === 'fee' && typeof record.fee === 'string' ? Number(record.fee) : record[key]
+  }
+  return answer
 }
 
 /**

@@ -168,22 +168,17 @@ export const attemptSchema = z.object({
   message: z.string(),
 })
 
-/** The charge query's answer (docs/api.md 2.8 and docs/behaviour.md 13.1), written here: it is built in code, not validated. */
+/** The charge query's answer (docs/api.md 2.8, docs/behaviour.md 3.6 and 13.1), written here: it is built in code, not validated. */
 export const chargeRecordSchema = z
   .object({
     reference: z.string().describe("the merchant's (payment) reference"),
-    transaction_reference: z.string(),
     status: chargeStatusSchema.describe('`pending`: a checkout nobody has started paying; `processing`: under way (a checkout tried at least once and still open, a step or a transfer awaited); `expired`: a checkout or a temporary bank account whose time ran out on the namespace clock'),
     amount: z.string(),
     amount_paid: z.string(),
-    fee: z.string(),
-    vat: z.string(),
+    fee: z.number().describe('a number, as the newer pages write it'),
     currency: z.string(),
     description: z.string().nullable(),
-    payment_method: paymentMethodSchema.nullable().describe("the charge's channel; for a checkout, the channel of the attempt that paid it (null until then)"),
     payment_attempts: z.array(attemptSchema).optional().describe('the failed tries; for a checkout, every attempt, its status as it is'),
-    created_at: z.string(),
-    completed_at: z.string().nullable(),
-    metadata: z.record(z.string(), z.unknown()).nullable().describe('as sent; null when none was sent'),
+    customer: z.object({ name: z.string().nullable().optional(), email: z.string().nullable().optional() }).optional(),
   })
-  .describe('What every kind of charge answers; each kind adds its own fields (card, ledger, wallet, bank_account, expires_at ...)')
+  .describe('What every kind of charge answers; each kind adds its own fields (card, mobile_money, ledger, expires_at ...)')

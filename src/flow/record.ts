@@ -217,8 +217,9 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
       ...(Object.keys(saves).length ? { save: saves } : {}),
     }
     steps.push(step)
-    // a checkout's transaction reference is shown first inside its page's URL: a charge query
-    // added here captures it, so later calls by it (and by its attempts' references) replay
+    // a checkout's transaction reference is shown first inside its page's URL: the pay-ins list,
+    // read here, captures it (the newest pay-in's pointer; the charge query does not show it), so
+    // later calls by it (and by its attempts' references) replay
     const page = e.path === '/merchant/api/v1/charges/initialize' && e.status === 200 ? CHECKOUT_URL.exec(String((response?.data as { checkout_url?: unknown } | undefined)?.checkout_url ?? '')) : null
     const merchantRef = sub(String((response?.data as { reference?: unknown } | undefined)?.reference ?? ''))
     if (page && merchantRef && !vars.has(page[1])) {
@@ -226,9 +227,9 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
       vars.set(page[1], name)
       steps.push({
         name: "the checkout's transaction reference (its page's URL carries it)",
-        request: { method: 'GET', path: `/merchant/api/v1/charges/${merchantRef}` },
-        expect: { status: 200 },
-        save: { [name]: 'data.transaction_reference' },
+        request: { method: 'GET', path: '/merchant/api/v1/pay-ins?limit=1' },
+        expect: { status: 200, body: { data: { payins: [{ reference: merchantRef }] } } },
+        save: { [name]: 'data.payins.0.pointer' },
       })
     }
     return steps

@@ -146,10 +146,8 @@ function expectRecorded(r: Awaited<ReturnType<typeof order>>, cart: Cart, want: 
       query_status: 200,
       reference,
       status: want.status,
-      payment_method: want.method,
       amount: cart.amount.toFixed(2),
       amount_paid: (want.status === 'success' ? cart.amount : 0).toFixed(2),
-      metadata: cart.metadata ?? null,
       attempts: want.attempts,
     },
   ])

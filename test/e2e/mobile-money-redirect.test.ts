@@ -65,7 +65,7 @@ describe("mobile money's REDIRECT model through the CLI", () => {
     expect(to.searchParams.get('reference')).toBe(reference)
 
     const q = await call('GET', `/merchant/api/v1/charges/${reference}`)
-    expect(q.body.data).toMatchObject({ status: 'success', payment_method: 'mobile_money', auth_model: 'REDIRECT' })
+    expect(q.body.data).toMatchObject({ status: 'success', mobile_money: { number: expect.any(String) } })
     await rx.waitFor(1)
     const hook = rx.received[0]
     expect(hook.body).toMatchObject({ event: 'charge.success', data: { reference, status: 'success', payment_method: 'mobile_money', currency: 'KES' } })

@@ -52,7 +52,7 @@ describe('pool accounts over a socket, with a data file', () => {
     await cli.exited
     ;({ cli, call } = await start(args))
     expect((await call('GET', `${BASE}/${reference}`)).body).toEqual(read)
-    expect((await call('GET', `/merchant/api/v1/charges/${tx}`)).body.data).toMatchObject({ status: 'success', payment_method: 'pool_account', amount_paid: '400.00' })
+    expect((await call('GET', `/merchant/api/v1/charges/${tx}`)).body.data).toMatchObject({ status: 'success', amount_paid: '400.00' })
     expect((await call('GET', '/merchant/api/v1/balances')).body.data.GHS.available_balance).toBe(balance)
     // the e-mail still has its reference
     expect((await call('POST', BASE, { customer_name: 'Don', customer_email: 'don@example.com', currency: 'KES' })).status).toBe(409)

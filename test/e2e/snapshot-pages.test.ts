@@ -44,7 +44,7 @@ describe('one snapshot restored into three namespaces: their customer pages', ()
     expect(started.status).toBe(303)
     const checkout = await ok(SUITE, 'GET', '/merchant/api/v1/charges/pages-checkout')
     const attempt = checkout.payment_attempts[0].reference as string
-    const tx = { card: card.transaction_reference as string, pwb: pwb.transaction_reference as string, checkout: checkout.transaction_reference as string, attempt }
+    const tx = { card: card.transaction_reference as string, pwb: pwb.transaction_reference as string, checkout: new URL(init.checkout_url).pathname.split('/')[2], attempt }
     const snapshot = await ok(SUITE, 'GET', '/_sandbox/snapshot')
     for (const key of WORKERS) await ok(key, 'POST', '/_sandbox/snapshot', snapshot)
 

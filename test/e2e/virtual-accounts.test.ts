@@ -72,7 +72,7 @@ describe('virtual bank accounts over a socket, with a data file', () => {
     expect(after.status).toBe(200)
     expect(after.body.data).toEqual(before)
     const q = await call('GET', `/merchant/api/v1/charges/${data.reference}`)
-    expect(q.body.data).toMatchObject({ status: 'success', payment_method: 'bank_transfer', amount_paid: '2500.00', virtual_bank_account: { account_reference: 'cust-e2e-1' } })
+    expect(q.body.data).toMatchObject({ status: 'success', amount_paid: '2500.00', virtual_bank_account: { account_reference: 'cust-e2e-1' } })
     // the reference is still taken, and the account takes credits again
     expect((await call('POST', BASE, { account_name: 'X', account_reference: 'cust-e2e-1', permanent: true, bank_code: '000', customer: { name: 'X' }, kyc: { bvn: '22222222222' } })).status).toBe(409)
     expect((await call('POST', `${BASE}/sandbox/credit`, { account_number: account.account_number, amount: 100, currency: 'NGN' })).status).toBe(200)

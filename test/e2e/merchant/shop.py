@@ -181,11 +181,9 @@ class Shop(BaseHTTPRequestHandler):
             order["returns"].append({
                 "query_status": status,
                 "status": charge and charge.get("status"),
-                "payment_method": charge and charge.get("payment_method"),
                 "amount": charge and charge.get("amount"),
                 "amount_paid": charge and charge.get("amount_paid"),
                 "reference": charge and charge.get("reference"),
-                "metadata": charge and charge.get("metadata"),
                 "attempts": charge and len(charge.get("payment_attempts") or []),
             })
             paid = charge is not None and charge.get("status") == "success"
