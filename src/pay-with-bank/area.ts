@@ -49,7 +49,7 @@ export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: 
   routes: [
     ...SPELLINGS.map(({ path, operationId, summary }) => ({
       method: 'post' as const, path, access: 'secret key' as const, tag: 'pay with bank', operationId, summary,
-      description: 'Answers `authorization.redirect_url` (also as `auth_data.redirect_url`): the sandbox bank\'s page, where the customer approves or declines. Approved, the charge ends as the bank\'s entry in the scenario packs says; `POST /_sandbox/charges/{reference}/complete` ends it without a browser.',
+      description: 'Answers `authorization.redirect_url`: the sandbox bank\'s page, where the customer approves or declines. Approved, the charge ends as the bank\'s entry in the scenario packs says; `POST /_sandbox/charges/{reference}/complete` ends it without a browser.',
       body: { name: 'PayWithBankRequest', schema: payWithBankSchema }, answer: { name: 'PayWithBankCharge', schema: payWithBankAnswerSchema },
       handler: (c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> & { payWithBank: PayWithBankService }) => charge(c, s),
     })),

@@ -143,7 +143,9 @@ describe('@gray-adeyi/korapay-sdk against the real CLI, its base URL the only ch
   it('getCharge', async () => {
     const res = await kora.getCharge(made.card)
     expect(res).toMatchObject({ statusCode: 200, status: true })
-    expect(res.data).toMatchObject({ reference: made.card, status: 'success', amount: expect.anything(), amountPaid: expect.anything(), fee: expect.anything(), currency: 'NGN', description: expect.anything(), createdAt: expect.any(String), card: expect.objectContaining({ cardType: 'visa', firstSix: '408412', lastFour: '2787' }) })
+    expect(res.data).toMatchObject({ reference: made.card, status: 'success', amount: expect.anything(), amountPaid: expect.anything(), fee: expect.anything(), currency: 'NGN', description: expect.anything(), card: expect.objectContaining({ cardType: 'visa', firstSix: '408412', lastFour: '2787' }) })
+    // the query gives no created_at: its newest pages show none (docs/behaviour.md 3.6); the SDK passes the answer through camelCased, so its type's createdAt is simply absent
+    expect(res.data).not.toHaveProperty('createdAt')
   })
 
   it('getPayins', async () => {
