@@ -242,7 +242,7 @@ export const OPTIONS = {
   webhookNamespaceConcurrency: option({ flag: '--webhook-namespace-concurrency <n>', help: 'webhook attempts of one namespace in flight at once', field: 'webhookNamespaceConcurrency' }, whole(1, 1024, 4)),
   debitLimit: option({ flag: '--debit-limit <ngn>', help: "the merchant's transaction limit on a direct debit, NGN", field: 'debitLimit' }, whole(1, 1_000_000_000_000, 10_000_000)),
   maxVirtualAccounts: option({ flag: '--max-virtual-accounts <n>', help: 'virtual bank accounts one namespace may open', field: 'maxVirtualAccounts' }, whole(1, 100_000, 50)),
-  profile: option({ flag: '--profile <profile>', help: 'default (SPEC.md) or live: answer as recorded from the live test environment where the two differ', field: 'profile' }, profile),
+  profile: option({ flag: '--profile <profile>', help: 'default (the interface document, docs/api.md) or live: answer as recorded from the live test environment where the two differ', field: 'profile' }, profile),
   seed: option({ flag: '--seed <n>', help: 'repeat runs exactly: every reference, id and code drawn from this seed, the namespace clocks frozen at --clock-start', field: 'seed' }, seed),
   clockStart: option({ flag: '--clock-start <iso>', help: 'with --seed: the time every namespace clock starts frozen at', field: 'clockStart' }, clockStart),
   tls: option({ flag: '--tls', help: 'also serve HTTPS, with a certificate signed by the local CA', field: 'tls' }, onOff),

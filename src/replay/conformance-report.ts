@@ -144,7 +144,7 @@ export function markdownReport(boards: Scoreboard[]): string {
     '',
     'Tiers: **1** the documented success path; **2** refusals and failure outcomes; **3** strict (exact texts, number vs string, key order). A *known difference* is a failure in the score; it is only kept out of the exit code, with its reason.',
     '',
-    'Profiles (CONTRACT 15, docs/behaviour.md 0.11): the **default** profile answers as SPEC.md where a live recording contradicts it, the **live** profile as recorded. An entry says which profiles it holds for; each profile\'s entries run against a sandbox under it. ' + SUPERSEDED_NOTE(first),
+    'Profiles (CONTRACT 15, docs/behaviour.md 0.11): the **default** profile answers as the interface document (docs/api.md) where a live recording contradicts it, the **live** profile as recorded. An entry says which profiles it holds for; each profile\'s entries run against a sandbox under it. ' + SUPERSEDED_NOTE(first),
     '',
     '## Totals',
     '',
