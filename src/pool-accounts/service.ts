@@ -136,14 +136,7 @@ export class PoolAccountService extends OnEngine {
       pool_account: { pool_account_reference: pool.reference, account_type: pool.account_type },
       payer_details: { payer_name: pool.customer_name, payer_account_number: SANDBOX_PAYER.account_number },
     })
-    this.#charges.succeed(ns, charge)
-    const stored = this.#charges.save(ns, charge)
-    const counted = this.col(ns).update(pool.reference, (p) => {
-      p.transfers += 1
-      p.total_received += charge.amount
-    })
-    this.#transfers.record(ns, pool.reference, counted.transfers, charge.transaction_reference)
-    return stored
+    return this.#transfers.received(ns, this.#charges, charge, { col: this.col(ns), key: pool.reference, listKey: pool.reference })
   }
 
   /** The pool's newest transfers, newest first (the dashboard's settlement history). */

@@ -194,14 +194,7 @@ export class VirtualAccountService extends OnEngine {
       transaction_narration: narration,
       payer_bank_account: SANDBOX_PAYER,
     })
-    this.#charges.succeed(ns, charge)
-    const stored = this.#charges.save(ns, charge)
-    const counted = this.col(ns).update(account.account_reference, (a) => {
-      a.transfers += 1
-      a.total_received += charge.amount
-    })
-    this.#transfers.record(ns, account.account_number, counted.transfers, charge.transaction_reference)
-    return stored
+    return this.#transfers.received(ns, this.#charges, charge, { col: this.col(ns), key: account.account_reference, listKey: account.account_number })
   }
 
   /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged, with their count and sum. */

@@ -1,5 +1,6 @@
+import type { ChargeLifecycle } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../charges/types.js'
-import type { CollectionSpec } from '../store/collection.js'
+import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { STRING } from '../store/validate.js'
@@ -20,6 +21,22 @@ const transferKey = (account: string, n: number) => `${account}#${n}`
 
 export class AccountTransfers {
   constructor(private readonly store: Store) {}
+
+  /**
+   * A transfer in, made: the charge succeeds and is saved, the account (`key` of `col`) counts it
+   * and its sum, and it is kept as the account's newest transfer (`listKey`: how the account names
+   * its transfers). Returns the stored charge.
+   */
+  received<C extends ChargeBase, A extends { transfers: number; total_received: number }>(ns: string, charges: ChargeLifecycle<C>, charge: C, account: { col: Collection<A>; key: string; listKey: string }): Frozen<C> {
+    charges.succeed(ns, charge)
+    const stored = charges.save(ns, charge)
+    const counted = account.col.update(account.key, (a) => {
+      a.transfers += 1
+      a.total_received += charge.amount
+    })
+    this.record(ns, account.listKey, counted.transfers, charge.transaction_reference)
+    return stored
+  }
 
   /** Keeps the `n`-th transfer into `account`: the charge `tx`. */
   record(ns: string, account: string, n: number, tx: string): void {
