@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { SECRET, ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { cliWithReceiver } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * A mandate created by API against the real CLI (docs/behaviour.md 6.2): `POST
@@ -11,15 +10,11 @@ import { killedAfterEach, startCli } from './process.js'
  * `direct_debit.auth` event at a real receiver, and debited by its code.
  */
 
-const { running, cleanups } = killedAfterEach()
+const undo = killedAfterEach()
 const INITIATE = '/merchant/api/v1/direct-debit/initiate'
 
 async function start() {
-  const cli = await startCli([])
-  running.push(cli)
-  const call = caller(cli.url)
-  const rx = await startReceiver()
-  cleanups.push(() => rx.close())
+  const { cli, call, rx } = await cliWithReceiver(undo)
   expect((await call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
   return { call, rx, cliUrl: cli.url }
 }

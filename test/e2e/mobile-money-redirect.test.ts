@@ -1,9 +1,8 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { SECRET, ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { cliWithReceiver } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * The REDIRECT model of mobile money against the real CLI (docs/behaviour.md 5.4.1): the charge
@@ -13,17 +12,10 @@ import { killedAfterEach, startCli } from './process.js'
  * real receiver say what they chose. The wallet resolve of the same pack, through the same process.
  */
 
-const { running, cleanups } = killedAfterEach()
+const undo = killedAfterEach()
 const MM = '/merchant/api/v1/charges/mobile-money'
 
-async function start() {
-  const cli = await startCli([])
-  running.push(cli)
-  const call = caller(cli.url)
-  const rx = await startReceiver()
-  cleanups.push(() => rx.close())
-  return { cli, call, rx }
-}
+const start = () => cliWithReceiver(undo)
 
 const signed = (data: unknown) => createHmac('sha256', SECRET).update(JSON.stringify(data)).digest('hex')
 

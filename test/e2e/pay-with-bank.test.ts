@@ -2,10 +2,9 @@ import { createHmac } from 'node:crypto'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SECRET, ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
 import { SHOTS, launchChromium } from './chromium.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { cliWithReceiver } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * Pay with bank against the real CLI (docs/behaviour.md 13.11): the bodies public clients send, on
@@ -14,7 +13,7 @@ import { killedAfterEach, startCli } from './process.js'
  * charge query and the webhook showing what they chose.
  */
 
-const { running, cleanups } = killedAfterEach()
+const undo = killedAfterEach()
 const SINGULAR = '/merchant/api/v1/charge/pay-with-bank'
 const PLURAL = '/merchant/api/v1/charges/pay-with-bank'
 
@@ -30,14 +29,7 @@ afterAll(async () => {
   await browser?.close()
 })
 
-async function start() {
-  const cli = await startCli([])
-  running.push(cli)
-  const call = caller(cli.url)
-  const rx = await startReceiver()
-  cleanups.push(() => rx.close())
-  return { cli, call, rx }
-}
+const start = () => cliWithReceiver(undo)
 
 /** The merchant's own check: hex HMAC-SHA256 of JSON.stringify(data), keyed with the secret key. */
 const signed = (data: unknown) => createHmac('sha256', SECRET).update(JSON.stringify(data)).digest('hex')

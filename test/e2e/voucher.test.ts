@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { cliWithReceiver } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * Voucher payments (ZAR) against the real CLI (docs/behaviour.md 13.14): the sample's voucher pays
@@ -11,18 +10,14 @@ import { killedAfterEach, startCli } from './process.js'
  * changes nothing.
  */
 
-const { running, cleanups } = killedAfterEach()
+const undo = killedAfterEach()
 const PATH = '/merchant/api/v1/charge/voucher'
 const voucher = (pin: string, provider_code = '0001') => ({ pin, phone_number: '+270576847568', provider_code })
 const body = (reference: string, over: Record<string, unknown> = {}) => ({ amount: 100, currency: 'ZAR', reference, voucher: voucher('1168648096792943'), customer: { email: 'johndoe@example.com', name: 'John Doe' }, ...over })
 
 describe('POST /merchant/api/v1/charge/voucher against the real CLI', () => {
   it('charges the voucher its value once, announces it, credits ZAR; refuses as the samples do', async () => {
-    const cli = await startCli([])
-    running.push(cli)
-    const call = caller(cli.url)
-    const rx = await startReceiver()
-    cleanups.push(() => rx.close())
+    const { call, rx } = await cliWithReceiver(undo)
     const zarBefore = (await call('GET', '/merchant/api/v1/balances')).body.data.ZAR.available_balance
 
     const reference = ref('voucher')
