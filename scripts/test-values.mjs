@@ -1,0 +1,571 @@
+// docs/test-values.md, made from the data it describes: the shipped scenario pack
+// (scenarios/default.yaml, read through the pack loader the server uses, from dist/), the identity
+// documents and the look-ups of fixtures/, and the few lists the code holds (the checkout's channels,
+// the virtual accounts' banks). The prose around the tables is written here; every test value, fee,
+// delay and limit in it is read from the data. test/test-values-page.test.ts fails when the committed
+// page differs from what this prints.
+//
+//   node scripts/test-values.mjs                 prints the page
+//   node scripts/test-values.mjs --output FILE   writes it (npm run docs:test-values)
+import { writeFileSync } from 'node:fs'
+import { TRANSFER_BANK } from '../dist/bank-transfer/service.js'
+import { pickTestBank, pickTestCard, pickTestWallet } from '../dist/checkout/pay.js'
+import { CHANNEL_CURRENCIES } from '../dist/checkout/schemas.js'
+import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
+import { MAGIC_ACCOUNTS } from '../dist/misc/service.js'
+import { PAY_WITH_BANK_MIN } from '../dist/pay-with-bank/schemas.js'
+import { MOBILE_MONEY_POOLS, POOL_CURRENCIES } from '../dist/pool-accounts/schemas.js'
+import { identityDocuments } from '../dist/scenario/documents.js'
+import { BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack } from '../dist/scenario/index.js'
+import { BALANCE_CURRENCIES, WALLET_CURRENCIES, walletCurrency } from '../dist/scenario/lookups.js'
+import { VBA_BANKS } from '../dist/virtual-accounts/schemas.js'
+
+const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
+const st = pack.settings
+const documents = identityDocuments()
+
+const c = (s) => '`' + s + '`'
+const cs = (list) => list.map(c).join(', ')
+const num = (n) => Number(n).toLocaleString('en-US')
+const words = (list, and = 'and') => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} ${and} ${list.at(-1)}`)
+const cell = (s) => String(s).replaceAll('|', '\\|')
+const table = (headers, rows) => [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n')
+const fee = (f) => [`${f.percent} %`, ...(f.cap !== undefined ? [`at most ${num(f.cap)}`] : []), ...(f.flat !== undefined ? [`plus ${num(f.flat)}`] : [])].join(', ')
+const steps = (list) => (list.length ? list.join(', ') : 'none')
+const ended = (x) => (x.outcome === 'failed' ? `failed: ${c(x.message)}` : x.outcome === 'processing' ? `stays ${c('processing')}` : x.outcome)
+
+function cardsPart() {
+  const usual = mostCommon(pack.cards.map((x) => x.cvv))
+  const expiry = mostCommon(pack.cards.map((x) => `${x.expiry_month}/${x.expiry_year}`))
+  const others = [...new Set(pack.cards.map((x) => x.cvv).filter((v) => v !== usual))]
+  const rows = pack.cards.map((x) => {
+    let outcome = ended(x)
+    if (x.outcome === 'success' && x.steps.includes('3DS')) outcome = 'success when approved'
+    if (x.outcome === 'processing') outcome += ' (no step left to answer)'
+    if (x.chargeback) outcome += ', then disputed: a chargeback of the whole amount opens at once ([Chargebacks](#chargebacks))'
+    return [c(x.number) + (x.cvv !== usual ? ` (CVV ${x.cvv})` : ''), x.scheme, steps(x.steps), outcome]
+  })
+  return `## Cards
+
+The card number selects a scenario: authorization steps, then an outcome. While a step is
+pending the charge is ${c('processing')}, ${c('auth_model')} names the step and ${c('authorization')} says what to
+send to ${c('POST /merchant/api/v1/charges/card/authorize')}; for 3DS, ${c('authorization.redirect_url')} is
+the sandbox's own 3DS page, with Approve and Decline ([behaviour.md 3](behaviour.md#3-card-charges)).
+
+- Test PIN **${c(st.pin)}**, test OTP **${c(st.otp)}**. A PIN sent up front in ${c('card.pin')} consumes the PIN
+  step. A wrong PIN fails the charge with ${c('Incorrect card PIN')}, a wrong OTP with
+  ${c('The OTP entered is invalid')}, Decline on the 3DS page with
+  ${c('3DS authentication was declined by the cardholder')}.
+- Any other Luhn-valid Visa, Mastercard or Verve number succeeds with no authentication.
+- Listed with expiry ${c(expiry)} and CVV ${c(usual)}${others.length ? ` (${others.map(c).join(', ')} where shown)` : ''}; the CVV and expiry are checked for
+  their format (and the expiry for being in the future) only, so any others work too.
+
+${table(['number', 'scheme', 'steps', 'outcome'], rows)}
+
+The same cards pre-authorize (${c('.../charges/card/pre-authorize')}), then capture, void and refund
+([behaviour.md 4](behaviour.md#4-pre-authorization-capture-void-refund)).
+`
+}
+
+function walletsPart() {
+  const missing = pack.wallets.filter((w) => w.found === false)
+  const rows = pack.wallets.filter((w) => w.found !== false).map((w) => {
+    let outcome = w.outcome === 'processing' ? 'never completes' : ended(w)
+    if (w.outcome === 'success' && w.steps.includes('REDIRECT')) outcome = "success once approved on the operator's page"
+    return [c(w.number), w.currency, steps(w.steps), outcome, w.name ?? '(derived)']
+  })
+  if (missing.length) rows.push([cs(missing.map((w) => w.number)), missing.map((w) => w.currency).join(', '), 'none', `no such wallet: fails at once, and the resolve answers 503 ${c(missing[0].message)}`, 'not found'])
+  const currencies = WALLET_CURRENCIES.map((currency) => {
+    const w = walletCurrency(currency)
+    return [currency, w.country, `${w.dial_code}, then ${w.digits} digits`, steps(w.steps)]
+  })
+  return `## Mobile money wallets
+
+OTP **${c(st.otp)}** (${c('POST .../charges/mobile-money/authorize')} ${c('{reference, token}')}; ${st.otp_attempts} wrong ones fail
+the charge). The STK prompt is answered by the live sandbox's own
+${c('POST .../charges/mobile-money/sandbox/authorize-stk')} ${c('{reference, pin}')} with PIN **${c(st.pin)}**, or
+by itself ${st.stk_delay_seconds} s later on the namespace clock ([behaviour.md 5](behaviour.md#5-mobile-money)). The last
+column is what ${c('POST /merchant/api/v1/misc/mobile-money/resolve')} answers as the wallet's name.
+
+${table(['number', 'currency', 'steps', 'outcome', 'resolves to'], rows)}
+
+A wallet number carries its currency's country code. Any other wallet takes its currency's success
+path (behaviour.md 5.2); the currencies, country codes and default steps are ${c('fixtures/lookups.json')}'s
+${c('wallet_currencies')}:
+
+${table(['currency', 'country', 'number', 'steps of any other wallet'], currencies)}
+
+Your own wallets go in a scenario pack's ${c('wallets')}. A ${c('REDIRECT')} step answers
+${c('data.authorization.redirect_url')}, the sandbox's operator page where the customer approves or
+declines (behaviour.md 5.4.1).
+`
+}
+
+function directDebitPart() {
+  const ceilings = [...new Set(pack.authorizations.map((a) => a.amount))]
+  const rows = pack.authorizations.map((a) => [c(a.reference), a.status, `${c(a.account_number)} (${a.bank_code})`, a.label])
+  const accounts = pack.accounts.map((a) => [c(a.account_number), a.bank_code, ended(a), a.label])
+  return `## Direct debit
+
+Every namespace is seeded with these authorizations (and again on reset), type ${c('variable')},
+ceiling NGN ${ceilings.map(num).join(' or ')} per debit; debit one with
+${c('POST /api/v1/direct-debit/authorizations/{reference}/debits')} ${c('{amount, narration, currency: "NGN"}')}.
+Debits answer ${c('processing')} and complete ${st.debit_delay_seconds} s later on the clock; authorizations are created and
+moved with the control API ([behaviour.md 6](behaviour.md#6-direct-debit)).
+
+${table(['reference', 'status', 'account (bank)', 'what it does'], rows)}
+
+A debit ends by the authorization's account; any other account succeeds:
+
+${table(['account', 'bank', 'debits', 'label'], accounts)}
+`
+}
+
+function identitiesPart() {
+  const rows = []
+  const unavailable = []
+  for (const d of documents.values()) {
+    const ids = pack.identities.filter((x) => x.type === d.type)
+    for (const x of ids) if (x.unavailable) unavailable.push(`${c(x.id)} (${d.name})`)
+    let document = `${d.name} (${c(d.type)})`
+    if (d.webhook) document += `, sends ${c('verification.completed')}`
+    if (d.optional_prefix) document += `, digits only (${c(d.optional_prefix)} apart)`
+    for (const [field, take] of Object.entries(d.takes ?? {})) document += `, ${c(field)} ${take.one_of.map(c).join(' or ')}`
+    if (d.banks) document += `, ${c('bank_code')} of the ${d.banks.list} list (${cs(d.banks.banks.map((b) => b.code))}) ‡`
+    if (!d.path_shown) document += ' *'
+    const v = d.validation
+    const validation = !v.length ? 'lookup only' : v.includes('date_of_birth') ? 'names, date of birth' : 'first and last name'
+    rows.push([
+      d.country.toUpperCase(),
+      document,
+      cs([d.path, ...(d.other_paths ?? [])]),
+      cs(ids.filter((x) => x.found).map((x) => x.id)) || 'none',
+      cs(ids.filter((x) => !x.found && !x.unavailable).map((x) => x.id)) || 'any other',
+      validation + (d.selfie ? ', selfie' : ''),
+    ])
+  }
+  return `## Identities
+
+${c('POST /merchant/api/v1/identities/<path>')} (also ${c('/api/v1/identities/<path>')}) with
+${c('{id, verification_consent: true, validation?: {first_name, last_name, date_of_birth, selfie?}}')};
+${c('nin')} or ${c('number')} may stand for ${c('id')}, as some apps send it
+([behaviour.md 7](behaviour.md#7-identity-verification)). A selfie matches when it is the
+record's own ${c('image')} or the sample ${c('fixtures/identity/matching-selfie.png')}. Every ID of a
+document's format that the table does not list is not found: 404 ${c('<Label> data not found')} with
+${c('data: {}')} (${c('BVN data not found')}). A check's reference is ${c('VR-')} and 17 letters or digits.
+
+${table(['country', 'document (`id_type`)', 'path', 'found', 'not found', 'validation'], rows)}
+
+\\* The live documentation publishes the test IDs but not the path: the sandbox follows the
+documented ${c('<country>/<document>')} pattern (behaviour.md 7.1).
+‡ ${c('GET /merchant/api/v1/identities/ng/banks?type=premium|basic')} lists the codes each look-up takes;
+a code of the other list finds nothing (behaviour.md 7.7).
+The test IDs of NIN by phone number are the sandbox's own: the live page publishes none for it, so it
+reuses the phone check's (behaviour.md 7.4); so are the not-found bank accounts and KE phone.
+Every other test ID is the live testing page's.
+
+A registry that does not answer is a sandbox-only outcome: ${words(unavailable)} answer 503
+${c('Service currently unavailable')} and keep nothing; a pack marks any ID so with ${c('unavailable: true')}
+(behaviour.md 7.2).
+
+${c('GET /merchant/api/v1/identities/verifications/{reference}')} answers one check, found or not, and
+${c('POST /merchant/api/v1/identities/verifications')} ${c('{start_date?, end_date?, limit?, page?}')} lists
+them newest first (behaviour.md 7.5). The documents are data: ${c('fixtures/identity-documents.json')}
+declares each (path, ID format, texts, what it compares, its record's fields), and the records of
+the test IDs are in ${c('fixtures/identities.json')}. To add test values for any document, give a pack
+with ${c('--scenarios')} (${c('identities: [{type, id, found, unavailable?, label, record?}]')}, behaviour.md 10.1): no code
+changes; a new document is one more entry in the documents file. ${c('sandbox magic')} lists every
+identity with its path.
+`
+}
+
+function checkoutPart() {
+  const channelRows = Object.entries(CHANNEL_CURRENCIES).map(([channel, currencies]) => [
+    c(channel),
+    currencies.join(', '),
+    { card: 'the cards above, with their steps and outcomes', bank_transfer: 'a temporary account (below)', mobile_money: 'the wallets above', pay_with_bank: 'a bank of the list below, approved at its page' }[channel],
+    fee(st.fees[channel]),
+  ])
+  const first = (x, key) => (x ? c(x[key]) : '(none: give one)')
+  const defaults = [
+    ['card', ...CHANNEL_CURRENCIES.card.slice(0, 1), first(pickTestCard(pack.cards, 'success'), 'number'), first(pickTestCard(pack.cards, 'failed'), 'number')],
+    ...CHANNEL_CURRENCIES.mobile_money.map((cur) => ['mobile_money', cur, first(pickTestWallet(pack.wallets, cur, 'success'), 'number'), first(pickTestWallet(pack.wallets, cur, 'failed'), 'number')]),
+    ...CHANNEL_CURRENCIES.pay_with_bank.map((cur) => ['pay_with_bank', cur, first(pickTestBank(pack.banks, cur, 'success'), 'bank_code'), first(pickTestBank(pack.banks, cur, 'failed'), 'bank_code')]),
+  ]
+  return `## Checkout Standard
+
+${c('POST /merchant/api/v1/charges/initialize')} answers ${c('checkout_url')}, the hosted page on the
+origin you called: ${c('<origin>/checkout/<transaction reference>/pay')} (${c('https://api.korapay.com/...')}
+through the proxy or the in-process interception, which then serve it;
+[behaviour.md 14.4](behaviour.md#144-urls-the-sandbox-hands-out)). The page offers the channels you list
+in ${c('channels')} (all by default) that take the currency, or every channel that takes it when none of
+yours does (Kora's WooCommerce plugin sends card and bank transfer for KES, GHS and USD too); the same cards and wallets as above work on
+it, each try an attempt of its own, and a failed attempt can be followed by another. A checkout
+nobody pays expires after ${CHECKOUT_HOURS} hours on the namespace clock (behaviour.md 13.1). The fee is the
+paying channel's (the pack's ${c('fees')}), plus ${st.vat_percent} % VAT on it.
+
+${table(['channel', 'currencies', 'pays with', 'fee'], channelRows)}
+
+**The page** needs no script: plain forms, each step of the card or wallet asked in turn (PIN,
+OTP, billing address, phone, the card's 3DS page, the wallet's PIN prompt simulated), a failed try
+said in words with the earlier tries listed, and "Cancel". Once the checkout ends the browser
+goes to ${c('redirect_url?reference=<your reference>')} (behaviour.md 13.1.1).
+
+![The hosted checkout page at 1280 px: the order on the left; the channel choice, a declined card's message and the card form on the right](checkout-1280.png)
+
+**Bank transfer**: the page shows a temporary account of 10 digits at ${c(TRANSFER_BANK.bank_name)} (${c(TRANSFER_BANK.bank_code)}), open for
+${st.transfer_account_minutes} minutes. The transfer is told to the sandbox by the page's "I have sent the money", by the
+control call below (with ${c('amount')}), or by the clock: with nothing sent, the expected amount
+arrives by itself ${st.transfer_delay_seconds} s after the account is issued (behaviour.md 13.2).
+
+| amount sent | outcome |
+|---|---|
+| exact | success |
+| more | success; the excess is returned to the payer |
+| less | all of it is returned; the checkout stays open for another transfer |
+
+**Without a browser** (CI): ${c('POST /_sandbox/checkouts/{reference}/pay')}
+${c('{"channel": "card" | "bank_transfer" | "mobile_money" | "pay_with_bank", "outcome"?: "success" | "failed", "card"?, "mobile_money"?: {"number"}, "bank_code"?, "amount"?}')}
+pays as the customer would, every step answered with the pack's values; without ${c('card')},
+${c('mobile_money')} or ${c('bank_code')} it uses the first test value that ends as ${c('outcome')}:
+
+${table(['channel', 'currency', 'outcome success', 'outcome failed'], defaults)}
+
+${c('POST /_sandbox/checkouts/{reference}/cancel')} cancels as the customer does. ${c('{reference}')} is yours or the
+transaction reference; ${c('npx sandbox magic')} prints all of this for the active packs.
+`
+}
+
+function bankTransferPart() {
+  const arrives = { short: 'half the expected amount: returned, the charge waits (then expires)', over: 'a tenth more: the excess is returned, success', never: `nothing: the account expires after ${st.transfer_account_minutes} minutes`, exact: 'exactly' }
+  const rows = pack.transfers.map((t) => [c(t.amount.toFixed(2)), arrives[t.arrives] + (t.after_seconds !== undefined ? `, but after ${t.after_seconds / 60} minutes` : '')])
+  return `## Bank transfers
+
+${c('POST /merchant/api/v1/charges/bank-transfer')} (${c('reference')}, ${c('amount')} NGN 100 to 10,000,000,
+${c('currency: "NGN"')}, ${c('customer')}, ${c('account_name')}?, ${c('narration')}?, ${c('notification_url')}?,
+${c('merchant_bears_cost')}? default false, ${c('metadata')}?, ${c('auto_complete')}?) answers the temporary
+account in ${c('data.bank_account')}; the charge stays ${c('processing')} until a transfer arrives. With
+nothing else done the expected amount arrives by itself ${st.transfer_delay_seconds} s later on the namespace clock
+(${c('auto_complete: false')} waits for a transfer told to the sandbox); the account expires after ${st.transfer_account_minutes}
+minutes. Over- and under-payment as in the checkout's table above; a pack setting
+${c('transfer_mismatch: accept_all')} keeps whatever arrives as paid (the shipped pack: ${c(st.transfer_mismatch)}). These
+amounts arrive otherwise by themselves (behaviour.md 13.2):
+
+${table(['amount', 'arrives'], rows)}
+`
+}
+
+function payWithBankPart() {
+  const groups = new Map()
+  for (const b of pack.banks) {
+    const key = `${b.currency}|${ended(b)}`
+    if (!groups.has(key)) groups.set(key, [])
+    groups.get(key).push(b)
+  }
+  const rows = [...groups.values()].map((banks) => [
+    banks.map((b) => `${c(b.bank_code)} (${b.name})`).join(', '),
+    banks[0].currency,
+    banks[0].outcome === 'processing' ? `stays ${c('processing')}: the bank never confirms` : ended(banks[0]),
+  ])
+  const minimums = Object.entries(PAY_WITH_BANK_MIN).map(([cur, min]) => `${cur} ${num(min)}`)
+  return `## Pay with bank
+
+${c('POST /merchant/api/v1/charge/pay-with-bank')} (also ${c('.../charges/pay-with-bank')}: ${c('reference')},
+${c('amount')} at least ${words(minimums, 'or')}, a number or a numeric string, ${c('currency')} ${words(Object.keys(PAY_WITH_BANK_MIN), 'or')},
+${c('bank_code')}, ${c('customer')} ${c('{name, email}')}, ${c('redirect_url')}?, ${c('notification_url')}?, ${c('narration')}?,
+${c('merchant_bears_cost')}? default false, ${c('metadata')}?) answers the sandbox bank's page in
+${c('data.authorization.redirect_url')}; the charge stays ${c('processing')} until the customer approves or
+declines there, or ${c('POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}')} ends it.
+Declined, it fails (${c('Payment was declined by the customer at the bank')}); approved, it ends as its bank
+says. ${c('GET /merchant/api/v1/charge/pay-with-bank/banks?currency=NGN')} lists the banks (behaviour.md 13.11):
+
+${table(['bank_code', 'currency', 'once approved'], rows)}
+
+Any other ${c('bank_code')} is refused. Fee: the pack's ${c('fees.pay_with_bank')} (${fee(st.fees.pay_with_bank)})
+plus VAT, borne by the customer unless ${c('merchant_bears_cost')}.
+`
+}
+
+function virtualAccountsPart() {
+  return `## Virtual bank accounts
+
+${c('POST /merchant/api/v1/virtual-bank-account')} opens a customer's permanent NGN account
+(${c('account_name')}, ${c('account_reference')}, ${c('permanent: true')}, ${c('bank_code')}, ${c('customer.name')}, ${c('kyc.bvn')}
+of 11 digits): one per ${c('account_reference')} (409 ${c('Duplicate account reference')} after that),
+at most 50 per namespace (${c('--max-virtual-accounts')}). Its 10-digit number comes from the namespace
+and the reference, so a test that opens ${c('cust-1')} in a fresh namespace gets the same number every
+run. Read it back with ${c('GET .../virtual-bank-account/{account_reference}')} and its transfers with
+${c('GET .../virtual-bank-account/transactions?account_number=...')} (dates, pages). The first bank is the
+test environment's; the others are the live codes, and behave the same:
+
+${table(['`bank_code`', 'bank'], VBA_BANKS.map(([code, name]) => [c(code), name]))}
+
+**Money arrives** with the test environment's own call, ${c('POST /merchant/api/v1/virtual-bank-account/sandbox/credit')}
+${c('{"account_number", "amount", "currency": "NGN"}')}, NGN 100 to 10,000,000. Into a virtual account it is a pay-in of its own, ${c('success')} at
+once, reference ${c('KPY-PAY-...')} (query it at ${c('/merchant/api/v1/charges/KPY-PAY-...')}), announced by a
+signed ${c('charge.success')} whose data carries ${c('virtual_bank_account_details')}. The same call pays a
+bank-transfer charge's temporary account with any amount (exact, more or less, as above);
+an expired one answers 409 ${c('Account has expired')}, an unknown number 404
+${c('Account not found')} (behaviour.md 13.3).
+
+A **USD account** belongs to an account holder: ask ${c('POST /api/v1/files/generate-upload-url')} for
+file references, create the holder with ${c('POST /api/v1/virtual-bank-account/account-holders')} (its
+documents naming those references), then open ${c('{"currency": "USD", "account_holder_reference", "account_reference"}')}
+with the same create call; ${c('KES')} and ${c('TZS')} accounts take ${c('{"currency", "account_name", "account_reference", "permanent": true, "customer"}')}.
+Each is credited in its own currency (behaviour.md 13.3.1).
+
+## Pool accounts
+
+${c('POST /merchant/api/v1/pool-accounts')} ${c('{"customer_name", "customer_email", "currency"}')} (${POOL_CURRENCIES.join(', ')};
+${c('"account_type": "mobile_money"')} in ${words(MOBILE_MONEY_POOLS)}) gives the customer a reference
+(${c('SBKP...KES')}) into Kora's shared account, one per e-mail. ${c('POST /merchant/api/v1/pool-accounts/sandbox/credit')}
+${c('{"reference", "amount", "currency"}')} is a ${c('pool_account')} pay-in, ${c('success')} and on the balance at once,
+announced by ${c('charge.success')}; the dashboard shows each pool's settlement history (behaviour.md 13.3.2).
+`
+}
+
+function balancesPart() {
+  const rates = Object.entries(st.conversion_rates).map(([pair, rate]) => `${c(`${pair}: ${rate}`)}`)
+  return `## Balances
+
+${c('GET /merchant/api/v1/balances')} answers ${c('{"NGN": {"pending_balance", "available_balance"}, ...}')}:
+every namespace opens with ${num(st.opening_balance)} available in ${words(BALANCE_CURRENCIES)} (the pack's
+${c('opening_balance')}; the currencies are ${c('fixtures/lookups.json')}'s ${c('currencies')}, so one added there opens a
+balance too), and each successful pay-in adds what the customer paid net of fee and VAT (the fee taken
+once: a KES 1,000 wallet payment the customer bears the cost of is 1,016.13 paid and 1,000.00 credited),
+pending until it settles (a bank transfer at once, other channels after ${st.settlement_delay_hours} h on the namespace clock).
+${c('POST /_sandbox/balances/fund')} ${c('{"currency", "amount"}')} adds to a balance. A namespace takes in at most
+50,000,000,000,000.00 per currency until it is reset, so every sum stays exact (behaviour.md 13.4).
+${c('GET /merchant/api/v1/balances/history')} lists every entry of the available balances, newest first,
+each with ${c('balance_before')} and ${c('balance_after')}: the opening balances, pay-ins once they settle,
+fundings; filter by ${c('currency')}, ${c('direction')} (${c('credit')} | ${c('debit')}), ${c('date_from')} / ${c('date_to')}, and page
+with ${c('limit')} and the items' ${c('pointer')} (${c('starting_after')}, ${c('ending_before')}; behaviour.md 13.4, 13.6).
+
+## Rate conversions
+
+${c('POST /merchant/api/v1/conversions/rates')} ${c('{"from_currency", "to_currency", "amount"}')} quotes a
+rate (a ${c('reference')} UUID good for 25 s on the namespace clock); ${c('POST /merchant/api/v1/conversions/')}
+${c('{"rate_reference", "amount", "from_currency", "to_currency"}')} converts once at that rate, taking
+the amount from one available balance and adding the result to the other through the ledger (both
+in the balance history); ${c('GET /merchant/api/v1/conversions/{reference}')} and
+${c('GET /merchant/api/v1/conversions?page=&limit=&date=')} read them back. Rates come from the pack's
+${c('conversion_rates')} (${rates.join(', ')}, each used both ways; behaviour.md 13.10); the converted amount is
+rounded down, and a table that lets a round of conversions gain is refused, so no conversion makes money.
+
+## Pay-ins and transactions lists
+
+${c('GET /merchant/api/v1/pay-ins')} lists the namespace's pay-ins of every channel (a checkout once, not
+its attempts), newest first, as ${c('{"has_more", "payins": [{pointer, reference, status, amount, amount_paid, amount_expected, fee, currency, description, payment_method, message, date_created, date_completed, payment_sources: {amount_paid, narration, payment_source_type, message, status}}]}')};
+filter by ${c('currency')}, ${c('status')}, ${c('date_from')} / ${c('date_to')}, and page with ${c('limit')}
+and ${c('starting_after')} / ${c('ending_before')} (the ${c('pointer')}, which is the transaction reference;
+behaviour.md 13.9).
+
+${c('GET /merchant/api/v1/transactions')} lists pay-ins (${c('"type": "collection"')}) and payouts (${c('"type": "disbursement"')})
+together, newest first, as ${c('{"has_more", "transactions": [{pointer, type, reference, amount, fee, narration, currency, status, transaction_status, created_at, callback_url, meta, customer: {name, email}}]}')},
+paged and filtered as the other lists (the ${c('pointer')} is ${c('<type>:<reference>')}; behaviour.md 13.12).
+`
+}
+
+function lookupsPart() {
+  const rows = [...MAGIC_ACCOUNTS].map(([account, name]) => [c(account), name === null ? `refused: 400 ${c('Invalid account.')} (code ${c('AA027')})` : c(name)])
+  rows.push(['any other 10 digits', 'a name derived from bank and number, the same every time'])
+  return `## Look-ups
+
+${c('GET /merchant/api/v1/misc/banks?countryCode=NG')} (${c('NG')}, ${c('KE')}, ${c('GH')}, ${c('ZA')}, ${c('EG')}, ${c('CM')}, ${c('CI')},
+${c('TZ')}) and ${c('GET /merchant/api/v1/misc/mobile-money?countryCode=KE')} list banks and operators (message
+${c('Successful')}; Egypt's banks are ${c('NBE')} and ${c('CIB')}; the operators are ${c('safaricom-ke')}, ${c('airtel-ke')},
+${c('mtn-gh')}, ${c('airtel-gh')}, ${c('vodafone-gh')}, ${c('mtn-cm')}, ${c('orange-cm')}, ${c('mtn-ci')}, ${c('orange-ci')}, ${c('tigo-tz')},
+${c('airtel-tz')}, ${c('vodafone-eg')}, ${c('orange-eg')}, each with its payout ${c('min')} / ${c('max')}, and Kenya's Equitel as
+${c('equitel-ke')}); ${c('POST /merchant/api/v1/misc/banks/resolve')} ${c('{"bank": "033", "account": "0000000000"}')}
+resolves a Nigerian account (message ${c('Request Completed')}), and
+${c('POST /merchant/api/v1/misc/mobile-money/resolve')} ${c('{"mobileMoneyCode": "0004", "phoneNumber": "233240000000", "currency": "GHS"}')}
+a wallet (message ${c('Request completed')}; the test wallets' names are in the wallets' table above). A
+public ${c('pk_test_')} key works as well as the secret key (behaviour.md 13.5).
+
+${table(['account, at any listed Nigerian bank', '`account_name`'], rows)}
+
+**Adding a country.** The look-ups, the balance currencies and what each payout currency needs
+are data, in ${c('fixtures/lookups.json')} inside the installed package
+(${c('node_modules/paysandbox/fixtures/lookups.json')}): ${c('currencies')} (each with its ${c('decimals')}),
+${c('banks')}, ${c('mobile_money')} (operators with their payout ${c('min')} / ${c('max')}), ${c('wallet_currencies')} (a
+mobile-money currency's country, dial code, digits and default steps) and ${c('payout_currencies')}
+(${c('bank_account')} / ${c('mobile_money')}: each currency's ${c('country')}; a bank currency may say
+${c('requires: ["account_name"]')}, ${c('remittance: [<payment methods>]')} or ${c('availability: true')}). To add, say,
+Zambia: declare ${c('ZMW')} in ${c('currencies')}, its banks and operators, and its entries in
+${c('wallet_currencies')} and ${c('payout_currencies')}; restart. No code changes: it opens a balance, takes
+mobile-money pay-ins, refunds and payouts. The file is checked at start and a bad entry stops the
+sandbox with the entry and field (${c('fixtures/lookups.json: banks.1 (citibank).nibss_bank_code: must be 6 digits')}).
+Test wallets, test payout accounts and identities go in a scenario pack
+(${c('--scenarios')}, no package edit: ${c('wallets')}, ${c('payouts')}, ${c('identities')}, behaviour.md 10.1); a new
+identity document is an entry of ${c('fixtures/identity-documents.json')} beside it.
+`
+}
+
+function payoutsPart() {
+  const rows = pack.payouts.map((p) => [c(p.bank), c(p.account), p.outcome === 'invalid' ? `refused at once: 409 ${c('Invalid account.')} (a conflict, below)` : ended(p), p.label])
+  const f = st.fees.payout
+  const limits = Object.entries(st.payout_limits).map(([k, l]) => `${k} ${num(l.min)} to ${num(l.max)}`)
+  const multiples = Object.entries(st.payout_multiples).map(([cur, n]) => `${cur} amounts are multiples of ${n}`)
+  const availability = Object.entries(st.payout_availability).map(([code, status]) => `${c(code)} ${c(status)}`)
+  return `## Payouts
+
+${c('POST /merchant/api/v1/transactions/disburse')} ${c('{"reference", "destination": {"type": "bank_account", "amount": 1000, "currency": "NGN", "bank_account": {"bank": "033", "account": "0000000000"}, "customer": {"email"}}}')}
+(or ${c('"type": "mobile_money"')} with ${c('"mobile_money": {"operator", "mobile_number"}')}; ${c('.../disburse/remittance')} adds ${c('remittance_data')})
+debits amount + ${f.flat} + ${st.vat_percent} % VAT (NGN 1,000 costs 1,032.25; ${f.flat} of the payout's currency in each) from the available balance at once and
+answers ${c('Transfer initiated successfully.')} (the live text), ${c('processing')}. ${st.payout_delay_seconds} s later on the namespace clock it
+ends as its account says, with a signed ${c('transfer.success')} / ${c('transfer.failed')} webhook; a failed
+payout gets all of it back. ${c('GET /merchant/api/v1/transactions/{reference}')} queries one,
+${c('GET /merchant/api/v1/payouts')} lists them, ${c('POST /_sandbox/payouts/{reference}/complete')}
+${c('{"outcome"?, "reason"?}')} ends one now (behaviour.md 13.7).
+
+${table(['bank / operator', 'account', 'outcome', 'label'], rows)}
+
+Any other account succeeds, but ${c('9999999999')} at any other Nigerian bank: refused at once, 409
+${c('Unable to resolve bank account.')} (a conflict, below).
+
+Destinations: bank accounts in NGN, KES, ZAR, EGP, USD and GBP; wallets in KES, GHS, XAF, XOF,
+TZS and EGP; bulk payouts in any of them. Amounts are major units in every currency (ZAR too).
+A ZAR bank account needs ${c('account_name')}. A USD or GBP one names no bank code; it takes the
+documentation's remittance-style fields, each checked by name:
+
+\`\`\`json
+{"reference": "pay-usd-0001", "destination": {"type": "bank_account", "amount": 1000, "currency": "USD",
+  "bank_country": "US",
+  "bank_account": {"bank_name": "JPMorgan Chase", "beneficiary_type": "individual", "first_name": "Ada",
+    "last_name": "Obi", "account_type": "checking", "account_number_type": "account_number",
+    "payment_method": "AbaRouting", "routing_number": "026009593", "account": "0000000000",
+    "address_information": {"country": "US", "city": "New York", "street": "1 Main St"}},
+  "supporting_documents": [{"title": "Invoice", "file_reference": "file-1"}],
+  "purpose_of_payment": "Services", "customer": {"email": "payee@example.com"}}}
+\`\`\`
+
+(${c('payment_method')} USD ${c('AbaRouting')} | ${c('BicSwift')}, GBP ${c('SortCode')} | ${c('IBAN')}; ${c('corporate')} beneficiaries
+give ${c('business_name')}; an IBAN goes in ${c('account')} with ${c('account_number_type: "iban"')} and no
+${c('routing_number')}; the test accounts are keyed by routing number, or ${c('IBAN')}.) ${multiples.join('; ')}
+(${c('destination.amount: must be a multiple of 5 for XAF')}).
+XAF and XOF have no minor unit: an amount with decimals is refused wherever amounts are taken
+(${c('amount: must be a whole number for XAF')}), and fees and VAT are whole francs (a payout costs
+30 + 2 XAF, where NGN's costs 30 + 2.25; behaviour.md 2.5). Limits per payout: ${limits.join(', ')} (bank accounts),
+each wallet its operator's ${c('min')} / ${c('max')}; no other currency has one.
+${c('POST /merchant/api/v1/payouts/availability')} ${c('{"type": "bank_account", "currency": "ZAR"}')} (or GET
+with a query) lists South Africa's banks with ${c('status')} ${c('available')}, but ${words(availability)}
+(an unavailable bank's payouts are taken, then fail after the delay with
+${c('Destination bank is not available')}, ${c('transfer.failed')}, the money given back, as the sources list
+that text among the failures after creation).
+
+Refused with no record: ${c('Insufficient funds in disbursement wallet')} (400), ${c('Invalid bank provided.')},
+${c('Invalid mobile money operator.')}, ${c('Currency not allowed for this destination')}, a
+reused reference (409 ${c('Duplicate Transaction Reference. Please use a unique reference')}), amounts outside the
+limits, wallets outside the operator's ${c('min')}/${c('max')}. An amount outside the
+limits and an invalid or unresolvable account are conflicts, as the live test environment answers
+them: 409, ${c('error: "conflict"')}, ${c('data: {status: "failed", message, reference}')}. The fee, the
+delay, the limits, the multiples, the banks' availability and the test accounts are pack settings
+(${c('fees.payout')}, ${c('payout_delay_seconds')}, ${c('payout_limits')}, ${c('payout_multiples')},
+${c('payout_availability')}, ${c('payouts')}); the countries, banks, operators and which currencies each
+destination takes are ${c('fixtures/lookups.json')}'s, so a country is added with no change of code
+(see [Adding a country](#look-ups)).
+`
+}
+
+function vouchersPart() {
+  const rows = pack.vouchers.map((v) => [c(v.pin), `ZAR ${num(v.value)}`, v.outcome === 'failed' ? `refused: ${c(v.message)}` : v.outcome])
+  return `## Vouchers
+
+${c('POST /merchant/api/v1/charge/voucher')} (ZAR, ${c('provider_code')} ${c('0001')}): a voucher pays its whole value once,
+towards an amount of at least that; fee ${fee(st.fees.voucher)}. Any other PIN is refused as invalid; a reset makes
+the vouchers unused again (behaviour.md 13.14).
+
+${table(['pin', 'value', 'outcome'], rows)}
+`
+}
+
+function refundsPart() {
+  return `## Refunds
+
+${c('POST /merchant/api/v1/refunds/initiate')} ${c('{"payment_reference", "reference", "amount"?}')} refunds
+any settled pay-in (card, pre-authorization captures, mobile money, bank transfer, virtual
+account, direct debit, a checkout by its reference), in full (no ${c('amount')}) or in part, never
+more than is left. It answers ${c('processing')}, debits the available balance at once, and succeeds
+${st.refund_delay_seconds} s later on the namespace clock with a signed ${c('refund.success')}; the card refund
+(${c('.../charges/card/refund')}) is the same kind of record on the same totals. Read them with
+${c('GET /merchant/api/v1/refunds/{reference}')} and ${c('GET /merchant/api/v1/refunds')} (behaviour.md 13.8).
+
+| test field | effect |
+|---|---|
+| ${c('"completion_status": "failed"')} | the refund fails after ${st.refund_delay_seconds} s: ${c('refund.failed')}, the amount back in the balance |
+| ${c('"status_reason": "..."')} | carried by the refund and its event |
+| ${c('POST /_sandbox/refunds/{reference}/complete')} ${c('{"outcome"?, "reason"?}')} | finishes it now |
+`
+}
+
+function chargebacksPart() {
+  const disputed = pack.cards.filter((x) => x.chargeback).map((x) => x.number)
+  return `## Chargebacks
+
+Only a customer's bank opens a chargeback, so the sandbox does it for you:
+${c('POST /_sandbox/charges/{reference}/chargeback')} ${c('{"amount"?, "reason"?, "deadline_hours"?}')} on any
+successful pay-in (at most what refunds left; a pre-authorization, what was captured; the dashboard's "Chargeback" button does the same),
+or charge the test card ${cs(disputed)}, which is disputed as soon as it succeeds. Answer with
+${c('PATCH /api/v1/chargebacks/{reference}')} (or ${c('/merchant/api/v1/...')})
+${c('{"status": "accepted" | "declined" | "partial", "evidence"?, "reason"?, "amount"?}')}; read them with
+${c('GET /api/v1/chargebacks/{reference}')} and ${c('GET /api/v1/chargebacks')}. Unanswered for ${st.chargeback_deadline_hours} h on the
+namespace clock, a chargeback is accepted. What is accepted (or lost) is debited from the balance
+once, in the balance history as source ${c('chargeback')}, ${c('Chargeback deduction for KPY-...')}; refunds
+and chargebacks of one pay-in never return more than it paid. A declined or partial one is
+decided ${c(st.chargeback_decision)} ${st.chargeback_decision_hours} h later (the pack settings ${c('chargeback_deadline_hours')}, ${c('chargeback_decision_hours')},
+${c('chargeback_decision')}), or now with ${c('POST /_sandbox/chargebacks/{reference}/decide')}
+${c('{"outcome": "won" | "lost"}')} (behaviour.md 13.13).
+
+Webhooks: ${c('chargeback.pending')}, ${c('chargeback.declined')}, ${c('chargeback.partial')},
+${c('chargeback.auto_accepted')} and ${c('chargeback.lost')}, the events the service's pages name. The pages
+document no notification for a chargeback the merchant accepts or wins, so the sandbox sends none
+for those two.
+`
+}
+
+function mostCommon(values) {
+  const counts = new Map()
+  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1)
+  return [...counts].sort((a, b) => b[1] - a[1])[0][0]
+}
+
+/** The whole page. */
+export function testValuesPage() {
+  const head = `# Test values
+
+<!-- Generated by scripts/test-values.mjs from scenarios/default.yaml and fixtures/: do not edit by hand.
+     Change the data (or the script's prose) and run npm run docs:test-values; test/test-values-page.test.ts
+     fails while this page differs from what the data gives. -->
+
+The live service's published sandbox values work unchanged; these are the shipped pack's
+(${c('scenarios/default.yaml')}, pack ${c(pack.name)}). ${c('npx sandbox magic')} prints the active ones (${c('--json')}, or
+${c('GET /_sandbox/scenarios')}, for the JSON); ${c('--scenarios FILE')} or ${c('POST /_sandbox/scenarios')} adds your own
+([behaviour.md 10](behaviour.md#10-scenario-packs-and-replay)). Amounts are in major units.
+
+Metadata follows the documented rule: at most 5 keys of at most 20 characters of ${c('A-Za-z0-9-')}.
+The live test environment was seen taking an underscore key on a card charge (${c('{"client_id": "qwerty"}')},
+from a public client's test suite), so a pack setting takes ${c('_')} too, on every endpoint
+that takes metadata, every other rule kept (the shipped pack: ${c(`metadata_underscores: ${st.metadata_underscores}`)}):
+
+\`\`\`yaml
+settings:
+  metadata_underscores: true
+\`\`\`
+
+Where public clients send requests the documentation does not describe, see
+[differences.md](differences.md).
+
+Contents: [Cards](#cards) · [Mobile money wallets](#mobile-money-wallets) · [Direct debit](#direct-debit) ·
+[Identities](#identities) · [Checkout Standard](#checkout-standard) · [Bank transfers](#bank-transfers) ·
+[Pay with bank](#pay-with-bank) · [Virtual bank accounts](#virtual-bank-accounts) · [Pool accounts](#pool-accounts) ·
+[Balances](#balances) · [Rate conversions](#rate-conversions) · [Pay-ins and transactions lists](#pay-ins-and-transactions-lists) ·
+[Look-ups](#look-ups) · [Payouts](#payouts) · [Vouchers](#vouchers) · [Refunds](#refunds) · [Chargebacks](#chargebacks)
+`
+  return [head, cardsPart(), walletsPart(), directDebitPart(), identitiesPart(), checkoutPart(), bankTransferPart(), payWithBankPart(), virtualAccountsPart(), balancesPart(), lookupsPart(), payoutsPart(), vouchersPart(), refundsPart(), chargebacksPart()].join('\n')
+}
+
+const at = process.argv.indexOf('--output')
+if (import.meta.url === `file://${process.argv[1]}`) {
+  if (at > 0) writeFileSync(process.argv[at + 1], testValuesPage())
+  else process.stdout.write(testValuesPage())
+}
