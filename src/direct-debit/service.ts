@@ -53,7 +53,7 @@ export interface DebitAuthorization {
   /** initiated by API: what the merchant sent */
   description?: string
   customer?: { name: string; email: string; billing_address?: string; phone_number?: string }
-  /** a fixed mandate's schedule, as sent (kept, not run: README "Limitations") */
+  /** a fixed mandate's schedule, as sent (kept, not run: docs/limitations.md) */
   schedule?: { initial_debit_date: string; frequency: string; interval: number; retrial_frequency: number | null }
   /** the token payment that activates it: its amount (minor units), and when it arrived */
   token?: { amount: number; paid_at: string | null }
