@@ -17,7 +17,7 @@ import { PAY_WITH_BANK_MIN } from '../dist/pay-with-bank/schemas.js'
 import { MOBILE_MONEY_POOLS, POOL_CURRENCIES } from '../dist/pool-accounts/schemas.js'
 import { identityDocuments } from '../dist/scenario/documents.js'
 import { BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack } from '../dist/scenario/index.js'
-import { BALANCE_CURRENCIES, WALLET_CURRENCIES, walletCurrency } from '../dist/scenario/lookups.js'
+import { BALANCE_CURRENCIES, WALLET_CURRENCIES, banksOf, walletCurrency } from '../dist/scenario/lookups.js'
 import { VBA_BANKS } from '../dist/virtual-accounts/schemas.js'
 
 const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
@@ -89,9 +89,10 @@ column is what ${c('POST /merchant/api/v1/misc/mobile-money/resolve')} answers a
 
 ${table(['number', 'currency', 'steps', 'outcome', 'resolves to'], rows)}
 
-A wallet number carries its currency's country code. Any other wallet takes its currency's success
-path (behaviour.md 5.2); the currencies, country codes and default steps are ${c('fixtures/lookups.json')}'s
-${c('wallet_currencies')}:
+The XAF, XOF, TZS and EGP wallets are the live testing page's. A wallet number carries its
+currency's country code. Any other wallet takes its currency's success path (behaviour.md 5.2): the
+STK prompt alone where the testing page's OTP is "N/A", else an OTP then the prompt. The
+currencies, country codes and default steps are ${c('fixtures/lookups.json')}'s ${c('wallet_currencies')}:
 
 ${table(['currency', 'country', 'number', 'steps of any other wallet'], currencies)}
 
@@ -406,7 +407,8 @@ function payoutsPart() {
   const f = st.fees.payout
   const limits = Object.entries(st.payout_limits).map(([k, l]) => `${k} ${num(l.min)} to ${num(l.max)}`)
   const multiples = Object.entries(st.payout_multiples).map(([cur, n]) => `${cur} amounts are multiples of ${n}`)
-  const availability = Object.entries(st.payout_availability).map(([code, status]) => `${c(code)} ${c(status)}`)
+  const bankName = (code) => banksOf('ZA').find((b) => b.code === code)?.name
+  const availability = Object.entries(st.payout_availability).map(([code, status]) => `${c(status)} (${bankName(code) ?? 'bank'} ${c(code)})`)
   return `## Payouts
 
 ${c('POST /merchant/api/v1/transactions/disburse')} ${c('{"reference", "destination": {"type": "bank_account", "amount": 1000, "currency": "NGN", "bank_account": {"bank": "033", "account": "0000000000"}, "customer": {"email"}}}')}
