@@ -57,6 +57,8 @@ export interface Scoreboard {
     entries: number
     /** entries with at least one mask */
     maskedEntries: number
+    /** entries that are a canonical entry replayed against an alias endpoint (10.7) */
+    aliasReplays: number
     knownDifferences: number
     superseded: number
   }
@@ -127,6 +129,7 @@ export async function scoreCorpus(
       documented: endpoints.length,
       entries: results.length,
       maskedEntries: results.filter((r) => r.entry.masks.length).length,
+      aliasReplays: results.filter((r) => r.entry.aliasOf).length,
       knownDifferences: results.filter((r) => r.entry.knownDifference).length,
       superseded: corpus.entries.filter((e) => e.supersededBy).length,
     },
