@@ -222,7 +222,7 @@ describe('an alias endpoint is scored by replaying its canonical endpoint\'s ent
 
   it('sends every call to the canonical path to the alias path instead (the same parts and query), a real request scored for the alias', async () => {
     const dir = tempCorpus(
-      { 'a.yaml': HEAD + lookup('found', '/merchant/api/v1/identities/verifications/${v}?x=1', NOT_FOUND) },
+      { 'a.yaml': HEAD.replace('kind: docs', 'kind: live') + lookup('found', '/merchant/api/v1/identities/verifications/${v}?x=1', NOT_FOUND) },
       verifications + alias('/api/v1/identities/verifications/:ref', 'GET /merchant/api/v1/identities/verifications/:reference'),
     )
     const corpus = loadCorpus(dir, dir)
@@ -235,7 +235,9 @@ describe('an alias endpoint is scored by replaying its canonical endpoint\'s ent
       ['found', true],
       ['found as GET /api/v1/identities/verifications/:ref', true],
     ])
-    expect(board.endpoints.at(-1)).toMatchObject({ entries: 1, tiers: { 2: { pass: 1, fail: 0 } } })
+    // recorded live at the canonical path: that validates nothing of the alias's route live
+    expect(board.endpoints.at(-2)).toMatchObject({ entries: 1, live: '2025-02-28' })
+    expect(board.endpoints.at(-1)).toMatchObject({ entries: 1, tiers: { 2: { pass: 1, fail: 0 } }, live: 'never' })
     expect(board.totals.aliasReplays).toBe(1)
   })
 
