@@ -68,8 +68,8 @@ describe('the corpus', () => {
   })
 })
 
-/** A corpus in a temporary directory: one endpoint, the given entry files. */
-function tempCorpus(files: Record<string, string>): string {
+/** A corpus in a temporary directory: two endpoints and any others given, the given entry files. */
+function tempCorpus(files: Record<string, string>, endpoints = ''): string {
   const dir = mkdtempSync(join(tmpdir(), 'conformance-'))
   mkdirSync(join(dir, 'entries'))
   writeFileSync(
@@ -77,7 +77,7 @@ function tempCorpus(files: Record<string, string>): string {
     `endpoints:
   - { area: balances, method: GET, path: /merchant/api/v1/balances, source: "https://developers.korapay.com/docs/balance-api" }
   - { area: voucher, method: POST, path: /merchant/api/v1/charge/voucher, source: "https://developers.korapay.com/docs/integrating-voucher-payments-via-api" }
-`,
+${endpoints}`,
   )
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, 'entries', name), text)
   return dir
@@ -200,6 +200,86 @@ ${extra}    steps:
     expect(board.totals.superseded).toBe(1)
     const bad = tempCorpus({ 'a.yaml': HEAD + entry('older', 1, '{ status: false }', superseded('nowhere')) })
     expect(() => loadCorpus(bad, bad)).toThrow(/older\.superseded_by\.entry: nowhere is not an entry of the corpus that is scored/)
+  })
+})
+
+describe('an alias endpoint is scored by replaying its canonical endpoint\'s entries against it', () => {
+  const PAGE = 'source: "https://developers.korapay.com/docs/managing-verifications"'
+  const alias = (path: string, of: string, extra = '') => `  - { area: x, method: GET, path: ${path}, ${PAGE}, alias_of: { endpoint: "${of}", source: docs/api.md 4.4 writes the bare path${extra} } }\n`
+  const verifications = `  - { area: identity, method: GET, path: /merchant/api/v1/identities/verifications/:reference, ${PAGE} }\n`
+  const lookup = (id: string, path: string, body: string) => `  - id: ${id}
+    endpoint: GET /merchant/api/v1/identities/verifications/:reference
+    tier: 2
+    vars: { v: VR-NOPE }
+    steps:
+      - request: { method: GET, path: /merchant/api/v1/balances }
+        expect: { status: 200 }
+      - request: { method: GET, path: "${path}" }
+        expect: { status: 404, body: ${body} }
+`
+  const NOT_FOUND = '{ status: false, message: Verification not found }'
+  const servedAll = () => true
+
+  it('sends every call to the canonical path to the alias path instead (the same parts and query), a real request scored for the alias', async () => {
+    const dir = tempCorpus(
+      { 'a.yaml': HEAD.replace('kind: docs', 'kind: live') + lookup('found', '/merchant/api/v1/identities/verifications/${v}?x=1', NOT_FOUND) },
+      verifications + alias('/api/v1/identities/verifications/:ref', 'GET /merchant/api/v1/identities/verifications/:reference'),
+    )
+    const corpus = loadCorpus(dir, dir)
+    const replay = corpus.entries.find((e) => e.aliasOf)!
+    expect(replay).toMatchObject({ id: 'found as GET /api/v1/identities/verifications/:ref', endpoint: 'GET /api/v1/identities/verifications/:ref', aliasOf: 'GET /merchant/api/v1/identities/verifications/:reference', tier: 2 })
+    // the setup call to another endpoint is left as it is
+    expect(replay.flow.steps.map((s) => s.request?.path)).toEqual(['/merchant/api/v1/balances', '/api/v1/identities/verifications/${v}?x=1'])
+    const board = await scoreCorpus(corpus, target(), servedAll, { concurrency: 1 })
+    expect(board.results.map((r) => [r.entry.id, r.pass])).toEqual([
+      ['found', true],
+      ['found as GET /api/v1/identities/verifications/:ref', true],
+    ])
+    // recorded live at the canonical path: that validates nothing of the alias's route live
+    expect(board.endpoints.at(-2)).toMatchObject({ entries: 1, live: '2025-02-28' })
+    expect(board.endpoints.at(-1)).toMatchObject({ entries: 1, tiers: { 2: { pass: 1, fail: 0 } }, live: 'never' })
+    expect(board.totals.aliasReplays).toBe(1)
+  })
+
+  it('fails an alias the sandbox does not serve (as when its route is removed), though its canonical entry passes', async () => {
+    const dir = tempCorpus(
+      { 'a.yaml': HEAD + balances('') },
+      alias('/api/v1/balances', 'GET /merchant/api/v1/balances'),
+    )
+    const board = await scoreCorpus(loadCorpus(dir, dir), target(), servedAll, { concurrency: 1 })
+    expect(board.results.map((r) => [r.entry.id, r.pass])).toEqual([
+      ['one', true],
+      ['one as GET /api/v1/balances', false],
+    ])
+    expect(board.failing.map((r) => r.entry.id)).toEqual(['one as GET /api/v1/balances'])
+  })
+
+  it('gives every alias of the shipped corpus at least one replay', () => {
+    const aliases = corpus.endpoints.filter((e) => e.alias_of)
+    expect(aliases.length).toBeGreaterThan(30)
+    const replayed = new Set(corpus.entries.filter((e) => e.aliasOf).map((e) => e.endpoint))
+    expect(aliases.map((e) => `${e.method} ${e.path}`).filter((k) => !replayed.has(k))).toEqual([])
+  })
+
+  it('replays only the entries it names, and refuses an alias of no listed endpoint or of an entry it does not have; one with nothing to replay has no entry', () => {
+    const two = HEAD + lookup('first', '/merchant/api/v1/identities/verifications/${v}', NOT_FOUND) + lookup('second', '/merchant/api/v1/identities/verifications/${v}', NOT_FOUND)
+    const of = 'GET /merchant/api/v1/identities/verifications/:reference'
+    const named = tempCorpus({ 'a.yaml': two }, verifications + alias('/api/v1/identities/verifications/:ref', of, ', entries: [second]'))
+    expect(loadCorpus(named, named).entries.filter((e) => e.aliasOf).map((e) => e.id)).toEqual(['second as GET /api/v1/identities/verifications/:ref'])
+    const refused = (endpoints: string, files = { 'a.yaml': two }) => {
+      const dir = tempCorpus(files, endpoints)
+      try {
+        loadCorpus(dir, dir)
+      } catch (e) {
+        expect(e).toBeInstanceOf(CorpusError)
+        return (e as CorpusError).issues
+      }
+      throw new Error('not refused')
+    }
+    expect(refused(verifications + alias('/api/v1/x', 'GET /merchant/api/v1/nowhere'))).toEqual(['endpoints.3.alias_of.endpoint: GET /merchant/api/v1/nowhere is not a listed endpoint that is not itself an alias'])
+    expect(refused(verifications + alias('/api/v1/x/:r', of, ', entries: [third]'))).toEqual([`endpoints.3.alias_of.entries: third: not a scored entry of ${of}`])
+    const none = tempCorpus({ 'a.yaml': two }, verifications + alias('/api/v1/balances', 'GET /merchant/api/v1/balances'))
+    expect(loadCorpus(none, none).entries.filter((e) => e.endpoint === 'GET /api/v1/balances')).toEqual([])
   })
 })
 

@@ -263,7 +263,7 @@ describe('payouts/availability (docs/behaviour.md 13.7)', () => {
   it("lists South Africa's banks with the pack's status, by POST body or GET query, and refuses any other currency", async () => {
     const sb = await sandbox()
     const post = await sb.call('POST', '/merchant/api/v1/payouts/availability', { type: 'bank_account', currency: 'ZAR' })
-    expect([post.status, post.body.status, post.body.message]).toEqual([200, true, 'success'])
+    expect([post.status, post.body.status, post.body.message]).toEqual([200, true, 'Request Completed'])
     const byCode = Object.fromEntries(post.body.data.map((b: { code: string; status: string }) => [b.code, b.status]))
     expect(byCode).toMatchObject({ '632005': 'available', '678910': 'available', '470010': 'delayed', '679000': 'unavailable' })
     expect(post.body.data[0]).toEqual({ name: 'Standard Bank', slug: 'standard-bank-za', code: '051001', country: 'ZA', status: 'available' })

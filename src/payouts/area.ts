@@ -92,7 +92,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
       ...(method === 'post' ? { body: { name: 'PayoutAvailabilityRequest', schema: availabilitySchema } } : { query: availabilitySchema }),
       handler: async (c, { payouts }) => {
         const input = validate(availabilitySchema, method === 'post' ? await readJsonObject(c) : c.req.query())
-        return ok(c, MSG.SUCCESS, payouts.availability(c.get('ns'), input.currency))
+        return ok(c, PAYOUT_MSG.AVAILABILITY, payouts.availability(c.get('ns'), input.currency))
       },
     })),
     {

@@ -20,6 +20,8 @@ export const PAYOUT_MSG = {
   COMPLETED: 'Payout has already been completed',
   /** a bank `payouts/availability` says is unavailable (a documented failure reason, docs/behaviour.md 13.7) */
   BANK_UNAVAILABLE: 'Destination bank is not available',
+  /** `payouts/availability`: the payout page's sample (2026-06-07), the one source of its answer */
+  AVAILABILITY: 'Request Completed',
   multipleOf: (n: number, currency: string) => `must be a multiple of ${n} for ${currency}`,
   /** below the minimum or above the maximum: the live test environment's text (409), limits in minor units */
   outOfRange: (min: number, max: number, currency: string) => `You can only transfer an amount between ${currency} ${toMajor(min)} and ${currency} ${toMajor(max)}`,

@@ -73,7 +73,7 @@ function profileText(s: Scoreboard, named: boolean): string[] {
   }
   for (const r of s.stale) out.push(`PASS ${r.entry.at} is marked known_difference but passes: the mark can go`)
   const t = s.totals
-  out.push(`${t.entries} entries, ${t.knownDifferences} of them known differences (counted as failures), ${t.maskedEntries} masked (${pct(t.maskedEntries, t.entries)})`, '')
+  out.push(`${t.entries} entries, ${t.knownDifferences} of them known differences (counted as failures), ${t.maskedEntries} masked (${pct(t.maskedEntries, t.entries)}), ${t.aliasReplays} replayed against an alias path`, '')
   return out
 }
 
@@ -84,6 +84,7 @@ const totalsJson = (s: Scoreboard) => {
     coverage: { served: t.served, documented: t.documented, score: pct(t.served, t.documented) },
     entries: t.entries,
     masked_entries: t.maskedEntries,
+    alias_replays: t.aliasReplays,
     known_differences: t.knownDifferences,
   }
 }
@@ -101,6 +102,7 @@ export function jsonReport(boards: Scoreboard[]): string {
     path: e.endpoint.path,
     area: e.endpoint.area,
     source: e.endpoint.source,
+    alias_of: e.endpoint.alias_of?.endpoint ?? null,
     served: e.served,
     entries: e.entries,
     tiers: Object.fromEntries(boards.map((s) => [s.profile, s.endpoints[i].tiers])),
@@ -111,6 +113,7 @@ export function jsonReport(boards: Scoreboard[]): string {
   const entry = (profile: string) => (r: EntryResult) => ({
     entry: r.entry.at,
     endpoint: r.entry.endpoint,
+    alias_of: r.entry.aliasOf ?? null,
     profile,
     tier: r.entry.tier,
     kind: r.entry.kind,
@@ -153,14 +156,14 @@ export function markdownReport(boards: Scoreboard[]): string {
     ...TIERS.map((n) => `| Tier ${n} | ${boards.map((s) => `${s.totals.tiers[n].pass} | ${s.totals.tiers[n].fail} | ${ratio(s.totals.tiers[n])}`).join(' | ')} |`),
     `| **Coverage** (documented endpoints served) | ${boards.map(() => `${t.served} | ${t.documented - t.served} | ${pct(t.served, t.documented)}`).join(' | ')} |`,
     '',
-    ...boards.map((s) => `${s.profile}: ${s.totals.entries} entries scored; ${s.totals.knownDifferences} are known differences; ${s.totals.maskedEntries} (${pct(s.totals.maskedEntries, s.totals.entries)}) mask a path.`).flatMap((l) => [l, '']),
+    ...boards.map((s) => `${s.profile}: ${s.totals.entries} entries scored; ${s.totals.knownDifferences} are known differences; ${s.totals.maskedEntries} (${pct(s.totals.maskedEntries, s.totals.entries)}) mask a path; ${s.totals.aliasReplays} are another endpoint's entries replayed against an alias path.`).flatMap((l) => [l, '']),
     '## Per endpoint',
     '',
     `| Endpoint | Served | Entries | ${names.map((n) => `Tier 1 (${n}) | Tier 2 (${n}) | Tier 3 (${n})`).join(' | ')} | Masked paths | Newest source | Validated live |`,
     `|---|---|---:|${names.map(() => '---:|---:|---:').join('|')}|---:|---|---|`,
     ...first.endpoints.map(
       (e, i) =>
-        `| [\`${e.endpoint.method} ${e.endpoint.path}\`](${e.endpoint.source}) | ${e.served ? 'yes' : 'no'} | ${e.entries} | ${boards.map((s) => TIERS.map((n) => cell(s.endpoints[i].tiers[n])).join(' | ')).join(' | ')} | ${e.masks} | ${e.newest ?? '-'} | ${e.live} |`,
+        `| [\`${e.endpoint.method} ${e.endpoint.path}\`](${e.endpoint.source})${e.endpoint.alias_of ? `, alias of \`${e.endpoint.alias_of.endpoint}\`` : ''} | ${e.served ? 'yes' : 'no'} | ${e.entries} | ${boards.map((s) => TIERS.map((n) => cell(s.endpoints[i].tiers[n])).join(' | ')).join(' | ')} | ${e.masks} | ${e.newest ?? '-'} | ${e.live} |`,
     ),
     '',
     '## Entries',

@@ -57,6 +57,8 @@ export interface Scoreboard {
     entries: number
     /** entries with at least one mask */
     maskedEntries: number
+    /** entries that are a canonical entry replayed against an alias endpoint (10.7) */
+    aliasReplays: number
     knownDifferences: number
     superseded: number
   }
@@ -101,7 +103,8 @@ export async function scoreCorpus(
     const tiers = zero()
     for (const r of results) if (mine.includes(r.entry)) tiers[r.entry.tier][r.pass ? 'pass' : 'fail']++
     const dates = mine.map((e) => e.date).sort()
-    const live = mine.filter((e) => e.kind === 'live').map((e) => e.date).sort()
+    // an alias replay's recording was made at the canonical path: it validates nothing of the alias live
+    const live = mine.filter((e) => e.kind === 'live' && !e.aliasOf).map((e) => e.date).sort()
     return {
       endpoint,
       served: served(key),
@@ -127,6 +130,7 @@ export async function scoreCorpus(
       documented: endpoints.length,
       entries: results.length,
       maskedEntries: results.filter((r) => r.entry.masks.length).length,
+      aliasReplays: results.filter((r) => r.entry.aliasOf).length,
       knownDifferences: results.filter((r) => r.entry.knownDifference).length,
       superseded: corpus.entries.filter((e) => e.supersededBy).length,
     },

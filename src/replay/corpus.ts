@@ -13,6 +13,22 @@ import { describeIssues } from '../scenario/index.js'
  */
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const
+const METHOD_PATH = /^(GET|POST|PUT|DELETE|PATCH) \/\S*$/
+
+/**
+ * Another spelling of a listed endpoint (the bare `/api/v1/...` of a `/merchant/api/v1/...` one):
+ * the canonical endpoint's entries are replayed against it, each a real request to this path.
+ */
+const aliasSchema = z
+  .object({
+    /** `METHOD /path` of the canonical endpoint, listed, not itself an alias */
+    endpoint: z.string().regex(METHOD_PATH, '`METHOD /path`'),
+    /** where this spelling is written (a page, a client, docs/api.md's section), and so used */
+    source: z.string().min(3),
+    /** the canonical entries to replay (default: every one that is scored and calls it) */
+    entries: z.array(z.string().min(1)).min(1).optional(),
+  })
+  .strict()
 
 const endpointSchema = z
   .object({
@@ -21,6 +37,7 @@ const endpointSchema = z
     path: z.string().startsWith('/', 'must start with /'),
     /** the page that documents it */
     source: z.string().url(),
+    alias_of: aliasSchema.optional(),
   })
   .strict()
 export type Endpoint = z.infer<typeof endpointSchema>
@@ -65,7 +82,7 @@ const entrySchema = z
   .object({
     id: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'lower-case letters, digits and -'),
     /** `METHOD /path` as conformance/endpoints.yaml lists it */
-    endpoint: z.string().regex(/^(GET|POST|PUT|DELETE|PATCH) \/\S*$/, '`METHOD /path`'),
+    endpoint: z.string().regex(METHOD_PATH, '`METHOD /path`'),
     /** 1 the documented success path; 2 refusals and failure outcomes; 3 strict (exact texts, number vs string, key order) */
     tier: z.union([z.literal(1), z.literal(2), z.literal(3)]),
     description: z.string().optional(),
@@ -114,6 +131,8 @@ export interface Entry {
   knownDifference?: string
   /** the entry whose source outranks this one's (CONTRACT 15), and why: listed, not scored */
   supersededBy?: { entry: string; reason: string }
+  /** a canonical entry replayed against an alias endpoint (its `endpoint`): the canonical `METHOD /path` */
+  aliasOf?: string
   flow: Flow
 }
 
@@ -199,7 +218,49 @@ export function loadCorpus(dir: string, root = process.cwd()): Corpus {
     const by = e.supersededBy && entries.find((o) => o.id === e.supersededBy!.entry)
     if (e.supersededBy && (!by || by.supersededBy)) throw new CorpusError(e.at.split('#')[0], [`${e.id}.superseded_by.entry: ${e.supersededBy.entry} is not an entry of the corpus that is scored`])
   }
-  return { endpoints, entries }
+  const replays = endpoints.flatMap((e, i) => (e.alias_of ? aliasEntries(e, endpoints, entries, endpointsName, `endpoints.${i}.alias_of`) : []))
+  return { endpoints, entries: [...entries, ...replays] }
+}
+
+/** `/merchant/api/v1/x/:id` as a pattern of a request's path: each `:name` one part (a `${var}` too), a query kept. */
+const pathPattern = (template: string) =>
+  new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]\w*/g, '([^/?]+)')}(\\?.*)?$`)
+
+/**
+ * The alias rule (docs/behaviour.md 10.7): an endpoint listed with `alias_of` is scored by replaying
+ * the canonical endpoint's entries (or the subset it names) with every call to the canonical path
+ * sent to the alias path instead, the same parts of the path and the same query; the rest of each
+ * flow, its expected answers, tier, profile, masks and known difference are the canonical entry's.
+ * An entry it names must be one of the canonical endpoint's, scored; one that calls the canonical
+ * path nowhere is not replayed.
+ */
+function aliasEntries(alias: Endpoint, endpoints: Endpoint[], entries: Entry[], file: string, at: string): Entry[] {
+  const of = alias.alias_of!
+  const [method, path] = of.endpoint.split(' ')
+  const canonical = endpoints.find((e) => endpointKey(e.method, e.path) === endpointKey(method, path))
+  if (!canonical || canonical.alias_of) throw new CorpusError(file, [`${at}.endpoint: ${of.endpoint} is not a listed endpoint that is not itself an alias`])
+  const pattern = pathPattern(canonical.path)
+  const parts = alias.path.split(/(:[A-Za-z_]\w*)/)
+  const mine = entries.filter((e) => endpointKey(...(e.endpoint.split(' ') as [string, string])) === endpointKey(method, path))
+  const unknown = (of.entries ?? []).filter((id) => !mine.some((e) => e.id === id && !e.supersededBy))
+  if (unknown.length) throw new CorpusError(file, [`${at}.entries: ${unknown.join(', ')}: not a scored entry of ${of.endpoint}`])
+  const replays: Entry[] = []
+  for (const e of mine.filter((e) => (of.entries ? of.entries.includes(e.id) : !e.supersededBy))) {
+    let sent = 0
+    const steps = e.flow.steps.map((s) => {
+      const m = s.request?.method === canonical.method ? pattern.exec(s.request.path) : null
+      if (!m || !s.request) return s
+      sent++
+      let n = 1
+      const to = parts.map((p) => (p.startsWith(':') ? m[n++] : p)).join('') + (m[n] ?? '')
+      return { ...s, request: { ...s.request, path: to } }
+    })
+    if (!sent) continue
+    const key = `${alias.method} ${alias.path}`
+    replays.push({ ...e, at: `${e.at} as ${key}`, id: `${e.id} as ${key}`, endpoint: key, aliasOf: `${canonical.method} ${canonical.path}`, flow: { ...e.flow, name: `${e.id} as ${key}`, steps } })
+  }
+  // none (a corpus of a few entries, as a draft's): the alias has no entry, as the scoreboard then says
+  return replays
 }
 
 /** Whether a mask covers a difference's path: the same dotted parts, or the start of them (`*` any one part). */
