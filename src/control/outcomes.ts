@@ -65,3 +65,25 @@ export function outcomeReport(s: Kit, namespaces: readonly string[], scope: Outc
   const count = outcomes.filter((o) => o.met).length
   return { scope, met: count, total: outcomes.length, percent: percentOf(count, outcomes.length), areas: sharesOf(outcomes), outcomes, webhooks: [...hooks.values()] }
 }
+
+/**
+ * docs/outcomes.md: the catalogue under the shipped packs, area by area (`npm run outcomes:docs`,
+ * scripts/outcomes-docs.mjs; test/outcomes-docs.test.ts fails when the page differs).
+ */
+export function catalogueMarkdown(entries: readonly CatalogueEntry[]): string {
+  const out = [
+    '# The outcome catalogue',
+    '',
+    '<!-- Generated from the areas\' declarations and scenarios/default.yaml by `npm run outcomes:docs`: edit those, not this page. -->',
+    '',
+    `Every outcome the sandbox can produce under its shipped test values (${entries.length} in all), each`,
+    'declared by its area (docs/architecture.md, "Areas"). `sandbox report` says which of them your',
+    'calls met and `--require` names them (docs/behaviour.md 9.10); a pack of your own adds the',
+    'outcomes its test values bring.',
+  ]
+  for (const area of [...new Set(entries.map((e) => e.area))]) {
+    out.push('', `## ${area}`, '', '| outcome | what |', '|---|---|')
+    for (const e of entries.filter((x) => x.area === area)) out.push(`| \`${e.id}\` | ${e.label.replace(/\|/g, '\\|')} |`)
+  }
+  return `${out.join('\n')}\n`
+}

@@ -107,5 +107,23 @@ describe('sandbox report (docs/behaviour.md 9.10)', () => {
     const outcomes = JSON.parse(met.stdout).outcomes
     expect(outcomes.find((o: any) => o.id === NEW)).toEqual({ id: NEW, area: 'cards', label: 'failed: Card expired at the issuer', met: true, reference: payload.reference })
     expect(outcomes.find((o: any) => o.id === 'transfer.invalid')).toMatchObject({ met: true, reference: 'payout-invalid-1' })
+
+    // --since: what a former JSON report met that this run did not
+    const former = tempFile('former.json')
+    writeFileSync(former, met.stdout)
+    await api(sb.url, SECRET, 'POST', '/_sandbox/reset')
+    await api(sb.url, SECRET, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(cardPayload('4084080000990000'), ENC_KEY) })
+    const since = await report(sb.url, '--since', former)
+    expect(since.code, since.stderr).toBe(0)
+    expect(since.stdout).toContain('\nNo longer met (met in the former report)\n  transfer.invalid  invalid\n')
+    expect(since.stdout).not.toMatch(/No longer met[^]*card\.failed\.card-expired/)
+    const sinceJson = JSON.parse((await report(sb.url, '--since', former, '--format', 'json')).stdout)
+    expect(sinceJson.no_longer_met.map((o: any) => o.id)).toEqual(['transfer.invalid'])
+    const sinceMd = await report(sb.url, '--since', former, '--format', 'markdown')
+    expect(sinceMd.stdout).toContain('### No longer met\n\n- `transfer.invalid` invalid\n')
+    const notReport = tempFile('not-a-report.json')
+    writeFileSync(notReport, '{"journal": []}')
+    const refused = await report(sb.url, '--since', notReport)
+    expect([refused.code, refused.stderr]).toEqual([2, `sandbox: ${notReport} is not a JSON report of sandbox report --format json\n`])
   }, 30_000)
 })
