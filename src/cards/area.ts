@@ -2,7 +2,7 @@ import { isJsonObject, parseWithoutNullFields, readJsonObject, validate } from '
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
-import { ApiError, MSG, invalid } from '../errors.js'
+import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeText } from './crypto.js'
 import { CARD_MSG } from './messages.js'
@@ -103,7 +103,7 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
-  outcomes: chargeOutcomes('card', 'card', (s) => s.cards.values()),
+  outcomes: chargeOutcomes('card', 'card', (s) => s.cards.values(), [{ step: '3DS', message: FAILURE.THREE_DS_DECLINED }]),
   tags: { cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   pages: { prefix: '/_sandbox/3ds/', replaysAsForm: true },
   ledger: { [CAPTURE]: { describe: (ref, e) => CARD_MSG.captureEntry(ref, e.why, e.of) } },

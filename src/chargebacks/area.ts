@@ -38,7 +38,7 @@ const merchantRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Chargebacks>[]
 /** Chargebacks (docs/behaviour.md 13.13): opened by the control API as a customer's bank would, answered by the merchant. */
 export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService; cards: CardService }> = {
   key: 'chargebacks',
-  outcomes: statusOutcomes('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, ['status', 'answer']),
+  outcomes: statusOutcomes('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, { fields: ['status', 'answer'], opensAs: 'pending' }),
   tags: { chargebacks: "Disputes a customer's bank opens on a successful pay-in: the merchant's answer, the deadline on the namespace clock, the debit of what is accepted or lost" },
   ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of), overdraws: true } },
   collections: [CHARGEBACKS_SPEC],

@@ -1,4 +1,5 @@
 import type { AreaOutcomes, Outcome } from '../http/area.js'
+import type { Journal } from '../http/journal.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
@@ -53,13 +54,24 @@ export function* chargeMet(prefix: string, c: Frozen<ChargeBase & { auth_model?:
   else yield [`${prefix}.${c.status}`, ref]
 }
 
+/** A customer's decline on a page (3DS, the operator's, the bank's): its failure, listed when a value asks for `step` (or always, without one). */
+export interface Decline {
+  step?: string
+  message: string
+}
+
 /**
  * The outcomes of a kind of charge whose pack test values say its steps and end (cards, wallets,
- * banks, debit accounts, vouchers): listed from the values, met by the kind's charges.
+ * banks, debit accounts, vouchers): listed from the values and the declines they allow, met by
+ * the kind's charges.
  */
-export function chargeOutcomes(prefix: string, kind: ChargeKind, values: (s: ActiveScenarios) => Iterable<TestValue>, also: readonly Outcome[] = []): AreaOutcomes<{ store: Store }> {
+export function chargeOutcomes(prefix: string, kind: ChargeKind, values: (s: ActiveScenarios) => Iterable<TestValue>, declines: readonly Decline[] = []): AreaOutcomes<{ store: Store }> {
   return {
-    list: (scenarios) => distinct([{ id: `${prefix}.success`, label: 'success' }, ...[...values(scenarios)].flatMap((v) => valueOutcomes(prefix, v)), ...also]),
+    list: (scenarios) => {
+      const all = [...values(scenarios)]
+      const declined = declines.filter((d) => !d.step || all.some((v) => v.steps?.includes(d.step!)))
+      return distinct([{ id: `${prefix}.success`, label: 'success' }, ...[...all, ...declined.map((d) => ({ outcome: 'failed', message: d.message }))].flatMap((v) => valueOutcomes(prefix, v))])
+    },
     *met(s, ns) {
       for (const c of chargesOf(s.store, ns, kind)) yield* chargeMet(prefix, c)
     },
@@ -69,15 +81,32 @@ export function chargeOutcomes(prefix: string, kind: ChargeKind, values: (s: Act
 /**
  * The outcomes of a collection's records by their status (refunds, chargebacks): one per status
  * listed, met by a record whose `fields` (its status; a chargeback's answer too, which a later
- * status replaces) hold it, named by its `reference`.
+ * status replaces) hold it, or by every record when it is the status each `opensAs` (a
+ * chargeback's `pending`), named by its `reference`.
  */
-export function statusOutcomes(prefix: string, collection: string, statuses: readonly string[], fields: readonly string[] = ['status']): AreaOutcomes<{ store: Store }> {
+export function statusOutcomes(prefix: string, collection: string, statuses: readonly string[], o: { fields?: readonly string[]; opensAs?: string } = {}): AreaOutcomes<{ store: Store }> {
+  const fields = o.fields ?? ['status']
   return {
     list: () => statuses.map((status) => ({ id: `${prefix}.${slug(status)}`, label: status.replace(/_/g, ' ') })),
     *met(s, ns) {
       for (const r of s.store.col<Record<string, unknown> & { reference: string }>(ns, collection).values()) {
+        if (o.opensAs) yield [`${prefix}.${slug(o.opensAs)}`, r.reference]
         for (const f of fields) if (typeof r[f] === 'string') yield [`${prefix}.${slug(r[f] as string)}`, r.reference]
       }
     },
+  }
+}
+
+/**
+ * The refusals the journal shows a merchant met: each call under `path` answered with one of
+ * `messages` (an outcome's id to its text), named by the request's `reference` (else the journal
+ * entry's id). A refusal changes nothing in the namespace, so the journal is its only trace.
+ */
+export function* refusalsMet(journal: Journal, ns: string, path: string, messages: Readonly<Record<string, string>>): Iterable<readonly [string, string]> {
+  const ids = new Map(Object.entries(messages).map(([id, text]) => [text, id]))
+  for (const e of journal.list(ns)) {
+    if (e.status < 400 || !e.path.startsWith(path)) continue
+    const id = ids.get(String((e.response as { message?: unknown } | null)?.message))
+    if (id) yield [id, String((e.request as { reference?: unknown } | null)?.reference ?? `journal ${e.id}`)]
   }
 }

@@ -34,7 +34,7 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage: DecisionPage }, Kit> = {
   key: 'mobile money',
-  outcomes: chargeOutcomes('mobile-money', 'mobile_money', (s) => s.wallets.values()),
+  outcomes: chargeOutcomes('mobile-money', 'mobile_money', (s) => s.wallets.values(), [{ step: 'REDIRECT', message: MM_MSG.DECLINED }]),
   pages: { prefix: '/_sandbox/mobile-money/', replaysAsForm: true },
   tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP, STK prompt and the operator's page (REDIRECT)` },
   collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR }, ['wallet.number', 'message'])],

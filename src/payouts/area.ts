@@ -9,7 +9,7 @@ import { PAYOUT_MSG } from './messages.js'
 import { payoutCurrencies } from '../scenario/lookups.js'
 import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
 import { PAYOUT, PAYOUTS, PAYOUTS_SPEC, PayoutService, createdData, queryData, type Payout } from './service.js'
-import { distinct, slug, valueOutcomes } from '../charges/outcomes.js'
+import { distinct, refusalsMet, slug, valueOutcomes } from '../charges/outcomes.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -57,7 +57,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
     list: (s) => distinct([{ id: 'transfer.success', label: 'success' }, ...[...s.payouts.values()].flatMap((v) => valueOutcomes('transfer', v))]),
     *met(s, ns) {
       for (const p of s.store.col<Payout>(ns, PAYOUTS).values()) yield* p.status === 'failed' ? [['transfer.failed', p.reference], [`transfer.failed.${slug(p.message)}`, p.reference]] as const : [[`transfer.${p.status}`, p.reference]] as const
-      for (const e of s.journal.list(ns, { method: 'POST' })) if (e.path.startsWith(DISBURSE) && (e.response as { message?: string } | null)?.message === MSG.INVALID_ACCOUNT) yield ['transfer.invalid', String((e.request as { reference?: unknown } | null)?.reference ?? e.id)]
+      yield* refusalsMet(s.journal, ns, DISBURSE, { 'transfer.invalid': MSG.INVALID_ACCOUNT })
     },
   },
   tags: { payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
