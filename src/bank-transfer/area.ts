@@ -42,7 +42,8 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
     list: (s) => distinct([ARRIVAL.exact, ...[...s.transfers.values()].map((t) => ARRIVAL[t.arrives])]),
     *met(s, ns) {
       for (const c of chargesOf<BankTransferCharge>(s.store, ns, 'bank_transfer')) {
-        for (const t of c.transfers) yield [ARRIVAL[PAID_AS[t.payment_event]].id, c.payment_reference]
+        // as a restored snapshot may hold it: an event of another name meets nothing
+        for (const t of c.transfers) if (Object.hasOwn(PAID_AS, t.payment_event)) yield [ARRIVAL[PAID_AS[t.payment_event]].id, c.payment_reference]
         if (c.status === 'expired') yield [ARRIVAL.never.id, c.payment_reference]
       }
     },

@@ -5,9 +5,13 @@ import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
 
-/** An outcome id's part made of a text: `Insufficient funds in wallet` is `insufficient-funds-in-wallet`. */
-export const slug = (text: string): string =>
-  text
+/**
+ * An outcome id's part made of a text: `Insufficient funds in wallet` is `insufficient-funds-in-wallet`.
+ * It takes what a record holds as it is (a restored snapshot may hold a number where a text was):
+ * an id no area lists is dropped by the report.
+ */
+export const slug = (text: unknown): string =>
+  String(text)
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, '-')
     .replace(/^-+|-+$/g, '')
