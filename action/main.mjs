@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync } from 'node:fs'
 import { dirname, resolve } from 'node:path'
 import { error, exportVariable, info, input, inputLines, mask, saveState, setOutput } from './runner.mjs'
-import { ActionError, caBundle, healthy, install, keysOf, optionEnvironment, reportFiles, reportsDir, sandbox, start, stopAndReport, WORKSPACE } from './sandbox.mjs'
+import { ActionError, caBundle, healthy, install, keysOf, optionEnvironment, reportArgs, reportFiles, reportsDir, sandbox, start, stopAndReport, WORKSPACE } from './sandbox.mjs'
 
 /**
  * The action's main step (action.yml, docs/behaviour.md 0.8). `command: start` installs the
@@ -15,6 +15,8 @@ async function startCommand() {
   const dir = reportsDir(input('reports-dir'))
   const files = reportFiles(dir)
   mkdirSync(dir, { recursive: true })
+  // checked now, made when the sandbox stops (a stop step, or the post step)
+  const report = reportArgs(input('report'))
   info(`paysandbox: install: ${install(input('install') || 'auto')}`)
   const env = { ...process.env, ...(await optionEnvironment(inputLines)) }
   const running = start(files.pidFile, env)
@@ -22,6 +24,7 @@ async function startCommand() {
   saveState('pid_file', files.pidFile)
   saveState('url', running.url)
   saveState('journal', files.journal)
+  if (report) saveState('report', input('report'))
   await healthy(running.url)
   running.keys = await keysOf(env)
   saveState('secret_key', running.keys.secret)
@@ -40,6 +43,8 @@ async function startCommand() {
     SANDBOX_PID_FILE: files.pidFile,
   }
   if (controlToken) exported.SANDBOX_CONTROL_TOKEN = controlToken
+  // a stop step makes the report the start step asked for
+  if (report) exported.PAYSANDBOX_REPORT = input('report')
   if (running.https) exported.SANDBOX_HTTPS_URL = running.https
   if (running.proxy) exported.HTTPS_PROXY = running.proxy
   // with tls or proxy: what makes clients trust the sandbox's certificates
@@ -82,7 +87,8 @@ async function stopCommand() {
   // the pid file is in the reports directory the start step chose
   const dir = dirname(pidFile)
   const { journal } = reportFiles(dir)
-  const code = await stopAndReport({ pidFile, url: process.env.SANDBOX_URL, secretKey: process.env.SANDBOX_SECRET_KEY, controlToken: process.env.SANDBOX_CONTROL_TOKEN, journal })
+  const report = reportArgs(input('report') || process.env.PAYSANDBOX_REPORT)
+  const code = await stopAndReport({ pidFile, url: process.env.SANDBOX_URL, secretKey: process.env.SANDBOX_SECRET_KEY, controlToken: process.env.SANDBOX_CONTROL_TOKEN, journal, report })
   setOutput('journal', journal)
   setOutput('reports-dir', dir)
   if (code !== 0) error(`paysandbox: sandbox stop failed with exit code ${code}`)

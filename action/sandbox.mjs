@@ -1,9 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
-import { info, warning } from './runner.mjs'
+import { error, info, warning } from './runner.mjs'
 
 /**
  * What the action does with the sandbox (docs/behaviour.md 0.8): install and build it from the
@@ -142,11 +142,39 @@ export const reportFiles = (dir) => ({ pidFile: join(dir, 'sandbox.pid'), log: j
 export const reportsDir = (given) => resolve(WORKSPACE, given || 'sandbox-reports')
 
 /**
- * Writes the journal of the key's namespace (`GET /_sandbox/requests`, PAN and CVV masked) to
+ * The `report` input as `sandbox report`'s arguments: empty or `false`, no report; `true`, the
+ * report alone; otherwise its gate and scope as the command takes them (`--require card.otp --min 50`).
+ */
+export function reportArgs(given) {
+  const text = (given ?? '').trim()
+  if (!text || text === 'false') return null
+  return text === 'true' ? [] : text.split(/\s+/)
+}
+
+/**
+ * The readiness report of every namespace (docs/behaviour.md 9.10) as Markdown, appended to the
+ * job's step summary (`GITHUB_STEP_SUMMARY`); its gate failing fails the step with the lines
+ * `sandbox report` names. Run before the sandbox stops, while it still holds what the job did.
+ */
+export function readinessReport({ url, secretKey, controlToken, args }) {
+  const env = { ...process.env, ...(controlToken && { SANDBOX_CONTROL_TOKEN: controlToken }) }
+  const done = spawnSync(process.execPath, [BIN, 'report', '--all', ...args, '--format', 'markdown', '--base-url', url, '--key', secretKey], { cwd: WORKSPACE, env, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] })
+  if (done.error) throw new ActionError(`cannot run the sandbox: ${done.error.message}`)
+  if (done.stdout && process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, done.stdout)
+  if (done.stderr) process.stderr.write(done.stderr)
+  if (done.status === 0) info(`paysandbox: the readiness report is in the job's summary`)
+  else error(`paysandbox: sandbox report exited with ${done.status}: ${done.stderr.replace(/^sandbox: /, '').trim() || 'no reason given'}`)
+  return done.status ?? 1
+}
+
+/**
+ * Makes the readiness report when the action was asked for one (`report`), then writes the
+ * journal of the key's namespace (`GET /_sandbox/requests`, PAN and CVV masked) to
  * journal.json, sending the control token when one is set, then `sandbox stop`. Returns the stop's exit code; a journal that cannot be read
  * is a warning, never a reason to leave the server running.
  */
-export async function stopAndReport({ pidFile, url, secretKey, controlToken, journal }) {
+export async function stopAndReport({ pidFile, url, secretKey, controlToken, journal, report }) {
+  if (report) readinessReport({ url, secretKey, controlToken, args: report })
   try {
     // beyond loopback (a `host` that is not) the control API wants the control token (docs/behaviour.md 9.1)
     const headers = { authorization: `Bearer ${secretKey}`, ...(controlToken && { 'x-sandbox-control-token': controlToken }) }

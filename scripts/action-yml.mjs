@@ -22,6 +22,10 @@ const own = {
     description: 'where the pid file, the server log (sandbox.log), the JUnit report of the flows (flows.xml) and the journal (journal.json) go; relative to the workspace',
     default: 'sandbox-reports',
   },
+  report: {
+    description: "when the sandbox stops (a stop step, or the job's end): the readiness report of every namespace (sandbox report --all, docs/behaviour.md 9.10) as Markdown in the job's step summary. true: the report alone; or its gate, which fails the step when not met: --require card.otp,transfer.failed --min 50",
+    default: '',
+  },
   install: {
     description: "auto: npm ci in the action's checkout when node_modules is missing, npm run build when dist/ is missing or older than the sources, else nothing; always: npm ci; never: use the checkout as it is",
     default: 'auto',

@@ -10,6 +10,7 @@ import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 import { registerVerify } from './replay/verify-cli.js'
 import { registerConformance } from './replay/conformance-cli.js'
+import { registerReport } from './report-cli.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
 function die(message: string, code = 2): never {
@@ -228,6 +229,7 @@ Examples:
       process.exitCode = body.data.passed ? 0 : 1
     })
 
+  registerReport(program, die)
   registerReplay(program, die)
   program
     .command('health')

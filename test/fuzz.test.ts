@@ -518,6 +518,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: (fx, p = enc(fx.eventId)) => `/_sandbox/events/${p}/resend`, hasParam: true, body: () => ({}) },
   // a handler nobody listens for: each delivery refused at once (docs/behaviour.md 8.7)
   { method: 'POST', path: () => '/_sandbox/webhooks/probe', body: () => ({ url: 'http://127.0.0.1:9/hooks', timeout_ms: 200 }) },
+  { method: 'GET', path: () => '/_sandbox/report', query: () => ({ scope: 'all' }) },
   {
     method: 'POST',
     path: () => '/_sandbox/faults',

@@ -12,6 +12,9 @@ import { ok } from '../http/envelope.js'
 import { bankTransferSchema } from './schemas.js'
 import { TRANSFER_MSG } from './messages.js'
 import { BankTransferService, type BankTransferCharge } from './service.js'
+import { chargesOf, distinct } from '../charges/outcomes.js'
+import type { Outcome } from '../http/area.js'
+import type { TRANSFER_ARRIVALS } from '../scenario/schema.js'
 
 /** Its temporary account and what it waits for, as the dashboard lists them. */
 function transferLines(c: BankTransferCharge): string[] {
@@ -22,9 +25,29 @@ function transferLines(c: BankTransferCharge): string[] {
   return lines
 }
 
+/** The outcome of each way a transfer arrives, and the way a transfer that arrived was taken. */
+const ARRIVAL: Record<(typeof TRANSFER_ARRIVALS)[number], Outcome> = {
+  exact: { id: 'bank-transfer.exact', label: 'the exact amount arrived' },
+  short: { id: 'bank-transfer.underpaid', label: 'less than expected arrived' },
+  over: { id: 'bank-transfer.overpaid', label: 'more than expected arrived' },
+  never: { id: 'bank-transfer.expired', label: 'nothing arrived: the account expired' },
+}
+const PAID_AS = { exact: 'exact', underpayment: 'short', overpayment: 'over' } as const
+
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
+  outcomes: {
+    // how the pack's amounts arrive (docs/behaviour.md 13.2), and the exact amount any other does
+    list: (s) => distinct([ARRIVAL.exact, ...[...s.transfers.values()].map((t) => ARRIVAL[t.arrives])]),
+    *met(s, ns) {
+      for (const c of chargesOf<BankTransferCharge>(s.store, ns, 'bank_transfer')) {
+        // as a restored snapshot may hold it: an event of another name meets nothing
+        for (const t of c.transfers) if (Object.hasOwn(PAID_AS, t.payment_event)) yield [ARRIVAL[PAID_AS[t.payment_event]].id, c.payment_reference]
+        if (c.status === 'expired') yield [ARRIVAL.never.id, c.payment_reference]
+      }
+    },
+  },
   tags: { 'bank transfer': 'Bank transfer pay-ins to a temporary account (NGN)' },
   collections: [
     chargeKind('bank_transfer', {

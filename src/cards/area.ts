@@ -2,7 +2,7 @@ import { isJsonObject, parseWithoutNullFields, readJsonObject, validate } from '
 import { noteRequest, type AppEnv } from '../http/context.js'
 import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
-import { ApiError, MSG, invalid } from '../errors.js'
+import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeText } from './crypto.js'
 import { CARD_MSG } from './messages.js'
@@ -30,6 +30,7 @@ import { threeDsPage } from './three-ds.js'
 import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area } from '../http/area.js'
 import type { Kit } from '../charges/kit.js'
+import { chargeOutcomes } from '../charges/outcomes.js'
 
 /** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */
 const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInput>; allowZero: boolean }> = {
@@ -102,6 +103,7 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
+  outcomes: chargeOutcomes('card', 'card', (s) => s.cards.values(), [{ step: '3DS', message: FAILURE.THREE_DS_DECLINED }]),
   tags: { cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   pages: { prefix: '/_sandbox/3ds/', replaysAsForm: true },
   ledger: { [CAPTURE]: { describe: (ref, e) => CARD_MSG.captureEntry(ref, e.why, e.of) } },

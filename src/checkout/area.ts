@@ -18,6 +18,7 @@ import { CHECKOUT_MSG } from './messages.js'
 import { payAsCustomer } from './pay.js'
 import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
 import { CheckoutService, type CheckoutCharge } from './service.js'
+import { chargesOf, slug } from '../charges/outcomes.js'
 
 /** The hosted page of a checkout, on the origin the client called (docs/behaviour.md 13.1, 14.4). */
 export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}${checkoutPagePath(c.transaction_reference)}`
@@ -46,6 +47,23 @@ type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTrans
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
+  outcomes: {
+    list: () => [
+      ...CHECKOUT_CHANNELS.map((ch) => ({ id: `checkout.paid.${slug(ch)}`, label: `paid by ${ch.replace(/_/g, ' ')}` })),
+      { id: 'checkout.attempt-failed', label: 'an attempt failed, the checkout stayed open' },
+      { id: 'checkout.cancelled', label: 'cancelled by the customer' },
+      { id: 'checkout.expired', label: 'nobody paid: expired' },
+    ],
+    *met(s, ns) {
+      for (const c of chargesOf<CheckoutCharge>(s.store, ns, 'checkout')) {
+        const ref = c.payment_reference
+        if (c.status === 'success' && c.payment_method) yield [`checkout.paid.${slug(c.payment_method)}`, ref]
+        if (c.attempts.some((a) => a.status === 'failed')) yield ['checkout.attempt-failed', ref]
+        if (c.status === 'failed' && c.failure_message === CHECKOUT_MSG.CANCELLED) yield ['checkout.cancelled', ref]
+        if (c.status === 'expired') yield ['checkout.expired', ref]
+      }
+    },
+  },
   // its page's posts carry the card the journal masked: a recorded session cannot post them again
   pages: { prefix: '/checkout/', replaysAsForm: false },
   tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },

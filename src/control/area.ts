@@ -10,8 +10,9 @@ import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/record.js'
 import { formPages } from '../http/html-page.js'
 import { CONTROL_MSG, PROBE_MSG } from './messages.js'
-import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, probeSchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
+import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, probeSchema, reportQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 import { WebhookProbe } from './probe.js'
+import { outcomeReport } from './outcomes.js'
 import type { ChargeQuery } from '../charges/charge-query.js'
 import { isoAt } from '../time.js'
 
@@ -146,6 +147,15 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
         const report = await deps.webhookProbe.run(c.get('ns'), url, timeout_ms)
         const failed = report.checks.filter((k) => !k.passed).map((k) => k.check)
         return ok(c, PROBE_MSG.answered(report.checks.length - failed.length, report.checks.length, failed), report)
+      },
+    },
+    {
+      method: 'get', path: '/_sandbox/report', access: 'control', tag: 'control', operationId: 'getReport', query: reportQuerySchema,
+      summary: "The readiness report (docs/behaviour.md 9.10): which outcomes of the catalogue the namespace's calls met, each with the reference that met it, and what the webhook receiver answered per event type; `scope=all`: every namespace",
+      handler: (c, deps) => {
+        const { scope = 'namespace' } = validate(reportQuerySchema, c.req.query())
+        const namespaces = scope === 'all' ? deps.namespaces.list().map((m) => m.secret_key) : [c.get('ns')]
+        return ok(c, MSG.SUCCESS, outcomeReport(deps, namespaces, scope))
       },
     },
     {

@@ -29,6 +29,11 @@ export const requestsQuerySchema = z.object({
   format: z.enum(['json', 'flow']).optional(),
 })
 
+/** `GET /_sandbox/report` (docs/behaviour.md 9.10): the key's namespace, or every namespace */
+export const reportQuerySchema = z.object({
+  scope: z.enum(['namespace', 'all']).optional(),
+})
+
 export const eventsQuerySchema = z.object({
   reference: z.string().max(200).optional(),
   event: z.string().max(50).optional(),

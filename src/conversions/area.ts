@@ -4,7 +4,8 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { CONVERSION_MSG, RETRIEVED_CODE } from './messages.js'
 import { conversionAnswerSchema, convertAnswerSchema, convertSchema, historyAnswerSchema, historyQuerySchema, quoteAnswerSchema, quoteSchema } from './schemas.js'
-import { CONVERSION, CONVERSIONS_SPEC, ConversionService, QUOTES_SPEC } from './service.js'
+import { CONVERSION, CONVERSIONS, CONVERSIONS_SPEC, ConversionService, QUOTES_SPEC } from './service.js'
+import { refusalsMet } from '../charges/outcomes.js'
 
 type Conversions = { conversions: ConversionService }
 
@@ -30,6 +31,17 @@ const slashed = ([BASE, `${BASE}/`] as const).flatMap((path, i): Route<Conversio
 /** Rate conversions between the merchant's balances (docs/behaviour.md 13.10). */
 export const conversionsArea: Area<Conversions, Kit> = {
   key: 'conversions',
+  outcomes: {
+    list: () => [
+      { id: 'conversion.success', label: 'converted' },
+      { id: 'conversion.rate-not-found', label: 'refused: the rate reference expired or is unknown' },
+      { id: 'conversion.rate-used', label: 'refused: the rate reference was already used' },
+    ],
+    *met(s, ns) {
+      for (const c of s.store.col<{ reference: string }>(ns, CONVERSIONS).values()) yield ['conversion.success', c.reference]
+      yield* refusalsMet(s.journal, ns, BASE, { 'conversion.rate-not-found': CONVERSION_MSG.RATE_NOT_FOUND, 'conversion.rate-used': CONVERSION_MSG.USED_RATE })
+    },
+  },
   tags: { conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history" },
   // what a conversion brings into a currency is taken in, as a funding is
   ledger: { [CONVERSION]: { describe: (ref, e) => CONVERSION_MSG.entry(ref, e.direction, e.currency), intake: true } },

@@ -23,7 +23,7 @@ import { isoAt } from '../time.js'
 const QUOTE_SECONDS = 25
 
 const QUOTES = 'conversion_quotes'
-const CONVERSIONS = 'conversions'
+export const CONVERSIONS = 'conversions'
 
 /** A rate quoted, by its reference: amounts in minor units. */
 export interface Quote {

@@ -8,6 +8,7 @@ import { MSG } from '../errors.js'
 import { createAuthorizationSchema, debitSchema, initiateAnswerSchema, initiateSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG } from './messages.js'
 import { AUTHS_SPEC, DirectDebitService, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
+import { chargeOutcomes } from '../charges/outcomes.js'
 
 type DirectDebit = { directDebit: DirectDebitService }
 
@@ -45,6 +46,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 /** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md 6 and 7). */
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
+  outcomes: chargeOutcomes('direct-debit', 'direct_debit', (s) => s.accounts.values()),
   tags: { 'direct debit': 'Direct-debit authorizations and debits' },
   collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING }, ['authorization_code', 'account_number'])],
   build(kit) {

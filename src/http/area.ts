@@ -1,5 +1,6 @@
 import type { Context, Hono } from 'hono'
 import type { z } from 'zod'
+import type { ActiveScenarios } from '../scenario/index.js'
 import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { AppEnv } from './context.js'
 import type { Answer, chain } from './middleware/chain.js'
@@ -39,6 +40,25 @@ export interface Area<S, Kit = never> {
   ledger?: Readonly<Record<string, LedgerSource>>
   /** where its customer pages are, the HTML a customer's browser opens (`CustomerPages`, src/http/html-page.tsx) */
   pages?: CustomerPage
+  /** the outcomes it can produce and which a namespace met (src/control/outcomes.ts, docs/behaviour.md 9.10) */
+  outcomes?: AreaOutcomes<S & Kit>
+}
+
+/** An outcome of the catalogue (docs/behaviour.md 9.10): `card.otp`, `transfer.failed`, `checkout.cancelled`. */
+export interface Outcome {
+  id: string
+  label: string
+}
+
+/**
+ * The outcomes an area can produce, declared beside the rest of it: listed from the namespace's
+ * packs (a test value with a new outcome adds one), and met as the namespace's records show it,
+ * each met outcome's id with the reference of the record that met it (ids outside the list are
+ * dropped by the report).
+ */
+export interface AreaOutcomes<T> {
+  list(scenarios: ActiveScenarios): readonly Outcome[]
+  met(s: T, ns: string): Iterable<readonly [id: string, reference: string]>
 }
 
 /** A ledger source an area declares (`Area.ledger`): what the ledger asks of its entries. */

@@ -9,7 +9,8 @@ import { identityBankLists, identityDocuments } from '../scenario/documents.js'
 import { z } from '../http/zod-messages.js'
 import { IDENTITY_MSG } from './messages.js'
 import { historySchema, identityRequestSchema, parseIdentityRequest } from './schemas.js'
-import { CHECKS_SPEC, IdentityService } from './service.js'
+import { CHECKS, CHECKS_SPEC, IdentityService, type IdentityCheck } from './service.js'
+import { distinct, slug } from '../charges/outcomes.js'
 
 type Identity = { identity: IdentityService }
 
@@ -82,11 +83,21 @@ const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity &
   },
 ])
 
+/** The outcome of a check of a document, found or not. */
+const checkOutcome = (type: string, found: boolean) => ({ id: `identity.${slug(type)}.${found ? 'found' : 'not-found'}`, label: `${type}: ${found ? 'found' : 'not found'}` })
+
 /** Identity verification (docs/api.md 4.4; docs/behaviour.md 7): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
   tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the banks of the bank-account look-ups, the query of one check and the history' },
   collections: [CHECKS_SPEC],
+  // by document, found and not found as the packs' test IDs say (docs/behaviour.md 7.2)
+  outcomes: {
+    list: (scenarios) => distinct([...scenarios.identities.values()].filter((x) => !x.unavailable).map((x) => checkOutcome(x.type, x.found))),
+    *met(s, ns) {
+      for (const c of s.store.col<IdentityCheck>(ns, CHECKS).values()) yield [checkOutcome(c.id_type, c.found).id, c.reference]
+    },
+  },
   build: (kit) => ({ identity: new IdentityService(kit) }),
   routes: [...verifyRoutes, ...bankRoutes, ...verificationRoutes],
 }

@@ -16,6 +16,7 @@ import type { DecisionPage } from '../charges/decision-page.js'
 import { pageRoutePaths } from '../charges/pages.js'
 import { clientOrigin } from '../http/origin.js'
 import { walletPage } from './page.js'
+import { chargeOutcomes } from '../charges/outcomes.js'
 
 type Served = { mobileMoney: MobileMoneyService; config: Kit['config'] }
 
@@ -33,6 +34,7 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage: DecisionPage }, Kit> = {
   key: 'mobile money',
+  outcomes: chargeOutcomes('mobile-money', 'mobile_money', (s) => s.wallets.values(), [{ step: 'REDIRECT', message: MM_MSG.DECLINED }]),
   pages: { prefix: '/_sandbox/mobile-money/', replaysAsForm: true },
   tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP, STK prompt and the operator's page (REDIRECT)` },
   collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR }, ['wallet.number', 'message'])],

@@ -15,6 +15,7 @@ import { pageRoutePaths } from '../charges/pages.js'
 import { bankPage } from './page.js'
 import { banksQuerySchema, payWithBankAnswerSchema, payWithBankBanksSchema, payWithBankSchema } from './schemas.js'
 import { PayWithBankService, type PayWithBankCharge } from './service.js'
+import { chargeOutcomes } from '../charges/outcomes.js'
 
 /** Both spellings public clients send, the singular most (docs/behaviour.md 13.11). */
 const SPELLINGS = [
@@ -33,6 +34,7 @@ async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> &
 /** docs/behaviour.md 13.11: the charge (both spellings), its banks, and the sandbox bank's page. */
 export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: DecisionPage }, Kit> = {
   key: 'pay with bank',
+  outcomes: chargeOutcomes('pay-with-bank', 'pay_with_bank', (s) => s.banks.values(), [{ message: PWB_MSG.DECLINED }]),
   pages: { prefix: '/_sandbox/pay-with-bank/', replaysAsForm: true },
   tags: { 'pay with bank': "Pay with bank (NGN, ZAR): the customer approves the payment on the sandbox bank's page; the banks each currency takes" },
   collections: [chargeKind('pay_with_bank', { bank: shape({ code: STRING, name: STRING }), outcome: STRING })],

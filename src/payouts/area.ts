@@ -8,7 +8,8 @@ import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
 import { PAYOUT_MSG } from './messages.js'
 import { payoutCurrencies } from '../scenario/lookups.js'
 import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
-import { PAYOUT, PAYOUTS_SPEC, PayoutService, createdData, queryData } from './service.js'
+import { PAYOUT, PAYOUTS, PAYOUTS_SPEC, PayoutService, createdData, queryData, type Payout } from './service.js'
+import { distinct, refusalsMet, slug, valueOutcomes } from '../charges/outcomes.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -18,6 +19,7 @@ type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
  * `/payouts` and `/payout`.
  */
 const BULK = '/merchant/api/v1/transactions'
+const DISBURSE = `${BULK}/disburse`
 const bulkItems = (ending: string, operationId: string, summary: string): Route<Payouts> => ({
   method: 'get', path: `${BULK}/bulk/:batch/${ending}`, access: 'secret key', tag: 'payouts', operationId, summary, query: bulkItemsQuerySchema,
   handler: (c, { bulkPayouts }) => {
@@ -50,6 +52,14 @@ const bulkRoutes: Route<Payouts>[] = [
 /** Payouts and bulk payouts (docs/behaviour.md 13.6, 13.7), and the control call that ends one now. */
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
+  // a payout's outcomes: as its test accounts end (`transfer.*`, the events' name), and a refusal of an invalid account as the journal shows it
+  outcomes: {
+    list: (s) => distinct([{ id: 'transfer.success', label: 'success' }, ...[...s.payouts.values()].flatMap((v) => valueOutcomes('transfer', v))]),
+    *met(s, ns) {
+      for (const p of s.store.col<Payout>(ns, PAYOUTS).values()) yield* p.status === 'failed' ? [['transfer.failed', p.reference], [`transfer.failed.${slug(p.message)}`, p.reference]] as const : [[`transfer.${p.status}`, p.reference]] as const
+      yield* refusalsMet(s.journal, ns, DISBURSE, { 'transfer.invalid': MSG.INVALID_ACCOUNT })
+    },
+  },
   tags: { payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
   ledger: { [PAYOUT]: { describe: (ref, e) => PAYOUT_MSG.entry(ref, e.why) } },
   collections: [PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC],

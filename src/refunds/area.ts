@@ -8,7 +8,8 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
 import { REFUND_MSG } from './messages.js'
-import { REFUND, REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
+import { REFUND, REFUNDS, REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
+import { statusOutcomes } from '../charges/outcomes.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8), the card refund of docs/api.md 3.2 among them: a card refund is
@@ -16,6 +17,7 @@ import { REFUND, REFUNDS_SPEC, RefundService, detail, initiated } from './servic
  */
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
   key: 'refunds',
+  outcomes: statusOutcomes('refund', REFUNDS, ['success', 'failed']),
   tags: { refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
   ledger: { [REFUND]: { describe: (ref, e) => REFUND_MSG.entry(ref, e.why, e.of) } },
   collections: [REFUNDS_SPEC],

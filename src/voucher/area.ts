@@ -8,10 +8,12 @@ import { ok } from '../http/envelope.js'
 import { VOUCHER_MSG } from './messages.js'
 import { voucherAnswerSchema, voucherSchema } from './schemas.js'
 import { REDEEMED_SPEC, VoucherService, type VoucherCharge } from './service.js'
+import { chargeOutcomes } from '../charges/outcomes.js'
 
 /** docs/behaviour.md 13.14: voucher payments (ZAR). */
 export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
   key: 'voucher',
+  outcomes: chargeOutcomes('voucher', 'voucher', (s) => s.vouchers.values()),
   tags: { voucher: 'Voucher payments (ZAR): a prepaid voucher of the scenario packs pays its value at once, once' },
   collections: [
     REDEEMED_SPEC,

@@ -6,9 +6,10 @@ import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { OBJECT, STRING, listOf, maybe } from '../store/validate.js'
 
-/** docs/behaviour.md 8's events. */
-export type EventName = 'charge.success' | 'charge.failed' | 'refund.success' | 'refund.failed' | 'direct_debit.auth' | 'transfer.success' | 'transfer.failed' | 'verification.completed'
-  | 'chargeback.pending' | 'chargeback.declined' | 'chargeback.partial' | 'chargeback.auto_accepted' | 'chargeback.lost'
+/** docs/behaviour.md 8's events: every event the sandbox sends (the readiness report lists each, src/control/outcomes.ts). */
+export const EVENT_NAMES = ['charge.success', 'charge.failed', 'refund.success', 'refund.failed', 'direct_debit.auth', 'transfer.success', 'transfer.failed', 'verification.completed',
+  'chargeback.pending', 'chargeback.declined', 'chargeback.partial', 'chargeback.auto_accepted', 'chargeback.lost'] as const
+export type EventName = (typeof EVENT_NAMES)[number]
 
 export interface DeliveryAttempt {
   /** when the attempt was made, on the namespace clock */

@@ -201,6 +201,37 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     }
   }, 60_000)
 
+  it('report: the readiness report goes to the step summary when the sandbox stops, and its gate fails the step', async () => {
+    // the start step asks for the report with a gate the flow cannot meet; the post step makes it
+    const job = new Job()
+    const flow = join(ROOT, 'scenarios/flows/card-pin-otp.yaml')
+    const main = await job.step('main', { port: '0', flows: flow, report: '--require card.otp,voucher.success --min 0' })
+    expect([main.code, main.stderr], main.stdout).toEqual([0, ''])
+    const { pid } = JSON.parse(readFileSync(job.exported().SANDBOX_PID_FILE, 'utf8')) as { pid: number }
+    started.push(pid)
+    expect(main.summary).toBe('')
+    const post = await job.step('post', {}, main.state)
+    expect(post.code).toBe(1)
+    expect(gone(pid)).toBe(true)
+    expect(post.summary).toContain('## Can I go live? Outcomes met')
+    expect(post.summary).toContain('### Gate failed\n\n- voucher.success: not met (success)\n')
+    expect(post.summary).toContain('| `card.otp` | yes |')
+    expect(post.stdout).toContain('::error::paysandbox: sandbox report exited with 1: the gate failed:%0A  voucher.success: not met (success)')
+
+    // a stop step makes the report the start step asked for; a gate met passes
+    const passing = new Job()
+    const started2 = await passing.step('main', { port: '0', flows: flow, report: '--require card.otp,card.pin' })
+    expect(started2.code).toBe(0)
+    const pid2 = (JSON.parse(readFileSync(passing.exported().SANDBOX_PID_FILE, 'utf8')) as { pid: number }).pid
+    started.push(pid2)
+    const stop = await passing.step('main', { command: 'stop' })
+    expect([stop.code, stop.stderr], stop.stdout).toEqual([0, ''])
+    expect(gone(pid2)).toBe(true)
+    expect(stop.stdout).toContain("paysandbox: the readiness report is in the job's summary")
+    expect(stop.summary).toContain('| `card.pin` | yes |')
+    expect(stop.summary).not.toContain('Gate failed')
+  }, 60_000)
+
   it('a bad input fails the step with the sandbox\'s own message, leaves nothing running and saves no state', async () => {
     const job = new Job()
     const main = await job.step('main', { port: '70000' })
@@ -225,7 +256,7 @@ print(json.load(urllib.request.urlopen(req))['data']['status'])`],
     expect(check.status).toBe(0)
     const action = readAction()
     const flags = (Object.values(OPTIONS) as AnyOption[]).filter((o) => o.flag).map((o) => optionName(o).slice('--'.length))
-    expect(Object.keys(action.inputs).sort()).toEqual([...flags, 'command', 'flows', 'install', 'reports-dir'].sort())
+    expect(Object.keys(action.inputs).sort()).toEqual([...flags, 'command', 'flows', 'install', 'report', 'reports-dir'].sort())
     expect(action.runs).toEqual({ using: 'node20', main: 'action/main.mjs', post: 'action/post.mjs' })
   })
 })

@@ -54,6 +54,8 @@ export interface StepResult {
   /** the step's outputs and saved state */
   outputs: Record<string, string>
   state: Record<string, string>
+  /** what the step appended to its summary (`GITHUB_STEP_SUMMARY`) */
+  summary: string
 }
 
 /** A job on this machine: a workspace, the runner's temp directory and the job's GITHUB_ENV. */
@@ -81,8 +83,10 @@ export class Job {
     const n = ++this.#steps
     const outputFile = join(this.dir, `output-${n}`)
     const stateFile = join(this.dir, `state-${n}`)
+    const summaryFile = join(this.dir, `summary-${n}`)
     writeFileSync(outputFile, '')
     writeFileSync(stateFile, '')
+    writeFileSync(summaryFile, '')
     const env = Object.fromEntries(Object.entries(clientEnv({})).filter(([k]) => !LEAKS.test(k)))
     for (const [name, decl] of Object.entries(action.inputs)) env[`INPUT_${name.replaceAll(' ', '_').toUpperCase()}`] = given[name] ?? decl.default ?? ''
     for (const name of Object.keys(given)) if (!(name in action.inputs)) throw new Error(`action.yml declares no input ${name}`)
@@ -91,6 +95,7 @@ export class Job {
       GITHUB_ENV: this.envFile,
       GITHUB_OUTPUT: outputFile,
       GITHUB_STATE: stateFile,
+      GITHUB_STEP_SUMMARY: summaryFile,
       GITHUB_ACTION_PATH: this.actionPath,
       GITHUB_WORKSPACE: this.workspace,
       RUNNER_TEMP: this.temp,
@@ -102,6 +107,6 @@ export class Job {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()))
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()))
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve))
-    return { code, stdout, stderr, outputs: parseRunnerFile(outputFile), state: parseRunnerFile(stateFile) }
+    return { code, stdout, stderr, outputs: parseRunnerFile(outputFile), state: parseRunnerFile(stateFile), summary: readFileSync(summaryFile, 'utf8') }
   }
 }

@@ -20,6 +20,8 @@ import { Chargebacks } from './chargebacks.js'
 import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
+import { Readiness } from './report.js'
+import { outcomeReport } from '../outcomes.js'
 import { ClockState, Selected, WebhookState } from './selected.js'
 import { readView, uiHref, type DashboardSources, type Filters, type View } from './view.js'
 
@@ -55,6 +57,7 @@ const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSour
   },
   { id: 'identity', title: 'Identity checks', jump: 'Identity', body: (s, ns, f) => <Identity s={s} ns={ns} f={f} /> },
   { id: 'events', title: 'Events and deliveries', jump: 'Events', body: (s, ns, f) => <Events s={s} ns={ns} f={f} /> },
+  { id: 'report', title: 'Can I go live? Outcomes met', jump: 'Readiness', body: (s, ns) => <Readiness s={s} ns={ns} /> },
 ]
 
 /** The lists of the chosen namespace: the part of the page the fragment refreshes. */
@@ -147,7 +150,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
 )
 
 /** What the panels read (`DashboardSources`): the services of the areas built before this one (src/areas.ts). */
-type Sources = Omit<DashboardSources, 'charges' | 'checkout'> & { checkout: CheckoutService }
+type Sources = Omit<DashboardSources, 'charges' | 'checkout' | 'report'> & { checkout: CheckoutService }
 
 /** The dashboard as an area: no key, loopback only (src/app.ts); its stylesheet and script beside it. */
 export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources> = {
@@ -161,6 +164,7 @@ export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources>
         count: (ns) => built.store.col(ns, CHARGES).size,
       },
       checkout: { attempts: (ns, c) => built.checkout.attempts(ns, c), isOpen, is: isCheckout },
+      report: { of: (ns) => outcomeReport(built, [ns], 'namespace') },
     },
   }),
   routes: [

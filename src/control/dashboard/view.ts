@@ -14,6 +14,7 @@ import type { PayoutService } from '../../payouts/service.js'
 import type { VirtualAccountService } from '../../virtual-accounts/service.js'
 import type { PoolAccountService } from '../../pool-accounts/service.js'
 import type { Events } from '../../webhooks/events.js'
+import type { OutcomeReport } from '../report-format.js'
 
 /**
  * What the dashboard reads, and nothing else: the panels ask these and never the store, so a
@@ -45,6 +46,8 @@ export interface DashboardSources {
   chargebacks: Pick<ChargebackService, 'all'>
   /** the namespace's payouts, newest first */
   payouts: Pick<PayoutService, 'all'>
+  /** the namespace's readiness report (src/control/outcomes.ts) */
+  report: { of(ns: string): OutcomeReport }
 }
 
 export const STATUSES: ChargeStatus[] = ['pending', 'processing', 'success', 'failed', 'expired']

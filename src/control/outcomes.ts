@@ -1,0 +1,89 @@
+import type { Kit } from '../charges/kit.js'
+import type { AnyArea, Outcome } from '../http/area.js'
+import type { ActiveScenarios } from '../scenario/index.js'
+import type { Frozen } from '../store/frozen.js'
+import { EVENT_NAMES, type EventRecord } from '../webhooks/events.js'
+import { percentOf, sharesOf, type OutcomeReport, type WebhookAnswers } from './report-format.js'
+
+/** The area the webhook events' outcomes are counted under. */
+export const WEBHOOKS = 'webhooks'
+
+/** An outcome of the catalogue with the area that declares it. */
+export interface CatalogueEntry extends Outcome {
+  area: string
+}
+
+/**
+ * The outcome catalogue under a namespace's packs (docs/behaviour.md 9.10): each
+ * area's outcomes as its declaration lists them (`Area.outcomes`), in the order of src/areas.ts,
+ * then one per event the sandbox sends (`webhook.<event>`: the receiver answered one 2xx).
+ */
+export function catalogue(areas: readonly AnyArea[], scenarios: ActiveScenarios): CatalogueEntry[] {
+  const out: CatalogueEntry[] = []
+  const seen = new Set<string>()
+  const add = (o: Outcome, area: string) => {
+    if (!seen.has(o.id)) out.push({ id: o.id, label: o.label, area }), seen.add(o.id)
+  }
+  for (const a of areas) for (const o of a.outcomes?.list(scenarios) ?? []) add(o, a.key)
+  for (const e of EVENT_NAMES) add({ id: `webhook.${e}`, label: `the receiver answered a ${e} event 2xx` }, WEBHOOKS)
+  return out
+}
+
+const answered = (a: { status_code?: number }) => a.status_code !== undefined && a.status_code >= 200 && a.status_code < 300
+
+/** The reference an event is about, as its data names it. */
+function referenceOf(e: Frozen<EventRecord>): string {
+  const d = e.data as { reference?: unknown; payment_reference?: unknown }
+  return String(d.reference ?? d.payment_reference ?? e.id)
+}
+
+/**
+ * Which outcomes of the catalogue the namespaces met, from what they keep (their records, the
+ * journal, the events and each delivery attempt), and what the receiver answered per event type.
+ * An outcome is met by the first reference found; with several namespaces, by any of them.
+ */
+export function outcomeReport(s: Kit, namespaces: readonly string[], scope: OutcomeReport['scope']): OutcomeReport {
+  const entries = new Map<string, CatalogueEntry>()
+  const met = new Map<string, string>()
+  const hooks = new Map<string, WebhookAnswers>(EVENT_NAMES.map((event) => [event, { event, events: 0, first_try: 0, after_retries: 0, never: 0, no_target: 0 }]))
+  for (const ns of namespaces) {
+    for (const o of catalogue(s.areas, s.scenarios.forNs(ns))) if (!entries.has(o.id)) entries.set(o.id, o)
+    for (const a of s.areas) for (const [id, reference] of a.outcomes?.met(s, ns) ?? []) if (!met.has(id)) met.set(id, reference)
+    for (const e of s.events.list(ns)) {
+      const w = hooks.get(e.event)
+      if (!w) continue
+      w.events++
+      const first = e.attempts.findIndex(answered)
+      if (e.status === 'no_target') w.no_target++
+      else if (first === 0) w.first_try++
+      else if (first > 0) w.after_retries++
+      else w.never++
+      if (first >= 0 && !met.has(`webhook.${e.event}`)) met.set(`webhook.${e.event}`, referenceOf(e))
+    }
+  }
+  const outcomes = [...entries.values()].map((o) => ({ id: o.id, area: o.area, label: o.label, met: met.has(o.id), reference: met.get(o.id) ?? null }))
+  const count = outcomes.filter((o) => o.met).length
+  return { scope, met: count, total: outcomes.length, percent: percentOf(count, outcomes.length), areas: sharesOf(outcomes), outcomes, webhooks: [...hooks.values()] }
+}
+
+/**
+ * docs/outcomes.md: the catalogue under the shipped packs, area by area (`npm run outcomes:docs`,
+ * scripts/outcomes-docs.mjs; test/outcomes-docs.test.ts fails when the page differs).
+ */
+export function catalogueMarkdown(entries: readonly CatalogueEntry[]): string {
+  const out = [
+    '# The outcome catalogue',
+    '',
+    '<!-- Generated from the areas\' declarations and scenarios/default.yaml by `npm run outcomes:docs`: edit those, not this page. -->',
+    '',
+    `Every outcome the sandbox can produce under its shipped test values (${entries.length} in all), each`,
+    'declared by its area (docs/architecture.md, "Areas"). `sandbox report` says which of them your',
+    'calls met and `--require` names them (docs/behaviour.md 9.10); a pack of your own adds the',
+    'outcomes its test values bring.',
+  ]
+  for (const area of [...new Set(entries.map((e) => e.area))]) {
+    out.push('', `## ${area}`, '', '| outcome | what |', '|---|---|')
+    for (const e of entries.filter((x) => x.area === area)) out.push(`| \`${e.id}\` | ${e.label.replace(/\|/g, '\\|')} |`)
+  }
+  return `${out.join('\n')}\n`
+}
