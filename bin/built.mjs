@@ -9,8 +9,8 @@ import { join } from 'node:path'
  * dist/ is what was packed, and nothing is checked or built.
  */
 
-/** what the build reads: dist/ older than any of these is out of date */
-export const BUILD_INPUTS = ['src', 'scripts', 'package-lock.json', 'tsconfig.json']
+/** what the build reads (tsc, then scripts/copy-assets.mjs): dist/ older than any of these is out of date */
+export const BUILD_INPUTS = ['src', 'scripts/copy-assets.mjs', 'package-lock.json', 'tsconfig.json']
 
 /** the newest modification time of a file or of any file under a directory (0 when missing) */
 export function newest(path) {
