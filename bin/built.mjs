@@ -67,16 +67,15 @@ export function ensureBuilt(root, say = (line) => process.stderr.write(`${line}\
       break
     } catch (err) {
       if (err.code !== 'EEXIST') throw err
+      // another process builds: dist/ is read only once it is done (half written, cli.js may be new already)
       const since = Date.now() - (statSync(lock, { throwIfNoEntry: false })?.mtimeMs ?? Date.now())
       if (since > LOCK_STALE_MS) rmSync(lock, { recursive: true, force: true })
       else sleep(100)
-      const now = distState(root)
-      if (now === 'built') return found
     }
   }
   try {
     if (distState(root) === 'built') return found
-    say(`paysandbox: ${found === 'missing' ? 'dist/ is missing' : 'src/ changed since dist/ was built'}; building it (npm run build, a few seconds)`)
+    say(`paysandbox: ${found === 'missing' ? 'dist/ is missing' : 'the sources changed since dist/ was built'}; building it (npm run build, a few seconds)`)
     const done = spawnSync('npm', ['run', 'build', '--silent'], { cwd: root, encoding: 'utf8', shell: process.platform === 'win32' })
     if (done.error) throw new Error(`paysandbox: cannot run npm run build: ${done.error.message}`)
     if (done.status !== 0) throw new Error(`paysandbox: npm run build failed (exit code ${done.status}); run it in ${root} to see why\n${done.stdout}${done.stderr}`)

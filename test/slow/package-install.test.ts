@@ -1,10 +1,11 @@
 import { execFile, spawn } from 'node:child_process'
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ROOT } from '../e2e/action.js'
+import { spawnUntilListening } from '../e2e/process.js'
 
 /**
  * The package as any project gets it (docs/behaviour.md 0.1): `npm pack` gives a tarball that
@@ -25,10 +26,13 @@ const groups: number[] = []
 const dirs: string[] = []
 afterEach(() => {
   for (const pid of groups.splice(0)) {
-    try {
-      process.kill(-pid, 'SIGKILL')
-    } catch {
-      // already gone
+    // a process group (npx and what it started), or a process of its own
+    for (const target of [-pid, pid]) {
+      try {
+        process.kill(target, 'SIGKILL')
+      } catch {
+        // not a group, or already gone
+      }
     }
   }
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true })
@@ -104,5 +108,27 @@ console.log(JSON.stringify({ status: res.status, charge: body.data.status }))
     await npm(['install', `testcontainers@${ROOT_PACKAGE.devDependencies.testcontainers}`, '--prefer-offline', '--ignore-scripts'], project)
     const imported = await run(process.execPath, ['--input-type=module', '-e', "const m = await import('paysandbox/testcontainers'); console.log(typeof m.PaysandboxContainer, m.PAYSANDBOX_IMAGE)"], { cwd: project })
     expect(imported.stdout.trim()).toBe('function paysandbox:local')
+  }, 240_000)
+})
+
+describe('a checkout without dist/', () => {
+  it('builds it on the first start, saying so in one line, once for starts made together; then starts at once', async () => {
+    const checkout = mkdtempSync(join(tmpdir(), 'paysandbox-checkout-'))
+    dirs.push(checkout)
+    for (const entry of ['package.json', 'package-lock.json', 'tsconfig.json', 'bin', 'src', 'scripts', 'scenarios', 'fixtures']) cpSync(join(ROOT, entry), join(checkout, entry), { recursive: true })
+    symlinkSync(join(ROOT, 'node_modules'), join(checkout, 'node_modules'))
+    const bin = join(checkout, 'bin', 'sandbox.js')
+    const start = () => spawnUntilListening('sandbox', process.execPath, [bin, 'start', '--port', '0'], {}, /paysandbox listening on (http:\/\/\S+)/)
+    const both = await Promise.all([start(), start()])
+    for (const s of both) groups.push(s.child.pid!)
+    const said = both.map((s) => s.stderr())
+    // one built, the other waited for it and said nothing
+    expect(said.filter((e) => e === 'paysandbox: dist/ is missing; building it (npm run build, a few seconds)\n')).toHaveLength(1)
+    expect(said.filter((e) => e === '')).toHaveLength(1)
+    for (const s of both) expect((await fetch(`${s.url}/_sandbox/health`)).status).toBe(200)
+    expect(existsSync(join(checkout, '.dist-building'))).toBe(false)
+    const again = await start()
+    groups.push(again.child.pid!)
+    expect(again.stderr()).toBe('')
   }, 240_000)
 })
