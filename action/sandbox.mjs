@@ -1,8 +1,9 @@
 import { spawnSync } from 'node:child_process'
-import { appendFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs'
+import { appendFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { distState } from '../bin/built.mjs'
 import { error, info, warning } from './runner.mjs'
 
 /**
@@ -18,21 +19,6 @@ const BIN = join(ROOT, 'bin', 'sandbox.js')
 export const WORKSPACE = process.env.GITHUB_WORKSPACE || process.cwd()
 
 export class ActionError extends Error {}
-
-/** the newest modification time of a file or of any file under a directory (0 when missing) */
-function newest(path) {
-  let stat
-  try {
-    stat = statSync(path)
-  } catch {
-    return 0
-  }
-  if (!stat.isDirectory()) return stat.mtimeMs
-  return Math.max(0, ...readdirSync(path).map((entry) => newest(join(path, entry))))
-}
-
-/** what the build reads: dist/ older than any of these is out of date */
-const BUILD_INPUTS = ['src', 'scripts', 'package-lock.json', 'tsconfig.json']
 
 function npm(args) {
   info(`paysandbox: npm ${args.join(' ')} in ${ROOT}`)
@@ -57,7 +43,7 @@ export function install(mode) {
     npm(['ci', '--include=dev', '--ignore-scripts', '--no-audit', '--no-fund'])
     npm(['run', 'build'])
     did = 'npm ci --ignore-scripts, npm run build'
-  } else if (!existsSync(join(ROOT, 'dist', 'cli.js')) || Math.max(...BUILD_INPUTS.map((p) => newest(join(ROOT, p)))) > newest(join(ROOT, 'dist'))) {
+  } else if (distState(ROOT) !== 'built') {
     npm(['run', 'build'])
     did = 'npm run build'
   }

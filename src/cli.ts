@@ -360,6 +360,11 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
   out.write(`  encryption key: ${m.encryption_key}\n`)
   if (config.merchants.length > 1) out.write(`  merchants:      ${config.merchants.length} configured\n`)
   out.write(`  store:          ${config.dataFile ? `file ${config.dataFile}` : 'in memory'}\n`)
+  // with --load the app loaded before the socket opened: what each file put, by namespace
+  if (config.loadFiles.length) {
+    const { describeLoaded } = await import('./store/snapshot.js')
+    for (const { source, key, records } of (await running.loaded).namespaces.loaded) out.write(`  loaded:         ${source} into ${describeLoaded(key, records)}\n`)
+  }
   if (running.caPath) out.write(`  CA certificate: ${running.caPath} (intercepting ${config.interceptHosts.join(', ')})\n`)
   if (config.recordFile) out.write(`  recording:      ${config.recordFile} (forwarding ${config.interceptHosts.join(', ')} to ${config.upstream})\n`)
   if (config.host !== '127.0.0.1' && config.host !== 'localhost' && config.host !== '::1' && !config.controlToken) {

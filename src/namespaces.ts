@@ -7,7 +7,7 @@ import type { CollectionSpec } from './store/collection.js'
 import type { Frozen } from './store/frozen.js'
 import type { Store } from './store/store.js'
 import { FORMAT } from './store/recovery.js'
-import { SnapshotError, type NamespaceSnapshot, type SnapshotIssues } from './store/snapshot.js'
+import { recordCounts, SnapshotError, type NamespaceSnapshot, type SnapshotIssues } from './store/snapshot.js'
 import { STRING, TIME, maybe } from './store/validate.js'
 import { isoAt } from './time.js'
 
@@ -211,11 +211,15 @@ export class Namespaces {
    */
   restoreAll(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): Frozen<NsMeta>[] {
     this.#check(list)
-    return list.map(({ snap, key = snap.key }) => {
+    return list.map(({ snap, key = snap.key, source }) => {
       this.#store.replaceNamespace(key, this.#records(snap, key))
+      this.loaded.push({ source, key, records: recordCounts(snap) })
       return this.get(key)!
     })
   }
+
+  /** what `restoreAll` put (--load): each file, the namespace it went under, and its records by collection (the start's banner says them) */
+  readonly loaded: { source?: string; key: string; records: Record<string, number> }[] = []
 
   /** Throws SnapshotError for the first snapshot that may not replace its namespace (`snapshotIssues`, the registered checks, --max-namespaces). */
   #check(list: readonly { snap: NamespaceSnapshot; key?: string; source?: string }[]): void {

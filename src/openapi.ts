@@ -138,7 +138,7 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
       responses: {
         BadRequest: envelopeResponse('A business-rule refusal'),
         Invalid: envelopeResponse('`Invalid request data`, `error: "validation_error"`: one `{message}` per bad field in `data`, keyed by its dotted path'),
-        Unauthorized: envelopeResponse('Missing, unknown or live key'),
+        Unauthorized: envelopeResponse('Missing, unknown or live key; `data.hint` says which common mistake the header shows'),
         Forbidden: envelopeResponse('A control call from beyond loopback without the control token, or the namespace limit reached'),
         NotFound: envelopeResponse('Transaction, charge, authorization or route not found'),
         Conflict: envelopeResponse('`Payment has already been completed` or `Transaction has already been completed`: the payment has already finished (a checkout: `This checkout is no longer open for payment`; a virtual account: `Duplicate account reference`; a temporary account: `Account has expired`)'),

@@ -498,7 +498,7 @@ describe('keys and routes', () => {
       const res = await sb.call('POST', CHARGE, { charge_data: encryptChargeData(payload, ENC_KEY) }, { key })
       expect(res.status).toBe(401)
       expect(res.headers.get('content-type')).toMatch(/application\/json/)
-      expect(res.body).toEqual({ status: false, message, data: null })
+      expect(res.body).toMatchObject({ status: false, message, data: { hint: expect.any(String) } })
     })
   })
 
@@ -510,7 +510,7 @@ describe('keys and routes', () => {
       expect(res.body.status).toBe(false)
       expect(res.body.message).toMatch(/live key/i)
       expect(res.body.message).not.toBe('Invalid authorization key')
-      expect(res.body.data).toBeNull()
+      expect(res.body.data.hint).toMatch(/live secret key/)
     })
   })
 
@@ -523,7 +523,7 @@ describe('keys and routes', () => {
         expect(a.body.status).toBe(false)
         const q = await sb.call('GET', query(payload.reference), undefined, { key })
         expect(q.status).toBe(401)
-        expect(q.body.data).toBeNull()
+        expect(Object.keys(q.body.data)).toEqual(['hint'])
       }
     })
   })

@@ -66,7 +66,7 @@ describe('keys on the control API', () => {
     expect(res.status).toBe(401)
     expectEnvelope(res, false)
     expect(res.body.message).toBe('Invalid authorization key')
-    expect(res.body.data).toBeNull()
+    expect(res.body.data).toEqual({ hint: expect.stringMatching(/^No Authorization header/) })
   })
 
   it.each(calls)('%s %s with a malformed key is 401', async (method, path, body) => {

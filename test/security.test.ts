@@ -248,7 +248,8 @@ describe('live keys are refused (docs/behaviour.md 1)', () => {
       const res = await sb.call(method, path, body, { key })
       expect(res.status).toBe(401)
       expectEnvelope(res, false, /live keys are never accepted/i)
-      expect(res.body.data).toBeNull()
+      // the hint of 1.1, and nothing else in data
+      expect(res.body.data).toEqual({ hint: expect.stringMatching(/^A live secret key/) })
     }
     expect(sb.deps.store.namespaces().filter((ns) => ns.startsWith('sk_live'))).toEqual([])
     expect(sb.deps.namespaces.list().map((m) => m.secret_key).filter((k) => k.startsWith('sk_live'))).toEqual([])

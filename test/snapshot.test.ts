@@ -221,6 +221,23 @@ describe('GET and POST /_sandbox/snapshot', () => {
     expect(JSON.stringify(await take(sb))).toBe(JSON.stringify(snap))
   })
 
+  it('takes back the answer of GET /_sandbox/snapshot as it came, the envelope around the document', async () => {
+    const sb = await sandbox({ frozen: true })
+    await sb.charge(cardPayload('4084127883172787', { reference: 'kept-ref-1' }))
+    const answer = (await sb.call('GET', '/_sandbox/snapshot')).body
+    expect(Object.keys(answer)).toEqual(['status', 'message', 'data'])
+    await ok(sb.call('POST', '/_sandbox/reset'))
+    expect((await sb.call('GET', '/merchant/api/v1/charges/kept-ref-1')).status).toBe(404)
+    const res = await restore(sb, answer)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    expect((await sb.call('GET', '/merchant/api/v1/charges/kept-ref-1')).body.data.status).toBe('success')
+    expect(await take(sb)).toEqual(answer.data)
+    // only the envelope's own fields: a document with any other beside data is refused as before
+    const other = await restore(sb, { ...answer, extra: 1 })
+    expect(other.status).toBe(422)
+    expect(other.body.data).toMatchObject({ status: { message: 'status is not allowed' }, extra: { message: 'extra is not allowed' } })
+  })
+
   it('takes a body up to --snapshot-bytes, 16 MiB by default where other control calls take 1 MiB; 413 past it', async () => {
     const small = await sandbox({ frozen: true, snapshotBytes: 1 << 20 })
     const good = await take(small)

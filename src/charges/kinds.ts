@@ -96,6 +96,16 @@ export class Kinds {
     return [...this.#kinds.values()]
   }
 
+  /**
+   * How paying by a kind is said after "Pay" or "paid": `by card`, `by bank transfer`; a label
+   * that is itself a way to pay (`pay with bank`) gives its own words, `with bank`, never "Pay by
+   * pay with bank".
+   */
+  payBy(kind: ChargeKind): string {
+    const { label } = this.of(kind)
+    return label.startsWith('pay ') ? label.slice('pay '.length) : `by ${label}`
+  }
+
   of(kind: ChargeKind): Kind {
     const k = this.#kinds.get(kind)
     if (!k) throw new Error(`kind ${kind} is not declared`)

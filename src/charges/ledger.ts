@@ -115,12 +115,15 @@ function sourcesOf(areas: readonly AnyArea[]): Map<string, LedgerSource> {
   for (const area of areas) {
     for (const [name, source] of Object.entries(area.ledger ?? {})) {
       // `opening` names the history's opening balances, and a key's first `:` ends its source
-      if (sources.has(name) || name === 'opening' || name.includes(':')) throw new Error(`area ${area.key}: ledger source "${name}" is declared twice, reserved or has a ':'`)
+      if (sources.has(name) || name === OPENING_SOURCE || name.includes(':')) throw new Error(`area ${area.key}: ledger source "${name}" is declared twice, reserved or has a ':'`)
       sources.set(name, source)
     }
   }
   return sources
 }
+
+/** the source of an opening balance's entry, reserved: dated 1970-01-01, before anything (docs/behaviour.md 13.4); the dashboard says "opening" instead */
+export const OPENING_SOURCE = 'opening'
 
 export type Balances = Record<string, { pending: number; available: number }>
 
@@ -367,9 +370,9 @@ export class Ledger {
   /** The entry a history row stands for, described (docs/behaviour.md 13.4). */
   entryOf(ns: string, row: HistoryRow): Entry {
     const source = row.key.slice(0, row.key.indexOf(':'))
-    if (source === 'opening') {
+    if (source === OPENING_SOURCE) {
       const start = isoAt(0)
-      return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: 'opening', description: MSG.OPENING_ENTRY }
+      return { direction: 'credit', amount: row.amount, currency: row.currency, available_at: start, created_at: start, source, source_reference: OPENING_SOURCE, description: MSG.OPENING_ENTRY }
     }
     const reference = row.key.slice(source.length + 1, row.key.lastIndexOf(':'))
     const p = this.#col(ns).get(row.key)!

@@ -82,12 +82,12 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       // what it offers, or what paid it
       instrument: (c) => {
         const label = (ch: ChargeKind) => kinds.of(ch).label
-        const lines = [c.payment_method ? `paid by ${label(c.payment_method)}` : `offers ${c.channels.map(label).join(', ') || 'no channel'}`]
+        const lines = [c.payment_method ? `paid ${kinds.payBy(c.payment_method)}` : `offers ${c.channels.map(label).join(', ') || 'no channel'}`]
         if (c.attempts.length) lines.push(`${c.attempts.length} attempt${c.attempts.length === 1 ? '' : 's'}`)
         return lines
       },
     })
-    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces, kinds, intercepted: kit.config.interceptHosts }) }
+    return { checkout, checkoutPage: checkoutPage({ checkout, namespaces, kinds, scenarios: kit.scenarios, intercepted: kit.config.interceptHosts }) }
   },
   routes: [
     {

@@ -43,6 +43,12 @@ a:focus-visible,button:focus-visible,input:focus-visible{outline:3px solid #ffb0
 .phone{border:2px solid #1c2430;border-radius:22px;padding:18px;max-width:320px;margin:0 auto;background:#fbfcfe}
 .attempts{font-size:14px;margin:6px 0 0;padding-left:20px;color:#4a5566}.attempts li{overflow-wrap:anywhere}
 .links{display:flex;flex-wrap:wrap;gap:6px 18px;margin-top:14px;font-size:15px}
+.links a{display:block;width:100%;text-align:center;padding:10px 14px;border:2px solid #cfd6e2;border-radius:8px;color:#0b3d91;font-weight:600;text-decoration:none;background:#fff}
+.links a:hover,nav a:hover{border-color:#0b3d91}
+details.tests{margin-top:16px;font-size:14px;border:1px dashed #b8c1cf;border-radius:8px;padding:10px 14px;background:#fbfcfe}
+details.tests summary{cursor:pointer;font-weight:600;color:#0b3d91}
+details.tests table{width:100%;border-collapse:collapse;margin-top:8px}details.tests td{padding:4px 6px;border-top:1px solid #e3e8ef;vertical-align:top;overflow-wrap:anywhere}
+details.tests td.v{font-family:ui-monospace,Menlo,Consolas,monospace;white-space:nowrap}
 .foot{font-size:13px;color:#7a8597;text-align:center;margin-top:14px}
 `
 

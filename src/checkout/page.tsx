@@ -34,6 +34,8 @@ import {
 } from './page-views.js'
 import { isCheckoutChannel, type CheckoutChannel } from './schemas.js'
 import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
+import { TestValues, checkoutTestValues } from './test-values.js'
+import type { Scenarios } from '../scenario/index.js'
 
 /**
  * The hosted checkout page (docs/behaviour.md 13.1.1), at the checkout_url that
@@ -71,7 +73,7 @@ export interface CheckoutPage {
 }
 
 /** `intercepted`: the intercepted hosts, which the page's own links back name when called through them (docs/behaviour.md 14.4) */
-export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds; intercepted: readonly string[] }): CheckoutPage {
+export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercepted }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds; scenarios: Scenarios; intercepted: readonly string[] }): CheckoutPage {
   /** An attempt as the page lists it: its kind says how it was made. */
   const attemptLine = (a: Frozen<Attempt>): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })
 
@@ -112,6 +114,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
           ) : (
             <TransferStart base={base} amount={formatMoney(co.currency, co.amount)} />
           )}
+          <TestValues tests={checkoutTestValues(scenarios.forNs(ns), chosen, co.currency)} />
         </>
       )
     }
@@ -195,7 +198,7 @@ export function checkoutPage({ checkout, namespaces, kinds, intercepted }: { che
     const merchant = merchantOf(ns)
     const message =
       co.status === 'success'
-        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` by ${kinds.of(co.payment_method).label}` : ''}.`
+        ? `You paid ${formatMoney(co.currency, co.amount_paid)} to ${merchant}${co.payment_method ? ` ${kinds.payBy(co.payment_method)}` : ''}.`
         : (co.failure_message ?? (co.status === 'expired' ? CHECKOUT_MSG.EXPIRED : co.response_message))
     const order: Order = { merchant, amount: co.amount, currency: co.currency, reference: co.payment_reference, email: co.customer?.email ?? null, description: co.description }
     return c.html(

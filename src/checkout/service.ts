@@ -376,7 +376,9 @@ export class CheckoutService extends OnEngine {
       fresh.response_message = CHECKOUT_MSG.IN_PROGRESS
     }
     fresh.updated_at = this.clocks.iso(ns)
-    this.#charges.note(ns, fresh, 'attempt', CHECKOUT_MSG.attemptStarted(this.kinds.of(child.kind).label, child.transaction_reference, child.status))
+    // an attempt that ended at once (a declined card) had its end noted already (attemptEnded):
+    // its start, noted now, would come after its end and say it twice
+    if (child.status === 'processing') this.#charges.note(ns, fresh, 'attempt', CHECKOUT_MSG.attemptStarted(this.kinds.of(child.kind).label, child.transaction_reference, child.status))
   }
 
   /** `<checkout's transaction reference>-<n>`: the payment reference of its n-th attempt */

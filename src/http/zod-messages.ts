@@ -1,26 +1,2 @@
-import { z } from 'zod'
-
-/** Short field messages for `Invalid request data` ("is required", "must be a string"). */
-z.config({
-  customError: (iss) => {
-    switch (iss.code) {
-      case 'invalid_type':
-        if (iss.input === undefined) return 'is required'
-        if (iss.input === null) return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}, not null`
-        if (iss.expected === 'int') return 'must be a whole number'
-        return `must be ${/^[aeiou]/.test(iss.expected) ? 'an' : 'a'} ${iss.expected}`
-      case 'invalid_value':
-        return `must be ${iss.values.length === 1 ? JSON.stringify(iss.values[0]) : `one of ${iss.values.map((v) => JSON.stringify(v)).join(', ')}`}`
-      case 'invalid_format':
-        if (iss.format === 'email') return 'must be a valid e-mail address'
-        if (iss.format === 'url') return 'must be a valid URL'
-        return undefined
-      case 'unrecognized_keys':
-        return `unknown field${iss.keys.length > 1 ? 's' : ''}: ${iss.keys.join(', ')}`
-      default:
-        return undefined
-    }
-  },
-})
-
-export { z }
+// the schemas of the HTTP layer and the areas take `z` with the messages of src/zod-messages.ts
+export { z } from '../zod-messages.js'

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { z } from 'zod'
+import { z } from '../zod-messages.js'
 
 /**
  * The identity documents the sandbox verifies (docs/behaviour.md 7), declared as data in

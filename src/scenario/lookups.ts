@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { z } from 'zod'
+import { z } from '../zod-messages.js'
 import { oneOf, type Check } from '../store/validate.js'
 
 /**

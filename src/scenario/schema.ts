@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import { z } from '../zod-messages.js'
 import { identityDocuments } from './documents.js'
 import { WALLET_CURRENCIES } from './lookups.js'
 import { RATE_DECIMALS, gainingRound } from './rates.js'

@@ -39,6 +39,8 @@ export class SnapshotError extends Error {
 /** The most issues named: a document wrong everywhere is refused with the first of them. */
 const MAX_ISSUES = 20
 const FIELDS = ['paysandbox', 'key', 'clock', 'records']
+/** the fields of the answer envelope GET /_sandbox/snapshot wraps the document in */
+const ENVELOPE = ['status', 'message', 'data']
 const ISO_TIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/
 
 /** How many records are checked (or put aside) between two turns of the event loop, when a snapshot is read in steps. */
@@ -68,6 +70,17 @@ export async function readSnapshotInSteps(raw: unknown, collections: readonly Co
 /** Resolves on a later turn of the event loop, once what waits on I/O has run. */
 export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
+/**
+ * The document itself: the whole answer of `GET /_sandbox/snapshot` as a client saved it (the
+ * envelope, `{status, message, data}`, with no snapshot field of its own) is read as its `data`
+ * (docs/behaviour.md 0.10).
+ */
+function document(raw: Record<string, unknown>): Record<string, unknown> {
+  const fields = Object.keys(raw)
+  const wrapped = fields.includes('data') && fields.every((f) => ENVELOPE.includes(f)) && isObject(raw.data)
+  return wrapped ? (raw.data as Record<string, unknown>) : raw
+}
+
 /** Reads a snapshot (`readSnapshot`), yielding between every STEP_RECORDS records checked. */
 function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[], source?: string): Generator<void, NamespaceSnapshot> {
   const issues: SnapshotIssues = {}
@@ -79,7 +92,7 @@ function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], up
     note('snapshot', 'must be a JSON object')
     throw fail()
   }
-  const doc = raw as Record<string, unknown>
+  const doc = document(raw as Record<string, unknown>)
   for (const field of Object.keys(doc)) if (!FIELDS.includes(field)) note(field, 'is not allowed')
   const format = doc.paysandbox
   if (!Number.isInteger(format) || (format as number) < 1) note('paysandbox', `must be the snapshot's format, a whole number (this version writes ${FORMAT})`)
@@ -129,4 +142,19 @@ function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], up
   }
   if (Object.keys(issues).length) throw fail()
   return { paysandbox: FORMAT, key: key as string, clock: clock as NamespaceSnapshot['clock'], records: upgraded }
+}
+
+/** How many records a snapshot holds in each collection but the namespace's own (`meta`: its merchant, clock and stream), by name. */
+export function recordCounts(snap: NamespaceSnapshot): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const [name, recs] of Object.entries(snap.records)) if (name !== 'meta') counts[name] = Object.keys(recs).length
+  return counts
+}
+
+/** What a loaded snapshot put, in words: `sk_test_x: 7 records (charges 2, events 4, ledger 1)`. */
+export function describeLoaded(key: string, records: Record<string, number>): string {
+  const held = Object.entries(records).filter(([, n]) => n > 0)
+  const total = held.reduce((sum, [, n]) => sum + n, 0)
+  if (!total) return `${key}: no records`
+  return `${key}: ${total} record${total === 1 ? '' : 's'} (${held.map(([name, n]) => `${name} ${n}`).join(', ')})`
 }

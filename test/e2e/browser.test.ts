@@ -3,14 +3,14 @@
  * playwright-core (never a downloaded browser), against a sandbox on a real socket. When chromium
  * is missing these tests fail: CI installs it (.ci/run).
  *
- * Screenshots go to test-results/screenshots/. `UPDATE_DOCS_SCREENSHOT=1` also writes the
- * README's docs/dashboard.png.
+ * Screenshots go to test-results/screenshots/. The README's picture of the dashboard is
+ * `npm run docs:screenshots`'s (scripts/docs-screenshots.mjs).
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
-import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
+import { SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
 import { pageId } from '../../src/namespaces.js'
 
@@ -734,9 +734,6 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
       await page.getByRole('button', { name: 'Advance clock', exact: true }).waitFor()
       await shot(page, `dashboard-${width}`)
       await page.screenshot({ path: `${SHOTS}/dashboard-${width}-top.png` })
-      if (width === 1280 && process.env.UPDATE_DOCS_SCREENSHOT) {
-        await page.screenshot({ path: `${ROOT}docs/dashboard.png`, fullPage: true, clip: { x: 0, y: 0, width: 1280, height: 1500 } })
-      }
       await page.locator('#h-charges').evaluate((h) => h.scrollIntoView())
       await page.screenshot({ path: `${SHOTS}/dashboard-${width}-charges.png` })
       if (width === 390) {

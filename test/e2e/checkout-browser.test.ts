@@ -4,8 +4,8 @@
  * real socket, with a real shop page to come back to and a real webhook receiver. Fields and
  * buttons are found by their accessible names, so those names are what is tested.
  *
- * Screenshots go to test-results/screenshots/. `UPDATE_DOCS_SCREENSHOT=1` also writes the
- * README's docs/checkout-390.png and docs/checkout-1280.png.
+ * Screenshots go to test-results/screenshots/. The README's picture of the page is
+ * `npm run docs:screenshots`'s (scripts/docs-screenshots.mjs).
  */
 import { createHmac } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/index.js'
-import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
+import { SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver, type Received } from '../receiver.js'
 
 const PIN_CARD = '5188513618552975'
@@ -156,6 +156,25 @@ describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.1)', () 
     await page.getByLabel('PIN', { exact: true }).fill('1234')
     await page.getByRole('button', { name: 'Continue' }).click()
     await landsPaid(page, key, reference, 'card')
+  })
+
+  it('keeps the test values collapsed until asked for, and styles "Pay another way" as a control', async () => {
+    const { url } = await checkout('tests')
+    const page = await newPage()
+    await page.goto(url)
+    const good = page.getByRole('cell', { name: '4084127883172787', exact: true })
+    expect(await good.isVisible()).toBe(false)
+    await page.getByText('Test values this page accepts').click()
+    await good.waitFor()
+    expect(await page.getByRole('cell', { name: 'CVV 123: success, no authentication' }).isVisible()).toBe(true)
+    await payByCard(page, PIN_CARD)
+    await page.getByRole('heading', { name: 'Enter your card PIN' }).waitFor()
+    const another = page.getByRole('link', { name: 'Pay another way' })
+    const look = await another.evaluate((a) => {
+      const style = getComputedStyle(a)
+      return { border: style.borderTopStyle, decoration: style.textDecorationLine, padding: style.paddingTop }
+    })
+    expect(look).toEqual({ border: 'solid', decoration: 'none', padding: '10px' })
   })
 
   it('pays by a 3DS card, approved on the card 3DS page', async () => {
@@ -318,7 +337,6 @@ describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.1)', () 
       expect([...origins]).toEqual([sandbox.url])
       expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui')
       await shot(page, `checkout-${width}`)
-      if (process.env.UPDATE_DOCS_SCREENSHOT) await page.screenshot({ path: `${ROOT}docs/checkout-${width}.png`, fullPage: true })
       await page.getByLabel('Card number', { exact: true }).focus()
       const order: string[] = []
       for (let i = 0; i < 4; i++) {

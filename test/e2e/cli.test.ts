@@ -159,6 +159,14 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(r.stdout).not.toContain('paysandbox listening')
   })
 
+  it('says in plain words what a pack field should be, by its path, never zod\'s own "expected string, received undefined"', async () => {
+    const pack = tempFile('pack.yaml')
+    writeFileSync(pack, 'settings:\n  opening_balance: lots\ncards:\n  - number: "4111111111111111"\n    scheme: visa\n    cvv: "123"\n    expiry_month: "09"\n    expiry_year: "30"\n    outcome: success\nwallets: {}\n')
+    const r = await runCli(['start', '--port', '0', '--scenarios', pack])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toBe(`sandbox: ${pack}: settings.opening_balance: must be a number; cards.0.label: is required; wallets: must be an array\n`)
+  })
+
   it('refuses a corrupt data file without overwriting it', async () => {
     const file = tempFile()
     writeFileSync(file, '{"not": json')

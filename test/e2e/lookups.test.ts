@@ -34,6 +34,6 @@ describe('look-ups over a socket', () => {
       expect(r).toEqual({ status: 200, body: { status: true, message: 'Request Completed', data: { bank_name: 'United Bank for Africa', bank_code: '033', account_number: '0000000000', account_name: 'SANDBOX ACCOUNT' } } })
     }
     const charge = await call('pk_test_sandbox', 'POST', '/charges/card', { charge_data: 'x' })
-    expect(charge).toEqual({ status: 401, body: { status: false, message: 'Invalid authorization key', data: null } })
+    expect(charge).toEqual({ status: 401, body: { status: false, message: 'Invalid authorization key', data: { hint: 'A public key where a secret key is needed: this call takes the secret key (sk_test_..., the one the start printed beside this public key).' } } })
   })
 })

@@ -100,6 +100,9 @@ describe('sandbox snapshot and --load (docs/behaviour.md 0.10)', () => {
     writeFileSync(second, JSON.stringify(other))
     const a = await startCli([], { SANDBOX_LOAD: `${fixture},${second}` })
     running.push(a)
+    // the banner says what each file put, in which namespace
+    expect(a.stdout()).toContain(`  loaded:         ${fixture} into sk_test_suite: 13 records (dd_authorizations 7, ledger 1, timers 5)\n`)
+    expect(a.stdout()).toContain(`  loaded:         ${second} into sk_test_suite_two: 13 records (dd_authorizations 7, ledger 1, timers 5)\n`)
     const one = (await api(a.url, 'sk_test_suite', 'GET', '/merchant/api/v1/balances')).body.data
     const two = (await api(a.url, 'sk_test_suite_two', 'GET', '/merchant/api/v1/balances')).body.data
     expect([one.GHS.available_balance, one.KES.available_balance]).toEqual([5_000_250.5, 5_000_000])

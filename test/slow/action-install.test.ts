@@ -11,7 +11,7 @@ import { gone } from '../e2e/process.js'
  * --ignore-scripts`, then `npm run build`). Slow: in a copy of the checkout on the 2-core machine
  * (load 4-5, 2026-11-26 04:06 UTC), `npm ci --include=dev --ignore-scripts` took 40.2 s and the
  * build 9.4 s, 49.6 s in all, against 62.6 s for `npm ci --include=dev` with its scripts (which
- * builds through `prepare` and, with testcontainers' tree, meets native install scripts).
+ * then builds through `prepare` when dist/ is missing, and, with testcontainers' tree, meets native install scripts).
  */
 
 /** what a checkout of the repository holds that the action's install and start read */

@@ -1,4 +1,5 @@
 import type { FC } from 'hono/jsx'
+import { OPENING_SOURCE } from '../../charges/ledger.js'
 import { listTime } from '../../http/cursor-list.js'
 import { ActionButton, Table, money } from './ui.js'
 import type { DashboardSources } from './view.js'
@@ -35,7 +36,8 @@ export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => 
   const history = s.balances.historyPage(ns, { limit: HISTORY_SHOWN })
   const entries = history.rows.map(({ row, entry }) => (
     <tr data-pointer={row.pointer} data-direction={row.direction}>
-      <td class="mono">{listTime(entry.available_at)}</td>
+      {/* the API dates an opening balance 1970-01-01 (before anything); a person reads "opening" */}
+      <td class="mono">{entry.source === OPENING_SOURCE ? 'opening' : listTime(entry.available_at)}</td>
       <td class="wrap-s">
         {entry.description}
         <span class="sub mono">

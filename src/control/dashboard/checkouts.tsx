@@ -25,7 +25,7 @@ export const CheckoutStatus: FC<{ s: DashboardSources; ns: string; c: Frozen<Che
       {open ? (
         <div class="actions" style="margin-top:4px">
           {c.channels.map((ch) => (
-            <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay by ${s.kinds.of(ch).label}`} name={`Pay ${ref} by ${s.kinds.of(ch).label}`} />
+            <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay ${s.kinds.payBy(ch)}`} name={`Pay ${ref} ${s.kinds.payBy(ch)}`} />
           ))}
           <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/cancel`} label="Cancel" cls="danger" name={`Cancel checkout ${ref}`} />
           <a class="small" href={checkoutPagePath(tx, ns)} target="_blank" rel="noopener">

@@ -121,7 +121,9 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
         </nav>
       </header>
       <p id="status" role="status" aria-live="polite">
-        Actions answer here.
+        {v.ns
+          ? `${v.ns.name} (${v.ns.secret_key}): its lists below follow its calls live. The buttons call the control API with its key; their answers show here.`
+          : 'No namespace yet: a call with a key starting sk_test_ makes one (curl -H "Authorization: Bearer sk_test_sandbox" ...), and this page shows it.'}
       </p>
       <main data-ns={v.ns?.secret_key ?? ''}>
         <div class="layout">
@@ -161,7 +163,12 @@ export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources>
       // no one service owns the charges of every kind: read where every kind stores them
       charges: {
         list: (ns) => [...built.store.col<ChargeBase>(ns, CHARGES).values()],
-        count: (ns) => built.store.col(ns, CHARGES).size,
+        // as the charges list counts them: a checkout's attempts are rows under it, not charges of their own
+        count: (ns) => {
+          let n = 0
+          for (const c of built.store.col<ChargeBase>(ns, CHARGES).values()) if (!c.parent) n++
+          return n
+        },
       },
       checkout: { attempts: (ns, c) => built.checkout.attempts(ns, c), isOpen, is: isCheckout },
       report: { of: (ns) => outcomeReport(built, [ns], 'namespace') },

@@ -33,7 +33,7 @@ export interface DashboardSources {
   /** a checkout's attempts, and whether it still takes payment */
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: Frozen<CheckoutCharge>): boolean; is(c: Frozen<ChargeBase>): c is Frozen<CheckoutCharge> }
   /** what each kind of charge shows: its label, its instrument, what it waits for */
-  kinds: Pick<Kinds, 'of' | 'all'>
+  kinds: Pick<Kinds, 'of' | 'all' | 'payBy'>
   /** the namespace's virtual bank accounts and their transfers */
   virtualAccounts: Pick<VirtualAccountService, 'list' | 'transfers'>
   /** the namespace's pool accounts and their transfers */
