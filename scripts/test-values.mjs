@@ -212,7 +212,7 @@ OTP, billing address, phone, the card's 3DS page, the wallet's PIN prompt simula
 said in words with the earlier tries listed, and "Cancel". Once the checkout ends the browser
 goes to ${c('redirect_url?reference=<your reference>')} (behaviour.md 13.1.1).
 
-![The hosted checkout page at 1280 px: the order on the left; the channel choice, a declined card's message and the card form on the right](checkout-1280.png)
+![The hosted checkout page: the order on the left; the channel choice, the card form and the test values it accepts on the right](images/checkout.png)
 
 **Bank transfer**: the page shows a temporary account of 10 digits at ${c(TRANSFER_BANK.bank_name)} (${c(TRANSFER_BANK.bank_code)}), open for
 ${st.transfer_account_minutes} minutes. The transfer is told to the sandbox by the page's "I have sent the money", by the
