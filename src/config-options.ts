@@ -191,6 +191,15 @@ const clockStart: Reader<string, string> = {
   },
 }
 
+/** `--store`: a PostgreSQL connection URL (docs/behaviour.md 0.4); absent is memory or `--data` */
+const storeUrl: Reader<string, string | undefined> = {
+  read(v, name) {
+    if (!v) return undefined
+    if (!/^postgres(ql)?:\/\/./.test(v)) throw new ConfigError(`${name} must be a PostgreSQL URL, postgres://user:password@host:port/database (got ${v.replace(/:[^:@/]*@/, ':***@')})`)
+    return v
+  },
+}
+
 /** the flow file of --record: written as YAML, so its name says so */
 const recordFile: Reader<string, string | undefined> = {
   read(v, name) {
@@ -221,6 +230,7 @@ export const OPTIONS = {
   port: option({ flag: '-p, --port <port>', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
   host: option({ flag: '--host <host>', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
   data: option({ flag: '--data <file>', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
+  store: option({ flag: '--store <url>', help: 'keep the store in PostgreSQL (postgres://...) instead of memory or a data file', field: 'storeUrl' }, storeUrl),
   load: option({ flag: '--load <file>', help: 'restore a namespace from this snapshot at start, under its key (sandbox snapshot writes one); repeatable', field: 'loadFiles' }, files),
   scenarios: option({ flag: '--scenarios <file>', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
   secretKey: option({ flag: '--secret-key <key>', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),

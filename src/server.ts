@@ -59,7 +59,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
   // a data file or a snapshot is checked against every area's collections: the whole app loads
   // before the socket opens; a pack needs the scenario module alone, checked here, the app after
-  const eager = !lazy || !!config.dataFile || config.loadFiles.length > 0
+  const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
     if (!eager && config.scenarioFiles.length) packs = (await import('./scenario/index.js')).Scenarios.loadPacks(config.scenarioFiles)

@@ -11,12 +11,15 @@ import { validateFile } from './validate.js'
 
 /**
  * The store: namespaces of collections of records, all in memory, indexed. With a file
- * (`--data FILE`) every change is also made durable before its response is sent (file-log.ts).
+ * (`--data FILE`) or PostgreSQL (`--store postgres://...`) every change is also made durable
+ * before its response is sent (file-log.ts, pg-log.ts).
  */
 
 export interface StoreOptions {
   /** JSON file to persist to; in memory when absent. */
   file?: string
+  /** PostgreSQL to persist to (`--store postgres://...`, pg-log.ts); not with `file`. */
+  postgres?: string
   /**
    * What the modules that own collections declare about them (indexes, hot-set sizes, the fields
    * of their records): the store holds these collections and no other.
@@ -60,6 +63,8 @@ export class Store implements ChangeSink, Persisted {
   static async open(options: StoreOptions): Promise<Store> {
     const store = new Store(options)
     if (options.file) store.#log = await FileLog.open(options.file, store, options.compactMinBytes ?? 1 << 20)
+    // loaded only for this store: the others never load the client
+    else if (options.postgres) store.#log = await (await import('./pg-log.js')).PgLog.open(options.postgres, store)
     return store
   }
 
