@@ -68,7 +68,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   const packs = config.profile === 'live' ? [...loaded, { name: '--profile live', settings: { profile: 'live' as const } }] : loaded
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
-  const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, leaseMs: config.leaseMs, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md 0.7)
   const random = new Random(config.seed, store)

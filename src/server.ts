@@ -9,6 +9,7 @@ import { customerPages, type CustomerPages } from './http/html-page.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
+import { advertisedUrl, clusterRouter } from './cluster.js'
 
 export interface RunningServer {
   url: string
@@ -47,10 +48,13 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   let packs: Pack[] | undefined
   /** the areas' customer pages, once the areas are loaded */
   let pages: CustomerPages | undefined
+  let router: ReturnType<typeof clusterRouter> | undefined
   const load = async (): Promise<Deps> => {
     const [{ createDeps }, { createApp }] = await Promise.all([import('./deps.js'), import('./app.js')])
     const d = await createDeps(config, startedAt, undefined, packs)
     appFetch = createApp(d).fetch as Fetch
+    // several processes on one database: a call for a namespace another process owns goes there
+    if (d.store.leases) router = clusterRouter(d.store.leases, d.namespaces)
     pages = customerPages(d.areas)
     deps = d
     return d
@@ -79,6 +83,8 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     if (!allListening && req.method === 'GET' && new URL(req.url).pathname === '/_sandbox/health') return starting()
     const webhookKept = recorder?.webhook(req, (env as { incoming: IncomingMessage }).incoming)
     if (webhookKept) return webhookKept
+    const routed = router?.(req, (env as { incoming: IncomingMessage }).incoming)
+    if (routed) return routed.then((res) => res ?? batch(appFetch!(req, env)))
     if (appFetch) return batch(appFetch(req, env))
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
     return loaded!.then(() => appFetch!(req, env))
@@ -132,6 +138,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     }
   }
   const addr = server.address() as AddressInfo
+  deps?.store.leases?.start(advertisedUrl(config, addr.port))
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | null = null
   return {

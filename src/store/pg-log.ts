@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { Leases } from './pg-lease.js'
 import type { Persisted, Persistence } from './persistence.js'
 import { inTransaction, prepare, readRecords, redact, StoreError } from './pg-schema.js'
 
@@ -23,11 +24,6 @@ type Op = [string, string, string] | { n: string; reset: string[] }
 /** How long to wait before reading the database again while it does not answer. */
 const RETRY_MS = 250
 
-export interface PgLogOptions {
-  /** the fence of several processes (lease.ts): every transaction checks these namespaces are still ours */
-  fence?: (client: pg.ClientBase, namespaces: string[]) => Promise<void>
-}
-
 export class PgLog implements Persistence {
   #pending: Op[] = []
   #dirtyKeys = new Set<string>()
@@ -38,16 +34,23 @@ export class PgLog implements Persistence {
   /** namespaces that may hold changes the database does not: put back before any call is answered again */
   #undo: Set<string> | null = null
   #recovering: Promise<void> | null = null
-  fence: PgLogOptions['fence']
+  /** which namespaces this process serves, each read from the database when its lease is taken */
+  readonly leases: Leases
 
   private constructor(
     readonly url: string,
     readonly pool: pg.Pool,
     readonly store: Persisted,
-  ) {}
+    leaseMs: number,
+  ) {
+    this.leases = new Leases(pool, leaseMs, store, (namespaces) => this.read(namespaces))
+  }
 
-  /** Migrates the database, loads its records into the store, and keeps them up to date from then on. */
-  static async open(url: string, store: Persisted): Promise<PgLog> {
+  /**
+   * Migrates the database (carrying its records over from an older format) and keeps the store's
+   * namespaces up to date in it from then on; a namespace is read when its lease is taken.
+   */
+  static async open(url: string, store: Persisted, leaseMs: number): Promise<PgLog> {
     // a connection that stalls is given up, so a call waits at most this long for an answer
     const pool = new pg.Pool({ connectionString: url, max: 4, connectionTimeoutMillis: 5_000, query_timeout: 10_000, keepAlive: true })
     // an idle connection the server closed (a restart) is dropped by the pool: not a crash
@@ -65,7 +68,7 @@ export class PgLog implements Persistence {
     } finally {
       client?.release()
     }
-    return new PgLog(url, pool, store)
+    return new PgLog(url, pool, store, leaseMs)
   }
 
   get dirty(): boolean {
@@ -106,11 +109,12 @@ export class PgLog implements Persistence {
     await this.sync().catch(() => undefined)
     await this.#recovering?.catch(() => undefined)
     this.#closed = true
+    await this.leases.close()
     await this.pool.end().catch(() => undefined)
   }
 
   /** Reads these namespaces as the database holds them (a lease taken over: lease.ts). */
-  async read(namespaces: string[]): Promise<ReturnType<typeof readRecords>> {
+  async read(namespaces: string[]): ReturnType<typeof readRecords> {
     const client = await this.pool.connect()
     try {
       return await readRecords(client, namespaces)
@@ -159,7 +163,7 @@ export class PgLog implements Persistence {
     let broken = false
     try {
       await inTransaction(client, async () => {
-        if (this.fence) await this.fence(client, [...new Set(ops.map((op) => (Array.isArray(op) ? op[0] : op.n)))])
+        await this.leases.fence(client, [...new Set(ops.map((op) => (Array.isArray(op) ? op[0] : op.n)))])
         let puts: [string[], string[], string[], string[]] = [[], [], [], []]
         let dels: [string[], string[], string[]] = [[], [], []]
         const flush = async () => {
@@ -223,8 +227,11 @@ export class PgLog implements Persistence {
       // from here on synchronous: a change made while reading touched a namespace read again below
       for (const ns of namespaces) this.#undo.delete(ns)
       if (!this.#undo.size) this.#undo = null
-      for (const ns of namespaces) this.store.restoreNamespace(ns, state[ns])
-      for (const ns of namespaces) this.store.restored(ns)
+      // a namespace whose lease went meanwhile is let go, not put back
+      const kept = namespaces.filter((ns) => this.leases.owns(ns))
+      for (const ns of namespaces) if (!kept.includes(ns)) this.store.release(ns)
+      for (const ns of kept) this.store.restoreNamespace(ns, state[ns])
+      for (const ns of kept) this.store.restored(ns)
     }
     if (!this.#closed) console.error(`paysandbox: the store ${redact(this.url)} takes writes again`)
   }

@@ -5,7 +5,7 @@ import { FORMAT } from './recovery.js'
 
 /**
  * The PostgreSQL store's schema (`--store postgres://...`, docs/behaviour.md 0.4): the versioned SQL
- * files of `migrations/` applied at start, and the records read back, carried over from an older
+ * files of `migrations/` applied at start, and the records carried over from an older
  * format by the data file's own steps (`Persisted.upgrade`). Both run under one advisory lock, so
  * processes starting together apply each migration once and carry the records over once.
  */
@@ -44,15 +44,16 @@ export function migrations(): Migration[] {
 
 /**
  * Applies the migrations this database lacks, each in a transaction with its row in
- * `sandbox_migrations`, then reads the records into `store` (carried over first when they are of
- * an older format, and written back in this one). Under the start's advisory lock: a second process
+ * `sandbox_migrations`, then carries the records over when they are of an older format (written
+ * back in this one). No record is read into the store here: each namespace is read when its lease
+ * is taken (pg-lease.ts). Under the start's advisory lock: a second process
  * starting now waits, then finds everything applied. Returns the versions it applied.
  */
 export async function prepare(client: pg.ClientBase, url: string, store: Persisted): Promise<number[]> {
   await client.query('SELECT pg_advisory_lock($1)', [START_LOCK])
   try {
     const applied = await migrate(client, url)
-    await loadRecords(client, url, store)
+    await carryOver(client, url, store)
     return applied
   } finally {
     await client.query('SELECT pg_advisory_unlock($1)', [START_LOCK]).catch(() => undefined)
@@ -96,35 +97,33 @@ interface Row {
   value: string
 }
 
-async function loadRecords(client: pg.ClientBase, url: string, store: Persisted): Promise<void> {
+async function carryOver(client: pg.ClientBase, url: string, store: Persisted): Promise<void> {
   await client.query("INSERT INTO sandbox_meta (name, value) VALUES ('format', $1) ON CONFLICT (name) DO NOTHING", [String(FORMAT)])
   const format = Number((await client.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'format'")).rows[0].value)
   if (!(format >= 1)) throw new StoreError(url, `its format is not a number (${format})`)
   if (format > FORMAT) throw new StoreError(url, `written by a newer paysandbox (format ${format})`)
-  let state = await readRecords(client)
+  if (format === FORMAT) return
+  const read = await readRecords(client)
   try {
-    if (format < FORMAT) {
-      // carried over once, as a data file is (docs/behaviour.md 0.4), and written back in this format
-      state = store.upgrade(format, state, [])
-      await inTransaction(client, async () => {
-        await client.query('DELETE FROM sandbox_records')
-        const cols: [string[], string[], string[], string[]] = [[], [], [], []]
-        for (const [ns, collections] of Object.entries(state)) {
-          for (const [c, records] of Object.entries(collections)) {
-            for (const [k, v] of Object.entries(records)) {
-              cols[0].push(ns)
-              cols[1].push(c)
-              cols[2].push(k)
-              cols[3].push(JSON.stringify(v))
-            }
+    // carried over once, as a data file is (docs/behaviour.md 0.4), and written back in this format
+    const state = store.upgrade(format, read, [])
+    await inTransaction(client, async () => {
+      await client.query('DELETE FROM sandbox_records')
+      const cols: [string[], string[], string[], string[]] = [[], [], [], []]
+      for (const [ns, collections] of Object.entries(state)) {
+        for (const [c, records] of Object.entries(collections)) {
+          for (const [k, v] of Object.entries(records)) {
+            cols[0].push(ns)
+            cols[1].push(c)
+            cols[2].push(k)
+            cols[3].push(JSON.stringify(v))
           }
         }
-        await client.query('INSERT INTO sandbox_records (ns, collection, key, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])', cols)
-        await client.query("UPDATE sandbox_meta SET value = $1 WHERE name = 'format'", [String(FORMAT)])
-      })
-      console.error(`paysandbox: store: records of format ${format} carried over to format ${FORMAT}`)
-    }
-    store.load(state, [])
+      }
+      await client.query('INSERT INTO sandbox_records (ns, collection, key, value) SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])', cols)
+      await client.query("UPDATE sandbox_meta SET value = $1 WHERE name = 'format'", [String(FORMAT)])
+    })
+    console.error(`paysandbox: store: records of format ${format} carried over to format ${FORMAT}`)
   } catch (e) {
     if (e instanceof StoreError) throw e
     throw new StoreError(url, (e as Error).message)

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT, durableState } from '../../src/store/recovery.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload } from '../helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
 import { KEY } from '../fixtures/ledger-v1/probes.mjs'
 import { answers, readAsThen } from '../helpers/ledger-v1.js'
@@ -156,8 +156,9 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
   it('carries the records of an older format over as a data file is, once', async () => {
     const url = await freshDatabase()
     // the schema made by a first start, then the format-1 fixture written into it as that build would have
-    const first = await makeSandbox({ store: url })
-    await first.close()
+    const first = await start(url)
+    first.child.kill('SIGTERM')
+    await first.exited
     const doc = JSON.parse(readFileSync(new URL('../fixtures/ledger-v1/data.json', import.meta.url), 'utf8'))
     expect(doc.paysandbox).toBe(1)
     const state = durableState(doc)
@@ -167,12 +168,11 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
       }
     }
     await query(url, "UPDATE sandbox_meta SET value = '1' WHERE name = 'format'")
-    const sb = await makeSandbox({ store: url })
-    try {
-      expect(await readAsThen((method, path, body) => sb.call(method, path, body, { key: KEY }))).toEqual(answers.before)
-    } finally {
-      await sb.close()
-    }
+    const sb = await start(url)
+    expect(sb.stderr()).toContain('records of format 1 carried over to format 4')
+    expect(await readAsThen((method, path, body) => api(sb.url, KEY, method, path, body))).toEqual(answers.before)
+    sb.child.kill('SIGTERM')
+    await sb.exited
     expect((await query(url, "SELECT value FROM sandbox_meta WHERE name = 'format'"))[0].value).toBe(String(FORMAT))
     // no record keeps an entry of its own, every entry is one record
     for (const r of await query(url, "SELECT value FROM sandbox_records WHERE collection IN ('charges', 'card_ops', 'refunds', 'payouts')")) {
@@ -180,12 +180,9 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
       expect(Object.keys(JSON.parse(r.value))).not.toContain('settled_early')
     }
     expect((await query(url, "SELECT count(*)::int AS n FROM sandbox_records WHERE collection = 'ledger' AND ns = $1", [KEY]))[0].n).toBe(24)
-    const again = await makeSandbox({ store: url })
-    try {
-      expect(await readAsThen((method, path, body) => again.call(method, path, body, { key: KEY }))).toEqual(answers.before)
-    } finally {
-      await again.close()
-    }
+    const again = await start(url)
+    expect(again.stderr()).not.toContain('carried over')
+    expect(await readAsThen((method, path, body) => api(again.url, KEY, method, path, body))).toEqual(answers.before)
   })
 })
 
