@@ -157,13 +157,33 @@ export class PgLog implements Persistence {
     }
   }
 
-  /** One transaction: the puts and deletes between two resets as one statement each, in order. */
+  /**
+   * One transaction. Without a reset (nearly always): one call of `sandbox_write`
+   * (migrations/003_write.sql), the fence, the puts and the deletes in one round trip. With one:
+   * the fence, then the puts and deletes between two resets as one statement each, in order.
+   */
   async #write(ops: Op[]): Promise<void> {
+    const namespaces = [...new Set(ops.map((op) => (Array.isArray(op) ? op[0] : op.n)))]
+    if (ops.every((op) => Array.isArray(op))) {
+      const puts: string[][] = [[], [], [], []]
+      const dels: string[][] = [[], [], []]
+      for (const [n, c, k] of ops as [string, string, string][]) {
+        const v = this.store.recordJson(n, c, k)
+        const into = v === undefined ? dels : puts
+        into[0].push(n)
+        into[1].push(c)
+        into[2].push(k)
+        if (v !== undefined) puts[3].push(v)
+      }
+      const { rows } = await this.pool.query<{ ok: boolean }>(WRITE, [this.leases.id, namespaces, ...puts, ...dels])
+      if (rows[0].ok) return
+      // a lease is gone: the transaction below names which, and lets them go
+    }
     const client = await this.pool.connect()
     let broken = false
     try {
       await inTransaction(client, async () => {
-        await this.leases.fence(client, [...new Set(ops.map((op) => (Array.isArray(op) ? op[0] : op.n)))])
+        await this.leases.fence(client, namespaces)
         let puts: [string[], string[], string[], string[]] = [[], [], [], []]
         let dels: [string[], string[], string[]] = [[], [], []]
         const flush = async () => {
@@ -238,6 +258,8 @@ export class PgLog implements Persistence {
 }
 
 const RESOLVED = Promise.resolve()
+
+const WRITE = 'SELECT sandbox_write($1, $2, $3, $4, $5, $6, $7, $8, $9) AS ok'
 
 const UPSERT = `INSERT INTO sandbox_records (ns, collection, key, value)
   SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[])
