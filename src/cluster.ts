@@ -13,8 +13,8 @@ import type { Leases } from './store/pg-lease.js'
  * before the app, a call is routed by the namespace its key names. The namespace's owner serves it
  * (this process, after taking a free or expired lease); another process's namespace is forwarded
  * to its owner as it came (method, path, headers, body), and its answer handed back as it is. A
- * call forwarded to us is never forwarded again. An owner that cannot be reached (connection
- * refused: the call never got there) is waited for until its lease runs out, then the namespace
+ * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
+ * made in 2 s, or refused: the call never got there) is waited for until its lease runs out, then the namespace
  * is taken over here and the call served; any other failure of a forward is answered 503, since
  * the owner may have done it.
  */
@@ -24,6 +24,9 @@ export const FORWARDED = 'x-paysandbox-forwarded-by'
 
 /** How many times a call looks for its namespace's owner before it is answered 503. */
 const TRIES = 3
+
+/** How long a forward waits for the owner's connection: a vanished host answers nothing. */
+const CONNECT_MS = 2_000
 
 type Routed = Promise<Response | undefined> | undefined
 
@@ -57,6 +60,7 @@ function namespaceOf(auth: string | undefined, namespaces: Namespaces): string |
 }
 
 async function route(leases: Leases, ns: string, req: Request, forwarded: boolean): Promise<Response | undefined> {
+  let asked = false
   for (let i = 0; i < TRIES; i++) {
     let claim
     try {
@@ -69,9 +73,17 @@ async function route(leases: Leases, ns: string, req: Request, forwarded: boolea
     if (!forwarded && claim.url !== leases.url) {
       const answer = await forward(claim.url, req, leases.id)
       if (answer !== 'refused') return answer
+      // the owner we knew of may have given the lease back (stopped): ask the database once more at once
+      if (!asked) {
+        asked = true
+        leases.forget(ns)
+        i--
+        continue
+      }
     }
     // the owner is gone (or not yet taken over): its lease runs out within leftMs
     await new Promise((r) => setTimeout(r, claim.leftMs + 50))
+    leases.forget(ns)
   }
   return unavailable()
 }
@@ -102,9 +114,12 @@ function forward(owner: string, req: Request, by: string): Promise<Response | 'r
       const body = req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? null : (Readable.toWeb(res) as ReadableStream)
       resolve(new Response(body, { status: res.statusCode ?? 502, headers: h }))
     })
-    out.on('error', (e: NodeJS.ErrnoException) => resolve(!connected && e.code === 'ECONNREFUSED' ? 'refused' : unavailable()))
+    // nothing of the call was sent before the connection was made: the owner is not there
+    out.on('error', () => resolve(connected ? unavailable() : 'refused'))
+    const giveUp = setTimeout(() => out.destroy(), CONNECT_MS)
     out.on('socket', (socket) => {
       socket.once('connect', () => {
+        clearTimeout(giveUp)
         connected = true
         if (req.body) Readable.fromWeb(req.body as import('node:stream/web').ReadableStream).pipe(out)
         else out.end()

@@ -40,6 +40,8 @@ export class Leases {
   /** the namespaces held, each with the moment (this process's clock) its lease ends at the latest */
   readonly #held = new Map<string, number>()
   readonly #claims = new Map<string, Promise<Claim>>()
+  /** another process's namespaces, each with its owner's URL until the deadline read (a forward asks no query) */
+  readonly #others = new Map<string, { url: string; until: number }>()
   #timer: NodeJS.Timeout | null = null
   #closed = false
   #swept = false
@@ -60,6 +62,8 @@ export class Leases {
   /** Takes the namespace's lease if it is free or expired (reading its records), or says who holds it. */
   claim(ns: string): Promise<Claim> {
     if (this.owns(ns)) return Promise.resolve({ mine: true })
+    const other = this.#others.get(ns)
+    if (other && other.until > Date.now()) return Promise.resolve({ mine: false, url: other.url, leftMs: other.until - Date.now() })
     let claim = this.#claims.get(ns)
     if (!claim) {
       claim = this.#claim(ns).finally(() => this.#claims.delete(ns))
@@ -76,11 +80,20 @@ export class Leases {
       const state = await this.read([ns])
       if (!this.#held.has(ns)) this.holder.adopt(ns, state[ns])
       this.#held.set(ns, asked + this.ms)
+      this.#others.delete(ns)
       return { mine: true }
     }
     const held = await this.pool.query<{ url: string; left: number }>(HOLDER, [ns])
     if (!held.rowCount) return this.#claim(ns)
-    return { mine: false, url: held.rows[0].url, leftMs: Math.max(0, Number(held.rows[0].left)) }
+    const leftMs = Math.max(0, Number(held.rows[0].left))
+    this.#others.delete(ns)
+    if (this.#others.size < 10_000) this.#others.set(ns, { url: held.rows[0].url, until: asked + leftMs })
+    return { mine: false, url: held.rows[0].url, leftMs }
+  }
+
+  /** Forgets who owns the namespace (its owner could not be reached): the next claim asks the database. */
+  forget(ns: string): void {
+    this.#others.delete(ns)
   }
 
   /** Checks, in a writing transaction, that these namespaces are still ours; throws LeaseLost. */

@@ -1,6 +1,8 @@
 import { createServer, request, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ref } from '../helpers.js'
+import { encryptChargeData } from '../../src/cards/crypto.js'
+import { ENC_KEY, cardPayload, ref } from '../helpers.js'
+import { startReceiver } from '../receiver.js'
 import { startCluster, type Cluster } from './postgres.js'
 import { api, killedAfterEach, startCli, type RunningCli } from './process.js'
 
@@ -25,8 +27,8 @@ afterAll(async () => {
   await pg?.remove()
 })
 
-async function start(url: string): Promise<RunningCli> {
-  const r = await startCli(['--store', url], { SANDBOX_LEASE_MS: String(LEASE_MS) })
+async function start(url: string, args: string[] = []): Promise<RunningCli> {
+  const r = await startCli(['--store', url, ...args], { SANDBOX_LEASE_MS: String(LEASE_MS) })
   running.push(r)
   return r
 }
@@ -105,6 +107,80 @@ describe('two processes on one PostgreSQL behind a round-robin proxy', () => {
     expect((await api(other.url, KEY, 'POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
     const ended = (await api(other.url, KEY, 'GET', '/merchant/api/v1/payouts?limit=100&status=success')).body.data.payouts
     expect(ended).toHaveLength(37)
+  }, 90_000)
+})
+
+describe('kill -9 of the owner under traffic', () => {
+  it('loses no acknowledged charge, and its pending webhook is delivered by the process that took over', async () => {
+    await pg.query('CREATE DATABASE traffic')
+    const url = pg.url.replace(/\/postgres$/, '/traffic')
+    // long retries: the failed delivery's retry is still pending at the kill
+    const retries = ['--webhook-retry-schedule', '30,30,30']
+    const [a, b] = await Promise.all([start(url, retries), start(url, retries)])
+    const proxy = await roundRobin([a.url, b.url])
+    cleanups.push(() => new Promise((r) => proxy.server.close(r)))
+    const rx = await startReceiver((n) => (n === 1 ? 500 : 200))
+    cleanups.push(() => rx.close())
+    const call = (method: string, path: string, body?: unknown) => api(proxy.url, KEY, method, path, body, 20_000)
+    const charge = async (base: string, p: ReturnType<typeof cardPayload>) =>
+      api(base, KEY, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(p, ENC_KEY) }, 20_000)
+
+    expect((await call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    const hooked = cardPayload('4084127883172787')
+    expect((await charge(proxy.url, hooked)).status).toBe(200)
+    await rx.waitFor(1)
+    const deadline = Date.now() + 15_000
+    for (;;) {
+      const ev = (await call('GET', `/_sandbox/events?reference=${hooked.reference}`)).body.data[0]
+      if (ev?.attempts.length === 1) break
+      if (Date.now() > deadline) throw new Error('the first attempt was never recorded')
+    }
+
+    const [{ url: ownerUrl }] = await queryDb(url, 'SELECT url FROM sandbox_leases WHERE ns = $1', [KEY])
+    const owner = [a, b].find((p) => p.url === ownerUrl)!
+    const other = owner === a ? b : a
+    const acknowledged: string[] = [hooked.reference]
+    let killedAt = 0
+    let firstAfter = 0
+    const loop = async () => {
+      for (let after = 0; after < 3; ) {
+        const p = cardPayload('4084127883172787')
+        try {
+          const res = await charge(proxy.url, p)
+          if (res.status === 200 && res.body.data.payment_reference === p.reference) {
+            acknowledged.push(p.reference)
+            if (killedAt) {
+              after++
+              firstAfter ||= Date.now()
+            }
+          } else if (!killedAt) throw new Error(`${res.status} ${JSON.stringify(res.body)}`)
+        } catch (e) {
+          // a call in flight on the killed process: its connection dies, nothing is claimed
+          if (!killedAt) throw e
+        }
+        if (!killedAt && acknowledged.length >= 60) {
+          killedAt = Date.now()
+          owner.child.kill('SIGKILL')
+        }
+        if (killedAt && Date.now() - killedAt > 20_000) throw new Error('no charge was accepted after the kill')
+      }
+    }
+    await Promise.all(Array.from({ length: 6 }, loop))
+    console.log(`first charge accepted ${firstAfter - killedAt} ms after kill -9 of the owner (SANDBOX_LEASE_MS=${LEASE_MS})`)
+    expect(firstAfter - killedAt).toBeLessThan(LEASE_MS + 3_000)
+
+    const lost: string[] = []
+    for (const reference of acknowledged) {
+      const q = await api(other.url, KEY, 'GET', `/merchant/api/v1/charges/${reference}`)
+      if (q.status !== 200 || q.body.data.status !== 'success') lost.push(`${reference}: ${q.status}`)
+    }
+    expect(lost).toEqual([])
+    // the pending delivery goes on from the process that took over: its retry comes due with the clock
+    expect((await api(other.url, KEY, 'POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)
+    const delivered = await api(other.url, KEY, 'GET', `/_sandbox/events?reference=${hooked.reference}&status=delivered&wait=10000`, undefined, 20_000)
+    expect(delivered.body.data).toHaveLength(1)
+    expect(delivered.body.data[0].attempts.map((x: any) => x.status_code)).toEqual([500, 200])
+    expect(rx.received.filter((r) => r.body?.data?.payment_reference === hooked.reference)).toHaveLength(2)
   }, 90_000)
 })
 
