@@ -70,7 +70,8 @@ async function route(leases: Leases, ns: string, req: Request, forwarded: boolea
     }
     if (claim.mine) return undefined
     // a call forwarded here by a process that took us for the owner: wait for the lease instead
-    if (!forwarded && claim.url !== leases.url) {
+    // (an owner still starting has no URL yet: waited for as one that cannot be reached)
+    if (!forwarded && claim.url && claim.url !== leases.url) {
       const answer = await forward(claim.url, req, leases.id)
       if (answer !== 'refused') return answer
       // the owner we knew of may have given the lease back (stopped): ask the database once more at once

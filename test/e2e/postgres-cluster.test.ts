@@ -85,6 +85,10 @@ describe('two processes on one PostgreSQL behind a round-robin proxy', () => {
     }
     const before = await state(proxy.url)
     expect(before).toEqual({ balances: { pending_balance: 0, available_balance: 0 }, listed: acceptedRefs })
+    // a snapshot taken through either process is the owner's
+    const snapshots = await Promise.all([a, b].map(async (p) => (await api(p.url, KEY, 'GET', '/_sandbox/snapshot')).body.data))
+    expect(Object.keys(snapshots[0].records.payouts)).toHaveLength(37)
+    expect(snapshots[1]).toEqual(snapshots[0])
 
     // kill -9 the owner; the other answers for the namespace once the lease has run out
     const rows = await queryDb(url, 'SELECT url FROM sandbox_leases WHERE ns = $1', [KEY])

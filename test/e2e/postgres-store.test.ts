@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT, durableState } from '../../src/store/recovery.js'
-import { ENC_KEY, SECRET, cardPayload } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
 import { KEY } from '../fixtures/ledger-v1/probes.mjs'
 import { answers, readAsThen } from '../helpers/ledger-v1.js'
 import { startCluster, type Cluster } from './postgres.js'
-import { api, killedAfterEach, startCli, type RunningCli } from './process.js'
+import { api, freePort, killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 
 /**
  * `--store postgres://...` (docs/behaviour.md 0.4) through the real CLI against a throwaway cluster
@@ -184,6 +184,32 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     expect(again.stderr()).not.toContain('carried over')
     expect(await readAsThen((method, path, body) => api(again.url, KEY, method, path, body))).toEqual(answers.before)
   })
+})
+
+describe('--store postgres:// at start', () => {
+  it('refuses a database it cannot reach with one line, the password hidden (exit 2)', async () => {
+    const port = await freePort()
+    const r = await runCli(['start', '--port', '0', '--store', `postgres://sandbox:s3cret@127.0.0.1:${port}/x`])
+    expect(r.code).toBe(2)
+    expect(r.stderr).toMatch(new RegExp(`^sandbox: cannot use store postgres://sandbox:\\*\\*\\*@127\\.0\\.0\\.1:${port}/x: .+\\n$`))
+    expect(r.stderr).not.toContain('s3cret')
+  })
+
+  it('restores a snapshot of --load into the database, and a restart serves it', async () => {
+    const first = await start(await freshDatabase())
+    const p = cardPayload(NO_AUTH_CARD)
+    expect((await charge(first.url, p)).status).toBe(200)
+    const snap = await api(first.url, SECRET, 'GET', '/_sandbox/snapshot')
+    const file = tempFile('snap.json')
+    writeFileSync(file, JSON.stringify(snap.body.data))
+    const url = await freshDatabase()
+    const loaded = await start(url, ['--load', file])
+    expect((await api(loaded.url, SECRET, 'GET', `/merchant/api/v1/charges/${p.reference}`)).status).toBe(200)
+    loaded.child.kill('SIGKILL')
+    await loaded.exited
+    const again = await start(url)
+    expect((await api(again.url, SECRET, 'GET', `/merchant/api/v1/charges/${p.reference}`)).status).toBe(200)
+  }, 60_000)
 })
 
 async function query(url: string, sql: string, params: unknown[] = []): Promise<any[]> {
