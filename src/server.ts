@@ -9,7 +9,6 @@ import { customerPages, type CustomerPages } from './http/html-page.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
-import { advertisedUrl, clusterRouter } from './cluster.js'
 
 export interface RunningServer {
   url: string
@@ -48,13 +47,10 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   let packs: Pack[] | undefined
   /** the areas' customer pages, once the areas are loaded */
   let pages: CustomerPages | undefined
-  let router: ReturnType<typeof clusterRouter> | undefined
   const load = async (): Promise<Deps> => {
     const [{ createDeps }, { createApp }] = await Promise.all([import('./deps.js'), import('./app.js')])
     const d = await createDeps(config, startedAt, undefined, packs)
     appFetch = createApp(d).fetch as Fetch
-    // several processes on one database: a call for a namespace another process owns goes there
-    if (d.store.leases) router = clusterRouter(d.store.leases, d.namespaces)
     pages = customerPages(d.areas)
     deps = d
     return d
@@ -79,17 +75,23 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const starting = () => new Response(errorJson(MSG.STARTING), { status: 503, headers: { 'content-type': 'application/json' } })
   // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
   const batch = createAnswerBatch<Response>()
-  const fetch: Fetch = (req, env) => {
+  const serve: Fetch = (req, env) => {
     if (!allListening && req.method === 'GET' && new URL(req.url).pathname === '/_sandbox/health') return starting()
     const webhookKept = recorder?.webhook(req, (env as { incoming: IncomingMessage }).incoming)
     if (webhookKept) return webhookKept
-    const routed = router?.(req, (env as { incoming: IncomingMessage }).incoming)
-    if (routed) return routed.then((res) => res ?? batch(appFetch!(req, env)))
     if (appFetch) return batch(appFetch(req, env))
     if (req.method === 'GET' && req.url.endsWith('/_sandbox/health')) return health()
     return loaded!.then(() => appFetch!(req, env))
   }
 
+  // several processes on one database (--store, loaded before the socket): a call for a namespace
+  // another process owns goes there; the other stores' calls pass no check
+  const leases = deps?.store.leases
+  const cluster = leases && (await import('./cluster.js'))
+  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces)
+  const fetch: Fetch = route
+    ? (req, env) => route(req, (env as { incoming: IncomingMessage }).incoming)?.then((res) => res ?? serve(req, env)) ?? serve(req, env)
+    : serve
   // the one listener of every server (plain, TLS, the proxy's): what it cannot make a request of is
   // answered with the envelope, or in HTML on a customer page, as what node cannot parse is
   const listener = requestListener(fetch, config.host, () => pages ?? (loaded ? loaded.then(() => pages!) : customerPages([])))
@@ -138,7 +140,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     }
   }
   const addr = server.address() as AddressInfo
-  deps?.store.leases?.start(advertisedUrl(config, addr.port))
+  if (cluster) leases.start(cluster.advertisedUrl(config, addr.port))
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | null = null
   return {

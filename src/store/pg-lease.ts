@@ -139,8 +139,12 @@ export class Leases {
     }
   }
 
+  /** Told first when a namespace is let go: its changes not yet written must fail, never be written after (pg-log.ts). */
+  onLet: (ns: string) => void = () => undefined
+
   #let(ns: string): void {
     if (!this.#held.delete(ns)) return
+    this.onLet(ns)
     this.holder.release(ns)
   }
 

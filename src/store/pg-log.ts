@@ -1,5 +1,5 @@
 import pg from 'pg'
-import { Leases } from './pg-lease.js'
+import { LeaseLost, Leases } from './pg-lease.js'
 import type { Persisted, Persistence } from './persistence.js'
 import { inTransaction, prepare, readRecords, redact, StoreError } from './pg-schema.js'
 
@@ -44,6 +44,11 @@ export class PgLog implements Persistence {
     leaseMs: number,
   ) {
     this.leases = new Leases(pool, leaseMs, store, (namespaces) => this.read(namespaces))
+    // a namespace let go with changes waiting: they would be written from a store that no longer
+    // holds it (as deletes), or after it was read again; they fail instead, with those beside them
+    this.leases.onLet = (ns) => {
+      if (this.#pending.some((op) => (Array.isArray(op) ? op[0] : op.n) === ns)) this.#fail([], [], new LeaseLost([ns]))
+    }
   }
 
   /**

@@ -149,11 +149,13 @@ describe('kill -9 of the owner under traffic', () => {
     const loop = async () => {
       for (let after = 0; after < 3; ) {
         const p = cardPayload('4084127883172787')
+        const sentAfterKill = killedAt > 0
         try {
           const res = await charge(proxy.url, p)
           if (res.status === 200 && res.body.data.payment_reference === p.reference) {
             acknowledged.push(p.reference)
-            if (killedAt) {
+            // a charge sent after the kill: the other process served it
+            if (sentAfterKill) {
               after++
               firstAfter ||= Date.now()
             }
@@ -170,7 +172,7 @@ describe('kill -9 of the owner under traffic', () => {
       }
     }
     await Promise.all(Array.from({ length: 6 }, loop))
-    console.log(`first charge accepted ${firstAfter - killedAt} ms after kill -9 of the owner (SANDBOX_LEASE_MS=${LEASE_MS})`)
+    console.log(`first charge sent after kill -9 of the owner accepted ${firstAfter - killedAt} ms after it (SANDBOX_LEASE_MS=${LEASE_MS})`)
     expect(firstAfter - killedAt).toBeLessThan(LEASE_MS + 3_000)
 
     const lost: string[] = []
