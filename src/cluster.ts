@@ -5,12 +5,15 @@ import { KEY_SHAPE } from './config-options.js'
 import type { Config } from './config.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
-import type { Namespaces } from './namespaces.js'
+import { CHARGES } from './charges/types.js'
+import { pageId, type Namespaces } from './namespaces.js'
 import type { Leases } from './store/pg-lease.js'
+import type { Store } from './store/store.js'
 
 /**
  * Several processes on one database (docs/architecture.md, "Several processes, one database"):
- * before the app, a call is routed by the namespace its key names. The namespace's owner serves it
+ * before the app, a call is routed by the namespace its key names (a customer page, which carries
+ * no key, by the namespace holding the charge its path names). The namespace's owner serves it
  * (this process, after taking a free or expired lease); another process's namespace is forwarded
  * to its owner as it came (method, path, headers, body), and its answer handed back as it is. A
  * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
@@ -43,12 +46,61 @@ export function advertisedUrl(config: Config, port: number): string {
  * one Map lookup), else a promise of the owner's answer, or of undefined once the namespace is
  * taken here.
  */
-export function clusterRouter(leases: Leases, namespaces: Namespaces): (req: Request, incoming: { headers: IncomingHttpHeaders }) => Routed {
+export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[]): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
   return (req, incoming) => {
-    const ns = namespaceOf(incoming.headers.authorization, namespaces)
+    const forwarded = incoming.headers[FORWARDED] !== undefined
+    const auth = incoming.headers.authorization
+    if (auth === undefined) {
+      // a customer page names its charge (and maybe its namespace's page id), no key
+      const page = pageOf(incoming.url ?? '', pagePrefixes)
+      return page && !locallyHeld(page, store) ? routePage(leases, page, req, forwarded) : undefined
+    }
+    const ns = namespaceOf(auth, namespaces)
     if (ns === undefined || leases.owns(ns)) return undefined
-    return route(leases, ns, req, incoming.headers[FORWARDED] !== undefined)
+    return route(leases, ns, req, forwarded)
   }
+}
+
+interface Page {
+  tx: string
+  pageId?: string
+}
+
+/** The charge a customer page's path names: `PREFIX[PAGE_ID/]TX[/...]` (src/charges/pages.ts). */
+function pageOf(url: string, prefixes: readonly string[]): Page | undefined {
+  const path = url.split('?')[0]
+  const prefix = prefixes.find((p) => path.startsWith(p))
+  if (prefix === undefined) return undefined
+  const [first, second] = path.slice(prefix.length).split('/')
+  let tx: string
+  try {
+    tx = decodeURIComponent(/^[0-9a-f]{16}$/.test(first) && second ? second : first)
+  } catch {
+    return undefined
+  }
+  if (!tx) return undefined
+  return /^[0-9a-f]{16}$/.test(first) && second ? { tx, pageId: first } : { tx }
+}
+
+/** Whether a namespace this process serves holds the page's charge (under its page id, when named). */
+function locallyHeld(page: Page, store: Store): boolean {
+  for (const ns of store.namespaces()) {
+    if (page.pageId !== undefined && pageId(ns) !== page.pageId) continue
+    if (store.col(ns, CHARGES).get(page.tx)) return true
+  }
+  return false
+}
+
+/** A page of a namespace another process serves: the one namespace holding its charge (under its page id), routed by it. */
+async function routePage(leases: Leases, page: Page, req: Request, forwarded: boolean): Promise<Response | undefined> {
+  let holders: string[]
+  try {
+    holders = (await leases.holdersOfCharge(page.tx)).filter((ns) => page.pageId === undefined || pageId(ns) === page.pageId)
+  } catch {
+    return unavailable()
+  }
+  // none, or several (the page then says so): answered here as the app answers it
+  return holders.length === 1 ? route(leases, holders[0], req, forwarded) : undefined
 }
 
 /** The namespace a call's key names (a public key's for the look-ups), or undefined: the app refuses it, or it has none. */

@@ -5,7 +5,7 @@ import type { Deps } from './deps.js'
 import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
 import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
-import { customerPages, type CustomerPages } from './http/html-page.js'
+import { customerPages, pagePrefixes, type CustomerPages } from './http/html-page.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
@@ -88,7 +88,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   // another process owns goes there; the other stores' calls pass no check
   const leases = deps?.store.leases
   const cluster = leases && (await import('./cluster.js'))
-  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces)
+  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces, deps!.store, pagePrefixes(deps!.areas))
   const fetch: Fetch = route
     ? (req, env) => route(req, (env as { incoming: IncomingMessage }).incoming)?.then((res) => res ?? serve(req, env)) ?? serve(req, env)
     : serve

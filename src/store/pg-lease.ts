@@ -91,6 +91,12 @@ export class Leases {
     return { mine: false, url: held.rows[0].url, leftMs }
   }
 
+  /** The namespaces holding a charge of this transaction reference (a customer page names no key). */
+  async holdersOfCharge(reference: string): Promise<string[]> {
+    const { rows } = await this.pool.query<{ ns: string }>("SELECT ns FROM sandbox_records WHERE collection = 'charges' AND key = $1", [reference])
+    return rows.map((r) => r.ns)
+  }
+
   /** Forgets who owns the namespace (its owner could not be reached): the next claim asks the database. */
   forget(ns: string): void {
     this.#others.delete(ns)
@@ -148,13 +154,16 @@ export class Leases {
     this.holder.release(ns)
   }
 
-  /** Stops renewing and gives every lease back, so another process takes them over at once. */
+  /**
+   * Stops renewing and gives every lease back: expired now, so another process takes each over at
+   * its next call, or its next sweep (timers and deliveries go on there).
+   */
   async close(): Promise<void> {
     this.#closed = true
     if (this.#timer) clearTimeout(this.#timer)
     const namespaces = [...this.#held.keys()]
     this.#held.clear()
-    if (namespaces.length) await this.pool.query('DELETE FROM sandbox_leases WHERE owner = $1', [this.id]).catch(() => undefined)
+    if (namespaces.length) await this.pool.query("UPDATE sandbox_leases SET deadline = now() - interval '1 second' WHERE owner = $1", [this.id]).catch(() => undefined)
   }
 }
 

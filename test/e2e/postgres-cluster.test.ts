@@ -85,9 +85,20 @@ describe('two processes on one PostgreSQL behind a round-robin proxy', () => {
     }
     const before = await state(proxy.url)
     expect(before).toEqual({ balances: { pending_balance: 0, available_balance: 0 }, listed: acceptedRefs })
+    // a customer page (no key) through either process: the owner's page of the charge
+    const reference = ref('co')
+    const co = await call('POST', '/merchant/api/v1/charges/initialize', { reference, amount: 1500, currency: 'NGN', customer: { email: 'a@b.co' } })
+    expect(co.status).toBe(200)
+    const pagePath = new URL(co.body.data.checkout_url).pathname
+    for (const p of [a, b]) {
+      const page = await fetch(`${p.url}${pagePath}`)
+      expect(page.status).toBe(200)
+      expect(await page.text()).toContain(reference)
+    }
     // a snapshot taken through either process is the owner's
     const snapshots = await Promise.all([a, b].map(async (p) => (await api(p.url, KEY, 'GET', '/_sandbox/snapshot')).body.data))
     expect(Object.keys(snapshots[0].records.payouts)).toHaveLength(37)
+    expect(JSON.stringify(snapshots[0].records.charges)).toContain(reference)
     expect(snapshots[1]).toEqual(snapshots[0])
 
     // kill -9 the owner; the other answers for the namespace once the lease has run out

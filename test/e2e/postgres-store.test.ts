@@ -112,9 +112,9 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     await holder.end()
     const [a, b] = await both
     const rows = await query(url, 'SELECT version FROM sandbox_migrations ORDER BY version')
-    expect(rows.map((r) => r.version)).toEqual([1, 2, 3])
+    expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4])
     const said = (a.stderr() + b.stderr()).match(/applied migration \d+/g) ?? []
-    expect(said.sort()).toEqual(['applied migration 1', 'applied migration 2', 'applied migration 3'])
+    expect(said.sort()).toEqual(['applied migration 1', 'applied migration 2', 'applied migration 3', 'applied migration 4'])
   })
 
   it('answers 503 in the envelope while PostgreSQL is stopped, keeps nothing it did not commit, and serves again once it is back', async () => {
