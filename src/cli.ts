@@ -6,6 +6,7 @@ import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { clientFromEnv, ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
 import { checkSecretKey, OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
+import { redact as redactUrl } from './store/pg-schema.js'
 import { collect, flagOption } from './flags.js'
 import { registerExportFlow, registerReplay } from './replay/cli.js'
 import { registerVerify } from './replay/verify-cli.js'
@@ -346,7 +347,7 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
     running = await startServer(config, { lazy: true })
   } catch (e) {
     // by name: the classes live in modules that start-up does not load
-    if (e instanceof Error && ['PackError', 'DataFileError', 'CaError', 'ReachError', 'SnapshotError'].includes(e.name)) die(e.message)
+    if (e instanceof Error && ['PackError', 'DataFileError', 'StoreError', 'CaError', 'ReachError', 'SnapshotError'].includes(e.name)) die(e.message)
     const err = e as NodeJS.ErrnoException
     if (err.code === 'EADDRINUSE') die(`port ${config.port} on ${config.host} is already in use (try --port 0)`)
     if (err.code === 'EACCES' || err.code === 'EADDRNOTAVAIL') die(`cannot listen on ${config.host}:${config.port} (${err.code})`)
@@ -359,7 +360,7 @@ async function runStart(input: ConfigInput, exitWithParent: boolean): Promise<vo
   out.write(`  public key:     ${m.public_key}\n`)
   out.write(`  encryption key: ${m.encryption_key}\n`)
   if (config.merchants.length > 1) out.write(`  merchants:      ${config.merchants.length} configured\n`)
-  out.write(`  store:          ${config.dataFile ? `file ${config.dataFile}` : 'in memory'}\n`)
+  out.write(`  store:          ${config.dataFile ? `file ${config.dataFile}` : config.storeUrl ? `postgres ${redactUrl(config.storeUrl)}` : 'in memory'}\n`)
   // with --load the app loaded before the socket opened: what each file put, by namespace
   if (config.loadFiles.length) {
     const { describeLoaded } = await import('./store/snapshot.js')

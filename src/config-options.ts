@@ -191,6 +191,15 @@ const clockStart: Reader<string, string> = {
   },
 }
 
+/** `--store`: a PostgreSQL connection URL (docs/behaviour.md 0.4); absent is memory or `--data` */
+const storeUrl: Reader<string, string | undefined> = {
+  read(v, name) {
+    if (!v) return undefined
+    if (!/^postgres(ql)?:\/\/./.test(v)) throw new ConfigError(`${name} must be a PostgreSQL URL, postgres://user:password@host:port/database (got ${v.replace(/:[^:@/]*@/, ':***@')})`)
+    return v
+  },
+}
+
 /** the flow file of --record: written as YAML, so its name says so */
 const recordFile: Reader<string, string | undefined> = {
   read(v, name) {
@@ -221,6 +230,7 @@ export const OPTIONS = {
   port: option({ flag: '-p, --port <port>', help: 'port to listen on; 0 picks a free port', field: 'port' }, whole(0, 65535, 4010)),
   host: option({ flag: '--host <host>', help: 'address to listen on', field: 'host' }, text('127.0.0.1')),
   data: option({ flag: '--data <file>', help: 'persist the store to this JSON file and reload it on start', field: 'dataFile' }, maybe),
+  store: option({ flag: '--store <url>', help: 'keep the store in PostgreSQL (postgres://...) instead of memory or a data file', field: 'storeUrl' }, storeUrl),
   load: option({ flag: '--load <file>', help: 'restore a namespace from this snapshot at start, under its key (sandbox snapshot writes one); repeatable', field: 'loadFiles' }, files),
   scenarios: option({ flag: '--scenarios <file>', help: 'add a scenario pack (YAML or JSON); repeatable, later wins', field: 'scenarioFiles' }, files),
   secretKey: option({ flag: '--secret-key <key>', help: 'default merchant secret key' }, checked(DEFAULT_SECRET_KEY, checkSecretKey)),
@@ -261,6 +271,10 @@ export const OPTIONS = {
   // tuning knobs, environment only
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot (the durability test compacts a small store with it) */
   compactMinBytes: envOnly({ env: 'SANDBOX_COMPACT_MIN_BYTES', help: 'with --data: compact once the appended changes exceed this many bytes', field: 'compactMinBytes' }, whole(1024, 1 << 30, 1 << 20)),
+  /** with --store: how long a namespace's lease lasts unrenewed, the bound of a takeover (pg-lease.ts) */
+  leaseMs: envOnly({ env: 'SANDBOX_LEASE_MS', help: 'with --store: how long a namespace stays with a process that stopped renewing it', field: 'leaseMs' }, whole(500, 600_000, 5_000)),
+  /** with --store: the URL other processes forward a namespace's calls to (docs/architecture.md, "Several processes, one database") */
+  advertiseUrl: envOnly({ env: 'SANDBOX_ADVERTISE_URL', help: 'with --store: the URL other processes reach this one at', field: 'advertiseUrl' }, maybe),
   /**
    * charge queries answered again from the text kept while nothing changed (charges/charge-query.ts):
    * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept

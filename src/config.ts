@@ -192,6 +192,7 @@ export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = 
   }
   const { merchants, secretKey, encryptionKey, webhookUrl, record, proxy } = values as { [K in OptionKey]: OutputOf<Options[K]> }
   if (record && !proxy) throw new ConfigError('--record records what goes through the proxy: add --proxy')
+  if (values.data && values.store) throw new ConfigError('--data and --store name two stores: choose one')
   return {
     ...(fields as Omit<Config, 'merchants' | 'bodyLimit' | 'identityBodyLimit'>),
     merchants: merchantsOf(merchants, secretKey, encryptionKey, webhookUrl),

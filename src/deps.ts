@@ -68,7 +68,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   const packs = config.profile === 'live' ? [...loaded, { name: '--profile live', settings: { profile: 'live' as const } }] : loaded
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
-  const store = await Store.open({ file: config.dataFile, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, leaseMs: config.leaseMs, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md 0.7)
   const random = new Random(config.seed, store)
@@ -109,6 +109,8 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   // each snapshot of --load under its key, in the file before the start is ready
   if (loads.length) {
     try {
+      // several processes on one database: a namespace is replaced by the owner of its lease (pg-lease.ts)
+      for (const { snap } of loads) await store.leases?.claim(snap.key)
       namespaces.restoreAll(loads)
       await store.sync()
     } catch (e) {

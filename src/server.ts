@@ -5,7 +5,7 @@ import type { Deps } from './deps.js'
 import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
 import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
-import { customerPages, type CustomerPages } from './http/html-page.js'
+import { customerPages, pagePrefixes, type CustomerPages } from './http/html-page.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
@@ -59,7 +59,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
   // a data file or a snapshot is checked against every area's collections: the whole app loads
   // before the socket opens; a pack needs the scenario module alone, checked here, the app after
-  const eager = !lazy || !!config.dataFile || config.loadFiles.length > 0
+  const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
     if (!eager && config.scenarioFiles.length) packs = (await import('./scenario/index.js')).Scenarios.loadPacks(config.scenarioFiles)
@@ -75,7 +75,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const starting = () => new Response(errorJson(MSG.STARTING), { status: 503, headers: { 'content-type': 'application/json' } })
   // every answer of the app leaves at the end of its event-loop turn, with the others of that turn
   const batch = createAnswerBatch<Response>()
-  const fetch: Fetch = (req, env) => {
+  const serve: Fetch = (req, env) => {
     if (!allListening && req.method === 'GET' && new URL(req.url).pathname === '/_sandbox/health') return starting()
     const webhookKept = recorder?.webhook(req, (env as { incoming: IncomingMessage }).incoming)
     if (webhookKept) return webhookKept
@@ -84,6 +84,14 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     return loaded!.then(() => appFetch!(req, env))
   }
 
+  // several processes on one database (--store, loaded before the socket): a call for a namespace
+  // another process owns goes there; the other stores' calls pass no check
+  const leases = deps?.store.leases
+  const cluster = leases && (await import('./cluster.js'))
+  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces, deps!.store, pagePrefixes(deps!.areas))
+  const fetch: Fetch = route
+    ? (req, env) => route(req, (env as { incoming: IncomingMessage }).incoming)?.then((res) => res ?? serve(req, env)) ?? serve(req, env)
+    : serve
   // the one listener of every server (plain, TLS, the proxy's): what it cannot make a request of is
   // answered with the envelope, or in HTML on a customer page, as what node cannot parse is
   const listener = requestListener(fetch, config.host, () => pages ?? (loaded ? loaded.then(() => pages!) : customerPages([])))
@@ -132,6 +140,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     }
   }
   const addr = server.address() as AddressInfo
+  if (cluster) leases.start(cluster.advertisedUrl(config, addr.port))
   const host = config.host.includes(':') ? `[${config.host}]` : config.host
   let closing: Promise<void> | null = null
   return {

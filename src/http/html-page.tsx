@@ -34,9 +34,13 @@ export type CustomerPages = (path: string) => boolean
 
 /** The customer pages of a list of areas (`Area.pages`), `only` those a filter keeps. */
 export function customerPages(areas: readonly AnyArea[], only: (page: CustomerPage) => boolean = () => true): CustomerPages {
-  const prefixes = areas.flatMap((a) => (a.pages && only(a.pages) ? [a.pages.prefix] : []))
+  const prefixes = pagePrefixes(areas, only)
   return (path) => prefixes.some((prefix) => path.startsWith(prefix))
 }
+
+/** Where the areas' customer pages are (`/checkout/`, `/_sandbox/3ds/` ...). */
+export const pagePrefixes = (areas: readonly AnyArea[], only: (page: CustomerPage) => boolean = () => true): string[] =>
+  areas.flatMap((a) => (a.pages && only(a.pages) ? [a.pages.prefix] : []))
 
 /** The customer pages a recorded flow replays as a form post (`CustomerPage.replaysAsForm`). */
 export const formPages = (areas: readonly AnyArea[]): CustomerPages => customerPages(areas, (page) => page.replaysAsForm)

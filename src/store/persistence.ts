@@ -7,6 +7,8 @@
  * no serialization, and several puts of one key before a write cost one delta.
  */
 
+import type { Leases } from './pg-lease.js'
+
 /** ns -> collection -> key -> record */
 export type Snapshot = Record<string, Record<string, Record<string, unknown>>>
 
@@ -45,6 +47,8 @@ export interface Persistence {
   compact(): Promise<void>
   /** Writes what is pending and lets go of the file. */
   close(): Promise<void>
+  /** Several processes on one database: which namespaces this one serves (pg-lease.ts). */
+  readonly leases?: Leases
 }
 
 /** The store, as what keeps it sees it. */
@@ -63,4 +67,8 @@ export interface Persisted {
   recordJson(ns: string, collection: string, key: string): string | undefined
   /** Every record, as the snapshot's JSON text in pieces (no newline inside). */
   snapshotPieces(): Iterable<string>
+  /** Takes a namespace up as the database holds it (its lease taken), recording no change. */
+  adopt(ns: string, collections: Snapshot[string] | undefined): void
+  /** Lets a namespace go (its lease lost), recording no change. */
+  release(ns: string): void
 }

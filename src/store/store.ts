@@ -11,12 +11,17 @@ import { validateFile } from './validate.js'
 
 /**
  * The store: namespaces of collections of records, all in memory, indexed. With a file
- * (`--data FILE`) every change is also made durable before its response is sent (file-log.ts).
+ * (`--data FILE`) or PostgreSQL (`--store postgres://...`) every change is also made durable
+ * before its response is sent (file-log.ts, pg-log.ts).
  */
 
 export interface StoreOptions {
   /** JSON file to persist to; in memory when absent. */
   file?: string
+  /** PostgreSQL to persist to (`--store postgres://...`, pg-log.ts); not with `file`. */
+  postgres?: string
+  /** with `postgres`: how long a namespace's lease lasts unrenewed (pg-lease.ts) */
+  leaseMs?: number
   /**
    * What the modules that own collections declare about them (indexes, hot-set sizes, the fields
    * of their records): the store holds these collections and no other.
@@ -60,6 +65,8 @@ export class Store implements ChangeSink, Persisted {
   static async open(options: StoreOptions): Promise<Store> {
     const store = new Store(options)
     if (options.file) store.#log = await FileLog.open(options.file, store, options.compactMinBytes ?? 1 << 20)
+    // loaded only for this store: the others never load the client
+    else if (options.postgres) store.#log = await (await import('./pg-log.js')).PgLog.open(options.postgres, store, options.leaseMs ?? 5_000)
     return store
   }
 
@@ -193,6 +200,11 @@ export class Store implements ChangeSink, Persisted {
     return this.#log ? this.#log.sync() : RESOLVED
   }
 
+  /** Several processes on one database: which namespaces this one serves (pg-lease.ts); none otherwise. */
+  get leases(): Persistence['leases'] {
+    return this.#log?.leases
+  }
+
   /** Whether changes are waiting to be written. */
   get dirty(): boolean {
     return this.#log?.dirty ?? false
@@ -241,6 +253,26 @@ export class Store implements ChangeSink, Persisted {
     const state = durableState({ paysandbox: format, snapshot, deltas })
     for (const u of this.#upgrades) if (u.to > format) u.apply(state)
     return state
+  }
+
+  /**
+   * Takes a namespace up as the database holds it (several processes: its lease was just taken,
+   * pg-lease.ts), recording no change: what was registered forgets what it kept of it and takes
+   * up what a start reads (the clock arms its timers, delivery queues the pending events).
+   */
+  adopt(ns: string, collections: Snapshot[string] | undefined): void {
+    validateFile((name) => this.#specs.get(name), collections ? { [ns]: collections } : {}, [])
+    this.restoreNamespace(ns, collections)
+    for (const state of this.#states) {
+      state.reset(ns)
+      state.replaced?.(ns)
+    }
+  }
+
+  /** Lets a namespace go (its lease is another process's), recording no change: what was registered forgets it. */
+  release(ns: string): void {
+    this.restoreNamespace(ns, undefined)
+    for (const state of this.#states) state.reset(ns)
   }
 
   restored(ns: string): void {

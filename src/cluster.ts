@@ -1,0 +1,182 @@
+import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
+import { hostname } from 'node:os'
+import { Readable } from 'node:stream'
+import { KEY_SHAPE } from './config-options.js'
+import type { Config } from './config.js'
+import { MSG } from './errors.js'
+import { errorJson } from './http/envelope.js'
+import { CHARGES } from './charges/types.js'
+import { pageId, type Namespaces } from './namespaces.js'
+import type { Leases } from './store/pg-lease.js'
+import type { Store } from './store/store.js'
+
+/**
+ * Several processes on one database (docs/architecture.md, "Several processes, one database"):
+ * before the app, a call is routed by the namespace its key names (a customer page, which carries
+ * no key, by the namespace holding the charge its path names). The namespace's owner serves it
+ * (this process, after taking a free or expired lease); another process's namespace is forwarded
+ * to its owner as it came (method, path, headers, body), and its answer handed back as it is. A
+ * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
+ * made in 2 s, or refused: the call never got there) is waited for until its lease runs out, then the namespace
+ * is taken over here and the call served; any other failure of a forward is answered 503, since
+ * the owner may have done it.
+ */
+
+/** The header a forwarded call carries: the process that forwarded it. */
+export const FORWARDED = 'x-paysandbox-forwarded-by'
+
+/** How many times a call looks for its namespace's owner before it is answered 503. */
+const TRIES = 3
+
+/** How long a forward waits for the owner's connection: a vanished host answers nothing. */
+const CONNECT_MS = 2_000
+
+type Routed = Promise<Response | undefined> | undefined
+
+/** The URL other processes reach this one at: `SANDBOX_ADVERTISE_URL`, else the address it listens on (the host's name when on every address). */
+export function advertisedUrl(config: Config, port: number): string {
+  if (config.advertiseUrl) return config.advertiseUrl.replace(/\/+$/, '')
+  const wildcard = config.host === '0.0.0.0' || config.host === '::'
+  const host = wildcard ? hostname() : config.host.includes(':') ? `[${config.host}]` : config.host
+  return `http://${host}:${port}`
+}
+
+/**
+ * The router: undefined when this process serves the call now (the usual case: one header read,
+ * one Map lookup), else a promise of the owner's answer, or of undefined once the namespace is
+ * taken here.
+ */
+export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[]): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
+  return (req, incoming) => {
+    const forwarded = incoming.headers[FORWARDED] !== undefined
+    const auth = incoming.headers.authorization
+    if (auth === undefined) {
+      // a customer page names its charge (and maybe its namespace's page id), no key
+      const page = pageOf(incoming.url ?? '', pagePrefixes)
+      return page && !locallyHeld(page, store) ? routePage(leases, page, req, forwarded) : undefined
+    }
+    const ns = namespaceOf(auth, namespaces)
+    if (ns === undefined || leases.owns(ns)) return undefined
+    return route(leases, ns, req, forwarded)
+  }
+}
+
+interface Page {
+  tx: string
+  pageId?: string
+}
+
+/** The charge a customer page's path names: `PREFIX[PAGE_ID/]TX[/...]` (src/charges/pages.ts). */
+function pageOf(url: string, prefixes: readonly string[]): Page | undefined {
+  const path = url.split('?')[0]
+  const prefix = prefixes.find((p) => path.startsWith(p))
+  if (prefix === undefined) return undefined
+  const [first, second] = path.slice(prefix.length).split('/')
+  let tx: string
+  try {
+    tx = decodeURIComponent(/^[0-9a-f]{16}$/.test(first) && second ? second : first)
+  } catch {
+    return undefined
+  }
+  if (!tx) return undefined
+  return /^[0-9a-f]{16}$/.test(first) && second ? { tx, pageId: first } : { tx }
+}
+
+/** Whether a namespace this process serves holds the page's charge (under its page id, when named). */
+function locallyHeld(page: Page, store: Store): boolean {
+  for (const ns of store.namespaces()) {
+    if (page.pageId !== undefined && pageId(ns) !== page.pageId) continue
+    if (store.col(ns, CHARGES).get(page.tx)) return true
+  }
+  return false
+}
+
+/** A page of a namespace another process serves: the one namespace holding its charge (under its page id), routed by it. */
+async function routePage(leases: Leases, page: Page, req: Request, forwarded: boolean): Promise<Response | undefined> {
+  let holders: string[]
+  try {
+    holders = (await leases.holdersOfCharge(page.tx)).filter((ns) => page.pageId === undefined || pageId(ns) === page.pageId)
+  } catch {
+    return unavailable()
+  }
+  // none, or several (the page then says so): answered here as the app answers it
+  return holders.length === 1 ? route(leases, holders[0], req, forwarded) : undefined
+}
+
+/** The namespace a call's key names (a public key's for the look-ups), or undefined: the app refuses it, or it has none. */
+function namespaceOf(auth: string | undefined, namespaces: Namespaces): string | undefined {
+  const key = auth === undefined ? undefined : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth)?.[1]
+  if (key === undefined) return undefined
+  const ns = key.startsWith('pk_test_') ? namespaces.publicKeyNamespace(key) : key
+  return ns !== null && KEY_SHAPE.test(ns) ? ns : undefined
+}
+
+async function route(leases: Leases, ns: string, req: Request, forwarded: boolean): Promise<Response | undefined> {
+  let asked = false
+  for (let i = 0; i < TRIES; i++) {
+    let claim
+    try {
+      claim = await leases.claim(ns)
+    } catch {
+      return unavailable()
+    }
+    if (claim.mine) return undefined
+    // a call forwarded here by a process that took us for the owner: wait for the lease instead
+    // (an owner still starting has no URL yet: waited for as one that cannot be reached)
+    if (!forwarded && claim.url && claim.url !== leases.url) {
+      const answer = await forward(claim.url, req, leases.id)
+      if (answer !== 'refused') return answer
+      // the owner we knew of may have given the lease back (stopped): ask the database once more at once
+      if (!asked) {
+        asked = true
+        leases.forget(ns)
+        i--
+        continue
+      }
+    }
+    // the owner is gone (or not yet taken over): its lease runs out within leftMs
+    await new Promise((r) => setTimeout(r, claim.leftMs + 50))
+    leases.forget(ns)
+  }
+  return unavailable()
+}
+
+function unavailable(): Response {
+  return new Response(errorJson(MSG.SERVICE_UNAVAILABLE), { status: 503, headers: { 'content-type': 'application/json' } })
+}
+
+/**
+ * The call sent on to the owner as it came, its answer streamed back. 'refused' when no connection
+ * was made (nothing of the call was sent): the caller may serve it elsewhere.
+ */
+function forward(owner: string, req: Request, by: string): Promise<Response | 'refused'> {
+  const url = new URL(req.url)
+  const target = new URL(url.pathname + url.search, owner)
+  const headers: Record<string, string> = {}
+  req.headers.forEach((v, k) => (headers[k] = v))
+  headers[FORWARDED] = by
+  return new Promise((resolve) => {
+    let connected = false
+    // a connection of its own (no agent): the body is sent only once it is made
+    const out = httpRequest(target, { method: req.method, headers, agent: false }, (res) => {
+      const h = new Headers()
+      for (const [k, v] of Object.entries(res.headers)) {
+        if (v === undefined || k === 'connection' || k === 'keep-alive' || k === 'transfer-encoding') continue
+        for (const one of Array.isArray(v) ? v : [v]) h.append(k, one)
+      }
+      const body = req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? null : (Readable.toWeb(res) as ReadableStream)
+      resolve(new Response(body, { status: res.statusCode ?? 502, headers: h }))
+    })
+    // nothing of the call was sent before the connection was made: the owner is not there
+    out.on('error', () => resolve(connected ? unavailable() : 'refused'))
+    const giveUp = setTimeout(() => out.destroy(), CONNECT_MS)
+    out.on('socket', (socket) => {
+      socket.once('connect', () => {
+        clearTimeout(giveUp)
+        connected = true
+        if (req.body) Readable.fromWeb(req.body as import('node:stream/web').ReadableStream).pipe(out)
+        else out.end()
+      })
+    })
+  })
+}

@@ -1,0 +1,89 @@
+import { execFile } from 'node:child_process'
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import pg from 'pg'
+import { freePort } from './process.js'
+
+/**
+ * A throwaway PostgreSQL cluster for one test file: `initdb` in a temporary folder, a port nothing
+ * listens on, trust authentication on loopback only, stopped and removed at the end. Never a shared
+ * server. Debian's binaries (`/usr/lib/postgresql/<version>/bin`, installed by `.ci/run` when
+ * missing). PostgreSQL refuses to run as root: as root the cluster is made and run by `nobody`
+ * (`runuser`), in a folder of /tmp that user can reach (the run's TMPDIR is root's alone).
+ */
+
+const run = promisify(execFile)
+
+export interface Cluster {
+  /** postgres://postgres@127.0.0.1:PORT/postgres */
+  url: string
+  port: number
+  /** pg_ctl stop -m fast: the server ends its connections and stops */
+  stop(): Promise<void>
+  /** pg_ctl start on the same folder and port, waiting until it takes connections */
+  start(): Promise<void>
+  /** a query on a connection of its own */
+  query<T = any>(sql: string, params?: unknown[]): Promise<T[]>
+  /** stops the server and removes its folder */
+  remove(): Promise<void>
+}
+
+/** The newest installed version's binaries. */
+export function postgresBin(): string {
+  const root = '/usr/lib/postgresql'
+  const versions = existsSync(root) ? readdirSync(root).filter((v) => existsSync(join(root, v, 'bin', 'initdb'))) : []
+  if (!versions.length) throw new Error('PostgreSQL is not installed (/usr/lib/postgresql/*/bin/initdb): .ci/run installs Debian\'s postgresql package')
+  versions.sort((a, b) => Number(b) - Number(a))
+  return join(root, versions[0], 'bin')
+}
+
+const asRoot = process.getuid?.() === 0
+
+/** Runs one of the binaries, as `nobody` when we are root. */
+function pgRun(bin: string, args: string[]): Promise<{ stdout: string; stderr: string }> {
+  const file = join(postgresBin(), bin)
+  return asRoot ? run('runuser', ['-u', 'nobody', '--', file, ...args]) : run(file, args)
+}
+
+export async function startCluster(): Promise<Cluster> {
+  const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'paysandbox-pg-'))
+  if (asRoot) {
+    chmodSync(dir, 0o777)
+  }
+  const data = join(dir, 'data')
+  await pgRun('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'])
+  const port = await freePort()
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`
+  const start = async () => {
+    await pgRun('pg_ctl', ['start', '-w', '-D', data, '-l', join(dir, 'log'), '-o', options])
+  }
+  await start()
+  const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  let removed = false
+  const stop = async () => {
+    await pgRun('pg_ctl', ['stop', '-w', '-m', 'fast', '-D', data]).catch(() => undefined)
+  }
+  return {
+    url,
+    port,
+    stop,
+    start,
+    async query(sql, params) {
+      const client = new pg.Client({ connectionString: url })
+      await client.connect()
+      try {
+        return (await client.query(sql, params as unknown[])).rows
+      } finally {
+        await client.end()
+      }
+    },
+    async remove() {
+      if (removed) return
+      removed = true
+      await stop()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
+}
