@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * What public clients read that the answers lacked (docs/behaviour.md 3.6, 13.9): the charge

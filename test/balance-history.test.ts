@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const HISTORY = '/merchant/api/v1/balances/history'

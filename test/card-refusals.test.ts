@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * Every docs/api.md 7.2 refusal that applies to card charges (docs/behaviour.md 1-3), and in each case

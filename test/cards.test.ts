@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers/sandbox.js'
 
 /**
  * Card charges end to end through HTTP (docs/api.md 2.2-2.4, 2.8, 3.1, 4.1; docs/behaviour.md 3, 8, 9):

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * A chargeback and its refunds never together return more than was paid (docs/behaviour.md 13.13):

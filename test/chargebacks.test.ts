@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'

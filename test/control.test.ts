@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages } from './helpers.js'
+import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

@@ -5,7 +5,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { identityDocuments, type IdentityDocument } from '../src/scenario/documents.js'
 import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
 import { pageId } from '../src/namespaces.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * Hostile and malformed input against every endpoint (issue 9, docs/behaviour.md 2): arbitrary JSON,

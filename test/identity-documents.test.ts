@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDocuments } from '../src/scenario/documents.js'
 import { CHECKS } from '../src/identity/service.js'
-import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers.js'
+import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

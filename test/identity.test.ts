@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHECKS } from '../src/identity/service.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * Identity verification end to end through HTTP (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 2, 7, 9, 10):

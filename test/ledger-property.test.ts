@@ -6,7 +6,7 @@ import { PAYOUTS } from '../src/payouts/service.js'
 import { REFUNDS } from '../src/refunds/service.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { INTAKE_LIMIT, MAX_MAJOR_AMOUNT } from '../src/money.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins (borne by either

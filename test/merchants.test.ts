@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ConfigError, resolveConfig, servedKeys } from '../src/config.js'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 const cleanups: (() => Promise<unknown> | unknown)[] = []

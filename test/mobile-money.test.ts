@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox, invalidBody } from './helpers.js'
+import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox, invalidBody } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../src/store/store.js'
-import { SECRET, cardPayload, openStore, sandboxPerTest, tempFile } from './helpers.js'
+import { SECRET, cardPayload, openStore, sandboxPerTest, tempFile } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fieldMessages, ref, sandboxPerTest, type TestSandbox, invalidBody } from './helpers.js'
+import { fieldMessages, ref, sandboxPerTest, type TestSandbox, invalidBody } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

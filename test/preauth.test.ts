@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CARD_MSG } from '../src/cards/messages.js'
 import { MSG } from '../src/errors.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * The pre-authorization / capture / void / refund ledger end to end through HTTP

@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * Refunds keep the ledger exact (docs/behaviour.md 13.4, 13.8): whatever sequence of pay-ins,

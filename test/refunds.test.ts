@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const CARD = '4084127883172787'

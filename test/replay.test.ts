@@ -8,7 +8,7 @@ import { FlowError, loadFlowFile, match, validateFlow, type Flow } from '../src/
 import { junitReport, prettyReport } from '../src/replay/report.js'
 import { runFlow, runFlows } from '../src/replay/runner.js'
 import { runCli } from './e2e/process.js'
-import { ENC_KEY, cardPayload, ref, tempFile } from './helpers.js'
+import { ENC_KEY, cardPayload, ref, tempFile } from './helpers/sandbox.js'
 
 const SHIPPED = expandFlowPaths(['scenarios/flows'])
 let sb: Sandbox

@@ -3,7 +3,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHARGES } from '../src/charges/types.js'
-import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, storeText, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, storeText, tempFile, type TestSandbox } from './helpers/sandbox.js'
 import { runCli, startCli, type RunningCli } from './e2e/process.js'
 
 /**

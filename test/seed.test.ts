@@ -3,7 +3,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, resolveConfig } from '../src/config.js'
 import { Random } from '../src/random.js'
-import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
+import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

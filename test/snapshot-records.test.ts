@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox, invalidBody } from './helpers.js'
+import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox, invalidBody } from './helpers/sandbox.js'
 
 /**
  * A snapshot holds records no call could have made (docs/behaviour.md 0.4, 0.10): one whose record

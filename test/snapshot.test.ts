@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../src/index.js'
 import { FORMAT } from '../src/store/recovery.js'
-import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox, invalidBody } from './helpers.js'
+import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox, invalidBody } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 
 /**

@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { DataFileError, FORMAT } from '../src/store/recovery.js'
 import { indexHash } from '../src/store/secondary-index.js'
 import { Store } from '../src/store/store.js'
-import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
+import { STORE_LIMITS, openStore, tempFile } from './helpers/sandbox.js'
 
 /** records kept live per collection (as the config gives it) */
 const HOT_RECORDS = STORE_LIMITS.hotRecords

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { byDate, listQuerySchema, orderedPage, type OrderedItems } from '../src/http/cursor-list.js'
-import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /** GET /merchant/api/v1/transactions (docs/behaviour.md 13.12): pay-ins and payouts as one list. */
 

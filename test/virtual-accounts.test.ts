@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { SECRET, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /** docs/behaviour.md 13.3: virtual bank accounts and the test environment's credit call, over HTTP. */
 

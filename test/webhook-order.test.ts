@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 import { startReceiver, type Received } from './receiver.js'
 
 /**

@@ -4,7 +4,7 @@ import { AREAS } from '../../src/areas.js'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import type { Route } from '../../src/http/area.js'
 import { customerPages } from '../../src/http/html-page.js'
-import { ENC_KEY, SECRET, cardPayload } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload } from '../helpers/sandbox.js'
 import { api, rssMb, startCli, type RunningCli } from './process.js'
 
 /**

@@ -9,7 +9,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers/sandbox.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
 import { pageId } from '../../src/namespaces.js'

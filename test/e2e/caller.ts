@@ -1,4 +1,4 @@
-import { SECRET } from '../helpers.js'
+import { SECRET } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { api, startCli, type killedAfterEach } from './process.js'
 

@@ -3,7 +3,7 @@ import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { v8Tuning } from '../../src/cli.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { runCli, startCli, type RunningCli } from './process.js'
 
 const auth = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }

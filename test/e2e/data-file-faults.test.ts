@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 import { startReceiver } from '../receiver.js'
 

@@ -4,7 +4,7 @@ import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT } from '../../src/store/recovery.js'
-import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 

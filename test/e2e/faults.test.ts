@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 
 const cleanups: (() => Promise<unknown> | unknown)[] = []

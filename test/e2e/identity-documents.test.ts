@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { tempFile } from '../helpers.js'
+import { tempFile } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
 

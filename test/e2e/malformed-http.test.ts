@@ -1,7 +1,7 @@
 import { connect, createServer } from 'node:net'
 import { answerClientError } from '../../src/http/client-error.js'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET } from '../helpers.js'
+import { SECRET } from '../helpers/sandbox.js'
 import { startCli, type RunningCli } from './process.js'
 
 /**

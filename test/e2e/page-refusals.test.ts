@@ -1,6 +1,6 @@
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
+import { SECRET, ref } from '../helpers/sandbox.js'
 import { startCli, type RunningCli } from './process.js'
 
 /**

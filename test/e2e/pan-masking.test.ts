@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { luhnValid, maskPanNumber, maskPansDeep, maskPansIn } from '../../src/store/card-numbers.js'
 import { maskSecrets } from '../../src/http/mask.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { startCli } from './process.js'
 

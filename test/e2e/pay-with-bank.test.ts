@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
+import { SECRET, ref } from '../helpers/sandbox.js'
 import { SHOTS, launchChromium } from './chromium.js'
 import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { KORAPAY, tempCaDir } from './reach.js'
 

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { pageId } from '../../src/namespaces.js'
-import { ENC_KEY } from '../helpers.js'
+import { ENC_KEY } from '../helpers/sandbox.js'
 import { api, killedAfterEach, startCli } from './process.js'
 
 /**

@@ -4,7 +4,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, tempFile } from '../helpers.js'
+import { ENC_KEY, tempFile } from '../helpers/sandbox.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
 
 /**

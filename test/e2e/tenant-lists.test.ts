@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload } from '../helpers.js'
+import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { rssMb, startCli, type RunningCli } from './process.js'
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, tempFile, type TestSandbox, invalidBody } from '../helpers.js'
+import { SECRET, cardPayload, makeSandbox, tempFile, type TestSandbox, invalidBody } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { freePort } from './process.js'
 

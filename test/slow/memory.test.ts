@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload } from '../helpers.js'
+import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { startReceiver } from '../receiver.js'
 import { startCli, type RunningCli } from '../e2e/process.js'
 
