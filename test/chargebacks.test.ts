@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
+import { NO_AUTH_CARD as CARD, DISPUTED_CARD as DISPUTED } from './helpers/cards.js'
 
 const sandbox = sandboxPerTest()
-const CARD = '4084127883172787'
-const DISPUTED = '4084080009900005'
 const OPEN = 5_000_000
 const HOUR = 3600
 

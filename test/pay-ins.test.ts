@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers/sandbox.js'
+import { NO_AUTH_CARD, PIN_CARD } from './helpers/cards.js'
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
 const PAYINS = `${M}/pay-ins`
-const NO_AUTH_CARD = '4084127883172787'
-const PIN_CARD = '5188513618552975'
 
 const list = async (sb: TestSandbox, query = '') => {
   const res = await sb.call('GET', `${PAYINS}${query}`)

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { NO_AUTH_CARD as CARD } from './helpers/cards.js'
 
 const sandbox = sandboxPerTest()
-const CARD = '4084127883172787'
 const OPEN = 5_000_000
 /** a sum of major amounts, as the balances answer it */
 const sum = (...xs: number[]) => Math.round(xs.reduce((a, b) => a + b * 100, 0)) / 100

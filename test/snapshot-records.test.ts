@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox, invalidBody } from './helpers/sandbox.js'
+import { NO_AUTH_CARD as CARD } from './helpers/cards.js'
 
 /**
  * A snapshot holds records no call could have made (docs/behaviour.md 0.4, 0.10): one whose record
@@ -27,7 +28,6 @@ const ok = async (p: Promise<{ status: number; body: any }>) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return res.body.data
 }
-const CARD = '4084127883172787'
 
 /** One namespace with a record of every kind of charge and every collection. */
 async function populate(sb: TestSandbox): Promise<void> {

@@ -2,12 +2,12 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { byDate, listQuerySchema, orderedPage, type OrderedItems } from '../src/http/cursor-list.js'
 import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { NO_AUTH_CARD } from './helpers/cards.js'
 
 /** GET /merchant/api/v1/transactions (docs/behaviour.md 13.12): pay-ins and payouts as one list. */
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
-const NO_AUTH_CARD = '4084127883172787'
 
 type Item = { pointer: string; at: number }
 /** a list kept oldest first, as a collection's order keeps it */

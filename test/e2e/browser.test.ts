@@ -13,12 +13,8 @@ import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers/sandbox.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver } from '../receiver.js'
 import { pageId } from '../../src/namespaces.js'
+import { NO_AUTH_CARD, THREE_DS_CARD, PIN_CARD, INSUFFICIENT_FUNDS_CARD, STK_WALLET } from '../helpers/cards.js'
 
-const NO_AUTH_CARD = '4084127883172787'
-const THREE_DS_CARD = '4562543755474674'
-const PIN_CARD = '5188513618552975'
-const INSUFFICIENT_FUNDS_CARD = '506066506066506067'
-const STK_WALLET = '254700000000'
 const DECLINED_3DS = '3DS authentication was declined by the cardholder'
 
 let browser: Browser

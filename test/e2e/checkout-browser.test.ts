@@ -15,11 +15,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/index.js'
 import { ROOT, SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
 import { startReceiver, type Received } from '../receiver.js'
-
-const PIN_CARD = '5188513618552975'
-const THREE_DS_CARD = '4562543755474674'
-const DECLINED_CARD = '506066506066506067'
-const INSUFFICIENT_FUNDS = 'Card could not be charged due to insufficient funds'
+import { PIN_CARD, THREE_DS_CARD, INSUFFICIENT_FUNDS_CARD as DECLINED_CARD, INSUFFICIENT_FUNDS } from '../helpers/cards.js'
 
 let browser: Browser
 let sandbox: Sandbox

@@ -8,6 +8,7 @@ import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 import { startReceiver } from '../receiver.js'
+import { NO_AUTH_CARD } from '../helpers/cards.js'
 
 /**
  * The data file under real faults (docs/behaviour.md 0.4), against the real CLI as a child process
@@ -16,8 +17,6 @@ import { startReceiver } from '../receiver.js'
  * small tmpfs filled to the brim), bytes appended to the file or a line cut, a compaction's
  * temporary file left behind.
  */
-
-const NO_AUTH_CARD = '4084127883172787'
 
 const { running, cleanups } = killedAfterEach()
 
