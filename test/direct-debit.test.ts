@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
+import { SECRET, cardPayload, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
+import { ownPerTest } from './helpers/after-each.js'
 
 /**
  * Direct debit, end to end through HTTP (docs/api.md 2.8-2.11, 3.4, 3.5, 4.3, 6; docs/behaviour.md 2, 6, 8, 9):
@@ -45,16 +46,7 @@ const SEEDS = [
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
-
-async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
-  const sb = await makeSandbox(input)
-  cleanups.push(() => sb.close())
-  return sb
-}
+const { cleanups, sandbox } = ownPerTest()
 
 /** A real local receiver, set as the namespace's webhook URL. */
 async function receiverFor(sb: TestSandbox) {

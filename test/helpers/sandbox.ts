@@ -119,6 +119,16 @@ export function tempFile(name = 'data.json'): string {
   return join(mkdtempSync(join(tmpdir(), 'paysandbox-')), name)
 }
 
+/** Waits, without polling on a timer, until the payment's first event (default key) satisfies `check`. */
+export async function eventWhen(sb: TestSandbox, reference: string, check: (ev: any) => boolean) {
+  for (;;) {
+    const change = sb.deps.events.waitForChange(SECRET, 10_000)
+    const ev = sb.deps.events.list(SECRET, { reference })[0]
+    if (ev && check(ev)) return ev
+    await change
+  }
+}
+
 /**
  * `sandbox(input)` makes a sandbox that is closed after the test that made it: call at the top
  * of a test file, `const sandbox = sandboxPerTest()`.
