@@ -119,6 +119,20 @@ export function tempFile(name = 'data.json'): string {
   return join(mkdtempSync(join(tmpdir(), 'paysandbox-')), name)
 }
 
+/**
+ * What `read` answers of the data file `file` after a restart: closes `first` (a sandbox over the
+ * file), opens the file again with a frozen clock, reads it and closes it.
+ */
+export async function readAfterRestart<T>(first: TestSandbox, file: string, read: (sb: TestSandbox) => Promise<T>): Promise<T> {
+  await first.close()
+  const second = await makeSandbox({ data: file, frozen: true })
+  try {
+    return await read(second)
+  } finally {
+    await second.close()
+  }
+}
+
 /** Waits, without polling on a timer, until the payment's first event (default key) satisfies `check`. */
 export async function eventWhen(sb: TestSandbox, reference: string, check: (ev: any) => boolean) {
   for (;;) {
