@@ -9,6 +9,14 @@ const OPEN = 5_000_000
 const sum = (...xs: number[]) => Math.round(xs.reduce((a, b) => a + b * 100, 0)) / 100
 
 const ngn = async (sb: TestSandbox) => (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN
+/** A bank transfer of NGN `amount`, arrived 120 s later on the clock (settled at once): its reference. */
+async function arrivedTransfer(sb: TestSandbox, amount: number, merchant_bears_cost: boolean) {
+  const bt = ref('bt')
+  await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount, currency: 'NGN', merchant_bears_cost, customer: { email: 'a@b.co' } })
+  await advance(sb, 120)
+  return bt
+}
+
 const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
 
 async function preauth(sb: TestSandbox, amount = 1000): Promise<{ pref: string; tx: string }> {
@@ -151,9 +159,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
 
   it('refunds a bank transfer (settled at once), a mobile-money charge and a checkout by its own reference', async () => {
     const sb = await sandbox({ frozen: true })
-    const bt = ref('bt')
-    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'a@b.co' } })
-    await advance(sb, 120)
+    const bt = await arrivedTransfer(sb, 1500, true)
     const r1 = await initiate(sb, { payment_reference: bt, reference: ref('rf'), amount: 500 })
     // the answer names no channel (the refunds page); the refund's detail names the pay-in's method
     expect(r1.body.data).toMatchObject({ status: 'processing', amount_returned: 500 })
@@ -182,9 +188,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
 
   it('a pay-in the customer bore the fee of offers its amount to refund, never the fee; a transfer kept whole offers all of it', async () => {
     const sb = await sandbox({ frozen: true })
-    const bt = ref('bt')
-    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 10_000, currency: 'NGN', merchant_bears_cost: false, customer: { email: 'a@b.co' } })
-    await advance(sb, 120)
+    const bt = await arrivedTransfer(sb, 10_000, false)
     const above = await initiate(sb, { payment_reference: bt, reference: ref('rf'), amount: 10_150 })
     expect([above.status, above.body.message]).toEqual([400, "Amount can't be more than NGN 10000"])
     const full = await initiate(sb, { payment_reference: bt, reference: ref('rf') })
