@@ -81,6 +81,15 @@ const CARDS = {
   pin: '5188513618552975',
 } as const
 
+/** The op that completes one of the accepted refunds or payouts (picked), as a success or a failure, through the control call. */
+const completing = (kind: 'refunds' | 'payouts'): Op<{ pick: number; outcome: string }> => ({
+  name: `complete a ${kind.slice(0, -1)}`,
+  arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
+  async run(r, { pick, outcome }) {
+    if (r[kind].length) await call(r, 'POST', `/_sandbox/${kind}/${r[kind][pick % r[kind].length]}/complete`, { outcome })
+  },
+})
+
 const OPS: Op[] = [
   {
     name: 'card charge',
@@ -235,13 +244,7 @@ const OPS: Op[] = [
       }
     },
   },
-  {
-    name: 'complete a refund',
-    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
-    async run(r, { pick, outcome }) {
-      if (r.refunds.length) await call(r, 'POST', `/_sandbox/refunds/${r.refunds[pick % r.refunds.length]}/complete`, { outcome })
-    },
-  },
+  completing('refunds'),
   {
     name: 'payout',
     weight: 2,
@@ -256,13 +259,7 @@ const OPS: Op[] = [
       }
     },
   },
-  {
-    name: 'complete a payout',
-    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
-    async run(r, { pick, outcome }) {
-      if (r.payouts.length) await call(r, 'POST', `/_sandbox/payouts/${r.payouts[pick % r.payouts.length]}/complete`, { outcome })
-    },
-  },
+  completing('payouts'),
   {
     name: 'funding',
     // near the limit, it may be refused
