@@ -6,7 +6,7 @@ import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
-import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
+import { killedAfterEach, runCli, type RunningCli } from './process.js'
 import { startReceiver } from '../receiver.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 
@@ -18,13 +18,7 @@ import { NO_AUTH_CARD } from '../helpers/cards.js'
  * temporary file left behind.
  */
 
-const { running, cleanups } = killedAfterEach()
-
-async function start(args: string[]): Promise<RunningCli> {
-  const r = await startCli(args)
-  running.push(r)
-  return r
-}
+const { running, cleanups, spawnCli: start } = killedAfterEach()
 
 async function stop(r: RunningCli, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const closed = once(r.child, 'close')

@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream'
 import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { afterEach } from 'vitest'
+import { afterAll, afterEach, beforeAll } from 'vitest'
 
 export const BIN = fileURLToPath(new URL('../../bin/sandbox.js', import.meta.url))
 
@@ -110,9 +110,14 @@ export function gone(pid: number): boolean {
 
 /**
  * What a test file's tests start and must undo: each CLI process pushed to `running` is killed
- * after its test, then each function pushed to `cleanups` runs, last first.
+ * after its test, then each function pushed to `cleanups` runs, last first. `spawnCli` starts the
+ * CLI (startCli) and pushes it to `running`.
  */
-export function killedAfterEach(): { running: RunningCli[]; cleanups: (() => Promise<unknown> | unknown)[] } {
+export function killedAfterEach(): {
+  running: RunningCli[]
+  cleanups: (() => Promise<unknown> | unknown)[]
+  spawnCli(args: string[], env?: Record<string, string>): Promise<RunningCli>
+} {
   const running: RunningCli[] = []
   const cleanups: (() => Promise<unknown> | unknown)[] = []
   afterEach(async () => {
@@ -124,7 +129,38 @@ export function killedAfterEach(): { running: RunningCli[]; cleanups: (() => Pro
     }
     while (cleanups.length) await cleanups.pop()!()
   })
-  return { running, cleanups }
+  async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+    const cli = await startCli(args, env)
+    running.push(cli)
+    return cli
+  }
+  return { running, cleanups, spawnCli }
+}
+
+/**
+ * The CLI (`sandbox start` with `args`) for a whole test file: started before its tests, ended
+ * (SIGTERM) after them. `running` and its `port` are read once it has started.
+ */
+export function cliPerFile(args: string[] = []): { readonly running: RunningCli; readonly port: number } {
+  let started: RunningCli | undefined
+  beforeAll(async () => {
+    started = await startCli(args)
+  })
+  afterAll(async () => {
+    if (started && started.child.exitCode === null) {
+      started.child.kill('SIGTERM')
+      await started.exited
+    }
+  })
+  return {
+    get running() {
+      if (!started) throw new Error('the CLI has not started: read it from a test or a later beforeAll')
+      return started
+    },
+    get port() {
+      return Number(new URL(this.running.url).port)
+    },
+  }
 }
 
 /** A port nothing listens on now: one the system gave out on loopback and took back. */
