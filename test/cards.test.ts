@@ -3,6 +3,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers/sandbox.js'
+import { THREE_DS_CARD } from './helpers/cards.js'
 
 /**
  * Card charges end to end through HTTP (docs/api.md 2.2-2.4, 2.8, 3.1, 4.1; docs/behaviour.md 3, 8, 9):
@@ -83,6 +84,13 @@ const CARDS: ScenarioCard[] = scenariosRes.body?.data?.cards ?? []
 
 const authorize = (transaction_reference: string, authorization: unknown, key?: string) =>
   sb.call('POST', AUTHORIZE, { transaction_reference, authorization }, { key })
+
+/** A card charge waiting on its 3DS page: its payload and transaction reference. */
+async function at3ds() {
+  const payload = cardPayload(THREE_DS_CARD)
+  const tx = (await sb.charge(payload)).body.data.transaction_reference as string
+  return { payload, tx }
+}
 
 const submit3ds = (tx: string, decision: string) =>
   sb.call('POST', threeDsPath(tx), undefined, {
@@ -367,9 +375,7 @@ describe('OTP', () => {
 
 describe('3DS page', () => {
   it('declining on the page fails the charge with 3DS authentication was declined by the cardholder', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const page = await submit3ds(tx, 'decline')
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
@@ -419,9 +425,7 @@ describe('3DS page', () => {
   })
 
   it('shows Approve and Decline buttons and the masked card, never the full PAN', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await sb.call('GET', threeDsPath(tx), undefined, { key: null })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/text\/html/)
@@ -447,9 +451,7 @@ describe('3DS page', () => {
   })
 
   it('refuses a second decision once the 3DS step is done and keeps the first outcome', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     expect((await submit3ds(tx, 'approve')).status).toBe(200)
     const again = await submit3ds(tx, 'decline')
     expect(again.status).toBe(409)
@@ -460,9 +462,7 @@ describe('3DS page', () => {
   })
 
   it('refuses a form without a valid decision and leaves the charge pending', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await submit3ds(tx, 'maybe')
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/text\/html/)
@@ -521,8 +521,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
   const complete = (tx: string, body: unknown) => sb.call('POST', `/_sandbox/charges/${encodeURIComponent(tx)}/complete`, body)
 
   it('finishes a pending 3DS charge as success', async () => {
-    const payload = cardPayload('4562543755474674')
-    const tx = (await sb.charge(payload)).body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await complete(tx, { outcome: 'success' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ reference: payload.reference, transaction_reference: tx, status: 'success' })
@@ -537,8 +536,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
   })
 
   it('finishes a pending 3DS charge as failed, with the 3DS decline text by default', async () => {
-    const payload = cardPayload('4562543755474674')
-    const tx = (await sb.charge(payload)).body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await complete(tx, { outcome: 'failed' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', message: '3DS authentication was declined by the cardholder' })
