@@ -83,6 +83,12 @@ function immutable(path: string, on: boolean): void {
   execFileSync('chattr', [on ? '+i' : '-i', path])
 }
 
+/** A fresh data file `chattr +i` can make read-only: it must work here (root, an ext4 temp directory), as in CI. */
+function lockableFile(): string {
+  expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
+  return tempFile()
+}
+
 describe('one server per data file', () => {
   it('refuses a second server on the same file naming the first one\'s pid; takes over the lock of a killed one; lets it go on stop', async () => {
     const file = tempFile()
@@ -115,8 +121,7 @@ describe('one server per data file', () => {
 
 describe('a data file or folder that cannot be written', () => {
   it('is refused at start with one line naming the file (exit 2)', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const first = await start(['--data', file])
     expect((await charge(first.url, cardPayload(NO_AUTH_CARD))).status).toBe(200)
     await stop(first)
@@ -137,8 +142,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 
   it('made read-only while running: the charge answers 503 and is not kept, and its webhook never sent; once writable, its retry is accepted; every acknowledged charge is back after a restart', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const rx = await startReceiver()
     cleanups.push(() => void rx.close())
     const server = await start(['--data', file, '--webhook-url', rx.url])
@@ -178,8 +182,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 
   it('read-only while running: every change of the same moment fails and is undone (new charges and an existing record), and none shows', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const server = await start(['--data', file])
     const control = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}/_sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
@@ -208,8 +211,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 
   it('read-only while running: a pack added is answered 503 and is not in effect (the balance keeps its opening); once writable, its retry is', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const server = await start(['--data', file])
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
@@ -232,8 +234,7 @@ describe('a data file or folder that cannot be written', () => {
 
 describe('a snapshot put back (docs/behaviour.md 0.10)', () => {
   it('read-only while running: the restore is answered 503 and undone, the namespace as the file holds it; once writable, its retry is', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const server = await start(['--data', file])
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
