@@ -57,6 +57,12 @@ async function receiverFor(sb: TestSandbox) {
   return rx
 }
 
+/** A mandate created with a real receiver set as the namespace's webhook URL first. */
+async function authorizationHeard(sb: TestSandbox) {
+  const rx = await receiverFor(sb)
+  return { rx, auth: await createAuth(sb) }
+}
+
 type Call = Awaited<ReturnType<TestSandbox['call']>>
 
 async function getAuth(sb: TestSandbox, reference: string, key?: string) {
@@ -297,8 +303,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 
   it('approve: active, a signed direct_debit.auth webhook with status success, and debits accepted at once', async () => {
     const sb = await sandbox()
-    const rx = await receiverFor(sb)
-    const auth = await createAuth(sb)
+    const { rx, auth } = await authorizationHeard(sb)
     const approved = await moveOk(sb, auth.reference, 'approve', 'active')
     expect(approved.status_update_reason).toEqual(expect.any(String))
     expect(await getAuth(sb, auth.reference)).toEqual(approved)
@@ -319,8 +324,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 
   it('decline: deactivated, a signed direct_debit.auth webhook with status failed; final', async () => {
     const sb = await sandbox()
-    const rx = await receiverFor(sb)
-    const auth = await createAuth(sb)
+    const { rx, auth } = await authorizationHeard(sb)
     const declined = await moveOk(sb, auth.reference, 'decline', 'deactivated')
     expect(declined.status_update_reason).toEqual(expect.any(String))
 
@@ -340,8 +344,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 
   it('suspend refuses debits, reactivate accepts them again, deactivate is final', async () => {
     const sb = await sandbox()
-    const rx = await receiverFor(sb)
-    const auth = await createAuth(sb)
+    const { rx, auth } = await authorizationHeard(sb)
     await moveOk(sb, auth.reference, 'approve', 'active')
     await rx.waitFor(1)
 
