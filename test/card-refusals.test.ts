@@ -48,6 +48,15 @@ async function expectUnchanged(reference: string, act: () => Promise<void>) {
   expect(await eventCount()).toBe(events)
 }
 
+/** authorize with `authorization` is refused with `status`, `message` and no data, and changes nothing. */
+async function authorizeRefused(reference: string, tx: string, authorization: unknown, status: number, message: string) {
+  await expectUnchanged(reference, async () => {
+    const res = await authorize(tx, authorization)
+    expect(res.status).toBe(status)
+    expect(res.body).toEqual({ status: false, message, data: null })
+  })
+}
+
 function expectInvalid(res: { status: number; body: any; headers?: Headers }, field: string) {
   expect(res.status).toBe(422)
   expect(res.body.status).toBe(false)
@@ -377,40 +386,24 @@ describe('authorize refusals', () => {
   it('refuses authorize after success with 409 Payment has already been completed', async () => {
     const { payload, tx } = await pendingAt('5188513618552975', [{ pin: '1234' }])
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 409, 'Payment has already been completed')
   })
 
   it('refuses authorize on a no-auth success with 409 Payment has already been completed', async () => {
     const { payload, tx } = await pendingAt('4084127883172787')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { otp: '123456' })
-      expect(res.status).toBe(409)
-      expect(res.body.message).toBe('Payment has already been completed')
-    })
+    await authorizeRefused(payload.reference, tx, { otp: '123456' }, 409, 'Payment has already been completed')
   })
 
   it('refuses authorize after failure with 409 Transaction has already been completed', async () => {
     const { payload, tx } = await pendingAt('5188513618552975', [{ pin: '0000' }])
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('failed')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 409, 'Transaction has already been completed')
   })
 
   it('refuses authorize on a card failed at once with 409 Transaction has already been completed', async () => {
     const payload = cardPayload('506066506066506067', {}, { cvv: '408' })
     const tx = (await sb.charge(payload)).body.data.transaction_reference
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(409)
-      expect(res.body.message).toBe('Transaction has already been completed')
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 409, 'Transaction has already been completed')
   })
 
   it('refuses authorize while the 3DS step is pending with Authorization is not required for this transaction', async () => {
@@ -429,11 +422,7 @@ describe('authorize refusals', () => {
 
   it('refuses authorize on the processing-forever card with Authorization is not required for this transaction', async () => {
     const { payload, tx } = await pendingAt('4084080001800005')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(400)
-      expect(res.body).toEqual({ status: false, message: 'Authorization is not required for this transaction', data: null })
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 400, 'Authorization is not required for this transaction')
   })
 
   it('refuses an authorization holding two fields ({pin, otp}) with Invalid request data', async () => {
