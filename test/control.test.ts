@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
+import { NO_AUTH_CARD } from './helpers/cards.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const OTHER = 'sk_test_control_other'
@@ -286,12 +287,18 @@ describe('with --data', () => {
   })
 })
 
+/** A sandbox of its own whose journal begins with a card charge and its query. */
+async function chargedAndQueried() {
+  const sb = await sandbox()
+  const p = cardPayload(NO_AUTH_CARD)
+  await sb.charge(p)
+  await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+  return { sb, p }
+}
+
 describe('GET /_sandbox/requests (the journal)', () => {
   it('lists method, path, status, ms, request and response, oldest first', async () => {
-    const sb = await sandbox()
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+    const { sb, p } = await chargedAndQueried()
     await sb.call('GET', '/merchant/api/v1/charges/nope-nope')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
 
@@ -394,10 +401,7 @@ describe('GET /_sandbox/requests (the journal)', () => {
   })
 
   it('filters by ?method=, ?path= and ?limit=', async () => {
-    const sb = await sandbox()
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+    const { sb, p } = await chargedAndQueried()
     await sb.call('GET', '/_sandbox/clock')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
     await sb.call('GET', '/_sandbox/scenarios')
