@@ -57,6 +57,20 @@ async function authorizeRefused(reference: string, tx: string, authorization: un
   })
 }
 
+/** A charge of `payload` with `key` is refused 422 for the card's expiry, and stores nothing. */
+async function refusedAsExpired(payload: { reference: string }, key: string) {
+  await expectNothingStored(
+    payload.reference,
+    async () => {
+      const res = await sb.charge(payload, { key })
+      expect(res.status).toBe(422)
+      expect(res.body.message).toBe('Invalid request data')
+      expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
+    },
+    key,
+  )
+}
+
 function expectInvalid(res: { status: number; body: any; headers?: Headers }, field: string) {
   expect(res.status).toBe(422)
   expect(res.body.status).toBe(false)
@@ -168,16 +182,7 @@ describe('Invalid request data on the charge', () => {
     const mm = (d: Date) => String(d.getUTCMonth() + 1).padStart(2, '0')
     const yy = (d: Date) => String(d.getUTCFullYear()).slice(-2)
     const expired = cardPayload('4084127883172787', {}, { expiry_month: mm(last), expiry_year: yy(last) })
-    await expectNothingStored(
-      expired.reference,
-      async () => {
-        const res = await sb.charge(expired, { key })
-        expect(res.status).toBe(422)
-        expect(res.body.message).toBe('Invalid request data')
-        expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
-      },
-      key,
-    )
+    await refusedAsExpired(expired, key)
     const current = cardPayload('4084127883172787', {}, { expiry_month: mm(now), expiry_year: String(now.getUTCFullYear()) })
     const ok = await sb.charge(current, { key })
     expect(ok.status).toBe(200)
@@ -189,16 +194,7 @@ describe('Invalid request data on the charge', () => {
     const moved = await sb.call('POST', '/_sandbox/clock/advance', { to: '2030-10-01T00:00:00.000Z' }, { key })
     expect(moved.status).toBe(200)
     const payload = cardPayload('4084127883172787') // 09/30
-    await expectNothingStored(
-      payload.reference,
-      async () => {
-        const res = await sb.charge(payload, { key })
-        expect(res.status).toBe(422)
-        expect(res.body.message).toBe('Invalid request data')
-        expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
-      },
-      key,
-    )
+    await refusedAsExpired(payload, key)
     // the default namespace's clock was not moved: the same card is fine there
     expect((await sb.charge(cardPayload('4084127883172787'))).body.data.status).toBe('success')
   })
