@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages } from './helpers/sandbox.js'
+import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages, type TestSandbox } from './helpers/sandbox.js'
 import { startReceiver } from './receiver.js'
 import { NO_AUTH_CARD } from './helpers/cards.js'
 
@@ -287,6 +287,13 @@ describe('with --data', () => {
   })
 })
 
+/** The events of a new card charge made with `key` (the default key unless given). */
+async function eventsOfACharge(sb: TestSandbox, key?: string) {
+  const p = cardPayload(NO_AUTH_CARD)
+  await sb.charge(p, key === undefined ? undefined : { key })
+  return (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`, undefined, key === undefined ? undefined : { key })).body.data
+}
+
 /** A sandbox of its own whose journal begins with a card charge and its query. */
 async function chargedAndQueried() {
   const sb = await sandbox()
@@ -483,15 +490,11 @@ describe('PUT /_sandbox/webhook-url', () => {
     expect(res.status).toBe(200)
     expectEnvelope(res, true)
     expect(res.body.data).toEqual({ url: HOOK })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    const events = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    const events = await eventsOfACharge(sb)
     expect(events).toHaveLength(1)
     expect(events[0].target).toBe(HOOK)
     // another key has no URL
-    const q = cardPayload('4084127883172787')
-    await sb.charge(q, { key: OTHER })
-    const theirs = (await sb.call('GET', `/_sandbox/events?reference=${q.reference}`, undefined, { key: OTHER })).body.data
+    const theirs = await eventsOfACharge(sb, OTHER)
     expect(theirs[0].target).toBeNull()
   })
 
@@ -502,9 +505,7 @@ describe('PUT /_sandbox/webhook-url', () => {
     expect(res.status).toBe(200)
     expectEnvelope(res, true)
     expect(res.body.data).toEqual({ url: null })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    const events = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    const events = await eventsOfACharge(sb)
     expect(events[0].target).toBeNull()
   })
 
