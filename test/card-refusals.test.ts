@@ -71,6 +71,15 @@ async function refusedAsExpired(payload: { reference: string }, key: string) {
   )
 }
 
+/** A new charge of card `number` under `reference` is refused 409 Duplicate payment reference, and changes nothing. */
+async function refusedAsDuplicate(reference: string, number: string) {
+  await expectUnchanged(reference, async () => {
+    const res = await sb.charge(cardPayload(number, { reference }))
+    expect(res.status).toBe(409)
+    expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
+  })
+}
+
 function expectInvalid(res: { status: number; body: any; headers?: Headers }, field: string) {
   expect(res.status).toBe(422)
   expect(res.body.status).toBe(false)
@@ -248,11 +257,7 @@ describe('Duplicate payment reference', () => {
     const payload = cardPayload('4084127883172787')
     const first = await sb.charge(payload)
     expect(first.body.data.status).toBe('success')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await sb.charge(cardPayload('5188513618552975', { reference: payload.reference }))
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
-    })
+    await refusedAsDuplicate(payload.reference, '5188513618552975')
     // the reference still finds the first charge: the one its transaction reference finds
     const q = await sb.call('GET', query(payload.reference))
     expect(q.body).toEqual((await sb.call('GET', query(first.body.data.transaction_reference))).body)
@@ -262,11 +267,7 @@ describe('Duplicate payment reference', () => {
     const payload = cardPayload('506066506066506067', {}, { cvv: '408' })
     const first = await sb.charge(payload)
     expect(first.body.data.status).toBe('failed')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await sb.charge(cardPayload('4084127883172787', { reference: payload.reference }))
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
-    })
+    await refusedAsDuplicate(payload.reference, '4084127883172787')
     const q = await sb.call('GET', query(payload.reference))
     expect(q.body.data.status).toBe('failed')
   })
