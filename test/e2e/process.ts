@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Writable } from 'node:stream'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { afterAll, afterEach, beforeAll } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { tempFile } from '../helpers/sandbox.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/sandbox.js', import.meta.url))
 
@@ -106,6 +107,19 @@ export function gone(pid: number): boolean {
   } catch {
     return true
   }
+}
+
+/**
+ * `sandbox start` given `flag` and a file `name` holding `text`, refused at start: exit code 2,
+ * the file named in what it says. Answers the file and the run, for what else the test checks.
+ */
+export async function refusedAtStart(flag: string, name: string | undefined, text: string) {
+  const file = tempFile(name)
+  writeFileSync(file, text)
+  const r = await runCli(['start', '--port', '0', flag, file])
+  expect(r.code).toBe(2)
+  expect(r.stderr).toContain(file)
+  return { file, r }
 }
 
 /**
