@@ -85,6 +85,13 @@ const CARDS: ScenarioCard[] = scenariosRes.body?.data?.cards ?? []
 const authorize = (transaction_reference: string, authorization: unknown, key?: string) =>
   sb.call('POST', AUTHORIZE, { transaction_reference, authorization }, { key })
 
+/** The charge of `reference` is failed, with one failed card attempt, `tx`, that says `message`. */
+async function expectFailedOnce(reference: string, tx: string, message: string) {
+  const q = await sb.call('GET', query(reference))
+  expect(q.body.data.status).toBe('failed')
+  expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message }])
+}
+
 /** A card charge waiting on its 3DS page: its payload and transaction reference. */
 async function at3ds() {
   const payload = cardPayload(THREE_DS_CARD)
@@ -262,11 +269,7 @@ describe('PIN', () => {
     const res = await sb.charge(payload)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', response_message: 'Incorrect card PIN', amount_charged: 0 })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([
-      { reference: res.body.data.transaction_reference, status: 'failed', channel: 'card', message: 'Incorrect card PIN' },
-    ])
+    await expectFailedOnce(payload.reference, res.body.data.transaction_reference, 'Incorrect card PIN')
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
     expect(events[0].data.status).toBe('failed')
@@ -289,8 +292,7 @@ describe('PIN', () => {
     const res = await authorize(tx, { pin: '4321' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', response_message: 'Incorrect card PIN', transaction_reference: tx })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'Incorrect card PIN' }])
+    await expectFailedOnce(payload.reference, tx, 'Incorrect card PIN')
     expect((await eventsFor(payload.reference)).map((e) => e.event)).toEqual(['charge.failed'])
   })
 })
@@ -310,9 +312,7 @@ describe('OTP', () => {
     const res = await authorize(tx, { otp: '000000' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', response_message: 'The OTP entered is invalid' })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'The OTP entered is invalid' }])
+    await expectFailedOnce(payload.reference, tx, 'The OTP entered is invalid')
     expect((await eventsFor(payload.reference)).map((e) => e.event)).toEqual(['charge.failed'])
   })
 
@@ -381,11 +381,7 @@ describe('3DS page', () => {
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
     expect(page.body).toContain('Payment declined')
     expect(page.body).toContain('3DS authentication was declined by the cardholder')
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([
-      { reference: tx, status: 'failed', channel: 'card', message: '3DS authentication was declined by the cardholder' },
-    ])
+    await expectFailedOnce(payload.reference, tx, '3DS authentication was declined by the cardholder')
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
     expect(events[0].data).toMatchObject({ reference: payload.reference, payment_reference: payload.reference, transaction_reference: tx, status: 'failed' })
@@ -540,10 +536,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     const res = await complete(tx, { outcome: 'failed' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', message: '3DS authentication was declined by the cardholder' })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.payment_attempts).toEqual([
-      { reference: tx, status: 'failed', channel: 'card', message: '3DS authentication was declined by the cardholder' },
-    ])
+    await expectFailedOnce(payload.reference, tx, '3DS authentication was declined by the cardholder')
   })
 
   it('finishes the processing-forever card as success', async () => {
@@ -566,9 +559,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     const res = await complete(payload.reference, { outcome: 'failed', message: 'Issuer or Switch Inoperative' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ transaction_reference: tx, status: 'failed', message: 'Issuer or Switch Inoperative' })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'Issuer or Switch Inoperative' }])
+    await expectFailedOnce(payload.reference, tx, 'Issuer or Switch Inoperative')
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
     expect(events[0].data).toMatchObject({ reference: payload.reference, transaction_reference: tx, status: 'failed', payment_method: 'card' })
