@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages, type TestSandbox } from './helpers/sandbox.js'
-import { startReceiver } from './receiver.js'
+import { startReceiver } from './helpers/receiver.js'
 import { NO_AUTH_CARD } from './helpers/cards.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version

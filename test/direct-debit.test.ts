@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
 import { SECRET, cardPayload, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
-import { startReceiver } from './receiver.js'
+import { startReceiver } from './helpers/receiver.js'
 import { ownPerTest } from './helpers/after-each.js'
 
 /**

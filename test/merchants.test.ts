@@ -4,7 +4,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { ConfigError, resolveConfig, servedKeys } from '../src/config.js'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
 import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers/sandbox.js'
-import { startReceiver } from './receiver.js'
+import { startReceiver } from './helpers/receiver.js'
 import { cleanedAfterEach } from './helpers/after-each.js'
 
 const cleanups = cleanedAfterEach()

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest'
 import { ConfigError, resolveConfig } from '../src/config.js'
 import { Random } from '../src/random.js'
 import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpers/sandbox.js'
-import { startReceiver } from './receiver.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /**
  * docs/behaviour.md 0.7: what a seed draws, per namespace, and where the clocks start. Two whole

@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../src/index.js'
 import { FORMAT } from '../src/store/recovery.js'
 import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox, invalidBody } from './helpers/sandbox.js'
-import { startReceiver } from './receiver.js'
+import { startReceiver } from './helpers/receiver.js'
 import { virtualAccountBody } from './helpers/bodies.js'
 
 /**

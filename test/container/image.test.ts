@@ -9,7 +9,7 @@ import { MSG } from '../../src/errors.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { api } from '../e2e/process.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { IMAGE, docker, firstAnswer, listening, logs, run, state, volume } from './docker.js'
 
 /**

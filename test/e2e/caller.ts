@@ -2,7 +2,7 @@ import { expect } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { api, type killedAfterEach, type RunningCli } from './process.js'
 
 /**

@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ROOT, browserStand, shot } from './chromium.js'
-import { type Received } from '../receiver.js'
+import { type Received } from '../helpers/receiver.js'
 import { PIN_CARD, THREE_DS_CARD, INSUFFICIENT_FUNDS_CARD as DECLINED_CARD, INSUFFICIENT_FUNDS } from '../helpers/cards.js'
 
 const stand = browserStand('co', { stepTimeoutMs: 10_000 })

@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll } from 'vitest'
 import { startSandbox, type Sandbox } from '../../src/index.js'
-import { startReceiver, type Receiver } from '../receiver.js'
+import { startReceiver, type Receiver } from '../helpers/receiver.js'
 import { api } from './process.js'
 
 /** Debian's chromium, driven by playwright-core: never a downloaded browser. */

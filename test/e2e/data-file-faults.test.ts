@@ -7,7 +7,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { killedAfterEach, runCli, type RunningCli } from './process.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 
 /**

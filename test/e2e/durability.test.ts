@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT } from '../../src/store/recovery.js'
 import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
 import { ENC_KEY, SECRET, cardPayload } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { ownPerTest } from '../helpers/after-each.js'
 
 const { cleanups, sandbox } = ownPerTest({ frozen: true })

@@ -4,7 +4,7 @@ import { encryptChargeData } from '../../src/cards/crypto.js'
 import { luhnValid, maskPanNumber, maskPansDeep, maskPansIn } from '../../src/store/card-numbers.js'
 import { maskSecrets } from '../../src/http/mask.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { startCli } from './process.js'
 import { cleanedAfterEach } from '../helpers/after-each.js'
 

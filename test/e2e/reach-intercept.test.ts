@@ -7,7 +7,7 @@ import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { KORAPAY, tempCaDir } from './reach.js'
 import { cleanedAfterEach } from '../helpers/after-each.js'
 

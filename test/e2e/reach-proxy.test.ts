@@ -9,7 +9,7 @@ import { MSG } from '../../src/errors.js'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, ref } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { killedAfterEach } from './process.js'
 import { KORAPAY, run, startOwnHttpsServer, startReachCli } from './reach.js'
 

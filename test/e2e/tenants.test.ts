@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { cardPayload } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { rssMb, startCli, type RunningCli } from './process.js'
 import { timedCharges } from './caller.js'
 

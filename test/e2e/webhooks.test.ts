@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { SECRET, cardPayload, eventWhen, makeSandbox, tempFile, type TestSandbox, invalidBody } from '../helpers/sandbox.js'
 import { freePort } from './process.js'
-import type { Receiver } from '../receiver.js'
+import type { Receiver } from '../helpers/receiver.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 import { ownPerTest } from '../helpers/after-each.js'
 

@@ -1,5 +1,5 @@
 import { afterEach } from 'vitest'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from './receiver.js'
 import { makeSandbox, type TestSandbox } from './sandbox.js'
 
 /** Something a test opened and must undo. */

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { startCli, type RunningCli } from '../e2e/process.js'
 import { cleanedAfterEach } from '../helpers/after-each.js'
 
