@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, fieldMessages, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, fieldMessages, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * docs/behaviour.md 13.3.1: upload URLs, account holders and their USD accounts, KES and TZS

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
+import { NO_AUTH_CARD } from './helpers/cards.js'
 
 /**
  * What public clients read that the answers lacked (docs/behaviour.md 3.6, 13.9): the charge
@@ -10,7 +11,6 @@ import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './h
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
-const NO_AUTH_CARD = '4084127883172787'
 
 const okCall = async (sb: TestSandbox, method: string, path: string, body?: unknown) => {
   const res = await sb.call(method, path, body)

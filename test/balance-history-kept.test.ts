@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { BALANCE_CURRENCIES } from '../src/charges/ledger.js'
-import { SECRET, cardPayload, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * The balance history's rows are kept between calls and extended as the clock passes entries

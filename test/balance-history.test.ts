@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages, readAfterRestart } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const HISTORY = '/merchant/api/v1/balances/history'
@@ -159,12 +159,6 @@ describe('GET /balances/history (docs/behaviour.md 13.4)', () => {
     await first.charge(cardPayload('4084127883172787', { amount: 100 }))
     await advance(first, 25 * 3600)
     const kept = await history(first, '?limit=100')
-    await first.close()
-    const second = await makeSandbox({ data: file, frozen: true })
-    try {
-      expect(await history(second, '?limit=100')).toEqual(kept)
-    } finally {
-      await second.close()
-    }
+    expect(await readAfterRestart(first, file, (second) => history(second, '?limit=100'))).toEqual(kept)
   })
 })

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, ref, sandboxPerTest, SECRET, tempFile, invalidBody } from './helpers.js'
+import { cardPayload, makeSandbox, ref, sandboxPerTest, SECRET, tempFile, invalidBody } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const OPENING = { pending_balance: 0, available_balance: 5_000_000 }

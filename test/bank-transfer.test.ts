@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref, sandboxPerTest, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox, invalidBody, fieldMessages } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const PATH = '/merchant/api/v1/charges/bank-transfer'

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { deepFreeze } from '../src/store/frozen.js'
 import { luhnValid } from '../src/store/card-numbers.js'
 import { EPOCH_MS, NUMBER, STRING, maybe, shape } from '../src/store/validate.js'
-import { openStore } from './helpers.js'
+import { openStore } from './helpers/sandbox.js'
 
 /**
  * docs/behaviour.md 9.5, docs/architecture.md "The store": the store masks a card number in every

@@ -1,7 +1,7 @@
 import { createCipheriv, randomBytes } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * Every docs/api.md 7.2 refusal that applies to card charges (docs/behaviour.md 1-3), and in each case
@@ -46,6 +46,38 @@ async function expectUnchanged(reference: string, act: () => Promise<void>) {
   await act()
   expect(await sb.call('GET', query(reference))).toEqual(before)
   expect(await eventCount()).toBe(events)
+}
+
+/** authorize with `authorization` is refused with `status`, `message` and no data, and changes nothing. */
+async function authorizeRefused(reference: string, tx: string, authorization: unknown, status: number, message: string) {
+  await expectUnchanged(reference, async () => {
+    const res = await authorize(tx, authorization)
+    expect(res.status).toBe(status)
+    expect(res.body).toEqual({ status: false, message, data: null })
+  })
+}
+
+/** A charge of `payload` with `key` is refused 422 for the card's expiry, and stores nothing. */
+async function refusedAsExpired(payload: { reference: string }, key: string) {
+  await expectNothingStored(
+    payload.reference,
+    async () => {
+      const res = await sb.charge(payload, { key })
+      expect(res.status).toBe(422)
+      expect(res.body.message).toBe('Invalid request data')
+      expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
+    },
+    key,
+  )
+}
+
+/** A new charge of card `number` under `reference` is refused 409 Duplicate payment reference, and changes nothing. */
+async function refusedAsDuplicate(reference: string, number: string) {
+  await expectUnchanged(reference, async () => {
+    const res = await sb.charge(cardPayload(number, { reference }))
+    expect(res.status).toBe(409)
+    expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
+  })
 }
 
 function expectInvalid(res: { status: number; body: any; headers?: Headers }, field: string) {
@@ -159,16 +191,7 @@ describe('Invalid request data on the charge', () => {
     const mm = (d: Date) => String(d.getUTCMonth() + 1).padStart(2, '0')
     const yy = (d: Date) => String(d.getUTCFullYear()).slice(-2)
     const expired = cardPayload('4084127883172787', {}, { expiry_month: mm(last), expiry_year: yy(last) })
-    await expectNothingStored(
-      expired.reference,
-      async () => {
-        const res = await sb.charge(expired, { key })
-        expect(res.status).toBe(422)
-        expect(res.body.message).toBe('Invalid request data')
-        expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
-      },
-      key,
-    )
+    await refusedAsExpired(expired, key)
     const current = cardPayload('4084127883172787', {}, { expiry_month: mm(now), expiry_year: String(now.getUTCFullYear()) })
     const ok = await sb.charge(current, { key })
     expect(ok.status).toBe(200)
@@ -180,16 +203,7 @@ describe('Invalid request data on the charge', () => {
     const moved = await sb.call('POST', '/_sandbox/clock/advance', { to: '2030-10-01T00:00:00.000Z' }, { key })
     expect(moved.status).toBe(200)
     const payload = cardPayload('4084127883172787') // 09/30
-    await expectNothingStored(
-      payload.reference,
-      async () => {
-        const res = await sb.charge(payload, { key })
-        expect(res.status).toBe(422)
-        expect(res.body.message).toBe('Invalid request data')
-        expect(Object.keys(res.body.data).some((k) => k.startsWith('card.expiry'))).toBe(true)
-      },
-      key,
-    )
+    await refusedAsExpired(payload, key)
     // the default namespace's clock was not moved: the same card is fine there
     expect((await sb.charge(cardPayload('4084127883172787'))).body.data.status).toBe('success')
   })
@@ -243,11 +257,7 @@ describe('Duplicate payment reference', () => {
     const payload = cardPayload('4084127883172787')
     const first = await sb.charge(payload)
     expect(first.body.data.status).toBe('success')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await sb.charge(cardPayload('5188513618552975', { reference: payload.reference }))
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
-    })
+    await refusedAsDuplicate(payload.reference, '5188513618552975')
     // the reference still finds the first charge: the one its transaction reference finds
     const q = await sb.call('GET', query(payload.reference))
     expect(q.body).toEqual((await sb.call('GET', query(first.body.data.transaction_reference))).body)
@@ -257,11 +267,7 @@ describe('Duplicate payment reference', () => {
     const payload = cardPayload('506066506066506067', {}, { cvv: '408' })
     const first = await sb.charge(payload)
     expect(first.body.data.status).toBe('failed')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await sb.charge(cardPayload('4084127883172787', { reference: payload.reference }))
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Duplicate payment reference', data: null })
-    })
+    await refusedAsDuplicate(payload.reference, '4084127883172787')
     const q = await sb.call('GET', query(payload.reference))
     expect(q.body.data.status).toBe('failed')
   })
@@ -377,40 +383,24 @@ describe('authorize refusals', () => {
   it('refuses authorize after success with 409 Payment has already been completed', async () => {
     const { payload, tx } = await pendingAt('5188513618552975', [{ pin: '1234' }])
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('success')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Payment has already been completed', data: null })
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 409, 'Payment has already been completed')
   })
 
   it('refuses authorize on a no-auth success with 409 Payment has already been completed', async () => {
     const { payload, tx } = await pendingAt('4084127883172787')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { otp: '123456' })
-      expect(res.status).toBe(409)
-      expect(res.body.message).toBe('Payment has already been completed')
-    })
+    await authorizeRefused(payload.reference, tx, { otp: '123456' }, 409, 'Payment has already been completed')
   })
 
   it('refuses authorize after failure with 409 Transaction has already been completed', async () => {
     const { payload, tx } = await pendingAt('5188513618552975', [{ pin: '0000' }])
     expect((await sb.call('GET', query(payload.reference))).body.data.status).toBe('failed')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 409, 'Transaction has already been completed')
   })
 
   it('refuses authorize on a card failed at once with 409 Transaction has already been completed', async () => {
     const payload = cardPayload('506066506066506067', {}, { cvv: '408' })
     const tx = (await sb.charge(payload)).body.data.transaction_reference
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(409)
-      expect(res.body.message).toBe('Transaction has already been completed')
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 409, 'Transaction has already been completed')
   })
 
   it('refuses authorize while the 3DS step is pending with Authorization is not required for this transaction', async () => {
@@ -429,11 +419,7 @@ describe('authorize refusals', () => {
 
   it('refuses authorize on the processing-forever card with Authorization is not required for this transaction', async () => {
     const { payload, tx } = await pendingAt('4084080001800005')
-    await expectUnchanged(payload.reference, async () => {
-      const res = await authorize(tx, { pin: '1234' })
-      expect(res.status).toBe(400)
-      expect(res.body).toEqual({ status: false, message: 'Authorization is not required for this transaction', data: null })
-    })
+    await authorizeRefused(payload.reference, tx, { pin: '1234' }, 400, 'Authorization is not required for this transaction')
   })
 
   it('refuses an authorization holding two fields ({pin, otp}) with Invalid request data', async () => {

@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs'
 import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './helpers/sandbox.js'
+import { THREE_DS_CARD } from './helpers/cards.js'
 
 /**
  * Card charges end to end through HTTP (docs/api.md 2.2-2.4, 2.8, 3.1, 4.1; docs/behaviour.md 3, 8, 9):
@@ -83,6 +84,20 @@ const CARDS: ScenarioCard[] = scenariosRes.body?.data?.cards ?? []
 
 const authorize = (transaction_reference: string, authorization: unknown, key?: string) =>
   sb.call('POST', AUTHORIZE, { transaction_reference, authorization }, { key })
+
+/** The charge of `reference` is failed, with one failed card attempt, `tx`, that says `message`. */
+async function expectFailedOnce(reference: string, tx: string, message: string) {
+  const q = await sb.call('GET', query(reference))
+  expect(q.body.data.status).toBe('failed')
+  expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message }])
+}
+
+/** A card charge waiting on its 3DS page: its payload and transaction reference. */
+async function at3ds() {
+  const payload = cardPayload(THREE_DS_CARD)
+  const tx = (await sb.charge(payload)).body.data.transaction_reference as string
+  return { payload, tx }
+}
 
 const submit3ds = (tx: string, decision: string) =>
   sb.call('POST', threeDsPath(tx), undefined, {
@@ -254,11 +269,7 @@ describe('PIN', () => {
     const res = await sb.charge(payload)
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', response_message: 'Incorrect card PIN', amount_charged: 0 })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([
-      { reference: res.body.data.transaction_reference, status: 'failed', channel: 'card', message: 'Incorrect card PIN' },
-    ])
+    await expectFailedOnce(payload.reference, res.body.data.transaction_reference, 'Incorrect card PIN')
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
     expect(events[0].data.status).toBe('failed')
@@ -281,8 +292,7 @@ describe('PIN', () => {
     const res = await authorize(tx, { pin: '4321' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', response_message: 'Incorrect card PIN', transaction_reference: tx })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'Incorrect card PIN' }])
+    await expectFailedOnce(payload.reference, tx, 'Incorrect card PIN')
     expect((await eventsFor(payload.reference)).map((e) => e.event)).toEqual(['charge.failed'])
   })
 })
@@ -302,9 +312,7 @@ describe('OTP', () => {
     const res = await authorize(tx, { otp: '000000' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', response_message: 'The OTP entered is invalid' })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'The OTP entered is invalid' }])
+    await expectFailedOnce(payload.reference, tx, 'The OTP entered is invalid')
     expect((await eventsFor(payload.reference)).map((e) => e.event)).toEqual(['charge.failed'])
   })
 
@@ -367,19 +375,13 @@ describe('OTP', () => {
 
 describe('3DS page', () => {
   it('declining on the page fails the charge with 3DS authentication was declined by the cardholder', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const page = await submit3ds(tx, 'decline')
     expect(page.status).toBe(200)
     expect(page.headers.get('content-type')).toMatch(/text\/html/)
     expect(page.body).toContain('Payment declined')
     expect(page.body).toContain('3DS authentication was declined by the cardholder')
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([
-      { reference: tx, status: 'failed', channel: 'card', message: '3DS authentication was declined by the cardholder' },
-    ])
+    await expectFailedOnce(payload.reference, tx, '3DS authentication was declined by the cardholder')
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
     expect(events[0].data).toMatchObject({ reference: payload.reference, payment_reference: payload.reference, transaction_reference: tx, status: 'failed' })
@@ -419,9 +421,7 @@ describe('3DS page', () => {
   })
 
   it('shows Approve and Decline buttons and the masked card, never the full PAN', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await sb.call('GET', threeDsPath(tx), undefined, { key: null })
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toMatch(/text\/html/)
@@ -447,9 +447,7 @@ describe('3DS page', () => {
   })
 
   it('refuses a second decision once the 3DS step is done and keeps the first outcome', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     expect((await submit3ds(tx, 'approve')).status).toBe(200)
     const again = await submit3ds(tx, 'decline')
     expect(again.status).toBe(409)
@@ -460,9 +458,7 @@ describe('3DS page', () => {
   })
 
   it('refuses a form without a valid decision and leaves the charge pending', async () => {
-    const payload = cardPayload('4562543755474674')
-    const first = await sb.charge(payload)
-    const tx = first.body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await submit3ds(tx, 'maybe')
     expect(res.status).toBe(400)
     expect(res.headers.get('content-type')).toMatch(/text\/html/)
@@ -521,8 +517,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
   const complete = (tx: string, body: unknown) => sb.call('POST', `/_sandbox/charges/${encodeURIComponent(tx)}/complete`, body)
 
   it('finishes a pending 3DS charge as success', async () => {
-    const payload = cardPayload('4562543755474674')
-    const tx = (await sb.charge(payload)).body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await complete(tx, { outcome: 'success' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ reference: payload.reference, transaction_reference: tx, status: 'success' })
@@ -537,15 +532,11 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
   })
 
   it('finishes a pending 3DS charge as failed, with the 3DS decline text by default', async () => {
-    const payload = cardPayload('4562543755474674')
-    const tx = (await sb.charge(payload)).body.data.transaction_reference
+    const { payload, tx } = await at3ds()
     const res = await complete(tx, { outcome: 'failed' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ status: 'failed', message: '3DS authentication was declined by the cardholder' })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.payment_attempts).toEqual([
-      { reference: tx, status: 'failed', channel: 'card', message: '3DS authentication was declined by the cardholder' },
-    ])
+    await expectFailedOnce(payload.reference, tx, '3DS authentication was declined by the cardholder')
   })
 
   it('finishes the processing-forever card as success', async () => {
@@ -568,9 +559,7 @@ describe('control completion (POST /_sandbox/charges/{tx}/complete)', () => {
     const res = await complete(payload.reference, { outcome: 'failed', message: 'Issuer or Switch Inoperative' })
     expect(res.status).toBe(200)
     expect(res.body.data).toMatchObject({ transaction_reference: tx, status: 'failed', message: 'Issuer or Switch Inoperative' })
-    const q = await sb.call('GET', query(payload.reference))
-    expect(q.body.data.status).toBe('failed')
-    expect(q.body.data.payment_attempts).toEqual([{ reference: tx, status: 'failed', channel: 'card', message: 'Issuer or Switch Inoperative' }])
+    await expectFailedOnce(payload.reference, tx, 'Issuer or Switch Inoperative')
     const events = await eventsFor(payload.reference)
     expect(events.map((e) => e.event)).toEqual(['charge.failed'])
     expect(events[0].data).toMatchObject({ reference: payload.reference, transaction_reference: tx, status: 'failed', payment_method: 'card' })

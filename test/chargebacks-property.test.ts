@@ -1,7 +1,8 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, type TestSandbox } from './helpers/sandbox.js'
+import { assertOverSandboxes } from './helpers/property.js'
 
 /**
  * A chargeback and its refunds never together return more than was paid (docs/behaviour.md 13.13):
@@ -142,17 +143,7 @@ function check(sb: TestSandbox, payins: Paid[]): void {
 
 describe('chargebacks and refunds on one ledger: a property', () => {
   it('balances are their entries, each chargeback debits what it says once, and no pay-in returns more than it collected', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 40, size: 'medium' }), async (ops) => {
-        const sb = await makeSandbox({ frozen: true })
-        try {
-          await run(sb, ops)
-        } finally {
-          await sb.close()
-        }
-      }),
-      { numRuns: 40, seed: 49 },
-    )
+    await assertOverSandboxes(op, run, { numRuns: 40, seed: 49 })
     expect(seen.opened).toBeGreaterThan(20)
     expect(seen.debited).toBeGreaterThan(20)
     expect(seen.refunds).toBeGreaterThan(10)

@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, fieldMessages, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
+import { NO_AUTH_CARD as CARD, DISPUTED_CARD as DISPUTED } from './helpers/cards.js'
 
 const sandbox = sandboxPerTest()
-const CARD = '4084127883172787'
-const DISPUTED = '4084080009900005'
 const OPEN = 5_000_000
 const HOUR = 3600
 
@@ -23,10 +22,15 @@ async function paid(sb: TestSandbox, amount = 1000, card = CARD): Promise<string
   return payload.reference as string
 }
 
+/** A frozen-clock sandbox of its own with a paid card charge in it: its payment reference. */
+async function paidInSandbox() {
+  const sb = await sandbox({ frozen: true })
+  return { sb, pay: await paid(sb) }
+}
+
 describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
   it('holds the amount, is pending until its deadline on the namespace clock, and announces chargeback.pending', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
     const res = await openOn(sb, pay, { amount: 400, reason: 'goods not received' })
     expect(res.status).toBe(200)
@@ -45,8 +49,7 @@ describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
   })
 
   it('refuses field by field and by state, changing nothing', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     expect(await openOn(sb, 'nope')).toMatchObject({ status: 404, body: { status: false, message: 'Transaction not found' } })
     const bad = await openOn(sb, pay, { amount: -5, deadline_hours: 0, reason: '' })
     expect(bad.status).toBe(422)
@@ -60,8 +63,7 @@ describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
   })
 
   it('the amount is what is left after refunds, and refunds after it ask the same rule', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const r = await sb.call('POST', '/merchant/api/v1/refunds/initiate', { payment_reference: pay, reference: ref('rf'), amount: 300 })
     expect(r.status).toBe(200)
     expect(await openOn(sb, pay, { amount: 701 })).toMatchObject({ status: 400, body: { message: 'The maximum chargeable amount for this transaction is NGN 700.00' } })
@@ -79,8 +81,7 @@ describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
 
 describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () => {
   it('accepted: the whole amount is debited once, in the balance history as a chargeback deduction; answered twice is 409', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
     const cb = (await openOn(sb, pay, { amount: 250 })).body.data
     const res = await answer(sb, cb.reference, { status: 'accepted' })
@@ -118,8 +119,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
   })
 
   it('unanswered by its deadline: auto_accepted, debited, announced', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
     const cb = (await openOn(sb, pay, { deadline_hours: 2 })).body.data
     await advance(sb, 2 * HOUR - 1)
@@ -132,8 +132,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
   })
 
   it('declined: decided by the pack on the clock (won: nothing debited, the hold released); the control call decides lost', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
     const won = (await openOn(sb, pay, { amount: 300 })).body.data
     const d = await answer(sb, won.reference, { status: 'declined', evidence: 'KPY-DOC-1', reason: 'the goods were delivered' })
@@ -169,8 +168,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
   })
 
   it('refuses a bad answer field by field in the documented envelope, and an unknown reference with 404', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const cb = (await openOn(sb, pay)).body.data
     const none = await answer(sb, cb.reference, {})
     expect(none).toMatchObject({ status: 422, body: { status: false, error: 'validation_error', message: 'Invalid request data', data: { status: { message: expect.any(String) } } } })
@@ -189,8 +187,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
 
 describe('reading chargebacks, and the disputed test card (docs/behaviour.md 13.13)', () => {
   it('lists newest first, filtered by status and payment reference, under both prefixes', async () => {
-    const sb = await sandbox({ frozen: true })
-    const a = await paid(sb)
+    const { sb, pay: a } = await paidInSandbox()
     const b = await paid(sb)
     const first = (await openOn(sb, a, { amount: 100 })).body.data
     await advance(sb, 1)
@@ -221,8 +218,7 @@ describe('reading chargebacks, and the disputed test card (docs/behaviour.md 13.
 
 describe('the dashboard (docs/behaviour.md 9.8, 13.13)', () => {
   it('a successful charge has the button that opens a chargeback; a declined one the buttons that decide it', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await paid(sb)
+    const { sb, pay } = await paidInSandbox()
     const page = async () => String((await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })).body)
     const charges = (await page()).split('id="h-charges"')[1].split('</section>')[0]
     expect(charges).toContain('/chargeback')

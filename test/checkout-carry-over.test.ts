@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
-import { makeSandbox, ref, tempFile } from './helpers.js'
+import { makeSandbox, ref, tempFile } from './helpers/sandbox.js'
 
 /**
  * A data file of format 2, whose checkouts did not keep what their customer paid, opened by this

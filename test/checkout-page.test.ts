@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { FAILURE } from '../src/errors.js'
 import { pageId } from '../src/namespaces.js'
-import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers.js'
+import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers/sandbox.js'
 
 /** The hosted checkout page over HTTP (docs/behaviour.md 13.1.1); the browser tests are in test/e2e/checkout-browser.test.ts. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
+import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers/sandbox.js'
 
 const SECRET_NS = SECRET
 

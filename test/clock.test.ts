@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { Clocks, type Timer } from '../src/clock.js'
 import type { Store } from '../src/store/store.js'
-import { openStore, tempFile } from './helpers.js'
+import { openStore, tempFile } from './helpers/sandbox.js'
 
 const T0 = Date.UTC(2025, 0, 15, 12, 0, 0)
 const NS = 'sk_test_clock'

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { cardPayload, ENC_KEY, makeSandbox, sandboxPerTest, SECRET, tempFile, fieldMessages, type TestSandbox } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
+import { NO_AUTH_CARD } from './helpers/cards.js'
 
 const VERSION = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string }).version
 const OTHER = 'sk_test_control_other'
@@ -286,12 +287,25 @@ describe('with --data', () => {
   })
 })
 
+/** The events of a new card charge made with `key` (the default key unless given). */
+async function eventsOfACharge(sb: TestSandbox, key?: string) {
+  const p = cardPayload(NO_AUTH_CARD)
+  await sb.charge(p, key === undefined ? undefined : { key })
+  return (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`, undefined, key === undefined ? undefined : { key })).body.data
+}
+
+/** A sandbox of its own whose journal begins with a card charge and its query. */
+async function chargedAndQueried() {
+  const sb = await sandbox()
+  const p = cardPayload(NO_AUTH_CARD)
+  await sb.charge(p)
+  await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+  return { sb, p }
+}
+
 describe('GET /_sandbox/requests (the journal)', () => {
   it('lists method, path, status, ms, request and response, oldest first', async () => {
-    const sb = await sandbox()
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+    const { sb, p } = await chargedAndQueried()
     await sb.call('GET', '/merchant/api/v1/charges/nope-nope')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
 
@@ -394,10 +408,7 @@ describe('GET /_sandbox/requests (the journal)', () => {
   })
 
   it('filters by ?method=, ?path= and ?limit=', async () => {
-    const sb = await sandbox()
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await sb.call('GET', `/merchant/api/v1/charges/${p.reference}`)
+    const { sb, p } = await chargedAndQueried()
     await sb.call('GET', '/_sandbox/clock')
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
     await sb.call('GET', '/_sandbox/scenarios')
@@ -479,15 +490,11 @@ describe('PUT /_sandbox/webhook-url', () => {
     expect(res.status).toBe(200)
     expectEnvelope(res, true)
     expect(res.body.data).toEqual({ url: HOOK })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    const events = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    const events = await eventsOfACharge(sb)
     expect(events).toHaveLength(1)
     expect(events[0].target).toBe(HOOK)
     // another key has no URL
-    const q = cardPayload('4084127883172787')
-    await sb.charge(q, { key: OTHER })
-    const theirs = (await sb.call('GET', `/_sandbox/events?reference=${q.reference}`, undefined, { key: OTHER })).body.data
+    const theirs = await eventsOfACharge(sb, OTHER)
     expect(theirs[0].target).toBeNull()
   })
 
@@ -498,9 +505,7 @@ describe('PUT /_sandbox/webhook-url', () => {
     expect(res.status).toBe(200)
     expectEnvelope(res, true)
     expect(res.body.data).toEqual({ url: null })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    const events = (await sb.call('GET', `/_sandbox/events?reference=${p.reference}`)).body.data
+    const events = await eventsOfACharge(sb)
     expect(events[0].target).toBeNull()
   })
 

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { gainingRound } from '../src/scenario/rates.js'
-import { makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers.js'
+import { makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * Conversions never make money (docs/behaviour.md 13.10). Rate tables are drawn at random: the

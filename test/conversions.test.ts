@@ -3,7 +3,7 @@ import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { convertMinor, rateString } from '../src/conversions/rates.js'
 import { gainingRound } from '../src/scenario/rates.js'
-import { sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers.js'
+import { sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 const C = '/merchant/api/v1/conversions'

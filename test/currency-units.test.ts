@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest, fieldMessages } from './helpers.js'
+import { ref, sandboxPerTest, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * XAF and XOF have no minor unit (ISO 4217; fixtures/lookups.json's `decimals: 0`, docs/behaviour.md

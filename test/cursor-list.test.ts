@@ -1,18 +1,10 @@
 import { describe, expect, it } from 'vitest'
 import { listQuerySchema, listTime, orderedPage, type OrderedItems } from '../src/http/cursor-list.js'
+import { keptInOrder } from './helpers/ordered.js'
 
 // items as kept, oldest first: p1 (the 1st of the month) ... p9; the list reads them newest first
 const kept = Array.from({ length: 9 }, (_, i) => ({ id: `p${i + 1}`, at: Date.parse(`2026-11-0${i + 1}T12:00:00Z`) }))
-const items: OrderedItems<{ id: string; at: number }> = {
-  size: kept.length,
-  dateAt: (i) => kept[i].at,
-  factsAt: (i) => kept[i],
-  itemAt: (i) => kept[i],
-  positionOf: (p) => {
-    const i = kept.findIndex((x) => x.id === p)
-    return i < 0 ? undefined : i
-  },
-}
+const items: OrderedItems<{ id: string; at: number }> = keptInOrder(kept, (x) => x.id)
 const page = (query: Record<string, string>, matches: (x: { id: string }) => boolean = () => true) => {
   const q = listQuerySchema.safeParse(query)
   if (!q.success) throw new Error(JSON.stringify(q.error.issues.map((i) => [i.path.join('.'), i.message])))

@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { SECRET, cardPayload, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
+import { ownPerTest } from './helpers/after-each.js'
 
 /**
  * Direct debit, end to end through HTTP (docs/api.md 2.8-2.11, 3.4, 3.5, 4.3, 6; docs/behaviour.md 2, 6, 8, 9):
@@ -45,16 +46,7 @@ const SEEDS = [
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
-
-async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
-  const sb = await makeSandbox(input)
-  cleanups.push(() => sb.close())
-  return sb
-}
+const { cleanups, sandbox } = ownPerTest()
 
 /** A real local receiver, set as the namespace's webhook URL. */
 async function receiverFor(sb: TestSandbox) {
@@ -63,6 +55,12 @@ async function receiverFor(sb: TestSandbox) {
   const res = await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
   expect(res.status).toBe(200)
   return rx
+}
+
+/** A mandate created with a real receiver set as the namespace's webhook URL first. */
+async function authorizationHeard(sb: TestSandbox) {
+  const rx = await receiverFor(sb)
+  return { rx, auth: await createAuth(sb) }
 }
 
 type Call = Awaited<ReturnType<TestSandbox['call']>>
@@ -305,8 +303,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 
   it('approve: active, a signed direct_debit.auth webhook with status success, and debits accepted at once', async () => {
     const sb = await sandbox()
-    const rx = await receiverFor(sb)
-    const auth = await createAuth(sb)
+    const { rx, auth } = await authorizationHeard(sb)
     const approved = await moveOk(sb, auth.reference, 'approve', 'active')
     expect(approved.status_update_reason).toEqual(expect.any(String))
     expect(await getAuth(sb, auth.reference)).toEqual(approved)
@@ -327,8 +324,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 
   it('decline: deactivated, a signed direct_debit.auth webhook with status failed; final', async () => {
     const sb = await sandbox()
-    const rx = await receiverFor(sb)
-    const auth = await createAuth(sb)
+    const { rx, auth } = await authorizationHeard(sb)
     const declined = await moveOk(sb, auth.reference, 'decline', 'deactivated')
     expect(declined.status_update_reason).toEqual(expect.any(String))
 
@@ -348,8 +344,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 
   it('suspend refuses debits, reactivate accepts them again, deactivate is final', async () => {
     const sb = await sandbox()
-    const rx = await receiverFor(sb)
-    const auth = await createAuth(sb)
+    const { rx, auth } = await authorizationHeard(sb)
     await moveOk(sb, auth.reference, 'approve', 'active')
     await rx.waitFor(1)
 

@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
-import { SECRET, cardPayload, makeSandbox, tempFile } from './helpers.js'
+import { SECRET, cardPayload, makeSandbox, tempFile } from './helpers/sandbox.js'
 
 /**
  * A data file of format 3 whose namespace still holds the event counter earlier builds stored in

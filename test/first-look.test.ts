@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { pageId } from '../src/namespaces.js'
-import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers.js'
+import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * What a newcomer sees first on the dashboard (docs/behaviour.md 9.8) and the checkout page

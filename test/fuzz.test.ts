@@ -5,7 +5,8 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { identityDocuments, type IdentityDocument } from '../src/scenario/documents.js'
 import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
 import { pageId } from '../src/namespaces.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
+import { PIN_CARD, PIN_OTP_CARD, THREE_DS_CARD, NO_AUTH_CARD } from './helpers/cards.js'
 
 /**
  * Hostile and malformed input against every endpoint (issue 9, docs/behaviour.md 2): arbitrary JSON,
@@ -48,10 +49,6 @@ const payoutBody = (account: string) => () => ({
 })
 const CARD = `${M}/charges/card`
 const MM = `${M}/charges/mobile-money`
-const PIN_CARD = '5188513618552975'
-const PIN_OTP_CARD = '5442056106072595'
-const THREE_DS_CARD = '4562543755474674'
-const NO_AUTH_CARD = '4084127883172787'
 const TINY_PNG = `data:image/png;base64,${Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0]).toString('base64')}`
 
 const enc = encodeURIComponent

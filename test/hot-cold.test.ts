@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * docs/architecture.md, "The store": whether a record is kept live or as compressed text changes

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHECKS } from '../src/identity/service.js'
-import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers.js'
+import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * The Nigerian bank-account look-ups (premium and basic), their bank lists and the Kenyan phone

@@ -3,8 +3,8 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parseDocuments } from '../src/scenario/documents.js'
 import { CHECKS } from '../src/identity/service.js'
-import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /**
  * Identity in every documented country and document (docs/behaviour.md 7): the live service's

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHECKS } from '../src/identity/service.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * Identity verification end to end through HTTP (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 2, 7, 9, 10):
@@ -172,6 +172,16 @@ function expectInvalid(res: { status: number; body: any; headers: Headers }, ...
 }
 
 // ---------------------------------------------------------------------------------------------
+/** A selfie's confidence_rating: none for a BVN; otherwise a whole number from `min` to `max`, both included. */
+function expectConfidence(selfie: any, type: string, min: number, max: number) {
+  if (type === 'ng_bvn') expect(selfie).not.toHaveProperty('confidence_rating')
+  else {
+    expect(Number.isInteger(selfie.confidence_rating)).toBe(true)
+    expect(selfie.confidence_rating).toBeGreaterThanOrEqual(min)
+    expect(selfie.confidence_rating).toBeLessThanOrEqual(max)
+  }
+}
+
 describe('every type, every mode, both prefixes, every found fixture record', () => {
   const modes = ['lookup', 'data validation', 'facial'] as const
   const cases = TYPES.flatMap((t) =>
@@ -287,12 +297,7 @@ describe('matching', () => {
       const d = expectVerified(await verify(t.type, { id, verification_consent: true, validation: { ...validationOf(t.type, id), selfie } }), t, id)
       expect(d.validation.selfie.value).toBe(selfie)
       expect(d.validation.selfie.match).toBe(true)
-      if (t.type === 'ng_bvn') expect(d.validation.selfie).not.toHaveProperty('confidence_rating')
-      else {
-        expect(Number.isInteger(d.validation.selfie.confidence_rating)).toBe(true)
-        expect(d.validation.selfie.confidence_rating).toBeGreaterThanOrEqual(90)
-        expect(d.validation.selfie.confidence_rating).toBeLessThanOrEqual(100)
-      }
+      expectConfidence(d.validation.selfie, t.type, 90, 100)
     },
   )
 
@@ -304,12 +309,7 @@ describe('matching', () => {
       expect(d.validation.selfie.match).toBe(false)
       // the data still matches: only the face differs
       expect(d.validation.first_name.match).toBe(true)
-      if (t.type === 'ng_bvn') expect(d.validation.selfie).not.toHaveProperty('confidence_rating')
-      else {
-        expect(Number.isInteger(d.validation.selfie.confidence_rating)).toBe(true)
-        expect(d.validation.selfie.confidence_rating).toBeGreaterThanOrEqual(0)
-        expect(d.validation.selfie.confidence_rating).toBeLessThan(50)
-      }
+      expectConfidence(d.validation.selfie, t.type, 0, 49)
     },
   )
 

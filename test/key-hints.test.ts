@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { makeSandbox, type TestSandbox } from './helpers.js'
+import { makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * A refused key's 401 (docs/behaviour.md 1.1) keeps api.md's message and says in `data.hint`

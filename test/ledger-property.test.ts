@@ -6,7 +6,7 @@ import { PAYOUTS } from '../src/payouts/service.js'
 import { REFUNDS } from '../src/refunds/service.js'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { INTAKE_LIMIT, MAX_MAJOR_AMOUNT } from '../src/money.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins (borne by either
@@ -80,6 +80,15 @@ const CARDS = {
   /** waits for its PIN: completed later by the control call */
   pin: '5188513618552975',
 } as const
+
+/** The op that completes one of the accepted refunds or payouts (picked), as a success or a failure, through the control call. */
+const completing = (kind: 'refunds' | 'payouts'): Op<{ pick: number; outcome: string }> => ({
+  name: `complete a ${kind.slice(0, -1)}`,
+  arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
+  async run(r, { pick, outcome }) {
+    if (r[kind].length) await call(r, 'POST', `/_sandbox/${kind}/${r[kind][pick % r[kind].length]}/complete`, { outcome })
+  },
+})
 
 const OPS: Op[] = [
   {
@@ -235,13 +244,7 @@ const OPS: Op[] = [
       }
     },
   },
-  {
-    name: 'complete a refund',
-    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
-    async run(r, { pick, outcome }) {
-      if (r.refunds.length) await call(r, 'POST', `/_sandbox/refunds/${r.refunds[pick % r.refunds.length]}/complete`, { outcome })
-    },
-  },
+  completing('refunds'),
   {
     name: 'payout',
     weight: 2,
@@ -256,13 +259,7 @@ const OPS: Op[] = [
       }
     },
   },
-  {
-    name: 'complete a payout',
-    arb: fc.record({ pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
-    async run(r, { pick, outcome }) {
-      if (r.payouts.length) await call(r, 'POST', `/_sandbox/payouts/${r.payouts[pick % r.payouts.length]}/complete`, { outcome })
-    },
-  },
+  completing('payouts'),
   {
     name: 'funding',
     // near the limit, it may be refused

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 /** what the entries add to the opening balance, by currency (currencies with nothing left out) */

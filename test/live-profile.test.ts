@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LIVE_ANSWERS } from '../src/http/live-profile.js'
-import { cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * The live profile (docs/behaviour.md 0.11, CONTRACT 15): `--profile live` or a pack's `profile:

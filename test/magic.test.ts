@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { formatMagic } from '../src/magic.js'
 import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
-import { ref, sandboxPerTest, tempFile } from './helpers.js'
+import { ref, sandboxPerTest, tempFile } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 

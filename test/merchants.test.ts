@@ -1,15 +1,13 @@
 import { writeFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { ConfigError, resolveConfig, servedKeys } from '../src/config.js'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { cardPayload, makeSandbox, tempFile, type TestSandbox } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
+import { cleanedAfterEach } from './helpers/after-each.js'
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
+const cleanups = cleanedAfterEach()
 
 function merchantsFile(text: string, name = 'merchants.yaml'): string {
   const file = tempFile(name)

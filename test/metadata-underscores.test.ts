@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * The pack setting `metadata_underscores` (docs/behaviour.md 10.1, CONTRACT 14): docs/api.md 2.2's

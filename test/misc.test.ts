@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { derivedName } from '../src/misc/service.js'
-import { cardPayload, sandboxPerTest, tempFile, fieldMessages } from './helpers.js'
+import { cardPayload, sandboxPerTest, tempFile, fieldMessages } from './helpers/sandbox.js'
 
 /** docs/behaviour.md 13.5: the look-ups (bank and mobile-money lists, account resolution), over HTTP. */
 

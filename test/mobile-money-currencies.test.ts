@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * Mobile money beyond KES and GHS (docs/behaviour.md 5.2, 5.6): for XAF, XOF, TZS and EGP, the

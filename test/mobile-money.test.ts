@@ -1,9 +1,9 @@
 import { readFileSync } from 'node:fs'
-import { afterAll, afterEach, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox, invalidBody } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { SECRET, cardPayload, eventWhen, makeSandbox, ref, type TestSandbox, invalidBody } from './helpers/sandbox.js'
+import { ownPerTest } from './helpers/after-each.js'
 
 /**
  * Mobile money end to end through HTTP (docs/api.md 2.6-2.8, 3.3, 4.2, 7.2, 8; docs/behaviour.md 2, 5, 8, 9):
@@ -72,21 +72,17 @@ const SETTINGS_FILE = parseYaml(readFileSync(new URL('../scenarios/default.yaml'
 }
 
 // Every test gets a sandbox of its own: clocks, timers, events and webhook URLs never mix.
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
+const { sandbox, receiver } = ownPerTest({ frozen: true })
 
-async function sandbox(): Promise<TestSandbox> {
-  const sb = await makeSandbox({ frozen: true })
-  cleanups.push(() => sb.close())
-  return sb
-}
-
-async function receiver() {
-  const r = await startReceiver()
-  cleanups.push(() => r.close())
-  return r
+/** Each step call (path, body) is refused with 409 Transaction has already been completed, changing nothing. */
+async function refusedAsCompleted(sb: TestSandbox, tx: string, reference: string, calls: [string, unknown][]) {
+  const before = await snapshot(sb, tx, reference)
+  for (const [path, body] of calls) {
+    const res = await sb.call('POST', path, body)
+    expect(res.status, path).toBe(409)
+    expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
+  }
+  expect(await snapshot(sb, tx, reference)).toEqual(before)
 }
 
 async function advance(sb: TestSandbox, seconds: number) {
@@ -99,16 +95,6 @@ async function eventsFor(sb: TestSandbox, reference: string): Promise<any[]> {
   const res = await sb.call('GET', eventsOf(reference))
   expect(res.status).toBe(200)
   return res.body.data
-}
-
-/** Waits, without polling on a timer, until the payment's first event satisfies `check`. */
-async function eventWhen(sb: TestSandbox, reference: string, check: (ev: any) => boolean) {
-  for (;;) {
-    const change = sb.deps.events.waitForChange(SECRET, 10_000)
-    const ev = sb.deps.events.list(SECRET, { reference })[0]
-    if (ev && check(ev)) return ev
-    await change
-  }
 }
 
 /** Pending timers of the kinds a wallet payment makes (other seeded fixtures have their own). */
@@ -849,21 +835,14 @@ describe('authorize refusals, each changing nothing', () => {
     const sb = await sandbox()
     const { p, tx } = await toStkPrompt(sb, GHS_OK())
     expect((await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin: '1234' })).body.data.status).toBe('success')
-    const before = await snapshot(sb, tx, p.reference)
-    const calls: [string, unknown][] = [
+    await refusedAsCompleted(sb, tx, p.reference, [
       [AUTHORIZE, { reference: tx, token: '123456' }],
       [AUTHORIZE, { reference: tx, token: '000000' }],
       [AUTHORIZE_STK, { reference: tx, pin: '1234' }],
       [AUTHORIZE_STK, { reference: tx, pin: '9999' }],
       [RESEND_OTP, { transaction_reference: tx }],
       [RESEND_STK, { transaction_reference: tx }],
-    ]
-    for (const [path, body] of calls) {
-      const res = await sb.call('POST', path, body)
-      expect(res.status, path).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
-    }
-    expect(await snapshot(sb, tx, p.reference)).toEqual(before)
+    ])
   })
 
   it('refuses every step call on a failed charge with 409 Transaction has already been completed', async () => {
@@ -871,19 +850,12 @@ describe('authorize refusals, each changing nothing', () => {
     const { p, tx } = await toStkPrompt(sb, GHS_FAIL())
     await advance(sb, 2)
     await expectQuery(sb, p, tx, 'failed', { message: GHS_FAIL().message })
-    const before = await snapshot(sb, tx, p.reference)
-    const calls: [string, unknown][] = [
+    await refusedAsCompleted(sb, tx, p.reference, [
       [AUTHORIZE, { reference: tx, token: '123456' }],
       [AUTHORIZE_STK, { reference: tx, pin: '1234' }],
       [RESEND_OTP, { transaction_reference: tx }],
       [RESEND_STK, { transaction_reference: tx }],
-    ]
-    for (const [path, body] of calls) {
-      const res = await sb.call('POST', path, body)
-      expect(res.status, path).toBe(409)
-      expect(res.body).toEqual({ status: false, message: 'Transaction has already been completed', data: null })
-    }
-    expect(await snapshot(sb, tx, p.reference)).toEqual(before)
+    ])
   })
 
   it('refuses authorize at the STK stage with 409 OTP is not required for this transaction', async () => {

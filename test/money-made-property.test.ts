@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { LEDGER, type Posting } from '../src/charges/ledger.js'
 import { CHARGES } from '../src/charges/types.js'
-import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * No sequence of calls makes money (docs/behaviour.md 13.4, 13.10): random pay-ins (cards, bank

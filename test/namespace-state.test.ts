@@ -1,8 +1,8 @@
 import { execFileSync } from 'node:child_process'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { Store } from '../src/store/store.js'
-import { SECRET, cardPayload, openStore, sandboxPerTest, tempFile } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { SECRET, cardPayload, openStore, sandboxPerTest, tempFile } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /**
  * What parts keep of a namespace outside its records (src/store/namespace-state.ts): registered

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref, sandboxPerTest } from './helpers.js'
+import { SECRET, ref, sandboxPerTest } from './helpers/sandbox.js'
 
 /**
  * `/api/v1/...` paths that SPEC.md does not name are not API routes (docs/behaviour.md 13,

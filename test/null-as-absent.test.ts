@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { dropNullFields } from '../src/http/body.js'
-import { cardPayload, ref, sandboxPerTest, invalidBody } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, invalidBody } from './helpers/sandbox.js'
 
 /**
  * `null` in a field is the field left out, on every endpoint (docs/behaviour.md 2.3): public

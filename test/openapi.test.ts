@@ -2,7 +2,7 @@ import { Validator } from '@seriousme/openapi-schema-validator'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { AREAS } from '../src/areas.js'
 import type { Documented, Route } from '../src/http/area.js'
-import { makeSandbox, cardPayload, type TestSandbox } from './helpers.js'
+import { makeSandbox, cardPayload, type TestSandbox } from './helpers/sandbox.js'
 
 /** the routes the shipped areas declare for the document */
 const documentedRoutes = () => AREAS.flatMap((a) => a.routes as readonly Route<unknown>[]).filter((r): r is Route<unknown> & Documented => !('page' in r))

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { catalogue } from '../src/control/outcomes.js'
 import { gateFailures, reportJunit, reportMarkdown, stoppedCovering, type OutcomeReport } from '../src/control/report-format.js'
-import { cardPayload, fieldMessages, sandboxPerTest, SECRET } from './helpers.js'
+import { cardPayload, fieldMessages, sandboxPerTest, SECRET } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 

@@ -1,12 +1,11 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, invalidBody, fieldMessages, readAfterRestart } from './helpers/sandbox.js'
+import { NO_AUTH_CARD, PIN_CARD } from './helpers/cards.js'
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
 const PAYINS = `${M}/pay-ins`
-const NO_AUTH_CARD = '4084127883172787'
-const PIN_CARD = '5188513618552975'
 
 const list = async (sb: TestSandbox, query = '') => {
   const res = await sb.call('GET', `${PAYINS}${query}`)
@@ -172,12 +171,6 @@ describe('GET /pay-ins (docs/behaviour.md 13.9)', () => {
     for (let i = 0; i < 3; i++) await first.charge(cardPayload(i === 1 ? PIN_CARD : NO_AUTH_CARD))
     await okCall(first, 'POST', `${M}/charges/bank-transfer`, { reference: ref('bt'), amount: 1500, currency: 'NGN', customer: { email: 'a@b.co' } })
     const kept = await list(first, '?limit=100')
-    await first.close()
-    const second = await makeSandbox({ data: file, frozen: true })
-    try {
-      expect(await list(second, '?limit=100')).toEqual(kept)
-    } finally {
-      await second.close()
-    }
+    expect(await readAfterRestart(first, file, (second) => list(second, '?limit=100'))).toEqual(kept)
   })
 })

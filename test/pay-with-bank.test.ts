@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers.js'
+import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
  * Pay with bank over app.request() (docs/behaviour.md 13.11): both spellings, the bank list, the

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
-import { fieldMessages, ref, sandboxPerTest, type TestSandbox, invalidBody } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { fieldMessages, ref, sandboxPerTest, type TestSandbox, invalidBody } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /**
  * Payouts in every currency and destination served (docs/behaviour.md 13.7, 13.7.1): bank accounts

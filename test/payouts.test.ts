@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../src/webhooks/signature.js'
-import { SECRET, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { SECRET, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /**
  * Payouts end to end through HTTP (docs/behaviour.md 13.7): disburse to a bank account and a

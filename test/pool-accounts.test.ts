@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fieldMessages, sandboxPerTest, type TestSandbox } from './helpers.js'
+import { fieldMessages, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 /** docs/behaviour.md 13.3.2: pool accounts, their credit call, the pay-in it makes and its event, over HTTP. */
 

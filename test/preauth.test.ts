@@ -3,7 +3,8 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CARD_MSG } from '../src/cards/messages.js'
 import { MSG } from '../src/errors.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { NO_AUTH_CARD, PIN_CARD, INSUFFICIENT_FUNDS_CARD, INSUFFICIENT_FUNDS } from './helpers/cards.js'
 
 /**
  * The pre-authorization / capture / void / refund ledger end to end through HTTP
@@ -25,11 +26,6 @@ const REFUND = `${CHARGE}/refund`
 const HOUR_MS = 3_600_000
 const VALIDITY_HOURS = 168
 const SETTLEMENT_HOURS = 24
-
-const NO_AUTH_CARD = '4084127883172787'
-const PIN_CARD = '5188513618552975'
-const INSUFFICIENT_FUNDS_CARD = '506066506066506067'
-const INSUFFICIENT_FUNDS = 'Card could not be charged due to insufficient funds'
 
 const INVALID = 'Invalid request data'
 const NOT_FOUND = 'Transaction not found'

@@ -4,7 +4,7 @@ import { connect, type AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { MSG } from '../src/errors.js'
 import { isLoopback, reachesLoopback } from '../src/http/middleware/loopback.js'
-import { FAR_ADDRESS } from './helpers.js'
+import { FAR_ADDRESS } from './helpers/sandbox.js'
 import { InterceptedHosts } from '../src/reach/hosts.js'
 import { connectTarget, createProxy } from '../src/reach/proxy.js'
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterEach, describe, expect, it } from 'vitest'
 import type { CollectionSpec } from '../src/store/collection.js'
 import type { Store } from '../src/store/store.js'
-import { openStore, tempFile } from './helpers.js'
+import { openStore, tempFile } from './helpers/sandbox.js'
 
 /**
  * The order a collection keeps when its spec declares one (src/store/order.ts): the lists read

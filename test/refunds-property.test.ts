@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers.js'
+import { SECRET, cardPayload, ref, type TestSandbox } from './helpers/sandbox.js'
+import { assertOverSandboxes } from './helpers/property.js'
 
 /**
  * Refunds keep the ledger exact (docs/behaviour.md 13.4, 13.8): whatever sequence of pay-ins,
@@ -89,16 +90,12 @@ async function check(sb: TestSandbox, payins: { reference: string; amount: numbe
 
 describe('refunds on the ledger: a property', () => {
   it('balances are their entries, never below zero, and no pay-in is refunded above what it collected', async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(op, { minLength: 10, maxLength: 40, size: 'medium' }), async (ops) => {
-        const sb = await makeSandbox({ frozen: true })
-        try {
-          await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 3000 } })
-          await run(sb, ops)
-        } finally {
-          await sb.close()
-        }
-      }),
+    await assertOverSandboxes(
+      op,
+      async (sb, ops) => {
+        await sb.call('POST', '/_sandbox/scenarios', { settings: { opening_balance: 3000 } })
+        await run(sb, ops)
+      },
       { numRuns: 40, seed: 28 },
     )
     expect(seen.accepted).toBeGreaterThan(20)

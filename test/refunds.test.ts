@@ -1,14 +1,22 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { NO_AUTH_CARD as CARD } from './helpers/cards.js'
 
 const sandbox = sandboxPerTest()
-const CARD = '4084127883172787'
 const OPEN = 5_000_000
 /** a sum of major amounts, as the balances answer it */
 const sum = (...xs: number[]) => Math.round(xs.reduce((a, b) => a + b * 100, 0)) / 100
 
 const ngn = async (sb: TestSandbox) => (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN
+/** A bank transfer of NGN `amount`, arrived 120 s later on the clock (settled at once): its reference. */
+async function arrivedTransfer(sb: TestSandbox, amount: number, merchant_bears_cost: boolean) {
+  const bt = ref('bt')
+  await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount, currency: 'NGN', merchant_bears_cost, customer: { email: 'a@b.co' } })
+  await advance(sb, 120)
+  return bt
+}
+
 const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
 
 async function preauth(sb: TestSandbox, amount = 1000): Promise<{ pref: string; tx: string }> {
@@ -73,10 +81,15 @@ async function settledCharge(sb: TestSandbox, amount = 1000): Promise<string> {
   return payload.reference as string
 }
 
+/** A frozen-clock sandbox of its own with a settled card charge of NGN 1,000 in it: its payment reference. */
+async function paidInSandbox() {
+  const sb = await sandbox({ frozen: true })
+  return { sb, pay: await settledCharge(sb, 1000) }
+}
+
 describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () => {
   it('a full refund of a settled card charge: processing, its debit at once, success 60 s later with refund.success', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
     const reference = ref('rf')
     const res = await initiate(sb, { payment_reference: pay, reference, reason: 'customer changed their mind' })
@@ -131,8 +144,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
   })
 
   it('completion_status failed: the refund fails, its amount comes back, refund.failed carries status_reason; the pay-in can be refunded again', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     const before = (await ngn(sb)).available_balance
     const reference = ref('rf')
     expect((await initiate(sb, { payment_reference: pay, reference, amount: 400, completion_status: 'failed', status_reason: 'Account closed', webhook_url: 'http://127.0.0.1:9/hook' })).status).toBe(200)
@@ -151,9 +163,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
 
   it('refunds a bank transfer (settled at once), a mobile-money charge and a checkout by its own reference', async () => {
     const sb = await sandbox({ frozen: true })
-    const bt = ref('bt')
-    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 1500, currency: 'NGN', merchant_bears_cost: true, customer: { email: 'a@b.co' } })
-    await advance(sb, 120)
+    const bt = await arrivedTransfer(sb, 1500, true)
     const r1 = await initiate(sb, { payment_reference: bt, reference: ref('rf'), amount: 500 })
     // the answer names no channel (the refunds page); the refund's detail names the pay-in's method
     expect(r1.body.data).toMatchObject({ status: 'processing', amount_returned: 500 })
@@ -182,9 +192,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
 
   it('a pay-in the customer bore the fee of offers its amount to refund, never the fee; a transfer kept whole offers all of it', async () => {
     const sb = await sandbox({ frozen: true })
-    const bt = ref('bt')
-    await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: bt, amount: 10_000, currency: 'NGN', merchant_bears_cost: false, customer: { email: 'a@b.co' } })
-    await advance(sb, 120)
+    const bt = await arrivedTransfer(sb, 10_000, false)
     const above = await initiate(sb, { payment_reference: bt, reference: ref('rf'), amount: 10_150 })
     expect([above.status, above.body.message]).toEqual([400, "Amount can't be more than NGN 10000"])
     const full = await initiate(sb, { payment_reference: bt, reference: ref('rf') })
@@ -202,8 +210,7 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
   })
 
   it('partial refunds up to what was collected, never above what is left', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: 300 })).status).toBe(200)
     expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: '200.50' })).status).toBe(422)
     expect((await initiate(sb, { payment_reference: pay, reference: ref('rf'), amount: 200.5 })).status).toBe(200)
@@ -230,8 +237,7 @@ describe('refusals change nothing (docs/behaviour.md 13.8)', () => {
   }
 
   it('every refusal of 7.1, with its status and message', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     await expectRefused(sb, {}, 422, 'Invalid request data', { payment_reference: 'is required', reference: 'is required' })
     await expectRefused(sb, { payment_reference: pay, reference: 'x'.repeat(51), amount: -1, reason: 'r'.repeat(201), webhook_url: 'ftp://x', completion_status: 'maybe' }, 422, 'Invalid request data', {
       reference: 'must be at most 50 characters',
@@ -272,8 +278,7 @@ describe('one refund record, whichever endpoint made it (docs/behaviour.md 4.5, 
     sb.call('POST', '/merchant/api/v1/charges/card/refund', { amount, currency: 'NGN', payment_reference: pref, transaction_reference: ref('crf'), target_transaction_reference: target })
 
   it('the card refund writes a refund record and its debit; both endpoints share what is left', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     const tx = await txOf(sb, pay)
     const before = (await ngn(sb)).available_balance
     const card = await cardRefund(sb, pay, tx, 300)
@@ -307,8 +312,7 @@ describe('one refund record, whichever endpoint made it (docs/behaviour.md 4.5, 
   })
 
   it('the card refund refuses a reference a refund holds, and a balance too low, changing nothing', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     const tx = await txOf(sb, pay)
     const taken = ref('rf')
     await initiate(sb, { payment_reference: pay, reference: taken, amount: 100 })
@@ -338,8 +342,7 @@ describe('the pack setting refund_delay_seconds', () => {
 
 describe('POST /_sandbox/refunds/{reference}/complete', () => {
   it('finishes a processing refund now, as asked; a finished one is 409, an unknown one 404', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     const reference = ref('rf')
     await initiate(sb, { payment_reference: pay, reference, amount: 500 })
     const before = (await ngn(sb)).available_balance
@@ -394,8 +397,7 @@ describe('GET /merchant/api/v1/refunds (docs/behaviour.md 13.6, 13.8)', () => {
 
 describe('the dashboard panel of refunds (docs/behaviour.md 9.8)', () => {
   it('lists refunds of both endpoints with their status; a processing one offers Succeed and Fail', async () => {
-    const sb = await sandbox({ frozen: true })
-    const pay = await settledCharge(sb, 1000)
+    const { sb, pay } = await paidInSandbox()
     const reference = ref('rf')
     await initiate(sb, { payment_reference: pay, reference, amount: 250 })
     const page = await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })

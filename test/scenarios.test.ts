@@ -2,7 +2,7 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ApiError, FAILURE_MESSAGES_7_4 } from '../src/errors.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
-import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox, fieldMessages, invalidBody } from './helpers.js'
+import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox, fieldMessages, invalidBody } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 

@@ -1,10 +1,10 @@
 import { once } from 'node:events'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CHARGES } from '../src/charges/types.js'
-import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, makeSandbox, sandboxPerTest, ref, storeText, tempFile, type TestSandbox } from './helpers.js'
-import { runCli, startCli, type RunningCli } from './e2e/process.js'
+import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, sandboxPerTest, ref, storeText, tempFile, type TestSandbox } from './helpers/sandbox.js'
+import { refusedAtStart, runCli, startCli, type RunningCli } from './e2e/process.js'
 
 /**
  * Secrets, keys, the loopback rule, bounds and atomicity (issue 9; docs/behaviour.md 0, 1, 2, 9):
@@ -266,11 +266,7 @@ describe('live keys are refused (docs/behaviour.md 1)', () => {
   })
 
   it('a merchants file with a live key is refused at start: exit code 2, naming the file', async () => {
-    const file = tempFile('merchants.yaml')
-    writeFileSync(file, 'merchants:\n  - secret_key: sk_test_ok\n  - secret_key: sk_live_nope\n')
-    const r = await runCli(['start', '--port', '0', '--merchants', file])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toContain(file)
+    const { r } = await refusedAtStart('--merchants', 'merchants.yaml', 'merchants:\n  - secret_key: sk_test_ok\n  - secret_key: sk_live_nope\n')
     expect(r.stderr).toMatch(/live keys are never accepted/i)
   })
 })

@@ -3,8 +3,8 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { ConfigError, resolveConfig } from '../src/config.js'
 import { Random } from '../src/random.js'
-import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
 
 /**
  * docs/behaviour.md 0.7: what a seed draws, per namespace, and where the clocks start. Two whole

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { cardPayload, makeSandbox, type TestSandbox } from './helpers.js'
+import { cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 describe('smoke', () => {
   let sb: TestSandbox

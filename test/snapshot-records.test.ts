@@ -1,6 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox, invalidBody } from './helpers.js'
+import { cardPayload, ENC_KEY, makeSandbox, type TestSandbox, invalidBody } from './helpers/sandbox.js'
+import { NO_AUTH_CARD as CARD } from './helpers/cards.js'
+import { virtualAccountBody } from './helpers/bodies.js'
 
 /**
  * A snapshot holds records no call could have made (docs/behaviour.md 0.4, 0.10): one whose record
@@ -27,7 +29,6 @@ const ok = async (p: Promise<{ status: number; body: any }>) => {
   expect(res.status, JSON.stringify(res.body)).toBe(200)
   return res.body.data
 }
-const CARD = '4084127883172787'
 
 /** One namespace with a record of every kind of charge and every collection. */
 async function populate(sb: TestSandbox): Promise<void> {
@@ -46,7 +47,7 @@ async function populate(sb: TestSandbox): Promise<void> {
   await ok(sb.call('POST', `/_sandbox/direct-debit/authorizations/${mandate.reference}/approve`))
   await ok(sb.call('POST', `/merchant/api/v1/direct-debit/authorizations/${mandate.reference}/debits`, { amount: 1000, narration: 'monthly', currency: 'NGN', reference: 'kc-debit-1' }))
   await ok(sb.call('POST', '/merchant/api/v1/transactions/disburse', { reference: 'kc-payout-1', destination: { type: 'bank_account', amount: 1000, currency: 'NGN', narration: 'Salary', bank_account: { bank: '033', account: '0000000000' }, customer: { name: 'Ada Payee', email: 'ada@example.com' } } }))
-  const account = await ok(sb.call('POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Ada Lovelace', account_reference: 'kc-account-1', permanent: true, bank_code: '000', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, kyc: { bvn: '22222222222' } }))
+  const account = await ok(sb.call('POST', '/merchant/api/v1/virtual-bank-account', virtualAccountBody('kc-account-1')))
   await ok(sb.call('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: account.account_number, amount: 700, currency: 'NGN' }))
   await ok(sb.call('POST', '/api/v1/identities/ng/bvn', { id: '22222222222', verification_consent: true }))
   const rate = await ok(sb.call('POST', '/merchant/api/v1/conversions/rates', { from_currency: 'NGN', to_currency: 'USD', amount: '4000.00', reference: 'customer-42' }))

@@ -2,8 +2,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { startSandbox } from '../src/index.js'
 import { FORMAT } from '../src/store/recovery.js'
-import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox, invalidBody } from './helpers.js'
-import { startReceiver } from './receiver.js'
+import { cardPayload, makeSandbox, SECRET, tempFile, type TestSandbox, invalidBody } from './helpers/sandbox.js'
+import { startReceiver } from './helpers/receiver.js'
+import { virtualAccountBody } from './helpers/bodies.js'
 
 /**
  * Snapshots of a namespace (docs/behaviour.md 0.10): GET and POST /_sandbox/snapshot over the app,
@@ -46,7 +47,7 @@ async function populate(sb: TestSandbox) {
   await ok(sb.call('POST', '/merchant/api/v1/charges/initialize', { reference: 'snap-checkout-1', amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com', name: 'Ada' } }))
   const payout = await ok(sb.call('POST', '/merchant/api/v1/transactions/disburse', { reference: 'snap-payout-1', destination: { type: 'bank_account', amount: 1000, currency: 'NGN', narration: 'Salary', bank_account: { bank: '033', account: '0000000000' }, customer: { name: 'Ada Payee', email: 'ada@example.com' } } }))
   expect(payout.status).toBe('processing')
-  const account = await ok(sb.call('POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Ada Lovelace', account_reference: 'snap-va-1', permanent: true, bank_code: '000', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, kyc: { bvn: '22222222222' } }))
+  const account = await ok(sb.call('POST', '/merchant/api/v1/virtual-bank-account', virtualAccountBody('snap-va-1')))
   await ok(sb.call('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: account.account_number, amount: 700, currency: 'NGN' }))
   await ok(sb.call('POST', '/api/v1/identities/ng/bvn', { id: '22222222222', verification_consent: true }))
   return { mandate: mandate.reference as string }

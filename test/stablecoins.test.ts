@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { fieldMessages, ref, sandboxPerTest } from './helpers.js'
+import { fieldMessages, ref, sandboxPerTest } from './helpers/sandbox.js'
 
 /** docs/behaviour.md 13.7.2: stablecoin wallets, over HTTP. */
 

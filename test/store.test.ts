@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { DataFileError, FORMAT } from '../src/store/recovery.js'
 import { indexHash } from '../src/store/secondary-index.js'
 import { Store } from '../src/store/store.js'
-import { STORE_LIMITS, openStore, tempFile } from './helpers.js'
+import { STORE_LIMITS, openStore, tempFile } from './helpers/sandbox.js'
 
 /** records kept live per collection (as the config gives it) */
 const HOT_RECORDS = STORE_LIMITS.hotRecords
@@ -80,6 +80,17 @@ async function open(options: Parameters<typeof openStore>[0] = {}): Promise<Stor
 afterEach(async () => {
   for (const s of opened.splice(0)) await s.close()
 })
+
+/** A store over a fresh file, and the model a test keeps of what it writes to it. */
+async function storeWithModel() {
+  const file = tempFile()
+  return { file, s: await open({ file }), model: {} as Model }
+}
+
+/** The file opened again holds `model` in namespace ns, collection c. */
+async function expectReopenedAs(file: string, model: Model) {
+  expect(dump(await open({ file }), ['ns'], ['c'])).toEqual(model)
+}
 
 describe('Store in memory', () => {
   const charges = {
@@ -556,9 +567,7 @@ describe('Store with a file', () => {
   })
 
   it('has every change in the file, as valid JSON, after each sync()', async () => {
-    const file = tempFile()
-    const s = await open({ file })
-    const model: Model = {}
+    const { file, s, model } = await storeWithModel()
     let lastDeltas = 0
     for (let i = 0; i < 20; i++) {
       const key = `k${i % 7}`
@@ -715,14 +724,11 @@ describe('Store with a file', () => {
     const snapshotBytes = JSON.stringify(model).length
     expect(statSync(file).size).toBeLessThan(snapshotBytes * 3 + 200)
     await s.close()
-    const again = await open({ file })
-    expect(dump(again, ['ns'], ['c'])).toEqual(model)
+    await expectReopenedAs(file, model)
   })
 
   it('acknowledges and keeps every change made while a compaction writes a document of many pieces', async () => {
-    const file = tempFile()
-    const s = await open({ file })
-    const model: Model = {}
+    const { file, s, model } = await storeWithModel()
     const put = (ns: string, c: string, k: string, v: Rec) => {
       s.col<Rec>(ns, c).put(k, v)
       ;((model[ns] ??= {})[c] ??= {})[k] = v
@@ -787,8 +793,7 @@ describe('Store with a file', () => {
     expect(model.ns.c.k0).toBeUndefined()
     expect(model.ns.c.k49).toEqual({ i: 49 })
     await again.close()
-    const third = await open({ file })
-    expect(dump(third, ['ns'], ['c'])).toEqual(model)
+    await expectReopenedAs(file, model)
   })
 
   it('repairs a torn last delta on open, keeping every complete delta', async () => {

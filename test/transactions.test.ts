@@ -1,26 +1,18 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { byDate, listQuerySchema, orderedPage, type OrderedItems } from '../src/http/cursor-list.js'
-import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { NO_AUTH_CARD } from './helpers/cards.js'
+import { keptInOrder } from './helpers/ordered.js'
 
 /** GET /merchant/api/v1/transactions (docs/behaviour.md 13.12): pay-ins and payouts as one list. */
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
-const NO_AUTH_CARD = '4084127883172787'
 
 type Item = { pointer: string; at: number }
 /** a list kept oldest first, as a collection's order keeps it */
-const kept = (items: Item[]): OrderedItems<Item, Item> => ({
-  size: items.length,
-  dateAt: (i) => items[i].at,
-  factsAt: (i) => items[i],
-  itemAt: (i) => items[i],
-  positionOf: (p) => {
-    const i = items.findIndex((x) => x.pointer === p)
-    return i < 0 ? undefined : i
-  },
-})
+const kept = (items: Item[]): OrderedItems<Item, Item> => keptInOrder(items, (x) => x.pointer)
 /** an item as the merge of lists `a` and `b` shows it: its pointer named by its list */
 const as = (name: string) => (x: Item) => ({ ...x, pointer: `${name}:${x.pointer}` })
 const merge = (a: Item[], b: Item[]) => byDate({ name: 'a', items: kept(a) }, { name: 'b', items: kept(b) })

@@ -3,7 +3,7 @@ import { validateFlow, type Step } from '../src/flow/flow.js'
 import { startSandbox, type Sandbox } from '../src/index.js'
 import { ABSENT, compareShape } from '../src/replay/shape.js'
 import { notLive, verifyFlows } from '../src/replay/verify.js'
-import { ENC_KEY } from './helpers.js'
+import { ENC_KEY } from './helpers/sandbox.js'
 
 /** The comparison by shape and the live rule of `sandbox verify` (docs/behaviour.md 10.6); the command itself is in test/e2e/verify.test.ts. */
 

@@ -1,20 +1,13 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers.js'
+import { SECRET, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
+import { virtualAccountBody } from './helpers/bodies.js'
 
 /** docs/behaviour.md 13.3: virtual bank accounts and the test environment's credit call, over HTTP. */
 
 const sandbox = sandboxPerTest()
 const BASE = '/merchant/api/v1/virtual-bank-account'
 
-const account = (over: Record<string, unknown> = {}) => ({
-  account_name: 'Ada Lovelace',
-  account_reference: 'cust-0001',
-  permanent: true,
-  bank_code: '000',
-  customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-  kyc: { bvn: '22222222222' },
-  ...over,
-})
+const account = (over: Record<string, unknown> = {}) => virtualAccountBody('cust-0001', over)
 
 const create = (sb: TestSandbox, over: Record<string, unknown> = {}, key?: string) => sb.call('POST', BASE, account(over), { key })
 const credit = (sb: TestSandbox, account_number: string, amount: unknown = 1000, currency = 'NGN') => sb.call('POST', `${BASE}/sandbox/credit`, { account_number, amount, currency })

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { afterEach, describe, expect, it } from 'vitest'
-import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers.js'
-import { startReceiver, type Received } from './receiver.js'
+import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
+import { startReceiver, type Received } from './helpers/receiver.js'
 
 /**
  * Webhook `data` keys in the order the service's Webhooks page prints them (docs/behaviour.md 8.4),

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { cardPayload, ref, sandboxPerTest, SECRET } from './helpers.js'
+import { cardPayload, ref, sandboxPerTest, SECRET } from './helpers/sandbox.js'
 import type { CardCharge } from '../src/charges/types.js'
 import { cardSummary } from '../src/pan.js'
 

@@ -8,8 +8,8 @@ import { encryptChargeData } from '../../src/cards/crypto.js'
 import { MSG } from '../../src/errors.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
 import { api } from '../e2e/process.js'
-import { ENC_KEY, cardPayload, ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { IMAGE, docker, firstAnswer, listening, logs, run, state, volume } from './docker.js'
 
 /**

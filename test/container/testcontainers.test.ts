@@ -5,8 +5,8 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { PaysandboxContainer, type StartedPaysandboxContainer } from 'paysandbox/testcontainers'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { api } from '../e2e/process.js'
-import { cardPayload } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { cardPayload } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 
 /**
  * The Testcontainers module, imported as a user imports it (the package's `./testcontainers`

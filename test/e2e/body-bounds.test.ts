@@ -1,11 +1,11 @@
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { beforeAll, describe, expect, it } from 'vitest'
 import { AREAS } from '../../src/areas.js'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import type { Route } from '../../src/http/area.js'
 import { customerPages } from '../../src/http/html-page.js'
-import { ENC_KEY, SECRET, cardPayload } from '../helpers.js'
-import { api, rssMb, startCli, type RunningCli } from './process.js'
+import { ENC_KEY, SECRET, cardPayload } from '../helpers/sandbox.js'
+import { api, rssMb, cliPerFile } from './process.js'
 
 /**
  * Every body is bounded where it is read (docs/behaviour.md 2.4): a chunked body past the limit is
@@ -14,24 +14,14 @@ import { api, rssMb, startCli, type RunningCli } from './process.js'
  * real socket against the CLI as a process, its memory read from /proc.
  */
 
-let running: RunningCli
-let port: number
+const cli = cliPerFile([])
 /** a card charge waiting on its 3DS page */
 let threeDsTx: string
 
 beforeAll(async () => {
-  running = await startCli([])
-  port = Number(new URL(running.url).port)
-  const pending = await api(running.url, SECRET, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(cardPayload('4562543755474674'), ENC_KEY) })
+  const pending = await api(cli.running.url, SECRET, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(cardPayload('4562543755474674'), ENC_KEY) })
   threeDsTx = pending.body.data.transaction_reference
-  expect(pending.body.data.authorization.redirect_url).toBe(`${running.url}/_sandbox/3ds/${threeDsTx}`)
-})
-
-afterAll(async () => {
-  if (running.child.exitCode === null) {
-    running.child.kill('SIGTERM')
-    await running.exited
-  }
+  expect(pending.body.data.authorization.redirect_url).toBe(`${cli.running.url}/_sandbox/3ds/${threeDsTx}`)
 })
 
 const MiB = 1 << 20
@@ -50,7 +40,7 @@ interface Sent {
  */
 function postChunked(head: string, total: number, first = ''): Promise<Sent> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1')
+    const socket = connect(cli.port, '127.0.0.1')
     let got = ''
     let answered: Sent | undefined
     let sent = 0
@@ -79,7 +69,7 @@ function postChunked(head: string, total: number, first = ''): Promise<Sent> {
   })
 }
 
-const chargeStatus = async (tx: string) => (await api(running.url, SECRET, 'GET', `/merchant/api/v1/charges/${tx}`)).body.data.status
+const chargeStatus = async (tx: string) => (await api(cli.running.url, SECRET, 'GET', `/merchant/api/v1/charges/${tx}`)).body.data.status
 
 describe('a chunked body past the limit (docs/behaviour.md 2.4)', () => {
   it('an 8 MiB decision=approve&pad=... to the 3DS page, chunked, with no key: 413 in HTML, and the charge is not approved', async () => {
@@ -88,7 +78,7 @@ describe('a chunked body past the limit (docs/behaviour.md 2.4)', () => {
     expect(res.type).toMatch(/^text\/html/)
     expect(await chargeStatus(threeDsTx)).toBe('processing')
     // the page still takes the customer's choice within the limit
-    const form = await fetch(`${running.url}/_sandbox/3ds/${threeDsTx}`, { method: 'POST', body: new URLSearchParams({ decision: 'decline' }), redirect: 'manual' })
+    const form = await fetch(`${cli.running.url}/_sandbox/3ds/${threeDsTx}`, { method: 'POST', body: new URLSearchParams({ decision: 'decline' }), redirect: 'manual' })
     expect(form.status).toBeLessThan(400)
     expect(await chargeStatus(threeDsTx)).toBe('failed')
   })
@@ -98,10 +88,10 @@ describe('a chunked body past the limit (docs/behaviour.md 2.4)', () => {
     const routes = AREAS.flatMap((a) => a.routes as readonly Route<unknown>[]).filter((r) => r.method !== 'get')
     expect(routes.length).toBeGreaterThan(50)
     // the process as it is once it has served a little
-    for (let i = 0; i < 3; i++) await api(running.url, SECRET, 'GET', '/_sandbox/requests')
-    const before = rssMb(running.child.pid!)
+    for (let i = 0; i < 3; i++) await api(cli.running.url, SECRET, 'GET', '/_sandbox/requests')
+    const before = rssMb(cli.running.child.pid!)
     let peak = before
-    const watch = setInterval(() => (peak = Math.max(peak, rssMb(running.child.pid!))), 5)
+    const watch = setInterval(() => (peak = Math.max(peak, rssMb(cli.running.child.pid!))), 5)
     /** the routes not answered 413 in the right type: none */
     const wrong: string[] = []
     try {
@@ -111,7 +101,7 @@ describe('a chunked body past the limit (docs/behaviour.md 2.4)', () => {
         const type = isPage(path) ? 'application/x-www-form-urlencoded' : 'application/json'
         const res = await postChunked(`${route.method.toUpperCase()} ${path} HTTP/1.1\r\nHost: localhost\r\nAuthorization: Bearer ${SECRET}\r\nContent-Type: ${type}\r\n`, 64 * MiB)
         if (res.status !== 413 || !res.type.startsWith(isPage(path) ? 'text/html' : 'application/json')) wrong.push(`${route.method} ${route.path}: ${res.status} ${res.type}`)
-        peak = Math.max(peak, rssMb(running.child.pid!))
+        peak = Math.max(peak, rssMb(cli.running.child.pid!))
       }
     } finally {
       clearInterval(watch)
@@ -119,6 +109,6 @@ describe('a chunked body past the limit (docs/behaviour.md 2.4)', () => {
     // a body is never held past its limit: the process grows by less than one body of 64 MiB
     expect(peak - before, `RSS ${before.toFixed(0)} MB before, ${peak.toFixed(0)} MB at most`).toBeLessThan(64)
     expect(wrong).toEqual([])
-    expect((await fetch(`${running.url}/_sandbox/health`)).status).toBe(200)
+    expect((await fetch(`${cli.running.url}/_sandbox/health`)).status).toBe(200)
   })
 })

@@ -6,48 +6,22 @@
  * Screenshots go to test-results/screenshots/. The README's picture of the dashboard is
  * `npm run docs:screenshots`'s (scripts/docs-screenshots.mjs).
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { encryptChargeData, startSandbox, type Sandbox } from '../../src/index.js'
-import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers.js'
-import { SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
-import { startReceiver } from '../receiver.js'
+import type { Page } from 'playwright-core'
+import { describe, expect, it } from 'vitest'
+import { encryptChargeData } from '../../src/index.js'
+import { ENC_KEY, cardPayload, makeSandbox, ref } from '../helpers/sandbox.js'
+import { SHOTS, browserStand, shot } from './chromium.js'
 import { pageId } from '../../src/namespaces.js'
+import { NO_AUTH_CARD, THREE_DS_CARD, PIN_CARD, INSUFFICIENT_FUNDS_CARD, STK_WALLET } from '../helpers/cards.js'
 
-const NO_AUTH_CARD = '4084127883172787'
-const THREE_DS_CARD = '4562543755474674'
-const PIN_CARD = '5188513618552975'
-const INSUFFICIENT_FUNDS_CARD = '506066506066506067'
-const STK_WALLET = '254700000000'
 const DECLINED_3DS = '3DS authentication was declined by the cardholder'
 
-let browser: Browser
-let sandbox: Sandbox
-let receiver: Awaited<ReturnType<typeof startReceiver>>
-const contexts: BrowserContext[] = []
-
-beforeAll(async () => {
-  browser = await launchChromium()
-  sandbox = await startSandbox({ port: 0 })
-  receiver = await startReceiver()
-})
-
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close()
-})
-
-afterAll(async () => {
-  await browser?.close()
-  await sandbox?.close()
-  await receiver?.close()
-})
+const stand = browserStand('ui')
+const { newPage, newKey, api } = stand
 
 // ---------------------------------------------------------------------------------------------
 // helpers
 
-/** A namespace of its own for every test. */
-const newKey = (name: string) => namespaceKey('ui', name)
-const api = (key: string, method: string, path: string, body?: unknown) => apiCall(sandbox.url, key, method, path, body)
 
 async function cardCharge(key: string, number: string, overrides: Record<string, unknown> = {}, card: Record<string, unknown> = {}) {
   const payload = cardPayload(number, overrides, card)
@@ -94,14 +68,6 @@ const queryCharge = (key: string, reference: string) => api(key, 'GET', `/mercha
 const mandate = async (key: string, reference: string) =>
   (await api(key, 'GET', `/merchant/api/v1/direct-debit/authorizations/${encodeURIComponent(reference)}`)).body.data
 
-async function newPage(width = 1280, height = 900): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height } })
-  contexts.push(context)
-  return context.newPage()
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
-
 /** Retries `check` until it passes or `ms` have gone by; never a bare sleep. */
 async function eventually<T>(check: () => Promise<T> | T, ms = 8_000): Promise<T> {
   const deadline = Date.now() + ms
@@ -116,7 +82,7 @@ async function eventually<T>(check: () => Promise<T> | T, ms = 8_000): Promise<T
 }
 
 async function openDashboard(page: Page, key: string, query = '') {
-  const res = await page.goto(`${sandbox.url}/_sandbox/ui?ns=${encodeURIComponent(key)}${query}`)
+  const res = await page.goto(`${stand.sandbox.url}/_sandbox/ui?ns=${encodeURIComponent(key)}${query}`)
   expect(res?.status()).toBe(200)
   await page.getByRole('heading', { name: 'paysandbox dashboard' }).waitFor()
 }
@@ -146,7 +112,7 @@ async function noHorizontalScroll(page: Page) {
 describe('the 3DS page (docs/behaviour.md 8)', () => {
   it('Approve redirects to redirect_url with ?reference= and the charge succeeds', async () => {
     const key = newKey('3ds_ok')
-    const back = receiver.url.replace('/webhooks', '/checkout/return')
+    const back = stand.receiver.url.replace('/webhooks', '/checkout/return')
     const { reference, data } = await cardCharge(key, THREE_DS_CARD, { redirect_url: back })
     expect(data.status).toBe('processing')
     const page = await newPage()
@@ -211,7 +177,7 @@ describe('the 3DS page (docs/behaviour.md 8)', () => {
 
   it('says so for an unknown transaction', async () => {
     const page = await newPage()
-    const res = await page.goto(`${sandbox.url}/_sandbox/3ds/KPY-CA-doesnotexist`)
+    const res = await page.goto(`${stand.sandbox.url}/_sandbox/3ds/KPY-CA-doesnotexist`)
     expect(res?.status()).toBe(404)
     await page.getByRole('heading', { name: 'Transaction not found' }).waitFor()
   })
@@ -219,10 +185,10 @@ describe('the 3DS page (docs/behaviour.md 8)', () => {
 
 describe('the dashboard (docs/behaviour.md 9)', () => {
   it('answers without a key on loopback, and refuses other peers unless the control token is sent', async () => {
-    const res = await fetch(`${sandbox.url}/_sandbox/ui`)
+    const res = await fetch(`${stand.sandbox.url}/_sandbox/ui`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')
-    expect((await fetch(`${sandbox.url}/_sandbox/ui/fragment`)).status).toBe(200)
+    expect((await fetch(`${stand.sandbox.url}/_sandbox/ui/fragment`)).status).toBe(200)
 
     const remote = { incoming: { socket: { remoteAddress: '203.0.113.9' } } }
     const open = await makeSandbox()
@@ -305,7 +271,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
       if (path.startsWith('/_sandbox/ui/dashboard.')) assets.set(path, { type: r.headers()['content-type'], cache: r.headers()['cache-control'], status: r.status() })
     })
     await openDashboard(page, key)
-    expect([...origins]).toEqual([sandbox.url])
+    expect([...origins]).toEqual([stand.sandbox.url])
     expect(assets.get('/_sandbox/ui/dashboard.css')).toEqual({ type: 'text/css; charset=utf-8', cache: expect.stringContaining('max-age='), status: 200 })
     expect(assets.get('/_sandbox/ui/dashboard.js')).toEqual({ type: 'text/javascript; charset=utf-8', cache: expect.stringContaining('max-age='), status: 200 })
     // the stylesheet applies, and the script runs (the live state says when it last updated)
@@ -405,12 +371,12 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     const page = await newPage()
     await cardCharge(key, NO_AUTH_CARD) // creates the namespace; its event has no target
     await openDashboard(page, key)
-    await page.getByLabel('URL', { exact: true }).fill(receiver.url)
+    await page.getByLabel('URL', { exact: true }).fill(stand.receiver.url)
     expect(await act(page, 'Set webhook URL')).toBe('Webhook URL set')
-    await eventually(async () => expect(await page.locator('[data-live=webhook]').innerText()).toContain(receiver.url))
+    await eventually(async () => expect(await page.locator('[data-live=webhook]').innerText()).toContain(stand.receiver.url))
 
     const { reference } = await cardCharge(key, NO_AUTH_CARD)
-    const mine = () => receiver.received.filter((r) => r.body?.data?.payment_reference === reference)
+    const mine = () => stand.receiver.received.filter((r) => r.body?.data?.payment_reference === reference)
     await eventually(() => expect(mine().length).toBe(1))
     const [event] = (await api(key, 'GET', `/_sandbox/events?reference=${reference}`)).body.data
     await eventually(async () => expect(await page.locator(`#events tr[data-event="${event.id}"]`).innerText()).toContain('HTTP 200'))
@@ -710,7 +676,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
   it('fits 1280 and 390 px wide: no page-wide horizontal scroll, tables scroll in their own box', async () => {
     const key = newKey('layout_with_a_rather_long_key_name')
     await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })
-    await api(key, 'PUT', '/_sandbox/webhook-url', { url: receiver.url })
+    await api(key, 'PUT', '/_sandbox/webhook-url', { url: stand.receiver.url })
     const long = await cardCharge(key, PIN_CARD, { reference: `order-with-a-long-reference-${Date.now()}` }, { pin: '1234' })
     await cardCharge(key, INSUFFICIENT_FUNDS_CARD, {}, { cvv: '408' })
     await cardCharge(key, THREE_DS_CARD)
@@ -722,7 +688,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     const co = await checkout(key, { reference: `checkout-with-a-long-reference-${Date.now()}` })
     await payCheckout(key, co.reference, { channel: 'card', outcome: 'failed' })
     await payCheckout(key, co.reference, { channel: 'bank_transfer', amount: 100 })
-    await eventually(() => expect(receiver.received.some((r) => r.body?.data?.payment_reference === long.reference)).toBe(true))
+    await eventually(() => expect(stand.receiver.received.some((r) => r.body?.data?.payment_reference === long.reference)).toBe(true))
 
     for (const [width, height] of [
       [1280, 900],

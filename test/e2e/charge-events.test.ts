@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 

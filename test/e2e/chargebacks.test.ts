@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { caller, frozenWithData } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * Chargebacks against the real CLI (docs/behaviour.md 13.13): the lifecycle end to end with signed
@@ -12,7 +12,7 @@ import { killedAfterEach, startCli } from './process.js'
  * chargeback opened before kill -9 debited once after the restart with --data.
  */
 
-const { running, cleanups } = killedAfterEach()
+const { cleanups, spawnCli } = killedAfterEach()
 const merchantSignature = (data: unknown) => createHmac('sha256', SECRET).update(JSON.stringify(data)).digest('hex')
 const HOUR = 3600
 
@@ -29,8 +29,7 @@ const chargebackRows = async (call: ReturnType<typeof caller>) =>
 
 describe('the chargeback lifecycle through the CLI', () => {
   it('the disputed test card and the control call open chargebacks; a declined one and one left past its deadline, with balance, history and signed webhooks', async () => {
-    const cli = await startCli([])
-    running.push(cli)
+    const cli = await spawnCli([])
     const call = caller(cli.url)
     const hook = await startReceiver()
     cleanups.push(() => hook.close())
@@ -73,11 +72,7 @@ describe('the chargeback lifecycle through the CLI', () => {
 
 describe('an answer racing refunds on one charge', () => {
   it('conserves money over real sockets, and all of it comes back the same after kill -9', async () => {
-    const file = tempFile()
-    const first = await startCli(['--data', file])
-    running.push(first)
-    let call = caller(first.url, 20_000)
-    await call('POST', '/_sandbox/clock/freeze', { frozen: true })
+    let { file, cli: first, call } = await frozenWithData(spawnCli, 20_000)
     const pay = await settledCharge(call, 1000)
     const cb = (await call('POST', `/_sandbox/charges/${pay}/chargeback`, { amount: 500 })).body.data.reference as string
     const start = (await call('GET', '/merchant/api/v1/balances')).body.data.NGN.available_balance
@@ -102,8 +97,7 @@ describe('an answer racing refunds on one charge', () => {
     expect(before.rows).toHaveLength(1)
     first.child.kill('SIGKILL')
     await first.exited
-    const second = await startCli(['--data', file])
-    running.push(second)
+    const second = await spawnCli(['--data', file])
     call = caller(second.url, 20_000)
     expect(await state()).toEqual(before)
     expect((await call('POST', `/_sandbox/charges/${pay}/chargeback`)).status).toBe(409)
@@ -112,11 +106,7 @@ describe('an answer racing refunds on one charge', () => {
 
 describe('kill -9 between a chargeback and its debit', () => {
   it('a chargeback opened before the kill is debited once after the restart, at its deadline or at its answer', async () => {
-    const file = tempFile()
-    const first = await startCli(['--data', file])
-    running.push(first)
-    let call = caller(first.url)
-    await call('POST', '/_sandbox/clock/freeze', { frozen: true })
+    let { file, cli: first, call } = await frozenWithData(spawnCli)
     const a = await settledCharge(call, 1000)
     const b = await settledCharge(call, 1000)
     const byDeadline = (await call('POST', `/_sandbox/charges/${a}/chargeback`, { amount: 300, deadline_hours: 1 })).body.data.reference as string
@@ -128,8 +118,7 @@ describe('kill -9 between a chargeback and its debit', () => {
     first.child.kill('SIGKILL')
     await first.exited
 
-    const second = await startCli(['--data', file])
-    running.push(second)
+    const second = await spawnCli(['--data', file])
     call = caller(second.url)
     expect((await call('GET', `/merchant/api/v1/chargebacks/${byDeadline}`)).body.data.status).toBe('pending')
     expect((await call('GET', `/merchant/api/v1/chargebacks?payment_reference=${disputed.reference}`)).body.data.chargebacks).toMatchObject([{ status: 'pending', amount: '700.00' }])
@@ -139,8 +128,7 @@ describe('kill -9 between a chargeback and its debit', () => {
     second.child.kill('SIGKILL')
     await second.exited
 
-    const third = await startCli(['--data', file])
-    running.push(third)
+    const third = await spawnCli(['--data', file])
     call = caller(third.url)
     await call('POST', '/_sandbox/clock/advance', { seconds: 100 * HOUR })
     // the disputed 700 is credited net (689.46) once settled and debited whole at its deadline

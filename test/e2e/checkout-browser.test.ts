@@ -10,29 +10,19 @@
 import { createHmac } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { startSandbox, type Sandbox } from '../../src/index.js'
-import { SHOTS, api as apiCall, launchChromium, newKey as namespaceKey } from './chromium.js'
-import { startReceiver, type Received } from '../receiver.js'
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { browserStand, shot } from './chromium.js'
+import { type Received } from '../helpers/receiver.js'
+import { PIN_CARD, THREE_DS_CARD, INSUFFICIENT_FUNDS_CARD as DECLINED_CARD, INSUFFICIENT_FUNDS } from '../helpers/cards.js'
 
-const PIN_CARD = '5188513618552975'
-const THREE_DS_CARD = '4562543755474674'
-const DECLINED_CARD = '506066506066506067'
-const INSUFFICIENT_FUNDS = 'Card could not be charged due to insufficient funds'
-
-let browser: Browser
-let sandbox: Sandbox
-let receiver: Awaited<ReturnType<typeof startReceiver>>
+const stand = browserStand('co', { stepTimeoutMs: 10_000 })
+const { newPage, newKey, api } = stand
 /** the merchant's own site: the page redirect_url points at */
 let shop: Server
 let shopUrl: string
-const contexts: BrowserContext[] = []
 
 beforeAll(async () => {
-  browser = await launchChromium()
-  sandbox = await startSandbox({ port: 0 })
-  receiver = await startReceiver()
   shop = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://shop')
     res.setHeader('content-type', 'text/html; charset=utf-8')
@@ -42,21 +32,10 @@ beforeAll(async () => {
   shopUrl = `http://127.0.0.1:${(shop.address() as AddressInfo).port}`
 })
 
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close()
-})
-
 afterAll(async () => {
-  await browser?.close()
-  await sandbox?.close()
-  await receiver?.close()
   shop?.closeAllConnections()
   await new Promise<void>((resolve) => (shop ? shop.close(() => resolve()) : resolve()))
 })
-
-/** A namespace of its own for every test. */
-const newKey = (name: string) => namespaceKey('co', name)
-const api = (key: string, method: string, path: string, body?: unknown) => apiCall(sandbox.url, key, method, path, body)
 
 /**
  * A namespace with a frozen clock (a prompt or transfer must not answer itself while the person
@@ -73,7 +52,7 @@ async function checkout(name: string, overrides: Record<string, unknown> = {}) {
     narration: 'Two concert tickets',
     customer: { email: 'ada@example.com', name: 'Ada Obi' },
     redirect_url: `${shopUrl}/return?shop=1`,
-    notification_url: receiver.url,
+    notification_url: stand.receiver.url,
     metadata: { 'order-id': name },
     ...overrides,
   })
@@ -81,25 +60,15 @@ async function checkout(name: string, overrides: Record<string, unknown> = {}) {
   return { key, reference, url: res.body.data.checkout_url as string }
 }
 
-async function newPage(width = 1280, height = 900, javaScriptEnabled = true): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width, height }, javaScriptEnabled })
-  contexts.push(context)
-  // a step that never comes fails the test in seconds, not at the test's timeout
-  context.setDefaultTimeout(10_000)
-  return context.newPage()
-}
-
-const shot = (page: Page, name: string) => page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true })
-
 /** The webhook of `event` for the merchant reference, waiting (bounded) on posts as they arrive. */
 async function webhook(reference: string, event: string, ms = 10_000): Promise<Received> {
-  const match = () => receiver.received.find((r) => r.body?.event === event && r.body?.data?.reference === reference)
+  const match = () => stand.receiver.received.find((r) => r.body?.event === event && r.body?.data?.reference === reference)
   let timer: NodeJS.Timeout | undefined
   const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error(`no ${event} for ${reference} within ${ms} ms`)), ms)))
   try {
     for (let found = match(); ; found = match()) {
       if (found) return found
-      await Promise.race([receiver.waitFor(receiver.received.length + 1), late])
+      await Promise.race([stand.receiver.waitFor(stand.receiver.received.length + 1), late])
     }
   } finally {
     clearTimeout(timer)
@@ -334,7 +303,7 @@ describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.1)', () 
       else await page.reload()
       await page.getByRole('alert').waitFor()
       await noHorizontalScroll(page)
-      expect([...origins]).toEqual([sandbox.url])
+      expect([...origins]).toEqual([stand.sandbox.url])
       expect(await page.evaluate(() => getComputedStyle(document.body).fontFamily)).toContain('system-ui')
       await shot(page, `checkout-${width}`)
       await page.getByLabel('Card number', { exact: true }).focus()

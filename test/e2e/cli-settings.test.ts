@@ -1,7 +1,7 @@
 import { copyFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { MSG } from '../../src/errors.js'
-import { tempFile } from '../helpers.js'
+import { tempFile } from '../helpers/sandbox.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
 import { KEY, runProbes } from '../fixtures/ledger-v1/probes.mjs'
 import { answers, probesNow, readAsThen } from '../helpers/ledger-v1.js'

@@ -1,10 +1,10 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { v8Tuning } from '../../src/cli.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
-import { runCli, startCli, type RunningCli } from './process.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
+import { refusedAtStart, runCli, startCli, type RunningCli } from './process.js'
 
 const auth = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 let running: RunningCli | null = null
@@ -149,11 +149,7 @@ describe('sandbox start (a real process on a real port)', () => {
   })
 
   it('refuses a bad scenario pack naming the file, the entry and the reason', async () => {
-    const pack = tempFile('pack.yaml')
-    writeFileSync(pack, 'cards:\n  - number: "12ab"\n    scheme: visa\n    cvv: "123"\n    expiry_month: "09"\n    expiry_year: "30"\n    outcome: success\n    label: bad\n')
-    const r = await runCli(['start', '--port', '0', '--scenarios', pack])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toContain(pack)
+    const { r } = await refusedAtStart('--scenarios', 'pack.yaml', 'cards:\n  - number: "12ab"\n    scheme: visa\n    cvv: "123"\n    expiry_month: "09"\n    expiry_year: "30"\n    outcome: success\n    label: bad\n')
     expect(r.stderr).toContain('cards.0.number')
     // checked before the socket opens: no ready line
     expect(r.stdout).not.toContain('paysandbox listening')
@@ -168,11 +164,7 @@ describe('sandbox start (a real process on a real port)', () => {
   })
 
   it('refuses a corrupt data file without overwriting it', async () => {
-    const file = tempFile()
-    writeFileSync(file, '{"not": json')
-    const r = await runCli(['start', '--port', '0', '--data', file])
-    expect(r.code).toBe(2)
-    expect(r.stderr).toContain(file)
+    const { file } = await refusedAtStart('--data', undefined, '{"not": json')
     expect(readFileSync(file, 'utf8')).toBe('{"not": json')
   })
 

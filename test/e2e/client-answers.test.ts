@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, fieldMessages } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload, ref, fieldMessages } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { api, killedAfterEach, startCli } from './process.js'
 
 /**

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, fieldMessages } from '../helpers.js'
-import { api, killedAfterEach, startCli } from './process.js'
+import { ENC_KEY, SECRET, cardPayload, ref, fieldMessages } from '../helpers/sandbox.js'
+import { api, killedAfterEach } from './process.js'
 
 /**
  * What public clients send and read (CONTRACT 14), sent as they send it to the real CLI over a
@@ -9,13 +9,12 @@ import { api, killedAfterEach, startCli } from './process.js'
  * virtual-account body, and the resend-otp answer the SDKs read (the collection's sample).
  */
 
-const { running } = killedAfterEach()
+const { spawnCli } = killedAfterEach()
 const M = '/merchant/api/v1'
 
 describe('the shapes public clients send, against the real CLI (CONTRACT 14)', () => {
   it('answers them as CONTRACT 14 decides', async () => {
-    const cli = await startCli([])
-    running.push(cli)
+    const cli = await spawnCli([])
     const call = (method: string, path: string, body?: unknown) => api(cli.url, SECRET, method, path, body)
 
     // a Dart package and an Elixir client: the amount as a string, an optional URL as null

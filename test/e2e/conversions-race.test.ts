@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { tempFile } from '../helpers.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { caller, frozenWithData } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * docs/behaviour.md 13.10: a conversion's checks and its writes are one synchronous step, so
@@ -10,17 +9,14 @@ import { killedAfterEach, startCli } from './process.js'
  * kill -9 and a restart.
  */
 
-const { running } = killedAfterEach()
+const { spawnCli } = killedAfterEach()
 const C = '/merchant/api/v1/conversions'
 
 const call = (url: string, method: string, path: string, body?: unknown) => caller(url, 20_000)(method, path, body)
 
 describe('conversions racing', () => {
   it('one quote raced 40 times converts once; 30 quotes racing for what is left (six conversions) convert six; all of it kept across kill -9', async () => {
-    const file = tempFile()
-    const first = await startCli(['--data', file])
-    running.push(first)
-    expect((await call(first.url, 'POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const { file, cli: first } = await frozenWithData(spawnCli)
     // USD opens with 70: seven conversions of USD 10 at most
     expect((await call(first.url, 'POST', '/_sandbox/scenarios', { settings: { opening_balance: 70 } })).status).toBe(200)
     const quote = async () => (await call(first.url, 'POST', `${C}/rates`, { from_currency: 'USD', to_currency: 'NGN', amount: 10 })).body.data
@@ -48,8 +44,7 @@ describe('conversions racing', () => {
 
     first.child.kill('SIGKILL')
     await first.exited
-    const second = await startCli(['--data', file])
-    running.push(second)
+    const second = await spawnCli(['--data', file])
     expect(await state(second.url)).toEqual(before)
   })
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * Conversions against the real CLI (CONTRACT 14, docs/behaviour.md 13.10): a quote asked with a
@@ -11,13 +11,12 @@ import { killedAfterEach, startCli } from './process.js'
  * NGN 14.40; rounded down it buys nothing.
  */
 
-const { running } = killedAfterEach()
+const { spawnCli } = killedAfterEach()
 const C = '/merchant/api/v1/conversions'
 
 describe('conversions against the real CLI', () => {
   it('quote, convert, get and history; an unserved pair and an expired quote refused', async () => {
-    const cli = await startCli([])
-    running.push(cli)
+    const cli = await spawnCli([])
     const call = caller(cli.url)
     expect((await call('POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
     const quote = async (amount: unknown) => (await call('POST', `${C}/rates`, { from_currency: 'USD', to_currency: 'NGN', amount })).body.data
@@ -49,8 +48,7 @@ describe('conversions against the real CLI', () => {
   })
 
   it('NGN 7.20 -> USD -> NGN, round and round, makes no money: 7.20 buys nothing; 21.59 buys USD 0.01, which buys back 14.40', async () => {
-    const cli = await startCli([])
-    running.push(cli)
+    const cli = await spawnCli([])
     const call = caller(cli.url)
     const balances = async () => {
       const data = (await call('GET', '/merchant/api/v1/balances')).body.data

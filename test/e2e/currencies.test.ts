@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { SECRET, ref, fieldMessages } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { SECRET, ref, fieldMessages } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { caller } from './caller.js'
 import { api, killedAfterEach, startCli } from './process.js'
 

@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
-import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
+import { killedAfterEach, runCli, type RunningCli } from './process.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { NO_AUTH_CARD } from '../helpers/cards.js'
 
 /**
  * The data file under real faults (docs/behaviour.md 0.4), against the real CLI as a child process
@@ -17,15 +18,7 @@ import { startReceiver } from '../receiver.js'
  * temporary file left behind.
  */
 
-const NO_AUTH_CARD = '4084127883172787'
-
-const { running, cleanups } = killedAfterEach()
-
-async function start(args: string[]): Promise<RunningCli> {
-  const r = await startCli(args)
-  running.push(r)
-  return r
-}
+const { running, cleanups, spawnCli: start } = killedAfterEach()
 
 async function stop(r: RunningCli, signal: NodeJS.Signals = 'SIGTERM'): Promise<void> {
   const closed = once(r.child, 'close')
@@ -90,6 +83,12 @@ function immutable(path: string, on: boolean): void {
   execFileSync('chattr', [on ? '+i' : '-i', path])
 }
 
+/** A fresh data file `chattr +i` can make read-only: it must work here (root, an ext4 temp directory), as in CI. */
+function lockableFile(): string {
+  expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
+  return tempFile()
+}
+
 describe('one server per data file', () => {
   it('refuses a second server on the same file naming the first one\'s pid; takes over the lock of a killed one; lets it go on stop', async () => {
     const file = tempFile()
@@ -122,8 +121,7 @@ describe('one server per data file', () => {
 
 describe('a data file or folder that cannot be written', () => {
   it('is refused at start with one line naming the file (exit 2)', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const first = await start(['--data', file])
     expect((await charge(first.url, cardPayload(NO_AUTH_CARD))).status).toBe(200)
     await stop(first)
@@ -144,8 +142,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 
   it('made read-only while running: the charge answers 503 and is not kept, and its webhook never sent; once writable, its retry is accepted; every acknowledged charge is back after a restart', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const rx = await startReceiver()
     cleanups.push(() => void rx.close())
     const server = await start(['--data', file, '--webhook-url', rx.url])
@@ -185,8 +182,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 
   it('read-only while running: every change of the same moment fails and is undone (new charges and an existing record), and none shows', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const server = await start(['--data', file])
     const control = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}/_sandbox${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
@@ -215,8 +211,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 
   it('read-only while running: a pack added is answered 503 and is not in effect (the balance keeps its opening); once writable, its retry is', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const server = await start(['--data', file])
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))
@@ -239,8 +234,7 @@ describe('a data file or folder that cannot be written', () => {
 
 describe('a snapshot put back (docs/behaviour.md 0.10)', () => {
   it('read-only while running: the restore is answered 503 and undone, the namespace as the file holds it; once writable, its retry is', async () => {
-    expect(chattrWorks, 'chattr +i must work here (root, an ext4 temp directory), as in CI').toBe(true)
-    const file = tempFile()
+    const file = lockableFile()
     const server = await start(['--data', file])
     const call = (method: string, path: string, body?: unknown) =>
       fetch(`${server.url}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) }).then(async (r) => ({ status: r.status, body: await r.json() }))

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
+import { SECRET, ref } from '../helpers/sandbox.js'
 import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 

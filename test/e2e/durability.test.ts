@@ -4,9 +4,10 @@ import { dirname } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT } from '../../src/store/recovery.js'
-import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload, openStore, tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
+import { NO_AUTH_CARD } from '../helpers/cards.js'
 
 /**
  * The durability promise of --data (docs/behaviour.md 0, 8; issue 9, 4) against a real child process
@@ -19,7 +20,6 @@ import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js
  *   with exit code 2 and a message naming it, and is left byte for byte as it was.
  */
 
-const NO_AUTH_CARD = '4084127883172787'
 const HOOKS_KEY = 'sk_test_durability_hooks'
 /** long retries: the pending delivery must still be pending when the process is killed */
 const RETRIES = ['--webhook-retry-schedule', '30,30,30']

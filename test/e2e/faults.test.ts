@@ -1,18 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
-import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { ownPerTest } from '../helpers/after-each.js'
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
-async function sandbox(): Promise<TestSandbox> {
-  const sb = await makeSandbox({ frozen: true })
-  cleanups.push(() => sb.close())
-  return sb
-}
+const { cleanups, sandbox } = ownPerTest({ frozen: true })
 async function realSandbox(): Promise<Sandbox> {
   const sb = await startSandbox({ port: 0 })
   cleanups.push(() => sb.close())

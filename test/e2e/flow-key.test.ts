@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
 
 /**

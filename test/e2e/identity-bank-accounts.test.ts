@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { api, killedAfterEach, runCli, startCli } from './process.js'
+import { api, killedAfterEach, runCli } from './process.js'
 
 /**
  * The Nigerian bank-account look-ups, their bank lists and the Kenyan phone check against the
@@ -8,13 +8,12 @@ import { api, killedAfterEach, runCli, startCli } from './process.js'
  * at a bank of it; and `sandbox magic` naming the test values, the unavailable ones and the codes.
  */
 
-const { running } = killedAfterEach()
+const { spawnCli } = killedAfterEach()
 const KEY = 'sk_test_sandbox'
 
 describe('bank-account and Kenyan phone look-ups over a socket', () => {
   it('lists the banks, looks the test account up at one of them, and answers the phone check by its current and older paths', async () => {
-    const cli = await startCli([])
-    running.push(cli)
+    const cli = await spawnCli([])
     const call = (method: string, path: string, body?: unknown) => api(cli.url, KEY, method, `/merchant/api/v1/identities/${path}`, body, 10_000)
 
     // the app's flow: the premium list, then the look-up at its first bank

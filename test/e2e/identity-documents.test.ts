@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
 
 /**

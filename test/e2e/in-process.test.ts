@@ -8,8 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml } from 'yaml'
 // the package's own entry (dist/), as a user imports it: `npm test` builds first
 import { decryptChargeData, encryptChargeData, startSandbox, verifyWebhookSignature, type Sandbox } from 'paysandbox'
-import { cardPayload } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { cardPayload } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const BIN = join(ROOT, 'bin/sandbox.js')

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { BIN, endInput, gone, runCli } from './process.js'
-import { tempFile } from '../helpers.js'
+import { tempFile } from '../helpers/sandbox.js'
 
 /**
  * A foreground `sandbox start` stops when the process that launched it goes away

@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import { describe, expect, it } from 'vitest'
 import { api, killedAfterEach, spawnUntilListening } from './process.js'
-import { fieldMessages } from '../helpers.js'
+import { fieldMessages } from '../helpers/sandbox.js'
 
 /**
  * fixtures/lookups.json is data (docs/behaviour.md 13.4, 13.5): a currency added to it, in a copy

@@ -1,8 +1,8 @@
 import { connect, createServer } from 'node:net'
 import { answerClientError } from '../../src/http/client-error.js'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET } from '../helpers.js'
-import { startCli, type RunningCli } from './process.js'
+import { describe, expect, it } from 'vitest'
+import { SECRET } from '../helpers/sandbox.js'
+import { cliPerFile } from './process.js'
 
 /**
  * HTTP that node cannot parse is answered with the envelope too (docs/behaviour.md 2.1, 2.2): the
@@ -10,25 +10,12 @@ import { startCli, type RunningCli } from './process.js'
  * by the sandbox. Raw bytes on a real socket against the CLI as a process.
  */
 
-let running: RunningCli
-let port: number
-
-beforeAll(async () => {
-  running = await startCli([])
-  port = Number(new URL(running.url).port)
-})
-
-afterAll(async () => {
-  if (running.child.exitCode === null) {
-    running.child.kill('SIGTERM')
-    await running.exited
-  }
-})
+const cli = cliPerFile([])
 
 /** Writes `raw` and reads everything until the sandbox closes the connection. */
 function exchange(raw: string | Buffer): Promise<{ status: number; headers: Record<string, string>; body: string; raw: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(raw))
+    const socket = connect(cli.port, '127.0.0.1', () => socket.write(raw))
     const chunks: Buffer[] = []
     socket.on('data', (d: Buffer) => chunks.push(d))
     socket.on('error', reject)
@@ -79,9 +66,9 @@ describe('malformed HTTP on a real socket (docs/behaviour.md 2.1, 2.2)', () => {
   })
 
   it('stays up and changes nothing: the health check answers, the journal holds no call of those, and nothing is logged', async () => {
-    const health = await fetch(`${running.url}/_sandbox/health`)
+    const health = await fetch(`${cli.running.url}/_sandbox/health`)
     expect(health.status).toBe(200)
-    const journal = await fetch(`${running.url}/_sandbox/requests`, { headers: { authorization: `Bearer ${SECRET}` } })
+    const journal = await fetch(`${cli.running.url}/_sandbox/requests`, { headers: { authorization: `Bearer ${SECRET}` } })
     const body = (await journal.json()) as any
     expect(journal.status).toBe(200)
     // only the bad chunk's request reached the app (its headers were whole): depending on which
@@ -92,9 +79,9 @@ describe('malformed HTTP on a real socket (docs/behaviour.md 2.1, 2.2)', () => {
       expect(e).toMatchObject({ method: 'POST', path: '/merchant/api/v1/charges/card' })
       expect(e.status).toBeGreaterThanOrEqual(400)
     }
-    const events = (await (await fetch(`${running.url}/_sandbox/events`, { headers: { authorization: `Bearer ${SECRET}` } })).json()) as any
+    const events = (await (await fetch(`${cli.running.url}/_sandbox/events`, { headers: { authorization: `Bearer ${SECRET}` } })).json()) as any
     expect(events.data).toEqual([])
-    expect(running.stderr()).toBe('')
+    expect(cli.running.stderr()).toBe('')
   })
 })
 
@@ -128,7 +115,7 @@ describe("the errors node reports that a test cannot provoke in seconds (node's 
 /** Writes `raw` and reads one answer: its head and as many bytes as its Content-Length says. */
 function exchangeOne(raw: string): Promise<{ status: number; headers: Record<string, string>; body: string }> {
   return new Promise((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () => socket.write(raw))
+    const socket = connect(cli.port, '127.0.0.1', () => socket.write(raw))
     let got = ''
     socket.on('data', (d: Buffer) => {
       got += d.toString('latin1')

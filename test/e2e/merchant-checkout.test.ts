@@ -1,6 +1,6 @@
 import { fileURLToPath } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET } from '../helpers.js'
+import { SECRET } from '../helpers/sandbox.js'
 import { spawnUntilListening, startCli, type RunningCli } from './process.js'
 
 /**

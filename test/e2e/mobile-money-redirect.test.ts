@@ -1,6 +1,6 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
+import { SECRET, ref } from '../helpers/sandbox.js'
 import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 

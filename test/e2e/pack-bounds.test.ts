@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, tempFile, invalidBody } from '../helpers.js'
+import { ENC_KEY, cardPayload, tempFile, invalidBody } from '../helpers/sandbox.js'
 import { startCli, type RunningCli } from './process.js'
 
 /**

@@ -1,7 +1,7 @@
 import { connect } from 'node:net'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
-import { startCli, type RunningCli } from './process.js'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { SECRET, ref } from '../helpers/sandbox.js'
+import { cliPerFile, startCli } from './process.js'
 
 /**
  * The customer pages refuse in HTML whatever refuses (docs/behaviour.md 13.1.1): a body over the
@@ -9,26 +9,16 @@ import { startCli, type RunningCli } from './process.js'
  * keeps its envelope for the same refusals. Raw requests on a real socket against the CLI.
  */
 
-let running: RunningCli
-let port: number
+const cli = cliPerFile([])
 let payPath: string
 
 beforeAll(async () => {
-  running = await startCli([])
-  port = Number(new URL(running.url).port)
-  const init = await fetch(`${running.url}/merchant/api/v1/charges/initialize`, {
+  const init = await fetch(`${cli.running.url}/merchant/api/v1/charges/initialize`, {
     method: 'POST',
     headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
     body: JSON.stringify({ reference: ref('page-refusal'), amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } }),
   })
   payPath = new URL(((await init.json()) as any).data.checkout_url).pathname
-})
-
-afterAll(async () => {
-  if (running.child.exitCode === null) {
-    running.child.kill('SIGTERM')
-    await running.exited
-  }
 })
 
 interface Answer {
@@ -42,7 +32,7 @@ interface Answer {
  * one answer: its head and as many bytes as its Content-Length says. The sandbox may answer before
  * the body is all sent.
  */
-function exchange(head: string, body: Buffer[] = [], to = port): Promise<Answer> {
+function exchange(head: string, body: Buffer[] = [], to = cli.port): Promise<Answer> {
   return new Promise((resolve, reject) => {
     const socket = connect(to, '127.0.0.1')
     let got = Buffer.alloc(0)
@@ -121,14 +111,14 @@ describe('the hosted checkout page refuses in HTML (docs/behaviour.md 13.1.1)', 
 
   it('the page still serves a form post of ordinary size', async () => {
     const body = 'action=card&card_number=4084127883172787&expiry=09%2F30&cvv=123'
-    const res = await fetch(`${running.url}${payPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' })
+    const res = await fetch(`${cli.running.url}${payPath}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body, redirect: 'manual' })
     expect(res.status).toBe(303)
   })
 })
 
 describe("the sandbox bank's page of pay with bank refuses in HTML too (docs/behaviour.md 13.11)", () => {
   it('a 2 MiB form post: 413, a page; an unknown path under it: 404, a page', async () => {
-    const created = await fetch(`${running.url}/merchant/api/v1/charge/pay-with-bank`, {
+    const created = await fetch(`${cli.running.url}/merchant/api/v1/charge/pay-with-bank`, {
       method: 'POST',
       headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' },
       body: JSON.stringify({ reference: ref('page-refusal'), amount: 1500, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada', email: 'ada@example.com' } }),

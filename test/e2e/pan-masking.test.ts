@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { luhnValid, maskPanNumber, maskPansDeep, maskPansIn } from '../../src/store/card-numbers.js'
 import { maskSecrets } from '../../src/http/mask.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { startCli } from './process.js'
+import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
  * docs/behaviour.md 9.5: a card number is masked wherever it is kept, in any spelling, in any
@@ -13,10 +14,7 @@ import { startCli } from './process.js'
  * be kept is read back and searched.
  */
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
+const cleanups = cleanedAfterEach()
 
 /** A Luhn-valid card number in no scenario pack, in every spelling a client might use. */
 const PAN = '4539148803436467'

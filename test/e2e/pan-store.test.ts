@@ -3,7 +3,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { luhnValid } from '../../src/store/card-numbers.js'
-import { ENC_KEY, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**

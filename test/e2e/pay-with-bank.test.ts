@@ -1,8 +1,7 @@
 import { createHmac } from 'node:crypto'
-import type { Browser, BrowserContext, Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { SECRET, ref } from '../helpers.js'
-import { SHOTS, launchChromium } from './chromium.js'
+import { describe, expect, it } from 'vitest'
+import { SECRET, ref } from '../helpers/sandbox.js'
+import { SHOTS, browserPerFile } from './chromium.js'
 import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 
@@ -17,28 +16,12 @@ const undo = killedAfterEach()
 const SINGULAR = '/merchant/api/v1/charge/pay-with-bank'
 const PLURAL = '/merchant/api/v1/charges/pay-with-bank'
 
-let browser: Browser
-const contexts: BrowserContext[] = []
-beforeAll(async () => {
-  browser = await launchChromium()
-})
-afterEach(async () => {
-  while (contexts.length) await contexts.pop()!.close()
-})
-afterAll(async () => {
-  await browser?.close()
-})
+const newPage = browserPerFile({ width: 390, height: 844 })
 
 const start = () => cliWithReceiver(undo)
 
 /** The merchant's own check: hex HMAC-SHA256 of JSON.stringify(data), keyed with the secret key. */
 const signed = (data: unknown) => createHmac('sha256', SECRET).update(JSON.stringify(data)).digest('hex')
-
-async function newPage(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 390, height: 844 } })
-  contexts.push(context)
-  return context.newPage()
-}
 
 describe('pay with bank against the real CLI', () => {
   it("answers the bodies public clients send on both spellings, lists each currency's banks, and announces the ends at a real receiver, signed", async () => {

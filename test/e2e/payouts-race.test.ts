@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { ref, tempFile } from '../helpers.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { ref } from '../helpers/sandbox.js'
+import { caller, frozenWithData } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * docs/behaviour.md 13.7: the balance check and the debit of a payout are one synchronous step, so
@@ -11,17 +11,14 @@ import { killedAfterEach, startCli } from './process.js'
  * whole after kill -9.
  */
 
-const { running } = killedAfterEach()
+const { spawnCli } = killedAfterEach()
 
 const call = (url: string, method: string, path: string, body?: unknown) => caller(url, 20_000)(method, path, body)
 
 describe('50 payouts racing for a balance that covers 10', () => {
   it('pay exactly 10, refuse 40 with Insufficient funds in disbursement wallet, and keep the balance exact across kill -9', async () => {
-    const file = tempFile()
-    const first = await startCli(['--data', file])
-    running.push(first)
     // a frozen clock: the accepted payouts stay processing, their debits held
-    expect((await call(first.url, 'POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const { file, cli: first } = await frozenWithData(spawnCli)
     // each payout of 1,000 NGN costs 1,032.25: the balance covers exactly 10
     expect((await call(first.url, 'POST', '/_sandbox/scenarios', { settings: { opening_balance: 10 * 1032.25 } })).status).toBe(200)
     const references = Array.from({ length: 50 }, () => ref('race'))
@@ -52,8 +49,7 @@ describe('50 payouts racing for a balance that covers 10', () => {
 
     first.child.kill('SIGKILL')
     await first.exited
-    const second = await startCli(['--data', file])
-    running.push(second)
+    const second = await spawnCli(['--data', file])
     const after = await state(second.url)
     expect(after).toEqual(before)
     // a refused payout left nothing behind
@@ -75,10 +71,7 @@ describe('50 payouts racing for a balance that covers 10', () => {
 
 describe('a bulk payout with --data, across kill -9 (docs/behaviour.md 13.7.1)', () => {
   it('comes back whole: the batch, its items, their debits and the timers that end them', async () => {
-    const file = tempFile()
-    const first = await startCli(['--data', file])
-    running.push(first)
-    expect((await call(first.url, 'POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const { file, cli: first } = await frozenWithData(spawnCli)
     const item = (bank: string) => ({ reference: ref('bi'), amount: 1000, type: 'bank_account', narration: 'Bulk', bank_account: { bank_code: bank, account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })
     const batch = ref('batch')
     const created = await call(first.url, 'POST', '/merchant/api/v1/transactions/disburse/bulk', { batch_reference: batch, description: 'Salaries', currency: 'NGN', merchant_bears_cost: true, payouts: [item('033'), item('035')] })
@@ -95,8 +88,7 @@ describe('a bulk payout with --data, across kill -9 (docs/behaviour.md 13.7.1)',
 
     first.child.kill('SIGKILL')
     await first.exited
-    const second = await startCli(['--data', file])
-    running.push(second)
+    const second = await spawnCli(['--data', file])
     expect(await state(second.url)).toEqual(before)
     // the restored timers end both items: one succeeds, the other (bank 035) fails and is given back
     expect((await call(second.url, 'POST', '/_sandbox/clock/advance', { seconds: 60 })).status).toBe(200)

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { SECRET, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { SECRET, tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 

@@ -1,8 +1,8 @@
 import { createServer, request, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { startCluster, type Cluster } from './postgres.js'
 import { api, killedAfterEach, startCli, type RunningCli } from './process.js'
 

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT, durableState } from '../../src/store/recovery.js'
-import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
 import { KEY } from '../fixtures/ledger-v1/probes.mjs'
 import { answers, readAsThen } from '../helpers/ledger-v1.js'

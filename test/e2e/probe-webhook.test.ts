@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { startReceiver } from '../receiver.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { api, freePort, killedAfterEach, runCli, startCli } from './process.js'
 
 /**

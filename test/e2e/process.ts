@@ -1,9 +1,10 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import type { Writable } from 'node:stream'
-import { readFileSync } from 'node:fs'
+import { readFileSync, writeFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
-import { afterEach } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect } from 'vitest'
+import { tempFile } from '../helpers/sandbox.js'
 
 export const BIN = fileURLToPath(new URL('../../bin/sandbox.js', import.meta.url))
 
@@ -109,10 +110,28 @@ export function gone(pid: number): boolean {
 }
 
 /**
- * What a test file's tests start and must undo: each CLI process pushed to `running` is killed
- * after its test, then each function pushed to `cleanups` runs, last first.
+ * `sandbox start` given `flag` and a file `name` holding `text`, refused at start: exit code 2,
+ * the file named in what it says. Answers the file and the run, for what else the test checks.
  */
-export function killedAfterEach(): { running: RunningCli[]; cleanups: (() => Promise<unknown> | unknown)[] } {
+export async function refusedAtStart(flag: string, name: string | undefined, text: string) {
+  const file = tempFile(name)
+  writeFileSync(file, text)
+  const r = await runCli(['start', '--port', '0', flag, file])
+  expect(r.code).toBe(2)
+  expect(r.stderr).toContain(file)
+  return { file, r }
+}
+
+/**
+ * What a test file's tests start and must undo: each CLI process pushed to `running` is killed
+ * after its test, then each function pushed to `cleanups` runs, last first. `spawnCli` starts the
+ * CLI (startCli) and pushes it to `running`.
+ */
+export function killedAfterEach(): {
+  running: RunningCli[]
+  cleanups: (() => Promise<unknown> | unknown)[]
+  spawnCli(args: string[], env?: Record<string, string>): Promise<RunningCli>
+} {
   const running: RunningCli[] = []
   const cleanups: (() => Promise<unknown> | unknown)[] = []
   afterEach(async () => {
@@ -124,7 +143,38 @@ export function killedAfterEach(): { running: RunningCli[]; cleanups: (() => Pro
     }
     while (cleanups.length) await cleanups.pop()!()
   })
-  return { running, cleanups }
+  async function spawnCli(args: string[], env: Record<string, string> = {}): Promise<RunningCli> {
+    const cli = await startCli(args, env)
+    running.push(cli)
+    return cli
+  }
+  return { running, cleanups, spawnCli }
+}
+
+/**
+ * The CLI (`sandbox start` with `args`) for a whole test file: started before its tests, ended
+ * (SIGTERM) after them. `running` and its `port` are read once it has started.
+ */
+export function cliPerFile(args: string[] = []): { readonly running: RunningCli; readonly port: number } {
+  let started: RunningCli | undefined
+  beforeAll(async () => {
+    started = await startCli(args)
+  })
+  afterAll(async () => {
+    if (started && started.child.exitCode === null) {
+      started.child.kill('SIGTERM')
+      await started.exited
+    }
+  })
+  return {
+    get running() {
+      if (!started) throw new Error('the CLI has not started: read it from a test or a later beforeAll')
+      return started
+    },
+    get port() {
+      return Number(new URL(this.running.url).port)
+    },
+  }
 }
 
 /** A port nothing listens on now: one the system gave out on loopback and took back. */

@@ -1,7 +1,7 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, tempFile, fieldMessages } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload, ref, tempFile, fieldMessages } from '../helpers/sandbox.js'
 import { killedAfterEach, startCli, type RunningCli } from './process.js'
 
 /**

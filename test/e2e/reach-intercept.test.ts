@@ -2,13 +2,14 @@ import { createServer, request as httpRequest, type RequestOptions } from 'node:
 import { request as httpsRequest } from 'node:https'
 import type { AddressInfo } from 'node:net'
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../../src/index.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { KORAPAY, tempCaDir } from './reach.js'
+import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
  * `startSandbox({ intercept: true })` (docs/behaviour.md 14.3): this test process's own calls to
@@ -16,10 +17,7 @@ import { KORAPAY, tempCaDir } from './reach.js'
  * in-process sandbox; every other call goes out as before; close() restores the network.
  */
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
+const cleanups = cleanedAfterEach()
 
 async function intercepting(options: Parameters<typeof startSandbox>[0] = {}): Promise<Sandbox> {
   const sb = await startSandbox({ intercept: true, ...options })

@@ -5,7 +5,7 @@ import { request as httpsRequest } from 'node:https'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload } from '../helpers.js'
+import { ENC_KEY, SECRET, cardPayload } from '../helpers/sandbox.js'
 import { killedAfterEach, runCli, startCli } from './process.js'
 import { run, tempCaDir } from './reach.js'
 

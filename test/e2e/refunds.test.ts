@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, SECRET, cardPayload, ref, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
-import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { ENC_KEY, SECRET, cardPayload, ref } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
+import { caller, frozenWithData } from './caller.js'
+import { killedAfterEach } from './process.js'
 
 /**
  * Refunds against the real CLI (docs/behaviour.md 13.8): signed refund.success / refund.failed
@@ -12,7 +12,7 @@ import { killedAfterEach, startCli } from './process.js'
  * with their ledger entries back after kill -9 and a restart with --data.
  */
 
-const { running, cleanups } = killedAfterEach()
+const { cleanups, spawnCli } = killedAfterEach()
 const merchantSignature = (data: unknown) => createHmac('sha256', SECRET).update(JSON.stringify(data)).digest('hex')
 
 /** A card charge of 1,000, settled by the control call. */
@@ -25,8 +25,7 @@ async function settledCharge(call: ReturnType<typeof caller>): Promise<string> {
 
 describe('refund webhooks to a real receiver', () => {
   it('refund.success to the namespace URL and refund.failed to the refund webhook_url, both signed as a merchant checks them', async () => {
-    const cli = await startCli([])
-    running.push(cli)
+    const cli = await spawnCli([])
     const call = caller(cli.url)
     const ns = await startReceiver()
     const own = await startReceiver()
@@ -56,11 +55,7 @@ describe('refund webhooks to a real receiver', () => {
 
 describe('refunds with --data', () => {
   it('refunds, their state and their ledger entries come back after kill -9; a processing one completes after the restart', async () => {
-    const file = tempFile()
-    const first = await startCli(['--data', file])
-    running.push(first)
-    let call = caller(first.url)
-    await call('POST', '/_sandbox/clock/freeze', { frozen: true })
+    let { file, cli: first, call } = await frozenWithData(spawnCli)
     const pay = await settledCharge(call)
     const done = ref('rf-done')
     const failed = ref('rf-failed')
@@ -77,8 +72,7 @@ describe('refunds with --data', () => {
     first.child.kill('SIGKILL')
     await first.exited
 
-    const second = await startCli(['--data', file])
-    running.push(second)
+    const second = await spawnCli(['--data', file])
     call = caller(second.url)
     expect((await call('GET', '/merchant/api/v1/balances')).body.data).toEqual(balances)
     expect((await call('GET', '/merchant/api/v1/refunds')).body.data).toEqual(list)

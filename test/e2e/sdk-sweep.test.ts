@@ -1,6 +1,6 @@
 import { HTTPMethod, KorapayClient } from '@gray-adeyi/korapay-sdk'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ENC_KEY, ref } from '../helpers.js'
+import { ENC_KEY, ref } from '../helpers/sandbox.js'
 import { startCli, type RunningCli } from './process.js'
 
 /**

@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { expandFlowPaths } from '../../src/replay/cli.js'
 import { durableState, parseDoc } from '../../src/store/recovery.js'
-import { ENC_KEY, SECRET, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, SECRET, tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { killedAfterEach, runCli, startCli } from './process.js'
 
 /**

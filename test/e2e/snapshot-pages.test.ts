@@ -2,8 +2,9 @@ import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { pageId } from '../../src/namespaces.js'
-import { ENC_KEY } from '../helpers.js'
+import { ENC_KEY } from '../helpers/sandbox.js'
 import { api, killedAfterEach, startCli } from './process.js'
+import { THREE_DS_CARD } from '../helpers/cards.js'
 
 /**
  * One snapshot restored under several keys (docs/behaviour.md 0.10, "Another key's snapshot"),
@@ -17,7 +18,6 @@ const FIXTURE = new URL('../fixtures/funded.snapshot.json', import.meta.url).pat
 const SUITE = JSON.parse(readFileSync(FIXTURE, 'utf8')).key as string
 const WORKERS = ['sk_test_pages_w1', 'sk_test_pages_w2', 'sk_test_pages_w3']
 const SHOP = 'https://shop.example/return'
-const THREE_DS_CARD = '4562543755474674'
 const customer = { name: 'Ada Obi', email: 'ada@example.com' }
 
 describe('one snapshot restored into three namespaces: their customer pages', () => {

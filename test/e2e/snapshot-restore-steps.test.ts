@@ -1,7 +1,7 @@
 import { request } from 'node:http'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY } from '../helpers.js'
+import { ENC_KEY } from '../helpers/sandbox.js'
 import { api, killedAfterEach, startCli } from './process.js'
 
 /**

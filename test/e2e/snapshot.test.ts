@@ -4,8 +4,9 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, tempFile } from '../helpers.js'
+import { ENC_KEY, tempFile } from '../helpers/sandbox.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
+import { virtualAccountBody } from '../helpers/bodies.js'
 
 /**
  * docs/behaviour.md 0.10 on the real CLI: `sandbox snapshot` against a running sandbox, the same
@@ -27,7 +28,7 @@ async function calls(url: string) {
   const payload = { reference: 'e2e-snap-card-1', card: { number: '4084127883172787', cvv: '123', expiry_month: '09', expiry_year: '30' }, amount: 1000, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada Buyer' } }
   expect((await ok('POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(payload, ENC_KEY) })).status).toBe('success')
   await ok('POST', '/merchant/api/v1/transactions/disburse', { reference: 'e2e-snap-payout-1', destination: { type: 'bank_account', amount: 1000, currency: 'NGN', narration: 'Salary', bank_account: { bank: '033', account: '0000000000' }, customer: { name: 'Ada Payee', email: 'ada@example.com' } } })
-  const account = await ok('POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Ada Lovelace', account_reference: 'e2e-snap-va-1', permanent: true, bank_code: '000', customer: { name: 'Ada Lovelace', email: 'ada@example.com' }, kyc: { bvn: '22222222222' } })
+  const account = await ok('POST', '/merchant/api/v1/virtual-bank-account', virtualAccountBody('e2e-snap-va-1'))
   await ok('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: account.account_number, amount: 700, currency: 'NGN' })
   await ok('POST', '/_sandbox/clock/advance', { seconds: 30 })
 }

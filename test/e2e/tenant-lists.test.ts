@@ -1,8 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload, tempFile } from '../helpers.js'
-import { killedAfterEach, startCli } from './process.js'
+import { cardPayload, tempFile } from '../helpers/sandbox.js'
+import { killedAfterEach } from './process.js'
+import { timedCharges } from './caller.js'
 
 /**
  * One tenant's lists never stall another (docs/behaviour.md 13.6): namespace A holds 20,000 card
@@ -13,20 +13,15 @@ import { killedAfterEach, startCli } from './process.js'
  * waited behind it (p99 1.2-1.7 s).
  */
 
-const { running } = killedAfterEach()
+const { spawnCli } = killedAfterEach()
 
 const KEY_A = 'sk_test_lists_a'
 const KEY_B = 'sk_test_lists_b'
 const N = 20_000
 const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
 
-async function charge(url: string, key: string, payload = cardPayload('4084127883172787')): Promise<number> {
-  const t0 = performance.now()
-  const res = await fetch(`${url}/merchant/api/v1/charges/card`, { method: 'POST', headers: auth(key), body: JSON.stringify({ charge_data: encryptChargeData(payload, ENC_KEY) }), signal: AbortSignal.timeout(20_000) })
-  await res.arrayBuffer()
-  expect(res.status).toBe(200)
-  return performance.now() - t0
-}
+/** A card charge with `key`, answered 200 within 20 s: how long it took. */
+const charge = timedCharges(20_000)
 
 async function get(url: string, key: string, path: string): Promise<any> {
   const res = await fetch(`${url}${path}`, { headers: auth(key), signal: AbortSignal.timeout(20_000) })
@@ -51,8 +46,7 @@ async function timeB(url: string, n: number): Promise<number[]> {
  */
 async function fileWithCharges(): Promise<string> {
   const file = tempFile()
-  const cli = await startCli(['--data', file])
-  running.push(cli)
+  const cli = await spawnCli(['--data', file])
   const payload = cardPayload('4084127883172787')
   await charge(cli.url, KEY_A, payload)
   cli.child.kill('SIGTERM')
@@ -86,8 +80,7 @@ async function fileWithCharges(): Promise<string> {
 describe('lists against the real CLI (docs/behaviour.md 13.6)', () => {
   it("A's history and pay-ins lists in a loop leave B's card charge near its idle latency", async () => {
     const file = await fileWithCharges()
-    const sb = await startCli(['--data', file])
-    running.push(sb)
+    const sb = await spawnCli(['--data', file])
     // a day on: every credit of A is available, so the history lists all 20,000 entries
     await fetch(`${sb.url}/_sandbox/clock/advance`, { method: 'POST', headers: auth(KEY_A), body: JSON.stringify({ seconds: 25 * 3600 }) })
     const history = await get(sb.url, KEY_A, '/merchant/api/v1/balances/history?currency=NGN&limit=100')

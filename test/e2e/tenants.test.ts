@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { cardPayload } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { rssMb, startCli, type RunningCli } from './process.js'
+import { timedCharges } from './caller.js'
 
 /**
  * One tenant never slows another (docs/behaviour.md 8.6, 8.5, 9.6, 9.5): each test runs the real
@@ -24,13 +24,8 @@ const KEY_A = 'sk_test_tenant_a'
 const KEY_B = 'sk_test_tenant_b'
 const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
 
-async function charge(url: string, key: string, payload = cardPayload('4084127883172787')): Promise<number> {
-  const t0 = performance.now()
-  const res = await fetch(`${url}/merchant/api/v1/charges/card`, { method: 'POST', headers: auth(key), body: JSON.stringify({ charge_data: encryptChargeData(payload, ENC_KEY) }), signal: AbortSignal.timeout(10_000) })
-  await res.arrayBuffer()
-  expect(res.status).toBe(200)
-  return performance.now() - t0
-}
+/** A card charge with `key`, answered 200 within 10 s: how long it took. */
+const charge = timedCharges(10_000)
 
 async function receiver(...args: Parameters<typeof startReceiver>) {
   const r = await startReceiver(...args)

@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { expandFlowPaths } from '../../src/replay/cli.js'
 import { KNOWN_DIFFERENCES, startStandIn, type StandIn } from '../helpers/stand-in.js'
-import { tempFile } from '../helpers.js'
+import { tempFile } from '../helpers/sandbox.js'
 import { runCli, startCli, type RunningCli } from './process.js'
 import { run } from './reach.js'
 

@@ -1,9 +1,10 @@
 import { createHmac } from 'node:crypto'
 import { describe, expect, it } from 'vitest'
-import { SECRET, tempFile } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { SECRET, tempFile } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { caller } from './caller.js'
-import { killedAfterEach, startCli } from './process.js'
+import { killedAfterEach } from './process.js'
+import { virtualAccountBody } from '../helpers/bodies.js'
 
 /**
  * docs/behaviour.md 13.3 against the real CLI: a virtual account is opened, credited by the test
@@ -12,12 +13,11 @@ import { killedAfterEach, startCli } from './process.js'
  * and its transactions are there.
  */
 
-const { running, cleanups } = killedAfterEach()
+const { cleanups, spawnCli } = killedAfterEach()
 const BASE = '/merchant/api/v1/virtual-bank-account'
 
 async function start(args: string[]) {
-  const cli = await startCli(args)
-  running.push(cli)
+  const cli = await spawnCli(args)
   const call = caller(cli.url)
   return { cli, call }
 }
@@ -30,14 +30,7 @@ describe('virtual bank accounts over a socket, with a data file', () => {
     const args = ['--data', file, '--webhook-url', rx.url, '--max-virtual-accounts', '1']
     let { cli, call } = await start(args)
 
-    const made = await call('POST', BASE, {
-      account_name: 'Ada Lovelace',
-      account_reference: 'cust-e2e-1',
-      permanent: true,
-      bank_code: '000',
-      customer: { name: 'Ada Lovelace', email: 'ada@example.com' },
-      kyc: { bvn: '22222222222' },
-    })
+    const made = await call('POST', BASE, virtualAccountBody('cust-e2e-1'))
     expect(made.status).toBe(200)
     const account = made.body.data
     expect(account.account_number).toMatch(/^\d{10}$/)

@@ -1,24 +1,20 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
-import { SECRET, cardPayload, makeSandbox, tempFile, type TestSandbox, invalidBody } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { SECRET, cardPayload, eventWhen, makeSandbox, tempFile, type TestSandbox, invalidBody } from '../helpers/sandbox.js'
 import { freePort } from './process.js'
+import type { Receiver } from '../helpers/receiver.js'
+import { NO_AUTH_CARD } from '../helpers/cards.js'
+import { ownPerTest } from '../helpers/after-each.js'
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
+const { sandbox, receiver } = ownPerTest({ frozen: true })
 
-async function sandbox(input: Parameters<typeof makeSandbox>[0] = {}): Promise<TestSandbox> {
-  const sb = await makeSandbox({ frozen: true, ...input })
-  cleanups.push(() => sb.close())
-  return sb
-}
-
-async function receiver(...args: Parameters<typeof startReceiver>) {
-  const r = await startReceiver(...args)
-  cleanups.push(() => r.close())
-  return r
+/** A card charge whose webhook goes to `rx` (set as the namespace's URL), once its first post has arrived. */
+async function chargeHookedTo(sb: TestSandbox, rx: Receiver) {
+  await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
+  const p = cardPayload(NO_AUTH_CARD)
+  await sb.charge(p)
+  await rx.waitFor(1)
+  return p
 }
 
 /** Long-polls the events API until the payment's event has the status. */
@@ -26,16 +22,6 @@ async function eventWithStatus(sb: TestSandbox, reference: string, status: strin
   const res = await sb.call('GET', `/_sandbox/events?reference=${reference}&status=${status}&wait=10000`)
   expect(res.body.data, `event of ${reference} with status ${status}`).toHaveLength(1)
   return res.body.data[0]
-}
-
-/** Waits, without polling on a timer, until the payment's event satisfies `check`. */
-async function eventWhen(sb: TestSandbox, reference: string, check: (ev: any) => boolean) {
-  for (;;) {
-    const change = sb.deps.events.waitForChange(SECRET, 10_000)
-    const ev = sb.deps.events.list(SECRET, { reference })[0]
-    if (ev && check(ev)) return ev
-    await change
-  }
 }
 
 describe('webhook delivery to a real receiver', () => {
@@ -63,10 +49,7 @@ describe('webhook delivery to a real receiver', () => {
   it('retries a failing receiver exactly on the schedule, driven by the clock', async () => {
     const rx = await receiver((n) => (n <= 2 ? 500 : 200))
     const sb = await sandbox({ webhookUrl: undefined })
-    await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await rx.waitFor(1)
+    const p = await chargeHookedTo(sb, rx)
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 1 })
     await rx.waitFor(2)
     // the third attempt is due 2 s after the second: not before the clock gets there
@@ -80,10 +63,7 @@ describe('webhook delivery to a real receiver', () => {
   it('gives up after 1 + 5 attempts at 1, 2, 4, 8 and 16 s, then marks the event failed', async () => {
     const rx = await receiver(() => 503)
     const sb = await sandbox()
-    await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await rx.waitFor(1)
+    const p = await chargeHookedTo(sb, rx)
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 31 })
     const ev = await eventWithStatus(sb, p.reference, 'failed')
     expect(ev.attempts).toHaveLength(6)
@@ -100,10 +80,7 @@ describe('webhook delivery to a real receiver', () => {
   it('honours --webhook-retry-schedule', async () => {
     const rx = await receiver(() => 500)
     const sb = await sandbox({ webhookRetrySchedule: '5' })
-    await sb.call('PUT', '/_sandbox/webhook-url', { url: rx.url })
-    const p = cardPayload('4084127883172787')
-    await sb.charge(p)
-    await rx.waitFor(1)
+    const p = await chargeHookedTo(sb, rx)
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 5 })
     const ev = await eventWithStatus(sb, p.reference, 'failed')
     expect(ev.attempts).toHaveLength(2)

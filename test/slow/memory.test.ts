@@ -1,19 +1,17 @@
 import { readFileSync } from 'node:fs'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { ENC_KEY, cardPayload } from '../helpers.js'
-import { startReceiver } from '../receiver.js'
+import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
+import { startReceiver } from '../helpers/receiver.js'
 import { startCli, type RunningCli } from '../e2e/process.js'
+import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
  * docs/behaviour.md 2.4: memory is bounded by the flags, not by traffic. The real CLI as a
  * process: its resident memory read from /proc, its journal and events read over HTTP.
  */
 
-const cleanups: (() => Promise<unknown> | unknown)[] = []
-afterEach(async () => {
-  while (cleanups.length) await cleanups.pop()!()
-})
+const cleanups = cleanedAfterEach()
 
 async function cli(args: string[]): Promise<RunningCli> {
   const sb = await startCli(args)

@@ -2,13 +2,13 @@ import { mkdtempSync } from 'node:fs'
 import { afterEach } from 'vitest'
 import { networkInterfaces, tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { createApp } from '../src/app.js'
-import { encryptChargeData } from '../src/cards/crypto.js'
-import { resolveConfig, type ConfigInput } from '../src/config.js'
-import { closeDeps, collectionsOf, createDeps, type Deps } from '../src/deps.js'
-import { AREAS } from '../src/areas.js'
-import { Store, type StoreOptions } from '../src/store/store.js'
-import { keptPaths } from '../src/store/card-numbers.js'
+import { createApp } from '../../src/app.js'
+import { encryptChargeData } from '../../src/cards/crypto.js'
+import { resolveConfig, type ConfigInput } from '../../src/config.js'
+import { closeDeps, collectionsOf, createDeps, type Deps } from '../../src/deps.js'
+import { AREAS } from '../../src/areas.js'
+import { Store, type StoreOptions } from '../../src/store/store.js'
+import { keptPaths } from '../../src/store/card-numbers.js'
 
 export const SECRET = 'sk_test_sandbox'
 export const ENC_KEY = 'sandbox-encryption-key-012345678'
@@ -117,6 +117,30 @@ export function storeText(store: Store): string {
 
 export function tempFile(name = 'data.json'): string {
   return join(mkdtempSync(join(tmpdir(), 'paysandbox-')), name)
+}
+
+/**
+ * What `read` answers of the data file `file` after a restart: closes `first` (a sandbox over the
+ * file), opens the file again with a frozen clock, reads it and closes it.
+ */
+export async function readAfterRestart<T>(first: TestSandbox, file: string, read: (sb: TestSandbox) => Promise<T>): Promise<T> {
+  await first.close()
+  const second = await makeSandbox({ data: file, frozen: true })
+  try {
+    return await read(second)
+  } finally {
+    await second.close()
+  }
+}
+
+/** Waits, without polling on a timer, until the payment's first event (default key) satisfies `check`. */
+export async function eventWhen(sb: TestSandbox, reference: string, check: (ev: any) => boolean) {
+  for (;;) {
+    const change = sb.deps.events.waitForChange(SECRET, 10_000)
+    const ev = sb.deps.events.list(SECRET, { reference })[0]
+    if (ev && check(ev)) return ev
+    await change
+  }
 }
 
 /**

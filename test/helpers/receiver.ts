@@ -65,3 +65,6 @@ export async function startReceiver(behaviour: Behaviour = () => 200, host = '12
     },
   }
 }
+
+/** A running receiver (startReceiver). */
+export type Receiver = Awaited<ReturnType<typeof startReceiver>>
