@@ -9,7 +9,8 @@ import { killedAfterEach, startCli } from './process.js'
  * voucher is charged through the real CLI with `--data`, and PINs in other spellings ride in its
  * metadata (`PIN`, `voucher-pin`, `pinCode`, `Card-PIN`): the store's rule (src/store/secrets.ts)
  * masks them whatever area writes them. Every read, the snapshot, the journal, the flow export,
- * the events, the dashboard and the bytes of the data file are searched for each PIN; the
+ * the events, the dashboard and the bytes of the data file are searched for each PIN (the flow
+ * export holds the pack's test voucher it puts back, and none of the others); the
  * voucher is still refused as used after a restart on the same file (the store keeps a digest).
  */
 
@@ -47,7 +48,11 @@ describe('a voucher PIN is kept nowhere', () => {
     seen.dashboard = await (await fetch(`${cli.url}/_sandbox/ui?ns=${SECRET}`)).text()
     seen.webhook = JSON.stringify(rx.received)
     seen['data file'] = readFileSync(data, 'utf8')
-    for (const pin of [PIN, ...Object.values(OTHER)]) expect(Object.keys(seen).filter((where) => seen[where].includes(pin)), pin).toEqual([])
+    for (const pin of [PIN, ...Object.values(OTHER)]) {
+      // an exported flow puts back the pack's own test voucher, a published test value, as it puts back test cards
+      const kept = Object.keys(seen).filter((where) => seen[where].includes(pin))
+      expect(kept, pin).toEqual(pin === PIN ? ['flow'] : [])
+    }
     // what the metadata held under those names is there, masked
     for (const where of ['snapshot', 'data file']) expect(seen[where], where).toContain('"voucher-pin":"********"')
 
