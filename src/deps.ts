@@ -9,6 +9,7 @@ import { Ledger, ledgerSpec } from './charges/ledger.js'
 import { LEDGER_CARRY_OVER } from './charges/ledger-carry-over.js'
 import { CHECKOUT_CARRY_OVER } from './checkout/carry-over.js'
 import { EVENT_SEQ_CARRY_OVER } from './webhooks/carry-over.js'
+import { VOUCHER_PIN_CARRY_OVER } from './voucher/carry-over.js'
 import { AttemptEnds } from './charges/kit.js'
 import { Kinds } from './charges/kinds.js'
 import type { Kit } from './charges/kit.js'
@@ -36,7 +37,7 @@ export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] =>
   joinCollections([...ENGINE_COLLECTIONS, ledgerSpec(areas), ...areas.flatMap((a) => a.collections ?? [])])
 
 /** How a data file (or a snapshot) of an older format is carried over, declared by the modules whose records changed shape. */
-const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER]
+const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER, VOUCHER_PIN_CARRY_OVER]
 
 /**
  * The snapshots of `--load` (docs/behaviour.md 0.10), each read and checked as `POST

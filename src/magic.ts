@@ -203,7 +203,9 @@ function payoutsPart(m: Magic): string {
     '  a payout to an unavailable bank fails after the delay (Destination bank is not available).\n',
     'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
     `Stablecoin wallets: POST /merchant/api/v1/crypto/wallets {"reference", "currency": ${STABLECOINS.join(' | ')}, "network"?: ${NETWORKS.join(' | ')} (default ${NETWORKS[0]}), "customer"};\n`,
-    '  GET /merchant/api/v1/crypto/wallets/<reference>. Stablecoin payouts are not served.\n',
+    '  GET /merchant/api/v1/crypto/wallets/<reference>.\n',
+    `Stablecoin payouts: disburse with {"type": "crypto", "currency": ${STABLECOINS.join(' | ')}, "crypto": {"network", "destination_address"}}, paid from the USD\n`,
+    `  balance one for one; fee ${feeText(m.settings.fees.stablecoin_payout)} plus VAT; any address succeeds after the delay (the complete call fails one).\n`,
   ].join('')
 }
 

@@ -99,3 +99,30 @@ describe('references that may hold a run of digits', () => {
     expect(Object.values(kept)).toEqual(Array(5).fill(file))
   })
 })
+
+describe('the store masks a PIN, CVV or OTP by its name as it writes a record (src/store/secrets.ts)', () => {
+  it('in any spelling, even where the spec keeps the field as written; a digest under its own name, a counter and a flag stay', async () => {
+    const store = await openStore({ collections: [{ ...spec, asWritten: [...spec.asWritten, 'voucher.pin', 'PIN'] }] })
+    const record = {
+      ref: 'r', amount: 1, due: 0,
+      voucher: { pin: '1168648096792943', serial: 'S1' },
+      PIN: 1234,
+      metadata: { voucher_pin: '5820', voucherPin: '5821', 'Card-PIN': '5822', pin_code: '5823', pinNumber: '5824', cvv2: '123', CVC: '456', otp: '123456', spin: 'x', pinned: 'kept', shipping: 'kept' },
+      expect: { pin: 'a'.repeat(64) },
+      digest: 'b'.repeat(64),
+      otp_attempts_left: 3,
+      can_resend_otp: true,
+    }
+    store.col<typeof record>('ns', 'things').put('k', record)
+    expect(JSON.parse(store.col('ns', 'things').json('k')!)).toEqual({
+      ref: 'r', amount: 1, due: 0,
+      voucher: { pin: '********', serial: 'S1' },
+      PIN: '***',
+      metadata: { voucher_pin: '****', voucherPin: '****', 'Card-PIN': '****', pin_code: '****', pinNumber: '****', cvv2: '***', CVC: '***', otp: '******', spin: '*', pinned: 'kept', shipping: 'kept' },
+      expect: { pin: 'a'.repeat(64) },
+      digest: 'b'.repeat(64),
+      otp_attempts_left: 3,
+      can_resend_otp: true,
+    })
+  })
+})

@@ -2,12 +2,14 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { LEDGER, type Posting } from '../src/charges/ledger.js'
 import { CHARGES } from '../src/charges/types.js'
+import { PAYOUTS, fundedIn } from '../src/payouts/service.js'
 import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * No sequence of calls makes money (docs/behaviour.md 13.4, 13.10): random pay-ins (cards, bank
  * transfers paid short, exact or over, pay with bank decided on its page or by the control call),
- * refunds (whole, partial, failing), payouts (succeeding, failing, waiting), each completed again
+ * refunds (whole, partial, failing), payouts (succeeding, failing, waiting; to banks and to stablecoin
+ * wallets, paid from the USD balance), each completed again
  * and again, conversions between NGN and USD and clock moves, through the API. After each call:
  * - a refund's entries and a payout's net to at most nothing (a failure gives back what was taken, once);
  * - a charge is credited at most once, and only once it succeeded;
@@ -37,6 +39,7 @@ const ops = fc.oneof(
   refund, refund,
   completeRefund, completeRefund,
   fc.record({ op: fc.constant('payout' as const), amount: fc.integer({ min: 1_000, max: 200_000 }), to: fc.nat(2) }),
+  fc.record({ op: fc.constant('stablecoin payout' as const), amount: fc.integer({ min: 1, max: 2_000_000 }), coin: fc.constantFrom('USDT', 'USDC') }),
   fc.record({ op: fc.constant('complete payout' as const), pick: fc.nat(), outcome: fc.constantFrom('success', 'failed') }),
   fc.record({ op: fc.constant('convert' as const), there: fc.boolean(), amount: fc.integer({ min: 1, max: 10_000_000 }) }),
   fc.record({ op: fc.constant('clock' as const), seconds: fc.oneof(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 3_600, max: 2 * 86_400 })) }),
@@ -108,6 +111,12 @@ async function step(r: Run, s: Step) {
       if (ok('payout', await call('POST', `${M}/transactions/disburse`, { reference, destination: { type: 'bank_account', amount: s.amount, currency: 'NGN', bank_account: { bank, account }, customer: { email: 'a@b.co' } } }))) r.payouts.push(reference)
       return
     }
+    case 'stablecoin payout': {
+      // paid from the USD balance (docs/behaviour.md 13.7.3): a large one is refused as short of funds
+      const reference = ref('sc')
+      if (ok('stablecoin payout', await call('POST', `${M}/transactions/disburse`, { reference, destination: { type: 'crypto', amount: s.amount, currency: s.coin, crypto: { network: 'ETH', destination_address: '0x6f730bd13c38966b44f3c6a06955085b1485e39c' }, customer: { email: 'a@b.co' } } }))) r.payouts.push(reference)
+      return
+    }
     case 'complete payout':
       if (r.payouts.length) ok(`payout completed ${s.outcome}`, await call('POST', `/_sandbox/payouts/${pick(r.payouts, s.pick)}/complete`, { outcome: s.outcome }))
       return
@@ -142,6 +151,12 @@ function check(trace: string) {
     if (source === 'refund' || source === 'payout') expect(v, `${key} nets above nothing: ${trace}`).toBeLessThanOrEqual(0)
     if (source === 'refund') refunded.set(refundOf.get(reference)!, (refunded.get(refundOf.get(reference)!) ?? 0) - v)
   }
+  // a payout is debited amount, fee and VAT once, from its balance (a stablecoin's: USD), and a failed one gets it all back once
+  for (const p of sb.deps.store.col<any>(NS, PAYOUTS).values()) {
+    const mine = entries.filter((e) => e.source === 'payout' && e.ref === p.reference)
+    expect(mine.map((e) => e.currency), `${p.reference} (${p.currency}) paid from: ${trace}`).toEqual(mine.map(() => fundedIn(p.currency)))
+    expect(net.get(`payout:${p.reference}`), `${p.reference} (${p.status}) net: ${trace}`).toBe(p.status === 'failed' ? 0 : -(p.amount + p.fee + p.vat))
+  }
   for (const c of sb.deps.store.col<any>(NS, CHARGES).values()) {
     const credits = entries.filter((e) => e.source === 'payin' && e.ref === c.payment_reference)
     expect(credits.length, `${c.payment_reference} (${c.status}) credited: ${trace}`).toBe(c.status === 'success' && !c.parent ? 1 : 0)
@@ -164,5 +179,5 @@ it('no sequence of pay-ins, refunds, payouts, their completions and conversions 
     }),
     { numRuns: Number(process.env.MONEY_RUNS ?? 60), seed: Number(process.env.MONEY_SEED ?? 9) },
   )
-  for (const what of ['refund', 'refund completed failed', 'payout', 'payout completed failed', 'conversion', 'bank page decided', 'charge completed']) expect(seen[what], what).toBeGreaterThan(0)
+  for (const what of ['refund', 'refund completed failed', 'payout', 'stablecoin payout', 'payout completed failed', 'conversion', 'bank page decided', 'charge completed']) expect(seen[what], what).toBeGreaterThan(0)
 })

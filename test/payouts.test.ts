@@ -206,7 +206,7 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
       [momo('airtel-gh', '233242426222', 'GHS', 100_001), 409, 'You can only transfer an amount between GHS 10 and GHS 100000'],
       [{ reference: 'abcd', destination: { type: 'wire', amount: -1, currency: 'naira', customer: {} } }, 422, 'Invalid request data', {
         reference: 'must be at least 5 characters',
-        'destination.type': 'must be one of "bank_account", "mobile_money"',
+        'destination.type': 'must be one of "bank_account", "mobile_money", "crypto"',
         'destination.amount': 'must be greater than 0',
         'destination.currency': 'must be a currency code such as NGN',
         'destination.customer.email': 'is required',

@@ -203,6 +203,25 @@ describe('record to flow', () => {
     await replaysTwice({ ...flow, vars: { encryption_key: ENC_KEY } })
   })
 
+  it('turns a recorded voucher session into a flow that replays green: the pack\'s voucher PINs put back, the masked answers not expected', async () => {
+    const key = 'sk_test_recorded_voucher'
+    const h = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const post = (path: string, body: unknown) => fetch(`${sb.url}${path}`, { method: 'POST', headers: h, body: JSON.stringify(body) })
+    const voucher = (reference: string, pin: string, amount = 100) => ({ reference, amount, currency: 'ZAR', voucher: { pin, phone_number: '+270576847568', provider_code: '0001' }, customer: { email: 'johndoe@example.com', name: 'John Doe' } })
+    const r = ref('vch')
+    const statuses = []
+    for (const [i, pin, amount] of [[1, '1168648096792943', 100], [2, '1168648096792943', 100], [3, '1000000000000100', 100], [4, '1000000000000999', 100], [5, '4321', 100], [6, '1000000000001000', 500]] as const) {
+      statuses.push((await post('/merchant/api/v1/charge/voucher', voucher(`${r}-${i}`, pin, amount))).status)
+    }
+    expect(statuses).toEqual([200, 400, 200, 400, 400, 400])
+
+    const res = (await (await fetch(`${sb.url}/_sandbox/requests?format=flow`, { headers: h })).json()) as any
+    const flow = validateFlow(res.data, 'recorded')
+    expect(JSON.stringify(flow)).not.toContain('****')
+    const result = await runFlow(flow, 'recorded', { baseUrl: sb.url })
+    expect(result.ok, prettyReport([result])).toBe(true)
+  })
+
   it("turns a recorded pay with bank session (the charge, the customer's choice on the bank's page, the query) into a flow that replays green", async () => {
     const key = 'sk_test_recorded_pwb'
     const h = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }

@@ -1,5 +1,6 @@
 import { barePagePath } from '../charges/pages.js'
 import { luhnValid } from '../store/card-numbers.js'
+import { isSecretName } from '../store/secrets.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
 import type { CustomerPages } from '../http/html-page.js'
 import { matchingSelfieDataUrl, fixtureImage } from '../identity/records.js'
@@ -12,7 +13,9 @@ import type { Flow, Step } from './flow.js'
  * `$any`; the references the client chose become `${ref}-N`, so the flow runs again and again.
  * The journal never holds a full card number, CVV, PIN or OTP: the flow puts back the pack's
  * test values (the card with the same first six and last four, PIN and OTP that pass, or a wrong
- * one where the response shows a wrong one was sent). A step whose request or response the journal
+ * one where the response shows a wrong one was sent; a voucher of the packs by what the answer shows
+ * it paid or why it was refused), and a secret an answer echoed, which the journal kept masked, is
+ * not expected. A step whose request or response the journal
  * kept cut (docs/behaviour.md 9.5) expects only the status: its body was never kept whole. A key
  * is never written: the namespace's secret key an answer names (a reset's `namespace`) is the
  * replay's `${key}`, its public key `${public_key}`, so the flow replays under another key.
@@ -23,6 +26,8 @@ const VOLATILE = new Set([
   'created_at', 'updated_at', 'completed_at', 'processed_at', 'pre_auth_expiry', 'interbank_transaction_id', 'receipt', 'stan',
   'at', 'due', 'ms', 'now', 'now_ms', 'offset_ms', 'uptime_s', 'redirect_url', 'settled_at', 'pending_timers', 'start_date', 'end_date', 'id', 'version',
   'expires_at', 'expiry_date_in_utc', 'transaction_date',
+  // a voucher's: the moment of its charge and a year on
+  'serial_number', 'expiry_date',
 ])
 /** Values the sandbox generates: captured from the response that first shows them. */
 const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|(VR|BA)-[A-Za-z0-9]{17}|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
@@ -83,6 +88,24 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
   let varCount = 0
   /** the entry being turned into a step opened a virtual account: its number is generated */
   let openedAccount = false
+  /** the pack's vouchers put back so far, the last one first to be used again */
+  const vouchersUsed: string[] = []
+  /** The pack's voucher a recorded voucher charge stands for (its PIN was masked), by what its answer shows. */
+  const voucherPin = (req: Record<string, any>, response: { message?: string; data?: any } | null, ok: boolean): string => {
+    const vouchers = [...scenarios.vouchers.values()]
+    const unused = (fits: (v: (typeof vouchers)[number]) => boolean) => vouchers.find((v) => v.outcome === 'success' && !vouchersUsed.includes(v.pin) && fits(v))?.pin
+    const message = String(response?.message ?? '')
+    const balance = response?.data?.voucher?.balance
+    const last = vouchersUsed[vouchersUsed.length - 1]
+    let pin: string | undefined
+    if (ok) pin = unused((v) => v.value === balance)
+    else if (/already been used/.test(message)) pin = last ?? vouchers.find((v) => v.outcome === 'failed')?.pin
+    else if (/pin you have entered is invalid/.test(message)) return '0000000000000000'
+    else if (/exceeds the required amount/.test(message)) pin = unused((v) => v.value > Number(req.amount))
+    else pin = last ?? unused(() => true)
+    if (pin && ok) vouchersUsed.push(pin)
+    return pin ?? '0000000000000000'
+  }
   /** the keys the calls were made with, each as the replay's variable (`${key}`, `${public_key}`) */
   const keys = new Map<string, string>()
   const knowKey = (key: CallKey | undefined): void => {
@@ -140,7 +163,8 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
     return value
   }
   const rewriteExpect = (value: unknown, key = '', saves: Record<string, string> = {}, path = ''): unknown => {
-    if (VOLATILE.has(key)) return '$any'
+    // a secret the answer echoed was kept masked: the replay's is its own
+    if (VOLATILE.has(key) || (typeof value === 'string' && /^\*+$/.test(value) && isSecretName(key))) return '$any'
     if (typeof value === 'string') {
       const known = sub(value)
       if (known) return known
@@ -183,6 +207,8 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
       body = { ...req, authorization: a }
     } else if (e.path.endsWith('/mobile-money/authorize')) {
       body = { ...req, token: e.status === 400 ? '000000' : scenarios.settings.otp }
+    } else if (e.path.endsWith('/charge/voucher') && req.voucher && typeof req.voucher === 'object') {
+      body = { ...req, voucher: { ...req.voucher, pin: voucherPin(req, response, e.status === 200) } }
     } else if (e.path.endsWith('/sandbox/authorize-stk')) {
       body = { ...req, pin: failed('The PIN entered is incorrect') ? '0000' : scenarios.settings.pin }
     } else if (e.path.includes('/identities/') && req.validation?.selfie) {

@@ -1,3 +1,4 @@
+import { maskSecretsInJson } from '../store/secrets.js'
 import { maskStart } from './mask.js'
 
 export interface JournalEntry {
@@ -92,7 +93,8 @@ interface Ring {
 
 /**
  * The request journal: a bounded ring per namespace, in memory. Bodies are masked before they
- * are kept, so no full PAN, CVV, PIN or OTP is ever held here. An entry is kept as the UTF-8 of
+ * are kept, so no full PAN, CVV, PIN or OTP is ever held here (an answer by the names of its
+ * secret fields: the others are made of records the store masked). An entry is kept as the UTF-8 of
  * its JSON text in buffers outside the JavaScript heap. Kept as strings, the journal was what the
  * garbage collector copied most under load (about half of what survived each young collection
  * under card charges, 60 % of what it promoted), work repeated on every collection for entries
@@ -137,7 +139,13 @@ export class Journal {
         requestJson = '"[not journaled: too deep]"'
       }
     }
-    const responseText = responseJson === undefined ? 'null' : cutBody(responseJson, bodyBytes)
+    // an answer may echo a secret the caller sent (a voucher's PIN): masked by name, as the store masks it (src/store/secrets.ts)
+    // (of a longer one, only the start that is kept)
+    let responseText = 'null'
+    if (responseJson !== undefined) {
+      const whole = responseJson.length * 3 <= bodyBytes || Buffer.byteLength(responseJson) <= bodyBytes
+      responseText = whole ? maskSecretsInJson(responseJson) : cutBody(maskSecretsInJson(responseJson.slice(0, bodyBytes)), bodyBytes, () => Buffer.byteLength(responseJson), true)
+    }
     const { at, method, path, query, status, ms } = head
     // written out: at (ISO), status and ms (numbers) need no escaping
     const text = `{"id":${++ring.seq},"at":"${at}","method":${jsonString(method)},"path":${jsonString(path)},"query":${jsonString(query)},"status":${status},"ms":${ms},"request":${requestJson},"response":${responseText}}`

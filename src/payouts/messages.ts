@@ -4,6 +4,8 @@ import { toMajor } from '../money.js'
 export const PAYOUT_MSG = {
   /** the live test environment's recorded text (2026-10-07); the collection's samples write `transfer initiated successfully` */
   INITIATED: 'Transfer initiated successfully.',
+  /** a stablecoin payout's: the collection's crypto sample (the only source for one, docs/behaviour.md 13.7.3) */
+  CRYPTO_INITIATED: 'transfer initiated successfully',
   /** the remittance variant's: the bank-remittance sample's text (the payout page of 2026-06 writes it with a final period) */
   REMITTANCE_INITIATED: 'Remittance transfer initiated successfully',
   PROCESSING: 'Payout processing',

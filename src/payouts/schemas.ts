@@ -4,6 +4,7 @@ import { realDay } from '../time.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
+import { NETWORKS, STABLECOINS } from '../stablecoins/schemas.js'
 import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountFields, type Beside } from './bank-fields.js'
 
 /** docs/behaviour.md 13.7: the payout requests. */
@@ -26,10 +27,31 @@ const mobileMoneySchema = z.object({
   mobile_number: z.string().regex(/^\+?\d{9,15}$/, 'must be 9-15 digits'),
 })
 
-const payoutType = z.enum(['bank_account', 'mobile_money'])
+/**
+ * A stablecoin wallet a payout sends USDT or USDC to (docs/behaviour.md 13.7.3): its network (the
+ * wallets' own, 13.7.2) and its address, written as that network writes them.
+ */
+const cryptoSchema = z.object({
+  network: z.enum(NETWORKS),
+  destination_address: z.string().trim().min(1, 'is required').max(100, atMost(100)),
+})
+/** an address as each network writes it: ETH `0x` and 40 hexadecimal digits, TRX `T` and 33 base58, SOL 32 to 44 base58 */
+const ADDRESS: Record<(typeof NETWORKS)[number], RegExp> = {
+  ETH: /^0x[0-9a-fA-F]{40}$/,
+  TRX: /^T[1-9A-HJ-NP-Za-km-z]{33}$/,
+  SOL: /^[1-9A-HJ-NP-Za-km-z]{32,44}$/,
+}
+
+/** The destinations a payout goes to, declared once: a batch pays the first two (the bulk samples'); a single payout any. */
+export const PAYOUT_TYPES = ['bank_account', 'mobile_money', 'crypto'] as const
+const payoutType = z.enum(PAYOUT_TYPES)
+const batchType = z.enum(PAYOUT_TYPES.filter((t) => t !== 'crypto') as ['bank_account', 'mobile_money'])
+
+/** the currencies a stablecoin payout sends: the wallets' (USDT, USDC) */
+export const isStablecoin = (currency: string): boolean => (STABLECOINS as readonly string[]).includes(currency)
 
 /** A payout, alone or in a batch, needs the destination its `type` names. */
-function destinationOfType(d: { type: z.infer<typeof payoutType>; bank_account?: unknown; mobile_money?: unknown }, ctx: z.RefinementCtx): void {
+function destinationOfType(d: { type: z.infer<typeof payoutType>; bank_account?: unknown; mobile_money?: unknown; crypto?: unknown }, ctx: z.RefinementCtx): void {
   if (!d[d.type]) ctx.addIssue({ code: 'custom', path: [d.type], message: 'is required' })
 }
 
@@ -47,15 +69,18 @@ export const destinationSchema = z
   .object({
     type: payoutType,
     amount: amountSchema({ allowString: true }),
-    currency: z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as NGN'),
+    // a stablecoin's code has four letters (USDT, USDC)
+    currency: z.string().regex(/^[A-Z]{3,4}$/, 'must be a currency code such as NGN'),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
     bank_account: bankAccountSchema.optional(),
     mobile_money: mobileMoneySchema.optional(),
+    crypto: cryptoSchema.optional(),
     customer: customerSchema,
     ...destinationExtras,
   })
   .superRefine((d, ctx) => {
     destinationOfType(d, ctx)
+    if (d.type === 'crypto' && d.crypto && !ADDRESS[d.crypto.network].test(d.crypto.destination_address)) ctx.addIssue({ code: 'custom', path: ['crypto', 'destination_address'], message: `must be a valid ${d.crypto.network} address` })
     checkUnit(ctx, d.currency, d.amount, ['amount'])
     bankFieldsOf(d.currency, d, d.bank_account?.bank, d.bank_account?.account, SINGLE, ctx)
   })
@@ -173,7 +198,7 @@ const bulkItemSchema = z
   .object({
     reference: bulkReference,
     amount: amountSchema({ allowString: true }),
-    type: payoutType.default('bank_account'),
+    type: batchType.default('bank_account'),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
     bank_account: z.object({ bank_code: bankCode.optional(), account_number: accountNumber, ...bankAccountExtras }).optional(),
     mobile_money: mobileMoneySchema.optional(),

@@ -8,10 +8,11 @@ import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { MINOR, OBJECT, STRING, TIME, maybe, shape } from '../store/validate.js'
-import { CURRENCY } from '../scenario/lookups.js'
+import { MINOR, OBJECT, STRING, TIME, maybe, oneOf, shape } from '../store/validate.js'
+import { BALANCE_CURRENCIES } from '../scenario/lookups.js'
 import { PAYOUT_MSG } from './messages.js'
-import type { Destination } from './schemas.js'
+import { isStablecoin, type Destination } from './schemas.js'
+import { STABLECOINS } from '../stablecoins/schemas.js'
 
 /**
  * Payouts (docs/behaviour.md 13.7): money sent from the merchant's available balance to a bank
@@ -22,6 +23,8 @@ import type { Destination } from './schemas.js'
  */
 
 export const PAYOUTS = 'payouts'
+/** a payout's currency: a balance's, or a stablecoin's */
+const PAYOUT_CURRENCY = oneOf([...BALANCE_CURRENCIES, ...STABLECOINS])
 const END = 'payout.end'
 
 export type PayoutStatus = 'processing' | 'success' | 'failed'
@@ -41,6 +44,8 @@ export interface Payout {
   narration: string | null
   bank_account: { bank: string; account: string; bank_name: string; account_name: string | null } | null
   mobile_money: { operator: string; mobile_number: string } | null
+  /** a stablecoin payout's wallet (absent from records written before it was served) */
+  crypto?: { network: string; address: string } | null
   customer: { name: string | null; email: string }
   metadata: Record<string, unknown> | null
   notification_url: string | null
@@ -63,16 +68,17 @@ export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   // the list's order (docs/behaviour.md 13.6)
   order: { by: (p) => Date.parse(p.created_at), facts: { currency: (p) => p.currency, status: (p) => p.status } },
   fields: {
-    reference: STRING, status: STRING, amount: MINOR, fee: MINOR, vat: MINOR, currency: CURRENCY, created_at: TIME, completed_at: maybe(TIME),
+    reference: STRING, status: STRING, amount: MINOR, fee: MINOR, vat: MINOR, currency: PAYOUT_CURRENCY, created_at: TIME, completed_at: maybe(TIME),
     // what its query and the lists read of the destination and the payee
     type: STRING,
     bank_account: maybe(shape({ bank: STRING, account: STRING })),
     mobile_money: maybe(shape({ operator: STRING, mobile_number: STRING })),
+    crypto: maybe(shape({ network: STRING, address: STRING })),
     customer: OBJECT,
     plan: shape({ outcome: STRING }),
   },
-  // an account's and a wallet's number are no card's
-  asWritten: ['reference', 'batch_reference', 'bank_account.account', 'mobile_money.mobile_number', 'notification_url'],
+  // an account's and a wallet's number are no card's, nor a stablecoin address
+  asWritten: ['reference', 'batch_reference', 'bank_account.account', 'mobile_money.mobile_number', 'crypto.address', 'notification_url'],
 }
 
 export interface NewPayout {
@@ -90,6 +96,12 @@ export interface NewPayout {
  * What a payout takes from the balance, minor units: amount, fee and VAT when the merchant bears
  * the cost; the amount alone otherwise (the fee comes out of what the destination receives).
  */
+/**
+ * The balance a payout in this currency is paid from (docs/behaviour.md 13.7.3): its own, but a
+ * stablecoin's (USDT, USDC), which the sandbox pays from the USD balance, one for one.
+ */
+export const fundedIn = (currency: string): string => (isStablecoin(currency) ? 'USD' : currency)
+
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
 /** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md 13.7) */
@@ -120,7 +132,7 @@ export class PayoutService extends OnEngine {
   create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
-    this.ledger.requireAvailable(ns, payout.currency, debitOf(payout), this.clocks.now(ns), shortOfFunds)
+    this.ledger.requireAvailable(ns, fundedIn(payout.currency), debitOf(payout), this.clocks.now(ns), shortOfFunds)
     return this.accept(ns, payout)
   }
 
@@ -133,15 +145,19 @@ export class PayoutService extends OnEngine {
     const d = o.destination
     const active = this.scenarios.forNs(ns)
     const settings = active.settings
-    const country = payoutCountry(d.type, d.currency)
+    // a stablecoin goes to a wallet of a network, no country's
+    const country = d.type === 'crypto' ? (isStablecoin(d.currency) ? 'crypto' : undefined) : payoutCountry(d.type, d.currency)
     if (!country) throw badRequest(PAYOUT_MSG.CURRENCY)
     let bank_account: Payout['bank_account'] = null
     let mobile_money: Payout['mobile_money'] = null
+    let crypto: Payout['crypto'] = null
     let plan: ReturnType<typeof active.payout>
     let limit = settings.payout_limits[d.currency]
     // a bank the pack says is unavailable takes the payout and fails it on the clock (a documented failure reason)
     let unavailable = false
-    if (d.type === 'bank_account') {
+    if (d.type === 'crypto') {
+      crypto = { network: d.crypto!.network, address: d.crypto!.destination_address }
+    } else if (d.type === 'bank_account') {
       const { account } = d.bank_account!
       const bank = bankKey(d.currency, d.bank_account!, d.bank_account!.bank)
       plan = active.payout(bank, account)
@@ -170,7 +186,7 @@ export class PayoutService extends OnEngine {
     const multiple = settings.payout_multiples[d.currency]
     if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
     if (limit && (amount < toMinor(limit.min) || amount > toMinor(limit.max))) throw failedConflict(PAYOUT_MSG.outOfRange(toMinor(limit.min), toMinor(limit.max), d.currency), o.reference)
-    const { fee, vat } = computeFee(amount, settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
+    const { fee, vat } = computeFee(amount, d.type === 'crypto' ? settings.fees.stablecoin_payout : settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
     const failure = unavailable ? PAYOUT_MSG.BANK_UNAVAILABLE : plan?.outcome === 'failed' ? (plan.message ?? PAYOUT_MSG.FAILED) : null
     const outcome = failure ? 'failed' : plan?.outcome === 'processing' ? 'processing' : 'success'
     return {
@@ -186,6 +202,7 @@ export class PayoutService extends OnEngine {
       narration: d.narration ?? null,
       bank_account,
       mobile_money,
+      crypto,
       customer: { name: d.customer.name ?? null, email: d.customer.email },
       metadata: o.metadata ?? null,
       notification_url: o.notification_url ?? null,
@@ -278,7 +295,7 @@ export class PayoutService extends OnEngine {
 
   /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
   #post(ns: string, payout: Frozen<Payout>, direction: 'credit' | 'debit', at: string): void {
-    const entry = { direction, amount: debitOf(payout), currency: payout.currency, available_at: at, created_at: at }
+    const entry = { direction, amount: debitOf(payout), currency: fundedIn(payout.currency), available_at: at, created_at: at }
     this.ledger.post(ns, PAYOUT, payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }
 }
@@ -289,12 +306,12 @@ export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 /**
  * The answer to a payout just accepted, amounts as strings (docs/behaviour.md 13.7): a payout's is
  * the live test environment's recorded answer (`fee` without its VAT, `message`, no `narration`, no
- * `metadata`); a remittance's is the collection's remittance sample (`narration`, `customer.phone`,
- * no `message`), the newest source for that call.
+ * `metadata`); a remittance's and a stablecoin payout's are the collection's samples (`narration`,
+ * `customer.phone`, no `message`), the newest sources for those.
  */
 export function createdData(p: Payout) {
   const head = { amount: toDecimalString(p.amount), fee: toDecimalString(p.remittance_data ? feeOf(p) : p.fee), currency: p.currency, status: p.status, reference: p.reference }
-  if (p.remittance_data) return { ...head, narration: p.narration, customer: { name: p.customer.name, email: p.customer.email, phone: null } }
+  if (p.remittance_data || p.type === 'crypto') return { ...head, narration: p.narration, customer: { name: p.customer.name, email: p.customer.email, phone: null } }
   return { ...head, message: p.message, customer: { name: p.customer.name, email: p.customer.email } }
 }
 
@@ -319,6 +336,7 @@ export function queryData(p: Payout) {
     customer: { email: p.customer.email, name: p.customer.name, phone: null },
     metadata: p.metadata,
     ...(p.remittance_data ? { remittance_data: p.remittance_data } : {}),
+    ...(p.crypto ? { crypto: { network: p.crypto.network, destination_address: p.crypto.address } } : {}),
   }
 }
 

@@ -236,6 +236,8 @@ export const settingsSchema = z
         voucher: feeRuleSchema,
         /** a payout's fee, in the payout's currency (docs/behaviour.md 13.7) */
         payout: feeRuleSchema,
+        /** a stablecoin payout's (USDT, USDC: 13.7.3), in its stablecoin */
+        stablecoin_payout: feeRuleSchema,
       })
       .strict(),
     pre_auth_validity_hours: hours().positive(),

@@ -1,3 +1,4 @@
+import { isSecretName, isSecretValue, maskedSecret } from './secrets.js'
 import type { Check, RecordFields, RecordRules } from './validate.js'
 
 /**
@@ -7,7 +8,7 @@ import type { Check, RecordFields, RecordRules } from './validate.js'
  * `maskPan` masks a card, except the fields its collection's spec keeps as written (`asWritten`:
  * references, wallet and account numbers, an added pack's cards) and the fields it declares as
  * numbers (an amount, a moment: `NUMBER`, `EPOCH_MS`). The journal and the flows use the same
- * text rule (src/http/mask.ts).
+ * text rule (src/http/mask.ts). The same walk masks a PIN, CVV or OTP by its field's name (secrets.ts).
  */
 
 /** Luhn (mod 10) check of a digit string. */
@@ -158,15 +159,17 @@ function maskIn(value: object, kept: Kept | undefined, depth: number, clean: Set
   let out = obj
   // for-in, not Object.keys: no list made per object (a record's objects are plain JSON data, their prototype's keys none)
   for (const k in obj) {
+    const v = obj[k]
+    // a secret (secrets.ts): masked even where the spec keeps the field as written
+    const secret = isSecretValue(v) && isSecretName(k)
     const inner = kept === undefined ? undefined : kept.get(k)
-    if (inner === true) continue
+    if (inner === true && !secret) continue
     // a card number as a key: the object is written again, its keys in their order
     if (k.length >= 12 && !clean?.has(k)) {
       if (maskPansIn(k) !== k) return rekeyed(obj, kept, depth, clean)
       if (clean && k.length <= CLEAN_LENGTH) remember(clean, k)
     }
-    const v = obj[k]
-    const m = masked(v, inner, depth + 1, clean)
+    const m = secret ? maskedSecret(v) : masked(v, inner === true ? undefined : inner, depth + 1, clean)
     if (m === v) continue
     if (out === obj && Object.isFrozen(obj)) out = { ...obj }
     Object.defineProperty(out, k, { value: m, writable: true, enumerable: true, configurable: true })
@@ -187,7 +190,8 @@ function rekeyed(obj: Record<string, unknown>, kept: Kept | undefined, depth: nu
   const out: Record<string, unknown> = {}
   for (const k of Object.keys(obj)) {
     const inner = kept?.get(k)
-    const value = inner === true ? obj[k] : masked(obj[k], inner, depth + 1, clean)
+    const v = obj[k]
+    const value = isSecretValue(v) && isSecretName(k) ? maskedSecret(v) : inner === true ? v : masked(v, inner, depth + 1, clean)
     Object.defineProperty(out, k.length >= 12 ? maskPansIn(k) : k, { value, writable: true, enumerable: true, configurable: true })
   }
   return out

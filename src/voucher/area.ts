@@ -17,7 +17,7 @@ export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
   tags: { voucher: 'Voucher payments (ZAR): a prepaid voucher of the scenario packs pays its value at once, once' },
   collections: [
     REDEEMED_SPEC,
-    chargeKind('voucher', { voucher: shape({ serial_number: STRING, balance: MINOR, pin: STRING, provider_code: STRING, expiry_date: STRING }) }, ['voucher.pin', 'voucher.serial_number', 'voucher.phone_number']),
+    chargeKind('voucher', { voucher: shape({ serial_number: STRING, balance: MINOR, provider_code: STRING, expiry_date: STRING }) }, ['voucher.serial_number', 'voucher.phone_number']),
   ],
   build(kit) {
     const voucher = new VoucherService(kit)
@@ -37,7 +37,7 @@ export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
       handler: async (c, { voucher, scenarios }) => {
         const ns = c.get('ns')
         const input = validateWithMetadata(voucherSchema, await readJsonObject(c), scenarios.forNs(ns).metadataUnderscores)
-        return ok(c, VOUCHER_MSG.CHARGED, voucher.responseData(voucher.charge(ns, input)))
+        return ok(c, VOUCHER_MSG.CHARGED, voucher.responseData(voucher.charge(ns, input), input.voucher.pin))
       },
     },
   ],

@@ -1,5 +1,5 @@
 import { OnEngine } from '../charges/kit.js'
-import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
+import { ChargeLifecycle, requested, sha256 } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
 import { badRequest } from '../errors.js'
 import { customerCost, toMajor, toMinor } from '../money.js'
@@ -14,22 +14,29 @@ import { VOUCHER_PROVIDERS, type VoucherInput } from './schemas.js'
 /** The kind of its charges, named here only. */
 const KIND = 'voucher'
 
-/** The vouchers redeemed in a namespace, by PIN: each pays once. */
+/**
+ * The vouchers redeemed in a namespace, by the digest of their provider and PIN (`voucherDigest`):
+ * each pays once. The PIN itself is kept nowhere (docs/behaviour.md 9.5).
+ */
 export const REDEEMED = 'vouchers_redeemed'
 export interface Redeemed {
-  pin: string
+  digest: string
   transaction_reference: string
 }
 export const REDEEMED_SPEC: CollectionSpec<Redeemed> = {
   name: REDEEMED,
-  keyOf: 'pin',
-  fields: { pin: STRING, transaction_reference: STRING },
-  asWritten: ['pin', 'transaction_reference'],
+  keyOf: 'digest',
+  fields: { digest: STRING, transaction_reference: STRING },
+  asWritten: ['digest', 'transaction_reference'],
 }
+
+/** What tells a voucher redeemed: SHA-256 of its provider and PIN, in hex. */
+export const voucherDigest = (provider_code: string, pin: string): string => sha256(`voucher:${provider_code}:${pin}`)
 
 export interface VoucherCharge extends ChargeBase {
   kind: 'voucher'
-  voucher: { serial_number: string; balance: number; pin: string; phone_number: string; provider_code: string; expiry_date: string }
+  /** never its PIN (docs/behaviour.md 9.5): the answer echoes the one sent */
+  voucher: { serial_number: string; balance: number; phone_number: string; provider_code: string; expiry_date: string }
   merchant_bears_cost: boolean
   notification_url: string | null
 }
@@ -55,7 +62,8 @@ export class VoucherService extends OnEngine {
     this.#charges.requireNewReference(ns, input.reference)
     const redeemed = this.store.col<Redeemed>(ns, REDEEMED)
     if (voucher.outcome === 'failed') throw badRequest(voucher.message ?? VOUCHER_MSG.ALREADY_USED)
-    if (redeemed.has(pin)) throw badRequest(VOUCHER_MSG.ALREADY_USED)
+    const digest = voucherDigest(provider_code, pin)
+    if (redeemed.has(digest)) throw badRequest(VOUCHER_MSG.ALREADY_USED)
     const value = toMinor(voucher.value)
     if (value > input.amount) throw badRequest(VOUCHER_MSG.OVER_AMOUNT)
     const now = this.clocks.now(ns)
@@ -63,12 +71,12 @@ export class VoucherService extends OnEngine {
     // the voucher pays its value: that is the charge's amount
     const base = this.#charges.create(ns, requested({ ...input, amount: value }, input.description ?? null, VOUCHER_MSG.CHARGED, VOUCHER_MSG.redeemed(serial)))
     const charge: VoucherCharge = Object.assign(base, {
-      voucher: { serial_number: serial, balance: value, pin, phone_number, provider_code, expiry_date: plainMoment(now + 365 * 86_400_000) },
+      voucher: { serial_number: serial, balance: value, phone_number, provider_code, expiry_date: plainMoment(now + 365 * 86_400_000) },
       merchant_bears_cost: input.merchant_bears_cost ?? true,
       notification_url: input.notification_url ?? null,
     })
     this.#charges.succeed(ns, charge)
-    redeemed.put(pin, { pin, transaction_reference: charge.transaction_reference })
+    redeemed.put(digest, { digest, transaction_reference: charge.transaction_reference })
     return this.#charges.save(ns, charge)
   }
 
@@ -78,8 +86,8 @@ export class VoucherService extends OnEngine {
     return { paid: charge.amount + borne, borne }
   }
 
-  /** docs/behaviour.md 13.14: the charge's answer. */
-  responseData(charge: Frozen<VoucherCharge>) {
+  /** docs/behaviour.md 13.14: the charge's answer, which echoes the PIN the caller sent (`pin`), as the sample does. */
+  responseData(charge: Frozen<VoucherCharge>, pin: string) {
     const v = charge.voucher
     return {
       currency: charge.currency,
@@ -89,7 +97,7 @@ export class VoucherService extends OnEngine {
       transaction_reference: charge.transaction_reference,
       payment_reference: charge.payment_reference,
       status: charge.status,
-      voucher: { serial_number: v.serial_number, balance: toMajor(v.balance), pin: v.pin, expiry_date: v.expiry_date },
+      voucher: { serial_number: v.serial_number, balance: toMajor(v.balance), pin, expiry_date: v.expiry_date },
       customer: { name: charge.customer?.name ?? null, email: charge.customer?.email ?? null },
     }
   }

@@ -53,7 +53,7 @@ describe('sandbox snapshot and --load (docs/behaviour.md 0.10)', () => {
       if (run === 2) texts.push((await snapshotOf(sb.url)).text)
     }
     expect(texts[0]).toContain('"now": "2030-06-01T09:00:30.000Z"')
-    expect(texts[0]).toMatch(new RegExp(`^\\{\\n {2}"paysandbox": 4,\\n {2}"key": "sk_test_snapshot_e2e",\\n`))
+    expect(texts[0]).toMatch(new RegExp(`^\\{\\n {2}"paysandbox": 5,\\n {2}"key": "sk_test_snapshot_e2e",\\n`))
     expect(texts[0].endsWith('}\n')).toBe(true)
     expect(texts[1]).toBe(texts[0])
     expect(texts[2]).toBe(texts[0])
