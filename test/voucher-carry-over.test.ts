@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { FORMAT } from '../src/store/recovery.js'
-import { makeSandbox, ref, tempFile } from './helpers.js'
+import { makeSandbox, ref, tempFile } from './helpers/sandbox.js'
 
 /**
  * A data file of format 4, which kept a voucher's PIN on its charge and keyed the redeemed

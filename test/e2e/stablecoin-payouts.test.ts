@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ref } from '../helpers.js'
+import { ref } from '../helpers/sandbox.js'
 import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 

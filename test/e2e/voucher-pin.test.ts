@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { SECRET, ref, tempFile } from '../helpers.js'
+import { SECRET, ref, tempFile } from '../helpers/sandbox.js'
 import { caller, cliWithReceiver } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
