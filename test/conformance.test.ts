@@ -261,6 +261,16 @@ describe('an alias endpoint is scored by replaying its canonical endpoint\'s ent
     expect(aliases.map((e) => `${e.method} ${e.path}`).filter((k) => !replayed.has(k))).toEqual([])
   })
 
+  it('replays an alias under its own method where it differs (the KYC update by POST, the pages\' PATCH)', () => {
+    const byPost = corpus.entries.filter((e) => e.endpoint === 'POST /merchant/api/v1/virtual-bank-account/account-holders/:reference/update-kyc')
+    expect(byPost.length).toBeGreaterThan(0)
+    for (const e of byPost) {
+      const kyc = e.flow.steps.filter((s) => s.request?.path.endsWith('/update-kyc')).map((s) => s.request!.method)
+      expect(kyc.length).toBeGreaterThan(0)
+      expect(kyc.every((m) => m === 'POST')).toBe(true)
+    }
+  })
+
   it('replays only the entries it names, and refuses an alias of no listed endpoint or of an entry it does not have; one with nothing to replay has no entry', () => {
     const two = HEAD + lookup('first', '/merchant/api/v1/identities/verifications/${v}', NOT_FOUND) + lookup('second', '/merchant/api/v1/identities/verifications/${v}', NOT_FOUND)
     const of = 'GET /merchant/api/v1/identities/verifications/:reference'

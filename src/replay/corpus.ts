@@ -229,7 +229,8 @@ const pathPattern = (template: string) =>
 /**
  * The alias rule (docs/behaviour.md 10.7): an endpoint listed with `alias_of` is scored by replaying
  * the canonical endpoint's entries (or the subset it names) with every call to the canonical path
- * sent to the alias path instead, the same parts of the path and the same query; the rest of each
+ * sent to the alias path instead (under the alias's method, which may differ: a call the service
+ * takes by PATCH or POST), the same parts of the path and the same query; the rest of each
  * flow, its expected answers, tier, profile, masks and known difference are the canonical entry's.
  * An entry it names must be one of the canonical endpoint's, scored; one that calls the canonical
  * path nowhere is not replayed.
@@ -253,7 +254,7 @@ function aliasEntries(alias: Endpoint, endpoints: Endpoint[], entries: Entry[], 
       sent++
       let n = 1
       const to = parts.map((p) => (p.startsWith(':') ? m[n++] : p)).join('') + (m[n] ?? '')
-      return { ...s, request: { ...s.request, path: to } }
+      return { ...s, request: { ...s.request, method: alias.method, path: to } }
     })
     if (!sent) continue
     const key = `${alias.method} ${alias.path}`
