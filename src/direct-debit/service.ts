@@ -29,7 +29,8 @@ export const TOKEN_AMOUNT = 5000
 const DAY = 86_400_000
 const REF_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'
 
-export type AuthStatus = 'pending' | 'active' | 'suspended' | 'deactivated' | 'expired'
+export const AUTH_STATUSES = ['pending', 'active', 'suspended', 'deactivated', 'expired'] as const
+export type AuthStatus = (typeof AUTH_STATUSES)[number]
 
 /** docs/api.md 2.9, amounts in minor units. */
 export interface DebitAuthorization {
