@@ -2,14 +2,15 @@ import { readFileSync, readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { AREAS } from '../src/areas.js'
-import { catalogue } from '../src/control/outcomes.js'
+import { allOutcomes } from '../src/charges/outcomes.js'
+import { catalogue, outcomeReport } from '../src/control/outcomes.js'
 import { EVENT_NAMES } from '../src/webhooks/events.js'
 import { gateFailures, reportJunit, reportMarkdown, stoppedCovering, type OutcomeReport } from '../src/control/report-format.js'
 import { cardPayload, fieldMessages, sandboxPerTest, SECRET } from './helpers.js'
 
 const sandbox = sandboxPerTest()
 
-describe('the outcome catalogue (docs/behaviour.md 9.9)', () => {
+describe('the outcome catalogue (docs/behaviour.md 9.10)', () => {
   it("lists each area's outcomes from its declaration and the packs, and every webhook event", async () => {
     const sb = await sandbox()
     const ids = catalogue(sb.deps.areas, sb.deps.scenarios.baseView).map((o) => o.id)
@@ -73,6 +74,16 @@ describe('the outcome catalogue (docs/behaviour.md 9.9)', () => {
     const ids = catalogue(sb.deps.areas, sb.deps.scenarios.baseView).map((o) => o.id)
     const report = ['src/report-cli.ts', ...sources('src/control')].map((f) => readFileSync(f, 'utf8')).join('\n')
     for (const id of ids) expect(report, id).not.toMatch(new RegExp(`['"\`]${id.replace(/\./g, '\\.')}['"\`]`))
+  })
+
+  it("an outcome an area adds to its declaration is in the report, met as the area says, with no other edit", async () => {
+    const sb = await sandbox()
+    const deposit = { list: () => [{ id: 'stablecoin.deposit', label: 'a deposit received' }], *met() { yield ['stablecoin.deposit', 'deposit-1'] as const } }
+    const areas = sb.deps.areas.map((a) => (a.key === 'stablecoins' ? { ...a, outcomes: allOutcomes(a.outcomes!, deposit) } : a))
+    const r = outcomeReport({ ...sb.deps, areas }, [SECRET], 'namespace')
+    expect(r.outcomes.find((o) => o.id === 'stablecoin.deposit')).toEqual({ id: 'stablecoin.deposit', area: 'stablecoins', label: 'a deposit received', met: true, reference: 'deposit-1' })
+    expect(r.areas.find((a) => a.area === 'stablecoins')).toEqual({ area: 'stablecoins', met: 1, total: 4, percent: 25 })
+    expect(r.total).toBe(catalogue(sb.deps.areas, sb.deps.scenarios.baseView).length + 1)
   })
 
   it('is per namespace; scope=all counts every namespace', async () => {

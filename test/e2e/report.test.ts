@@ -81,6 +81,14 @@ describe('sandbox report (docs/behaviour.md 9.10)', () => {
     const bad = await report(sb.url, '--format', 'xml')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toBe('sandbox: --format must be one of text, json, markdown, junit\n')
+    // a mistake of use exits 2 before any call; a sandbox it cannot reach, 1
+    for (const [args, message] of [[['--min', '150'], '--min must be a percentage from 0 to 100'], [['--min', 'half'], '--min must be a percentage from 0 to 100'], [['--unmet', 'maybe'], '--unmet must be skip or fail']] as const) {
+      const wrong = await runCli(['report', '--base-url', 'http://127.0.0.1:1', '--key', SECRET, ...args])
+      expect([wrong.code, wrong.stderr], args.join(' ')).toEqual([2, `sandbox: ${message}\n`])
+    }
+    const away = await runCli(['report', '--base-url', 'http://127.0.0.1:1', '--key', SECRET])
+    expect(away.code).toBe(1)
+    expect(away.stderr).toMatch(/^sandbox: cannot reach http:\/\/127\.0\.0\.1:1: /)
   }, 60_000)
 
   it("a pack file's new test value appears in the catalogue, unmet until a charge meets it", async () => {
