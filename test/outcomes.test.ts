@@ -1,11 +1,16 @@
+import { readFileSync, readdirSync } from 'node:fs'
+import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { catalogue } from '../src/control/outcomes.js'
+import { AREAS } from '../src/areas.js'
+import { allOutcomes } from '../src/charges/outcomes.js'
+import { catalogue, outcomeReport } from '../src/control/outcomes.js'
+import { EVENT_NAMES } from '../src/webhooks/events.js'
 import { gateFailures, reportJunit, reportMarkdown, stoppedCovering, type OutcomeReport } from '../src/control/report-format.js'
 import { cardPayload, fieldMessages, sandboxPerTest, SECRET } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 
-describe('the outcome catalogue (docs/behaviour.md 9.9)', () => {
+describe('the outcome catalogue (docs/behaviour.md 9.10)', () => {
   it("lists each area's outcomes from its declaration and the packs, and every webhook event", async () => {
     const sb = await sandbox()
     const ids = catalogue(sb.deps.areas, sb.deps.scenarios.baseView).map((o) => o.id)
@@ -28,6 +33,57 @@ describe('the outcome catalogue (docs/behaviour.md 9.9)', () => {
     expect(after.body.data.outcomes.find((o: any) => o.id === 'card.failed.card-expired-at-the-issuer')).toMatchObject({ met: true, reference: payload.reference })
     expect(after.body.data.outcomes.find((o: any) => o.id === 'card.failed')).toMatchObject({ met: true, reference: payload.reference })
     expect(after.body.data.areas.find((a: any) => a.area === 'cards').met).toBe(2)
+  })
+
+  it('covers pool accounts, stablecoin wallets and accounts in other currencies, each met by the call that makes it', async () => {
+    const sb = await sandbox()
+    const met = async () => new Map<string, string | null>((await sb.call('GET', '/_sandbox/report')).body.data.outcomes.map((o: any) => [o.id, o.reference]))
+    const before = await met()
+    for (const id of ['pool-account.created.kes', 'pool-account.credited.kes', 'pool-account.duplicate-customer', 'stablecoin.wallet.trx', 'virtual-account.opened.kes', 'virtual-account.credited.kes', 'virtual-account.holder.pending']) expect(before.get(id), id).toBeNull()
+    const pool = (await sb.call('POST', '/merchant/api/v1/pool-accounts', { customer_name: 'Don Alpha', customer_email: 'don@example.com', currency: 'KES' })).body.data.reference
+    const credited = await sb.call('POST', '/merchant/api/v1/pool-accounts/sandbox/credit', { reference: pool, amount: 200, currency: 'KES' })
+    expect(credited.status).toBe(200)
+    // the bare path the collection writes is refused the same way
+    expect((await sb.call('POST', '/api/v1/pool-accounts', { customer_name: 'Don Alpha', customer_email: 'don@example.com', currency: 'KES' })).status).toBe(409)
+    await sb.call('POST', '/merchant/api/v1/crypto/wallets', { reference: 'wallet-trx-1', currency: 'USDT', network: 'TRX', customer: { name: 'Rhianna Russel', email: 'buyer@example.com' } })
+    await sb.call('POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Steph James', account_reference: 'kes-1', permanent: true, currency: 'KES', customer: { name: 'John Doe' } })
+    const kes = (await sb.call('GET', '/merchant/api/v1/virtual-bank-account/kes-1')).body.data.account_number
+    expect((await sb.call('POST', '/merchant/api/v1/virtual-bank-account/sandbox/credit', { account_number: kes, amount: 50, currency: 'KES' })).status).toBe(200)
+    const after = await met()
+    expect(after.get('pool-account.created.kes')).toBe(pool)
+    expect(after.get('pool-account.credited.kes')).toEqual(expect.any(String))
+    expect(after.get('pool-account.duplicate-customer')).toMatch(/^journal /)
+    expect(after.get('pool-account.created.ghs')).toBeNull()
+    expect(after.get('stablecoin.wallet.trx')).toBe('wallet-trx-1')
+    expect(after.get('stablecoin.wallet.sol')).toBeNull()
+    expect(after.get('virtual-account.opened.kes')).toBe('kes-1')
+    expect(after.get('virtual-account.credited.kes')).toEqual(expect.any(String))
+    expect(after.get('virtual-account.holder.pending')).toBeNull()
+  })
+
+  it('every event the sandbox sends is one of EVENT_NAMES, each sent somewhere and each an outcome of the catalogue', async () => {
+    const sb = await sandbox()
+    const ids = catalogue(sb.deps.areas, sb.deps.scenarios.baseView).map((o) => o.id)
+    for (const e of EVENT_NAMES) expect(ids, e).toContain(`webhook.${e}`)
+    expect(sentEvents()).toEqual([...EVENT_NAMES].sort())
+  })
+
+  it('has one home per area: every area that keeps records declares its outcomes, and the report names none by hand', async () => {
+    const sb = await sandbox()
+    for (const a of AREAS) if ('collections' in a && a.collections?.length) expect(a.outcomes, a.key).toBeDefined()
+    const ids = catalogue(sb.deps.areas, sb.deps.scenarios.baseView).map((o) => o.id)
+    const report = ['src/report-cli.ts', ...sources('src/control')].map((f) => readFileSync(f, 'utf8')).join('\n')
+    for (const id of ids) expect(report, id).not.toMatch(new RegExp(`['"\`]${id.replace(/\./g, '\\.')}['"\`]`))
+  })
+
+  it("an outcome an area adds to its declaration is in the report, met as the area says, with no other edit", async () => {
+    const sb = await sandbox()
+    const deposit = { list: () => [{ id: 'stablecoin.deposit', label: 'a deposit received' }], *met() { yield ['stablecoin.deposit', 'deposit-1'] as const } }
+    const areas = sb.deps.areas.map((a) => (a.key === 'stablecoins' ? { ...a, outcomes: allOutcomes(a.outcomes!, deposit) } : a))
+    const r = outcomeReport({ ...sb.deps, areas }, [SECRET], 'namespace')
+    expect(r.outcomes.find((o) => o.id === 'stablecoin.deposit')).toEqual({ id: 'stablecoin.deposit', area: 'stablecoins', label: 'a deposit received', met: true, reference: 'deposit-1' })
+    expect(r.areas.find((a) => a.area === 'stablecoins')).toEqual({ area: 'stablecoins', met: 1, total: 4, percent: 25 })
+    expect(r.total).toBe(catalogue(sb.deps.areas, sb.deps.scenarios.baseView).length + 1)
   })
 
   it('is per namespace; scope=all counts every namespace', async () => {
@@ -103,3 +159,37 @@ describe('the gate and the formats', () => {
     expect(md).toContain('| cards | 1 | 2 | 50% |')
   })
 })
+
+/** The .ts files under `dir`. */
+function sources(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => join(dir, f))
+}
+
+/**
+ * The event names src/ sends, read from its code: each `events.record(ns, EVENT, ...)`, where EVENT
+ * is written as its names (a literal, a choice between two) or is a name the same file gives them,
+ * a `const` or the parameter of a method whose calls write them. The webhook probe's deliveries
+ * (src/control/probe.ts) are the probe's, not the sandbox's events.
+ */
+function sentEvents(): string[] {
+  const names = new Set<string>()
+  const literals = (text: string) => [...text.matchAll(/'([a-z_]+\.[a-z_]+)'/g)].map((m) => m[1])
+  for (const file of sources('src').filter((f) => !f.endsWith(join('control', 'probe.ts')))) {
+    const text = readFileSync(file, 'utf8')
+    for (const [, arg] of text.matchAll(/events\.record\(\s*ns,\s*([^,]+?),/g)) {
+      if (!/^\w+$/.test(arg)) {
+        literals(arg).forEach((n) => names.add(n))
+        continue
+      }
+      const constant = text.match(new RegExp(`const ${arg} = ([^\n]+)`))
+      if (constant) {
+        literals(constant[1]).forEach((n) => names.add(n))
+        continue
+      }
+      const method = text.match(new RegExp(`(#?\\w+)\\(ns: string, ${arg}: EventName`))
+      expect(method, `${file}: where ${arg} comes from`).not.toBeNull()
+      for (const [, call] of text.matchAll(new RegExp(`\\.${method![1]}\\(ns,\\s*([^,]+?),`, 'g'))) literals(call).forEach((n) => names.add(n))
+    }
+  }
+  return [...names].sort()
+}

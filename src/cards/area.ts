@@ -10,7 +10,7 @@ import { validateWithMetadata } from '../charges/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
-import { CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge } from '../charges/types.js'
+import { CARD_OPS, CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge, type CardOperation } from '../charges/types.js'
 import { EPOCH_MS, MINOR, STRING, STRINGS, maybe, shape } from '../store/validate.js'
 import { PreauthService, type Written } from './preauth.js'
 import {
@@ -28,9 +28,9 @@ import { CAPTURE } from './capture-ledger.js'
 import { pageRoutePaths } from '../charges/pages.js'
 import { threeDsPage } from './three-ds.js'
 import type { DecisionPage } from '../charges/decision-page.js'
-import type { Area } from '../http/area.js'
+import type { Area, AreaOutcomes } from '../http/area.js'
 import type { Kit } from '../charges/kit.js'
-import { chargeOutcomes } from '../charges/outcomes.js'
+import { allOutcomes, chargeOutcomes, chargesOf } from '../charges/outcomes.js'
 
 /** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */
 const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInput>; allowZero: boolean }> = {
@@ -96,6 +96,45 @@ export function cardOperation<I, S extends { preauth: PreauthService }>(schema: 
   }
 }
 
+/**
+ * What a pre-authorization's hold went through (docs/api.md 3.2, docs/behaviour.md 4): placed (or a
+ * zero auth, released at once), captured in part or in full, a capture voided or refunded, the hold
+ * voided or expired; met by the card charges' holds and their operations.
+ */
+const PREAUTH_OUTCOMES: AreaOutcomes<Kit> = {
+  list: () => [
+    { id: 'card.preauth.authorized', label: "a pre-authorization's hold placed" },
+    { id: 'card.preauth.zero-auth', label: 'a zero auth: held and released at once' },
+    { id: 'card.preauth.partially-captured', label: 'a capture of part of the hold' },
+    { id: 'card.preauth.captured', label: 'the hold captured in full' },
+    { id: 'card.preauth.capture-voided', label: 'a capture voided' },
+    { id: 'card.preauth.refunded', label: 'a capture refunded' },
+    { id: 'card.preauth.voided', label: 'the hold voided' },
+    { id: 'card.preauth.expired', label: 'the hold expired' },
+  ],
+  *met(s, ns) {
+    const ops = s.store.col<CardOperation>(ns, CARD_OPS)
+    for (const c of chargesOf<CardCharge>(s.store, ns, 'card')) {
+      const hold = c.preauth
+      const ref = c.payment_reference
+      if (!hold) continue
+      if (hold.zero_auth) {
+        yield ['card.preauth.zero-auth', ref]
+        continue
+      }
+      yield ['card.preauth.authorized', ref]
+      if (hold.state !== 'pre_authorized') yield [`card.preauth.${hold.state}`, ref]
+      let captured = 0
+      for (const op of hold.operations.map((r) => ops.get(r))) {
+        if (op?.charge_operation === 'capture') yield [(captured += op.amount) < c.amount ? 'card.preauth.partially-captured' : 'card.preauth.captured', ref]
+        else if (op?.charge_operation === 'void_capture') yield ['card.preauth.capture-voided', ref]
+      }
+      // a card refund is an operation; one through the refunds API counts on the hold
+      if (hold.refunded > 0 || hold.operations.some((r) => ops.get(r)?.charge_operation === 'refund')) yield ['card.preauth.refunded', ref]
+    }
+  },
+}
+
 const CARD = '/merchant/api/v1/charges/card'
 const [THREE_DS, THREE_DS_BARE] = pageRoutePaths('/_sandbox/3ds/:tx')
 const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
@@ -103,7 +142,7 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
-  outcomes: chargeOutcomes('card', 'card', (s) => s.cards.values(), [{ step: '3DS', message: FAILURE.THREE_DS_DECLINED }]),
+  outcomes: allOutcomes<Kit>(chargeOutcomes('card', 'card', (s) => s.cards.values(), [{ step: '3DS', message: FAILURE.THREE_DS_DECLINED }]), PREAUTH_OUTCOMES),
   tags: { cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   pages: { prefix: '/_sandbox/3ds/', replaysAsForm: true },
   ledger: { [CAPTURE]: { describe: (ref, e) => CARD_MSG.captureEntry(ref, e.why, e.of) } },

@@ -6,7 +6,7 @@ import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { CHARGEBACK_MSG } from './messages.js'
 import { answerSchema, chargebackListSchema, decideSchema, openSchema } from './schemas.js'
-import { CHARGEBACK, CHARGEBACKS, CHARGEBACKS_SPEC, ChargebackService, detail } from './service.js'
+import { CHARGEBACK, CHARGEBACKS, CHARGEBACKS_SPEC, ChargebackService, detail, type Chargeback } from './service.js'
 import { statusOutcomes } from '../charges/outcomes.js'
 import { CHARGEBACK_STATUSES } from './schemas.js'
 
@@ -38,7 +38,7 @@ const merchantRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Chargebacks>[]
 /** Chargebacks (docs/behaviour.md 13.13): opened by the control API as a customer's bank would, answered by the merchant. */
 export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService; cards: CardService }> = {
   key: 'chargebacks',
-  outcomes: statusOutcomes('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, { fields: ['status', 'answer'], opensAs: 'pending' }),
+  outcomes: statusOutcomes<Chargeback>('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, { states: (c) => ['pending', c.status, c.answer] }),
   tags: { chargebacks: "Disputes a customer's bank opens on a successful pay-in: the merchant's answer, the deadline on the namespace clock, the debit of what is accepted or lost" },
   ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of), overdraws: true } },
   collections: [CHARGEBACKS_SPEC],

@@ -82,21 +82,36 @@ export function chargeOutcomes(prefix: string, kind: ChargeKind, values: (s: Act
   }
 }
 
+/** How `statusOutcomes` reads a record: the statuses it went through, its reference, a status's label. */
+export interface StatusReading<R> {
+  /** every status the record shows it went through (its `status` unless said): a chargeback's answer, a mandate's history */
+  states?: (r: Frozen<R>) => Iterable<unknown>
+  /** the record's reference in the report (its `reference` unless said) */
+  reference?: (r: Frozen<R>) => string
+  label?: (status: string) => string
+}
+
 /**
- * The outcomes of a collection's records by their status (refunds, chargebacks): one per status
- * listed, met by a record whose `fields` (its status; a chargeback's answer too, which a later
- * status replaces) hold it, or by every record when it is the status each `opensAs` (a
- * chargeback's `pending`), named by its `reference`.
+ * The outcomes of a collection's records by the statuses they went through (refunds, chargebacks,
+ * mandates, accounts by currency): one per status listed, met by a record whose `states` hold it.
  */
-export function statusOutcomes(prefix: string, collection: string, statuses: readonly string[], o: { fields?: readonly string[]; opensAs?: string } = {}): AreaOutcomes<{ store: Store }> {
-  const fields = o.fields ?? ['status']
+export function statusOutcomes<R extends object>(prefix: string, collection: string, statuses: readonly string[], o: StatusReading<R> = {}): AreaOutcomes<{ store: Store }> {
+  const states = o.states ?? ((r) => [(r as { status?: unknown }).status])
+  const reference = o.reference ?? ((r) => String((r as { reference?: unknown }).reference))
   return {
-    list: () => statuses.map((status) => ({ id: `${prefix}.${slug(status)}`, label: status.replace(/_/g, ' ') })),
+    list: () => statuses.map((status) => ({ id: `${prefix}.${slug(status)}`, label: o.label ? o.label(status) : status.replace(/_/g, ' ') })),
     *met(s, ns) {
-      for (const r of s.store.col<Record<string, unknown> & { reference: string }>(ns, collection).values()) {
-        if (o.opensAs) yield [`${prefix}.${slug(o.opensAs)}`, r.reference]
-        for (const f of fields) if (typeof r[f] === 'string') yield [`${prefix}.${slug(r[f] as string)}`, r.reference]
-      }
+      for (const r of s.store.col<R>(ns, collection).values()) for (const st of states(r)) if (typeof st === 'string') yield [`${prefix}.${slug(st)}`, reference(r)]
+    },
+  }
+}
+
+/** An area's outcomes made of several declarations: listed in their order, met by any. */
+export function allOutcomes<T>(...parts: readonly AreaOutcomes<T>[]): AreaOutcomes<T> {
+  return {
+    list: (scenarios) => distinct(parts.flatMap((p) => p.list(scenarios))),
+    *met(s, ns) {
+      for (const p of parts) yield* p.met(s, ns)
     },
   }
 }
@@ -112,5 +127,26 @@ export function* refusalsMet(journal: Journal, ns: string, path: string, message
     if (e.status < 400 || !e.path.startsWith(path)) continue
     const id = ids.get(String((e.response as { message?: unknown } | null)?.message))
     if (id) yield [id, String((e.request as { reference?: unknown } | null)?.reference ?? `journal ${e.id}`)]
+  }
+}
+
+/** A pay-in of `kind` in each currency (a transfer into a virtual or pool account): met by its charges. */
+export function creditOutcomes(prefix: string, kind: ChargeKind, currencies: readonly string[]): AreaOutcomes<{ store: Store }> {
+  return {
+    list: () => currencies.map((c) => ({ id: `${prefix}.${slug(c)}`, label: `a transfer received in ${c}` })),
+    *met(s, ns) {
+      for (const c of chargesOf(s.store, ns, kind)) yield [`${prefix}.${slug(c.currency)}`, c.payment_reference]
+    },
+  }
+}
+
+/** Refusals a merchant may meet (`refusalsMet`): each outcome's id to its message and label, under any of `paths`. */
+export function refusalOutcomes(paths: readonly string[], refusals: Readonly<Record<string, readonly [message: string, label: string]>>): AreaOutcomes<{ journal: Journal }> {
+  const messages = Object.fromEntries(Object.entries(refusals).map(([id, [message]]) => [id, message]))
+  return {
+    list: () => Object.entries(refusals).map(([id, [, label]]) => ({ id, label })),
+    *met(s, ns) {
+      for (const path of paths) yield* refusalsMet(s.journal, ns, path, messages)
+    },
   }
 }

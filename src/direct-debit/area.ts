@@ -5,10 +5,10 @@ import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
-import { createAuthorizationSchema, debitSchema, initiateAnswerSchema, initiateSchema, transitionReasonSchema } from './schemas.js'
+import { AUTH_STATUSES, createAuthorizationSchema, debitSchema, initiateAnswerSchema, initiateSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG } from './messages.js'
-import { AUTHS_SPEC, DirectDebitService, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
-import { chargeOutcomes } from '../charges/outcomes.js'
+import { AUTHS, AUTHS_SPEC, DirectDebitService, type DebitAuthorization, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
+import { allOutcomes, chargeOutcomes, statusOutcomes } from '../charges/outcomes.js'
 
 type DirectDebit = { directDebit: DirectDebitService }
 
@@ -46,7 +46,11 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 /** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md 6 and 7). */
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
-  outcomes: chargeOutcomes('direct-debit', 'direct_debit', (s) => s.accounts.values()),
+  // the debits as the pack's accounts end them, and each status a mandate went through (its history; a seeded mandate's first status is not the merchant's)
+  outcomes: allOutcomes(
+    chargeOutcomes('direct-debit', 'direct_debit', (s) => s.accounts.values()),
+    statusOutcomes<DebitAuthorization>('direct-debit.mandate', AUTHS, AUTH_STATUSES, { states: (a) => a.history.filter((h) => h?.reason !== DD_MSG.HISTORY_SEEDED).map((h) => h?.status), label: (s) => `a mandate ${s}` }),
+  ),
   tags: { 'direct debit': 'Direct-debit authorizations and debits' },
   collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING }, ['authorization_code', 'account_number'])],
   build(kit) {

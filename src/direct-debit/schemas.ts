@@ -3,6 +3,9 @@ import { amountSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 
+/** An authorization's (a mandate's) statuses (docs/api.md 2.9). */
+export const AUTH_STATUSES = ['pending', 'active', 'suspended', 'deactivated', 'expired'] as const
+
 /** docs/api.md 2.11: the 28 supported bank codes, with their names (fixture data). */
 export const BANKS: Record<string, string> = JSON.parse(
   readFileSync(new URL('../../fixtures/banks.json', import.meta.url), 'utf8'),

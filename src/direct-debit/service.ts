@@ -10,7 +10,7 @@ import type { Frozen } from '../store/frozen.js'
 import { ARRAY, MINOR, STRING } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { DD_MSG } from './messages.js'
-import { BANKS, type CreateAuthorizationInput, type DebitInput, type InitiateInput } from './schemas.js'
+import { AUTH_STATUSES, BANKS, type CreateAuthorizationInput, type DebitInput, type InitiateInput } from './schemas.js'
 import { accountName } from '../misc/service.js'
 import { isoAt } from '../time.js'
 
@@ -29,7 +29,7 @@ export const TOKEN_AMOUNT = 5000
 const DAY = 86_400_000
 const REF_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'
 
-export type AuthStatus = 'pending' | 'active' | 'suspended' | 'deactivated' | 'expired'
+export type AuthStatus = (typeof AUTH_STATUSES)[number]
 
 /** docs/api.md 2.9, amounts in minor units. */
 export interface DebitAuthorization {

@@ -1,12 +1,13 @@
 import type { Kit } from '../charges/kit.js'
 import { chargeKind } from '../charges/types.js'
+import { allOutcomes, creditOutcomes, refusalOutcomes, statusOutcomes } from '../charges/outcomes.js'
 import { bareAndMerchant, type Area, type Route } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { STRING, shape } from '../store/validate.js'
 import { POOL_MSG } from './messages.js'
-import { createSchema, creditSchema, poolAccountReadSchema, poolAccountSchema, poolCreditSchema } from './schemas.js'
-import { POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccountCharge } from './service.js'
+import { POOL_CURRENCIES, createSchema, creditSchema, poolAccountReadSchema, poolAccountSchema, poolCreditSchema } from './schemas.js'
+import { POOL_ACCOUNTS, POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccount, type PoolAccountCharge } from './service.js'
 
 /** the collection writes the paths bare too: served there and under `/merchant` alike (CONTRACT 15) */
 const P = '/api/v1/pool-accounts'
@@ -15,6 +16,12 @@ type Pools = { poolAccounts: PoolAccountService } & Kit
 /** /api/v1/pool-accounts and /merchant/api/v1/pool-accounts (docs/behaviour.md 13.3.2) */
 export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> = {
   key: 'pool accounts',
+  // a reference made and a transfer received in each currency, a customer's second reference refused
+  outcomes: allOutcomes<Kit>(
+    statusOutcomes<PoolAccount>('pool-account.created', POOL_ACCOUNTS, POOL_CURRENCIES, { states: (a) => [a.currency], label: (c) => `a reference made in ${c}` }),
+    creditOutcomes('pool-account.credited', 'pool_account', POOL_CURRENCIES),
+    refusalOutcomes([P, `/merchant${P}`], { 'pool-account.duplicate-customer': [POOL_MSG.DUPLICATE, 'refused: the customer has a reference already'] }),
+  ),
   tags: { 'pool accounts': "Customers' references into Kora's shared account of a currency (beta), and the test environment's credit call" },
   collections: [
     POOL_ACCOUNTS_SPEC,

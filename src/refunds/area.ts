@@ -8,7 +8,7 @@ import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
 import { REFUND_MSG } from './messages.js'
-import { REFUND, REFUNDS, REFUNDS_SPEC, RefundService, detail, initiated } from './service.js'
+import { REFUND, REFUNDS, REFUNDS_SPEC, REFUND_STATUSES, RefundService, detail, initiated, type Refund } from './service.js'
 import { statusOutcomes } from '../charges/outcomes.js'
 
 /**
@@ -17,7 +17,11 @@ import { statusOutcomes } from '../charges/outcomes.js'
  */
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
   key: 'refunds',
-  outcomes: statusOutcomes('refund', REFUNDS, ['success', 'failed']),
+  // a refund of the refunds API opens processing (a card refund succeeds at once); one of less than its pay-in is partial
+  outcomes: statusOutcomes<Refund>('refund', REFUNDS, [...REFUND_STATUSES, 'partial'], {
+    states: (r) => [r.made_by === 'refunds_api' ? 'processing' : null, r.status, r.amount < r.transaction_amount ? 'partial' : null],
+    label: (s) => (s === 'partial' ? 'partial: less than its pay-in' : s),
+  }),
   tags: { refunds: 'Refunds of any settled pay-in, on the same ledger as the card refund, and the control call that finishes one' },
   ledger: { [REFUND]: { describe: (ref, e) => REFUND_MSG.entry(ref, e.why, e.of) } },
   collections: [REFUNDS_SPEC],

@@ -28,7 +28,8 @@ const COMPLETE = 'refund.complete'
 export const REFUND_MIN: Record<string, number> = { NGN: 10_000 }
 
 
-export type RefundStatus = 'processing' | 'success' | 'failed'
+export const REFUND_STATUSES = ['processing', 'success', 'failed'] as const
+export type RefundStatus = (typeof REFUND_STATUSES)[number]
 
 export interface Refund {
   reference: string

@@ -4,13 +4,17 @@ import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { STABLECOIN_MSG } from './messages.js'
 import { walletAnswerSchema, walletSchema } from './schemas.js'
-import { StablecoinService, WALLETS_SPEC, walletData } from './service.js'
+import { StablecoinService, WALLETS, WALLETS_SPEC, walletData, type Wallet } from './service.js'
+import { NETWORKS } from './schemas.js'
+import { statusOutcomes } from '../charges/outcomes.js'
 
 type Stablecoins = { stablecoins: StablecoinService }
 
 /** Stablecoin wallets (docs/behaviour.md 13.7.2). */
 export const stablecoinsArea: Area<Stablecoins, Kit> = {
   key: 'stablecoins',
+  // a wallet made on each network (a wallet receives nothing in the sandbox: no deposit, no event)
+  outcomes: statusOutcomes<Wallet>('stablecoin.wallet', WALLETS, NETWORKS, { states: (w) => [w.network], label: (n) => `a wallet made on ${n}` }),
   tags: { stablecoins: "Stablecoin (USDT, USDC) wallets: an address on SOL, ETH or TRX made for the merchant's reference, and read back by it" },
   collections: [WALLETS_SPEC],
   build: (kit) => ({ stablecoins: new StablecoinService(kit) }),

@@ -12,7 +12,7 @@ import { DEFAULT_NETWORK, NETWORKS, STABLECOINS, type WalletInput } from './sche
  * that reference; no money moves here.
  */
 
-const WALLETS = 'crypto_wallets'
+export const WALLETS = 'crypto_wallets'
 const HEX = '0123456789abcdef'
 const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 

@@ -1,6 +1,7 @@
 import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Kit } from '../charges/kit.js'
 import { chargeKind } from '../charges/types.js'
+import { allOutcomes, creditOutcomes, refusalOutcomes, statusOutcomes } from '../charges/outcomes.js'
 import { STRING, maybe, shape } from '../store/validate.js'
 import { bareAndMerchant, type Area, type Route } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -8,12 +9,12 @@ import { ok } from '../http/envelope.js'
 import { clientOrigin } from '../http/origin.js'
 import { accountData } from './answers.js'
 import { holderCreatedSchema, holderDetailsSchema, holderKycSchema, holderSchema, kycUpdateSchema, uploadUrlAnswerSchema, uploadUrlSchema } from './holder-schemas.js'
-import { ACCOUNT_HOLDERS_SPEC, AccountHolderService, UPLOAD_FILES_SPEC, UPLOAD_PATH } from './holders.js'
+import { ACCOUNT_HOLDERS, ACCOUNT_HOLDERS_SPEC, AccountHolderService, type AccountHolder, UPLOAD_FILES_SPEC, UPLOAD_PATH } from './holders.js'
 import {
-  createSchema, creditSchema, currencyOfSchema, normalizeCreate, otherCreateSchema, transactionsQuerySchema, usdCreateSchema, virtualAccountSchema, virtualAccountTransactionsSchema,
+  VBA_CURRENCIES, createSchema, creditSchema, currencyOfSchema, normalizeCreate, otherCreateSchema, transactionsQuerySchema, usdCreateSchema, virtualAccountSchema, virtualAccountTransactionsSchema,
 } from './schemas.js'
 import { VBA_MSG } from './messages.js'
-import { VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccountCharge } from './service.js'
+import { VIRTUAL_ACCOUNTS, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccount, type VirtualAccountCharge } from './service.js'
 import { VBA_TRANSFERS_SPEC } from './transfers.js'
 
 const V = '/merchant/api/v1/virtual-bank-account'
@@ -62,6 +63,13 @@ const holderRoutes = bareAndMerchant<VirtualAccounts & Kit>((prefix, suffix): Ro
 /** /merchant/api/v1/virtual-bank-account (docs/behaviour.md 13.3, 13.3.1) */
 export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
+  // an account opened and a transfer received in each currency, a USD account's holder, a reference used twice
+  outcomes: allOutcomes<Kit>(
+    statusOutcomes<VirtualAccount>('virtual-account.opened', VIRTUAL_ACCOUNTS, VBA_CURRENCIES, { states: (a) => [a.currency], reference: (a) => a.account_reference, label: (c) => `an account opened in ${c}` }),
+    creditOutcomes('virtual-account.credited', 'virtual_account', VBA_CURRENCIES),
+    statusOutcomes<AccountHolder>('virtual-account.holder', ACCOUNT_HOLDERS, ['pending'], { label: () => "a USD account's holder made, its KYC pending" }),
+    refusalOutcomes([V], { 'virtual-account.duplicate-reference': [VBA_MSG.DUPLICATE, 'refused: the account reference is used already'] }),
+  ),
   tags: { 'virtual accounts': "Customers' permanent virtual bank accounts (NGN; USD for an account holder; KES, TZS), their transfers, and the test environment's credit call" },
   collections: [
     VIRTUAL_ACCOUNTS_SPEC,

@@ -34,12 +34,13 @@ describe('sandbox report (docs/behaviour.md 9.10)', () => {
     const met = new Set(r.outcomes.filter((o: any) => o.met).map((o: any) => o.id))
     // each named by a flow that meets it: card-pin-otp, card-3ds, card-verve-enrol, card-failures,
     // bank-transfer, checkout-*, refunds, payout-currencies, chargeback, mobile money, pay with bank,
-    // direct debit, webhooks-retry
-    for (const id of ['card.success', 'card.pin', 'card.otp', 'card.3ds', 'card.avs', 'card.card-enroll', 'card.failed.card-could-not-be-charged-due-to-insufficient-funds', 'bank-transfer.exact', 'bank-transfer.underpaid', 'bank-transfer.expired', 'checkout.paid.card', 'checkout.paid.mobile-money', 'checkout.paid.bank-transfer', 'checkout.cancelled', 'checkout.expired', 'refund.success', 'refund.failed', 'transfer.success', 'transfer.failed', 'chargeback.lost', 'mobile-money.stk-prompt', 'mobile-money.otp', 'pay-with-bank.success', 'direct-debit.failed.insufficient-funds', 'webhook.charge.success', 'webhook.charge.failed', 'webhook.transfer.failed', 'card.failed.3ds-authentication-was-declined-by-the-cardholder', 'identity.ng-bvn.found', 'identity.gh-passport.found', 'chargeback.pending', 'chargeback.partial']) {
+    // direct debit (its debits and its mandate's moves), webhooks-retry, preauth-*, virtual-account
+    for (const id of ['card.success', 'card.pin', 'card.otp', 'card.3ds', 'card.avs', 'card.card-enroll', 'card.failed.card-could-not-be-charged-due-to-insufficient-funds', 'bank-transfer.exact', 'bank-transfer.underpaid', 'bank-transfer.expired', 'checkout.paid.card', 'checkout.paid.mobile-money', 'checkout.paid.bank-transfer', 'checkout.cancelled', 'checkout.expired', 'refund.success', 'refund.failed', 'transfer.success', 'transfer.failed', 'chargeback.lost', 'mobile-money.stk-prompt', 'mobile-money.otp', 'pay-with-bank.success', 'direct-debit.failed.insufficient-funds', 'webhook.charge.success', 'webhook.charge.failed', 'webhook.transfer.failed', 'card.failed.3ds-authentication-was-declined-by-the-cardholder', 'identity.ng-bvn.found', 'identity.gh-passport.found', 'chargeback.pending', 'chargeback.partial', 'card.preauth.authorized', 'card.preauth.partially-captured', 'card.preauth.captured', 'card.preauth.capture-voided', 'card.preauth.refunded', 'card.preauth.voided', 'card.preauth.expired', 'card.preauth.zero-auth', 'virtual-account.opened.ngn', 'virtual-account.credited.ngn', 'refund.processing', 'refund.partial', 'direct-debit.mandate.pending', 'direct-debit.mandate.active', 'direct-debit.mandate.suspended', 'direct-debit.mandate.deactivated']) {
       expect(met, id).toContain(id)
     }
-    // no shipped flow pays a voucher, overpays a transfer or fails a payout as dormant
-    for (const id of ['voucher.success', 'bank-transfer.overpaid', 'transfer.failed.dormant-account', 'checkout.paid.pay-with-bank']) expect(met, id).not.toContain(id)
+    // no shipped flow pays a voucher, overpays a transfer, fails a payout as dormant, makes a pool
+    // account or a stablecoin wallet, or opens a USD account
+    for (const id of ['voucher.success', 'bank-transfer.overpaid', 'transfer.failed.dormant-account', 'checkout.paid.pay-with-bank', 'pool-account.created.kes', 'stablecoin.wallet.sol', 'virtual-account.opened.usd']) expect(met, id).not.toContain(id)
     expect(r.met).toBe(met.size)
     expect(r.total).toBe(r.outcomes.length)
     for (const o of r.outcomes) expect(o.met ? typeof o.reference : o.reference, o.id).toBe(o.met ? 'string' : null)
@@ -80,6 +81,14 @@ describe('sandbox report (docs/behaviour.md 9.10)', () => {
     const bad = await report(sb.url, '--format', 'xml')
     expect(bad.code).toBe(2)
     expect(bad.stderr).toBe('sandbox: --format must be one of text, json, markdown, junit\n')
+    // a mistake of use exits 2 before any call; a sandbox it cannot reach, 1
+    for (const [args, message] of [[['--min', '150'], '--min must be a percentage from 0 to 100'], [['--min', 'half'], '--min must be a percentage from 0 to 100'], [['--unmet', 'maybe'], '--unmet must be skip or fail']] as const) {
+      const wrong = await runCli(['report', '--base-url', 'http://127.0.0.1:1', '--key', SECRET, ...args])
+      expect([wrong.code, wrong.stderr], args.join(' ')).toEqual([2, `sandbox: ${message}\n`])
+    }
+    const away = await runCli(['report', '--base-url', 'http://127.0.0.1:1', '--key', SECRET])
+    expect(away.code).toBe(1)
+    expect(away.stderr).toMatch(/^sandbox: cannot reach http:\/\/127\.0\.0\.1:1: /)
   }, 60_000)
 
   it("a pack file's new test value appears in the catalogue, unmet until a charge meets it", async () => {
