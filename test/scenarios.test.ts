@@ -320,8 +320,8 @@ cards:
     const bad = writePack('cards:\n  - { number: "12", scheme: visa, cvv: "123", expiry_month: "09", expiry_year: "30", outcome: success, label: x }\n')
     const data = tempFile()
     const err = await makeSandbox({ scenarios: [bad], data }).then(
-      (sb) => {
-        sandboxes.push(sb)
+      async (sb) => {
+        await sb.close()
         return null
       },
       (e: unknown) => e,
