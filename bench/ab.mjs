@@ -26,7 +26,8 @@
 // with N card charges before the warm-up (`.@0 .@50000`: one build, empty and with 50k stored, side
 // by side; `@0` resets the namespace before every round, so it stays near empty). The stored
 // charges each server went through, and its RSS at the end, are printed beside its figure.
-import { mkdtemp, rm } from 'node:fs/promises'
+import { rmSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
 import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -79,7 +80,7 @@ const builds = positionals.map((arg, k) => {
 })
 
 const dataDir = values.data ? await mkdtemp(path.join(os.tmpdir(), 'paysandbox-ab-')) : undefined
-process.on('exit', () => dataDir && void rm(dataDir, { recursive: true, force: true }))
+process.on('exit', () => dataDir && rmSync(dataDir, { recursive: true, force: true }))
 for (const [k, b] of builds.entries()) {
   const s = await startServer('sandbox', { cli: path.join(b.dir, 'bin/sandbox.js'), env: b.env, args: dataDir ? ['--data', path.join(dataDir, `${k + 1}.json`)] : [] })
   b.pid = s.pid
