@@ -20,19 +20,28 @@
 // none. Prints each build's CPU time per request (user + system of its process over the rounds,
 // divided by the 2xx answers) and its p50 / p99 (not comparable with the bench's: the servers
 // share the core).
+//
+// The cost of a card charge as the store grows (issue 51): `--data` starts each server with a data
+// file of its own (a fresh one in the temp directory), and `@N` after a build fills its namespace
+// with N card charges before the warm-up (`.@0 .@50000`: one build, empty and with 50k stored, side
+// by side; `@0` resets the namespace before every round, so it stays near empty). The stored
+// charges each server went through, and its RSS at the end, are printed beside its figure.
+import { rmSync } from 'node:fs'
+import { mkdtemp } from 'node:fs/promises'
+import os from 'node:os'
 import path from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import { runLoad } from './load.mjs'
 import { CardBodies, SECRET, cardBody, disburseBody, initBody, mmBody } from './lib/bodies.mjs'
 import { machineInfo } from './lib/machine.mjs'
-import { LatHist, cpuTimeMs } from './lib/measure.mjs'
+import { LatHist, cpuTimeMs, procStatus } from './lib/measure.mjs'
 import { QUERY_REF, SCENARIOS } from './lib/scenarios.mjs'
 import { pinSelf, startServer } from './lib/servers.mjs'
 
-const USAGE = 'usage: node bench/ab.mjs [--scenario card|query|mm|init|payout] [--rounds 8] [--seconds 2] [--connections 10] BUILD[+ENV=VALUE...] ...'
+const USAGE = 'usage: node bench/ab.mjs [--scenario card|query|mm|init|payout] [--rounds 8] [--seconds 2] [--connections 10] [--data] BUILD[+ENV=VALUE...][@STORED] ...'
 const { values, positionals } = parseArgs({
-  options: { scenario: { type: 'string', default: 'card' }, rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
+  options: { data: { type: 'boolean' }, scenario: { type: 'string', default: 'card' }, rounds: { type: 'string', default: '8' }, seconds: { type: 'string', default: '2' }, connections: { type: 'string', default: '10' }, help: { type: 'boolean' } },
   allowPositionals: true,
 })
 if (positionals.length === 0 || values.help) {
@@ -57,18 +66,23 @@ const { method, path: target, label } = SCENARIOS[OF[scenario]]
 pinSelf(machineInfo())
 
 const builds = positionals.map((arg, k) => {
-  const [dir, ...pairs] = arg.split('+')
+  const at = arg.lastIndexOf('@')
+  const fillTo = at > 0 ? Number(arg.slice(at + 1)) : undefined
+  if (fillTo !== undefined && !(fillTo >= 0)) throw new Error(`${arg}: the stored charges are written @N`)
+  const [dir, ...pairs] = (at > 0 ? arg.slice(0, at) : arg).split('+')
   const env = {}
   for (const pair of pairs) {
     const eq = pair.indexOf('=')
     if (eq <= 0) throw new Error(`${arg}: environment is written +NAME=VALUE`)
     env[pair.slice(0, eq)] = pair.slice(eq + 1)
   }
-  return { label: `${k + 1}: ${arg}`, dir: path.resolve(dir), env, lat: new LatHist(), ok: 0, cpu: 0 }
+  return { label: `${k + 1}: ${arg}`, dir: path.resolve(dir), env, fillTo, stored: 0, storedFrom: 0, lat: new LatHist(), ok: 0, cpu: 0 }
 })
 
-for (const b of builds) {
-  const s = await startServer('sandbox', { cli: path.join(b.dir, 'bin/sandbox.js'), env: b.env })
+const dataDir = values.data ? await mkdtemp(path.join(os.tmpdir(), 'paysandbox-ab-')) : undefined
+process.on('exit', () => dataDir && rmSync(dataDir, { recursive: true, force: true }))
+for (const [k, b] of builds.entries()) {
+  const s = await startServer('sandbox', { cli: path.join(b.dir, 'bin/sandbox.js'), env: b.env, args: dataDir ? ['--data', path.join(dataDir, `${k + 1}.json`)] : [] })
   b.pid = s.pid
   b.url = s.url
 }
@@ -115,6 +129,7 @@ function load(b, duration, record) {
         console.error(`${b.label}: answered ${status}`)
         process.exit(1)
       }
+      b.stored++
       if (record) {
         b.ok++
         b.lat.record(ms)
@@ -123,9 +138,35 @@ function load(b, duration, record) {
   })
 }
 
+/** Empties the namespace (`@0`: before every round). */
+async function reset(b) {
+  const res = await fetch(`${b.url}/_sandbox/reset`, { method: 'POST', headers, body: '{}' })
+  if (res.status !== 200) throw new Error(`${b.label}: reset answered ${res.status}`)
+  b.stored = 0
+}
+
+// `@N`: the store filled first, 50 connections each, the servers one after another
+for (const b of builds.filter((b) => b.fillTo > 0)) {
+  let filled = 0
+  await runLoad({
+    url: b.url, connections: 50, amount: b.fillTo, maxSeconds: 900, timeout: 10, method: 'POST', path: SCENARIOS.card.path, headers,
+    body: () => cardBody(`ab-fill-${process.pid}-${b.label.split(':')[0]}-${filled++}`),
+    onAnswer: (status) => {
+      if (status !== 200) {
+        console.error(`${b.label}: a fill answered ${status}`)
+        process.exit(1)
+      }
+      b.stored++
+    },
+  })
+}
+
 await Promise.all(builds.map((b) => load(b, 3, false)))
+for (const b of builds) if (b.fillTo === 0) await reset(b)
+for (const b of builds) b.storedFrom = b.stored
 for (let r = 0; r < rounds; r++) {
   await sleep(100)
+  if (r > 0) for (const b of builds) if (b.fillTo === 0) await reset(b)
   const before = builds.map((b) => cpuTimeMs(b.pid))
   await Promise.all(builds.map((b) => load(b, seconds, true)))
   builds.forEach((b, k) => {
@@ -133,6 +174,6 @@ for (let r = 0; r < rounds; r++) {
   })
 }
 for (const b of builds) {
-  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${label}  (${b.ok} requests; p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
+  console.log(`${b.label.padEnd(40)} ${((b.cpu * 1000) / b.ok).toFixed(1).padStart(6)} µs CPU per ${label}  (${b.ok} requests; ${b.fillTo === undefined ? '' : `stored ${b.storedFrom} -> ${b.stored}${b.fillTo === 0 ? ', reset every round' : ''}, RSS ${procStatus(b.pid).rss_mb} MB; `}p50 ${b.lat.pct(50).toFixed(2)} ms, p99 ${b.lat.pct(99).toFixed(2)} ms)`)
 }
 process.exit(0)
