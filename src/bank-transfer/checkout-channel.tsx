@@ -83,6 +83,7 @@ export const bankTransferChannel = checkoutChannel<Services, BankTransferCharge,
     values: [],
   }),
   payFields: { amount: amountSchema().optional() },
+  payNote: 'A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned); with `outcome` `failed`, none arrives and the attempt fails.',
   pay(_s, _ns, input, want, drive) {
     drive.start(undefined)
     if (want === 'failed') drive.complete('failed')

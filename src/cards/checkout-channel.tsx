@@ -1,12 +1,13 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { SECRET_FIELD, checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { maskPan } from '../store/card-numbers.js'
 import { threeDsPagePath } from '../charges/pages.js'
 import type { CardCharge } from '../charges/types.js'
 import { invalid } from '../errors.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import { ActionForm, Alert, Field, Waiting } from '../checkout/page-views.js'
-import { CHECKOUT_MSG } from '../checkout/messages.js'
+import { CARD_MSG } from './messages.js'
 import { CARD_FORMAT, type AuthorizeInput } from './schemas.js'
 import type { CardService } from './service.js'
 
@@ -64,6 +65,12 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
   place: 1,
   currencies: ['NGN', 'USD'],
   labels: LABEL,
+  journal: {
+    cvv: SECRET_FIELD,
+    pin: SECRET_FIELD,
+    otp: SECRET_FIELD,
+    card_number: (v) => (/^\d{10,19}$/.test(v.replace(/[\s-]/g, '')) ? maskPan(v.replace(/[\s-]/g, '')) : v),
+  },
   serviceFields: {
     'card.number': 'card_number',
     'card.expiry_year': 'expiry',
@@ -135,6 +142,7 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
     values: [...pack.cards.values()].map((c) => ({ value: c.number, what: `CVV ${c.cvv}: ${c.label}` })),
   }),
   payFields: { card: cardSchema.optional() },
+  payNote: 'By card: `card`, or the first test card that ends as `outcome`, its steps answered (the 3DS page approved).',
   pay({ scenarios }, ns, input, want, drive) {
     const pack = scenarios.forNs(ns)
     const card = (input.card as CheckoutCard | undefined) ?? testCard(scenarios, ns, want)
@@ -153,7 +161,7 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
 /** The pack's first card that ends as `want` (without steps when there is one), with its details. */
 function testCard(scenarios: Scenarios, ns: string, want: Want): CheckoutCard {
   const pick = pickTestCard(scenarios.forNs(ns).cards.values(), want)
-  if (!pick) throw invalid({ card: CHECKOUT_MSG.noTestCard(want) })
+  if (!pick) throw invalid({ card: CARD_MSG.noTestCard(want) })
   return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
 }
 

@@ -79,6 +79,12 @@ export interface Drive<A> {
 
 export type Want = 'success' | 'failed'
 
+/** the fee rule of the packs a checkout is priced by until an attempt pays it; then its fee is the paying channel's */
+export const CHECKOUT_FEES = 'card' as const
+
+/** a secret typed into a page's form, as the journal keeps it */
+export const SECRET_FIELD = (v: string): string => (v ? '***' : '')
+
 /** `S`: the services it uses (the wired sandbox's, by name); `A`: its attempt's charge; `I`: what starts one. */
 export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I = unknown> {
   /** its kind, which names it on the page and in requests */
@@ -91,6 +97,8 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
   labels: Readonly<Record<string, string>>
   /** which page field a service's field error is about (docs/api.md's field names) */
   serviceFields?: Readonly<Record<string, string>>
+  /** how the journal keeps a field of its form that must not be kept as typed (docs/behaviour.md 9.5): a secret as asterisks, a card number masked */
+  journal?: Readonly<Record<string, (value: string) => string>>
   /** reads the post that starts it (action: its kind) */
   read(form: FormReader, currency: string): I
   start(s: S, ns: string, order: AttemptOrder, input: I): Frozen<A>
@@ -103,8 +111,9 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
   Form(v: ChannelView<S>): Child
   Step(v: ChannelView<S> & { attempt: Frozen<A> }): Child
   testValues(pack: ActiveScenarios, currency: string): ChannelTestValues
-  /** the control pay call's fields of its own */
+  /** the control pay call's fields of its own, and what the call's description says of paying by it */
   payFields: z.ZodRawShape
+  payNote: string
   /** pays as a customer on the page would (docs/behaviour.md 13.1) */
   pay(s: S, ns: string, input: Record<string, unknown>, want: Want, drive: Drive<A>): void
   /** the checkout ended while its attempt was under way: what it stops, as a line of the checkout's history (null: nothing) */

@@ -64,7 +64,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
   },
   // its page's posts carry the card the journal masked: a recorded session cannot post them again
   pages: { prefix: '/checkout/', replaysAsForm: false },
-  tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
+  tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page by a channel the paying areas declare, and the control calls that pay or cancel it without a browser' },
   collections: [chargeKind('checkout', { channels: each(CHANNEL), payment_method: maybe(CHANNEL), amount_paid: MINOR, cost_borne: MINOR, expires_at: STRING, conversion: maybe(shape({ currency: CURRENCY, amount: MINOR, payment_currency: CURRENCY, settlement_currency: CURRENCY, rate: OBJECT })), split: maybe(shape({ merchant_amount: NUMBER, accounts: listOf({ split_account_reference: STRING, amount: MINOR }) })) })],
   build(kit) {
     const { namespaces, kinds } = kit
@@ -105,7 +105,9 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
     {
       method: 'post', path: '/_sandbox/checkouts/:reference/pay', access: 'control', tag: 'checkout', operationId: 'payCheckout',
       summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: { name: 'CheckoutPayRequest', get schema() { return controlPaySchema() } }, answer: summary, step: true,
-      description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). Pay with bank is approved at `bank_code` (the packs' first bank of the currency that ends as `outcome` when absent). `reference` is the merchant's or the transaction reference.",
+      get description() {
+        return `Pays as the channel's customer would, ending as \`outcome\` (default \`success\`): without a test value given, the active packs' first of the channel that ends so; every step is answered with the pack's values. ${checkoutChannels().map((ch) => ch.payNote).join(' ')} \`reference\` is the merchant's or the transaction reference.`
+      },
       handler: async (c, { checkout, namespaces, config }) => {
         const ns = c.get('ns')
         const input = validate(controlPaySchema(), await readJsonObject(c)) as ControlPayInput

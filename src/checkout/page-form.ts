@@ -1,6 +1,5 @@
 import { byChannels, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel, type FormReader } from '../charges/checkout-channel.js'
 import { maskSecrets } from '../http/mask.js'
-import { maskPan } from '../store/card-numbers.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Attempt } from './service.js'
 
@@ -17,6 +16,9 @@ export const fieldLabels = byChannels((channels) => Object.assign({}, ...channel
 
 /** the page's field a service's field error is about (docs/api.md's field names), as the channels declare */
 export const serviceFields = byChannels((channels) => Object.assign({}, ...channels.map((ch) => ch.serviceFields ?? {})) as Readonly<Record<string, string>>)
+
+/** how the journal keeps each field the channels say must not be kept as typed */
+const journalMasks = byChannels((channels) => Object.assign({}, ...channels.map((ch) => ch.journal ?? {})) as Readonly<Record<string, (value: string) => string>>)
 
 export type FormErrors = Partial<Record<string, string>>
 
@@ -69,17 +71,15 @@ export function parseAction(form: URLSearchParams, currency: string, current?: F
 }
 
 /**
- * What the journal keeps of a post (docs/behaviour.md 9.5): the action and its fields, the card
- * number as first six and last four digits, CVV, PIN and OTP as asterisks, and anything else
- * through the journal's masker (a card number typed into another field is masked too).
+ * What the journal keeps of a post (docs/behaviour.md 9.5): the action and its fields, those a
+ * channel keeps otherwise as it says (`journal`: a card number as first six and last four digits,
+ * CVV, PIN and OTP as asterisks), and anything else through the journal's masker (a card number
+ * typed into another field is masked too).
  */
 export function journalNote(form: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  for (const [k, v] of form) {
-    if (k === 'cvv' || k === 'pin' || k === 'otp') out[k] = v ? '***' : ''
-    else if (k === 'card_number' && /^\d{10,19}$/.test(digitsOnly(v))) out[k] = maskPan(digitsOnly(v))
-    else out[k] = v
-  }
+  const kept = journalMasks()
+  for (const [k, v] of form) out[k] = Object.hasOwn(kept, k) ? kept[k](v) : v
   // every other field once, by the journal's masker
   return maskSecrets(out) as Record<string, unknown>
 }

@@ -3,7 +3,7 @@ import { OnEngine, type Engine } from '../charges/kit.js'
 import { locateCharge } from '../charges/pages.js'
 import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
 import { CHARGES, type ChargeBase, type PaymentMethod } from '../charges/types.js'
-import { checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../charges/checkout-channel.js'
+import { CHECKOUT_FEES, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../charges/checkout-channel.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
@@ -74,7 +74,7 @@ export class CheckoutService extends OnEngine {
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself
       attempt: null,
-      fees: 'card',
+      fees: CHECKOUT_FEES,
       succeeded: MSG.CHARGE_SUCCESSFUL,
       onSuccess: (ns, c) => this.#ended(ns, c),
       onFailure: (ns, c) => this.#ended(ns, c),

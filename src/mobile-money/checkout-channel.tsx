@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { SECRET_FIELD, checkoutChannel, type Want } from '../charges/checkout-channel.js'
 import { walletPagePath } from '../charges/pages.js'
 import { badRequest, invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
@@ -7,7 +7,6 @@ import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'
 import type { Scenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import { ActionForm, Alert, AtTheBank, Field, Waiting } from '../checkout/page-views.js'
-import { CHECKOUT_MSG } from '../checkout/messages.js'
 import { MM_MSG } from './messages.js'
 import { walletNumberIssue } from './schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
@@ -38,6 +37,7 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
   // the wallet currencies of fixtures/lookups.json
   currencies: WALLET_CURRENCIES,
   labels: LABEL,
+  journal: { pin: SECRET_FIELD, otp: SECRET_FIELD },
   serviceFields: { 'mobile_money.number': 'phone', currency: 'phone' },
   read(form, currency) {
     form.echo('phone')
@@ -106,6 +106,7 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
     values: [...pack.wallets.values()].filter((w) => w.currency === currency).map((w) => ({ value: w.number, what: w.label })),
   }),
   payFields: { mobile_money: z.object({ number: z.string().regex(/^\+?\d{10,15}$/, 'must be the wallet number in international format, digits only') }).optional() },
+  payNote: "By mobile money: `mobile_money`, or the first test wallet of the currency that ends as `outcome`, its step answered (the operator's page approved).",
   pay({ scenarios }, ns, input, want, drive) {
     const pack = scenarios.forNs(ns)
     const currency = drive.currency
@@ -121,7 +122,7 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
 /** The pack's first wallet of the currency that ends as `want`. */
 function testWallet(scenarios: Scenarios, ns: string, currency: string, want: Want): string {
   const pick = pickTestWallet(scenarios.forNs(ns).wallets.values(), currency, want)
-  if (!pick) throw invalid({ mobile_money: CHECKOUT_MSG.noTestWallet(currency, want) })
+  if (!pick) throw invalid({ mobile_money: MM_MSG.noTestWallet(currency, want) })
   return pick.number
 }
 

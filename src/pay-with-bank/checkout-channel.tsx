@@ -5,7 +5,7 @@ import { invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
 import { ActionForm, Alert, AtTheBank } from '../checkout/page-views.js'
-import { CHECKOUT_MSG } from '../checkout/messages.js'
+import { PWB_MSG } from './messages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
 
 /**
@@ -74,6 +74,7 @@ export const payWithBankChannel = checkoutChannel<Services, PayWithBankCharge, s
   }),
   /** the bank the customer picks (the first of the packs' that ends as `outcome` when absent) */
   payFields: { bank_code: z.string().min(1).optional() },
+  payNote: "Pay with bank is approved at `bank_code` (the packs' first bank of the currency that ends as `outcome` when absent).",
   pay({ scenarios }, ns, input, want, drive) {
     drive.start((input.bank_code as string | undefined) ?? testBank(scenarios, ns, drive.currency, want))
     drive.step('bank', 'approve')
@@ -82,6 +83,6 @@ export const payWithBankChannel = checkoutChannel<Services, PayWithBankCharge, s
 
 function testBank(scenarios: Scenarios, ns: string, currency: string, want: Want): string {
   const pick = pickTestBank(scenarios.forNs(ns).banks.values(), currency, want)
-  if (!pick) throw invalid({ bank_code: CHECKOUT_MSG.noTestBank(currency, want) })
+  if (!pick) throw invalid({ bank_code: PWB_MSG.noTestBank(currency, want) })
   return pick.bank_code
 }
