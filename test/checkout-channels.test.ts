@@ -15,7 +15,7 @@ import { pageId } from '../src/namespaces.js'
 import type { Frozen } from '../src/store/frozen.js'
 import { STRING } from '../src/store/validate.js'
 import { z } from '../src/http/zod-messages.js'
-import { ref, SECRET } from './helpers.js'
+import { makeSandbox, ref, SECRET } from './helpers.js'
 
 /**
  * Checkout channels are declared by the areas that serve them (docs/architecture.md, "Checkout"):
@@ -172,5 +172,25 @@ describe('a channel declared by a new area', () => {
     // a channel nobody declared is refused as before
     const unknown = await call('POST', `/_sandbox/checkouts/${reference}/pay`, { channel: 'cheque' })
     expect(unknown.status).toBe(422)
+  })
+})
+
+describe("an attempt's end", () => {
+  it('reaches the checkout once its call into the channel returned, not while the call is on the stack', async () => {
+    const sb = await makeSandbox()
+    try {
+      const reference = ref('co')
+      expect((await sb.call('POST', '/merchant/api/v1/charges/initialize', { reference, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } })).status).toBe(200)
+      // heard beside the checkout when a declined card's attempt ends, inside the card service's call
+      const atTheEnd: string[] = []
+      sb.deps.attempts.on((ns, child) => atTheEnd.push(sb.deps.checkout.get(ns, child.parent!).history.at(-1)!.result))
+      const res = await sb.call('POST', `/_sandbox/checkouts/${reference}/pay`, { channel: 'card', outcome: 'failed' })
+      expect(res.body.data.payment_attempts).toMatchObject([{ status: 'failed' }])
+      // the checkout had not been changed yet: its end was applied after the call returned
+      expect(atTheEnd).toEqual(['checkout initialized'])
+      expect(sb.deps.checkout.get(SECRET, reference).history.at(-1)!.result).toMatch(/^KPY-CA-\w+ failed: /)
+    } finally {
+      await sb.close()
+    }
   })
 })

@@ -218,12 +218,16 @@ export class CheckoutService extends OnEngine {
    */
   #drive<T>(ns: string, tx: string, call: () => T, starts: boolean): T {
     const key = `${ns} ${tx}`
+    const list = (child: T) => {
+      if (starts) this.#charges.col(ns).update(tx, (fresh) => this.#listStarted(ns, fresh, child as Frozen<Attempt>))
+      return child
+    }
+    // called from within a call of its own: the outer call applies what is heard
+    if (this.#heldEnds.has(key)) return list(call())
     const held: Frozen<ChargeBase>[] = []
     this.#heldEnds.set(key, held)
     try {
-      const child = call()
-      if (starts) this.#charges.col(ns).update(tx, (fresh) => this.#listStarted(ns, fresh, child as Frozen<Attempt>))
-      return child
+      return list(call())
     } finally {
       this.#heldEnds.delete(key)
       // as stored now, by its own lifecycle
