@@ -13,5 +13,5 @@ import type { CheckoutCharge, CheckoutService, PageOf } from './service.js'
 export function payAsCustomer(checkout: CheckoutService, ns: string, c: Frozen<CheckoutCharge>, input: ControlPayInput, page: PageOf): void {
   // the schema admits the declared channels only
   const channel = checkoutChannelOf(input.channel)!
-  channel.pay(checkout.wired, ns, input, input.outcome ?? 'success', checkout.drive(ns, c.transaction_reference, input.channel, page))
+  channel.pay(checkout.wired, ns, input, input.outcome ?? 'success', checkout.drive(ns, c, input.channel, page))
 }

@@ -186,10 +186,10 @@ export class CheckoutService extends OnEngine {
   }
 
   /** The scripted customer's hands (pay.ts): start, steps and the completer of the checkout's attempt under way. */
-  drive(ns: string, tx: string, channel: CheckoutChannel, page: PageOf) {
-    const currency = this.get(ns, tx).currency
+  drive(ns: string, c: Frozen<CheckoutCharge>, channel: CheckoutChannel, page: PageOf) {
+    const tx = c.transaction_reference
     return {
-      currency,
+      currency: c.currency,
       start: (input: unknown) => this.start(ns, tx, channel, input, page),
       step: (action: string, value: unknown) => this.step(ns, tx, action, value, channel),
       complete: (outcome: 'success' | 'failed') => void this.completeCurrent(ns, tx, outcome),
