@@ -2,7 +2,7 @@
 // Time per card charge (or per payout) of several paysandbox builds in ONE process, their requests
 // interleaved one by one.
 //
-//   node bench/ab-app.mjs [--scenario card|payout] [--requests 10000] [--rounds 2] BUILD BUILD ...
+//   node bench/ab-app.mjs [--scenario card|payout|init] [--requests 10000] [--rounds 2] BUILD BUILD ...
 //
 // BUILD is a checkout with dist/ built (`.` for this one). Each build's app is made as a test
 // embeds it (`createApp(await createDeps(config))`, dist/index.js) and served in process
@@ -20,7 +20,7 @@ import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { SECRET, cardBody, disburseBody } from './lib/bodies.mjs'
 
-const USAGE = 'usage: node bench/ab-app.mjs [--scenario card|payout] [--requests 10000] [--rounds 2] BUILD BUILD ...'
+const USAGE = 'usage: node bench/ab-app.mjs [--scenario card|payout|init] [--requests 10000] [--rounds 2] BUILD BUILD ...'
 const { values, positionals } = parseArgs({
   options: { scenario: { type: 'string', default: 'card' }, requests: { type: 'string', default: '10000' }, rounds: { type: 'string', default: '2' }, help: { type: 'boolean' } },
   allowPositionals: true,
@@ -33,7 +33,7 @@ const requests = Number(values.requests)
 const rounds = Number(values.rounds)
 if (!(requests > 0) || !(rounds > 0)) throw new Error('--requests and --rounds take a positive number')
 const scenario = values.scenario
-if (scenario !== 'card' && scenario !== 'payout') throw new Error('--scenario is card or payout')
+if (scenario !== 'card' && scenario !== 'payout' && scenario !== 'init') throw new Error('--scenario is card, payout or init')
 
 const headers = { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }
 const builds = []
@@ -50,9 +50,19 @@ for (const dir of positionals) {
   builds.push({ label: dir, app })
 }
 
+/** init: a checkout initialized, then paid by card through the control call (its first test card) */
+async function checkout(app, ref) {
+  const init = await app.request('/merchant/api/v1/charges/initialize', { method: 'POST', headers, body: JSON.stringify({ reference: ref, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } }) })
+  if (init.status !== 200) return init
+  await init.text()
+  return app.request(`/_sandbox/checkouts/${ref}/pay`, { method: 'POST', headers, body: JSON.stringify({ channel: 'card' }) })
+}
+
 const call = scenario === 'card'
   ? (app, ref) => app.request('/merchant/api/v1/charges/card', { method: 'POST', headers, body: cardBody(ref) })
-  : (app, ref) => app.request('/merchant/api/v1/transactions/disburse', { method: 'POST', headers, body: disburseBody(ref) })
+  : scenario === 'init'
+    ? checkout
+    : (app, ref) => app.request('/merchant/api/v1/transactions/disburse', { method: 'POST', headers, body: disburseBody(ref) })
 
 let n = 0
 for (let round = 1; round <= rounds; round++) {
@@ -69,5 +79,5 @@ for (let round = 1; round <= rounds; round++) {
     }
   }
   const us = spent.map((t) => Number(t) / requests / 1000)
-  console.log(`round ${round}: ` + builds.map((b, j) => `${b.label} ${us[j].toFixed(1)} µs${j ? ` (${((us[j] / us[0] - 1) * 100).toFixed(1)} %)` : ''}`).join(', ') + ` per ${scenario === 'card' ? 'card charge' : 'payout'}`)
+  console.log(`round ${round}: ` + builds.map((b, j) => `${b.label} ${us[j].toFixed(1)} µs${j ? ` (${((us[j] / us[0] - 1) * 100).toFixed(1)} %)` : ''}`).join(', ') + ` per ${scenario === 'card' ? 'card charge' : scenario === 'init' ? 'checkout initialized and paid' : 'payout'}`)
 }

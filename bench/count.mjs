@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Instructions per request, counted by valgrind: an A/B measure that CPU steal does not move.
 //
-//   node bench/count.mjs [--scenario query|card] [--from 2000] [--to 12000] [DIR|bare ...]
+//   node bench/count.mjs [--scenario query|card|init] [--from 2000] [--to 12000] [DIR|bare ...]
 //
 // For each build (a checkout with dist/ built; default: this one; `bare`: bench/bare.mjs) it runs
 // this script twice under `valgrind --tool=cachegrind` (V8 made deterministic: --predictable, fixed
@@ -78,7 +78,13 @@ async function worker(build, scenario, n) {
   const post = (body) => `POST /merchant/api/v1/charges/card HTTP/1.1\r\n${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
   if ((await drive(port, [post(cardBody(QUERY_REF))])) > 0) throw new Error('the charge to query was refused')
   const get = `GET /merchant/api/v1/charges/${QUERY_REF} HTTP/1.1\r\n${head}\r\n`
-  const requests = scenario === 'card' ? Array.from({ length: n }, (_, i) => post(cardBody(`count-card-${i}`))) : Array.from({ length: n }, () => get)
+  const json = (path, body) => `POST ${path} HTTP/1.1\r\n${head}content-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\n\r\n${body}`
+  // init: a checkout initialized, then paid by card through the control call (two requests each)
+  const checkout = (ref) => [
+    json('/merchant/api/v1/charges/initialize', JSON.stringify({ reference: ref, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } })),
+    json(`/_sandbox/checkouts/${ref}/pay`, JSON.stringify({ channel: 'card' })),
+  ]
+  const requests = scenario === 'card' ? Array.from({ length: n }, (_, i) => post(cardBody(`count-card-${i}`))) : scenario === 'init' ? Array.from({ length: n }, (_, i) => checkout(`count-co-${i}`)).flat() : Array.from({ length: n }, () => get)
   const bad = await drive(port, requests)
   await close()
   if (bad) throw new Error(`${bad} answers were not 200`)
@@ -100,7 +106,7 @@ function count(build, scenario, n) {
   })
 }
 
-const USAGE = 'usage: node bench/count.mjs [--scenario query|card] [--from N] [--to M] [DIR|bare ...]\n'
+const USAGE = 'usage: node bench/count.mjs [--scenario query|card|init] [--from N] [--to M] [DIR|bare ...]\n'
 let parsed
 try {
   parsed = parseArgs({ options: { worker: { type: 'boolean' }, scenario: { type: 'string', default: 'query' }, from: { type: 'string' }, to: { type: 'string' } }, allowPositionals: true })
@@ -114,9 +120,9 @@ if (values.worker) {
   await worker(build === 'bare' ? 'bare' : path.resolve(build), scenario, Number(n))
 } else {
   const { scenario } = values
-  const from = Number(values.from ?? (scenario === 'card' ? 1000 : 2000))
-  const to = Number(values.to ?? (scenario === 'card' ? 4000 : 12000))
-  if (!['query', 'card'].includes(scenario) || !(to > from) || !(from > 0)) {
+  const from = Number(values.from ?? (scenario === 'query' ? 2000 : scenario === 'init' ? 300 : 1000))
+  const to = Number(values.to ?? (scenario === 'query' ? 12000 : scenario === 'init' ? 1200 : 4000))
+  if (!['query', 'card', 'init'].includes(scenario) || !(to > from) || !(from > 0)) {
     process.stderr.write(USAGE)
     process.exit(2)
   }
@@ -125,6 +131,6 @@ if (values.worker) {
   const counts = await Promise.all(builds.flatMap((b) => [count(b, scenario, from), count(b, scenario, to)]))
   builds.forEach((b, i) => {
     const per = (counts[2 * i + 1] - counts[2 * i]) / (to - from)
-    console.log(`${scenario}  ${(per / 1000).toFixed(1).padStart(7)} K instructions per request  ${b === 'bare' ? 'bare Hono (bench/bare.mjs)' : b}`)
+    console.log(`${scenario}  ${(per / 1000).toFixed(1).padStart(7)} K instructions per ${scenario === 'init' ? 'checkout initialized and paid' : 'request'}  ${b === 'bare' ? 'bare Hono (bench/bare.mjs)' : b}`)
   })
 }

@@ -15,6 +15,8 @@ import { BankTransferService, type BankTransferCharge } from './service.js'
 import { chargesOf, distinct } from '../charges/outcomes.js'
 import type { Outcome } from '../http/area.js'
 import type { TRANSFER_ARRIVALS } from '../scenario/schema.js'
+// its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
+import './checkout-channel.js'
 
 /** Its temporary account and what it waits for, as the dashboard lists them. */
 function transferLines(c: BankTransferCharge): string[] {

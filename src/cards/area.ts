@@ -31,6 +31,8 @@ import type { DecisionPage } from '../charges/decision-page.js'
 import type { Area, AreaOutcomes } from '../http/area.js'
 import type { Kit } from '../charges/kit.js'
 import { allOutcomes, chargeOutcomes, chargesOf } from '../charges/outcomes.js'
+// its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
+import './checkout-channel.js'
 
 /** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */
 const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInput>; allowZero: boolean }> = {

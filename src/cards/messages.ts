@@ -59,4 +59,6 @@ export const CARD_MSG = {
   REFUNDED: 'Refund successful',
   // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
   captureEntry: (ref: string, why: string | undefined, of: string | undefined) => `Capture${why ? ` ${why}` : ''} ${ref} of ${of}`,
+  /** the checkout's scripted customer (POST /_sandbox/checkouts/:reference/pay) when the packs hold no test card for the outcome asked */
+  noTestCard: (want: string) => `no test card of the active packs ends as ${want}: give one`,
 } as const

@@ -2,21 +2,18 @@ import type { Frozen } from '../store/frozen.js'
 import { clientOrigin } from '../http/origin.js'
 import { checkoutPagePath, pageRoutePaths } from '../charges/pages.js'
 import { validateWithMetadata } from '../charges/schemas.js'
-import type { CardService } from '../cards/service.js'
 import type { Kit } from '../charges/kit.js'
 import { chargeKind, type ChargeKind } from '../charges/types.js'
-import { MINOR, NUMBER, OBJECT, STRING, each, listOf, maybe, oneOf, shape } from '../store/validate.js'
+import { MINOR, NUMBER, OBJECT, STRING, each, listOf, maybe, shape, type Check } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
-import type { BankTransferService } from '../bank-transfer/service.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import type { MobileMoneyService } from '../mobile-money/service.js'
-import type { PayWithBankService } from '../pay-with-bank/service.js'
+import { checkoutChannelOf, checkoutChannels } from '../charges/checkout-channel.js'
 import { checkoutPage, type CheckoutPage } from './page.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { payAsCustomer } from './pay.js'
-import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema } from './schemas.js'
+import { channelNames, checkoutSummarySchema, controlPaySchema, initializeAnswerSchema, initializeSchema, type ControlPayInput } from './schemas.js'
 import { CheckoutService, type CheckoutCharge } from './service.js'
 import { chargesOf, slug } from '../charges/outcomes.js'
 
@@ -41,15 +38,16 @@ export function checkoutSummary(checkout: CheckoutService, ns: string, charge: F
 
 const summary = { name: 'CheckoutSummary', schema: checkoutSummarySchema }
 
-/** The channels a checkout's attempts are charges of: built before it (src/areas.ts). */
-type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTransfer: BankTransferService; payWithBank: PayWithBankService }
+/** A data file's checkout offers, and was paid by, the channels declared (docs/behaviour.md 0.4). */
+const CHANNEL: Check = [(v) => typeof v === 'string' && checkoutChannelOf(v) !== undefined, '']
+Object.defineProperty(CHANNEL, 1, { get: () => `one of ${channelNames().join(', ')}` })
 
 /** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
-export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
+export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit> = {
   key: 'checkout',
   outcomes: {
     list: () => [
-      ...CHECKOUT_CHANNELS.map((ch) => ({ id: `checkout.paid.${slug(ch)}`, label: `paid by ${ch.replace(/_/g, ' ')}` })),
+      ...checkoutChannels().map(({ kind }) => ({ id: `checkout.paid.${slug(kind)}`, label: `paid by ${kind.replace(/_/g, ' ')}` })),
       { id: 'checkout.attempt-failed', label: 'an attempt failed, the checkout stayed open' },
       { id: 'checkout.cancelled', label: 'cancelled by the customer' },
       { id: 'checkout.expired', label: 'nobody paid: expired' },
@@ -66,11 +64,11 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
   },
   // its page's posts carry the card the journal masked: a recorded session cannot post them again
   pages: { prefix: '/checkout/', replaysAsForm: false },
-  tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page (card, bank transfer, mobile money), and the control calls that pay or cancel it without a browser' },
-  collections: [chargeKind('checkout', { channels: each(oneOf(CHECKOUT_CHANNELS)), payment_method: maybe(oneOf(CHECKOUT_CHANNELS)), amount_paid: MINOR, cost_borne: MINOR, expires_at: STRING, conversion: maybe(shape({ currency: CURRENCY, amount: MINOR, payment_currency: CURRENCY, settlement_currency: CURRENCY, rate: OBJECT })), split: maybe(shape({ merchant_amount: NUMBER, accounts: listOf({ split_account_reference: STRING, amount: MINOR }) })) })],
+  tags: { checkout: 'Checkout Standard: a charge the customer pays on the hosted page by a channel the paying areas declare, and the control calls that pay or cancel it without a browser' },
+  collections: [chargeKind('checkout', { channels: each(CHANNEL), payment_method: maybe(CHANNEL), amount_paid: MINOR, cost_borne: MINOR, expires_at: STRING, conversion: maybe(shape({ currency: CURRENCY, amount: MINOR, payment_currency: CURRENCY, settlement_currency: CURRENCY, rate: OBJECT })), split: maybe(shape({ merchant_amount: NUMBER, accounts: listOf({ split_account_reference: STRING, amount: MINOR }) })) })],
   build(kit) {
     const { namespaces, kinds } = kit
-    const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer, kit.payWithBank)
+    const checkout = new CheckoutService(kit, kit)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
       // the channel of the attempt that paid it (docs/behaviour.md 13.3)
@@ -81,7 +79,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, tx, outcome, message),
       // what it offers, or what paid it
       instrument: (c) => {
-        const label = (ch: ChargeKind) => kinds.of(ch).label
+        const label = (ch: string) => kinds.of(ch as ChargeKind).label
         const lines = [c.payment_method ? `paid ${kinds.payBy(c.payment_method)}` : `offers ${c.channels.map(label).join(', ') || 'no channel'}`]
         if (c.attempts.length) lines.push(`${c.attempts.length} attempt${c.attempts.length === 1 ? '' : 's'}`)
         return lines
@@ -92,25 +90,29 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
   routes: [
     {
       method: 'post', path: '/merchant/api/v1/charges/initialize', access: 'secret key', tag: 'checkout', operationId: 'initializeCheckout',
-      summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', schema: initializeSchema }, closed: true,
+      summary: 'Initialize a charge the customer pays on the hosted checkout page', body: { name: 'InitializeRequest', get schema() { return initializeSchema() } }, closed: true,
       answer: { name: 'InitializeAnswer', schema: initializeAnswerSchema },
-      description: `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${CHECKOUT_CHANNELS.join(', ')}) keeps those that take the currency (${CHECKOUT_CHANNELS.map((ch) => `${ch} ${CHANNEL_CURRENCIES[ch].join(', ')}`).join('; ')}), or every channel that takes it when none does; \`default_channel\` falls back the same way. An unpaid checkout expires after 24 hours on the namespace clock.`,
+      get description() {
+        return `Send the customer to \`checkout_url\`; the outcome comes by the \`charge.success\` webhook (to \`notification_url\` or the namespace's URL) and the charge query. \`channels\` (${channelNames().join(', ')}) keeps those that take the currency (${checkoutChannels().map((ch) => `${ch.kind} ${ch.currencies.join(', ')}`).join('; ')}), or every channel that takes it when none does; \`default_channel\` falls back the same way. An unpaid checkout expires after 24 hours on the namespace clock.`
+      },
       handler: async (c, { checkout, config, scenarios }) => {
         const ns = c.get('ns')
-        const input = validateWithMetadata(initializeSchema, await readJsonObject(c), scenarios.forNs(ns).metadataUnderscores)
+        const input = validateWithMetadata(initializeSchema(), await readJsonObject(c), scenarios.forNs(ns).metadataUnderscores)
         const charge = checkout.initialize(ns, input)
         return ok(c, CHECKOUT_MSG.CREATED, { reference: charge.payment_reference, checkout_url: checkoutUrl(clientOrigin(c, config.interceptHosts), charge) })
       },
     },
     {
       method: 'post', path: '/_sandbox/checkouts/:reference/pay', access: 'control', tag: 'checkout', operationId: 'payCheckout',
-      summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: { name: 'CheckoutPayRequest', schema: controlPaySchema }, answer: summary, step: true,
-      description: "Without `card` or `mobile_money`, the active packs' first test value of the channel that ends as `outcome` (default `success`); every step is answered with the pack's values. A bank transfer arrives with `amount` (the expected amount when absent: less is returned and the checkout stays open, more is a success with the excess returned). Pay with bank is approved at `bank_code` (the packs' first bank of the currency that ends as `outcome` when absent). `reference` is the merchant's or the transaction reference.",
-      handler: async (c, { checkout, scenarios, namespaces, config }) => {
+      summary: 'Pay a checkout as a customer on the page would, by the channel given (for CI without a browser)', body: { name: 'CheckoutPayRequest', get schema() { return controlPaySchema() } }, answer: summary, step: true,
+      get description() {
+        return `Pays as the channel's customer would, ending as \`outcome\` (default \`success\`): without a test value given, the active packs' first of the channel that ends so; every step is answered with the pack's values. ${checkoutChannels().map((ch) => ch.payNote).join(' ')} \`reference\` is the merchant's or the transaction reference.`
+      },
+      handler: async (c, { checkout, namespaces, config }) => {
         const ns = c.get('ns')
-        const input = validate(controlPaySchema, await readJsonObject(c))
+        const input = validate(controlPaySchema(), await readJsonObject(c)) as ControlPayInput
         const charge = checkout.get(ns, c.req.param('reference')!)
-        payAsCustomer(checkout, scenarios, ns, charge, input, checkoutUrl(clientOrigin(c, config.interceptHosts), charge), namespaces.get(ns)?.name ?? 'Sandbox Merchant')
+        payAsCustomer(checkout, ns, charge, input, { returnUrl: checkoutUrl(clientOrigin(c, config.interceptHosts), charge), merchant: namespaces.get(ns)?.name ?? 'Sandbox Merchant' })
         const done = checkoutSummary(checkout, ns, charge)
         return ok(c, CHECKOUT_MSG.ended(done.status), done)
       },

@@ -21,8 +21,4 @@ export const CHECKOUT_MSG = {
   attemptEnded: (tx: string, status: string, message: string) => `${tx} ${status}: ${message}`,
   attemptAfterEnd: (tx: string, status: string) => `${tx} ${status} after the checkout ended`,
   transferStopped: (tx: string) => `${tx}: no transfer arrives by itself now that the checkout ended`,
-  // the customer's stand-in (pay.ts) when the packs hold no test value for the outcome asked
-  noTestCard: (want: string) => `no test card of the active packs ends as ${want}: give one`,
-  noTestBank: (currency: string, want: string) => `no bank of the active packs in ${currency} ends as ${want}: give one`,
-  noTestWallet: (currency: string, want: string) => `no test wallet of the active packs in ${currency} ends as ${want}: give one`,
 } as const

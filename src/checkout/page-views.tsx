@@ -2,14 +2,14 @@ import { HtmlPage } from '../http/html-page.js'
 import { HELD_BY_SEVERAL } from '../charges/pages.js'
 import type { FC, PropsWithChildren } from 'hono/jsx'
 import { formatMoney } from '../money.js'
-import { walletCurrency } from '../scenario/lookups.js'
-import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-form.js'
+import type { Echo, FormErrors } from './page-form.js'
 import type { CheckoutChannel } from './schemas.js'
 
 /**
  * The hosted checkout page's markup (docs/behaviour.md 13.1.1): server-rendered, no script, every
  * field labelled, every failure in text. One column on a phone; the order summary beside the
- * payment panel from 760 px.
+ * payment panel from 760 px. Each channel's form and steps are its own (`Form`, `Step`,
+ * src/charges/checkout-channel.ts), made of the parts below.
  */
 
 const STYLE = `
@@ -149,7 +149,8 @@ export const ChannelChoice: FC<{ base: string; channels: readonly CheckoutChanne
 
 /** A labelled input with its error, if any. */
 export const Field: FC<{
-  name: PageField
+  name: string
+  label: string
   errors: FormErrors
   echo?: Echo
   type?: 'text' | 'tel' | 'password'
@@ -157,12 +158,12 @@ export const Field: FC<{
   inputmode?: 'numeric' | 'tel' | 'text'
   placeholder?: string
   maxlength?: number
-}> = ({ name, errors, echo, type = 'text', autocomplete, inputmode, placeholder, maxlength }) => {
+}> = ({ name, label, errors, echo, type = 'text', autocomplete, inputmode, placeholder, maxlength }) => {
   const err = errors[name]
-  const value = echo?.[name as keyof Echo]
+  const value = echo?.[name]
   return (
     <div>
-      <label for={`f-${name}`}>{FIELD_LABEL[name]}</label>
+      <label for={`f-${name}`}>{label}</label>
       <input
         id={`f-${name}`}
         name={name}
@@ -209,56 +210,6 @@ export const Alert: FC<{ errors: FormErrors; notice?: string | null }> = ({ erro
   )
 }
 
-/** The card form: number, expiry (MM/YY), CVV. */
-export const CardForm: FC<{ base: string; errors: FormErrors; echo: Echo }> = ({ base, errors, echo }) => (
-  <ActionForm base={base} action="card" button="Pay" label="Pay by card">
-    <Field name="card_number" errors={errors} echo={echo} autocomplete="cc-number" inputmode="numeric" placeholder="0000 0000 0000 0000" maxlength={23} />
-    <div class="row">
-      <Field name="expiry" errors={errors} echo={echo} autocomplete="cc-exp" inputmode="numeric" placeholder="MM/YY" maxlength={7} />
-      <Field name="cvv" errors={errors} type="password" autocomplete="cc-csc" inputmode="numeric" placeholder="123" maxlength={4} />
-    </div>
-  </ActionForm>
-)
-
-/** the form of a wallet number in the currency (fixtures/lookups.json): its country code, then zeros */
-const walletPlaceholder = (currency: string): string => {
-  const w = walletCurrency(currency)
-  return w ? w.dial_code + '0'.repeat(w.digits) : ''
-}
-
-export const WalletForm: FC<{ base: string; errors: FormErrors; echo: Echo; currency: string }> = ({ base, errors, echo, currency }) => (
-  <ActionForm base={base} action="mobile_money" button="Pay" label="Pay by mobile money">
-    <p>Enter the number of the {currency} mobile-money wallet to pay from.</p>
-    <Field name="phone" errors={errors} echo={echo} type="tel" autocomplete="tel" inputmode="tel" placeholder={walletPlaceholder(currency)} />
-  </ActionForm>
-)
-
-export const TransferStart: FC<{ base: string; amount: string }> = ({ base, amount }) => (
-  <ActionForm base={base} action="bank_transfer" button="Pay" label="Pay by bank transfer">
-    <p>You will be shown an account to send {amount} to from your bank's app.</p>
-  </ActionForm>
-)
-
-/** Pay with bank: the bank to pay from; the customer approves at the bank's page next. */
-export const BankStart: FC<{ base: string; amount: string; banks: readonly { name: string; bank_code: string }[]; errors: FormErrors }> = ({ base, amount, banks, errors }) => (
-  <ActionForm base={base} action="pay_with_bank" button="Continue to your bank" label="Pay with bank">
-    <p>You will approve {amount} at your bank.</p>
-    <div>
-      <label for="f-bank_code">{FIELD_LABEL.bank_code}</label>
-      <select id="f-bank_code" name="bank_code" required aria-invalid={errors.bank_code ? 'true' : undefined} aria-describedby={errors.bank_code ? 'e-bank_code' : undefined}>
-        {banks.map((b) => (
-          <option value={b.bank_code}>{b.name}</option>
-        ))}
-      </select>
-      {errors.bank_code ? (
-        <p class="err" id="e-bank_code">
-          {errors.bank_code}
-        </p>
-      ) : null}
-    </div>
-  </ActionForm>
-)
-
 /** Pay with bank under way: the customer approves at the bank's page, which sends them back here. */
 export const AtTheBank: FC<{ bank: string; page: string; base: string }> = ({ bank, page, base }) => (
   <>
@@ -272,107 +223,6 @@ export const AtTheBank: FC<{ bank: string; page: string; base: string }> = ({ ba
   </>
 )
 
-export interface AccountView {
-  bank_name: string
-  account_number: string
-  account_name: string
-  amount: string
-  expires: string
-  amounts: { exact: string; less: string; more: string }
-  short?: string
-}
-
-/** The temporary account, and the button that says the money was sent. */
-export const TransferAccount: FC<{ base: string; a: AccountView }> = ({ base, a }) => (
-  <>
-    <h2>Send the money to this account</h2>
-    {a.short ? <p class="note">{a.short}</p> : null}
-    <dl aria-label="Account to pay">
-      <dt>Bank</dt>
-      <dd>{a.bank_name}</dd>
-      <dt>Account number</dt>
-      <dd>{a.account_number}</dd>
-      <dt>Account name</dt>
-      <dd>{a.account_name}</dd>
-      <dt>Amount to send</dt>
-      <dd>{a.amount}</dd>
-      <dt>Expires</dt>
-      <dd>
-        <time datetime={a.expires}>{a.expires.replace('T', ' ').replace(/\.\d+Z$/, ' UTC')}</time>
-      </dd>
-    </dl>
-    <ActionForm base={base} action="sent" button="I have sent the money" label="Transfer sent">
-      <fieldset class="choice">
-        <legend>Amount sent (a simulation)</legend>
-        <label>
-          <input type="radio" name="amount" value="exact" checked /> Exact amount, {a.amounts.exact}
-        </label>
-        <label>
-          <input type="radio" name="amount" value="less" /> Less, {a.amounts.less}
-        </label>
-        <label>
-          <input type="radio" name="amount" value="more" /> More, {a.amounts.more}
-        </label>
-      </fieldset>
-    </ActionForm>
-  </>
-)
-
-/** The step a card attempt waits for (docs/behaviour.md 3): one field, or the address, or the 3DS link. */
-export const CardStepForm: FC<{ base: string; step: string; card: string; errors: FormErrors; echo: Echo; threeDs: string }> = ({ base, step, card, errors, echo, threeDs }) => {
-  if (step === 'PIN')
-    return (
-      <ActionForm base={base} action="pin" label="Card PIN">
-        <h2>Enter your card PIN</h2>
-        <p>Card {card}</p>
-        <Field name="pin" errors={errors} type="password" inputmode="numeric" maxlength={4} />
-      </ActionForm>
-    )
-  if (step === 'OTP')
-    return (
-      <ActionForm base={base} action="otp" label="One-time password">
-        <h2>Enter the OTP</h2>
-        <p>Enter the OTP sent to the phone number or e-mail tied to card {card}.</p>
-        <Field name="otp" errors={errors} type="password" autocomplete="one-time-code" inputmode="numeric" maxlength={8} />
-      </ActionForm>
-    )
-  if (step === 'AVS')
-    return (
-      <ActionForm base={base} action="avs" label="Billing address">
-        <h2>Billing address</h2>
-        <p>Your bank asks for the billing address of card {card}.</p>
-        <Field name="address" errors={errors} echo={echo} autocomplete="street-address" />
-        <div class="row">
-          <Field name="city" errors={errors} echo={echo} autocomplete="address-level2" />
-          <Field name="state" errors={errors} echo={echo} autocomplete="address-level1" />
-        </div>
-        <div class="row">
-          <Field name="zip_code" errors={errors} echo={echo} autocomplete="postal-code" />
-          <Field name="country" errors={errors} echo={echo} autocomplete="country" />
-        </div>
-      </ActionForm>
-    )
-  if (step === 'CARD_ENROLL')
-    return (
-      <ActionForm base={base} action="phone" label="Card enrolment">
-        <h2>Enrol your card</h2>
-        <p>Enter the phone number tied to card {card} to enrol it for online payment.</p>
-        <Field name="phone" errors={errors} echo={echo} type="tel" autocomplete="tel" inputmode="tel" />
-      </ActionForm>
-    )
-  if (step === '3DS')
-    return (
-      <>
-        <h2>Confirm with your bank</h2>
-        <p>Your bank asks you to confirm this payment with card {card} on its page.</p>
-        <a class="button primary" href={threeDs}>
-          Authenticate with your bank
-        </a>
-      </>
-    )
-  return <Waiting what="Your bank is processing this payment." base={base} />
-}
-
 export const Waiting: FC<{ what: string; base: string }> = ({ what, base }) => (
   <>
     <p role="status">{what} This page shows the outcome once it arrives.</p>
@@ -380,30 +230,6 @@ export const Waiting: FC<{ what: string; base: string }> = ({ what, base }) => (
       Check again
     </a>
   </>
-)
-
-/** The wallet's prompt, as the customer's phone would show it. */
-export const WalletPrompt: FC<{ base: string; phone: string; amount: string; merchant: string; errors: FormErrors }> = ({ base, phone, amount, merchant, errors }) => (
-  <>
-    <h2>Approve on your phone</h2>
-    <p>A prompt was sent to {phone}. On a real phone it pops up; here it is simulated below.</p>
-    <div class="phone" role="group" aria-label="Phone prompt">
-      <p>
-        Pay <strong>{amount}</strong> to <strong>{merchant}</strong>? Enter your wallet PIN to approve.
-      </p>
-      <ActionForm base={base} action="prompt" button="Approve" label="Wallet PIN">
-        <Field name="pin" errors={errors} type="password" inputmode="numeric" maxlength={4} />
-      </ActionForm>
-    </div>
-  </>
-)
-
-export const WalletOtp: FC<{ base: string; phone: string; errors: FormErrors }> = ({ base, phone, errors }) => (
-  <ActionForm base={base} action="otp" label="Wallet OTP">
-    <h2>Enter the OTP</h2>
-    <p>An OTP was sent to {phone}.</p>
-    <Field name="otp" errors={errors} type="password" autocomplete="one-time-code" inputmode="numeric" maxlength={8} />
-  </ActionForm>
 )
 
 export const CancelForm: FC<{ base: string }> = ({ base }) => (

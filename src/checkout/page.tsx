@@ -1,5 +1,6 @@
 import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from '../charges/kinds.js'
+import type { ChargeKind } from '../charges/types.js'
 import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
 import { clientOrigin } from '../http/origin.js'
@@ -8,33 +9,14 @@ import { ApiError, MSG, ValidationError } from '../errors.js'
 import { readForm } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
-import type { BankTransferCharge } from '../bank-transfer/service.js'
-import { bankPagePath, checkoutPagePath, threeDsPagePath, walletPagePath } from '../charges/pages.js'
+import { checkoutChannelOf } from '../charges/checkout-channel.js'
+import { checkoutPagePath } from '../charges/pages.js'
 import { CHECKOUT_MSG } from './messages.js'
-import { FIELD_LABEL, SERVICE_FIELD, journalNote, parseAction, type BankAmount, type Echo, type FormErrors, type PageAction } from './page-form.js'
-import {
-  Alert,
-  AtTheBank,
-  BankStart,
-  CancelForm,
-  CardForm,
-  CardStepForm,
-  ChannelChoice,
-  Layout,
-  NotFoundPage,
-  Outcome,
-  TransferAccount,
-  TransferStart,
-  Waiting,
-  WalletForm,
-  WalletOtp,
-  WalletPrompt,
-  type AttemptLine,
-  type Order,
-} from './page-views.js'
-import { isCheckoutChannel, type CheckoutChannel } from './schemas.js'
+import { fieldLabels, journalNote, parseAction, serviceFields, type Echo, type FormErrors, type PageAction } from './page-form.js'
+import { Alert, CancelForm, ChannelChoice, Layout, NotFoundPage, Outcome, type AttemptLine, type Order } from './page-views.js'
+import { isCheckoutChannel } from './schemas.js'
 import { isOpen, type Attempt, type CheckoutCharge, type CheckoutService } from './service.js'
-import { TestValues, checkoutTestValues } from './test-values.js'
+import { TestValues } from './test-values.js'
 import type { Scenarios } from '../scenario/index.js'
 
 /**
@@ -49,11 +31,6 @@ import type { Scenarios } from '../scenario/index.js'
  * checkout's namespace, the card number masked, CVV, PIN and OTP never kept.
  */
 
-
-/** The amounts "I have sent the money" offers: exact, half, or a tenth more (at least 1.00). */
-export function transferAmounts(expected: number): Record<BankAmount, number> {
-  return { exact: expected, less: Math.max(1, Math.floor(expected / 2)), more: expected + Math.max(100, Math.round(expected / 10)) }
-}
 
 const STATUS_WORD: Record<string, string> = { success: 'paid', failed: 'failed', expired: 'expired', processing: 'in progress', pending: 'not started' }
 
@@ -92,29 +69,23 @@ export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercept
     const past = all.filter((a) => a.transaction_reference !== under?.transaction_reference).map(attemptLine)
     const asked = co.channels.find((ch) => ch === o.chosen)
     const channels = co.channels
+    const shown = { s: checkout.wired, ns, base, errors, echo, currency: co.currency, amount: co.amount, merchant }
     let body
     if (current && !asked) {
-      body = <>{stepOf(ns, co, current, base, merchant, errors, echo)}</>
+      body = <>{checkoutChannelOf(current.kind)?.Step({ ...shown, attempt: current })}</>
     } else {
-      const chosen: CheckoutChannel = asked ?? (co.default_channel && channels.includes(co.default_channel) ? co.default_channel : channels[0] ?? 'card')
+      const chosen = asked ?? (co.default_channel && channels.includes(co.default_channel) ? co.default_channel : channels[0])
+      const channel = chosen === undefined ? undefined : checkoutChannelOf(chosen)
       const last = all.at(-1)
       const notice = !Object.keys(errors).length && !current && last && (last.status === 'failed' || last.status === 'expired')
         ? `Payment ${last.status === 'expired' ? 'expired' : 'failed'}: ${last.failure_message ?? last.response_message}. You can try again, with the same or another method.`
         : null
       body = (
         <>
-          <ChannelChoice base={base} channels={channels} chosen={chosen} label={(ch) => kinds.of(ch).label} />
+          {chosen === undefined ? null : <ChannelChoice base={base} channels={channels} chosen={chosen} label={(ch) => kinds.of(ch as ChargeKind).label} />}
           <Alert errors={errors} notice={notice} />
-          {chosen === 'card' ? (
-            <CardForm base={base} errors={errors} echo={echo} />
-          ) : chosen === 'mobile_money' ? (
-            <WalletForm base={base} errors={errors} echo={echo} currency={co.currency} />
-          ) : chosen === 'pay_with_bank' ? (
-            <BankStart base={base} amount={formatMoney(co.currency, co.amount)} banks={checkout.banks(ns, co)} errors={errors} />
-          ) : (
-            <TransferStart base={base} amount={formatMoney(co.currency, co.amount)} />
-          )}
-          <TestValues tests={checkoutTestValues(scenarios.forNs(ns), chosen, co.currency)} />
+          {channel?.Form(shown)}
+          {channel ? <TestValues tests={channel.testValues(scenarios.forNs(ns), co.currency)} /> : null}
         </>
       )
     }
@@ -130,64 +101,6 @@ export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercept
         ) : null}
         <CancelForm base={base} />
       </Layout>
-    )
-  }
-
-  /** The step the attempt under way waits for. */
-  const stepOf = (ns: string, co: Frozen<CheckoutCharge>, a: Frozen<Attempt>, base: string, merchant: string, errors: FormErrors, echo: Echo) => {
-    if (a.kind === 'card') {
-      const card = `${a.card.card_type.toUpperCase()} •••• ${a.card.last_four}`
-      return (
-        <>
-          <Alert errors={{ form: errors.form }} />
-          <CardStepForm base={base} step={a.pending_steps[0] ?? ''} card={card} errors={errors} echo={echo} threeDs={threeDsPagePath(a.transaction_reference, ns)} />
-        </>
-      )
-    }
-    if (a.kind === 'mobile_money') {
-      const phone = `+${a.wallet.number}`
-      const step = a.pending_steps[0]
-      const left = a.otp_rejected ? `Attempts left: ${a.otp_attempts_left}.` : null
-      return (
-        <>
-          <Alert errors={{ form: errors.form }} notice={errors.form ? left : null} />
-          {step === 'OTP' ? (
-            <WalletOtp base={base} phone={phone} errors={errors} />
-          ) : step === 'STK_PROMPT' ? (
-            <WalletPrompt base={base} phone={phone} amount={formatMoney(co.currency, a.amount_expected)} merchant={merchant} errors={errors} />
-          ) : step === 'REDIRECT' ? (
-            <AtTheBank bank="your mobile money operator" page={walletPagePath(a.transaction_reference, ns)} base={base} />
-          ) : (
-            <Waiting what="Waiting for your wallet to answer." base={base} />
-          )}
-        </>
-      )
-    }
-    if (a.kind === 'pay_with_bank') {
-      return (
-        <>
-          <Alert errors={{ form: errors.form }} />
-          <AtTheBank bank={a.bank.name} page={bankPagePath(a.transaction_reference, ns)} base={base} />
-        </>
-      )
-    }
-    const t = a as Frozen<BankTransferCharge>
-    const amounts = transferAmounts(t.amount_expected)
-    const lastIn = t.transfers.at(-1)
-    return (
-      <>
-        <Alert errors={{ form: errors.form }} />
-        <TransferAccount
-          base={base}
-          a={{
-            ...t.bank_account,
-            amount: formatMoney(t.currency, t.amount_expected),
-            expires: t.bank_account.expiry_date_in_utc,
-            amounts: { exact: formatMoney(t.currency, amounts.exact), less: formatMoney(t.currency, amounts.less), more: formatMoney(t.currency, amounts.more) },
-            short: lastIn?.payment_event === 'underpayment' ? `A transfer of ${formatMoney(t.currency, lastIn.amount)} arrived, short of ${formatMoney(t.currency, t.amount_expected)}: it was returned to you. Send the exact amount.` : undefined,
-          }}
-        />
-      </>
     )
   }
 
@@ -208,52 +121,21 @@ export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercept
     )
   }
 
-  /** Does what a form asked; refusals are thrown (ApiError). */
+  /** Does what a form asked: starts paying by a channel, or answers the step of the attempt under way; refusals are thrown (ApiError). */
   const act = (c: Context<AppEnv>, ns: string, co: Frozen<CheckoutCharge>, a: PageAction): void => {
-    switch (a.action) {
-      case 'card':
-        checkout.payCard(ns, co.transaction_reference, a.card, `${clientOrigin(c, intercepted)}${checkoutPagePath(co.transaction_reference, ns)}`)
-        return
-      case 'pin':
-        checkout.authorizeCard(ns, co.transaction_reference, { pin: a.pin })
-        return
-      case 'otp':
-        if (checkout.current(ns, co)?.kind === 'mobile_money') checkout.authorizeMobileMoney(ns, co.transaction_reference, a.otp)
-        else checkout.authorizeCard(ns, co.transaction_reference, { otp: a.otp })
-        return
-      case 'avs':
-        checkout.authorizeCard(ns, co.transaction_reference, { avs: a.avs })
-        return
-      case 'phone':
-        checkout.authorizeCard(ns, co.transaction_reference, { phone: a.phone })
-        return
-      case 'mobile_money':
-        checkout.payMobileMoney(ns, co.transaction_reference, a.number)
-        return
-      case 'prompt':
-        checkout.answerPrompt(ns, co.transaction_reference, a.pin)
-        return
-      case 'bank_transfer':
-        checkout.payBankTransfer(ns, co.transaction_reference, merchantOf(ns))
-        return
-      case 'pay_with_bank':
-        checkout.payWithBankAt(ns, co.transaction_reference, a.bank_code, `${clientOrigin(c, intercepted)}${checkoutPagePath(co.transaction_reference, ns)}`)
-        return
-      case 'sent': {
-        const under = checkout.current(ns, co)
-        const amount = under?.kind === 'bank_transfer' ? transferAmounts((under as Frozen<BankTransferCharge>).amount_expected)[a.amount] : undefined
-        checkout.transferSent(ns, co.transaction_reference, amount)
-      }
-    }
+    const tx = co.transaction_reference
+    if (a.starts) checkout.start(ns, tx, a.action, a.value, { returnUrl: `${clientOrigin(c, intercepted)}${checkoutPagePath(tx, ns)}`, merchant: merchantOf(ns) })
+    else checkout.step(ns, tx, a.action, a.value, a.channel.kind)
   }
 
   /** A refusal as the page's errors: field errors by the field they name, anything else as text. */
   const errorsOf = (e: ApiError): FormErrors => {
     if (!(e instanceof ValidationError)) return { form: e.message }
     const out: FormErrors = {}
+    const fields = serviceFields()
     for (const [k, v] of Object.entries(e.fields)) {
-      const f = SERVICE_FIELD[k]
-      if (f && !out[f]) out[f] = `${FIELD_LABEL[f]} ${v}`
+      const f = fields[k]
+      if (f && !out[f]) out[f] = `${fieldLabels()[f] ?? f} ${v}`
       else out.form = `${out.form ? `${out.form} ` : ''}${k} ${v}`
     }
     return out
@@ -279,7 +161,7 @@ export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercept
     const form = await readForm(c)
     noteRequest(c, journalNote(form), true)
     if (!isOpen(co)) return ended(c, ns, co, 'post')
-    const parsed = parseAction(form, co.currency)
+    const parsed = parseAction(form, co.currency, checkout.current(ns, co))
     // a refused start of a channel shows that channel's form again; a refused step, the step
     const action = parsed.ok ? parsed.value.action : parsed.action
     const chosen = isCheckoutChannel(action) ? action : undefined

@@ -1,25 +1,24 @@
 import { MAX_LENGTH, amountIssue, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'
-import { WALLET_CURRENCIES } from '../scenario/lookups.js'
+import { byChannels, checkoutChannelOf } from '../charges/checkout-channel.js'
 
-/** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
+/**
+ * docs/behaviour.md 13.1: Checkout Standard's request. Its channels are those the paying areas
+ * declare (`checkoutChannel`, src/charges/checkout-channel.ts), each with the currencies it takes:
+ * the schemas below are made from them, again when one is declared.
+ */
 
-export const CHECKOUT_CHANNELS = ['card', 'bank_transfer', 'mobile_money', 'pay_with_bank'] as const
-export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number]
-/** Whether a page's action names a channel (starts paying by it) rather than a step. */
-export const isCheckoutChannel = (action: string): action is CheckoutChannel => (CHECKOUT_CHANNELS as readonly string[]).includes(action)
+export type CheckoutChannel = string
 
-/** the currencies each channel takes in the sandbox; mobile money's are the wallet currencies of fixtures/lookups.json */
-export const CHANNEL_CURRENCIES: Record<CheckoutChannel, readonly string[]> = {
-  card: ['NGN', 'USD'],
-  bank_transfer: ['NGN'],
-  mobile_money: WALLET_CURRENCIES,
-  pay_with_bank: ['NGN'],
-}
+/** the declared channels' names, by their place */
+export const channelNames = byChannels((channels) => channels.map((ch) => ch.kind) as [string, ...string[]])
 
 /** every currency some channel takes */
-export const CHECKOUT_CURRENCIES = [...new Set(Object.values(CHANNEL_CURRENCIES).flat())] as [string, ...string[]]
+export const checkoutCurrencies = byChannels((channels) => [...new Set(channels.flatMap((ch) => ch.currencies))] as [string, ...string[]])
+
+/** Whether a page's action names a channel (starts paying by it) rather than a step. */
+export const isCheckoutChannel = (action: string): boolean => checkoutChannelOf(action) !== undefined
 
 /**
  * What a checkout's page offers (docs/behaviour.md 13.1, CONTRACT 14): the asked channels that take
@@ -27,10 +26,10 @@ export const CHECKOUT_CURRENCIES = [...new Set(Object.values(CHANNEL_CURRENCIES)
  * channel falls back the same way: kept when offered, none otherwise (the page then preselects the
  * first).
  */
-export function offeredChannels(currency: string, asked: readonly CheckoutChannel[] = CHECKOUT_CHANNELS, dflt?: CheckoutChannel): { channels: CheckoutChannel[]; default_channel: CheckoutChannel | null } {
-  const taking = (list: readonly CheckoutChannel[]) => [...new Set(list)].filter((ch) => CHANNEL_CURRENCIES[ch].includes(currency))
+export function offeredChannels(currency: string, asked: readonly CheckoutChannel[] = channelNames(), dflt?: CheckoutChannel): { channels: CheckoutChannel[]; default_channel: CheckoutChannel | null } {
+  const taking = (list: readonly CheckoutChannel[]) => [...new Set(list)].filter((ch) => checkoutChannelOf(ch)?.currencies.includes(currency))
   const kept = taking(asked)
-  const channels = kept.length ? kept : taking(CHECKOUT_CHANNELS)
+  const channels = kept.length ? kept : taking(channelNames())
   return { channels, default_channel: channels.find((ch) => ch === dflt) ?? null }
 }
 
@@ -62,15 +61,16 @@ const splitConfigurationSchema = z
   })
 export type SplitConfiguration = z.infer<typeof splitConfigurationSchema>
 
-export const initializeSchema = z
+/** The initialize call's body, of the channels declared now. */
+export const initializeSchema = byChannels(() => z
   .object({
     reference: initializeReferenceSchema,
     // a numeric string too, as Dart, Elixir and Java clients send it (CONTRACT 14)
     amount: amountSchema({ allowString: true }),
-    currency: z.enum(CHECKOUT_CURRENCIES),
+    currency: z.enum(checkoutCurrencies()),
     narration: z.string().max(MAX_LENGTH.description, atMost(MAX_LENGTH.description)).optional(),
-    channels: z.array(z.enum(CHECKOUT_CHANNELS)).min(1, 'must hold at least one channel').optional(),
-    default_channel: z.enum(CHECKOUT_CHANNELS).optional(),
+    channels: z.array(z.enum(channelNames())).min(1, 'must hold at least one channel').optional(),
+    default_channel: z.enum(channelNames()).optional(),
     customer: z.object({
       email: z.string().email().max(MAX_LENGTH.email, atMost(MAX_LENGTH.email)),
       name: z.string().max(MAX_LENGTH.name, atMost(MAX_LENGTH.name)).optional(),
@@ -89,7 +89,7 @@ export const initializeSchema = z
     for (const key of Object.keys(v)) if (!FIELDS.has(key)) ctx.addIssue({ code: 'custom', path: [key], message: 'is not allowed' })
     checkUnit(ctx, v.currency, v.amount, ['amount'])
     // channels the currency does not take are dropped, not refused (offeredChannels)
-    const channels = v.channels ?? CHECKOUT_CHANNELS
+    const channels = v.channels ?? channelNames()
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
     // flat shares are amounts of the charge's currency; a converted checkout is not split (docs/behaviour.md 13.1.2)
     if (v.split_configuration?.split_type === 'flat') v.split_configuration.split_accounts.forEach((a, i) => {
@@ -99,31 +99,20 @@ export const initializeSchema = z
     if (v.split_reference && v.split_configuration) ctx.addIssue({ code: 'custom', path: ['split_reference'], message: 'must not be sent with split_configuration' })
     const converted = [v.payment_currency, v.settlement_currency].some((c) => c !== undefined && c !== v.currency)
     if (converted && (v.split_configuration || v.split_reference)) ctx.addIssue({ code: 'custom', path: ['split_configuration'], message: 'cannot be applied to a checkout paid or settled in another currency' })
-  })
-export type InitializeInput = z.infer<typeof initializeSchema>
+  }))
+export type InitializeInput = z.infer<ReturnType<typeof initializeSchema>>
 
-const cardSchema = z.object({
-  number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
-  cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-  expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
-  expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
-  pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
-})
-export type CheckoutCard = z.infer<typeof cardSchema>
-
-/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1) */
-export const controlPaySchema = z
-  .object({
-    channel: z.enum(CHECKOUT_CHANNELS),
-    outcome: z.enum(['success', 'failed']).optional(),
-    card: cardSchema.optional(),
-    mobile_money: z.object({ number: z.string().regex(/^\+?\d{10,15}$/, 'must be the wallet number in international format, digits only') }).optional(),
-    amount: amountSchema().optional(),
-    /** pay with bank: the bank the customer picks (the first of the packs' that ends as `outcome` when absent) */
-    bank_code: z.string().min(1).optional(),
-  })
-  .strict()
-export type ControlPayInput = z.infer<typeof controlPaySchema>
+/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1): the channel, the outcome, and each channel's own fields (`payFields`) */
+export const controlPaySchema = byChannels((channels) =>
+  z
+    .object({
+      channel: z.enum(channelNames()),
+      outcome: z.enum(['success', 'failed']).optional(),
+      ...Object.assign({}, ...channels.map((ch) => ch.payFields)),
+    })
+    .strict(),
+)
+export type ControlPayInput = { channel: string; outcome?: 'success' | 'failed' } & Record<string, unknown>
 
 /** What initialize answers (written here: it is built in code, not validated). */
 export const initializeAnswerSchema = z.object({

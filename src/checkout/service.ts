@@ -2,32 +2,27 @@ import type { Context } from 'hono'
 import { OnEngine, type Engine } from '../charges/kit.js'
 import { locateCharge } from '../charges/pages.js'
 import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
-import { CHARGES, type CardCharge, type ChargeBase, type PaymentMethod } from '../charges/types.js'
-import type { BankTransferCharge, BankTransferService } from '../bank-transfer/service.js'
-import type { AuthorizeInput } from '../cards/schemas.js'
-import type { CardService } from '../cards/service.js'
-import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
-import { walletNumberIssue } from '../mobile-money/schemas.js'
-import { MM_MSG } from '../mobile-money/messages.js'
-import type { MobileMoneyCharge, MobileMoneyService } from '../mobile-money/service.js'
+import { CHARGES, type ChargeBase, type PaymentMethod } from '../charges/types.js'
+import { CHECKOUT_FEES, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../charges/checkout-channel.js'
+import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
-import type { PayWithBankCharge, PayWithBankService } from '../pay-with-bank/service.js'
-import { offeredChannels, type CheckoutCard, type CheckoutChannel, type InitializeInput } from './schemas.js'
+import { offeredChannels, type CheckoutChannel, type InitializeInput } from './schemas.js'
 import { isoAt } from '../time.js'
 import { parseAmount, toMajor, unitOf } from '../money.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import { conversionOf, paymentAmount, settlementAmount, type Conversion } from './conversion.js'
 import { splitOf, type Split } from './split.js'
-import { CHANNEL_CURRENCIES } from './schemas.js'
 
 /**
  * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
- * hosted page. Each try is an attempt: a charge of its channel (card, mobile money, bank transfer)
- * run by that channel's own service, with `parent` set to the checkout. An attempt's end is not
- * announced; the checkout hears of it (`attemptEnded`): a success ends the checkout as a success
- * (and announces it), a failure is kept among its attempts and the customer may try again. The
- * customer may cancel (the checkout fails); unpaid, it expires on the namespace clock.
+ * hosted page. Each try is an attempt: a charge of its channel (a channel its area declares,
+ * src/charges/checkout-channel.ts) run by that channel's own service, with `parent` set to the
+ * checkout. An attempt's end is not announced; the checkout hears of it: after its own call into
+ * the channel returns (`#drive`), or from the lifecycle's hook when it ends otherwise (a page of
+ * the channel, a timer): a success ends the checkout as a success (and announces it), a failure is
+ * kept among its attempts and the customer may try again. The customer may cancel (the checkout
+ * fails); unpaid, it expires on the namespace clock.
  */
 
 /** docs/behaviour.md 13.1: a checkout is open this long on the namespace clock */
@@ -55,27 +50,31 @@ export interface CheckoutCharge extends ChargeBase {
   split?: Split & { split_reference?: string }
 }
 
-export type Attempt = CardCharge | MobileMoneyCharge | BankTransferCharge | PayWithBankCharge
+/** where an attempt is started from: the checkout's page (a page of the channel sends the customer back there) and the merchant the customer sees */
+export interface PageOf {
+  returnUrl: string
+  merchant: string
+}
+
+/** an attempt: a charge of a declared channel's kind */
+export type Attempt = ChargeBase
 
 export class CheckoutService extends OnEngine {
   readonly #charges: ChargeLifecycle<CheckoutCharge>
+  /** the ends of attempts heard while the checkout is calling into their channel, by `<ns> <checkout>`: applied once the call returns */
+  readonly #heldEnds = new Map<string, Frozen<ChargeBase>[]>()
 
-  constructor(
-    engine: Engine,
-    private readonly cards: CardService,
-    private readonly mobileMoney: MobileMoneyService,
-    private readonly bankTransfer: BankTransferService,
-    private readonly payWithBank: PayWithBankService,
-  ) {
+  /** `wired`: what the channels' calls are given (the kit and the services built before it, src/areas.ts) */
+  constructor(engine: Engine, readonly wired: unknown) {
     super(engine)
     // its attempts are charges of the channels built before it: they tell it when one ends
-    engine.attempts.on((ns, charge) => this.attemptEnded(ns, charge))
+    engine.attempts.on((ns, charge) => this.#heard(ns, charge))
     this.#charges = new ChargeLifecycle<CheckoutCharge>(engine, {
       kind: 'checkout',
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself
       attempt: null,
-      fees: 'card',
+      fees: CHECKOUT_FEES,
       succeeded: MSG.CHARGE_SUCCESSFUL,
       onSuccess: (ns, c) => this.#ended(ns, c),
       onFailure: (ns, c) => this.#ended(ns, c),
@@ -86,7 +85,7 @@ export class CheckoutService extends OnEngine {
 
   /** POST /charges/initialize */
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
-    const conversion = conversionOf(this.scenarios.forNs(ns).settings.conversion_rates, input, (cur) => Object.values(CHANNEL_CURRENCIES).some((list) => list.includes(cur)))
+    const conversion = conversionOf(this.scenarios.forNs(ns).settings.conversion_rates, input, (cur) => checkoutChannels().some((ch) => ch.currencies.includes(cur)))
     const split = splitRequested(input)
     // the customer's amount and currency: what the page, the attempts and the fees are in
     const due = conversion ? { amount: paymentAmount(conversion), currency: conversion.payment_currency } : { amount: input.amount, currency: input.currency }
@@ -146,123 +145,55 @@ export class CheckoutService extends OnEngine {
    * checkout as stored when it starts (an earlier step may have changed it).
    */
 
-  /** The customer pays by card: a card charge of the checkout's amount, with the card's steps. */
-  payCard(ns: string, tx: string, card: CheckoutCard, returnUrl: string): Frozen<CardCharge> {
+  /**
+   * The customer starts paying by `channel` with what its form gave: an attempt of the checkout's
+   * amount, made by the channel (`start`), or the attempt under way that the channel keeps.
+   */
+  start(ns: string, tx: string, channel: CheckoutChannel, input: unknown, { returnUrl, merchant }: PageOf): Frozen<Attempt> {
     const c = this.get(ns, tx)
-    this.#open(c, 'card')
-    const child = this.cards.charge(ns, {
-      reference: this.#attemptReference(c),
-      card,
-      amount: c.amount,
-      currency: c.currency as 'NGN',
-      customer: this.#customer(c),
-      metadata: c.metadata ?? undefined,
-      description: c.description ?? undefined,
-      // the 3DS page sends the customer back to the checkout
-      redirect_url: returnUrl,
-    }, 'charge', c.transaction_reference)
-    return this.#started(ns, c.transaction_reference, child)
-  }
-
-  /** The answer to the card's current step (PIN, OTP, address, phone). */
-  authorizeCard(ns: string, tx: string, authorization: AuthorizeInput['authorization']): CardCharge {
-    const child = this.#currentOf(ns, this.get(ns, tx), 'card')
-    return this.cards.authorize(ns, { transaction_reference: child.transaction_reference, authorization })
-  }
-
-  /** The cardholder's choice on the 3DS page. */
-  decide3ds(ns: string, tx: string, decision: 'approve' | 'decline'): CardCharge {
-    return this.cards.decide3ds(ns, this.#currentOf(ns, this.get(ns, tx), 'card').transaction_reference, decision)
-  }
-
-  /** The customer pays from a mobile-money wallet. */
-  payMobileMoney(ns: string, tx: string, number: string): Frozen<MobileMoneyCharge> {
-    const c = this.get(ns, tx)
-    this.#open(c, 'mobile_money')
-    const issue = walletNumberIssue(c.currency, number)
-    if (issue) throw invalid({ 'mobile_money.number': issue })
-    const child = this.mobileMoney.charge(ns, {
-      reference: this.#attemptReference(c),
-      amount: c.amount,
-      currency: c.currency,
-      customer: this.#customer(c),
-      mobile_money: { number },
-      merchant_bears_cost: c.merchant_bears_cost,
-      description: c.description ?? undefined,
-      metadata: c.metadata ?? undefined,
-    }, c.transaction_reference)
-    return this.#started(ns, c.transaction_reference, child)
-  }
-
-  /** The wallet's OTP; a wrong one, which the API answers with the charge, is the page's refusal. */
-  authorizeMobileMoney(ns: string, tx: string, otp: string): MobileMoneyCharge {
-    const charge = this.mobileMoney.authorize(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, otp)
-    if (charge.otp_rejected) throw badRequest(MM_MSG.OTP_INVALID)
-    return charge
-  }
-
-  /** The customer's choice on the operator's page (a wallet's REDIRECT step). */
-  decideAtOperator(ns: string, tx: string, decision: 'approve' | 'decline'): MobileMoneyCharge {
-    return this.mobileMoney.decide(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, decision)
-  }
-
-  /** The PIN typed at the wallet's prompt. */
-  answerPrompt(ns: string, tx: string, pin: string): MobileMoneyCharge {
-    return this.mobileMoney.authorizeStk(ns, this.#currentOf(ns, this.get(ns, tx), 'mobile_money').transaction_reference, pin)
-  }
-
-  /** The customer pays by bank transfer: a temporary account (the one under way, if there is one). */
-  payBankTransfer(ns: string, tx: string, accountName: string): Frozen<BankTransferCharge> {
-    const c = this.get(ns, tx)
+    const ch = checkoutChannelOf(channel)
     const under = this.current(ns, c)
-    if (under?.kind === 'bank_transfer' && under.status === 'processing') return under
-    this.#open(c, 'bank_transfer')
-    const child = this.bankTransfer.create(ns, {
+    if (ch && under?.kind === ch.kind && ch.keeps?.(under)) return under
+    this.#open(c, channel)
+    const order = {
       reference: this.#attemptReference(c),
+      parent: c.transaction_reference,
       amount: c.amount,
       currency: c.currency,
       customer: this.#customer(c),
-      narration: c.description,
-      account_name: accountName,
+      description: c.description,
+      metadata: c.metadata,
       merchant_bears_cost: c.merchant_bears_cost,
-      metadata: c.metadata ?? undefined,
-      parent: c.transaction_reference,
-    })
-    return this.#started(ns, c.transaction_reference, child)
+      returnUrl,
+      merchant,
+    }
+    return this.#drive(ns, c.transaction_reference, () => ch!.start(this.wired, ns, order, input), true)
   }
 
-  /** "I have sent the money": a transfer of `amount` (minor units; the expected amount when absent) arrives. */
-  transferSent(ns: string, tx: string, amount?: number): Frozen<BankTransferCharge> {
-    const child = this.#currentOf(ns, this.get(ns, tx), 'bank_transfer') as Frozen<BankTransferCharge>
-    return this.bankTransfer.credit(ns, child, amount)
-  }
-
-  /** The banks the customer may pick to pay with bank in the checkout's currency. */
-  banks(ns: string, c: Frozen<CheckoutCharge>): { name: string; bank_code: string }[] {
-    return this.payWithBank.banks(ns, c.currency)
-  }
-
-  /** The customer pays with bank: a charge at the bank picked; they approve it at the bank's page, which sends them back to `returnUrl`. */
-  payWithBankAt(ns: string, tx: string, bankCode: string, returnUrl: string): Frozen<PayWithBankCharge> {
+  /** The answer to a step of the attempt under way (of `kind`, when given): refused when none waits. */
+  step(ns: string, tx: string, action: string, value: unknown, kind?: string): Frozen<Attempt> {
     const c = this.get(ns, tx)
-    this.#open(c, 'pay_with_bank')
-    const child = this.payWithBank.charge(ns, {
-      reference: this.#attemptReference(c),
-      amount: c.amount,
-      currency: c.currency as 'NGN',
-      bank_code: bankCode,
-      customer: { name: c.customer?.name ?? c.customer?.email ?? '', email: c.customer?.email ?? '' },
-      redirect_url: returnUrl,
-      narration: c.description ?? undefined,
-      merchant_bears_cost: c.merchant_bears_cost,
-      metadata: c.metadata ?? undefined,
-    }, c.transaction_reference)
-    return this.#started(ns, c.transaction_reference, child)
+    const child = this.current(ns, c)
+    if (!child || (kind !== undefined && child.kind !== kind) || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
+    return this.#drive(ns, c.transaction_reference, () => this.#channelOf(child).step(this.wired, ns, child, action, value), false)
   }
 
-  /** The customer's choice at the bank's page of the attempt under way. */
-  decideAtBank(ns: string, tx: string, decision: 'approve' | 'decline'): Frozen<PayWithBankCharge> {
-    return this.payWithBank.decide(ns, this.#currentOf(ns, this.get(ns, tx), 'pay_with_bank').transaction_reference, decision)
+  /** The channel an attempt's kind declares. */
+  #channelOf(a: Frozen<Attempt>): AnyCheckoutChannel {
+    const ch = checkoutChannelOf(a.kind)
+    if (!ch) throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
+    return ch
+  }
+
+  /** The scripted customer's hands (pay.ts): start, steps and the completer of the checkout's attempt under way. */
+  drive(ns: string, c: Frozen<CheckoutCharge>, channel: CheckoutChannel, page: PageOf) {
+    const tx = c.transaction_reference
+    return {
+      currency: c.currency,
+      start: (input: unknown) => this.start(ns, tx, channel, input, page),
+      step: (action: string, value: unknown) => this.step(ns, tx, action, value, channel),
+      complete: (outcome: 'success' | 'failed') => void this.completeCurrent(ns, tx, outcome),
+    }
   }
 
   /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
@@ -277,16 +208,45 @@ export class CheckoutService extends OnEngine {
   completeCurrent(ns: string, tx: string, outcome: 'success' | 'failed', message?: string): Frozen<CheckoutCharge> {
     const child = this.current(ns, this.get(ns, tx))
     if (!child || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
-    this.kinds.of(child.kind).complete!(ns, child.transaction_reference, outcome, message)
-    // the attempt's end changed the checkout (attemptEnded)
+    this.#drive(ns, child.parent!, () => this.kinds.of(child.kind).complete!(ns, child.transaction_reference, outcome, message), false)
     return this.get(ns, tx)
   }
 
   /**
-   * An attempt ended (the lifecycle's hook): kept among the checkout's attempts; a success pays
-   * the checkout, whose fee is then the channel's.
+   * Calls into an attempt's channel; an end of an attempt of this checkout heard meanwhile is held
+   * and applied once the call returns (or throws), after the attempt it started is listed.
    */
-  attemptEnded(ns: string, child: Frozen<ChargeBase>): void {
+  #drive<T>(ns: string, tx: string, call: () => T, starts: boolean): T {
+    const key = `${ns} ${tx}`
+    const list = (child: T) => {
+      if (starts) this.#charges.col(ns).update(tx, (fresh) => this.#listStarted(ns, fresh, child as Frozen<Attempt>))
+      return child
+    }
+    // called from within a call of its own: the outer call applies what is heard
+    if (this.#heldEnds.has(key)) return list(call())
+    const held: Frozen<ChargeBase>[] = []
+    this.#heldEnds.set(key, held)
+    try {
+      return list(call())
+    } finally {
+      this.#heldEnds.delete(key)
+      // as stored now, by its own lifecycle
+      for (const end of held) this.#attemptEnded(ns, this.store.col<ChargeBase>(ns, CHARGES).get(end.transaction_reference) ?? end)
+    }
+  }
+
+  /** The lifecycle's hook: an attempt ended. Held while the checkout's own call into the channel runs, else applied now. */
+  #heard(ns: string, child: Frozen<ChargeBase>): void {
+    const held = child.parent ? this.#heldEnds.get(`${ns} ${child.parent}`) : undefined
+    if (held) held.push(child)
+    else this.#attemptEnded(ns, child)
+  }
+
+  /**
+   * An attempt ended: kept among the checkout's attempts; a success pays the checkout, whose fee
+   * is then the channel's.
+   */
+  #attemptEnded(ns: string, child: Frozen<ChargeBase>): void {
     const c = child.parent ? this.#charges.col(ns).draft(child.parent) : undefined
     if (!c || !isCheckout(c)) return
     const line = c.attempts.find((a) => a.reference === child.transaction_reference)
@@ -348,26 +308,10 @@ export class CheckoutService extends OnEngine {
     if (!c.channels.includes(channel)) throw badRequest(CHECKOUT_MSG.CHANNEL_NOT_OFFERED)
   }
 
-  /** The attempt under way, of this kind. */
-  #currentOf(ns: string, c: Frozen<CheckoutCharge>, kind: PaymentMethod): Frozen<Attempt> {
-    const child = this.current(ns, c)
-    if (!child || child.kind !== kind || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
-    return child
-  }
-
-  /**
-   * An attempt started: listed as processing (or as it already ended), the checkout under way. An
-   * attempt that ended at once (a declined card) changed the stored checkout already
-   * (attemptEnded), so the change is made to the checkout as stored now.
-   */
-  #started<A extends Frozen<Attempt>>(ns: string, tx: string, child: A): A {
-    this.#charges.col(ns).update(tx, (fresh) => this.#listStarted(ns, fresh, child))
-    return child
-  }
-
+  /** An attempt started: listed as processing (or as it already ended), the checkout under way. */
   #listStarted(ns: string, fresh: CheckoutCharge, child: Frozen<Attempt>): void {
     if (!fresh.attempts.some((a) => a.reference === child.transaction_reference)) {
-      fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel: child.kind, message: child.failure_message ?? child.response_message })
+      fresh.attempts.push({ reference: child.transaction_reference, status: child.status, channel: child.kind as CheckoutCharge['attempts'][number]['channel'], message: child.failure_message ?? child.response_message })
     }
     // once tried, a checkout is processing until it ends (a failed try may be followed by another)
     if (fresh.status === 'pending') fresh.status = 'processing'
@@ -376,8 +320,7 @@ export class CheckoutService extends OnEngine {
       fresh.response_message = CHECKOUT_MSG.IN_PROGRESS
     }
     fresh.updated_at = this.clocks.iso(ns)
-    // an attempt that ended at once (a declined card) had its end noted already (attemptEnded):
-    // its start, noted now, would come after its end and say it twice
+    // an attempt that ended at once (a declined card) has its end noted next (#drive): its start would say it twice
     if (child.status === 'processing') this.#charges.note(ns, fresh, 'attempt', CHECKOUT_MSG.attemptStarted(this.kinds.of(child.kind).label, child.transaction_reference, child.status))
   }
 
@@ -391,9 +334,9 @@ export class CheckoutService extends OnEngine {
   }
 
   /**
-   * The checkout ended: its expiry is cancelled, and a transfer attempt still waiting no longer
-   * arrives by itself (a customer who paid otherwise, or left, sends none); its account takes one
-   * until it expires (docs/behaviour.md 13.1).
+   * The checkout ended: its expiry is cancelled, and an attempt still under way is told by its
+   * channel (`stop`: a transfer no longer arrives by itself, since a customer who paid otherwise,
+   * or left, sends none; its account takes one until it expires, docs/behaviour.md 13.1).
    */
   #ended(ns: string, c: CheckoutCharge): void {
     c.current = null
@@ -401,9 +344,9 @@ export class CheckoutService extends OnEngine {
       // the checkout's line of an attempt says whether it is under way: the attempt whose end ends
       // the checkout is stored by its own lifecycle after this
       const line = c.attempts.find((l) => l.reference === a.transaction_reference)
-      if (a.kind !== 'bank_transfer' || line?.status !== 'processing' || !a.auto_timer) continue
-      this.store.col<BankTransferCharge>(ns, CHARGES).update(a.transaction_reference, (draft) => this.bankTransfer.stopAutoComplete(ns, draft))
-      this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.transferStopped(a.transaction_reference))
+      if (line?.status !== 'processing') continue
+      const stopped = checkoutChannelOf(a.kind)?.stop?.(this.wired, ns, a)
+      if (stopped) this.#charges.note(ns, c, 'attempt', stopped)
     }
   }
 }

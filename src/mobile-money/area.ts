@@ -17,6 +17,8 @@ import { pageRoutePaths } from '../charges/pages.js'
 import { clientOrigin } from '../http/origin.js'
 import { walletPage } from './page.js'
 import { chargeOutcomes } from '../charges/outcomes.js'
+// its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
+import './checkout-channel.js'
 
 type Served = { mobileMoney: MobileMoneyService; config: Kit['config'] }
 

@@ -32,4 +32,6 @@ export const MM_MSG = {
   attempt: (number: string) => `Mobile money ${number}`,
   otpSent: (to: string) => `An OTP has been sent to ${to}: enter it to authorize the payment`,
   stkSent: (to: string) => `A PIN prompt has been sent to ${to}: the customer enters the wallet PIN to approve the payment`,
+  /** the checkout's scripted customer when the packs hold no test wallet for the outcome asked */
+  noTestWallet: (currency: string, want: string) => `no test wallet of the active packs in ${currency} ends as ${want}: give one`,
 } as const

@@ -16,6 +16,8 @@ import { bankPage } from './page.js'
 import { banksQuerySchema, payWithBankAnswerSchema, payWithBankBanksSchema, payWithBankSchema } from './schemas.js'
 import { PayWithBankService, type PayWithBankCharge } from './service.js'
 import { chargeOutcomes } from '../charges/outcomes.js'
+// its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
+import './checkout-channel.js'
 
 /** Both spellings public clients send, the singular most (docs/behaviour.md 13.11). */
 const SPELLINGS = [

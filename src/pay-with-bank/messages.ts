@@ -12,4 +12,6 @@ export const PWB_MSG = {
   attempt: (bankName: string) => `Pay with bank at ${bankName}`,
   /** a bank_code the packs do not list for the currency */
   unknownBank: (currency: string) => `must be the code of a bank of GET /merchant/api/v1/charge/pay-with-bank/banks?currency=${currency}`,
+  /** the checkout's scripted customer when the packs hold no bank for the outcome asked */
+  noTestBank: (currency: string, want: string) => `no bank of the active packs in ${currency} ends as ${want}: give one`,
 } as const
