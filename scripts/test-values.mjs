@@ -9,8 +9,11 @@
 //   node scripts/test-values.mjs --output FILE   writes it (npm run docs:test-values)
 import { writeFileSync } from 'node:fs'
 import { TRANSFER_BANK } from '../dist/bank-transfer/service.js'
-import { pickTestBank, pickTestCard, pickTestWallet } from '../dist/checkout/pay.js'
-import { CHANNEL_CURRENCIES } from '../dist/checkout/schemas.js'
+import '../dist/areas.js'
+import { pickTestCard } from '../dist/cards/checkout-channel.js'
+import { checkoutChannels } from '../dist/charges/checkout-channel.js'
+import { pickTestWallet } from '../dist/mobile-money/checkout-channel.js'
+import { pickTestBank } from '../dist/pay-with-bank/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
 import { MAGIC_ACCOUNTS } from '../dist/misc/service.js'
 import { PAY_WITH_BANK_MIN } from '../dist/pay-with-bank/schemas.js'
@@ -179,6 +182,9 @@ changes; a new document is one more entry in the documents file. ${c('sandbox ma
 identity with its path.
 `
 }
+
+/** each checkout channel the areas declare, and the currencies it takes (src/charges/checkout-channel.ts) */
+const CHANNEL_CURRENCIES = Object.fromEntries(checkoutChannels().map((ch) => [ch.kind, ch.currencies]))
 
 function checkoutPart() {
   const channelRows = Object.entries(CHANNEL_CURRENCIES).map(([channel, currencies]) => [

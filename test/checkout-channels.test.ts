@@ -15,7 +15,7 @@ import { pageId } from '../src/namespaces.js'
 import type { Frozen } from '../src/store/frozen.js'
 import { STRING } from '../src/store/validate.js'
 import { z } from '../src/http/zod-messages.js'
-import { makeSandbox, ref, SECRET } from './helpers.js'
+import { makeSandbox, ref, SECRET } from './helpers/sandbox.js'
 
 /**
  * Checkout channels are declared by the areas that serve them (docs/architecture.md, "Checkout"):
