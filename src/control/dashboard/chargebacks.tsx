@@ -1,6 +1,5 @@
 import { listPanel } from './list-panel.js'
 import { ActionButton, enc, money, when } from './ui.js'
-import { matchesRef } from './view.js'
 
 /**
  * Chargebacks (docs/behaviour.md 13.13), newest first: the chargeback and its pay-in, the amount
@@ -11,7 +10,8 @@ export const Chargebacks = listPanel({
   id: 'chargebacks',
   caption: 'Chargebacks',
   empty: 'No chargebacks match.',
-  items: (s, ns, f) => s.chargebacks.all(ns).filter((c) => matchesRef(f.q, c.reference, c.payment_reference)),
+  items: (s, ns) => s.chargebacks.all(ns),
+  search: (c) => [c.reference, c.payment_reference],
   ref: (c) => c.reference,
   columns: (col) => [
     col.ref('Chargeback', (c) => c.reference, (c) => <>{c.reason ?? ''} · {when(c.created_at)}</>),

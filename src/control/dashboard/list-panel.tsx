@@ -1,6 +1,6 @@
 import type { Child, FC } from 'hono/jsx'
 import { ActionButton, Badge, ListTable } from './ui.js'
-import type { DashboardSources, Filters } from './view.js'
+import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** One column of a list panel: its heading (with the heading's class: `['Ceiling', 'num']`), its cells' class, and what a cell shows. */
 export interface Column<T> {
@@ -11,7 +11,7 @@ export interface Column<T> {
 
 /**
  * A list panel as a panel declares it: its table's id, caption and empty text, its items (in the
- * order shown, newest first), each row's reference (`data-ref`) and, where the row says it, its
+ * order shown, newest first), what the reference filter searches in one, each row's reference (`data-ref`) and, where the row says it, its
  * status (`data-status`), and its columns.
  */
 export interface ListPanel<T> {
@@ -19,6 +19,8 @@ export interface ListPanel<T> {
   caption: string
   empty: string
   items: (s: DashboardSources, ns: string, f: Filters) => readonly T[]
+  /** what the filter form's "reference contains" searches in an item */
+  search: (item: T) => (string | null | undefined)[]
   ref: (item: T) => string
   status?: (item: T) => string
   /** its columns, made with `col` (the usual columns, for this panel's items) or written out */
@@ -35,7 +37,7 @@ export function listPanel<T>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: str
       caption={p.caption}
       head={head}
       empty={p.empty}
-      items={p.items(s, ns, f)}
+      items={p.items(s, ns, f).filter((item) => matchesRef(f.q, ...p.search(item)))}
       row={(item) => (
         <tr data-ref={p.ref(item)} data-status={p.status?.(item)}>
           {columns.map((c) => (

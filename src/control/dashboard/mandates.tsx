@@ -1,6 +1,5 @@
 import { listPanel } from './list-panel.js'
 import { ActionButton, Badge, enc, money, newestFirst } from './ui.js'
-import { matchesRef } from './view.js'
 
 const capitalized = (m: string) => m[0].toUpperCase() + m.slice(1)
 
@@ -9,7 +8,8 @@ export const Mandates = listPanel({
   id: 'mandates',
   caption: 'Authorizations (mandates)',
   empty: 'No authorizations match.',
-  items: (s, ns, f) => newestFirst(s.directDebit.list(ns).filter((a) => matchesRef(f.q, a.reference))),
+  items: (s, ns) => newestFirst(s.directDebit.list(ns)),
+  search: (a) => [a.reference],
   ref: (a) => a.reference,
   status: (a) => a.status,
   columns: (col) => [

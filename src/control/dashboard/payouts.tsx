@@ -1,6 +1,5 @@
 import { listPanel } from './list-panel.js'
 import { ActionButton, enc, money, when } from './ui.js'
-import { matchesRef } from './view.js'
 
 /**
  * Payouts (docs/behaviour.md 13.7): each with its destination, amount and cost, status and
@@ -10,7 +9,8 @@ export const Payouts = listPanel({
   id: 'payouts',
   caption: 'Payouts',
   empty: 'No payouts match.',
-  items: (s, ns, f) => s.payouts.all(ns).filter((p) => matchesRef(f.q, p.reference, p.batch_reference)),
+  items: (s, ns) => s.payouts.all(ns),
+  search: (p) => [p.reference, p.batch_reference],
   ref: (p) => p.reference,
   columns: (col) => [
     col.ref('Reference', (p) => p.reference, (p) => when(p.created_at), (p) => (p.batch_reference ? <span class="sub mono">batch {p.batch_reference}</span> : null)),

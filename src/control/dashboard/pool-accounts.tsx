@@ -1,6 +1,5 @@
 import { CreditButton, listPanel } from './list-panel.js'
 import { money, newestFirst, when } from './ui.js'
-import { matchesRef } from './view.js'
 
 /** transfers shown under each pool account, newest first */
 const TRANSFERS_SHOWN = 5
@@ -14,7 +13,8 @@ export const PoolAccounts = listPanel({
   id: 'pool-accounts',
   caption: 'Pool accounts',
   empty: 'No pool accounts match.',
-  items: (s, ns, f) => newestFirst(s.poolAccounts.list(ns).filter((p) => matchesRef(f.q, p.reference) || matchesRef(f.q, p.customer_email)).map((p) => ({ ...p, created_at: p.date_created }))),
+  items: (s, ns) => newestFirst(s.poolAccounts.list(ns).map((p) => ({ ...p, created_at: p.date_created }))),
+  search: (p) => [p.reference, p.customer_email],
   ref: (p) => p.reference,
   columns: (col) => [
     col.ref('Reference', (p) => p.reference, (p) => <>{p.currency} · {p.account_type.replace('_', ' ')} · {when(p.created_at)}</>),

@@ -1,6 +1,5 @@
 import { listPanel } from './list-panel.js'
 import { ActionButton, enc, money, when } from './ui.js'
-import { matchesRef } from './view.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8), newest first, whichever endpoint made them: the refund and
@@ -11,7 +10,8 @@ export const Refunds = listPanel({
   id: 'refunds',
   caption: 'Refunds',
   empty: 'No refunds match.',
-  items: (s, ns, f) => s.refunds.all(ns).filter((r) => (!f.status || r.status === f.status) && matchesRef(f.q, r.reference, r.payment_reference)),
+  items: (s, ns, f) => s.refunds.all(ns).filter((r) => !f.status || r.status === f.status),
+  search: (r) => [r.reference, r.payment_reference],
   ref: (r) => r.reference,
   columns: (col) => [
     col.ref('Refund', (r) => r.reference, (r) => <>{r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}</>),

@@ -1,7 +1,6 @@
 import { toDecimalString } from '../../money.js'
 import { CreditButton, listPanel } from './list-panel.js'
 import { money, newestFirst, when } from './ui.js'
-import { matchesRef } from './view.js'
 
 /** transfers shown under each account, newest first */
 const TRANSFERS_SHOWN = 5
@@ -15,7 +14,8 @@ export const VirtualAccounts = listPanel({
   id: 'virtual-accounts',
   caption: 'Virtual bank accounts',
   empty: 'No virtual bank accounts match.',
-  items: (s, ns, f) => newestFirst(s.virtualAccounts.list(ns).filter((a) => matchesRef(f.q, a.account_reference) || matchesRef(f.q, a.account_number))),
+  items: (s, ns) => newestFirst(s.virtualAccounts.list(ns)),
+  search: (a) => [a.account_reference, a.account_number],
   ref: (a) => a.account_reference,
   columns: (col) => [
     col.ref('Reference', (a) => a.account_reference, (a) => when(a.created_at)),
