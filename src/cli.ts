@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { setFlagsFromString } from 'node:v8'
 import { decryptChargeText, encryptChargeData } from './cards/crypto.js'
 import { clientFromEnv, ConfigError, keysFromEnv, resolveConfig, type ConfigInput } from './config.js'
-import { checkSecretKey, OPTIONS, type AnyOption } from './config-options.js'
+import { OPTIONS, type AnyOption } from './config-options.js'
 import { VERSION } from './version.js'
 import { redact as redactUrl } from './store/pg-schema.js'
 import { collect, flagOption } from './flags.js'
@@ -12,6 +12,7 @@ import { registerExportFlow, registerReplay } from './replay/cli.js'
 import { registerVerify } from './replay/verify-cli.js'
 import { registerConformance } from './replay/conformance-cli.js'
 import { registerReport } from './report-cli.js'
+import { callSandbox } from './sandbox-client.js'
 
 /** One line on stderr and exit code 2: never a stack trace for a user's mistake. */
 function die(message: string, code = 2): never {
@@ -159,21 +160,7 @@ Examples:
     .option('--control-token <token>', `the sandbox's control token, when it is called beyond loopback (env: ${OPTIONS.controlToken.env})`, clientFromEnv().controlToken)
     .addHelpText('after', `\nExamples:\n  $ sandbox snapshot --key sk_test_ci --output test/fixtures/funded.snapshot.json\n  $ sandbox start --load test/fixtures/funded.snapshot.json`)
     .action(async (opts: { key: string; output?: string; baseUrl: string; controlToken?: string }) => {
-      // a live key is never sent anywhere, not even to ask (docs/behaviour.md 0.10)
-      try {
-        checkSecretKey(opts.key, '--key')
-      } catch (e) {
-        if (e instanceof ConfigError) die(e.message)
-        throw e
-      }
-      const url = `${opts.baseUrl.replace(/\/+$/, '')}/_sandbox/snapshot`
-      let res: Response
-      try {
-        res = await fetch(url, { headers: { authorization: `Bearer ${opts.key}`, ...(opts.controlToken && { 'x-sandbox-control-token': opts.controlToken }) } })
-      } catch (e) {
-        die(`cannot reach ${opts.baseUrl}: ${(e as Error).message}`, 1)
-      }
-      const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: unknown } | null
+      const { res, body } = await callSandbox<unknown>(opts, '/_sandbox/snapshot', die)
       if (!res.ok || !body?.status || !body.data) die(`the sandbox answered ${res.status}: ${body?.message ?? 'no snapshot'}`, 1)
       // two spaces a level and a newline at the end: a committed snapshot reads well in a diff
       const text = `${JSON.stringify(body.data, null, 2)}\n`
@@ -203,23 +190,10 @@ Examples:
       if (opts.format !== 'text' && opts.format !== 'json') die('--format must be text or json')
       const timeout = opts.webhookTimeout === undefined ? undefined : Number(opts.webhookTimeout)
       if (timeout !== undefined && !(Number.isInteger(timeout) && timeout >= 1 && timeout <= 600_000)) die('--webhook-timeout must be a whole number of ms from 1 to 600000')
-      try {
-        checkSecretKey(opts.key, '--key')
-      } catch (e) {
-        if (e instanceof ConfigError) die(e.message)
-        throw e
-      }
-      let res: Response
-      try {
-        res = await fetch(`${opts.baseUrl.replace(/\/+$/, '')}/_sandbox/webhooks/probe`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${opts.key}`, 'content-type': 'application/json', ...(opts.controlToken && { 'x-sandbox-control-token': opts.controlToken }) },
-          body: JSON.stringify({ url, ...(timeout !== undefined && { timeout_ms: timeout }) }),
-        })
-      } catch (e) {
-        die(`cannot reach ${opts.baseUrl}: ${(e as Error).message}`, 1)
-      }
-      const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: import('./control/probe-report.js').ProbeReport } | null
+      const { res, body } = await callSandbox<import('./control/probe-report.js').ProbeReport>(opts, '/_sandbox/webhooks/probe', die, {
+        method: 'POST',
+        json: { url, ...(timeout !== undefined && { timeout_ms: timeout }) },
+      })
       if (!res.ok || !body?.status || !body.data) {
         // a refused body names its fields (docs/behaviour.md 2.3)
         const fields = Object.values((body?.data ?? {}) as Record<string, { message?: unknown }>).flatMap((f) => (typeof f?.message === 'string' ? [f.message] : []))

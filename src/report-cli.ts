@@ -1,8 +1,9 @@
 import type { Command } from 'commander'
 import { readFileSync } from 'node:fs'
-import { clientFromEnv, ConfigError, keysFromEnv } from './config.js'
-import { checkSecretKey, OPTIONS } from './config-options.js'
+import { clientFromEnv, keysFromEnv } from './config.js'
+import { OPTIONS } from './config-options.js'
 import type { OutcomeReport } from './control/report-format.js'
+import { callSandbox } from './sandbox-client.js'
 
 interface ReportOptions {
   key: string
@@ -55,21 +56,7 @@ export function registerReport(program: Command, fail: (message: string, code?: 
         if (!format.isReport(raw)) fail(`${opts.since} is not a JSON report of sandbox report --format json`)
         former = raw
       }
-      try {
-        checkSecretKey(opts.key, '--key')
-      } catch (e) {
-        if (e instanceof ConfigError) fail(e.message)
-        throw e
-      }
-      let res: Response
-      try {
-        res = await fetch(`${opts.baseUrl.replace(/\/+$/, '')}/_sandbox/report${opts.all ? '?scope=all' : ''}`, {
-          headers: { authorization: `Bearer ${opts.key}`, ...(opts.controlToken && { 'x-sandbox-control-token': opts.controlToken }) },
-        })
-      } catch (e) {
-        fail(`cannot reach ${opts.baseUrl}: ${(e as Error).message}`, 1)
-      }
-      const body = (await res.json().catch(() => null)) as { status?: boolean; message?: string; data?: OutcomeReport } | null
+      const { res, body } = await callSandbox<OutcomeReport>(opts, `/_sandbox/report${opts.all ? '?scope=all' : ''}`, fail)
       if (!res.ok || !body?.status || !body.data) fail(`the sandbox answered ${res.status}: ${body?.message ?? 'no report'}`, 1)
       const report = body.data
       const lost = former ? format.stoppedCovering(report, former) : []

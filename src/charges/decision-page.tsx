@@ -91,6 +91,29 @@ export interface DecisionPageOf<C extends Decided> {
   returns(charge: Frozen<C>): boolean
 }
 
+/**
+ * What the pages of a wallet or a bank say (mobile money's, pay with bank's): a reference no charge
+ * of the kind has (`what`: the kind in words); titled `Payment approved` once approved, `Payment
+ * status` otherwise; of a charge that no longer waits, its end (`message`: what the charge says
+ * meanwhile); and the customer kept on the page while the wallet or the bank never answers.
+ */
+export function paymentSays<C extends Decided>(what: string, message: (charge: Frozen<C>) => string): Pick<DecisionPageOf<C>, 'notFound' | 'ended' | 'refused' | 'decided' | 'returns'> {
+  const notFound = `No ${what} transaction has this reference. Check the link you were given.`
+  const said = (text: string, tone: Said['tone']): Said => ({ title: tone === 'ok' ? 'Payment approved' : 'Payment status', tone, text })
+  const outcome = (charge: Frozen<C>): Said => {
+    if (charge.status === 'success') return said('Payment approved. This transaction is complete.', 'ok')
+    if (charge.status === 'processing') return said(`${message(charge)}.`, 'wait')
+    return said(`Payment not completed: ${charge.failure_message ?? message(charge)}.`, 'bad')
+  }
+  return {
+    notFound: { show: notFound, decide: notFound },
+    ended: outcome,
+    refused: (text) => said(text, 'bad'),
+    decided: outcome,
+    returns: (charge) => charge.status !== 'processing',
+  }
+}
+
 /** GET and POST of a decision page, served by the channel's area. */
 export interface DecisionPage {
   show(c: Context<AppEnv>): Response | Promise<Response>

@@ -161,16 +161,8 @@ export class MobileMoneyService extends OnEngine {
     const charge = this.#charges.current(ns, reference, 'STK_PROMPT', MM_MSG.STK_NOT_REQUIRED)
     this.#cancelPrompt(ns, charge)
     // the prompt is the last step: answered, the wallet's outcome follows
-    charge.pending_steps = []
-    if (sha256(pin) !== charge.expect.pin) {
-      this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_WRONG_PIN)
-      this.#charges.fail(ns, charge, MM_MSG.WRONG_PIN, 'outcome')
-    } else {
-      this.#charges.note(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_PIN_ENTERED)
-      this.#charges.conclude(ns, charge)
-    }
-    this.#charges.save(ns, charge)
-    return charge
+    if (sha256(pin) !== charge.expect.pin) return this.#lastAnswered(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_WRONG_PIN, MM_MSG.WRONG_PIN)
+    return this.#lastAnswered(ns, charge, 'STK_PROMPT', MM_MSG.NOTE_PIN_ENTERED)
   }
 
   /**
@@ -179,14 +171,19 @@ export class MobileMoneyService extends OnEngine {
    */
   decide(ns: string, reference: string, decision: 'approve' | 'decline'): MobileMoneyCharge {
     const charge = this.#charges.current(ns, reference, 'REDIRECT', MM_MSG.REDIRECT_NOT_PENDING)
+    if (decision === 'decline') return this.#lastAnswered(ns, charge, 'REDIRECT', MM_MSG.NOTE_DECLINED, MM_MSG.DECLINED)
+    return this.#lastAnswered(ns, charge, 'REDIRECT', MM_MSG.NOTE_APPROVED)
+  }
+
+  /**
+   * The charge's last step is answered (`note`: its history line): it fails with `failure`, or
+   * without one the wallet's outcome follows; then it is saved.
+   */
+  #lastAnswered(ns: string, charge: MobileMoneyCharge, step: 'STK_PROMPT' | 'REDIRECT', note: string, failure?: string): MobileMoneyCharge {
     charge.pending_steps = []
-    if (decision === 'decline') {
-      this.#charges.note(ns, charge, 'REDIRECT', MM_MSG.NOTE_DECLINED)
-      this.#charges.fail(ns, charge, MM_MSG.DECLINED, 'outcome')
-    } else {
-      this.#charges.note(ns, charge, 'REDIRECT', MM_MSG.NOTE_APPROVED)
-      this.#charges.conclude(ns, charge)
-    }
+    this.#charges.note(ns, charge, step, note)
+    if (failure !== undefined) this.#charges.fail(ns, charge, failure, 'outcome')
+    else this.#charges.conclude(ns, charge)
     this.#charges.save(ns, charge)
     return charge
   }

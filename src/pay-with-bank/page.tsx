@@ -1,6 +1,5 @@
-import { decisionPage, type DecisionPage, type Said } from '../charges/decision-page.js'
+import { decisionPage, paymentSays, type DecisionPage } from '../charges/decision-page.js'
 import type { Namespaces } from '../namespaces.js'
-import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { bankPagePath } from '../charges/pages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
@@ -10,17 +9,6 @@ import type { PayWithBankCharge, PayWithBankService } from './service.js'
  * `redirect_url`, the area's decision page (src/charges/decision-page.tsx): the customer approves
  * or declines the payment from their account.
  */
-
-const NOT_FOUND = 'No pay with bank transaction has this reference. Check the link you were given.'
-
-const said = (text: string, tone: Said['tone']): Said => ({ title: tone === 'ok' ? 'Payment approved' : 'Payment status', tone, text })
-
-/** What the page says of a charge that is no longer waiting for the customer. */
-function outcome(charge: Frozen<PayWithBankCharge>): Said {
-  if (charge.status === 'success') return said('Payment approved. This transaction is complete.', 'ok')
-  if (charge.status === 'processing') return said(`${charge.response_message}.`, 'wait')
-  return said(`Payment not completed: ${charge.failure_message ?? charge.response_message}.`, 'bad')
-}
 
 /** GET and POST /_sandbox/pay-with-bank/:page/:tx (and /_sandbox/pay-with-bank/:tx), served by the pay with bank area. */
 export function bankPage(wiring: { store: Store; namespaces: Namespaces; payWithBank: PayWithBankService; intercepted: readonly string[] }): DecisionPage {
@@ -32,15 +20,10 @@ export function bankPage(wiring: { store: Store; namespaces: Namespaces; payWith
       foot: 'paysandbox pay with bank simulation. No real account is debited.',
       path: bankPagePath,
       instrument: (charge) => ['Bank', charge.bank.name],
-      notFound: { show: NOT_FOUND, decide: NOT_FOUND },
       awaiting: (charge) => charge.status === 'processing' && !charge.approved,
       ask: ({ bank }) => ({ title: 'Approve your payment', text: `You are signed in to ${bank.name}. Approve this payment from your account, or decline it.` }),
       decide: (ns, tx, decision) => wiring.payWithBank.decide(ns, tx, decision),
-      ended: outcome,
-      refused: (message) => said(message, 'bad'),
-      decided: outcome,
-      // a bank that never confirms keeps the customer on its page
-      returns: (charge) => charge.status !== 'processing',
+      ...paymentSays<PayWithBankCharge>('pay with bank', (charge) => charge.response_message),
     },
     wiring,
   )

@@ -1,14 +1,13 @@
 import { SANDBOX_PAYER } from '../bank-transfer/service.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { ChargeLifecycle } from '../charges/lifecycle.js'
 import { unitIssue } from '../charges/schemas.js'
 import type { ChargeBase } from '../charges/types.js'
-import { ApiError, MSG, invalid, notFound } from '../errors.js'
+import { ApiError, invalid, notFound } from '../errors.js'
 import { toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING, oneOf } from '../store/validate.js'
-import { AccountTransfers } from '../virtual-accounts/transfers.js'
+import { AccountTransfers, transferEventHead } from '../virtual-accounts/transfers.js'
 import { POOL_MSG } from './messages.js'
 import { ACCOUNT_TYPES, POOL_CURRENCIES, sharedAccount, type CreateInput, type CreditInput, type PoolAccountType, type PoolCurrency } from './schemas.js'
 
@@ -58,21 +57,11 @@ const readBack = (iso: string) => `${iso.slice(0, 19)}.000Z`
 
 export class PoolAccountService extends OnEngine {
   readonly kind = 'pool_account'
-  readonly #charges: ChargeLifecycle<PoolAccountCharge>
-  readonly #transfers: AccountTransfers
+  readonly #transfers: AccountTransfers<PoolAccountCharge>
 
   constructor(engine: Engine) {
     super(engine)
-    this.#transfers = new AccountTransfers(engine.store)
-    this.#charges = new ChargeLifecycle<PoolAccountCharge>(engine, {
-      kind: 'pool_account',
-      prefix: 'PA',
-      attempt: null,
-      // docs/behaviour.md 13.3.2: the bank transfer's fee rule, the merchant bearing it
-      fees: 'bank_transfer',
-      succeeded: MSG.TRANSFER_RECEIVED,
-      eventData: (charge) => this.eventData(charge),
-    })
+    this.#transfers = new AccountTransfers<PoolAccountCharge>(engine, 'pool_account', 'PA', (charge) => this.eventData(charge))
   }
 
   col(ns: string) {
@@ -120,23 +109,15 @@ export class PoolAccountService extends OnEngine {
     if (o.currency !== pool.currency) throw invalid({ currency: `must be ${pool.currency}, the pool account's currency` })
     const unit = unitIssue(o.currency, o.amount)
     if (unit) throw invalid({ amount: unit })
-    const description = POOL_MSG.transferFrom(pool.customer_name)
-    const base = this.#charges.create(ns, {
-      // as a virtual account's transfer: the charge's one reference is both of its references
-      payment_reference: '',
-      amount: o.amount,
-      currency: pool.currency,
-      description,
-      customer: { name: pool.customer_name, email: pool.customer_email },
-      response_message: MSG.TRANSFER_RECEIVED,
-      created: POOL_MSG.transferInto(pool.reference),
-    })
-    const charge: PoolAccountCharge = Object.assign(base, {
-      payment_reference: base.transaction_reference,
-      pool_account: { pool_account_reference: pool.reference, account_type: pool.account_type },
-      payer_details: { payer_name: pool.customer_name, payer_account_number: SANDBOX_PAYER.account_number },
-    })
-    return this.#transfers.received(ns, this.#charges, charge, { col: this.col(ns), key: pool.reference, listKey: pool.reference })
+    return this.#transfers.receive(
+      ns,
+      { amount: o.amount, currency: pool.currency, description: POOL_MSG.transferFrom(pool.customer_name), customer: { name: pool.customer_name, email: pool.customer_email }, created: POOL_MSG.transferInto(pool.reference) },
+      {
+        pool_account: { pool_account_reference: pool.reference, account_type: pool.account_type },
+        payer_details: { payer_name: pool.customer_name, payer_account_number: SANDBOX_PAYER.account_number },
+      },
+      { col: this.col(ns), key: pool.reference, listKey: pool.reference },
+    )
   }
 
   /** The pool's newest transfers, newest first (the dashboard's settlement history). */
@@ -183,11 +164,7 @@ export class PoolAccountService extends OnEngine {
   eventData(charge: PoolAccountCharge): Record<string, unknown> {
     const p = charge.pool_account
     return {
-      fee: toMajor(charge.fee),
-      amount: toMajor(charge.amount),
-      status: charge.status,
-      currency: charge.currency,
-      reference: charge.transaction_reference,
+      ...transferEventHead(charge),
       payment_method: 'pool_account',
       payment_reference: charge.payment_reference,
       pool_account: {

@@ -2,7 +2,8 @@ import { open, readFile, rename, rm, type FileHandle } from 'node:fs/promises'
 import { Low } from 'lowdb'
 import { DataFile } from 'lowdb/node'
 import { acquireLock, LockHeld } from './lock.js'
-import type { Delta, Persisted, Persistence } from './persistence.js'
+import { GroupCommit, type Op } from './group-commit.js'
+import type { Persisted, Persistence } from './persistence.js'
 import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, TAIL, type FileDoc, type ReadDoc } from './recovery.js'
 
 
@@ -33,9 +34,6 @@ import { compactTemp, DataFileError, durableState, FORMAT, parseDoc, setAside, T
 /** Bytes of the document built between two writes of a compaction (the longest pause it makes). */
 const COMPACT_CHUNK = 256 * 1024
 
-/** A pending change: a record's key (written as it stands then), or a reset. */
-type Op = Delta | [string, string, string]
-
 const RESOLVED = Promise.resolve()
 
 /**
@@ -51,13 +49,14 @@ export class FileLog implements Persistence {
   #deltaCount = 0
   #deltaBytes = 0
   #snapshotBytes = 0
-  /** pending changes in order: puts coalesced by key, resets kept in place */
-  #pending: Op[] = []
-  #dirtyKeys = new Set<string>()
-  #waiters: (() => void)[] = []
-  #failures: ((e: unknown) => void)[] = []
-  #running = false
-  #closed = false
+  /** pending changes in order (group-commit.ts), written by #writeGroup */
+  #queue = new GroupCommit(
+    (ops, failures) => this.#writeGroup(ops, failures),
+    undefined,
+    () => {
+      if (!this.#compacting && this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) this.#startCompaction()
+    },
+  )
   #release: () => void = () => undefined
   /** the last write failed: said once on stderr, and once when one succeeds again */
   #failing = false
@@ -138,30 +137,19 @@ export class FileLog implements Persistence {
   }
 
   get dirty(): boolean {
-    return this.#pending.length > 0 || this.#running
+    return this.#queue.busy
   }
 
   changed(ns: string, c: string, k: string): void {
-    const id = `${ns}\u0000${c}\u0000${k}`
-    if (this.#dirtyKeys.has(id)) return
-    this.#dirtyKeys.add(id)
-    this.#pending.push([ns, c, k])
-    this.#kick()
+    this.#queue.changed(ns, c, k)
   }
 
   reset(ns: string, keep: string[]): void {
-    // later puts in this namespace must come after the reset, so forget their coalescing
-    for (const id of this.#dirtyKeys) if (id.startsWith(`${ns}\u0000`)) this.#dirtyKeys.delete(id)
-    this.#pending.push({ n: ns, reset: keep })
-    this.#kick()
+    this.#queue.reset(ns, keep)
   }
 
   sync(): Promise<void> {
-    if (!this.#pending.length && !this.#running) return RESOLVED
-    return new Promise((resolve, reject) => {
-      this.#waiters.push(resolve)
-      this.#failures.push(reject)
-    })
+    return this.#queue.sync()
   }
 
   /** Compacts now (and waits for it); a failure is thrown. */
@@ -176,60 +164,36 @@ export class FileLog implements Persistence {
   async close(): Promise<void> {
     await this.sync().catch(() => undefined)
     await this.#compacting
-    this.#closed = true
+    this.#queue.closed = true
     await this.#fh?.close()
     this.#fh = null
     this.#release()
   }
 
-  #kick(): void {
-    if (this.#running || this.#closed) return
-    this.#running = true
-    // setImmediate lets every request of this turn of the event loop join the same write
-    setImmediate(() => void this.#loop())
-  }
-
-  async #loop(): Promise<void> {
-    try {
-      while (this.#pending.length) {
-        const waiters = this.#waiters
-        const failures = this.#failures
-        this.#waiters = []
-        this.#failures = []
-        const ops = this.#pending
-        this.#pending = []
-        this.#dirtyKeys.clear()
-        // the undo runs in the same turn of the file as the failed write: no compaction may switch
-        // files in between (it would copy the failed changes into the new file)
-        const failed = await this.#locked(() =>
-          this.#append(ops).then(
-            () => false,
-            (e: unknown) =>
-              this.#rollBack(ops, failures, e).then(
-                () => true,
-                (undoError: unknown) => {
-                  for (const f of failures) f(undoError)
-                  return true
-                },
-              ),
+  /**
+   * One group appended; a failure is undone in the same turn of the file as the failed write: no
+   * compaction may switch files in between (it would copy the failed changes into the new file).
+   */
+  async #writeGroup(ops: Op[], failures: ((e: unknown) => void)[]): Promise<boolean> {
+    const failed = await this.#locked(() =>
+      this.#append(ops).then(
+        () => false,
+        (e: unknown) =>
+          this.#rollBack(ops, failures, e).then(
+            () => true,
+            (undoError: unknown) => {
+              for (const f of failures) f(undoError)
+              return true
+            },
           ),
-        )
-        if (failed) continue
-        if (this.#failing) {
-          this.#failing = false
-          console.error(`paysandbox: the data file ${this.path} takes writes again`)
-        }
-        for (const w of waiters) w()
-        if (!this.#compacting && this.#deltaBytes > Math.max(this.compactMinBytes, this.#snapshotBytes)) this.#startCompaction()
-      }
-    } finally {
-      this.#running = false
-      // a waiter may have arrived between the last check and now
-      const waiters = this.#waiters
-      this.#waiters = []
-      this.#failures = []
-      for (const w of waiters) w()
+      ),
+    )
+    if (failed) return false
+    if (this.#failing) {
+      this.#failing = false
+      console.error(`paysandbox: the data file ${this.path} takes writes again`)
     }
+    return true
   }
 
   /**
@@ -256,12 +220,7 @@ export class FileLog implements Persistence {
       console.error(`paysandbox: could not read the data file ${this.path} back to undo the failed changes:`, (e as Error).message)
     }
     // from here on synchronous: no change can slip in between taking the pending ones and undoing them
-    const undone = [...ops, ...this.#pending]
-    failures.push(...this.#failures)
-    this.#pending = []
-    this.#dirtyKeys.clear()
-    this.#waiters = []
-    this.#failures = []
+    const undone = [...ops, ...this.#queue.drop(failures)]
     // a compaction under way writes each of these keys again, as it now stands
     this.#carry?.push(...undone)
     if (state) {
@@ -303,7 +262,7 @@ export class FileLog implements Persistence {
       .catch((e) => {
         run.error = e
         // the current file still holds everything: appends go on there
-        if (logErrors && !this.#closed) console.error('paysandbox: could not compact the data file:', e)
+        if (logErrors && !this.#queue.closed) console.error('paysandbox: could not compact the data file:', e)
       })
       .finally(() => {
         this.#carry = null

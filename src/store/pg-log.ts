@@ -1,4 +1,5 @@
 import pg from 'pg'
+import { GroupCommit, nsOf, type Op } from './group-commit.js'
 import { LeaseLost, Leases } from './pg-lease.js'
 import type { Persisted, Persistence } from './persistence.js'
 import { inTransaction, prepare, readRecords, redact, StoreError } from './pg-schema.js'
@@ -18,19 +19,23 @@ import { inTransaction, prepare, readRecords, redact, StoreError } from './pg-sc
  * writes again by itself.
  */
 
-/** A pending change: a record's key (written as it stands then), or a namespace's reset. */
-type Op = [string, string, string] | { n: string; reset: string[] }
-
 /** How long to wait before reading the database again while it does not answer. */
 const RETRY_MS = 250
 
 export class PgLog implements Persistence {
-  #pending: Op[] = []
-  #dirtyKeys = new Set<string>()
-  #waiters: (() => void)[] = []
-  #failures: ((e: unknown) => void)[] = []
-  #running = false
-  #closed = false
+  /** pending changes in order (group-commit.ts), held while the store is put back (#undo) */
+  #queue = new GroupCommit(
+    async (ops, failures) => {
+      try {
+        await this.#write(ops)
+        return true
+      } catch (e) {
+        this.#fail(ops, failures, e)
+        return false
+      }
+    },
+    () => this.#undo !== null,
+  )
   /** namespaces that may hold changes the database does not: put back before any call is answered again */
   #undo: Set<string> | null = null
   #recovering: Promise<void> | null = null
@@ -47,7 +52,7 @@ export class PgLog implements Persistence {
     // a namespace let go with changes waiting: they would be written from a store that no longer
     // holds it (as deletes), or after it was read again; they fail instead, with those beside them
     this.leases.onLet = (ns) => {
-      if (this.#pending.some((op) => (Array.isArray(op) ? op[0] : op.n) === ns)) this.#fail([], [], new LeaseLost([ns]))
+      if (this.#queue.touches(ns)) this.#fail([], [], new LeaseLost([ns]))
     }
   }
 
@@ -77,32 +82,22 @@ export class PgLog implements Persistence {
   }
 
   get dirty(): boolean {
-    return this.#undo !== null || this.#pending.length > 0 || this.#running
+    return this.#undo !== null || this.#queue.busy
   }
 
   changed(ns: string, c: string, k: string): void {
     if (this.#undo) return void this.#undo.add(ns)
-    const id = `${ns}\u0000${c}\u0000${k}`
-    if (this.#dirtyKeys.has(id)) return
-    this.#dirtyKeys.add(id)
-    this.#pending.push([ns, c, k])
-    this.#kick()
+    this.#queue.changed(ns, c, k)
   }
 
   reset(ns: string, keep: string[]): void {
     if (this.#undo) return void this.#undo.add(ns)
-    for (const id of this.#dirtyKeys) if (id.startsWith(`${ns}\u0000`)) this.#dirtyKeys.delete(id)
-    this.#pending.push({ n: ns, reset: keep })
-    this.#kick()
+    this.#queue.reset(ns, keep)
   }
 
   sync(): Promise<void> {
     if (this.#undo) return Promise.reject(new Error('the store is being put back as the database holds it'))
-    if (!this.#pending.length && !this.#running) return RESOLVED
-    return new Promise((resolve, reject) => {
-      this.#waiters.push(resolve)
-      this.#failures.push(reject)
-    })
+    return this.#queue.sync()
   }
 
   /** Nothing to compact: the database keeps one row per record. */
@@ -113,7 +108,7 @@ export class PgLog implements Persistence {
   async close(): Promise<void> {
     await this.sync().catch(() => undefined)
     await this.#recovering?.catch(() => undefined)
-    this.#closed = true
+    this.#queue.closed = true
     await this.leases.close()
     await this.pool.end().catch(() => undefined)
   }
@@ -128,58 +123,17 @@ export class PgLog implements Persistence {
     }
   }
 
-  #kick(): void {
-    if (this.#running || this.#closed) return
-    this.#running = true
-    // setImmediate lets every request of this turn of the event loop join the same transaction
-    setImmediate(() => void this.#loop())
-  }
-
-  async #loop(): Promise<void> {
-    try {
-      while (this.#pending.length && !this.#undo) {
-        const waiters = this.#waiters
-        const failures = this.#failures
-        this.#waiters = []
-        this.#failures = []
-        const ops = this.#pending
-        this.#pending = []
-        this.#dirtyKeys.clear()
-        try {
-          await this.#write(ops)
-        } catch (e) {
-          this.#fail(ops, failures, e)
-          continue
-        }
-        for (const w of waiters) w()
-      }
-    } finally {
-      this.#running = false
-      const waiters = this.#waiters
-      this.#waiters = []
-      this.#failures = []
-      for (const w of waiters) w()
-    }
-  }
-
   /**
    * One transaction. Without a reset (nearly always): one call of `sandbox_write`
    * (migrations/003_write.sql), the fence, the puts and the deletes in one round trip. With one:
    * the fence, then the puts and deletes between two resets as one statement each, in order.
    */
   async #write(ops: Op[]): Promise<void> {
-    const namespaces = [...new Set(ops.map((op) => (Array.isArray(op) ? op[0] : op.n)))]
+    const namespaces = [...new Set(ops.map(nsOf))]
     if (ops.every((op) => Array.isArray(op))) {
       const puts: string[][] = [[], [], [], []]
       const dels: string[][] = [[], [], []]
-      for (const [n, c, k] of ops as [string, string, string][]) {
-        const v = this.store.recordJson(n, c, k)
-        const into = v === undefined ? dels : puts
-        into[0].push(n)
-        into[1].push(c)
-        into[2].push(k)
-        if (v !== undefined) puts[3].push(v)
-      }
+      for (const op of ops as [string, string, string][]) this.#collect(op, puts, dels)
       const { rows } = await this.pool.query<{ ok: boolean }>(WRITE, [this.leases.id, namespaces, ...puts, ...dels])
       if (rows[0].ok) return
       // a lease is gone: the transaction below names which, and lets them go
@@ -203,13 +157,7 @@ export class PgLog implements Persistence {
             await client.query('DELETE FROM sandbox_records WHERE ns = $1 AND NOT (collection = ANY($2))', [op.n, op.reset])
             continue
           }
-          const [n, c, k] = op
-          const v = this.store.recordJson(n, c, k)
-          const into = v === undefined ? dels : puts
-          into[0].push(n)
-          into[1].push(c)
-          into[2].push(k)
-          if (v !== undefined) puts[3].push(v)
+          this.#collect(op, puts, dels)
         }
         await flush()
       })
@@ -221,6 +169,16 @@ export class PgLog implements Persistence {
     }
   }
 
+  /** A record's key, as a put (columns ns, collection, key, value) or a delete (ns, collection, key). */
+  #collect([n, c, k]: [string, string, string], puts: string[][], dels: string[][]): void {
+    const v = this.store.recordJson(n, c, k)
+    const into = v === undefined ? dels : puts
+    into[0].push(n)
+    into[1].push(c)
+    into[2].push(k)
+    if (v !== undefined) puts[3].push(v)
+  }
+
   /**
    * A transaction failed: its callers fail, and so does every call until the namespaces it (and
    * anything since) touched are put back as the database holds them (#recover).
@@ -228,19 +186,14 @@ export class PgLog implements Persistence {
   #fail(ops: Op[], failures: ((e: unknown) => void)[], error: unknown): void {
     if (!this.#undo) console.error(`paysandbox: could not write to the store ${redact(this.url)} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message}): changes not in the database are undone and answered 503 until it takes writes again`)
     const undo = (this.#undo ??= new Set())
-    for (const op of [...ops, ...this.#pending]) undo.add(Array.isArray(op) ? op[0] : op.n)
-    failures.push(...this.#failures)
-    this.#pending = []
-    this.#dirtyKeys.clear()
-    this.#waiters = []
-    this.#failures = []
+    for (const op of [...ops, ...this.#queue.drop(failures)]) undo.add(nsOf(op))
     for (const f of failures) f(error)
     this.#recovering ??= this.#recover().finally(() => (this.#recovering = null))
   }
 
   /** Reads the touched namespaces back until the database answers, and puts them back as it holds them. */
   async #recover(): Promise<void> {
-    while (this.#undo && !this.#closed) {
+    while (this.#undo && !this.#queue.closed) {
       const namespaces = [...this.#undo]
       let state: Awaited<ReturnType<typeof readRecords>>
       try {
@@ -258,11 +211,9 @@ export class PgLog implements Persistence {
       for (const ns of kept) this.store.restoreNamespace(ns, state[ns])
       for (const ns of kept) this.store.restored(ns)
     }
-    if (!this.#closed) console.error(`paysandbox: the store ${redact(this.url)} takes writes again`)
+    if (!this.#queue.closed) console.error(`paysandbox: the store ${redact(this.url)} takes writes again`)
   }
 }
-
-const RESOLVED = Promise.resolve()
 
 const WRITE = 'SELECT sandbox_write($1, $2, $3, $4, $5, $6, $7, $8, $9) AS ok'
 

@@ -1,15 +1,15 @@
 import { createHash } from 'node:crypto'
 import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
 import { OnEngine, type Engine } from '../charges/kit.js'
-import { ChargeLifecycle, newTransactionReference } from '../charges/lifecycle.js'
+import { newTransactionReference } from '../charges/lifecycle.js'
 import type { ChargeBase } from '../charges/types.js'
-import { ApiError, MSG, badRequest, invalid } from '../errors.js'
+import { ApiError, badRequest, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { NUMBER, OBJECT, STRING, maybe, oneOf } from '../store/validate.js'
 import { VBA_MSG } from './messages.js'
-import { AccountTransfers } from './transfers.js'
+import { AccountTransfers, transferEventHead } from './transfers.js'
 import type { AccountHolder } from './holders.js'
 import { CHOICE_BANK, PAGE_LIMIT, USD_BANK, VBA_CURRENCIES, bankName, type CreateInput, type OtherCreateInput, type TransactionsQuery, type UsdCreateInput, type VbaCurrency } from './schemas.js'
 
@@ -70,8 +70,7 @@ export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
 
 export class VirtualAccountService extends OnEngine {
-  readonly #charges: ChargeLifecycle<VirtualAccountCharge>
-  readonly #transfers: AccountTransfers
+  readonly #transfers: AccountTransfers<VirtualAccountCharge>
 
   constructor(
     engine: Engine,
@@ -80,15 +79,7 @@ export class VirtualAccountService extends OnEngine {
     private readonly limit: number,
   ) {
     super(engine)
-    this.#transfers = new AccountTransfers(engine.store)
-    this.#charges = new ChargeLifecycle<VirtualAccountCharge>(engine, {
-      kind: 'virtual_account',
-      prefix: 'PAY',
-      attempt: null,
-      fees: 'bank_transfer',
-      succeeded: MSG.TRANSFER_RECEIVED,
-      eventData: (charge) => this.eventData(charge),
-    })
+    this.#transfers = new AccountTransfers<VirtualAccountCharge>(engine, 'virtual_account', 'PAY', (charge) => this.eventData(charge))
   }
 
   col(ns: string) {
@@ -172,18 +163,9 @@ export class VirtualAccountService extends OnEngine {
   /** A transfer of `amount` (minor units) into the account: a pay-in, successful at once. */
   receive(ns: string, account: Frozen<VirtualAccount>, amount: number): Frozen<VirtualAccountCharge> {
     const narration = VBA_MSG.transferFrom(SANDBOX_PAYER.account_name)
-    const base = this.#charges.create(ns, {
-      // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
-      payment_reference: '',
-      amount,
-      currency: account.currency,
-      description: narration,
-      customer: account.customer,
-      response_message: MSG.TRANSFER_RECEIVED,
-      created: VBA_MSG.transferInto(account.account_number),
-    })
-    const charge: VirtualAccountCharge = Object.assign(base, {
-      payment_reference: base.transaction_reference,
+    // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
+    const transfer = { amount, currency: account.currency, description: narration, customer: account.customer, created: VBA_MSG.transferInto(account.account_number) }
+    return this.#transfers.receive(ns, transfer, {
       virtual_bank_account: {
         account_name: account.account_name,
         account_number: account.account_number,
@@ -193,8 +175,7 @@ export class VirtualAccountService extends OnEngine {
       },
       transaction_narration: narration,
       payer_bank_account: SANDBOX_PAYER,
-    })
-    return this.#transfers.received(ns, this.#charges, charge, { col: this.col(ns), key: account.account_reference, listKey: account.account_number })
+    }, { col: this.col(ns), key: account.account_reference, listKey: account.account_number })
   }
 
   /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged, with their count and sum. */
@@ -277,11 +258,7 @@ export class VirtualAccountService extends OnEngine {
     const v = charge.virtual_bank_account
     const payer = charge.payer_bank_account
     return {
-      fee: toMajor(charge.fee),
-      amount: toMajor(charge.amount),
-      status: charge.status,
-      currency: charge.currency,
-      reference: charge.transaction_reference,
+      ...transferEventHead(charge),
       transaction_date: charge.created_at,
       payment_reference: charge.payment_reference,
       virtual_bank_account_details: {

@@ -1,6 +1,5 @@
-import type { FC } from 'hono/jsx'
-import { ActionButton, ListTable, money, newestFirst, when } from './ui.js'
-import { matchesRef, type DashboardSources, type Filters } from './view.js'
+import { CreditButton, listPanel } from './list-panel.js'
+import { money, newestFirst, when } from './ui.js'
 
 /** transfers shown under each pool account, newest first */
 const TRANSFERS_SHOWN = 5
@@ -10,47 +9,32 @@ const TRANSFERS_SHOWN = 5
  * way it is paid, its settlement history (what it received, the newest transfers with the fee
  * taken) and a button that credits it through the test environment's credit call.
  */
-export const PoolAccounts: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
-  const all = newestFirst(s.poolAccounts.list(ns).filter((p) => matchesRef(f.q, p.reference) || matchesRef(f.q, p.customer_email)).map((p) => ({ ...p, created_at: p.date_created })))
-  return (
-    <ListTable
-      id="pool-accounts"
-      caption="Pool accounts"
-      head={['Reference', 'Customer', 'Settlements', 'Actions']}
-      empty="No pool accounts match."
-      items={all}
-      row={(p) => (
-        <tr data-ref={p.reference}>
-          <td>
-            <span class="mono strong">{p.reference}</span>
-            <span class="sub">
-              {p.currency} · {p.account_type.replace('_', ' ')} · {when(p.created_at)}
+export const PoolAccounts = listPanel({
+  id: 'pool-accounts',
+  caption: 'Pool accounts',
+  empty: 'No pool accounts match.',
+  items: (s, ns) => newestFirst(s.poolAccounts.list(ns).map((p) => ({ ...p, created_at: p.date_created }))),
+  search: (p) => [p.reference, p.customer_email],
+  ref: (p) => p.reference,
+  columns: (col) => [
+    col.ref('Reference', (p) => p.reference, (p) => <>{p.currency} · {p.account_type.replace('_', ' ')} · {when(p.created_at)}</>),
+    col.line('Customer', 'wrap-s', (p) => p.customer_name, (p) => p.customer_email),
+    {
+      head: 'Settlements',
+      cls: 'wrap-s',
+      cell: (p, s, ns) => (
+        <>
+          {p.transfers} received, {money(p.total_received, p.currency)}
+          {s.poolAccounts.newestTransfers(ns, p, TRANSFERS_SHOWN).map((c) => (
+            <span class="sub mono">
+              {c.transaction_reference} · {money(c.amount, c.currency)} · fee {money(c.fee + c.vat, c.currency)} · {when(c.created_at)}
             </span>
-          </td>
-          <td class="wrap-s">
-            {p.customer_name}
-            <span class="sub">{p.customer_email}</span>
-          </td>
-          <td class="wrap-s">
-            {p.transfers} received, {money(p.total_received, p.currency)}
-            {s.poolAccounts.newestTransfers(ns, p, TRANSFERS_SHOWN).map((c) => (
-              <span class="sub mono">
-                {c.transaction_reference} · {money(c.amount, c.currency)} · fee {money(c.fee + c.vat, c.currency)} · {when(c.created_at)}
-              </span>
-            ))}
-          </td>
-          <td>
-            <div class="actions">
-              <ActionButton
-                path="/merchant/api/v1/pool-accounts/sandbox/credit"
-                body={{ reference: p.reference, amount: 1000, currency: p.currency }}
-                label={`Credit ${p.currency} 1,000`}
-                name={`Credit pool account ${p.reference} with ${p.currency} 1,000`}
-              />
-            </div>
-          </td>
-        </tr>
-      )}
-    />
-  )
-}
+          ))}
+        </>
+      ),
+    },
+    col.actions((p) => (
+      <CreditButton path="/merchant/api/v1/pool-accounts/sandbox/credit" body={{ reference: p.reference, amount: 1000, currency: p.currency }} currency={p.currency} name={`pool account ${p.reference}`} />
+    )),
+  ],
+})

@@ -1,58 +1,37 @@
-import type { FC } from 'hono/jsx'
-import { ActionButton, Badge, ListTable, enc, money, when } from './ui.js'
-import { matchesRef, type DashboardSources, type Filters } from './view.js'
+import { listPanel } from './list-panel.js'
+import { ActionButton, enc, money, when } from './ui.js'
 
 /**
  * Refunds (docs/behaviour.md 13.8), newest first, whichever endpoint made them: the refund and
  * its pay-in, the amount of what was collected, its status (with its reason), and on a
  * processing one the buttons that finish it through the control call.
  */
-export const Refunds: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
-  const all = s.refunds
-    .all(ns)
-    .filter((r) => (!f.status || r.status === f.status) && matchesRef(f.q, r.reference, r.payment_reference))
-  return (
-    <ListTable
-      id="refunds"
-      caption="Refunds"
-      head={['Refund', 'Pay-in', 'Amount', 'Status', 'Actions']}
-      empty="No refunds match."
-      items={all}
-      row={(r) => (
-        <tr data-ref={r.reference}>
-          <td>
-            <span class="mono strong">{r.reference}</span>
-            <span class="sub">
-              {r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}
-            </span>
-          </td>
-          <td class="wrap-s">
-            <span class="mono">{r.payment_reference}</span>
-            <span class="sub">{r.payment_method ?? ''}</span>
-          </td>
-          <td>
-            {money(r.amount, r.currency)}
-            <span class="sub">of {money(r.transaction_amount, r.currency)}</span>
-          </td>
-          <td class="wrap-s">
-            <Badge value={r.status} />
-            {r.status_reason ? <span class="sub">{r.status_reason}</span> : ''}
-            {r.completed_at ? <span class="sub">{when(r.completed_at)}</span> : ''}
-          </td>
-          <td>
-            <div class="actions">
-              {r.status === 'processing' ? (
-                <>
-                  <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Succeed refund ${r.reference}`} />
-                  <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'failed' }} label="Fail" name={`Fail refund ${r.reference}`} cls="danger" />
-                </>
-              ) : (
-                ''
-              )}
-            </div>
-          </td>
-        </tr>
-      )}
-    />
-  )
-}
+export const Refunds = listPanel({
+  id: 'refunds',
+  caption: 'Refunds',
+  empty: 'No refunds match.',
+  items: (s, ns, f) => s.refunds.all(ns).filter((r) => !f.status || r.status === f.status),
+  search: (r) => [r.reference, r.payment_reference],
+  ref: (r) => r.reference,
+  columns: (col) => [
+    col.ref('Refund', (r) => r.reference, (r) => <>{r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}</>),
+    col.line('Pay-in', 'wrap-s', (r) => <span class="mono">{r.payment_reference}</span>, (r) => r.payment_method ?? ''),
+    col.line('Amount', undefined, (r) => money(r.amount, r.currency), (r) => <>of {money(r.transaction_amount, r.currency)}</>),
+    col.status((r) => (
+      <>
+        {r.status_reason ? <span class="sub">{r.status_reason}</span> : ''}
+        {r.completed_at ? <span class="sub">{when(r.completed_at)}</span> : ''}
+      </>
+    )),
+    col.actions((r) =>
+      r.status === 'processing' ? (
+        <>
+          <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'success' }} label="Succeed" name={`Succeed refund ${r.reference}`} />
+          <ActionButton path={`/_sandbox/refunds/${enc(r.reference)}/complete`} body={{ outcome: 'failed' }} label="Fail" name={`Fail refund ${r.reference}`} cls="danger" />
+        </>
+      ) : (
+        ''
+      ),
+    ),
+  ],
+})

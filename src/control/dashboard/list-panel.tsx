@@ -1,0 +1,110 @@
+import type { Child, FC } from 'hono/jsx'
+import { ActionButton, Badge, ListTable } from './ui.js'
+import { matchesRef, type DashboardSources, type Filters } from './view.js'
+
+/** One column of a list panel: its heading (with the heading's class: `['Ceiling', 'num']`), its cells' class, and what a cell shows. */
+export interface Column<T> {
+  head: string | [string, string]
+  cls?: string
+  cell: (item: T, s: DashboardSources, ns: string) => Child
+}
+
+/**
+ * A list panel as a panel declares it: its table's id, caption and empty text, its items (in the
+ * order shown, newest first), what the reference filter searches in one, each row's reference (`data-ref`) and, where the row says it, its
+ * status (`data-status`), and its columns.
+ */
+export interface ListPanel<T> {
+  id: string
+  caption: string
+  empty: string
+  items: (s: DashboardSources, ns: string, f: Filters) => readonly T[]
+  /** what the filter form's "reference contains" searches in an item */
+  search: (item: T) => (string | null | undefined)[]
+  ref: (item: T) => string
+  status?: (item: T) => string
+  /** its columns, made with `col` (the usual columns, for this panel's items) or written out */
+  columns: (col: ColumnKit<T>) => Column<T>[]
+}
+
+/** The panel a declaration describes: a row per item (the first ROW_LIMIT, ui.tsx), a cell per column. */
+export function listPanel<T>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: string; f: Filters }> {
+  const columns = p.columns({ ref: refColumn, line: lineColumn, status: statusColumn, actions: actionsColumn })
+  const head = columns.map((c) => c.head)
+  return ({ s, ns, f }) => (
+    <ListTable
+      id={p.id}
+      caption={p.caption}
+      head={head}
+      empty={p.empty}
+      items={p.items(s, ns, f).filter((item) => matchesRef(f.q, ...p.search(item)))}
+      row={(item) => (
+        <tr data-ref={p.ref(item)} data-status={p.status?.(item)}>
+          {columns.map((c) => (
+            <td class={c.cls}>{c.cell(item, s, ns)}</td>
+          ))}
+        </tr>
+      )}
+    />
+  )
+}
+
+/** The usual columns, for a panel's items. */
+export interface ColumnKit<T> {
+  ref: (head: string, ref: (item: T) => string, sub: (item: T) => Child, more?: (item: T) => Child) => Column<T>
+  line: (head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child) => Column<T>
+  status: (lines: (item: T) => Child) => Column<T>
+  actions: (buttons: (item: T, s: DashboardSources) => Child) => Column<T>
+}
+
+/** The first column: the item's reference, strong, a line under it (`sub`), and any lines of its own (`more`). */
+function refColumn<T>(head: string, ref: (item: T) => string, sub: (item: T) => Child, more?: (item: T) => Child): Column<T> {
+  return {
+    head,
+    cell: (item) => (
+      <>
+        <span class="mono strong">{ref(item)}</span>
+        <span class="sub">{sub(item)}</span>
+        {more?.(item)}
+      </>
+    ),
+  }
+}
+
+/** A column of a main line and a line under it (`sub`): `cls` the cells' class (`wrap-s` where they may wrap). */
+function lineColumn<T>(head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child): Column<T> {
+  return {
+    head,
+    cls,
+    cell: (item) => (
+      <>
+        {main(item)}
+        <span class="sub">{sub(item)}</span>
+      </>
+    ),
+  }
+}
+
+/** The status column: its badge, and the lines under it. */
+function statusColumn<T>(lines: (item: T) => Child): Column<T> {
+  return {
+    head: 'Status',
+    cls: 'wrap-s',
+    cell: (item) => (
+      <>
+        <Badge value={(item as { status: string }).status} />
+        {lines(item)}
+      </>
+    ),
+  }
+}
+
+/** The actions column: the buttons an item has (none: an empty cell of actions). */
+function actionsColumn<T>(buttons: (item: T, s: DashboardSources) => Child): Column<T> {
+  return { head: 'Actions', cell: (item, s) => <div class="actions">{buttons(item, s)}</div> }
+}
+
+/** A button that credits an account with 1,000 of its currency through the test environment's credit call at `path`. */
+export function CreditButton(p: { path: string; body: Record<string, unknown>; currency: string; name: string }) {
+  return <ActionButton path={p.path} body={p.body} label={`Credit ${p.currency} 1,000`} name={`Credit ${p.name} with ${p.currency} 1,000`} />
+}
