@@ -23,6 +23,7 @@ import { cardBody } from './lib/bodies.mjs'
 import { startCluster } from './lib/pg-cluster.mjs'
 import { bodyMaker, CARD_PATH, QUERY_REF, SCENARIOS } from './lib/scenarios.mjs'
 import { interleave, load } from './lib/rounds.mjs'
+import { clockTicks, cpuSnap } from './lib/measure.mjs'
 import { request, startServer, stopServer } from './lib/servers.mjs'
 import { RESULTS, die, fmtInt, log, median, round, writeJson } from './lib/util.mjs'
 import path from 'node:path'
@@ -76,11 +77,16 @@ async function scenarioRun(scenario) {
     }
     const makers = new Map([bare, mem, pg].map((s) => [s, bodyMaker(scenario, kindOf(s), 8000, o.duration, o.connections, `${scenario}-${names.get(s).length}`)]))
     const rounds = Math.max(1, Math.min(10, Math.round(o.duration)))
+    const db0 = cpuSnap(cluster.pids())
     const out = await interleave(o, [bare, mem, pg], makers, sc, rounds, o.duration / rounds, sc.label)
+    const db1 = cpuSnap(cluster.pids())
+    // the database's CPU over every round (it is idle in the other servers' rounds), per request of the store's server
+    const dbTicks = Object.entries(db1.pids).reduce((t, [pid, v]) => t + v - (db0.pids[pid] ?? 0), 0)
+    out.get(pg).database_cpu_us = round((dbTicks * 1e6) / clockTicks() / out.get(pg).ok, 1)
     const figures = {}
     for (const [s, r] of out) {
       figures[names.get(s)] = r
-      log(`  ${sc.label.padEnd(14)} ${names.get(s).padEnd(30)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  CPU per request ${r.cpu_us} µs`)
+      log(`  ${sc.label.padEnd(14)} ${names.get(s).padEnd(30)} ${fmtInt(r.rate).padStart(7)} req/s  p50 ${r.p50} ms  p99 ${r.p99} ms  non-2xx ${r.non2xx}  errors ${r.errors + r.timeouts}  CPU per request ${r.cpu_us} µs${r.database_cpu_us !== undefined ? `, the database's ${r.database_cpu_us} µs` : ''}`)
     }
     return figures
   } finally {
