@@ -49,7 +49,7 @@ const round2 = (x) => Math.round(x * 100) / 100
 
 let CLK_TCK = 0
 /** Clock ticks per second of /proc's CPU times (USER_HZ). */
-function clockTicks() {
+export function clockTicks() {
   if (!CLK_TCK) {
     try {
       CLK_TCK = Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim()) || 100

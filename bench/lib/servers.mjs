@@ -31,8 +31,11 @@ export function pinSelf(machine) {
 export const isPinned = () => pinned
 
 const children = new Set()
-/** This process and every server it runs: what is not theirs is "other" load on the machine. */
-export const ourPids = () => [process.pid, ...[...children].map((c) => c.pid).filter(Boolean)]
+const alsoOurs = new Set()
+/** This process, every server it runs and the processes `countAsOurs` adds: what is not theirs is "other" load on the machine. */
+export const ourPids = () => [process.pid, ...[...children].map((c) => c.pid).filter(Boolean), ...[...alsoOurs].flatMap((f) => f())]
+/** Processes the bench did not spawn but runs (a database): `pids()` lists them at each look. */
+export const countAsOurs = (pids) => alsoOurs.add(pids)
 
 function childEnv(kind, more) {
   const env = {}

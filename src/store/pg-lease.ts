@@ -127,10 +127,13 @@ export class Leases {
     const asked = Date.now()
     try {
       if (this.#held.size) {
-        const { rows } = await this.pool.query<{ ns: string }>(RENEW, [[...this.#held.keys()], this.id, this.url, this.ms])
+        // only the namespaces asked for: one taken while the renewal was on its way is not in its answer, and is ours
+        const asking = [...this.#held.keys()]
+        const { rows } = await this.pool.query<{ ns: string }>(RENEW, [asking, this.id, this.url, this.ms])
         const renewed = new Set(rows.map((r) => r.ns))
-        for (const ns of [...this.#held.keys()]) {
-          if (renewed.has(ns)) this.#held.set(ns, asked + this.ms)
+        for (const ns of asking) {
+          if (!this.#held.has(ns)) continue
+          if (renewed.has(ns)) this.#held.set(ns, Math.max(this.#held.get(ns) ?? 0, asked + this.ms))
           else this.#let(ns)
         }
       }

@@ -1,9 +1,8 @@
-import { createServer, request, type Server } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
 import { startReceiver } from '../helpers/receiver.js'
-import { startCluster, type Cluster } from './postgres.js'
+import { roundRobin, startCluster, type Cluster } from './postgres.js'
 import { api, killedAfterEach, startCli, type RunningCli } from './process.js'
 
 /**
@@ -31,24 +30,6 @@ async function start(url: string, args: string[] = []): Promise<RunningCli> {
   const r = await startCli(['--store', url, ...args], { SANDBOX_LEASE_MS: String(LEASE_MS) })
   running.push(r)
   return r
-}
-
-/** A round-robin proxy: each call goes to the next backend, as it came; a backend that fails closes the client's connection. */
-async function roundRobin(backends: string[]): Promise<{ url: string; server: Server; sent: number[] }> {
-  let next = 0
-  const sent = backends.map(() => 0)
-  const server = createServer((req, res) => {
-    const i = next++ % backends.length
-    sent[i]++
-    const out = request(new URL(req.url!, backends[i]), { method: req.method, headers: req.headers }, (back) => {
-      res.writeHead(back.statusCode!, back.headers)
-      back.pipe(res)
-    })
-    out.on('error', () => res.destroy())
-    req.pipe(out)
-  })
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
-  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, sent }
 }
 
 const payout = (reference: string) => ({

@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process'
+import { createServer, request, type Server } from 'node:http'
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -86,4 +87,22 @@ export async function startCluster(): Promise<Cluster> {
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/** A round-robin proxy: each call goes to the next backend, as it came; a backend that fails closes the client's connection. */
+export async function roundRobin(backends: string[]): Promise<{ url: string; server: Server; sent: number[] }> {
+  let next = 0
+  const sent = backends.map(() => 0)
+  const server = createServer((req, res) => {
+    const i = next++ % backends.length
+    sent[i]++
+    const out = request(new URL(req.url!, backends[i]), { method: req.method, headers: req.headers }, (back) => {
+      res.writeHead(back.statusCode!, back.headers)
+      back.pipe(res)
+    })
+    out.on('error', () => res.destroy())
+    req.pipe(out)
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, sent }
 }
