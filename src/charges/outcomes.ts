@@ -1,5 +1,4 @@
-import type { AreaOutcomes, Outcome } from '../http/area.js'
-import type { Journal } from '../http/journal.js'
+import type { AreaOutcomes, Outcome, Seen } from '../http/area.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
@@ -110,8 +109,8 @@ export function statusOutcomes<R extends object>(prefix: string, collection: str
 export function allOutcomes<T>(...parts: readonly AreaOutcomes<T>[]): AreaOutcomes<T> {
   return {
     list: (scenarios) => distinct(parts.flatMap((p) => p.list(scenarios))),
-    *met(s, ns) {
-      for (const p of parts) yield* p.met(s, ns)
+    *met(s, ns, seen) {
+      for (const p of parts) yield* p.met(s, ns, seen)
     },
   }
 }
@@ -121,9 +120,9 @@ export function allOutcomes<T>(...parts: readonly AreaOutcomes<T>[]): AreaOutcom
  * `messages` (an outcome's id to its text), named by the request's `reference` (else the journal
  * entry's id). A refusal changes nothing in the namespace, so the journal is its only trace.
  */
-export function* refusalsMet(journal: Journal, ns: string, path: string, messages: Readonly<Record<string, string>>): Iterable<readonly [string, string]> {
+export function* refusalsMet(seen: Seen, path: string, messages: Readonly<Record<string, string>>): Iterable<readonly [string, string]> {
   const ids = new Map(Object.entries(messages).map(([id, text]) => [text, id]))
-  for (const e of journal.list(ns)) {
+  for (const e of seen.calls()) {
     if (e.status < 400 || !e.path.startsWith(path)) continue
     const id = ids.get(String((e.response as { message?: unknown } | null)?.message))
     if (id) yield [id, String((e.request as { reference?: unknown } | null)?.reference ?? `journal ${e.id}`)]
@@ -141,12 +140,12 @@ export function creditOutcomes(prefix: string, kind: ChargeKind, currencies: rea
 }
 
 /** Refusals a merchant may meet (`refusalsMet`): each outcome's id to its message and label, under any of `paths`. */
-export function refusalOutcomes(paths: readonly string[], refusals: Readonly<Record<string, readonly [message: string, label: string]>>): AreaOutcomes<{ journal: Journal }> {
+export function refusalOutcomes(paths: readonly string[], refusals: Readonly<Record<string, readonly [message: string, label: string]>>): AreaOutcomes<unknown> {
   const messages = Object.fromEntries(Object.entries(refusals).map(([id, [message]]) => [id, message]))
   return {
     list: () => Object.entries(refusals).map(([id, [, label]]) => ({ id, label })),
-    *met(s, ns) {
-      for (const path of paths) yield* refusalsMet(s.journal, ns, path, messages)
+    *met(_s, _ns, seen) {
+      for (const path of paths) yield* refusalsMet(seen, path, messages)
     },
   }
 }

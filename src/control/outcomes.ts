@@ -1,5 +1,6 @@
 import type { Kit } from '../charges/kit.js'
-import type { AnyArea, Outcome } from '../http/area.js'
+import type { AnyArea, Outcome, Seen } from '../http/area.js'
+import type { JournalEntry } from '../http/journal.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import { EVENT_NAMES, type EventRecord } from '../webhooks/events.js'
@@ -19,6 +20,9 @@ export interface CatalogueEntry extends Outcome {
  * then one per event the sandbox sends (`webhook.<event>`: the receiver answered one 2xx).
  */
 export function catalogue(areas: readonly AnyArea[], scenarios: ActiveScenarios): CatalogueEntry[] {
+  // one per view of the packs (namespaces without packs of their own share one), while the areas are the same
+  const known = catalogues.get(scenarios)
+  if (known?.areas === areas) return known.entries
   const out: CatalogueEntry[] = []
   const seen = new Set<string>()
   const add = (o: Outcome, area: string) => {
@@ -26,8 +30,12 @@ export function catalogue(areas: readonly AnyArea[], scenarios: ActiveScenarios)
   }
   for (const a of areas) for (const o of a.outcomes?.list(scenarios) ?? []) add(o, a.key)
   for (const e of EVENT_NAMES) add({ id: `webhook.${e}`, label: `the receiver answered a ${e} event 2xx` }, WEBHOOKS)
+  catalogues.set(scenarios, { areas, entries: out })
   return out
 }
+
+/** The catalogue of each view of the packs: a view is replaced, not changed, when a namespace's packs change. */
+const catalogues = new WeakMap<ActiveScenarios, { areas: readonly AnyArea[]; entries: CatalogueEntry[] }>()
 
 const answered = (a: { status_code?: number }) => a.status_code !== undefined && a.status_code >= 200 && a.status_code < 300
 
@@ -48,7 +56,10 @@ export function outcomeReport(s: Kit, namespaces: readonly string[], scope: Outc
   const hooks = new Map<string, WebhookAnswers>(EVENT_NAMES.map((event) => [event, { event, events: 0, first_try: 0, after_retries: 0, never: 0, no_target: 0 }]))
   for (const ns of namespaces) {
     for (const o of catalogue(s.areas, s.scenarios.forNs(ns))) if (!entries.has(o.id)) entries.set(o.id, o)
-    for (const a of s.areas) for (const [id, reference] of a.outcomes?.met(s, ns) ?? []) if (!met.has(id)) met.set(id, reference)
+    // the journal is read once for the namespace, however many areas look through it
+    let calls: readonly JournalEntry[] | undefined
+    const seen: Seen = { calls: () => (calls ??= s.journal.list(ns)) }
+    for (const a of s.areas) for (const [id, reference] of a.outcomes?.met(s, ns, seen) ?? []) if (!met.has(id)) met.set(id, reference)
     for (const e of s.events.list(ns)) {
       const w = hooks.get(e.event)
       if (!w) continue

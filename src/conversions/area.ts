@@ -37,9 +37,9 @@ export const conversionsArea: Area<Conversions, Kit> = {
       { id: 'conversion.rate-not-found', label: 'refused: the rate reference expired or is unknown' },
       { id: 'conversion.rate-used', label: 'refused: the rate reference was already used' },
     ],
-    *met(s, ns) {
+    *met(s, ns, seen) {
       for (const c of s.store.col<{ reference: string }>(ns, CONVERSIONS).values()) yield ['conversion.success', c.reference]
-      yield* refusalsMet(s.journal, ns, BASE, { 'conversion.rate-not-found': CONVERSION_MSG.RATE_NOT_FOUND, 'conversion.rate-used': CONVERSION_MSG.USED_RATE })
+      yield* refusalsMet(seen, BASE, { 'conversion.rate-not-found': CONVERSION_MSG.RATE_NOT_FOUND, 'conversion.rate-used': CONVERSION_MSG.USED_RATE })
     },
   },
   tags: { conversions: "Rate conversions between the merchant's balances: a quote at the pack's rate, the conversion, one by reference and the history" },

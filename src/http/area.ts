@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { AppEnv } from './context.js'
+import type { JournalEntry } from './journal.js'
 import type { Answer, chain } from './middleware/chain.js'
 
 /**
@@ -58,7 +59,12 @@ export interface Outcome {
  */
 export interface AreaOutcomes<T> {
   list(scenarios: ActiveScenarios): readonly Outcome[]
-  met(s: T, ns: string): Iterable<readonly [id: string, reference: string]>
+  met(s: T, ns: string, seen: Seen): Iterable<readonly [id: string, reference: string]>
+}
+
+/** What one report has read of a namespace, once for every area that asks: its journal's calls. */
+export interface Seen {
+  calls(): readonly JournalEntry[]
 }
 
 /** A ledger source an area declares (`Area.ledger`): what the ledger asks of its entries. */

@@ -55,9 +55,9 @@ export const payoutsArea: Area<Payouts, Kit> = {
   // a payout's outcomes: as its test accounts end (`transfer.*`, the events' name), and a refusal of an invalid account as the journal shows it
   outcomes: {
     list: (s) => distinct([{ id: 'transfer.success', label: 'success' }, ...[...s.payouts.values()].flatMap((v) => valueOutcomes('transfer', v))]),
-    *met(s, ns) {
+    *met(s, ns, seen) {
       for (const p of s.store.col<Payout>(ns, PAYOUTS).values()) yield* p.status === 'failed' ? [['transfer.failed', p.reference], [`transfer.failed.${slug(p.message)}`, p.reference]] as const : [[`transfer.${p.status}`, p.reference]] as const
-      yield* refusalsMet(s.journal, ns, DISBURSE, { 'transfer.invalid': MSG.INVALID_ACCOUNT })
+      yield* refusalsMet(seen, DISBURSE, { 'transfer.invalid': MSG.INVALID_ACCOUNT })
     },
   },
   tags: { payouts: 'Payouts to bank accounts and mobile-money wallets from the available balance, their query and list, and the control call that ends one now' },
