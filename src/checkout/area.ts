@@ -20,7 +20,7 @@ import { CHANNEL_CURRENCIES, CHECKOUT_CHANNELS, checkoutSummarySchema, controlPa
 import { CheckoutService, type CheckoutCharge } from './service.js'
 import { chargesOf, slug } from '../charges/outcomes.js'
 
-/** The hosted page of a checkout, on the origin the client called (docs/behaviour.md 13.1, 14.4). */
+/** The hosted page of a checkout, on the origin the client called (docs/behaviour.md#checkout, docs/behaviour.md#urls-handed-out). */
 export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}${checkoutPagePath(c.transaction_reference)}`
 
 const [PAGE, PAGE_BARE] = pageRoutePaths('/checkout/:tx/pay')
@@ -44,7 +44,7 @@ const summary = { name: 'CheckoutSummary', schema: checkoutSummarySchema }
 /** The channels a checkout's attempts are charges of: built before it (src/areas.ts). */
 type Channels = { cards: CardService; mobileMoney: MobileMoneyService; bankTransfer: BankTransferService; payWithBank: PayWithBankService }
 
-/** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
+/** Checkout Standard (docs/behaviour.md#checkout): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit & Channels> = {
   key: 'checkout',
   outcomes: {
@@ -73,7 +73,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
     const checkout = new CheckoutService(kit, kit.cards, kit.mobileMoney, kit.bankTransfer, kit.payWithBank)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
-      // the channel of the attempt that paid it (docs/behaviour.md 13.3)
+      // the channel of the attempt that paid it (docs/behaviour.md#virtual-accounts)
       method: (c) => c.payment_method ?? null,
       paid: (_ns, c) => checkout.paid(c),
       settlement: (c, credit) => checkout.settlement(c, credit),
@@ -124,7 +124,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
         return ok(c, CHECKOUT_MSG.CHECKOUT_CANCELLED, checkoutSummary(checkout, ns, charge))
       },
     },
-    // the hosted page: the customer's browser, no key (docs/behaviour.md 13.1.1); its namespace named, or the reference alone
+    // the hosted page: the customer's browser, no key (docs/behaviour.md#checkout-page); its namespace named, or the reference alone
     { method: 'get', path: PAGE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.show(c) },
     { method: 'post', path: PAGE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.pay(c) },
     { method: 'post', path: CANCEL, access: 'open', page: true, handler: (c, s) => s.checkoutPage.cancel(c) },

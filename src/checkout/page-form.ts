@@ -5,7 +5,7 @@ import { maskPan } from '../store/card-numbers.js'
 import type { CheckoutCard } from './schemas.js'
 
 /**
- * The hosted page's form posts (docs/behaviour.md 13.1.1): what each `action` carries, checked
+ * The hosted page's form posts (docs/behaviour.md#checkout-page): what each `action` carries, checked
  * field by field with the card and wallet APIs' formats, so a bad entry is refused with the
  * field's own message before any service is called. The journal keeps a masked copy only.
  */
@@ -123,7 +123,7 @@ export function parseAction(form: URLSearchParams, currency: string): Parsed {
 }
 
 /**
- * What the journal keeps of a post (docs/behaviour.md 9.5): the action and its fields, the card
+ * What the journal keeps of a post (docs/behaviour.md#request-journal): the action and its fields, the card
  * number as first six and last four digits, CVV, PIN and OTP as asterisks, and anything else
  * through the journal's masker (a card number typed into another field is masked too).
  */

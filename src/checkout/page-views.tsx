@@ -7,7 +7,7 @@ import { FIELD_LABEL, type Echo, type FormErrors, type PageField } from './page-
 import type { CheckoutChannel } from './schemas.js'
 
 /**
- * The hosted checkout page's markup (docs/behaviour.md 13.1.1): server-rendered, no script, every
+ * The hosted checkout page's markup (docs/behaviour.md#checkout-page): server-rendered, no script, every
  * field labelled, every failure in text. One column on a phone; the order summary beside the
  * payment panel from 760 px.
  */
@@ -318,7 +318,7 @@ export const TransferAccount: FC<{ base: string; a: AccountView }> = ({ base, a 
   </>
 )
 
-/** The step a card attempt waits for (docs/behaviour.md 3): one field, or the address, or the 3DS link. */
+/** The step a card attempt waits for (docs/behaviour.md#card-charges): one field, or the address, or the 3DS link. */
 export const CardStepForm: FC<{ base: string; step: string; card: string; errors: FormErrors; echo: Echo; threeDs: string }> = ({ base, step, card, errors, echo, threeDs }) => {
   if (step === 'PIN')
     return (
@@ -424,7 +424,7 @@ export const Outcome: FC<{ status: string; message: string }> = ({ status, messa
   </>
 )
 
-/** `several`: the link names a reference several namespaces hold, and no namespace (docs/behaviour.md 14.4) */
+/** `several`: the link names a reference several namespaces hold, and no namespace (docs/behaviour.md#urls-handed-out) */
 export const NotFoundPage: FC<{ several?: boolean }> = ({ several }) => (
   <Layout title="Checkout not found">
     <h1>Checkout not found</h1>

@@ -6,7 +6,7 @@ import type { CheckoutCharge, CheckoutService } from './service.js'
 import { CHECKOUT_MSG } from './messages.js'
 
 /**
- * POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1): pays a checkout as a customer
+ * POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md#checkout): pays a checkout as a customer
  * on the page would, for CI without a browser. Without a card or wallet, the channel's first test
  * value whose outcome is the one asked for; every step is answered with the pack's values (PIN,
  * OTP, address, phone; the 3DS page approved), so the attempt ends as its test value says. A bank

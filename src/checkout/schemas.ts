@@ -3,7 +3,7 @@ import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'
 import { WALLET_CURRENCIES } from '../scenario/lookups.js'
 
-/** docs/behaviour.md 13.1: Checkout Standard's request, and which channel takes which currency. */
+/** docs/behaviour.md#checkout: Checkout Standard's request, and which channel takes which currency. */
 
 export const CHECKOUT_CHANNELS = ['card', 'bank_transfer', 'mobile_money', 'pay_with_bank'] as const
 export type CheckoutChannel = (typeof CHECKOUT_CHANNELS)[number]
@@ -22,7 +22,7 @@ export const CHANNEL_CURRENCIES: Record<CheckoutChannel, readonly string[]> = {
 export const CHECKOUT_CURRENCIES = [...new Set(Object.values(CHANNEL_CURRENCIES).flat())] as [string, ...string[]]
 
 /**
- * What a checkout's page offers (docs/behaviour.md 13.1, CONTRACT 14): the asked channels that take
+ * What a checkout's page offers (docs/behaviour.md#checkout, CONTRACT 14): the asked channels that take
  * the currency, in the order asked; when none does, every channel that takes it. The default
  * channel falls back the same way: kept when offered, none otherwise (the page then preselects the
  * first).
@@ -37,7 +37,7 @@ export function offeredChannels(currency: string, asked: readonly CheckoutChanne
 /** every field the initialize call takes; any other is refused by name, as the live service does */
 const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channels', 'default_channel', 'customer', 'redirect_url', 'notification_url', 'metadata', 'merchant_bears_cost', 'payment_currency', 'settlement_currency', 'split_reference', 'split_configuration'])
 
-/** docs/behaviour.md 13.1.2: a split's accounts: a flat share (an amount, numeric strings too) or a percentage */
+/** docs/behaviour.md#checkout-split-and-conversion: a split's accounts: a flat share (an amount, numeric strings too) or a percentage */
 const splitConfigurationSchema = z
   .object({
     split_type: z.enum(['percentage', 'flat']),
@@ -91,7 +91,7 @@ export const initializeSchema = z
     // channels the currency does not take are dropped, not refused (offeredChannels)
     const channels = v.channels ?? CHECKOUT_CHANNELS
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
-    // flat shares are amounts of the charge's currency; a converted checkout is not split (docs/behaviour.md 13.1.2)
+    // flat shares are amounts of the charge's currency; a converted checkout is not split (docs/behaviour.md#checkout-split-and-conversion)
     if (v.split_configuration?.split_type === 'flat') v.split_configuration.split_accounts.forEach((a, i) => {
       const minor = parseAmount(a.value, { allowString: true })
       if (minor !== null) checkUnit(ctx, v.currency, minor, ['split_configuration', 'split_accounts', i, 'value'])
@@ -111,7 +111,7 @@ const cardSchema = z.object({
 })
 export type CheckoutCard = z.infer<typeof cardSchema>
 
-/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1) */
+/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md#checkout) */
 export const controlPaySchema = z
   .object({
     channel: z.enum(CHECKOUT_CHANNELS),

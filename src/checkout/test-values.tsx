@@ -3,7 +3,7 @@ import type { ActiveScenarios } from '../scenario/index.js'
 import type { CheckoutChannel } from './schemas.js'
 
 /**
- * The test values the checkout page shows under its form, collapsed (docs/behaviour.md 13.1.1):
+ * The test values the checkout page shows under its form, collapsed (docs/behaviour.md#checkout-page):
  * what the chosen channel accepts in the namespace's packs and what each does, read from the
  * packs in force (the same values `sandbox magic` prints), so a pack added at run time shows too.
  */

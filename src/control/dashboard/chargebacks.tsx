@@ -3,7 +3,7 @@ import { ActionButton, Badge, ListTable, enc, money, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /**
- * Chargebacks (docs/behaviour.md 13.13), newest first: the chargeback and its pay-in, the amount
+ * Chargebacks (docs/behaviour.md#chargebacks), newest first: the chargeback and its pay-in, the amount
  * and what left the balance, its status and deadline, and on a declined or partly accepted one the
  * buttons that decide it through the control call. A successful charge's row (charges.tsx) opens one.
  */

@@ -3,7 +3,7 @@ import { ActionButton, Badge, ListTable, enc, money, when } from './ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /**
- * Payouts (docs/behaviour.md 13.7): each with its destination, amount and cost, status and
+ * Payouts (docs/behaviour.md#payouts): each with its destination, amount and cost, status and
  * message, its batch if it has one, and buttons that end a processing one now (the control call).
  */
 export const Payouts: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
