@@ -29,7 +29,7 @@ const NUMBERS = MAP.numbers
 /** GitHub's anchor of an old numbered heading → name */
 const LINKS = MAP.links
 const KEYS = Object.keys(NUMBERS)
-const SELF = ['scripts/behaviour-anchors.mjs', 'scripts/behaviour-anchors.json']
+const SELF = ['scripts/behaviour-anchors.mjs', 'scripts/behaviour-anchors.json', 'test/behaviour-anchors.test.ts']
 
 const NUM = String.raw`\d{1,2}(?:\.\d{1,2}){0,2}(?![\d]|\.\d)`
 const SEP = String.raw`(?:, | and | or |-|–)`

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest'
  */
 const ROOT = resolve(import.meta.dirname, '..')
 const SCRIPT = join(ROOT, 'scripts/behaviour-anchors.mjs')
-const OWN = new Set(['scripts/behaviour-anchors.mjs', 'scripts/behaviour-anchors.json'])
+const OWN = new Set(['scripts/behaviour-anchors.mjs', 'scripts/behaviour-anchors.json', 'test/behaviour-anchors.test.ts'])
 const TEXT = readFileSync(join(ROOT, 'docs/behaviour.md'), 'utf8')
 const ANCHORS = new Set([...TEXT.matchAll(/^<a id="([a-z0-9-]+)"><\/a>$/gm)].map((m) => m[1]))
 const MAP = JSON.parse(readFileSync(join(ROOT, 'scripts/behaviour-anchors.json'), 'utf8')) as { numbers: Record<string, string>; links: Record<string, string> }
@@ -56,8 +56,15 @@ describe('citations of docs/behaviour.md', () => {
     const gap = String.raw`(?:[ \t]+|[ \t]*\r?\n[ \t]*(?:\*|\/\/|#|--)?[ \t]*)`
     const byNumber = new RegExp(String.raw`behaviour\.md(?:${gap}\d{1,2}(?:\.\d{1,2})*(?![\d%])|#\d)`, 'g')
     for (const { path, text } of all) for (const m of text.matchAll(byNumber)) numbered.push(`${path}: ${JSON.stringify(m[0])}`)
+    for (const m of TEXT.matchAll(/^#{2,6} \d{1,2}(?:\.\d{1,2})*\.? .*$/gm)) numbered.push(`docs/behaviour.md: ${m[0]}`)
     expect(numbered).toEqual([])
     expect(execFileSync(process.execPath, [SCRIPT, '--check'], { cwd: ROOT, encoding: 'utf8' })).toBe('')
+  })
+
+  it('gives each part and section its anchor on the line before its heading', () => {
+    const lines = TEXT.split('\n')
+    const bare = lines.flatMap((l, i) => (/^#{2,6} /.test(l) && !(lines[i - 2] ?? '').startsWith('<a id="') ? [l] : []))
+    expect(bare).toEqual([])
   })
 
   it('rewrites a citation by number, as a branch written before the names has it, once', async () => {
