@@ -4,7 +4,7 @@ import { error, exportVariable, info, input, inputLines, mask, saveState, setOut
 import { ActionError, caBundle, healthy, install, keysOf, optionEnvironment, reportArgs, reportFiles, reportsDir, sandbox, start, stopAndReport, WORKSPACE } from './sandbox.mjs'
 
 /**
- * The action's main step (action.yml, docs/behaviour.md 0.8). `command: start` installs the
+ * The action's main step (action.yml, docs/behaviour.md#github-action). `command: start` installs the
  * sandbox, starts it detached, exports how to reach it, replays the `flows` into a JUnit report,
  * and saves what the post step needs to stop it. `command: stop` stops the sandbox an earlier
  * step started and writes its journal, before the workflow's own upload step (a post step runs

@@ -3,7 +3,7 @@ import { error, info, state } from './runner.mjs'
 import { reportArgs, stopAndReport } from './sandbox.mjs'
 
 /**
- * The action's post step (action.yml, docs/behaviour.md 0.8): at the job's end, stops the sandbox
+ * The action's post step (action.yml, docs/behaviour.md#github-action): at the job's end, stops the sandbox
  * its main step started, unless a `command: stop` step already did, and writes its journal. A use
  * of the action that started nothing (`command: stop`, or a start that failed) saved no state:
  * nothing to do.

@@ -7,7 +7,7 @@ import { distState } from '../bin/built.mjs'
 import { error, info, warning } from './runner.mjs'
 
 /**
- * What the action does with the sandbox (docs/behaviour.md 0.8): install and build it from the
+ * What the action does with the sandbox (docs/behaviour.md#github-action): install and build it from the
  * action's own checkout, start it detached, stop it and write its journal. Every sandbox command
  * is the CLI's own (`sandbox start --detach`, `replay`, `stop`), run with node from `bin/`.
  */
@@ -81,7 +81,7 @@ export function sandbox(args, env = process.env) {
 /** how long the action waits for the health check once `start --detach` has returned */
 const HEALTH_TIMEOUT_MS = 10_000
 
-/** `sandbox start --detach` with the options' variables; its pid file's contents (`{pid, url, log, https?, proxy?, ca?}`, docs/behaviour.md 0.3) */
+/** `sandbox start --detach` with the options' variables; its pid file's contents (`{pid, url, log, https?, proxy?, ca?}`, docs/behaviour.md#detach-and-stop) */
 export function start(pidFile, env) {
   const code = sandbox(['start', '--detach', '--pid-file', pidFile], env)
   if (code !== 0) throw new ActionError(`sandbox start --detach failed with exit code ${code} (its reason is printed above)`)
@@ -138,7 +138,7 @@ export function reportArgs(given) {
 }
 
 /**
- * The readiness report of every namespace (docs/behaviour.md 9.10) as Markdown, appended to the
+ * The readiness report of every namespace (docs/behaviour.md#readiness-report) as Markdown, appended to the
  * job's step summary (`GITHUB_STEP_SUMMARY`); its gate failing fails the step with the lines
  * `sandbox report` names. Run before the sandbox stops, while it still holds what the job did.
  */
@@ -162,7 +162,7 @@ export function readinessReport({ url, secretKey, controlToken, args }) {
 export async function stopAndReport({ pidFile, url, secretKey, controlToken, journal, report }) {
   if (report) readinessReport({ url, secretKey, controlToken, args: report })
   try {
-    // beyond loopback (a `host` that is not) the control API wants the control token (docs/behaviour.md 9.1)
+    // beyond loopback (a `host` that is not) the control API wants the control token (docs/behaviour.md#control-access)
     const headers = { authorization: `Bearer ${secretKey}`, ...(controlToken && { 'x-sandbox-control-token': controlToken }) }
     const res = await fetch(`${url}/_sandbox/requests`, { headers, signal: AbortSignal.timeout(10_000) })
     const body = await res.json()

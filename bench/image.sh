@@ -5,7 +5,7 @@
 # (SIGTERM), each start RUNS times (default 5), in three settings: in memory (the default), with
 # its store on a volume (SANDBOX_DATA, a new volume each run) and loading a snapshot (SANDBOX_LOAD,
 # one taken from the first in-memory run). The last two are eager starts: the file is checked before
-# the socket opens (docs/behaviour.md 0.1). Build the image first: npm run image.
+# the socket opens (docs/behaviour.md#package-and-start). Build the image first: npm run image.
 #   bash bench/image.sh [RUNS] [IMAGE]
 set -euo pipefail
 RUNS="${1:-5}"

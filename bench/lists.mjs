@@ -1,8 +1,7 @@
 // The balance history, the pay-ins list and the transactions list over one namespace of N card
 // charges and N/20 payouts, in-process (app.request(), no socket): ms per call, five calls each,
 // plainly and with a filter that matches none (so the page passes over every item). The first
-// history call after the clock passes the credits builds the history's rows (docs/behaviour.md
-// 13.4). `npm run build`, then `node bench/lists.mjs 20000` (docs/behaviour.md 13.4, 13.6, 13.9, 13.11).
+// history call after the clock passes the credits builds the history's rows (docs/behaviour.md#ledger-and-balances). `npm run build`, then `node bench/lists.mjs 20000` (docs/behaviour.md#ledger-and-balances, docs/behaviour.md#lists, docs/behaviour.md#pay-ins-list, docs/behaviour.md#pay-with-bank).
 import { resolveConfig } from '../dist/config.js'
 import { createDeps, closeDeps } from '../dist/deps.js'
 import { createApp } from '../dist/app.js'

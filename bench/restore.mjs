@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// A 16 MiB snapshot restored through the real CLI while other calls go on (docs/behaviour.md 0.10):
+// A 16 MiB snapshot restored through the real CLI while other calls go on (docs/behaviour.md#snapshots):
 // how long the restore takes, and how long /_sandbox/health and a call on another namespace wait
 // meanwhile. Not part of `npm test`.
 //
@@ -34,7 +34,7 @@ async function build(mib) {
     return { status: res.status, text: await res.text() }
   }
   const enc = deps.namespaces.resolve(key).encryption_key
-  // a stored card charge takes about 1.4 KB of a snapshot (docs/behaviour.md 0.10)
+  // a stored card charge takes about 1.4 KB of a snapshot (docs/behaviour.md#snapshots)
   const charges = Math.floor((mib * 1024 * 1024 * 0.95) / 1460)
   for (let n = 1; n <= charges; n++) {
     const payload = { reference: `restore-bench-${n}`, card: { number: '4084127883172787', cvv: '123', expiry_month: '09', expiry_year: '30' }, amount: 1000, currency: 'NGN', customer: { email: 'buyer@example.com', name: 'Ada Buyer' }, metadata: { order: `o-${n}` } }

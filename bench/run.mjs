@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// paysandbox benchmark (issue 10, docs/behaviour.md 12). See bench/README.md.
+// paysandbox benchmark (issue 10, docs/behaviour.md#speed). See bench/README.md.
 //
 //   npm run build && npm run bench                 # the full run (about 3-4 minutes)
 //   npm run bench -- --quick                        # a shorter run

@@ -4,8 +4,7 @@ import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 /**
- * Whether a checkout's dist/ is the build of its sources, and the build when it is not (docs/behaviour.md
- * 0.1). The one home of the rule: `bin/sandbox.js` asks it before every start, the GitHub Action's
+ * Whether a checkout's dist/ is the build of its sources, and the build when it is not (docs/behaviour.md#package-and-start). The one home of the rule: `bin/sandbox.js` asks it before every start, the GitHub Action's
  * install (action/sandbox.mjs) too. An installed package (the tarball, the image) has no src/: its
  * dist/ is what was packed, and nothing is checked or built.
  */

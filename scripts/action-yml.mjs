@@ -1,4 +1,4 @@
-// Writes action.yml (the GitHub Action, docs/behaviour.md 0.8) from the option table: every flag
+// Writes action.yml (the GitHub Action, docs/behaviour.md#github-action) from the option table: every flag
 // of `sandbox start` (src/config-options.ts, built to dist/) is an input of the same name, beside
 // the action's own inputs. `--check` writes nothing and exits 1 when action.yml differs from what
 // it would write (test/e2e/action.test.ts runs it).
@@ -23,7 +23,7 @@ const own = {
     default: 'sandbox-reports',
   },
   report: {
-    description: "when the sandbox stops (a stop step, or the job's end): the readiness report of every namespace (sandbox report --all, docs/behaviour.md 9.10) as Markdown in the job's step summary. true: the report alone; or its gate, which fails the step when not met: --require card.otp,transfer.failed --min 50",
+    description: "when the sandbox stops (a stop step, or the job's end): the readiness report of every namespace (sandbox report --all, docs/behaviour.md#readiness-report) as Markdown in the job's step summary. true: the report alone; or its gate, which fails the step when not met: --require card.otp,transfer.failed --min 50",
     default: '',
   },
   install: {

@@ -1,4 +1,4 @@
-// Writes docs/outcomes.md, the outcome catalogue (docs/behaviour.md 9.10), from the built areas'
+// Writes docs/outcomes.md, the outcome catalogue (docs/behaviour.md#readiness-report), from the built areas'
 // declarations and the shipped pack. `--check` writes nothing and exits 1 when the page differs.
 import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'

@@ -1,4 +1,4 @@
-// Turns a Postman collection's example answers into conformance entries (docs/behaviour.md 10.7):
+// Turns a Postman collection's example answers into conformance entries (docs/behaviour.md#conformance):
 //
 //   node scripts/postman-to-conformance.mjs COLLECTION.json --out DIR \
 //     [--repo owner/name --path path/in/repo --commit SHA] [--original URL] [--date YYYY-MM-DD]

@@ -53,7 +53,7 @@ function cardsPart() {
 The card number selects a scenario: authorization steps, then an outcome. While a step is
 pending the charge is ${c('processing')}, ${c('auth_model')} names the step and ${c('authorization')} says what to
 send to ${c('POST /merchant/api/v1/charges/card/authorize')}; for 3DS, ${c('authorization.redirect_url')} is
-the sandbox's own 3DS page, with Approve and Decline ([behaviour.md 3](behaviour.md#3-card-charges)).
+the sandbox's own 3DS page, with Approve and Decline ([behaviour.md#card-charges](behaviour.md#card-charges)).
 
 - Test PIN **${c(st.pin)}**, test OTP **${c(st.otp)}**. A PIN sent up front in ${c('card.pin')} consumes the PIN
   step. A wrong PIN fails the charge with ${c('Incorrect card PIN')}, a wrong OTP with
@@ -66,7 +66,7 @@ the sandbox's own 3DS page, with Approve and Decline ([behaviour.md 3](behaviour
 ${table(['number', 'scheme', 'steps', 'outcome'], rows)}
 
 The same cards pre-authorize (${c('.../charges/card/pre-authorize')}), then capture, void and refund
-([behaviour.md 4](behaviour.md#4-pre-authorization-capture-void-refund)).
+([behaviour.md#preauth](behaviour.md#preauth)).
 `
 }
 
@@ -87,13 +87,13 @@ function walletsPart() {
 OTP **${c(st.otp)}** (${c('POST .../charges/mobile-money/authorize')} ${c('{reference, token}')}; ${st.otp_attempts} wrong ones fail
 the charge). The STK prompt is answered by the live sandbox's own
 ${c('POST .../charges/mobile-money/sandbox/authorize-stk')} ${c('{reference, pin}')} with PIN **${c(st.pin)}**, or
-by itself ${st.stk_delay_seconds} s later on the namespace clock ([behaviour.md 5](behaviour.md#5-mobile-money)). The last
+by itself ${st.stk_delay_seconds} s later on the namespace clock ([behaviour.md#mobile-money](behaviour.md#mobile-money)). The last
 column is what ${c('POST /merchant/api/v1/misc/mobile-money/resolve')} answers as the wallet's name.
 
 ${table(['number', 'currency', 'steps', 'outcome', 'resolves to'], rows)}
 
 The XAF, XOF, TZS and EGP wallets are the live testing page's. A wallet number carries its
-currency's country code. Any other wallet takes its currency's success path (behaviour.md 5.2): the
+currency's country code. Any other wallet takes its currency's success path (behaviour.md#mobile-money-charge): the
 STK prompt alone where the testing page's OTP is "N/A", else an OTP then the prompt. The
 currencies, country codes and default steps are ${c('fixtures/lookups.json')}'s ${c('wallet_currencies')}:
 
@@ -101,7 +101,7 @@ ${table(['currency', 'country', 'number', 'steps of any other wallet'], currenci
 
 Your own wallets go in a scenario pack's ${c('wallets')}. A ${c('REDIRECT')} step answers
 ${c('data.authorization.redirect_url')}, the sandbox's operator page where the customer approves or
-declines (behaviour.md 5.4.1).
+declines (behaviour.md#mobile-money-operator-page).
 `
 }
 
@@ -115,7 +115,7 @@ Every namespace is seeded with these authorizations (and again on reset), type $
 ceiling NGN ${ceilings.map(num).join(' or ')} per debit; debit one with
 ${c('POST /api/v1/direct-debit/authorizations/{reference}/debits')} ${c('{amount, narration, currency: "NGN"}')}.
 Debits answer ${c('processing')} and complete ${st.debit_delay_seconds} s later on the clock; authorizations are created and
-moved with the control API ([behaviour.md 6](behaviour.md#6-direct-debit)).
+moved with the control API ([behaviour.md#direct-debit](behaviour.md#direct-debit)).
 
 ${table(['reference', 'status', 'account (bank)', 'what it does'], rows)}
 
@@ -153,7 +153,7 @@ function identitiesPart() {
 ${c('POST /merchant/api/v1/identities/<path>')} (also ${c('/api/v1/identities/<path>')}) with
 ${c('{id, verification_consent: true, validation?: {first_name, last_name, date_of_birth, selfie?}}')};
 ${c('nin')} or ${c('number')} may stand for ${c('id')}, as some apps send it
-([behaviour.md 7](behaviour.md#7-identity-verification)). A selfie matches when it is the
+([behaviour.md#identity](behaviour.md#identity)). A selfie matches when it is the
 record's own ${c('image')} or the sample ${c('fixtures/identity/matching-selfie.png')}. Every ID of a
 document's format that the table does not list is not found: 404 ${c('<Label> data not found')} with
 ${c('data: {}')} (${c('BVN data not found')}). A check's reference is ${c('VR-')} and 17 letters or digits.
@@ -161,23 +161,23 @@ ${c('data: {}')} (${c('BVN data not found')}). A check's reference is ${c('VR-')
 ${table(['country', 'document (`id_type`)', 'path', 'found', 'not found', 'validation'], rows)}
 
 \\* The live documentation publishes the test IDs but not the path: the sandbox follows the
-documented ${c('<country>/<document>')} pattern (behaviour.md 7.1).
+documented ${c('<country>/<document>')} pattern (behaviour.md#identity-calls-and-modes).
 ‡ ${c('GET /merchant/api/v1/identities/ng/banks?type=premium|basic')} lists the codes each look-up takes;
-a code of the other list finds nothing (behaviour.md 7.7).
+a code of the other list finds nothing (behaviour.md#identity-bank-account-banks).
 The test IDs of NIN by phone number are the sandbox's own: the live page publishes none for it, so it
-reuses the phone check's (behaviour.md 7.4); so are the not-found bank accounts and KE phone.
+reuses the phone check's (behaviour.md#test-identities); so are the not-found bank accounts and KE phone.
 Every other test ID is the live testing page's.
 
 A registry that does not answer is a sandbox-only outcome: ${words(unavailable)} answer 503
 ${c('Service currently unavailable')} and keep nothing; a pack marks any ID so with ${c('unavailable: true')}
-(behaviour.md 7.2).
+(behaviour.md#identity-checks).
 
 ${c('GET /merchant/api/v1/identities/verifications/{reference}')} answers one check, found or not, and
 ${c('POST /merchant/api/v1/identities/verifications')} ${c('{start_date?, end_date?, limit?, page?}')} lists
-them newest first (behaviour.md 7.5). The documents are data: ${c('fixtures/identity-documents.json')}
+them newest first (behaviour.md#identity-query-and-history). The documents are data: ${c('fixtures/identity-documents.json')}
 declares each (path, ID format, texts, what it compares, its record's fields), and the records of
 the test IDs are in ${c('fixtures/identities.json')}. To add test values for any document, give a pack
-with ${c('--scenarios')} (${c('identities: [{type, id, found, unavailable?, label, record?}]')}, behaviour.md 10.1): no code
+with ${c('--scenarios')} (${c('identities: [{type, id, found, unavailable?, label, record?}]')}, behaviour.md#scenario-packs): no code
 changes; a new document is one more entry in the documents file. ${c('sandbox magic')} lists every
 identity with its path.
 `
@@ -204,11 +204,11 @@ function checkoutPart() {
 ${c('POST /merchant/api/v1/charges/initialize')} answers ${c('checkout_url')}, the hosted page on the
 origin you called: ${c('<origin>/checkout/<transaction reference>/pay')} (${c('https://api.korapay.com/...')}
 through the proxy or the in-process interception, which then serve it;
-[behaviour.md 14.4](behaviour.md#144-urls-the-sandbox-hands-out)). The page offers the channels you list
+[behaviour.md#urls-handed-out](behaviour.md#urls-handed-out)). The page offers the channels you list
 in ${c('channels')} (all by default) that take the currency, or every channel that takes it when none of
 yours does (Kora's WooCommerce plugin sends card and bank transfer for KES, GHS and USD too); the same cards and wallets as above work on
 it, each try an attempt of its own, and a failed attempt can be followed by another. A checkout
-nobody pays expires after ${CHECKOUT_HOURS} hours on the namespace clock (behaviour.md 13.1). The fee is the
+nobody pays expires after ${CHECKOUT_HOURS} hours on the namespace clock (behaviour.md#checkout). The fee is the
 paying channel's (the pack's ${c('fees')}), plus ${st.vat_percent} % VAT on it.
 
 ${table(['channel', 'currencies', 'pays with', 'fee'], channelRows)}
@@ -216,14 +216,14 @@ ${table(['channel', 'currencies', 'pays with', 'fee'], channelRows)}
 **The page** needs no script: plain forms, each step of the card or wallet asked in turn (PIN,
 OTP, billing address, phone, the card's 3DS page, the wallet's PIN prompt simulated), a failed try
 said in words with the earlier tries listed, and "Cancel". Once the checkout ends the browser
-goes to ${c('redirect_url?reference=<your reference>')} (behaviour.md 13.1.1).
+goes to ${c('redirect_url?reference=<your reference>')} (behaviour.md#checkout-page).
 
 ![The hosted checkout page: the order on the left; the channel choice, the card form and the test values it accepts on the right](images/checkout.png)
 
 **Bank transfer**: the page shows a temporary account of 10 digits at ${c(TRANSFER_BANK.bank_name)} (${c(TRANSFER_BANK.bank_code)}), open for
 ${st.transfer_account_minutes} minutes. The transfer is told to the sandbox by the page's "I have sent the money", by the
 control call below (with ${c('amount')}), or by the clock: with nothing sent, the expected amount
-arrives by itself ${st.transfer_delay_seconds} s after the account is issued (behaviour.md 13.2).
+arrives by itself ${st.transfer_delay_seconds} s after the account is issued (behaviour.md#bank-transfer).
 
 | amount sent | outcome |
 |---|---|
@@ -256,7 +256,7 @@ nothing else done the expected amount arrives by itself ${st.transfer_delay_seco
 (${c('auto_complete: false')} waits for a transfer told to the sandbox); the account expires after ${st.transfer_account_minutes}
 minutes. Over- and under-payment as in the checkout's table above; a pack setting
 ${c('transfer_mismatch: accept_all')} keeps whatever arrives as paid (the shipped pack: ${c(st.transfer_mismatch)}). These
-amounts arrive otherwise by themselves (behaviour.md 13.2):
+amounts arrive otherwise by themselves (behaviour.md#bank-transfer):
 
 ${table(['amount', 'arrives'], rows)}
 `
@@ -284,7 +284,7 @@ ${c('merchant_bears_cost')}? default false, ${c('metadata')}?) answers the sandb
 ${c('data.authorization.redirect_url')}; the charge stays ${c('processing')} until the customer approves or
 declines there, or ${c('POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}')} ends it.
 Declined, it fails (${c('Payment was declined by the customer at the bank')}); approved, it ends as its bank
-says. ${c('GET /merchant/api/v1/charge/pay-with-bank/banks?currency=NGN')} lists the banks (behaviour.md 13.11):
+says. ${c('GET /merchant/api/v1/charge/pay-with-bank/banks?currency=NGN')} lists the banks (behaviour.md#pay-with-bank):
 
 ${table(['bank_code', 'currency', 'once approved'], rows)}
 
@@ -313,13 +313,13 @@ once, reference ${c('KPY-PAY-...')} (query it at ${c('/merchant/api/v1/charges/K
 signed ${c('charge.success')} whose data carries ${c('virtual_bank_account_details')}. The same call pays a
 bank-transfer charge's temporary account with any amount (exact, more or less, as above);
 an expired one answers 409 ${c('Account has expired')}, an unknown number 404
-${c('Account not found')} (behaviour.md 13.3).
+${c('Account not found')} (behaviour.md#virtual-accounts).
 
 A **USD account** belongs to an account holder: ask ${c('POST /api/v1/files/generate-upload-url')} for
 file references, create the holder with ${c('POST /api/v1/virtual-bank-account/account-holders')} (its
 documents naming those references), then open ${c('{"currency": "USD", "account_holder_reference", "account_reference"}')}
 with the same create call; ${c('KES')} and ${c('TZS')} accounts take ${c('{"currency", "account_name", "account_reference", "permanent": true, "customer"}')}.
-Each is credited in its own currency (behaviour.md 13.3.1).
+Each is credited in its own currency (behaviour.md#virtual-accounts-usd-kes-tzs).
 
 ## Pool accounts
 
@@ -327,7 +327,7 @@ ${c('POST /merchant/api/v1/pool-accounts')} ${c('{"customer_name", "customer_ema
 ${c('"account_type": "mobile_money"')} in ${words(MOBILE_MONEY_POOLS)}) gives the customer a reference
 (${c('SBKP...KES')}) into Kora's shared account, one per e-mail. ${c('POST /merchant/api/v1/pool-accounts/sandbox/credit')}
 ${c('{"reference", "amount", "currency"}')} is a ${c('pool_account')} pay-in, ${c('success')} and on the balance at once,
-announced by ${c('charge.success')}; the dashboard shows each pool's settlement history (behaviour.md 13.3.2).
+announced by ${c('charge.success')}; the dashboard shows each pool's settlement history (behaviour.md#pool-accounts).
 `
 }
 
@@ -342,11 +342,11 @@ balance too), and each successful pay-in adds what the customer paid net of fee 
 once: a KES 1,000 wallet payment the customer bears the cost of is 1,016.13 paid and 1,000.00 credited),
 pending until it settles (a bank transfer at once, other channels after ${st.settlement_delay_hours} h on the namespace clock).
 ${c('POST /_sandbox/balances/fund')} ${c('{"currency", "amount"}')} adds to a balance. A namespace takes in at most
-50,000,000,000,000.00 per currency until it is reset, so every sum stays exact (behaviour.md 13.4).
+50,000,000,000,000.00 per currency until it is reset, so every sum stays exact (behaviour.md#ledger-and-balances).
 ${c('GET /merchant/api/v1/balances/history')} lists every entry of the available balances, newest first,
 each with ${c('balance_before')} and ${c('balance_after')}: the opening balances, pay-ins once they settle,
 fundings; filter by ${c('currency')}, ${c('direction')} (${c('credit')} | ${c('debit')}), ${c('date_from')} / ${c('date_to')}, and page
-with ${c('limit')} and the items' ${c('pointer')} (${c('starting_after')}, ${c('ending_before')}; behaviour.md 13.4, 13.6).
+with ${c('limit')} and the items' ${c('pointer')} (${c('starting_after')}, ${c('ending_before')}; behaviour.md#ledger-and-balances, behaviour.md#lists).
 
 ## Rate conversions
 
@@ -356,7 +356,7 @@ ${c('{"rate_reference", "amount", "from_currency", "to_currency"}')} converts on
 the amount from one available balance and adding the result to the other through the ledger (both
 in the balance history); ${c('GET /merchant/api/v1/conversions/{reference}')} and
 ${c('GET /merchant/api/v1/conversions?page=&limit=&date=')} read them back. Rates come from the pack's
-${c('conversion_rates')} (${rates.join(', ')}, each used both ways; behaviour.md 13.10); the converted amount is
+${c('conversion_rates')} (${rates.join(', ')}, each used both ways; behaviour.md#conversions); the converted amount is
 rounded down, and a table that lets a round of conversions gain is refused, so no conversion makes money.
 
 ## Pay-ins and transactions lists
@@ -365,11 +365,11 @@ ${c('GET /merchant/api/v1/pay-ins')} lists the namespace's pay-ins of every chan
 its attempts), newest first, as ${c('{"has_more", "payins": [{pointer, reference, status, amount, amount_paid, amount_expected, fee, currency, description, payment_method, message, date_created, date_completed, payment_sources: {amount_paid, narration, payment_source_type, message, status}}]}')};
 filter by ${c('currency')}, ${c('status')}, ${c('date_from')} / ${c('date_to')}, and page with ${c('limit')}
 and ${c('starting_after')} / ${c('ending_before')} (the ${c('pointer')}, which is the transaction reference;
-behaviour.md 13.9).
+behaviour.md#pay-ins-list).
 
 ${c('GET /merchant/api/v1/transactions')} lists pay-ins (${c('"type": "collection"')}) and payouts (${c('"type": "disbursement"')})
 together, newest first, as ${c('{"has_more", "transactions": [{pointer, type, reference, amount, fee, narration, currency, status, transaction_status, created_at, callback_url, meta, customer: {name, email}}]}')},
-paged and filtered as the other lists (the ${c('pointer')} is ${c('<type>:<reference>')}; behaviour.md 13.12).
+paged and filtered as the other lists (the ${c('pointer')} is ${c('<type>:<reference>')}; behaviour.md#transactions-list).
 `
 }
 
@@ -387,7 +387,7 @@ ${c('equitel-ke')}); ${c('POST /merchant/api/v1/misc/banks/resolve')} ${c('{"ban
 resolves a Nigerian account (message ${c('Request Completed')}), and
 ${c('POST /merchant/api/v1/misc/mobile-money/resolve')} ${c('{"mobileMoneyCode": "0004", "phoneNumber": "233240000000", "currency": "GHS"}')}
 a wallet (message ${c('Request completed')}; the test wallets' names are in the wallets' table above). A
-public ${c('pk_test_')} key works as well as the secret key (behaviour.md 13.5).
+public ${c('pk_test_')} key works as well as the secret key (behaviour.md#look-ups).
 
 ${table(['account, at any listed Nigerian bank', '`account_name`'], rows)}
 
@@ -403,7 +403,7 @@ ${c('wallet_currencies')} and ${c('payout_currencies')}; restart. No code change
 mobile-money pay-ins, refunds and payouts. The file is checked at start and a bad entry stops the
 sandbox with the entry and field (${c('fixtures/lookups.json: banks.1 (citibank).nibss_bank_code: must be 6 digits')}).
 Test wallets, test payout accounts and identities go in a scenario pack
-(${c('--scenarios')}, no package edit: ${c('wallets')}, ${c('payouts')}, ${c('identities')}, behaviour.md 10.1); a new
+(${c('--scenarios')}, no package edit: ${c('wallets')}, ${c('payouts')}, ${c('identities')}, behaviour.md#scenario-packs); a new
 identity document is an entry of ${c('fixtures/identity-documents.json')} beside it.
 `
 }
@@ -424,7 +424,7 @@ answers ${c('Transfer initiated successfully.')} (the live text), ${c('processin
 ends as its account says, with a signed ${c('transfer.success')} / ${c('transfer.failed')} webhook; a failed
 payout gets all of it back. ${c('GET /merchant/api/v1/transactions/{reference}')} queries one,
 ${c('GET /merchant/api/v1/payouts')} lists them, ${c('POST /_sandbox/payouts/{reference}/complete')}
-${c('{"outcome"?, "reason"?}')} ends one now (behaviour.md 13.7).
+${c('{"outcome"?, "reason"?}')} ends one now (behaviour.md#payouts).
 
 ${table(['bank / operator', 'account', 'outcome', 'label'], rows)}
 
@@ -453,7 +453,7 @@ ${c('routing_number')}; the test accounts are keyed by routing number, or ${c('I
 (${c('destination.amount: must be a multiple of 5 for XAF')}).
 XAF and XOF have no minor unit: an amount with decimals is refused wherever amounts are taken
 (${c('amount: must be a whole number for XAF')}), and fees and VAT are whole francs (a payout costs
-30 + 2 XAF, where NGN's costs 30 + 2.25; behaviour.md 2.5). Limits per payout: ${limits.join(', ')} (bank accounts),
+30 + 2 XAF, where NGN's costs 30 + 2.25; behaviour.md#money). Limits per payout: ${limits.join(', ')} (bank accounts),
 each wallet its operator's ${c('min')} / ${c('max')}; no other currency has one.
 ${c('POST /merchant/api/v1/payouts/availability')} ${c('{"type": "bank_account", "currency": "ZAR"}')} (or GET
 with a query) lists South Africa's banks with ${c('status')} ${c('available')}, but ${words(availability)}
@@ -481,7 +481,7 @@ function vouchersPart() {
 
 ${c('POST /merchant/api/v1/charge/voucher')} (ZAR, ${c('provider_code')} ${c('0001')}): a voucher pays its whole value once,
 towards an amount of at least that; fee ${fee(st.fees.voucher)}. Any other PIN is refused as invalid; a reset makes
-the vouchers unused again (behaviour.md 13.14).
+the vouchers unused again (behaviour.md#vouchers).
 
 ${table(['pin', 'value', 'outcome'], rows)}
 `
@@ -496,7 +496,7 @@ account, direct debit, a checkout by its reference), in full (no ${c('amount')})
 more than is left. It answers ${c('processing')}, debits the available balance at once, and succeeds
 ${st.refund_delay_seconds} s later on the namespace clock with a signed ${c('refund.success')}; the card refund
 (${c('.../charges/card/refund')}) is the same kind of record on the same totals. Read them with
-${c('GET /merchant/api/v1/refunds/{reference}')} and ${c('GET /merchant/api/v1/refunds')} (behaviour.md 13.8).
+${c('GET /merchant/api/v1/refunds/{reference}')} and ${c('GET /merchant/api/v1/refunds')} (behaviour.md#refunds).
 
 | test field | effect |
 |---|---|
@@ -522,7 +522,7 @@ once, in the balance history as source ${c('chargeback')}, ${c('Chargeback deduc
 and chargebacks of one pay-in never return more than it paid. A declined or partial one is
 decided ${c(st.chargeback_decision)} ${st.chargeback_decision_hours} h later (the pack settings ${c('chargeback_deadline_hours')}, ${c('chargeback_decision_hours')},
 ${c('chargeback_decision')}), or now with ${c('POST /_sandbox/chargebacks/{reference}/decide')}
-${c('{"outcome": "won" | "lost"}')} (behaviour.md 13.13).
+${c('{"outcome": "won" | "lost"}')} (behaviour.md#chargebacks).
 
 Webhooks: ${c('chargeback.pending')}, ${c('chargeback.declined')}, ${c('chargeback.partial')},
 ${c('chargeback.auto_accepted')} and ${c('chargeback.lost')}, the events the service's pages name. The pages
@@ -548,7 +548,7 @@ export function testValuesPage() {
 The live service's published sandbox values work unchanged; these are the shipped pack's
 (${c('scenarios/default.yaml')}, pack ${c(pack.name)}). ${c('npx sandbox magic')} prints the active ones (${c('--json')}, or
 ${c('GET /_sandbox/scenarios')}, for the JSON); ${c('--scenarios FILE')} or ${c('POST /_sandbox/scenarios')} adds your own
-([behaviour.md 10](behaviour.md#10-scenario-packs-and-replay)). Amounts are in major units.
+([behaviour.md#packs-and-replay](behaviour.md#packs-and-replay)). Amounts are in major units.
 
 Metadata follows the documented rule: at most 5 keys of at most 20 characters of ${c('A-Za-z0-9-')}.
 The live test environment was seen taking an underscore key on a card charge (${c('{"client_id": "qwerty"}')},

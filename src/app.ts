@@ -17,13 +17,13 @@ import { secretKey } from './http/middleware/secret-key.js'
 /**
  * `/api/v1/...` paths docs/api.md does not name (its direct debit and identities) nor the pages write bare
  * (chargebacks, account holders, upload URLs, pool accounts: CONTRACT 15) are not API routes: the
- * live host answers them 200 with a plain-text welcome, changing nothing (docs/behaviour.md 13).
+ * live host answers them 200 with a plain-text welcome, changing nothing (docs/behaviour.md#beyond-the-seed).
  */
 const NOT_API = /^\/api\/v1\/(?!direct-debit\/|identities\/|chargebacks(\/|$)|virtual-bank-account\/account-holders(\/|$)|files\/generate-upload-url(\/|$)|pool-accounts(\/|$))/
 
 /** The identity calls, which carry selfies: a larger body limit. */
 const IDENTITY = /^\/(merchant\/)?api\/v1\/identities\//
-/** A snapshot put back (docs/behaviour.md 0.10): the limit of `--snapshot-bytes`. */
+/** A snapshot put back (docs/behaviour.md#snapshots): the limit of `--snapshot-bytes`. */
 const SNAPSHOT = /^\/_sandbox\/snapshot$/
 
 /**
@@ -45,17 +45,17 @@ export function createApp<L extends readonly AnyArea[]>(deps: Deps<L>) {
   const control = chain([...every, loopback, key], errorEnvelope)
   const open = chain(every, errorEnvelope)
   const chains: Record<Access, ReturnType<typeof chain>> = {
-    // health, the OpenAPI document, the customer's 3DS and checkout pages (docs/behaviour.md 13.1.1)
+    // health, the OpenAPI document, the customer's 3DS and checkout pages (docs/behaviour.md#checkout-page)
     open,
     // the dashboard: no key, loopback only
     dashboard: chain([...every, loopback], errorEnvelope),
     control,
     // merchant and identity calls
     'secret key': api,
-    // the look-ups also take a public test key (docs/behaviour.md 13.5); every other call refuses it
+    // the look-ups also take a public test key (docs/behaviour.md#look-ups); every other call refuses it
     'public key': chain([...every, secretKey({ namespaces, strictKeys: config.strictKeys, publicKeys: true }), live, armedFault({ faults })], errorEnvelope),
   }
-  // the customer pages refuse in HTML, whatever refuses (docs/behaviour.md 13.1.1)
+  // the customer pages refuse in HTML, whatever refuses (docs/behaviour.md#checkout-page)
   const pages = chain(every, pageRefusal)
   const isCustomerPage = customerPages(deps.areas)
   for (const area of deps.areas) for (const route of area.routes) mount(app, isCustomerPage(route.path) ? pages : chains[route.access], route, deps)

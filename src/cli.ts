@@ -195,7 +195,7 @@ Examples:
         json: { url, ...(timeout !== undefined && { timeout_ms: timeout }) },
       })
       if (!res.ok || !body?.status || !body.data) {
-        // a refused body names its fields (docs/behaviour.md 2.3)
+        // a refused body names its fields (docs/behaviour.md#invalid-request-data)
         const fields = Object.values((body?.data ?? {}) as Record<string, { message?: unknown }>).flatMap((f) => (typeof f?.message === 'string' ? [f.message] : []))
         die(`the sandbox answered ${res.status}: ${body?.message ?? 'no report'}${fields.length ? ` (${fields.join('; ')})` : ''}`, 1)
       }
@@ -254,7 +254,7 @@ function tuneV8(): void {
   for (const flag of v8Tuning(given, availableParallelism())) setFlagsFromString(flag)
 }
 
-/** how often a foreground server looks for its launcher (docs/behaviour.md 0.3) */
+/** how often a foreground server looks for its launcher (docs/behaviour.md#detach-and-stop) */
 const LAUNCHER_POLL_MS = 500
 
 /** The parent pid of `pid` from /proc, or undefined where there is none (macOS, Windows) or it is gone. */
@@ -284,7 +284,7 @@ function ancestryNow(): Ancestry {
 
 /**
  * A foreground `sandbox start` stops when the process that launched it goes away
- * (docs/behaviour.md 0.3): every 500 ms it checks that each of its ancestors, as they were when it
+ * (docs/behaviour.md#detach-and-stop): every 500 ms it checks that each of its ancestors, as they were when it
  * started, still has the same parent. One that has not means a process above it ended: npm killed
  * above its `sh -c` wrapper (which outlives npm and passes no signal on), the wrapper itself, the
  * shell of a CI step. Where /proc is missing (macOS, Windows) only the parent is watched; an

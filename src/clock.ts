@@ -7,7 +7,7 @@ import { MSG, invalid } from './errors.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which
- * `advance` only ever increases. Under a seed (`frozenFrom`, docs/behaviour.md 0.7) a namespace's
+ * `advance` only ever increases. Under a seed (`frozenFrom`, docs/behaviour.md#seed-and-clock-start) a namespace's
  * clock starts frozen at the clock start instead, and a reset puts it back there. Timers are data
  * (kind + payload) kept in the store, so they survive a restart with `--data`; they fire in due
  * order, either when their time comes or when the clock is advanced past them. While a timer
@@ -75,7 +75,7 @@ export class Clocks {
       for (const t of store.col<Timer>(ns, TIMERS).values()) this.#push(ns, { ...t, seq: ++this.#seq })
     }
     // a reset empties a namespace's timers and clock; a failed write puts them back as the file
-    // has them (docs/behaviour.md 0.4)
+    // has them (docs/behaviour.md#persistence)
     store.registerState({
       reset: (ns) => this.#reset(ns),
       restored: (ns) => this.#reload(ns, RETRY_AFTER_UNDO),
@@ -108,7 +108,7 @@ export class Clocks {
 
   /**
    * The `clock` record of a namespace whose clock is to read `now` at this moment, standing still
-   * there or running on from it (a snapshot restored, docs/behaviour.md 0.10).
+   * there or running on from it (a snapshot restored, docs/behaviour.md#snapshots).
    */
   recordAt(now: number, frozen: boolean): { offset_ms: number; frozen_at: number | null } {
     return frozen ? { offset_ms: 0, frozen_at: now } : { offset_ms: now - this.#wallNow(), frozen_at: null }
@@ -221,7 +221,7 @@ export class Clocks {
   }
 
   /**
-   * The control API's move (docs/behaviour.md 9): by `seconds`, or to `to` (ISO 8601 or ms since
+   * The control API's move (docs/behaviour.md#control-api): by `seconds`, or to `to` (ISO 8601 or ms since
    * the epoch), one of them; refuses, moving nothing, a target that cannot be read, one behind the
    * namespace's time, and any past the year 9999.
    */

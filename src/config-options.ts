@@ -6,7 +6,7 @@ import { isoAt } from './time.js'
  * Every configuration option, declared once (docs/architecture.md, "Configuration"): its flag, its
  * environment variable, its default, how its value is read and checked, its help, and the `Config`
  * field it fills. `Config` and `ConfigInput` (src/config.ts), the flags of `sandbox start`
- * (src/cli.ts) and the table of docs/behaviour.md 0.2 are derived from it; test/config-options.test.ts
+ * (src/cli.ts) and the table of docs/behaviour.md#flags-and-environment are derived from it; test/config-options.test.ts
  * holds the three together.
  */
 
@@ -21,7 +21,7 @@ export class ConfigError extends Error {
   }
 }
 
-/** What a call's secret key must look like to name a namespace (docs/behaviour.md 1): the API's and a snapshot's `key` alike. */
+/** What a call's secret key must look like to name a namespace (docs/behaviour.md#keys-and-namespaces): the API's and a snapshot's `key` alike. */
 export const KEY_SHAPE = /^sk_test_[A-Za-z0-9_-]{1,200}$/
 
 /**
@@ -65,7 +65,7 @@ function defaultCaDir(env: NodeJS.ProcessEnv): string {
  */
 export interface Reader<In, Out> {
   read(given: In | string | undefined, name: string, env: NodeJS.ProcessEnv): Out
-  /** the default as `--help` and docs/behaviour.md 0.2 show it */
+  /** the default as `--help` and docs/behaviour.md#flags-and-environment show it */
   default?: string
   /** `switch`: a flag without a value, on in the environment as `1`, `true` or `yes`; `list`: a repeatable flag, comma-separated in the environment */
   kind?: 'switch' | 'list'
@@ -122,11 +122,11 @@ const atLeastOne = (dflt: number): Reader<string, number> => ({ default: String(
 
 const HOST_NAME = /^(?=.{1,253}$)[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?(\.[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?)*$/
 
-/** the host a client's code calls, answered by the sandbox under --proxy and intercept (docs/behaviour.md 14) */
+/** the host a client's code calls, answered by the sandbox under --proxy and intercept (docs/behaviour.md#reaching) */
 const DEFAULT_INTERCEPT = 'api.korapay.com'
 
 /**
- * A host name as the sandbox compares it (docs/behaviour.md 14.2): lower case, without the one
+ * A host name as the sandbox compares it (docs/behaviour.md#proxy): lower case, without the one
  * trailing dot of a fully qualified name, so `API.korapay.com.` is `api.korapay.com`. Every
  * comparison of a host with the intercepted ones asks this.
  */
@@ -167,7 +167,7 @@ const webhookUrl: Reader<string, string | null> = { read: (v, name) => (v ? chec
 
 const queryCache: Reader<never, 'on' | 'off'> = { default: 'on', read: (v) => (v === 'off' ? 'off' : 'on') }
 
-/** `--seed`: a whole number; absent is no seed (docs/behaviour.md 0.7) */
+/** `--seed`: a whole number; absent is no seed (docs/behaviour.md#seed-and-clock-start) */
 const seed: Reader<number | string, number | undefined> = {
   read(value, name) {
     if (value === undefined || value === '') return undefined
@@ -191,7 +191,7 @@ const clockStart: Reader<string, string> = {
   },
 }
 
-/** `--store`: a PostgreSQL connection URL (docs/behaviour.md 0.4); absent is memory or `--data` */
+/** `--store`: a PostgreSQL connection URL (docs/behaviour.md#persistence); absent is memory or `--data` */
 const storeUrl: Reader<string, string | undefined> = {
   read(v, name) {
     if (!v) return undefined
@@ -210,7 +210,7 @@ const recordFile: Reader<string, string | undefined> = {
 
 const upstreamKey: Reader<string, string | undefined> = { read: (v, name) => (v ? checkEncryptionKey(v, name) : undefined) }
 
-/** `--profile`: which source answers where a live recording contradicts the interface document (docs/api.md) (CONTRACT 15, docs/behaviour.md 0.11) */
+/** `--profile`: which source answers where a live recording contradicts the interface document (docs/api.md) (CONTRACT 15, docs/behaviour.md#live-profile) */
 const profile: Reader<string, 'default' | 'live'> = {
   default: 'default',
   read(value, name) {
@@ -222,7 +222,7 @@ const profile: Reader<string, 'default' | 'live'> = {
 
 const caDir: Reader<string, string> = { default: '~/.local/share/paysandbox/ca', read: (v, _name, env) => v || defaultCaDir(env) }
 
-/** In the order of docs/behaviour.md 0.2; the key is the option's name in `ConfigInput`. */
+/** In the order of docs/behaviour.md#flags-and-environment; the key is the option's name in `ConfigInput`. */
 /** The environment variables of the live service's own test keys (`--record`, `sandbox verify --against`). */
 export const LIVE_KEY_ENV = { secretKey: 'KORAPAY_SECRET_KEY', publicKey: 'KORAPAY_PUBLIC_KEY', encryptionKey: 'KORAPAY_ENCRYPTION_KEY' } as const
 
@@ -264,7 +264,7 @@ export const OPTIONS = {
   proxyOnlyIntercepted: option({ flag: '--proxy-only-intercepted', help: 'the proxy refuses other hosts instead of tunnelling to them', field: 'proxyOnlyIntercepted' }, onOff),
   /** the local certificate authority's directory (`ca.pem`, `ca-key.pem`), per user unless given */
   caDir: option({ flag: '--ca-dir <dir>', help: 'directory of the local CA, created on first use', field: 'caDir' }, caDir),
-  /** docs/behaviour.md 14.5: the proxy forwards the intercepted hosts to the upstream and writes each exchange to this flow */
+  /** docs/behaviour.md#record: the proxy forwards the intercepted hosts to the upstream and writes each exchange to this flow */
   record: option({ flag: '--record <file>', help: 'with --proxy: forward the intercepted hosts to --upstream and record each exchange to this flow file (YAML)', field: 'recordFile' }, recordFile),
   upstream: option({ flag: '--upstream <url>', help: 'the service --record forwards to', field: 'upstream' }, checked('https://api.korapay.com', checkWebhookUrl)),
   upstreamEncryptionKey: option({ flag: '--upstream-encryption-key <key>', env: LIVE_KEY_ENV.encryptionKey, help: "the upstream account's encryption key, with which --record decrypts charge_data", field: 'upstreamEncryptionKey' }, upstreamKey),

@@ -106,7 +106,7 @@ export const listenFrom = (env: NodeJS.ProcessEnv = process.env) => ({ host: val
 
 /**
  * `--seed` and `--clock-start` of a command that starts a sandbox of its own (src/flags.ts
- * `seedFlags`): the flag, else its variable; what `startSandbox` takes (docs/behaviour.md 0.7).
+ * `seedFlags`): the flag, else its variable; what `startSandbox` takes (docs/behaviour.md#seed-and-clock-start).
  */
 export function seedFrom(given: { seed?: string; clockStart?: string }, env: NodeJS.ProcessEnv = process.env): { seed: number | undefined; clockStart: string } {
   return { seed: valueOf(OPTIONS.seed, given.seed, env) as number | undefined, clockStart: valueOf(OPTIONS.clockStart, given.clockStart, env) as string }
@@ -126,7 +126,7 @@ export function clientFromEnv(env: NodeJS.ProcessEnv = process.env): { baseUrl: 
   return { baseUrl: env.SANDBOX_URL || `http://127.0.0.1:${OPTIONS.port.reader.default}`, controlToken: env[OPTIONS.controlToken.env] || undefined }
 }
 
-/** The live service's test keys `sandbox verify --against` uses (docs/behaviour.md 10.6): KORAPAY_*, unset when absent. */
+/** The live service's test keys `sandbox verify --against` uses (docs/behaviour.md#verify): KORAPAY_*, unset when absent. */
 export function liveKeysFromEnv(env: NodeJS.ProcessEnv = process.env): { secretKey?: string; publicKey?: string; encryptionKey?: string } {
   return { secretKey: env[LIVE_KEY_ENV.secretKey] || undefined, publicKey: env[LIVE_KEY_ENV.publicKey] || undefined, encryptionKey: env[LIVE_KEY_ENV.encryptionKey] || undefined }
 }
@@ -181,7 +181,7 @@ function merchantsOf(file: string | undefined, sk: string, encKey: string, defau
   return merchants
 }
 
-/** Flags win over environment variables, which win over defaults (docs/behaviour.md 0.2). */
+/** Flags win over environment variables, which win over defaults (docs/behaviour.md#flags-and-environment). */
 export function resolveConfig(input: ConfigInput = {}, env: NodeJS.ProcessEnv = process.env): Config {
   const given = input as Record<string, unknown>
   const values: Record<string, unknown> = {}

@@ -40,7 +40,7 @@ export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] =>
 const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER, VOUCHER_PIN_CARRY_OVER]
 
 /**
- * The snapshots of `--load` (docs/behaviour.md 0.10), each read and checked as `POST
+ * The snapshots of `--load` (docs/behaviour.md#snapshots), each read and checked as `POST
  * /_sandbox/snapshot` checks one, before the data file is opened: a bad one refuses the start
  * (SnapshotError, naming the file and the field) and changes no file.
  */
@@ -65,13 +65,13 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   // packs first: a bad pack file is refused before anything touches the data file (unless the
   // caller loaded them already, from the same files: src/server.ts)
   const loaded = checkedPacks ?? Scenarios.loadPacks(config.scenarioFiles)
-  // `--profile live` is the setting of a pack after the files': the flag wins (docs/behaviour.md 0.11)
+  // `--profile live` is the setting of a pack after the files': the flag wins (docs/behaviour.md#live-profile)
   const packs = config.profile === 'live' ? [...loaded, { name: '--profile live', settings: { profile: 'live' as const } }] : loaded
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
   const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, leaseMs: config.leaseMs, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
-  // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md 0.7)
+  // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md#seed-and-clock-start)
   const random = new Random(config.seed, store)
   const clocks = new Clocks(store, { random, frozenFrom: config.seed === undefined ? null : Date.parse(config.clockStart) })
   const namespaces = new Namespaces(store, config, clocks)
@@ -93,7 +93,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
 
   const kinds = new Kinds()
   const ledger = new Ledger(store, scenarios, kinds, areas)
-  // a snapshot's balances are the ledger's to check (docs/behaviour.md 0.10)
+  // a snapshot's balances are the ledger's to check (docs/behaviour.md#snapshots)
   namespaces.onCheck((snap) => ledger.snapshotIssues(snap.records))
   const kit: Kit = { config, store, clocks, random, scenarios, namespaces, events, journal, webhooks, faults, kinds, ledger, attempts: new AttemptEnds(), areas, version: VERSION, startedAt }
   // each area from the kit and the services built before it, which its own join under their names

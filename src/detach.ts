@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url'
 import type { Command } from 'commander'
 
 /**
- * `sandbox start --detach` and `sandbox stop` (docs/behaviour.md 0): the server runs as a detached
+ * `sandbox start --detach` and `sandbox stop` (docs/behaviour.md#product): the server runs as a detached
  * child whose output goes to a log file beside the pid file; the pid file (JSON `{pid, url, log}`)
  * is written once the child has printed its ready line (with `https`, `proxy` and `ca` when its
  * banner printed them), and `stop` ends the process it names.

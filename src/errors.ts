@@ -6,7 +6,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status'
  * (docs/architecture.md, "Services are free of Hono"). Only the app's error handler
  * (errorEnvelope in http/envelope.ts) writes the JSON of a refusal.
  */
-/** the history line of a step a control call finished (docs/behaviour.md 9) */
+/** the history line of a step a control call finished (docs/behaviour.md#control-api) */
 const BY_CONTROL_CALL = 'completed by control call'
 
 export const MSG = {
@@ -24,29 +24,29 @@ export const MSG = {
   CONTACT_SUPPORT: 'An error occurred, please contact support',
   TRY_AGAIN: 'An error occurred, please try again',
   INTERNAL: 'Internal server error. It would be nice if you report this to us',
-  // docs/behaviour.md 1-2 and the sandbox's own
+  // docs/behaviour.md#keys-and-namespaces, docs/behaviour.md#http and the sandbox's own
   INVALID_KEY: 'Invalid authorization key',
   LIVE_KEY: 'Live keys are never accepted by the sandbox: use a test secret key (sk_test_...)',
   CHARGE_NOT_FOUND: 'Charge not found',
   ROUTE_NOT_FOUND: 'Route not found',
-  /** the plain-text answer of the host to an /api/v1 path that is no API route (docs/behaviour.md 13) */
+  /** the plain-text answer of the host to an /api/v1 path that is no API route (docs/behaviour.md#beyond-the-seed) */
   WELCOME: 'Welcome to Kora',
   BODY_TOO_LARGE: 'Request body is too large',
   OTP_NOT_REQUIRED: 'OTP is not required for this transaction',
   FORBIDDEN_CONTROL: 'The control API answers only on loopback unless a control token is set',
-  // docs/behaviour.md 2.1: HTTP node cannot parse, answered by the server before the app
+  // docs/behaviour.md#status-codes: HTTP node cannot parse, answered by the server before the app
   MALFORMED_REQUEST: 'Malformed HTTP request',
   HEADERS_TOO_LARGE: 'Request header fields are too large',
   CHUNK_EXTENSIONS_TOO_LARGE: 'Request chunk extensions are too large',
   REQUEST_TIMEOUT: 'Request timed out',
-  // docs/behaviour.md 0.9: the health check before every port asked for listens
+  // docs/behaviour.md#container-image: the health check before every port asked for listens
   STARTING: 'paysandbox is starting: not every port it was asked to open listens yet',
-  // docs/behaviour.md 14.2: the proxy's own answers
+  // docs/behaviour.md#proxy: the proxy's own answers
   PROXY_BAD_TARGET: 'The proxy takes CONNECT host:port or a request to an absolute http(s) URL',
   PROXY_HOST_REFUSED: 'The sandbox proxy answers only the intercepted hosts (--proxy-only-intercepted)',
   PROXY_LOOPBACK_REFUSED: "The sandbox proxy does not reach this machine's loopback for a client beyond it",
   PROXY_UPSTREAM_FAILED: 'The proxy could not reach the host',
-  // docs/behaviour.md 14.5: recording through the proxy
+  // docs/behaviour.md#record: recording through the proxy
   RECORD_WEBHOOK_KEPT: 'Webhook recorded',
   // Success texts (docs/api.md 2)
   CHARGE_RETRIEVED: 'Charge retrieved successfully',
@@ -59,18 +59,18 @@ export const MSG = {
   // shared refusals of the areas
   DUPLICATE_TRANSACTION_REFERENCE: 'Duplicate transaction reference',
   INSUFFICIENT_WALLET: 'Insufficient funds in disbursement wallet',
-  /** docs/behaviour.md 13.4: `limit` formatted, `NGN 50,000,000,000,000.00` */
+  /** docs/behaviour.md#ledger-and-balances: `limit` formatted, `NGN 50,000,000,000,000.00` */
   intakeLimit: (limit: string) => `Amount refused: a namespace takes in at most ${limit} per currency until it is reset`,
-  /** an account or wallet that does not resolve: at the bank resolve (400, the sample's), the wallet resolve (503) and on a payout (409, as seen live: docs/behaviour.md 13.5, 13.7) */
+  /** an account or wallet that does not resolve: at the bank resolve (400, the sample's), the wallet resolve (503) and on a payout (409, as seen live: docs/behaviour.md#look-ups, docs/behaviour.md#payouts) */
   INVALID_ACCOUNT: 'Invalid account.',
-  /** docs/behaviour.md 1: `why` says which limit (NamespaceLimitError) */
+  /** docs/behaviour.md#keys-and-namespaces: `why` says which limit (NamespaceLimitError) */
   namespaceLimit: (why: string) => `Namespace limit reached: ${why}; restart the sandbox or reuse a key`,
-  // the history lines several channels write on a charge (docs/behaviour.md 7.5)
+  // the history lines several channels write on a charge (docs/behaviour.md#identity-query-and-history)
   NOTE_PASSED: 'passed',
   NOTE_RESENT: 'resent',
   BY_CONTROL_CALL,
   byControlCall: (outcome: string) => `${BY_CONTROL_CALL}: ${outcome}`,
-  // docs/behaviour.md 9: the engine's refusals of a control call (Clocks.advance, WebhookDelivery.resendNow)
+  // docs/behaviour.md#control-api: the engine's refusals of a control call (Clocks.advance, WebhookDelivery.resendNow)
   CLOCK_SECONDS_PAST_9999: 'would move the clock past the year 9999',
   CLOCK_TARGET_NOT_A_TIME: 'must be an ISO 8601 timestamp or milliseconds since the epoch',
   /** `now` as ISO 8601 */
@@ -78,11 +78,11 @@ export const MSG = {
   CLOCK_TARGET_PAST_9999: 'must not be past the year 9999',
   EVENT_NOT_FOUND: 'Event not found',
   NO_WEBHOOK_URL: 'No webhook URL is set: PUT /_sandbox/webhook-url first',
-  // how the balance history describes the ledger's own entries (docs/behaviour.md 13.4)
+  // how the balance history describes the ledger's own entries (docs/behaviour.md#ledger-and-balances)
   paymentEntry: (ref: string, why: string | undefined) => `Payment ${ref}${why ? ` ${why}` : ''}`,
   FUNDING_ENTRY: 'Balance funded',
   OPENING_ENTRY: 'Opening balance',
-  // docs/behaviour.md 0.10: a snapshot's ledger entry that takes a balance where none can be
+  // docs/behaviour.md#snapshots: a snapshot's ledger entry that takes a balance where none can be
   belowNothing: (balance: string) => `takes the balance to ${balance}: a balance the ledger adds up to is never below nothing`,
   pastIntake: (balance: string, limit: string) => `takes the balance to ${balance}, past ${limit}, the most a namespace takes in`,
 } as const
@@ -106,7 +106,7 @@ export const FAILURE = {
   ABOVE_BANK_LIMIT: 'The amount requested is above the limit permitted by your bank, please contact your bank or financial institution',
   NOT_ALLOWED: 'You are not allowed to make this payment with your card, please contact your bank or financial institution',
   ISSUER_INOPERATIVE: 'Issuer or Switch Inoperative',
-  // docs/behaviour.md 3: declined on the 3DS page (not a docs/api.md 7.4 text)
+  // docs/behaviour.md#card-charges: declined on the 3DS page (not a docs/api.md 7.4 text)
   THREE_DS_DECLINED: '3DS authentication was declined by the cardholder',
 } as const
 
@@ -119,7 +119,7 @@ export type FieldErrors = Record<string, string>
 
 /**
  * The one error type of the API. `status` is the HTTP status, `error` the kind some refusals name
- * beside the message (`validation_error`, `conflict`: docs/behaviour.md 2), `code` the code the
+ * beside the message (`validation_error`, `conflict`: docs/behaviour.md#http), `code` the code the
  * service's samples write beside some (`AA021`).
  */
 export class ApiError extends Error {
@@ -137,7 +137,7 @@ export class ApiError extends Error {
 }
 
 /**
- * `Invalid request data` (docs/behaviour.md 2.3, CONTRACT 15): HTTP 422, `error:
+ * `Invalid request data` (docs/behaviour.md#invalid-request-data, CONTRACT 15): HTTP 422, `error:
  * "validation_error"`, and in `data` one `{message}` per bad field, the message naming the field
  * (`{"amount": {"message": "amount is required"}}`). `fields` keeps the bare reasons.
  */
@@ -151,13 +151,13 @@ export class ValidationError extends ApiError {
 export const invalid = (fields: FieldErrors): ValidationError => new ValidationError(fields)
 export const badRequest = (message: string, data: unknown = null): ApiError => new ApiError(400, message, data)
 export const notFound = (message: string): ApiError => new ApiError(404, message, null)
-/** docs/behaviour.md 2.1: a step on a payment that has already finished; a reused reference (with `code` where the samples show one). */
+/** docs/behaviour.md#status-codes: a step on a payment that has already finished; a reused reference (with `code` where the samples show one). */
 export const conflict = (message: string, code?: string): ApiError => new ApiError(409, message, null, undefined, code)
 /**
- * docs/behaviour.md 13.7, CONTRACT 15: a payout refused as a business conflict (its amount outside
+ * docs/behaviour.md#payouts, CONTRACT 15: a payout refused as a business conflict (its amount outside
  * the limits, an invalid account): 409, `error: "conflict"`, `data: {status: "failed", message, reference}`.
  */
 export const failedConflict = (message: string, reference: string): ApiError =>
   new ApiError(409, message, { status: 'failed', message, reference }, 'conflict')
-/** docs/behaviour.md 2: a body over the route's limit. */
+/** docs/behaviour.md#http: a body over the route's limit. */
 export const tooLarge = (limit: number): ApiError => new ApiError(413, MSG.BODY_TOO_LARGE, { limit_bytes: limit })

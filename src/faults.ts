@@ -2,7 +2,7 @@ import type { Random } from './random.js'
 import { MSG } from './errors.js'
 
 /**
- * Fault injection (docs/behaviour.md 9): for the next `times` matching calls (or each with a seeded
+ * Fault injection (docs/behaviour.md#control-api): for the next `times` matching calls (or each with a seeded
  * probability), make the API slow, fail, drop the connection, or store the change and still
  * answer an error; or make webhook deliveries duplicate, late or out of order. Faults live in
  * memory per namespace and are cleared by DELETE /_sandbox/faults or a reset.
@@ -51,7 +51,7 @@ function prng(seed: number): () => number {
  * backtracking: the pieces between the stars are looked for once each, left to right, each at its
  * first place after the one before (the leftmost place leaves the most room to the ones after it,
  * so no other place needs trying). The cost is one pass over the path per piece, whatever the
- * number of stars; a regular expression of `.*`s can take exponential time (docs/behaviour.md 9.6).
+ * number of stars; a regular expression of `.*`s can take exponential time (docs/behaviour.md#fault-injection).
  */
 export class PathGlob {
   readonly #pieces: string[]

@@ -18,6 +18,6 @@ export function flagOption(o: AnyOption): Option {
 /**
  * `--seed` and `--clock-start` of a command that starts a sandbox of its own (`replay`, `verify`):
  * the one way such a command runs under a seed is to add these, read them with `seedFrom`
- * (src/config.ts) and give what it returns to `startSandbox` (docs/behaviour.md 0.7).
+ * (src/config.ts) and give what it returns to `startSandbox` (docs/behaviour.md#seed-and-clock-start).
  */
 export const seedFlags = (): Option[] => [flagOption(OPTIONS.seed), flagOption(OPTIONS.clockStart)]

@@ -10,7 +10,7 @@ export function localBase(host: string, port: number): string {
 }
 
 /**
- * `sandbox health` (docs/behaviour.md 0.9): 0 when `GET /_sandbox/health` of the sandbox at `url`
+ * `sandbox health` (docs/behaviour.md#container-image): 0 when `GET /_sandbox/health` of the sandbox at `url`
  * (by default where `sandbox start` listens by SANDBOX_HOST and SANDBOX_PORT) answers 200 within
  * two seconds, else 1 with the reason on stderr. The container image's HEALTHCHECK: a scratch
  * image has no curl, so node asks.

@@ -50,7 +50,7 @@ export interface StartSandboxOptions extends Omit<ConfigInput, 'port' | 'tlsPort
   /**
    * Requests this process makes to the intercepted hosts (`interceptHosts`, by default
    * api.korapay.com) through `fetch`, `http` or `https` are answered by this sandbox until
-   * `close()` (docs/behaviour.md 14.3). One sandbox of a process intercepts at a time.
+   * `close()` (docs/behaviour.md#intercept). One sandbox of a process intercepts at a time.
    */
   intercept?: boolean
 }

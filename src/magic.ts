@@ -43,9 +43,9 @@ export function formatMagic(m: Magic): string {
   parts.push(walletCurrenciesPart())
   if (m.identities.length) {
     parts.push('\nIdentities\n')
-    // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md 7.1)
+    // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md#identity-calls-and-modes)
     parts.push(table(['type', 'path', 'id', 'found', 'label'], m.identities.map((x) => [x.type, identityDocument(x.type)?.path ?? '-', x.id, x.unavailable ? 'unavailable' : String(x.found), x.label])))
-    // a bank-account check's bank_code names a bank of its list (docs/behaviour.md 7.7)
+    // a bank-account check's bank_code names a bank of its list (docs/behaviour.md#identity-bank-account-banks)
     for (const d of identityDocuments().values()) if (d.banks) parts.push(`  ${d.path} takes bank_code from GET identities/${d.country}/banks?type=${d.banks.list}: ${d.banks.banks.map((b) => `${b.code} ${b.name}`).join(', ')}\n`)
   }
   if (m.accounts.length) {
@@ -71,13 +71,13 @@ export function formatMagic(m: Magic): string {
   return parts.join('')
 }
 
-/** What the wallet resolve answers of a pack's wallet (docs/behaviour.md 13.5). */
+/** What the wallet resolve answers of a pack's wallet (docs/behaviour.md#look-ups). */
 function resolvesTo(w: Magic['wallets'][number]): string {
   if ('found' in w && w.found === false) return 'not found'
   return 'name' in w && w.name ? w.name : '(derived)'
 }
 
-/** Mobile money by currency (docs/behaviour.md 5.2, 13.5): the wallet number's form, the steps of any other wallet, the operators. */
+/** Mobile money by currency (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#look-ups): the wallet number's form, the steps of any other wallet, the operators. */
 function walletCurrenciesPart(): string {
   const rows = WALLET_CURRENCIES.map((currency) => {
     const w = walletCurrency(currency)!
@@ -90,7 +90,7 @@ function walletCurrenciesPart(): string {
 type Fee = Magic['settings']['fees']['card']
 const feeText = (f: Fee) => [`${f.percent}%`, ...Object.entries(f).filter(([k]) => k !== 'percent').map(([k, v]) => `${k} ${v}`)].join(', ')
 
-/** Checkout Standard (docs/behaviour.md 13.1, 13.2): the page, the control calls, what pays by default, the bank transfer's account. */
+/** Checkout Standard (docs/behaviour.md#checkout, docs/behaviour.md#bank-transfer): the page, the control calls, what pays by default, the bank transfer's account. */
 function checkoutPart(m: Magic): string {
   const rows: string[][] = []
   const card = (want: 'success' | 'failed') => pickTestCard(m.cards, want)?.number ?? '(none: give one)'
@@ -127,7 +127,7 @@ function checkoutPart(m: Magic): string {
   ].join('')
 }
 
-/** Pay with bank (docs/behaviour.md 13.11): the banks of each currency and what each does once approved. */
+/** Pay with bank (docs/behaviour.md#pay-with-bank): the banks of each currency and what each does once approved. */
 function payWithBankPart(m: Magic): string {
   const minimums = Object.entries(PAY_WITH_BANK_MIN).map(([currency, min]) => `${currency} ${min}`).join(', ')
   return [
@@ -140,7 +140,7 @@ function payWithBankPart(m: Magic): string {
   ].join('')
 }
 
-/** Vouchers (docs/behaviour.md 13.14): each test PIN's value and what charging it does. */
+/** Vouchers (docs/behaviour.md#vouchers): each test PIN's value and what charging it does. */
 function voucherPart(m: Magic): string {
   if (!m.vouchers.length) return ''
   return [
@@ -151,7 +151,7 @@ function voucherPart(m: Magic): string {
   ].join('')
 }
 
-/** Virtual bank accounts (docs/behaviour.md 13.3): the banks, and what the test environment's credit call does. */
+/** Virtual bank accounts (docs/behaviour.md#virtual-accounts): the banks, and what the test environment's credit call does. */
 function virtualAccountsPart(m: Magic): string {
   return [
     '\nVirtual bank accounts\n',
@@ -171,7 +171,7 @@ function virtualAccountsPart(m: Magic): string {
   ].join('')
 }
 
-/** Pool accounts (docs/behaviour.md 13.3.2): the currencies, the shared account, the credit call. */
+/** Pool accounts (docs/behaviour.md#pool-accounts): the currencies, the shared account, the credit call. */
 function poolAccountsPart(m: Magic): string {
   return [
     '\nPool accounts\n',
@@ -180,7 +180,7 @@ function poolAccountsPart(m: Magic): string {
   ].join('')
 }
 
-/** Payouts (docs/behaviour.md 13.7): the destinations, the test accounts, the fee, the delay, the limits, the banks' availability. */
+/** Payouts (docs/behaviour.md#payouts): the destinations, the test accounts, the fee, the delay, the limits, the banks' availability. */
 function payoutsPart(m: Magic): string {
   const limits = Object.entries(m.settings.payout_limits).map(([k, l]) => `${k} ${l.min} to ${l.max}`).join(', ')
   const multiples = Object.entries(m.settings.payout_multiples).map(([c, n]) => `${c} amounts are multiples of ${n}`).join('; ')
@@ -211,7 +211,7 @@ function payoutsPart(m: Magic): string {
   ].join('')
 }
 
-/** Refunds (docs/behaviour.md 13.8): how long one processes, and the test fields that pick its outcome. */
+/** Refunds (docs/behaviour.md#refunds): how long one processes, and the test fields that pick its outcome. */
 function refundsPart(m: Magic): string {
   const minimums = Object.entries(REFUND_MIN).map(([currency, minor]) => formatMoney(currency, minor)).join(', ')
   return [
@@ -229,7 +229,7 @@ function refundsPart(m: Magic): string {
   ].join('')
 }
 
-/** Chargebacks (docs/behaviour.md 13.13): the disputed test cards, the calls, the pack's timings. */
+/** Chargebacks (docs/behaviour.md#chargebacks): the disputed test cards, the calls, the pack's timings. */
 function chargebacksPart(m: Magic): string {
   const disputed = m.cards.filter((c) => c.chargeback).map((c) => c.number)
   const st = m.settings

@@ -7,8 +7,7 @@
 export const MAX_MAJOR_AMOUNT = 1_000_000_000_000
 
 /**
- * The most a namespace takes in per currency until it is reset, minor units (docs/behaviour.md
- * 13.4, "Exact at any size"): its opening balance, fundings and pay-ins not failed. Every balance,
+ * The most a namespace takes in per currency until it is reset, minor units (docs/behaviour.md#ledger-and-balances, "Exact at any size"): its opening balance, fundings and pay-ins not failed. Every balance,
  * history sum and running balance stays below it (plus one amount), so each is a safe integer and
  * its major-unit JSON number (below 2^46, where doubles are 1/128 apart) has its two decimals exact.
  */
@@ -102,8 +101,7 @@ export function roundToUnit(minor: number, decimals: number): number {
 }
 
 /**
- * Fee and VAT on the fee, both in minor units, each rounded to the currency's unit (docs/behaviour.md
- * 2.5: XAF's and XOF's to whole francs): the fee, then the VAT on the rounded fee.
+ * Fee and VAT on the fee, both in minor units, each rounded to the currency's unit (docs/behaviour.md#money: XAF's and XOF's to whole francs): the fee, then the VAT on the rounded fee.
  */
 export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: number, decimals = 2): { fee: number; vat: number } {
   let fee = applyBps(amountMinor, percentToBps(rule.percent)) + toMinor(rule.flat ?? 0)
@@ -115,7 +113,7 @@ export function computeFee(amountMinor: number, rule: FeeRule, vatPercent: numbe
 
 /**
  * What of a pay-in's cost the customer pays on top of the amount when the merchant does not bear
- * it (docs/behaviour.md 13.4): the fee alone (a bank transfer: the VAT on the fee stays the
+ * it (docs/behaviour.md#ledger-and-balances): the fee alone (a bank transfer: the VAT on the fee stays the
  * merchant's) or the fee and its VAT (mobile money).
  */
 export type CustomerShare = 'fee' | 'fee and VAT'
@@ -137,7 +135,7 @@ export interface PayinMoney {
 }
 
 /**
- * The one rule of who gets what of a pay-in (docs/behaviour.md 13.4): the customer paid `paid`, of
+ * The one rule of who gets what of a pay-in (docs/behaviour.md#ledger-and-balances): the customer paid `paid`, of
  * which `borne` was the fee and VAT the customer bore; the service keeps fee and VAT, the merchant
  * is credited the rest, less what a split payment's accounts receive (`shared`), so paid = credit +
  * fee + VAT + shared for either bearer.

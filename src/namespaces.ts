@@ -11,7 +11,7 @@ import { recordCounts, SnapshotError, type NamespaceSnapshot, type SnapshotIssue
 import { STRING, TIME, maybe } from './store/validate.js'
 import { isoAt } from './time.js'
 
-/** What a namespace knows of its merchant (docs/behaviour.md 1). The namespace id is the secret key. */
+/** What a namespace knows of its merchant (docs/behaviour.md#keys-and-namespaces). The namespace id is the secret key. */
 export interface NsMeta {
   secret_key: string
   public_key: string
@@ -34,7 +34,7 @@ export const META_SPEC: CollectionSpec = {
 
 /**
  * What a snapshot restored under `key` must hold beyond what the store checks of its records
- * (docs/behaviour.md 0.10): its merchant, of its own key; no clock record (the document's `clock`
+ * (docs/behaviour.md#snapshots): its merchant, of its own key; no clock record (the document's `clock`
  * is the clock); a configured key under --strict-keys.
  */
 export function snapshotIssues(snap: NamespaceSnapshot, key: string, config: Pick<Config, 'strictKeys' | 'merchants'>): SnapshotIssues {
@@ -56,7 +56,7 @@ export type SnapshotCheck = (snap: NamespaceSnapshot) => SnapshotIssues
 export class NamespaceLimitError extends Error {}
 
 /**
- * The name a namespace goes by in the customer pages' URLs (docs/behaviour.md 14.4): the first 16
+ * The name a namespace goes by in the customer pages' URLs (docs/behaviour.md#urls-handed-out): the first 16
  * hex digits of the SHA-256 of its secret key. A test that restored a snapshot can work it out
  * from its key; the URL does not give the key back (a guessable key is guessable all the same).
  * The same in every sandbox and every run, so a URL handed out stays good across a restart with
@@ -84,7 +84,7 @@ export class Namespaces {
     this.#configured = new Map(config.merchants.map((m) => [m.secret_key, m]))
   }
 
-  /** Registers a check every snapshot restored must pass beyond its records' (docs/behaviour.md 0.10). */
+  /** Registers a check every snapshot restored must pass beyond its records' (docs/behaviour.md#snapshots). */
   onCheck(check: SnapshotCheck): void {
     this.#checks.push(check)
   }
@@ -95,7 +95,7 @@ export class Namespaces {
   }
 
   /**
-   * The namespace a public key stands for (docs/behaviour.md 13.5), or null: a configured
+   * The namespace a public key stands for (docs/behaviour.md#look-ups), or null: a configured
    * merchant's public key is its secret key's; any other `pk_test_` key the secret key with the
    * same suffix, unless that key is a configured merchant's whose public key is another.
    */
@@ -171,7 +171,7 @@ export class Namespaces {
   }
 
   /**
-   * The namespace whole as one document (docs/behaviour.md 0.10): its key, its clock as it reads
+   * The namespace whole as one document (docs/behaviour.md#snapshots): its key, its clock as it reads
    * now, and every record of it; the clock's own record is the document's `clock`.
    */
   snapshot(ns: string): NamespaceSnapshot {
@@ -184,11 +184,11 @@ export class Namespaces {
 
   /**
    * Replaces the namespace `key` (the snapshot's own when absent) with a snapshot's document
-   * (docs/behaviour.md 0.10, POST /_sandbox/snapshot), or refuses it with 400 naming each bad
+   * (docs/behaviour.md#snapshots, POST /_sandbox/snapshot), or refuses it with 400 naming each bad
    * field and changes nothing.
    */
   async restore(raw: unknown, key?: string): Promise<Frozen<NsMeta>> {
-    // in steps, the event loop free between them: a 16 MiB snapshot stops no other namespace's calls (docs/behaviour.md 0.10)
+    // in steps, the event loop free between them: a 16 MiB snapshot stops no other namespace's calls (docs/behaviour.md#snapshots)
     let snap: NamespaceSnapshot
     try {
       snap = await this.#store.readSnapshotInSteps(raw)

@@ -4,7 +4,7 @@ import type { Store } from './store/store.js'
 import { NUMBER, type RecordFields } from './store/validate.js'
 
 /**
- * The one home of chance (docs/behaviour.md 0.7): every reference, id, account number and code the
+ * The one home of chance (docs/behaviour.md#seed-and-clock-start): every reference, id, account number and code the
  * sandbox makes up, and every duration it measures, comes from here.
  *
  * Without a seed the draws are node's crypto (nanoid's alphabets, `randomUUID`, `randomInt`) and a

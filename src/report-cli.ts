@@ -20,7 +20,7 @@ interface ReportOptions {
 const FORMATS = ['text', 'json', 'markdown', 'junit']
 
 /**
- * `sandbox report` (docs/behaviour.md 9.10): the readiness report of a running sandbox, asked of
+ * `sandbox report` (docs/behaviour.md#readiness-report): the readiness report of a running sandbox, asked of
  * `GET /_sandbox/report`, in a format, gated by `--require` and `--min`, compared with a former
  * JSON report by `--since`. Exit 1 when the gate fails, 2 on a mistake of use.
  */

@@ -11,7 +11,7 @@ export interface SandboxClient {
 /**
  * A control call of the CLI to a running sandbox (`sandbox snapshot`, `probe-webhook`, `report`),
  * as the namespace of `key` and with the control token when there is one. A live key is never sent
- * anywhere, not even to ask (docs/behaviour.md 0.10): refused with `fail` (exit 2); a sandbox out
+ * anywhere, not even to ask (docs/behaviour.md#snapshots): refused with `fail` (exit 2); a sandbox out
  * of reach is `fail` with exit 1. Returns the answer and its JSON body (null when it has none).
  */
 export async function callSandbox<T>(

@@ -18,9 +18,9 @@ export interface RunningServer {
   deps: Deps | undefined
   /** resolves once the whole app is loaded and answering */
   loaded: Promise<Deps>
-  /** with --tls: the HTTPS URL (docs/behaviour.md 14.1) */
+  /** with --tls: the HTTPS URL (docs/behaviour.md#tls-and-local-ca) */
   httpsUrl?: string
-  /** with --proxy: the proxy's URL (docs/behaviour.md 14.2) */
+  /** with --proxy: the proxy's URL (docs/behaviour.md#proxy) */
   proxyUrl?: string
   /** with --tls or --proxy: the CA certificate clients trust */
   caPath?: string
@@ -55,7 +55,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     deps = d
     return d
   }
-  // --record (docs/behaviour.md 14.5): its flow file is opened before the socket, so a start it refuses opens none
+  // --record (docs/behaviour.md#record): its flow file is opened before the socket, so a start it refuses opens none
   const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
   // a data file or a snapshot is checked against every area's collections: the whole app loads
   // before the socket opens; a pack needs the scenario module alone, checked here, the app after
@@ -69,7 +69,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     throw e
   }
   const health = () => new Response(JSON.stringify(healthBody(startedAt)), { headers: { 'content-type': 'application/json' } })
-  // the health check tells the truth (docs/behaviour.md 0.9): with --tls or --proxy it answers 503
+  // the health check tells the truth (docs/behaviour.md#container-image): with --tls or --proxy it answers 503
   // until their ports listen and the CA's certificate is written, whatever else is ready
   let allListening = !(config.tls || config.proxy)
   const starting = () => new Response(errorJson(MSG.STARTING), { status: 503, headers: { 'content-type': 'application/json' } })
@@ -97,7 +97,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const listener = requestListener(fetch, config.host, () => pages ?? (loaded ? loaded.then(() => pages!) : customerPages([])))
   const server = createServer(listener)
   server.keepAliveTimeout = 65_000
-  // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md 2.1), or in HTML on
+  // HTTP node cannot parse is answered with the envelope too (docs/behaviour.md#status-codes), or in HTML on
   // a customer page: the areas declare their pages, so what comes while they load waits for them
   const clientError: ClientErrorListener = (err, socket) => {
     if (pages || !loaded) answerClientError(err, socket, pages)

@@ -5,7 +5,7 @@ import { OPTIONS } from './config-options.js'
 
 /**
  * `paysandbox/testcontainers` (README, "Testcontainers"): the container image (`npm run image`,
- * docs/behaviour.md 0.9) as a Testcontainers module for Node. `testcontainers` is an optional peer
+ * docs/behaviour.md#container-image) as a Testcontainers module for Node. `testcontainers` is an optional peer
  * dependency: only this entry imports it.
  *
  *   const sandbox = await new PaysandboxContainer().withScenarios('packs/cards.yaml').start()

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SECRET, fieldMessages, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * docs/behaviour.md 13.3.1: upload URLs, account holders and their USD accounts, KES and TZS
+ * docs/behaviour.md#virtual-accounts-usd-kes-tzs: upload URLs, account holders and their USD accounts, KES and TZS
  * accounts, over HTTP; the bare `/api/v1/...` paths the pages write and the `/merchant` ones alike.
  */
 

@@ -4,7 +4,7 @@ import { ENC_KEY, cardPayload, ref, sandboxPerTest, type TestSandbox } from './h
 import { NO_AUTH_CARD } from './helpers/cards.js'
 
 /**
- * What public clients read that the answers lacked (docs/behaviour.md 3.6, 13.9): the charge
+ * What public clients read that the answers lacked (docs/behaviour.md#card-outcomes-and-query, docs/behaviour.md#pay-ins-list): the charge
  * query's `metadata`, there and null when none was sent, for every kind of charge, and the pay-ins
  * list items' `payment_sources`, one object, as the npm SDK types them.
  */
@@ -50,7 +50,7 @@ async function everyKind(sb: TestSandbox): Promise<Record<string, string>> {
   }
 }
 
-describe('the charge query shows the fields its samples show (docs/behaviour.md 3.6)', () => {
+describe('the charge query shows the fields its samples show (docs/behaviour.md#card-outcomes-and-query)', () => {
   it('for every kind of charge: no metadata, transaction_reference, vat, payment_method or times, and fee a number', async () => {
     const sb = await sandbox()
     const kinds = await everyKind(sb)

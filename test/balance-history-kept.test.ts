@@ -5,7 +5,7 @@ import { SECRET, cardPayload, sandboxPerTest, type TestSandbox } from './helpers
 
 /**
  * The balance history's rows are kept between calls and extended as the clock passes entries
- * (src/charges/ledger-history.ts, docs/behaviour.md 13.4): whatever happens between two reads
+ * (src/charges/ledger-history.ts, docs/behaviour.md#ledger-and-balances): whatever happens between two reads
  * (pay-ins, fundings, a pay-in settled early, the clock moved, the opening balance changed, a
  * reset), the history read page by page is what reading every entry afresh gives: the entries
  * available now, in the order they became available (then written, then as written), each with its
@@ -65,7 +65,7 @@ const step = fc.oneof(
   fc.constant({ reset: true as const }),
 )
 
-describe('the balance history kept between calls (docs/behaviour.md 13.4)', () => {
+describe('the balance history kept between calls (docs/behaviour.md#ledger-and-balances)', () => {
   it('reads as the entries read afresh, whatever happened between two reads (property)', async () => {
     const sb = await sandbox()
     await fc.assert(

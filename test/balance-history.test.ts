@@ -21,7 +21,7 @@ const history = async (sb: TestSandbox, query = '') => {
 const fund = (sb: TestSandbox, currency: string, amount: number) => sb.call('POST', '/_sandbox/balances/fund', { currency, amount })
 const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
 
-describe('GET /balances/history (docs/behaviour.md 13.4)', () => {
+describe('GET /balances/history (docs/behaviour.md#ledger-and-balances)', () => {
   it('a new namespace lists its opening balances, newest first, every field as the SDKs read it', async () => {
     const sb = await sandbox()
     const data = await history(sb)

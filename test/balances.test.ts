@@ -4,7 +4,7 @@ import { cardPayload, makeSandbox, ref, sandboxPerTest, SECRET, tempFile, invali
 const sandbox = sandboxPerTest()
 const OPENING = { pending_balance: 0, available_balance: 5_000_000 }
 
-describe('GET /balances (docs/behaviour.md 13.4)', () => {
+describe('GET /balances (docs/behaviour.md#ledger-and-balances)', () => {
   it('opens with the test environment pre-funding in every currency served: NGN, KES, GHS, USD (with its issuing balance), XAF, XOF, TZS, EGP, ZAR, GBP', async () => {
     const sb = await sandbox()
     const res = await sb.call('GET', '/merchant/api/v1/balances')
@@ -40,7 +40,7 @@ describe('GET /balances (docs/behaviour.md 13.4)', () => {
   })
 })
 
-describe("the dashboard's balances panel (docs/behaviour.md 9)", () => {
+describe("the dashboard's balances panel (docs/behaviour.md#control-api)", () => {
   it('shows what GET /balances and GET /balances/history answer, to the minor unit', async () => {
     const sb = await sandbox({ frozen: true })
     await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
@@ -128,7 +128,7 @@ describe('the balances kept as entries are written', () => {
   })
 })
 
-describe('what a namespace takes in (docs/behaviour.md 13.4, exact at any size)', () => {
+describe('what a namespace takes in (docs/behaviour.md#ledger-and-balances, exact at any size)', () => {
   const LIMIT_TEXT = 'Amount refused: a namespace takes in at most NGN 50,000,000,000,000.00 per currency until it is reset'
   // a card that waits for its PIN: the charge stays open
   const charge = (sb: Awaited<ReturnType<typeof makeSandbox>>, amount: number) => sb.charge(cardPayload('5188513618552975', { amount }))

@@ -66,7 +66,7 @@ describe('POST /charges/bank-transfer', () => {
     expect(q.payer_bank_account).toEqual({ account_number: '******0000', account_name: 'SANDBOX ACCOUNT', bank_name: 'KORA SANDBOX' })
     expect(q).toMatchObject({ reference, status: 'success', amount_paid: '1500.00' })
     // an exact transfer: no bank_transfer, and so no amount_accepted beside it (SPEC-BEYOND 3.2); the
-    // account and the expected amount are the charge's answer's, not the query's (docs/behaviour.md 3.6)
+    // account and the expected amount are the charge's answer's, not the query's (docs/behaviour.md#card-outcomes-and-query)
     for (const field of ['bank_transfer', 'amount_accepted', 'amount_expected', 'bank_account', 'payment_method']) expect(q).not.toHaveProperty(field)
     const ev = await events(sb, reference)
     expect(ev).toHaveLength(1)

@@ -21,7 +21,7 @@ function checkout(src: number | undefined, dist: number | undefined): string {
   return root
 }
 
-describe('whether dist/ is the build of the sources (bin/built.mjs, docs/behaviour.md 0.1)', () => {
+describe('whether dist/ is the build of the sources (bin/built.mjs, docs/behaviour.md#package-and-start)', () => {
   it('an installed package (no src/) is run as packed; a checkout is missing, stale or built', () => {
     expect(distState(checkout(undefined, 1000))).toBe('package')
     expect(distState(checkout(1000, undefined))).toBe('missing')

@@ -6,7 +6,7 @@ import { EPOCH_MS, NUMBER, STRING, maybe, shape } from '../src/store/validate.js
 import { openStore } from './helpers/sandbox.js'
 
 /**
- * docs/behaviour.md 9.5, docs/architecture.md "The store": the store masks a card number in every
+ * docs/behaviour.md#request-journal, docs/architecture.md "The store": the store masks a card number in every
  * string, key and number of a record it is written, whatever the collection, except the fields
  * its spec keeps as written and those it declares as numbers; in the record itself, so what the
  * writer still holds is what was stored.

@@ -4,7 +4,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * Every docs/api.md 7.2 refusal that applies to card charges (docs/behaviour.md 1-3), and in each case
+ * Every docs/api.md 7.2 refusal that applies to card charges (docs/behaviour.md#keys-and-namespaces, docs/behaviour.md#http, docs/behaviour.md#card-charges), and in each case
  * that the refusal stored nothing: no charge under the payload's reference, no new event, and
  * (for authorize) the charge unchanged.
  */

@@ -6,7 +6,7 @@ import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile } from './help
 import { THREE_DS_CARD } from './helpers/cards.js'
 
 /**
- * Card charges end to end through HTTP (docs/api.md 2.2-2.4, 2.8, 3.1, 4.1; docs/behaviour.md 3, 8, 9):
+ * Card charges end to end through HTTP (docs/api.md 2.2-2.4, 2.8, 3.1, 4.1; docs/behaviour.md#card-charges, docs/behaviour.md#webhooks, docs/behaviour.md#control-api):
  * every card of the default scenario pack, the card specifics (PIN up front, wrong PIN/OTP, the
  * 3DS page, resend-otp, the control completion, fees), namespaces and the journal.
  */
@@ -124,7 +124,7 @@ describe('the default scenario pack', () => {
     expect(scenariosRes.status).toBe(200)
     const file = parseYaml(readFileSync(new URL('../scenarios/default.yaml', import.meta.url), 'utf8')) as { cards: { number: string }[] }
     expect(CARDS.map((c) => c.number).sort()).toEqual(file.cards.map((c) => c.number).sort())
-    // docs/behaviour.md 3's published values are among them, with their steps and outcomes
+    // docs/behaviour.md#card-charges's published values are among them, with their steps and outcomes
     const byNumber = new Map(CARDS.map((c) => [c.number, c]))
     expect(byNumber.get('4084127883172787')).toMatchObject({ scheme: 'visa', steps: [], outcome: 'success' })
     expect(byNumber.get('5188513618552975')).toMatchObject({ scheme: 'mastercard', steps: ['PIN'], outcome: 'success', pin: '1234' })
@@ -226,7 +226,7 @@ describe('the default scenario pack', () => {
     if (card.outcome === 'success') expect(q.body.data.amount_paid).toBe('1000.00')
 
     const all = await eventsFor(payload.reference)
-    // the disputed test card's chargeback is announced too (docs/behaviour.md 13.13)
+    // the disputed test card's chargeback is announced too (docs/behaviour.md#chargebacks)
     expect(all.filter((e: any) => e.event.startsWith('chargeback.')).map((e: any) => e.event)).toEqual(card.chargeback ? ['chargeback.pending'] : [])
     const events = all.filter((e: any) => e.event.startsWith('charge.'))
     if (card.outcome === 'processing') {
@@ -603,7 +603,7 @@ describe('fee and VAT', () => {
     expect(typeof res.body.data.fee).toBe('number')
     expect(typeof res.body.data.vat).toBe('number')
     const q = await sb.call('GET', query(payload.reference))
-    // a number in the query too, as the newer pages write it (docs/behaviour.md 3.6); its VAT is the charge's answer's
+    // a number in the query too, as the newer pages write it (docs/behaviour.md#card-outcomes-and-query); its VAT is the charge's answer's
     expect(q.body.data.fee).toBe(fee)
     expect(q.body.data).not.toHaveProperty('vat')
     const events = await eventsFor(payload.reference)

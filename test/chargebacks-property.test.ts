@@ -5,7 +5,7 @@ import { ENC_KEY, SECRET, cardPayload, ref, type TestSandbox } from './helpers/s
 import { assertOverSandboxes } from './helpers/property.js'
 
 /**
- * A chargeback and its refunds never together return more than was paid (docs/behaviour.md 13.13):
+ * A chargeback and its refunds never together return more than was paid (docs/behaviour.md#chargebacks):
  * over any order of pay-ins, clock moves, refunds of both endpoints and their outcomes, chargebacks
  * opened, answered and decided, every balance is its entries' sum, each chargeback's debits are
  * exactly what it says it debited (at most its amount), and what a pay-in returned (refunds not

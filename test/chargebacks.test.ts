@@ -28,7 +28,7 @@ async function paidInSandbox() {
   return { sb, pay: await paid(sb) }
 }
 
-describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
+describe('opening a chargeback (docs/behaviour.md#chargebacks)', () => {
   it('holds the amount, is pending until its deadline on the namespace clock, and announces chargeback.pending', async () => {
     const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
@@ -79,7 +79,7 @@ describe('opening a chargeback (docs/behaviour.md 13.13)', () => {
   })
 })
 
-describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () => {
+describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md#chargebacks)', () => {
   it('accepted: the whole amount is debited once, in the balance history as a chargeback deduction; answered twice is 409', async () => {
     const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
@@ -98,7 +98,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
     expect((await sb.call('GET', `/_sandbox/events?reference=${cb.reference}`)).body.data.map((e: any) => e.event)).toEqual(['chargeback.pending'])
   })
 
-  it('may take the balance below nothing, and a snapshot of that namespace restores (a chargeback overdraws, docs/behaviour.md 0.10)', async () => {
+  it('may take the balance below nothing, and a snapshot of that namespace restores (a chargeback overdraws, docs/behaviour.md#snapshots)', async () => {
     const sb = await sandbox({ frozen: true })
     expect((await sb.call('POST', '/_sandbox/scenarios', { name: 'empty', settings: { opening_balance: 0 } })).status).toBe(200)
     const pay = await paid(sb)
@@ -185,7 +185,7 @@ describe('PATCH /api/v1/chargebacks/:reference (docs/behaviour.md 13.13)', () =>
   })
 })
 
-describe('reading chargebacks, and the disputed test card (docs/behaviour.md 13.13)', () => {
+describe('reading chargebacks, and the disputed test card (docs/behaviour.md#chargebacks)', () => {
   it('lists newest first, filtered by status and payment reference, under both prefixes', async () => {
     const { sb, pay: a } = await paidInSandbox()
     const b = await paid(sb)
@@ -216,7 +216,7 @@ describe('reading chargebacks, and the disputed test card (docs/behaviour.md 13.
   })
 })
 
-describe('the dashboard (docs/behaviour.md 9.8, 13.13)', () => {
+describe('the dashboard (docs/behaviour.md#dashboard, docs/behaviour.md#chargebacks)', () => {
   it('a successful charge has the button that opens a chargeback; a declined one the buttons that decide it', async () => {
     const { sb, pay } = await paidInSandbox()
     const page = async () => String((await sb.call('GET', `/_sandbox/ui?ns=${SECRET}`, undefined, { key: null })).body)
@@ -233,7 +233,7 @@ describe('the dashboard (docs/behaviour.md 9.8, 13.13)', () => {
   })
 })
 
-describe('chargebacks on pre-authorizations (docs/behaviour.md 13.13, 4)', () => {
+describe('chargebacks on pre-authorizations (docs/behaviour.md#chargebacks, docs/behaviour.md#preauth)', () => {
   const M = '/merchant/api/v1/charges/card'
   async function hold(sb: TestSandbox, amount = 1000): Promise<{ pref: string; tx: string }> {
     const res = await sb.call('POST', `${M}/pre-authorize`, { charge_data: encryptChargeData(cardPayload(CARD, { amount }), ENC_KEY) })

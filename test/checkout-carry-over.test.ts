@@ -5,11 +5,11 @@ import { makeSandbox, ref, tempFile } from './helpers/sandbox.js'
 
 /**
  * A data file of format 2, whose checkouts did not keep what their customer paid, opened by this
- * build (docs/behaviour.md 0.4, 13.1): a paid checkout reads its amount as paid, as format 2
+ * build (docs/behaviour.md#persistence, docs/behaviour.md#checkout): a paid checkout reads its amount as paid, as format 2
  * answered it, and refunds as it did; an open one is paid as any.
  */
 
-describe('a data file of format 2 carried over (docs/behaviour.md 0.4)', () => {
+describe('a data file of format 2 carried over (docs/behaviour.md#persistence)', () => {
   it('gives each checkout what its customer paid as format 2 answered it', async () => {
     const file = tempFile()
     const paid = ref('co')

@@ -9,7 +9,7 @@ import { convertMinor } from '../src/conversions/rates.js'
 import { decimalsOf } from '../src/scenario/lookups.js'
 
 /**
- * The money of a split payment and of a converted checkout (docs/behaviour.md 13.1.2), as
+ * The money of a split payment and of a converted checkout (docs/behaviour.md#checkout-split-and-conversion), as
  * properties: a split's shares and the merchant's part are the amount exactly, none negative; a
  * flat split is refused exactly below its minimum; and a checkout's conversions, each rounded down,
  * never credit the merchant more than the amount asked nor let a round of them gain.

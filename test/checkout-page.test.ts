@@ -3,7 +3,7 @@ import { FAILURE } from '../src/errors.js'
 import { pageId } from '../src/namespaces.js'
 import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers/sandbox.js'
 
-/** The hosted checkout page over HTTP (docs/behaviour.md 13.1.1); the browser tests are in test/e2e/checkout-browser.test.ts. */
+/** The hosted checkout page over HTTP (docs/behaviour.md#checkout-page); the browser tests are in test/e2e/checkout-browser.test.ts. */
 
 const sandbox = sandboxPerTest()
 const INIT = '/merchant/api/v1/charges/initialize'
@@ -15,7 +15,7 @@ async function open(sb: TestSandbox, overrides: Record<string, unknown> = {}) {
   expect(res.status).toBe(200)
   const answered = new URL(res.body.data.checkout_url).pathname
   expect(answered).toMatch(/^\/checkout\/KPY-PI-[A-Z0-9]+\/pay$/)
-  // the page's own links and redirects name its namespace (docs/behaviour.md 14.4)
+  // the page's own links and redirects name its namespace (docs/behaviour.md#urls-handed-out)
   return { reference, path: answered.replace('/checkout/', `/checkout/${pageId(SECRET)}/`) }
 }
 
@@ -350,7 +350,7 @@ describe('bank transfer on the page', () => {
   })
 })
 
-describe('pay with bank on the page (docs/behaviour.md 13.11)', () => {
+describe('pay with bank on the page (docs/behaviour.md#pay-with-bank)', () => {
   it("lists the currency's banks; the customer goes to the bank's page, approves, and lands on redirect_url", async () => {
     const sb = await sandbox()
     const { path, reference } = await open(sb)

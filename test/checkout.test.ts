@@ -22,7 +22,7 @@ describe('POST /charges/initialize', () => {
     const q = await query(sb, reference)
     expect(q.status).toBe(200)
     expect(q.body.data).toMatchObject({ reference, status: 'pending', amount: '1500.00', amount_paid: '0.00', currency: 'NGN', payment_attempts: [] })
-    // no payment_method or metadata: no sample of the query shows them (docs/behaviour.md 3.6)
+    // no payment_method or metadata: no sample of the query shows them (docs/behaviour.md#card-outcomes-and-query)
     for (const field of ['payment_method', 'metadata']) expect(q.body.data).not.toHaveProperty(field)
   })
 

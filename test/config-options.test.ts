@@ -7,7 +7,7 @@ import { ConfigError, resolveConfig } from '../src/config.js'
 
 /**
  * The option table (src/config-options.ts) is the one declaration of the configuration: the flags
- * of `sandbox start` and the table of docs/behaviour.md 0.2 are held to it here, so none of the
+ * of `sandbox start` and the table of docs/behaviour.md#flags-and-environment are held to it here, so none of the
  * three can drift from the others.
  */
 const ROOT = resolve(import.meta.dirname, '..')
@@ -15,10 +15,11 @@ const options = Object.values(OPTIONS as Record<string, AnyOption>)
 const withFlag = options.filter((o) => o.flag)
 const envOnly = options.filter((o) => !o.flag)
 
-/** The rows of the table of docs/behaviour.md 0.2, as their cells. */
+/** The rows of the table of docs/behaviour.md#flags-and-environment, as their cells. */
 function docsRows(): string[][] {
   const text = readFileSync(join(ROOT, 'docs/behaviour.md'), 'utf8')
-  const section = text.slice(text.indexOf('### 0.2 '), text.indexOf('### 0.3 '))
+  const start = text.indexOf('<a id="flags-and-environment"></a>')
+  const section = text.slice(start, text.indexOf('<a id="', start + 1))
   return section
     .split('\n')
     .filter((line) => line.startsWith('|'))
@@ -39,7 +40,7 @@ function expectedCells(o: AnyOption): string[] {
   return [o.flag ? `\`${o.flag}\`` : '', env, shown]
 }
 
-describe('the option table, the flags of sandbox start and docs/behaviour.md 0.2 agree', () => {
+describe('the option table, the flags of sandbox start and docs/behaviour.md#flags-and-environment agree', () => {
   const start = buildProgram().commands.find((c) => c.name() === 'start')!
 
   it('gives sandbox start a flag for each option of the table that has one, in its order, then its own', () => {
@@ -70,7 +71,7 @@ describe('the option table, the flags of sandbox start and docs/behaviour.md 0.2
     expect(envVars).toEqual([])
   })
 
-  it('documents each option in docs/behaviour.md 0.2 with its flag, variable and default, in the order of the table', () => {
+  it('documents each option in docs/behaviour.md#flags-and-environment with its flag, variable and default, in the order of the table', () => {
     const rows = docsRows()
     const startOwn = start.options.filter((c) => !withFlag.some((o) => o.flag === c.flags)).map((c) => `\`${c.flags}\``)
     expect(rows.map((r) => r[0])).toEqual([...withFlag.map((o) => `\`${o.flag}\``), ...startOwn, ...envOnly.map(() => '')])
@@ -83,7 +84,7 @@ describe('the option table, the flags of sandbox start and docs/behaviour.md 0.2
     expect(() => resolveConfig({}, { SANDBOX_COMPACT_MIN_BYTES: '1' })).toThrow(new ConfigError('SANDBOX_COMPACT_MIN_BYTES must be a whole number from 1024 to 1073741824 (got 1)'))
   })
 
-  it('reads an on/off variable as on only for 1, true or yes (docs/behaviour.md 0.2), --strict-keys included', () => {
+  it('reads an on/off variable as on only for 1, true or yes (docs/behaviour.md#flags-and-environment), --strict-keys included', () => {
     for (const o of options.filter((x) => x.reader.kind === 'switch')) {
       const field = o.field as 'strictKeys'
       expect(resolveConfig({}, { [o.env]: 'yes' })[field]).toBe(true)

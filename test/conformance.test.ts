@@ -9,7 +9,7 @@ import { CorpusError, endpointKey, loadCorpus, masks } from '../src/replay/corpu
 import { compareShape } from '../src/replay/shape.js'
 
 /**
- * The conformance corpus (docs/behaviour.md 10.7): its list of documented endpoints held against
+ * The conformance corpus (docs/behaviour.md#conformance): its list of documented endpoints held against
  * the route table both ways, its schema, and the scoring of masks, tiers and known differences.
  */
 

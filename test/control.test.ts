@@ -19,7 +19,7 @@ function expectEnvelope(res: { status: number; body: any; headers: Headers }, ok
   expect(res.body.message.length).toBeGreaterThan(0)
   expect('data' in res.body).toBe(true)
   for (const k of Object.keys(res.body)) expect(['status', 'message', 'data', 'code', 'error']).toContain(k)
-  // a validation refusal names its kind (docs/behaviour.md 2.3)
+  // a validation refusal names its kind (docs/behaviour.md#invalid-request-data)
   if ('error' in res.body) expect([res.status, res.body.error]).toEqual([422, 'validation_error'])
 }
 
@@ -660,7 +660,7 @@ describe('the envelope', () => {
   })
 })
 
-describe('the refusals the engine decides for the control API, exact (docs/behaviour.md 9)', () => {
+describe('the refusals the engine decides for the control API, exact (docs/behaviour.md#control-api)', () => {
   it('POST /_sandbox/clock/advance: a target past the year 9999, behind the clock or no time at all', async () => {
     const sb = await sandbox()
     const refused = async (body: object) => {

@@ -4,7 +4,7 @@ import { gainingRound } from '../src/scenario/rates.js'
 import { makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
- * Conversions never make money (docs/behaviour.md 13.10). Rate tables are drawn at random: the
+ * Conversions never make money (docs/behaviour.md#conversions). Rate tables are drawn at random: the
  * default's USD star, more currencies hung from it (XAF and XOF, whole francs, among them) one
  * way at any rate, and pairs rated both ways at or under what the rest sets (a spread), sometimes
  * pushed up. The pack schema takes a table exactly when no round of conversions gains at its
@@ -160,7 +160,7 @@ const steps: fc.Arbitrary<Step[]> = fc.array(
 const PAYEES = [['033', '0000000000'], ['035', '0000000000'], ['033', '1111111111']]
 const seen = { conversions: 0, roundTrips: 0, refusedTables: 0, payoutsBack: 0 }
 
-describe('conversions never make money (docs/behaviour.md 13.10)', () => {
+describe('conversions never make money (docs/behaviour.md#conversions)', () => {
   it('the pack schema takes a rate table exactly when no round of conversions gains at its rates', async () => {
     await fc.assert(
       fc.asyncProperty(tables(true), async ({ pack }) => {

@@ -14,7 +14,7 @@ const quote = (sb: TestSandbox, from: string, to: string, amount: unknown) => sb
 const convert = (sb: TestSandbox, rate: { reference: string; from_currency: string; to_currency: string; from_amount: number }, extra: Record<string, unknown> = {}) =>
   sb.call('POST', `${C}/`, { rate_reference: rate.reference, amount: rate.from_amount, from_currency: rate.from_currency, to_currency: rate.to_currency, customer_name: 'John', customer_email: 'jdoe@example.com', narration: 'sample narration', ...extra })
 
-describe('rate conversions (docs/behaviour.md 13.10)', () => {
+describe('rate conversions (docs/behaviour.md#conversions)', () => {
   it('quotes at the pack rate, good for 25 s on the namespace clock, as the live sample shows', async () => {
     const sb = await sandbox({ frozen: true })
     const now = (await sb.call('GET', '/_sandbox/clock')).body.data.now_ms
@@ -126,7 +126,7 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
     expect((await second.call('GET', '/merchant/api/v1/balances')).status).toBe(200)
   })
 
-  it('counts what a conversion brings in toward what a namespace may take in per currency (docs/behaviour.md 13.4)', async () => {
+  it('counts what a conversion brings in toward what a namespace may take in per currency (docs/behaviour.md#ledger-and-balances)', async () => {
     const sb = await sandbox({ frozen: true })
     expect((await sb.call('POST', '/_sandbox/scenarios', { settings: { conversion_rates: { 'USD/NGN': 1000 } } })).status).toBe(200)
     expect((await sb.call('POST', '/_sandbox/balances/fund', { currency: 'USD', amount: 1_000_000_000_000 })).status).toBe(200)
@@ -175,7 +175,7 @@ describe('rate conversions (docs/behaviour.md 13.10)', () => {
   })
 })
 
-describe('conversion arithmetic (docs/behaviour.md 13.10)', () => {
+describe('conversion arithmetic (docs/behaviour.md#conversions)', () => {
   it('rounds the converted amount down to the unit of the to-currency, both ways, exactly at any size', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 100_000_000_000_000 }), fc.integer({ min: 1, max: 1_000_000_000_000 }), fc.boolean(), fc.constantFrom(2, 0), (amount, micro, multiply, decimals) => {

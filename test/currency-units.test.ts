@@ -2,8 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ref, sandboxPerTest, fieldMessages } from './helpers/sandbox.js'
 
 /**
- * XAF and XOF have no minor unit (ISO 4217; fixtures/lookups.json's `decimals: 0`, docs/behaviour.md
- * 2.5): an amount with decimals is refused where amounts are taken, field by field, recording
+ * XAF and XOF have no minor unit (ISO 4217; fixtures/lookups.json's `decimals: 0`, docs/behaviour.md#money): an amount with decimals is refused where amounts are taken, field by field, recording
  * nothing; fees, VAT and converted amounts come out in whole francs. Over app.request(), the clock
  * frozen.
  */

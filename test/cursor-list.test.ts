@@ -12,7 +12,7 @@ const page = (query: Record<string, string>, matches: (x: { id: string }) => boo
   return { has_more: p.has_more, ids: p.items.map((x) => x.id) }
 }
 
-describe('cursor lists (docs/behaviour.md 13.6)', () => {
+describe('cursor lists (docs/behaviour.md#lists)', () => {
   it('pages newest first by starting_after and back by ending_before (or starting_before)', () => {
     expect(page({ limit: '4' })).toEqual({ has_more: true, ids: ['p9', 'p8', 'p7', 'p6'] })
     expect(page({ limit: '4', starting_after: 'p6' })).toEqual({ has_more: true, ids: ['p5', 'p4', 'p3', 'p2'] })

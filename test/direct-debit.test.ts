@@ -6,7 +6,7 @@ import { startReceiver } from './helpers/receiver.js'
 import { ownPerTest } from './helpers/after-each.js'
 
 /**
- * Direct debit, end to end through HTTP (docs/api.md 2.8-2.11, 3.4, 3.5, 4.3, 6; docs/behaviour.md 2, 6, 8, 9):
+ * Direct debit, end to end through HTTP (docs/api.md 2.8-2.11, 3.4, 3.5, 4.3, 6; docs/behaviour.md#http, docs/behaviour.md#direct-debit, docs/behaviour.md#webhooks, docs/behaviour.md#control-api):
  * seeded authorizations, the lifecycle moved by control calls and by the clock, debits and their
  * outcome through the charge query and webhooks, every refusal, and racing debits.
  * No sleeps: the namespace clock is advanced, receivers and events are awaited.
@@ -184,7 +184,7 @@ function expectSigned(got: { raw: string; headers: Record<string, unknown>; body
 // ---------------------------------------------------------------------------------------------
 // 1. seeded authorizations
 
-describe('seeded authorizations (docs/behaviour.md 6)', () => {
+describe('seeded authorizations (docs/behaviour.md#direct-debit)', () => {
   it('the bank fixture holds exactly the 28 codes of docs/api.md 2.11', () => {
     expect(Object.keys(BANKS).sort()).toEqual([...SPEC_BANK_CODES].sort())
     for (const code of SPEC_BANK_CODES) expect(BANKS[code]).toMatch(/\S/)
@@ -254,7 +254,7 @@ describe('seeded authorizations (docs/behaviour.md 6)', () => {
 // ---------------------------------------------------------------------------------------------
 // 2. lifecycle
 
-describe('authorization lifecycle with a real webhook receiver (docs/behaviour.md 6, 8, 9)', () => {
+describe('authorization lifecycle with a real webhook receiver (docs/behaviour.md#direct-debit, docs/behaviour.md#webhooks, docs/behaviour.md#control-api)', () => {
   it('create: pending, type variable, start_date today, end_date a year on, nothing sent yet', async () => {
     const sb = await sandbox()
     const rx = await receiverFor(sb)
@@ -477,7 +477,7 @@ describe('authorization lifecycle with a real webhook receiver (docs/behaviour.m
 // ---------------------------------------------------------------------------------------------
 // 3. debits
 
-describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md 6)', () => {
+describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md#direct-debit)', () => {
   for (const prefix of PREFIXES) {
     it(`on ${prefix}: processing with fee, VAT and ids, then success in the charge query and a charge.success webhook`, async () => {
       const sb = await sandbox()
@@ -624,7 +624,7 @@ describe('debits (docs/api.md 2.10, 3.5, 4.3; docs/behaviour.md 6)', () => {
 // ---------------------------------------------------------------------------------------------
 // 4. debit refusals
 
-describe('debit refusals change nothing (docs/behaviour.md 2, 6)', () => {
+describe('debit refusals change nothing (docs/behaviour.md#http, docs/behaviour.md#direct-debit)', () => {
   it('every refusal: its status and message, no charge, no event, the reference still free', async () => {
     const sb = await sandbox()
     const fixed = await createAuth(sb, { type: 'fixed' })
@@ -736,7 +736,7 @@ describe('debit refusals change nothing (docs/behaviour.md 2, 6)', () => {
     await debitOk(sb, ACTIVE, debitBody({ reference }))
     const cardRes = await sb.charge(cardPayload('4084127883172787', { reference }))
     expectRefused({ ...cardRes, headers: new Headers({ 'content-type': 'application/json' }) }, 409, 'Duplicate payment reference')
-    // the debit's query, with what a debit adds (docs/behaviour.md 6.3)
+    // the debit's query, with what a debit adds (docs/behaviour.md#direct-debit-debits)
     expect(await chargeQuery(sb, reference)).toHaveProperty('authorization_code')
   })
 })
@@ -744,7 +744,7 @@ describe('debit refusals change nothing (docs/behaviour.md 2, 6)', () => {
 // ---------------------------------------------------------------------------------------------
 // 5. create refusals
 
-describe('creating an authorization: refusals change nothing (docs/behaviour.md 6, 9)', () => {
+describe('creating an authorization: refusals change nothing (docs/behaviour.md#direct-debit, docs/behaviour.md#control-api)', () => {
   it('each bad field is 400 Invalid request data keyed by the field, and nothing is created', async () => {
     const sb = await sandbox()
     const today = ymd(await clockNow(sb))

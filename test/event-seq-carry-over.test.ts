@@ -5,7 +5,7 @@ import { SECRET, cardPayload, makeSandbox, tempFile } from './helpers/sandbox.js
 
 /**
  * A data file of format 3 whose namespace still holds the event counter earlier builds stored in
- * `meta` (`event_seq`), opened by this build (docs/behaviour.md 0.4): the counter is carried into
+ * `meta` (`event_seq`), opened by this build (docs/behaviour.md#persistence): the counter is carried into
  * the newest event, so events go on being numbered after it, and the record is gone.
  */
 
@@ -37,7 +37,7 @@ async function seqsAfterACharge(file: string): Promise<number[]> {
   }
 }
 
-describe('a data file of format 3 with the old event counter carried over (docs/behaviour.md 0.4)', () => {
+describe('a data file of format 3 with the old event counter carried over (docs/behaviour.md#persistence)', () => {
   it('numbers the next event after the counter, the events kept in their order', async () => {
     const file = await oldFile(2, 41)
     expect(await seqsAfterACharge(file)).toEqual([1, 41, 42])

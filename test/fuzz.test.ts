@@ -9,7 +9,7 @@ import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from
 import { PIN_CARD, PIN_OTP_CARD, THREE_DS_CARD, NO_AUTH_CARD } from './helpers/cards.js'
 
 /**
- * Hostile and malformed input against every endpoint (issue 9, docs/behaviour.md 2): arbitrary JSON,
+ * Hostile and malformed input against every endpoint (issue 9, docs/behaviour.md#http): arbitrary JSON,
  * wrong types for each known field, huge strings, deep nesting, `__proto__` / `constructor` /
  * `prototype` keys at every level, odd encodings, bad percent-escapes in paths and odd headers.
  *
@@ -35,14 +35,14 @@ const OBJECT_PROTO_KEYS = Object.getOwnPropertyNames(Object.prototype).sort()
 const ARRAY_PROTO_KEYS = Object.getOwnPropertyNames(Array.prototype).sort()
 
 const M = '/merchant/api/v1'
-/** a bulk payout of two (docs/behaviour.md 13.7.1) */
+/** a bulk payout of two (docs/behaviour.md#bulk-payouts) */
 const bulkBody = () => ({
   batch_reference: ref('batch-fuzz'),
   currency: 'NGN',
   description: 'fuzz',
   payouts: [0, 1].map(() => ({ reference: ref('bi-fuzz'), amount: 1000, type: 'bank_account', bank_account: { bank_code: '033', account_number: '0000000000' }, customer: { email: 'payee@example.com' } })),
 })
-/** a payout to account `account` at bank 033 (docs/behaviour.md 13.7) */
+/** a payout to account `account` at bank 033 (docs/behaviour.md#payouts) */
 const payoutBody = (account: string) => () => ({
   reference: ref('po-fuzz'),
   destination: { type: 'bank_account', amount: 1000, currency: 'NGN', bank_account: { bank: '033', account }, customer: { email: 'payee@example.com', name: 'Payee' } },
@@ -94,7 +94,7 @@ async function ok200(method: Method, path: string, key: string, body?: unknown):
 }
 
 const ENVELOPE_KEYS = new Set(['status', 'message', 'data', 'code', 'error'])
-/** the kinds a refusal's `error` names (docs/behaviour.md 2.2) */
+/** the kinds a refusal's `error` names (docs/behaviour.md#envelope) */
 const ERROR_KINDS: Record<string, number> = { validation_error: 422, conflict: 409 }
 
 /**
@@ -187,7 +187,7 @@ interface Fx {
   /** a virtual bank account: its reference and number */
   vbaRef: string
   vbaNumber: string
-  /** a pool account reference, an upload's file reference and an account holder (docs/behaviour.md 13.3.1, 13.3.2) */
+  /** a pool account reference, an upload's file reference and an account holder (docs/behaviour.md#virtual-accounts-usd-kes-tzs, docs/behaviour.md#pool-accounts) */
   poolRef: string
   fileRef: string
   holderRef: string
@@ -368,20 +368,20 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${CARD}/void`, body: voidBody },
   { method: 'POST', path: () => `${CARD}/refund`, body: refundBody },
   { method: 'POST', path: () => `${CARD}/resend-otp`, body: (fx) => ({ transaction_reference: fx.otpTx }) },
-  // mobile money (docs/api.md 2.6, 4.2; docs/behaviour.md 5)
+  // mobile money (docs/api.md 2.6, 4.2; docs/behaviour.md#mobile-money)
   { method: 'POST', path: () => MM, body: () => ({ ...mmBody('233240000000', 'GHS'), notification_url: 'http://127.0.0.1:9/hook', merchant_bears_cost: true, description: 'fuzz', metadata: { a: 'b' } }) },
   { method: 'POST', path: () => `${MM}/authorize`, body: (fx) => ({ reference: fx.mmOtpRef, token: '123456' }) },
   { method: 'POST', path: () => `${MM}/sandbox/authorize-stk`, body: (fx) => ({ reference: fx.mmStkRef, pin: '1234' }) },
   { method: 'POST', path: () => `${MM}/resend-otp`, body: (fx) => ({ transaction_reference: fx.mmOtpTx, reference: fx.mmOtpRef }) },
   { method: 'POST', path: () => `${MM}/resend-stk`, body: (fx) => ({ transaction_reference: fx.mmStkTx, reference: fx.mmStkRef }) },
-  // direct debit, both prefixes (docs/api.md 4.3; docs/behaviour.md 6)
+  // direct debit, both prefixes (docs/api.md 4.3; docs/behaviour.md#direct-debit)
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'GET', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.ddRef)) => `${M}/direct-debit/authorizations/${p}/debits`, hasParam: true, body: debitBody },
   { method: 'POST', path: (fx, p = enc(fx.ddRef)) => `/api/v1/direct-debit/authorizations/${p}/debits`, hasParam: true, body: debitBody },
-  // a mandate by API (docs/behaviour.md 6.2)
+  // a mandate by API (docs/behaviour.md#direct-debit-authorizations)
   { method: 'POST', path: () => `${M}/direct-debit/initiate`, body: () => ({ amount: 100, currency: 'NGN', debit_type: 'fixed', description: 'fuzz', start_date: '2026-01-01', end_date: '2099-01-01', customer: { name: 'Ada Obi', email: 'buyer@example.com', account_number: '0123456789', bank_code: '058' }, initial_debit_date: '2026-02-01', frequency: 'months', interval: 1, retrial_frequency: 2 }) },
-  // identities, both prefixes (docs/api.md 4.4; docs/behaviour.md 7)
+  // identities, both prefixes (docs/api.md 4.4; docs/behaviour.md#identity)
   ...(['/api/v1/identities', `${M}/identities`] as const).flatMap((prefix) => [
     { method: 'POST' as const, path: () => `${prefix}/ng/bvn`, body: identityBody('22222222222') },
     { method: 'POST' as const, path: () => `${prefix}/ng/vnin`, body: identityBody('KO111111111111IL') },
@@ -390,33 +390,33 @@ const ENDPOINTS: Endpoint[] = [
     ...[...identityDocuments().values()]
       .filter((d) => !['ng_bvn', 'ng_vnin', 'gh_passport'].includes(d.type))
       .flatMap((d) => [d.path, ...d.other_paths].map((path) => ({ method: 'POST' as const, path: () => `${prefix}/${path}`, body: documentBody(d) }))),
-    // the banks of the bank-account look-ups (docs/behaviour.md 7.7)
+    // the banks of the bank-account look-ups (docs/behaviour.md#identity-bank-account-banks)
     { method: 'GET' as const, path: () => `${prefix}/ng/banks`, query: () => ({ type: 'premium' }) },
     { method: 'GET' as const, path: (_fx: Fx, p = 'idv_fuzz') => `${prefix}/verifications/${p}`, hasParam: true },
     { method: 'POST' as const, path: () => `${prefix}/verifications`, body: () => ({ start_date: '2026-01-01', end_date: '2026-12-31', limit: 5, page: 1 }) },
   ]),
-  // bank transfer (docs/behaviour.md 13.2)
-  // pay with bank, both spellings (docs/behaviour.md 13.11)
+  // bank transfer (docs/behaviour.md#bank-transfer)
+  // pay with bank, both spellings (docs/behaviour.md#pay-with-bank)
   { method: 'POST', path: () => `${M}/charge/pay-with-bank`, body: pwbBody },
   { method: 'POST', path: () => `${M}/charges/pay-with-bank`, body: () => ({ ...pwbBody(), currency: 'ZAR', bank_code: '250655', amount: 14.5 }) },
   { method: 'GET', path: () => `${M}/charge/pay-with-bank/banks`, query: () => ({ currency: 'ZAR' }) },
-  // vouchers (docs/behaviour.md 13.14): the packs' ZAR 1,000 voucher, used once
+  // vouchers (docs/behaviour.md#vouchers): the packs' ZAR 1,000 voucher, used once
   { method: 'POST', path: () => `${M}/charge/voucher`, body: () => ({ reference: ref('voucher-fuzz'), amount: 1000, currency: 'ZAR', voucher: { pin: '1000000000001000', phone_number: '+27000000000', provider_code: '0001' }, customer: { email: 'buyer@example.com' }, metadata: { order: '42' } }) },
   { method: 'POST', path: () => `${M}/charges/bank-transfer`, body: () => ({ reference: ref('bt-fuzz'), amount: 1500, currency: 'NGN', customer: { email: 'buyer@example.com' }, auto_complete: false }) },
-  // Checkout Standard (docs/behaviour.md 13.1)
+  // Checkout Standard (docs/behaviour.md#checkout)
   { method: 'POST', path: () => `${M}/charges/initialize`, body: checkoutBody },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/pay`, hasParam: true, body: () => ({ channel: 'card', outcome: 'failed' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutRef)) => `/_sandbox/checkouts/${p}/cancel`, hasParam: true, body: () => ({}) },
-  // balances (docs/behaviour.md 13.4)
+  // balances (docs/behaviour.md#ledger-and-balances)
   { method: 'GET', path: () => `${M}/balances` },
   { method: 'GET', path: () => `${M}/balances/history`, query: () => ({ currency: 'NGN', direction: 'credit', limit: '5' }) },
   { method: 'POST', path: () => '/_sandbox/balances/fund', body: () => ({ currency: 'NGN', amount: 100 }) },
-  // refunds (docs/behaviour.md 13.8)
+  // refunds (docs/behaviour.md#refunds)
   { method: 'POST', path: () => `${M}/refunds/initiate`, body: (fx) => ({ payment_reference: fx.pinRef, reference: ref('rf-fuzz'), amount: 100 }) },
   { method: 'GET', path: () => `${M}/refunds` },
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/refunds/${p}`, hasParam: true },
   { method: 'POST', path: (fx, p = enc(fx.pinRef)) => `/_sandbox/refunds/${p}/complete`, hasParam: true, body: () => ({ outcome: 'failed' }) },
-  // chargebacks (docs/behaviour.md 13.13), under both prefixes
+  // chargebacks (docs/behaviour.md#chargebacks), under both prefixes
   ...['/api/v1', M].flatMap((prefix): Endpoint[] => [
     { method: 'PATCH', path: (fx, p = enc(fx.chargebackRef)) => `${prefix}/chargebacks/${p}`, hasParam: true, body: () => ({ status: 'partial', amount: 10, evidence: 'KPY-DOC-1', reason: 'delivered' }) },
     { method: 'GET', path: () => `${prefix}/chargebacks`, query: () => ({ status: 'pending' }) },
@@ -424,14 +424,14 @@ const ENDPOINTS: Endpoint[] = [
   ]),
   { method: 'POST', path: (fx, p = enc(fx.paidRef)) => `/_sandbox/charges/${p}/chargeback`, hasParam: true, body: () => ({ amount: 10, reason: 'fraudulent', deadline_hours: 2 }) },
   { method: 'POST', path: (fx, p = enc(fx.chargebackRef)) => `/_sandbox/chargebacks/${p}/decide`, hasParam: true, body: () => ({ outcome: 'lost' }) },
-  // rate conversions, with and without the trailing slash (docs/behaviour.md 13.10)
+  // rate conversions, with and without the trailing slash (docs/behaviour.md#conversions)
   { method: 'POST', path: () => `${M}/conversions/rates`, body: conversionQuote },
   ...[`${M}/conversions`, `${M}/conversions/`].flatMap((path) => [
     { method: 'POST' as const, path: () => path, body: (fx: Fx) => ({ rate_reference: fx.rateRef, amount: 10, from_currency: 'USD', to_currency: 'NGN', customer_name: 'Ada', customer_email: 'ada@example.com', narration: 'fuzz' }) },
     { method: 'GET' as const, path: () => path, query: () => ({ page: '1', limit: '5', date: '2026-01-01,2030-01-01' }) },
   ]),
   { method: 'GET', path: (fx, p = enc(fx.conversionRef)) => `${M}/conversions/${p}`, hasParam: true },
-  // payouts (docs/behaviour.md 13.7)
+  // payouts (docs/behaviour.md#payouts)
   { method: 'POST', path: () => `${M}/transactions/disburse`, body: payoutBody('0000000000') },
   { method: 'POST', path: () => `${M}/transactions/disburse/remittance`, body: () => ({ ...payoutBody('0000000000')(), remittance_data: { sender_name: 'Kofi', sender_dob: '1990-05-15', sender_country_iso: 'GH' } }) },
   { method: 'GET', path: (fx, p = enc(fx.payoutRef)) => `${M}/transactions/${p}`, hasParam: true },
@@ -439,19 +439,19 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'POST', path: () => `${M}/payouts/availability`, body: () => ({ type: 'bank_account', currency: 'ZAR' }) },
   { method: 'GET', path: () => `${M}/payouts/availability`, query: () => ({ type: 'bank_account', currency: 'ZAR' }) },
   { method: 'POST', path: (fx, p = enc(fx.payoutRef)) => `/_sandbox/payouts/${p}/complete`, hasParam: true, body: () => ({ outcome: 'success' }) },
-  // bulk payouts, under /merchant only, both item-list endings (docs/behaviour.md 13.7.1)
+  // bulk payouts, under /merchant only, both item-list endings (docs/behaviour.md#bulk-payouts)
   { method: 'POST', path: () => `${M}/transactions/disburse/bulk`, body: bulkBody },
   { method: 'GET', path: (fx, p = enc(fx.batchRef)) => `${M}/transactions/bulk/${p}`, hasParam: true },
   { method: 'GET', path: (fx, p = enc(fx.batchRef)) => `${M}/transactions/bulk/${p}/payouts`, hasParam: true, query: () => ({ page: '1', limit: '10' }) },
   { method: 'GET', path: (fx, p = enc(fx.batchRef)) => `${M}/transactions/bulk/${p}/payout`, hasParam: true },
-  // virtual bank accounts (docs/behaviour.md 13.3)
+  // virtual bank accounts (docs/behaviour.md#virtual-accounts)
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: vbaBody },
   { method: 'GET', path: (fx, p = enc(fx.vbaRef)) => `${M}/virtual-bank-account/${p}`, hasParam: true },
   { method: 'GET', path: () => `${M}/virtual-bank-account/transactions`, query: (fx) => ({ account_number: fx.vbaNumber, start_date: '2020-01-01', end_date: '2099-12-31', page: '1', limit: '10' }) },
   { method: 'POST', path: () => `${M}/virtual-bank-account/sandbox/credit`, body: (fx) => ({ account_number: fx.vbaNumber, amount: 1000, currency: 'NGN' }) },
   { method: 'POST', path: () => `${M}/virtual-bank-account`, body: (fx) => ({ currency: 'USD', account_holder_reference: fx.holderRef, account_reference: ref('usd') }), label: 'USD' },
   { method: 'PUT', path: (fx, p = enc(fx.fileRef)) => `/_sandbox/uploads/${p}`, hasParam: true, body: () => ({ bytes: 'png' }) },
-  // USD accounts' holders and files, and pool accounts, under both prefixes (docs/behaviour.md 13.3.1, 13.3.2)
+  // USD accounts' holders and files, and pool accounts, under both prefixes (docs/behaviour.md#virtual-accounts-usd-kes-tzs, docs/behaviour.md#pool-accounts)
   ...['', '/merchant'].flatMap((prefix): Endpoint[] => [
     { method: 'POST', path: () => `${prefix}/api/v1/files/generate-upload-url`, body: uploadBody },
     { method: 'POST', path: () => `${prefix}${HOLDERS}`, body: (fx) => holderBody(fx.fileRef) },
@@ -462,24 +462,24 @@ const ENDPOINTS: Endpoint[] = [
     { method: 'GET', path: (fx, p = enc(fx.poolRef)) => `${prefix}/api/v1/pool-accounts/${p}`, hasParam: true },
     { method: 'POST', path: () => `${prefix}/api/v1/pool-accounts/sandbox/credit`, body: (fx) => ({ reference: fx.poolRef, amount: 100, currency: 'KES' }) },
   ]),
-  // the look-ups (docs/behaviour.md 13.5)
+  // the look-ups (docs/behaviour.md#look-ups)
   { method: 'GET', path: () => `${M}/misc/banks`, query: () => ({ countryCode: 'NG' }) },
   { method: 'GET', path: () => `${M}/misc/mobile-money`, query: () => ({ countryCode: 'KE' }) },
   { method: 'POST', path: () => `${M}/misc/banks/resolve`, body: () => ({ bank: '033', account: '0000000000', currency: 'NGN' }) },
   { method: 'GET', path: (_fx, p = 'US') => `${M}/misc/payout-payment-purpose-by-country-code/${p}`, hasParam: true },
   { method: 'GET', path: (_fx, p = 'USD') => `${M}/misc/payout-countries-by-currency-code/${p}`, hasParam: true },
-  // stablecoin wallets (docs/behaviour.md 13.7.2)
+  // stablecoin wallets (docs/behaviour.md#stablecoin-wallets)
   { method: 'POST', path: () => `${M}/crypto/wallets`, body: walletBody },
   { method: 'GET', path: (fx, p = enc(fx.walletRef)) => `${M}/crypto/wallets/${p}`, hasParam: true },
 
   { method: 'POST', path: () => `${M}/misc/mobile-money/resolve`, body: () => ({ mobileMoneyCode: '0004', phoneNumber: '233240000000', currency: 'GHS' }) },
-  // the pay-ins list (docs/behaviour.md 13.9)
+  // the pay-ins list (docs/behaviour.md#pay-ins-list)
   { method: 'GET', path: () => `${M}/pay-ins`, query: () => ({ currency: 'NGN', status: 'success', limit: '5' }) },
-  // the transactions list (docs/behaviour.md 13.11)
+  // the transactions list (docs/behaviour.md#pay-with-bank)
   { method: 'GET', path: () => `${M}/transactions`, query: () => ({ currency: 'NGN', limit: '5' }) },
   // the charge query (docs/api.md 2.8)
   { method: 'GET', path: (fx, p = enc(fx.pinRef)) => `${M}/charges/${p}`, hasParam: true },
-  // the control API (docs/behaviour.md 9)
+  // the control API (docs/behaviour.md#control-api)
   { method: 'GET', path: () => '/_sandbox/health' },
   { method: 'GET', path: () => '/_sandbox/openapi.json', rawJson: true },
   { method: 'GET', path: () => '/_sandbox/clock' },
@@ -490,7 +490,7 @@ const ENDPOINTS: Endpoint[] = [
   {
     method: 'POST',
     path: () => '/_sandbox/snapshot',
-    // the smallest snapshot of the namespace itself (docs/behaviour.md 0.10): its merchant, nothing else
+    // the smallest snapshot of the namespace itself (docs/behaviour.md#snapshots): its merchant, nothing else
     body: (fx) => ({
       paysandbox: 3,
       key: fx.key,
@@ -513,7 +513,7 @@ const ENDPOINTS: Endpoint[] = [
   { method: 'PUT', path: () => '/_sandbox/webhook-url', body: () => ({ url: 'http://127.0.0.1:9/hooks' }) },
   { method: 'GET', path: () => '/_sandbox/events', query: (fx) => ({ reference: fx.pinRef, event: 'charge.success', status: 'no_target' }) },
   { method: 'POST', path: (fx, p = enc(fx.eventId)) => `/_sandbox/events/${p}/resend`, hasParam: true, body: () => ({}) },
-  // a handler nobody listens for: each delivery refused at once (docs/behaviour.md 8.7)
+  // a handler nobody listens for: each delivery refused at once (docs/behaviour.md#webhook-probe)
   { method: 'POST', path: () => '/_sandbox/webhooks/probe', body: () => ({ url: 'http://127.0.0.1:9/hooks', timeout_ms: 200 }) },
   { method: 'GET', path: () => '/_sandbox/report', query: () => ({ scope: 'all' }) },
   {
@@ -559,22 +559,22 @@ const ENDPOINTS: Endpoint[] = [
   ...(['approve', 'decline', 'suspend', 'reactivate', 'deactivate'] as const).map(
     (move): Endpoint => ({ method: 'POST', path: (fx, p = enc('AUTH-SANDBOX-PENDING')) => `/_sandbox/direct-debit/authorizations/${p}/${move}`, hasParam: true, body: () => ({ reason: 'fuzz' }) }),
   ),
-  // the customer's browser (docs/behaviour.md 8) and the dashboard: HTML
+  // the customer's browser (docs/behaviour.md#webhooks) and the dashboard: HTML
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true },
   { method: 'GET', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
-  // the operator's page of a wallet's REDIRECT step (docs/behaviour.md 5.4.1), here of a charge at its prompt: refused in HTML
+  // the operator's page of a wallet's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), here of a charge at its prompt: refused in HTML
   { method: 'GET', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
   { method: 'GET', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${pageOf(fx)}/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.mmStkTx)) => `/_sandbox/mobile-money/${pageOf(fx)}/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'decline' }) },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'approve' }) },
-  // the hosted checkout page (docs/behaviour.md 13.1.1): HTML, posts answered 303
+  // the hosted checkout page (docs/behaviour.md#checkout-page): HTML, posts answered 303
   { method: 'GET', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, query: () => ({ channel: 'card' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'card', card_number: PIN_CARD, expiry: '09/30', cvv: '123' }) },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/pay`, hasParam: true, html: true, form: true, body: () => ({ action: 'pin', pin: '1234' }), label: 'PIN step' },
   { method: 'POST', path: (fx, p = enc(fx.checkoutTx)) => `/checkout/${p}/cancel`, hasParam: true, html: true, form: true, body: () => ({}) },
-  // the same pages naming their namespace by its page id (docs/behaviour.md 14.4); the fixtures' key names it
+  // the same pages naming their namespace by its page id (docs/behaviour.md#urls-handed-out); the fixtures' key names it
   { method: 'GET', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${pageOf(fx)}/${p}`, hasParam: true, html: true },
   { method: 'POST', path: (fx, p = enc(fx.threeDsTx)) => `/_sandbox/3ds/${pageOf(fx)}/${p}`, hasParam: true, html: true, form: true, body: () => ({ decision: 'decline' }) },
   { method: 'GET', path: (fx, p = enc(fx.pwbTx)) => `/_sandbox/pay-with-bank/${pageOf(fx)}/${p}`, hasParam: true, html: true },
@@ -815,7 +815,7 @@ describe('every endpoint answers hostile input without a 5xx, always with the en
           fc.constant(undefined),
           fc
             .dictionary(fc.string(), fc.oneof(fc.string({ unit: 'binary' }), fc.jsonValue({ maxDepth: 2 }).map((v) => JSON.stringify(v))), { maxKeys: 5 })
-            // a long poll would only wait (docs/behaviour.md 9 caps it at 30 s): wait is checked separately
+            // a long poll would only wait (docs/behaviour.md#control-api caps it at 30 s): wait is checked separately
             .map((q) => new URLSearchParams(Object.entries(q).filter(([k]) => k !== 'wait')).toString()),
           fc.constantFrom(...BAD_ESCAPES).map((e) => `${e}=${e}&reference=${e}`),
         )
@@ -1089,7 +1089,7 @@ describe('secret-named fields holding odd values (found by the properties above)
 
 // ---------------------------------------------------------------------------------------------
 
-describe('body limits (docs/behaviour.md 2): 413 with the envelope', () => {
+describe('body limits (docs/behaviour.md#http): 413 with the envelope', () => {
   const bodyOf = (bytes: number) => {
     const s = `{"pad":"${'x'.repeat(bytes - 10)}"}`
     expect(Buffer.byteLength(s)).toBe(bytes)

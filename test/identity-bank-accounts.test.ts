@@ -4,7 +4,7 @@ import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers/
 
 /**
  * The Nigerian bank-account look-ups (premium and basic), their bank lists and the Kenyan phone
- * check as their pages spell them (docs/behaviour.md 7.1, 7.2, 7.7; SPEC-BEYOND-3 2.3, 2.4),
+ * check as their pages spell them (docs/behaviour.md#identity-calls-and-modes, docs/behaviour.md#identity-checks, docs/behaviour.md#identity-bank-account-banks; SPEC-BEYOND-3 2.3, 2.4),
  * through the real app on both prefixes: the documented test values found, not found, a name that
  * does not match, a registry a pack marks unavailable, and each refusal field by field. The
  * expected answers are the pages' and the live recording's shapes, copied here by hand.

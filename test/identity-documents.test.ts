@@ -7,7 +7,7 @@ import { SECRET, makeSandbox, type TestSandbox, fieldMessages } from './helpers/
 import { startReceiver } from './helpers/receiver.js'
 
 /**
- * Identity in every documented country and document (docs/behaviour.md 7): the live service's
+ * Identity in every documented country and document (docs/behaviour.md#identity): the live service's
  * test IDs (SPEC-BEYOND-2 8, copied here by hand, not read from the fixtures) answer their records
  * and refusals through the real app, on both prefixes; the query and history find the checks; the
  * phone check's webhook reaches a real receiver; the documents file is refused when bad.

@@ -5,7 +5,7 @@ import { CHECKS } from '../src/identity/service.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * Identity verification end to end through HTTP (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 2, 7, 9, 10):
+ * Identity verification end to end through HTTP (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md#http, docs/behaviour.md#identity, docs/behaviour.md#control-api, docs/behaviour.md#packs-and-replay):
  * every type in every mode on both path prefixes, matching rules, refusals (which store nothing),
  * scenario packs adding or hiding records at run time, and the 4 MiB body limit of these paths.
  */

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { parseInSteps } from '../src/http/json-steps.js'
 
-/** The same answer as JSON.parse, or the same refusal: what `POST /_sandbox/snapshot` reads in steps (docs/behaviour.md 0.10). */
+/** The same answer as JSON.parse, or the same refusal: what `POST /_sandbox/snapshot` reads in steps (docs/behaviour.md#snapshots). */
 async function same(text: string, depth?: number, step?: number): Promise<void> {
   let expected: unknown
   let threw = false

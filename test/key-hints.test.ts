@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * A refused key's 401 (docs/behaviour.md 1.1) keeps api.md's message and says in `data.hint`
+ * A refused key's 401 (docs/behaviour.md#key-on-every-call) keeps api.md's message and says in `data.hint`
  * which common mistake it sees: no header, no `Bearer ` prefix, another scheme, a public key where
  * the secret one is needed, a live key, a key of another shape, a key --strict-keys does not know.
  */

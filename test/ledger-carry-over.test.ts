@@ -8,7 +8,7 @@ import { answers, probesNow, readAsThen } from './helpers/ledger-v1.js'
 
 /**
  * A data file written by the build that kept ledger entries on their records (format 1), opened
- * by this one (docs/behaviour.md 0.4, 13.4): `fixtures/ledger-v1/make.mjs` made it over HTTP
+ * by this one (docs/behaviour.md#persistence, docs/behaviour.md#ledger-and-balances): `fixtures/ledger-v1/make.mjs` made it over HTTP
  * (card charges, one settled early, a pre-authorization's captures, settled and voided, a wallet
  * charge, a bank transfer, refunds and payouts that succeeded and failed, a funding) and noted
  * what that build answered, before and after the calls of `probes.mjs`.
@@ -24,7 +24,7 @@ function copyOfFixture(): string {
   return file
 }
 
-describe('a data file of format 1 carried over (docs/behaviour.md 0.4, 13.4)', () => {
+describe('a data file of format 1 carried over (docs/behaviour.md#persistence, docs/behaviour.md#ledger-and-balances)', () => {
   it('reads the balances, the history and the lists as the build that wrote it answered them', async () => {
     const file = copyOfFixture()
     const sb = await makeSandbox({ data: file })

@@ -9,7 +9,7 @@ import { INTAKE_LIMIT, MAX_MAJOR_AMOUNT } from '../src/money.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, tempFile, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * The ledger's property (docs/behaviour.md 13.4): whatever sequence of pay-ins (borne by either
+ * The ledger's property (docs/behaviour.md#ledger-and-balances): whatever sequence of pay-ins (borne by either
  * side), captures, refunds, payouts, clock moves (settlements) and fundings a namespace sees, each
  * balance is the opening balance plus the sum of its entries, summed here afresh from the stored
  * entries (not through the ledger), an available balance is never negative, the history runs from
@@ -34,7 +34,7 @@ interface Run {
   open: string[]
   /** a virtual account to credit, made on first use */
   vba?: string
-  /** pool accounts to credit, by currency, made on first use (docs/behaviour.md 13.3.2) */
+  /** pool accounts to credit, by currency, made on first use (docs/behaviour.md#pool-accounts) */
   pools: Record<string, string>
   /** a KES virtual account to credit, made on first use */
   kesVba?: string
@@ -135,7 +135,7 @@ const OPS: Op[] = [
   },
   {
     name: 'mobile money charge',
-    // XAF and XOF have no minor unit: whole francs, their fee and VAT rounded to francs (docs/behaviour.md 2.5)
+    // XAF and XOF have no minor unit: whole francs, their fee and VAT rounded to francs (docs/behaviour.md#money)
     arb: fc.record({ amount: major(10, 5_000), currency: fc.constantFrom('KES', 'GHS', 'XAF', 'XOF'), bears: fc.option(fc.boolean(), { nil: undefined }) }),
     async run(r, { amount: asked, currency, bears }) {
       const number = { KES: '254700000000', GHS: '233240000000', XAF: '237655123456', XOF: '2250500000000' }[currency]
@@ -213,7 +213,7 @@ const OPS: Op[] = [
         const res = await call(r, 'POST', `${M}/pool-accounts`, { customer_name: 'Ada Obi', customer_email: `${currency.toLowerCase()}@example.com`, currency })
         r.pools[currency] = res.body.data.reference
       }
-      // XAF and XOF have no minor unit (docs/behaviour.md 2.5)
+      // XAF and XOF have no minor unit (docs/behaviour.md#money)
       const sent = currency === 'XAF' || currency === 'XOF' ? amount : amount + cents / 100
       const res = await call(r, 'POST', `${M}/pool-accounts/sandbox/credit`, { reference: r.pools[currency], amount: sent, currency })
       if (res.status === 200) r.payins.push(res.body.data.transaction_reference)
@@ -248,7 +248,7 @@ const OPS: Op[] = [
   {
     name: 'payout',
     weight: 2,
-    // SPEC-BEYOND 5.8's test accounts (docs/behaviour.md 13.7): a success, a failure, one that waits for the control call
+    // SPEC-BEYOND 5.8's test accounts (docs/behaviour.md#payouts): a success, a failure, one that waits for the control call
     arb: fc.record({ amount: major(1_000, 2_000_000), to: fc.constantFrom(['033', '0000000000'], ['035', '0000000000'], ['033', '1111111111']) }),
     async run(r, { amount, to: [bank, account] }) {
       const reference = ref('po')
@@ -296,8 +296,7 @@ function recompute(sb: TestSandbox): Record<string, { pending: number; available
 }
 
 /**
- * What the customer paid for a charge that succeeded, as its records show it (docs/behaviour.md
- * 5.2, 13.1, 13.2): a transfer what was kept of it, a wallet what it was asked for, a checkout
+ * What the customer paid for a charge that succeeded, as its records show it (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#checkout, docs/behaviour.md#bank-transfer): a transfer what was kept of it, a wallet what it was asked for, a checkout
  * what its paying attempt took, anything else its amount (the merchant bears a card's cost).
  */
 function customerPaid(sb: TestSandbox, c: any): number {
@@ -398,7 +397,7 @@ async function checkInvariants(sb: TestSandbox): Promise<void> {
   checkPayinCredits(sb)
 }
 
-describe('the ledger property (docs/behaviour.md 13.4)', () => {
+describe('the ledger property (docs/behaviour.md#ledger-and-balances)', () => {
   it(`any sequence of ${OPS.map((o) => o.name).join(', ')} keeps each balance the opening balance plus its entries, never negative, the same after a restart`, async () => {
     const step = fc.oneof(...OPS.map((op) => ({ weight: op.weight ?? 1, arbitrary: op.arb.map((input) => ({ op: op.name, input })) })))
     await fc.assert(

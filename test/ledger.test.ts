@@ -10,7 +10,7 @@ function balances(sb: TestSandbox) {
 }
 const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox/clock/advance', { seconds })
 
-describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md 13.4)', () => {
+describe('the ledger: what each pay-in brings the merchant (docs/behaviour.md#ledger-and-balances)', () => {
   it('a card charge credits its net amount, pending for the settlement delay, then available', async () => {
     const sb = await sandbox({ frozen: true })
     const res = await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
@@ -65,7 +65,7 @@ describe('the ledger and virtual accounts', () => {
   })
 })
 
-describe('a pay-in settled early by the control call (docs/behaviour.md 13.4)', () => {
+describe('a pay-in settled early by the control call (docs/behaviour.md#ledger-and-balances)', () => {
   it('moves its credit from pending to available at once, by two entries, and the history shows it once', async () => {
     const sb = await sandbox({ frozen: true })
     const res = await sb.charge(cardPayload('4084127883172787', { amount: 1000 }))
@@ -94,7 +94,7 @@ describe('a pay-in settled early by the control call (docs/behaviour.md 13.4)', 
   })
 })
 
-describe('refund eligibility and the balance agree after a pack change (docs/behaviour.md 13.4, 13.8)', () => {
+describe('refund eligibility and the balance agree after a pack change (docs/behaviour.md#ledger-and-balances, docs/behaviour.md#refunds)', () => {
   const NOT_SETTLED = 'Transaction has not yet been settled'
   const pendingNgn = async (sb: TestSandbox) => (await sb.call('GET', '/merchant/api/v1/balances')).body.data.NGN.pending_balance
 

@@ -4,7 +4,7 @@ import { LIVE_ANSWERS } from '../src/http/live-profile.js'
 import { cardPayload, makeSandbox, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * The live profile (docs/behaviour.md 0.11, CONTRACT 15): `--profile live` or a pack's `profile:
+ * The live profile (docs/behaviour.md#live-profile, CONTRACT 15): `--profile live` or a pack's `profile:
  * live` answers as the live service was recorded where SPEC.md says otherwise, and changes nothing
  * else; the table of 0.11 lists every row of LIVE_ANSWERS.
  */
@@ -128,7 +128,7 @@ describe('the live profile', () => {
     expect(bad.body.data['settings.profile'].message).toContain('default')
   })
 
-  it('lists every row of LIVE_ANSWERS in docs/behaviour.md 0.11, in its order', () => {
+  it('lists every row of LIVE_ANSWERS in docs/behaviour.md#live-profile, in its order', () => {
     const text = readFileSync('docs/behaviour.md', 'utf8')
     const table = text.slice(text.indexOf('<!-- live-answers'), text.indexOf('<!-- /live-answers -->'))
     const rows = table.split('\n').filter((l) => l.startsWith('|')).slice(2)

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { BALANCE_CURRENCIES, AVAILABILITY_CURRENCIES, bankPayoutCurrency, decimalsOf, parseLookups } from '../src/scenario/lookups.js'
 
 /**
- * fixtures/lookups.json checked on load (docs/behaviour.md 13.5): the shipped file passes; each
+ * fixtures/lookups.json checked on load (docs/behaviour.md#look-ups): the shipped file passes; each
  * bad entry is refused with the file, the entry (a bank or operator by its slug too) and the field.
  */
 

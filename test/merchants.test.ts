@@ -15,7 +15,7 @@ function merchantsFile(text: string, name = 'merchants.yaml'): string {
   return file
 }
 
-describe('a merchants file (docs/behaviour.md 1)', () => {
+describe('a merchants file (docs/behaviour.md#keys-and-namespaces)', () => {
   it("gives each key its own encryption key and webhook URL, used end to end", async () => {
     const rx = await startReceiver()
     cleanups.push(() => rx.close())

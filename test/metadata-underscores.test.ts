@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
- * The pack setting `metadata_underscores` (docs/behaviour.md 10.1, CONTRACT 14): docs/api.md 2.2's
+ * The pack setting `metadata_underscores` (docs/behaviour.md#scenario-packs, CONTRACT 14): docs/api.md 2.2's
  * key rule by default; with the setting, `_` in metadata keys is taken on every endpoint that takes
  * metadata, and every other metadata rule stays.
  */
@@ -40,7 +40,7 @@ describe('metadata keys with _ (pack setting metadata_underscores)', () => {
     const payload = cardPayload('4084127883172787', { metadata: { client_id: 'qwerty' } })
     const card = await sb.charge(payload)
     expect([card.status, card.body.message, card.body.data.status]).toEqual([200, 'Card charged successfully', 'success'])
-    // kept as sent: its webhook carries it (the charge query shows no metadata, docs/behaviour.md 3.6)
+    // kept as sent: its webhook carries it (the charge query shows no metadata, docs/behaviour.md#card-outcomes-and-query)
     const [event] = (await sb.call('GET', `/_sandbox/events?reference=${payload.reference}`)).body.data
     expect(event.data.metadata).toEqual({ client_id: 'qwerty' })
     // the payload the quick path does not take (a field it does not know) goes through zod, with the same rule

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { derivedName } from '../src/misc/service.js'
 import { cardPayload, sandboxPerTest, tempFile, fieldMessages } from './helpers/sandbox.js'
 
-/** docs/behaviour.md 13.5: the look-ups (bank and mobile-money lists, account resolution), over HTTP. */
+/** docs/behaviour.md#look-ups: the look-ups (bank and mobile-money lists, account resolution), over HTTP. */
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1/misc'
@@ -70,7 +70,7 @@ describe('GET /misc/mobile-money', () => {
       expect(r.status).toBe(200)
       expect(r.body).toEqual({ status: true, message: 'Successful', data: [] })
     }
-    // the countries beyond KE and GH (docs/behaviour.md 13.5): their operators, the slugs payouts take
+    // the countries beyond KE and GH (docs/behaviour.md#look-ups): their operators, the slugs payouts take
     const slugs = async (country: string) => (await sb.call('GET', `${M}/mobile-money?countryCode=${country}`)).body.data.map((o: { slug: string }) => o.slug)
     expect(await slugs('CM')).toEqual(['mtn-cm', 'orange-cm'])
     expect(await slugs('CI')).toEqual(['mtn-ci', 'orange-ci'])
@@ -141,7 +141,7 @@ describe('POST /misc/banks/resolve', () => {
   })
 })
 
-describe('the payout utilities (docs/behaviour.md 13.5)', () => {
+describe('the payout utilities (docs/behaviour.md#look-ups)', () => {
   it("answer the page's samples with a public key (or the secret key): US payment purposes, USD bank countries", async () => {
     const sb = await sandbox()
     for (const key of ['pk_test_sandbox', 'sk_test_sandbox']) {
@@ -184,7 +184,7 @@ describe('the payout utilities (docs/behaviour.md 13.5)', () => {
   })
 })
 
-describe('keys on the look-ups (docs/behaviour.md 13.5)', () => {
+describe('keys on the look-ups (docs/behaviour.md#look-ups)', () => {
   it('accept the public key as well as the secret key; live keys and other keys are refused', async () => {
     const sb = await sandbox()
     for (const key of ['sk_test_sandbox', 'pk_test_sandbox', 'pk_test_worker7', 'sk_test_worker7']) {

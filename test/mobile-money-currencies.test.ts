@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { ref, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
- * Mobile money beyond KES and GHS (docs/behaviour.md 5.2, 5.6): for XAF, XOF, TZS and EGP, the
+ * Mobile money beyond KES and GHS (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#test-wallets): for XAF, XOF, TZS and EGP, the
  * live testing page's success and failure wallets through their steps (an OTP where the page gives
  * one, then the STK prompt answered with PIN 1234), the wallet-number rule per currency, the
  * default steps of any other wallet, the pack's fee, the balance of each currency, and checkout's
@@ -34,12 +34,12 @@ async function through(sb: TestSandbox, tx: string, otp: boolean) {
   return sb.call('POST', `${MM}/sandbox/authorize-stk`, { reference: tx, pin: '1234' })
 }
 
-describe.each(WALLETS)('mobile money in $currency (docs/behaviour.md 5.6)', ({ currency, ok, ko, otp, other }) => {
+describe.each(WALLETS)('mobile money in $currency (docs/behaviour.md#test-wallets)', ({ currency, ok, ko, otp, other }) => {
   it(`succeeds from ${ok}, ${otp ? 'OTP then' : 'straight to'} the STK prompt, and is credited to the ${currency} balance`, async () => {
     const sb = await sandbox({ frozen: true })
     const res = await charge(sb, currency, ok)
     expect(res.status).toBe(200)
-    // the pack's fee, 1.5 %, and 7.5 % VAT on it, borne by the customer by default; XAF and XOF to whole francs (docs/behaviour.md 2.5)
+    // the pack's fee, 1.5 %, and 7.5 % VAT on it, borne by the customer by default; XAF and XOF to whole francs (docs/behaviour.md#money)
     const [vat, expected] = currency === 'XAF' || currency === 'XOF' ? [1, 1016] : [1.13, 1016.13]
     expect(res.body).toMatchObject({ status: true, code: 'AA001', message: 'Authorization required', data: { currency, amount: 1000, fee: 15, vat, amount_expected: expected, auth_model: otp ? 'OTP' : 'STK_PROMPT', mobile_money: { number: `+${ok}` }, status: 'processing' } })
     const tx = res.body.data.transaction_reference
@@ -72,7 +72,7 @@ describe.each(WALLETS)('mobile money in $currency (docs/behaviour.md 5.6)', ({ c
   })
 })
 
-describe('the wallet number and currency rules (docs/behaviour.md 5.2)', () => {
+describe('the wallet number and currency rules (docs/behaviour.md#mobile-money-charge)', () => {
   it('refuses a number of another country or of the wrong length (Invalid phone number), and an unserved currency field by field, recording nothing', async () => {
     const sb = await sandbox()
     for (const [currency, number] of [
@@ -104,7 +104,7 @@ describe('the wallet number and currency rules (docs/behaviour.md 5.2)', () => {
   })
 })
 
-describe("checkout's mobile-money channel in XAF, XOF, TZS and EGP (docs/behaviour.md 13.1)", () => {
+describe("checkout's mobile-money channel in XAF, XOF, TZS and EGP (docs/behaviour.md#checkout)", () => {
   it.each(WALLETS)('$currency: the page offers mobile money only; a failed attempt leaves it open, the success wallet pays it', async ({ currency, ok, ko }) => {
     const sb = await sandbox({ frozen: true })
     const reference = ref('co')

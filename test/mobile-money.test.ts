@@ -6,7 +6,7 @@ import { SECRET, cardPayload, eventWhen, makeSandbox, ref, type TestSandbox, inv
 import { ownPerTest } from './helpers/after-each.js'
 
 /**
- * Mobile money end to end through HTTP (docs/api.md 2.6-2.8, 3.3, 4.2, 7.2, 8; docs/behaviour.md 2, 5, 8, 9):
+ * Mobile money end to end through HTTP (docs/api.md 2.6-2.8, 3.3, 4.2, 7.2, 8; docs/behaviour.md#http, docs/behaviour.md#mobile-money, docs/behaviour.md#webhooks, docs/behaviour.md#control-api):
  * every wallet of the default pack through its steps, the STK prompt answered by authorize-stk,
  * by the control call and by the clock; fees and merchant_bears_cost; OTP attempts; webhooks to a
  * real receiver; every refusal, each leaving the namespace unchanged. No sleeps: the namespace
@@ -42,7 +42,7 @@ const FEE = 1.5
 const VAT = 0.11
 const EXPECTED = 101.61
 /**
- * The same in a currency with no minor unit (XAF, XOF: docs/behaviour.md 2.5), each rounded to
+ * The same in a currency with no minor unit (XAF, XOF: docs/behaviour.md#money), each rounded to
  * whole francs: fee 1.50 -> 2, VAT 7.5 % of 2 = 0.15 -> 0, expected 102.
  */
 const cost = (currency: string) => (currency === 'XAF' || currency === 'XOF' ? { fee: 2, vat: 0, expected: 102 } : { fee: FEE, vat: VAT, expected: EXPECTED })
@@ -217,7 +217,7 @@ async function expectQuery(
   return d
 }
 
-/** The one event a finished charge records (docs/behaviour.md 8), or none while processing. */
+/** The one event a finished charge records (docs/behaviour.md#webhooks), or none while processing. */
 async function expectEvents(sb: TestSandbox, p: Record<string, any>, tx: string, status: 'success' | 'failed' | 'processing') {
   const events = await eventsFor(sb, p.reference)
   if (status === 'processing') {
@@ -257,7 +257,7 @@ describe('the default scenario pack', () => {
   it('serves every wallet of scenarios/default.yaml through GET /_sandbox/scenarios', () => {
     expect(scenariosRes.status).toBe(200)
     expect(WALLETS.map((w) => w.number).sort()).toEqual(SETTINGS_FILE.wallets.map((w) => w.number).sort())
-    // docs/behaviour.md 5's table
+    // docs/behaviour.md#mobile-money's table
     expect(byNumber('254700000000')).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'success', pin: '1234' })
     expect(byNumber('254734611986')).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'failed', message: expect.any(String) })
     expect(byNumber('233240000000')).toMatchObject({ currency: 'GHS', steps: ['OTP', 'STK_PROMPT'], outcome: 'success', otp: '123456', pin: '1234' })
@@ -421,7 +421,7 @@ describe('fees and merchant_bears_cost', () => {
     const tx = res.body.data.transaction_reference
     await sb.call('POST', AUTHORIZE_STK, { reference: tx, pin: '1234' })
     const d = await expectQuery(sb, p, tx, 'success', { amountPaid: '101.61' })
-    // the query writes fee as a number and no VAT (docs/behaviour.md 3.6)
+    // the query writes fee as a number and no VAT (docs/behaviour.md#card-outcomes-and-query)
     expect(d).toMatchObject({ fee: 1.5 })
     expect(d).not.toHaveProperty('vat')
   })
@@ -453,7 +453,7 @@ describe('fees and merchant_bears_cost', () => {
     [1234.56, 'KES', 18.52, 1.39, 1254.47],
     [30, 'KES', 0.45, 0.03, 30.48],
     [0.01, 'GHS', 0, 0, 0.01],
-    // no minor unit: the fee and the VAT to whole francs (docs/behaviour.md 2.5)
+    // no minor unit: the fee and the VAT to whole francs (docs/behaviour.md#money)
     [1000, 'XAF', 15, 1, 1016],
     [2150, 'XOF', 32, 2, 2184],
     [100, 'XAF', 2, 0, 102],
@@ -472,7 +472,7 @@ describe('fees and merchant_bears_cost', () => {
 })
 
 describe('the amounts of each answer', () => {
-  // docs/api.md 2.7 allows a number or a decimal string: each answer gives what the service's samples give (docs/behaviour.md 5.2)
+  // docs/api.md 2.7 allows a number or a decimal string: each answer gives what the service's samples give (docs/behaviour.md#mobile-money-charge)
   it("gives numbers in the charge's answer and decimal strings in the authorize and authorize-stk answers, and in the wrong OTP's", async () => {
     const sb = await sandbox()
     const p = mmPayload(GHS_OK().number, 'GHS')
@@ -502,7 +502,7 @@ describe('OTP', () => {
     const tx = created.body.data.transaction_reference
     for (const left of [2, 1, 0]) {
       const res = await sb.call('POST', AUTHORIZE, { reference: tx, token: '000000' })
-      // SPEC.md 4.2 and the service's sample: Authorization required, the charge saying why (docs/behaviour.md 5.3)
+      // SPEC.md 4.2 and the service's sample: Authorization required, the charge saying why (docs/behaviour.md#mobile-money-otp)
       expect(res.status).toBe(409)
       expect(res.body.status).toBe(true)
       expect(res.body.message).toBe(left === 0 ? 'Otp attempts exceeded' : 'Authorization required')
@@ -709,7 +709,7 @@ describe('create refusals, each creating nothing', () => {
     ['a description of 256 characters', (p) => ({ ...p, description: 'd'.repeat(256) }), 'description'],
   ]
 
-  // a number of the right form but not of the currency's country code and length: the service's own 422 (docs/behaviour.md 5.2)
+  // a number of the right form but not of the currency's country code and length: the service's own 422 (docs/behaviour.md#mobile-money-charge)
   it.each([
     ['a KES wallet without 254 (local format)', 'KES', '0700000000'],
     ['a KES wallet with the GHS country code', 'KES', '233555555555'],

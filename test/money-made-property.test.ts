@@ -6,7 +6,7 @@ import { PAYOUTS, fundedIn } from '../src/payouts/service.js'
 import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * No sequence of calls makes money (docs/behaviour.md 13.4, 13.10): random pay-ins (cards, bank
+ * No sequence of calls makes money (docs/behaviour.md#ledger-and-balances, docs/behaviour.md#conversions): random pay-ins (cards, bank
  * transfers paid short, exact or over, pay with bank decided on its page or by the control call),
  * refunds (whole, partial, failing), payouts (succeeding, failing, waiting; to banks and to stablecoin
  * wallets, paid from the USD balance), each completed again
@@ -46,7 +46,7 @@ const ops = fc.oneof(
 )
 type Step = typeof ops extends fc.Arbitrary<infer T> ? T : never
 
-/** SPEC-BEYOND 5.8's test accounts (docs/behaviour.md 13.7): a success, a failure, one that waits for the control call */
+/** SPEC-BEYOND 5.8's test accounts (docs/behaviour.md#payouts): a success, a failure, one that waits for the control call */
 const PAYEES = [['033', '0000000000'], ['035', '0000000000'], ['033', '1111111111']]
 
 const seen: Record<string, number> = {}
@@ -112,7 +112,7 @@ async function step(r: Run, s: Step) {
       return
     }
     case 'stablecoin payout': {
-      // paid from the USD balance (docs/behaviour.md 13.7.3): a large one is refused as short of funds
+      // paid from the USD balance (docs/behaviour.md#stablecoin-payouts): a large one is refused as short of funds
       const reference = ref('sc')
       if (ok('stablecoin payout', await call('POST', `${M}/transactions/disburse`, { reference, destination: { type: 'crypto', amount: s.amount, currency: s.coin, crypto: { network: 'ETH', destination_address: '0x6f730bd13c38966b44f3c6a06955085b1485e39c' }, customer: { email: 'a@b.co' } } }))) r.payouts.push(reference)
       return

@@ -246,7 +246,7 @@ describe('formatMoney', () => {
   })
 })
 
-describe('the fee rule per bearer (docs/behaviour.md 13.4)', () => {
+describe('the fee rule per bearer (docs/behaviour.md#ledger-and-balances)', () => {
   const rule = fc.record({ percent: fc.integer({ min: 0, max: 1000 }).map((n) => n / 100), cap: fc.option(fc.integer({ min: 1, max: 5000 }), { nil: undefined }) })
 
   it('conserves every pay-in: what the customer paid = credit + fee + VAT, each fee once, for either bearer and either share', () => {

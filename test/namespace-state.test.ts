@@ -7,7 +7,7 @@ import { startReceiver } from './helpers/receiver.js'
 /**
  * What parts keep of a namespace outside its records (src/store/namespace-state.ts): registered
  * once with the store, told of every reset and of every failed write that put records back
- * (docs/behaviour.md 0.4).
+ * (docs/behaviour.md#persistence).
  */
 
 type Rec = Record<string, unknown>
@@ -124,7 +124,7 @@ describe('the state a namespace holds outside its records', () => {
 })
 
 /**
- * A webhook_duplicate fault marks the event it took (docs/behaviour.md 9.6); the mark is state of
+ * A webhook_duplicate fault marks the event it took (docs/behaviour.md#fault-injection); the mark is state of
  * the namespace like any other. Under `--seed` a reset, or a failed write's undo, draws the same
  * ids again, so an event left marked would have its namesake delivered twice.
  */
@@ -194,7 +194,7 @@ describe('the mark a webhook_duplicate fault leaves on its event', () => {
 })
 
 /**
- * docs/behaviour.md 0.4: nothing is acknowledged that is not durable, a webhook included. The first
+ * docs/behaviour.md#persistence: nothing is acknowledged that is not durable, a webhook included. The first
  * attempt of an event is due at once, while the write that holds it may still be on its way to the
  * file: it waits for that write, and a write that fails undid the event, so nothing is sent.
  */

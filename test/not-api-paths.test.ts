@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SECRET, ref, sandboxPerTest } from './helpers/sandbox.js'
 
 /**
- * `/api/v1/...` paths that SPEC.md does not name are not API routes (docs/behaviour.md 13,
+ * `/api/v1/...` paths that SPEC.md does not name are not API routes (docs/behaviour.md#beyond-the-seed,
  * CONTRACT 14): a public client's suite, recorded against the live test environment, sent bulk
  * payouts to the bare `/api/v1/...` and asserts HTTP 200 with the plain text `Welcome to Kora`.
  * Bulk payouts live under `/merchant/api/v1/...` only.

@@ -3,7 +3,7 @@ import { dropNullFields } from '../src/http/body.js'
 import { cardPayload, ref, sandboxPerTest, invalidBody } from './helpers/sandbox.js'
 
 /**
- * `null` in a field is the field left out, on every endpoint (docs/behaviour.md 2.3): public
+ * `null` in a field is the field left out, on every endpoint (docs/behaviour.md#invalid-request-data): public
  * clients serialize the optional fields they were not given as null (the Python client's
  * virtual-account body, the Dart and Java clients' initialize), so each call here sends them so.
  */
@@ -113,7 +113,7 @@ describe('null in an optional field is the field left out', () => {
     const sb = await sandbox()
     const reference = ref('co-null')
     expect((await sb.call('POST', `${M}/charges/initialize`, { reference, amount: 1000, currency: 'NGN', customer: { email: 'ada@example.com' }, metadata: { coupon: null } })).status).toBe(200)
-    // the charge query shows no metadata (docs/behaviour.md 3.6): the transactions list's meta holds it as kept
+    // the charge query shows no metadata (docs/behaviour.md#card-outcomes-and-query): the transactions list's meta holds it as kept
     const [item] = (await sb.call('GET', `${M}/transactions`)).body.data.transactions
     expect(JSON.parse(item.meta)).toEqual({ coupon: null })
   })

@@ -307,7 +307,7 @@ describe('GET /_sandbox/openapi.json', () => {
     await sandbox.call('POST', '/_sandbox/clock/advance', { seconds: 25 * 3600 }, key)
     const expired = (await sandbox.call('GET', '/merchant/api/v1/charges/rec-expired-1', undefined, key)).body.data
     expect([pending.status, paid.status, expired.status]).toEqual(['pending', 'success', 'expired'])
-    // the channel that paid is its attempt's: the query shows no payment_method (docs/behaviour.md 3.6)
+    // the channel that paid is its attempt's: the query shows no payment_method (docs/behaviour.md#card-outcomes-and-query)
     expect(paid).not.toHaveProperty('payment_method')
     expect(paid.payment_attempts[0].channel).toBe('bank_transfer')
     for (const r of [pending, paid, expired]) expect(check(record, r)).toEqual([])

@@ -4,7 +4,7 @@ import { AREAS } from '../src/areas.js'
 import { catalogue, catalogueMarkdown } from '../src/control/outcomes.js'
 import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
 
-describe('docs/outcomes.md (docs/behaviour.md 9.10)', () => {
+describe('docs/outcomes.md (docs/behaviour.md#readiness-report)', () => {
   it('is the catalogue the code declares under the shipped pack: npm run outcomes:docs writes it', () => {
     const page = readFileSync(new URL('../docs/outcomes.md', import.meta.url), 'utf8')
     const entries = catalogue(AREAS, new ActiveScenarios(Scenarios.loadPacks([])))

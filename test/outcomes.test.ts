@@ -10,7 +10,7 @@ import { cardPayload, fieldMessages, sandboxPerTest, SECRET } from './helpers/sa
 
 const sandbox = sandboxPerTest()
 
-describe('the outcome catalogue (docs/behaviour.md 9.10)', () => {
+describe('the outcome catalogue (docs/behaviour.md#readiness-report)', () => {
   it("lists each area's outcomes from its declaration and the packs, and every webhook event", async () => {
     const sb = await sandbox()
     const ids = catalogue(sb.deps.areas, sb.deps.scenarios.baseView).map((o) => o.id)

@@ -20,7 +20,7 @@ const okCall = async (sb: TestSandbox, method: string, path: string, body?: unkn
   return res.body.data
 }
 
-describe('GET /pay-ins (docs/behaviour.md 13.9)', () => {
+describe('GET /pay-ins (docs/behaviour.md#pay-ins-list)', () => {
   it('an empty namespace lists nothing', async () => {
     const sb = await sandbox()
     expect(await list(sb)).toEqual({ has_more: false, payins: [] })

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SECRET, makeSandbox, ref, sandboxPerTest, tempFile, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 
 /**
- * Pay with bank over app.request() (docs/behaviour.md 13.11): both spellings, the bank list, the
+ * Pay with bank over app.request() (docs/behaviour.md#pay-with-bank): both spellings, the bank list, the
  * answer's two redirect fields, the bank page's approve and decline, the control call, the packs'
  * test banks, events, the charge query, the pay-ins list, balances and refunds, and every refusal
  * field by field.
@@ -24,7 +24,7 @@ const events = async (sb: TestSandbox, reference: string) => (await sb.call('GET
 const decide = (sb: TestSandbox, redirectUrl: string, decision: string) =>
   sb.app.request(new URL(redirectUrl).pathname, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}` })
 
-describe('POST /charge/pay-with-bank (docs/behaviour.md 13.11)', () => {
+describe('POST /charge/pay-with-bank (docs/behaviour.md#pay-with-bank)', () => {
   it('answers a processing charge with the bank page at both redirect fields, on either spelling', async () => {
     const sb = await sandbox()
     for (const path of [SINGULAR, PLURAL]) {
@@ -178,7 +178,7 @@ describe('the bank page and what follows', () => {
     expect((await events(sb, silent))[0]).toMatchObject({ event: 'charge.success' })
   })
 
-  it('ZAR: approved at FNB it succeeds; credited to the ZAR balance every namespace opens with, and refundable once settled (docs/behaviour.md 13.11)', async () => {
+  it('ZAR: approved at FNB it succeeds; credited to the ZAR balance every namespace opens with, and refundable once settled (docs/behaviour.md#pay-with-bank)', async () => {
     const sb = await sandbox()
     const reference = ref('pwb')
     const before = (await sb.call('GET', '/merchant/api/v1/balances')).body.data

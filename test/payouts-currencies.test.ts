@@ -4,7 +4,7 @@ import { fieldMessages, ref, sandboxPerTest, type TestSandbox, invalidBody } fro
 import { startReceiver } from './helpers/receiver.js'
 
 /**
- * Payouts in every currency and destination served (docs/behaviour.md 13.7, 13.7.1): bank accounts
+ * Payouts in every currency and destination served (docs/behaviour.md#payouts, docs/behaviour.md#bulk-payouts): bank accounts
  * in KES, ZAR (with account_name), EGP (short bank codes), USD and GBP (the remittance-style
  * fields), wallets in KES, GHS, XAF, XOF, TZS and EGP with the operator slugs; each with the
  * documented success and failure test accounts, each refusal field by field, XAF/XOF multiples
@@ -24,7 +24,7 @@ const advance = (sb: TestSandbox, seconds: number) => sb.call('POST', '/_sandbox
 const ADDRESS = { country: 'US', city: 'New York', state: 'NY', zip_code: '10001', street: '1 Main St', full_address: '1 Main St, New York, NY 10001' }
 const DOCS = [{ title: 'Invoice 42', file_reference: 'file-ref-42' }]
 
-/** A USD or GBP bank account with every remittance-style field (docs/behaviour.md 13.7). */
+/** A USD or GBP bank account with every remittance-style field (docs/behaviour.md#payouts). */
 function remittance(currency: 'USD' | 'GBP', method: string, account: string, routing?: string) {
   return {
     bank_country: currency === 'USD' ? 'US' : 'GB',
@@ -66,12 +66,12 @@ const PAIRS: { ok: Dest; ko: Dest }[] = [
   { ok: { label: 'EGP wallet', currency: 'EGP', amount: 1000, fields: walletDest('vodafone-eg', '201028894773') }, ko: { label: 'EGP wallet', currency: 'EGP', amount: 1000, fields: walletDest('orange-eg', '200198765432') } },
 ]
 
-/** the payout fee with its VAT: 30 + 7.5 % = 32.25; to whole francs in XAF and XOF, which have no minor unit (docs/behaviour.md 2.5): 30 + 2 */
+/** the payout fee with its VAT: 30 + 7.5 % = 32.25; to whole francs in XAF and XOF, which have no minor unit (docs/behaviour.md#money): 30 + 2 */
 const feeIn = (currency: string) => (currency === 'XAF' || currency === 'XOF' ? 32 : 32.25)
 
 const body = (d: Dest, reference = ref('po')) => ({ reference, destination: { amount: d.amount, currency: d.currency, narration: d.label, customer: { name: 'Payee', email: 'payee@example.com' }, ...d.fields } })
 
-describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md 13.7)', ({ ok, ko }) => {
+describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md#payouts)', ({ ok, ko }) => {
   it('succeeds at the success account and fails at the failure account, which returns all of it', async () => {
     const sb = await sandbox({ frozen: true })
     const good = body(ok)
@@ -113,7 +113,7 @@ describe.each(PAIRS)('a payout to a $ok.label (docs/behaviour.md 13.7)', ({ ok, 
   })
 })
 
-describe('a USD payout without account_type (docs/behaviour.md 13.7)', () => {
+describe('a USD payout without account_type (docs/behaviour.md#payouts)', () => {
   it("is taken, as the collection's USD sample (2026-10-06, newer than the payout page's table) sends none, with bank_country inside bank_account", async () => {
     const sb = await sandbox({ frozen: true })
     const { bank_country, bank_account, ...beside } = remittance('USD', 'AbaRouting', '0000000000', '026009593')
@@ -125,7 +125,7 @@ describe('a USD payout without account_type (docs/behaviour.md 13.7)', () => {
   })
 })
 
-describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
+describe('refusals, field by field (docs/behaviour.md#payouts)', () => {
   const usd = () => body({ label: 'USD', currency: 'USD', amount: 1000, fields: { type: 'bank_account', ...remittance('USD', 'AbaRouting', '0000000000', '026009593') } })
   const gbp = () => body({ label: 'GBP', currency: 'GBP', amount: 1000, fields: { type: 'bank_account', ...remittance('GBP', 'IBAN', 'GB33BUKB20201555555555') } })
   type Body = { reference: string; destination: Record<string, any> }
@@ -230,7 +230,7 @@ describe('refusals, field by field (docs/behaviour.md 13.7)', () => {
   })
 })
 
-describe('a payout to a bank payouts/availability calls unavailable (docs/behaviour.md 13.7)', () => {
+describe('a payout to a bank payouts/availability calls unavailable (docs/behaviour.md#payouts)', () => {
   const receivers: Awaited<ReturnType<typeof startReceiver>>[] = []
   afterEach(async () => {
     for (const r of receivers.splice(0)) await r.close()
@@ -259,7 +259,7 @@ describe('a payout to a bank payouts/availability calls unavailable (docs/behavi
   })
 })
 
-describe('payouts/availability (docs/behaviour.md 13.7)', () => {
+describe('payouts/availability (docs/behaviour.md#payouts)', () => {
   it("lists South Africa's banks with the pack's status, by POST body or GET query, and refuses any other currency", async () => {
     const sb = await sandbox()
     const post = await sb.call('POST', '/merchant/api/v1/payouts/availability', { type: 'bank_account', currency: 'ZAR' })

@@ -4,7 +4,7 @@ import { SECRET, ref, sandboxPerTest, type TestSandbox, fieldMessages } from './
 import { startReceiver } from './helpers/receiver.js'
 
 /**
- * Payouts end to end through HTTP (docs/behaviour.md 13.7): disburse to a bank account and a
+ * Payouts end to end through HTTP (docs/behaviour.md#payouts): disburse to a bank account and a
  * wallet, the refusals (each leaving no record and no ledger entry), the clock taking a payout to
  * its test account's outcome, the control call, the query, the list, and the signed
  * transfer.success / transfer.failed webhooks to a real receiver. The clock is frozen: it moves
@@ -56,7 +56,7 @@ async function eventFor(sb: TestSandbox, reference: string) {
   return res.body.data
 }
 
-describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
+describe('POST /transactions/disburse (docs/behaviour.md#payouts)', () => {
   it('accepts a bank payout as the live test environment answers one: processing, amounts as strings, the fee without its VAT; amount + 30 + 7.5 % VAT debited at once', async () => {
     const sb = await sandbox({ frozen: true })
     const body = bank({ metadata: { order: 'A1' } })
@@ -218,7 +218,7 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
       expect([res.status, res.body.message], JSON.stringify(body)).toEqual([status, message])
       if (data) expect(res.body.data).toEqual(fieldMessages(data))
       const reference = (body as { reference: string }).reference
-      // a business conflict names its kind and the payout (docs/behaviour.md 13.7, CONTRACT 15)
+      // a business conflict names its kind and the payout (docs/behaviour.md#payouts, CONTRACT 15)
       if (status === 409 && reference !== first.reference) expect(res.body).toEqual({ status: false, error: 'conflict', message, data: { status: 'failed', message, reference } })
       if (reference !== first.reference) expect((await sb.call('GET', `/merchant/api/v1/transactions/${reference}`)).status).toBe(404)
     }
@@ -257,7 +257,7 @@ describe('POST /transactions/disburse (docs/behaviour.md 13.7)', () => {
   })
 })
 
-describe('the ledger (docs/behaviour.md 13.4)', () => {
+describe('the ledger (docs/behaviour.md#ledger-and-balances)', () => {
   it("a payout's debit, and the credit that returns a failed one, are entries of the namespace's ledger", async () => {
     const sb = await sandbox({ frozen: true })
     const bad = bank({}, { bank_account: { bank: '035', account: '0000000000' } })
@@ -307,7 +307,7 @@ describe('transfer.success / transfer.failed webhooks', () => {
   })
 })
 
-describe('GET /payouts (docs/behaviour.md 13.6, 13.7)', () => {
+describe('GET /payouts (docs/behaviour.md#lists, docs/behaviour.md#payouts)', () => {
   it('lists newest first with status and currency filters and cursor pages', async () => {
     const sb = await sandbox({ frozen: true })
     const refs: string[] = []
@@ -340,7 +340,7 @@ describe('GET /payouts (docs/behaviour.md 13.6, 13.7)', () => {
   })
 })
 
-describe('bulk payouts (docs/behaviour.md 13.7.1)', () => {
+describe('bulk payouts (docs/behaviour.md#bulk-payouts)', () => {
   const item = (bank: string, account: string, amount = 1000) => ({ reference: ref('bi'), amount, type: 'bank_account', narration: 'Bulk', bank_account: { bank_code: bank, account_number: account }, customer: { name: 'Payee', email: 'p@example.com' } })
   const batch = (payouts: unknown[], extra: Record<string, unknown> = {}) => ({ batch_reference: ref('batch'), description: 'Salaries', currency: 'NGN', payouts, ...extra })
 
@@ -462,7 +462,7 @@ describe('the dashboard payouts panel', () => {
   })
 })
 
-describe('GET /payouts by date and by starting_before (docs/behaviour.md 13.6)', () => {
+describe('GET /payouts by date and by starting_before (docs/behaviour.md#lists)', () => {
   it('filters by the day it was made and pages back from a pointer', async () => {
     const sb = await sandbox({ frozen: true })
     const refs: string[] = []

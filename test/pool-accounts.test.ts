@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fieldMessages, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
-/** docs/behaviour.md 13.3.2: pool accounts, their credit call, the pay-in it makes and its event, over HTTP. */
+/** docs/behaviour.md#pool-accounts: pool accounts, their credit call, the pay-in it makes and its event, over HTTP. */
 
 const sandbox = sandboxPerTest()
 const BASE = '/merchant/api/v1/pool-accounts'

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest'
 import { loadCorpus } from '../src/replay/corpus.js'
 
 /**
- * scripts/postman-to-conformance.mjs (docs/behaviour.md 10.7): a fetched Postman collection's
+ * scripts/postman-to-conformance.mjs (docs/behaviour.md#conformance): a fetched Postman collection's
  * examples become conformance entries the corpus accepts, offline.
  */
 

@@ -8,7 +8,7 @@ import { NO_AUTH_CARD, PIN_CARD, INSUFFICIENT_FUNDS_CARD, INSUFFICIENT_FUNDS } f
 
 /**
  * The pre-authorization / capture / void / refund ledger end to end through HTTP
- * (docs/api.md 2.5, 3.2, 4.1, 8; docs/behaviour.md 2 and 4): every transition, every refusal with its
+ * (docs/api.md 2.5, 3.2, 4.1, 8; docs/behaviour.md#http and docs/behaviour.md#preauth): every transition, every refusal with its
  * status and message (and that a refusal changes nothing: same charge query, no new event),
  * a model-based property test over random command sequences, and racing captures.
  *
@@ -135,7 +135,7 @@ async function expectRefused(c: Client, refs: string[], act: () => Promise<Res>,
   const before = { queries: await Promise.all(refs.map((r) => c.query(r))), events: await c.events() }
   const res = await act()
   expect({ status: res.status, message: res.body.message, ok: res.body.status }).toEqual({ status, message, ok: false })
-  // docs/behaviour.md 2: errors are the JSON envelope too
+  // docs/behaviour.md#http: errors are the JSON envelope too
   expect(Object.keys(res.body).sort()).toEqual(status === 422 ? ['data', 'error', 'message', 'status'] : ['data', 'message', 'status'])
   if (res.headers) expect(res.headers.get('content-type')).toMatch(/^application\/json/)
   const after = { queries: await Promise.all(refs.map((r) => c.query(r))), events: await c.events() }
@@ -144,7 +144,7 @@ async function expectRefused(c: Client, refs: string[], act: () => Promise<Res>,
 }
 
 // ---------------------------------------------------------------------------------------------
-describe('pre-authorize (docs/api.md 2.5, 3.2; docs/behaviour.md 4)', () => {
+describe('pre-authorize (docs/api.md 2.5, 3.2; docs/behaviour.md#preauth)', () => {
   it('holds the amount on a no-auth card: the 2.5 record with expiry = now + 7 days and gateway metadata', async () => {
     const c = client()
     const t0 = await c.clockMs()
@@ -288,7 +288,7 @@ describe('pre-authorize (docs/api.md 2.5, 3.2; docs/behaviour.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
+describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md#preauth)', () => {
   it('partial captures 400 then 600 of 1000, with fees and totals; the hold is then fully captured', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -320,7 +320,7 @@ describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
 
     const q = await queryData(c, h.pref)
     expect(q).toMatchObject({ status: 'pre_authorized', total_authorized_amount: 1000, total_captured_amount: 1000, total_refunded_amount: 0, amount_paid: '1000.00', fee: 14 })
-    // the captures' VAT is in their records, not in the query (docs/behaviour.md 3.6)
+    // the captures' VAT is in their records, not in the query (docs/behaviour.md#card-outcomes-and-query)
     expect(q).not.toHaveProperty('vat')
     expect(q.operations.map((o: any) => [o.transaction_reference, o.charge_operation, o.amount, o.settled, o.voided])).toEqual([
       [tx1, 'capture', 400, true, false],
@@ -363,7 +363,7 @@ describe('capture (docs/api.md 3.2, 4.1, 8; docs/behaviour.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
+describe('void (docs/api.md 3.2, 8; docs/behaviour.md#preauth)', () => {
   it('void of an unsettled capture gives back its amount; the other totals stay', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -447,7 +447,7 @@ describe('void (docs/api.md 3.2, 8; docs/behaviour.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
+describe('refund (docs/api.md 3.2, 8; docs/behaviour.md#preauth, docs/behaviour.md#webhooks)', () => {
   it('refunds a capture settled by the clock (24 h), partially then fully, and records refund.success', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -576,7 +576,7 @@ describe('refund (docs/api.md 3.2, 8; docs/behaviour.md 4, 8)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('expiry by the clock (docs/behaviour.md 4)', () => {
+describe('expiry by the clock (docs/behaviour.md#preauth)', () => {
   it('after 168 h: query expired, hold released to the captured part, captures refused, the captured amount still refundable', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -656,7 +656,7 @@ describe('expiry by the clock (docs/behaviour.md 4)', () => {
 })
 
 // ---------------------------------------------------------------------------------------------
-describe('refusals change nothing (docs/behaviour.md 2, 4)', () => {
+describe('refusals change nothing (docs/behaviour.md#http, docs/behaviour.md#preauth)', () => {
   it('unknown payment_reference: 404 Transaction not found on capture, void and refund', async () => {
     const c = client()
     const h = await hold(c, 1000)
@@ -956,7 +956,7 @@ describe('property: random command sequences keep the ledger consistent with a m
         if (settledIn(m, c)) return refuse(400, CARD_MSG.CAPTURE_SETTLED)
         c.voided = true
         m.captured -= c.minor
-        // docs/behaviour.md 4.6: once expired, the hold is what was captured: a voided capture is released
+        // docs/behaviour.md#preauth-expiry: once expired, the hold is what was captured: a voided capture is released
         if (m.state === 'expired') m.authorized -= c.minor
         return { ok: true, message: CARD_MSG.CAPTURE_VOIDED_OK }
       }

@@ -4,7 +4,7 @@ import { encryptChargeData } from '../src/cards/crypto.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 
 /**
- * docs/behaviour.md 12: a charge query is answered again from the text kept for it while no record
+ * docs/behaviour.md#speed: a charge query is answered again from the text kept for it while no record
  * changed (the store's version) and the namespace clock reads the same millisecond. Whatever a
  * namespace goes through (charges of every kind and their steps, control calls, refunds, pack
  * changes, clock moves), every answer the query gives, kept or computed, is the one computed

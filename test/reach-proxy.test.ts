@@ -8,7 +8,7 @@ import { FAR_ADDRESS } from './helpers/sandbox.js'
 import { InterceptedHosts } from '../src/reach/hosts.js'
 import { connectTarget, createProxy } from '../src/reach/proxy.js'
 
-describe('the proxy and a client that opens a tunnel and sends nothing (docs/behaviour.md 14.2)', () => {
+describe('the proxy and a client that opens a tunnel and sends nothing (docs/behaviour.md#proxy)', () => {
   it('lets the socket go after the HTTP port headers timeout, as the HTTP port does', async () => {
     let terminated = 0
     const { server } = createProxy({ hosts: new InterceptedHosts(['api.korapay.com']), onlyIntercepted: false, serve: (_req, res) => res.end(), terminate: () => terminated++ })
@@ -31,7 +31,7 @@ describe('the proxy and a client that opens a tunnel and sends nothing (docs/beh
   }, 5_000)
 })
 
-describe('CONNECT targets (docs/behaviour.md 14.2)', () => {
+describe('CONNECT targets (docs/behaviour.md#proxy)', () => {
   it('reads host and port of names, IPv4 and bracketed IPv6 addresses', () => {
     expect(connectTarget('API.korapay.com:443')).toEqual({ host: 'api.korapay.com', port: 443 })
     expect(connectTarget('127.0.0.1:8443')).toEqual({ host: '127.0.0.1', port: 8443 })
@@ -57,7 +57,7 @@ async function rawAsk(proxyHost: string, port: number, head: string): Promise<st
   return answer
 }
 
-describe('a client beyond loopback and a target on this machine\'s loopback (docs/behaviour.md 14.2)', () => {
+describe('a client beyond loopback and a target on this machine\'s loopback (docs/behaviour.md#proxy)', () => {
   it('is refused 403 by name, by IPv4, IPv6, unspecified and IPv4-mapped addresses, forwarded and tunnelled; a loopback client is not', async () => {
     // the machine must have an address beyond loopback for this to mean anything: no skipping
     expect(farAddress).toBeDefined()
@@ -106,7 +106,7 @@ describe('a client beyond loopback and a target on this machine\'s loopback (doc
   })
 })
 
-describe('this machine\'s loopback (docs/behaviour.md 9.1, 14.2)', () => {
+describe('this machine\'s loopback (docs/behaviour.md#control-access, docs/behaviour.md#proxy)', () => {
   it('a loopback peer is 127/8 or ::1, also IPv4-mapped; connecting to the unspecified addresses also reaches loopback', () => {
     for (const a of ['127.0.0.1', '127.9.9.9', '::1', '0:0:0:0:0:0:0:1', '::ffff:127.0.0.1', '::ffff:7f00:1']) expect([isLoopback(a), reachesLoopback(a)], a).toEqual([true, true])
     for (const a of ['0.0.0.0', '::', '::ffff:0.0.0.0']) expect([isLoopback(a), reachesLoopback(a)], a).toEqual([false, true])

@@ -6,7 +6,7 @@ import { openStore, tempFile } from './helpers/sandbox.js'
 
 /**
  * The order a collection keeps when its spec declares one (src/store/order.ts): the lists read
- * it instead of sorting (docs/behaviour.md 13.6), so it must be what sorting gave: by date, ties
+ * it instead of sorting (docs/behaviour.md#lists), so it must be what sorting gave: by date, ties
  * in the order the keys were first written, through puts, deletes, a restart from the data file,
  * a reset and a failed write's restore.
  */

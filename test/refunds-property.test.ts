@@ -4,7 +4,7 @@ import { SECRET, cardPayload, ref, type TestSandbox } from './helpers/sandbox.js
 import { assertOverSandboxes } from './helpers/property.js'
 
 /**
- * Refunds keep the ledger exact (docs/behaviour.md 13.4, 13.8): whatever sequence of pay-ins,
+ * Refunds keep the ledger exact (docs/behaviour.md#ledger-and-balances, docs/behaviour.md#refunds): whatever sequence of pay-ins,
  * clock moves, refunds of both endpoints, outcomes and control calls runs, every balance is its
  * entries' sum, the available balance never goes below zero (a namespace that opens with little),
  * and no pay-in is ever refunded above what it collected, failed refunds counting as nothing.

@@ -27,7 +27,7 @@ async function preauth(sb: TestSandbox, amount = 1000): Promise<{ pref: string; 
 const capture = (sb: TestSandbox, pref: string, amount: number, tx = ref('cap')) =>
   sb.call('POST', '/merchant/api/v1/charges/card/capture', { amount, currency: 'NGN', payment_reference: pref, transaction_reference: tx })
 
-describe('captures on the ledger (docs/behaviour.md 4.3, 13.4)', () => {
+describe('captures on the ledger (docs/behaviour.md#preauth-settlement, docs/behaviour.md#ledger-and-balances)', () => {
   it('a capture is credited net of fee and VAT, pending until it settles by its time', async () => {
     const sb = await sandbox({ frozen: true })
     const h = await preauth(sb, 1000)
@@ -87,7 +87,7 @@ async function paidInSandbox() {
   return { sb, pay: await settledCharge(sb, 1000) }
 }
 
-describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () => {
+describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md#refunds)', () => {
   it('a full refund of a settled card charge: processing, its debit at once, success 60 s later with refund.success', async () => {
     const { sb, pay } = await paidInSandbox()
     const before = await ngn(sb)
@@ -224,12 +224,12 @@ describe('POST /merchant/api/v1/refunds/initiate (docs/behaviour.md 13.8)', () =
   })
 })
 
-describe('refusals change nothing (docs/behaviour.md 13.8)', () => {
+describe('refusals change nothing (docs/behaviour.md#refunds)', () => {
   async function expectRefused(sb: TestSandbox, body: Record<string, unknown>, status: number, message: string, data: unknown = null) {
     const balances = (await sb.call('GET', '/merchant/api/v1/balances')).body.data
     const list = await refundsOf(sb)
     const res = await initiate(sb, body)
-    // a validation refusal's fields are given with their bare reasons (docs/behaviour.md 2.3)
+    // a validation refusal's fields are given with their bare reasons (docs/behaviour.md#invalid-request-data)
     const shown = status === 422 && data ? fieldMessages(data as Record<string, string>) : data
     expect({ status: res.status, message: res.body.message, data: res.body.data }).toEqual({ status, message, data: shown })
     expect((await sb.call('GET', '/merchant/api/v1/balances')).body.data).toEqual(balances)
@@ -273,7 +273,7 @@ describe('refusals change nothing (docs/behaviour.md 13.8)', () => {
   })
 })
 
-describe('one refund record, whichever endpoint made it (docs/behaviour.md 4.5, 13.8)', () => {
+describe('one refund record, whichever endpoint made it (docs/behaviour.md#preauth-refund, docs/behaviour.md#refunds)', () => {
   const cardRefund = (sb: TestSandbox, pref: string, target: string, amount: number) =>
     sb.call('POST', '/merchant/api/v1/charges/card/refund', { amount, currency: 'NGN', payment_reference: pref, transaction_reference: ref('crf'), target_transaction_reference: target })
 
@@ -363,7 +363,7 @@ describe('POST /_sandbox/refunds/{reference}/complete', () => {
   })
 })
 
-describe('GET /merchant/api/v1/refunds (docs/behaviour.md 13.6, 13.8)', () => {
+describe('GET /merchant/api/v1/refunds (docs/behaviour.md#lists, docs/behaviour.md#refunds)', () => {
   it('newest first, filtered by status and currency, paged by pointer', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 5000)
@@ -395,7 +395,7 @@ describe('GET /merchant/api/v1/refunds (docs/behaviour.md 13.6, 13.8)', () => {
   })
 })
 
-describe('the dashboard panel of refunds (docs/behaviour.md 9.8)', () => {
+describe('the dashboard panel of refunds (docs/behaviour.md#dashboard)', () => {
   it('lists refunds of both endpoints with their status; a processing one offers Succeed and Fail', async () => {
     const { sb, pay } = await paidInSandbox()
     const reference = ref('rf')
@@ -414,7 +414,7 @@ describe('the dashboard panel of refunds (docs/behaviour.md 9.8)', () => {
   })
 })
 
-describe('refunds of a virtual-account transfer and of a direct debit (docs/behaviour.md 13.8)', () => {
+describe('refunds of a virtual-account transfer and of a direct debit (docs/behaviour.md#refunds)', () => {
   it('a transfer into a virtual account is refunded at once (available at once); a direct debit once it settled', async () => {
     const sb = await sandbox({ frozen: true })
     const vba = await sb.call('POST', '/merchant/api/v1/virtual-bank-account', {
@@ -446,7 +446,7 @@ describe('refunds of a virtual-account transfer and of a direct debit (docs/beha
   })
 })
 
-describe('GET /refunds by date and by starting_before (docs/behaviour.md 13.6)', () => {
+describe('GET /refunds by date and by starting_before (docs/behaviour.md#lists)', () => {
   it('filters by the day it was made and pages back from a pointer', async () => {
     const sb = await sandbox({ frozen: true })
     const pay = await settledCharge(sb, 5000)

@@ -27,7 +27,7 @@ async function replaysTwice(flow: Flow) {
 const run = (flow: Flow) => runFlow({ ...flow, vars: { encryption_key: ENC_KEY, ...flow.vars } }, 'inline.yaml', { baseUrl: sb.url, encryptionKey: ENC_KEY })
 
 describe('the shipped flows', () => {
-  it('cover every area of docs/behaviour.md 3-8', () => {
+  it('cover every area of docs/behaviour.md#card-charges, docs/behaviour.md#preauth, docs/behaviour.md#mobile-money, docs/behaviour.md#direct-debit, docs/behaviour.md#identity, docs/behaviour.md#webhooks', () => {
     const names = SHIPPED.join(' ')
     for (const area of ['card-no-auth', 'card-pin', 'card-pin-otp', 'card-3ds', 'card-avs', 'card-verve-enrol', 'card-failures', 'preauth-', 'mobile-money-kes', 'mobile-money-ghs', 'mobile-money-currencies', 'payout-currencies', 'direct-debit-lifecycle', 'identity-bvn', 'identity-vnin', 'identity-gh-passport', 'identity-ng-documents', 'identity-gh-ssnit', 'identity-ke-national-id', 'identity-za-said', 'webhooks-retry', 'checkout-card', 'checkout-bank-transfer', 'checkout-mobile-money', 'virtual-account', 'pay-with-bank', 'chargeback']) {
       expect(names).toContain(area)
@@ -227,7 +227,7 @@ describe('record to flow', () => {
     const h = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
     const post = async (path: string, body: unknown) => (await fetch(`${sb.url}${path}`, { method: 'POST', headers: h, body: JSON.stringify(body) })).json() as Promise<any>
     const choose = (tx: string, decision: string) => fetch(`${sb.url}/_sandbox/pay-with-bank/${tx}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: `decision=${decision}`, redirect: 'manual' })
-    // no long run of digits: the journal masks one that passes the Luhn check as a card number (docs/behaviour.md 9.5)
+    // no long run of digits: the journal masks one that passes the Luhn check as a card number (docs/behaviour.md#request-journal)
     const reference = ref('pwb-recorded')
     const body = (r: string) => ({ reference: r, amount: 1000, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada', email: 'ada@example.com' }, redirect_url: 'https://shop.example/r' })
     await choose((await post('/merchant/api/v1/charge/pay-with-bank', body(reference))).data.transaction_reference, 'approve')

@@ -67,7 +67,7 @@ describe('the default pack', () => {
     })
   })
 
-  // docs/behaviour.md 3's table
+  // docs/behaviour.md#card-charges's table
   it.each([
     ['4084127883172787', 'visa', '123', [], 'success', undefined],
     ['5188513618552975', 'mastercard', '123', ['PIN'], 'success', undefined],
@@ -352,7 +352,7 @@ describe('control API: scenarios', () => {
     ],
   }
 
-  it('GET answers the docs/behaviour.md 10 shape', async () => {
+  it('GET answers the docs/behaviour.md#packs-and-replay shape', async () => {
     const sb = await sandbox()
     const res = await sb.call('GET', '/_sandbox/scenarios')
     expect(res.status).toBe(200)
@@ -401,7 +401,7 @@ describe('control API: scenarios', () => {
       for (const k of Object.keys(w)) expect(walletKeys, `wallet ${w.number} key ${k}`).toContain(k)
       expect(['KES', 'GHS', 'XAF', 'XOF', 'TZS', 'EGP']).toContain(w.currency)
     }
-    // docs/behaviour.md 5's wallets
+    // docs/behaviour.md#mobile-money's wallets
     const wallets = Object.fromEntries(d.wallets.map((w: { number: string }) => [w.number, w]))
     expect(wallets['254700000000']).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'success' })
     expect(wallets['254734611986']).toMatchObject({ currency: 'KES', steps: ['STK_PROMPT'], outcome: 'failed' })
@@ -409,9 +409,9 @@ describe('control API: scenarios', () => {
     expect(wallets['233274611986']).toMatchObject({ currency: 'GHS', steps: ['OTP', 'STK_PROMPT'], outcome: 'failed' })
     expect(d.wallets.some((w: { outcome: string }) => w.outcome === 'processing')).toBe(true)
 
-    // `unavailable` only where a registry does not answer (docs/behaviour.md 7.2)
+    // `unavailable` only where a registry does not answer (docs/behaviour.md#identity-checks)
     for (const x of d.identities) expect(Object.keys(x).sort()).toEqual(x.unavailable ? ['found', 'id', 'label', 'type', 'unavailable'] : ['found', 'id', 'label', 'type'])
-    // docs/behaviour.md 7's test IDs
+    // docs/behaviour.md#identity's test IDs
     expect(d.identities.map((x: { type: string; id: string; found: boolean }) => [x.type, x.id, x.found])).toEqual(
       expect.arrayContaining([
         ['ng_bvn', '22222222222', true],

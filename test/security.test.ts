@@ -7,7 +7,7 @@ import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, sandboxPerTest, ref, storeTe
 import { refusedAtStart, runCli, startCli, type RunningCli } from './e2e/process.js'
 
 /**
- * Secrets, keys, the loopback rule, bounds and atomicity (issue 9; docs/behaviour.md 0, 1, 2, 9):
+ * Secrets, keys, the loopback rule, bounds and atomicity (issue 9; docs/behaviour.md#product, docs/behaviour.md#keys-and-namespaces, docs/behaviour.md#http, docs/behaviour.md#control-api):
  *
  * - Full PAN, CVV, PIN and OTP are never stored or journaled: after every flow that carries them,
  *   the whole store, the whole journal and the data file hold none of them.
@@ -107,7 +107,7 @@ async function driveSecrets(sb: TestSandbox, key = SECRET) {
     return res
   }
 
-  // the PIN up front (docs/behaviour.md 3)
+  // the PIN up front (docs/behaviour.md#card-charges)
   await charge(PANS.pin, { pin: '1234' }).then(async (tx) => {
     const q = await call('GET', `${M}/charges/${tx}`)
     expect(q.body.data.status).toBe('success')
@@ -229,7 +229,7 @@ describe('secrets are never stored or journaled (full PAN, CVV, PIN, OTP)', () =
 // ---------------------------------------------------------------------------------------------
 // 2. live keys
 
-describe('live keys are refused (docs/behaviour.md 1)', () => {
+describe('live keys are refused (docs/behaviour.md#keys-and-namespaces)', () => {
   const calls: [string, string, string, unknown][] = [
     ['merchant', 'POST', CARD, { charge_data: encryptChargeData(cardPayload(PANS.noAuth), ENC_KEY) }],
     ['merchant', 'GET', `${M}/charges/some-reference`, undefined],
@@ -274,7 +274,7 @@ describe('live keys are refused (docs/behaviour.md 1)', () => {
 // ---------------------------------------------------------------------------------------------
 // 3. the loopback rule
 
-describe('the control API and the dashboard answer only on loopback unless a control token is set (docs/behaviour.md 9)', () => {
+describe('the control API and the dashboard answer only on loopback unless a control token is set (docs/behaviour.md#control-api)', () => {
   it('a control call and the dashboard from a non-loopback peer: 403 with the envelope', async () => {
     const sb = await sandbox()
     const clock = await from(sb, FAR, 'GET', '/_sandbox/clock')

@@ -7,7 +7,7 @@ import { cardPayload, sandboxPerTest, tempFile, type TestSandbox } from './helpe
 import { startReceiver } from './helpers/receiver.js'
 
 /**
- * docs/behaviour.md 0.7: what a seed draws, per namespace, and where the clocks start. Two whole
+ * docs/behaviour.md#seed-and-clock-start: what a seed draws, per namespace, and where the clocks start. Two whole
  * processes compared byte for byte are test/e2e/seed.test.ts.
  */
 
@@ -25,7 +25,7 @@ async function references(sb: TestSandbox, n: number, key?: string, from = 0): P
   return out
 }
 
-describe('a seed (docs/behaviour.md 0.7)', () => {
+describe('a seed (docs/behaviour.md#seed-and-clock-start)', () => {
   it('draws a stream per namespace: another namespace\'s traffic changes nothing of its answers', async () => {
     const alone = await sandbox({ seed: 5 })
     const mine = await references(alone, 3)

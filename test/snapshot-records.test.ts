@@ -5,7 +5,7 @@ import { NO_AUTH_CARD as CARD } from './helpers/cards.js'
 import { virtualAccountBody } from './helpers/bodies.js'
 
 /**
- * A snapshot holds records no call could have made (docs/behaviour.md 0.4, 0.10): one whose record
+ * A snapshot holds records no call could have made (docs/behaviour.md#persistence, docs/behaviour.md#snapshots): one whose record
  * lacks a field the code reads, holds one of another type, nested 5,000 levels or absurd (money
  * below nothing, in halves of a minor unit or past any sum, a currency nobody serves), or a record
  * under an absurd key (an undeclared ledger source, `__proto__`) is refused 422 naming the field

@@ -7,7 +7,7 @@ import { startReceiver } from './helpers/receiver.js'
 import { virtualAccountBody } from './helpers/bodies.js'
 
 /**
- * Snapshots of a namespace (docs/behaviour.md 0.10): GET and POST /_sandbox/snapshot over the app,
+ * Snapshots of a namespace (docs/behaviour.md#snapshots): GET and POST /_sandbox/snapshot over the app,
  * the round trip of every area's records and of what is derived from them, the pending timers and
  * webhooks taken up again, the refusals field by field, another key's snapshot, and
  * `startSandbox({ load })`.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { fieldMessages, ref, sandboxPerTest } from './helpers/sandbox.js'
 
-/** docs/behaviour.md 13.7.2: stablecoin wallets, over HTTP. */
+/** docs/behaviour.md#stablecoin-wallets: stablecoin wallets, over HTTP. */
 
 const sandbox = sandboxPerTest()
 const WALLETS = '/merchant/api/v1/crypto/wallets'

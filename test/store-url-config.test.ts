@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../src/config.js'
 import { redact } from '../src/store/pg-schema.js'
 
-/** `--store` (docs/behaviour.md 0.2, 0.4): a PostgreSQL URL, never beside `--data`, its password never printed. */
+/** `--store` (docs/behaviour.md#flags-and-environment, docs/behaviour.md#persistence): a PostgreSQL URL, never beside `--data`, its password never printed. */
 describe('--store postgres://', () => {
   it('takes a PostgreSQL URL, from the flag or SANDBOX_STORE', () => {
     expect(resolveConfig({ store: 'postgres://u:p@db:5432/sandbox' }, {}).storeUrl).toBe('postgres://u:p@db:5432/sandbox')

@@ -5,7 +5,7 @@ import { cardPayload, ref, sandboxPerTest, type TestSandbox, fieldMessages } fro
 import { NO_AUTH_CARD } from './helpers/cards.js'
 import { keptInOrder } from './helpers/ordered.js'
 
-/** GET /merchant/api/v1/transactions (docs/behaviour.md 13.12): pay-ins and payouts as one list. */
+/** GET /merchant/api/v1/transactions (docs/behaviour.md#transactions-list): pay-ins and payouts as one list. */
 
 const sandbox = sandboxPerTest()
 const M = '/merchant/api/v1'
@@ -95,7 +95,7 @@ const payout = (sb: TestSandbox, reference: string, amount: number, currency = '
     notification_url: 'https://merchant.example/payouts',
   })
 
-describe('GET /merchant/api/v1/transactions (docs/behaviour.md 13.12)', () => {
+describe('GET /merchant/api/v1/transactions (docs/behaviour.md#transactions-list)', () => {
   it("answers the Elixir client's call (a secret key, no query) with 200 and status true, even on an empty namespace", async () => {
     const sb = await sandbox()
     // exactly what the client sends: GET, the bearer secret key, no body, no query
@@ -205,7 +205,7 @@ const pagesForth = async (sb: TestSandbox, limit: number) => {
   return out
 }
 
-describe('pointers that name their kind (docs/behaviour.md 13.12)', () => {
+describe('pointers that name their kind (docs/behaviour.md#transactions-list)', () => {
   it("a payout whose reference is a pay-in's or a checkout attempt's transaction reference: every page size gives each item once, every pointer is taken", async () => {
     const sb = await sandbox({ frozen: true })
     const card = (await sb.charge(cardPayload(NO_AUTH_CARD, { amount: 100 }))).body.data.transaction_reference as string

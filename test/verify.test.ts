@@ -5,7 +5,7 @@ import { ABSENT, compareShape } from '../src/replay/shape.js'
 import { notLive, verifyFlows } from '../src/replay/verify.js'
 import { ENC_KEY } from './helpers/sandbox.js'
 
-/** The comparison by shape and the live rule of `sandbox verify` (docs/behaviour.md 10.6); the command itself is in test/e2e/verify.test.ts. */
+/** The comparison by shape and the live rule of `sandbox verify` (docs/behaviour.md#verify); the command itself is in test/e2e/verify.test.ts. */
 
 describe('the comparison by shape', () => {
   const answer = {

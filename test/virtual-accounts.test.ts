@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { SECRET, sandboxPerTest, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 import { virtualAccountBody } from './helpers/bodies.js'
 
-/** docs/behaviour.md 13.3: virtual bank accounts and the test environment's credit call, over HTTP. */
+/** docs/behaviour.md#virtual-accounts: virtual bank accounts and the test environment's credit call, over HTTP. */
 
 const sandbox = sandboxPerTest()
 const BASE = '/merchant/api/v1/virtual-bank-account'
@@ -14,7 +14,7 @@ const credit = (sb: TestSandbox, account_number: string, amount: unknown = 1000,
 const transactions = (sb: TestSandbox, query: string) => sb.call('GET', `${BASE}/transactions?${query}`)
 const query = (sb: TestSandbox, reference: string) => sb.call('GET', `/merchant/api/v1/charges/${reference}`)
 
-/** A bank-transfer charge's temporary account (docs/behaviour.md 13.2), that waits for a transfer told to the sandbox. */
+/** A bank-transfer charge's temporary account (docs/behaviour.md#bank-transfer), that waits for a transfer told to the sandbox. */
 async function temporaryAccount(sb: TestSandbox, amount = 1000) {
   const r = await sb.call('POST', '/merchant/api/v1/charges/bank-transfer', { reference: `bt-${Math.random().toString(36).slice(2, 10)}`, amount, currency: 'NGN', customer: { email: 'payer@example.com' }, auto_complete: false })
   expect(r.status).toBe(200)
@@ -191,7 +191,7 @@ describe('crediting a virtual bank account', () => {
     expect(events).toHaveLength(1)
     const data = events[0].data
     expect(data.reference).toMatch(/^KPY-PAY-[0-9A-Z]{14}$/)
-    // 1.5 % of 5000 = 75, VAT 7.5 % on top is kept apart (docs/behaviour.md 13.2's fee)
+    // 1.5 % of 5000 = 75, VAT 7.5 % on top is kept apart (docs/behaviour.md#bank-transfer's fee)
     expect(data).toEqual({
       reference: data.reference,
       payment_reference: data.reference,

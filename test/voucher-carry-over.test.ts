@@ -5,7 +5,7 @@ import { makeSandbox, ref, tempFile } from './helpers/sandbox.js'
 
 /**
  * A data file of format 4, which kept a voucher's PIN on its charge and keyed the redeemed
- * vouchers by it, opened by this build (docs/behaviour.md 0.4, 9.5): the PIN is gone from the
+ * vouchers by it, opened by this build (docs/behaviour.md#persistence, docs/behaviour.md#request-journal): the PIN is gone from the
  * file, written whole in this format, and the voucher is still refused as used.
  */
 
@@ -38,7 +38,7 @@ async function oldFile(): Promise<string> {
   return file
 }
 
-describe('a data file of format 4 with voucher PINs carried over (docs/behaviour.md 0.4)', () => {
+describe('a data file of format 4 with voucher PINs carried over (docs/behaviour.md#persistence)', () => {
   it('keeps no PIN, writes the file in this format, and the voucher stays used', async () => {
     const file = await oldFile()
     const again = await makeSandbox({ data: file })

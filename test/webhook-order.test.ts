@@ -4,7 +4,7 @@ import { SECRET, cardPayload, ref, sandboxPerTest, type TestSandbox } from './he
 import { startReceiver, type Received } from './helpers/receiver.js'
 
 /**
- * Webhook `data` keys in the order the service's Webhooks page prints them (docs/behaviour.md 8.4),
+ * Webhook `data` keys in the order the service's Webhooks page prints them (docs/behaviour.md#webhook-payloads),
  * read from the raw text a real receiver got: a client that parses `data`, re-serializes it and
  * then checks the signature (one public client does) gets the signed bytes back only so.
  */

@@ -3,7 +3,7 @@ import { cardPayload, ref, sandboxPerTest, SECRET } from './helpers/sandbox.js'
 import type { CardCharge } from '../src/charges/types.js'
 import { cardSummary } from '../src/pan.js'
 
-/** A charge the probe would lend (docs/behaviour.md 8.7), of the given references. */
+/** A charge the probe would lend (docs/behaviour.md#webhook-probe), of the given references. */
 function lent(payment: string, transaction: string, status: 'success' | 'failed' = 'success'): CardCharge {
   const at = new Date(0).toISOString()
   return {
@@ -16,7 +16,7 @@ function lent(payment: string, transaction: string, status: 'success' | 'failed'
 
 const sandbox = sandboxPerTest()
 
-describe('the charge query answers the charges a webhook probe lends it (docs/behaviour.md 8.7)', () => {
+describe('the charge query answers the charges a webhook probe lends it (docs/behaviour.md#webhook-probe)', () => {
   it('by either reference while lent, 404 once given back, and no answer is kept past it', async () => {
     const sb = await sandbox({ frozen: true })
     const giveBack = sb.deps.chargeQuery.lend(SECRET, [lent('probe-a', 'KPY-PROBE-A', 'failed')])

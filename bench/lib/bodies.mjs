@@ -5,7 +5,7 @@ import { createCipheriv, randomBytes } from 'node:crypto'
 export const SECRET = 'sk_test_sandbox'
 const ENC_KEY = Buffer.from('sandbox-encryption-key-012345678', 'utf8')
 
-/** charge_data as docs/behaviour.md 3 defines it (AES-256-GCM, hex(iv16):hex(ct):hex(tag16)). */
+/** charge_data as docs/behaviour.md#card-charges defines it (AES-256-GCM, hex(iv16):hex(ct):hex(tag16)). */
 export function encrypt(text) {
   const iv = randomBytes(16)
   const c = createCipheriv('aes-256-gcm', ENC_KEY, iv)

@@ -1,4 +1,4 @@
-// The table of the docs/behaviour.md 12 targets, judged from a full run's results (and the latest soak's),
+// The table of the docs/behaviour.md#speed targets, judged from a full run's results (and the latest soak's),
 // and --report: the table again from a results file, stored back into it.
 import { readFileSync } from 'node:fs'
 import { readFile } from 'node:fs/promises'
@@ -16,7 +16,7 @@ function readSoak() {
   }
 }
 
-/** The table's rows: each figure of a full run's results against its docs/behaviour.md 12 target. */
+/** The table's rows: each figure of a full run's results against its docs/behaviour.md#speed target. */
 export function evaluate(res) {
   const rows = []
   const L = res.load
@@ -102,7 +102,7 @@ export function evaluate(res) {
 
 /** The rows as a Markdown table. */
 export function table(rows) {
-  const cols = [['metric', 'metric'], ['bare', 'bare Hono'], ['sandbox', 'paysandbox'], ['ratio', 'ratio'], ['target', 'target (behaviour.md 12)'], ['result', 'result']]
+  const cols = [['metric', 'metric'], ['bare', 'bare Hono'], ['sandbox', 'paysandbox'], ['ratio', 'ratio'], ['target', 'target (behaviour.md#speed)'], ['result', 'result']]
   const w = cols.map(([k, h]) => Math.max(h.length, ...rows.map((r) => String(r[k] ?? '').length)))
   const line = (cells) => '| ' + cells.map((c, i) => String(c).padEnd(w[i])).join(' | ') + ' |'
   return [line(cols.map(([, h]) => h)), '|' + w.map((n) => '-'.repeat(n + 2)).join('|') + '|', ...rows.map((r) => line(cols.map(([k]) => r[k] ?? '')))].join('\n')

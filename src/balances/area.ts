@@ -7,7 +7,7 @@ import { fundSchema, historyAnswerSchema, historyQuerySchema } from './schemas.j
 import { BALANCE_MSG } from './messages.js'
 import { BALANCE_CURRENCIES, BalanceService } from './service.js'
 
-/** The merchant's balances and their history (docs/behaviour.md 13.4), and the control call that adds to one. */
+/** The merchant's balances and their history (docs/behaviour.md#ledger-and-balances), and the control call that adds to one. */
 export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   key: 'balances',
   tags: { balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },

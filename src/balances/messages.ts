@@ -1,4 +1,4 @@
-/** The texts of the balances area alone (docs/behaviour.md 13.4). */
+/** The texts of the balances area alone (docs/behaviour.md#ledger-and-balances). */
 export const BALANCE_MSG = {
   FUNDED: 'Balance funded',
   HISTORY: 'Balance history retrieved successfully',

@@ -3,10 +3,10 @@ import { amountSchema, checkUnit } from '../charges/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 
-/** POST /_sandbox/balances/fund (docs/behaviour.md 13.4) */
+/** POST /_sandbox/balances/fund (docs/behaviour.md#ledger-and-balances) */
 export const fundSchema = z.object({ currency: z.enum(BALANCE_CURRENCIES), amount: amountSchema() }).superRefine((v, ctx) => checkUnit(ctx, v.currency, v.amount, ['amount']))
 
-/** GET /merchant/api/v1/balances/history: the list query and the entry's direction (docs/behaviour.md 13.4) */
+/** GET /merchant/api/v1/balances/history: the list query and the entry's direction (docs/behaviour.md#ledger-and-balances) */
 export const historyQuerySchema = listQuerySchema.extend({ direction: z.enum(['credit', 'debit']).optional() })
 
 /** Its answer's `data`, for the OpenAPI document. */

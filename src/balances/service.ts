@@ -7,7 +7,7 @@ import { listTime, orderedPage, type ListQuery } from '../http/cursor-list.js'
 import { toDecimalString, toMajor } from '../money.js'
 
 /**
- * The merchant's balances (docs/behaviour.md 13.4), derived from the ledger: what the namespace
+ * The merchant's balances (docs/behaviour.md#ledger-and-balances), derived from the ledger: what the namespace
  * opened with (the pack's `opening_balance`, available, in each balance currency) plus every
  * entry, pending until its time, available after.
  */
@@ -20,14 +20,14 @@ export interface Balance {
   issuing_balance?: number
 }
 
-/** An item of the balance history (docs/behaviour.md 13.4): amounts as strings in major units. */
+/** An item of the balance history (docs/behaviour.md#ledger-and-balances): amounts as strings in major units. */
 export interface HistoryItem {
   pointer: string
   amount: string
   currency: string
   balance_before: string
   balance_after: string
-  /** when it became available: `date`, as the collection's whole sample writes it (docs/behaviour.md 13.4) */
+  /** when it became available: `date`, as the collection's whole sample writes it (docs/behaviour.md#ledger-and-balances) */
   date: string | null
   description: string
   direction: Entry['direction']

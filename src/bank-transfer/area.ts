@@ -36,11 +36,11 @@ const ARRIVAL: Record<(typeof TRANSFER_ARRIVALS)[number], Outcome> = {
 }
 const PAID_AS = { exact: 'exact', underpayment: 'short', overpayment: 'over' } as const
 
-/** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md 13.2) */
+/** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md#bank-transfer) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
   outcomes: {
-    // how the pack's amounts arrive (docs/behaviour.md 13.2), and the exact amount any other does
+    // how the pack's amounts arrive (docs/behaviour.md#bank-transfer), and the exact amount any other does
     list: (s) => distinct([ARRIVAL.exact, ...[...s.transfers.values()].map((t) => ARRIVAL[t.arrives])]),
     *met(s, ns) {
       for (const c of chargesOf<BankTransferCharge>(s.store, ns, 'bank_transfer')) {
@@ -63,7 +63,7 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
   build(kit) {
     const bankTransfer = new BankTransferService(kit)
     kit.kinds.declare<BankTransferCharge>({
-      // the live test environment shows the balance right after the transfer (docs/behaviour.md 13.4)
+      // the live test environment shows the balance right after the transfer (docs/behaviour.md#ledger-and-balances)
       settlesAtOnce: true,
       ...servedBy(bankTransfer),
       attemptLine: (charge) => TRANSFER_MSG.attempt(charge.bank_account.account_number),

@@ -8,7 +8,7 @@ import { CHECKOUT_MSG } from '../checkout/messages.js'
 import type { BankTransferCharge, BankTransferService } from './service.js'
 
 /**
- * Paying a checkout by bank transfer (docs/behaviour.md 13.1): an attempt is a temporary account
+ * Paying a checkout by bank transfer (docs/behaviour.md#checkout): an attempt is a temporary account
  * (the one under way is shown again rather than another opened); "I have sent the money" says what
  * arrives. When the checkout ends another way, no transfer arrives by itself any more.
  */

@@ -1,4 +1,4 @@
-/** The texts of the bank transfer area alone (docs/behaviour.md 13.2). */
+/** The texts of the bank transfer area alone (docs/behaviour.md#bank-transfer). */
 export const TRANSFER_MSG = {
   INITIATED: 'Bank transfer initiated successfully',
   WAITING: 'Awaiting transfer to the account',

@@ -1,7 +1,7 @@
 import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
-/** docs/behaviour.md 13.2: the bank-transfer charge request. */
+/** docs/behaviour.md#bank-transfer: the bank-transfer charge request. */
 
 /** what one transfer may carry, major units (the live service's limits) */
 export const TRANSFER_LIMITS = { min: 100, max: 10_000_000 }

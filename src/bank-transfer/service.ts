@@ -12,7 +12,7 @@ import { isoAt } from '../time.js'
 const KIND = 'bank_transfer'
 
 /**
- * Bank transfer pay-in (docs/behaviour.md 13.2): the customer is shown a temporary account; the
+ * Bank transfer pay-in (docs/behaviour.md#bank-transfer): the customer is shown a temporary account; the
  * charge completes when a transfer to it arrives (the sandbox is told so: a control call, the
  * checkout page's button, or by itself on the namespace clock), with the amount sent: exact, over
  * (the excess is returned, the charge succeeds) or under (all of it is returned, the charge stays
@@ -29,7 +29,7 @@ export const SANDBOX_PAYER = { account_name: 'SANDBOX ACCOUNT', account_number: 
 const MASKED_PAYER = { account_number: `******${SANDBOX_PAYER.account_number.slice(-4)}`, account_name: SANDBOX_PAYER.account_name, bank_name: SANDBOX_PAYER.bank_name }
 
 
-/** What arrives by itself of a transfer whose pack entry says `how` (docs/behaviour.md 13.2). */
+/** What arrives by itself of a transfer whose pack entry says `how` (docs/behaviour.md#bank-transfer). */
 function arrival(how: 'exact' | 'short' | 'over' | 'never', expected: number): number {
   if (how === 'short') return Math.floor(expected / 2)
   if (how === 'over') return expected + Math.max(100, Math.round(expected / 10))
@@ -73,7 +73,7 @@ export interface NewTransfer {
   notification_url?: string | null
   merchant_bears_cost?: boolean
   metadata?: Record<string, unknown>
-  /** false: only a credit completes it (docs/behaviour.md 13.2) */
+  /** false: only a credit completes it (docs/behaviour.md#bank-transfer) */
   auto_complete?: boolean
   parent?: string
 }
@@ -156,7 +156,7 @@ export class BankTransferService extends OnEngine {
   }
 
   /**
-   * No transfer arrives by itself any more (its checkout ended: docs/behaviour.md 13.2); the
+   * No transfer arrives by itself any more (its checkout ended: docs/behaviour.md#bank-transfer); the
    * account still takes one until it expires. The caller saves the charge.
    */
   stopAutoComplete(ns: string, charge: BankTransferCharge): void {
@@ -181,7 +181,7 @@ export class BankTransferService extends OnEngine {
   }
 
   /**
-   * What the customer paid for a charge that succeeded (docs/behaviour.md 13.2): what was kept of
+   * What the customer paid for a charge that succeeded (docs/behaviour.md#bank-transfer): what was kept of
    * the transfer; of it, the fee the customer bore when the amount expected was kept, nothing when
    * a different amount was kept whole (`accept_all`: the merchant bears the fee).
    */
@@ -190,7 +190,7 @@ export class BankTransferService extends OnEngine {
     return { paid: kept, borne: kept === charge.amount_expected ? charge.amount_expected - charge.amount : 0 }
   }
 
-  /** docs/behaviour.md 13.2: the `data` of the charge's response. */
+  /** docs/behaviour.md#bank-transfer: the `data` of the charge's response. */
   responseData(charge: BankTransferCharge) {
     return {
       currency: charge.currency,
@@ -208,7 +208,7 @@ export class BankTransferService extends OnEngine {
     }
   }
 
-  /** What the charge query adds for a bank transfer (docs/behaviour.md 13.2). */
+  /** What the charge query adds for a bank transfer (docs/behaviour.md#bank-transfer). */
   queryExtras(charge: Frozen<BankTransferCharge>): Record<string, unknown> {
     const extra: Record<string, unknown> = {
       amount_expected: toDecimalString(charge.amount_expected),
@@ -217,7 +217,7 @@ export class BankTransferService extends OnEngine {
       bank_account: charge.bank_account,
     }
     const last = charge.transfers.at(-1)
-    // who paid, its number masked, as the collection's sample of a paid transfer shows (docs/behaviour.md 13.2)
+    // who paid, its number masked, as the collection's sample of a paid transfer shows (docs/behaviour.md#bank-transfer)
     if (last) extra.payer_bank_account = MASKED_PAYER
     if (last && last.payment_event !== 'exact') {
       extra.bank_transfer = {
@@ -231,7 +231,7 @@ export class BankTransferService extends OnEngine {
   }
 
   /**
-   * A transfer arrived (docs/behaviour.md 13.2, with the defaults of the live service's dashboard):
+   * A transfer arrived (docs/behaviour.md#bank-transfer, with the defaults of the live service's dashboard):
    * over, the excess goes back and the charge succeeds; under, all of it goes back and the
    * charge waits for a correct transfer.
    */
@@ -260,7 +260,7 @@ export class BankTransferService extends OnEngine {
 
   /**
    * Whether a transfer of `amount` may be kept whole: its credit past the charge's amount, which
-   * the charge was counted in at, is counted in too (docs/behaviour.md 13.4); otherwise the excess
+   * the charge was counted in at, is counted in too (docs/behaviour.md#ledger-and-balances); otherwise the excess
    * goes back as with `return`.
    */
   #takesWhole(ns: string, charge: BankTransferCharge, amount: number): boolean {

@@ -42,7 +42,7 @@ const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInp
 
 /**
  * Decrypts `charge_data` with the namespace's key and validates it (docs/api.md 2.2, 5);
- * `underscores`: the namespace's pack takes `_` in metadata keys (docs/behaviour.md 10.1).
+ * `underscores`: the namespace's pack takes `_` in metadata keys (docs/behaviour.md#scenario-packs).
  */
 async function readChargeData(c: Context<AppEnv>, underscores: boolean, operation: CardCharge['operation'] = 'charge'): Promise<CardChargeInput> {
   const { schema, allowZero } = PAYLOAD[operation]
@@ -61,7 +61,7 @@ async function readChargeData(c: Context<AppEnv>, underscores: boolean, operatio
     noteRequest(c, journalBody, true)
     // missing, empty or not a string: its field error; otherwise it could not be decrypted
     validate(chargeDataSchema, body)
-    // the collection's sample (2021, the only one): `code: null` and `data: {}` (docs/behaviour.md 3.2)
+    // the collection's sample (2021, the only one): `code: null` and `data: {}` (docs/behaviour.md#card-charge-data)
     throw new ApiError(400, CARD_MSG.DECRYPT_FAILED, {}, undefined, null)
   }
   // the journal shows what was decrypted, masked; never the card itself
@@ -99,7 +99,7 @@ export function cardOperation<I, S extends { preauth: PreauthService }>(schema: 
 }
 
 /**
- * What a pre-authorization's hold went through (docs/api.md 3.2, docs/behaviour.md 4): placed (or a
+ * What a pre-authorization's hold went through (docs/api.md 3.2, docs/behaviour.md#preauth): placed (or a
  * zero auth, released at once), captured in part or in full, a capture voided or refunded, the hold
  * voided or expired; met by the card charges' holds and their operations.
  */
@@ -226,7 +226,7 @@ export const cardsArea: Area<CardServices, Kit> = {
         return ok(c, CARD_MSG.OTP_SENT, s.cards.resendData(charge))
       },
     },
-    // the customer's 3DS page (docs/behaviour.md 3.5): no key; its namespace named, or the reference alone
+    // the customer's 3DS page (docs/behaviour.md#card-3ds-page): no key; its namespace named, or the reference alone
     { method: 'get', path: THREE_DS, access: 'open', page: true, handler: (c, s) => s.threeDs.show(c) },
     { method: 'post', path: THREE_DS, access: 'open', page: true, handler: (c, s) => s.threeDs.decide(c) },
     { method: 'get', path: THREE_DS_BARE, access: 'open', page: true, handler: (c, s) => s.threeDs.show(c) },

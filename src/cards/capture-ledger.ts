@@ -4,7 +4,7 @@ import { payinMoney } from '../money.js'
 import { isoAt } from '../time.js'
 
 /**
- * What a capture of a pre-authorization brings the merchant (docs/behaviour.md 4.3, 13.4): a
+ * What a capture of a pre-authorization brings the merchant (docs/behaviour.md#preauth-settlement, docs/behaviour.md#ledger-and-balances): a
  * capture is a pay-in, so it is credited its amount net of fee and VAT, pending until it settles.
  * Entries are never edited, so the other ways a capture's money moves are new entries of the
  * same capture:
@@ -45,7 +45,7 @@ export function voidCapture(ledger: Ledger, ns: string, op: CardOperation, nowMs
   ledger.cancel(ns, CAPTURE, op.transaction_reference, 'voided', nowMs)
 }
 
-/** Whether a capture's money has settled (docs/behaviour.md 4.3): by its entries, as the balance counts them. */
+/** Whether a capture's money has settled (docs/behaviour.md#preauth-settlement): by its entries, as the balance counts them. */
 export function captureSettled(ledger: Ledger, ns: string, op: CardOperation, nowMs: number): boolean {
   return ledger.settled(ns, CAPTURE, op.transaction_reference, nowMs)
 }

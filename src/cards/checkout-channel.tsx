@@ -12,7 +12,7 @@ import { CARD_FORMAT, type AuthorizeInput } from './schemas.js'
 import type { CardService } from './service.js'
 
 /**
- * Paying a checkout by card (docs/behaviour.md 13.1): an attempt is a card charge of the
+ * Paying a checkout by card (docs/behaviour.md#checkout): an attempt is a card charge of the
  * checkout's amount with the card's steps (PIN, OTP, address, phone; 3DS on its own page, which
  * sends the customer back to the checkout).
  */
@@ -167,7 +167,7 @@ function testCard(scenarios: Scenarios, ns: string, want: Want): CheckoutCard {
 
 type Errors = Readonly<Record<string, string | undefined>>
 
-/** The step a card attempt waits for (docs/behaviour.md 3): one field, or the address, or the 3DS link. */
+/** The step a card attempt waits for (docs/behaviour.md#card-charges): one field, or the address, or the 3DS link. */
 function CardStepForm({ base, step, card, errors, echo, threeDs }: { base: string; step: string; card: string; errors: Errors; echo: Errors; threeDs: string }) {
   if (step === 'PIN')
     return (

@@ -1,7 +1,7 @@
 import type { CardStep } from '../scenario/schema.js'
 import { MSG } from '../errors.js'
 
-/** The texts of the card area alone: its charges, their steps, pre-authorizations (docs/behaviour.md 3-4). */
+/** The texts of the card area alone: its charges, their steps, pre-authorizations (docs/behaviour.md#card-charges, docs/behaviour.md#preauth). */
 export const CARD_MSG = {
   NOT_SUPPORTED: 'Card not supported',
   DECRYPT_FAILED: 'Unable to decrypt charge data, please check encryption and try again',
@@ -57,7 +57,7 @@ export const CARD_MSG = {
   CAPTURE_VOIDED_OK: 'Capture voided successfully',
   AUTH_VOIDED_OK: 'Authorization voided successfully',
   REFUNDED: 'Refund successful',
-  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
+  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md#ledger-and-balances)
   captureEntry: (ref: string, why: string | undefined, of: string | undefined) => `Capture${why ? ` ${why}` : ''} ${ref} of ${of}`,
   /** the checkout's scripted customer (POST /_sandbox/checkouts/:reference/pay) when the packs hold no test card for the outcome asked */
   noTestCard: (want: string) => `no test card of the active packs ends as ${want}: give one`,

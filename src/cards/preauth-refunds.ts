@@ -20,7 +20,7 @@ export interface HeldPayin {
 }
 
 /**
- * The pre-authorization side of a refund through the refunds API (docs/behaviour.md 4.3, 13.8),
+ * The pre-authorization side of a refund through the refunds API (docs/behaviour.md#preauth-settlement, docs/behaviour.md#refunds),
  * kept by the card area that owns pre-authorizations: a refund takes from the settled captures in
  * order, and what it took of each is counted on the capture (`refunded`) and in total on the
  * hold, where the card refund of docs/api.md reads them too.

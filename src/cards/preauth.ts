@@ -20,7 +20,7 @@ export function formatExpiry(ms: number): string {
   return isoAt(ms).slice(0, 19).replace('T', ' ')
 }
 
-/** What the refunds area does around a card refund (docs/behaviour.md 13.8): `RefundService.refundCard` gives it. */
+/** What the refunds area does around a card refund (docs/behaviour.md#refunds): `RefundService.refundCard` gives it. */
 export interface CardRefundHooks {
   /** refuses before anything is written (a reference a refund holds, a balance too low) */
   check(ns: string, transactionReference: string, currency: string, amount: number): void
@@ -36,7 +36,7 @@ export interface Written {
 
 
 /**
- * Pre-authorization, capture, void and refund (docs/api.md 3.2, docs/behaviour.md 4): an exact ledger in
+ * Pre-authorization, capture, void and refund (docs/api.md 3.2, docs/behaviour.md#preauth): an exact ledger in
  * minor units. Every operation is synchronous from its checks to its writes, so operations on one
  * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
  * A refused operation throws before it changes anything.
@@ -91,7 +91,7 @@ export class PreauthService extends OnEngine {
     if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
     const settings = this.scenarios.forNs(ns).settings
     const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent, decimalsOf(parent.currency))
-    // docs/behaviour.md 4: each new capture settles every earlier one
+    // docs/behaviour.md#preauth: each new capture settles every earlier one
     for (const ref of ledger.captures) {
       const earlier = this.#ops(ns).get(ref)
       if (earlier && !earlier.voided) settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
@@ -136,13 +136,13 @@ export class PreauthService extends OnEngine {
     this.#newTxRef(ns, input.transaction_reference)
     voidCapture(this.ledger, ns, this.#voided(ns, capture), this.clocks.now(ns))
     ledger.captured -= capture.amount
-    // docs/behaviour.md 4.6: an expired hold is what was captured, so a voided capture is released, not given back
+    // docs/behaviour.md#preauth-expiry: an expired hold is what was captured, so a voided capture is released, not given back
     if (ledger.state === 'expired') ledger.authorized -= capture.amount
     const op = this.#op(ns, parent, input.transaction_reference, 'void_capture', capture.amount, { status: 'void_capture', message: CARD_MSG.CAPTURE_VOIDED_OK, target })
     return this.#save(ns, parent, op)
   }
 
-  /** A void gives back `amount` of what was captured: refused when chargebacks hold it (`returnedOf`, docs/behaviour.md 13.13). */
+  /** A void gives back `amount` of what was captured: refused when chargebacks hold it (`returnedOf`, docs/behaviour.md#chargebacks). */
   #voidable(parent: CardCharge, amount: number): void {
     if (amount > parent.preauth!.captured - returnedOf(parent)) throw badRequest(CARD_MSG.VOID_CHARGED_BACK)
   }
@@ -200,7 +200,7 @@ export class PreauthService extends OnEngine {
     if (!parent.preauth) (parent.refunds ??= []).push(op.transaction_reference)
     const written = this.#save(ns, parent, op)
     around.recorded(ns, written.op, written.parent, targetAmount)
-    // the documentation's refund keys in its order, then the sandbox's own (docs/behaviour.md 8.4)
+    // the documentation's refund keys in its order, then the sandbox's own (docs/behaviour.md#webhook-payloads)
     this.events.record(ns, 'refund.success', {
       amount: toMajor(amount),
       status: 'success',
@@ -244,7 +244,7 @@ export class PreauthService extends OnEngine {
     return this.isSettled(ns, capture) ? 'settled' : 'unsettled'
   }
 
-  /** A plain card charge settles when its credit is available (docs/behaviour.md 13.4). */
+  /** A plain card charge settles when its credit is available (docs/behaviour.md#ledger-and-balances). */
   isChargeSettled(ns: string, charge: Frozen<CardCharge>): boolean {
     if (charge.status !== 'success') return false
     const payin = this.#payinOf(ns, charge)
@@ -311,7 +311,7 @@ export class PreauthService extends OnEngine {
     const ops = this.#operationsOf(ns, charge.preauth?.operations ?? charge.refunds)
     const operations = ops.map((o) => this.opRecord(ns, o, charge))
     if (!charge.preauth) {
-      // `settled` on a successful charge only: the collection's failed card query shows none (docs/behaviour.md 3.6)
+      // `settled` on a successful charge only: the collection's failed card query shows none (docs/behaviour.md#card-outcomes-and-query)
       const settled = charge.status === 'success' ? { settled: this.isChargeSettled(ns, charge) } : {}
       return ops.length || charge.refunded ? { total_refunded_amount: toMajor(charge.refunded ?? 0), operations, ...settled } : settled
     }

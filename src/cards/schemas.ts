@@ -1,7 +1,7 @@
 import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
-/** docs/api.md 2.2 and 8, with docs/behaviour.md 3's additions. */
+/** docs/api.md 2.2 and 8, with docs/behaviour.md#card-charges's additions. */
 
 /** the card fields' formats (the quick path in quick-input.ts checks the same) */
 export const CARD_FORMAT = {

@@ -59,7 +59,7 @@ export class CardService extends OnEngine {
         charge.auth_model = step
         charge.response_message = CARD_MSG.STEP_PROMPT[step]
       },
-      // docs/behaviour.md 3: a card that stays processing forever
+      // docs/behaviour.md#card-charges: a card that stays processing forever
       waiting: (ns, charge) => {
         charge.updated_at = this.clocks.iso(ns)
         charge.auth_model = 'NO_AUTH'
@@ -78,7 +78,7 @@ export class CardService extends OnEngine {
 
   /**
    * Hears of each card charge of its own (not a pre-authorization, not a checkout's attempt) that
-   * succeeds, before it is stored: a later area's registry (the chargebacks area, docs/behaviour.md 13.13).
+   * succeeds, before it is stored: a later area's registry (the chargebacks area, docs/behaviour.md#chargebacks).
    */
   onCharged(listener: (ns: string, charge: CardCharge) => void): void {
     this.#charged.push(listener)
@@ -111,7 +111,7 @@ export class CardService extends OnEngine {
       dynamic_descriptor: input.dynamic_descriptor ?? null,
       scenario_label: scenario.label,
     })
-    // docs/behaviour.md 3: a PIN sent up front consumes the PIN step
+    // docs/behaviour.md#card-charges: a PIN sent up front consumes the PIN step
     if (input.card.pin !== undefined && charge.pending_steps.includes('PIN')) {
       charge.pending_steps = charge.pending_steps.filter((s) => s !== 'PIN')
       if (sha256(input.card.pin) !== expect.pin) this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, CARD_MSG.PIN_UP_FRONT)
@@ -201,7 +201,7 @@ export class CardService extends OnEngine {
   }
 
   /**
-   * An authorize's answer (docs/behaviour.md 3.4): the charge's, and when it leads to the OTP step
+   * An authorize's answer (docs/behaviour.md#card-authorize-and-resend-otp): the charge's, and when it leads to the OTP step
    * the `metadata` the collection's sample gives there: what the step allows, one attempt (a wrong
    * OTP fails a card charge) and more resends.
    */
@@ -214,7 +214,7 @@ export class CardService extends OnEngine {
   }
 
   /**
-   * `resend-otp`'s answer (docs/behaviour.md 3.4), as the collection's sample: the charge's status
+   * `resend-otp`'s answer (docs/behaviour.md#card-authorize-and-resend-otp), as the collection's sample: the charge's status
    * and prompt, and `metadata` with `support_message` alone (the SDKs type the rest as optional).
    */
   resendData(charge: CardCharge) {

@@ -7,7 +7,7 @@ import { threeDsPagePath } from '../charges/pages.js'
 import type { CardService } from './service.js'
 
 /**
- * The 3DS challenge page (docs/behaviour.md 3.5), the cards area's decision page
+ * The 3DS challenge page (docs/behaviour.md#card-3ds-page), the cards area's decision page
  * (src/charges/decision-page.tsx): the cardholder approves or declines the card payment.
  */
 
@@ -50,7 +50,7 @@ export function threeDsPage(wiring: { store: Store; namespaces: Namespaces; card
       ended: (charge) => ({ ...NOTHING, tone: tone(charge), text: charge.status === 'processing' ? 'This transaction does not need 3-D Secure authentication now.' : outcomeText(charge) }),
       refused: (message) => ({ ...NOTHING, tone: 'bad', text: message }),
       decided: (charge) => ({ title: charge.status === 'success' ? 'Payment approved' : 'Payment declined', tone: tone(charge), text: outcomeText(charge) }),
-      // back to the merchant after the choice, the scenario's next step included (docs/behaviour.md 3.5)
+      // back to the merchant after the choice, the scenario's next step included (docs/behaviour.md#card-3ds-page)
       returns: () => true,
     },
     wiring,

@@ -35,7 +35,7 @@ const merchantRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Chargebacks>[]
   },
 ])
 
-/** Chargebacks (docs/behaviour.md 13.13): opened by the control API as a customer's bank would, answered by the merchant. */
+/** Chargebacks (docs/behaviour.md#chargebacks): opened by the control API as a customer's bank would, answered by the merchant. */
 export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService; cards: CardService }> = {
   key: 'chargebacks',
   outcomes: statusOutcomes<Chargeback>('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, { states: (c) => ['pending', c.status, c.answer] }),

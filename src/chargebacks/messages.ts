@@ -1,5 +1,5 @@
 /**
- * The texts of the chargebacks area alone (docs/behaviour.md 13.13). The pages show none of them:
+ * The texts of the chargebacks area alone (docs/behaviour.md#chargebacks). The pages show none of them:
  * each is the sandbox's own, worded as the refunds area's are.
  */
 export const CHARGEBACK_MSG = {

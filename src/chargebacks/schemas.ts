@@ -4,7 +4,7 @@ import { z } from '../http/zod-messages.js'
 import { initiateSchema } from '../refunds/schemas.js'
 import { PACK_LIMITS } from '../scenario/schema.js'
 
-/** docs/behaviour.md 13.13: the chargebacks' requests. */
+/** docs/behaviour.md#chargebacks: the chargebacks' requests. */
 export const CHARGEBACK_TEXT_MAX = 500
 
 const text = z.string().trim().min(1, 'is required').max(CHARGEBACK_TEXT_MAX, atMost(CHARGEBACK_TEXT_MAX))
@@ -35,7 +35,7 @@ export const answerSchema = z
   })
 export type AnswerInput = z.infer<typeof answerSchema>
 
-/** The control call that opens a chargeback, as the customer's bank would (docs/behaviour.md 13.13). */
+/** The control call that opens a chargeback, as the customer's bank would (docs/behaviour.md#chargebacks). */
 export const openSchema = z.object({
   amount,
   reason: text.optional(),

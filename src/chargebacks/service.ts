@@ -21,7 +21,7 @@ import { CHARGEBACK_MSG } from './messages.js'
 import { CHARGEBACK_STATUSES, type AnswerInput, type ChargebackStatus, type OpenInput } from './schemas.js'
 
 /**
- * Chargebacks (docs/behaviour.md 13.13): a customer's bank disputes a successful pay-in, which no
+ * Chargebacks (docs/behaviour.md#chargebacks): a customer's bank disputes a successful pay-in, which no
  * merchant call can do, so the control API (or a card the packs mark `chargeback: true`) opens
  * one. The amount is held from the moment it opens: what a pay-in may still return is the one
  * rule `returnedOf` (src/charges/types.ts), which refunds ask too. The merchant answers before the
@@ -113,7 +113,7 @@ export class ChargebackService extends OnEngine {
     const charge = findCharge(this.store, ns, chargeReference)
     const p = charge && !charge.parent ? this.#payins.find(ns, charge.payment_reference) : undefined
     if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
-    // a pre-authorization is disputed for what was captured (docs/behaviour.md 13.13)
+    // a pre-authorization is disputed for what was captured (docs/behaviour.md#chargebacks)
     const held = PreauthRefunds.held(p.charge)
     if (held && held.status === 'success' && !p.succeeded) throw badRequest(held.preauth!.state === 'voided' ? CHARGEBACK_MSG.PREAUTH_VOIDED : CHARGEBACK_MSG.NOT_CAPTURED)
     if (!p.succeeded) throw badRequest(CHARGEBACK_MSG.NOT_SUCCESSFUL)
@@ -270,7 +270,7 @@ export class ChargebackService extends OnEngine {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
-  /** GET /chargebacks: a page of the list, newest first (docs/behaviour.md 13.6). */
+  /** GET /chargebacks: a page of the list, newest first (docs/behaviour.md#lists). */
   list(ns: string, q: ChargebackListQuery) {
     const page = orderedPage(
       recordsInOrder(this.#col(ns)),

@@ -14,7 +14,7 @@ export function findCharge(store: Store, ns: string, reference: string): Frozen<
   return col.findBy('payment_reference', reference) ?? col.get(reference)
 }
 
-/** Where the customer goes back to once a payment has ended: `redirect_url?reference=<payment reference>` (docs/behaviour.md 8). */
+/** Where the customer goes back to once a payment has ended: `redirect_url?reference=<payment reference>` (docs/behaviour.md#webhooks). */
 export function returnUrl(redirectUrl: string, paymentReference: string): string {
   const url = new URL(redirectUrl)
   url.searchParams.set('reference', paymentReference)
@@ -29,7 +29,7 @@ export class ChargeQuery {
   readonly #answers: AnswerCache
   /**
    * the charges a webhook probe sent events of, by namespace, then reference (payment and
-   * transaction): answered while the probe runs, never stored (docs/behaviour.md 8.7)
+   * transaction): answered while the probe runs, never stored (docs/behaviour.md#webhook-probe)
    */
   readonly #lent = new Map<string, Map<string, Frozen<ChargeBase>>>()
 
@@ -65,7 +65,7 @@ export class ChargeQuery {
   /**
    * Answers these charges by their payment and transaction references, as if stored, until the
    * function returned is called: the webhook probe's transactions, which the handler it probes
-   * queries (docs/behaviour.md 8.7). Nothing is written: lists, balances and snapshots never see them.
+   * queries (docs/behaviour.md#webhook-probe). Nothing is written: lists, balances and snapshots never see them.
    */
   lend(ns: string, charges: Frozen<ChargeBase>[]): () => void {
     let mine = this.#lent.get(ns)

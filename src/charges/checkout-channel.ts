@@ -5,7 +5,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { ChargeBase } from './types.js'
 
 /**
- * A channel a checkout offers (docs/behaviour.md 13.1), declared by the area that serves its kind
+ * A channel a checkout offers (docs/behaviour.md#checkout), declared by the area that serves its kind
  * (`checkoutChannel(...)` beside its `area.ts`): how an attempt starts from a checkout, the page's
  * form and the views of its steps, the steps the page posts, its test values and its scripted
  * payment for `POST /_sandbox/checkouts/:reference/pay`. The checkout (src/checkout/) iterates the
@@ -60,7 +60,7 @@ export interface TestValue {
   what: string
 }
 
-/** The test values the page shows under a channel's form (docs/behaviour.md 13.1.1). */
+/** The test values the page shows under a channel's form (docs/behaviour.md#checkout-page). */
 export interface ChannelTestValues {
   /** one line above the list: the PIN, OTP and the like */
   note: string
@@ -97,7 +97,7 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
   labels: Readonly<Record<string, string>>
   /** which page field a service's field error is about (docs/api.md's field names) */
   serviceFields?: Readonly<Record<string, string>>
-  /** how the journal keeps a field of its form that must not be kept as typed (docs/behaviour.md 9.5): a secret as asterisks, a card number masked */
+  /** how the journal keeps a field of its form that must not be kept as typed (docs/behaviour.md#request-journal): a secret as asterisks, a card number masked */
   journal?: Readonly<Record<string, (value: string) => string>>
   /** reads the post that starts it (action: its kind) */
   read(form: FormReader, currency: string): I
@@ -114,7 +114,7 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
   /** the control pay call's fields of its own, and what the call's description says of paying by it */
   payFields: z.ZodRawShape
   payNote: string
-  /** pays as a customer on the page would (docs/behaviour.md 13.1) */
+  /** pays as a customer on the page would (docs/behaviour.md#checkout) */
   pay(s: S, ns: string, input: Record<string, unknown>, want: Want, drive: Drive<A>): void
   /** the checkout ended while its attempt was under way: what it stops, as a line of the checkout's history (null: nothing) */
   stop?(s: S, ns: string, attempt: Frozen<A>): string | null

@@ -15,7 +15,7 @@ import type { ChargeBase, ChargeKind } from './types.js'
 
 /**
  * The customer's approve-or-decline page a channel serves at its charge's redirect (the card's
- * 3DS page, docs/behaviour.md 3.5; the sandbox bank's page of pay with bank, 13.11): GET shows the
+ * 3DS page, docs/behaviour.md#card-3ds-page; the sandbox bank's page of pay with bank, 13.11): GET shows the
  * payment and the two buttons while the charge waits for the customer, POST with `decision` =
  * approve or decline hands the choice to the channel, then sends the customer back to the
  * merchant's redirect_url with `?reference=<payment reference>`, or shows the outcome when there
@@ -120,7 +120,7 @@ export interface DecisionPage {
   decide(c: Context<AppEnv>): Promise<Response>
 }
 
-/** `intercepted`: the intercepted hosts, which the way back to a checkout's page names when called through them (docs/behaviour.md 14.4) */
+/** `intercepted`: the intercepted hosts, which the way back to a checkout's page names when called through them (docs/behaviour.md#urls-handed-out) */
 export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, namespaces, intercepted }: { store: Store; namespaces: Namespaces; intercepted: readonly string[] }): DecisionPage {
   const locate = (c: Context<AppEnv>) => locateCharge<C>(store, namespaces, c, of.kind)
   const style = styleOf(of.look)

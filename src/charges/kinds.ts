@@ -15,9 +15,9 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   kind: C['kind']
   /** how the checkout page (capitalised on its channel links), its history and the dashboard name it: its name in words, `bank transfer` */
   label: string
-  /** how a charge of it was paid (docs/behaviour.md 13.3): `payment_method` of its query and events */
+  /** how a charge of it was paid (docs/behaviour.md#virtual-accounts): `payment_method` of its query and events */
   method(charge: Frozen<C>): PaymentMethod | null
-  /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md 13.4) */
+  /** its pay-ins settle at once rather than after the pack's settlement delay (docs/behaviour.md#ledger-and-balances) */
   settlesAtOnce?: boolean
   /**
    * what the customer paid for a charge of it that succeeded, and of that the fee and VAT the
@@ -28,7 +28,7 @@ export interface Kind<C extends ChargeBase = ChargeBase> {
   /**
    * the currency a charge of it credits the merchant in, when not its own, and what `credit` (its
    * own currency's minor units) comes to there (a checkout paid in one currency and settled in
-   * another: docs/behaviour.md 13.1.2); absent or null: its own currency, as it is
+   * another: docs/behaviour.md#checkout-split-and-conversion); absent or null: its own currency, as it is
    */
   settlement?(charge: Frozen<C>, credit: number): { currency: string; amount: number } | null
   /** what its charge query record adds (docs/api.md 2.8), which the pay-ins list reads too */
@@ -112,13 +112,13 @@ export class Kinds {
     return k
   }
 
-  /** How the charge was paid (docs/behaviour.md 13.3). */
+  /** How the charge was paid (docs/behaviour.md#virtual-accounts). */
   methodOf(charge: Frozen<ChargeBase>): PaymentMethod | null {
     return this.of(charge.kind).method(charge)
   }
 
   /**
-   * What a charge that succeeded came to for each side (docs/behaviour.md 13.4): what the customer
+   * What a charge that succeeded came to for each side (docs/behaviour.md#ledger-and-balances): what the customer
    * paid, what the merchant is credited, what a refund may return. The ledger's credit, the refund
    * checks and the answers' `amount_paid` all ask this.
    */
@@ -127,13 +127,13 @@ export class Kinds {
     return payinMoney(paid, charge.fee, charge.vat, borne, shared)
   }
 
-  /** The currency and amount a pay-in's credit of `credit` (minor units of its currency) is posted in (docs/behaviour.md 13.1.2). */
+  /** The currency and amount a pay-in's credit of `credit` (minor units of its currency) is posted in (docs/behaviour.md#checkout-split-and-conversion). */
   settlementOf(charge: Frozen<ChargeBase>, credit: number): { currency: string; amount: number } {
     return this.of(charge.kind).settlement?.(charge, credit) ?? { currency: charge.currency, amount: credit }
   }
 
   /**
-   * How long a pay-in of this charge takes to settle (docs/behaviour.md 13.4): at once when the
+   * How long a pay-in of this charge takes to settle (docs/behaviour.md#ledger-and-balances): at once when the
    * kind of its payment method says so, otherwise after the pack's settlement delay.
    */
   settlementMs(charge: Frozen<ChargeBase>, settings: Settings): number {

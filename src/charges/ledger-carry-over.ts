@@ -2,7 +2,7 @@ import type { Snapshot, Upgrade } from '../store/persistence.js'
 import { LEDGER, entryKey, type Posting, type Source } from './ledger.js'
 
 /**
- * A data file of format 1 carried over to format 2 (docs/behaviour.md 0.4, 13.4). Format 1 kept
+ * A data file of format 1 carried over to format 2 (docs/behaviour.md#persistence, docs/behaviour.md#ledger-and-balances). Format 1 kept
  * the ledger's entries on the records that made them: a pay-in's credit on its charge (`ledger`,
  * and `settled_early` when settled early), a capture's, a refund's and a payout's on their own
  * records (`ledger`, a list), a funding as a record of the `ledger` collection. Each namespace's

@@ -3,7 +3,7 @@ import { INTAKE_LIMIT, formatMoney } from '../money.js'
 import { ENTRY_PLACE, type HistoryEntry } from './ledger-history.js'
 
 /**
- * The balances a namespace's ledger entries add up to, checked as a whole (docs/behaviour.md 0.10):
+ * The balances a namespace's ledger entries add up to, checked as a whole (docs/behaviour.md#snapshots):
  * read in the history's order (ENTRY_PLACE, then as written) from each currency's opening balance,
  * no balance goes below nothing or past the most a namespace takes in (INTAKE_LIMIT). A namespace
  * the sandbox ran cannot: every debit the merchant asks for is checked against the available

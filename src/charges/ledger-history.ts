@@ -4,7 +4,7 @@ import type { OrderKey } from '../store/order.js'
 import type { Store } from '../store/store.js'
 
 /**
- * The balance history's rows (docs/behaviour.md 13.4), kept per namespace as entries become
+ * The balance history's rows (docs/behaviour.md#ledger-and-balances), kept per namespace as entries become
  * available, so a page of the history costs its size and not the namespace's (13.6).
  *
  * The ledger collection keeps its entries in the history's order (`ENTRY_PLACE`, its

@@ -15,7 +15,7 @@ import { CHARGES, type ChargeBase } from './types.js'
 import { isoAt } from '../time.js'
 
 /**
- * The merchant's ledger (docs/behaviour.md 13.4): append-only entries from which every balance is
+ * The merchant's ledger (docs/behaviour.md#ledger-and-balances): append-only entries from which every balance is
  * derived, never a balance edited in place.
  *
  * Every entry is a record of one collection, `ledger`, written by `post()` in the same synchronous
@@ -35,7 +35,7 @@ import { isoAt } from '../time.js'
 
 export const LEDGER = 'ledger'
 
-/** the currencies a namespace holds a balance in from the start: fixtures/lookups.json's `currencies` (docs/behaviour.md 13.4) */
+/** the currencies a namespace holds a balance in from the start: fixtures/lookups.json's `currencies` (docs/behaviour.md#ledger-and-balances) */
 export { BALANCE_CURRENCIES, isBalanceCurrency }
 
 /**
@@ -97,7 +97,7 @@ const ENTRY_KEY = /^([^:]+):.+:(?:0|[1-9]\d*)$/
 /**
  * The ledger as the store opens it (src/deps.ts, `collectionsOf`): LEDGER_SPEC, and an entry's key
  * naming a source the ledger or one of these areas declares, handed to the store as data, so a data
- * file or a snapshot holding an entry no source describes is refused (docs/behaviour.md 0.4, 0.10).
+ * file or a snapshot holding an entry no source describes is refused (docs/behaviour.md#persistence, docs/behaviour.md#snapshots).
  */
 export function ledgerSpec(areas: readonly AnyArea[]): CollectionSpec<Posting> {
   const names = [...sourcesOf(areas).keys()]
@@ -107,7 +107,7 @@ export function ledgerSpec(areas: readonly AnyArea[]): CollectionSpec<Posting> {
 
 /**
  * The sources of a list of areas and the ledger's own, by name: how the history describes each
- * one's entries (docs/behaviour.md 13.4) and whether its credits are intake. A name declared twice
+ * one's entries (docs/behaviour.md#ledger-and-balances) and whether its credits are intake. A name declared twice
  * is refused.
  */
 function sourcesOf(areas: readonly AnyArea[]): Map<string, LedgerSource> {
@@ -122,7 +122,7 @@ function sourcesOf(areas: readonly AnyArea[]): Map<string, LedgerSource> {
   return sources
 }
 
-/** the source of an opening balance's entry, reserved: dated 1970-01-01, before anything (docs/behaviour.md 13.4); the dashboard says "opening" instead */
+/** the source of an opening balance's entry, reserved: dated 1970-01-01, before anything (docs/behaviour.md#ledger-and-balances); the dashboard says "opening" instead */
 export const OPENING_SOURCE = 'opening'
 
 export type Balances = Record<string, { pending: number; available: number }>
@@ -216,7 +216,7 @@ export class Ledger {
   /**
    * Posts the credit of a pay-in that succeeded now, at `now` (the caller saves the charge): what
    * the customer paid less fee and VAT, whoever bore them (`Kinds.money`). A transfer kept whole
-   * that is smaller than its fee and VAT (docs/behaviour.md 13.2's `accept_all`) is a debit.
+   * that is smaller than its fee and VAT (docs/behaviour.md#bank-transfer's `accept_all`) is a debit.
    */
   creditPayin(ns: string, charge: ChargeBase, settings: Settings, now: string): void {
     const { credit } = this.kinds.money(ns, charge)
@@ -258,8 +258,7 @@ export class Ledger {
 
   /**
    * Counts `amount` in to what the namespace has taken in (a funding, a new pay-in), or refuses it
-   * with 400 when that, with the opening balance, would pass `INTAKE_LIMIT` (docs/behaviour.md
-   * 13.4): nothing is counted then. What goes out frees no room: every balance stays exact
+   * with 400 when that, with the opening balance, would pass `INTAKE_LIMIT` (docs/behaviour.md#ledger-and-balances): nothing is counted then. What goes out frees no room: every balance stays exact
    * whatever order money comes in, goes out and comes back in, and however many pay-ins are open.
    */
   takeIn(ns: string, currency: string, amount: number): void {
@@ -291,7 +290,7 @@ export class Ledger {
 
   /**
    * What is wrong with the balances a snapshot's entries add up to, from the opening balance of the
-   * packs it holds (docs/behaviour.md 0.10: ledger-check.ts), before it is restored; its records
+   * packs it holds (docs/behaviour.md#snapshots: ledger-check.ts), before it is restored; its records
    * have passed their own checks. A snapshot whose packs do not merge is named by them.
    */
   snapshotIssues(records: Record<string, Record<string, unknown>>): Record<string, string> {
@@ -339,7 +338,7 @@ export class Ledger {
    * Refuses when the available balance of `currency` at `nowMs` is short of `amount` (minor
    * units): the check before every debit the merchant asks for (a payout, a bulk payout, a refund,
    * a conversion). The refusal is the caller's when it has its own (a payout's 409, a batch's
-   * 400 with a code: docs/behaviour.md 13.7), else 400 `Insufficient funds in disbursement wallet`.
+   * 400 with a code: docs/behaviour.md#payouts), else 400 `Insufficient funds in disbursement wallet`.
    */
   requireAvailable(ns: string, currency: string, amount: number, nowMs: number, refusal: () => ApiError = () => badRequest(MSG.INSUFFICIENT_WALLET)): void {
     if (this.available(ns, currency, nowMs) < amount) throw refusal()
@@ -367,7 +366,7 @@ export class Ledger {
     return this.#history.rows(ns, this.#openingMinor(ns), nowMs)
   }
 
-  /** The entry a history row stands for, described (docs/behaviour.md 13.4). */
+  /** The entry a history row stands for, described (docs/behaviour.md#ledger-and-balances). */
   entryOf(ns: string, row: HistoryRow): Entry {
     const source = row.key.slice(0, row.key.indexOf(':'))
     if (source === OPENING_SOURCE) {

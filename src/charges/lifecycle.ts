@@ -30,7 +30,7 @@ export const newTransactionReference = (random: Random, ns: string, prefix: stri
 /**
  * docs/api.md 7.2: a step on a charge needs it to exist and still be processing. Unknown: 404
  * `Transaction not found`; succeeded: 409 `Payment has already been completed`; failed:
- * 409 `Transaction has already been completed` (docs/behaviour.md 2.1); `ended`, the channel's one
+ * 409 `Transaction has already been completed` (docs/behaviour.md#status-codes); `ended`, the channel's one
  * text for both ends where its samples show one (`Channel.ended`).
  */
 export function requireProcessing<T extends Frozen<ChargeBase>>(charge: T | undefined, ended?: string): T {
@@ -69,7 +69,7 @@ export function requested(r: ChargeRequest, description: string | null, response
 
 /**
  * A transfer pay-in's narration when the request gives none: `Payment on <the merchant's name>`, as
- * the bank-transfer page's and the pay-with-bank collection's samples show (docs/behaviour.md 13.2,
+ * the bank-transfer page's and the pay-with-bank collection's samples show (docs/behaviour.md#bank-transfer,
  * 13.11). Stored as the charge's description, so the query and the lists show it too.
  */
 export function narrationOr(given: string | null | undefined, merchant: string | undefined): string {
@@ -120,7 +120,7 @@ export interface Channel<C extends ChargeBase> {
   expired?: string
   /** when it expires, before it is stored: cancel what the channel registered */
   onExpire?(ns: string, charge: C): void
-  /** its events' `data`, when not the one of docs/behaviour.md 8.4 */
+  /** its events' `data`, when not the one of docs/behaviour.md#webhook-payloads */
   eventData?(charge: C): Record<string, unknown>
 }
 
@@ -165,8 +165,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * The charge expires at `dueMs` on the namespace clock unless it ended before (docs/behaviour.md
-   * 13): its timer is cancelled when it succeeds or fails. The channel says `expired`.
+   * The charge expires at `dueMs` on the namespace clock unless it ended before (docs/behaviour.md#beyond-the-seed): its timer is cancelled when it succeeds or fails. The channel says `expired`.
    */
   expireAt(ns: string, charge: C, dueMs: number): void {
     charge.expiry_timer = this.clocks.scheduleAt(ns, dueMs, this.#expiryTimer, { tx: charge.transaction_reference })
@@ -236,7 +235,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
       fee,
       vat,
       status: 'processing',
-      // free text: the store masks a card number in it as the charge is saved (docs/behaviour.md 9.5)
+      // free text: the store masks a card number in it as the charge is saved (docs/behaviour.md#request-journal)
       description: o.description,
       customer: o.customer,
       metadata: o.metadata ?? null,
@@ -300,7 +299,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
 
   /**
    * What failing and expiring share: the charge brings nothing in, so what it counted in is
-   * counted out (docs/behaviour.md 13.4), and it ends now with `message`. Returns the time.
+   * counted out (docs/behaviour.md#ledger-and-balances), and it ends now with `message`. Returns the time.
    */
   #end(ns: string, charge: C, status: 'failed' | 'expired', message: string): string {
     if (!charge.parent) this.ledger.release(ns, charge.currency, charge.amount)
@@ -319,7 +318,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md 13): its
+   * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md#beyond-the-seed): its
    * expired payment attempt, as the collection's sample of an expired pay-in lists one (3.6); no
    * event announces it; a checkout attempt's checkout hears of it.
    */
@@ -331,7 +330,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
   }
 
   /**
-   * docs/behaviour.md 8: charge.success / charge.failed, to the charge's `notification_url` or the
+   * docs/behaviour.md#webhooks: charge.success / charge.failed, to the charge's `notification_url` or the
    * namespace's webhook URL; a checkout's attempt is not announced: its checkout hears of it (13.1).
    */
   #announce(ns: string, charge: C): void {
@@ -342,7 +341,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
     const channel = this.channel
     if (channel.announces && !channel.announces(charge)) return
     const type = charge.status === 'success' ? 'charge.success' : 'charge.failed'
-    // announced before it is saved: masked now as the store will (docs/behaviour.md 9.5)
+    // announced before it is saved: masked now as the store will (docs/behaviour.md#request-journal)
     charge = this.col(ns).mask(charge)
     const data = channel.eventData ? channel.eventData(charge) : chargeEventData(charge, this.kinds)
     this.events.record(ns, type, data, { target: charge.notification_url })

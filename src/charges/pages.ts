@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js'
 import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
 
 /**
- * Where the customer pages are, and how their URLs name what they show (docs/behaviour.md 14.4):
+ * Where the customer pages are, and how their URLs name what they show (docs/behaviour.md#urls-handed-out):
  * the charge by its transaction reference, and, when the page names it, its namespace by its page
  * id (`pageId`, src/namespaces.ts), the path segment before the reference. A transaction reference
  * is the namespace's own: one snapshot restored under several keys gives each the same references
@@ -18,19 +18,19 @@ const seg = encodeURIComponent
 /** the path segment naming the namespace `ns`, or none */
 const space = (ns: string | undefined): string => (ns === undefined ? '' : `${pageId(ns)}/`)
 
-/** The 3DS page of a card charge (docs/behaviour.md 3.5), naming the namespace `ns` when given. */
+/** The 3DS page of a card charge (docs/behaviour.md#card-3ds-page), naming the namespace `ns` when given. */
 export const threeDsPagePath = (tx: string, ns?: string): string => `/_sandbox/3ds/${space(ns)}${seg(tx)}`
 
-/** The sandbox bank's page of a pay-with-bank charge (docs/behaviour.md 13.11), naming `ns` when given. */
+/** The sandbox bank's page of a pay-with-bank charge (docs/behaviour.md#pay-with-bank), naming `ns` when given. */
 export const bankPagePath = (tx: string, ns?: string): string => `/_sandbox/pay-with-bank/${space(ns)}${seg(tx)}`
 
-/** The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md 5.4.1), naming `ns` when given. */
+/** The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), naming `ns` when given. */
 export const walletPagePath = (tx: string, ns?: string): string => `/_sandbox/mobile-money/${space(ns)}${seg(tx)}`
 
-/** The hosted page of a checkout (docs/behaviour.md 13.1.1), naming `ns` when given; its forms post to it, and to `cancel` for `pay`. */
+/** The hosted page of a checkout (docs/behaviour.md#checkout-page), naming `ns` when given; its forms post to it, and to `cancel` for `pay`. */
 export const checkoutPagePath = (tx: string, ns?: string): string => `/checkout/${space(ns)}${seg(tx)}/pay`
 
-/** A page's path as it names no namespace: what a recorded session's page call replays as, under another key (docs/behaviour.md 10.5). */
+/** A page's path as it names no namespace: what a recorded session's page call replays as, under another key (docs/behaviour.md#record-to-flow). */
 export const barePagePath = (path: string): string => path.replace(/^(\/_sandbox\/3ds\/|\/_sandbox\/pay-with-bank\/|\/_sandbox\/mobile-money\/|\/checkout\/)[0-9a-f]{16}\//, '$1')
 
 /**

@@ -24,7 +24,7 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
     payment_method: kind.method(charge),
     created_at: charge.created_at,
     completed_at: charge.completed_at,
-    // always there, null when none was sent, as the webhook carries it (docs/behaviour.md 3.6)
+    // always there, null when none was sent, as the webhook carries it (docs/behaviour.md#card-outcomes-and-query)
     metadata: charge.metadata,
   }
   if (charge.status === 'failed' || charge.attempts.length) base.payment_attempts = charge.attempts
@@ -33,7 +33,7 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
 }
 
 /**
- * Fields of the record no sample of the charge query shows (docs/behaviour.md 3.6): neither the
+ * Fields of the record no sample of the charge query shows (docs/behaviour.md#card-outcomes-and-query): neither the
  * collection's (2020-21) nor the newer pages' (pool accounts 2026-04, NGN virtual accounts
  * 2026-07), nor docs/api.md 2.8; a bank transfer's `amount_accepted` shows only beside a mismatch's
  * `bank_transfer` (SPEC-BEYOND 3.2).
@@ -41,7 +41,7 @@ export function chargeQueryRecord(kinds: Kinds, ns: string, charge: Frozen<Charg
 const NOT_IN_QUERY = new Set(['transaction_reference', 'vat', 'payment_method', 'created_at', 'completed_at', 'metadata', 'amount_expected', 'bank_account', 'auth_model'])
 
 /**
- * `GET /merchant/api/v1/charges/{reference}`'s `data` (docs/behaviour.md 3.6): the record less
+ * `GET /merchant/api/v1/charges/{reference}`'s `data` (docs/behaviour.md#card-outcomes-and-query): the record less
  * what no sample of the query shows, `fee` a number as the newer pages write it.
  */
 export function chargeQueryAnswer(kinds: Kinds, ns: string, charge: Frozen<ChargeBase>): Record<string, unknown> {
@@ -55,7 +55,7 @@ export function chargeQueryAnswer(kinds: Kinds, ns: string, charge: Frozen<Charg
 }
 
 /**
- * docs/behaviour.md 8.4: the `data` of a charge.success / charge.failed event, its keys in the
+ * docs/behaviour.md#webhook-payloads: the `data` of a charge.success / charge.failed event, its keys in the
  * documentation's order (a receiver that re-serializes `data` signs these bytes), then the
  * sandbox's own. `reference` and `payment_reference` are both the merchant's reference, the
  * sandbox's own is `transaction_reference`, and `metadata` is the charge's as sent (null when none

@@ -23,7 +23,7 @@ export const atMost = (n: number) => `must be at most ${n} characters`
 /** a charge's reference: at least 8 characters (card and mobile money, docs/api.md 8; bank transfer) */
 export const referenceSchema = z.string().trim().min(REFERENCE_MIN, 'must be at least 8 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
 
-/** a checkout's reference (`charges/initialize`): unique and not empty, no minimum length (docs/behaviour.md 13.1) */
+/** a checkout's reference (`charges/initialize`): unique and not empty, no minimum length (docs/behaviour.md#checkout) */
 export const initializeReferenceSchema = z.string().trim().min(1, 'is required').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
 
 /** A metadata value is stored and echoed: it may nest, but not without bound. */
@@ -37,7 +37,7 @@ const KEY_CHARACTERS = { spec: /^[A-Za-z0-9-]+$/, underscores: /^[A-Za-z0-9_-]+$
 /**
  * metadata's rules, in the order its errors are reported (the quick path checks the same ones):
  * docs/api.md 2.2's, or with `_` taken in keys when the namespace's pack says
- * `metadata_underscores` (docs/behaviour.md 10.1); the key message is the same either way.
+ * `metadata_underscores` (docs/behaviour.md#scenario-packs); the key message is the same either way.
  */
 function metadataRules(underscores: boolean): readonly MetadataRule[] {
   const key = underscores ? KEY_CHARACTERS.underscores : KEY_CHARACTERS.spec
@@ -53,7 +53,7 @@ function metadataRules(underscores: boolean): readonly MetadataRule[] {
 export const METADATA_RULES = { spec: metadataRules(false), underscores: metadataRules(true) }
 
 /**
- * Metadata as a stored record holds it (a snapshot's, a data file's: docs/behaviour.md 0.4, 0.10):
+ * Metadata as a stored record holds it (a snapshot's, a data file's: docs/behaviour.md#persistence, docs/behaviour.md#snapshots):
  * what a request may send, `_` in keys taken (a pack may have allowed them).
  */
 export const STORED_METADATA: Check = [
@@ -70,7 +70,7 @@ const underscoreMetadataSchema = rulesSchema(METADATA_RULES.underscores)
 
 /**
  * Validates a body whose top-level `metadata` is `metadataSchema` with the namespace's pack
- * (`metadata_underscores`, docs/behaviour.md 10.1): by default by the schema alone; where the pack
+ * (`metadata_underscores`, docs/behaviour.md#scenario-packs): by default by the schema alone; where the pack
  * takes `_` in keys, the rest of the body by the schema and `metadata` by the same rules with `_`
  * taken, their field errors answered together.
  */
@@ -112,8 +112,7 @@ export function amountIssue(v: unknown, { allowZero = false, allowString = false
 }
 
 /**
- * An amount (minor units) finer than its currency's unit, fixtures/lookups.json's decimals (docs/behaviour.md
- * 2.5: XAF and XOF have no minor unit): `must be a whole number for XAF`; undefined when it is not.
+ * An amount (minor units) finer than its currency's unit, fixtures/lookups.json's decimals (docs/behaviour.md#money: XAF and XOF have no minor unit): `must be a whole number for XAF`; undefined when it is not.
  */
 export function unitIssue(currency: string, minor: number): string | undefined {
   return minor % unitOf(decimalsOf(currency)) === 0 ? undefined : `must be a whole number for ${currency}`
@@ -168,7 +167,7 @@ export const attemptSchema = z.object({
   message: z.string(),
 })
 
-/** The charge query's answer (docs/api.md 2.8, docs/behaviour.md 3.6 and 13.1), written here: it is built in code, not validated. */
+/** The charge query's answer (docs/api.md 2.8, docs/behaviour.md#card-outcomes-and-query and docs/behaviour.md#checkout), written here: it is built in code, not validated. */
 export const chargeRecordSchema = z
   .object({
     reference: z.string().describe("the merchant's (payment) reference"),

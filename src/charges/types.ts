@@ -7,7 +7,7 @@ import { MINOR, OBJECT, STRING, STRINGS, TIME, URL_TEXT, listOf, maybe, type Rec
 import { STORED_METADATA } from './schemas.js'
 
 /**
- * `pending`: a checkout nobody has started paying (docs/behaviour.md 13.1); `expired`: a checkout
+ * `pending`: a checkout nobody has started paying (docs/behaviour.md#checkout); `expired`: a checkout
  * or a temporary bank account whose time ran out on the namespace clock.
  */
 export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'expired'
@@ -15,7 +15,7 @@ export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'ex
 export type PaymentMethod = 'card' | 'mobile_money' | 'direct_debit' | 'bank_transfer' | 'pay_with_bank' | 'voucher' | 'pool_account'
 /**
  * what a charge record is: a channel's charge, a checkout whose channel the customer picks, or a
- * transfer into a virtual bank account (paid by bank transfer: docs/behaviour.md 13.3)
+ * transfer into a virtual bank account (paid by bank transfer: docs/behaviour.md#virtual-accounts)
  */
 export type ChargeKind = PaymentMethod | 'checkout' | 'virtual_account'
 
@@ -37,7 +37,7 @@ export interface StepEvent {
 export interface ChargeBase {
   kind: ChargeKind
   transaction_reference: string
-  /** a checkout's attempt: the checkout's transaction reference (docs/behaviour.md 13.1) */
+  /** a checkout's attempt: the checkout's transaction reference (docs/behaviour.md#checkout) */
   parent?: string
   /** the timer that expires it while it is open (`ChargeLifecycle.expireAt`) */
   expiry_timer?: string | null
@@ -50,7 +50,7 @@ export interface ChargeBase {
   description: string | null
   customer: { email?: string; name?: string } | null
   metadata: Record<string, unknown> | null
-  /** where its events go instead of the namespace's webhook URL, for the kinds that take one (docs/behaviour.md 8) */
+  /** where its events go instead of the namespace's webhook URL, for the kinds that take one (docs/behaviour.md#webhooks) */
   notification_url?: string | null
   response_message: string
   failure_message: string | null
@@ -59,14 +59,14 @@ export interface ChargeBase {
   created_at: string
   updated_at: string
   completed_at: string | null
-  /** what open and lost chargebacks hold or took of it, minor units (a pre-authorization's, of what was captured: docs/behaviour.md 13.13) */
+  /** what open and lost chargebacks hold or took of it, minor units (a pre-authorization's, of what was captured: docs/behaviour.md#chargebacks) */
   charged_back?: number
 }
 
 /**
  * What has gone back of a pay-in so far: refunded (a pre-authorization's, from its captures: the
  * hold's total), and held or taken by chargebacks. The one rule of what is left to return
- * (docs/behaviour.md 4.5, 13.8, 13.13): the refunds API, the card refund, a void of a capture and a
+ * (docs/behaviour.md#preauth-refund, docs/behaviour.md#refunds, docs/behaviour.md#chargebacks): the refunds API, the card refund, a void of a capture and a
  * chargeback all ask it, so together they never return more than was paid (or captured).
  */
 export function returnedOf(charge: { refunded?: number; charged_back?: number; preauth?: { refunded: number } }): number {
@@ -108,7 +108,7 @@ export interface CardCharge extends SteppedCharge<CardStep> {
   settled_at?: string | null
 }
 
-/** A pay-in's status as the pay-ins list shows it and filters on (docs/behaviour.md 13.9): a pre-authorization's is its hold's. */
+/** A pay-in's status as the pay-ins list shows it and filters on (docs/behaviour.md#pay-ins-list): a pre-authorization's is its hold's. */
 function payinStatus(charge: ChargeBase): ChargeBase['status'] | PreauthLedger['state'] {
   const hold = (charge as CardCharge).preauth
   return hold && charge.status === 'success' ? hold.state : charge.status
@@ -156,7 +156,7 @@ export const CHARGES = 'charges'
 export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
   name: CHARGES,
   keyOf: 'transaction_reference',
-  // the pay-ins list's order and what it filters on (docs/behaviour.md 13.9)
+  // the pay-ins list's order and what it filters on (docs/behaviour.md#pay-ins-list)
   order: { by: (c) => Date.parse(c.created_at), facts: { parent: (c) => c.parent, currency: (c) => c.currency, status: payinStatus } },
   indexes: {
     payment_reference: (c) => c.payment_reference,
@@ -181,7 +181,7 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
     // the query, the pay-ins list and the dashboard read each attempt and step
     attempts: listOf({ reference: STRING, status: STRING, channel: STRING }),
     history: listOf({ at: STRING, step: STRING, result: STRING }),
-    // what chargebacks hold or took of it, which the refund checks read (docs/behaviour.md 13.13)
+    // what chargebacks hold or took of it, which the refund checks read (docs/behaviour.md#chargebacks)
     charged_back: maybe(MINOR),
   },
   // each kind's own fields: declared by the area serving the kind (`chargeKind`)
@@ -194,7 +194,7 @@ export const CHARGES_SPEC: CollectionSpec<ChargeBase> = {
 /**
  * The fields a charge of `kind` has beyond every charge's (CHARGES_SPEC), those its area's code
  * reads: declared once, in the area's `collections` beside the kind's `kinds.declare`, and checked
- * when a data file is opened or a snapshot restored (docs/behaviour.md 0.4, 0.10). A charge of a
+ * when a data file is opened or a snapshot restored (docs/behaviour.md#persistence, docs/behaviour.md#snapshots). A charge of a
  * kind no area declares is refused.
  */
 export const chargeKind = (kind: ChargeKind, fields: RecordFields, asWritten?: readonly string[]): VariantSpec => ({ name: CHARGES, variant: { by: 'kind', value: kind, fields, asWritten } })

@@ -17,7 +17,7 @@ import { channelNames, checkoutSummarySchema, controlPaySchema, initializeAnswer
 import { CheckoutService, type CheckoutCharge } from './service.js'
 import { chargesOf, slug } from '../charges/outcomes.js'
 
-/** The hosted page of a checkout, on the origin the client called (docs/behaviour.md 13.1, 14.4). */
+/** The hosted page of a checkout, on the origin the client called (docs/behaviour.md#checkout, docs/behaviour.md#urls-handed-out). */
 export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}${checkoutPagePath(c.transaction_reference)}`
 
 const [PAGE, PAGE_BARE] = pageRoutePaths('/checkout/:tx/pay')
@@ -38,11 +38,11 @@ export function checkoutSummary(checkout: CheckoutService, ns: string, charge: F
 
 const summary = { name: 'CheckoutSummary', schema: checkoutSummarySchema }
 
-/** A data file's checkout offers, and was paid by, the channels declared (docs/behaviour.md 0.4). */
+/** A data file's checkout offers, and was paid by, the channels declared (docs/behaviour.md#persistence). */
 const CHANNEL: Check = [(v) => typeof v === 'string' && checkoutChannelOf(v) !== undefined, '']
 Object.defineProperty(CHANNEL, 1, { get: () => `one of ${channelNames().join(', ')}` })
 
-/** Checkout Standard (docs/behaviour.md 13.1): initialize, the hosted page, the control calls that pay or cancel. */
+/** Checkout Standard (docs/behaviour.md#checkout): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit> = {
   key: 'checkout',
   outcomes: {
@@ -71,7 +71,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
     const checkout = new CheckoutService(kit, kit)
     kinds.declare<CheckoutCharge>({
       kind: 'checkout',
-      // the channel of the attempt that paid it (docs/behaviour.md 13.3)
+      // the channel of the attempt that paid it (docs/behaviour.md#virtual-accounts)
       method: (c) => c.payment_method ?? null,
       paid: (_ns, c) => checkout.paid(c),
       settlement: (c, credit) => checkout.settlement(c, credit),
@@ -126,7 +126,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
         return ok(c, CHECKOUT_MSG.CHECKOUT_CANCELLED, checkoutSummary(checkout, ns, charge))
       },
     },
-    // the hosted page: the customer's browser, no key (docs/behaviour.md 13.1.1); its namespace named, or the reference alone
+    // the hosted page: the customer's browser, no key (docs/behaviour.md#checkout-page); its namespace named, or the reference alone
     { method: 'get', path: PAGE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.show(c) },
     { method: 'post', path: PAGE, access: 'open', page: true, handler: (c, s) => s.checkoutPage.pay(c) },
     { method: 'post', path: CANCEL, access: 'open', page: true, handler: (c, s) => s.checkoutPage.cancel(c) },

@@ -1,7 +1,7 @@
 import type { Snapshot, Upgrade } from '../store/persistence.js'
 
 /**
- * A data file of format 2 carried over to format 3 (docs/behaviour.md 0.4, 13.1): a checkout now
+ * A data file of format 2 carried over to format 3 (docs/behaviour.md#persistence, docs/behaviour.md#checkout): a checkout now
  * keeps what its customer paid through the attempt that paid it (`amount_paid`) and the fee and
  * VAT they bore in it (`cost_borne`). Format 2 answered a paid checkout's `amount_paid` as its
  * amount, the cost the merchant's: that is what it is given, so it reads and refunds as before.

@@ -4,7 +4,7 @@ import { decimalsOf, isBalanceCurrency } from '../scenario/lookups.js'
 import { rateFor, type Rate } from '../scenario/rates.js'
 
 /**
- * Dynamic currency conversion on `charges/initialize` (docs/behaviour.md 13.1.2): `currency` is
+ * Dynamic currency conversion on `charges/initialize` (docs/behaviour.md#checkout-split-and-conversion): `currency` is
  * the amount's, `payment_currency` what the customer pays in, `settlement_currency` what the
  * merchant is credited in, each pair at the pack's `conversion_rates` (`rateFor`). Every
  * conversion is the conversions' one rule (`convertMinor`: rounded down to the unit), so the

@@ -1,4 +1,4 @@
-/** The texts of the checkout area alone (docs/behaviour.md 13.1). */
+/** The texts of the checkout area alone (docs/behaviour.md#checkout). */
 export const CHECKOUT_MSG = {
   CREATED: 'Charge created successfully',
   PENDING: 'Awaiting payment',

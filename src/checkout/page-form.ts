@@ -4,7 +4,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { Attempt } from './service.js'
 
 /**
- * The hosted page's form posts (docs/behaviour.md 13.1.1): an `action` naming a channel starts
+ * The hosted page's form posts (docs/behaviour.md#checkout-page): an `action` naming a channel starts
  * paying by it, read by the channel (`read`); any other is a step of the attempt under way, read by
  * its channel (`steps`). Each field is checked with the channel's own formats, so a bad entry is
  * refused with the field's own message before any service is called. The journal keeps a masked
@@ -71,7 +71,7 @@ export function parseAction(form: URLSearchParams, currency: string, current?: F
 }
 
 /**
- * What the journal keeps of a post (docs/behaviour.md 9.5): the action and its fields, those a
+ * What the journal keeps of a post (docs/behaviour.md#request-journal): the action and its fields, those a
  * channel keeps otherwise as it says (`journal`: a card number as first six and last four digits,
  * CVV, PIN and OTP as asterisks), and anything else through the journal's masker (a card number
  * typed into another field is masked too).

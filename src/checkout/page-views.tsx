@@ -6,7 +6,7 @@ import type { Echo, FormErrors } from './page-form.js'
 import type { CheckoutChannel } from './schemas.js'
 
 /**
- * The hosted checkout page's markup (docs/behaviour.md 13.1.1): server-rendered, no script, every
+ * The hosted checkout page's markup (docs/behaviour.md#checkout-page): server-rendered, no script, every
  * field labelled, every failure in text. One column on a phone; the order summary beside the
  * payment panel from 760 px. Each channel's form and steps are its own (`Form`, `Step`,
  * src/charges/checkout-channel.ts), made of the parts below.
@@ -250,7 +250,7 @@ export const Outcome: FC<{ status: string; message: string }> = ({ status, messa
   </>
 )
 
-/** `several`: the link names a reference several namespaces hold, and no namespace (docs/behaviour.md 14.4) */
+/** `several`: the link names a reference several namespaces hold, and no namespace (docs/behaviour.md#urls-handed-out) */
 export const NotFoundPage: FC<{ several?: boolean }> = ({ several }) => (
   <Layout title="Checkout not found">
     <h1>Checkout not found</h1>

@@ -20,7 +20,7 @@ import { TestValues } from './test-values.js'
 import type { Scenarios } from '../scenario/index.js'
 
 /**
- * The hosted checkout page (docs/behaviour.md 13.1.1), at the checkout_url that
+ * The hosted checkout page (docs/behaviour.md#checkout-page), at the checkout_url that
  * `charges/initialize` answers: `GET /checkout/:tx/pay` shows the checkout's state (the channel
  * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:page/:tx/pay`
  * with an `action`, `POST /checkout/:page/:tx/cancel`: every link of the page names its namespace
@@ -49,7 +49,7 @@ export interface CheckoutPage {
   cancel(c: Context<AppEnv>): Response | Promise<Response>
 }
 
-/** `intercepted`: the intercepted hosts, which the page's own links back name when called through them (docs/behaviour.md 14.4) */
+/** `intercepted`: the intercepted hosts, which the page's own links back name when called through them (docs/behaviour.md#urls-handed-out) */
 export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercepted }: { checkout: CheckoutService; namespaces: Namespaces; kinds: Kinds; scenarios: Scenarios; intercepted: readonly string[] }): CheckoutPage {
   /** An attempt as the page lists it: its kind says how it was made. */
   const attemptLine = (a: Frozen<Attempt>): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })

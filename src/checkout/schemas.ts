@@ -4,7 +4,7 @@ import { parseAmount } from '../money.js'
 import { byChannels, checkoutChannelOf } from '../charges/checkout-channel.js'
 
 /**
- * docs/behaviour.md 13.1: Checkout Standard's request. Its channels are those the paying areas
+ * docs/behaviour.md#checkout: Checkout Standard's request. Its channels are those the paying areas
  * declare (`checkoutChannel`, src/charges/checkout-channel.ts), each with the currencies it takes:
  * the schemas below are made from them, again when one is declared.
  */
@@ -21,7 +21,7 @@ export const checkoutCurrencies = byChannels((channels) => [...new Set(channels.
 export const isCheckoutChannel = (action: string): boolean => checkoutChannelOf(action) !== undefined
 
 /**
- * What a checkout's page offers (docs/behaviour.md 13.1, CONTRACT 14): the asked channels that take
+ * What a checkout's page offers (docs/behaviour.md#checkout, CONTRACT 14): the asked channels that take
  * the currency, in the order asked; when none does, every channel that takes it. The default
  * channel falls back the same way: kept when offered, none otherwise (the page then preselects the
  * first).
@@ -36,7 +36,7 @@ export function offeredChannels(currency: string, asked: readonly CheckoutChanne
 /** every field the initialize call takes; any other is refused by name, as the live service does */
 const FIELDS = new Set(['reference', 'amount', 'currency', 'narration', 'channels', 'default_channel', 'customer', 'redirect_url', 'notification_url', 'metadata', 'merchant_bears_cost', 'payment_currency', 'settlement_currency', 'split_reference', 'split_configuration'])
 
-/** docs/behaviour.md 13.1.2: a split's accounts: a flat share (an amount, numeric strings too) or a percentage */
+/** docs/behaviour.md#checkout-split-and-conversion: a split's accounts: a flat share (an amount, numeric strings too) or a percentage */
 const splitConfigurationSchema = z
   .object({
     split_type: z.enum(['percentage', 'flat']),
@@ -91,7 +91,7 @@ export const initializeSchema = byChannels(() => z
     // channels the currency does not take are dropped, not refused (offeredChannels)
     const channels = v.channels ?? channelNames()
     if (v.default_channel && !channels.includes(v.default_channel)) ctx.addIssue({ code: 'custom', path: ['default_channel'], message: 'must be one of channels' })
-    // flat shares are amounts of the charge's currency; a converted checkout is not split (docs/behaviour.md 13.1.2)
+    // flat shares are amounts of the charge's currency; a converted checkout is not split (docs/behaviour.md#checkout-split-and-conversion)
     if (v.split_configuration?.split_type === 'flat') v.split_configuration.split_accounts.forEach((a, i) => {
       const minor = parseAmount(a.value, { allowString: true })
       if (minor !== null) checkUnit(ctx, v.currency, minor, ['split_configuration', 'split_accounts', i, 'value'])
@@ -102,7 +102,7 @@ export const initializeSchema = byChannels(() => z
   }))
 export type InitializeInput = z.infer<ReturnType<typeof initializeSchema>>
 
-/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md 13.1): the channel, the outcome, and each channel's own fields (`payFields`) */
+/** POST /_sandbox/checkouts/:reference/pay (docs/behaviour.md#checkout): the channel, the outcome, and each channel's own fields (`payFields`) */
 export const controlPaySchema = byChannels((channels) =>
   z
     .object({

@@ -15,7 +15,7 @@ import { conversionOf, paymentAmount, settlementAmount, type Conversion } from '
 import { splitOf, type Split } from './split.js'
 
 /**
- * Checkout Standard (docs/behaviour.md 13.1): a charge whose channel the customer picks on the
+ * Checkout Standard (docs/behaviour.md#checkout): a charge whose channel the customer picks on the
  * hosted page. Each try is an attempt: a charge of its channel (a channel its area declares,
  * src/charges/checkout-channel.ts) run by that channel's own service, with `parent` set to the
  * checkout. An attempt's end is not announced; the checkout hears of it: after its own call into
@@ -25,7 +25,7 @@ import { splitOf, type Split } from './split.js'
  * fails); unpaid, it expires on the namespace clock.
  */
 
-/** docs/behaviour.md 13.1: a checkout is open this long on the namespace clock */
+/** docs/behaviour.md#checkout: a checkout is open this long on the namespace clock */
 export const CHECKOUT_HOURS = 24
 
 export interface CheckoutCharge extends ChargeBase {
@@ -44,7 +44,7 @@ export interface CheckoutCharge extends ChargeBase {
   /** the attempt under way (its transaction reference), if any */
   current: string | null
   expires_at: string
-  /** paid in another currency, or settled in one (docs/behaviour.md 13.1.2): its amount and currency are then the customer's */
+  /** paid in another currency, or settled in one (docs/behaviour.md#checkout-split-and-conversion): its amount and currency are then the customer's */
   conversion?: Conversion
   /** a split payment: what its accounts receive of the amount */
   split?: Split & { split_reference?: string }
@@ -196,7 +196,7 @@ export class CheckoutService extends OnEngine {
     }
   }
 
-  /** The customer cancels: the checkout fails and says so (docs/behaviour.md 13.1). */
+  /** The customer cancels: the checkout fails and says so (docs/behaviour.md#checkout). */
   cancel(ns: string, tx: string): Frozen<CheckoutCharge> {
     const c = copyOf<CheckoutCharge>(this.get(ns, tx))
     if (!isOpen(c)) throw conflict(c.status === 'success' ? MSG.PAYMENT_COMPLETED : MSG.TRANSACTION_COMPLETED)
@@ -284,13 +284,13 @@ export class CheckoutService extends OnEngine {
     return { paid: c.amount_paid, borne: c.cost_borne, shared: c.split ? c.amount - c.split.merchant_amount : 0 }
   }
 
-  /** A checkout settled in another currency than the customer paid in: the credit converted, rounded down (docs/behaviour.md 13.1.2). */
+  /** A checkout settled in another currency than the customer paid in: the credit converted, rounded down (docs/behaviour.md#checkout-split-and-conversion). */
   settlement(c: Frozen<CheckoutCharge>, credit: number): { currency: string; amount: number } | null {
     const conv = c.conversion
     return conv && conv.settlement_currency !== c.currency ? { currency: conv.settlement_currency, amount: settlementAmount(conv, credit) } : null
   }
 
-  /** docs/behaviour.md 13.1: what the charge query adds for a checkout. */
+  /** docs/behaviour.md#checkout: what the charge query adds for a checkout. */
   queryExtras(c: Frozen<CheckoutCharge>): Record<string, unknown> {
     return {
       payment_method: c.payment_method,
@@ -336,7 +336,7 @@ export class CheckoutService extends OnEngine {
   /**
    * The checkout ended: its expiry is cancelled, and an attempt still under way is told by its
    * channel (`stop`: a transfer no longer arrives by itself, since a customer who paid otherwise,
-   * or left, sends none; its account takes one until it expires, docs/behaviour.md 13.1).
+   * or left, sends none; its account takes one until it expires, docs/behaviour.md#checkout).
    */
   #ended(ns: string, c: CheckoutCharge): void {
     c.current = null
@@ -351,7 +351,7 @@ export class CheckoutService extends OnEngine {
   }
 }
 
-/** The split a request asks for (docs/behaviour.md 13.1.2), its flat shares in minor units; refused 400 `AA027` when the amount is too small for them. */
+/** The split a request asks for (docs/behaviour.md#checkout-split-and-conversion), its flat shares in minor units; refused 400 `AA027` when the amount is too small for them. */
 function splitRequested(input: InitializeInput): (Split & { split_reference?: string }) | undefined {
   if (input.split_reference) return { split_type: 'flat', accounts: [], merchant_amount: input.amount, split_reference: input.split_reference }
   const conf = input.split_configuration

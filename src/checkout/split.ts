@@ -3,7 +3,7 @@ import { toMajor } from '../money.js'
 import { CHECKOUT_MSG } from './messages.js'
 
 /**
- * Split payments on `charges/initialize` (docs/behaviour.md 13.1.2): the part of a checkout's
+ * Split payments on `charges/initialize` (docs/behaviour.md#checkout-split-and-conversion): the part of a checkout's
  * amount each split account receives, in minor units, and the merchant's remainder. Exact: a flat
  * share is its value; a percentage share is rounded down to the unit, so the shares never add up to
  * more than their percentages of the amount and the merchant keeps what rounding leaves. Shares

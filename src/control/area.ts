@@ -16,7 +16,7 @@ import { outcomeReport } from './outcomes.js'
 import type { ChargeQuery } from '../charges/charge-query.js'
 import { isoAt } from '../time.js'
 
-/** Long polls are capped (docs/behaviour.md 9). */
+/** Long polls are capped (docs/behaviour.md#control-api). */
 const MAX_WAIT_MS = 30_000
 
 function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
@@ -31,7 +31,7 @@ function clockData(deps: Pick<Kit, 'clocks'>, ns: string) {
   }
 }
 
-/** The control API (docs/behaviour.md 9), acting on the key's namespace. Health is served by the info area (src/control/info.ts). */
+/** The control API (docs/behaviour.md#control-api), acting on the key's namespace. Health is served by the info area (src/control/info.ts). */
 export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: PreauthService; chargeQuery: ChargeQuery }> = {
   key: 'control',
   tags: { control: "The sandbox's own API: clock, scenarios, journal, events, faults. Loopback only unless --control-token is set" },
@@ -46,7 +46,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
       },
     },
     {
-      method: 'get', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'getSnapshot', summary: "The key's namespace whole as one JSON document: its key, clock and every record (docs/behaviour.md 0.10)",
+      method: 'get', path: '/_sandbox/snapshot', access: 'control', tag: 'control', operationId: 'getSnapshot', summary: "The key's namespace whole as one JSON document: its key, clock and every record (docs/behaviour.md#snapshots)",
       handler: (c, deps) => ok(c, MSG.SUCCESS, deps.namespaces.snapshot(c.get('ns'))),
     },
     {
@@ -126,7 +126,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
         let events = deps.events.list(ns, filter)
         if (q.wait && !events.length) {
           // woken only by an event of this namespace that matches: listed again only then, so a
-          // waiting poll costs nothing while others record events (docs/behaviour.md 8.6)
+          // waiting poll costs nothing while others record events (docs/behaviour.md#event-log)
           if (await deps.events.waitForChange(ns, Math.min(q.wait, MAX_WAIT_MS), c.req.raw.signal, filter)) events = deps.events.list(ns, filter)
         }
         return ok(c, MSG.SUCCESS, events.map(({ seq: _seq, ...e }) => e))
@@ -141,7 +141,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
       },
     },
     {
-      method: 'post', path: '/_sandbox/webhooks/probe', access: 'control', tag: 'control', operationId: 'probeWebhook', summary: "Probe a webhook handler: a series of deliveries, each judged by its answer, its time and whether the handler queried the transaction (docs/behaviour.md 8.7)", body: { name: 'WebhookProbeRequest', schema: probeSchema },
+      method: 'post', path: '/_sandbox/webhooks/probe', access: 'control', tag: 'control', operationId: 'probeWebhook', summary: "Probe a webhook handler: a series of deliveries, each judged by its answer, its time and whether the handler queried the transaction (docs/behaviour.md#webhook-probe)", body: { name: 'WebhookProbeRequest', schema: probeSchema },
       handler: async (c, deps) => {
         const { url, timeout_ms } = validate(probeSchema, await readJsonObject(c, { asSent: true }))
         const report = await deps.webhookProbe.run(c.get('ns'), url, timeout_ms)
@@ -151,7 +151,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
     },
     {
       method: 'get', path: '/_sandbox/report', access: 'control', tag: 'control', operationId: 'getReport', query: reportQuerySchema,
-      summary: "The readiness report (docs/behaviour.md 9.10): which outcomes of the catalogue the namespace's calls met, each with the reference that met it, and what the webhook receiver answered per event type; `scope=all`: every namespace",
+      summary: "The readiness report (docs/behaviour.md#readiness-report): which outcomes of the catalogue the namespace's calls met, each with the reference that met it, and what the webhook receiver answered per event type; `scope=all`: every namespace",
       handler: (c, deps) => {
         const { scope = 'namespace' } = validate(reportQuerySchema, c.req.query())
         const namespaces = scope === 'all' ? deps.namespaces.list().map((m) => m.secret_key) : [c.get('ns')]
@@ -198,7 +198,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
         const charge = findCharge(deps.store, ns, c.req.param('reference')!)
         if (!charge) throw notFound(MSG.TRANSACTION_NOT_FOUND)
         const complete = deps.kinds.of(charge.kind).complete
-        // a kind with nothing to complete (a transfer into a virtual account succeeds at once, docs/behaviour.md 13.3)
+        // a kind with nothing to complete (a transfer into a virtual account succeeds at once, docs/behaviour.md#virtual-accounts)
         const done = complete ? complete(ns, charge.transaction_reference, body.outcome, body.message) : requireProcessing(charge)
         return ok(c, CONTROL_MSG.completedAs(done.status), { reference: done.payment_reference, transaction_reference: done.transaction_reference, status: done.status, message: done.failure_message ?? done.response_message })
       },

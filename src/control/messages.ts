@@ -1,4 +1,4 @@
-/** The texts of the control API alone (docs/behaviour.md 9). */
+/** The texts of the control API alone (docs/behaviour.md#control-api). */
 export const CONTROL_MSG = {
   RESET: 'Namespace reset',
   SNAPSHOT_RESTORED: 'Namespace restored from the snapshot',
@@ -19,7 +19,7 @@ export const CONTROL_MSG = {
   completedAs: (status: string) => `Charge completed as ${status}`,
 } as const
 
-/** The webhook probe's texts (docs/behaviour.md 8.7): its answer, and why each check passed or failed. */
+/** The webhook probe's texts (docs/behaviour.md#webhook-probe): its answer, and why each check passed or failed. */
 export const PROBE_MSG = {
   answered: (passed: number, total: number, failed: string[]) => `Webhook probe: ${passed} of ${total} checks passed${failed.length ? ` (failed: ${failed.join(', ')})` : ''}`,
   answer: (d: { status_code?: number; error?: string; ms: number }) => (d.status_code !== undefined ? `answered ${d.status_code} in ${d.ms} ms` : `no answer (${d.error})`),
@@ -36,5 +36,5 @@ export const PROBE_MSG = {
   outOfOrder: 'a late failed event over a success',
   inTime: (timeoutMs: number, slowest: number) => `every delivery answered within ${timeoutMs} ms (slowest ${slowest} ms)`,
   late: (late: number, total: number, timeoutMs: number) =>
-    `${late} of ${total} deliveries had no answer within ${timeoutMs} ms: the service counts each failed and delivers it again (docs/behaviour.md 8.5). Answer 2xx first, then do the work`,
+    `${late} of ${total} deliveries had no answer within ${timeoutMs} ms: the service counts each failed and delivers it again (docs/behaviour.md#webhook-delivery). Answer 2xx first, then do the work`,
 } as const

@@ -15,7 +15,7 @@ export interface CatalogueEntry extends Outcome {
 }
 
 /**
- * The outcome catalogue under a namespace's packs (docs/behaviour.md 9.10): each
+ * The outcome catalogue under a namespace's packs (docs/behaviour.md#readiness-report): each
  * area's outcomes as its declaration lists them (`Area.outcomes`), in the order of src/areas.ts,
  * then one per event the sandbox sends (`webhook.<event>`: the receiver answered one 2xx).
  */
@@ -89,7 +89,7 @@ export function catalogueMarkdown(entries: readonly CatalogueEntry[]): string {
     '',
     `Every outcome the sandbox can produce under its shipped test values (${entries.length} in all), each`,
     'declared by its area (docs/architecture.md, "Areas"). `sandbox report` says which of them your',
-    'calls met and `--require` names them (docs/behaviour.md 9.10); a pack of your own adds the',
+    'calls met and `--require` names them (docs/behaviour.md#readiness-report); a pack of your own adds the',
     'outcomes its test values bring.',
   ]
   for (const area of [...new Set(entries.map((e) => e.area))]) {

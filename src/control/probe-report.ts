@@ -1,5 +1,5 @@
 /**
- * What the webhook probe answers (docs/behaviour.md 8.7), and its text: the control call answers
+ * What the webhook probe answers (docs/behaviour.md#webhook-probe), and its text: the control call answers
  * the report as JSON, `sandbox probe-webhook` prints it as text or that JSON. No other import, so
  * the CLI loads nothing of the app to print it.
  */

@@ -26,7 +26,7 @@ interface Send {
 }
 
 /**
- * The probe of a merchant's webhook handler (docs/behaviour.md 8.7): a series of deliveries, each
+ * The probe of a merchant's webhook handler (docs/behaviour.md#webhook-probe): a series of deliveries, each
  * made by the delivery's own `send` and signed by `signWebhook`, judged by what the sandbox sees
  * of it: the answer, its time, and whether the namespace's journal shows the handler querying the
  * transaction between the delivery and its answer. Its transactions are never stored: the charge
@@ -34,7 +34,7 @@ interface Send {
  * finds them and the namespace's records, events and draws stay as they were.
  */
 export class WebhookProbe {
-  /** the probe's references: drawn apart from the namespace's draws, which under --seed are its records (docs/behaviour.md 0.7) */
+  /** the probe's references: drawn apart from the namespace's draws, which under --seed are its records (docs/behaviour.md#seed-and-clock-start) */
   readonly #names: Random
 
   constructor(
@@ -158,7 +158,7 @@ function refusedOrQueried(d: ProbeDelivery, trusted: string) {
   return d.queried ? { passed: true, why: PROBE_MSG.queried(answer, d.reference) } : { passed: false, why: PROBE_MSG.trusted(trusted, answer, d.reference) }
 }
 
-/** No delivery waited past the timeout (what the service counts a failed attempt, docs/behaviour.md 8.5). */
+/** No delivery waited past the timeout (what the service counts a failed attempt, docs/behaviour.md#webhook-delivery). */
 function inTime(all: ProbeDelivery[], timeoutMs: number) {
   const late = all.filter(timedOut)
   if (late.length) return { passed: false, why: PROBE_MSG.late(late.length, all.length, timeoutMs) }

@@ -1,6 +1,6 @@
 /**
  * The readiness report's shape, its formats, its gate and its comparison with a former report
- * (docs/behaviour.md 9.10): what `GET /_sandbox/report` answers, and what `sandbox report` and the
+ * (docs/behaviour.md#readiness-report): what `GET /_sandbox/report` answers, and what `sandbox report` and the
  * GitHub Action make of it without loading the app (this module imports nothing).
  */
 

@@ -16,7 +16,7 @@ export const completeSchema = z.object({
 
 export const webhookUrlSchema = z.object({ url: httpUrlSchema.nullable() })
 
-/** POST /_sandbox/webhooks/probe (docs/behaviour.md 8.7): the handler, and how long it has to answer (the --webhook-timeout's range; default: the sandbox's) */
+/** POST /_sandbox/webhooks/probe (docs/behaviour.md#webhook-probe): the handler, and how long it has to answer (the --webhook-timeout's range; default: the sandbox's) */
 export const probeSchema = z.object({
   url: httpUrlSchema,
   timeout_ms: z.number().int().min(1, 'must be 1 or more').max(600_000, 'must be at most 600000').optional(),
@@ -29,7 +29,7 @@ export const requestsQuerySchema = z.object({
   format: z.enum(['json', 'flow']).optional(),
 })
 
-/** `GET /_sandbox/report` (docs/behaviour.md 9.10): the key's namespace, or every namespace */
+/** `GET /_sandbox/report` (docs/behaviour.md#readiness-report): the key's namespace, or every namespace */
 export const reportQuerySchema = z.object({
   scope: z.enum(['namespace', 'all']).optional(),
 })

@@ -11,7 +11,7 @@ type Conversions = { conversions: ConversionService }
 
 const BASE = '/merchant/api/v1/conversions'
 
-/** The convert call and the history, with the trailing slash the SDKs send and without (docs/behaviour.md 13.10). */
+/** The convert call and the history, with the trailing slash the SDKs send and without (docs/behaviour.md#conversions). */
 const slashed = ([BASE, `${BASE}/`] as const).flatMap((path, i): Route<Conversions>[] => {
   const suffix = i === 0 ? '' : 'Slash'
   return [
@@ -28,7 +28,7 @@ const slashed = ([BASE, `${BASE}/`] as const).flatMap((path, i): Route<Conversio
   ]
 })
 
-/** Rate conversions between the merchant's balances (docs/behaviour.md 13.10). */
+/** Rate conversions between the merchant's balances (docs/behaviour.md#conversions). */
 export const conversionsArea: Area<Conversions, Kit> = {
   key: 'conversions',
   outcomes: {

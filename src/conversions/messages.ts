@@ -1,5 +1,5 @@
 /**
- * The texts of the conversions area (docs/behaviour.md 13.10). The four successes are the live
+ * The texts of the conversions area (docs/behaviour.md#conversions). The four successes are the live
  * documentation's, and so is `Rate details not found` (the collection's expired rate reference);
  * the other refusals' texts are the sandbox's own.
  */
@@ -16,7 +16,7 @@ export const CONVERSION_MSG = {
   RATE_NOT_FOUND: 'Rate details not found',
   USED_RATE: 'Rate reference has already been used',
   MISMATCH: 'Conversion details do not match the rate reference',
-  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
+  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md#ledger-and-balances)
   entry: (ref: string, direction: 'credit' | 'debit', currency: string) => `Conversion ${ref} ${direction === 'debit' ? 'from' : 'to'} ${currency}`,
 } as const
 

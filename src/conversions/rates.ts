@@ -2,7 +2,7 @@ import { MAX_MAJOR_AMOUNT, toMinor, unitOf } from '../money.js'
 import { RATE_DECIMALS, factorOf, type Rate } from '../scenario/rates.js'
 
 /**
- * A conversion's arithmetic (docs/behaviour.md 13.10), exact: the pack's rate for the pair
+ * A conversion's arithmetic (docs/behaviour.md#conversions), exact: the pack's rate for the pair
  * (`rateFor`, src/scenario/rates.ts) multiplies or divides, and either way the answer shows the
  * pack's rate, as the live samples do (NGN to USD and USD to NGN both at NGN per USD). Rates are
  * whole millionths, so every result is integer arithmetic on minor units.

@@ -2,7 +2,7 @@ import { MAX_LENGTH, amountSchema, atMost, checkUnit } from '../charges/schemas.
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 
-/** docs/behaviour.md 13.10: the conversion requests. */
+/** docs/behaviour.md#conversions: the conversion requests. */
 
 const currency = z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as NGN')
 

@@ -13,7 +13,7 @@ import type { ConvertInput, HistoryQuery, QuoteInput } from './schemas.js'
 import { isoAt } from '../time.js'
 
 /**
- * Rate conversions between the merchant's balances (docs/behaviour.md 13.10): a quote at the
+ * Rate conversions between the merchant's balances (docs/behaviour.md#conversions): a quote at the
  * pack's rate, good for `QUOTE_SECONDS` on the namespace clock and for one conversion, which
  * takes the source amount from the from-currency's available balance and adds the converted
  * amount to the to-currency's, both through the ledger, available at once.
@@ -67,7 +67,7 @@ export const QUOTES_SPEC: CollectionSpec<Quote> = {
 export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
   name: CONVERSIONS,
   fields: { reference: STRING, source_currency: CURRENCY, destination_currency: CURRENCY, source_amount: NUMBER, converted_amount: NUMBER, rate: NUMBER, created_at: STRING },
-  // the history's order (docs/behaviour.md 13.6)
+  // the history's order (docs/behaviour.md#lists)
   order: { by: (c) => Date.parse(c.created_at) },
   asWritten: ['reference', 'rate_reference'],
 }
@@ -80,7 +80,7 @@ export class ConversionService extends OnEngine {
     const rate = rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to)
     if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
     const fromAmount = input.amount
-    // rounded down to the destination currency's unit (XAF, XOF: whole francs, docs/behaviour.md 2.5)
+    // rounded down to the destination currency's unit (XAF, XOF: whole francs, docs/behaviour.md#money)
     const toAmount = convertMinor(fromAmount, rate, decimalsOf(to))
     if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
     if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
@@ -141,8 +141,7 @@ export class ConversionService extends OnEngine {
 
   /**
    * GET /conversions: newest first, `limit` a page (20 unless asked), `page` from 1, `date` one
-   * day or a range of days (UTC). It reads the kept order from the newest down (docs/behaviour.md
-   * 13.6): the conversions after the range and those on the pages before, and the page's records.
+   * day or a range of days (UTC). It reads the kept order from the newest down (docs/behaviour.md#lists): the conversions after the range and those on the pages before, and the page's records.
    */
   history(ns: string, q: HistoryQuery) {
     const meta = this.namespaces.get(ns)

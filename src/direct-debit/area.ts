@@ -12,7 +12,7 @@ import { allOutcomes, chargeOutcomes, statusOutcomes } from '../charges/outcomes
 
 type DirectDebit = { directDebit: DirectDebitService }
 
-/** docs/behaviour.md 6: GET .../authorizations/{reference} and POST .../{code}/debits (docs/api.md 4.3), with and without the /merchant prefix. */
+/** docs/behaviour.md#direct-debit: GET .../authorizations/{reference} and POST .../{code}/debits (docs/api.md 4.3), with and without the /merchant prefix. */
 const merchantRoutes = ([['/merchant', 'Merchant'], ['', '']] as const).flatMap(([prefix, suffix]): Route<DirectDebit>[] => [
   {
     method: 'get', path: `${prefix}/api/v1/direct-debit/authorizations/:reference`, access: 'secret key', tag: 'direct debit', operationId: `getDirectDebitAuthorization${suffix}`, summary: 'Read a direct-debit authorization',
@@ -30,7 +30,7 @@ const merchantRoutes = ([['/merchant', 'Merchant'], ['', '']] as const).flatMap(
 
 const PAST: Record<Transition, string> = DD_MSG.PAST
 
-/** The control calls of docs/behaviour.md 9 that move an authorization. */
+/** The control calls of docs/behaviour.md#control-api that move an authorization. */
 const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectDebit> => ({
   method: 'post', path: `/_sandbox/direct-debit/authorizations/:reference/${move}`, access: 'control', tag: 'direct debit',
   operationId: `${move}DirectDebitAuthorization`, summary: `${move[0].toUpperCase()}${move.slice(1)} a direct-debit authorization`,
@@ -43,7 +43,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
   },
 }))
 
-/** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md 6 and 7). */
+/** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md#direct-debit and docs/behaviour.md#identity). */
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
   // the debits as the pack's accounts end them, and each status a mandate went through (its history; a seeded mandate's first status is not the merchant's)

@@ -1,4 +1,4 @@
-/** The texts of the direct debit area alone (docs/behaviour.md 6). */
+/** The texts of the direct debit area alone (docs/behaviour.md#direct-debit). */
 export const DD_MSG = {
   CREATED: 'Authorization created',
   moved: (past: string) => `Authorization ${past}`,

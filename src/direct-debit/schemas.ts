@@ -40,7 +40,7 @@ export const debitSchema = z.object({
 })
 export type DebitInput = z.infer<typeof debitSchema>
 
-/** docs/behaviour.md 6.2: `POST /merchant/api/v1/direct-debit/initiate`, a mandate the customer activates by a token payment. */
+/** docs/behaviour.md#direct-debit-authorizations: `POST /merchant/api/v1/direct-debit/initiate`, a mandate the customer activates by a token payment. */
 export const FREQUENCIES = ['days', 'weeks', 'months'] as const
 export const initiateSchema = z
   .object({

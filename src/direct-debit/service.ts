@@ -24,7 +24,7 @@ export const AUTHS = 'dd_authorizations'
 const COMPLETE = 'dd.complete'
 const EXPIRE = 'dd.expire'
 const TOKEN = 'dd.token'
-/** docs/behaviour.md 6.2: the token payment that activates a mandate initiated by API, minor units (NGN 50.00) */
+/** docs/behaviour.md#direct-debit-authorizations: the token payment that activates a mandate initiated by API, minor units (NGN 50.00) */
 export const TOKEN_AMOUNT = 5000
 const DAY = 86_400_000
 const REF_ALPHABET = '0123456789ABCDEFGHJKLMNPQRSTUVWXYZ'
@@ -48,7 +48,7 @@ export interface DebitAuthorization {
   created_at: string
   updated_at: string
   history: { at: string; status: AuthStatus; reason: string | null }[]
-  /** initiated by API (docs/behaviour.md 6.2): the code the debit path takes (`KPY-AUTH-...`); otherwise the reference is the code */
+  /** initiated by API (docs/behaviour.md#direct-debit-authorizations): the code the debit path takes (`KPY-AUTH-...`); otherwise the reference is the code */
   authorization_code?: string
   /** initiated by API: what the merchant sent */
   description?: string
@@ -103,7 +103,7 @@ function sameDateNextYear(d: string): string {
 const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
 
 /**
- * Direct debit (docs/api.md 2.9-2.11, 3.4, 3.5, 4.3; docs/behaviour.md 6): authorizations with a lifecycle
+ * Direct debit (docs/api.md 2.9-2.11, 3.4, 3.5, 4.3; docs/behaviour.md#direct-debit): authorizations with a lifecycle
  * moved by control calls and by the clock, and debits that complete after a delay by the account's
  * scenario.
  */
@@ -166,7 +166,7 @@ export class DirectDebitService extends OnEngine {
     this.#scheduleExpiry(ns, auth)
   }
 
-  /** By its reference or, for one initiated by API, its authorization code (docs/behaviour.md 6.1). */
+  /** By its reference or, for one initiated by API, its authorization code (docs/behaviour.md#direct-debit-calls). */
   get(ns: string, reference: string): Frozen<DebitAuthorization> {
     const auths = this.#auths(ns)
     const auth = auths.get(reference) ?? auths.findBy('authorization_code', reference)
@@ -211,7 +211,7 @@ export class DirectDebitService extends OnEngine {
   }
 
   /**
-   * `POST /merchant/api/v1/direct-debit/initiate` (docs/behaviour.md 6.2): a mandate, `pending`
+   * `POST /merchant/api/v1/direct-debit/initiate` (docs/behaviour.md#direct-debit-authorizations): a mandate, `pending`
    * until the customer's token payment from the registered account arrives, by itself
    * `transfer_delay_seconds` later on the namespace clock (or at once by the control call
    * `approve`); it is then approved as any mandate is, with its `direct_debit.auth` event.
@@ -289,7 +289,7 @@ export class DirectDebitService extends OnEngine {
   debit(ns: string, code: string, input: DebitInput): Frozen<DirectDebit> {
     const auth = this.get(ns, code)
     if (auth.status !== 'active') throw badRequest(DD_MSG.notActive(auth.status), { status: auth.status })
-    // docs/behaviour.md 6.2: no debit before the start (UTC) of start_date on the namespace clock
+    // docs/behaviour.md#direct-debit-authorizations: no debit before the start (UTC) of start_date on the namespace clock
     if (this.clocks.now(ns) < Date.parse(`${auth.start_date}T00:00:00Z`)) {
       throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
@@ -344,7 +344,7 @@ export class DirectDebitService extends OnEngine {
     }
   }
 
-  /** docs/behaviour.md 6.2: the initiate call's answer. */
+  /** docs/behaviour.md#direct-debit-authorizations: the initiate call's answer. */
   initiateRecord(auth: Frozen<DebitAuthorization>) {
     return {
       status: auth.status,

@@ -4,7 +4,7 @@ import { NOTHING_RECORDED } from './record.js'
 import type { Step } from './flow.js'
 
 /**
- * A flow file written as it goes (docs/behaviour.md 14.5): the flow's head first, then each step
+ * A flow file written as it goes (docs/behaviour.md#record): the flow's head first, then each step
  * appended to its `steps` list as one write, synced before the next. A process killed at any
  * point leaves whole steps only, so the file parses as a flow once it holds one step; a file
  * closed with none gets the step of a flow in which nothing was recorded.

@@ -3,7 +3,7 @@ import { z } from 'zod'
 import { describeIssues } from '../scenario/index.js'
 
 /**
- * Flow files (docs/behaviour.md 10): a script of steps. Each step does exactly one thing: an API call
+ * Flow files (docs/behaviour.md#packs-and-replay): a script of steps. Each step does exactly one thing: an API call
  * (`request`, with `expect` and `save`), or a control step (`advance`, `freeze`, `webhook_url`,
  * `receiver`, `wait_event`). Strings may use `${name}`: variables saved by earlier steps, the
  * flow's `vars`, and the built-ins `ref` (unique per run), `key`, `public_key`, `base_url`,
@@ -63,7 +63,7 @@ export const stepSchema = z
     webhook_url: z.string().nullable().optional(),
     receiver: receiverSchema.optional(),
     wait_event: waitEventSchema.optional(),
-    /** whether `sandbox verify` runs this step against the live service (docs/behaviour.md 10.6) */
+    /** whether `sandbox verify` runs this step against the live service (docs/behaviour.md#verify) */
     live: z.boolean().optional(),
   })
   .strict()
@@ -102,7 +102,7 @@ export function loadFlowFile(file: string): Flow {
 
 /**
  * The flows of a file: a flow file's one flow, or, for a file of conformance entries
- * (`{entries: [{id, steps, ...}]}`, docs/behaviour.md 10.7), each entry's steps as a flow named
+ * (`{entries: [{id, steps, ...}]}`, docs/behaviour.md#conformance), each entry's steps as a flow named
  * `FILE#id`; the entries' other fields are the corpus's, not the flow's.
  */
 export function loadFlowFiles(file: string): { flow: Flow; file: string }[] {

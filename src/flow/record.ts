@@ -16,7 +16,7 @@ import type { Flow, Step } from './flow.js'
  * one where the response shows a wrong one was sent; a voucher of the packs by what the answer shows
  * it paid or why it was refused), and a secret an answer echoed, which the journal kept masked, is
  * not expected. A step whose request or response the journal
- * kept cut (docs/behaviour.md 9.5) expects only the status: its body was never kept whole. A key
+ * kept cut (docs/behaviour.md#request-journal) expects only the status: its body was never kept whole. A key
  * is never written: the namespace's secret key an answer names (a reset's `namespace`) is the
  * replay's `${key}`, its public key `${public_key}`, so the flow replays under another key.
  */
@@ -33,9 +33,9 @@ const VOLATILE = new Set([
 const GENERATED = /^(KPY-[A-Z]{2,3}-[A-Z0-9]+|(VR|BA)-[A-Za-z0-9]{17}|evt_[\w-]+|flt_[\w-]+|AUTH-[A-Z0-9]{12}|DD-[A-Z0-9]{12})$/
 /** Values the sandbox generates that only their place says so: a temporary account's number. */
 const GENERATED_AT = /(^|\.)bank_account\.account_number$/
-/** The call that opens a virtual account, whose number comes from the namespace and the reference (docs/behaviour.md 13.3). */
+/** The call that opens a virtual account, whose number comes from the namespace and the reference (docs/behaviour.md#virtual-accounts). */
 const VBA_CREATE = '/merchant/api/v1/virtual-bank-account'
-/** A checkout's page (docs/behaviour.md 13.1): its URL carries the checkout's transaction reference. */
+/** A checkout's page (docs/behaviour.md#checkout): its URL carries the checkout's transaction reference. */
 const CHECKOUT_URL = /\/checkout\/([^/?#]+)\/pay$/
 /** The control call that pays a checkout as a customer would (its card masked in the journal). */
 const CHECKOUT_PAY = /^\/_sandbox\/checkouts\/[^/]+\/pay$/
@@ -70,7 +70,7 @@ export type Exchange = Pick<JournalEntry, 'method' | 'path' | 'query' | 'status'
 /**
  * A session turned into steps one call at a time, each step using the values the calls before it
  * captured: the journal's export (`journalToFlow`) and the recording through the proxy
- * (docs/behaviour.md 14.5) both ask it.
+ * (docs/behaviour.md#record) both ask it.
  */
 export interface FlowSession {
   /**
@@ -220,7 +220,7 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
-    // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md 13.3)
+    // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md#virtual-accounts)
     // a customer page's call names the recorded namespace: the replay's key has its own, and its
     // references are fresh, so the page's path names none (src/charges/pages.ts)
     const path = rewriteString(barePagePath(e.path) + (e.query ?? ''))

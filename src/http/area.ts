@@ -41,11 +41,11 @@ export interface Area<S, Kit = never> {
   ledger?: Readonly<Record<string, LedgerSource>>
   /** where its customer pages are, the HTML a customer's browser opens (`CustomerPages`, src/http/html-page.tsx) */
   pages?: CustomerPage
-  /** the outcomes it can produce and which a namespace met (src/control/outcomes.ts, docs/behaviour.md 9.10) */
+  /** the outcomes it can produce and which a namespace met (src/control/outcomes.ts, docs/behaviour.md#readiness-report) */
   outcomes?: AreaOutcomes<S & Kit>
 }
 
-/** An outcome of the catalogue (docs/behaviour.md 9.10): `card.otp`, `transfer.failed`, `checkout.cancelled`. */
+/** An outcome of the catalogue (docs/behaviour.md#readiness-report): `card.otp`, `transfer.failed`, `checkout.cancelled`. */
 export interface Outcome {
   id: string
   label: string
@@ -69,7 +69,7 @@ export interface Seen {
 
 /** A ledger source an area declares (`Area.ledger`): what the ledger asks of its entries. */
 export interface LedgerSource {
-  /** how the balance history describes an entry of the record `reference` (docs/behaviour.md 13.4) */
+  /** how the balance history describes an entry of the record `reference` (docs/behaviour.md#ledger-and-balances) */
   describe(reference: string, entry: EntryFacts): string
   /** its credits are money taken in from outside, counted against the intake limit (13.4): a funding, a conversion */
   intake?: boolean
@@ -88,7 +88,7 @@ export interface EntryFacts {
 }
 
 /**
- * An area's customer pages (docs/behaviour.md 13.1.1): every path under `prefix` is served in the
+ * An area's customer pages (docs/behaviour.md#checkout-page): every path under `prefix` is served in the
  * pages' chain and refused in HTML, whatever refuses it (src/app.ts, src/http/client-error.ts).
  */
 export interface CustomerPage {
@@ -103,7 +103,7 @@ export interface CustomerPage {
 
 /**
  * Who may call a route, which chooses the middleware around it (src/app.ts): a merchant's secret
- * key; a secret or public test key (the look-ups, docs/behaviour.md 13.5); the control API
+ * key; a secret or public test key (the look-ups, docs/behaviour.md#look-ups); the control API
  * (loopback or the control token, and a key); no key at all (health, the document, the customer's
  * pages); the dashboard (loopback or the control token, no key).
  */
@@ -147,7 +147,7 @@ export interface Documented {
   query?: z.ZodObject
   /** what `data` holds in the 200 answer */
   answer?: Named
-  /** a step on a payment: 409 once the payment has ended (docs/behaviour.md 2.1) */
+  /** a step on a payment: 409 once the payment has ended (docs/behaviour.md#status-codes) */
   step?: boolean
   /** schemas the document shows beside the body (the card payload inside `charge_data`) */
   extensions?: Record<string, Named>

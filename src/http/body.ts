@@ -9,7 +9,7 @@ import { invalid, tooLarge, type FieldErrors } from '../errors.js'
 const DEFAULT_LIMIT = 1 << 20
 
 /**
- * The one place a request body's size is held to its limit (docs/behaviour.md 2.4), before
+ * The one place a request body's size is held to its limit (docs/behaviour.md#limits), before
  * anything else looks at the request (a key, a reference): called by the `bodyLimit` middleware
  * once a declared Content-Length within the limit is known, or none. A body of unknown length (a
  * chunked one) is read here and now, its bytes counted as they arrive: past the route's limit the
@@ -150,7 +150,7 @@ export function readJsonObject(c: Context<AppEnv>, { asSent = false, inSteps = f
 }
 
 /**
- * `null` in a field is the field left out, on every endpoint (docs/behaviour.md 2.3): public
+ * `null` in a field is the field left out, on every endpoint (docs/behaviour.md#invalid-request-data): public
  * clients send the optional fields they were not given as null, and a required one sent as null
  * is refused as missing. Drops, in place, the fields holding null from objects at any depth,
  * inside arrays too (an array's null items stay: they are no fields); a `metadata` object is the
@@ -215,7 +215,7 @@ function jsonObject(c: Context<AppEnv>, text: string, parsed?: unknown): Record<
   return value
 }
 
-/** One entry per bad field, keyed by its dotted path (docs/behaviour.md 2). */
+/** One entry per bad field, keyed by its dotted path (docs/behaviour.md#http). */
 export function fieldErrors(error: z.ZodError): FieldErrors {
   const out: FieldErrors = {}
   for (const issue of error.issues) {

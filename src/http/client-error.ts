@@ -5,7 +5,7 @@ import { MSG } from '../errors.js'
 import { errorJson, refusalJson, refusalOf } from './envelope.js'
 import { refusalPageHtml, type CustomerPages } from './html-page.js'
 
-/** What node's parser reports, mapped as node itself maps it (docs/behaviour.md 2.1). */
+/** What node's parser reports, mapped as node itself maps it (docs/behaviour.md#status-codes). */
 function statusOf(code: string | undefined): { status: number; message: string } {
   switch (code) {
     case 'HPE_HEADER_OVERFLOW':
@@ -26,7 +26,7 @@ export type ClientErrorListener = (err: Error & { code?: string }, socket: Duple
  * The server's `clientError` listener: HTTP that node cannot parse (a garbage request line, a
  * header too large, a bad length or chunk, a request that timed out) is answered with the envelope
  * and the status node would have sent bare, with `Connection: close`, and the socket is closed
- * once the answer is written (docs/behaviour.md 2.1, 2.2); on a customer page (`isPage`, the
+ * once the answer is written (docs/behaviour.md#status-codes, docs/behaviour.md#envelope); on a customer page (`isPage`, the
  * areas' pages) it is the page's refusal, in HTML. When an answer has already begun on that
  * socket, or it cannot be written, it is only closed, as node does.
  */
@@ -74,7 +74,7 @@ export type FetchCallback = (req: Request, env: unknown) => Response | Promise<R
  * A request node parsed but a URL parser does not accept (a backslash in the path, a Host of
  * `a@x` or `x:99999`, a request target `*` or `ftp://x/`) is answered as HTTP node cannot parse
  * is (`answerClientError`): 400 `Malformed HTTP request` with the envelope, or the page's refusal
- * in HTML when the target names a customer page (docs/behaviour.md 2.1, 13.1.1); the request was
+ * in HTML when the target names a customer page (docs/behaviour.md#status-codes, docs/behaviour.md#checkout-page); the request was
  * whole, so the connection stays open. Anything else that escapes the app is its 500 envelope,
  * never an empty answer. `pages` gives the areas' customer pages, or a promise of them while the
  * areas load.

@@ -6,7 +6,7 @@ import { z } from './zod-messages.js'
 import { isoAt } from '../time.js'
 
 /**
- * The lists of pay-ins, payouts, transactions, balance history and refunds (docs/behaviour.md 13.6): newest
+ * The lists of pay-ins, payouts, transactions, balance history and refunds (docs/behaviour.md#lists): newest
  * first, filtered by currency and date, a page of `limit` items (10 unless asked, at most 100)
  * found by cursor: `starting_after=<pointer>` the items after that one (older),
  * `ending_before=<pointer>` (or the misspelt `starting_before` some clients send) the items before
@@ -105,7 +105,7 @@ export interface Named<T, F> {
 /**
  * The items of two lists as one, in date order; at the same date `a`'s come first (so a list,
  * newest first, shows `b`'s first). The transactions list reads the pay-ins and the payouts so
- * (docs/behaviour.md 13.12). An item's pointer in the merge is `<its list's name>:<its pointer
+ * (docs/behaviour.md#transactions-list). An item's pointer in the merge is `<its list's name>:<its pointer
  * there>`: the two lists' pointers may be the same text (a payout's reference chosen as a pay-in's
  * transaction reference), the merge's never are, and a pointer is looked up in the list it names
  * only. Nothing is copied: where a position stands is how many of the
@@ -200,7 +200,7 @@ function firstWhere<T, F>(items: OrderedItems<T, F>, ok: (date: number) => boole
 }
 
 /**
- * A list's filter by its query (docs/behaviour.md 13.6): each of `fields` the query gives must equal
+ * A list's filter by its query (docs/behaviour.md#lists): each of `fields` the query gives must equal
  * the item's fact of the same name (`?status=success&currency=NGN`); a field not given passes all.
  */
 export function byQuery<Q extends object>(q: Q, ...fields: (keyof Q & string)[]): (facts: Readonly<Record<string, unknown>>) => boolean {
@@ -215,7 +215,7 @@ export function byQuery<Q extends object>(q: Q, ...fields: (keyof Q & string)[])
  * read. The date range and the cursor are found by position (a binary search, a Map lookup); from
  * there the facts are read one by one until the page and one more match, and only those items
  * are read: a page costs its size, plus one look at the facts of each item a filter passes over
- * (docs/behaviour.md 13.6).
+ * (docs/behaviour.md#lists).
  */
 export function orderedPage<T, F>(items: OrderedItems<T, F>, q: ListQuery, matches: (facts: F) => boolean): { has_more: boolean; items: T[] } {
   const from = q.date_from ? parseListDate(q.date_from) : -Infinity

@@ -8,7 +8,7 @@ export interface Envelope<T = unknown> {
   status: boolean
   message: string
   code?: string | null
-  /** the kind of some refusals: `validation_error`, `conflict` (docs/behaviour.md 2.2) */
+  /** the kind of some refusals: `validation_error`, `conflict` (docs/behaviour.md#envelope) */
   error?: string
   data: T
 }

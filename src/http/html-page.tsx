@@ -23,8 +23,7 @@ export const HtmlPage: FC<PropsWithChildren<{ title: string; style: string }>> =
 )}`
 
 /**
- * Whether a path is one of the customer pages the areas declare (`Area.pages`; docs/behaviour.md
- * 13.1.1, 3.5, 13.11, 5.4.1: the hosted checkout, the 3DS page, the pay with bank page and the
+ * Whether a path is one of the customer pages the areas declare (`Area.pages`; docs/behaviour.md#checkout-page, docs/behaviour.md#card-3ds-page, docs/behaviour.md#pay-with-bank, docs/behaviour.md#mobile-money-operator-page: the hosted checkout, the 3DS page, the pay with bank page and the
  * mobile-money operator's page). They answer
  * HTML whatever refuses a request to them: the page itself, the body limit (a declared length or a
  * chunked body), a method or path no route serves, or HTTP node cannot parse once the request line

@@ -29,7 +29,7 @@ const SLAB_MAX = 64 << 10
 /** Emptied full-size slabs a namespace keeps to write again; the others go to the garbage collector. */
 const SPARE_MAX = 4
 
-/** What the journal may hold (docs/behaviour.md 2.4): bytes of JSON text, per body, per namespace, in all. */
+/** What the journal may hold (docs/behaviour.md#limits): bytes of JSON text, per body, per namespace, in all. */
 export interface JournalLimits {
   /** a request or response body longer than this is kept cut to it (`"[cut: N bytes] ..."`) */
   bodyBytes: number

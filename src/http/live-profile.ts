@@ -4,12 +4,12 @@ import type { Middleware } from './middleware/chain.js'
 import { toDecimalString, toMinor } from '../money.js'
 
 /**
- * The live profile (CONTRACT 15, docs/behaviour.md 0.11): where an answer recorded from the live
+ * The live profile (CONTRACT 15, docs/behaviour.md#live-profile): where an answer recorded from the live
  * test environment, or published by the service where nothing was recorded, contradicts the interface document
  * (docs/api.md), the default profile answers as it and a namespace under `profile: live` (the pack setting,
  * `--profile live`, `SANDBOX_PROFILE=live`) answers as recorded. Every such contradiction is one
  * row of `LIVE_ANSWERS`, applied to the answer as it is sent (`sendJson`), so the areas answer as
- * the document says and none of them asks which profile it is under; docs/behaviour.md 0.11 lists the
+ * the document says and none of them asks which profile it is under; docs/behaviour.md#live-profile lists the
  * rows (test/live-profile.test.ts holds the two together).
  */
 

@@ -76,7 +76,7 @@ function spent(budget: Budget): boolean {
  * (`cut`). The keys and texts are fewer characters than the JSON text they are written in, so
  * when something is left out the masked start's JSON text holds at least `chars` characters of
  * the whole masked text's, and what is left out lies after them: the journal, which keeps the
- * first bytes of a body (docs/behaviour.md 9.5), masks those and not a 16 MiB snapshot whole.
+ * first bytes of a body (docs/behaviour.md#request-journal), masks those and not a 16 MiB snapshot whole.
  */
 export function maskStart(value: unknown, chars: number): { masked: unknown; cut: boolean } {
   const budget: Budget = { left: chars, cut: false }

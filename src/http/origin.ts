@@ -23,7 +23,7 @@ function hostName(authority: string): string {
 
 /**
  * The origin every URL the sandbox hands out names (a checkout's `checkout_url`, a card's 3DS
- * page, the customer pages' own links back): the origin the client called (docs/behaviour.md 14.4).
+ * page, the customer pages' own links back): the origin the client called (docs/behaviour.md#urls-handed-out).
  * A request for an intercepted host, through the proxy or the in-process interception, names
  * `https://<that host>`, which the same proxy or interception serves; any other request names the
  * origin it arrived on (the TLS port's over `--tls`, the HTTP port's otherwise).

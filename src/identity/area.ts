@@ -14,11 +14,11 @@ import { distinct, slug } from '../charges/outcomes.js'
 
 type Identity = { identity: IdentityService }
 
-/** Both prefixes: api.md names `/api/v1/identities/...`, the live documentation `/merchant/api/v1/...` (docs/behaviour.md 7.1). */
+/** Both prefixes: api.md names `/api/v1/identities/...`, the live documentation `/merchant/api/v1/...` (docs/behaviour.md#identity-calls-and-modes). */
 const PREFIXES = [['', ''], ['/merchant', 'Merchant']] as const
 const camel = (s: string) => s.split(/[_-]/).map((w) => w[0].toUpperCase() + w.slice(1)).join('')
 
-/** POST /identities/<country>/<document>: one route per path of each document of fixtures/identity-documents.json (docs/behaviour.md 7.1). */
+/** POST /identities/<country>/<document>: one route per path of each document of fixtures/identity-documents.json (docs/behaviour.md#identity-calls-and-modes). */
 const verifyRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
   [...identityDocuments().values()].flatMap((doc) => [doc.path, ...doc.other_paths].map((path): Route<Identity> => ({
     method: 'post', path: `${prefix}/api/v1/identities/${path}`, access: 'secret key', tag: 'identity',
@@ -46,7 +46,7 @@ const verifyRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
   }))),
 )
 
-/** GET /identities/<country>/banks?type=<list>: the banks a bank-account check takes (docs/behaviour.md 7.7). */
+/** GET /identities/<country>/banks?type=<list>: the banks a bank-account check takes (docs/behaviour.md#identity-bank-account-banks). */
 const bankRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
   [...new Set([...identityDocuments().values()].filter((d) => d.banks).map((d) => d.country))].map((country): Route<Identity> => {
     const lists = identityBankLists(country)
@@ -60,7 +60,7 @@ const bankRoutes = PREFIXES.flatMap(([prefix, suffix]) =>
   }),
 )
 
-/** The query of one check and the history (docs/behaviour.md 7.5). */
+/** The query of one check and the history (docs/behaviour.md#identity-query-and-history). */
 const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity & Kit>[] => [
   {
     method: 'get', path: `${prefix}/api/v1/identities/verifications/:reference`, access: 'secret key', tag: 'identity',
@@ -86,12 +86,12 @@ const verificationRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Identity &
 /** The outcome of a check of a document, found or not. */
 const checkOutcome = (type: string, found: boolean) => ({ id: `identity.${slug(type)}.${found ? 'found' : 'not-found'}`, label: `${type}: ${found ? 'found' : 'not found'}` })
 
-/** Identity verification (docs/api.md 4.4; docs/behaviour.md 7): a larger body limit, for selfies (src/app.ts). */
+/** Identity verification (docs/api.md 4.4; docs/behaviour.md#identity): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
   tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the banks of the bank-account look-ups, the query of one check and the history' },
   collections: [CHECKS_SPEC],
-  // by document, found and not found as the packs' test IDs say (docs/behaviour.md 7.2)
+  // by document, found and not found as the packs' test IDs say (docs/behaviour.md#identity-checks)
   outcomes: {
     list: (scenarios) => distinct([...scenarios.identities.values()].filter((x) => !x.unavailable).map((x) => checkOutcome(x.type, x.found))),
     *met(s, ns) {

@@ -1,7 +1,7 @@
 import type { IdentityDocument } from '../scenario/documents.js'
 
 /**
- * The identity area's texts (docs/behaviour.md 7). A document's own answer and not-found texts
+ * The identity area's texts (docs/behaviour.md#identity). A document's own answer and not-found texts
  * are part of its declaration (fixtures/identity-documents.json), so they are not repeated here.
  */
 export const IDENTITY_MSG = {
@@ -20,6 +20,6 @@ export const IDENTITY_MSG = {
   BANK_CODE: 'must be a bank code: 3 to 6 letters or digits',
   /** as a list's refusal reads elsewhere (src/http/zod-messages.ts) */
   oneOf: (values: readonly string[]) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
-  // GET identities/<country>/banks (docs/behaviour.md 7.7)
+  // GET identities/<country>/banks (docs/behaviour.md#identity-bank-account-banks)
   BANKS: 'Banks fetched successfully',
 } as const

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 
 /**
- * The fixtures of identity records (docs/behaviour.md 7.4): `fixtures/identities.json`, keyed
+ * The fixtures of identity records (docs/behaviour.md#test-identities): `fixtures/identities.json`, keyed
  * `<type>:<ID>`, and the images of `fixtures/identity/`. Loaded on the first verification only:
  * nothing at start needs them. They never change while the process runs.
  */
@@ -27,7 +27,7 @@ export function fixtureImage(file: string): string {
   return b64
 }
 
-/** A base64 image as a data URL, its type read from its first bytes (the stored check's `image`, docs/behaviour.md 7.5). */
+/** A base64 image as a data URL, its type read from its first bytes (the stored check's `image`, docs/behaviour.md#identity-query-and-history). */
 export function imageDataUrl(b64: string): string {
   if (/^(data|https?):/.test(b64)) return b64
   return `data:image/${b64.startsWith('/9j/') ? 'jpeg' : 'png'};base64,${b64}`

@@ -34,11 +34,11 @@ const idValue = z.string().trim().min(1, 'is required').max(32, 'must be at most
 
 /** docs/api.md 2.12: what every document's call takes; a document's own rules are `parseIdentityRequest`'s */
 export const identityRequestSchema = z.object({
-  id: idValue.describe('the ID; `nin` or `number` may be sent instead (docs/behaviour.md 7.1)'),
+  id: idValue.describe('the ID; `nin` or `number` may be sent instead (docs/behaviour.md#identity-calls-and-modes)'),
   nin: idValue.optional().describe('another spelling of `id`, as some apps send it'),
   number: idValue.optional().describe('another spelling of `id`, as some apps send it'),
   verification_consent: z.unknown().optional(),
-  bank_code: z.unknown().optional().describe('bank-account checks only, required there: 3 to 6 letters or digits, a code of `GET identities/ng/banks?type=premium` or `basic` (docs/behaviour.md 7.7)'),
+  bank_code: z.unknown().optional().describe('bank-account checks only, required there: 3 to 6 letters or digits, a code of `GET identities/ng/banks?type=premium` or `basic` (docs/behaviour.md#identity-bank-account-banks)'),
   type: z.unknown().optional().describe('the Kenyan phone check only, required there: `national_id` or `passport`, echoed as `identity_type`'),
   validation: z
     .object({
@@ -54,7 +54,7 @@ export const identityRequestSchema = z.object({
 })
 export type IdentityRequest = z.infer<typeof identityRequestSchema>
 
-/** The spellings of the ID a body may use, in the order they are read (docs/behaviour.md 7.1). */
+/** The spellings of the ID a body may use, in the order they are read (docs/behaviour.md#identity-calls-and-modes). */
 export const ID_FIELDS = ['id', 'nin', 'number'] as const
 
 /** A request a document's checks passed: the ID as sent, the key it is looked up by, the inputs to compare. */
@@ -71,7 +71,7 @@ export interface IdentityInput {
 const BANK_CODE = /^[A-Za-z0-9]{3,6}$/
 
 /**
- * docs/behaviour.md 7.2, steps 2 and 3, for one document: the body (the ID under `id`, `nin` or
+ * docs/behaviour.md#identity-checks, steps 2 and 3, for one document: the body (the ID under `id`, `nin` or
  * `number`; `validation` as the document compares it), then the ID's format. Every refusal is
  * `Invalid request data` keyed by the field, all of a step's fields at once.
  */
@@ -113,7 +113,7 @@ export function parseIdentityRequest(doc: IdentityDocument, body: Record<string,
   const upper = r.data.id.toUpperCase()
   if (!doc.regex.test(upper)) throw invalid({ [field]: doc.format_message })
   const key = doc.optional_prefix && !upper.startsWith(doc.optional_prefix) ? `${doc.optional_prefix}${upper}` : upper
-  // a code of the other list (or of no list) finds nothing, as the page warns it may fail (docs/behaviour.md 7.7)
+  // a code of the other list (or of no list) finds nothing, as the page warns it may fail (docs/behaviour.md#identity-bank-account-banks)
   const bank = doc.banks ? (doc.banks.banks.find((b) => b.code === code) ?? null) : undefined
   return { id: r.data.id, key, validation: r.data.validation, bank, takes }
 }
@@ -122,7 +122,7 @@ export function parseIdentityRequest(doc: IdentityDocument, body: Record<string,
 const wholeNumber = (max: number) =>
   z.preprocess((v) => (typeof v === 'string' && /^\d{1,9}$/.test(v) ? Number(v) : v), z.number().int('must be a whole number').min(1, 'must be at least 1').max(max, `must be at most ${max}`))
 
-/** POST /identities/verifications (docs/behaviour.md 7.5): the checks made between two days, by page. */
+/** POST /identities/verifications (docs/behaviour.md#identity-query-and-history): the checks made between two days, by page. */
 export const historySchema = z
   .object({
     start_date: date.optional(),

@@ -39,21 +39,21 @@ export const CHECKS_SPEC: CollectionSpec<IdentityCheck> = {
   asWritten: ['reference', 'id', 'record'],
 }
 
-/** what the query calls a check's mode (docs/behaviour.md 7.5) */
+/** what the query calls a check's mode (docs/behaviour.md#identity-query-and-history) */
 const CLASS = { lookup: 'id_lookup', data: 'data_validation', selfie: 'facial_matching' } as const
 
 /**
- * Identity verification (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md 7): one engine for every
+ * Identity verification (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md#identity): one engine for every
  * document of fixtures/identity-documents.json, which the caller hands in with its checked input.
  */
 export class IdentityService extends OnEngine {
   verify(ns: string, doc: IdentityDocument, input: IdentityInput) {
     const packs = this.scenarios.forNs(ns)
     const scenario = packs.identity(doc.type, input.key) ?? packs.identity(doc.type, input.id)
-    // a registry a pack marks unavailable answers nothing: no check is made or kept (docs/behaviour.md 7.2)
+    // a registry a pack marks unavailable answers nothing: no check is made or kept (docs/behaviour.md#identity-checks)
     if (scenario?.unavailable) throw new ApiError(503, MSG.SERVICE_UNAVAILABLE)
     // a pack's partial record is completed with the document's plain values, so every field is there;
-    // a bank-account check finds nothing at a bank its list does not name (docs/behaviour.md 7.7)
+    // a bank-account check finds nothing at a bank its list does not name (docs/behaviour.md#identity-bank-account-banks)
     const base = scenario?.found && input.bank !== null ? this.#completed(doc, input, { ...doc.record, ...(scenario.record ?? fixtureRecord(doc.type, input.key)) }) : null
     const v = input.validation
     const check: IdentityCheck = {
@@ -112,7 +112,7 @@ export class IdentityService extends OnEngine {
     return out
   }
 
-  /** GET /identities/verifications/:reference (docs/behaviour.md 7.5). */
+  /** GET /identities/verifications/:reference (docs/behaviour.md#identity-query-and-history). */
   get(ns: string, reference: string) {
     const check = this.store.col<IdentityCheck>(ns, CHECKS).get(reference)
     if (!check) throw new ApiError(404, IDENTITY_MSG.NOT_FOUND, null)
@@ -120,7 +120,7 @@ export class IdentityService extends OnEngine {
   }
 
   /**
-   * POST /identities/verifications (docs/behaviour.md 7.5): newest first, by page, between two days;
+   * POST /identities/verifications (docs/behaviour.md#identity-query-and-history): newest first, by page, between two days;
    * each check as a line of the history (no record), `paging.next` when a page follows.
    */
   history(ns: string, q: HistoryQuery) {
@@ -190,7 +190,7 @@ export class IdentityService extends OnEngine {
   }
 
   /**
-   * docs/behaviour.md 7.3: a selfie that is the record's own image, or the documented matching sample,
+   * docs/behaviour.md#identity-matching: a selfie that is the record's own image, or the documented matching sample,
    * matches with a high confidence_rating; any other valid image does not, with a low one.
    */
   #faceMatch(selfie: string, recordImageB64: string): { match: boolean; confidence: number } {

@@ -3,7 +3,7 @@ import { COUNTRIES, WALLET_CURRENCIES, operatorOf, walletCurrency } from '../sce
 import { walletNumberIssue } from '../mobile-money/schemas.js'
 import { nigerianBank } from './service.js'
 
-/** docs/behaviour.md 13.5: the look-ups' requests. */
+/** docs/behaviour.md#look-ups: the look-ups' requests. */
 
 const country = z.enum(COUNTRIES, { error: (iss) => (iss.input === undefined ? 'is required' : undefined) })
 
@@ -20,7 +20,7 @@ export const resolveSchema = z
   })
   .passthrough()
 
-/** the wallet resolve's body, camelCase as the service's (docs/behaviour.md 13.5) */
+/** the wallet resolve's body, camelCase as the service's (docs/behaviour.md#look-ups) */
 export const walletResolveSchema = z
   .object({
     mobileMoneyCode: z.string().min(1, 'is required'),

@@ -6,7 +6,7 @@ import { MISC_MSG } from './messages.js'
 import type { WalletResolveInput } from './schemas.js'
 
 /**
- * docs/behaviour.md 13.5: the look-ups. The lists are the shipped fixtures/lookups.json, read by
+ * docs/behaviour.md#look-ups: the look-ups. The lists are the shipped fixtures/lookups.json, read by
  * src/scenario/lookups.ts; they are the same for every namespace, and nothing here
  * touches the store.
  */
@@ -45,7 +45,7 @@ export interface ResolvedAccount {
   account_name: string
 }
 
-/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with code AA027, as the service's sample (docs/behaviour.md 13.5) */
+/** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with code AA027, as the service's sample (docs/behaviour.md#look-ups) */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
   if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.UNRESOLVED_BANK_ACCOUNT_CODE)
@@ -60,7 +60,7 @@ export interface ResolvedWallet {
 }
 
 /**
- * POST /misc/mobile-money/resolve (docs/behaviour.md 13.5): the holder of a wallet (its fields
+ * POST /misc/mobile-money/resolve (docs/behaviour.md#look-ups): the holder of a wallet (its fields
  * already checked). `listed` is the active packs' wallet of the number: its `name`, or 503 with
  * code AA024 `Invalid account.` when it says `found: false`; a wallet no pack lists gets a name
  * derived from operator and number, the same every time.

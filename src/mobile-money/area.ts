@@ -22,7 +22,7 @@ import './checkout-channel.js'
 
 type Served = { mobileMoney: MobileMoneyService; config: Kit['config'] }
 
-/** A charge's answer, with its envelope (docs/behaviour.md 5.2); `status` 200 unless given; `step`, the answer of a step call. */
+/** A charge's answer, with its envelope (docs/behaviour.md#mobile-money-charge); `status` 200 unless given; `step`, the answer of a step call. */
 const answer = (c: Context<AppEnv>, { mobileMoney: mm, config }: Served, charge: MobileMoneyCharge, { status = 200, step = false }: { status?: 200 | 409; step?: boolean } = {}) => {
   const env = mm.envelope(charge)
   return ok(c, env.message, mm.responseData(charge, clientOrigin(c, config.interceptHosts), step), { status, ...(env.code ? { code: env.code } : {}) })
@@ -33,7 +33,7 @@ const [WALLET_PAGE, WALLET_PAGE_BARE] = pageRoutePaths('/_sandbox/mobile-money/:
 const MM = '/merchant/api/v1/charges/mobile-money'
 const resend = { name: 'ResendRequest', schema: resendSchema }
 
-/** docs/api.md 4.2 plus docs/behaviour.md 5's resend and sandbox calls. */
+/** docs/api.md 4.2 plus docs/behaviour.md#mobile-money's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage: DecisionPage }, Kit> = {
   key: 'mobile money',
   outcomes: chargeOutcomes('mobile-money', 'mobile_money', (s) => s.wallets.values(), [{ step: 'REDIRECT', message: MM_MSG.DECLINED }]),
@@ -65,7 +65,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
       handler: async (c, s) => {
         const { reference, token } = validate(mmAuthorizeSchema, await readJsonObject(c))
         const charge = s.mobileMoney.authorize(c.get('ns'), reference, token)
-        // a wrong OTP: 409, the charge saying so in its message and attempts_left (docs/behaviour.md 5.3)
+        // a wrong OTP: 409, the charge saying so in its message and attempts_left (docs/behaviour.md#mobile-money-otp)
         return answer(c, s, charge, { status: charge.otp_rejected ? 409 : 200, step: true })
       },
     },

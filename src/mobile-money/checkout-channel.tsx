@@ -12,7 +12,7 @@ import { walletNumberIssue } from './schemas.js'
 import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
 
 /**
- * Paying a checkout from a mobile-money wallet (docs/behaviour.md 13.1): an attempt is a
+ * Paying a checkout from a mobile-money wallet (docs/behaviour.md#checkout): an attempt is a
  * mobile-money charge with the wallet's step (OTP, the prompt's PIN, or the operator's page).
  */
 

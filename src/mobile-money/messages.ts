@@ -1,4 +1,4 @@
-/** The texts of the mobile money area alone (docs/behaviour.md 5). */
+/** The texts of the mobile money area alone (docs/behaviour.md#mobile-money). */
 export const MM_MSG = {
   AUTH_REQUIRED: 'Authorization required',
   AUTH_CODE: 'AA001',
@@ -8,7 +8,7 @@ export const MM_MSG = {
   STK_RESENT: 'Kindly authorize transaction with the new STK sent to your phone',
   STK_NOT_PENDING: 'No PIN prompt is pending for this transaction',
   STK_NOT_REQUIRED: 'STK is not required for this transaction',
-  // the REDIRECT step: the operator's page (docs/behaviour.md 5.4.1)
+  // the REDIRECT step: the operator's page (docs/behaviour.md#mobile-money-operator-page)
   REDIRECT: "Redirect the customer to authorization.redirect_url to complete the payment on the operator's page",
   REDIRECT_NOT_PENDING: "The customer is not awaited on the operator's page for this transaction",
   DECLINED: "Payment was declined by the customer on the operator's page",

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js'
 import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
 
 /**
- * The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md 5.4.1), the
+ * The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), the
  * area's decision page (src/charges/decision-page.tsx): the wallet's owner approves or declines
  * the payment, as on the telco's page the service sends them to.
  */

@@ -3,7 +3,7 @@ import { z } from '../http/zod-messages.js'
 import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'
 
 /**
- * docs/behaviour.md 5.2's wallet rule, the one place it is decided (the charge, the checkout's
+ * docs/behaviour.md#mobile-money-charge's wallet rule, the one place it is decided (the charge, the checkout's
  * attempt and its page ask it): what is wrong with a wallet number for a currency (a leading `+`
  * dropped), or null. The country code and the digits after it are the fixture's, per currency.
  */
@@ -16,7 +16,7 @@ export function walletNumberIssue(currency: string, number: string): string | nu
   return null
 }
 
-/** docs/api.md 2.6 and 8, with docs/behaviour.md 5's wallet rule. */
+/** docs/api.md 2.6 and 8, with docs/behaviour.md#mobile-money's wallet rule. */
 
 export const mobileMoneyChargeSchema = z
   .object({
@@ -36,7 +36,7 @@ export const mobileMoneyChargeSchema = z
     description: z.string().max(255, 'must be at most 255 characters').optional(),
     metadata: metadataSchema.optional(),
   })
-  // the wallet rule is asked by the charge, once the fields are valid (docs/behaviour.md 5.2: its own refusal)
+  // the wallet rule is asked by the charge, once the fields are valid (docs/behaviour.md#mobile-money-charge: its own refusal)
   .superRefine((v, ctx) => checkUnit(ctx, v.currency, v.amount, ['amount']))
 export type MobileMoneyChargeInput = z.infer<typeof mobileMoneyChargeSchema>
 
@@ -50,7 +50,7 @@ export const stkAuthorizeSchema = z.object({
   pin: z.string().regex(/^\d{4,6}$/, 'must be 4-6 digits'),
 })
 
-/** resend calls: `transaction_reference` (docs/behaviour.md 5), `reference` also accepted */
+/** resend calls: `transaction_reference` (docs/behaviour.md#mobile-money), `reference` also accepted */
 export const resendSchema = z
   .object({ transaction_reference: z.string().min(1).optional(), reference: z.string().min(1).optional() })
   .refine((v) => v.transaction_reference || v.reference, { message: 'is required', path: ['transaction_reference'] })

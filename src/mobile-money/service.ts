@@ -46,7 +46,7 @@ function defaultWallet(number: string, currency: string): WalletScenario {
 }
 
 /**
- * Mobile money (docs/api.md 3.3, docs/behaviour.md 5): an OTP step and/or an STK prompt, then the wallet's
+ * Mobile money (docs/api.md 3.3, docs/behaviour.md#mobile-money): an OTP step and/or an STK prompt, then the wallet's
  * outcome. The prompt is answered by the live sandbox's own authorize-stk call, by the control
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
@@ -100,7 +100,7 @@ export class MobileMoneyService extends OnEngine {
   /** POST /charges/mobile-money (and a checkout's wallet attempt: `parent`). */
   charge(ns: string, input: MobileMoneyChargeInput, parent?: string): MobileMoneyCharge {
     const scenarios = this.scenarios.forNs(ns)
-    // a number not of the currency's country: the service's own 422 (docs/behaviour.md 5.2)
+    // a number not of the currency's country: the service's own 422 (docs/behaviour.md#mobile-money-charge)
     if (walletNumberIssue(input.currency, input.mobile_money.number)) throw new ApiError(422, MM_MSG.invalidPhone(input.mobile_money.number))
     const number = input.mobile_money.number.replace(/^\+/, '')
     const listed = scenarios.wallet(number)
@@ -135,7 +135,7 @@ export class MobileMoneyService extends OnEngine {
   /**
    * POST /charges/mobile-money/authorize {reference, token}. A wrong OTP is no refusal: the charge
    * says so in its `message` and `attempts_left` (`otp_rejected`, which its answer's 409 reads:
-   * docs/behaviour.md 5.3); the last one fails it.
+   * docs/behaviour.md#mobile-money-otp); the last one fails it.
    */
   authorize(ns: string, reference: string, token: string): MobileMoneyCharge {
     const charge = this.#charges.current(ns, reference, 'OTP', MSG.OTP_NOT_REQUIRED)
@@ -166,7 +166,7 @@ export class MobileMoneyService extends OnEngine {
   }
 
   /**
-   * The customer's choice on the operator's page (REDIRECT, docs/behaviour.md 5.4.1): approved,
+   * The customer's choice on the operator's page (REDIRECT, docs/behaviour.md#mobile-money-operator-page): approved,
    * the wallet's outcome follows; declined, the charge fails.
    */
   decide(ns: string, reference: string, decision: 'approve' | 'decline'): MobileMoneyCharge {
@@ -218,7 +218,7 @@ export class MobileMoneyService extends OnEngine {
    * docs/api.md 2.7; `origin`, the one the caller reached, names the operator's page of a REDIRECT
    * step. 2.7 types the amounts number or decimal string: the charge's answer gives numbers, a
    * step's (authorize, authorize-stk: `step`) decimal strings, as the service's samples do
-   * (docs/behaviour.md 5.2).
+   * (docs/behaviour.md#mobile-money-charge).
    */
   responseData(charge: MobileMoneyCharge, origin = '', step = false) {
     const money = step ? toDecimalString : toMajor

@@ -9,8 +9,7 @@ import { payinQuerySchema, payinsAnswerSchema } from './schemas.js'
 import { PayinService } from './service.js'
 
 /**
- * The charge query over every kind of charge (docs/api.md 2.8) and the pay-ins list (docs/behaviour.md
- * 13.9), which ask each charge's kind what its record adds: listed after the areas that declare the kinds
+ * The charge query over every kind of charge (docs/api.md 2.8) and the pay-ins list (docs/behaviour.md#pay-ins-list), which ask each charge's kind what its record adds: listed after the areas that declare the kinds
  * (src/areas.ts).
  */
 export const chargesArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery }, Kit> = {

@@ -4,7 +4,7 @@ import { z } from '../http/zod-messages.js'
 /** what a pay-in of the list shows as its status (a pre-authorization: the state of its hold) */
 export const PAYIN_STATUSES = ['pending', 'processing', 'success', 'failed', 'expired', 'pre_authorized', 'voided'] as const
 
-/** GET /merchant/api/v1/pay-ins: the list query and the pay-in's status (docs/behaviour.md 13.9) */
+/** GET /merchant/api/v1/pay-ins: the list query and the pay-in's status (docs/behaviour.md#pay-ins-list) */
 export const payinQuerySchema = listQuerySchema.extend({ status: z.enum(PAYIN_STATUSES).optional() })
 export type PayinQuery = z.infer<typeof payinQuerySchema>
 

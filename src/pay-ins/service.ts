@@ -7,7 +7,7 @@ import type { Store } from '../store/store.js'
 import type { PayinQuery } from './schemas.js'
 
 /**
- * The pay-ins list (docs/behaviour.md 13.9): every charge of the namespace a customer paid or may
+ * The pay-ins list (docs/behaviour.md#pay-ins-list): every charge of the namespace a customer paid or may
  * pay (a checkout, not its attempts), newest first, its fields as the charge query derives them.
  */
 
@@ -19,7 +19,7 @@ export interface PayinItem {
   amount: string
   amount_paid: string
   amount_expected: string
-  /** null until the pay-in ends (the collection's sample of a waiting pay-in; docs/behaviour.md 13.9) */
+  /** null until the pay-in ends (the collection's sample of a waiting pay-in; docs/behaviour.md#pay-ins-list) */
   fee: string | null
   currency: string
   description: string | null
@@ -27,7 +27,7 @@ export interface PayinItem {
   message: string
   date_created: string | null
   date_completed: string | null
-  /** what paid it, as one object (docs/behaviour.md 13.9): the same facts, as an SDK reads them */
+  /** what paid it, as one object (docs/behaviour.md#pay-ins-list): the same facts, as an SDK reads them */
   payment_sources: { amount_paid: string; narration: string | null; payment_source_type: string | null; message: string; status: string }
 }
 

@@ -19,7 +19,7 @@ import { chargeOutcomes } from '../charges/outcomes.js'
 // its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
 import './checkout-channel.js'
 
-/** Both spellings public clients send, the singular most (docs/behaviour.md 13.11). */
+/** Both spellings public clients send, the singular most (docs/behaviour.md#pay-with-bank). */
 const SPELLINGS = [
   { path: '/merchant/api/v1/charge/pay-with-bank', operationId: 'chargePayWithBank', summary: 'Pay with bank: the customer approves at their bank (NGN, ZAR)' },
   { path: '/merchant/api/v1/charges/pay-with-bank', operationId: 'chargePayWithBankPlural', summary: 'Pay with bank, as the plural spelling some clients send' },
@@ -33,7 +33,7 @@ async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> &
   return ok(c, PWB_MSG.INITIATED, s.payWithBank.responseData(s.payWithBank.charge(ns, input), clientOrigin(c, s.config.interceptHosts)))
 }
 
-/** docs/behaviour.md 13.11: the charge (both spellings), its banks, and the sandbox bank's page. */
+/** docs/behaviour.md#pay-with-bank: the charge (both spellings), its banks, and the sandbox bank's page. */
 export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: DecisionPage }, Kit> = {
   key: 'pay with bank',
   outcomes: chargeOutcomes('pay-with-bank', 'pay_with_bank', (s) => s.banks.values(), [{ message: PWB_MSG.DECLINED }]),

@@ -9,7 +9,7 @@ import { PWB_MSG } from './messages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
 
 /**
- * Paying a checkout with bank (docs/behaviour.md 13.1): an attempt is a charge at the bank the
+ * Paying a checkout with bank (docs/behaviour.md#checkout): an attempt is a charge at the bank the
  * customer picks; they approve it at the bank's page, which sends them back to the checkout.
  */
 

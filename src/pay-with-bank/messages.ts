@@ -1,4 +1,4 @@
-/** The texts of the pay with bank area alone (docs/behaviour.md 13.11). */
+/** The texts of the pay with bank area alone (docs/behaviour.md#pay-with-bank). */
 export const PWB_MSG = {
   /** the collection's samples (NGN 2023, ZAR 2024) */
   INITIATED: 'Pay With Bank initiated successfully',

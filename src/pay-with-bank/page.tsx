@@ -5,7 +5,7 @@ import { bankPagePath } from '../charges/pages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
 
 /**
- * The sandbox bank's page of pay with bank (docs/behaviour.md 13.11), at the charge's
+ * The sandbox bank's page of pay with bank (docs/behaviour.md#pay-with-bank), at the charge's
  * `redirect_url`, the area's decision page (src/charges/decision-page.tsx): the customer approves
  * or declines the payment from their account.
  */

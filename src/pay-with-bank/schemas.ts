@@ -3,7 +3,7 @@ import { z } from '../http/zod-messages.js'
 import { formatMoney, toMinor } from '../money.js'
 import { PAY_WITH_BANK_CURRENCIES } from '../scenario/schema.js'
 
-/** docs/behaviour.md 13.11: the pay with bank charge request, and its bank list's query and answers. */
+/** docs/behaviour.md#pay-with-bank: the pay with bank charge request, and its bank list's query and answers. */
 
 /** the smallest amount of one charge, major units: NGN's documented minimum, and the sandbox's for ZAR */
 export const PAY_WITH_BANK_MIN: Record<(typeof PAY_WITH_BANK_CURRENCIES)[number], number> = { NGN: 200, ZAR: 1 }

@@ -13,7 +13,7 @@ import type { PayWithBankInput } from './schemas.js'
 const KIND = 'pay_with_bank'
 
 /**
- * Pay with bank (docs/behaviour.md 13.11): the charge is processing until the customer, sent to
+ * Pay with bank (docs/behaviour.md#pay-with-bank): the charge is processing until the customer, sent to
  * the sandbox bank's page (`redirect_url`), approves or declines there, or a control call ends it.
  * Approving ends it as the bank's entry in the packs says: success, failed with its message, or
  * processing (the bank never confirms). Declining fails it.
@@ -53,7 +53,7 @@ export class PayWithBankService extends OnEngine {
     return [...this.scenarios.forNs(ns).banks.values()].filter((b) => b.currency === currency)
   }
 
-  /** GET /charge/pay-with-bank/banks: `{code, name, slug, country}`, the collection's sample (docs/behaviour.md 13.11). */
+  /** GET /charge/pay-with-bank/banks: `{code, name, slug, country}`, the collection's sample (docs/behaviour.md#pay-with-bank). */
   bankList(ns: string, currency: string) {
     const country = COUNTRY_OF[currency as keyof typeof COUNTRY_OF]
     return this.banks(ns, currency).map((b) => ({ code: b.bank_code, name: b.name, slug: slugOf(b.name, country), country }))
@@ -114,7 +114,7 @@ export class PayWithBankService extends OnEngine {
     return { paid: charge.amount + borne, borne }
   }
 
-  /** docs/behaviour.md 13.11: the `data` of the charge's answer; `origin` is the one the caller reached. */
+  /** docs/behaviour.md#pay-with-bank: the `data` of the charge's answer; `origin` is the one the caller reached. */
   responseData(charge: Frozen<PayWithBankCharge>, origin: string) {
     const redirect = { redirect_url: `${origin}${bankPagePath(charge.transaction_reference)}` }
     // as the collection's samples, each of its currency: ZAR gives amount_expected and no message, NGN the reverse

@@ -14,8 +14,8 @@ import { distinct, refusalsMet, slug, valueOutcomes } from '../charges/outcomes.
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
 /**
- * docs/behaviour.md 13.7.1: bulk payouts, served under /merchant/api/v1/transactions only (the bare
- * /api/v1 is no API path beyond docs/api.md's, docs/behaviour.md 13), the items list under both
+ * docs/behaviour.md#bulk-payouts: bulk payouts, served under /merchant/api/v1/transactions only (the bare
+ * /api/v1 is no API path beyond docs/api.md's, docs/behaviour.md#beyond-the-seed), the items list under both
  * `/payouts` and `/payout`.
  */
 const BULK = '/merchant/api/v1/transactions'
@@ -49,7 +49,7 @@ const bulkRoutes: Route<Payouts>[] = [
   bulkItems('payout', 'listBulkPayoutItemsSingular', 'The same list, under the ending some SDKs call'),
 ]
 
-/** Payouts and bulk payouts (docs/behaviour.md 13.6, 13.7), and the control call that ends one now. */
+/** Payouts and bulk payouts (docs/behaviour.md#lists, docs/behaviour.md#payouts), and the control call that ends one now. */
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
   // a payout's outcomes: as its test accounts end (`transfer.*`, the events' name), and a refusal of an invalid account as the journal shows it

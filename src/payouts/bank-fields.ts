@@ -3,7 +3,7 @@ import { z } from '../http/zod-messages.js'
 import { PAYMENT_METHOD_NAMES, bankPayoutCurrency } from '../scenario/lookups.js'
 
 /**
- * docs/behaviour.md 13.7: the fields a bank payout needs by its currency, the one place they are
+ * docs/behaviour.md#payouts: the fields a bank payout needs by its currency, the one place they are
  * decided (a single payout and a batch's item both ask `bankAccountIssues`). What each currency
  * needs is data, its `payout_currencies.bank_account` entry in fixtures/lookups.json: most take a
  * bank code and an account number, with the fields its `requires` names (ZAR: the holder's name);

@@ -11,7 +11,7 @@ import { PAYOUT_MSG } from './messages.js'
 import { debitOf, type Payout, type PayoutService } from './service.js'
 
 /**
- * Bulk payouts (docs/behaviour.md 13.7.1): a batch of 2 to 50 payouts, each checked and run as a
+ * Bulk payouts (docs/behaviour.md#bulk-payouts): a batch of 2 to 50 payouts, each checked and run as a
  * single payout by the payout service. The batch is accepted whole or refused whole: every item
  * is checked, then the balance for all of them, then every item is debited, in one synchronous
  * turn. Its status follows its items, read off them when asked.
@@ -37,7 +37,7 @@ export const PAYOUT_BATCHES_SPEC: CollectionSpec<PayoutBatch> = {
 
 export type BatchStatus = 'pending' | 'complete' | 'failed'
 
-/** a batch the available balance does not cover: 400 with the code and text of the bulk sample (docs/behaviour.md 13.7.1) */
+/** a batch the available balance does not cover: 400 with the code and text of the bulk sample (docs/behaviour.md#bulk-payouts) */
 const batchShortOfFunds = () => new ApiError(400, PAYOUT_MSG.BULK_INSUFFICIENT, null, undefined, PAYOUT_MSG.BULK_INSUFFICIENT_CODE)
 
 export class BulkPayoutService {
@@ -164,7 +164,7 @@ function destinationOf(item: BulkItem, currency: string): Destination {
   return { ...rest, currency, bank_account: bank }
 }
 
-/** The field errors a refusal carries (docs/behaviour.md 2.3), renamed as the batch's item names them. */
+/** The field errors a refusal carries (docs/behaviour.md#invalid-request-data), renamed as the batch's item names them. */
 function fieldsOf<T>(data: unknown): Record<string, T> {
   if (!data || typeof data !== 'object') return {}
   return Object.fromEntries(Object.entries(data).map(([k, v]) => [k.replace(/^destination\./, ''), v as T]))

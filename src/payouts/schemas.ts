@@ -7,7 +7,7 @@ import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/looku
 import { NETWORKS, STABLECOINS } from '../stablecoins/schemas.js'
 import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountFields, type Beside } from './bank-fields.js'
 
-/** docs/behaviour.md 13.7: the payout requests. */
+/** docs/behaviour.md#payouts: the payout requests. */
 
 /** a payout's reference: at least 5 characters (the live service's rule), at most 100 */
 export const payoutReferenceSchema = z.string().trim().min(5, 'must be at least 5 characters').max(MAX_LENGTH.reference, atMost(MAX_LENGTH.reference))
@@ -28,7 +28,7 @@ const mobileMoneySchema = z.object({
 })
 
 /**
- * A stablecoin wallet a payout sends USDT or USDC to (docs/behaviour.md 13.7.3): its network (the
+ * A stablecoin wallet a payout sends USDT or USDC to (docs/behaviour.md#stablecoin-payouts): its network (the
  * wallets' own, 13.7.2) and its address, written as that network writes them.
  */
 const cryptoSchema = z.object({
@@ -144,7 +144,7 @@ function aliased(o: Record<string, unknown>, names: Record<string, string[]>): R
 const WALLET_ALIASES = { mobile_number: ['phone', 'phone_number'] }
 
 /**
- * The field names public clients send besides the documented ones (docs/behaviour.md 13.7):
+ * The field names public clients send besides the documented ones (docs/behaviour.md#payouts):
  * `bank_code` / `account_number` for `bank` / `account` (inside `bank_account` or flat on the
  * destination), `phone` / `phone_number` for `mobile_number`, `bank-account` / `mobile-money` for
  * the type, `bank_account.bank_country` for `destination.bank_country` (the Postman USD sample). The documented name wins when both are sent. Returns a new body; the input is kept.
@@ -190,7 +190,7 @@ export const completePayoutSchema = z.object({
   reason: z.string().min(1).max(255, atMost(255)).optional(),
 })
 
-/** docs/behaviour.md 13.7.1: a bulk payout's references, 5 to 50 characters */
+/** docs/behaviour.md#bulk-payouts: a bulk payout's references, 5 to 50 characters */
 const bulkReference = z.string().trim().min(5, 'must be at least 5 characters').max(50, atMost(50))
 
 /** One payout of a batch, as the documentation writes it (`bank_code` / `account_number`). */

@@ -15,7 +15,7 @@ import { isStablecoin, type Destination } from './schemas.js'
 import { STABLECOINS } from '../stablecoins/schemas.js'
 
 /**
- * Payouts (docs/behaviour.md 13.7): money sent from the merchant's available balance to a bank
+ * Payouts (docs/behaviour.md#payouts): money sent from the merchant's available balance to a bank
  * account or a mobile-money wallet. Accepted, a payout debits amount, fee and VAT in the same
  * turn as the balance is checked, so racing requests cannot overdraw; it stays `processing` for
  * the pack's delay on the namespace clock, then ends as its test account says (the pack's
@@ -65,7 +65,7 @@ export const PAYOUT = 'payout'
 export const PAYOUTS_SPEC: CollectionSpec<Payout> = {
   name: PAYOUTS,
   keyOf: 'reference',
-  // the list's order (docs/behaviour.md 13.6)
+  // the list's order (docs/behaviour.md#lists)
   order: { by: (p) => Date.parse(p.created_at), facts: { currency: (p) => p.currency, status: (p) => p.status } },
   fields: {
     reference: STRING, status: STRING, amount: MINOR, fee: MINOR, vat: MINOR, currency: PAYOUT_CURRENCY, created_at: TIME, completed_at: maybe(TIME),
@@ -97,14 +97,14 @@ export interface NewPayout {
  * the cost; the amount alone otherwise (the fee comes out of what the destination receives).
  */
 /**
- * The balance a payout in this currency is paid from (docs/behaviour.md 13.7.3): its own, but a
+ * The balance a payout in this currency is paid from (docs/behaviour.md#stablecoin-payouts): its own, but a
  * stablecoin's (USDT, USDC), which the sandbox pays from the USD balance, one for one.
  */
 export const fundedIn = (currency: string): string => (isStablecoin(currency) ? 'USD' : currency)
 
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
-/** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md 13.7) */
+/** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md#payouts) */
 const shortOfFunds = () => conflict(MSG.INSUFFICIENT_WALLET)
 
 export class PayoutService extends OnEngine {
@@ -125,7 +125,7 @@ export class PayoutService extends OnEngine {
   }
 
   /**
-   * Checks a payout (docs/behaviour.md 13.7: destination, account, limits, balance) and, in the
+   * Checks a payout (docs/behaviour.md#payouts: destination, account, limits, balance) and, in the
    * same synchronous turn, debits it and stores it, `processing`. Throws the refusal otherwise,
    * leaving nothing behind.
    */
@@ -181,7 +181,7 @@ export class PayoutService extends OnEngine {
       mobile_money = { operator: op.slug, mobile_number: number }
       limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
-    // the amount's checks come after the destination's (docs/behaviour.md 13.7's order)
+    // the amount's checks come after the destination's (docs/behaviour.md#payouts's order)
     const { amount } = d
     const multiple = settings.payout_multiples[d.currency]
     if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
@@ -263,7 +263,7 @@ export class PayoutService extends OnEngine {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
-  /** GET /payouts: one page of the list (docs/behaviour.md 13.6, 13.7). */
+  /** GET /payouts: one page of the list (docs/behaviour.md#lists, docs/behaviour.md#payouts). */
   list(ns: string, q: ListQuery & { status?: PayoutStatus }) {
     const page = orderedPage(recordsInOrder(this.#col(ns)), q, byQuery(q, 'currency', 'status'))
     return { has_more: page.has_more, payouts: page.items.map(listItem) }
@@ -304,7 +304,7 @@ export class PayoutService extends OnEngine {
 export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
 
 /**
- * The answer to a payout just accepted, amounts as strings (docs/behaviour.md 13.7): a payout's is
+ * The answer to a payout just accepted, amounts as strings (docs/behaviour.md#payouts): a payout's is
  * the live test environment's recorded answer (`fee` without its VAT, `message`, no `narration`, no
  * `metadata`); a remittance's and a stablecoin payout's are the collection's samples (`narration`,
  * `customer.phone`, no `message`), the newest sources for those.
@@ -361,7 +361,7 @@ function listItem(p: Payout) {
 }
 
 /**
- * transfer.success / transfer.failed (docs/behaviour.md 13.7): the documentation's keys in its
+ * transfer.success / transfer.failed (docs/behaviour.md#payouts): the documentation's keys in its
  * order (8.4), `batch_reference` on a bulk item, then the sandbox's own: `reason` on a failure.
  */
 export function webhookData(p: Payout): Record<string, unknown> {

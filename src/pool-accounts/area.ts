@@ -13,7 +13,7 @@ import { POOL_ACCOUNTS, POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccount
 const P = '/api/v1/pool-accounts'
 type Pools = { poolAccounts: PoolAccountService } & Kit
 
-/** /api/v1/pool-accounts and /merchant/api/v1/pool-accounts (docs/behaviour.md 13.3.2) */
+/** /api/v1/pool-accounts and /merchant/api/v1/pool-accounts (docs/behaviour.md#pool-accounts) */
 export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> = {
   key: 'pool accounts',
   // a reference made and a transfer received in each currency, a customer's second reference refused
@@ -34,7 +34,7 @@ export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> =
     const poolAccounts = new PoolAccountService(kit)
     kit.kinds.declare<PoolAccountCharge>({
       kind: 'pool_account',
-      // a transfer into Kora's shared account: on the balance at once, as a bank transfer (docs/behaviour.md 13.4)
+      // a transfer into Kora's shared account: on the balance at once, as a bank transfer (docs/behaviour.md#ledger-and-balances)
       settlesAtOnce: true,
       queryExtras: (_ns, charge) => poolAccounts.queryExtras(charge),
       // it succeeds at once: nothing is left to complete (no `complete`)

@@ -1,4 +1,4 @@
-/** The texts of the pool accounts area alone (docs/behaviour.md 13.3.2). */
+/** The texts of the pool accounts area alone (docs/behaviour.md#pool-accounts). */
 export const POOL_MSG = {
   CREATED: 'Pool account reference has been created successfully',
   RETRIEVED: 'Pool account retrieved successfully',

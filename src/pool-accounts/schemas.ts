@@ -1,7 +1,7 @@
 import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
-/** docs/behaviour.md 13.3.2: the pool account calls' requests, and Kora's shared accounts. */
+/** docs/behaviour.md#pool-accounts: the pool account calls' requests, and Kora's shared accounts. */
 
 /** the currencies a pool account is opened in (the page's list) */
 export const POOL_CURRENCIES = ['GHS', 'KES', 'XAF', 'XOF', 'ZAR'] as const
@@ -66,7 +66,7 @@ export const creditSchema = z
   .passthrough()
 export type CreditInput = z.infer<typeof creditSchema>
 
-/** docs/behaviour.md 13.3.2: the answers (written here: they are built in code, not validated). */
+/** docs/behaviour.md#pool-accounts: the answers (written here: they are built in code, not validated). */
 const bankDetails = z.object({ currency: z.string(), bank_code: z.string(), bank_name: z.string(), swift_code: z.string(), account_name: z.string(), account_number: z.string(), branch_address: z.string() })
 const walletDetails = z.object({ currency: z.string(), account_name: z.string(), mobile_number: z.string() })
 

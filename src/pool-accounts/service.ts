@@ -12,7 +12,7 @@ import { POOL_MSG } from './messages.js'
 import { ACCOUNT_TYPES, POOL_CURRENCIES, sharedAccount, type CreateInput, type CreditInput, type PoolAccountType, type PoolCurrency } from './schemas.js'
 
 /**
- * Pool accounts (docs/behaviour.md 13.3.2): a customer's reference into Kora's shared account of a
+ * Pool accounts (docs/behaviour.md#pool-accounts): a customer's reference into Kora's shared account of a
  * currency, one per customer e-mail; every transfer the reference names is a pay-in of its own (a
  * `pool_account` charge), successful at once, credited to the merchant's ledger as any pay-in,
  * announced by charge.success. Its transfers are kept as a virtual account's are
@@ -20,7 +20,7 @@ import { ACCOUNT_TYPES, POOL_CURRENCIES, sharedAccount, type CreateInput, type C
  */
 
 export interface PoolAccount {
-  /** `SBKP` + 8 characters + the currency (docs/behaviour.md 13.3.2) */
+  /** `SBKP` + 8 characters + the currency (docs/behaviour.md#pool-accounts) */
   reference: string
   customer_name: string
   /** as sent; the duplicate check compares it in lower case (the index) */
@@ -160,7 +160,7 @@ export class PoolAccountService extends OnEngine {
     }
   }
 
-  /** docs/behaviour.md 13.3.2: the charge.success `data` of a transfer into a pool account, in the page's order. */
+  /** docs/behaviour.md#pool-accounts: the charge.success `data` of a transfer into a pool account, in the page's order. */
   eventData(charge: PoolAccountCharge): Record<string, unknown> {
     const p = charge.pool_account
     return {

@@ -10,7 +10,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 const { md: digests } = forge
 
 /**
- * The local certificate authority (docs/behaviour.md 14.1): created once in its directory and kept,
+ * The local certificate authority (docs/behaviour.md#tls-and-local-ca): created once in its directory and kept,
  * `ca.pem` (the certificate a client trusts) and `ca-key.pem` (owner-only), and the leaf
  * certificates it signs for the sandbox's HTTPS answers, all with one key, `leaf-key.pem`
  * (owner-only), made once too. Keys and certificates are node-forge's;

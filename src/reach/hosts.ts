@@ -1,7 +1,7 @@
 import { hostKey } from '../config-options.js'
 
 /**
- * The intercepted hosts (docs/behaviour.md 14), matched by name whatever its spelling: case and
+ * The intercepted hosts (docs/behaviour.md#reaching), matched by name whatever its spelling: case and
  * the trailing dot of a fully qualified name (`api.korapay.com.`) do not let a request past. The
  * proxy's CONNECT and absolute-form requests, the leaf certificate's names and the in-process
  * interception all ask this one matcher.

@@ -10,7 +10,7 @@ import { createProxy, hostOf } from './proxy.js'
 import type { Recorder } from './record.js'
 
 /**
- * What `--tls` and `--proxy` add beside the HTTP port (docs/behaviour.md 14): the CA, one leaf
+ * What `--tls` and `--proxy` add beside the HTTP port (docs/behaviour.md#reaching): the CA, one leaf
  * certificate for `localhost`, `127.0.0.1`, `::1` and the intercepted hosts (made once per start:
  * the cache of leaves is this one certificate), an HTTPS server serving the sandbox's own request
  * handler, and the proxy. Loaded only when one of the two is asked for.
@@ -51,7 +51,7 @@ function closeServer(server: Server): Promise<void> {
 }
 
 /**
- * With a recorder (`--record`, docs/behaviour.md 14.5), what is asked of an intercepted host is
+ * With a recorder (`--record`, docs/behaviour.md#record), what is asked of an intercepted host is
  * forwarded by it instead of served: whether through a tunnel the HTTPS server ends or as a
  * request in absolute form, the request names the host it was sent to.
  */

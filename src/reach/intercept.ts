@@ -6,7 +6,7 @@ import { INTERCEPTED_HOST } from '../http/origin.js'
 import { InterceptedHosts } from './hosts.js'
 
 /**
- * `startSandbox({ intercept: true })` (docs/behaviour.md 14.3): requests this process makes to an
+ * `startSandbox({ intercept: true })` (docs/behaviour.md#intercept): requests this process makes to an
  * intercepted host, through the global `fetch` (undici) or node's `http` / `https` (and so axios
  * and the SDKs built on them), are answered by the sandbox, with @mswjs/interceptors (what msw is
  * built on). Each is sent on to the sandbox's own HTTP port over loopback, so it passes the same
@@ -35,7 +35,7 @@ export function interceptHosts(hosts: string[], sandboxUrl: string): () => void 
     request.headers.forEach((value, name) => {
       if (!DROPPED.has(name)) headers.append(name, value)
     })
-    // the URLs the sandbox hands out then name the host this process called (docs/behaviour.md 14.4)
+    // the URLs the sandbox hands out then name the host this process called (docs/behaviour.md#urls-handed-out)
     headers.set(INTERCEPTED_HOST, url.hostname)
     const hasBody = request.method !== 'GET' && request.method !== 'HEAD'
     try {

@@ -9,7 +9,7 @@ import { isLoopback, reachesLoopback } from '../http/middleware/loopback.js'
 import type { InterceptedHosts } from './hosts.js'
 
 /**
- * The forward proxy of `sandbox start --proxy` (docs/behaviour.md 14.2). A client sends it:
+ * The forward proxy of `sandbox start --proxy` (docs/behaviour.md#proxy). A client sends it:
  *
  * An intercepted host is known by name whatever its spelling (`InterceptedHosts`).
  *
@@ -53,7 +53,7 @@ export function connectTarget(url: string | undefined): { host: string; port: nu
 
 /**
  * For a client beyond loopback, a forward or tunnel whose target is this machine's loopback is
- * refused (docs/behaviour.md 14.2): through it the client would reach the control API as a
+ * refused (docs/behaviour.md#proxy): through it the client would reach the control API as a
  * loopback peer. The address connected to is what counts: an IP literal is checked as it is, a
  * name by every address it resolves to (`localhost`, a name in /etc/hosts or DNS for 127.0.0.1).
  */

@@ -19,7 +19,7 @@ import { ReachError } from './errors.js'
 import { HOP_BY_HOP } from './proxy.js'
 
 /**
- * Recording the service through the proxy (docs/behaviour.md 14.5): with `--record FILE`, a
+ * Recording the service through the proxy (docs/behaviour.md#record): with `--record FILE`, a
  * request to an intercepted host is not served but forwarded to `--upstream` with node's own
  * HTTPS client (it trusts the system's CAs and NODE_EXTRA_CA_CERTS, and its verification is left
  * as it is); the upstream's answer goes back to the client unchanged and the exchange becomes a
@@ -30,7 +30,7 @@ import { HOP_BY_HOP } from './proxy.js'
  * the flow replays under any key with the pack's test values.
  */
 
-/** The control path a webhook of the service is posted to while recording (docs/behaviour.md 14.5). */
+/** The control path a webhook of the service is posted to while recording (docs/behaviour.md#record). */
 export const RECORD_WEBHOOK_PATH = '/_sandbox/record/webhook'
 
 /** Request headers of a webhook not written with it: the tunnel's and the connection's. */
@@ -90,7 +90,7 @@ export function startRecording(config: Config): Recorder {
   const file = openFlowFile(config.recordFile!, {
     name: 'recorded session',
     description: `recorded through the sandbox's proxy from ${config.upstream}`,
-    comment: `paysandbox --record (docs/behaviour.md 14.5): each step is an exchange with ${config.upstream}, its answer the expectation`,
+    comment: `paysandbox --record (docs/behaviour.md#record): each step is an exchange with ${config.upstream}, its answer the expectation`,
   })
   const upstream = config.upstream.replace(/\/+$/, '')
   /** A step that cannot be written is said on stderr; the client has its answer already. */

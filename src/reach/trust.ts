@@ -1,6 +1,6 @@
 import { dirname, join } from 'node:path'
 
-/** What `sandbox ca` prints (docs/behaviour.md 14.1): the CA's path and how each client trusts it. */
+/** What `sandbox ca` prints (docs/behaviour.md#tls-and-local-ca): the CA's path and how each client trusts it. */
 export function trustText(certPath: string, created: boolean): string {
   const q = (p: string) => (/^[\w@%+=:,./-]+$/.test(p) ? p : `'${p.replace(/'/g, `'\\''`)}'`)
   const ca = q(certPath)

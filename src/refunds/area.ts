@@ -12,7 +12,7 @@ import { REFUND, REFUNDS, REFUNDS_SPEC, REFUND_STATUSES, RefundService, detail, 
 import { statusOutcomes } from '../charges/outcomes.js'
 
 /**
- * Refunds (docs/behaviour.md 13.8), the card refund of docs/api.md 3.2 among them: a card refund is
+ * Refunds (docs/behaviour.md#refunds), the card refund of docs/api.md 3.2 among them: a card refund is
  * also a refund record and a ledger debit, so the refunds area, built after the cards area, serves it.
  */
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {

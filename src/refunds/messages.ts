@@ -1,4 +1,4 @@
-/** The texts of the refunds area alone (docs/behaviour.md 13.8). */
+/** The texts of the refunds area alone (docs/behaviour.md#refunds). */
 export const REFUND_MSG = {
   INITIATED: 'Refund successfully initiated',
   RETRIEVED: 'Refund details retrieved successfully',
@@ -17,6 +17,6 @@ export const REFUND_MSG = {
   below: (money: string) => `Refund amount cannot be less than ${money}`,
   noFull: (money: string) => `A full refund cannot be initiated for this transaction. Please enter an amount less than or equal to ${money}`,
   max: (money: string) => `The maximum refundable amount for this transaction is ${money}`,
-  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md 13.4)
+  // how the balance history describes an entry of this area's ledger source (docs/behaviour.md#ledger-and-balances)
   entry: (ref: string, why: string | undefined, of: string | undefined) => (why ? `Refund ${ref} failed: ${why}` : `Refund ${ref} of ${of}`),
 } as const

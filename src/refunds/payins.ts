@@ -5,7 +5,7 @@ import { CHARGES, returnedOf, type ChargeBase } from '../charges/types.js'
 import type { Frozen } from '../store/frozen.js'
 
 /**
- * The pay-in side of a refund (docs/behaviour.md 13.8): what was collected, what is left, whether
+ * The pay-in side of a refund (docs/behaviour.md#refunds): what was collected, what is left, whether
  * it has settled, and the refunded totals, kept where the card refund of docs/api.md reads them
  * (`refunded` on a charge; a pre-authorization's on each capture and its hold, which the card
  * area keeps: `PreauthRefunds`), so neither endpoint can refund more than is left.
@@ -50,7 +50,7 @@ export class Payins extends OnEngine {
     const refunded = charge.refunded ?? 0
     const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
     const left = collected - returnedOf(charge)
-    // the one rule of settled (docs/behaviour.md 13.4): a card charge's as any other pay-in's
+    // the one rule of settled (docs/behaviour.md#ledger-and-balances): a card charge's as any other pay-in's
     const settled = this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
     return {
       charge,

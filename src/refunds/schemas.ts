@@ -3,7 +3,7 @@ import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'
 
-/** docs/behaviour.md 13.8: POST /merchant/api/v1/refunds/initiate */
+/** docs/behaviour.md#refunds: POST /merchant/api/v1/refunds/initiate */
 export const REFUND_TEXT_MAX = 200
 
 const text = z.string().max(REFUND_TEXT_MAX, atMost(REFUND_TEXT_MAX))
@@ -26,7 +26,7 @@ export const initiateSchema = z.object({
   status_reason: text.optional(),
 })
 
-/** docs/behaviour.md 13.8: the control call that finishes a processing refund */
+/** docs/behaviour.md#refunds: the control call that finishes a processing refund */
 export const completeRefundSchema = z.object({
   outcome: z.enum(['success', 'failed']).optional(),
   reason: text.optional(),

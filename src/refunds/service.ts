@@ -16,7 +16,7 @@ import type { RefundPart } from '../cards/preauth-refunds.js'
 import { Payins, type Payin } from './payins.js'
 
 /**
- * Refunds (docs/behaviour.md 13.8): one record per refund, whichever endpoint made it (the refunds
+ * Refunds (docs/behaviour.md#refunds): one record per refund, whichever endpoint made it (the refunds
  * API, or the card refund of docs/api.md 3.2), on the merchant's ledger: a refund debits the
  * available balance when it is accepted, and a failed one is credited back.
  */
@@ -24,7 +24,7 @@ import { Payins, type Payin } from './payins.js'
 export const REFUNDS = 'refunds'
 const COMPLETE = 'refund.complete'
 
-/** the least a refund may be, minor units, by currency (docs/behaviour.md 13.8: NGN 100); other currencies: above 0 */
+/** the least a refund may be, minor units, by currency (docs/behaviour.md#refunds: NGN 100); other currencies: above 0 */
 export const REFUND_MIN: Record<string, number> = { NGN: 10_000 }
 
 
@@ -59,7 +59,7 @@ export const REFUND = 'refund'
 
 export const REFUNDS_SPEC: CollectionSpec<Refund> = {
   name: REFUNDS,
-  // the list's order (docs/behaviour.md 13.6)
+  // the list's order (docs/behaviour.md#lists)
   order: { by: (r) => Date.parse(r.created_at), facts: { status: (r) => r.status, currency: (r) => r.currency, payment_reference: (r) => r.payment_reference } },
   keyOf: 'reference',
   fields: { reference: STRING, payment_reference: STRING, amount: MINOR, currency: CURRENCY, status: STRING, outcome: oneOf(['success', 'failed']), created_at: TIME, completed_at: maybe(TIME) },
@@ -113,7 +113,7 @@ export class RefundService extends OnEngine {
     if (p.settledLeft === 0) throw badRequest(REFUND_MSG.NOT_SETTLED)
     if (input.amount === undefined && left < p.collected) throw badRequest(REFUND_MSG.noFull(formatMoney(currency, left)))
     const amount = input.amount ?? p.collected
-    // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md 2.5)
+    // the pay-in's currency is known only here: an XAF or XOF refund in whole francs (docs/behaviour.md#money)
     const finer = unitIssue(currency, amount)
     if (finer) throw invalid({ amount: finer })
     if (amount > p.collected) throw badRequest(REFUND_MSG.above(currency, toMajor(p.collected)))
@@ -141,7 +141,7 @@ export class RefundService extends OnEngine {
 
   /**
    * POST /charges/card/refund (docs/api.md 3.2): the card operation, which is also a refund record
-   * and a ledger debit here (docs/behaviour.md 13.8).
+   * and a ledger debit here (docs/behaviour.md#refunds).
    */
   refundCard(ns: string, input: RefundInput): Written {
     return this.preauth.refund(ns, input, {
@@ -237,7 +237,7 @@ export class RefundService extends OnEngine {
     return [...newestFirst(recordsInOrder(this.#col(ns)))]
   }
 
-  /** GET /refunds: a page of the list (docs/behaviour.md 13.6). */
+  /** GET /refunds: a page of the list (docs/behaviour.md#lists). */
   list(ns: string, q: RefundListQuery) {
     const page = orderedPage(
       recordsInOrder(this.#col(ns)),
@@ -248,7 +248,7 @@ export class RefundService extends OnEngine {
   }
 }
 
-/** The answer of POST /refunds/initiate, as the refunds page (2025-07-24) writes it: no `channel` (docs/behaviour.md 13.8). */
+/** The answer of POST /refunds/initiate, as the refunds page (2025-07-24) writes it: no `channel` (docs/behaviour.md#refunds). */
 export function initiated(r: Frozen<Refund>) {
   return {
     refund_reference: r.reference,
@@ -276,7 +276,7 @@ function shown(r: Frozen<Refund>) {
   }
 }
 
-/** GET /refunds/{reference}: `status_reason` only when there is one (no sample of the detail shows it; docs/behaviour.md 13.8) */
+/** GET /refunds/{reference}: `status_reason` only when there is one (no sample of the detail shows it; docs/behaviour.md#refunds) */
 export function detail(r: Frozen<Refund>) {
   const d = { ...shown(r), destination: 'customer', payment_method: r.payment_method }
   return r.status_reason === null ? d : { ...d, status_reason: r.status_reason }
@@ -286,9 +286,9 @@ function listItem(r: Frozen<Refund>) {
   return { pointer: r.reference, ...shown(r) }
 }
 
-/** docs/behaviour.md 13.8: both sets of date fields the sources show, so either reader works. */
+/** docs/behaviour.md#refunds: both sets of date fields the sources show, so either reader works. */
 function eventData(r: Frozen<Refund>) {
-  // the keys of the documentation's Webhooks page in its order, then the sandbox's own (docs/behaviour.md 8.4)
+  // the keys of the documentation's Webhooks page in its order, then the sandbox's own (docs/behaviour.md#webhook-payloads)
   return {
     amount: toMajor(r.amount),
     status: r.status,

@@ -5,7 +5,7 @@ import { loadFlowFile, type Flow } from '../flow/flow.js'
 import { CorpusError, endpointKey, loadCorpus, type Source } from './corpus.js'
 
 /**
- * `sandbox conformance add FLOW` (docs/behaviour.md 10.7): a flow recorded from the live test
+ * `sandbox conformance add FLOW` (docs/behaviour.md#conformance): a flow recorded from the live test
  * environment (`sandbox start --proxy --record`, 14.5) becomes an entry of the corpus, dated, of
  * kind `live`, in `entries/recorded/<id>.yaml`: the flow's steps as they are, its last call the
  * endpoint it is an entry of.
@@ -71,7 +71,7 @@ export function addRecordedFlow(o: AddRecorded): { file: string; id: string; end
     ...(flow.vars ? { vars: flow.vars } : {}),
     steps: flow.steps,
   }
-  const head = `# Recorded from the live test environment and added with sandbox conformance add (docs/behaviour.md 10.7)\n`
+  const head = `# Recorded from the live test environment and added with sandbox conformance add (docs/behaviour.md#conformance)\n`
   mkdirSync(dir, { recursive: true })
   writeFileSync(file, head + stringify({ source: o.source, kind: 'live', date: o.date, profile: o.profile, entries: [entry] }, { lineWidth: 0 }))
   try {

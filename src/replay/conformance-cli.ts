@@ -135,7 +135,7 @@ Examples:
       const { encryptionKey } = keysFromEnv()
       const boards = []
       for (const profile of profiles) {
-        // a fresh sandbox under each profile (docs/behaviour.md 0.11), or the one --against names
+        // a fresh sandbox under each profile (docs/behaviour.md#live-profile), or the one --against names
         const local = against ? undefined : await startSandbox({ port: 0, encryptionKey, profile, ...seeded })
         try {
           const target = live ?? { baseUrl: against ?? local!.url, encryptionKey }

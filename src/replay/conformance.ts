@@ -2,7 +2,7 @@ import { endpointKey, masks, type Corpus, type Endpoint, type Entry } from './co
 import { verifyFlows, type Difference, type Target } from './verify.js'
 
 /**
- * `sandbox conformance` (docs/behaviour.md 10.7): runs every entry of the corpus against a sandbox
+ * `sandbox conformance` (docs/behaviour.md#conformance): runs every entry of the corpus against a sandbox
  * with the comparison of `sandbox verify` (`src/replay/shape.ts`; tier 3 strictly), drops the
  * differences its masks cover, and scores each documented endpoint and the whole: Pass/(Pass+Fail)
  * per tier, always beside coverage (documented endpoints served / documented endpoints).
@@ -11,7 +11,7 @@ import { verifyFlows, type Difference, type Target } from './verify.js'
 export type Tier = 1 | 2 | 3
 export const TIERS: readonly Tier[] = [1, 2, 3]
 
-/** The profiles the sandbox answers under (CONTRACT 15, docs/behaviour.md 0.11); each is scored against a sandbox under it. */
+/** The profiles the sandbox answers under (CONTRACT 15, docs/behaviour.md#live-profile); each is scored against a sandbox under it. */
 export const PROFILES = ['default', 'live'] as const
 export type Profile = (typeof PROFILES)[number]
 

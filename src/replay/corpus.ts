@@ -6,7 +6,7 @@ import { stepSchema, type Flow } from '../flow/flow.js'
 import { describeIssues } from '../scenario/index.js'
 
 /**
- * The conformance corpus (docs/behaviour.md 10.7): `conformance/endpoints.yaml`, the endpoints
+ * The conformance corpus (docs/behaviour.md#conformance): `conformance/endpoints.yaml`, the endpoints
  * Kora documents, and `conformance/entries/**.yaml`, the answers its pages, its Postman collection,
  * public clients' live-run tests and integrators' recordings show, each entry a flow of the flow
  * format (10.3) with where it comes from, its tier, the profile it holds for and its masks.
@@ -227,7 +227,7 @@ const pathPattern = (template: string) =>
   new RegExp(`^${template.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]\w*/g, '([^/?]+)')}(\\?.*)?$`)
 
 /**
- * The alias rule (docs/behaviour.md 10.7): an endpoint listed with `alias_of` is scored by replaying
+ * The alias rule (docs/behaviour.md#conformance): an endpoint listed with `alias_of` is scored by replaying
  * the canonical endpoint's entries (or the subset it names) with every call to the canonical path
  * sent to the alias path instead (under the alias's method, which may differ: a call the service
  * takes by PATCH or POST), the same parts of the path and the same query; the rest of each

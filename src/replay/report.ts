@@ -53,7 +53,7 @@ interface JunitFlow {
 }
 
 /**
- * The JUnit XML document of replay and verify (docs/behaviour.md 10.4, 10.6): `<testsuites>` with
+ * The JUnit XML document of replay and verify (docs/behaviour.md#replay, docs/behaviour.md#verify): `<testsuites>` with
  * `attrs`, a testsuite per flow (its tests, then the `counts` of each kind, then its time), a
  * testcase per step holding the elements `holds` gives it (a failure, a skip).
  */

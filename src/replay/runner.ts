@@ -36,7 +36,7 @@ export interface RunOptions {
   encryptionKey: string
   /**
    * under a seed, the names a flow makes up (its key, `ref`) are drawn from it, a stream per flow
-   * file, and no step is timed (docs/behaviour.md 0.7)
+   * file, and no step is timed (docs/behaviour.md#seed-and-clock-start)
    */
   seed?: number
   /** the public key the flow's `${public_key}` stands for; by default the secret key's, `sk_` made `pk_` */
@@ -56,7 +56,7 @@ export interface StepAt {
   index: number
 }
 
-/** The subset match `sandbox replay` checks a step with (docs/behaviour.md 10.3). */
+/** The subset match `sandbox replay` checks a step with (docs/behaviour.md#flow-files). */
 function matchExpectation(_at: StepAt, exp: Step['expect'], res: { status: number; body: unknown }): Mismatch[] {
   if (!exp) return []
   const out: Mismatch[] = []

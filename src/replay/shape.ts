@@ -1,7 +1,7 @@
 import type { Mismatch } from '../flow/flow.js'
 
 /**
- * The comparison by shape of `sandbox verify` (docs/behaviour.md 10.6): the one home of which
+ * The comparison by shape of `sandbox verify` (docs/behaviour.md#verify): the one home of which
  * fields are compared by value and which by format only.
  *
  * - the envelope's `status` and `message`, and every field named in `ENUMERATED` wherever it
@@ -10,7 +10,7 @@ import type { Mismatch } from '../flow/flow.js'
  *   and that format;
  * - any other field: its presence and JSON type, recursively.
  *
- * `strict` (the conformance corpus's tier 3, docs/behaviour.md 10.7) compares every other field
+ * `strict` (the conformance corpus's tier 3, docs/behaviour.md#conformance) compares every other field
  * by value too, and the order of the keys an object has in both answers.
  */
 
@@ -41,7 +41,7 @@ function typeOf(v: unknown): JsonType {
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeOf(v) === 'object'
-/** A flow's own matchers (docs/behaviour.md 10.3): `$any`, `{$regex}`, `{$absent}`. */
+/** A flow's own matchers (docs/behaviour.md#flow-files): `$any`, `{$regex}`, `{$absent}`. */
 const isMatcher = (v: unknown): boolean => v === '$any' || (isObject(v) && Object.keys(v).length === 1 && ('$regex' in v || '$absent' in v))
 
 const shown = (v: unknown): unknown => (v === undefined ? ABSENT : v)

@@ -5,7 +5,7 @@ import { concurrencyOf, loadFlows, printReport, seedOf } from './cli.js'
 
 type Fail = (message: string, code?: number) => never
 
-/** A sandbox answers its control API; the live service has none (docs/behaviour.md 10.6). */
+/** A sandbox answers its control API; the live service has none (docs/behaviour.md#verify). */
 export async function isSandbox(baseUrl: string): Promise<boolean> {
   const res = await fetch(`${baseUrl}/_sandbox/clock`, { headers: { authorization: 'Bearer sk_test_verify_probe', accept: 'application/json' } })
   const body = (await res.json().catch(() => null)) as { status?: boolean } | null

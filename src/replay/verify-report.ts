@@ -2,7 +2,7 @@ import { junitXml, stepLabel, xmlEscape as esc } from './report.js'
 import { ABSENT } from './shape.js'
 import type { Difference, VerifyReport } from './verify.js'
 
-/** The three reports of `sandbox verify` (docs/behaviour.md 10.6). */
+/** The three reports of `sandbox verify` (docs/behaviour.md#verify). */
 
 const shown = (v: unknown) => (v === ABSENT ? ABSENT : JSON.stringify(v))
 

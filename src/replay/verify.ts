@@ -4,7 +4,7 @@ import { stepLabel as label } from './report.js'
 import { compareShape } from './shape.js'
 
 /**
- * `sandbox verify` (docs/behaviour.md 10.6): replays flows against a target and compares each
+ * `sandbox verify` (docs/behaviour.md#verify): replays flows against a target and compares each
  * answer with the expected one by shape (`src/replay/shape.ts`). The expected answer is the
  * flow's expectation; against another URL than the in-process sandbox it is the whole answer a
  * fresh in-process sandbox gives to the same step (a recorded expectation, `whole`, stays as it is).

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { z } from '../zod-messages.js'
 
 /**
- * The identity documents the sandbox verifies (docs/behaviour.md 7), declared as data in
+ * The identity documents the sandbox verifies (docs/behaviour.md#identity), declared as data in
  * `fixtures/identity-documents.json` and checked here when first asked for: each is one entry
  * (its id_type, path, ID format, texts, what it compares and its record's fields), and every
  * document is served by the one engine of `src/identity/`. Scenario packs name a document by its
@@ -55,11 +55,11 @@ const documentSchema = z
     validation: z.array(z.enum(VALIDATION_FIELDS)).max(VALIDATION_FIELDS.length),
     selfie: z.boolean(),
     confidence_rating: z.boolean().default(false),
-    /** a found check sends `verification.completed` (docs/behaviour.md 7.6) */
+    /** a found check sends `verification.completed` (docs/behaviour.md#verification-completed) */
     webhook: z.boolean().default(false),
     /**
      * a bank-account check: the list `GET identities/<country>/banks?type=<list>` gives; the body's
-     * `bank_code` must name one of them, the answer's `bank_details` is that bank (docs/behaviour.md 7.7)
+     * `bank_code` must name one of them, the answer's `bank_details` is that bank (docs/behaviour.md#identity-bank-account-banks)
      */
     banks: z.object({ list: z.string().regex(/^[a-z]+$/), banks: z.array(z.object({ name: z.string().min(1), code: z.string().regex(/^[A-Za-z0-9]{3,6}$/) }).strict()) }).strict().optional(),
     /** other body fields the check takes: one of its values, required or not; `answer`: the record's field that echoes it */
@@ -117,7 +117,7 @@ export function parseDocuments(raw: unknown, source: string): ReadonlyMap<string
   return out
 }
 
-/** The banks of a country's bank-account checks, by list (`premium`, `basic`): docs/behaviour.md 7.7. */
+/** The banks of a country's bank-account checks, by list (`premium`, `basic`): docs/behaviour.md#identity-bank-account-banks. */
 export function identityBankLists(country: string): ReadonlyMap<string, readonly { name: string; code: string }[]> {
   return new Map([...identityDocuments().values()].filter((d) => d.country === country && d.banks).map((d) => [d.banks!.list, d.banks!.banks]))
 }

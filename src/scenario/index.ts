@@ -148,7 +148,7 @@ const KEYED_SETTINGS = ['fees', 'payout_limits', 'payout_multiples', 'payout_ava
 export class ActiveScenarios {
   readonly settings: Settings
 
-  /** whether a metadata key may hold `_`: the pack says so, or the live profile (the live test environment took one; docs/behaviour.md 0.11, 10.1) */
+  /** whether a metadata key may hold `_`: the pack says so, or the live profile (the live test environment took one; docs/behaviour.md#live-profile, docs/behaviour.md#scenario-packs) */
   get metadataUnderscores(): boolean {
     return this.settings.metadata_underscores || this.settings.profile === 'live'
   }
@@ -202,7 +202,7 @@ export class ActiveScenarios {
   /** The test voucher with this PIN, if the packs list it. */
   readonly voucher = (pin: string): VoucherScenario | undefined => this.vouchers.get(pin)
 
-  /** The shape of docs/behaviour.md 10 (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
+  /** The shape of docs/behaviour.md#packs-and-replay (`GET /_sandbox/scenarios`, `sandbox magic --json`). */
   toJSON() {
     const s = this.settings
     return {
@@ -314,7 +314,7 @@ export class Scenarios {
         view = this.forRecords(this.#store.col<{ seq: number; pack: Pack }>(ns, PACKS).values())
       } catch (e) {
         // packs added under other packs files (a data file opened, a snapshot restored) that no
-        // longer merge with these (a rate table whose round gains, docs/behaviour.md 13.10): every
+        // longer merge with these (a rate table whose round gains, docs/behaviour.md#conversions): every
         // call of the namespace is refused, naming why, until its packs are dropped or it is reset
         if (e instanceof PackError) throw invalid(issueFields(e.issues))
         throw e

@@ -3,7 +3,7 @@ import { z } from '../zod-messages.js'
 import { oneOf, type Check } from '../store/validate.js'
 
 /**
- * The shipped fixtures/lookups.json, read and checked once (docs/behaviour.md 13.5): the currencies
+ * The shipped fixtures/lookups.json, read and checked once (docs/behaviour.md#look-ups): the currencies
  * a namespace holds a balance in (13.4: each one's decimals), the banks and mobile-money operators
  * of each country, the currencies mobile money is charged in (5.2: each one's country code, digits
  * and default steps) and the currencies each payout destination takes with what each needs
@@ -56,7 +56,7 @@ const bankPayoutSchema = z
 
 const walletPayoutSchema = z.object({ country }).strict()
 
-/** a payment purpose a country's USD or GBP payouts name in `purpose_of_payment` (docs/behaviour.md 13.5) */
+/** a payment purpose a country's USD or GBP payouts name in `purpose_of_payment` (docs/behaviour.md#look-ups) */
 const purposeSchema = z.object({ code: z.string().regex(/^[A-Z]{4,6}$/, 'must be 4-6 capital letters'), name: z.string().min(1), description: z.string().min(1) }).strict()
 /** a country with banks a currency is paid out to (`destination.bank_country`) */
 const bankCountrySchema = z.object({ country: z.string().min(1), countryCode: country }).strict()
@@ -94,9 +94,9 @@ const fileSchema = z
 export type LookupsFile = z.infer<typeof fileSchema>
 export type Bank = LookupsFile['banks'][number]
 export type MobileMoneyOperator = LookupsFile['mobile_money'][number]
-/** A currency mobile money is charged in (docs/behaviour.md 5.2): its country, the wallet number's country code and digits, the steps of a wallet no pack names. */
+/** A currency mobile money is charged in (docs/behaviour.md#mobile-money-charge): its country, the wallet number's country code and digits, the steps of a wallet no pack names. */
 export type WalletCurrency = LookupsFile['wallet_currencies'][string]
-/** What a bank payout in a currency needs (docs/behaviour.md 13.7). */
+/** What a bank payout in a currency needs (docs/behaviour.md#payouts). */
 export type BankPayoutCurrency = LookupsFile['payout_currencies']['bank_account'][string]
 /** A country's code, upper case (`NG`, `KE` ...): the fixture's lists name them. */
 export type Country = string
@@ -119,11 +119,11 @@ const FIXTURE = parseLookups(JSON.parse(readFileSync(new URL(`../../fixtures/${L
 
 /**
  * The currencies a namespace holds a balance in from the start, in the fixture's order: its
- * `currencies`, which declare every currency a pay-in or a payout is served in (docs/behaviour.md 13.4).
+ * `currencies`, which declare every currency a pay-in or a payout is served in (docs/behaviour.md#ledger-and-balances).
  */
 export const BALANCE_CURRENCIES = Object.keys(FIXTURE.currencies) as [string, ...string[]]
 
-/** A record's currency (docs/behaviour.md 0.4): one the look-ups declare, as every pay-in and payout is served in. */
+/** A record's currency (docs/behaviour.md#persistence): one the look-ups declare, as every pay-in and payout is served in. */
 export const CURRENCY: Check = oneOf(BALANCE_CURRENCIES)
 
 /** Whether a namespace holds a balance in this currency. */
@@ -151,7 +151,7 @@ export const banksOf = (country: Country): readonly Bank[] => BANKS.get(country)
 /** The mobile-money operators of a country (none for NG and ZA). */
 export const operatorsOf = (country: Country): readonly MobileMoneyOperator[] => OPERATORS.get(country) ?? []
 
-/** The operator of a country a wallet resolve names by its code, slug or resolve code (docs/behaviour.md 13.5), or undefined. */
+/** The operator of a country a wallet resolve names by its code, slug or resolve code (docs/behaviour.md#look-ups), or undefined. */
 export const operatorOf = (country: Country, code: string): MobileMoneyOperator | undefined =>
   FIXTURE.mobile_money.find((o) => o.country === country && (o.code === code || o.slug === code || o.resolve_code === code))
 
@@ -182,7 +182,7 @@ export const PAYOUT_CURRENCY_LIST = [...new Set([...payoutCurrencies('bank_accou
 /** The bank-payout currencies `payouts/availability` answers for (ZAR), in the fixture's order. */
 export const AVAILABILITY_CURRENCIES = payoutCurrencies('bank_account').filter((c) => bankPayoutCurrency(c)!.availability === true)
 
-/** A payment purpose as `payout-payment-purpose-by-country-code` answers it (docs/behaviour.md 13.5). */
+/** A payment purpose as `payout-payment-purpose-by-country-code` answers it (docs/behaviour.md#look-ups). */
 export type PayoutPurpose = { countryCode: Country; code: string; name: string; description: string }
 /** A country with banks a currency is paid out to, as `payout-countries-by-currency-code` answers it. */
 export type PayoutBankCountry = { country: string; countryCode: Country; currencyCode: string; metadata: null }

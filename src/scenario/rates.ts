@@ -1,7 +1,7 @@
 import { isBalanceCurrency } from './lookups.js'
 
 /**
- * What a pack's `conversion_rates` serve (docs/behaviour.md 13.10): `BASE/QUOTE: r` means one
+ * What a pack's `conversion_rates` serve (docs/behaviour.md#conversions): `BASE/QUOTE: r` means one
  * BASE buys r QUOTE. Converting BASE to QUOTE multiplies by r; QUOTE to BASE divides by it, unless
  * the table also rates `QUOTE/BASE`, which then serves that way by itself (a buying and a selling
  * rate). Only pairs of balance currencies are served. The table must not let a round of

@@ -7,7 +7,7 @@ import { RATE_DECIMALS, gainingRound } from './rates.js'
 
 export const CARD_STEPS = ['PIN', 'OTP', '3DS', 'AVS', 'CARD_ENROLL'] as const
 export type CardStep = (typeof CARD_STEPS)[number]
-/** a wallet's steps: an OTP, the STK prompt on the phone, or the operator's page the customer is sent to (REDIRECT, docs/behaviour.md 5.4.1) */
+/** a wallet's steps: an OTP, the STK prompt on the phone, or the operator's page the customer is sent to (REDIRECT, docs/behaviour.md#mobile-money-operator-page) */
 export const WALLET_STEPS = ['OTP', 'STK_PROMPT', 'REDIRECT'] as const
 export type WalletStep = (typeof WALLET_STEPS)[number]
 export const SCHEMES = ['visa', 'mastercard', 'verve'] as const
@@ -16,7 +16,7 @@ export const OUTCOMES = ['success', 'failed', 'processing'] as const
 export type Outcome = (typeof OUTCOMES)[number]
 
 /**
- * Bounds of what a pack may hold (docs/behaviour.md 10.1), so that whatever is accepted keeps every
+ * Bounds of what a pack may hold (docs/behaviour.md#scenario-packs), so that whatever is accepted keeps every
  * date valid (a delay of at most ten years, on a clock that stops at the year 9999) and every
  * amount finite, and a pack stays small enough to store and show.
  */
@@ -78,12 +78,12 @@ export const cardScenarioSchema = scenario({
   pin: digits(4, 4).optional(),
   otp: digits(4, 8).optional(),
   steps: z.array(z.enum(CARD_STEPS)).max(CARD_STEPS.length).default([]),
-  /** always disputed: its successful charge opens a chargeback of the whole amount at once (docs/behaviour.md 13.13) */
+  /** always disputed: its successful charge opens a chargeback of the whole amount at once (docs/behaviour.md#chargebacks) */
   chargeback: z.boolean().optional(),
 })
 export type CardScenario = z.infer<typeof cardScenarioSchema>
 
-/** a currency code; which ones a wallet or a payout takes is the fixtures' (docs/behaviour.md 5.2, 13.7) */
+/** a currency code; which ones a wallet or a payout takes is the fixtures' (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#payouts) */
 const currencyCode = () => z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as KES')
 
 export const walletScenarioSchema = scenario({
@@ -93,7 +93,7 @@ export const walletScenarioSchema = scenario({
   otp: digits(4, 8).optional(),
   pin: digits(4, 6).optional(),
   steps: z.array(z.enum(WALLET_STEPS)).max(WALLET_STEPS.length).default([]),
-  /** the holder's name `misc/mobile-money/resolve` answers (docs/behaviour.md 13.5); one derived from the number when absent */
+  /** the holder's name `misc/mobile-money/resolve` answers (docs/behaviour.md#look-ups); one derived from the number when absent */
   name: text().optional(),
   /** false: no such wallet at the operator, resolve answers `Invalid account.` */
   found: z.boolean().optional(),
@@ -108,7 +108,7 @@ export const identityScenarioSchema = z
     }),
     id: ident(),
     found: z.boolean(),
-    /** the registry does not answer for this ID: 503 `Service currently unavailable`, nothing kept (a sandbox-only outcome, docs/behaviour.md 7.2) */
+    /** the registry does not answer for this ID: 503 `Service currently unavailable`, nothing kept (a sandbox-only outcome, docs/behaviour.md#identity-checks) */
     unavailable: z.boolean().optional(),
     label: text(),
     /** the government record returned when found (fields of docs/api.md 2.13); its depth is checked with the pack's */
@@ -128,7 +128,7 @@ export const accountScenarioSchema = scenario({
 export type AccountScenario = z.infer<typeof accountScenarioSchema>
 
 /**
- * A bank of pay with bank (docs/behaviour.md 13.11): listed by `GET .../pay-with-bank/banks` for its
+ * A bank of pay with bank (docs/behaviour.md#pay-with-bank): listed by `GET .../pay-with-bank/banks` for its
  * currency, and what it does once the customer approves on its page: succeeds, fails with
  * `message`, or never confirms (processing until a control call ends it).
  */
@@ -141,7 +141,7 @@ export const bankScenarioSchema = scenario({
 export type BankScenario = z.infer<typeof bankScenarioSchema>
 
 /**
- * A test voucher (docs/behaviour.md 13.14): its PIN, what it is worth (ZAR), and what charging it
+ * A test voucher (docs/behaviour.md#vouchers): its PIN, what it is worth (ZAR), and what charging it
  * does: succeeds (once: it is then used), or fails with `message` (a voucher already spent).
  */
 export const voucherScenarioSchema = scenario({
@@ -152,7 +152,7 @@ export const voucherScenarioSchema = scenario({
 })
 export type VoucherScenario = z.infer<typeof voucherScenarioSchema>
 
-/** How a bank transfer of this amount arrives by itself (docs/behaviour.md 13.2). */
+/** How a bank transfer of this amount arrives by itself (docs/behaviour.md#bank-transfer). */
 export const TRANSFER_ARRIVALS = ['exact', 'short', 'over', 'never'] as const
 export const transferScenarioSchema = z
   .object({
@@ -167,7 +167,7 @@ export const transferScenarioSchema = z
 export type TransferScenario = z.infer<typeof transferScenarioSchema>
 
 /**
- * A payout test destination (docs/behaviour.md 13.7): a bank account (`bank` its code; a USD or GBP
+ * A payout test destination (docs/behaviour.md#payouts): a bank account (`bank` its code; a USD or GBP
  * account: its routing number, or `IBAN` for one paid by IBAN) or a mobile-money wallet (`bank` the
  * operator's slug), and what a payout to it does: succeeds, fails with `message` on the clock,
  * stays processing, or is refused at once as an invalid account.
@@ -185,7 +185,7 @@ export const payoutScenarioSchema = z
   .superRefine(failedNeedsMessage)
 export type PayoutScenario = z.infer<typeof payoutScenarioSchema>
 
-/** what `payouts/availability` answers of a bank (docs/behaviour.md 13.7) */
+/** what `payouts/availability` answers of a bank (docs/behaviour.md#payouts) */
 export const PAYOUT_AVAILABILITY = ['available', 'delayed', 'unavailable'] as const
 
 /** The smallest and largest amount of one payout, major units. */
@@ -221,9 +221,9 @@ const conversionRateSchema = z
 
 export const settingsSchema = z
   .object({
-    /** PIN that authorizes a PIN step (docs/behaviour.md 3: 1234) */
+    /** PIN that authorizes a PIN step (docs/behaviour.md#card-charges: 1234) */
     pin: digits(4, 4),
-    /** OTP that authorizes an OTP step (docs/behaviour.md 3: 123456) */
+    /** OTP that authorizes an OTP step (docs/behaviour.md#card-charges: 123456) */
     otp: digits(4, 8),
     vat_percent: z.number().min(0).max(100),
     fees: z
@@ -234,7 +234,7 @@ export const settingsSchema = z
         bank_transfer: feeRuleSchema,
         pay_with_bank: feeRuleSchema,
         voucher: feeRuleSchema,
-        /** a payout's fee, in the payout's currency (docs/behaviour.md 13.7) */
+        /** a payout's fee, in the payout's currency (docs/behaviour.md#payouts) */
         payout: feeRuleSchema,
         /** a stablecoin payout's (USDT, USDC: 13.7.3), in its stablecoin */
         stablecoin_payout: feeRuleSchema,
@@ -253,9 +253,9 @@ export const settingsSchema = z
     transfer_mismatch: z.enum(['return', 'accept_all']),
     /** what every namespace opens with, available, in each balance currency (major units) */
     opening_balance: amount().min(0),
-    /** a refund stays processing this long before its outcome (docs/behaviour.md 13.8) */
+    /** a refund stays processing this long before its outcome (docs/behaviour.md#refunds) */
     refund_delay_seconds: seconds(),
-    /** a payout stays processing this long before its outcome (docs/behaviour.md 13.7) */
+    /** a payout stays processing this long before its outcome (docs/behaviour.md#payouts) */
     payout_delay_seconds: seconds(),
     /**
      * per-payout limits: by currency for bank accounts, by operator slug for mobile money (which
@@ -266,13 +266,13 @@ export const settingsSchema = z
     payout_multiples: z.record(currencyCode(), z.number().int().min(1).max(1_000_000)),
     /**
      * what `payouts/availability` says of a bank, by bank code (any other: `available`); an
-     * `unavailable` bank's payouts fail after the delay (docs/behaviour.md 13.7)
+     * `unavailable` bank's payouts fail after the delay (docs/behaviour.md#payouts)
      */
     payout_availability: z.record(ident(), z.enum(PAYOUT_AVAILABILITY)),
     /**
      * a rate per pair of balance currencies, `BASE/QUOTE: r` (one BASE buys r QUOTE), used both
      * ways unless `QUOTE/BASE` is rated too; no round of conversions may gain at these rates
-     * (docs/behaviour.md 13.10): checked on each pack and on the packs merged
+     * (docs/behaviour.md#conversions): checked on each pack and on the packs merged
      */
     conversion_rates: z
       .record(z.string().regex(/^[A-Z]{3}\/[A-Z]{3}$/, 'must be a pair such as USD/NGN'), conversionRateSchema)
@@ -282,15 +282,15 @@ export const settingsSchema = z
         const round = gainingRound(rates)
         if (round) ctx.addIssue({ code: 'custom', message: `must not let a round of conversions end with more than it started: ${round.join(' -> ')}` })
       }),
-    /** a chargeback not answered this long after it opened is accepted (docs/behaviour.md 13.13: 24) */
+    /** a chargeback not answered this long after it opened is accepted (docs/behaviour.md#chargebacks: 24) */
     chargeback_deadline_hours: hours().positive(),
     /** a declined or partly accepted chargeback is decided this long after the answer ... */
     chargeback_decision_hours: hours().min(0),
     /** ... as this, unless a control call decides it first */
     chargeback_decision: z.enum(['won', 'lost']),
-    /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md 10.1) */
+    /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md#scenario-packs) */
     metadata_underscores: z.boolean(),
-    /** where a live recording contradicts docs/api.md: answer as it (default) or as recorded (live; docs/behaviour.md 0.11) */
+    /** where a live recording contradicts docs/api.md: answer as it (default) or as recorded (live; docs/behaviour.md#live-profile) */
     profile: z.enum(['default', 'live']),
   })
   .strict()

@@ -10,7 +10,7 @@ import { statusOutcomes } from '../charges/outcomes.js'
 
 type Stablecoins = { stablecoins: StablecoinService }
 
-/** Stablecoin wallets (docs/behaviour.md 13.7.2). */
+/** Stablecoin wallets (docs/behaviour.md#stablecoin-wallets). */
 export const stablecoinsArea: Area<Stablecoins, Kit> = {
   key: 'stablecoins',
   // a wallet made on each network (a wallet receives nothing in the sandbox: no deposit, no event)

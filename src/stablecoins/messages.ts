@@ -1,5 +1,5 @@
 /**
- * The texts of the stablecoins area (docs/behaviour.md 13.7.2): the two successes and the reused
+ * The texts of the stablecoins area (docs/behaviour.md#stablecoin-wallets): the two successes and the reused
  * reference are the service's Postman samples'; no source shows an unknown wallet's text, so that
  * one is the sandbox's own.
  */

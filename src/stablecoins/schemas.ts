@@ -2,7 +2,7 @@ import { MAX_LENGTH, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /**
- * docs/behaviour.md 13.7.2: a customer's stablecoin wallet. The currencies and networks are the
+ * docs/behaviour.md#stablecoin-wallets: a customer's stablecoin wallet. The currencies and networks are the
  * Postman collection's (`USDT` or `USDC`; `SOL`, `ETH` or `TRX`); the network may be left out.
  */
 export const STABLECOINS = ['USDT', 'USDC'] as const

@@ -7,7 +7,7 @@ import { STABLECOIN_MSG } from './messages.js'
 import { DEFAULT_NETWORK, NETWORKS, STABLECOINS, type WalletInput } from './schemas.js'
 
 /**
- * Stablecoin wallets (docs/behaviour.md 13.7.2): an address a customer pays USDT or USDC into,
+ * Stablecoin wallets (docs/behaviour.md#stablecoin-wallets): an address a customer pays USDT or USDC into,
  * made for the merchant's reference and read back by it. A record of `crypto_wallets`, keyed by
  * that reference; no money moves here.
  */

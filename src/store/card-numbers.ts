@@ -2,7 +2,7 @@ import { isSecretName, isSecretValue, maskedSecret } from './secrets.js'
 import type { Check, RecordFields, RecordRules } from './validate.js'
 
 /**
- * Card numbers in what the store keeps (docs/behaviour.md 9.5): the rule that no record holds a
+ * Card numbers in what the store keeps (docs/behaviour.md#request-journal): the rule that no record holds a
  * full card number lives here, in the store's write path (`Collection.put`), whatever area writes
  * the record. Every string of a record, every key of its objects and every number is masked as
  * `maskPan` masks a card, except the fields its collection's spec keeps as written (`asWritten`:
@@ -58,7 +58,7 @@ function hasLongRun(s: string): boolean {
 }
 
 /**
- * `s` with every card number in it masked as `maskPan` does (docs/behaviour.md 9.5): a run of 12
+ * `s` with every card number in it masked as `maskPan` does (docs/behaviour.md#request-journal): a run of 12
  * to 19 digits that passes Luhn, spaces, dashes, dots or underscores between them allowed; in a
  * longer run of groups (`order 12 4084 1278 8317 2787`), any groups that together make one.
  */

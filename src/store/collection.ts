@@ -166,7 +166,7 @@ export class Collection<T extends object = Record<string, unknown>> {
   /**
    * Inserts or replaces a record and records the change; returns it as stored. The caller gives
    * the record up: it is not to be changed again (a read freezes it). Its card numbers are masked
-   * first (docs/behaviour.md 9.5), in the record itself where it is not frozen: what the caller
+   * first (docs/behaviour.md#request-journal), in the record itself where it is not frozen: what the caller
    * still holds is what was stored.
    */
   put(key: string, given: T): Frozen<T> {

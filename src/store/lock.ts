@@ -1,7 +1,7 @@
 import { closeSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs'
 
 /**
- * One server per data file (docs/behaviour.md 0.4): `FILE.lock`, created exclusively at open and
+ * One server per data file (docs/behaviour.md#persistence): `FILE.lock`, created exclusively at open and
  * holding the owner's pid (and, where /proc tells it, the process's start time, so that a pid
  * reused by another process after a crash does not keep the lock). A lock whose process is gone
  * (killed, crashed) is taken over; a live one refuses the open with the owner's pid.

@@ -3,8 +3,8 @@
  * them (the packs in force, the ledger's sums, the clock's timers, the order of events) and state
  * of its own (the journal, armed faults, deliveries under way). Each part registers it once with
  * the store (`Store.registerState`), which tells it when the namespace's records change other than
- * by a put or a delete: a reset empties them (`POST /_sandbox/reset`, docs/behaviour.md 9.4), a
- * snapshot replaces them (`POST /_sandbox/snapshot`, `--load`), and a failed write puts them back as the data file holds them (docs/behaviour.md 0.4). Either way what
+ * by a put or a delete: a reset empties them (`POST /_sandbox/reset`, docs/behaviour.md#reset), a
+ * snapshot replaces them (`POST /_sandbox/snapshot`, `--load`), and a failed write puts them back as the data file holds them (docs/behaviour.md#persistence). Either way what
  * was derived from the records before is dropped, to be read again from them when next needed.
  */
 export interface NamespaceState {
@@ -17,7 +17,7 @@ export interface NamespaceState {
    */
   restored?(ns: string): void
   /**
-   * A snapshot replaced the namespace's records whole (docs/behaviour.md 0.10), after a `reset`:
+   * A snapshot replaced the namespace's records whole (docs/behaviour.md#snapshots), after a `reset`:
    * take up again what is read from them at a start (the clock's timers, the webhook queues).
    * Absent when what it keeps is read again when next needed.
    */

@@ -5,7 +5,7 @@
  * first written, so in the order records were first written (as a `Map` keeps them, and as the
  * data file holds them: the same order comes back after a restart). It is kept as records are put,
  * loaded and unloaded, so a list reads a page by position instead of sorting the collection on
- * each call (docs/behaviour.md 13.6).
+ * each call (docs/behaviour.md#lists).
  *
  * Beside each position it keeps the record's facts (`facts`: the few fields the list filters on),
  * taken on every put, so a filtered page passes over the records it does not show without reading

@@ -23,7 +23,7 @@ export interface Delta {
 }
 
 /**
- * How a data file of an older format is carried over to this one (docs/behaviour.md 0.4): once,
+ * How a data file of an older format is carried over to this one (docs/behaviour.md#persistence): once,
  * when it is opened, its records (the snapshot with its deltas replayed) changed in place by the
  * module whose records changed shape; the file is then written whole in the current format.
  */

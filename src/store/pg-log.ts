@@ -5,7 +5,7 @@ import type { Persisted, Persistence } from './persistence.js'
 import { inTransaction, prepare, readRecords, redact, StoreError } from './pg-schema.js'
 
 /**
- * The PostgreSQL store (`--store postgres://...`, docs/behaviour.md 0.4), the data file's sibling
+ * The PostgreSQL store (`--store postgres://...`, docs/behaviour.md#persistence), the data file's sibling
  * behind the same seam (persistence.ts): the store still holds everything in memory, and every
  * change is committed in the database before the answer that reports it leaves (the durability
  * middleware waits on `sync`, as with a file). Changes are written as the file log writes them: the

@@ -4,7 +4,7 @@ import type { Persisted, Snapshot } from './persistence.js'
 import { FORMAT } from './recovery.js'
 
 /**
- * The PostgreSQL store's schema (`--store postgres://...`, docs/behaviour.md 0.4): the versioned SQL
+ * The PostgreSQL store's schema (`--store postgres://...`, docs/behaviour.md#persistence): the versioned SQL
  * files of `migrations/` applied at start, and the records carried over from an older
  * format by the data file's own steps (`Persisted.upgrade`). Both run under one advisory lock, so
  * processes starting together apply each migration once and carry the records over once.
@@ -105,7 +105,7 @@ async function carryOver(client: pg.ClientBase, url: string, store: Persisted): 
   if (format === FORMAT) return
   const read = await readRecords(client)
   try {
-    // carried over once, as a data file is (docs/behaviour.md 0.4), and written back in this format
+    // carried over once, as a data file is (docs/behaviour.md#persistence), and written back in this format
     const state = store.upgrade(format, read, [])
     await inTransaction(client, async () => {
       await client.query('DELETE FROM sandbox_records')

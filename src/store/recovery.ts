@@ -4,7 +4,7 @@ import type { Delta, Snapshot } from './persistence.js'
 import { jsonOf } from '../files.js'
 
 /**
- * Reading the data file back (docs/behaviour.md 0.4): the document, with a damaged tail (a write
+ * Reading the data file back (docs/behaviour.md#persistence): the document, with a damaged tail (a write
  * cut short by a crash, bytes appended by something else) told apart from the changes before it,
  * which are all kept; and the durable state of the file, which a failed write rolls memory back to.
  */

@@ -1,5 +1,5 @@
 /**
- * Secrets in what the sandbox keeps (docs/behaviour.md 9.5): a PIN, a CVV or an OTP is never
+ * Secrets in what the sandbox keeps (docs/behaviour.md#request-journal): a PIN, a CVV or an OTP is never
  * stored, journaled, recorded or snapshotted. The rule lives here, beside the card numbers'
  * (card-numbers.ts): the store masks the value of every field whose name is a secret's, in any
  * spelling, in every record it is handed, whatever area writes it and even where the collection's

@@ -5,7 +5,7 @@ import { FORMAT } from './recovery.js'
 import { isObject, recordIssue } from './validate.js'
 
 /**
- * A snapshot of one namespace (docs/behaviour.md 0.10): the namespace whole as one JSON document,
+ * A snapshot of one namespace (docs/behaviour.md#snapshots): the namespace whole as one JSON document,
  * which `GET /_sandbox/snapshot` gives and `POST /_sandbox/snapshot`, `--load` and
  * `startSandbox({ load })` take back. Its records are checked as a data file's are on open
  * (validate.ts, with the collection specs the store holds) and carried over from an older format
@@ -73,7 +73,7 @@ export const nextTurn = (): Promise<void> => new Promise((resolve) => setImmedia
 /**
  * The document itself: the whole answer of `GET /_sandbox/snapshot` as a client saved it (the
  * envelope, `{status, message, data}`, with no snapshot field of its own) is read as its `data`
- * (docs/behaviour.md 0.10).
+ * (docs/behaviour.md#snapshots).
  */
 function document(raw: Record<string, unknown>): Record<string, unknown> {
   const fields = Object.keys(raw)

@@ -2,8 +2,7 @@ import { INTAKE_LIMIT } from '../money.js'
 import type { Delta, Snapshot } from './persistence.js'
 
 /**
- * The light schema every record of the data file is checked against on open (docs/behaviour.md
- * 0.4): a record is an object, and the fields the sandbox reads without looking first have their
+ * The light schema every record of the data file is checked against on open (docs/behaviour.md#persistence): a record is an object, and the fields the sandbox reads without looking first have their
  * type. A file that breaks it is refused at start, naming the first bad record, instead of being
  * loaded and then answering 500 (or crashing) when that record is read. The module that owns a
  * collection declares its fields in the collection's spec (collection.ts); fields the code tests

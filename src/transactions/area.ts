@@ -6,7 +6,7 @@ import type { Kit } from '../charges/kit.js'
 import { transactionsAnswerSchema, transactionsQuerySchema } from './schemas.js'
 import { TransactionService } from './service.js'
 
-/** docs/behaviour.md 13.12: the pay-ins and payouts as one list, as an older client reads them. */
+/** docs/behaviour.md#transactions-list: the pay-ins and payouts as one list, as an older client reads them. */
 export const transactionsArea: Area<{ transactions: TransactionService }, Pick<Kit, 'store' | 'kinds'>> = {
   key: 'transactions',
   build: ({ store, kinds }) => ({ transactions: new TransactionService(store, kinds) }),

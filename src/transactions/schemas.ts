@@ -1,7 +1,7 @@
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 
-/** GET /merchant/api/v1/transactions (docs/behaviour.md 13.12): the query every list takes. */
+/** GET /merchant/api/v1/transactions (docs/behaviour.md#transactions-list): the query every list takes. */
 export const transactionsQuerySchema = listQuerySchema
 
 /** One item of the list: a pay-in (`collection`) or a payout (`disbursement`). */

@@ -10,7 +10,7 @@ import type { Store } from '../store/store.js'
 import type { TransactionItem } from './schemas.js'
 
 /**
- * The transactions list (docs/behaviour.md 13.12): the namespace's pay-ins and payouts as one
+ * The transactions list (docs/behaviour.md#transactions-list): the namespace's pay-ins and payouts as one
  * list, newest first. The two kept orders (the charges', the payouts') are read as one by date
  * (`byDate`), so a page costs about a page, whatever the namespace holds; an item's pointer is
  * `<type>:<reference>`, named so by the merge; a pay-in's amounts and status are its charge query's.

@@ -4,7 +4,7 @@ import { USD_BANK } from './schemas.js'
 import type { VirtualAccount } from './service.js'
 
 /**
- * A virtual account as its calls answer it (docs/behaviour.md 13.3, 13.3.1), by currency: an NGN
+ * A virtual account as its calls answer it (docs/behaviour.md#virtual-accounts, docs/behaviour.md#virtual-accounts-usd-kes-tzs), by currency: an NGN
  * account flat, the same when read back with its customer's e-mail (`null` when none was given);
  * a USD or KES/TZS account `pending` in the create answer, as the collection's samples (the
  * sandbox reviews nothing: it is active at once, and read back so), a USD account read back with

@@ -22,7 +22,7 @@ const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
 type VirtualAccounts = { virtualAccounts: VirtualAccountService; accountHolders: AccountHolderService }
 const HOLDERS = '/api/v1/virtual-bank-account/account-holders'
 
-/** docs/behaviour.md 13.3.1: upload URLs and account holders, whose paths the pages write bare (CONTRACT 15). */
+/** docs/behaviour.md#virtual-accounts-usd-kes-tzs: upload URLs and account holders, whose paths the pages write bare (CONTRACT 15). */
 const holderRoutes = bareAndMerchant<VirtualAccounts & Kit>((prefix, suffix): Route<VirtualAccounts & Kit>[] => [
   {
     method: 'post', path: `${prefix}/api/v1/files/generate-upload-url`, access: 'secret key', tag: 'virtual accounts', operationId: `generateUploadUrl${suffix}`,
@@ -60,7 +60,7 @@ const holderRoutes = bareAndMerchant<VirtualAccounts & Kit>((prefix, suffix): Ro
   })),
 ])
 
-/** /merchant/api/v1/virtual-bank-account (docs/behaviour.md 13.3, 13.3.1) */
+/** /merchant/api/v1/virtual-bank-account (docs/behaviour.md#virtual-accounts, docs/behaviour.md#virtual-accounts-usd-kes-tzs) */
 export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
   // an account opened and a transfer received in each currency, a USD account's holder, a reference used twice
@@ -86,7 +86,7 @@ export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: Ba
     const virtualAccounts = new VirtualAccountService(kit, kit.bankTransfer, kit.config.maxVirtualAccounts)
     kit.kinds.declare<VirtualAccountCharge>({
       kind: 'virtual_account',
-      // a transfer into the account is a bank transfer (docs/behaviour.md 13.3)
+      // a transfer into the account is a bank transfer (docs/behaviour.md#virtual-accounts)
       method: () => 'bank_transfer',
       queryExtras: (_ns, charge) => virtualAccounts.queryExtras(charge),
       // it succeeds at once: nothing is left to complete (no `complete`)

@@ -2,7 +2,7 @@ import { MAX_LENGTH, atMost, metadataSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 
-/** docs/behaviour.md 13.3.1: the requests of upload URLs and account holders. */
+/** docs/behaviour.md#virtual-accounts-usd-kes-tzs: the requests of upload URLs and account holders. */
 
 export const UPLOAD_CONTENT_TYPES = ['image/jpeg', 'image/png', 'application/pdf'] as const
 
@@ -79,7 +79,7 @@ export const holderSchema = z
   })
 export type HolderInput = z.infer<typeof holderSchema>
 
-/** docs/behaviour.md 13.3.1: the answers (written here: built in code, not validated). */
+/** docs/behaviour.md#virtual-accounts-usd-kes-tzs: the answers (written here: built in code, not validated). */
 export const uploadUrlAnswerSchema = z.object({
   korapay_reference: z.string().describe('KPY-FILE-...: what a holder\'s document names'),
   owner_reference: z.string(),

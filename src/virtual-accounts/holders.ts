@@ -8,7 +8,7 @@ import { VBA_MSG } from './messages.js'
 import type { HolderInput, KycUpdateInput, UploadUrlInput } from './holder-schemas.js'
 
 /**
- * USD accounts' account holders and the upload URLs of their KYC files (docs/behaviour.md 13.3.1):
+ * USD accounts' account holders and the upload URLs of their KYC files (docs/behaviour.md#virtual-accounts-usd-kes-tzs):
  * a file reference (`KPY-FILE-...`) is made first, then a holder whose documents name such
  * references, then the holder's USD account (service.ts). The sandbox keeps no file's content
  * and reviews no holder: a holder stays `pending`.
@@ -62,7 +62,7 @@ export const ACCOUNT_HOLDERS_SPEC: CollectionSpec<AccountHolder> = {
 const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 /** an upload URL lives this long (the sample's X-Amz-Expires) */
 const UPLOAD_URL_MS = 3_600_000
-/** the holder not found, as the area's other refusals are written (docs/behaviour.md 13.3) */
+/** the holder not found, as the area's other refusals are written (docs/behaviour.md#virtual-accounts) */
 const holderNotFound = () => new ApiError(404, VBA_MSG.HOLDER_NOT_FOUND, {}, undefined, null)
 
 /** where a document of the body names its file, and the name the details answer gives it */

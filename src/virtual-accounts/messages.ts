@@ -1,4 +1,4 @@
-/** The texts of the virtual bank accounts area alone (docs/behaviour.md 13.3). */
+/** The texts of the virtual bank accounts area alone (docs/behaviour.md#virtual-accounts). */
 export const VBA_MSG = {
   CREATED: 'Virtual bank account created successfully',
   RETRIEVED: 'Virtual bank account retrieved successfully',
@@ -6,7 +6,7 @@ export const VBA_MSG = {
   CREDITED: 'Virtual bank account credited successfully',
   NOT_FOUND: 'Virtual bank account not found',
   DUPLICATE: 'Duplicate account reference',
-  // docs/behaviour.md 13.3.1: upload URLs and account holders
+  // docs/behaviour.md#virtual-accounts-usd-kes-tzs: upload URLs and account holders
   UPLOAD_URL_CREATED: 'File upload url created successfully',
   /** the sandbox's own answer to a PUT to an upload URL */
   FILE_RECEIVED: 'File received',

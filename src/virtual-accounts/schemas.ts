@@ -3,7 +3,7 @@ import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 
-/** docs/behaviour.md 13.3: the virtual bank account calls' requests. */
+/** docs/behaviour.md#virtual-accounts: the virtual bank account calls' requests. */
 
 /**
  * The banks a virtual account is opened at: `000` is the live test environment's, the others the
@@ -24,13 +24,13 @@ const BANK_NAMES = new Map(VBA_BANKS)
 /** the bank name of a code of VBA_BANKS */
 export const bankName = (code: string): string => BANK_NAMES.get(code)!
 
-/** the credit call's amounts, NGN major units: what one transfer may carry (docs/behaviour.md 13.2) */
+/** the credit call's amounts, NGN major units: what one transfer may carry (docs/behaviour.md#bank-transfer) */
 export const CREDIT_LIMITS = TRANSFER_LIMITS
 /** the credit call's amounts in an account's other currency, major units (decided here: no page shows them) */
 export const OTHER_CREDIT_LIMITS = { min: 1, max: TRANSFER_LIMITS.max }
 
 /**
- * The currencies an account is opened in (docs/behaviour.md 13.3, 13.3.1): NGN, a holder's USD,
+ * The currencies an account is opened in (docs/behaviour.md#virtual-accounts, docs/behaviour.md#virtual-accounts-usd-kes-tzs): NGN, a holder's USD,
  * KES and TZS at Choice Bank (RWF, which the page lists too, is no balance currency of the sandbox).
  */
 export const VBA_CURRENCIES = ['NGN', 'USD', 'KES', 'TZS'] as const
@@ -78,7 +78,7 @@ export function normalizeCreate(body: Record<string, unknown>): Record<string, u
 /** the create body's `currency`, read first: it says which body the rest is (NGN when absent) */
 export const currencyOfSchema = z.object({ currency: z.string().pipe(z.enum(VBA_CURRENCIES)).optional() }).passthrough()
 
-/** docs/behaviour.md 13.3.1: a holder's USD account */
+/** docs/behaviour.md#virtual-accounts-usd-kes-tzs: a holder's USD account */
 export const usdCreateSchema = z
   .object({
     currency: z.literal('USD'),
@@ -88,7 +88,7 @@ export const usdCreateSchema = z
   .passthrough()
 export type UsdCreateInput = z.infer<typeof usdCreateSchema>
 
-/** docs/behaviour.md 13.3.1: a KES or TZS account */
+/** docs/behaviour.md#virtual-accounts-usd-kes-tzs: a KES or TZS account */
 export const otherCreateSchema = z
   .object({
     currency: z.enum(OTHER_CURRENCIES),
@@ -110,7 +110,7 @@ export const creditSchema = z
   })
   .passthrough()
   .superRefine((o, ctx) => {
-    // an NGN transfer carries what a bank transfer may (docs/behaviour.md 13.2); another currency's, OTHER_CREDIT_LIMITS
+    // an NGN transfer carries what a bank transfer may (docs/behaviour.md#bank-transfer); another currency's, OTHER_CREDIT_LIMITS
     const { min, max } = o.currency === 'NGN' ? CREDIT_LIMITS : OTHER_CREDIT_LIMITS
     if (typeof o.amount === 'number' && (o.amount < min * 100 || o.amount > max * 100)) {
       ctx.addIssue({ code: 'custom', path: ['amount'], message: `must be between ${min} and ${max}` })
@@ -143,7 +143,7 @@ export const transactionsQuerySchema = z
   })
 export type TransactionsQuery = z.infer<typeof transactionsQuerySchema>
 
-/** docs/behaviour.md 13.3: the answers (written here: they are built in code, not validated). */
+/** docs/behaviour.md#virtual-accounts: the answers (written here: they are built in code, not validated). */
 const ngnAccountSchema = z.object({
   account_name: z.string(),
   account_number: z.string().describe('10 digits, from the namespace and the account reference'),
@@ -158,7 +158,7 @@ const ngnAccountSchema = z.object({
 })
 export const virtualAccountSchema = z.union([
   ngnAccountSchema,
-  z.object({ currency: z.enum(VBA_CURRENCIES), account_reference: z.string(), unique_id: z.string(), account_status: z.enum(['pending', 'active']) }).passthrough().describe("a USD account, and a KES or TZS account's create answer (docs/behaviour.md 13.3.1)"),
+  z.object({ currency: z.enum(VBA_CURRENCIES), account_reference: z.string(), unique_id: z.string(), account_status: z.enum(['pending', 'active']) }).passthrough().describe("a USD account, and a KES or TZS account's create answer (docs/behaviour.md#virtual-accounts-usd-kes-tzs)"),
 ])
 
 export const virtualAccountTransactionsSchema = z.object({

@@ -14,18 +14,18 @@ import type { AccountHolder } from './holders.js'
 import { CHOICE_BANK, PAGE_LIMIT, USD_BANK, VBA_CURRENCIES, bankName, type CreateInput, type OtherCreateInput, type TransactionsQuery, type UsdCreateInput, type VbaCurrency } from './schemas.js'
 
 /**
- * Virtual bank accounts (docs/behaviour.md 13.3): a customer's permanent NGN account, opened once
+ * Virtual bank accounts (docs/behaviour.md#virtual-accounts): a customer's permanent NGN account, opened once
  * per account reference; every transfer into it is a pay-in of its own (a `virtual_account`
  * charge, paid by bank transfer), successful at once, announced by charge.success. The test
  * environment's credit call also pays the temporary accounts of bank-transfer charges
- * (docs/behaviour.md 13.2), which their own service handles.
+ * (docs/behaviour.md#bank-transfer), which their own service handles.
  */
 
 export interface VirtualAccount {
   account_reference: string
   /** a USD account's: its holder's name (answered as null, as the collection's sample) */
   account_name: string
-  /** ten digits (a USD account's: twelve), from the namespace and the reference (docs/behaviour.md 13.3) */
+  /** ten digits (a USD account's: twelve), from the namespace and the reference (docs/behaviour.md#virtual-accounts) */
   account_number: string
   /** none for the accounts of other currencies than NGN */
   bank_code: string | null
@@ -38,7 +38,7 @@ export interface VirtualAccount {
   customer: { name: string; email?: string }
   /** an NGN account's, kept as sent, never answered */
   kyc?: { bvn: string; nin?: string }
-  /** a USD account's holder (docs/behaviour.md 13.3.1) */
+  /** a USD account's holder (docs/behaviour.md#virtual-accounts-usd-kes-tzs) */
   holder?: string
   created_at: string
   /** how many transfers it received (each one a record of VBA_TRANSFERS), and their sum, minor units */
@@ -54,7 +54,7 @@ export interface VirtualAccountCharge extends ChargeBase {
   payer_bank_account: typeof SANDBOX_PAYER
 }
 
-/** docs/behaviour.md 13.3: the area's refusals as the collection's samples write them, `code: null` and `data: {}` */
+/** docs/behaviour.md#virtual-accounts: the area's refusals as the collection's samples write them, `code: null` and `data: {}` */
 const refusal = (status: 404 | 409, message: string) => new ApiError(status, message, {}, undefined, null)
 
 export const VIRTUAL_ACCOUNTS = 'virtual_accounts'
@@ -75,7 +75,7 @@ export class VirtualAccountService extends OnEngine {
   constructor(
     engine: Engine,
     private readonly bankTransfer: BankTransferService,
-    /** accounts a namespace may open (docs/behaviour.md 13.3) */
+    /** accounts a namespace may open (docs/behaviour.md#virtual-accounts) */
     private readonly limit: number,
   ) {
     super(engine)
@@ -99,13 +99,13 @@ export class VirtualAccountService extends OnEngine {
     })
   }
 
-  /** docs/behaviour.md 13.3.1: a holder's USD account (`holder`: the account holder, read by the route). */
+  /** docs/behaviour.md#virtual-accounts-usd-kes-tzs: a holder's USD account (`holder`: the account holder, read by the route). */
   createUsd(ns: string, o: UsdCreateInput, holder: Frozen<AccountHolder>): Frozen<VirtualAccount> {
     const name = `${holder.first_name} ${holder.last_name}`
     return this.#open(ns, { account_reference: o.account_reference, account_name: name, bank_code: null, bank_name: USD_BANK.bank_name, currency: 'USD', customer: { name, email: holder.email }, holder: holder.reference })
   }
 
-  /** docs/behaviour.md 13.3.1: a KES or TZS account, at Choice Bank. */
+  /** docs/behaviour.md#virtual-accounts-usd-kes-tzs: a KES or TZS account, at Choice Bank. */
   createOther(ns: string, o: OtherCreateInput): Frozen<VirtualAccount> {
     const customer = o.customer.email ? { name: o.customer.name, email: o.customer.email } : { name: o.customer.name }
     return this.#open(ns, { account_reference: o.account_reference, account_name: o.account_name, bank_code: null, bank_name: CHOICE_BANK, currency: o.currency, customer })
@@ -163,7 +163,7 @@ export class VirtualAccountService extends OnEngine {
   /** A transfer of `amount` (minor units) into the account: a pay-in, successful at once. */
   receive(ns: string, account: Frozen<VirtualAccount>, amount: number): Frozen<VirtualAccountCharge> {
     const narration = VBA_MSG.transferFrom(SANDBOX_PAYER.account_name)
-    // docs/behaviour.md 13.3: the charge's one reference (KPY-PAY-...) is both of its references
+    // docs/behaviour.md#virtual-accounts: the charge's one reference (KPY-PAY-...) is both of its references
     const transfer = { amount, currency: account.currency, description: narration, customer: account.customer, created: VBA_MSG.transferInto(account.account_number) }
     return this.#transfers.receive(ns, transfer, {
       virtual_bank_account: {
@@ -178,7 +178,7 @@ export class VirtualAccountService extends OnEngine {
     }, { col: this.col(ns), key: account.account_reference, listKey: account.account_number })
   }
 
-  /** docs/behaviour.md 13.3: the account's transfers, newest first, filtered by date and paged, with their count and sum. */
+  /** docs/behaviour.md#virtual-accounts: the account's transfers, newest first, filtered by date and paged, with their count and sum. */
   transfers(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
     if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
@@ -210,7 +210,7 @@ export class VirtualAccountService extends OnEngine {
   }
 
   /**
-   * The transactions list (docs/behaviour.md 13.3), written as each currency's newest source
+   * The transactions list (docs/behaviour.md#virtual-accounts), written as each currency's newest source
    * writes it: a USD list as the collection's USD sample (`total_amount_received`, each transfer's
    * `transaction_date`); every other as the NGN page of 2026-07-30, which outranks the
    * collection's older NGN sample (CONTRACT 15): `total_amount_recieved`, no date per transfer.
@@ -236,7 +236,7 @@ export class VirtualAccountService extends OnEngine {
     }
   }
 
-  /** What the charge query adds for a transfer into a virtual account (docs/behaviour.md 13.3). */
+  /** What the charge query adds for a transfer into a virtual account (docs/behaviour.md#virtual-accounts). */
   queryExtras(charge: Frozen<VirtualAccountCharge>): Record<string, unknown> {
     const v = charge.virtual_bank_account
     return {
@@ -251,7 +251,7 @@ export class VirtualAccountService extends OnEngine {
   }
 
   /**
-   * docs/behaviour.md 13.3: the charge.success `data` of a transfer into a virtual account, its
+   * docs/behaviour.md#virtual-accounts: the charge.success `data` of a transfer into a virtual account, its
    * keys in the order of the documentation's Webhooks page (8.4), then the sandbox's own.
    */
   eventData(charge: VirtualAccountCharge): Record<string, unknown> {

@@ -15,7 +15,7 @@ import { STRING } from '../store/validate.js'
  * the account: a credit writes a few bytes, however many transfers the account already has, and
  * a page is read without the others. The account keeps their count (`transfers`).
  * Both kinds of account take a transfer the same way (`receive`): a pay-in, successful at once,
- * charged by the bank transfer's fee rule (docs/behaviour.md 13.3.2: the merchant bearing it).
+ * charged by the bank transfer's fee rule (docs/behaviour.md#pool-accounts: the merchant bearing it).
  */
 export interface AccountTransfer {
   tx: string

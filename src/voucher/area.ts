@@ -10,7 +10,7 @@ import { voucherAnswerSchema, voucherSchema } from './schemas.js'
 import { REDEEMED_SPEC, VoucherService, type VoucherCharge } from './service.js'
 import { chargeOutcomes } from '../charges/outcomes.js'
 
-/** docs/behaviour.md 13.14: voucher payments (ZAR). */
+/** docs/behaviour.md#vouchers: voucher payments (ZAR). */
 export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
   key: 'voucher',
   outcomes: chargeOutcomes('voucher', 'voucher', (s) => s.vouchers.values()),

@@ -2,7 +2,7 @@ import type { Snapshot, Upgrade } from '../store/persistence.js'
 import { voucherDigest } from './service.js'
 
 /**
- * A data file of format 4 carried over to format 5 (docs/behaviour.md 0.4, 9.5): format 4 kept a
+ * A data file of format 4 carried over to format 5 (docs/behaviour.md#persistence, docs/behaviour.md#request-journal): format 4 kept a
  * voucher's PIN on its charge (`voucher.pin`) and keyed the redeemed vouchers by it (`{pin,
  * transaction_reference}`). The PIN goes from both; a redeemed voucher is keyed by its digest
  * (`voucherDigest`, with `0001`, the one provider format 4 took), so it stays used. The file is

@@ -1,4 +1,4 @@
-/** The texts of the voucher area alone (docs/behaviour.md 13.14), as the service's samples write them. */
+/** The texts of the voucher area alone (docs/behaviour.md#vouchers), as the service's samples write them. */
 export const VOUCHER_MSG = {
   CHARGED: 'Charge Successful',
   PROVIDER_NOT_SUPPORTED: 'The selected provider is not supported',

@@ -1,7 +1,7 @@
 import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
 import { z } from '../http/zod-messages.js'
 
-/** docs/behaviour.md 13.14: the voucher charge's request (ZAR), and its answer. */
+/** docs/behaviour.md#vouchers: the voucher charge's request (ZAR), and its answer. */
 
 /** the providers the sandbox takes: 1Voucher, the sample's `0001` */
 export const VOUCHER_PROVIDERS = ['0001'] as const

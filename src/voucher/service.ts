@@ -16,7 +16,7 @@ const KIND = 'voucher'
 
 /**
  * The vouchers redeemed in a namespace, by the digest of their provider and PIN (`voucherDigest`):
- * each pays once. The PIN itself is kept nowhere (docs/behaviour.md 9.5).
+ * each pays once. The PIN itself is kept nowhere (docs/behaviour.md#request-journal).
  */
 export const REDEEMED = 'vouchers_redeemed'
 export interface Redeemed {
@@ -35,7 +35,7 @@ export const voucherDigest = (provider_code: string, pin: string): string => sha
 
 export interface VoucherCharge extends ChargeBase {
   kind: 'voucher'
-  /** never its PIN (docs/behaviour.md 9.5): the answer echoes the one sent */
+  /** never its PIN (docs/behaviour.md#request-journal): the answer echoes the one sent */
   voucher: { serial_number: string; balance: number; phone_number: string; provider_code: string; expiry_date: string }
   merchant_bears_cost: boolean
   notification_url: string | null
@@ -45,7 +45,7 @@ export interface VoucherCharge extends ChargeBase {
 const plainMoment = (ms: number) => isoAt(ms).slice(0, 19).replace('T', ' ')
 
 /**
- * Vouchers (ZAR, docs/behaviour.md 13.14): a voucher of the packs pays its whole value towards a
+ * Vouchers (ZAR, docs/behaviour.md#vouchers): a voucher of the packs pays its whole value towards a
  * charge of at least that amount, at once, and only once in a namespace. Refused, in this order:
  * a provider other than 1Voucher's `0001`; a PIN the packs do not list; a reference already used;
  * a voucher already redeemed (or the packs' spent one); a voucher worth more than the amount.
@@ -86,7 +86,7 @@ export class VoucherService extends OnEngine {
     return { paid: charge.amount + borne, borne }
   }
 
-  /** docs/behaviour.md 13.14: the charge's answer, which echoes the PIN the caller sent (`pin`), as the sample does. */
+  /** docs/behaviour.md#vouchers: the charge's answer, which echoes the PIN the caller sent (`pin`), as the sample does. */
   responseData(charge: Frozen<VoucherCharge>, pin: string) {
     const v = charge.voucher
     return {

@@ -1,7 +1,7 @@
 import type { Snapshot, Upgrade } from '../store/persistence.js'
 
 /**
- * A data file of format 3 carried over to format 4 (docs/behaviour.md 0.4): builds before the
+ * A data file of format 3 carried over to format 4 (docs/behaviour.md#persistence): builds before the
  * event counter was kept in memory stored it in each namespace's `meta` as `event_seq` (`{n}`),
  * and files carried over since still hold that record. The counter goes on from the newest event
  * (`Events`); so the record goes, and the newest event takes the counter as its sequence number

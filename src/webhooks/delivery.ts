@@ -8,7 +8,7 @@ import { MSG, badRequest, notFound } from '../errors.js'
 
 export const SIGNATURE_HEADER = 'x-korapay-signature'
 const ATTEMPT = 'webhook.attempt'
-/** how much of a receiver's answer is read: its status decides, the rest is not kept (docs/behaviour.md 8.5) */
+/** how much of a receiver's answer is read: its status decides, the rest is not kept (docs/behaviour.md#webhook-delivery) */
 export const ANSWER_READ_LIMIT = 64 * 1024
 
 export interface DeliveryOptions {
@@ -18,11 +18,11 @@ export interface DeliveryOptions {
   timeoutMs: number
   /** HTTP attempts in flight at once, across namespaces */
   concurrency: number
-  /** HTTP attempts of one namespace in flight at once (docs/behaviour.md 8.5) */
+  /** HTTP attempts of one namespace in flight at once (docs/behaviour.md#webhook-delivery) */
   namespaceConcurrency: number
   userAgent: string
   /**
-   * under a seed (docs/behaviour.md 0.7): a namespace clock moves only once its attempts under way
+   * under a seed (docs/behaviour.md#seed-and-clock-start): a namespace clock moves only once its attempts under way
    * have their answers (`beforeClockMoves`), so where a retry falls does not depend on how fast a
    * receiver answered
    */
@@ -30,7 +30,7 @@ export interface DeliveryOptions {
 }
 
 /**
- * Delivers recorded events to their target over real HTTP (docs/behaviour.md 8).
+ * Delivers recorded events to their target over real HTTP (docs/behaviour.md#webhooks).
  *
  * - Never on the request path: an event's first attempt is a clock timer due at once.
  * - Retries follow the schedule on the namespace clock, each due counted from the previous
@@ -179,7 +179,7 @@ export class WebhookDelivery {
     if (!this.#deliverable(ns, id)) return
     const at = this.clocks.iso(ns)
     const attempt = this.#slot(ns, async () => {
-      // nothing is sent of a change that is not durable (docs/behaviour.md 0.4): with a data file,
+      // nothing is sent of a change that is not durable (docs/behaviour.md#persistence): with a data file,
       // the write that holds the event goes first, and a write that fails undid the event
       if (this.events.store.dirty) await this.events.store.sync().catch(() => undefined)
       const rec = this.#deliverable(ns, id)
@@ -235,8 +235,7 @@ export class WebhookDelivery {
   }
 
   /**
-   * A failed write put the namespace's events back as the file holds them (docs/behaviour.md
-   * 0.4): a queue whose head is gone with it starts its next event, which would otherwise wait on
+   * A failed write put the namespace's events back as the file holds them (docs/behaviour.md#persistence): a queue whose head is gone with it starts its next event, which would otherwise wait on
    * an attempt undone too (or one under way that finds no record when it ends). A head still
    * stored keeps its attempt: under way, or a timer the clock took back from the file. A duplicate
    * marked for an event undone goes with it.
@@ -329,7 +328,7 @@ export class WebhookDelivery {
   }
 
   /**
-   * One delivery over HTTP, the way every attempt is made (docs/behaviour.md 8.3, 8.5): `{event,
+   * One delivery over HTTP, the way every attempt is made (docs/behaviour.md#webhook-signature, docs/behaviour.md#webhook-delivery): `{event,
    * data}` posted to `target`, signed with the namespace's key, cut at the timeout, at most
    * ANSWER_READ_LIMIT of the answer read. `signature` sends that value instead (`null`: no
    * signature header) and `timeoutMs` another deadline: the webhook probe's deliveries (8.7).
@@ -345,7 +344,7 @@ export class WebhookDelivery {
     const controller = new AbortController()
     this.#inFlight.add(controller)
     const timer = setTimeout(() => controller.abort(new Error('timeout')), timeoutMs)
-    // under a seed, 0 (docs/behaviour.md 0.7)
+    // under a seed, 0 (docs/behaviour.md#seed-and-clock-start)
     const elapsed = this.events.random.stopwatch()
     const ms = () => Math.round(elapsed())
     try {
@@ -392,7 +391,7 @@ async function readAtMost(res: Response, limit: number): Promise<void> {
 
 const TIMED_OUT = 'timeout: '
 
-/** Whether an attempt had no answer within its deadline (docs/behaviour.md 8.5). */
+/** Whether an attempt had no answer within its deadline (docs/behaviour.md#webhook-delivery). */
 export function timedOut(attempt: { error?: string }): boolean {
   return !!attempt.error?.startsWith(TIMED_OUT)
 }

@@ -6,7 +6,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { OBJECT, STRING, listOf, maybe } from '../store/validate.js'
 
-/** docs/behaviour.md 8's events: every event the sandbox sends (the readiness report lists each, src/control/outcomes.ts). */
+/** docs/behaviour.md#webhooks's events: every event the sandbox sends (the readiness report lists each, src/control/outcomes.ts). */
 export const EVENT_NAMES = ['charge.success', 'charge.failed', 'refund.success', 'refund.failed', 'direct_debit.auth', 'transfer.success', 'transfer.failed', 'verification.completed',
   'chargeback.pending', 'chargeback.declined', 'chargeback.partial', 'chargeback.auto_accepted', 'chargeback.lost'] as const
 export type EventName = (typeof EVENT_NAMES)[number]
@@ -49,7 +49,7 @@ export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
 
 export type EventListener = (ns: string, event: Frozen<EventRecord>) => void
 
-/** What a long poll waits for (docs/behaviour.md 8.6): the filters of `GET /_sandbox/events`. */
+/** What a long poll waits for (docs/behaviour.md#event-log): the filters of `GET /_sandbox/events`. */
 export interface EventFilter {
   reference?: string
   event?: string
@@ -88,7 +88,7 @@ interface Bound {
  * Every event is recorded in its namespace, with or without a receiver, so tests can assert on
  * events; the delivery engine listens here. At most `maxEvents` settled events are kept per
  * namespace (the oldest go); an event whose delivery is pending is not counted and never dropped
- * (docs/behaviour.md 2.4).
+ * (docs/behaviour.md#limits).
  */
 export class Events {
   readonly #listeners: EventListener[] = []
@@ -121,7 +121,7 @@ export class Events {
     this.#listeners.push(listener)
   }
 
-  /** Where an event goes: its own target, else the namespace's webhook URL (docs/behaviour.md 8). */
+  /** Where an event goes: its own target, else the namespace's webhook URL (docs/behaviour.md#webhooks). */
   targetOf(ns: string, own: string | null | undefined): string | null {
     return own ?? this.namespaces.get(ns)?.webhook_url ?? null
   }
@@ -244,7 +244,7 @@ export class Events {
    * Resolves when an event of the namespace is recorded or changes (one matching `filter`, when
    * given), with true; or after `ms` or on `signal`, with false. Waiters are kept by namespace and
    * by the reference they wait for: an event costs a waiter nothing unless it is of the waiter's
-   * namespace and, for one waiting by reference, carries that reference (docs/behaviour.md 8.6).
+   * namespace and, for one waiting by reference, carries that reference (docs/behaviour.md#event-log).
    */
   waitForChange(ns: string, ms: number, signal?: AbortSignal, filter: EventFilter = {}): Promise<boolean> {
     return new Promise((resolve) => {
@@ -319,7 +319,7 @@ function stale(index: RefIndex, col: Collection<EventRecord>): boolean {
   return index.events > 2 * Math.max(col.size, 1024)
 }
 
-/** The distinct references an event carries (docs/behaviour.md 8.6). */
+/** The distinct references an event carries (docs/behaviour.md#event-log). */
 function refsOf(e: Frozen<EventRecord>): string[] {
   const d = e.data
   const out: string[] = []

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto'
 
 /**
- * docs/behaviour.md 8: `x-korapay-signature` is the hex HMAC-SHA256 of `JSON.stringify(data)` (the
+ * docs/behaviour.md#webhooks: `x-korapay-signature` is the hex HMAC-SHA256 of `JSON.stringify(data)` (the
  * event's `data` object, not the whole body), keyed with the merchant's secret key.
  */
 export function signWebhook(data: unknown, secretKey: string): string {

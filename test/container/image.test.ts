@@ -13,7 +13,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { IMAGE, docker, firstAnswer, listening, logs, run, state, volume } from './docker.js'
 
 /**
- * The image `npm run image` builds (docs/behaviour.md 0.9), run by docker as a user runs it: every
+ * The image `npm run image` builds (docs/behaviour.md#container-image), run by docker as a user runs it: every
  * setting a SANDBOX_* variable, the host reaching it through a published port (so from the bridge's
  * gateway, not loopback), a receiver on the host reached as host.docker.internal.
  */

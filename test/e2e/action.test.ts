@@ -11,7 +11,7 @@ import { gone } from './process.js'
 import { KORAPAY, run, tempCaDir } from './reach.js'
 
 /**
- * The GitHub Action (action.yml, docs/behaviour.md 0.8), its steps run as the runner runs them
+ * The GitHub Action (action.yml, docs/behaviour.md#github-action), its steps run as the runner runs them
  * (test/e2e/action.ts) against the built checkout (install: auto finds dist/ up to date; the
  * install itself is test/slow/action-install.test.ts): real processes, real ports from 0, real files.
  */

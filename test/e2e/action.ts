@@ -7,7 +7,7 @@ import { parse } from 'yaml'
 import { clientEnv } from './reach.js'
 
 /**
- * The GitHub Action's steps run as the runner runs them (docs/behaviour.md 0.8): its scripts are
+ * The GitHub Action's steps run as the runner runs them (docs/behaviour.md#github-action): its scripts are
  * the files action.yml names, run with node; inputs are `INPUT_<NAME>` variables, every declared
  * input set (its default when the step gives none); each step gets its own `GITHUB_OUTPUT` and
  * `GITHUB_STATE` files, the job one `GITHUB_ENV` whose lines every later step gets as variables,

@@ -8,7 +8,7 @@ import { ENC_KEY, SECRET, cardPayload } from '../helpers/sandbox.js'
 import { api, rssMb, cliPerFile } from './process.js'
 
 /**
- * Every body is bounded where it is read (docs/behaviour.md 2.4): a chunked body past the limit is
+ * Every body is bounded where it is read (docs/behaviour.md#limits): a chunked body past the limit is
  * refused 413 on every route that takes a body, the customer pages included, before anything
  * looks at the request, and the process's memory does not grow with it. Raw chunked requests on a
  * real socket against the CLI as a process, its memory read from /proc.
@@ -71,7 +71,7 @@ function postChunked(head: string, total: number, first = ''): Promise<Sent> {
 
 const chargeStatus = async (tx: string) => (await api(cli.running.url, SECRET, 'GET', `/merchant/api/v1/charges/${tx}`)).body.data.status
 
-describe('a chunked body past the limit (docs/behaviour.md 2.4)', () => {
+describe('a chunked body past the limit (docs/behaviour.md#limits)', () => {
   it('an 8 MiB decision=approve&pad=... to the 3DS page, chunked, with no key: 413 in HTML, and the charge is not approved', async () => {
     const res = await postChunked(`POST /_sandbox/3ds/${threeDsTx} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/x-www-form-urlencoded\r\n`, 8 * MiB, 'decision=approve&pad=')
     expect(res.status).toBe(413)

@@ -109,7 +109,7 @@ async function noHorizontalScroll(page: Page) {
 
 // ---------------------------------------------------------------------------------------------
 
-describe('the 3DS page (docs/behaviour.md 8)', () => {
+describe('the 3DS page (docs/behaviour.md#webhooks)', () => {
   it('Approve redirects to redirect_url with ?reference= and the charge succeeds', async () => {
     const key = newKey('3ds_ok')
     const back = stand.receiver.url.replace('/webhooks', '/checkout/return')
@@ -183,7 +183,7 @@ describe('the 3DS page (docs/behaviour.md 8)', () => {
   })
 })
 
-describe('the dashboard (docs/behaviour.md 9)', () => {
+describe('the dashboard (docs/behaviour.md#control-api)', () => {
   it('answers without a key on loopback, and refuses other peers unless the control token is sent', async () => {
     const res = await fetch(`${stand.sandbox.url}/_sandbox/ui`)
     expect(res.status).toBe(200)
@@ -388,7 +388,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(again.attempts.length).toBe(2)
     await eventually(async () => expect(await page.locator(`#events tr[data-event="${event.id}"] ul.attempts li`).count()).toBe(2))
 
-    // the probe of the handler at the URL (docs/behaviour.md 8.7): this receiver answers 200 to
+    // the probe of the handler at the URL (docs/behaviour.md#webhook-probe): this receiver answers 200 to
     // anything and queries nothing; nothing is recorded of its deliveries
     const events = (await api(key, 'GET', '/_sandbox/events')).body.data.length
     expect(await act(page, 'Probe handler')).toBe('Webhook probe: 2 of 8 checks passed (failed: bad_signature, other_body_signature, missing_signature, event_name, duplicate, out_of_order)')
@@ -545,7 +545,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     const second = await triedRows.nth(1).innerText()
     expect(second).toContain(`attempt 2 of ${tried.reference}`)
     expect(second).toContain('bank transfer')
-    // the temporary account the attempt asks for (the charge query does not show it, docs/behaviour.md 3.6)
+    // the temporary account the attempt asks for (the charge query does not show it, docs/behaviour.md#card-outcomes-and-query)
     expect(second).toMatch(/account [0-9]{10}/)
     expect(second).toContain('wema (035)')
     expect(second).toMatch(/last transfer NGN 100\.00 \(underpayment, NGN 100\.00 returned\)/)
@@ -604,7 +604,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect((await api(key, 'POST', `/_sandbox/checkouts/${kes.reference}/cancel`)).status).toBe(409)
   })
 
-  it('lists virtual bank accounts with their transfers, and credits one with its button (docs/behaviour.md 13.3)', async () => {
+  it('lists virtual bank accounts with their transfers, and credits one with its button (docs/behaviour.md#virtual-accounts)', async () => {
     const key = newKey('vba')
     const made = await api(key, 'POST', '/merchant/api/v1/virtual-bank-account', { account_name: 'Ada Obi', account_reference: 'cust-dash-1', permanent: true, bank_code: '035', customer: { name: 'Ada Obi' }, kyc: { bvn: '22222222222' } })
     expect(made.status).toBe(200)
@@ -627,7 +627,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`virtual account ${number} (cust-dash-1)`)
   })
 
-  it('lists pool accounts with their settlement history, and credits one with its button (docs/behaviour.md 13.3.2)', async () => {
+  it('lists pool accounts with their settlement history, and credits one with its button (docs/behaviour.md#pool-accounts)', async () => {
     const key = newKey('pool')
     const made = await api(key, 'POST', '/merchant/api/v1/pool-accounts', { customer_name: 'Ada Obi', customer_email: 'ada@example.com', currency: 'KES' })
     expect(made.status).toBe(200)
@@ -649,7 +649,7 @@ describe('the dashboard (docs/behaviour.md 9)', () => {
     expect(await page.locator(`#charges tr[data-ref="${tx}"]`).textContent()).toContain(`pool account ${reference}`)
   })
 
-  it('shows the balances and the newest history entries, and funds a balance with its button (docs/behaviour.md 13.4)', async () => {
+  it('shows the balances and the newest history entries, and funds a balance with its button (docs/behaviour.md#ledger-and-balances)', async () => {
     const key = newKey('balances')
     await api(key, 'POST', '/_sandbox/clock/freeze', { frozen: true })
     const bt = ref('bt')

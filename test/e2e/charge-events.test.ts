@@ -7,7 +7,7 @@ import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
- * The two corrections to every charge (docs/behaviour.md 2.1, 8.4), against the real CLI: a charge
+ * The two corrections to every charge (docs/behaviour.md#status-codes, docs/behaviour.md#webhook-payloads), against the real CLI: a charge
  * event's `data.reference` is the merchant's reference, the sandbox's own is
  * `transaction_reference`, `metadata` is the charge's as sent, the signature verifies as a
  * merchant's handler computes it; a step on a finished charge answers 409.
@@ -70,7 +70,7 @@ describe('charge events carry the merchant reference, the transaction reference 
     // the handler queries the charge by data.reference, as the consuming code does
     const q = await call('GET', `/merchant/api/v1/charges/${encodeURIComponent(got.body.data.reference)}`)
     expect(q.body.data).toMatchObject({ reference: p.reference, status: 'success' })
-    // its transaction reference and metadata are the webhook's: the query shows neither (docs/behaviour.md 3.6)
+    // its transaction reference and metadata are the webhook's: the query shows neither (docs/behaviour.md#card-outcomes-and-query)
     expect(q.body).toEqual((await call('GET', `/merchant/api/v1/charges/${tx}`)).body)
     // the event log finds the event by either reference
     for (const r of [p.reference, tx]) {

@@ -7,7 +7,7 @@ import { caller, frozenWithData } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * Chargebacks against the real CLI (docs/behaviour.md 13.13): the lifecycle end to end with signed
+ * Chargebacks against the real CLI (docs/behaviour.md#chargebacks): the lifecycle end to end with signed
  * webhooks to a real receiver, an answer racing refunds over real sockets on one charge, and a
  * chargeback opened before kill -9 debited once after the restart with --data.
  */

@@ -1,5 +1,5 @@
 /**
- * A person pays on the hosted checkout page (docs/behaviour.md 13.1.1) in a real browser: Debian's
+ * A person pays on the hosted checkout page (docs/behaviour.md#checkout-page) in a real browser: Debian's
  * /usr/bin/chromium driven by playwright-core (never a downloaded browser), against a sandbox on a
  * real socket, with a real shop page to come back to and a real webhook receiver. Fields and
  * buttons are found by their accessible names, so those names are what is tested.
@@ -86,12 +86,12 @@ async function landsPaid(page: Page, key: string, reference: string, method: str
   const q = await api(key, 'GET', `/merchant/api/v1/charges/${encodeURIComponent(reference)}`)
   expect(q.status).toBe(200)
   expect(q.body.data).toMatchObject({ reference, status })
-  // the channel that paid is the successful attempt's (the query shows no payment_method, docs/behaviour.md 3.6)
+  // the channel that paid is the successful attempt's (the query shows no payment_method, docs/behaviour.md#card-outcomes-and-query)
   expect(q.body.data.payment_attempts.filter((a: { status: string }) => a.status === 'success').map((a: { channel: string }) => a.channel)).toEqual(status === 'success' ? [method] : [])
   const hook = await webhook(reference, event)
   const signature = createHmac('sha256', key).update(JSON.stringify(hook.body.data)).digest('hex')
   expect(hook.headers['x-korapay-signature']).toBe(signature)
-  // the merchant's reference, the metadata as sent (docs/behaviour.md 8.4)
+  // the merchant's reference, the metadata as sent (docs/behaviour.md#webhook-payloads)
   expect(hook.body.data).toMatchObject({ reference, payment_reference: reference, status, amount: 1500, currency: q.body.data.currency, metadata: { 'order-id': expect.any(String) } })
   return q.body.data
 }
@@ -108,7 +108,7 @@ async function noHorizontalScroll(page: Page) {
   expect(scrollWidth).toBeLessThanOrEqual(innerWidth)
 }
 
-describe('the hosted checkout page in a browser (docs/behaviour.md 13.1.1)', () => {
+describe('the hosted checkout page in a browser (docs/behaviour.md#checkout-page)', () => {
   it('pays by card with a PIN card, in a browser with JavaScript off', async () => {
     const { key, reference, url } = await checkout('pin')
     // plain forms: the page needs no script

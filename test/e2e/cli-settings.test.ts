@@ -10,7 +10,7 @@ import { killedAfterEach, startCli, type RunningCli } from './process.js'
 /**
  * Settings and files as the real CLI reads them, where the unit tests build the app in-process:
  * an on/off variable spelled off, and a data file of format 1 opened by `sandbox start --data`
- * (docs/behaviour.md 0.2, 0.4).
+ * (docs/behaviour.md#flags-and-environment, docs/behaviour.md#persistence).
  */
 
 const { running } = killedAfterEach()
@@ -32,7 +32,7 @@ function caller(cli: RunningCli, key: string) {
   }
 }
 
-describe('the CLI reads an on/off variable (docs/behaviour.md 0.2)', () => {
+describe('the CLI reads an on/off variable (docs/behaviour.md#flags-and-environment)', () => {
   it('SANDBOX_STRICT_KEYS=0 leaves any test key accepted; =1 refuses a key no merchant was given', async () => {
     const banks = '/merchant/api/v1/misc/banks?countryCode=NG'
     const off = await start(['--secret-key', 'sk_test_configured'], { SANDBOX_STRICT_KEYS: '0' })
@@ -45,7 +45,7 @@ describe('the CLI reads an on/off variable (docs/behaviour.md 0.2)', () => {
   })
 })
 
-describe('sandbox start --data with a file of format 1 (docs/behaviour.md 0.4, 13.4)', () => {
+describe('sandbox start --data with a file of format 1 (docs/behaviour.md#persistence, docs/behaviour.md#ledger-and-balances)', () => {
   it('answers the money as the build that wrote it did, accepts and refuses the same calls, and keeps it across a restart', async () => {
     const fixture = new URL('../fixtures/ledger-v1/', import.meta.url)
     const file = tempFile()

@@ -97,7 +97,7 @@ describe('sandbox start (a real process on a real port)', () => {
     expect(await res.json()).toEqual({ status: false, message: 'Route not found', data: null })
   })
 
-  it('answers a body over 1 MiB with the 413 envelope on a real socket: declared, streamed, and not at the limit (docs/behaviour.md 2)', async () => {
+  it('answers a body over 1 MiB with the 413 envelope on a real socket: declared, streamed, and not at the limit (docs/behaviour.md#http)', async () => {
     running = await startCli([])
     const url = `${running.url}/merchant/api/v1/charges/card`
     const MiB = 1 << 20
@@ -271,7 +271,7 @@ describe('answers handed over at the end of each event-loop turn (src/http/answe
     expect(answers[3].body).toEqual({ status: false, message: 'Charge not found', data: null })
   })
 
-  it('answers a long poll (?wait=, docs/behaviour.md 9) in the turn its event is recorded, after other answers have left', async () => {
+  it('answers a long poll (?wait=, docs/behaviour.md#control-api) in the turn its event is recorded, after other answers have left', async () => {
     running = await startCli([])
     const url = running.url
     const payload = cardPayload('4084127883172787')

@@ -5,7 +5,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { api, killedAfterEach, startCli } from './process.js'
 
 /**
- * What public clients send and read, against the real CLI over a socket (docs/behaviour.md 2.3,
+ * What public clients send and read, against the real CLI over a socket (docs/behaviour.md#invalid-request-data,
  * 3.6, 8.4, 13.9, 13.11): null fields taken as left out, the transactions list an Elixir client
  * calls, the charge query's metadata, the pay-ins' payment_sources, and a webhook whose data keys
  * come in the documented order to a real receiver.
@@ -34,7 +34,7 @@ describe('the answers public clients read, against the real CLI', () => {
     const missing = await call('POST', `${M}/charges/initialize`, { reference: ref('co-null'), amount: 1000, currency: 'NGN', customer: { email: null } })
     expect([missing.status, missing.body.data]).toEqual([422, fieldMessages({ 'customer.email': 'is required' })])
 
-    // a card charge with no metadata: the query shows none (docs/behaviour.md 3.6), the webhook's keys come in the documented order
+    // a card charge with no metadata: the query shows none (docs/behaviour.md#card-outcomes-and-query), the webhook's keys come in the documented order
     const card = cardPayload('4084127883172787', { amount: 1000 })
     expect((await call('POST', `${M}/charges/card`, { charge_data: encryptChargeData(card, ENC_KEY) })).status).toBe(200)
     expect((await call('GET', `${M}/charges/${card.reference}`)).body.data).not.toHaveProperty('metadata')

@@ -6,7 +6,7 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, runCli, startCli, type RunningCli } from './process.js'
 
-/** `sandbox conformance` (docs/behaviour.md 10.7) as a process: the scoreboard, its exit codes and the page it writes. */
+/** `sandbox conformance` (docs/behaviour.md#conformance) as a process: the scoreboard, its exit codes and the page it writes. */
 
 let sandbox: RunningCli
 beforeAll(async () => {

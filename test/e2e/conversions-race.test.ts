@@ -3,7 +3,7 @@ import { caller, frozenWithData } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * docs/behaviour.md 13.10: a conversion's checks and its writes are one synchronous step, so
+ * docs/behaviour.md#conversions: a conversion's checks and its writes are one synchronous step, so
  * conversions racing over real sockets against the real CLI with a data file cannot use a quote
  * twice or take more than the balance holds, and what was answered is what comes back after
  * kill -9 and a restart.

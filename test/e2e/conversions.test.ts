@@ -3,11 +3,11 @@ import { caller } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * Conversions against the real CLI (CONTRACT 14, docs/behaviour.md 13.10): a quote asked with a
+ * Conversions against the real CLI (CONTRACT 14, docs/behaviour.md#conversions): a quote asked with a
  * numeric-string amount, converted once through the ledger (both entries in the balance history),
  * read back by its reference and in the history; an unserved pair refused; a quote left past its
  * 25 s on the namespace clock refused as expired, changing nothing. And no round trip makes money
- * (docs/behaviour.md 13.10): NGN 7.20 is USD 0.005, which rounded half up bought USD 0.01 and back
+ * (docs/behaviour.md#conversions): NGN 7.20 is USD 0.005, which rounded half up bought USD 0.01 and back
  * NGN 14.40; rounded down it buys nothing.
  */
 

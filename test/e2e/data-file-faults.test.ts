@@ -11,7 +11,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 
 /**
- * The data file under real faults (docs/behaviour.md 0.4), against the real CLI as a child process
+ * The data file under real faults (docs/behaviour.md#persistence), against the real CLI as a child process
  * (`npm run build` first): a second server on the same file, a file or folder that cannot be
  * written (`chattr +i`: tests run as root, which chmod does not stop), a disk that fills up (a
  * small tmpfs filled to the brim), bytes appended to the file or a line cut, a compaction's
@@ -169,7 +169,7 @@ describe('a data file or folder that cannot be written', () => {
     expect(retry.status).toBe(200)
     expect(retry.body.data.payment_reference).toBe(refused.reference)
     acknowledged.push(refused.reference)
-    // one charge.success per acknowledged charge: none for the write that failed (behaviour.md 0.4)
+    // one charge.success per acknowledged charge: none for the write that failed (behaviour.md#persistence)
     await rx.waitFor(acknowledged.length)
     const announced = (transaction: string) => rx.received.filter((w) => (w.body as { data?: { transaction_reference?: string } })?.data?.transaction_reference === transaction)
     expect(announced(retry.body.data.transaction_reference)).toHaveLength(1)
@@ -232,7 +232,7 @@ describe('a data file or folder that cannot be written', () => {
   }, 60_000)
 })
 
-describe('a snapshot put back (docs/behaviour.md 0.10)', () => {
+describe('a snapshot put back (docs/behaviour.md#snapshots)', () => {
   it('read-only while running: the restore is answered 503 and undone, the namespace as the file holds it; once writable, its retry is', async () => {
     const file = lockableFile()
     const server = await start(['--data', file])

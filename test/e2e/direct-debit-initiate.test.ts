@@ -4,7 +4,7 @@ import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * A mandate created by API against the real CLI (docs/behaviour.md 6.2): `POST
+ * A mandate created by API against the real CLI (docs/behaviour.md#direct-debit-authorizations): `POST
  * /merchant/api/v1/direct-debit/initiate` answers as the service's sample does, the mandate is
  * pending until the customer's token payment arrives (on the namespace clock), then active with the
  * `direct_debit.auth` event at a real receiver, and debited by its code.

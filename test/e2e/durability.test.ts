@@ -10,7 +10,7 @@ import { killedAfterEach, runCli, startCli, type RunningCli } from './process.js
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 
 /**
- * The durability promise of --data (docs/behaviour.md 0, 8; issue 9, 4) against a real child process
+ * The durability promise of --data (docs/behaviour.md#product, docs/behaviour.md#webhooks; issue 9, 4) against a real child process
  * (`npm run build` first: the CLI runs from dist/):
  *
  * - under load from 10 concurrent clients, SIGKILL while requests are in flight: the file parses,

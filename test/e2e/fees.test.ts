@@ -4,7 +4,7 @@ import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 13.4, issue 35's money, against the real CLI.
+ * docs/behaviour.md#ledger-and-balances, issue 35's money, against the real CLI.
  *
  * Whoever bears a pay-in's cost, the fee and its VAT are taken once: a KES 1,000 wallet payment
  * the customer bears (the customer pays 1,016.13, the merchant is credited 1,000.00, not 983.87)
@@ -28,7 +28,7 @@ function minorOf(amount: number | string): bigint {
   return sign * (BigInt(whole.replace('-', '')) * 100n + BigInt(frac.padEnd(2, '0')))
 }
 
-describe('the fee the customer bears is taken once (docs/behaviour.md 13.4)', () => {
+describe('the fee the customer bears is taken once (docs/behaviour.md#ledger-and-balances)', () => {
   it('credits the merchant 1,000.00 of a KES 1,000 wallet payment and 9,988.75 of an NGN 10,000 transfer the customer paid the fee of', async () => {
     const cli = await startCli([])
     running.push(cli)
@@ -58,7 +58,7 @@ describe('the fee the customer bears is taken once (docs/behaviour.md 13.4)', ()
   })
 })
 
-describe('sums are exact at any size (docs/behaviour.md 13.4)', () => {
+describe('sums are exact at any size (docs/behaviour.md#ledger-and-balances)', () => {
   it('after 95 fundings of NGN 1e12 and a payout, the balance, the last balance_after and the history sum are one number', async () => {
     const cli = await startCli([])
     running.push(cli)

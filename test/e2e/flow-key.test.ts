@@ -5,7 +5,7 @@ import { ENC_KEY, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 10.5: `sandbox export-flow` never writes a key. A reset answers with the
+ * docs/behaviour.md#record-to-flow: `sandbox export-flow` never writes a key. A reset answers with the
  * namespace, which is the secret key: the flow expects the replay's `${key}` there, so it replays
  * under another key; and no card number sent in free text is in the file.
  */

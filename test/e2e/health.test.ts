@@ -5,7 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { freePort, runCli, startCli, type RunningCli } from './process.js'
 import { tempCaDir } from './reach.js'
 
-/** `sandbox health` (docs/behaviour.md 0.9), the container image's HEALTHCHECK, against a real CLI. */
+/** `sandbox health` (docs/behaviour.md#container-image), the container image's HEALTHCHECK, against a real CLI. */
 
 let running: RunningCli | undefined
 afterEach(async () => {
@@ -42,7 +42,7 @@ const accepts = (port: number) =>
     socket.on('error', () => resolve(false))
   })
 
-describe('the health check tells the truth (docs/behaviour.md 0.9)', () => {
+describe('the health check tells the truth (docs/behaviour.md#container-image)', () => {
   it('with --tls --proxy on a fresh CA directory: 503 with the envelope until the TLS and proxy ports listen and ca.pem is written, then 200', async () => {
     const [port, tlsPort, proxyPort] = [await freePort(), await freePort(), await freePort()]
     const caDir = tempCaDir()

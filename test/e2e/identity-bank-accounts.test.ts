@@ -4,7 +4,7 @@ import { api, killedAfterEach, runCli } from './process.js'
 /**
  * The Nigerian bank-account look-ups, their bank lists and the Kenyan phone check against the
  * real CLI (dist/, the shipped fixtures and default pack), called as their pages spell them
- * (docs/behaviour.md 7.1, 7.7): an app that fetches the bank list, then looks the test account up
+ * (docs/behaviour.md#identity-calls-and-modes, docs/behaviour.md#identity-bank-account-banks): an app that fetches the bank list, then looks the test account up
  * at a bank of it; and `sandbox magic` naming the test values, the unavailable ones and the codes.
  */
 

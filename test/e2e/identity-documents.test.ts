@@ -6,7 +6,7 @@ import { api, killedAfterEach, runCli, startCli } from './process.js'
 
 /**
  * Identity beyond SPEC.md against the real CLI (dist/, the shipped fixtures and default pack),
- * sending what merchants' apps send (docs/behaviour.md 7): `nin` or `number` for the ID, CAC
+ * sending what merchants' apps send (docs/behaviour.md#identity): `nin` or `number` for the ID, CAC
  * as digits with its registration type apart, each country's documents, the phone check's webhook to a real receiver, and a
  * pack file given with --scenarios adding a country's test value without a code change.
  */

@@ -5,7 +5,7 @@ import { killedAfterEach, startCli } from './process.js'
 
 /**
  * Split payments and dynamic currency conversion on `charges/initialize` against the real CLI
- * (docs/behaviour.md 13.1.2): the sample's AA027 refusal, a split paid with the merchant credited
+ * (docs/behaviour.md#checkout-split-and-conversion): the sample's AA027 refusal, a split paid with the merchant credited
  * its share only, and a checkout priced in USD, paid in NGN and settled in USD at the pack's rate,
  * rounded down.
  */
@@ -34,7 +34,7 @@ describe('split payments and currency conversion on charges/initialize, against 
     const q = (await call('GET', `/merchant/api/v1/charges/${reference}`)).body.data
     expect(q.split).toEqual({ split_type: 'flat', split_accounts: [{ split_account_reference: 'KPY-SPA-1', value: 3000, amount: 3000 }, { split_account_reference: 'KPY-SPA-2', value: 2500, amount: 2500 }], merchant_amount: 1650 })
     await call('POST', '/_sandbox/clock/advance', { seconds: 25 * 3600 })
-    // 7150 less the shares (5500) and the transfer's fee and its 7.5 % VAT (the query shows the fee only, docs/behaviour.md 3.6)
+    // 7150 less the shares (5500) and the transfer's fee and its 7.5 % VAT (the query shows the fee only, docs/behaviour.md#card-outcomes-and-query)
     expect((await call('GET', '/merchant/api/v1/balances')).body.data.NGN.available_balance).toBeCloseTo(ngn + 1650 - q.fee - Math.round(q.fee * 7.5) / 100, 2)
 
     // percentages round down per share; over 100 in total is refused by field

@@ -7,7 +7,7 @@ import { tempFile } from '../helpers/sandbox.js'
 
 /**
  * A foreground `sandbox start` stops when the process that launched it goes away
- * (docs/behaviour.md 0.3): npm's `sh -c` wrapper killed, the launcher above a wrapper that stays
+ * (docs/behaviour.md#detach-and-stop): npm's `sh -c` wrapper killed, the launcher above a wrapper that stays
  * (`npx sandbox start &` then `kill $!`), or the shell of a CI step ending. Real processes, a real port; every
  * wait is bounded polling on the real event (the port refusing connections, the process ending).
  */

@@ -8,7 +8,7 @@ import { api, killedAfterEach, spawnUntilListening } from './process.js'
 import { fieldMessages } from '../helpers/sandbox.js'
 
 /**
- * fixtures/lookups.json is data (docs/behaviour.md 13.4, 13.5): a currency added to it, in a copy
+ * fixtures/lookups.json is data (docs/behaviour.md#ledger-and-balances, docs/behaviour.md#look-ups): a currency added to it, in a copy
  * of the installed package (bin, dist, fixtures, scenarios, package.json: what npm ships), opens a
  * balance, is funded, takes a mobile-money pay-in that is refunded, and is paid out, with no
  * change of code; a bad entry stops the process at start, naming the entry and the field.

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 13.5 against the real CLI (dist/, reading the shipped fixtures/lookups.json):
+ * docs/behaviour.md#look-ups against the real CLI (dist/, reading the shipped fixtures/lookups.json):
  * a merchant's bank look-up code, called with the public key as public clients do, then the
  * resolve with the secret key; the public key is refused on a charge.
  */

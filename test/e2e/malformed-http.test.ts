@@ -5,7 +5,7 @@ import { SECRET } from '../helpers/sandbox.js'
 import { cliPerFile } from './process.js'
 
 /**
- * HTTP that node cannot parse is answered with the envelope too (docs/behaviour.md 2.1, 2.2): the
+ * HTTP that node cannot parse is answered with the envelope too (docs/behaviour.md#status-codes, docs/behaviour.md#envelope): the
  * status node would send bare, a JSON envelope body, `Connection: close`, and the connection closed
  * by the sandbox. Raw bytes on a real socket against the CLI as a process.
  */
@@ -55,7 +55,7 @@ const CASES: [string, string | Buffer, number, string][] = [
   ['a 20 KB header', `GET /_sandbox/health HTTP/1.1\r\nHost: localhost\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, 431, 'Request header fields are too large'],
 ]
 
-describe('malformed HTTP on a real socket (docs/behaviour.md 2.1, 2.2)', () => {
+describe('malformed HTTP on a real socket (docs/behaviour.md#status-codes, docs/behaviour.md#envelope)', () => {
   it.each(CASES)('%s: %i with the envelope, Connection: close, then closed', async (_name, raw, status, message) => {
     const res = await exchange(raw)
     expect(res.status, res.raw.slice(0, 200)).toBe(status)
@@ -134,7 +134,7 @@ function exchangeOne(raw: string): Promise<{ status: number; headers: Record<str
   })
 }
 
-describe('what node parses but a URL parser does not (docs/behaviour.md 2.1, 2.2)', () => {
+describe('what node parses but a URL parser does not (docs/behaviour.md#status-codes, docs/behaviour.md#envelope)', () => {
   const TARGETS: [string, string][] = [
     ['a backslash in the path', 'GET /merchant\\api/v1/charges/x HTTP/1.1\r\nHost: localhost\r\n'],
     ['Host: a@x', 'GET /_sandbox/health HTTP/1.1\r\nHost: a@x\r\n'],

@@ -9,7 +9,7 @@ import { spawnUntilListening, startCli, type RunningCli } from './process.js'
  * nothing but the sandbox's base URL and the secret key. The shop initializes the charge, verifies
  * the webhook at its notification_url and queries the charge when the customer comes back to its
  * redirect_url. The customer's side is played without a browser: the control calls that pay or
- * cancel a checkout as the page would (docs/behaviour.md 13.1), then the browser's trip back to
+ * cancel a checkout as the page would (docs/behaviour.md#checkout), then the browser's trip back to
  * `redirect_url?reference=<merchant reference>`. What the shop recorded must match what happened.
  */
 
@@ -162,7 +162,7 @@ describe('a merchant server, unchanged, against the sandbox (Checkout Standard)'
     const cart: Cart = { amount: 1500, currency: 'NGN', customer, metadata: { 'order-id': '1001', buyer: 'Adébáyọ̀ Ọlá 😀', items: [{ sku: 'A-1', qty: 2 }] }, channels: ['card', 'bank_transfer'], default_channel: 'card' }
     const r = await order(cart, [{ pay: { channel: 'card' }, status: 'success' }])
     expectRecorded(r, cart, { event: 'charge.success', status: 'success', method: 'card', attempts: 1 })
-    // json.dumps' default escapes non-ASCII as \uXXXX: those bytes are not the ones signed (docs/behaviour.md 8.3)
+    // json.dumps' default escapes non-ASCII as \uXXXX: those bytes are not the ones signed (docs/behaviour.md#webhook-signature)
     expect(r.view.webhooks[0].verified_with_ascii_escapes).toBe(false)
     // what the shop sent, as the public clients send it
     expect(r.view.sent).toMatchObject({ redirect_url: `${shop.url}/return`, notification_url: `${shop.url}/webhooks/korapay`, merchant_bears_cost: true, narration: `Order ${r.reference}` })

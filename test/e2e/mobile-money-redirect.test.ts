@@ -5,7 +5,7 @@ import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * The REDIRECT model of mobile money against the real CLI (docs/behaviour.md 5.4.1): the charge
+ * The REDIRECT model of mobile money against the real CLI (docs/behaviour.md#mobile-money-operator-page): the charge
  * answers `auth_model: REDIRECT` and the operator's page at `authorization.redirect_url`, which
  * the sandbox serves; the customer's form post there approves (back at the merchant's
  * redirect_url with `?reference=`) or declines, and the charge query and the signed webhook at a

@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { ROOT } from './action.js'
 
 /**
- * `npx sandbox start` in the checkout (docs/behaviour.md 0.1): npm installs the checkout's own
+ * `npx sandbox start` in the checkout (docs/behaviour.md#package-and-start): npm installs the checkout's own
  * package into its npx cache as a link, running the package's `prepare` script, which built the
  * whole project, silently, on the first call (18 s on a busy machine). With a fresh npm cache (a
  * first call), it starts at once and leaves dist/ as it was.

@@ -4,7 +4,7 @@ import { ENC_KEY, cardPayload, tempFile, invalidBody } from '../helpers/sandbox.
 import { startCli, type RunningCli } from './process.js'
 
 /**
- * The control API bounds the scenario packs it accepts (docs/behaviour.md 10.1): a pack past a
+ * The control API bounds the scenario packs it accepts (docs/behaviour.md#scenario-packs): a pack past a
  * bound is a 400 with the field, changes nothing, and never touches another namespace.
  */
 

@@ -4,7 +4,7 @@ import { SECRET, ref } from '../helpers/sandbox.js'
 import { cliPerFile, startCli } from './process.js'
 
 /**
- * The customer pages refuse in HTML whatever refuses (docs/behaviour.md 13.1.1): a body over the
+ * The customer pages refuse in HTML whatever refuses (docs/behaviour.md#checkout-page): a body over the
  * limit, declared or chunked, a body node cannot parse, a method no route serves; the JSON API
  * keeps its envelope for the same refusals. Raw requests on a real socket against the CLI.
  */
@@ -76,7 +76,7 @@ function expectPage(res: Answer, status: number, message: string) {
   expect(res.body).toContain(`<h1>${message}</h1>`)
 }
 
-describe('the hosted checkout page refuses in HTML (docs/behaviour.md 13.1.1)', () => {
+describe('the hosted checkout page refuses in HTML (docs/behaviour.md#checkout-page)', () => {
   it('a 2 MiB form post with a declared length: 413, a page', async () => {
     const res = await exchange(`POST ${payPath} HTTP/1.1\r\nHost: localhost\r\n${FORM_TYPE}Content-Length: ${2 * 1024 * 1024}\r\n\r\n`, big())
     expectPage(res, 413, 'Request body is too large')
@@ -116,7 +116,7 @@ describe('the hosted checkout page refuses in HTML (docs/behaviour.md 13.1.1)', 
   })
 })
 
-describe("the sandbox bank's page of pay with bank refuses in HTML too (docs/behaviour.md 13.11)", () => {
+describe("the sandbox bank's page of pay with bank refuses in HTML too (docs/behaviour.md#pay-with-bank)", () => {
   it('a 2 MiB form post: 413, a page; an unknown path under it: 404, a page', async () => {
     const created = await fetch(`${cli.running.url}/merchant/api/v1/charge/pay-with-bank`, {
       method: 'POST',

@@ -9,7 +9,7 @@ import { startCli } from './process.js'
 import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
- * docs/behaviour.md 9.5: a card number is masked wherever it is kept, in any spelling, in any
+ * docs/behaviour.md#request-journal: a card number is masked wherever it is kept, in any spelling, in any
  * field. The real CLI with a real --data file and a real receiver; every place the number could
  * be kept is read back and searched.
  */

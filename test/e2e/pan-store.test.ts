@@ -7,7 +7,7 @@ import { ENC_KEY, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 9.5: the store masks a card number in every field of every record it is
+ * docs/behaviour.md#request-journal: the store masks a card number in every field of every record it is
  * handed, whatever area writes it (src/store/card-numbers.ts). A card number, drawn and spelled at
  * random, is written through the real CLI into every free field of payouts (single, remittance,
  * bulk), conversions, refunds, virtual accounts, bank transfers and charges, as text and as a

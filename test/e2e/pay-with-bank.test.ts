@@ -6,7 +6,7 @@ import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * Pay with bank against the real CLI (docs/behaviour.md 13.11): the bodies public clients send, on
+ * Pay with bank against the real CLI (docs/behaviour.md#pay-with-bank): the bodies public clients send, on
  * both spellings; the bank list; the events at a real receiver, signed; and a person at the
  * sandbox bank's page in Debian's chromium (playwright-core) who approves, or declines, with the
  * charge query and the webhook showing what they chose.

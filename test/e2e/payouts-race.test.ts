@@ -4,7 +4,7 @@ import { caller, frozenWithData } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * docs/behaviour.md 13.7: the balance check and the debit of a payout are one synchronous step, so
+ * docs/behaviour.md#payouts: the balance check and the debit of a payout are one synchronous step, so
  * payouts that race over real sockets cannot overdraw the balance. 50 concurrent payouts against
  * the real CLI with a data file, a balance covering exactly 10: 10 are accepted, 40 refused, the
  * balance exact, and all of it the same after kill -9 and a restart. A bulk payout too comes back
@@ -69,7 +69,7 @@ describe('50 payouts racing for a balance that covers 10', () => {
   })
 })
 
-describe('a bulk payout with --data, across kill -9 (docs/behaviour.md 13.7.1)', () => {
+describe('a bulk payout with --data, across kill -9 (docs/behaviour.md#bulk-payouts)', () => {
   it('comes back whole: the batch, its items, their debits and the timers that end them', async () => {
     const { file, cli: first } = await frozenWithData(spawnCli)
     const item = (bank: string) => ({ reference: ref('bi'), amount: 1000, type: 'bank_account', narration: 'Bulk', bank_account: { bank_code: bank, account_number: '0000000000' }, customer: { name: 'Payee', email: 'p@example.com' } })

@@ -6,7 +6,7 @@ import { caller } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 13.3.2 against the real CLI: a pool account reference is made, credited by the
+ * docs/behaviour.md#pool-accounts against the real CLI: a pool account reference is made, credited by the
  * test environment's call, its charge.success reaches a real receiver signed as a merchant checks
  * it, and after the process is killed and started again on the same data file the reference, its
  * pay-in and the balance are there.

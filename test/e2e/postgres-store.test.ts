@@ -10,7 +10,7 @@ import { startCluster, type Cluster } from './postgres.js'
 import { api, freePort, killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 
 /**
- * `--store postgres://...` (docs/behaviour.md 0.4) through the real CLI against a throwaway cluster
+ * `--store postgres://...` (docs/behaviour.md#persistence) through the real CLI against a throwaway cluster
  * of the test's own (test/e2e/postgres.ts): a charge acknowledged is committed before its answer
  * (kill -9 under load, restart, every one there); two processes started together apply the
  * migrations once; the database stopped under traffic answers 503 in the envelope, undoes what it

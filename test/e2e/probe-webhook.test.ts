@@ -5,7 +5,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { api, freePort, killedAfterEach, runCli, startCli } from './process.js'
 
 /**
- * `sandbox probe-webhook` (docs/behaviour.md 8.7) against merchant handlers written four ways, over
+ * `sandbox probe-webhook` (docs/behaviour.md#webhook-probe) against merchant handlers written four ways, over
  * real HTTP, each one querying the sandbox as a merchant's code does (its API base URL points at
  * the sandbox). Each receiver is written here from the documented scheme (8.3), not with the
  * sandbox's own code.
@@ -61,7 +61,7 @@ async function probe(sandbox: string, url: string, ...args: string[]) {
 
 const verdicts = (report: { checks: { check: string; passed: boolean }[] }) => Object.fromEntries(report.checks.map((c) => [c.check, c.passed]))
 
-describe('sandbox probe-webhook (docs/behaviour.md 8.7)', () => {
+describe('sandbox probe-webhook (docs/behaviour.md#webhook-probe)', () => {
   it('passes a handler that verifies the signature and queries the transaction, and changes nothing in the namespace', async () => {
     const sb = await startCli(['--secret-key', KEY])
     running.push(sb)

@@ -6,7 +6,7 @@ import { killedAfterEach, startCli, type RunningCli } from './process.js'
 
 /**
  * Requests of public clients, sent as they send them to the real CLI over a socket, answered as
- * CONTRACT 14 decides (docs/behaviour.md 10.1, 13, 13.1): Kora's WooCommerce plugin's checkouts,
+ * CONTRACT 14 decides (docs/behaviour.md#scenario-packs, docs/behaviour.md#beyond-the-seed, docs/behaviour.md#checkout): Kora's WooCommerce plugin's checkouts,
  * a 7-character initialize reference, the Python client's underscore metadata key and its bulk
  * payout to the bare /api/v1.
  */

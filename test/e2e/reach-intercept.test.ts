@@ -12,7 +12,7 @@ import { KORAPAY, tempCaDir } from './reach.js'
 import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
- * `startSandbox({ intercept: true })` (docs/behaviour.md 14.3): this test process's own calls to
+ * `startSandbox({ intercept: true })` (docs/behaviour.md#intercept): this test process's own calls to
  * https://api.korapay.com, through the global fetch and node's https, are answered by the
  * in-process sandbox; every other call goes out as before; close() restores the network.
  */
@@ -83,7 +83,7 @@ describe('startSandbox({ intercept: true })', () => {
 
   it('hands out URLs on the host this process called, which the same interception serves: checkout_url and the 3DS page', async () => {
     await intercepting()
-    // one public client refuses a checkout_url that is not https (docs/behaviour.md 14.4)
+    // one public client refuses a checkout_url that is not https (docs/behaviour.md#urls-handed-out)
     const reference = ref('co')
     const init = (await (await fetch(`${KORAPAY}/charges/initialize`, { method: 'POST', headers, body: JSON.stringify({ reference, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } }) })).json()) as any
     expect(init.data.checkout_url).toMatch(/^https:\/\/api\.korapay\.com\/checkout\/KPY-PI-[A-Z0-9]+\/pay$/)

@@ -14,7 +14,7 @@ import { killedAfterEach } from './process.js'
 import { KORAPAY, run, startOwnHttpsServer, startReachCli } from './reach.js'
 
 /**
- * `sandbox start --proxy` (docs/behaviour.md 14.2) with real clients as child processes (curl,
+ * `sandbox start --proxy` (docs/behaviour.md#proxy) with real clients as child processes (curl,
  * Python's standard library, Node with undici's EnvHttpProxyAgent), each calling
  * https://api.korapay.com/... as its code says, configured by environment variables only; a host
  * that is not intercepted is tunnelled to untouched; a client that does not trust the CA fails.

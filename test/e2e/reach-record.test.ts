@@ -11,7 +11,7 @@ import { killedAfterEach, runCli } from './process.js'
 import { KORAPAY, run, startReachCli } from './reach.js'
 
 /**
- * `sandbox start --proxy --tls --record FILE --upstream URL` (docs/behaviour.md 14.5): real clients
+ * `sandbox start --proxy --tls --record FILE --upstream URL` (docs/behaviour.md#record): real clients
  * (curl, Python's standard library, Node) call https://api.korapay.com through the proxy; a
  * service of the test's own on loopback, with a CA of its own the sandbox trusts through
  * NODE_EXTRA_CA_CERTS, answers them; the clients get its answers byte for byte and each exchange
@@ -202,7 +202,7 @@ console.log(JSON.stringify([query.status, query.headers.get('content-encoding'),
     expect(readFileSync(file, 'utf8')).not.toContain('sk_live_')
   })
 
-  it('counts what it takes in (docs/behaviour.md 2.4): a webhook over 1 MiB and a call over 4 MiB are refused 413, kept nowhere and forwarded nowhere', async () => {
+  it('counts what it takes in (docs/behaviour.md#limits): a webhook over 1 MiB and a call over 4 MiB are refused 413, kept nowhere and forwarded nowhere', async () => {
     const { sb, upstream, file } = await recording()
     const hook = await fetch(`${sb.url}/_sandbox/record/webhook`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ event: 'charge.success', pad: 'x'.repeat(2 << 20) }) })
     expect(hook.status).toBe(413)

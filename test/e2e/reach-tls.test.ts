@@ -10,7 +10,7 @@ import { killedAfterEach, runCli, startCli } from './process.js'
 import { run, tempCaDir } from './reach.js'
 
 /**
- * `sandbox start --tls` and `sandbox ca` (docs/behaviour.md 14.1): HTTPS beside HTTP with a leaf
+ * `sandbox start --tls` and `sandbox ca` (docs/behaviour.md#tls-and-local-ca): HTTPS beside HTTP with a leaf
  * certificate from the local CA, which is made once, owner-only, and kept.
  */
 
@@ -70,7 +70,7 @@ describe('sandbox start --tls', () => {
     expect(pending.body.data.authorization.redirect_url).toBe(`${sb.httpsUrl}/_sandbox/3ds/${tx}`)
     const page = await run('curl', ['-sS', '--cacert', sb.caPath, pending.body.data.authorization.redirect_url])
     expect(page.stdout).toContain('<form')
-    // and a pay with bank charge's (docs/behaviour.md 13.11)
+    // and a pay with bank charge's (docs/behaviour.md#pay-with-bank)
     const pwb = await curlJson(`${sb.httpsUrl}/merchant/api/v1/charge/pay-with-bank`, sb.caPath, {
       reference: `${payload.reference}-pwb`, amount: 5000, currency: 'NGN', bank_code: '100004', customer: { name: 'Ada Obi', email: 'ada@example.com' },
     })
@@ -78,7 +78,7 @@ describe('sandbox start --tls', () => {
     expect(pwb.body.data.authorization.redirect_url).toBe(bankPage)
     expect((await run('curl', ['-sS', '--cacert', sb.caPath, bankPage])).stdout).toContain('<form')
 
-    // so does a checkout's checkout_url (docs/behaviour.md 14.4): the HTTPS port's over HTTPS, the
+    // so does a checkout's checkout_url (docs/behaviour.md#urls-handed-out): the HTTPS port's over HTTPS, the
     // HTTP port's over HTTP, and each serves the page
     const init = { amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } }
     const overTls = await curlJson(`${sb.httpsUrl}/merchant/api/v1/charges/initialize`, sb.caPath, { ...init, reference: `${payload.reference}-tls` })

@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net'
 import { issueLeaf, loadOrCreateCa } from '../../src/reach/ca.js'
 import { endInput, startCli, type RunningCli } from './process.js'
 
-/** The tests of the ways to reach the sandbox unchanged (docs/behaviour.md 14): shared helpers. */
+/** The tests of the ways to reach the sandbox unchanged (docs/behaviour.md#reaching): shared helpers. */
 
 export const KORAPAY = 'https://api.korapay.com/merchant/api/v1'
 

@@ -7,7 +7,7 @@ import { caller, frozenWithData } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * Refunds against the real CLI (docs/behaviour.md 13.8): signed refund.success / refund.failed
+ * Refunds against the real CLI (docs/behaviour.md#refunds): signed refund.success / refund.failed
  * webhooks to a real receiver (the namespace URL and a refund's own webhook_url), and refunds
  * with their ledger entries back after kill -9 and a restart with --data.
  */

@@ -5,7 +5,7 @@ import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 import { api, killedAfterEach, runCli, startCli } from './process.js'
 
 /**
- * `sandbox report` (docs/behaviour.md 9.10) through the real CLI against a running sandbox: the
+ * `sandbox report` (docs/behaviour.md#readiness-report) through the real CLI against a running sandbox: the
  * shipped flows run by `sandbox replay`, then the report, its formats and its gate.
  */
 const { running } = killedAfterEach()
@@ -21,7 +21,7 @@ const NEW = 'card.failed.card-expired-at-the-issuer'
 
 const report = async (url: string, ...args: string[]) => runCli(['report', '--base-url', url, '--key', SECRET, ...args])
 
-describe('sandbox report (docs/behaviour.md 9.10)', () => {
+describe('sandbox report (docs/behaviour.md#readiness-report)', () => {
   it('after the shipped flows: what they meet is met, the rest unmet; the gate fails and passes as documented', async () => {
     const sb = await startCli([])
     running.push(sb)

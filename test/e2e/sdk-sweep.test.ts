@@ -21,7 +21,7 @@ const PUBLIC = 'pk_test_sdk_sweep'
 let cli: RunningCli
 let kora: KorapayClient
 
-/** a control call of the sweep's namespace (docs/behaviour.md 9) */
+/** a control call of the sweep's namespace (docs/behaviour.md#control-api) */
 async function control(path: string, body: unknown): Promise<void> {
   const res = await fetch(`${cli.url}/_sandbox${path}`, { method: 'POST', headers: { authorization: `Bearer ${SECRET}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
   expect(res.status, path).toBe(200)
@@ -99,7 +99,7 @@ describe('@gray-adeyi/korapay-sdk against the real CLI, its base URL the only ch
     const res = await kora.getVirtualBankAccountTransactions(made.vbaNumber)
     expect(res).toMatchObject({ statusCode: 200, status: true })
     // the NGN page (2026-07-30) spells the total total_amount_recieved, which the SDK passes on
-    // camelCased; its type's totalAmountReceived is the collection's older spelling (docs/behaviour.md 13.3)
+    // camelCased; its type's totalAmountReceived is the collection's older spelling (docs/behaviour.md#virtual-accounts)
     expect(res.data).toMatchObject({ totalAmountRecieved: 2000, accountNumber: made.vbaNumber, currency: 'NGN', pagination: { page: 1, total: 1, pageCount: 1, totalPages: 1 } })
     expect(res.data).not.toHaveProperty('totalAmountReceived')
     expect(res.data.transactions[0]).toMatchObject({ reference: expect.any(String), status: 'success', amount: expect.any(String), fee: expect.any(String), currency: 'NGN', description: expect.any(String), payerBankAccount: expect.objectContaining({ accountNumber: expect.any(String), accountName: expect.any(String), bankName: expect.any(String) }) })
@@ -144,7 +144,7 @@ describe('@gray-adeyi/korapay-sdk against the real CLI, its base URL the only ch
     const res = await kora.getCharge(made.card)
     expect(res).toMatchObject({ statusCode: 200, status: true })
     expect(res.data).toMatchObject({ reference: made.card, status: 'success', amount: expect.anything(), amountPaid: expect.anything(), fee: expect.anything(), currency: 'NGN', description: expect.anything(), card: expect.objectContaining({ cardType: 'visa', firstSix: '408412', lastFour: '2787' }) })
-    // the query gives no created_at: its newest pages show none (docs/behaviour.md 3.6); the SDK passes the answer through camelCased, so its type's createdAt is simply absent
+    // the query gives no created_at: its newest pages show none (docs/behaviour.md#card-outcomes-and-query); the SDK passes the answer through camelCased, so its type's createdAt is simply absent
     expect(res.data).not.toHaveProperty('createdAt')
   })
 
@@ -166,7 +166,7 @@ describe('@gray-adeyi/korapay-sdk against the real CLI, its base URL the only ch
     made.refund = ref('sdk-rf')
     const res = await kora.initiateRefund({ paymentReference: made.card, reference: made.refund, amount: 400, reason: 'Returned' })
     expect(res).toMatchObject({ statusCode: 200, status: true })
-    // the refunds page (2025-07-24) answers no channel, which the SDK's type lists (docs/behaviour.md 13.8)
+    // the refunds page (2025-07-24) answers no channel, which the SDK's type lists (docs/behaviour.md#refunds)
     expect(res.data).toEqual({ refundReference: made.refund, refundDate: expect.any(String), status: 'processing', paymentReference: made.card, reason: 'Returned', amountReturned: 400, currency: 'NGN' })
     const got = await kora.getRefund(made.refund)
     expect(got).toMatchObject({ statusCode: 200, status: true })

@@ -9,7 +9,7 @@ import { startReceiver } from '../helpers/receiver.js'
 import { killedAfterEach, runCli, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 0.7: two real CLI processes under one seed, sent the same requests in the same
+ * docs/behaviour.md#seed-and-clock-start: two real CLI processes under one seed, sent the same requests in the same
  * order, give the same bytes: answers, webhook bodies and signatures, journals, the data file.
  * Only the addresses the caller chose differ between the two runs (the sandbox's port, the ports
  * of the receivers the test and the replayed flows listen on); they are replaced by a name before
@@ -142,7 +142,7 @@ async function run(flags: string[]): Promise<Run> {
   }
 }
 
-describe('--seed: a run repeats byte for byte (docs/behaviour.md 0.7)', () => {
+describe('--seed: a run repeats byte for byte (docs/behaviour.md#seed-and-clock-start)', () => {
   it('gives two processes under one seed the same answers, webhooks, journals, replayed flows and data file', async () => {
     const first = await run(['--seed', '42'])
     const second = await run(['--seed', '42'])

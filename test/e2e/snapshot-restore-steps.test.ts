@@ -5,7 +5,7 @@ import { ENC_KEY } from '../helpers/sandbox.js'
 import { api, killedAfterEach, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 0.10 on the real CLI: a snapshot of almost 16 MiB (the default
+ * docs/behaviour.md#snapshots on the real CLI: a snapshot of almost 16 MiB (the default
  * --snapshot-bytes) is restored in steps, the event loop free between them, so the health check
  * and another namespace's calls are answered while it is read and put. No timing is asserted
  * (bench/restore.mjs measures it): the order the answers arrive in is. The whole restore in one

@@ -9,7 +9,7 @@ import { api, killedAfterEach, runCli, startCli } from './process.js'
 import { virtualAccountBody } from '../helpers/bodies.js'
 
 /**
- * docs/behaviour.md 0.10 on the real CLI: `sandbox snapshot` against a running sandbox, the same
+ * docs/behaviour.md#snapshots on the real CLI: `sandbox snapshot` against a running sandbox, the same
  * calls under one seed giving the same snapshot byte for byte in two runs, `--load` restoring a
  * file under its key before the ready line, with `--data` too, and a bad file refused by name.
  */
@@ -41,7 +41,7 @@ async function snapshotOf(url: string): Promise<{ file: string; text: string }> 
   return { file, text: readFileSync(file, 'utf8') }
 }
 
-describe('sandbox snapshot and --load (docs/behaviour.md 0.10)', () => {
+describe('sandbox snapshot and --load (docs/behaviour.md#snapshots)', () => {
   it('under --seed, the same calls in two runs give the same snapshot, byte for byte', async () => {
     const texts: string[] = []
     for (const run of [1, 2]) {

@@ -4,7 +4,7 @@ import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * Stablecoin payouts against the real CLI (docs/behaviour.md 13.7.3): the collection's crypto
+ * Stablecoin payouts against the real CLI (docs/behaviour.md#stablecoin-payouts): the collection's crypto
  * sample is taken and answered in its shape, the USD balance pays amount, fee and VAT once, the
  * payout ends on the namespace clock with `transfer.success`; a failed one gives all of it back,
  * once; each refusal answers field by field and changes nothing.

@@ -5,7 +5,7 @@ import { killedAfterEach } from './process.js'
 import { timedCharges } from './caller.js'
 
 /**
- * One tenant's lists never stall another (docs/behaviour.md 13.6): namespace A holds 20,000 card
+ * One tenant's lists never stall another (docs/behaviour.md#lists): namespace A holds 20,000 card
  * charges (and their 20,000 ledger entries, available), and calls its balance history and pay-ins
  * list in a loop while namespace B's card charges are timed; against the real CLI. Each list call
  * reads its page from the order kept as records are written, so B's p99 stays near its idle p99;
@@ -77,7 +77,7 @@ async function fileWithCharges(): Promise<string> {
   return file
 }
 
-describe('lists against the real CLI (docs/behaviour.md 13.6)', () => {
+describe('lists against the real CLI (docs/behaviour.md#lists)', () => {
   it("A's history and pay-ins lists in a loop leave B's card charge near its idle latency", async () => {
     const file = await fileWithCharges()
     const sb = await spawnCli(['--data', file])

@@ -5,7 +5,7 @@ import { rssMb, startCli, type RunningCli } from './process.js'
 import { timedCharges } from './caller.js'
 
 /**
- * One tenant never slows another (docs/behaviour.md 8.6, 8.5, 9.6, 9.5): each test runs the real
+ * One tenant never slows another (docs/behaviour.md#event-log, docs/behaviour.md#webhook-delivery, docs/behaviour.md#fault-injection, docs/behaviour.md#request-journal): each test runs the real
  * CLI and times another namespace's calls while one namespace does something costly.
  */
 

@@ -6,7 +6,7 @@ import { tempFile } from '../helpers/sandbox.js'
 import { runCli, startCli, type RunningCli } from './process.js'
 import { run } from './reach.js'
 
-/** `sandbox verify` (docs/behaviour.md 10.6) as a process, against a sandbox and against a stand-in for the live service. */
+/** `sandbox verify` (docs/behaviour.md#verify) as a process, against a sandbox and against a stand-in for the live service. */
 
 interface JsonReport {
   flows: number

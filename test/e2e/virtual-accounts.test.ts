@@ -7,7 +7,7 @@ import { killedAfterEach } from './process.js'
 import { virtualAccountBody } from '../helpers/bodies.js'
 
 /**
- * docs/behaviour.md 13.3 against the real CLI: a virtual account is opened, credited by the test
+ * docs/behaviour.md#virtual-accounts against the real CLI: a virtual account is opened, credited by the test
  * environment's call, its charge.success reaches a real receiver signed as a merchant's handler
  * checks it, and after the process is killed and started again on the same data file the account
  * and its transactions are there.

@@ -5,7 +5,7 @@ import { caller, cliWithReceiver } from './caller.js'
 import { killedAfterEach, startCli } from './process.js'
 
 /**
- * docs/behaviour.md 9.5 and 13.14: a PIN is never stored, journaled, recorded or snapshotted. A
+ * docs/behaviour.md#request-journal and docs/behaviour.md#vouchers: a PIN is never stored, journaled, recorded or snapshotted. A
  * voucher is charged through the real CLI with `--data`, and PINs in other spellings ride in its
  * metadata (`PIN`, `voucher-pin`, `pinCode`, `Card-PIN`): the store's rule (src/store/secrets.ts)
  * masks them whatever area writes them. Every read, the snapshot, the journal, the flow export,

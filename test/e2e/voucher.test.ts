@@ -4,7 +4,7 @@ import { cliWithReceiver } from './caller.js'
 import { killedAfterEach } from './process.js'
 
 /**
- * Voucher payments (ZAR) against the real CLI (docs/behaviour.md 13.14): the sample's voucher pays
+ * Voucher payments (ZAR) against the real CLI (docs/behaviour.md#vouchers): the sample's voucher pays
  * its value at once, the charge query and `charge.success` say `payment_method: voucher`, the ZAR
  * balance is credited once settled, and each refusal of the samples answers with its text and
  * changes nothing.

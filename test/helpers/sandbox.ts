@@ -160,11 +160,11 @@ export function sandboxPerTest(): (input?: Parameters<typeof makeSandbox>[0]) =>
 }
 
 /**
- * A validation refusal's `data` (docs/behaviour.md 2.3): each field's bare reason as its
+ * A validation refusal's `data` (docs/behaviour.md#invalid-request-data): each field's bare reason as its
  * `{message}`, the path before it (an asymmetric matcher, `expect.any(String)`, stands as it is).
  */
 export const fieldMessages = (fields: Record<string, unknown>): Record<string, { message: unknown }> =>
   Object.fromEntries(Object.entries(fields).map(([k, why]) => [k, { message: typeof why === 'string' ? `${k} ${why}` : why }]))
 
-/** The whole body of a validation refusal (docs/behaviour.md 2.3), the fields with their bare reasons. */
+/** The whole body of a validation refusal (docs/behaviour.md#invalid-request-data), the fields with their bare reasons. */
 export const invalidBody = (fields: Record<string, unknown>) => ({ status: false, error: 'validation_error', message: 'Invalid request data', data: fieldMessages(fields) })

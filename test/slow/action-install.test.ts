@@ -6,7 +6,7 @@ import { Job, readAction, ROOT } from '../e2e/action.js'
 import { gone } from '../e2e/process.js'
 
 /**
- * The GitHub Action's install path (docs/behaviour.md 0.8): a checkout as `uses:` gives it, with
+ * The GitHub Action's install path (docs/behaviour.md#github-action): a checkout as `uses:` gives it, with
  * no node_modules and no dist/, installed and built by the action's main step itself (`npm ci
  * --ignore-scripts`, then `npm run build`). Slow: in a copy of the checkout on the 2-core machine
  * (load 4-5, 2026-11-26 04:06 UTC), `npm ci --include=dev --ignore-scripts` took 40.2 s and the

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { killedAfterEach, rssMb, startCli } from '../e2e/process.js'
 
-/** Faults cleared leave nothing behind (docs/behaviour.md 9.6): RSS sampled on the real CLI. */
+/** Faults cleared leave nothing behind (docs/behaviour.md#fault-injection): RSS sampled on the real CLI. */
 
 const { running } = killedAfterEach()
 

@@ -7,7 +7,7 @@ import { startCli, type RunningCli } from '../e2e/process.js'
 import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
- * docs/behaviour.md 2.4: memory is bounded by the flags, not by traffic. The real CLI as a
+ * docs/behaviour.md#limits: memory is bounded by the flags, not by traffic. The real CLI as a
  * process: its resident memory read from /proc, its journal and events read over HTTP.
  */
 
@@ -59,7 +59,7 @@ describe('memory bounded by configuration', () => {
     expect(rssMb(sb.child.pid!) - start).toBeLessThan(70)
     expect(list.body.data).toHaveLength(80)
     for (const e of list.body.data) {
-      // docs/behaviour.md 9.5: a body over --journal-body-bytes (4096) is kept cut, marked with its size
+      // docs/behaviour.md#request-journal: a body over --journal-body-bytes (4096) is kept cut, marked with its size
       expect(e.request).toMatch(/^\[cut: 1000048 bytes\] \{"description":"xxx/)
       expect(Buffer.byteLength(JSON.stringify(e.request))).toBeLessThanOrEqual(4096)
     }

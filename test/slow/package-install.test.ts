@@ -8,7 +8,7 @@ import { ROOT } from '../e2e/action.js'
 import { spawnUntilListening } from '../e2e/process.js'
 
 /**
- * The package as any project gets it (docs/behaviour.md 0.1): `npm pack` gives a tarball that
+ * The package as any project gets it (docs/behaviour.md#package-and-start): `npm pack` gives a tarball that
  * installs into an empty project with no build at install time (dist/ is in it, built by
  * `prepack`), and there `npx paysandbox start`, the in-process API and the Testcontainers module
  * work. Slow: two installs from npm's cache (the tarball's dependencies, then testcontainers'

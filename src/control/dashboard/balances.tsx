@@ -10,7 +10,7 @@ const HISTORY_SHOWN = 10
 const FUND_AMOUNT = 10_000
 
 /**
- * The merchant's balances and their history (docs/behaviour.md 13.4), as `GET /balances` and
+ * The merchant's balances and their history (docs/behaviour.md#ledger-and-balances), as `GET /balances` and
  * `GET /balances/history` answer them: per currency the available and pending balance with a
  * button that funds it (the control call), then the newest entries of the history.
  */

@@ -2,7 +2,7 @@ import { listPanel } from './list-panel.js'
 import { ActionButton, enc, money, when } from './ui.js'
 
 /**
- * Chargebacks (docs/behaviour.md 13.13), newest first: the chargeback and its pay-in, the amount
+ * Chargebacks (docs/behaviour.md#chargebacks), newest first: the chargeback and its pay-in, the amount
  * and what left the balance, its status and deadline, and on a declined or partly accepted one the
  * buttons that decide it through the control call. A successful charge's row (charges.tsx) opens one.
  */

@@ -7,7 +7,7 @@ import { ActionButton, enc, when } from './ui.js'
 import type { DashboardSources } from './view.js'
 
 /**
- * What the charges list shows of Checkout Standard (docs/behaviour.md 9.8 and 13.1) beyond its
+ * What the charges list shows of Checkout Standard (docs/behaviour.md#dashboard and docs/behaviour.md#checkout) beyond its
  * kind's lines (its channels and how it was paid, declared with the kind): the buttons that pay it
  * by a channel or cancel it (the control calls a CI job makes), and where an attempt belongs.
  */

@@ -16,7 +16,7 @@ const Send: FC<{ path: string; method?: string; body?: string; clear?: boolean; 
   </button>
 )
 
-/** The actions: clock, webhook URL and the probe of its handler (docs/behaviour.md 8.7), faults, reset (dashboard.js sends them to the control API). */
+/** The actions: clock, webhook URL and the probe of its handler (docs/behaviour.md#webhook-probe), faults, reset (dashboard.js sends them to the control API). */
 export const Controls: FC<{ v: View }> = ({ v }) => {
   const ns = v.ns?.secret_key
   return (

@@ -53,7 +53,7 @@
       try { json = await res.json(); } catch { json = null; }
       let text = (json && json.message) || res.statusText || 'No answer';
       if (!res.ok && json && json.data && typeof json.data === 'object') {
-        // a validation refusal's fields: {message: "<field> <reason>"} each (docs/behaviour.md 2.3)
+        // a validation refusal's fields: {message: "<field> <reason>"} each (docs/behaviour.md#invalid-request-data)
         const details = Object.values(json.data).filter((v) => v && typeof v.message === 'string').map((v) => v.message);
         if (details.length) text += ' (' + details.join('; ') + ')';
       }

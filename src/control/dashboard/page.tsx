@@ -26,7 +26,7 @@ import { ClockState, Selected, WebhookState } from './selected.js'
 import { readView, uiHref, type DashboardSources, type Filters, type View } from './view.js'
 
 /**
- * The dashboard (docs/behaviour.md 9): `GET /_sandbox/ui` and its live part `GET /_sandbox/ui/fragment`.
+ * The dashboard (docs/behaviour.md#control-api): `GET /_sandbox/ui` and its live part `GET /_sandbox/ui/fragment`.
  * Server-rendered, no build step, nothing fetched from elsewhere: its stylesheet and script are
  * files served beside it (assets.ts). It takes no key: it sits behind the loopback rule, lists
  * every namespace, and the page's actions call the control API with fetch(), sending the selected

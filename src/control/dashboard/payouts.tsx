@@ -2,7 +2,7 @@ import { listPanel } from './list-panel.js'
 import { ActionButton, enc, money, when } from './ui.js'
 
 /**
- * Payouts (docs/behaviour.md 13.7): each with its destination, amount and cost, status and
+ * Payouts (docs/behaviour.md#payouts): each with its destination, amount and cost, status and
  * message, its batch if it has one, and buttons that end a processing one now (the control call).
  */
 export const Payouts = listPanel({

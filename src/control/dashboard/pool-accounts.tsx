@@ -5,7 +5,7 @@ import { money, newestFirst, when } from './ui.js'
 const TRANSFERS_SHOWN = 5
 
 /**
- * Pool accounts (docs/behaviour.md 13.3.2): each reference with its customer, currency and the
+ * Pool accounts (docs/behaviour.md#pool-accounts): each reference with its customer, currency and the
  * way it is paid, its settlement history (what it received, the newest transfers with the fee
  * taken) and a button that credits it through the test environment's credit call.
  */

@@ -2,7 +2,7 @@ import { listPanel } from './list-panel.js'
 import { ActionButton, enc, money, when } from './ui.js'
 
 /**
- * Refunds (docs/behaviour.md 13.8), newest first, whichever endpoint made them: the refund and
+ * Refunds (docs/behaviour.md#refunds), newest first, whichever endpoint made them: the refund and
  * its pay-in, the amount of what was collected, its status (with its reason), and on a
  * processing one the buttons that finish it through the control call.
  */

@@ -3,7 +3,7 @@ import { ListTable } from './ui.js'
 import type { DashboardSources } from './view.js'
 
 /**
- * The readiness report of the namespace (docs/behaviour.md 9.10): each area's share of its
+ * The readiness report of the namespace (docs/behaviour.md#readiness-report): each area's share of its
  * outcomes met, the outcomes not met yet, and what the webhook receiver answered per event type.
  * It shows what `GET /_sandbox/report` answers (src/control/outcomes.ts), nothing of its own.
  */

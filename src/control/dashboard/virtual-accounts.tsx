@@ -6,7 +6,7 @@ import { money, newestFirst, when } from './ui.js'
 const TRANSFERS_SHOWN = 5
 
 /**
- * Virtual bank accounts (docs/behaviour.md 13.3): each with its number, bank, customer, the
+ * Virtual bank accounts (docs/behaviour.md#virtual-accounts): each with its number, bank, customer, the
  * transfers it received (total and the newest ones, as the transactions call lists them) and a
  * button that credits it through the test environment's credit call.
  */

@@ -5,7 +5,7 @@ import { nodeRequest, type AppEnv } from '../context.js'
 import type { Answer, Middleware } from './chain.js'
 
 /**
- * Fault injection on merchant and identity calls (docs/behaviour.md 9): after the key chose the
+ * Fault injection on merchant and identity calls (docs/behaviour.md#control-api): after the key chose the
  * namespace, a fault armed for this method and path takes the call (consuming one of its `times`).
  */
 export function armedFault({ faults }: { faults: Faults }): Middleware {

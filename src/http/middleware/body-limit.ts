@@ -11,7 +11,7 @@ export interface BodyLimitOptions {
 }
 
 /**
- * Body limits (docs/behaviour.md 2.4), for every route and customer page alike: 413 with the
+ * Body limits (docs/behaviour.md#limits), for every route and customer page alike: 413 with the
  * envelope (a page on a customer page). A declared Content-Length over the limit is refused at
  * once; a body of unknown length (chunked) is read here, its bytes counted as they arrive
  * (`readBodyFirst`, body.ts), before the middleware after this one and the handler look at the

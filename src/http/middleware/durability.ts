@@ -3,8 +3,7 @@ import type { Store } from '../../store/store.js'
 import { whenReady, type Middleware } from './chain.js'
 
 /**
- * With a data file, an answer leaves only once the change it reports is in the file (docs/behaviour.md
- * 0.4): after the handler, a store with unwritten changes is synced first. A write that fails is
+ * With a data file, an answer leaves only once the change it reports is in the file (docs/behaviour.md#persistence): after the handler, a store with unwritten changes is synced first. A write that fails is
  * answered 503 `Service currently unavailable`, never acknowledged: the store has undone the
  * change (and every change not yet in the file), so no later read shows it.
  */

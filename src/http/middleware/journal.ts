@@ -9,7 +9,7 @@ import { whenReady, type Middleware } from './chain.js'
 const UNJOURNALED = /^\/_sandbox\/(requests|events|ui|health)/
 
 /**
- * Journals every call that has a namespace (docs/behaviour.md 9: `GET /_sandbox/requests`): method,
+ * Journals every call that has a namespace (docs/behaviour.md#control-api: `GET /_sandbox/requests`): method,
  * path, query, status, duration, the request as noted where it was read (context.ts JournalNote)
  * and the JSON answered. A call refused before its key chose a namespace is not journaled.
  */
@@ -29,7 +29,7 @@ export function journal({ journal, clocks, random }: { journal: Journal; clocks:
         // a control token sent as ?token= is a secret: never journaled
         query: q < 0 ? '' : url.slice(q).replace(/([?&]token=)[^&]*/g, '$1***'),
         status: res.status,
-        // under a seed, 0 (docs/behaviour.md 0.7)
+        // under a seed, 0 (docs/behaviour.md#seed-and-clock-start)
         ms: Math.round(elapsed() * 100) / 100,
       },
       note.request ?? null,

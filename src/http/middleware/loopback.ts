@@ -18,7 +18,7 @@ function holds(list: BlockList, address: string | undefined): boolean {
   return family !== 0 && list.check(address as string, family === 6 ? 'ipv6' : 'ipv4')
 }
 
-/** Whether a peer's address is loopback: the one the control API lets in without a token (docs/behaviour.md 9.1). */
+/** Whether a peer's address is loopback: the one the control API lets in without a token (docs/behaviour.md#control-access). */
 export function isLoopback(address: string | undefined): boolean {
   return holds(LOOPBACK, address)
 }
@@ -26,14 +26,14 @@ export function isLoopback(address: string | undefined): boolean {
 /**
  * Whether connecting to `address` (an IP address, not a name) reaches this machine's loopback: a
  * loopback address or an unspecified one. The proxy does not connect there for a client beyond
- * loopback (docs/behaviour.md 14.2).
+ * loopback (docs/behaviour.md#proxy).
  */
 export function reachesLoopback(address: string | undefined): boolean {
   return isLoopback(address) || holds(UNSPECIFIED, address)
 }
 
 /**
- * docs/behaviour.md 9: the control API and the dashboard answer only on loopback, unless a control token
+ * docs/behaviour.md#control-api: the control API and the dashboard answer only on loopback, unless a control token
  * is set and sent (header `X-Sandbox-Control-Token` or `?token=`). Under `app.request()` there is
  * no peer: it counts as loopback.
  */

@@ -12,7 +12,7 @@ function bearerKey(h: string | undefined): string | null {
 }
 
 /**
- * What a refused key's 401 says in `data.hint` (docs/behaviour.md 1.1), in words a person reads:
+ * What a refused key's 401 says in `data.hint` (docs/behaviour.md#key-on-every-call), in words a person reads:
  * which of the common mistakes the header shows. The message stays api.md's; the refusal is the
  * same whatever the hint.
  */
@@ -39,14 +39,14 @@ export interface SecretKeyOptions {
   namespaces: Namespaces
   /** only keys of configured merchants are accepted */
   strictKeys: boolean
-  /** the look-ups (docs/behaviour.md 13.5): a public test key is taken for its secret key's namespace */
+  /** the look-ups (docs/behaviour.md#look-ups): a public test key is taken for its secret key's namespace */
   publicKeys?: boolean
 }
 
 /**
- * docs/behaviour.md 1: every merchant, identity and control call carries `Bearer sk_test_...`; the key
+ * docs/behaviour.md#keys-and-namespaces: every merchant, identity and control call carries `Bearer sk_test_...`; the key
  * is the namespace. Sets `ns` and `nsMeta`, or refuses with 401 (or the namespace limit's 403).
- * With `publicKeys` (the look-ups' chain only, docs/behaviour.md 13.5) a public test key is taken
+ * With `publicKeys` (the look-ups' chain only, docs/behaviour.md#look-ups) a public test key is taken
  * for its secret key's namespace.
  */
 export function secretKey({ namespaces, strictKeys, publicKeys = false }: SecretKeyOptions): Middleware {

@@ -12,7 +12,7 @@ It knows nothing of the sandbox: pointed at the live service, it would run as it
   own return and webhook URLs, keeps the order, and sends the browser to `checkout_url` (303; the
   body also has the reference and the URL).
 - POST /webhooks/korapay: verifies `x-korapay-signature` (hex HMAC-SHA256, keyed with the secret
-  key, of `data` serialized compactly, as docs/behaviour.md 8.3 says), refuses a bad one with 401,
+  key, of `data` serialized compactly, as docs/behaviour.md#webhook-signature says), refuses a bad one with 401,
   and records the event against the order whose reference is `data.reference`.
 - GET /return?reference=...: where the checkout sends the customer back; the charge is queried
   (GET /merchant/api/v1/charges/{reference}) and its status recorded, as the service's
