@@ -2,8 +2,8 @@
 // of `sandbox start` (src/config-options.ts, built to dist/) is an input of the same name, beside
 // the action's own inputs. `--check` writes nothing and exits 1 when action.yml differs from what
 // it would write (test/e2e/action.test.ts runs it).
-import { readFileSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
+import { writeOrCheck } from './generated.mjs'
 import { stringify } from 'yaml'
 import { OPTIONS, optionName } from '../dist/config-options.js'
 
@@ -71,15 +71,4 @@ const action = {
 
 const text = `# Generated from src/config-options.ts by scripts/action-yml.mjs (npm run action-yml): edit those.\n${stringify(action, { lineWidth: 0 })}`
 
-if (process.argv.includes('--check')) {
-  let current = ''
-  try {
-    current = readFileSync(FILE, 'utf8')
-  } catch {
-    /* missing: differs */
-  }
-  if (current !== text) {
-    process.stderr.write('action.yml differs from the option table: run npm run build && npm run action-yml\n')
-    process.exit(1)
-  }
-} else writeFileSync(FILE, text)
+writeOrCheck(FILE, text, 'action.yml differs from the option table: run npm run build && npm run action-yml')

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
 import { startReceiver } from '../helpers/receiver.js'
-import { roundRobin, startCluster, type Cluster } from './postgres.js'
+import { queryDb, roundRobin, startCluster, type Cluster } from './postgres.js'
 import { api, killedAfterEach, startCli, type RunningCli } from './process.js'
 
 /**
@@ -181,14 +181,3 @@ describe('kill -9 of the owner under traffic', () => {
     expect(rx.received.filter((r) => r.body?.data?.payment_reference === hooked.reference)).toHaveLength(2)
   }, 90_000)
 })
-
-async function queryDb(url: string, sql: string, params: unknown[] = []): Promise<any[]> {
-  const { default: pgClient } = await import('pg')
-  const client = new pgClient.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query(sql, params)).rows
-  } finally {
-    await client.end()
-  }
-}

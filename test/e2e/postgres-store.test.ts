@@ -1,12 +1,13 @@
 import { readFileSync, writeFileSync } from 'node:fs'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { FORMAT, durableState } from '../../src/store/recovery.js'
 import { ENC_KEY, SECRET, cardPayload, tempFile } from '../helpers/sandbox.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
 import { KEY } from '../fixtures/ledger-v1/probes.mjs'
 import { answers, readAsThen } from '../helpers/ledger-v1.js'
-import { startCluster, type Cluster } from './postgres.js'
+import { NO_AUTH_CARD } from '../helpers/cards.js'
+import { clusterPerFile, queryDb } from './postgres.js'
 import { api, freePort, killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 
 /**
@@ -18,25 +19,10 @@ import { api, freePort, killedAfterEach, runCli, startCli, type RunningCli } fro
  * record format is carried over as a data file is.
  */
 
-const NO_AUTH_CARD = '4084127883172787'
 
 const { running } = killedAfterEach()
-let pg: Cluster
-let db = 0
-
-beforeAll(async () => {
-  pg = await startCluster()
-}, 60_000)
-afterAll(async () => {
-  await pg?.remove()
-})
-
-/** A database of its own for each test, on the file's cluster. */
-async function freshDatabase(): Promise<string> {
-  const name = `t${++db}`
-  await pg.query(`CREATE DATABASE ${name}`)
-  return pg.url.replace(/\/postgres$/, `/${name}`)
-}
+const cluster = clusterPerFile()
+const freshDatabase = cluster.fresh
 
 async function start(url: string, args: string[] = [], env: Record<string, string> = {}): Promise<RunningCli> {
   const r = await startCli(['--store', url, ...args], env)
@@ -111,7 +97,7 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     await holder.query('COMMIT')
     await holder.end()
     const [a, b] = await both
-    const rows = await query(url, 'SELECT version FROM sandbox_migrations ORDER BY version')
+    const rows = await queryDb(url, 'SELECT version FROM sandbox_migrations ORDER BY version')
     expect(rows.map((r) => r.version)).toEqual([1, 2, 3, 4])
     const said = (a.stderr() + b.stderr()).match(/applied migration \d+/g) ?? []
     expect(said.sort()).toEqual(['applied migration 1', 'applied migration 2', 'applied migration 3', 'applied migration 4'])
@@ -123,7 +109,7 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     const before = cardPayload(NO_AUTH_CARD)
     expect((await charge(child.url, before)).status).toBe(200)
 
-    await pg.stop()
+    await cluster.pg.stop()
     const during = cardPayload(NO_AUTH_CARD)
     const refused = await charge(child.url, during)
     expect(refused.status).toBe(503)
@@ -133,7 +119,7 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     expect(read.status).toBe(503)
     expect(child.stderr()).toContain('could not write to the store postgres://postgres@127.0.0.1')
 
-    await pg.start()
+    await cluster.pg.start()
     // back by itself: each try is a real call, bounded, no timer of the test's
     const deadline = Date.now() + 20_000
     let after = cardPayload(NO_AUTH_CARD)
@@ -149,7 +135,7 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     expect((await api(child.url, SECRET, 'GET', `/merchant/api/v1/charges/${after.reference}`)).status).toBe(200)
     // the refused charge was undone, and is not in the database either
     expect((await api(child.url, SECRET, 'GET', `/merchant/api/v1/charges/${during.reference}`)).status).toBe(404)
-    const stored = await query(url, `SELECT count(*)::int AS n FROM sandbox_records WHERE collection = 'charges' AND value LIKE $1`, [`%${during.reference}%`])
+    const stored = await queryDb(url, `SELECT count(*)::int AS n FROM sandbox_records WHERE collection = 'charges' AND value LIKE $1`, [`%${during.reference}%`])
     expect(stored[0].n).toBe(0)
   }, 60_000)
 
@@ -164,22 +150,22 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     const state = durableState(doc)
     for (const [ns, cols] of Object.entries(state)) {
       for (const [c, records] of Object.entries(cols)) {
-        for (const [k, v] of Object.entries(records)) await query(url, 'INSERT INTO sandbox_records (ns, collection, key, value) VALUES ($1, $2, $3, $4)', [ns, c, k, JSON.stringify(v)])
+        for (const [k, v] of Object.entries(records)) await queryDb(url, 'INSERT INTO sandbox_records (ns, collection, key, value) VALUES ($1, $2, $3, $4)', [ns, c, k, JSON.stringify(v)])
       }
     }
-    await query(url, "UPDATE sandbox_meta SET value = '1' WHERE name = 'format'")
+    await queryDb(url, "UPDATE sandbox_meta SET value = '1' WHERE name = 'format'")
     const sb = await start(url)
     expect(sb.stderr()).toContain(`records of format 1 carried over to format ${FORMAT}`)
     expect(await readAsThen((method, path, body) => api(sb.url, KEY, method, path, body))).toEqual(answers.before)
     sb.child.kill('SIGTERM')
     await sb.exited
-    expect((await query(url, "SELECT value FROM sandbox_meta WHERE name = 'format'"))[0].value).toBe(String(FORMAT))
+    expect((await queryDb(url, "SELECT value FROM sandbox_meta WHERE name = 'format'"))[0].value).toBe(String(FORMAT))
     // no record keeps an entry of its own, every entry is one record
-    for (const r of await query(url, "SELECT value FROM sandbox_records WHERE collection IN ('charges', 'card_ops', 'refunds', 'payouts')")) {
+    for (const r of await queryDb(url, "SELECT value FROM sandbox_records WHERE collection IN ('charges', 'card_ops', 'refunds', 'payouts')")) {
       expect(Object.keys(JSON.parse(r.value))).not.toContain('ledger')
       expect(Object.keys(JSON.parse(r.value))).not.toContain('settled_early')
     }
-    expect((await query(url, "SELECT count(*)::int AS n FROM sandbox_records WHERE collection = 'ledger' AND ns = $1", [KEY]))[0].n).toBe(24)
+    expect((await queryDb(url, "SELECT count(*)::int AS n FROM sandbox_records WHERE collection = 'ledger' AND ns = $1", [KEY]))[0].n).toBe(24)
     const again = await start(url)
     expect(again.stderr()).not.toContain('carried over')
     expect(await readAsThen((method, path, body) => api(again.url, KEY, method, path, body))).toEqual(answers.before)
@@ -211,15 +197,3 @@ describe('--store postgres:// at start', () => {
     expect((await api(again.url, SECRET, 'GET', `/merchant/api/v1/charges/${p.reference}`)).status).toBe(200)
   }, 60_000)
 })
-
-async function query(url: string, sql: string, params: unknown[] = []): Promise<any[]> {
-  const { default: pgClient } = await import('pg')
-  const client = new pgClient.Client({ connectionString: url })
-  await client.connect()
-  try {
-    return (await client.query(sql, params)).rows
-  } finally {
-    await client.end()
-  }
-}
-

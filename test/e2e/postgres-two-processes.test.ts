@@ -1,8 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
 import { startReceiver } from '../helpers/receiver.js'
-import { roundRobin, startCluster, type Cluster } from './postgres.js'
+import { NO_AUTH_CARD } from '../helpers/cards.js'
+import { clusterPerFile, queryDb, roundRobin } from './postgres.js'
 import { api, killedAfterEach, runCli, startCli, type RunningCli } from './process.js'
 
 /**
@@ -16,24 +17,13 @@ import { api, killedAfterEach, runCli, startCli, type RunningCli } from './proce
 
 const LEASE_MS = 2_000
 const KEY = 'sk_test_twoprocs'
-const NO_AUTH_CARD = '4084127883172787'
 const UNAVAILABLE = { status: false, message: 'Service currently unavailable', data: null }
 const { running, cleanups } = killedAfterEach()
-let pg: Cluster
-let db = 0
-
-beforeAll(async () => {
-  pg = await startCluster()
-}, 60_000)
-afterAll(async () => {
-  await pg?.remove()
-})
+const cluster = clusterPerFile()
 
 /** Two processes on a database of their own, behind a round-robin proxy; `leaseMs` undefined: the default lease. */
 async function deployment(args: string[] = [], leaseMs: number | undefined = LEASE_MS) {
-  const name = `d${++db}`
-  await pg.query(`CREATE DATABASE ${name}`)
-  const url = pg.url.replace(/\/postgres$/, `/${name}`)
+  const url = await cluster.fresh()
   const start = async () => {
     const r = await startCli(['--store', url, ...args], leaseMs === undefined ? {} : { SANDBOX_LEASE_MS: String(leaseMs) })
     running.push(r)
@@ -49,17 +39,10 @@ const charge = (base: string, p: ReturnType<typeof cardPayload>) =>
   api(base, KEY, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(p, ENC_KEY) }, 30_000)
 
 async function ownerOf(url: string, a: RunningCli, b: RunningCli): Promise<{ owner: RunningCli; other: RunningCli }> {
-  const { default: pgClient } = await import('pg')
-  const client = new pgClient.Client({ connectionString: url })
-  await client.connect()
-  try {
-    const [row] = (await client.query('SELECT url FROM sandbox_leases WHERE ns = $1', [KEY])).rows
-    const owner = [a, b].find((p) => p.url === row?.url)!
-    expect(owner).toBeDefined()
-    return { owner, other: owner === a ? b : a }
-  } finally {
-    await client.end()
-  }
+  const [row] = await queryDb(url, 'SELECT url FROM sandbox_leases WHERE ns = $1', [KEY])
+  const owner = [a, b].find((p) => p.url === row?.url)!
+  expect(owner).toBeDefined()
+  return { owner, other: owner === a ? b : a }
 }
 
 describe('PostgreSQL stopped and started under traffic, two processes', () => {
@@ -86,10 +69,10 @@ describe('PostgreSQL stopped and started under traffic, two processes', () => {
         } else others.push(`${res.status} ${JSON.stringify(res.body)}`)
         if (phase === 'up' && acknowledged.length >= 40) {
           phase = 'down'
-          await pg.stop()
+          await cluster.pg.stop()
         } else if (phase === 'down' && downAnswers >= 40) {
           phase = 'starting'
-          await pg.start()
+          await cluster.pg.start()
           phase = 'back'
         }
       }

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import pg from 'pg'
+import { afterAll, beforeAll } from 'vitest'
 import { freePort } from './process.js'
 
 /**
@@ -105,4 +106,40 @@ export async function roundRobin(backends: string[]): Promise<{ url: string; ser
   })
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
   return { url: `http://127.0.0.1:${(server.address() as { port: number }).port}`, server, sent }
+}
+
+/**
+ * One throwaway cluster for a test file, started before its tests and removed after them; `fresh()`
+ * makes a database of its own on it (a test's, or a deployment's).
+ */
+export function clusterPerFile(): { readonly pg: Cluster; fresh(): Promise<string> } {
+  let cluster: Cluster | undefined
+  let made = 0
+  beforeAll(async () => {
+    cluster = await startCluster()
+  }, 60_000)
+  afterAll(async () => {
+    await cluster?.remove()
+  })
+  return {
+    get pg() {
+      return cluster!
+    },
+    async fresh() {
+      const name = `t${++made}`
+      await cluster!.query(`CREATE DATABASE ${name}`)
+      return cluster!.url.replace(/\/postgres$/, `/${name}`)
+    },
+  }
+}
+
+/** The rows of one statement on the database at `url`, on a connection of its own. */
+export async function queryDb(url: string, sql: string, params: unknown[] = []): Promise<any[]> {
+  const client = new pg.Client({ connectionString: url })
+  await client.connect()
+  try {
+    return (await client.query(sql, params)).rows
+  } finally {
+    await client.end()
+  }
 }
