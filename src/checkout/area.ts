@@ -4,7 +4,7 @@ import { checkoutPagePath, pageRoutePaths } from '../charges/pages.js'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { Kit } from '../charges/kit.js'
 import { chargeKind, type ChargeKind } from '../charges/types.js'
-import { MINOR, NUMBER, OBJECT, STRING, each, listOf, maybe, shape, type Check } from '../store/validate.js'
+import { MINOR, NUMBER, OBJECT, STRING, described, each, listOf, maybe, shape, type Check } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
@@ -39,8 +39,7 @@ export function checkoutSummary(checkout: CheckoutService, ns: string, charge: F
 const summary = { name: 'CheckoutSummary', schema: checkoutSummarySchema }
 
 /** A data file's checkout offers, and was paid by, the channels declared (docs/behaviour.md#persistence). */
-const CHANNEL: Check = [(v) => typeof v === 'string' && checkoutChannelOf(v) !== undefined, '']
-Object.defineProperty(CHANNEL, 1, { get: () => `one of ${channelNames().join(', ')}` })
+const CHANNEL: Check = described((v) => typeof v === 'string' && checkoutChannelOf(v) !== undefined, () => `one of ${channelNames().join(', ')}`)
 
 /** Checkout Standard (docs/behaviour.md#checkout): initialize, the hosted page, the control calls that pay or cancel. */
 export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: CheckoutPage }, Kit> = {

@@ -29,10 +29,19 @@ export const EPOCH_MS: Check = [(v) => typeof v === 'number' && Number.isFinite(
 export const oneOf = (names: readonly string[]): Check => [(v) => typeof v === 'string' && names.includes(v), `one of ${names.join(', ')}`]
 /** an amount of money: a whole number of minor units, none to the most a namespace takes in (money.ts) */
 export const MINOR: Check = [(v) => Number.isSafeInteger(v) && (v as number) >= 0 && (v as number) <= INTAKE_LIMIT, `a whole number of minor units, 0 to ${INTAKE_LIMIT}`]
+/**
+ * A check whose description is read when a refusal names it, not when the check is made: a check
+ * whose names grow as the areas load (the checkout's channels, declared by their areas) says them all.
+ */
+export function described(test: Check[0], describe: () => string, inner?: Check[2]): Check {
+  const check: Check = [test, '', inner]
+  Object.defineProperty(check, 1, { get: describe })
+  return check
+}
 /** a list whose every item passes this check */
-export const each = ([test, what]: Check): Check => [(v) => Array.isArray(v) && v.every(test), `a list, each item ${what}`]
+export const each = (check: Check): Check => described((v) => Array.isArray(v) && v.every(check[0]), () => `a list, each item ${check[1]}`)
 /** absent or null, or else of this type (and its fields checked) */
-export const maybe = ([test, what, inner]: Check): Check => [(v) => v === undefined || v === null || test(v), `${what} or null`, inner]
+export const maybe = (check: Check): Check => described((v) => v === undefined || v === null || check[0](v), () => `${check[1]} or null`, check[2])
 /** an object holding these fields: a missing or wrong one is named by its path, `card.last_four` */
 export const shape = (fields: RecordFields): Check => [isObject, 'an object', fields]
 /** a list of objects, each holding these fields: named by its path, `attempts.0.status` */
