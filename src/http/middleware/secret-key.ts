@@ -23,7 +23,8 @@ export function keyHint(auth: string | undefined, { publicKeys = false, strictKe
   const key = bearerKey(auth)
   if (key === null) {
     if (/^(sk|pk)_(test|live)_\S*$/.test(bare)) return `The Authorization header has the key without the "Bearer " prefix before it: send ${bare.startsWith('sk_test_') ? `Authorization: Bearer ${bare}.` : 'Authorization: Bearer and the test secret key (sk_test_...).'}`
-    const scheme = /^(\S+)\s/.exec(bare)?.[1]
+    // a scheme is named only when it reads as one (Basic, Token, AWS4-HMAC-SHA256): a key written before other text is never echoed
+    const scheme = /^([A-Za-z][A-Za-z0-9-]{0,19})\s/.exec(bare)?.[1]
     if (scheme && !/^bearer$/i.test(scheme)) return `The Authorization header uses the "${scheme}" scheme: the sandbox takes only Bearer; ${send}.`
     return `The Authorization header is not "Bearer" and one key: ${send}.`
   }
