@@ -3,6 +3,7 @@ import { ApiError, invalid } from '../errors.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { OBJECT, STRING, TIME, maybe } from '../store/validate.js'
+import { ALPHANUMERIC } from '../random.js'
 import { isoAt } from '../time.js'
 import { VBA_MSG } from './messages.js'
 import type { HolderInput, KycUpdateInput, UploadUrlInput } from './holder-schemas.js'
@@ -59,7 +60,6 @@ export const ACCOUNT_HOLDERS_SPEC: CollectionSpec<AccountHolder> = {
   asWritten: ['reference', 'phone_number', ...DOCUMENT_NAMES.map((d) => `documents.${d}`)],
 }
 
-const ALNUM = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
 /** an upload URL lives this long (the sample's X-Amz-Expires) */
 const UPLOAD_URL_MS = 3_600_000
 /** the holder not found, as the area's other refusals are written (docs/behaviour.md#virtual-accounts) */
@@ -87,7 +87,7 @@ export class AccountHolderService extends OnEngine {
   uploadUrl(ns: string, o: UploadUrlInput, origin: string) {
     const now = this.clocks.now(ns)
     const stamp = isoAt(now).slice(0, 16).replace(/\D/g, '')
-    const korapay_reference = `KPY-FILE-${stamp}${this.random.text(ns, ALNUM, 20)}`
+    const korapay_reference = `KPY-FILE-${stamp}${this.random.text(ns, ALPHANUMERIC, 20)}`
     const file = this.files(ns).put(korapay_reference, {
       korapay_reference,
       owner_reference: o.reference,
@@ -123,7 +123,7 @@ export class AccountHolderService extends OnEngine {
   create(ns: string, o: HolderInput): Frozen<AccountHolder> {
     const documents = this.#documents(ns, o)
     let reference: string
-    do reference = `KPY-AH-${this.random.text(ns, ALNUM, 15)}`
+    do reference = `KPY-AH-${this.random.text(ns, ALPHANUMERIC, 15)}`
     while (this.col(ns).has(reference))
     return this.col(ns).put(reference, {
       reference,
