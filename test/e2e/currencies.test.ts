@@ -53,6 +53,8 @@ describe('a merchant in every new currency, over a socket', () => {
 
     // payouts: the ZAR bank's availability first, then one payout per currency
     const availability = await call('POST', '/merchant/api/v1/payouts/availability', { type: 'bank_account', currency: 'ZAR' })
+    // the payout page's sample's message (docs/behaviour.md#payouts)
+    expect([availability.status, availability.body.message]).toEqual([200, 'Request Completed'])
     expect(availability.body.data.find((b: { code: string }) => b.code === '632005')).toMatchObject({ name: 'Absa Bank', status: 'available' })
     const disburse = (reference: string, destination: Record<string, unknown>) => call('POST', '/merchant/api/v1/transactions/disburse', { reference, destination: { customer: { email: 'payee@example.com' }, ...destination }, notification_url: hook.url })
     const usdRef = ref('usd')
