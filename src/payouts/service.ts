@@ -93,15 +93,15 @@ export interface NewPayout {
 
 
 /**
- * What a payout takes from the balance, minor units: amount, fee and VAT when the merchant bears
- * the cost; the amount alone otherwise (the fee comes out of what the destination receives).
- */
-/**
  * The balance a payout in this currency is paid from (docs/behaviour.md#stablecoin-payouts): its own, but a
  * stablecoin's (USDT, USDC), which the sandbox pays from the USD balance, one for one.
  */
 export const fundedIn = (currency: string): string => (isStablecoin(currency) ? 'USD' : currency)
 
+/**
+ * What a payout takes from the balance, minor units: amount, fee and VAT when the merchant bears
+ * the cost; the amount alone otherwise (the fee comes out of what the destination receives).
+ */
 export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bears_cost'>): number => (p.merchant_bears_cost === false ? p.amount : p.amount + p.fee + p.vat)
 
 /** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md#payouts) */
