@@ -53,7 +53,7 @@ export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Sto
     if (auth === undefined) {
       // a customer page names its charge (and maybe its namespace's page id), no key
       const page = pageOf(incoming.url ?? '', pagePrefixes)
-      return page && !locallyHeld(page, store) ? routePage(leases, page, req, forwarded) : undefined
+      return page && !locallyHeld(page, namespaces, store) ? routePage(leases, page, req, forwarded) : undefined
     }
     const ns = namespaceOf(auth, namespaces)
     if (ns === undefined || leases.owns(ns)) return undefined
@@ -72,22 +72,24 @@ function pageOf(url: string, prefixes: readonly string[]): Page | undefined {
   const prefix = prefixes.find((p) => path.startsWith(p))
   if (prefix === undefined) return undefined
   const [first, second] = path.slice(prefix.length).split('/')
+  const named = /^[0-9a-f]{16}$/.test(first) && !!second
   let tx: string
   try {
-    tx = decodeURIComponent(/^[0-9a-f]{16}$/.test(first) && second ? second : first)
+    tx = decodeURIComponent(named ? second : first)
   } catch {
     return undefined
   }
   if (!tx) return undefined
-  return /^[0-9a-f]{16}$/.test(first) && second ? { tx, pageId: first } : { tx }
+  return named ? { tx, pageId: first } : { tx }
 }
 
-/** Whether a namespace this process serves holds the page's charge (under its page id, when named). */
-function locallyHeld(page: Page, store: Store): boolean {
-  for (const ns of store.namespaces()) {
-    if (page.pageId !== undefined && pageId(ns) !== page.pageId) continue
-    if (store.col(ns, CHARGES).get(page.tx)) return true
+/** Whether a namespace this process serves holds the page's charge (under its page id, when named: the namespaces' own look-up). */
+function locallyHeld(page: Page, namespaces: Namespaces, store: Store): boolean {
+  if (page.pageId !== undefined) {
+    const ns = namespaces.ofPageId(page.pageId)
+    return ns !== undefined && !!store.col(ns, CHARGES).get(page.tx)
   }
+  for (const ns of store.namespaces()) if (store.col(ns, CHARGES).get(page.tx)) return true
   return false
 }
 
