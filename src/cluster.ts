@@ -5,6 +5,7 @@ import { KEY_SHAPE } from './config-options.js'
 import type { Config } from './config.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
+import { bearerKey } from './http/middleware/secret-key.js'
 import { CHARGES } from './charges/types.js'
 import { pageId, type Namespaces } from './namespaces.js'
 import type { Leases } from './store/pg-lease.js'
@@ -46,7 +47,7 @@ export function advertisedUrl(config: Config, port: number): string {
  * one Map lookup), else a promise of the owner's answer, or of undefined once the namespace is
  * taken here.
  */
-export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[]): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
+export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[], strictKeys: boolean): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
   return (req, incoming) => {
     const forwarded = incoming.headers[FORWARDED] !== undefined
     const auth = incoming.headers.authorization
@@ -55,7 +56,7 @@ export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Sto
       const page = pageOf(incoming.url ?? '', pagePrefixes)
       return page && !locallyHeld(page, namespaces, store) ? routePage(leases, page, req, forwarded) : undefined
     }
-    const ns = namespaceOf(auth, namespaces)
+    const ns = namespaceOf(auth, namespaces, strictKeys)
     if (ns === undefined || leases.owns(ns)) return undefined
     return route(leases, ns, req, forwarded)
   }
@@ -105,12 +106,16 @@ async function routePage(leases: Leases, page: Page, req: Request, forwarded: bo
   return holders.length === 1 ? route(leases, holders[0], req, forwarded) : undefined
 }
 
-/** The namespace a call's key names (a public key's for the look-ups), or undefined: the app refuses it, or it has none. */
-function namespaceOf(auth: string | undefined, namespaces: Namespaces): string | undefined {
-  const key = auth === undefined ? undefined : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth)?.[1]
-  if (key === undefined) return undefined
+/**
+ * The namespace a call's key names (a public key's for the look-ups), or undefined: the app refuses
+ * it (src/http/middleware/secret-key.ts: a key of no shape, or one --strict-keys does not take,
+ * which must leave no lease behind), or it has none.
+ */
+function namespaceOf(auth: string, namespaces: Namespaces, strictKeys: boolean): string | undefined {
+  const key = bearerKey(auth)
+  if (key === null) return undefined
   const ns = key.startsWith('pk_test_') ? namespaces.publicKeyNamespace(key) : key
-  return ns !== null && KEY_SHAPE.test(ns) ? ns : undefined
+  return ns !== null && KEY_SHAPE.test(ns) && (!strictKeys || namespaces.isConfigured(ns)) ? ns : undefined
 }
 
 async function route(leases: Leases, ns: string, req: Request, forwarded: boolean): Promise<Response | undefined> {

@@ -103,6 +103,17 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     expect(said.sort()).toEqual(['applied migration 1', 'applied migration 2', 'applied migration 3', 'applied migration 4'])
   })
 
+  it('takes no lease for a key --strict-keys refuses: made-up keys leave no row behind', async () => {
+    const url = await freshDatabase()
+    const r = await start(url, ['--strict-keys'])
+    const refused = await fetch(`${r.url}/merchant/api/v1/charges/whatever`, { headers: { authorization: 'Bearer sk_test_madeup' } })
+    expect(refused.status).toBe(401)
+    const served = await fetch(`${r.url}/merchant/api/v1/charges/whatever`, { headers: { authorization: `Bearer ${SECRET}` } })
+    expect(served.status).toBe(404)
+    const rows = await queryDb(url, 'SELECT ns FROM sandbox_leases ORDER BY ns')
+    expect(rows.map((row) => row.ns)).toEqual([SECRET])
+  })
+
   it('answers 503 in the envelope while PostgreSQL is stopped, keeps nothing it did not commit, and serves again once it is back', async () => {
     const url = await freshDatabase()
     const child = await start(url)
