@@ -8,6 +8,7 @@ import { errorJson } from './http/envelope.js'
 import { bearerKey } from './http/middleware/secret-key.js'
 import { CHARGES } from './charges/types.js'
 import { pageId, type Namespaces } from './namespaces.js'
+import { HOP_BY_HOP } from './reach/proxy.js'
 import type { Leases } from './store/pg-lease.js'
 import type { Store } from './store/store.js'
 
@@ -16,7 +17,7 @@ import type { Store } from './store/store.js'
  * before the app, a call is routed by the namespace its key names (a customer page, which carries
  * no key, by the namespace holding the charge its path names). The namespace's owner serves it
  * (this process, after taking a free or expired lease); another process's namespace is forwarded
- * to its owner as it came (method, path, headers, body), and its answer handed back as it is. A
+ * to its owner as it came (method, path, headers but the hop-by-hop ones, body), and its answer handed back as it is. A
  * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
  * made in 2 s, or refused: the call never got there) is waited for until its lease runs out, then the namespace
  * is taken over here and the call served; any other failure of a forward is answered 503, since
@@ -160,7 +161,10 @@ function forward(owner: string, req: Request, by: string): Promise<Response | 'r
   const url = new URL(req.url)
   const target = new URL(url.pathname + url.search, owner)
   const headers: Record<string, string> = {}
-  req.headers.forEach((v, k) => (headers[k] = v))
+  // as a proxy forwards (src/reach/proxy.ts): what belongs to the client's connection stays with it
+  req.headers.forEach((v, k) => {
+    if (!HOP_BY_HOP.includes(k)) headers[k] = v
+  })
   headers[FORWARDED] = by
   return new Promise((resolve) => {
     let connected = false
@@ -168,7 +172,7 @@ function forward(owner: string, req: Request, by: string): Promise<Response | 'r
     const out = httpRequest(target, { method: req.method, headers, agent: false }, (res) => {
       const h = new Headers()
       for (const [k, v] of Object.entries(res.headers)) {
-        if (v === undefined || k === 'connection' || k === 'keep-alive' || k === 'transfer-encoding') continue
+        if (v === undefined || HOP_BY_HOP.includes(k) || k === 'transfer-encoding') continue
         for (const one of Array.isArray(v) ? v : [v]) h.append(k, one)
       }
       const body = req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? null : (Readable.toWeb(res) as ReadableStream)
