@@ -5,8 +5,10 @@ import { KEY_SHAPE } from './config-options.js'
 import type { Config } from './config.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
+import { bearerKey } from './http/middleware/secret-key.js'
 import { CHARGES } from './charges/types.js'
 import { pageId, type Namespaces } from './namespaces.js'
+import { HOP_BY_HOP } from './reach/proxy.js'
 import type { Leases } from './store/pg-lease.js'
 import type { Store } from './store/store.js'
 
@@ -15,7 +17,7 @@ import type { Store } from './store/store.js'
  * before the app, a call is routed by the namespace its key names (a customer page, which carries
  * no key, by the namespace holding the charge its path names). The namespace's owner serves it
  * (this process, after taking a free or expired lease); another process's namespace is forwarded
- * to its owner as it came (method, path, headers, body), and its answer handed back as it is. A
+ * to its owner as it came (method, path, headers but the hop-by-hop ones, body), and its answer handed back as it is. A
  * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
  * made in 2 s, or refused: the call never got there) is waited for until its lease runs out, then the namespace
  * is taken over here and the call served; any other failure of a forward is answered 503, since
@@ -46,16 +48,16 @@ export function advertisedUrl(config: Config, port: number): string {
  * one Map lookup), else a promise of the owner's answer, or of undefined once the namespace is
  * taken here.
  */
-export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[]): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
+export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[], strictKeys: boolean): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
   return (req, incoming) => {
     const forwarded = incoming.headers[FORWARDED] !== undefined
     const auth = incoming.headers.authorization
     if (auth === undefined) {
       // a customer page names its charge (and maybe its namespace's page id), no key
       const page = pageOf(incoming.url ?? '', pagePrefixes)
-      return page && !locallyHeld(page, store) ? routePage(leases, page, req, forwarded) : undefined
+      return page && !locallyHeld(page, namespaces, store) ? routePage(leases, page, req, forwarded) : undefined
     }
-    const ns = namespaceOf(auth, namespaces)
+    const ns = namespaceOf(auth, namespaces, strictKeys)
     if (ns === undefined || leases.owns(ns)) return undefined
     return route(leases, ns, req, forwarded)
   }
@@ -72,22 +74,24 @@ function pageOf(url: string, prefixes: readonly string[]): Page | undefined {
   const prefix = prefixes.find((p) => path.startsWith(p))
   if (prefix === undefined) return undefined
   const [first, second] = path.slice(prefix.length).split('/')
+  const named = /^[0-9a-f]{16}$/.test(first) && !!second
   let tx: string
   try {
-    tx = decodeURIComponent(/^[0-9a-f]{16}$/.test(first) && second ? second : first)
+    tx = decodeURIComponent(named ? second : first)
   } catch {
     return undefined
   }
   if (!tx) return undefined
-  return /^[0-9a-f]{16}$/.test(first) && second ? { tx, pageId: first } : { tx }
+  return named ? { tx, pageId: first } : { tx }
 }
 
-/** Whether a namespace this process serves holds the page's charge (under its page id, when named). */
-function locallyHeld(page: Page, store: Store): boolean {
-  for (const ns of store.namespaces()) {
-    if (page.pageId !== undefined && pageId(ns) !== page.pageId) continue
-    if (store.col(ns, CHARGES).get(page.tx)) return true
+/** Whether a namespace this process serves holds the page's charge (under its page id, when named: the namespaces' own look-up). */
+function locallyHeld(page: Page, namespaces: Namespaces, store: Store): boolean {
+  if (page.pageId !== undefined) {
+    const ns = namespaces.ofPageId(page.pageId)
+    return ns !== undefined && !!store.col(ns, CHARGES).get(page.tx)
   }
+  for (const ns of store.namespaces()) if (store.col(ns, CHARGES).get(page.tx)) return true
   return false
 }
 
@@ -103,12 +107,16 @@ async function routePage(leases: Leases, page: Page, req: Request, forwarded: bo
   return holders.length === 1 ? route(leases, holders[0], req, forwarded) : undefined
 }
 
-/** The namespace a call's key names (a public key's for the look-ups), or undefined: the app refuses it, or it has none. */
-function namespaceOf(auth: string | undefined, namespaces: Namespaces): string | undefined {
-  const key = auth === undefined ? undefined : /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(auth)?.[1]
-  if (key === undefined) return undefined
+/**
+ * The namespace a call's key names (a public key's for the look-ups), or undefined: the app refuses
+ * it (src/http/middleware/secret-key.ts: a key of no shape, or one --strict-keys does not take,
+ * which must leave no lease behind), or it has none.
+ */
+function namespaceOf(auth: string, namespaces: Namespaces, strictKeys: boolean): string | undefined {
+  const key = bearerKey(auth)
+  if (key === null) return undefined
   const ns = key.startsWith('pk_test_') ? namespaces.publicKeyNamespace(key) : key
-  return ns !== null && KEY_SHAPE.test(ns) ? ns : undefined
+  return ns !== null && KEY_SHAPE.test(ns) && (!strictKeys || namespaces.isConfigured(ns)) ? ns : undefined
 }
 
 async function route(leases: Leases, ns: string, req: Request, forwarded: boolean): Promise<Response | undefined> {
@@ -153,7 +161,10 @@ function forward(owner: string, req: Request, by: string): Promise<Response | 'r
   const url = new URL(req.url)
   const target = new URL(url.pathname + url.search, owner)
   const headers: Record<string, string> = {}
-  req.headers.forEach((v, k) => (headers[k] = v))
+  // as a proxy forwards (src/reach/proxy.ts): what belongs to the client's connection stays with it
+  req.headers.forEach((v, k) => {
+    if (!HOP_BY_HOP.includes(k)) headers[k] = v
+  })
   headers[FORWARDED] = by
   return new Promise((resolve) => {
     let connected = false
@@ -161,7 +172,7 @@ function forward(owner: string, req: Request, by: string): Promise<Response | 'r
     const out = httpRequest(target, { method: req.method, headers, agent: false }, (res) => {
       const h = new Headers()
       for (const [k, v] of Object.entries(res.headers)) {
-        if (v === undefined || k === 'connection' || k === 'keep-alive' || k === 'transfer-encoding') continue
+        if (v === undefined || HOP_BY_HOP.includes(k) || k === 'transfer-encoding') continue
         for (const one of Array.isArray(v) ? v : [v]) h.append(k, one)
       }
       const body = req.method === 'HEAD' || res.statusCode === 204 || res.statusCode === 304 ? null : (Readable.toWeb(res) as ReadableStream)

@@ -88,7 +88,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   // another process owns goes there; the other stores' calls pass no check
   const leases = deps?.store.leases
   const cluster = leases && (await import('./cluster.js'))
-  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces, deps!.store, pagePrefixes(deps!.areas))
+  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces, deps!.store, pagePrefixes(deps!.areas), config.strictKeys)
   const fetch: Fetch = route
     ? (req, env) => route(req, (env as { incoming: IncomingMessage }).incoming)?.then((res) => res ?? serve(req, env)) ?? serve(req, env)
     : serve

@@ -1,5 +1,5 @@
 import { maskPan, maskPanNumber, maskPansIn } from '../store/card-numbers.js'
-import { isSecretName, isSecretValue } from '../store/secrets.js'
+import { isSecretName, isSecretValue, maskedSecret } from '../store/secrets.js'
 
 /**
  * Keys whose values are secrets that are never stored, logged or journaled, whatever they hold;
@@ -46,7 +46,7 @@ export function maskSecrets(value: unknown, depth = 0, parent = '', budget?: Bud
         continue
       }
       // never String() an unknown value: a deeply nested array would overflow the stack
-      if ((isSecretKey(k) && v !== null && v !== undefined) || (isSecretValue(v) && isSecretName(k))) out[k] = '*'.repeat(typeof v === 'string' ? Math.min(8, v.length || 3) : 3)
+      if ((isSecretKey(k) && v !== null && v !== undefined) || (isSecretValue(v) && isSecretName(k))) out[k] = maskedSecret(v)
       // a wallet number is a phone number, not a card: it stays as sent
       else if (k === 'number' && parent === 'mobile_money') out[k] = v
       else if (k === 'number' && typeof v === 'string' && /^[\d\s._-]{12,60}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))

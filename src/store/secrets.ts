@@ -36,8 +36,8 @@ export function isSecretName(name: string): boolean {
 /** Whether a secret-named field's value is one to mask: a text or a number (a PIN sent as digits). */
 export const isSecretValue = (v: unknown): v is string | number => typeof v === 'string' || typeof v === 'number'
 
-/** What is kept of a secret: as many asterisks as it had characters, at most 8 (3 for a number or an empty text). */
-export const maskedSecret = (v: string | number): string => '*'.repeat(typeof v === 'string' ? Math.min(8, v.length || 3) : 3)
+/** What is kept of a secret: as many asterisks as it had characters, at most 8 (3 for an empty text or any other value). */
+export const maskedSecret = (v: unknown): string => '*'.repeat(typeof v === 'string' ? Math.min(8, v.length || 3) : 3)
 
 /** A secret-named field in JSON text with its value (a string or a number). */
 const SECRET_IN_JSON = new RegExp(`("[^"\\\\]*?${SECRET_END}"\\s*:\\s*)("(?:[^"\\\\]|\\\\.)*"|-?\\d[\\d.eE+-]*)`, 'gi')

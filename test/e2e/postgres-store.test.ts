@@ -103,6 +103,32 @@ describe('--store postgres:// (a real cluster, the real CLI)', () => {
     expect(said.sort()).toEqual(['applied migration 1', 'applied migration 2', 'applied migration 3', 'applied migration 4'])
   })
 
+  it('takes no lease for a key --strict-keys refuses: made-up keys leave no row behind', async () => {
+    const url = await freshDatabase()
+    const r = await start(url, ['--strict-keys'])
+    const refused = await fetch(`${r.url}/merchant/api/v1/charges/whatever`, { headers: { authorization: 'Bearer sk_test_madeup' } })
+    expect(refused.status).toBe(401)
+    const served = await fetch(`${r.url}/merchant/api/v1/charges/whatever`, { headers: { authorization: `Bearer ${SECRET}` } })
+    expect(served.status).toBe(404)
+    const rows = await queryDb(url, 'SELECT ns FROM sandbox_leases ORDER BY ns')
+    expect(rows.map((row) => row.ns)).toEqual([SECRET])
+  })
+
+  it('writes no voucher PIN into the database, in any spelling: the store masks what it commits as it masks a data file', async () => {
+    const url = await freshDatabase()
+    const r = await start(url)
+    const pins: Record<string, string> = { PIN: '7391046682', 'voucher-pin': '5820417736', pinCode: '6604918273', 'Card-PIN': '9048172635' }
+    const res = await api(r.url, SECRET, 'POST', '/merchant/api/v1/charge/voucher', {
+      amount: 100, currency: 'ZAR', reference: 'pg-pin-1', metadata: pins,
+      voucher: { pin: '1168648096792943', phone_number: '+270576847568', provider_code: '0001' },
+      customer: { email: 'johndoe@example.com', name: 'John Doe' },
+    })
+    expect(res.status).toBe(200)
+    const rows = (await queryDb(url, 'SELECT value FROM sandbox_records')).map((row) => row.value as string).join('\n')
+    for (const pin of ['1168648096792943', ...Object.values(pins)]) expect(rows, pin).not.toContain(pin)
+    expect(rows).toContain('"voucher-pin":"********"')
+  })
+
   it('answers 503 in the envelope while PostgreSQL is stopped, keeps nothing it did not commit, and serves again once it is back', async () => {
     const url = await freshDatabase()
     const child = await start(url)

@@ -5,7 +5,7 @@ import { header } from '../context.js'
 import type { Middleware } from './chain.js'
 
 /** The secret key of an Authorization header, or null. */
-function bearerKey(h: string | undefined): string | null {
+export function bearerKey(h: string | undefined): string | null {
   if (!h) return null
   const m = /^Bearer[ \t]+(\S+)[ \t]*$/i.exec(h)
   return m ? m[1] : null
