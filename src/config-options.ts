@@ -191,11 +191,16 @@ const clockStart: Reader<string, string> = {
   },
 }
 
+/** A connection URL as a message prints it: its user's password and any `password=` of its query hidden. */
+export function redactUrl(url: string): string {
+  return url.replace(/^([a-z][a-z0-9+.-]*:\/\/[^:@/]*):[^@/]*@/i, '$1:***@').replace(/([?&]password=)[^&#]*/gi, '$1***')
+}
+
 /** `--store`: a PostgreSQL connection URL (docs/behaviour.md#persistence); absent is memory or `--data` */
 const storeUrl: Reader<string, string | undefined> = {
   read(v, name) {
     if (!v) return undefined
-    if (!/^postgres(ql)?:\/\/./.test(v)) throw new ConfigError(`${name} must be a PostgreSQL URL, postgres://user:password@host:port/database (got ${v.replace(/:[^:@/]*@/, ':***@')})`)
+    if (!/^postgres(ql)?:\/\/./.test(v)) throw new ConfigError(`${name} must be a PostgreSQL URL, postgres://user:password@host:port/database (got ${redactUrl(v)})`)
     return v
   },
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { resolveConfig } from '../src/config.js'
-import { redact } from '../src/store/pg-schema.js'
+import { redactUrl as redact } from '../src/config-options.js'
 
 /** `--store` (docs/behaviour.md#flags-and-environment, docs/behaviour.md#persistence): a PostgreSQL URL, never beside `--data`, its password never printed. */
 describe('--store postgres://', () => {
@@ -18,5 +18,6 @@ describe('--store postgres://', () => {
   it('hides the password of a URL in every message', () => {
     expect(redact('postgres://sandbox:s3cret@db:5432/x')).toBe('postgres://sandbox:***@db:5432/x')
     expect(redact('postgres://db:5432/x')).toBe('postgres://db:5432/x')
+    expect(redact('postgres://db:5432/x?user=u&password=s3cret&sslmode=disable')).toBe('postgres://db:5432/x?user=u&password=***&sslmode=disable')
   })
 })

@@ -2,7 +2,8 @@ import pg from 'pg'
 import { GroupCommit, nsOf, type Op } from './group-commit.js'
 import { LeaseLost, Leases } from './pg-lease.js'
 import type { Persisted, Persistence } from './persistence.js'
-import { inTransaction, prepare, readRecords, redact, StoreError } from './pg-schema.js'
+import { redactUrl as redact } from '../config-options.js'
+import { inTransaction, prepare, readRecords, StoreError } from './pg-schema.js'
 
 /**
  * The PostgreSQL store (`--store postgres://...`, docs/behaviour.md#persistence), the data file's sibling

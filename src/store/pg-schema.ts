@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import type pg from 'pg'
+import { redactUrl as redact } from '../config-options.js'
 import type { Persisted, Snapshot } from './persistence.js'
 import { FORMAT } from './recovery.js'
 
@@ -17,10 +18,6 @@ export class StoreError extends Error {
   }
 }
 
-/** The URL with its password hidden, as messages write it. */
-export function redact(url: string): string {
-  return url.replace(/^(postgres(?:ql)?:\/\/[^:@/]*):[^@/]*@/, '$1:***@')
-}
 
 /** The advisory lock the start holds while it migrates and carries over: `paysandbox` as a number. */
 const START_LOCK = 0x70617973
