@@ -1,6 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { SECRET_FIELD, checkoutChannel, type Want } from '../charges/checkout-channel.js'
-import { maskPan } from '../store/card-numbers.js'
+import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
 import { threeDsPagePath } from '../charges/pages.js'
 import type { CardCharge } from '../charges/types.js'
 import { invalid } from '../errors.js'
@@ -65,12 +64,6 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
   place: 1,
   currencies: ['NGN', 'USD'],
   labels: LABEL,
-  journal: {
-    cvv: SECRET_FIELD,
-    pin: SECRET_FIELD,
-    otp: SECRET_FIELD,
-    card_number: (v) => (/^\d{10,19}$/.test(v.replace(/[\s-]/g, '')) ? maskPan(v.replace(/[\s-]/g, '')) : v),
-  },
   serviceFields: {
     'card.number': 'card_number',
     'card.expiry_year': 'expiry',

@@ -82,9 +82,6 @@ export type Want = 'success' | 'failed'
 /** the fee rule of the packs a checkout is priced by until an attempt pays it; then its fee is the paying channel's */
 export const CHECKOUT_FEES = 'card' as const
 
-/** a secret typed into a page's form, as the journal keeps it */
-export const SECRET_FIELD = (v: string): string => (v ? '***' : '')
-
 /** `S`: the services it uses (the wired sandbox's, by name); `A`: its attempt's charge; `I`: what starts one. */
 export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I = unknown> {
   /** its kind, which names it on the page and in requests */
@@ -97,8 +94,6 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
   labels: Readonly<Record<string, string>>
   /** which page field a service's field error is about (docs/api.md's field names) */
   serviceFields?: Readonly<Record<string, string>>
-  /** how the journal keeps a field of its form that must not be kept as typed (docs/behaviour.md#request-journal): a secret as asterisks, a card number masked */
-  journal?: Readonly<Record<string, (value: string) => string>>
   /** reads the post that starts it (action: its kind) */
   read(form: FormReader, currency: string): I
   start(s: S, ns: string, order: AttemptOrder, input: I): Frozen<A>

@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { SECRET_FIELD, checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
 import { walletPagePath } from '../charges/pages.js'
 import { badRequest, invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
@@ -37,7 +37,6 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
   // the wallet currencies of fixtures/lookups.json
   currencies: WALLET_CURRENCIES,
   labels: LABEL,
-  journal: { pin: SECRET_FIELD, otp: SECRET_FIELD },
   serviceFields: { 'mobile_money.number': 'phone', currency: 'phone' },
   read(form, currency) {
     form.echo('phone')
