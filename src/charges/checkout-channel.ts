@@ -119,15 +119,14 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
 export type AnyCheckoutChannel = CheckoutChannel<any, any, any>
 
 const declared = new Map<string, AnyCheckoutChannel>()
-let version = 0
 
+/** the declared channels by their place: a new list at each declaration, which `byChannels` watches */
 let ordered: readonly AnyCheckoutChannel[] = []
 
 /** Declares a checkout channel (once per kind); the checkout offers it from then on. */
 export function checkoutChannel<S, A extends ChargeBase, I>(channel: CheckoutChannel<S, A, I>): CheckoutChannel<S, A, I> {
   declared.set(channel.kind, channel)
   ordered = [...declared.values()].sort((a, b) => a.place - b.place)
-  version++
   return channel
 }
 
@@ -138,12 +137,12 @@ export const checkoutChannelOf = (kind: string): AnyCheckoutChannel | undefined 
 
 /** `make` of the declared channels, made again only when a channel is declared. */
 export function byChannels<T>(make: (channels: readonly AnyCheckoutChannel[]) => T): () => T {
-  let seen = -1
+  let seen: readonly AnyCheckoutChannel[] | undefined
   let made: T
   return () => {
-    if (seen !== version) {
-      made = make(checkoutChannels())
-      seen = version
+    if (seen !== ordered) {
+      made = make(ordered)
+      seen = ordered
     }
     return made
   }
