@@ -89,8 +89,8 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
       amount: o.amount,
       currency: o.currency as 'NGN',
       customer: o.customer,
-      metadata: (o.metadata ?? undefined) as Record<string, unknown> | undefined,
-      description: o.description ?? undefined,
+      metadata: o.metadata,
+      description: o.description,
       // the 3DS page sends the customer back to the checkout
       redirect_url: o.returnUrl,
     }, 'charge', o.parent),

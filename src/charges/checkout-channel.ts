@@ -21,8 +21,9 @@ export interface AttemptOrder {
   amount: number
   currency: string
   customer: { email: string; name?: string }
-  description: string | null
-  metadata: Frozen<Record<string, unknown>> | null
+  /** the checkout's, as a channel's service takes them (absent rather than null) */
+  description?: string
+  metadata?: Record<string, unknown>
   merchant_bears_cost: boolean
   /** the checkout's page: a page of the channel sends the customer back there */
   returnUrl: string

@@ -55,8 +55,8 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
       customer: o.customer,
       mobile_money: { number },
       merchant_bears_cost: o.merchant_bears_cost,
-      description: o.description ?? undefined,
-      metadata: (o.metadata ?? undefined) as Record<string, unknown> | undefined,
+      description: o.description,
+      metadata: o.metadata,
     }, o.parent)
   },
   steps: {

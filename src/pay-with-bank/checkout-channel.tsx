@@ -37,9 +37,9 @@ export const payWithBankChannel = checkoutChannel<Services, PayWithBankCharge, s
       bank_code: bankCode,
       customer: { name: o.customer.name ?? o.customer.email, email: o.customer.email },
       redirect_url: o.returnUrl,
-      narration: o.description ?? undefined,
+      narration: o.description,
       merchant_bears_cost: o.merchant_bears_cost,
-      metadata: (o.metadata ?? undefined) as Record<string, unknown> | undefined,
+      metadata: o.metadata,
     }, o.parent),
   steps: {},
   /** the customer's choice at the bank's page */
