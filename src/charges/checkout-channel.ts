@@ -80,6 +80,12 @@ export interface Drive<A> {
 
 export type Want = 'success' | 'failed'
 
+/** The first test value of the currency that ends as `want`: a wallet, a bank (`sandbox magic` shows it too). */
+export function pickTestOf<T extends { outcome: string; currency: string }>(values: Iterable<T>, currency: string, want: Want): T | undefined {
+  for (const v of values) if (v.currency === currency && v.outcome === want) return v
+  return undefined
+}
+
 /** the fee rule of the packs a checkout is priced by until an attempt pays it; then its fee is the paying channel's */
 export const CHECKOUT_FEES = 'card' as const
 

@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { checkoutChannel, pickTestOf, type Want } from '../charges/checkout-channel.js'
 import { walletPagePath } from '../charges/pages.js'
 import { badRequest, invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
@@ -17,11 +17,6 @@ import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
  */
 
 const LABEL = { phone: 'Phone number', pin: 'PIN', otp: 'OTP' }
-
-/** The first wallet of the currency that ends as `want`. */
-export function pickTestWallet<W extends { outcome: string; currency: string }>(wallets: Iterable<W>, currency: string, want: Want): W | undefined {
-  return [...wallets].find((w) => w.currency === currency && w.outcome === want)
-}
 
 /** the form of a wallet number in the currency (fixtures/lookups.json): its country code, then zeros */
 const walletPlaceholder = (currency: string): string => {
@@ -120,7 +115,7 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
 
 /** The pack's first wallet of the currency that ends as `want`. */
 function testWallet(scenarios: Scenarios, ns: string, currency: string, want: Want): string {
-  const pick = pickTestWallet(scenarios.forNs(ns).wallets.values(), currency, want)
+  const pick = pickTestOf(scenarios.forNs(ns).wallets.values(), currency, want)
   if (!pick) throw invalid({ mobile_money: MM_MSG.noTestWallet(currency, want) })
   return pick.number
 }
