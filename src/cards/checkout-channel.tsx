@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { checkoutChannel, type FieldTexts, type Want } from '../charges/checkout-channel.js'
 import { threeDsPagePath } from '../charges/pages.js'
 import type { CardCharge } from '../charges/types.js'
 import { invalid } from '../errors.js'
@@ -158,10 +158,8 @@ function testCard(scenarios: Scenarios, ns: string, want: Want): CheckoutCard {
   return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
 }
 
-type Errors = Readonly<Record<string, string | undefined>>
-
 /** The step a card attempt waits for (docs/behaviour.md#card-charges): one field, or the address, or the 3DS link. */
-function CardStepForm({ base, step, card, errors, echo, threeDs }: { base: string; step: string; card: string; errors: Errors; echo: Errors; threeDs: string }) {
+function CardStepForm({ base, step, card, errors, echo, threeDs }: { base: string; step: string; card: string; errors: FieldTexts; echo: FieldTexts; threeDs: string }) {
   if (step === 'PIN')
     return (
       <ActionForm base={base} action="pin" label="Card PIN">

@@ -42,14 +42,17 @@ export interface FormReader {
   refused(field: string): boolean
 }
 
+/** a page's texts by field: its errors, or what is typed again into it */
+export type FieldTexts = Readonly<Record<string, string | undefined>>
+
 /** What a channel's form and step views are given. */
 export interface ChannelView<S = unknown> {
   s: S
   ns: string
   /** the checkout page's path the forms post to */
   base: string
-  errors: Readonly<Record<string, string | undefined>>
-  echo: Readonly<Record<string, string | undefined>>
+  errors: FieldTexts
+  echo: FieldTexts
   currency: string
   amount: number
   merchant: string

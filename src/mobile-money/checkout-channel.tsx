@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, pickTestOf, type Want } from '../charges/checkout-channel.js'
+import { checkoutChannel, type FieldTexts, pickTestOf, type Want } from '../charges/checkout-channel.js'
 import { walletPagePath } from '../charges/pages.js'
 import { badRequest, invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
@@ -120,10 +120,8 @@ function testWallet(scenarios: Scenarios, ns: string, currency: string, want: Wa
   return pick.number
 }
 
-type Errors = Readonly<Record<string, string | undefined>>
-
 /** The wallet's prompt, as the customer's phone would show it. */
-function WalletPrompt({ base, phone, amount, merchant, errors }: { base: string; phone: string; amount: string; merchant: string; errors: Errors }) {
+function WalletPrompt({ base, phone, amount, merchant, errors }: { base: string; phone: string; amount: string; merchant: string; errors: FieldTexts }) {
   return (
     <>
       <h2>Approve on your phone</h2>
@@ -140,7 +138,7 @@ function WalletPrompt({ base, phone, amount, merchant, errors }: { base: string;
   )
 }
 
-function WalletOtp({ base, phone, errors }: { base: string; phone: string; errors: Errors }) {
+function WalletOtp({ base, phone, errors }: { base: string; phone: string; errors: FieldTexts }) {
   return (
     <ActionForm base={base} action="otp" label="Wallet OTP">
       <h2>Enter the OTP</h2>
