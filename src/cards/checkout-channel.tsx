@@ -26,11 +26,11 @@ export interface CheckoutCard {
 }
 
 const cardSchema = z.object({
-  number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
-  cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-  expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
-  expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
-  pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+  number: z.string().regex(CARD_FORMAT.number, 'must be 12-19 digits'),
+  cvv: z.string().regex(CARD_FORMAT.cvv, 'must be 3 or 4 digits'),
+  expiry_month: z.string().regex(CARD_FORMAT.expiry_month, 'must be 2 digits, 01-12'),
+  expiry_year: z.string().regex(CARD_FORMAT.expiry_year, 'must be 2 or 4 digits'),
+  pin: z.string().regex(CARD_FORMAT.pin, 'must be 4 digits').optional(),
 })
 
 const LABEL = {
@@ -95,7 +95,7 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
       redirect_url: o.returnUrl,
     }, 'charge', o.parent),
   steps: {
-    pin: (f) => ({ pin: f.need('pin', /^\d{4}$/, 'must be 4 digits') }),
+    pin: (f) => ({ pin: f.need('pin', CARD_FORMAT.pin, 'must be 4 digits') }),
     otp: (f) => ({ otp: f.need('otp', /^\d{4,8}$/, 'must be 4-8 digits') }),
     avs: (f) => {
       const avs = { address: '', city: '', state: '', zip_code: '', country: '' }
