@@ -1,8 +1,9 @@
 import { TRANSFER_BANK } from './bank-transfer/service.js'
 import { bankTransferChannel } from './bank-transfer/checkout-channel.js'
 import { cardChannel, pickTestCard } from './cards/checkout-channel.js'
-import { mobileMoneyChannel, pickTestWallet } from './mobile-money/checkout-channel.js'
-import { payWithBankChannel, pickTestBank } from './pay-with-bank/checkout-channel.js'
+import { mobileMoneyChannel } from './mobile-money/checkout-channel.js'
+import { payWithBankChannel } from './pay-with-bank/checkout-channel.js'
+import { pickTestOf } from './charges/checkout-channel.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
 import { REFUND_MIN } from './refunds/service.js'
 import { formatMoney } from './money.js'
@@ -97,11 +98,11 @@ function checkoutPart(m: Magic): string {
   rows.push(['card', cardChannel.currencies.join(', '), card('success'), card('failed'), feeText(m.settings.fees.card)])
   rows.push(['bank_transfer', bankTransferChannel.currencies.join(', '), 'the expected amount', 'the attempt fails', feeText(m.settings.fees.bank_transfer)])
   for (const currency of mobileMoneyChannel.currencies) {
-    const wallet = (want: 'success' | 'failed') => pickTestWallet(m.wallets, currency, want)?.number ?? '(none: give one)'
+    const wallet = (want: 'success' | 'failed') => pickTestOf(m.wallets, currency, want)?.number ?? '(none: give one)'
     rows.push(['mobile_money', currency, wallet('success'), wallet('failed'), feeText(m.settings.fees.mobile_money)])
   }
   for (const currency of payWithBankChannel.currencies) {
-    const bank = (want: 'success' | 'failed') => pickTestBank(m.banks, currency, want)?.bank_code ?? '(none: give one)'
+    const bank = (want: 'success' | 'failed') => pickTestOf(m.banks, currency, want)?.bank_code ?? '(none: give one)'
     rows.push(['pay_with_bank', currency, bank('success'), bank('failed'), feeText(m.settings.fees.pay_with_bank)])
   }
   return [

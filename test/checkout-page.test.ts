@@ -458,4 +458,13 @@ describe('the journal of page posts', () => {
     expect(posts[3].request.phone).toBe('544205******2595')
     for (const secret of [pan, '5442 0561 0607 2595', '"987"', '=987', '"1234"', '"123456"']) expect(raw).not.toContain(secret)
   })
+
+  it('masks by the journal\'s one rule: a card number that fails Luhn or is dotted, a secret under any secret\'s name', async () => {
+    const sb = await sandbox({ frozen: true })
+    const { path } = await open(sb)
+    await post(sb, path, { action: 'card', card_number: '4084.1278.8317.2788', expiry: '09/30', cvv: '987', card_pin: '4321' })
+    const res = await sb.call('GET', '/_sandbox/requests', undefined, { key: SECRET })
+    const [note] = res.body.data.filter((e: any) => e.path.startsWith('/checkout/')).map((e: any) => e.request)
+    expect(note).toEqual({ action: 'card', card_number: '408412******2788', expiry: '09/30', cvv: '***', card_pin: '***' })
+  })
 })

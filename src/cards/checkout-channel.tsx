@@ -1,6 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { SECRET_FIELD, checkoutChannel, type Want } from '../charges/checkout-channel.js'
-import { maskPan } from '../store/card-numbers.js'
+import { checkoutChannel, type FieldTexts, type Want } from '../charges/checkout-channel.js'
 import { threeDsPagePath } from '../charges/pages.js'
 import type { CardCharge } from '../charges/types.js'
 import { invalid } from '../errors.js'
@@ -27,11 +26,11 @@ export interface CheckoutCard {
 }
 
 const cardSchema = z.object({
-  number: z.string().regex(/^\d{12,19}$/, 'must be 12-19 digits'),
-  cvv: z.string().regex(/^\d{3,4}$/, 'must be 3 or 4 digits'),
-  expiry_month: z.string().regex(/^(0[1-9]|1[0-2])$/, 'must be 2 digits, 01-12'),
-  expiry_year: z.string().regex(/^(\d{2}|\d{4})$/, 'must be 2 or 4 digits'),
-  pin: z.string().regex(/^\d{4}$/, 'must be 4 digits').optional(),
+  number: z.string().regex(CARD_FORMAT.number, 'must be 12-19 digits'),
+  cvv: z.string().regex(CARD_FORMAT.cvv, 'must be 3 or 4 digits'),
+  expiry_month: z.string().regex(CARD_FORMAT.expiry_month, 'must be 2 digits, 01-12'),
+  expiry_year: z.string().regex(CARD_FORMAT.expiry_year, 'must be 2 or 4 digits'),
+  pin: z.string().regex(CARD_FORMAT.pin, 'must be 4 digits').optional(),
 })
 
 const LABEL = {
@@ -65,12 +64,6 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
   place: 1,
   currencies: ['NGN', 'USD'],
   labels: LABEL,
-  journal: {
-    cvv: SECRET_FIELD,
-    pin: SECRET_FIELD,
-    otp: SECRET_FIELD,
-    card_number: (v) => (/^\d{10,19}$/.test(v.replace(/[\s-]/g, '')) ? maskPan(v.replace(/[\s-]/g, '')) : v),
-  },
   serviceFields: {
     'card.number': 'card_number',
     'card.expiry_year': 'expiry',
@@ -96,13 +89,13 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
       amount: o.amount,
       currency: o.currency as 'NGN',
       customer: o.customer,
-      metadata: (o.metadata ?? undefined) as Record<string, unknown> | undefined,
-      description: o.description ?? undefined,
+      metadata: o.metadata,
+      description: o.description,
       // the 3DS page sends the customer back to the checkout
       redirect_url: o.returnUrl,
     }, 'charge', o.parent),
   steps: {
-    pin: (f) => ({ pin: f.need('pin', /^\d{4}$/, 'must be 4 digits') }),
+    pin: (f) => ({ pin: f.need('pin', CARD_FORMAT.pin, 'must be 4 digits') }),
     otp: (f) => ({ otp: f.need('otp', /^\d{4,8}$/, 'must be 4-8 digits') }),
     avs: (f) => {
       const avs = { address: '', city: '', state: '', zip_code: '', country: '' }
@@ -165,10 +158,8 @@ function testCard(scenarios: Scenarios, ns: string, want: Want): CheckoutCard {
   return { number: pick.number, cvv: pick.cvv, expiry_month: pick.expiry_month, expiry_year: pick.expiry_year }
 }
 
-type Errors = Readonly<Record<string, string | undefined>>
-
 /** The step a card attempt waits for (docs/behaviour.md#card-charges): one field, or the address, or the 3DS link. */
-function CardStepForm({ base, step, card, errors, echo, threeDs }: { base: string; step: string; card: string; errors: Errors; echo: Errors; threeDs: string }) {
+function CardStepForm({ base, step, card, errors, echo, threeDs }: { base: string; step: string; card: string; errors: FieldTexts; echo: FieldTexts; threeDs: string }) {
   if (step === 'PIN')
     return (
       <ActionForm base={base} action="pin" label="Card PIN">

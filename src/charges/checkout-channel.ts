@@ -21,8 +21,9 @@ export interface AttemptOrder {
   amount: number
   currency: string
   customer: { email: string; name?: string }
-  description: string | null
-  metadata: Frozen<Record<string, unknown>> | null
+  /** the checkout's, as a channel's service takes them (absent rather than null) */
+  description?: string
+  metadata?: Record<string, unknown>
   merchant_bears_cost: boolean
   /** the checkout's page: a page of the channel sends the customer back there */
   returnUrl: string
@@ -41,14 +42,17 @@ export interface FormReader {
   refused(field: string): boolean
 }
 
+/** a page's texts by field: its errors, or what is typed again into it */
+export type FieldTexts = Readonly<Record<string, string | undefined>>
+
 /** What a channel's form and step views are given. */
 export interface ChannelView<S = unknown> {
   s: S
   ns: string
   /** the checkout page's path the forms post to */
   base: string
-  errors: Readonly<Record<string, string | undefined>>
-  echo: Readonly<Record<string, string | undefined>>
+  errors: FieldTexts
+  echo: FieldTexts
   currency: string
   amount: number
   merchant: string
@@ -79,11 +83,14 @@ export interface Drive<A> {
 
 export type Want = 'success' | 'failed'
 
+/** The first test value of the currency that ends as `want`: a wallet, a bank (`sandbox magic` shows it too). */
+export function pickTestOf<T extends { outcome: string; currency: string }>(values: Iterable<T>, currency: string, want: Want): T | undefined {
+  for (const v of values) if (v.currency === currency && v.outcome === want) return v
+  return undefined
+}
+
 /** the fee rule of the packs a checkout is priced by until an attempt pays it; then its fee is the paying channel's */
 export const CHECKOUT_FEES = 'card' as const
-
-/** a secret typed into a page's form, as the journal keeps it */
-export const SECRET_FIELD = (v: string): string => (v ? '***' : '')
 
 /** `S`: the services it uses (the wired sandbox's, by name); `A`: its attempt's charge; `I`: what starts one. */
 export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I = unknown> {
@@ -97,8 +104,6 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
   labels: Readonly<Record<string, string>>
   /** which page field a service's field error is about (docs/api.md's field names) */
   serviceFields?: Readonly<Record<string, string>>
-  /** how the journal keeps a field of its form that must not be kept as typed (docs/behaviour.md#request-journal): a secret as asterisks, a card number masked */
-  journal?: Readonly<Record<string, (value: string) => string>>
   /** reads the post that starts it (action: its kind) */
   read(form: FormReader, currency: string): I
   start(s: S, ns: string, order: AttemptOrder, input: I): Frozen<A>
@@ -124,15 +129,14 @@ export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I
 export type AnyCheckoutChannel = CheckoutChannel<any, any, any>
 
 const declared = new Map<string, AnyCheckoutChannel>()
-let version = 0
 
+/** the declared channels by their place: a new list at each declaration, which `byChannels` watches */
 let ordered: readonly AnyCheckoutChannel[] = []
 
 /** Declares a checkout channel (once per kind); the checkout offers it from then on. */
 export function checkoutChannel<S, A extends ChargeBase, I>(channel: CheckoutChannel<S, A, I>): CheckoutChannel<S, A, I> {
   declared.set(channel.kind, channel)
   ordered = [...declared.values()].sort((a, b) => a.place - b.place)
-  version++
   return channel
 }
 
@@ -143,12 +147,12 @@ export const checkoutChannelOf = (kind: string): AnyCheckoutChannel | undefined 
 
 /** `make` of the declared channels, made again only when a channel is declared. */
 export function byChannels<T>(make: (channels: readonly AnyCheckoutChannel[]) => T): () => T {
-  let seen = -1
+  let seen: readonly AnyCheckoutChannel[] | undefined
   let made: T
   return () => {
-    if (seen !== version) {
-      made = make(checkoutChannels())
-      seen = version
+    if (seen !== ordered) {
+      made = make(ordered)
+      seen = ordered
     }
     return made
   }

@@ -101,12 +101,13 @@ export class Kinds {
    * that is itself a way to pay (`pay with bank`) gives its own words, `with bank`, never "Pay by
    * pay with bank".
    */
-  payBy(kind: ChargeKind): string {
+  payBy(kind: string): string {
     const { label } = this.of(kind)
     return label.startsWith('pay ') ? label.slice('pay '.length) : `by ${label}`
   }
 
-  of(kind: ChargeKind): Kind {
+  /** the declared kind named `kind` (a checkout's channel, named by a string the checkout took among the declared ones); throws when none is */
+  of(kind: string): Kind {
     const k = this.#kinds.get(kind)
     if (!k) throw new Error(`kind ${kind} is not declared`)
     return k

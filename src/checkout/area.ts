@@ -3,7 +3,7 @@ import { clientOrigin } from '../http/origin.js'
 import { checkoutPagePath, pageRoutePaths } from '../charges/pages.js'
 import { validateWithMetadata } from '../charges/schemas.js'
 import type { Kit } from '../charges/kit.js'
-import { chargeKind, type ChargeKind } from '../charges/types.js'
+import { chargeKind } from '../charges/types.js'
 import { MINOR, NUMBER, OBJECT, STRING, described, each, listOf, maybe, shape, type Check } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import type { Area } from '../http/area.js'
@@ -78,7 +78,7 @@ export const checkoutArea: Area<{ checkout: CheckoutService; checkoutPage: Check
       complete: (ns, tx, outcome, message) => checkout.completeCurrent(ns, tx, outcome, message),
       // what it offers, or what paid it
       instrument: (c) => {
-        const label = (ch: string) => kinds.of(ch as ChargeKind).label
+        const label = (ch: string) => kinds.of(ch).label
         const lines = [c.payment_method ? `paid ${kinds.payBy(c.payment_method)}` : `offers ${c.channels.map(label).join(', ') || 'no channel'}`]
         if (c.attempts.length) lines.push(`${c.attempts.length} attempt${c.attempts.length === 1 ? '' : 's'}`)
         return lines

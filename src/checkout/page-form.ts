@@ -1,5 +1,6 @@
 import { byChannels, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel, type FormReader } from '../charges/checkout-channel.js'
 import { maskSecrets } from '../http/mask.js'
+import { isSecretName } from '../store/secrets.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Attempt } from './service.js'
 
@@ -16,9 +17,6 @@ export const fieldLabels = byChannels((channels) => Object.assign({}, ...channel
 
 /** the page's field a service's field error is about (docs/api.md's field names), as the channels declare */
 export const serviceFields = byChannels((channels) => Object.assign({}, ...channels.map((ch) => ch.serviceFields ?? {})) as Readonly<Record<string, string>>)
-
-/** how the journal keeps each field the channels say must not be kept as typed */
-const journalMasks = byChannels((channels) => Object.assign({}, ...channels.map((ch) => ch.journal ?? {})) as Readonly<Record<string, (value: string) => string>>)
 
 export type FormErrors = Partial<Record<string, string>>
 
@@ -71,15 +69,13 @@ export function parseAction(form: URLSearchParams, currency: string, current?: F
 }
 
 /**
- * What the journal keeps of a post (docs/behaviour.md#request-journal): the action and its fields, those a
- * channel keeps otherwise as it says (`journal`: a card number as first six and last four digits,
- * CVV, PIN and OTP as asterisks), and anything else through the journal's masker (a card number
- * typed into another field is masked too).
+ * What the journal keeps of a post (docs/behaviour.md#checkout-page): the action and its fields through
+ * the journal's masker (src/http/mask.ts: a card number, in `card_number` or any other field, as
+ * its first six and last four digits), a field the store's rule calls a secret's (`cvv`, `pin`,
+ * `otp`: src/store/secrets.ts) as `***` whatever its length.
  */
 export function journalNote(form: URLSearchParams): Record<string, unknown> {
   const out: Record<string, unknown> = {}
-  const kept = journalMasks()
-  for (const [k, v] of form) out[k] = Object.hasOwn(kept, k) ? kept[k](v) : v
-  // every other field once, by the journal's masker
+  for (const [k, v] of form) out[k] = isSecretName(k) ? '***' : v
   return maskSecrets(out) as Record<string, unknown>
 }

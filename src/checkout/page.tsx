@@ -1,6 +1,5 @@
 import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from '../charges/kinds.js'
-import type { ChargeKind } from '../charges/types.js'
 import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
 import { clientOrigin } from '../http/origin.js'
@@ -82,7 +81,7 @@ export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercept
         : null
       body = (
         <>
-          {chosen === undefined ? null : <ChannelChoice base={base} channels={channels} chosen={chosen} label={(ch) => kinds.of(ch as ChargeKind).label} />}
+          {chosen === undefined ? null : <ChannelChoice base={base} channels={channels} chosen={chosen} label={(ch) => kinds.of(ch).label} />}
           <Alert errors={errors} notice={notice} />
           {channel?.Form(shown)}
           {channel ? <TestValues tests={channel.testValues(scenarios.forNs(ns), co.currency)} /> : null}

@@ -49,7 +49,7 @@ export function maskSecrets(value: unknown, depth = 0, parent = '', budget?: Bud
       if ((isSecretKey(k) && v !== null && v !== undefined) || (isSecretValue(v) && isSecretName(k))) out[k] = maskedSecret(v)
       // a wallet number is a phone number, not a card: it stays as sent
       else if (k === 'number' && parent === 'mobile_money') out[k] = v
-      else if (k === 'number' && typeof v === 'string' && /^[\d\s._-]{12,60}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))
+      else if ((k === 'number' || k === 'card_number') && typeof v === 'string' && /^[\d\s._-]{12,60}$/.test(v) && v.replace(/\D/g, '').length >= 12) out[k] = maskPan(v.replace(/\D/g, ''))
       else if (k === 'number' && typeof v === 'number' && Math.abs(v) >= 1e11) out[k] = maskPan(String(Math.trunc(Math.abs(v))))
       else out[k] = maskSecrets(v, depth + 1, k, budget)
     }

@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { SECRET_FIELD, checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { checkoutChannel, type FieldTexts, pickTestOf, type Want } from '../charges/checkout-channel.js'
 import { walletPagePath } from '../charges/pages.js'
 import { badRequest, invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
@@ -18,11 +18,6 @@ import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
 
 const LABEL = { phone: 'Phone number', pin: 'PIN', otp: 'OTP' }
 
-/** The first wallet of the currency that ends as `want`. */
-export function pickTestWallet<W extends { outcome: string; currency: string }>(wallets: Iterable<W>, currency: string, want: Want): W | undefined {
-  return [...wallets].find((w) => w.currency === currency && w.outcome === want)
-}
-
 /** the form of a wallet number in the currency (fixtures/lookups.json): its country code, then zeros */
 const walletPlaceholder = (currency: string): string => {
   const w = walletCurrency(currency)
@@ -37,7 +32,6 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
   // the wallet currencies of fixtures/lookups.json
   currencies: WALLET_CURRENCIES,
   labels: LABEL,
-  journal: { pin: SECRET_FIELD, otp: SECRET_FIELD },
   serviceFields: { 'mobile_money.number': 'phone', currency: 'phone' },
   read(form, currency) {
     form.echo('phone')
@@ -56,8 +50,8 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
       customer: o.customer,
       mobile_money: { number },
       merchant_bears_cost: o.merchant_bears_cost,
-      description: o.description ?? undefined,
-      metadata: (o.metadata ?? undefined) as Record<string, unknown> | undefined,
+      description: o.description,
+      metadata: o.metadata,
     }, o.parent)
   },
   steps: {
@@ -121,15 +115,13 @@ export const mobileMoneyChannel = checkoutChannel<Services, MobileMoneyCharge, s
 
 /** The pack's first wallet of the currency that ends as `want`. */
 function testWallet(scenarios: Scenarios, ns: string, currency: string, want: Want): string {
-  const pick = pickTestWallet(scenarios.forNs(ns).wallets.values(), currency, want)
+  const pick = pickTestOf(scenarios.forNs(ns).wallets.values(), currency, want)
   if (!pick) throw invalid({ mobile_money: MM_MSG.noTestWallet(currency, want) })
   return pick.number
 }
 
-type Errors = Readonly<Record<string, string | undefined>>
-
 /** The wallet's prompt, as the customer's phone would show it. */
-function WalletPrompt({ base, phone, amount, merchant, errors }: { base: string; phone: string; amount: string; merchant: string; errors: Errors }) {
+function WalletPrompt({ base, phone, amount, merchant, errors }: { base: string; phone: string; amount: string; merchant: string; errors: FieldTexts }) {
   return (
     <>
       <h2>Approve on your phone</h2>
@@ -146,7 +138,7 @@ function WalletPrompt({ base, phone, amount, merchant, errors }: { base: string;
   )
 }
 
-function WalletOtp({ base, phone, errors }: { base: string; phone: string; errors: Errors }) {
+function WalletOtp({ base, phone, errors }: { base: string; phone: string; errors: FieldTexts }) {
   return (
     <ActionForm base={base} action="otp" label="Wallet OTP">
       <h2>Enter the OTP</h2>

@@ -1,5 +1,5 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, type Want } from '../charges/checkout-channel.js'
+import { checkoutChannel, pickTestOf, type Want } from '../charges/checkout-channel.js'
 import { bankPagePath } from '../charges/pages.js'
 import { invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
@@ -14,11 +14,6 @@ import type { PayWithBankCharge, PayWithBankService } from './service.js'
  */
 
 const LABEL = { bank_code: 'Bank' }
-
-/** The first bank of the currency that ends as `want` once approved (`sandbox magic` shows it too). */
-export function pickTestBank<B extends { outcome: string; currency: string }>(banks: Iterable<B>, currency: string, want: Want): B | undefined {
-  return [...banks].find((b) => b.currency === currency && b.outcome === want)
-}
 
 type Services = { payWithBank: PayWithBankService; scenarios: Scenarios }
 
@@ -37,9 +32,9 @@ export const payWithBankChannel = checkoutChannel<Services, PayWithBankCharge, s
       bank_code: bankCode,
       customer: { name: o.customer.name ?? o.customer.email, email: o.customer.email },
       redirect_url: o.returnUrl,
-      narration: o.description ?? undefined,
+      narration: o.description,
       merchant_bears_cost: o.merchant_bears_cost,
-      metadata: (o.metadata ?? undefined) as Record<string, unknown> | undefined,
+      metadata: o.metadata,
     }, o.parent),
   steps: {},
   /** the customer's choice at the bank's page */
@@ -82,7 +77,7 @@ export const payWithBankChannel = checkoutChannel<Services, PayWithBankCharge, s
 })
 
 function testBank(scenarios: Scenarios, ns: string, currency: string, want: Want): string {
-  const pick = pickTestBank(scenarios.forNs(ns).banks.values(), currency, want)
+  const pick = pickTestOf(scenarios.forNs(ns).banks.values(), currency, want)
   if (!pick) throw invalid({ bank_code: PWB_MSG.noTestBank(currency, want) })
   return pick.bank_code
 }

@@ -1,6 +1,6 @@
 import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
-import type { ChargeBase, ChargeKind } from '../../charges/types.js'
+import type { ChargeBase } from '../../charges/types.js'
 import { checkoutPagePath } from '../../charges/pages.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
 import { ActionButton, enc, when } from './ui.js'
@@ -25,7 +25,7 @@ export const CheckoutStatus: FC<{ s: DashboardSources; ns: string; c: Frozen<Che
       {open ? (
         <div class="actions" style="margin-top:4px">
           {c.channels.map((ch) => (
-            <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay ${s.kinds.payBy(ch as ChargeKind)}`} name={`Pay ${ref} ${s.kinds.payBy(ch as ChargeKind)}`} />
+            <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/pay`} body={{ channel: ch }} label={`Pay ${s.kinds.payBy(ch)}`} name={`Pay ${ref} ${s.kinds.payBy(ch)}`} />
           ))}
           <ActionButton path={`/_sandbox/checkouts/${enc(tx)}/cancel`} label="Cancel" cls="danger" name={`Cancel checkout ${ref}`} />
           <a class="small" href={checkoutPagePath(tx, ns)} target="_blank" rel="noopener">
