@@ -4,7 +4,7 @@ import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers/sandbox
 
 /**
  * What a newcomer sees first on the dashboard (docs/behaviour.md#dashboard) and the checkout page
- * (13.1.1), read as a person reads them: no opening balance dated 1970, a status line that says
+ * (docs/behaviour.md#checkout-page), read as a person reads them: no opening balance dated 1970, a status line that says
  * what the page is, buttons named in words, a namespace's count of charges that matches its list,
  * a checkout's history with each attempt once and in order, and the test values a page accepts.
  */

@@ -238,7 +238,7 @@ export class BankTransferService extends OnEngine {
   #arrive(ns: string, charge: BankTransferCharge, amount: number): Frozen<BankTransferCharge> {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
-    // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (13.4)
+    // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (docs/behaviour.md#ledger-and-balances)
     const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
     const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({

@@ -233,7 +233,7 @@ export class PreauthService extends OnEngine {
     return { charge: settled }
   }
 
-  /** A capture settles by a later capture, the control call, or its settlement time passing: its ledger entries say (13.4). */
+  /** A capture settles by a later capture, the control call, or its settlement time passing: its ledger entries say (docs/behaviour.md#ledger-and-balances). */
   isSettled(ns: string, capture: Frozen<CardOperation>): boolean {
     return captureSettled(this.ledger, ns, capture, this.clocks.now(ns))
   }

@@ -5,7 +5,7 @@ import type { Store } from '../store/store.js'
 
 /**
  * The balance history's rows (docs/behaviour.md#ledger-and-balances), kept per namespace as entries become
- * available, so a page of the history costs its size and not the namespace's (13.6).
+ * available, so a page of the history costs its size and not the namespace's (docs/behaviour.md#lists).
  *
  * The ledger collection keeps its entries in the history's order (`ENTRY_PLACE`, its
  * `CollectionSpec.order`): by when they become available, then when they were written, then in

@@ -70,7 +70,7 @@ export function requested(r: ChargeRequest, description: string | null, response
 /**
  * A transfer pay-in's narration when the request gives none: `Payment on <the merchant's name>`, as
  * the bank-transfer page's and the pay-with-bank collection's samples show (docs/behaviour.md#bank-transfer,
- * 13.11). Stored as the charge's description, so the query and the lists show it too.
+ * docs/behaviour.md#pay-with-bank). Stored as the charge's description, so the query and the lists show it too.
  */
 export function narrationOr(given: string | null | undefined, merchant: string | undefined): string {
   return given ?? `Payment on ${merchant ?? 'Sandbox Merchant'}`
@@ -319,7 +319,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
 
   /**
    * Ends the charge as expired (its time ran out on the namespace clock: docs/behaviour.md#beyond-the-seed): its
-   * expired payment attempt, as the collection's sample of an expired pay-in lists one (3.6); no
+   * expired payment attempt, as the collection's sample of an expired pay-in lists one (docs/behaviour.md#card-outcomes-and-query); no
    * event announces it; a checkout attempt's checkout hears of it.
    */
   #expire(ns: string, charge: C, message: string): void {
@@ -331,7 +331,7 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
 
   /**
    * docs/behaviour.md#webhooks: charge.success / charge.failed, to the charge's `notification_url` or the
-   * namespace's webhook URL; a checkout's attempt is not announced: its checkout hears of it (13.1).
+   * namespace's webhook URL; a checkout's attempt is not announced: its checkout hears of it (docs/behaviour.md#checkout).
    */
   #announce(ns: string, charge: C): void {
     if (charge.parent) {

@@ -9,7 +9,7 @@ import { CHARGES, type ChargeBase, type ChargeKind } from './types.js'
  * the charge by its transaction reference, and, when the page names it, its namespace by its page
  * id (`pageId`, src/namespaces.ts), the path segment before the reference. A transaction reference
  * is the namespace's own: one snapshot restored under several keys gives each the same references
- * (0.10), so the reference alone cannot say whose charge a page is for. The URLs the API answers
+ * (docs/behaviour.md#snapshots), so the reference alone cannot say whose charge a page is for. The URLs the API answers
  * name the reference alone, as they always have (a charge made since is held by its namespace
  * only); every link a page or the dashboard writes names the namespace too (the paths below, given `ns`).
  */

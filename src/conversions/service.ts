@@ -110,7 +110,7 @@ export class ConversionService extends OnEngine {
     if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
     if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
     this.ledger.requireAvailable(ns, quote.from_currency, quote.from_amount, now)
-    // what it brings into the to-currency counts toward what the namespace may take in (13.4)
+    // what it brings into the to-currency counts toward what the namespace may take in (docs/behaviour.md#ledger-and-balances)
     this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
 
     const reference = this.random.uuid(ns)

@@ -71,7 +71,7 @@ export interface Seen {
 export interface LedgerSource {
   /** how the balance history describes an entry of the record `reference` (docs/behaviour.md#ledger-and-balances) */
   describe(reference: string, entry: EntryFacts): string
-  /** its credits are money taken in from outside, counted against the intake limit (13.4): a funding, a conversion */
+  /** its credits are money taken in from outside, counted against the intake limit (docs/behaviour.md#ledger-and-balances): a funding, a conversion */
   intake?: boolean
   /** its debits are taken whatever the balance, so they may take it below nothing (a chargeback, 13.13); no other debit can */
   overdraws?: boolean

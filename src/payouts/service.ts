@@ -362,7 +362,7 @@ function listItem(p: Payout) {
 
 /**
  * transfer.success / transfer.failed (docs/behaviour.md#payouts): the documentation's keys in its
- * order (8.4), `batch_reference` on a bulk item, then the sandbox's own: `reason` on a failure.
+ * order (docs/behaviour.md#webhook-payloads), `batch_reference` on a bulk item, then the sandbox's own: `reason` on a failure.
  */
 export function webhookData(p: Payout): Record<string, unknown> {
   return {

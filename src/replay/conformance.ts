@@ -57,7 +57,7 @@ export interface Scoreboard {
     entries: number
     /** entries with at least one mask */
     maskedEntries: number
-    /** entries that are a canonical entry replayed against an alias endpoint (10.7) */
+    /** entries that are a canonical entry replayed against an alias endpoint (docs/behaviour.md#conformance) */
     aliasReplays: number
     knownDifferences: number
     superseded: number

@@ -9,7 +9,7 @@ import { describeIssues } from '../scenario/index.js'
  * The conformance corpus (docs/behaviour.md#conformance): `conformance/endpoints.yaml`, the endpoints
  * Kora documents, and `conformance/entries/**.yaml`, the answers its pages, its Postman collection,
  * public clients' live-run tests and integrators' recordings show, each entry a flow of the flow
- * format (10.3) with where it comes from, its tier, the profile it holds for and its masks.
+ * format (docs/behaviour.md#flow-files) with where it comes from, its tier, the profile it holds for and its masks.
  */
 
 const METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const

@@ -7,7 +7,7 @@ import { oneOf, type Check } from '../store/validate.js'
  * a namespace holds a balance in (13.4: each one's decimals), the banks and mobile-money operators
  * of each country, the currencies mobile money is charged in (5.2: each one's country code, digits
  * and default steps) and the currencies each payout destination takes with what each needs
- * (13.7). A country is added there, with no change of code; a bad entry stops the process at
+ * (docs/behaviour.md#payouts). A country is added there, with no change of code; a bad entry stops the process at
  * start, naming the entry and the field. The look-ups answer these lists; the scenario packs'
  * wallets are checked against the wallet currencies; the same for every namespace.
  */

@@ -24,7 +24,7 @@ export class TransactionService {
   list(ns: string, q: ListQuery): { has_more: boolean; transactions: TransactionItem[] } {
     const payins = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES), (c) => this.#collection(ns, c))
     const payouts = recordsInOrder(this.store.col<Payout>(ns, PAYOUTS), disbursement)
-    // a checkout's attempts are no pay-ins of their own (13.9)
+    // a checkout's attempts are no pay-ins of their own (docs/behaviour.md#pay-ins-list)
     const page = orderedPage(byDate({ name: 'collection', items: payins }, { name: 'disbursement', items: payouts }), q, (f) => !f.parent && (!q.currency || f.currency === q.currency))
     return { has_more: page.has_more, transactions: page.items }
   }

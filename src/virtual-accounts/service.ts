@@ -252,7 +252,7 @@ export class VirtualAccountService extends OnEngine {
 
   /**
    * docs/behaviour.md#virtual-accounts: the charge.success `data` of a transfer into a virtual account, its
-   * keys in the order of the documentation's Webhooks page (8.4), then the sandbox's own.
+   * keys in the order of the documentation's Webhooks page (docs/behaviour.md#webhook-payloads), then the sandbox's own.
    */
   eventData(charge: VirtualAccountCharge): Record<string, unknown> {
     const v = charge.virtual_bank_account

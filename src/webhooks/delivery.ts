@@ -331,7 +331,7 @@ export class WebhookDelivery {
    * One delivery over HTTP, the way every attempt is made (docs/behaviour.md#webhook-signature, docs/behaviour.md#webhook-delivery): `{event,
    * data}` posted to `target`, signed with the namespace's key, cut at the timeout, at most
    * ANSWER_READ_LIMIT of the answer read. `signature` sends that value instead (`null`: no
-   * signature header) and `timeoutMs` another deadline: the webhook probe's deliveries (8.7).
+   * signature header) and `timeoutMs` another deadline: the webhook probe's deliveries (docs/behaviour.md#webhook-probe).
    * Nothing is recorded: the caller keeps the attempt.
    */
   async send(

@@ -6,7 +6,7 @@ import { api, killedAfterEach, startCli } from './process.js'
 
 /**
  * What public clients send and read, against the real CLI over a socket (docs/behaviour.md#invalid-request-data,
- * 3.6, 8.4, 13.9, 13.11): null fields taken as left out, the transactions list an Elixir client
+ * docs/behaviour.md#card-outcomes-and-query, docs/behaviour.md#webhook-payloads, docs/behaviour.md#pay-ins-list, docs/behaviour.md#pay-with-bank): null fields taken as left out, the transactions list an Elixir client
  * calls, the charge query's metadata, the pay-ins' payment_sources, and a webhook whose data keys
  * come in the documented order to a real receiver.
  */

@@ -7,7 +7,7 @@ import { api, freePort, killedAfterEach, runCli, startCli } from './process.js'
 /**
  * `sandbox probe-webhook` (docs/behaviour.md#webhook-probe) against merchant handlers written four ways, over
  * real HTTP, each one querying the sandbox as a merchant's code does (its API base URL points at
- * the sandbox). Each receiver is written here from the documented scheme (8.3), not with the
+ * the sandbox). Each receiver is written here from the documented scheme (docs/behaviour.md#webhook-signature), not with the
  * sandbox's own code.
  */
 const KEY = 'sk_test_probe_merchant'

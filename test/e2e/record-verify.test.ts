@@ -10,7 +10,7 @@ import { KORAPAY, run, startReachCli } from './reach.js'
 /**
  * Issue 37 end to end: a session recorded through the proxy from a stand-in for the live service
  * (docs/behaviour.md#record), then `sandbox verify` of that recording against a fresh sandbox
- * (10.6). The stand-in answers as the sandbox does but for its known differences, so the report
+ * (docs/behaviour.md#verify). The stand-in answers as the sandbox does but for its known differences, so the report
  * must hold those of them the session touched, each explained, and nothing else.
  */
 

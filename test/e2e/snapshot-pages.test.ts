@@ -10,7 +10,7 @@ import { THREE_DS_CARD } from '../helpers/cards.js'
  * One snapshot restored under several keys (docs/behaviour.md#snapshots, "Another key's snapshot"),
  * on the real CLI: each namespace holds the same transaction references, and the customer pages
  * (the 3DS page, the sandbox bank's page, the hosted checkout page) act on the namespace their URL
- * names (14.4), so each namespace's charges and checkout end as its own customer chose.
+ * names (docs/behaviour.md#urls-handed-out), so each namespace's charges and checkout end as its own customer chose.
  */
 
 const { running } = killedAfterEach()
