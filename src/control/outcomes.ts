@@ -4,7 +4,7 @@ import type { JournalEntry } from '../http/journal.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import { EVENT_NAMES, type EventRecord } from '../webhooks/events.js'
-import { percentOf, sharesOf, type OutcomeReport, type WebhookAnswers } from './report-format.js'
+import { cell, percentOf, sharesOf, type OutcomeReport, type WebhookAnswers } from './report-format.js'
 
 /** The area the webhook events' outcomes are counted under. */
 export const WEBHOOKS = 'webhooks'
@@ -94,7 +94,7 @@ export function catalogueMarkdown(entries: readonly CatalogueEntry[]): string {
   ]
   for (const area of [...new Set(entries.map((e) => e.area))]) {
     out.push('', `## ${area}`, '', '| outcome | what |', '|---|---|')
-    for (const e of entries.filter((x) => x.area === area)) out.push(`| \`${e.id}\` | ${e.label.replace(/\|/g, '\\|')} |`)
+    for (const e of entries.filter((x) => x.area === area)) out.push(`| \`${e.id}\` | ${cell(e.label)} |`)
   }
   return `${out.join('\n')}\n`
 }
