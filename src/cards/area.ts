@@ -127,12 +127,14 @@ const PREAUTH_OUTCOMES: AreaOutcomes<Kit> = {
       yield ['card.preauth.authorized', ref]
       if (hold.state !== 'pre_authorized') yield [`card.preauth.${hold.state}`, ref]
       let captured = 0
+      // a card refund is an operation; one through the refunds API counts on the hold
+      let refunded = hold.refunded > 0
       for (const op of hold.operations.map((r) => ops.get(r))) {
         if (op?.charge_operation === 'capture') yield [(captured += op.amount) < c.amount ? 'card.preauth.partially-captured' : 'card.preauth.captured', ref]
         else if (op?.charge_operation === 'void_capture') yield ['card.preauth.capture-voided', ref]
+        else if (op?.charge_operation === 'refund') refunded = true
       }
-      // a card refund is an operation; one through the refunds API counts on the hold
-      if (hold.refunded > 0 || hold.operations.some((r) => ops.get(r)?.charge_operation === 'refund')) yield ['card.preauth.refunded', ref]
+      if (refunded) yield ['card.preauth.refunded', ref]
     }
   },
 }

@@ -33,8 +33,8 @@ export function valueOutcomes(prefix: string, v: TestValue): Outcome[] {
 }
 
 /** The outcomes once each, in the order first listed. */
-export function distinct(outcomes: Iterable<Outcome>): Outcome[] {
-  const seen = new Map<string, Outcome>()
+export function distinct<O extends Outcome>(outcomes: Iterable<O>): O[] {
+  const seen = new Map<string, O>()
   for (const o of outcomes) if (!seen.has(o.id)) seen.set(o.id, o)
   return [...seen.values()]
 }

@@ -1,10 +1,11 @@
 import type { Kit } from '../charges/kit.js'
+import { distinct } from '../charges/outcomes.js'
 import type { AnyArea, Outcome, Seen } from '../http/area.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Frozen } from '../store/frozen.js'
 import { EVENT_NAMES, type EventRecord } from '../webhooks/events.js'
-import { percentOf, sharesOf, type OutcomeReport, type WebhookAnswers } from './report-format.js'
+import { cell, percentOf, sharesOf, type OutcomeReport, type WebhookAnswers } from './report-format.js'
 
 /** The area the webhook events' outcomes are counted under. */
 export const WEBHOOKS = 'webhooks'
@@ -23,13 +24,10 @@ export function catalogue(areas: readonly AnyArea[], scenarios: ActiveScenarios)
   // one per view of the packs (namespaces without packs of their own share one), while the areas are the same
   const known = catalogues.get(scenarios)
   if (known?.areas === areas) return known.entries
-  const out: CatalogueEntry[] = []
-  const seen = new Set<string>()
-  const add = (o: Outcome, area: string) => {
-    if (!seen.has(o.id)) out.push({ id: o.id, label: o.label, area }), seen.add(o.id)
-  }
-  for (const a of areas) for (const o of a.outcomes?.list(scenarios) ?? []) add(o, a.key)
-  for (const e of EVENT_NAMES) add({ id: `webhook.${e}`, label: `the receiver answered a ${e} event 2xx` }, WEBHOOKS)
+  const out = distinct<CatalogueEntry>([
+    ...areas.flatMap((a) => (a.outcomes?.list(scenarios) ?? []).map((o) => ({ id: o.id, label: o.label, area: a.key }))),
+    ...EVENT_NAMES.map((e) => ({ id: `webhook.${e}`, label: `the receiver answered a ${e} event 2xx`, area: WEBHOOKS })),
+  ])
   catalogues.set(scenarios, { areas, entries: out })
   return out
 }
@@ -94,7 +92,7 @@ export function catalogueMarkdown(entries: readonly CatalogueEntry[]): string {
   ]
   for (const area of [...new Set(entries.map((e) => e.area))]) {
     out.push('', `## ${area}`, '', '| outcome | what |', '|---|---|')
-    for (const e of entries.filter((x) => x.area === area)) out.push(`| \`${e.id}\` | ${e.label.replace(/\|/g, '\\|')} |`)
+    for (const e of entries.filter((x) => x.area === area)) out.push(`| \`${e.id}\` | ${cell(e.label)} |`)
   }
   return `${out.join('\n')}\n`
 }

@@ -107,7 +107,8 @@ export function reportText(r: OutcomeReport, lost: readonly ReportOutcome[] = []
   return `${out.join('\n')}\n`
 }
 
-const cell = (s: string) => s.replace(/\|/g, '\\|')
+/** Text for a Markdown table's cell: its pipes escaped. */
+export const cell = (s: string) => s.replace(/\|/g, '\\|')
 
 /** The report as Markdown, for a CI job's step summary. */
 export function reportMarkdown(r: OutcomeReport, lost: readonly ReportOutcome[] = [], failures: readonly string[] = []): string {

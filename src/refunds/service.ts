@@ -199,8 +199,7 @@ export class RefundService extends OnEngine {
 
   /** Control: finishes a processing refund now (`outcome` success unless asked). */
   complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | undefined): Frozen<Refund> {
-    const refund = this.#col(ns).get(reference)
-    if (!refund) throw notFound(REFUND_MSG.NOT_FOUND)
+    const refund = this.get(ns, reference)
     if (refund.status !== 'processing') throw conflict(REFUND_MSG.ALREADY_COMPLETED)
     if (refund.timer) this.clocks.cancel(ns, refund.timer)
     return this.#finish(ns, refund.reference, outcome ?? refund.outcome, reason ?? null)

@@ -9,12 +9,10 @@ import { ActionButton, enc, money, when } from './ui.js'
 export const Chargebacks = listPanel({
   id: 'chargebacks',
   caption: 'Chargebacks',
-  empty: 'No chargebacks match.',
   items: (s, ns) => s.chargebacks.all(ns),
-  search: (c) => [c.reference, c.payment_reference],
-  ref: (c) => c.reference,
+  search: (c) => [c.payment_reference],
   columns: (col) => [
-    col.ref('Chargeback', (c) => c.reference, (c) => <>{c.reason ?? ''} · {when(c.created_at)}</>),
+    col.ref('Chargeback', (c) => <>{c.reason ?? ''} · {when(c.created_at)}</>),
     { head: 'Pay-in', cls: 'wrap-s', cell: (c) => <span class="mono">{c.payment_reference}</span> },
     col.line('Amount', undefined, (c) => money(c.amount, c.currency), (c) => <>debited {money(c.debited, c.currency)}</>),
     col.status((c) => (

@@ -10,36 +10,41 @@ export interface Column<T> {
 }
 
 /**
- * A list panel as a panel declares it: its table's id, caption and empty text, its items (in the
- * order shown, newest first), what the reference filter searches in one, each row's reference (`data-ref`) and, where the row says it, its
- * status (`data-status`), and its columns.
+ * A list panel as a panel declares it: its table's id, caption and empty text (`No <caption> match.`
+ * unless given), its items (in the order shown, newest first), each row's reference (`data-ref`;
+ * an item's `reference` unless given), what else the reference filter searches in one and, where
+ * the row says it, its status (`data-status`), and its columns.
  */
 export interface ListPanel<T> {
   id: string
   caption: string
-  empty: string
+  empty?: string
   items: (s: DashboardSources, ns: string, f: Filters) => readonly T[]
-  /** what the filter form's "reference contains" searches in an item */
-  search: (item: T) => (string | null | undefined)[]
-  ref: (item: T) => string
+  ref?: (item: T) => string
+  /** what the filter form's "reference contains" searches in an item besides its reference */
+  search?: (item: T) => (string | null | undefined)[]
   status?: (item: T) => string
   /** its columns, made with `col` (the usual columns, for this panel's items) or written out */
   columns: (col: ColumnKit<T>) => Column<T>[]
 }
 
 /** The panel a declaration describes: a row per item (the first ROW_LIMIT, ui.tsx), a cell per column. */
+export function listPanel<T>(p: ListPanel<T> & { ref: (item: T) => string }): FC<{ s: DashboardSources; ns: string; f: Filters }>
+export function listPanel<T extends { reference: string }>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: string; f: Filters }>
 export function listPanel<T>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: string; f: Filters }> {
-  const columns = p.columns({ ref: refColumn, line: lineColumn, status: statusColumn, actions: actionsColumn })
+  const ref = p.ref ?? ((item: T) => (item as { reference: string }).reference)
+  const columns = p.columns({ ref: (head, sub, more) => refColumn(head, ref, sub, more), line: lineColumn, status: statusColumn, actions: actionsColumn })
   const head = columns.map((c) => c.head)
+  const empty = p.empty ?? `No ${p.caption.toLowerCase()} match.`
   return ({ s, ns, f }) => (
     <ListTable
       id={p.id}
       caption={p.caption}
       head={head}
-      empty={p.empty}
-      items={p.items(s, ns, f).filter((item) => matchesRef(f.q, ...p.search(item)))}
+      empty={empty}
+      items={p.items(s, ns, f).filter((item) => matchesRef(f.q, ref(item), ...(p.search?.(item) ?? [])))}
       row={(item) => (
-        <tr data-ref={p.ref(item)} data-status={p.status?.(item)}>
+        <tr data-ref={ref(item)} data-status={p.status?.(item)}>
           {columns.map((c) => (
             <td class={c.cls}>{c.cell(item, s, ns)}</td>
           ))}
@@ -51,13 +56,14 @@ export function listPanel<T>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: str
 
 /** The usual columns, for a panel's items. */
 export interface ColumnKit<T> {
-  ref: (head: string, ref: (item: T) => string, sub: (item: T) => Child, more?: (item: T) => Child) => Column<T>
+  /** the first column: the row's reference, strong, a line under it (`sub`), and any lines of its own (`more`) */
+  ref: (head: string, sub: (item: T) => Child, more?: (item: T) => Child) => Column<T>
   line: (head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child) => Column<T>
   status: (lines: (item: T) => Child) => Column<T>
   actions: (buttons: (item: T, s: DashboardSources) => Child) => Column<T>
 }
 
-/** The first column: the item's reference, strong, a line under it (`sub`), and any lines of its own (`more`). */
+/** The first column (`ColumnKit.ref`), showing `ref` of an item. */
 function refColumn<T>(head: string, ref: (item: T) => string, sub: (item: T) => Child, more?: (item: T) => Child): Column<T> {
   return {
     head,

@@ -9,13 +9,10 @@ export const Mandates = listPanel({
   caption: 'Authorizations (mandates)',
   empty: 'No authorizations match.',
   items: (s, ns) => newestFirst(s.directDebit.list(ns)),
-  search: (a) => [a.reference],
-  ref: (a) => a.reference,
   status: (a) => a.status,
   columns: (col) => [
     col.ref(
       'Reference',
-      (a) => a.reference,
       (a) => <>{a.type}, {a.start_date} to {a.end_date}</>,
       (a) =>
         a.authorization_code ? (

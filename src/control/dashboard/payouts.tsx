@@ -8,12 +8,10 @@ import { ActionButton, enc, money, when } from './ui.js'
 export const Payouts = listPanel({
   id: 'payouts',
   caption: 'Payouts',
-  empty: 'No payouts match.',
   items: (s, ns) => s.payouts.all(ns),
-  search: (p) => [p.reference, p.batch_reference],
-  ref: (p) => p.reference,
+  search: (p) => [p.batch_reference],
   columns: (col) => [
-    col.ref('Reference', (p) => p.reference, (p) => when(p.created_at), (p) => (p.batch_reference ? <span class="sub mono">batch {p.batch_reference}</span> : null)),
+    col.ref('Reference', (p) => when(p.created_at), (p) => (p.batch_reference ? <span class="sub mono">batch {p.batch_reference}</span> : null)),
     {
       head: 'Destination',
       cls: 'wrap-s',

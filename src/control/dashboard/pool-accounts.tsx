@@ -12,12 +12,10 @@ const TRANSFERS_SHOWN = 5
 export const PoolAccounts = listPanel({
   id: 'pool-accounts',
   caption: 'Pool accounts',
-  empty: 'No pool accounts match.',
   items: (s, ns) => newestFirst(s.poolAccounts.list(ns).map((p) => ({ ...p, created_at: p.date_created }))),
-  search: (p) => [p.reference, p.customer_email],
-  ref: (p) => p.reference,
+  search: (p) => [p.customer_email],
   columns: (col) => [
-    col.ref('Reference', (p) => p.reference, (p) => <>{p.currency} · {p.account_type.replace('_', ' ')} · {when(p.created_at)}</>),
+    col.ref('Reference', (p) => <>{p.currency} · {p.account_type.replace('_', ' ')} · {when(p.created_at)}</>),
     col.line('Customer', 'wrap-s', (p) => p.customer_name, (p) => p.customer_email),
     {
       head: 'Settlements',

@@ -9,12 +9,10 @@ import { ActionButton, enc, money, when } from './ui.js'
 export const Refunds = listPanel({
   id: 'refunds',
   caption: 'Refunds',
-  empty: 'No refunds match.',
   items: (s, ns, f) => s.refunds.all(ns).filter((r) => !f.status || r.status === f.status),
-  search: (r) => [r.reference, r.payment_reference],
-  ref: (r) => r.reference,
+  search: (r) => [r.payment_reference],
   columns: (col) => [
-    col.ref('Refund', (r) => r.reference, (r) => <>{r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}</>),
+    col.ref('Refund', (r) => <>{r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}</>),
     col.line('Pay-in', 'wrap-s', (r) => <span class="mono">{r.payment_reference}</span>, (r) => r.payment_method ?? ''),
     col.line('Amount', undefined, (r) => money(r.amount, r.currency), (r) => <>of {money(r.transaction_amount, r.currency)}</>),
     col.status((r) => (

@@ -13,12 +13,11 @@ const TRANSFERS_SHOWN = 5
 export const VirtualAccounts = listPanel({
   id: 'virtual-accounts',
   caption: 'Virtual bank accounts',
-  empty: 'No virtual bank accounts match.',
   items: (s, ns) => newestFirst(s.virtualAccounts.list(ns)),
-  search: (a) => [a.account_reference, a.account_number],
+  search: (a) => [a.account_number],
   ref: (a) => a.account_reference,
   columns: (col) => [
-    col.ref('Reference', (a) => a.account_reference, (a) => when(a.created_at)),
+    col.ref('Reference', (a) => when(a.created_at)),
     col.line('Account', 'wrap-s', (a) => <span class="mono">{a.account_number}</span>, (a) => <>{a.account_name} · {a.bank_name} ({a.bank_code})</>),
     {
       head: 'Customer',
