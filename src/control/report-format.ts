@@ -124,19 +124,20 @@ export function reportMarkdown(r: OutcomeReport, lost: readonly ReportOutcome[] 
   return `${out.join('\n')}\n`
 }
 
-const xml = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
+/** Text for a JUnit XML attribute or element (the readiness report's and replay's alike). */
+export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** The report as JUnit XML: one test suite per area, one test case per outcome; unmet is skipped or failed. */
 export function reportJunit(r: OutcomeReport, unmet: 'skip' | 'fail' = 'skip'): string {
   const out = ['<?xml version="1.0" encoding="UTF-8"?>', `<testsuites name="outcomes" tests="${r.total}" ${unmet === 'fail' ? 'failures' : 'skipped'}="${r.total - r.met}">`]
   for (const a of r.areas) {
     const unmetHere = a.total - a.met
-    out.push(`  <testsuite name="${xml(a.area)}" tests="${a.total}" failures="${unmet === 'fail' ? unmetHere : 0}" skipped="${unmet === 'skip' ? unmetHere : 0}">`)
+    out.push(`  <testsuite name="${xmlEscape(a.area)}" tests="${a.total}" failures="${unmet === 'fail' ? unmetHere : 0}" skipped="${unmet === 'skip' ? unmetHere : 0}">`)
     for (const o of r.outcomes.filter((x) => x.area === a.area)) {
-      const open = `    <testcase classname="${xml(a.area)}" name="${xml(o.id)}"`
-      if (o.met) out.push(`${open}><system-out>${xml(`met by ${o.reference}: ${o.label}`)}</system-out></testcase>`)
-      else if (unmet === 'skip') out.push(`${open}><skipped message="${xml(`not met: ${o.label}`)}"/></testcase>`)
-      else out.push(`${open}><failure message="${xml(`not met: ${o.label}`)}"/></testcase>`)
+      const open = `    <testcase classname="${xmlEscape(a.area)}" name="${xmlEscape(o.id)}"`
+      if (o.met) out.push(`${open}><system-out>${xmlEscape(`met by ${o.reference}: ${o.label}`)}</system-out></testcase>`)
+      else if (unmet === 'skip') out.push(`${open}><skipped message="${xmlEscape(`not met: ${o.label}`)}"/></testcase>`)
+      else out.push(`${open}><failure message="${xmlEscape(`not met: ${o.label}`)}"/></testcase>`)
     }
     out.push('  </testsuite>')
   }

@@ -1,12 +1,13 @@
+import { xmlEscape } from '../control/report-format.js'
 import type { FlowResult } from './runner.js'
+
+export { xmlEscape }
 
 const fmt = (v: unknown) => (v === undefined ? 'nothing' : JSON.stringify(v))
 
 /** A step as the reports name it: its number in the flow and its name. */
 export const stepLabel = (s: { index: number; name: string }) => `${s.index + 1}. ${s.name}`
 
-/** Text for a JUnit XML attribute or element. */
-export const xmlEscape = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;')
 
 /** A readable report: a line per flow, and for a failed one each step with the diff. */
 export function prettyReport(results: FlowResult[], { color = false } = {}): string {
