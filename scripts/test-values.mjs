@@ -11,9 +11,7 @@ import { writeFileSync } from 'node:fs'
 import { TRANSFER_BANK } from '../dist/bank-transfer/service.js'
 import '../dist/areas.js'
 import { pickTestCard } from '../dist/cards/checkout-channel.js'
-import { checkoutChannels } from '../dist/charges/checkout-channel.js'
-import { pickTestWallet } from '../dist/mobile-money/checkout-channel.js'
-import { pickTestBank } from '../dist/pay-with-bank/checkout-channel.js'
+import { checkoutChannels, pickTestOf } from '../dist/charges/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
 import { MAGIC_ACCOUNTS } from '../dist/misc/service.js'
 import { PAY_WITH_BANK_MIN } from '../dist/pay-with-bank/schemas.js'
@@ -196,8 +194,8 @@ function checkoutPart() {
   const first = (x, key) => (x ? c(x[key]) : '(none: give one)')
   const defaults = [
     ['card', ...CHANNEL_CURRENCIES.card.slice(0, 1), first(pickTestCard(pack.cards, 'success'), 'number'), first(pickTestCard(pack.cards, 'failed'), 'number')],
-    ...CHANNEL_CURRENCIES.mobile_money.map((cur) => ['mobile_money', cur, first(pickTestWallet(pack.wallets, cur, 'success'), 'number'), first(pickTestWallet(pack.wallets, cur, 'failed'), 'number')]),
-    ...CHANNEL_CURRENCIES.pay_with_bank.map((cur) => ['pay_with_bank', cur, first(pickTestBank(pack.banks, cur, 'success'), 'bank_code'), first(pickTestBank(pack.banks, cur, 'failed'), 'bank_code')]),
+    ...CHANNEL_CURRENCIES.mobile_money.map((cur) => ['mobile_money', cur, first(pickTestOf(pack.wallets, cur, 'success'), 'number'), first(pickTestOf(pack.wallets, cur, 'failed'), 'number')]),
+    ...CHANNEL_CURRENCIES.pay_with_bank.map((cur) => ['pay_with_bank', cur, first(pickTestOf(pack.banks, cur, 'success'), 'bank_code'), first(pickTestOf(pack.banks, cur, 'failed'), 'bank_code')]),
   ]
   return `## Checkout Standard
 
