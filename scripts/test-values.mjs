@@ -11,9 +11,9 @@ import { writeFileSync } from 'node:fs'
 import { TRANSFER_BANK } from '../dist/bank-transfer/service.js'
 import '../dist/areas.js'
 import { pickTestCard } from '../dist/cards/checkout-channel.js'
-import { checkoutChannels, pickTestOf } from '../dist/charges/checkout-channel.js'
+import { checkoutChannels, pickTestOf } from '../dist/engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
-import { MAGIC_ACCOUNTS } from '../dist/misc/service.js'
+import { MAGIC_ACCOUNTS } from '../dist/lookups/service.js'
 import { PAY_WITH_BANK_MIN } from '../dist/pay-with-bank/schemas.js'
 import { MOBILE_MONEY_POOLS, POOL_CURRENCIES } from '../dist/pool-accounts/schemas.js'
 import { identityDocuments } from '../dist/scenario/documents.js'
@@ -181,7 +181,7 @@ identity with its path.
 `
 }
 
-/** each checkout channel the areas declare, and the currencies it takes (src/charges/checkout-channel.ts) */
+/** each checkout channel the areas declare, and the currencies it takes (src/engine/checkout-channel.ts) */
 const CHANNEL_CURRENCIES = Object.fromEntries(checkoutChannels().map((ch) => [ch.kind, ch.currencies]))
 
 function checkoutPart() {

@@ -1,7 +1,7 @@
 import { balancesArea } from './balances/area.js'
 import { bankTransferArea } from './bank-transfer/area.js'
 import { cardsArea } from './cards/area.js'
-import type { Kit } from './charges/kit.js'
+import type { Kit } from './engine/kit.js'
 import { chargebacksArea } from './chargebacks/area.js'
 import { checkoutArea } from './checkout/area.js'
 import { controlArea } from './control/area.js'
@@ -11,9 +11,9 @@ import { infoArea } from './control/info.js'
 import { directDebitArea } from './direct-debit/area.js'
 import type { AnyArea, Area } from './http/area.js'
 import { identityArea } from './identity/area.js'
-import { miscArea } from './misc/area.js'
+import { lookupsArea } from './lookups/area.js'
 import { mobileMoneyArea } from './mobile-money/area.js'
-import { chargesArea } from './pay-ins/area.js'
+import { payInsArea } from './pay-ins/area.js'
 import { payWithBankArea } from './pay-with-bank/area.js'
 import { payoutsArea } from './payouts/area.js'
 import { poolAccountsArea } from './pool-accounts/area.js'
@@ -42,12 +42,12 @@ export const AREAS = [
   chargebacksArea,
   directDebitArea,
   identityArea,
-  miscArea,
+  lookupsArea,
   balancesArea,
   conversionsArea,
   payoutsArea,
   stablecoinsArea,
-  chargesArea,
+  payInsArea,
   transactionsArea,
   controlArea,
   dashboardArea,

@@ -6,7 +6,7 @@ import type { Config } from './config.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
 import { bearerKey } from './http/middleware/secret-key.js'
-import { CHARGES } from './charges/types.js'
+import { CHARGES } from './engine/types.js'
 import { pageId, type Namespaces } from './namespaces.js'
 import { HOP_BY_HOP } from './reach/proxy.js'
 import type { Leases } from './store/pg-lease.js'
@@ -68,7 +68,7 @@ interface Page {
   pageId?: string
 }
 
-/** The charge a customer page's path names: `PREFIX[PAGE_ID/]TX[/...]` (src/charges/pages.ts). */
+/** The charge a customer page's path names: `PREFIX[PAGE_ID/]TX[/...]` (src/engine/pages.ts). */
 function pageOf(url: string, prefixes: readonly string[]): Page | undefined {
   const path = url.split('?')[0]
   const prefix = prefixes.find((p) => path.startsWith(p))

@@ -64,7 +64,7 @@ describe('the code keeps the shape docs/architecture.md describes', () => {
 
   it('finds the imports it checks (the check above is not empty)', () => {
     expect(importsOf('src/app.ts')).toContain('src/deps.ts')
-    expect(importsOf('src/control/dashboard/page.tsx')).toContain('src/charges/kit.ts')
+    expect(importsOf('src/control/dashboard/page.tsx')).toContain('src/engine/kit.ts')
   })
 
   it('keeps every source file at 450 lines or fewer', () => {

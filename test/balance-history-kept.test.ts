@@ -1,11 +1,11 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { BALANCE_CURRENCIES } from '../src/charges/ledger.js'
+import { BALANCE_CURRENCIES } from '../src/engine/ledger.js'
 import { SECRET, cardPayload, sandboxPerTest, type TestSandbox } from './helpers/sandbox.js'
 
 /**
  * The balance history's rows are kept between calls and extended as the clock passes entries
- * (src/charges/ledger-history.ts, docs/behaviour.md#ledger-and-balances): whatever happens between two reads
+ * (src/engine/ledger-history.ts, docs/behaviour.md#ledger-and-balances): whatever happens between two reads
  * (pay-ins, fundings, a pay-in settled early, the clock moved, the opening balance changed, a
  * reset), the history read page by page is what reading every entry afresh gives: the entries
  * available now, in the order they became available (then written, then as written), each with its

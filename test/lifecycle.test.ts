@@ -1,12 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { StepLifecycle, type StepChannel } from '../src/charges/lifecycle.js'
-import type { SteppedCharge } from '../src/charges/types.js'
+import { StepLifecycle, type StepChannel } from '../src/engine/lifecycle.js'
+import type { SteppedCharge } from '../src/engine/types.js'
 import { resolveConfig } from '../src/config.js'
 import { closeDeps, createDeps, type Deps } from '../src/deps.js'
 import { ApiError } from '../src/errors.js'
 
 /**
- * The charge lifecycle (src/charges/lifecycle.ts) with a channel of its own, as a new pay-in
+ * The charge lifecycle (src/engine/lifecycle.ts) with a channel of its own, as a new pay-in
  * channel would use it: the channel describes its steps and hooks, the lifecycle does the rest
  * (reference check, fee and VAT, history, the one end, its event).
  */

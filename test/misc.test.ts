@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { derivedName } from '../src/misc/service.js'
+import { derivedName } from '../src/lookups/service.js'
 import { cardPayload, sandboxPerTest, tempFile, fieldMessages } from './helpers/sandbox.js'
 
 /** docs/behaviour.md#look-ups: the look-ups (bank and mobile-money lists, account resolution), over HTTP. */

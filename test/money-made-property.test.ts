@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { LEDGER, type Posting } from '../src/charges/ledger.js'
-import { CHARGES } from '../src/charges/types.js'
+import { LEDGER, type Posting } from '../src/engine/ledger.js'
+import { CHARGES } from '../src/engine/types.js'
 import { PAYOUTS, fundedIn } from '../src/payouts/service.js'
 import { SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 

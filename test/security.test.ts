@@ -2,7 +2,7 @@ import { once } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
-import { CHARGES } from '../src/charges/types.js'
+import { CHARGES } from '../src/engine/types.js'
 import { ENC_KEY, FAR_ADDRESS, SECRET, cardPayload, sandboxPerTest, ref, storeText, tempFile, type TestSandbox } from './helpers/sandbox.js'
 import { refusedAtStart, runCli, startCli, type RunningCli } from './e2e/process.js'
 

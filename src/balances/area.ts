@@ -1,4 +1,4 @@
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'

@@ -1,5 +1,5 @@
-import { BALANCE_CURRENCIES } from '../charges/ledger.js'
-import { amountSchema, checkUnit } from '../charges/schemas.js'
+import { BALANCE_CURRENCIES } from '../engine/ledger.js'
+import { amountSchema, checkUnit } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 

@@ -1,21 +1,21 @@
-import type { Kit } from '../charges/kit.js'
-import { servedBy } from '../charges/kinds.js'
-import { chargeKind } from '../charges/types.js'
+import type { Kit } from '../engine/kit.js'
+import { servedBy } from '../engine/kinds.js'
+import { chargeKind } from '../engine/types.js'
 import { MINOR, STRING, listOf, maybe, shape } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { when } from '../clock.js'
 import type { Area } from '../http/area.js'
 import { formatMoney } from '../money.js'
 import { readJsonObject } from '../http/body.js'
-import { validateWithMetadata } from '../charges/schemas.js'
+import { validateWithMetadata } from '../engine/schemas.js'
 import { ok } from '../http/envelope.js'
 import { bankTransferSchema } from './schemas.js'
 import { TRANSFER_MSG } from './messages.js'
 import { BankTransferService, type BankTransferCharge } from './service.js'
-import { chargesOf, distinct } from '../charges/outcomes.js'
+import { chargesOf, distinct } from '../engine/outcomes.js'
 import type { Outcome } from '../http/area.js'
 import type { TRANSFER_ARRIVALS } from '../scenario/schema.js'
-// its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
+// its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
 
 /** Its temporary account and what it waits for, as the dashboard lists them. */

@@ -6,11 +6,11 @@ import { ApiError, FAILURE, MSG, invalid } from '../errors.js'
 import { maskCardPayload, maskSecrets } from '../http/mask.js'
 import { decryptChargeText } from './crypto.js'
 import { CARD_MSG } from './messages.js'
-import { validateWithMetadata } from '../charges/schemas.js'
+import { validateWithMetadata } from '../engine/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
-import { CARD_OPS, CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge, type CardOperation } from '../charges/types.js'
+import { CARD_OPS, CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge, type CardOperation } from '../engine/types.js'
 import { EPOCH_MS, MINOR, STRING, STRINGS, maybe, shape } from '../store/validate.js'
 import { PreauthService, type Written } from './preauth.js'
 import {
@@ -25,13 +25,13 @@ import {
 } from './schemas.js'
 import { CardService } from './service.js'
 import { CAPTURE } from './capture-ledger.js'
-import { pageRoutePaths } from '../charges/pages.js'
+import { pageRoutePaths } from '../engine/pages.js'
 import { threeDsPage } from './three-ds.js'
-import type { DecisionPage } from '../charges/decision-page.js'
+import type { DecisionPage } from '../engine/decision-page.js'
 import type { Area, AreaOutcomes } from '../http/area.js'
-import type { Kit } from '../charges/kit.js'
-import { allOutcomes, chargeOutcomes, chargesOf } from '../charges/outcomes.js'
-// its checkout channel, declared beside it: the checkout offers it (src/charges/checkout-channel.ts)
+import type { Kit } from '../engine/kit.js'
+import { allOutcomes, chargeOutcomes, chargesOf } from '../engine/outcomes.js'
+// its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
 
 /** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */

@@ -1,5 +1,5 @@
-import type { Ledger } from '../charges/ledger.js'
-import type { CardOperation } from '../charges/types.js'
+import type { Ledger } from '../engine/ledger.js'
+import type { CardOperation } from '../engine/types.js'
 import { payinMoney } from '../money.js'
 import { isoAt } from '../time.js'
 

@@ -1,5 +1,5 @@
-import { OnEngine, type Engine } from '../charges/kit.js'
-import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
+import { OnEngine, type Engine } from '../engine/kit.js'
+import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../engine/types.js'
 import type { Frozen } from '../store/frozen.js'
 import type { PreauthService } from './preauth.js'
 

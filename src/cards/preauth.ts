@@ -1,6 +1,6 @@
-import { OnEngine, type Engine } from '../charges/kit.js'
+import { OnEngine, type Engine } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
-import { CARD_OPS, CHARGES, isCard, returnedOf, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../charges/types.js'
+import { CARD_OPS, CHARGES, isCard, returnedOf, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../engine/types.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import { ApiError, MSG, badRequest, notFound } from '../errors.js'
 import { computeFee, toDecimalString, toMajor } from '../money.js'

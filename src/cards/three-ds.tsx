@@ -1,14 +1,14 @@
-import { decisionPage, type DecisionPage, type Said } from '../charges/decision-page.js'
-import type { CardCharge } from '../charges/types.js'
+import { decisionPage, type DecisionPage, type Said } from '../engine/decision-page.js'
+import type { CardCharge } from '../engine/types.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { threeDsPagePath } from '../charges/pages.js'
+import { threeDsPagePath } from '../engine/pages.js'
 import type { CardService } from './service.js'
 
 /**
  * The 3DS challenge page (docs/behaviour.md#card-3ds-page), the cards area's decision page
- * (src/charges/decision-page.tsx): the cardholder approves or declines the card payment.
+ * (src/engine/decision-page.tsx): the cardholder approves or declines the card payment.
  */
 
 const tone = (charge: Frozen<CardCharge>): Said['tone'] => (charge.status === 'success' ? 'ok' : 'bad')

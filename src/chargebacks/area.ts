@@ -1,13 +1,13 @@
 import type { PreauthService } from '../cards/preauth.js'
 import type { CardService } from '../cards/service.js'
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { CHARGEBACK_MSG } from './messages.js'
 import { answerSchema, chargebackListSchema, decideSchema, openSchema } from './schemas.js'
 import { CHARGEBACK, CHARGEBACKS, CHARGEBACKS_SPEC, ChargebackService, detail, type Chargeback } from './service.js'
-import { statusOutcomes } from '../charges/outcomes.js'
+import { statusOutcomes } from '../engine/outcomes.js'
 import { CHARGEBACK_STATUSES } from './schemas.js'
 
 type Chargebacks = { chargebacks: ChargebackService }

@@ -1,4 +1,4 @@
-import { atMost } from '../charges/schemas.js'
+import { atMost } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { initiateSchema } from '../refunds/schemas.js'

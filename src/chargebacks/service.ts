@@ -1,10 +1,10 @@
 import type { PreauthService } from '../cards/preauth.js'
 import { PreauthRefunds } from '../cards/preauth-refunds.js'
-import { findCharge } from '../charges/charge-query.js'
-import { OnEngine, type Engine } from '../charges/kit.js'
-import { newTransactionReference } from '../charges/lifecycle.js'
-import { unitIssue } from '../charges/schemas.js'
-import type { CardCharge } from '../charges/types.js'
+import { findCharge } from '../engine/charge-query.js'
+import { OnEngine, type Engine } from '../engine/kit.js'
+import { newTransactionReference } from '../engine/lifecycle.js'
+import { unitIssue } from '../engine/schemas.js'
+import type { CardCharge } from '../engine/types.js'
 import { ApiError, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
@@ -24,7 +24,7 @@ import { CHARGEBACK_STATUSES, type AnswerInput, type ChargebackStatus, type Open
  * Chargebacks (docs/behaviour.md#chargebacks): a customer's bank disputes a successful pay-in, which no
  * merchant call can do, so the control API (or a card the packs mark `chargeback: true`) opens
  * one. The amount is held from the moment it opens: what a pay-in may still return is the one
- * rule `returnedOf` (src/charges/types.ts), which refunds ask too. The merchant answers before the
+ * rule `returnedOf` (src/engine/types.ts), which refunds ask too. The merchant answers before the
  * deadline, on the namespace clock, or it is accepted; what is accepted or lost is debited from
  * the balance once, under the ledger source `chargeback`; what is won is held no more.
  */

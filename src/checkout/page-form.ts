@@ -1,4 +1,4 @@
-import { byChannels, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel, type FormReader } from '../charges/checkout-channel.js'
+import { byChannels, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel, type FormReader } from '../engine/checkout-channel.js'
 import { maskSecrets } from '../http/mask.js'
 import { isSecretName } from '../store/secrets.js'
 import type { Frozen } from '../store/frozen.js'

@@ -1,5 +1,5 @@
 import { HtmlPage } from '../http/html-page.js'
-import { HELD_BY_SEVERAL } from '../charges/pages.js'
+import { HELD_BY_SEVERAL } from '../engine/pages.js'
 import type { FC, PropsWithChildren } from 'hono/jsx'
 import { formatMoney } from '../money.js'
 import type { Echo, FormErrors } from './page-form.js'
@@ -9,7 +9,7 @@ import type { CheckoutChannel } from './schemas.js'
  * The hosted checkout page's markup (docs/behaviour.md#checkout-page): server-rendered, no script, every
  * field labelled, every failure in text. One column on a phone; the order summary beside the
  * payment panel from 760 px. Each channel's form and steps are its own (`Form`, `Step`,
- * src/charges/checkout-channel.ts), made of the parts below.
+ * src/engine/checkout-channel.ts), made of the parts below.
  */
 
 const STYLE = `
@@ -130,7 +130,7 @@ const OrderSummary: FC<{ order: Order; attempts: AttemptLine[] }> = ({ order, at
 
 /**
  * The choice of channel: links, the chosen one marked current, each named by its kind's label
- * (`label`: `Kind.label`, src/charges/kinds.ts), capitalised.
+ * (`label`: `Kind.label`, src/engine/kinds.ts), capitalised.
  */
 export const ChannelChoice: FC<{ base: string; channels: readonly CheckoutChannel[]; chosen: CheckoutChannel; label: (ch: CheckoutChannel) => string }> = ({ base, channels, chosen, label }) =>
   channels.length < 2 ? null : (

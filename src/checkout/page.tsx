@@ -1,15 +1,15 @@
 import type { Frozen } from '../store/frozen.js'
-import type { Kinds } from '../charges/kinds.js'
+import type { Kinds } from '../engine/kinds.js'
 import type { Context } from 'hono'
 import { formatMoney } from '../money.js'
 import { clientOrigin } from '../http/origin.js'
-import { returnUrl } from '../charges/charge-query.js'
+import { returnUrl } from '../engine/charge-query.js'
 import { ApiError, MSG, ValidationError } from '../errors.js'
 import { readForm } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
-import { checkoutChannelOf } from '../charges/checkout-channel.js'
-import { checkoutPagePath } from '../charges/pages.js'
+import { checkoutChannelOf } from '../engine/checkout-channel.js'
+import { checkoutPagePath } from '../engine/pages.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { fieldLabels, journalNote, parseAction, serviceFields, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import { Alert, CancelForm, ChannelChoice, Layout, NotFoundPage, Outcome, type AttemptLine, type Order } from './page-views.js'
@@ -23,7 +23,7 @@ import type { Scenarios } from '../scenario/index.js'
  * `charges/initialize` answers: `GET /checkout/:tx/pay` shows the checkout's state (the channel
  * choice, or the step its attempt waits for); the forms post back (`POST /checkout/:page/:tx/pay`
  * with an `action`, `POST /checkout/:page/:tx/cancel`: every link of the page names its namespace
- * by its page id, src/charges/pages.ts) and are answered with a redirect to the page
+ * by its page id, src/engine/pages.ts) and are answered with a redirect to the page
  * (post-redirect-get), or the page again with what was refused. Once the checkout ends the browser
  * goes to `redirect_url?reference=<merchant reference>`. No key: this is the customer's browser;
  * the transaction reference in the link is the unguessable part. Posts are journaled in the

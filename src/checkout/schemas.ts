@@ -1,11 +1,11 @@
-import { MAX_LENGTH, amountIssue, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountIssue, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'
-import { byChannels, checkoutChannelOf } from '../charges/checkout-channel.js'
+import { byChannels, checkoutChannelOf } from '../engine/checkout-channel.js'
 
 /**
  * docs/behaviour.md#checkout: Checkout Standard's request. Its channels are those the paying areas
- * declare (`checkoutChannel`, src/charges/checkout-channel.ts), each with the currencies it takes:
+ * declare (`checkoutChannel`, src/engine/checkout-channel.ts), each with the currencies it takes:
  * the schemas below are made from them, again when one is declared.
  */
 

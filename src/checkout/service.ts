@@ -1,9 +1,9 @@
 import type { Context } from 'hono'
-import { OnEngine, type Engine } from '../charges/kit.js'
-import { locateCharge } from '../charges/pages.js'
-import { ChargeLifecycle, requested } from '../charges/lifecycle.js'
-import { CHARGES, type ChargeBase, type PaymentMethod } from '../charges/types.js'
-import { CHECKOUT_FEES, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../charges/checkout-channel.js'
+import { OnEngine, type Engine } from '../engine/kit.js'
+import { locateCharge } from '../engine/pages.js'
+import { ChargeLifecycle, requested } from '../engine/lifecycle.js'
+import { CHARGES, type ChargeBase, type PaymentMethod } from '../engine/types.js'
+import { CHECKOUT_FEES, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../engine/checkout-channel.js'
 import { MSG, badRequest, conflict, notFound } from '../errors.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { CHECKOUT_MSG } from './messages.js'
@@ -17,7 +17,7 @@ import { splitOf, type Split } from './split.js'
 /**
  * Checkout Standard (docs/behaviour.md#checkout): a charge whose channel the customer picks on the
  * hosted page. Each try is an attempt: a charge of its channel (a channel its area declares,
- * src/charges/checkout-channel.ts) run by that channel's own service, with `parent` set to the
+ * src/engine/checkout-channel.ts) run by that channel's own service, with `parent` set to the
  * checkout. An attempt's end is not announced; the checkout hears of it: after its own call into
  * the channel returns (`#drive`), or from the lifecycle's hook when it ends otherwise (a page of
  * the channel, a timer): a success ends the checkout as a success (and announces it), a failure is
@@ -123,7 +123,7 @@ export class CheckoutService extends OnEngine {
     return c
   }
 
-  /** The checkout a page's request names, found without a key (its link: src/charges/pages.ts). */
+  /** The checkout a page's request names, found without a key (its link: src/engine/pages.ts). */
   locate(c: Context): { ns: string; checkout: Frozen<CheckoutCharge> } | { ns?: undefined; several: boolean } {
     const found = locateCharge<CheckoutCharge>(this.store, this.namespaces, c, 'checkout')
     return found.ns === undefined ? found : { ns: found.ns, checkout: found.charge }

@@ -1,10 +1,10 @@
 import type { FC } from 'hono/jsx'
-import type { ChannelTestValues } from '../charges/checkout-channel.js'
+import type { ChannelTestValues } from '../engine/checkout-channel.js'
 
 /**
  * The test values the checkout page shows under its form, collapsed (docs/behaviour.md#checkout-page):
  * what the chosen channel accepts in the namespace's packs and what each does, as the channel
- * declares them (`testValues`, src/charges/checkout-channel.ts), read from the packs in force (the
+ * declares them (`testValues`, src/engine/checkout-channel.ts), read from the packs in force (the
  * same values `sandbox magic` prints), so a pack added at run time shows too.
  */
 

@@ -1,5 +1,5 @@
-import type { Kit } from '../charges/kit.js'
-import { distinct } from '../charges/outcomes.js'
+import type { Kit } from '../engine/kit.js'
+import { distinct } from '../engine/outcomes.js'
 import type { AnyArea, Outcome, Seen } from '../http/area.js'
 import type { JournalEntry } from '../http/journal.js'
 import type { ActiveScenarios } from '../scenario/index.js'

@@ -1,4 +1,4 @@
-import { httpUrlSchema } from '../charges/schemas.js'
+import { httpUrlSchema } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { API_KINDS, SERVER_ERRORS, WEBHOOK_KINDS, type FaultInput } from '../faults.js'
 

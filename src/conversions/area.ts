@@ -1,11 +1,11 @@
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
 import { CONVERSION_MSG, RETRIEVED_CODE } from './messages.js'
 import { conversionAnswerSchema, convertAnswerSchema, convertSchema, historyAnswerSchema, historyQuerySchema, quoteAnswerSchema, quoteSchema } from './schemas.js'
 import { CONVERSION, CONVERSIONS, CONVERSIONS_SPEC, ConversionService, QUOTES_SPEC } from './service.js'
-import { refusalsMet } from '../charges/outcomes.js'
+import { refusalsMet } from '../engine/outcomes.js'
 
 type Conversions = { conversions: ConversionService }
 

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost, checkUnit } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost, checkUnit } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 

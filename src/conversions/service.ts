@@ -1,4 +1,4 @@
-import { OnEngine } from '../charges/kit.js'
+import { OnEngine } from '../engine/kit.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import { rateFor } from '../scenario/rates.js'
 import { badRequest, conflict, notFound } from '../errors.js'

@@ -1,5 +1,5 @@
-import type { Kit } from '../charges/kit.js'
-import { chargeKind } from '../charges/types.js'
+import type { Kit } from '../engine/kit.js'
+import { chargeKind } from '../engine/types.js'
 import { STRING } from '../store/validate.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
@@ -8,7 +8,7 @@ import { MSG } from '../errors.js'
 import { AUTH_STATUSES, createAuthorizationSchema, debitSchema, initiateAnswerSchema, initiateSchema, transitionReasonSchema } from './schemas.js'
 import { DD_MSG } from './messages.js'
 import { AUTHS, AUTHS_SPEC, DirectDebitService, type DebitAuthorization, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
-import { allOutcomes, chargeOutcomes, statusOutcomes } from '../charges/outcomes.js'
+import { allOutcomes, chargeOutcomes, statusOutcomes } from '../engine/outcomes.js'
 
 type DirectDebit = { directDebit: DirectDebitService }
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs'
-import { amountSchema } from '../charges/schemas.js'
+import { amountSchema } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 

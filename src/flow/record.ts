@@ -1,4 +1,4 @@
-import { barePagePath } from '../charges/pages.js'
+import { barePagePath } from '../engine/pages.js'
 import { luhnValid } from '../store/card-numbers.js'
 import { isSecretName } from '../store/secrets.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
@@ -222,7 +222,7 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
     }
     // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md#virtual-accounts)
     // a customer page's call names the recorded namespace: the replay's key has its own, and its
-    // references are fresh, so the page's path names none (src/charges/pages.ts)
+    // references are fresh, so the page's path names none (src/engine/pages.ts)
     const path = rewriteString(barePagePath(e.path) + (e.query ?? ''))
     const request: NonNullable<Step['request']> = {
       method: e.method as NonNullable<Step['request']>['method'],

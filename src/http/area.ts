@@ -11,7 +11,7 @@ import type { Answer, chain } from './middleware/chain.js'
  * services are built, the table of its routes, and what the shared code reads of it in a loop over
  * the areas: its OpenAPI tags, its ledger sources, its customer pages. The app mounts the routes
  * (src/app.ts), the store opens the collections, the ledger reads the sources
- * (src/charges/ledger.ts), and the OpenAPI document is derived from the same table and tags
+ * (src/engine/ledger.ts), and the OpenAPI document is derived from the same table and tags
  * (src/openapi.ts), so a route exists in one place and adding an area edits no shared file.
  */
 export interface Area<S, Kit = never> {
@@ -19,7 +19,7 @@ export interface Area<S, Kit = never> {
   key: string
   /**
    * the collections it owns, opened (and checked in a data file) with the store, and the fields of
-   * its variant of another's records (its kind's charge record: `chargeKind`, src/charges/types.ts)
+   * its variant of another's records (its kind's charge record: `chargeKind`, src/engine/types.ts)
    */
   collections?: readonly (CollectionSpec | VariantSpec)[]
   /**
@@ -35,7 +35,7 @@ export interface Area<S, Kit = never> {
    */
   tags?: Readonly<Record<string, string>>
   /**
-   * The ledger sources it posts entries under (`Ledger.post`, src/charges/ledger.ts), by name: the
+   * The ledger sources it posts entries under (`Ledger.post`, src/engine/ledger.ts), by name: the
    * name begins the entry's key, `<source>:<reference>:<n>`.
    */
   ledger?: Readonly<Record<string, LedgerSource>>

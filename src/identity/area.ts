@@ -1,4 +1,4 @@
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
 import { noteRequest } from '../http/context.js'
@@ -10,7 +10,7 @@ import { z } from '../http/zod-messages.js'
 import { IDENTITY_MSG } from './messages.js'
 import { historySchema, identityRequestSchema, parseIdentityRequest } from './schemas.js'
 import { CHECKS, CHECKS_SPEC, IdentityService, type IdentityCheck } from './service.js'
-import { distinct, slug } from '../charges/outcomes.js'
+import { distinct, slug } from '../engine/outcomes.js'
 
 type Identity = { identity: IdentityService }
 

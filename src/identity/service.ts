@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { OnEngine } from '../charges/kit.js'
+import { OnEngine } from '../engine/kit.js'
 import { pageId } from '../namespaces.js'
 import { maskPansIn } from '../store/card-numbers.js'
 import { ALPHANUMERIC } from '../random.js'

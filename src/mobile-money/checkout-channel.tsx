@@ -1,6 +1,6 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, type FieldTexts, pickTestOf, type Want } from '../charges/checkout-channel.js'
-import { walletPagePath } from '../charges/pages.js'
+import { checkoutChannel, type FieldTexts, pickTestOf, type Want } from '../engine/checkout-channel.js'
+import { walletPagePath } from '../engine/pages.js'
 import { badRequest, invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
 import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'

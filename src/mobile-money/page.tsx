@@ -1,12 +1,12 @@
-import { decisionPage, paymentSays, type DecisionPage } from '../charges/decision-page.js'
-import { walletPagePath } from '../charges/pages.js'
+import { decisionPage, paymentSays, type DecisionPage } from '../engine/decision-page.js'
+import { walletPagePath } from '../engine/pages.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
 import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
 
 /**
  * The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), the
- * area's decision page (src/charges/decision-page.tsx): the wallet's owner approves or declines
+ * area's decision page (src/engine/decision-page.tsx): the wallet's owner approves or declines
  * the payment, as on the telco's page the service sends them to.
  */
 

@@ -1,4 +1,4 @@
-import { amountSchema, checkUnit, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { amountSchema, checkUnit, httpUrlSchema, metadataSchema, referenceSchema } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'
 

@@ -1,6 +1,6 @@
-import { ChargeQuery } from '../charges/charge-query.js'
-import type { Kit } from '../charges/kit.js'
-import { chargeRecordSchema } from '../charges/schemas.js'
+import { ChargeQuery } from '../engine/charge-query.js'
+import type { Kit } from '../engine/kit.js'
+import { chargeRecordSchema } from '../engine/schemas.js'
 import { MSG } from '../errors.js'
 import type { Area } from '../http/area.js'
 import { validate } from '../http/body.js'
@@ -12,7 +12,7 @@ import { PayinService } from './service.js'
  * The charge query over every kind of charge (docs/api.md 2.8) and the pay-ins list (docs/behaviour.md#pay-ins-list), which ask each charge's kind what its record adds: listed after the areas that declare the kinds
  * (src/areas.ts).
  */
-export const chargesArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery }, Kit> = {
+export const payInsArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery }, Kit> = {
   key: 'charges',
   tags: { charges: 'The charge query over every payment kind, the list of pay-ins, and the transactions list (pay-ins and payouts together)' },
   build: ({ store, clocks, config, kinds }) => ({ payins: new PayinService(store, kinds), chargeQuery: new ChargeQuery(store, clocks, kinds, config.queryCache) }),

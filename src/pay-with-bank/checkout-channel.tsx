@@ -1,6 +1,6 @@
 import { z } from '../http/zod-messages.js'
-import { checkoutChannel, pickTestOf, type Want } from '../charges/checkout-channel.js'
-import { bankPagePath } from '../charges/pages.js'
+import { checkoutChannel, pickTestOf, type Want } from '../engine/checkout-channel.js'
+import { bankPagePath } from '../engine/pages.js'
 import { invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'

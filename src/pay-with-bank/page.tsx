@@ -1,12 +1,12 @@
-import { decisionPage, paymentSays, type DecisionPage } from '../charges/decision-page.js'
+import { decisionPage, paymentSays, type DecisionPage } from '../engine/decision-page.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
-import { bankPagePath } from '../charges/pages.js'
+import { bankPagePath } from '../engine/pages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
 
 /**
  * The sandbox bank's page of pay with bank (docs/behaviour.md#pay-with-bank), at the charge's
- * `redirect_url`, the area's decision page (src/charges/decision-page.tsx): the customer approves
+ * `redirect_url`, the area's decision page (src/engine/decision-page.tsx): the customer approves
  * or declines the payment from their account.
  */
 

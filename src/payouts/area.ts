@@ -1,7 +1,7 @@
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'
-import { validateWithMetadata } from '../charges/schemas.js'
+import { validateWithMetadata } from '../engine/schemas.js'
 import { ok } from '../http/envelope.js'
 import { MSG } from '../errors.js'
 import { BulkPayoutService, PAYOUT_BATCHES_SPEC } from './bulk.js'
@@ -9,7 +9,7 @@ import { PAYOUT_MSG } from './messages.js'
 import { payoutCurrencies } from '../scenario/lookups.js'
 import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
 import { PAYOUT, PAYOUTS, PAYOUTS_SPEC, PayoutService, createdData, queryData, type Payout } from './service.js'
-import { distinct, refusalsMet, slug, valueOutcomes } from '../charges/outcomes.js'
+import { distinct, refusalsMet, slug, valueOutcomes } from '../engine/outcomes.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 

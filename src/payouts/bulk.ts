@@ -1,4 +1,4 @@
-import type { Ledger } from '../charges/ledger.js'
+import type { Ledger } from '../engine/ledger.js'
 import type { Clocks } from '../clock.js'
 import { ApiError, MSG, ValidationError, conflict, invalid, notFound } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'

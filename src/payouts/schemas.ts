@@ -1,4 +1,4 @@
-import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, httpUrlSchema, metadataSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, httpUrlSchema, metadataSchema } from '../engine/schemas.js'
 import { depthAtMost } from '../store/validate.js'
 import { realDay } from '../time.js'
 import { listQuerySchema } from '../http/cursor-list.js'

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md#pool-accounts: the pool account calls' requests, and Kora's shared accounts. */

@@ -1,7 +1,7 @@
 import type { PreauthService } from '../cards/preauth.js'
 import { cardOperation } from '../cards/area.js'
 import { refundSchema } from '../cards/schemas.js'
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
@@ -9,7 +9,7 @@ import { MSG } from '../errors.js'
 import { completeRefundSchema, initiateSchema, refundListSchema } from './schemas.js'
 import { REFUND_MSG } from './messages.js'
 import { REFUND, REFUNDS, REFUNDS_SPEC, REFUND_STATUSES, RefundService, detail, initiated, type Refund } from './service.js'
-import { statusOutcomes } from '../charges/outcomes.js'
+import { statusOutcomes } from '../engine/outcomes.js'
 
 /**
  * Refunds (docs/behaviour.md#refunds), the card refund of docs/api.md 3.2 among them: a card refund is

@@ -1,7 +1,7 @@
 import type { PreauthService } from '../cards/preauth.js'
 import { PreauthRefunds, type RefundPart } from '../cards/preauth-refunds.js'
-import { OnEngine, type Engine } from '../charges/kit.js'
-import { CHARGES, returnedOf, type ChargeBase } from '../charges/types.js'
+import { OnEngine, type Engine } from '../engine/kit.js'
+import { CHARGES, returnedOf, type ChargeBase } from '../engine/types.js'
 import type { Frozen } from '../store/frozen.js'
 
 /**

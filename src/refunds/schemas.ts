@@ -1,4 +1,4 @@
-import { amountIssue, atMost, isHttpUrl } from '../charges/schemas.js'
+import { amountIssue, atMost, isHttpUrl } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { parseAmount } from '../money.js'

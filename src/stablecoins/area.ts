@@ -1,4 +1,4 @@
-import type { Kit } from '../charges/kit.js'
+import type { Kit } from '../engine/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
@@ -6,7 +6,7 @@ import { STABLECOIN_MSG } from './messages.js'
 import { walletAnswerSchema, walletSchema } from './schemas.js'
 import { StablecoinService, WALLETS, WALLETS_SPEC, walletData, type Wallet } from './service.js'
 import { NETWORKS } from './schemas.js'
-import { statusOutcomes } from '../charges/outcomes.js'
+import { statusOutcomes } from '../engine/outcomes.js'
 
 type Stablecoins = { stablecoins: StablecoinService }
 

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, atMost } from '../charges/schemas.js'
+import { MAX_LENGTH, atMost } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /**

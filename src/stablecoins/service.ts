@@ -1,4 +1,4 @@
-import { OnEngine } from '../charges/kit.js'
+import { OnEngine } from '../engine/kit.js'
 import { conflict, notFound } from '../errors.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, atMost, metadataSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, atMost, metadataSchema } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 

@@ -1,4 +1,4 @@
-import { OnEngine, type Engine } from '../charges/kit.js'
+import { OnEngine, type Engine } from '../engine/kit.js'
 import { ApiError, invalid } from '../errors.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'

@@ -1,5 +1,5 @@
 import { TRANSFER_LIMITS } from '../bank-transfer/schemas.js'
-import { MAX_LENGTH, amountSchema, atMost } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'
 

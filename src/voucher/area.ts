@@ -1,6 +1,6 @@
-import { validateWithMetadata } from '../charges/schemas.js'
-import type { Kit } from '../charges/kit.js'
-import { chargeKind } from '../charges/types.js'
+import { validateWithMetadata } from '../engine/schemas.js'
+import type { Kit } from '../engine/kit.js'
+import { chargeKind } from '../engine/types.js'
 import { MINOR, STRING, shape } from '../store/validate.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject } from '../http/body.js'
@@ -8,7 +8,7 @@ import { ok } from '../http/envelope.js'
 import { VOUCHER_MSG } from './messages.js'
 import { voucherAnswerSchema, voucherSchema } from './schemas.js'
 import { REDEEMED_SPEC, VoucherService, type VoucherCharge } from './service.js'
-import { chargeOutcomes } from '../charges/outcomes.js'
+import { chargeOutcomes } from '../engine/outcomes.js'
 
 /** docs/behaviour.md#vouchers: voucher payments (ZAR). */
 export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {

@@ -1,4 +1,4 @@
-import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../charges/schemas.js'
+import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 
 /** docs/behaviour.md#vouchers: the voucher charge's request (ZAR), and its answer. */

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { OPENING_SOURCE } from '../../charges/ledger.js'
+import { OPENING_SOURCE } from '../../engine/ledger.js'
 import { listTime } from '../../http/cursor-list.js'
 import { ActionButton, Table, money } from './ui.js'
 import type { DashboardSources } from './view.js'

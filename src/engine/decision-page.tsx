@@ -21,7 +21,7 @@ import type { ChargeBase, ChargeKind } from './types.js'
  * merchant's redirect_url with `?reference=<payment reference>`, or shows the outcome when there
  * is none (a checkout's attempt: to its checkout's page). No key: this is the customer's browser;
  * the transaction reference itself is the unguessable part, the page id before it names the
- * namespace (src/charges/pages.ts). The channel declares what differs (`DecisionPageOf`); the
+ * namespace (src/engine/pages.ts). The channel declares what differs (`DecisionPageOf`); the
  * steps are here.
  */
 
@@ -69,7 +69,7 @@ export interface DecisionPageOf<C extends Decided> {
   bank(charge?: Frozen<C>): Child
   /** the line under the card */
   foot: string
-  /** its path for a charge, naming its namespace, which the form posts to (src/charges/pages.ts) */
+  /** its path for a charge, naming its namespace, which the form posts to (src/engine/pages.ts) */
   path(tx: string, ns: string): string
   /** the summary's line for what pays: `['Card', 'VISA •••• 1111']` */
   instrument(charge: Frozen<C>): [string, string]

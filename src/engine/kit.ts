@@ -32,9 +32,9 @@ export interface Kit {
   faults: Faults
   /** the merchant's ledger: every balance is derived from its entries */
   ledger: Ledger
-  /** what is decided per kind of charge: each area declares its kinds there (src/charges/kinds.ts) */
+  /** what is decided per kind of charge: each area declares its kinds there (src/engine/kinds.ts) */
   kinds: Kinds
-  /** where a checkout attempt's end is heard (src/charges/lifecycle.ts) */
+  /** where a checkout attempt's end is heard (src/engine/lifecycle.ts) */
   attempts: AttemptEnds
   /** the areas the sandbox serves, in order (the OpenAPI document is derived from them) */
   areas: readonly AnyArea[]

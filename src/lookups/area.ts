@@ -8,7 +8,7 @@ import { payoutBankCountries, payoutPurposes, resolveAccount, resolveWallet } fr
 import type { Scenarios } from '../scenario/index.js'
 
 /** /merchant/api/v1/misc: the bank and mobile-money lists, bank account and wallet resolution, and the payout utilities (docs/behaviour.md#look-ups); a public key is accepted. */
-export const miscArea: Area<object, { scenarios: Scenarios }> = {
+export const lookupsArea: Area<object, { scenarios: Scenarios }> = {
   key: 'misc',
   tags: { misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution, the payment purposes and bank countries of USD and GBP payouts. A public test key (pk_test_) is accepted as well as the secret key' },
   build: () => ({}),
