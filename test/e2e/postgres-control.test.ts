@@ -5,7 +5,7 @@ import { MSG } from '../../src/errors.js'
 import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 import { clusterPerFile, queryDb } from './postgres.js'
-import { api, freePort, killedAfterEach, type RunningCli } from './process.js'
+import { api, freePort, killedAfterEach, runCli, type RunningCli } from './process.js'
 
 /**
  * What is kept per process on the PostgreSQL store (the request journal, armed faults) and the
@@ -32,7 +32,7 @@ const charge = (base: string, key = KEY) => {
   return api(base, key, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(p, ENC_KEY) }).then((res) => ({ res, reference: p.reference }))
 }
 
-describe('the journal, faults and dashboard of a namespace another process owns', () => {
+describe('the journal, faults, snapshot and dashboard of a namespace another process owns', () => {
   it('are the owner\'s, asked through either process', async () => {
     const { url, a, b } = await deployment()
     // a owns the namespace: its first call came there
@@ -56,6 +56,14 @@ describe('the journal, faults and dashboard of a namespace another process owns'
     expect(await faults(a.url)).toEqual(await faults(b.url))
     expect((await api(b.url, KEY, 'GET', '/merchant/api/v1/balances')).status).toBe(503)
     expect((await api(b.url, KEY, 'GET', '/merchant/api/v1/balances')).status).toBe(200)
+
+    // `sandbox snapshot` through b: the owner's records, as the owner gives them
+    const snap = await runCli(['snapshot', '--key', KEY, '--base-url', b.url])
+    expect(snap.code, snap.stderr).toBe(0)
+    const taken = JSON.parse(snap.stdout)
+    expect(Object.values(taken.records.charges).map((c: any) => c.payment_reference)).toContain(reference)
+    // the same records as the owner's own (the clock runs between the two)
+    expect(taken.records).toEqual((await api(a.url, KEY, 'GET', '/_sandbox/snapshot')).body.data.records)
 
     // the dashboard of the namespace (no key: its ?ns=) through b: the owner's page and live part
     for (const path of ['/_sandbox/ui', '/_sandbox/ui/fragment']) {
