@@ -81,6 +81,47 @@ describe('the journal, faults, snapshot and dashboard of a namespace another pro
   }, 60_000)
 })
 
+describe('reset, a snapshot restored and --seed through the process that does not own the namespace', () => {
+  it('change the owner\'s namespace and the database, and a takeover draws on from the seeded stream', async () => {
+    const { url, a, b } = await deployment(['--seed', '7'], ['--seed', '7'])
+    const first = await charge(a.url)
+    expect(first.res.status).toBe(200)
+    expect(await leaseOf(url, KEY)).toBe(a.url)
+    const rows = async () => (await queryDb(url, "SELECT value FROM sandbox_records WHERE ns = $1 AND collection = 'charges'", [KEY])).map((r) => r.value as string).join('\n')
+
+    // a snapshot taken through b, a charge after it, the snapshot put back through b: the charge is gone everywhere
+    const snapshot = (await api(b.url, KEY, 'GET', '/_sandbox/snapshot')).body.data
+    const later = await charge(b.url)
+    expect(later.res.status).toBe(200)
+    const restored = await fetch(`${b.url}/_sandbox/snapshot`, { method: 'POST', headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: JSON.stringify(snapshot) })
+    expect(restored.status).toBe(200)
+    for (const base of [a.url, b.url]) {
+      expect((await api(base, KEY, 'GET', `/merchant/api/v1/charges/${later.reference}`)).status).toBe(404)
+      expect((await api(base, KEY, 'GET', `/merchant/api/v1/charges/${first.reference}`)).status).toBe(200)
+    }
+    expect(await rows()).not.toContain(later.reference)
+    expect(await rows()).toContain(first.reference)
+
+    // a reset through b: the owner's namespace and the database's rows emptied
+    expect((await api(b.url, KEY, 'POST', '/_sandbox/reset')).status).toBe(200)
+    expect((await api(a.url, KEY, 'GET', `/merchant/api/v1/charges/${first.reference}`)).status).toBe(404)
+    expect(await rows()).toBe('')
+
+    // seeded draws after the reset, then kill -9 of the owner: b takes over and draws on, never again
+    const drawn: string[] = []
+    for (let i = 0; i < 3; i++) drawn.push((await charge(b.url)).res.body.data.transaction_reference)
+    a.child.kill('SIGKILL')
+    await a.exited
+    for (let i = 0; i < 3; i++) {
+      const { res } = await charge(b.url)
+      expect(res.status).toBe(200)
+      drawn.push(res.body.data.transaction_reference)
+    }
+    expect(await leaseOf(url, KEY)).toBe(b.url)
+    expect(new Set(drawn).size).toBe(6)
+  }, 60_000)
+})
+
 describe('--max-namespaces on the PostgreSQL store', () => {
   it('leaves no lease for a key it refuses: another process with room takes the namespace', async () => {
     const { url, a, b } = await deployment(['--max-namespaces', '1'])
