@@ -5,6 +5,7 @@ import { KEY_SHAPE } from './config-options.js'
 import type { Config } from './config.js'
 import { MSG } from './errors.js'
 import { errorJson } from './http/envelope.js'
+import { controlAllowed } from './http/middleware/loopback.js'
 import { bearerKey } from './http/middleware/secret-key.js'
 import { CHARGES } from './engine/types.js'
 import { pageId, type Namespaces } from './namespaces.js'
@@ -15,8 +16,9 @@ import type { Store } from './store/store.js'
 /**
  * Several processes on one database (docs/architecture.md, "Several processes, one database"):
  * before the app, a call is routed by the namespace its key names (a customer page, which carries
- * no key, by the namespace holding the charge its path names). The namespace's owner serves it
- * (this process, after taking a free or expired lease); another process's namespace is forwarded
+ * no key, by the namespace holding the charge its path names; the dashboard by the namespace its
+ * `ns` names). The namespace's owner serves it (this process, after taking a free or expired lease,
+ * given back when the call left the namespace holding nothing); another process's namespace is forwarded
  * to its owner as it came (method, path, headers but the hop-by-hop ones, body), and its answer handed back as it is. A
  * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
  * made in 2 s, or refused: the call never got there) is waited for until its lease runs out, then the namespace
@@ -33,7 +35,13 @@ const TRIES = 3
 /** How long a forward waits for the owner's connection: a vanished host answers nothing. */
 const CONNECT_MS = 2_000
 
-type Routed = Promise<Response | undefined> | undefined
+/** The dashboard's pages of one namespace (src/control/dashboard/page.tsx), which name it by `?ns=` and carry no key. */
+const DASHBOARD = ['/_sandbox/ui', '/_sandbox/ui/fragment']
+
+/** undefined: served here as it comes (no lease asked); else the answer, from here or the owner */
+type Routed = Promise<Response> | undefined
+
+type Incoming = { headers: IncomingHttpHeaders; url?: string; socket?: { remoteAddress?: string } }
 
 /** The URL other processes reach this one at: `SANDBOX_ADVERTISE_URL`, else the address it listens on (the host's name when on every address). */
 export function advertisedUrl(config: Config, port: number): string {
@@ -45,22 +53,58 @@ export function advertisedUrl(config: Config, port: number): string {
 
 /**
  * The router: undefined when this process serves the call now (the usual case: one header read,
- * one Map lookup), else a promise of the owner's answer, or of undefined once the namespace is
- * taken here.
+ * one Map lookup), else a promise of the answer: the owner's, or this process's (`serve`) once the
+ * namespace is taken here.
  */
-export function clusterRouter(leases: Leases, namespaces: Namespaces, store: Store, pagePrefixes: readonly string[], strictKeys: boolean): (req: Request, incoming: { headers: IncomingHttpHeaders; url?: string }) => Routed {
-  return (req, incoming) => {
-    const forwarded = incoming.headers[FORWARDED] !== undefined
+export function clusterRouter(
+  leases: Leases,
+  namespaces: Namespaces,
+  store: Store,
+  pagePrefixes: readonly string[],
+  { strictKeys, controlToken }: Pick<Config, 'strictKeys' | 'controlToken'>,
+): (req: Request, incoming: Incoming, serve: () => Response | Promise<Response>) => Routed {
+  return (req, incoming, serve) => {
+    const url = incoming.url ?? ''
+    // a control call the app here would refuse (loopback.ts) is refused here, never forwarded: the
+    // owner would take this process, on its loopback maybe, for the caller
+    if (url.startsWith('/_sandbox/') && !controlAllowed(incoming.socket?.remoteAddress, () => controlTokenOf(incoming), controlToken)) return undefined
+    const to = { leases, req, serve, forwarded: incoming.headers[FORWARDED] !== undefined }
     const auth = incoming.headers.authorization
     if (auth === undefined) {
+      const shown = dashboardNs(url)
+      if (shown !== undefined) return leases.owns(shown) ? undefined : route(to, shown)
       // a customer page names its charge (and maybe its namespace's page id), no key
-      const page = pageOf(incoming.url ?? '', pagePrefixes)
-      return page && !locallyHeld(page, namespaces, store) ? routePage(leases, page, req, forwarded) : undefined
+      const page = pageOf(url, pagePrefixes)
+      return page && !locallyHeld(page, namespaces, store) ? routePage(to, page) : undefined
     }
     const ns = namespaceOf(auth, namespaces, strictKeys)
     if (ns === undefined || leases.owns(ns)) return undefined
-    return route(leases, ns, req, forwarded)
+    return route(to, ns)
   }
+}
+
+/** The control token a call sends (header, or `?token=`), as loopback.ts reads it. */
+function controlTokenOf(incoming: Incoming): string | undefined {
+  const header = incoming.headers['x-sandbox-control-token']
+  if (header !== undefined) return Array.isArray(header) ? header[0] : header
+  return new URLSearchParams((incoming.url ?? '').split('?')[1] ?? '').get('token') ?? undefined
+}
+
+/** The namespace a dashboard page of one namespace names (`?ns=`), when it has a key's shape. */
+function dashboardNs(url: string): string | undefined {
+  const [path, query = ''] = url.split('?')
+  if (!DASHBOARD.includes(path)) return undefined
+  const ns = new URLSearchParams(query).get('ns')
+  return ns !== null && KEY_SHAPE.test(ns) ? ns : undefined
+}
+
+/** What a routed call is served with: here, or by its namespace's owner. */
+interface Target {
+  leases: Leases
+  req: Request
+  serve: () => Response | Promise<Response>
+  /** forwarded to us by another process: never forwarded again */
+  forwarded: boolean
 }
 
 interface Page {
@@ -96,15 +140,15 @@ function locallyHeld(page: Page, namespaces: Namespaces, store: Store): boolean 
 }
 
 /** A page of a namespace another process serves: the one namespace holding its charge (under its page id), routed by it. */
-async function routePage(leases: Leases, page: Page, req: Request, forwarded: boolean): Promise<Response | undefined> {
+async function routePage(to: Target, page: Page): Promise<Response> {
   let holders: string[]
   try {
-    holders = (await leases.holdersOfCharge(page.tx)).filter((ns) => page.pageId === undefined || pageId(ns) === page.pageId)
+    holders = (await to.leases.holdersOfCharge(page.tx)).filter((ns) => page.pageId === undefined || pageId(ns) === page.pageId)
   } catch {
     return unavailable()
   }
   // none, or several (the page then says so): answered here as the app answers it
-  return holders.length === 1 ? route(leases, holders[0], req, forwarded) : undefined
+  return holders.length === 1 ? route(to, holders[0]) : to.serve()
 }
 
 /**
@@ -119,7 +163,8 @@ function namespaceOf(auth: string, namespaces: Namespaces, strictKeys: boolean):
   return ns !== null && KEY_SHAPE.test(ns) && (!strictKeys || namespaces.isConfigured(ns)) ? ns : undefined
 }
 
-async function route(leases: Leases, ns: string, req: Request, forwarded: boolean): Promise<Response | undefined> {
+/** The call served by its namespace's owner: this process once it takes the lease, or the one it forwards to. */
+async function route({ leases, req, serve, forwarded }: Target, ns: string): Promise<Response> {
   let asked = false
   for (let i = 0; i < TRIES; i++) {
     let claim
@@ -128,7 +173,12 @@ async function route(leases: Leases, ns: string, req: Request, forwarded: boolea
     } catch {
       return unavailable()
     }
-    if (claim.mine) return undefined
+    if (claim.mine) {
+      const answer = await serve()
+      // a namespace the call did not make (refused: --max-namespaces; a dashboard of none) keeps no lease
+      await leases.giveBack(ns)
+      return answer
+    }
     // a call forwarded here by a process that took us for the owner: wait for the lease instead
     // (an owner still starting has no URL yet: waited for as one that cannot be reached)
     if (!forwarded && claim.url && claim.url !== leases.url) {

@@ -88,10 +88,8 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   // another process owns goes there; the other stores' calls pass no check
   const leases = deps?.store.leases
   const cluster = leases && (await import('./cluster.js'))
-  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces, deps!.store, pagePrefixes(deps!.areas), config.strictKeys)
-  const fetch: Fetch = route
-    ? (req, env) => route(req, (env as { incoming: IncomingMessage }).incoming)?.then((res) => res ?? serve(req, env)) ?? serve(req, env)
-    : serve
+  const route = cluster && cluster.clusterRouter(leases, deps!.namespaces, deps!.store, pagePrefixes(deps!.areas), config)
+  const fetch: Fetch = route ? (req, env) => route(req, (env as { incoming: IncomingMessage }).incoming, () => serve(req, env)) ?? serve(req, env) : serve
   // the one listener of every server (plain, TLS, the proxy's): what it cannot make a request of is
   // answered with the envelope, or in HTML on a customer page, as what node cannot parse is
   const listener = requestListener(fetch, config.host, () => pages ?? (loaded ? loaded.then(() => pages!) : customerPages([])))

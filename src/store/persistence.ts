@@ -71,4 +71,6 @@ export interface Persisted {
   adopt(ns: string, collections: Snapshot[string] | undefined): void
   /** Lets a namespace go (its lease lost), recording no change. */
   release(ns: string): void
+  /** Whether the namespace holds a record (a lease taken for one that holds none is given back). */
+  holdsRecords(ns: string): boolean
 }

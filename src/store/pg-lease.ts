@@ -21,6 +21,7 @@ import type { Snapshot } from './persistence.js'
 export interface Holder {
   adopt(ns: string, collections: Snapshot[string] | undefined): void
   release(ns: string): void
+  holdsRecords(ns: string): boolean
 }
 
 export type Claim = { mine: true } | { mine: false; url: string; leftMs: number }
@@ -40,6 +41,8 @@ export class Leases {
   /** the namespaces held, each with the moment (this process's clock) its lease ends at the latest */
   readonly #held = new Map<string, number>()
   readonly #claims = new Map<string, Promise<Claim>>()
+  /** leases being given back (giveBack): a claim of the namespace waits for its row to be gone */
+  readonly #giving = new Map<string, Promise<void>>()
   /** another process's namespaces, each with its owner's URL until the deadline read (a forward asks no query) */
   readonly #others = new Map<string, { url: string; until: number }>()
   #timer: NodeJS.Timeout | null = null
@@ -66,7 +69,8 @@ export class Leases {
     if (other && other.until > Date.now()) return Promise.resolve({ mine: false, url: other.url, leftMs: other.until - Date.now() })
     let claim = this.#claims.get(ns)
     if (!claim) {
-      claim = this.#claim(ns).finally(() => this.#claims.delete(ns))
+      const giving = this.#giving.get(ns)
+      claim = (giving ? giving.then(() => this.#claim(ns)) : this.#claim(ns)).finally(() => this.#claims.delete(ns))
       this.#claims.set(ns, claim)
     }
     return claim
@@ -89,6 +93,27 @@ export class Leases {
     this.#others.delete(ns)
     if (this.#others.size < 10_000) this.#others.set(ns, { url: held.rows[0].url, until: asked + leftMs })
     return { mine: false, url: held.rows[0].url, leftMs }
+  }
+
+  /**
+   * Gives back the lease of a namespace that holds nothing: the call it was taken for was refused
+   * before the namespace was made (--max-namespaces), a dashboard named no namespace there is, or a
+   * sweep took over one that held nothing. Its row is deleted, so none is left behind, renewed for
+   * nothing; a claim meanwhile waits for that.
+   */
+  giveBack(ns: string): Promise<void> {
+    if (!this.#held.has(ns) || this.holder.holdsRecords(ns)) return Promise.resolve()
+    this.#let(ns)
+    const done: Promise<void> = this.pool.query(GIVE_BACK, [ns, this.id]).then(
+      () => undefined,
+      // the row stays until its deadline; the sweep that takes it over gives it back again
+      () => undefined,
+    )
+    this.#giving.set(ns, done)
+    void done.then(() => {
+      if (this.#giving.get(ns) === done) this.#giving.delete(ns)
+    })
+    return done
   }
 
   /** The namespaces holding a charge of this transaction reference (a customer page names no key). */
@@ -141,7 +166,10 @@ export class Leases {
       // process ever held (a database written before leases): that one reads every record's key
       const { rows } = await this.pool.query<{ ns: string }>(this.#swept ? EXPIRED : `${EXPIRED} UNION ${UNHELD}`)
       this.#swept = true
-      for (const { ns } of rows) await this.claim(ns).catch(() => undefined)
+      for (const { ns } of rows) {
+        const claim = await this.claim(ns).catch(() => undefined)
+        if (claim?.mine) await this.giveBack(ns)
+      }
     } catch {
       // the database does not answer: what can no longer be held is let go (the deadline stands)
       for (const [ns, until] of this.#held) if (until <= Date.now()) this.#let(ns)
@@ -182,6 +210,8 @@ const RENEW = `UPDATE sandbox_leases SET deadline = now() + $4 * interval '1 mil
   WHERE ns = ANY($1) AND owner = $2 AND deadline > now() RETURNING ns`
 
 const FENCE = `SELECT ns FROM sandbox_leases WHERE ns = ANY($1) AND owner = $2 AND deadline > now() FOR SHARE`
+
+const GIVE_BACK = 'DELETE FROM sandbox_leases WHERE ns = $1 AND owner = $2'
 
 const EXPIRED = 'SELECT ns FROM sandbox_leases WHERE deadline < now()'
 

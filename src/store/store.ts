@@ -78,6 +78,12 @@ export class Store implements ChangeSink, Persisted {
     return this.#namespaces.has(ns)
   }
 
+  /** Whether the namespace holds a record (a collection read is made, empty, by the read alone). */
+  holdsRecords(ns: string): boolean {
+    for (const col of this.#namespaces.get(ns)?.values() ?? []) if (col.size) return true
+    return false
+  }
+
   /** The collection `name` of namespace `ns`, created on first use; only a declared one. */
   col<T extends object>(ns: string, name: string): Collection<T> {
     let cols = this.#namespaces.get(ns)

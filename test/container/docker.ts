@@ -46,6 +46,15 @@ export async function volume(): Promise<string> {
   return name
 }
 
+/** A user-defined bridge network (its containers reach each other by name) and its gateway, the host's address on it; removed after the test. */
+export async function network(): Promise<{ name: string; gateway: string; subnet: string }> {
+  const name = await docker('network', 'create', `paysandbox-${process.pid}-${Date.now().toString(36)}`)
+  // removed after the containers on it (made is emptied from its end)
+  made.unshift(['network', 'rm', name])
+  const [gateway, subnet] = (await docker('network', 'inspect', '--format', '{{(index .IPAM.Config 0).Gateway}} {{(index .IPAM.Config 0).Subnet}}', name)).split(' ')
+  return { name, gateway, subnet }
+}
+
 /** how long a container may take to start answering (a real process starting: the one bounded wait) */
 const START_LIMIT_MS = 20_000
 

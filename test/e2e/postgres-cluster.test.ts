@@ -107,7 +107,7 @@ describe('two processes on one PostgreSQL behind a round-robin proxy', () => {
 })
 
 describe('kill -9 of the owner under traffic', () => {
-  it('loses no acknowledged charge, and its pending webhook is delivered by the process that took over', async () => {
+  it('loses no acknowledged charge, and its pending webhook and timer run on the process that took over', async () => {
     await pg.query('CREATE DATABASE traffic')
     const url = pg.url.replace(/\/postgres$/, '/traffic')
     // long retries: the failed delivery's retry is still pending at the kill
@@ -122,6 +122,11 @@ describe('kill -9 of the owner under traffic', () => {
       api(base, KEY, 'POST', '/merchant/api/v1/charges/card', { charge_data: encryptChargeData(p, ENC_KEY) }, 20_000)
 
     expect((await call('PUT', '/_sandbox/webhook-url', { url: rx.url })).status).toBe(200)
+    // a frozen clock: a payout's timer (the one that ends it) is pending at the kill
+    expect((await call('POST', '/_sandbox/clock/freeze', { frozen: true })).status).toBe(200)
+    const pendingPayout = ref('timer')
+    const paid = await call('POST', '/merchant/api/v1/transactions/disburse', payout(pendingPayout))
+    expect([paid.status, paid.body.data.status]).toEqual([200, 'processing'])
     const hooked = cardPayload('4084127883172787')
     expect((await charge(proxy.url, hooked)).status).toBe(200)
     await rx.waitFor(1)
@@ -179,5 +184,10 @@ describe('kill -9 of the owner under traffic', () => {
     expect(delivered.body.data).toHaveLength(1)
     expect(delivered.body.data[0].attempts.map((x: any) => x.status_code)).toEqual([500, 200])
     expect(rx.received.filter((r) => r.body?.data?.payment_reference === hooked.reference)).toHaveLength(2)
+    // the payout's timer fired once, on the process that took over: one event, one delivery
+    expect((await api(other.url, KEY, 'GET', `/merchant/api/v1/transactions/${pendingPayout}`)).body.data.status).toBe('success')
+    const ended = await api(other.url, KEY, 'GET', `/_sandbox/events?reference=${pendingPayout}&status=delivered&wait=10000`, undefined, 20_000)
+    expect(ended.body.data.map((e: any) => [e.event, e.attempts.map((x: any) => x.status_code)])).toEqual([['transfer.success', [200]]])
+    expect(rx.received.filter((r) => r.body?.data?.reference === pendingPayout)).toHaveLength(1)
   }, 90_000)
 })

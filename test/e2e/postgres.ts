@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process'
 import { createServer, request, type Server } from 'node:http'
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -49,20 +49,35 @@ function pgRun(bin: string, args: string[]): Promise<{ stdout: string; stderr: s
   return asRoot ? run('runuser', ['-u', 'nobody', '--', file, ...args]) : run(file, args)
 }
 
-export async function startCluster(): Promise<Cluster> {
+/**
+ * Beyond loopback (the container tests: test/container/postgres.test.ts): the server listens on
+ * `address` too, and takes `network`'s clients with this password (scram-sha-256, never trust);
+ * loopback stays trusted for the test's own queries.
+ */
+export interface Reachable {
+  address: string
+  /** a CIDR, as pg_hba.conf takes it */
+  network: string
+  password: string
+}
+
+export async function startCluster(reachable?: Reachable): Promise<Cluster> {
   const dir = mkdtempSync(join(asRoot ? '/tmp' : tmpdir(), 'paysandbox-pg-'))
   if (asRoot) {
     chmodSync(dir, 0o777)
   }
   const data = join(dir, 'data')
   await pgRun('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8', '--locale=C'])
+  if (reachable) appendFileSync(join(data, 'pg_hba.conf'), `host all all ${reachable.network} scram-sha-256\n`)
   const port = await freePort()
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=50`
+  const listen = ['127.0.0.1', ...(reachable ? [reachable.address] : [])].join(',')
+  const options = `-p ${port} -k ${dir} -c listen_addresses=${listen} -c fsync=off -c max_connections=50`
   const start = async () => {
     await pgRun('pg_ctl', ['start', '-w', '-D', data, '-l', join(dir, 'log'), '-o', options])
   }
   await start()
   const url = `postgres://postgres@127.0.0.1:${port}/postgres`
+  if (reachable) await queryDb(url, `ALTER USER postgres PASSWORD '${reachable.password.replace(/'/g, "''")}'`)
   let removed = false
   const stop = async () => {
     await pgRun('pg_ctl', ['stop', '-w', '-m', 'fast', '-D', data]).catch(() => undefined)

@@ -40,10 +40,16 @@ export function reachesLoopback(address: string | undefined): boolean {
 export function loopbackOnly({ controlToken }: { controlToken?: string }): Middleware {
   return (c, next) => {
     const addr = nodeRequest(c)?.socket?.remoteAddress
-    if (addr !== undefined && !isLoopback(addr)) {
-      const sent = header(c, 'x-sandbox-control-token') ?? c.req.query('token')
-      if (!controlToken || sent !== controlToken) throw new ApiError(403, MSG.FORBIDDEN_CONTROL)
-    }
+    if (!controlAllowed(addr, () => header(c, 'x-sandbox-control-token') ?? c.req.query('token'), controlToken)) throw new ApiError(403, MSG.FORBIDDEN_CONTROL)
     return next()
   }
+}
+
+/**
+ * The rule itself: a peer on loopback (or none), or the control token sent (`sent` reads it). Also
+ * asked before a call is forwarded to another process (src/cluster.ts), which would see the
+ * forwarding process as the peer.
+ */
+export function controlAllowed(address: string | undefined, sent: () => string | undefined, controlToken: string | undefined): boolean {
+  return address === undefined || isLoopback(address) || (!!controlToken && sent() === controlToken)
 }
