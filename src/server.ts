@@ -6,7 +6,7 @@ import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
 import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
 import { customerPages, pagePrefixes, type CustomerPages } from './http/html-page.js'
-import { MSG } from './errors.js'
+import { MSG } from './messages.js'
 import { errorJson } from './http/envelope.js'
 import { healthBody } from './version.js'
 
