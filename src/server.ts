@@ -8,7 +8,7 @@ import { answerClientError, requestListener, type ClientErrorListener, type Fetc
 import { customerPages, pagePrefixes, type CustomerPages } from './http/html-page.js'
 import { MSG } from './messages.js'
 import { errorJson } from './http/envelope.js'
-import { healthBody } from './version.js'
+import { healthBody } from './control/info.js'
 
 export interface RunningServer {
   url: string
