@@ -56,7 +56,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     return d
   }
   // --record (docs/behaviour.md#record): its flow file is opened before the socket, so a start it refuses opens none
-  const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
+  const recorder = config.recordFile ? (await import('./reach/recorder.js')).startRecording(config) : undefined
   // a data file or a snapshot is checked against every area's collections: the whole app loads
   // before the socket opens; a pack needs the scenario module alone, checked here, the app after
   const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0
