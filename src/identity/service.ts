@@ -9,7 +9,7 @@ import { OBJECT, STRING, maybe } from '../store/validate.js'
 import { ApiError } from '../errors.js'
 import { MSG } from '../messages.js'
 import { IDENTITY_MSG } from './messages.js'
-import { MATCHING_SELFIE_FILE, fixtureImage, fixtureRecord, imageDataUrl, materialize } from './records.js'
+import { MATCHING_SELFIE_FILE, fixtureImage, fixtureRecord, imageDataUrl, materialize } from './fixtures.js'
 import { decodeSelfie, type HistoryQuery, type IdentityInput } from './schemas.js'
 
 export const CHECKS = 'identity_checks'
