@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import type { Deps } from './deps.js'
-import { MSG, notFound } from './errors.js'
+import { notFound } from './errors.js'
+import { MSG } from './messages.js'
 import { mount, type Access, type AnyArea } from './http/area.js'
 import type { AppEnv } from './http/context.js'
 import { errorEnvelope } from './http/envelope.js'

@@ -3,7 +3,8 @@ import type { Store } from './store/store.js'
 import type { CollectionSpec } from './store/collection.js'
 import { EPOCH_MS, NUMBER, OBJECT, STRING, maybe, type RecordFields } from './store/validate.js'
 import { isoAt } from './time.js'
-import { MSG, invalid } from './errors.js'
+import { invalid } from './errors.js'
+import { MSG } from './messages.js'
 
 /**
  * One virtual clock per namespace: wall-clock time plus the namespace's own offset, which

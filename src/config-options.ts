@@ -281,7 +281,7 @@ export const OPTIONS = {
   /** with --store: the URL other processes forward a namespace's calls to (docs/architecture.md, "Several processes, one database") */
   advertiseUrl: envOnly({ env: 'SANDBOX_ADVERTISE_URL', help: 'with --store: the URL other processes reach this one at', field: 'advertiseUrl' }, maybe),
   /**
-   * charge queries answered again from the text kept while nothing changed (charges/charge-query.ts):
+   * charge queries answered again from the text kept while nothing changed (engine/charge-query.ts):
    * `on`; `off` keeps nothing; `check` computes every answer anyway and fails the call when a kept
    * one differs (the test suite's setting)
    */

@@ -18,7 +18,7 @@ import type { AnyArea } from './http/area.js'
 import { joinCollections, type CollectionSpec } from './store/collection.js'
 import { Store } from './store/store.js'
 import { readSnapshot, SnapshotError, type NamespaceSnapshot } from './store/snapshot.js'
-import type { Upgrade } from './store/persistence.js'
+import type { CarryOver } from './store/persistence.js'
 import { readDocumentFile } from './files.js'
 import { EVENTS_SPEC, Events } from './webhooks/events.js'
 import { WebhookDelivery } from './webhooks/delivery.js'
@@ -37,7 +37,7 @@ export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] =>
   joinCollections([...ENGINE_COLLECTIONS, ledgerSpec(areas), ...areas.flatMap((a) => a.collections ?? [])])
 
 /** How a data file (or a snapshot) of an older format is carried over, declared by the modules whose records changed shape. */
-const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER, VOUCHER_PIN_CARRY_OVER]
+const CARRY_OVERS: readonly CarryOver[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER, VOUCHER_PIN_CARRY_OVER]
 
 /**
  * The snapshots of `--load` (docs/behaviour.md#snapshots), each read and checked as `POST
@@ -47,7 +47,7 @@ const UPGRADES: readonly Upgrade[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EV
 function readLoadFiles(config: Config, collections: readonly CollectionSpec[]): { snap: NamespaceSnapshot; source: string }[] {
   return config.loadFiles.map((file) => {
     const raw = readDocumentFile(file, (why) => new SnapshotError({ snapshot: why.message }, file))
-    const snap = readSnapshot(raw, collections, UPGRADES, file)
+    const snap = readSnapshot(raw, collections, CARRY_OVERS, file)
     const issues = snapshotIssues(snap, snap.key, config)
     if (Object.keys(issues).length) throw new SnapshotError(issues, file)
     return { snap, source: file }
@@ -69,7 +69,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   const packs = config.profile === 'live' ? [...loaded, { name: '--profile live', settings: { profile: 'live' as const } }] : loaded
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
-  const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, leaseMs: config.leaseMs, collections, upgrades: UPGRADES, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
+  const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, leaseMs: config.leaseMs, collections, carryOvers: CARRY_OVERS, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
   const scenarios = new Scenarios(packs, store)
   // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md#seed-and-clock-start)
   const random = new Random(config.seed, store)

@@ -1,5 +1,5 @@
 import type { Random } from './random.js'
-import { MSG } from './errors.js'
+import { MSG } from './messages.js'
 
 /**
  * Fault injection (docs/behaviour.md#control-api): for the next `times` matching calls (or each with a seeded

@@ -6,9 +6,9 @@ import type { Pack } from './scenario/index.js'
 import { createAnswerBatch } from './http/answer-batch.js'
 import { answerClientError, requestListener, type ClientErrorListener, type FetchCallback } from './http/client-error.js'
 import { customerPages, pagePrefixes, type CustomerPages } from './http/html-page.js'
-import { MSG } from './errors.js'
+import { MSG } from './messages.js'
 import { errorJson } from './http/envelope.js'
-import { healthBody } from './version.js'
+import { healthBody } from './control/info.js'
 
 export interface RunningServer {
   url: string
@@ -56,7 +56,7 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
     return d
   }
   // --record (docs/behaviour.md#record): its flow file is opened before the socket, so a start it refuses opens none
-  const recorder = config.recordFile ? (await import('./reach/record.js')).startRecording(config) : undefined
+  const recorder = config.recordFile ? (await import('./reach/recorder.js')).startRecording(config) : undefined
   // a data file or a snapshot is checked against every area's collections: the whole app loads
   // before the socket opens; a pack needs the scenario module alone, checked here, the app after
   const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { FAILURE } from '../src/errors.js'
+import { FAILURE } from '../src/messages.js'
 import { pageId } from '../src/namespaces.js'
 import { ref, sandboxPerTest, SECRET, type TestSandbox } from './helpers/sandbox.js'
 

@@ -2,7 +2,7 @@ import fc from 'fast-check'
 import { afterAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { CARD_MSG } from '../src/cards/messages.js'
-import { MSG } from '../src/errors.js'
+import { MSG } from '../src/messages.js'
 import { ENC_KEY, cardPayload, makeSandbox, ref, type TestSandbox, fieldMessages } from './helpers/sandbox.js'
 import { NO_AUTH_CARD, PIN_CARD, INSUFFICIENT_FUNDS_CARD, INSUFFICIENT_FUNDS } from './helpers/cards.js'
 

@@ -1,6 +1,7 @@
 import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { ApiError, FAILURE_MESSAGES_7_4 } from '../src/errors.js'
+import { ApiError } from '../src/errors.js'
+import { FAILED_TRANSACTION_MESSAGES } from '../src/messages.js'
 import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
 import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox, fieldMessages, invalidBody } from './helpers/sandbox.js'
 
@@ -85,13 +86,13 @@ describe('the default pack', () => {
   })
 
   it('has a failed card for every failure message of docs/api.md 7.4', () => {
-    expect(FAILURE_MESSAGES_7_4).toHaveLength(17)
+    expect(FAILED_TRANSACTION_MESSAGES).toHaveLength(17)
     const failed = [...view.cards.values()].filter((c) => c.outcome === 'failed')
-    for (const message of FAILURE_MESSAGES_7_4) {
+    for (const message of FAILED_TRANSACTION_MESSAGES) {
       expect(failed.map((c) => c.message), message).toContain(message)
     }
     // and every failed card fails with a docs/api.md 7.4 text
-    for (const c of failed) expect(FAILURE_MESSAGES_7_4, c.number).toContain(c.message)
+    for (const c of failed) expect(FAILED_TRANSACTION_MESSAGES, c.number).toContain(c.message)
   })
 
   it('has a card that stays processing', () => {
@@ -365,7 +366,7 @@ describe('control API: scenarios', () => {
       for (const k of Object.keys(c)) expect(cardKeys, `card ${c.number} key ${k}`).toContain(k)
       expect(c).toMatchObject({ number: expect.stringMatching(/^\d{12,19}$/), scheme: expect.any(String), cvv: expect.any(String), expiry_month: expect.any(String), expiry_year: expect.any(String), steps: expect.any(Array), label: expect.any(String) })
       expect(['success', 'failed', 'processing']).toContain(c.outcome)
-      if (c.outcome === 'failed') expect(FAILURE_MESSAGES_7_4).toContain(c.message)
+      if (c.outcome === 'failed') expect(FAILED_TRANSACTION_MESSAGES).toContain(c.message)
       else expect(c.message).toBeUndefined()
       if (c.steps.includes('PIN')) expect(c.pin).toBe('1234')
       else expect(c.pin).toBeUndefined()

@@ -1,5 +1,5 @@
 import type { CardStep } from '../scenario/schema.js'
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 
 /** The texts of the card area alone: its charges, their steps, pre-authorizations (docs/behaviour.md#card-charges, docs/behaviour.md#preauth). */
 export const CARD_MSG = {

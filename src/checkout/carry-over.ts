@@ -1,4 +1,4 @@
-import type { Snapshot, Upgrade } from '../store/persistence.js'
+import type { Snapshot, CarryOver } from '../store/persistence.js'
 
 /**
  * A data file of format 2 carried over to format 3 (docs/behaviour.md#persistence, docs/behaviour.md#checkout): a checkout now
@@ -8,7 +8,7 @@ import type { Snapshot, Upgrade } from '../store/persistence.js'
  *
  * The collection name and kind below are format 2's, fixed: they are what old files hold.
  */
-export const CHECKOUT_CARRY_OVER: Upgrade = {
+export const CHECKOUT_CARRY_OVER: CarryOver = {
   to: 3,
   apply(state: Snapshot): void {
     for (const cols of Object.values(state)) {

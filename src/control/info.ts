@@ -1,7 +1,13 @@
 import type { Kit } from '../engine/kit.js'
 import type { Area } from '../http/area.js'
 import { ok } from '../http/envelope.js'
-import { healthBody } from '../version.js'
+import { VERSION } from '../version.js'
+import { CONTROL_MSG } from './messages.js'
+
+/** The health answer (`GET /_sandbox/health`): the route's below and the start-up gateway's (server.ts), one shape. */
+export function healthBody(startedAt: number) {
+  return { status: true, message: CONTROL_MSG.RUNNING, data: { version: VERSION, uptime_s: Math.round((Date.now() - startedAt) / 1000) } }
+}
 
 /** GET /_sandbox/health and the raw OpenAPI document (no key, no envelope; loaded on first use). */
 export const infoArea: Area<object, Kit> = {

@@ -1,5 +1,7 @@
 /** The texts of the control API alone (docs/behaviour.md#control-api). */
 export const CONTROL_MSG = {
+  /** the health answer's (healthBody, control/info.ts) */
+  RUNNING: 'paysandbox is running',
   RESET: 'Namespace reset',
   SNAPSHOT_RESTORED: 'Namespace restored from the snapshot',
   CLOCK_ADVANCED: 'Clock advanced',

@@ -2,7 +2,8 @@ import { OnEngine, type Engine } from '../engine/kit.js'
 import { ALPHANUMERIC, DIGITS } from '../random.js'
 import { ChargeLifecycle } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'
-import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
+import { badRequest, conflict, invalid, notFound } from '../errors.js'
+import { MSG } from '../messages.js'
 import { toDecimalString, toMajor, toMinor } from '../money.js'
 import type { AuthorizationSeed } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -19,7 +20,6 @@ export const DIRECT_DEBIT = 'direct_debit'
 
 /** Whether a charge is a direct debit. */
 export const isDebit = (c: Frozen<ChargeBase>): c is Frozen<DirectDebit> => c.kind === DIRECT_DEBIT
-
 export const AUTHS = 'dd_authorizations'
 const COMPLETE = 'dd.complete'
 const EXPIRE = 'dd.expire'

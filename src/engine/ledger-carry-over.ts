@@ -1,4 +1,4 @@
-import type { Snapshot, Upgrade } from '../store/persistence.js'
+import type { Snapshot, CarryOver } from '../store/persistence.js'
 import { LEDGER, entryKey, type Posting, type Source } from './ledger.js'
 
 /**
@@ -76,7 +76,7 @@ const SOURCES: [collection: string, read: Reader][] = [
 /** the fields format 1 kept entries in, dropped from every record of these collections */
 const DROPPED: Record<string, string[]> = { charges: ['ledger', 'settled_early'], card_ops: ['ledger', 'settled'], refunds: ['ledger'], payouts: ['ledger'] }
 
-export const LEDGER_CARRY_OVER: Upgrade = {
+export const LEDGER_CARRY_OVER: CarryOver = {
   to: 2,
   apply(state: Snapshot): void {
     for (const cols of Object.values(state)) carryOver(cols)

@@ -1,4 +1,4 @@
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 import { INTAKE_LIMIT, formatMoney } from '../money.js'
 import { ENTRY_PLACE, type HistoryEntry } from './ledger-history.js'
 

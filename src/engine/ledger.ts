@@ -1,4 +1,5 @@
-import { type ApiError, MSG, badRequest } from '../errors.js'
+import { type ApiError, badRequest } from '../errors.js'
+import { MSG } from '../messages.js'
 import { INTAKE_LIMIT, formatMoney, toMinor } from '../money.js'
 import { PackError, type Pack, type Scenarios } from '../scenario/index.js'
 import { BALANCE_CURRENCIES, CURRENCY, isBalanceCurrency } from '../scenario/lookups.js'

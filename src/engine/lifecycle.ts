@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { FAILURE, MSG, badRequest, conflict, notFound } from '../errors.js'
+import { badRequest, conflict, notFound } from '../errors.js'
+import { FAILURE, MSG } from '../messages.js'
 import { computeFee } from '../money.js'
 import type { Random } from '../random.js'
 import { decimalsOf } from '../scenario/lookups.js'

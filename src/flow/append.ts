@@ -1,6 +1,6 @@
 import { closeSync, fsyncSync, openSync, writeSync } from 'node:fs'
 import { stringify } from 'yaml'
-import { NOTHING_RECORDED } from './record.js'
+import { NOTHING_RECORDED } from './from-journal.js'
 import type { Step } from './flow.js'
 
 /**

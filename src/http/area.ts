@@ -94,7 +94,7 @@ export interface EntryFacts {
 export interface CustomerPage {
   prefix: string
   /**
-   * a recorded session's post to one of them replays as the same form with no key (src/flow/record.ts):
+   * a recorded session's post to one of them replays as the same form with no key (src/flow/from-journal.ts):
    * true of a page whose form holds only the customer's choice, not of one that takes a card the
    * journal kept masked
    */

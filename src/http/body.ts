@@ -48,7 +48,7 @@ export function readBodyText(c: Context): Promise<string> {
  * let go and the promise rejects with 413 `Request body is too large` (what is still coming is
  * not kept); a stream that breaks rejects with `Invalid request data`. `done` makes the result of
  * the bytes. The one counting reader: a route's body (`readBodyText`) and what `--record` takes in
- * (src/reach/record.ts). One promise for the whole read (no async function around it: a card
+ * (src/reach/recorder.ts). One promise for the whole read (no async function around it: a card
  * charge awaits this once).
  */
 export function readLimited<T>(stream: Readable, limit: number, done: (body: Buffer) => T): Promise<T> {

@@ -1,7 +1,7 @@
 import { getRequestListener, RequestError } from '@hono/node-server'
 import { STATUS_CODES, type IncomingMessage, type RequestListener } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 import { errorJson, refusalJson, refusalOf } from './envelope.js'
 import { refusalPageHtml, type CustomerPages } from './html-page.js'
 

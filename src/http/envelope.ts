@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { ContentfulStatusCode } from 'hono/utils/http-status'
-import { ApiError, MSG } from '../errors.js'
+import { ApiError } from '../errors.js'
+import { MSG } from '../messages.js'
 import { liveAnswer } from './live-profile.js'
 
 /** The response envelope of docs/api.md 2.1, the only JSON shape the API writes. */

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { ApiError, MSG, badRequest } from '../errors.js'
+import { ApiError, badRequest } from '../errors.js'
+import { MSG } from '../messages.js'
 import { banksOf, operatorOf, payoutBankCountriesOf, payoutPurposesOf, walletCurrency, type Bank, type PayoutBankCountry, type PayoutPurpose } from '../scenario/lookups.js'
 import type { WalletScenario } from '../scenario/schema.js'
 import { MISC_MSG } from './messages.js'

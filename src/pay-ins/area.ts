@@ -1,7 +1,7 @@
 import { ChargeQuery } from '../engine/charge-query.js'
 import type { Kit } from '../engine/kit.js'
 import { chargeRecordSchema } from '../engine/schemas.js'
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 import type { Area } from '../http/area.js'
 import { validate } from '../http/body.js'
 import { ok, sendJson } from '../http/envelope.js'

@@ -1,6 +1,7 @@
 import type { Ledger } from '../engine/ledger.js'
 import type { Clocks } from '../clock.js'
-import { ApiError, MSG, ValidationError, conflict, invalid, notFound } from '../errors.js'
+import { ApiError, ValidationError, conflict, invalid, notFound } from '../errors.js'
+import { MSG } from '../messages.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'

@@ -1,6 +1,7 @@
 import { OnEngine, type Engine } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
-import { MSG, badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
+import { badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
+import { MSG } from '../messages.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { accountName } from '../lookups/service.js'
 import { banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'

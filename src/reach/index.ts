@@ -7,7 +7,7 @@ import { CaError, issueLeaf, loadOrCreateCa } from './ca.js'
 import { InterceptedHosts } from './hosts.js'
 import { ReachError } from './errors.js'
 import { createProxy, hostOf } from './proxy.js'
-import type { Recorder } from './record.js'
+import type { Recorder } from './recorder.js'
 
 /**
  * What `--tls` and `--proxy` add beside the HTTP port (docs/behaviour.md#reaching): the CA, one leaf

@@ -2,7 +2,7 @@ import { createServer, request as httpRequest, type IncomingMessage, type Reques
 import { request as httpsRequest } from 'node:https'
 import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
 import { connect, isIP, type LookupFunction, type Socket } from 'node:net'
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 import { answerClientError, writeRawError, type ClientErrorListener } from '../http/client-error.js'
 import { errorJson } from '../http/envelope.js'
 import { isLoopback, reachesLoopback } from '../http/middleware/loopback.js'

@@ -27,7 +27,7 @@ export interface Delta {
  * when it is opened, its records (the snapshot with its deltas replayed) changed in place by the
  * module whose records changed shape; the file is then written whole in the current format.
  */
-export interface Upgrade {
+export interface CarryOver {
   /** the format it brings a file to */
   to: number
   apply(state: Snapshot): void
@@ -55,7 +55,7 @@ export interface Persistence {
 export interface Persisted {
   /** Takes in what was read back: a snapshot, then the changes made after it, in order. */
   load(snapshot: Snapshot, deltas: readonly Delta[]): void
-  /** The records of a file of an older `format`, carried over to the current one (`Upgrade`). */
+  /** The records of a file of an older `format`, carried over to the current one (`CarryOver`). */
   upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot
   /** Puts a record back as the file holds it (undefined: none), recording no change (a failed write's undo). */
   restore(ns: string, collection: string, key: string, value: unknown): void

@@ -12,7 +12,7 @@ import { jsonOf } from '../files.js'
 /**
  * the data file's format: 2 since the ledger's entries are records of their own, 3 since a
  * checkout keeps what its customer paid, 4 since no namespace keeps the old event counter, 5
- * since no voucher's PIN is kept (an `Upgrade` carries each older one over; docs/architecture.md lists them)
+ * since no voucher's PIN is kept (a `CarryOver` carries each older one over; docs/architecture.md lists them)
  */
 export const FORMAT = 5
 export const TAIL = ']}'

@@ -1,6 +1,6 @@
 import { KEY_SHAPE } from '../config-options.js'
 import type { CollectionSpec } from './collection.js'
-import type { Snapshot, Upgrade } from './persistence.js'
+import type { Snapshot, CarryOver } from './persistence.js'
 import { FORMAT } from './recovery.js'
 import { isObject, recordIssue } from './validate.js'
 
@@ -9,7 +9,7 @@ import { isObject, recordIssue } from './validate.js'
  * which `GET /_sandbox/snapshot` gives and `POST /_sandbox/snapshot`, `--load` and
  * `startSandbox({ load })` take back. Its records are checked as a data file's are on open
  * (validate.ts, with the collection specs the store holds) and carried over from an older format
- * by the same `Upgrade`s; what is wrong is named field by field, by its path in the document.
+ * by the same `CarryOver`s; what is wrong is named field by field, by its path in the document.
  */
 export interface NamespaceSnapshot {
   /** the format of its records: the data file's (recovery.ts) */
@@ -50,8 +50,8 @@ export const STEP_RECORDS = 100
  * The snapshot `raw` stands for, its records carried over to the current format, or throws
  * SnapshotError naming each bad field. `collections` are the store's (no other may be held).
  */
-export function readSnapshot(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[], source?: string): NamespaceSnapshot {
-  const steps = snapshotSteps(raw, collections, upgrades, source)
+export function readSnapshot(raw: unknown, collections: readonly CollectionSpec[], carryOvers: readonly CarryOver[], source?: string): NamespaceSnapshot {
+  const steps = snapshotSteps(raw, collections, carryOvers, source)
   for (let step = steps.next(); ; step = steps.next()) if (step.done) return step.value
 }
 
@@ -59,8 +59,8 @@ export function readSnapshot(raw: unknown, collections: readonly CollectionSpec[
  * `readSnapshot` in steps, the event loop free between them (every STEP_RECORDS records checked):
  * a 16 MiB snapshot sent to `POST /_sandbox/snapshot` stops no other call while it is read.
  */
-export async function readSnapshotInSteps(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[]): Promise<NamespaceSnapshot> {
-  const steps = snapshotSteps(raw, collections, upgrades)
+export async function readSnapshotInSteps(raw: unknown, collections: readonly CollectionSpec[], carryOvers: readonly CarryOver[]): Promise<NamespaceSnapshot> {
+  const steps = snapshotSteps(raw, collections, carryOvers)
   for (let step = steps.next(); ; step = steps.next()) {
     if (step.done) return step.value
     await nextTurn()
@@ -82,7 +82,7 @@ function document(raw: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Reads a snapshot (`readSnapshot`), yielding between every STEP_RECORDS records checked. */
-function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], upgrades: readonly Upgrade[], source?: string): Generator<void, NamespaceSnapshot> {
+function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], carryOvers: readonly CarryOver[], source?: string): Generator<void, NamespaceSnapshot> {
   const issues: SnapshotIssues = {}
   const note = (path: string, what: string) => {
     if (Object.keys(issues).length < MAX_ISSUES && !(path in issues)) issues[path] = what
@@ -128,11 +128,11 @@ function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], up
   }
   if (Object.keys(issues).length) throw fail()
   const state: Snapshot = { [key as string]: held as Snapshot[string] }
-  for (const u of [...upgrades].sort((a, b) => a.to - b.to)) if (u.to > (format as number)) u.apply(state)
-  const upgraded = state[key as string]
+  for (const u of [...carryOvers].sort((a, b) => a.to - b.to)) if (u.to > (format as number)) u.apply(state)
+  const carried = state[key as string]
 
   let checked = 0
-  for (const [name, recs] of Object.entries(upgraded)) {
+  for (const [name, recs] of Object.entries(carried)) {
     const rules = specs.get(name)
     for (const [k, record] of Object.entries(recs)) {
       if (++checked % STEP_RECORDS === 0) yield
@@ -141,7 +141,7 @@ function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], up
     }
   }
   if (Object.keys(issues).length) throw fail()
-  return { paysandbox: FORMAT, key: key as string, clock: clock as NamespaceSnapshot['clock'], records: upgraded }
+  return { paysandbox: FORMAT, key: key as string, clock: clock as NamespaceSnapshot['clock'], records: carried }
 }
 
 /** How many records a snapshot holds in each collection but the namespace's own (`meta`: its merchant, clock and stream), by name. */

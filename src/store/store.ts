@@ -3,7 +3,7 @@ import { Collection, type ChangeSink, type CollectionSpec } from './collection.j
 import { FileLog } from './file-log.js'
 import type { NamespaceState } from './namespace-state.js'
 import { STEP_RECORDS, nextTurn, readSnapshot, readSnapshotInSteps, type NamespaceSnapshot } from './snapshot.js'
-import type { Delta, Persisted, Persistence, Snapshot, Upgrade } from './persistence.js'
+import type { Delta, Persisted, Persistence, Snapshot, CarryOver } from './persistence.js'
 import { durableState } from './recovery.js'
 import { Records } from './records.js'
 import { Shapes } from './shapes.js'
@@ -34,7 +34,7 @@ export interface StoreOptions {
   /** Compact once the appended deltas exceed this many bytes and the snapshot's size. */
   compactMinBytes?: number
   /** How a file of an older format is carried over, declared by the modules whose records changed shape. */
-  upgrades?: readonly Upgrade[]
+  carryOvers?: readonly CarryOver[]
 }
 
 export class Store implements ChangeSink, Persisted {
@@ -42,7 +42,7 @@ export class Store implements ChangeSink, Persisted {
   readonly #specs = new Map<string, CollectionSpec>()
   /** each collection's masking of card numbers (card-numbers.ts), made once from its spec */
   readonly #maskers = new Map<string, <T>(record: T) => T>()
-  readonly #upgrades: readonly Upgrade[]
+  readonly #carryOvers: readonly CarryOver[]
   readonly #hotRecords: number
   readonly #coldBlock: number
   /** the cold form's key lists, shared by every collection of this store */
@@ -58,7 +58,7 @@ export class Store implements ChangeSink, Persisted {
     }
     this.#hotRecords = options.hotRecords
     this.#coldBlock = options.coldBlock
-    this.#upgrades = [...(options.upgrades ?? [])].sort((a, b) => a.to - b.to)
+    this.#carryOvers = [...(options.carryOvers ?? [])].sort((a, b) => a.to - b.to)
   }
 
   /** Opens a store; with `file`, loads it (or creates it) and keeps it up to date. */
@@ -173,12 +173,12 @@ export class Store implements ChangeSink, Persisted {
 
   /** A snapshot's document read and checked against this store's collections (snapshot.ts); throws SnapshotError. */
   readSnapshot(raw: unknown, source?: string): NamespaceSnapshot {
-    return readSnapshot(raw, [...this.#specs.values()], this.#upgrades, source)
+    return readSnapshot(raw, [...this.#specs.values()], this.#carryOvers, source)
   }
 
   /** `readSnapshot` in steps, the event loop free between them (snapshot.ts). */
   readSnapshotInSteps(raw: unknown): Promise<NamespaceSnapshot> {
-    return readSnapshotInSteps(raw, [...this.#specs.values()], this.#upgrades)
+    return readSnapshotInSteps(raw, [...this.#specs.values()], this.#carryOvers)
   }
 
   /** A namespace's records: every collection that holds one, by name, each record in the order it was first written. */
@@ -254,10 +254,10 @@ export class Store implements ChangeSink, Persisted {
 
   upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot {
     // checked as a file first (objects, changes that name their records, collections kept): the
-    // upgrades read records; their fields are checked once upgraded
+    // carry-overs read records; their fields are checked once carried over
     validateFile((name) => (this.#specs.has(name) ? {} : undefined), snapshot, deltas)
     const state = durableState({ paysandbox: format, snapshot, deltas })
-    for (const u of this.#upgrades) if (u.to > format) u.apply(state)
+    for (const u of this.#carryOvers) if (u.to > format) u.apply(state)
     return state
   }
 

@@ -1,7 +1,7 @@
 import type { Area } from '../http/area.js'
 import { validate } from '../http/body.js'
 import { ok } from '../http/envelope.js'
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 import type { Kit } from '../engine/kit.js'
 import { transactionsAnswerSchema, transactionsQuerySchema } from './schemas.js'
 import { TransactionService } from './service.js'

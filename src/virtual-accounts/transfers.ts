@@ -1,7 +1,7 @@
 import type { Engine } from '../engine/kit.js'
 import { ChargeLifecycle, type NewCharge } from '../engine/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../engine/types.js'
-import { MSG } from '../errors.js'
+import { MSG } from '../messages.js'
 import { toMajor } from '../money.js'
 import type { Collection, CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'

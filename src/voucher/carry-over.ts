@@ -1,4 +1,4 @@
-import type { Snapshot, Upgrade } from '../store/persistence.js'
+import type { Snapshot, CarryOver } from '../store/persistence.js'
 import { voucherDigest } from './service.js'
 
 /**
@@ -10,7 +10,7 @@ import { voucherDigest } from './service.js'
  *
  * The collection names and fields below are format 4's, fixed: they are what old files hold.
  */
-export const VOUCHER_PIN_CARRY_OVER: Upgrade = {
+export const VOUCHER_PIN_CARRY_OVER: CarryOver = {
   to: 5,
   apply(state: Snapshot): void {
     for (const cols of Object.values(state)) {

@@ -1,4 +1,4 @@
-import type { Snapshot, Upgrade } from '../store/persistence.js'
+import type { Snapshot, CarryOver } from '../store/persistence.js'
 
 /**
  * A data file of format 3 carried over to format 4 (docs/behaviour.md#persistence): builds before the
@@ -10,7 +10,7 @@ import type { Snapshot, Upgrade } from '../store/persistence.js'
  *
  * The collection names and the key below are format 3's, fixed: they are what old files hold.
  */
-export const EVENT_SEQ_CARRY_OVER: Upgrade = {
+export const EVENT_SEQ_CARRY_OVER: CarryOver = {
   to: 4,
   apply(state: Snapshot): void {
     for (const cols of Object.values(state)) {

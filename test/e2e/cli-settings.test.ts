@@ -1,6 +1,6 @@
 import { copyFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
-import { MSG } from '../../src/errors.js'
+import { MSG } from '../../src/messages.js'
 import { tempFile } from '../helpers/sandbox.js'
 // @ts-expect-error: plain JavaScript shared with make.mjs, which runs with the old build
 import { KEY, runProbes } from '../fixtures/ledger-v1/probes.mjs'

@@ -1,5 +1,6 @@
 import type { Context } from 'hono'
-import { ApiError, MSG } from '../../errors.js'
+import { ApiError } from '../../errors.js'
+import { MSG } from '../../messages.js'
 import type { Fault, Faults } from '../../faults.js'
 import { nodeRequest, type AppEnv } from '../context.js'
 import type { Answer, Middleware } from './chain.js'

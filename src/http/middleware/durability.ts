@@ -1,4 +1,5 @@
-import { ApiError, MSG } from '../../errors.js'
+import { ApiError } from '../../errors.js'
+import { MSG } from '../../messages.js'
 import type { Store } from '../../store/store.js'
 import { whenReady, type Middleware } from './chain.js'
 

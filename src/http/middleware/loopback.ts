@@ -1,5 +1,6 @@
 import { BlockList, isIP } from 'node:net'
-import { ApiError, MSG } from '../../errors.js'
+import { ApiError } from '../../errors.js'
+import { MSG } from '../../messages.js'
 import { header, nodeRequest } from '../context.js'
 import type { Middleware } from './chain.js'
 

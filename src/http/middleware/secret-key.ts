@@ -1,5 +1,6 @@
 import { KEY_SHAPE } from '../../config-options.js'
-import { ApiError, MSG } from '../../errors.js'
+import { ApiError } from '../../errors.js'
+import { MSG } from '../../messages.js'
 import { NamespaceLimitError, type Namespaces } from '../../namespaces.js'
 import { header } from '../context.js'
 import type { Middleware } from './chain.js'

@@ -4,14 +4,15 @@ import { request as httpsRequest } from 'node:https'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
 import { decryptChargeData } from '../cards/crypto.js'
 import type { Config } from '../config.js'
-import { ApiError, MSG, invalid } from '../errors.js'
+import { ApiError, invalid } from '../errors.js'
+import { MSG } from '../messages.js'
 import { jsonOf } from '../files.js'
 import { readLimited } from '../http/body.js'
 import { errorJson, okJson, refusalJson } from '../http/envelope.js'
 import { maskSecrets } from '../http/mask.js'
 import { FlowFile } from '../flow/append.js'
 import type { Step } from '../flow/flow.js'
-import { flowSession, type Exchange, type FlowSession } from '../flow/record.js'
+import { flowSession, type Exchange, type FlowSession } from '../flow/from-journal.js'
 import { ActiveScenarios, Scenarios } from '../scenario/index.js'
 import { AREAS } from '../areas.js'
 import { formPages } from '../http/html-page.js'
@@ -24,7 +25,7 @@ import { HOP_BY_HOP } from './proxy.js'
  * HTTPS client (it trusts the system's CAs and NODE_EXTRA_CA_CERTS, and its verification is left
  * as it is); the upstream's answer goes back to the client unchanged and the exchange becomes a
  * step of the flow file, whose expectation is that answer. What the file holds is what the
- * journal would hold (src/flow/record.ts turns it into steps): no key (the `Authorization` header
+ * journal would hold (src/flow/from-journal.ts turns it into steps): no key (the `Authorization` header
  * is not written, and the key an answer names is the replay's `${key}`), `charge_data` decrypted
  * with the upstream's key and masked as the journal masks it, the answer masked the same way, so
  * the flow replays under any key with the pack's test values.

@@ -3,7 +3,7 @@ import { luhnValid } from '../store/card-numbers.js'
 import { isSecretName } from '../store/secrets.js'
 import { wasCut, type JournalEntry } from '../http/journal.js'
 import type { CustomerPages } from '../http/html-page.js'
-import { matchingSelfieDataUrl, fixtureImage } from '../identity/records.js'
+import { matchingSelfieDataUrl, fixtureImage } from '../identity/fixtures.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import type { Flow, Step } from './flow.js'
 

@@ -5,7 +5,7 @@ import { killedAfterEach } from './process.js'
 import { timedCharges } from './caller.js'
 
 /**
- * One tenant's lists never stall another (docs/behaviour.md#lists): namespace A holds 20,000 card
+ * One namespace's lists never stall another (docs/behaviour.md#lists): namespace A holds 20,000 card
  * charges (and their 20,000 ledger entries, available), and calls its balance history and pay-ins
  * list in a loop while namespace B's card charges are timed; against the real CLI. Each list call
  * reads its page from the order kept as records are written, so B's p99 stays near its idle p99;
@@ -110,7 +110,7 @@ describe('lists against the real CLI (docs/behaviour.md#lists)', () => {
 
     const ms = (v: number) => `${v.toFixed(1)} ms`
     console.log(
-      `two tenants, ${N} charges in A: B's card charge (${idle.length} and ${busy.length} calls) idle p50 ${ms(quantile(idle, 0.5))} p99 ${ms(quantile(idle, 0.99))}; ` +
+      `two namespaces, ${N} charges in A: B's card charge (${idle.length} and ${busy.length} calls) idle p50 ${ms(quantile(idle, 0.5))} p99 ${ms(quantile(idle, 0.99))}; ` +
         `while A loops on its lists (${listTimes.length} calls, p50 ${ms(quantile(listTimes, 0.5))} p99 ${ms(quantile(listTimes, 0.99))}) ` +
         `p50 ${ms(quantile(busy, 0.5))} p99 ${ms(quantile(busy, 0.99))}`,
     )

@@ -5,7 +5,7 @@ import { rssMb, startCli, type RunningCli } from './process.js'
 import { timedCharges } from './caller.js'
 
 /**
- * One tenant never slows another (docs/behaviour.md#event-log, docs/behaviour.md#webhook-delivery, docs/behaviour.md#fault-injection, docs/behaviour.md#request-journal): each test runs the real
+ * One namespace never slows another (docs/behaviour.md#event-log, docs/behaviour.md#webhook-delivery, docs/behaviour.md#fault-injection, docs/behaviour.md#request-journal): each test runs the real
  * CLI and times another namespace's calls while one namespace does something costly.
  */
 
@@ -20,8 +20,8 @@ afterEach(async () => {
   running = null
 })
 
-const KEY_A = 'sk_test_tenant_a'
-const KEY_B = 'sk_test_tenant_b'
+const KEY_A = 'sk_test_isolated_a'
+const KEY_B = 'sk_test_isolated_b'
 const auth = (key: string) => ({ authorization: `Bearer ${key}`, 'content-type': 'application/json' })
 
 /** A card charge with `key`, answered 200 within 10 s: how long it took. */
@@ -53,7 +53,7 @@ function p99(samples: number[]): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))]
 }
 
-describe('tenants are isolated in cost', () => {
+describe('namespaces are isolated in cost', () => {
   it("100 long polls on a namespace holding many events cost another namespace's card charge nothing, and still answer", async () => {
     running = await startCli([])
     const { url } = running
@@ -129,7 +129,7 @@ describe('tenants are isolated in cost', () => {
     expect(prompt.received[0].body).toMatchObject({ event: 'charge.success' })
   }, 60_000)
 
-  it('a receiver that streams an endless 200 answer is read to 64 KiB, not buffered whole: delivered, RSS bounded, other tenants prompt', async () => {
+  it('a receiver that streams an endless 200 answer is read to 64 KiB, not buffered whole: delivered, RSS bounded, other namespaces prompt', async () => {
     running = await startCli([])
     const { url, child } = running
     let written = 0
