@@ -112,7 +112,7 @@ export class FileLog implements Persistence {
       await db.read()
       const doc = db.data
       // an older format is carried over once, here, and written whole in this one below
-      if (doc.paysandbox < FORMAT) db.data = { paysandbox: FORMAT, snapshot: store.upgrade(doc.paysandbox, doc.snapshot, doc.deltas), deltas: [], appendable: false, kept: doc.kept }
+      if (doc.paysandbox < FORMAT) db.data = { paysandbox: FORMAT, snapshot: store.carryOver(doc.paysandbox, doc.snapshot, doc.deltas), deltas: [], appendable: false, kept: doc.kept }
       store.load(db.data.snapshot, db.data.deltas)
     } catch (e) {
       if (e instanceof DataFileError) throw e

@@ -56,7 +56,7 @@ export interface Persisted {
   /** Takes in what was read back: a snapshot, then the changes made after it, in order. */
   load(snapshot: Snapshot, deltas: readonly Delta[]): void
   /** The records of a file of an older `format`, carried over to the current one (`CarryOver`). */
-  upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot
+  carryOver(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot
   /** Puts a record back as the file holds it (undefined: none), recording no change (a failed write's undo). */
   restore(ns: string, collection: string, key: string, value: unknown): void
   /** Puts a namespace back as the file holds it (undefined: none), recording no change. */

@@ -7,7 +7,7 @@ import { FORMAT } from './recovery.js'
 /**
  * The PostgreSQL store's schema (`--store postgres://...`, docs/behaviour.md#persistence): the versioned SQL
  * files of `migrations/` applied at start, and the records carried over from an older
- * format by the data file's own steps (`Persisted.upgrade`). Both run under one advisory lock, so
+ * format by the data file's own steps (`Persisted.carryOver`). Both run under one advisory lock, so
  * processes starting together apply each migration once and carry the records over once.
  */
 
@@ -103,7 +103,7 @@ async function carryOver(client: pg.ClientBase, url: string, store: Persisted): 
   const read = await readRecords(client)
   try {
     // carried over once, as a data file is (docs/behaviour.md#persistence), and written back in this format
-    const state = store.upgrade(format, read, [])
+    const state = store.carryOver(format, read, [])
     await inTransaction(client, async () => {
       await client.query('DELETE FROM sandbox_records')
       const cols: [string[], string[], string[], string[]] = [[], [], [], []]

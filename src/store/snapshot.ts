@@ -113,7 +113,7 @@ function* snapshotSteps(raw: unknown, collections: readonly CollectionSpec[], ca
   if (!isObject(records)) note('records', 'must be an object: collection -> key -> record')
   if (Object.keys(issues).length) throw fail()
 
-  // carried over as a data file of its format is (Store.upgrade), once every record is an object
+  // carried over as a data file of its format is (Store.carryOver), once every record is an object
   const specs = new Map(collections.map((s) => [s.name, s]))
   const held = records as Record<string, unknown>
   let seen = 0

@@ -252,7 +252,7 @@ export class Store implements ChangeSink, Persisted {
     }
   }
 
-  upgrade(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot {
+  carryOver(format: number, snapshot: Snapshot, deltas: Delta[]): Snapshot {
     // checked as a file first (objects, changes that name their records, collections kept): the
     // carry-overs read records; their fields are checked once carried over
     validateFile((name) => (this.#specs.has(name) ? {} : undefined), snapshot, deltas)
