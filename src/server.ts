@@ -62,7 +62,11 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
-    if (!eager && config.scenarioFiles.length) packs = (await import('./scenario/index.js')).Scenarios.loadPacks(config.scenarioFiles)
+    if (!eager && config.scenarioFiles.length) {
+      // checked with the areas' own settings too (`Area.settings`): their declarations load, their services wait
+      const [{ Scenarios, packRules }, { AREAS }] = await Promise.all([import('./scenario/index.js'), import('./areas.js')])
+      packs = Scenarios.loadPacks(config.scenarioFiles, { rules: packRules(AREAS) })
+    }
     loaded = eager ? Promise.resolve(await load()) : undefined
   } catch (e) {
     recorder?.close()

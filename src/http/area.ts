@@ -1,6 +1,9 @@
 import type { Context, Hono } from 'hono'
+import type { Child } from 'hono/jsx'
 import type { z } from 'zod'
 import type { ActiveScenarios } from '../scenario/index.js'
+import type { PackSettings } from '../scenario/area-settings.js'
+import type { TestValuesView } from '../scenario/test-value-text.js'
 import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { AppEnv } from './context.js'
 import type { JournalEntry } from './journal.js'
@@ -43,6 +46,43 @@ export interface Area<S, Kit = never> {
   pages?: CustomerPage
   /** the outcomes it can produce and which a namespace met (src/control/outcomes.ts, docs/behaviour.md#readiness-report) */
   outcomes?: AreaOutcomes<S & Kit>
+  /** its panels of the dashboard, in the page's order (src/control/dashboard/page.tsx) */
+  panels?: readonly Panel<S & Kit>[]
+  /** its test values as `sandbox magic` prints them and docs/test-values.md shows them */
+  testValues?: AreaTestValues
+  /** its settings of a scenario pack: their schema and their defaults (`packSettings`, src/scenario/area-settings.ts) */
+  settings?: PackSettings
+}
+
+/** What the dashboard's filter form asks of a namespace's lists (docs/behaviour.md#control-api). */
+export interface PanelFilters {
+  kind?: string
+  status?: string
+  /** "reference contains" */
+  q?: string
+}
+
+/**
+ * A panel of the dashboard an area brings: its section (`h-` and the id), its title, its link in the
+ * jump bar, and what it shows of namespace `ns`, from the wired sandbox (`s`).
+ */
+export interface Panel<T> {
+  id: string
+  title: string
+  jump: string
+  body: (s: T, ns: string, f: PanelFilters) => Child
+}
+
+/**
+ * An area's test values, from the packs in force (`ActiveScenarios.toJSON()`, its own settings
+ * among them): under its title, its part of `sandbox magic`'s text (plain lines and tables,
+ * `textTable`, src/scenario/test-value-text.ts) and its section of docs/test-values.md (markdown,
+ * `markdownTable`; the title is its heading and its link in the page's contents).
+ */
+export interface AreaTestValues {
+  title: string
+  text(values: TestValuesView): string
+  page(values: TestValuesView): string
 }
 
 /** An outcome of the catalogue (docs/behaviour.md#readiness-report): `card.otp`, `transfer.failed`, `checkout.cancelled`. */

@@ -3,7 +3,7 @@ import type { Child, FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../engine/types.js'
 import { isCheckout, isOpen, type CheckoutService } from '../../checkout/service.js'
 import type { Kit } from '../../engine/kit.js'
-import type { Area } from '../../http/area.js'
+import type { AnyArea, Area } from '../../http/area.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
 import { Balances } from './balances.js'
 import { Charges } from './charges.js'
@@ -33,7 +33,7 @@ import { readView, uiHref, type DashboardSources, type Filters, type View } from
  * namespace's own key (namespaces are keys).
  */
 
-/** The panels of a namespace, in the page's order: its section (`h-` and the id), its title, and its link in the jump bar. */
+/** The dashboard's own panels of a namespace, in the page's order: its section (`h-` and the id), its title, and its link in the jump bar. */
 const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSources, ns: string, f: Filters) => Child }[] = [
   { id: 'charges', title: 'Charges', jump: 'Charges', body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
   { id: 'balances', title: 'Balances', jump: 'Balances', body: (s, ns) => <Balances s={s} ns={ns} /> },
@@ -60,8 +60,22 @@ const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSour
   { id: 'report', title: 'Can I go live? Outcomes met', jump: 'Readiness', body: (s, ns) => <Readiness s={s} ns={ns} /> },
 ]
 
+/** A panel as the page shows it: what it shows of a namespace, from the sandbox it was declared with. */
+type Shown = { id: string; title: string; jump: string; show: (ns: string, f: Filters) => Child }
+
+/**
+ * The panels of the page: the dashboard's own, then those the other areas bring (`Area.panels`), in
+ * the order of src/areas.ts, each given the wired sandbox (`wired`: the kit and every service).
+ */
+function panelsOf(s: DashboardSources, wired: { areas: readonly AnyArea[] }): Shown[] {
+  return [
+    ...PANELS.map((p) => ({ ...p, show: (ns: string, f: Filters) => p.body(s, ns, f) })),
+    ...wired.areas.flatMap((a) => (a.panels ?? []).map((p) => ({ ...p, show: (ns: string, f: Filters) => p.body(wired, ns, f) }))),
+  ]
+}
+
 /** The lists of the chosen namespace: the part of the page the fragment refreshes. */
-const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
+const Data: FC<{ v: View; panels: Shown[] }> = ({ v, panels }) => {
   if (!v.ns) {
     return (
       <div data-live="data" class="main">
@@ -76,10 +90,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
   const f = v.filters
   return (
     <div data-live="data" class="main">
-      {PANELS.map((p) => (
+      {panels.map((p) => (
         <section class="panel" aria-labelledby={`h-${p.id}`}>
           <h2 id={`h-${p.id}`}>{p.title}</h2>
-          {p.body(s, ns, f)}
+          {p.show(ns, f)}
         </section>
       ))}
     </div>
@@ -87,18 +101,18 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
 }
 
 /** The fragment: every `data-live` part, which dashboard.js swaps in where it changed. */
-const Live: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => (
+const Live: FC<{ v: View; s: DashboardSources; panels: Shown[] }> = ({ v, s, panels }) => (
   <>
     <Namespaces v={v} s={s} />
     <ClockState v={v} s={s} />
     <WebhookState v={v} />
-    <Data v={v} s={s} />
+    <Data v={v} panels={panels} />
   </>
 )
 
 const assetHref = (v: View, name: AssetName) => uiHref(v, `/${name}`, { v: asset(name).version })
 
-const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, version }) => (
+const Page: FC<{ v: View; s: DashboardSources; panels: Shown[]; version: string }> = ({ v, s, panels, version }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -114,7 +128,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           Live
         </span>
         <nav class="jump" aria-label="Sections">
-          {PANELS.map((p) => (
+          {panels.map((p) => (
             <a href={`#h-${p.id}`}>{p.jump}</a>
           ))}
           <a href="#h-actions">Actions</a>
@@ -142,7 +156,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           </aside>
           <div class="main">
             <FilterForm v={v} />
-            <Data v={v} s={s} />
+            <Data v={v} panels={panels} />
           </div>
         </div>
       </main>
@@ -177,16 +191,18 @@ export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources>
   routes: [
     {
       method: 'get', path: '/_sandbox/ui', access: 'dashboard', page: true,
-      handler: (c, { dashboard, version }) => {
+      handler: (c, wired) => {
         c.header('cache-control', 'no-store')
-        return c.html(html`<!doctype html>${<Page v={readView(dashboard, c.req.query())} s={dashboard} version={version} />}`)
+        const { dashboard, version } = wired
+        return c.html(html`<!doctype html>${<Page v={readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} version={version} />}`)
       },
     },
     {
       method: 'get', path: '/_sandbox/ui/fragment', access: 'dashboard', page: true,
-      handler: (c, { dashboard }) => {
+      handler: (c, wired) => {
         c.header('cache-control', 'no-store')
-        return c.html(<Live v={readView(dashboard, c.req.query())} s={dashboard} />)
+        const { dashboard } = wired
+        return c.html(<Live v={readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} />)
       },
     },
     ...assetRoutes,

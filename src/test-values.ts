@@ -9,22 +9,18 @@ import { REFUND_MIN } from './refunds/service.js'
 import { formatMoney } from './money.js'
 import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
 import { identityDocument, identityDocuments } from './scenario/documents.js'
-import type { ActiveScenarios } from './scenario/index.js'
+import type { AnyArea } from './http/area.js'
+import { textTable as table, type TestValuesView as Magic } from './scenario/test-value-text.js'
 import { PAYOUT_BANK_COUNTRY_CURRENCIES, PAYOUT_PURPOSE_COUNTRIES, WALLET_CURRENCIES, operatorsOf, payoutBankCountriesOf, payoutCurrencies, payoutPurposesOf, walletCurrency } from './scenario/lookups.js'
 import { NETWORKS, STABLECOINS } from './stablecoins/schemas.js'
 import { CREDIT_LIMITS, OTHER_CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
 import { MOBILE_MONEY_POOLS, POOL_CREDIT_LIMITS, POOL_CURRENCIES } from './pool-accounts/schemas.js'
 
-type Magic = ReturnType<ActiveScenarios['toJSON']>
-
-function table(headers: string[], rows: string[][]): string {
-  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)))
-  const line = (cells: string[]) => cells.map((c, i) => (c ?? '').padEnd(widths[i])).join('  ').trimEnd()
-  return [line(headers), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n') + '\n'
-}
-
-/** The active test values as plain-text tables (`sandbox magic`). */
-export function formatMagic(m: Magic): string {
+/**
+ * The active test values as plain-text tables (`sandbox magic`): the shipped areas' parts below,
+ * then the part each area of `areas` brings (`Area.testValues`), in the order of src/areas.ts.
+ */
+export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
   const parts: string[] = []
   parts.push(`PIN ${m.settings.pin}, OTP ${m.settings.otp}; cards expire as listed, any future date works.\n`)
   parts.push('Cards\n')
@@ -69,6 +65,7 @@ export function formatMagic(m: Magic): string {
   parts.push(refundsPart(m))
   parts.push(chargebacksPart(m))
   parts.push(payoutsPart(m))
+  for (const a of areas) if (a.testValues) parts.push(`\n${a.testValues.title}\n`, a.testValues.text(m))
   return parts.join('')
 }
 
