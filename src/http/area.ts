@@ -64,12 +64,15 @@ export interface PanelFilters {
 
 /**
  * A panel of the dashboard an area brings: its section (`h-` and the id), its title, its link in the
- * jump bar, and what it shows of namespace `ns`, from the wired sandbox (`s`).
+ * jump bar, its place on the page (the panels are shown by place, the dashboard's own among them:
+ * charges 10, balances 20 ... events 110, the readiness report 120), and what it shows of namespace
+ * `ns`, from the wired sandbox (`s`), through the panels' kit (src/http/panel/).
  */
 export interface Panel<T> {
   id: string
   title: string
   jump: string
+  place: number
   body: (s: T, ns: string, f: PanelFilters) => Child
 }
 

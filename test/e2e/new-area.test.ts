@@ -31,7 +31,7 @@ export const loyaltyArea: Area<{ loyalty: { code(ns: string): string } }, Kit> =
   settings,
   build: ({ scenarios }) => ({ loyalty: { code: (ns) => settings.of(scenarios.forNs(ns)).loyalty_code } }),
   routes: [],
-  panels: [{ id: 'loyalty', title: 'Loyalty points', jump: 'Loyalty', body: (s, ns) => \`Redeem code \${s.loyalty.code(ns)} for points.\` }],
+  panels: [{ id: 'loyalty', title: 'Loyalty points', jump: 'Loyalty', place: 105, body: (s, ns) => \`Redeem code \${s.loyalty.code(ns)} for points.\` }],
   testValues: {
     title: 'Loyalty points',
     text: (v) => textTable(['code', 'outcome'], [[settings.of(v).loyalty_code, 'points earned']]),
@@ -101,6 +101,9 @@ describe('a new area: one folder and one line', () => {
     expect(page).toContain('<h2 id="h-loyalty">Loyalty points</h2>')
     expect(page).toContain('<a href="#h-loyalty">Loyalty</a>')
     expect(page).toContain('Redeem code 4321 for points.')
+    // at its place: after the identity checks (100), before the events (110)
+    expect(page.indexOf('id="h-identity"')).toBeLessThan(page.indexOf('id="h-loyalty"'))
+    expect(page.indexOf('id="h-loyalty"')).toBeLessThan(page.indexOf('id="h-events"'))
     // a pack of the namespace's own: refused by the setting's path, then taken
     const refused = await api(cli.url, key, 'POST', '/_sandbox/scenarios', { settings: { loyalty_code: '12' } })
     expect(refused.status).toBe(422)

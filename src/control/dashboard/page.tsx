@@ -5,19 +5,12 @@ import { isCheckout, isOpen, type CheckoutService } from '../../checkout/service
 import type { Kit } from '../../engine/kit.js'
 import type { AnyArea, Area } from '../../http/area.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
-import { Balances } from './balances.js'
 import { Charges } from './charges.js'
 import { Controls } from './controls.js'
 import { Debits } from './debits.js'
 import { Events } from './events.js'
 import { FilterForm } from './filters.js'
-import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
-import { VirtualAccounts } from './virtual-accounts.js'
-import { PoolAccounts } from './pool-accounts.js'
-import { Refunds } from './refunds.js'
-import { Chargebacks } from './chargebacks.js'
-import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { Readiness } from './report.js'
@@ -33,18 +26,17 @@ import { readView, uiHref, type DashboardSources, type Filters, type View } from
  * namespace's own key (namespaces are keys).
  */
 
-/** The dashboard's own panels of a namespace, in the page's order: its section (`h-` and the id), its title, and its link in the jump bar. */
-const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSources, ns: string, f: Filters) => Child }[] = [
-  { id: 'charges', title: 'Charges', jump: 'Charges', body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
-  { id: 'balances', title: 'Balances', jump: 'Balances', body: (s, ns) => <Balances s={s} ns={ns} /> },
-  { id: 'vba', title: 'Virtual bank accounts', jump: 'Virtual accounts', body: (s, ns, f) => <VirtualAccounts s={s} ns={ns} f={f} /> },
-  { id: 'pool', title: 'Pool accounts', jump: 'Pool accounts', body: (s, ns, f) => <PoolAccounts s={s} ns={ns} f={f} /> },
-  { id: 'payouts', title: 'Payouts', jump: 'Payouts', body: (s, ns, f) => <Payouts s={s} ns={ns} f={f} /> },
-  { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
-  { id: 'refunds', title: 'Refunds', jump: 'Refunds', body: (s, ns, f) => <Refunds s={s} ns={ns} f={f} /> },
-  { id: 'chargebacks', title: 'Chargebacks', jump: 'Chargebacks', body: (s, ns, f) => <Chargebacks s={s} ns={ns} f={f} /> },
+/**
+ * The dashboard's own panels of a namespace, those that read the charges of every kind, the events
+ * and the report: its section (`h-` and the id), its title, its link in the jump bar, and its place
+ * among the panels the areas bring (`Area.panels`, src/http/area.ts).
+ */
+const PANELS: { id: string; title: string; jump: string; place: number; body: (s: DashboardSources, ns: string, f: Filters) => Child }[] = [
+  { id: 'charges', title: 'Charges', jump: 'Charges', place: 10, body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
+  { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', place: 60, body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
   {
     id: 'dd',
+    place: 90,
     title: 'Direct debit',
     jump: 'Direct debit',
     body: (s, ns, f) => (
@@ -55,23 +47,23 @@ const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSour
       </>
     ),
   },
-  { id: 'identity', title: 'Identity checks', jump: 'Identity', body: (s, ns, f) => <Identity s={s} ns={ns} f={f} /> },
-  { id: 'events', title: 'Events and deliveries', jump: 'Events', body: (s, ns, f) => <Events s={s} ns={ns} f={f} /> },
-  { id: 'report', title: 'Can I go live? Outcomes met', jump: 'Readiness', body: (s, ns) => <Readiness s={s} ns={ns} /> },
+  { id: 'events', title: 'Events and deliveries', jump: 'Events', place: 110, body: (s, ns, f) => <Events s={s} ns={ns} f={f} /> },
+  { id: 'report', title: 'Can I go live? Outcomes met', jump: 'Readiness', place: 120, body: (s, ns) => <Readiness s={s} ns={ns} /> },
 ]
 
 /** A panel as the page shows it: what it shows of a namespace, from the sandbox it was declared with. */
-type Shown = { id: string; title: string; jump: string; show: (ns: string, f: Filters) => Child }
+type Shown = { id: string; title: string; jump: string; place: number; show: (ns: string, f: Filters) => Child }
 
 /**
- * The panels of the page: the dashboard's own, then those the other areas bring (`Area.panels`), in
- * the order of src/areas.ts, each given the wired sandbox (`wired`: the kit and every service).
+ * The panels of the page by place: the dashboard's own and those the areas bring (`Area.panels`),
+ * each given the wired sandbox (`wired`: the kit and every service); of one place, the
+ * dashboard's first, then the areas' in the order of src/areas.ts.
  */
 function panelsOf(s: DashboardSources, wired: { areas: readonly AnyArea[] }): Shown[] {
   return [
     ...PANELS.map((p) => ({ ...p, show: (ns: string, f: Filters) => p.body(s, ns, f) })),
     ...wired.areas.flatMap((a) => (a.panels ?? []).map((p) => ({ ...p, show: (ns: string, f: Filters) => p.body(wired, ns, f) }))),
-  ]
+  ].sort((a, b) => a.place - b.place)
 }
 
 /** The lists of the chosen namespace: the part of the page the fragment refreshes. */
