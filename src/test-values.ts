@@ -5,20 +5,15 @@ import { mobileMoneyChannel } from './mobile-money/checkout-channel.js'
 import { payWithBankChannel } from './pay-with-bank/checkout-channel.js'
 import { pickTestOf } from './engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
-import { REFUND_MIN } from './refunds/service.js'
-import { formatMoney } from './money.js'
-import { PAY_WITH_BANK_MIN } from './pay-with-bank/schemas.js'
 import { identityDocument, identityDocuments } from './scenario/documents.js'
 import type { AnyArea } from './http/area.js'
-import { textTable as table, type TestValuesView as Magic } from './scenario/test-value-text.js'
-import { PAYOUT_BANK_COUNTRY_CURRENCIES, PAYOUT_PURPOSE_COUNTRIES, WALLET_CURRENCIES, operatorsOf, payoutBankCountriesOf, payoutCurrencies, payoutPurposesOf, walletCurrency } from './scenario/lookups.js'
-import { NETWORKS, STABLECOINS } from './stablecoins/schemas.js'
-import { CREDIT_LIMITS, OTHER_CREDIT_LIMITS, VBA_BANKS } from './virtual-accounts/schemas.js'
-import { MOBILE_MONEY_POOLS, POOL_CREDIT_LIMITS, POOL_CURRENCIES } from './pool-accounts/schemas.js'
+import { feeText, textTable as table, type TestValuesView as Magic } from './scenario/test-value-text.js'
+import { WALLET_CURRENCIES, operatorsOf, walletCurrency } from './scenario/lookups.js'
 
 /**
- * The active test values as plain-text tables (`sandbox magic`): the shipped areas' parts below,
- * then the part each area of `areas` brings (`Area.testValues`), in the order of src/areas.ts.
+ * The active test values as plain-text tables (`sandbox magic`): the cards, wallets, identities,
+ * direct debit and checkout below (read by several areas), then the part each area of `areas`
+ * brings (`Area.testValues`), by place.
  */
 export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
   const parts: string[] = []
@@ -58,14 +53,9 @@ export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
       `${m.settings.transfer_delay_seconds} s later on the namespace clock (or at once: POST /_sandbox/direct-debit/authorizations/<reference>/approve).\n`,
   )
   parts.push(checkoutPart(m))
-  parts.push(payWithBankPart(m))
-  parts.push(voucherPart(m))
-  parts.push(virtualAccountsPart(m))
-  parts.push(poolAccountsPart(m))
-  parts.push(refundsPart(m))
-  parts.push(chargebacksPart(m))
-  parts.push(payoutsPart(m))
-  for (const a of areas) if (a.testValues) parts.push(`\n${a.testValues.title}\n`, a.testValues.text(m))
+  // the areas' own parts, by place (all after the checkout's)
+  const own = areas.flatMap((a) => (a.testValues?.text ? [a.testValues] : [])).sort((a, b) => a.place - b.place)
+  for (const t of own) parts.push(t.text!(m))
   return parts.join('')
 }
 
@@ -85,8 +75,6 @@ function walletCurrenciesPart(): string {
   return ['\nMobile money by currency (any other wallet takes these steps, then succeeds; operators as payouts take them, with their limits)\n', table(['currency', 'country', 'number', 'steps', 'operators'], rows)].join('')
 }
 
-type Fee = Magic['settings']['fees']['card']
-const feeText = (f: Fee) => [`${f.percent}%`, ...Object.entries(f).filter(([k]) => k !== 'percent').map(([k, v]) => `${k} ${v}`)].join(', ')
 
 /** Checkout Standard (docs/behaviour.md#checkout, docs/behaviour.md#bank-transfer): the page, the control calls, what pays by default, the bank transfer's account. */
 function checkoutPart(m: Magic): string {
@@ -125,119 +113,3 @@ function checkoutPart(m: Magic): string {
   ].join('')
 }
 
-/** Pay with bank (docs/behaviour.md#pay-with-bank): the banks of each currency and what each does once approved. */
-function payWithBankPart(m: Magic): string {
-  const minimums = Object.entries(PAY_WITH_BANK_MIN).map(([currency, min]) => `${currency} ${min}`).join(', ')
-  return [
-    '\nPay with bank\n',
-    `POST /merchant/api/v1/charge/pay-with-bank (or charges/), at least ${minimums}; fee ${feeText(m.settings.fees.pay_with_bank)}.\n`,
-    'The customer approves or declines at data.authorization.redirect_url (<origin>/_sandbox/pay-with-bank/<transaction reference>);\n',
-    'declined, the charge fails. Approved, it ends as its bank says:\n',
-    table(['bank_code', 'currency', 'name', 'on approval', 'label'], m.banks.map((b) => [b.bank_code, b.currency, b.name, b.outcome === 'failed' ? `failed: ${b.message}` : b.outcome, b.label])),
-    'Any other bank_code is refused. Without a browser: POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}.\n',
-  ].join('')
-}
-
-/** Vouchers (docs/behaviour.md#vouchers): each test PIN's value and what charging it does. */
-function voucherPart(m: Magic): string {
-  if (!m.vouchers.length) return ''
-  return [
-    '\nVouchers (ZAR)\n',
-    `POST /merchant/api/v1/charge/voucher, provider_code 0001; a voucher pays its whole value once, towards an amount of at least that; fee ${feeText(m.settings.fees.voucher)}.\n`,
-    table(['pin', 'value', 'outcome', 'label'], m.vouchers.map((v) => [v.pin, String(v.value), v.outcome === 'failed' ? `refused: ${v.message}` : v.outcome, v.label])),
-    'Any other PIN is refused as invalid; a reset makes the vouchers unused again.\n',
-  ].join('')
-}
-
-/** Virtual bank accounts (docs/behaviour.md#virtual-accounts): the banks, and what the test environment's credit call does. */
-function virtualAccountsPart(m: Magic): string {
-  return [
-    '\nVirtual bank accounts\n',
-    'POST /merchant/api/v1/virtual-bank-account: one per account_reference; its 10-digit number comes from the namespace and the reference.\n',
-    table(['bank_code', 'bank_name'], VBA_BANKS.map(([code, name]) => [code, name])),
-    `\nPOST /merchant/api/v1/virtual-bank-account/sandbox/credit {"account_number", "amount", "currency": "NGN"}, NGN ${CREDIT_LIMITS.min} to ${CREDIT_LIMITS.max}:\n`,
-    table(
-      ['account_number', 'outcome'],
-      [
-        ['a virtual account\'s', `a pay-in KPY-PAY-..., success at once, charge.success; fee ${feeText(m.settings.fees.bank_transfer)}`],
-        ['a temporary account\'s', 'a transfer of that amount: exact or over pays it, under is returned (as above)'],
-        ['an expired temporary account\'s', '409 Account has expired'],
-        ['any other', '404 Account not found'],
-      ],
-    ),
-    `\nUSD: POST /api/v1/files/generate-upload-url, then POST /api/v1/virtual-bank-account/account-holders (its documents naming those files), then {"currency": "USD", "account_holder_reference", "account_reference"}: a 12-digit account. KES, TZS: {"currency", "account_name", "account_reference", "permanent": true, "customer"}, at Choice Bank. Their credits are in the account's currency, ${OTHER_CREDIT_LIMITS.min} to ${OTHER_CREDIT_LIMITS.max}.\n`,
-  ].join('')
-}
-
-/** Pool accounts (docs/behaviour.md#pool-accounts): the currencies, the shared account, the credit call. */
-function poolAccountsPart(m: Magic): string {
-  return [
-    '\nPool accounts\n',
-    `POST /merchant/api/v1/pool-accounts {"customer_name", "customer_email", "currency": ${POOL_CURRENCIES.join(' | ')}, "account_type"?: "bank_account" | "mobile_money" (${MOBILE_MONEY_POOLS.join(', ')})}: one reference SBKP<8><currency> per customer e-mail (409 A reference already exists for this customer).\n`,
-    `POST /merchant/api/v1/pool-accounts/sandbox/credit {"reference", "amount", "currency": the pool's}, ${POOL_CREDIT_LIMITS.min} to ${POOL_CREDIT_LIMITS.max}: a pay-in KPY-PA-..., success and available at once, charge.success (payment_method pool_account); fee ${feeText(m.settings.fees.bank_transfer)}, the merchant's.\n`,
-  ].join('')
-}
-
-/** Payouts (docs/behaviour.md#payouts): the destinations, the test accounts, the fee, the delay, the limits, the banks' availability. */
-function payoutsPart(m: Magic): string {
-  const limits = Object.entries(m.settings.payout_limits).map(([k, l]) => `${k} ${l.min} to ${l.max}`).join(', ')
-  const multiples = Object.entries(m.settings.payout_multiples).map(([c, n]) => `${c} amounts are multiples of ${n}`).join('; ')
-  const availability = Object.entries(m.settings.payout_availability).map(([code, status]) => `${code} ${status}`).join(', ')
-  return [
-    '\nPayouts\n',
-    `POST /merchant/api/v1/transactions/disburse (bank_account: ${payoutCurrencies('bank_account').join(', ')}; mobile_money: ${payoutCurrencies('mobile_money').join(', ')});\n`,
-    'bulk: POST /merchant/api/v1/transactions/disburse/bulk, in the same currencies.\n',
-    'ZAR bank accounts need account_name; USD and GBP ones name no bank code but bank_country, bank_name, the beneficiary,\n',
-    'account_type, account_number_type, payment_method (USD AbaRouting or BicSwift, GBP SortCode or IBAN), routing_number\n',
-    '(not for IBAN), address_information {country, city, street} and supporting_documents; their test accounts are keyed\n',
-    'by routing number (IBAN: "IBAN").\n',
-    `purpose_of_payment and bank_country, as GET /merchant/api/v1/misc/payout-payment-purpose-by-country-code/<country> and\n`,
-    `.../misc/payout-countries-by-currency-code/<currency> list them (public key): ${PAYOUT_PURPOSE_COUNTRIES.map((c) => `${c} ${payoutPurposesOf(c)!.map((p) => p.code).join(', ') || 'none shown'}`).join('; ')};\n`,
-    `  ${PAYOUT_BANK_COUNTRY_CURRENCIES.map((c) => `${c} to ${payoutBankCountriesOf(c)!.map((b) => b.countryCode).join(', ')}`).join('; ')}; any other 400.\n`,
-    'remittance: POST /merchant/api/v1/transactions/disburse/remittance, the same with remittance_data {sender_name, ...}.\n',
-    `Fee ${feeText(m.settings.fees.payout)} plus ${m.settings.vat_percent}% VAT, debited with the amount at once; processing ${m.settings.payout_delay_seconds} s on the namespace clock, then:\n`,
-    table(['bank / operator', 'account', 'outcome', 'label'], m.payouts.map((p) => [p.bank, p.account, p.outcome === 'failed' ? `failed: ${p.message}` : p.outcome, p.label])),
-    `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
-    ...(multiples ? [`${multiples}.\n`] : []),
-    `POST /merchant/api/v1/payouts/availability {"type": "bank_account", "currency": "ZAR"}: every South African bank is available${availability ? ` but ${availability}` : ''};\n`,
-    '  a payout to an unavailable bank fails after the delay (Destination bank is not available).\n',
-    'End one now: POST /_sandbox/payouts/<reference>/complete {"outcome"?, "reason"?}\n',
-    `Stablecoin wallets: POST /merchant/api/v1/crypto/wallets {"reference", "currency": ${STABLECOINS.join(' | ')}, "network"?: ${NETWORKS.join(' | ')} (default ${NETWORKS[0]}), "customer"};\n`,
-    '  GET /merchant/api/v1/crypto/wallets/<reference>.\n',
-    `Stablecoin payouts: disburse with {"type": "crypto", "currency": ${STABLECOINS.join(' | ')}, "crypto": {"network", "destination_address"}}, paid from the USD\n`,
-    `  balance one for one; fee ${feeText(m.settings.fees.stablecoin_payout)} plus VAT; any address succeeds after the delay (the complete call fails one).\n`,
-  ].join('')
-}
-
-/** Refunds (docs/behaviour.md#refunds): how long one processes, and the test fields that pick its outcome. */
-function refundsPart(m: Magic): string {
-  const minimums = Object.entries(REFUND_MIN).map(([currency, minor]) => formatMoney(currency, minor)).join(', ')
-  return [
-    '\nRefunds\n',
-    `POST /merchant/api/v1/refunds/initiate {"payment_reference", "reference", "amount"?}: a settled pay-in, at least ${minimums};\n`,
-    `processing for ${m.settings.refund_delay_seconds} s on the namespace clock, its amount debited from the available balance at once, then:\n`,
-    table(
-      ['completion_status', 'outcome'],
-      [
-        ['(absent) or success', 'success, refund.success'],
-        ['failed', 'failed, refund.failed with status_reason (default "Refund failed"); the amount returns to the balance'],
-      ],
-    ),
-    'Now: POST /_sandbox/refunds/<reference>/complete {"outcome"?, "reason"?}.\n',
-  ].join('')
-}
-
-/** Chargebacks (docs/behaviour.md#chargebacks): the disputed test cards, the calls, the pack's timings. */
-function chargebacksPart(m: Magic): string {
-  const disputed = m.cards.filter((c) => c.chargeback).map((c) => c.number)
-  const st = m.settings
-  return [
-    '\nChargebacks\n',
-    `Always disputed: ${disputed.join(', ') || '(no card: mark one chargeback: true in a pack)'}: a successful charge opens a chargeback of its whole amount at once.\n`,
-    'Open one on any successful pay-in: POST /_sandbox/charges/<reference>/chargeback {"amount"?, "reason"?, "deadline_hours"?}\n',
-    '  (amount at most what refunds and other chargebacks left; held from then on).\n',
-    'Answer: PATCH /api/v1/chargebacks/<reference> (or /merchant/api/v1/...) {"status": "accepted" | "declined" | "partial", "evidence"?, "reason"?, "amount"?}\n',
-    `Unanswered ${st.chargeback_deadline_hours} h: auto_accepted. Accepted amounts are debited once (balance history source chargeback).\n`,
-    `Declined or partial: decided ${st.chargeback_decision} ${st.chargeback_decision_hours} h after the answer; now: POST /_sandbox/chargebacks/<reference>/decide {"outcome": "won" | "lost"}.\n`,
-  ].join('')
-}

@@ -78,14 +78,17 @@ export interface Panel<T> {
 
 /**
  * An area's test values, from the packs in force (`ActiveScenarios.toJSON()`, its own settings
- * among them): under its title, its part of `sandbox magic`'s text (plain lines and tables,
- * `textTable`, src/scenario/test-value-text.ts) and its section of docs/test-values.md (markdown,
- * `markdownTable`; the title is its heading and its link in the page's contents).
+ * among them): its part of `sandbox magic`'s text, its heading included (plain lines and tables,
+ * `textTable`, src/scenario/test-value-text.ts), and its section of docs/test-values.md (markdown,
+ * `markdownTable`; its title is its heading and its link in the page's contents). Both are shown
+ * by place, among the parts the CLI and the page's script write themselves (src/test-values.ts,
+ * scripts/test-values.mjs: cards 10, wallets 20, direct debit 30, identities 40, checkout 50, bank
+ * transfer 60, balances 90, look-ups 100).
  */
 export interface AreaTestValues {
-  title: string
-  text(values: TestValuesView): string
-  page(values: TestValuesView): string
+  place: number
+  text?(values: TestValuesView): string
+  page?: { title: string; body(values: TestValuesView): string }
 }
 
 /** An outcome of the catalogue (docs/behaviour.md#readiness-report): `card.otp`, `transfer.failed`, `checkout.cancelled`. */

@@ -11,6 +11,7 @@ import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSch
 import { PAYOUT, PAYOUTS, PAYOUTS_SPEC, PayoutService, createdData, queryData, type Payout } from './service.js'
 import { distinct, refusalsMet, slug, valueOutcomes } from '../engine/outcomes.js'
 import { payoutsPanel } from './panel.js'
+import { payoutsTestValues } from './test-values.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -54,6 +55,7 @@ const bulkRoutes: Route<Payouts>[] = [
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
   panels: [payoutsPanel],
+  testValues: payoutsTestValues,
   // a payout's outcomes: as its test accounts end (`transfer.*`, the events' name), and a refusal of an invalid account as the journal shows it
   outcomes: {
     list: (s) => distinct([{ id: 'transfer.success', label: 'success' }, ...[...s.payouts.values()].flatMap((v) => valueOutcomes('transfer', v))]),

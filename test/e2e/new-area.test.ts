@@ -33,9 +33,9 @@ export const loyaltyArea: Area<{ loyalty: { code(ns: string): string } }, Kit> =
   routes: [],
   panels: [{ id: 'loyalty', title: 'Loyalty points', jump: 'Loyalty', place: 105, body: (s, ns) => \`Redeem code \${s.loyalty.code(ns)} for points.\` }],
   testValues: {
-    title: 'Loyalty points',
-    text: (v) => textTable(['code', 'outcome'], [[settings.of(v).loyalty_code, 'points earned']]),
-    page: (v) => markdownTable(['code', 'outcome'], [['\`' + settings.of(v).loyalty_code + '\`', 'points earned']]) + '\\n',
+    place: 145,
+    text: (v) => '\\nLoyalty points\\n' + textTable(['code', 'outcome'], [[settings.of(v).loyalty_code, 'points earned']]),
+    page: { title: 'Loyalty points', body: (v) => markdownTable(['code', 'outcome'], [['\`' + settings.of(v).loyalty_code + '\`', 'points earned']]) + '\\n' },
   },
 }
 `
