@@ -6,7 +6,7 @@ import { ActionButton, enc, money, when } from '../http/panel/ui.js'
 /**
  * Chargebacks (docs/behaviour.md#chargebacks), newest first: the chargeback and its pay-in, the amount
  * and what left the balance, its status and deadline, and on a declined or partly accepted one the
- * buttons that decide it through the control call. A successful charge's row (charges.tsx) opens one.
+ * buttons that decide it through the control call. A successful charge's row (src/control/dashboard/charges.tsx) opens one.
  */
 export const Chargebacks = listPanel({
   id: 'chargebacks',
