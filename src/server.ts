@@ -63,9 +63,15 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   let loaded: Promise<Deps> | undefined
   try {
     if (!eager && config.scenarioFiles.length) {
-      // checked with the areas' own settings too (`Area.settings`): their declarations load, their services wait
-      const [{ Scenarios, packRules }, { AREAS }] = await Promise.all([import('./scenario/index.js'), import('./areas.js')])
-      packs = Scenarios.loadPacks(config.scenarioFiles, { rules: packRules(AREAS) })
+      const { PackError, Scenarios, packRules } = await import('./scenario/index.js')
+      try {
+        packs = Scenarios.loadPacks(config.scenarioFiles)
+      } catch (e) {
+        // refused by the shared settings alone: perhaps it sets an area's own (`Area.settings`), which
+        // the areas' declarations say; a pack the shared ones take, the areas' take too
+        if (!(e instanceof PackError)) throw e
+        packs = Scenarios.loadPacks(config.scenarioFiles, { rules: packRules((await import('./areas.js')).AREAS) })
+      }
     }
     loaded = eager ? Promise.resolve(await load()) : undefined
   } catch (e) {
