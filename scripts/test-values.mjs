@@ -1,25 +1,24 @@
 // docs/test-values.md, made from the data it describes: the shipped scenario pack
 // (scenarios/default.yaml, read through the pack loader the server uses, from dist/), the identity
-// documents and the look-ups of fixtures/, and the few lists the code holds (the checkout's channels,
-// the virtual accounts' banks). The prose around the tables is written here; every test value, fee,
-// delay and limit in it is read from the data. test/test-values-page.test.ts fails when the committed
-// page differs from what this prints.
+// documents and the look-ups of fixtures/, and the few lists the code holds (the checkout's
+// channels). The prose around the tables is written here for the values several areas read (cards,
+// wallets, direct debit, identities, the checkout, bank transfers, balances, look-ups); the other
+// sections are the areas' own (`Area.testValues`, src/http/area.ts), each in its folder's
+// test-values.ts, shown among these by place. Every test value, fee, delay and limit is read from the
+// data. test/test-values-page.test.ts fails when the committed page differs from what this prints.
 //
 //   node scripts/test-values.mjs                 prints the page
 //   node scripts/test-values.mjs --output FILE   writes it (npm run docs:test-values)
 import { writeFileSync } from 'node:fs'
 import { TRANSFER_BANK } from '../dist/bank-transfer/service.js'
-import '../dist/areas.js'
+import { AREAS } from '../dist/areas.js'
 import { pickTestCard } from '../dist/cards/checkout-channel.js'
 import { checkoutChannels, pickTestOf } from '../dist/engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
 import { MAGIC_ACCOUNTS } from '../dist/lookups/service.js'
-import { PAY_WITH_BANK_MIN } from '../dist/pay-with-bank/schemas.js'
-import { MOBILE_MONEY_POOLS, POOL_CURRENCIES } from '../dist/pool-accounts/schemas.js'
 import { identityDocuments } from '../dist/scenario/documents.js'
-import { BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack } from '../dist/scenario/index.js'
+import { ActiveScenarios, BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack, packRules } from '../dist/scenario/index.js'
 import { BALANCE_CURRENCIES, WALLET_CURRENCIES, banksOf, walletCurrency } from '../dist/scenario/lookups.js'
-import { VBA_BANKS } from '../dist/virtual-accounts/schemas.js'
 
 const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
 const st = pack.settings
@@ -260,75 +259,6 @@ ${table(['amount', 'arrives'], rows)}
 `
 }
 
-function payWithBankPart() {
-  const groups = new Map()
-  for (const b of pack.banks) {
-    const key = `${b.currency}|${ended(b)}`
-    if (!groups.has(key)) groups.set(key, [])
-    groups.get(key).push(b)
-  }
-  const rows = [...groups.values()].map((banks) => [
-    banks.map((b) => `${c(b.bank_code)} (${b.name})`).join(', '),
-    banks[0].currency,
-    banks[0].outcome === 'processing' ? `stays ${c('processing')}: the bank never confirms` : ended(banks[0]),
-  ])
-  const minimums = Object.entries(PAY_WITH_BANK_MIN).map(([cur, min]) => `${cur} ${num(min)}`)
-  return `## Pay with bank
-
-${c('POST /merchant/api/v1/charge/pay-with-bank')} (also ${c('.../charges/pay-with-bank')}: ${c('reference')},
-${c('amount')} at least ${words(minimums, 'or')}, a number or a numeric string, ${c('currency')} ${words(Object.keys(PAY_WITH_BANK_MIN), 'or')},
-${c('bank_code')}, ${c('customer')} ${c('{name, email}')}, ${c('redirect_url')}?, ${c('notification_url')}?, ${c('narration')}?,
-${c('merchant_bears_cost')}? default false, ${c('metadata')}?) answers the sandbox bank's page in
-${c('data.authorization.redirect_url')}; the charge stays ${c('processing')} until the customer approves or
-declines there, or ${c('POST /_sandbox/charges/<reference>/complete {"outcome", "message"?}')} ends it.
-Declined, it fails (${c('Payment was declined by the customer at the bank')}); approved, it ends as its bank
-says. ${c('GET /merchant/api/v1/charge/pay-with-bank/banks?currency=NGN')} lists the banks (behaviour.md#pay-with-bank):
-
-${table(['bank_code', 'currency', 'once approved'], rows)}
-
-Any other ${c('bank_code')} is refused. Fee: the pack's ${c('fees.pay_with_bank')} (${fee(st.fees.pay_with_bank)})
-plus VAT, borne by the customer unless ${c('merchant_bears_cost')}.
-`
-}
-
-function virtualAccountsPart() {
-  return `## Virtual bank accounts
-
-${c('POST /merchant/api/v1/virtual-bank-account')} opens a customer's permanent NGN account
-(${c('account_name')}, ${c('account_reference')}, ${c('permanent: true')}, ${c('bank_code')}, ${c('customer.name')}, ${c('kyc.bvn')}
-of 11 digits): one per ${c('account_reference')} (409 ${c('Duplicate account reference')} after that),
-at most 50 per namespace (${c('--max-virtual-accounts')}). Its 10-digit number comes from the namespace
-and the reference, so a test that opens ${c('cust-1')} in a fresh namespace gets the same number every
-run. Read it back with ${c('GET .../virtual-bank-account/{account_reference}')} and its transfers with
-${c('GET .../virtual-bank-account/transactions?account_number=...')} (dates, pages). The first bank is the
-test environment's; the others are the live codes, and behave the same:
-
-${table(['`bank_code`', 'bank'], VBA_BANKS.map(([code, name]) => [c(code), name]))}
-
-**Money arrives** with the test environment's own call, ${c('POST /merchant/api/v1/virtual-bank-account/sandbox/credit')}
-${c('{"account_number", "amount", "currency": "NGN"}')}, NGN 100 to 10,000,000. Into a virtual account it is a pay-in of its own, ${c('success')} at
-once, reference ${c('KPY-PAY-...')} (query it at ${c('/merchant/api/v1/charges/KPY-PAY-...')}), announced by a
-signed ${c('charge.success')} whose data carries ${c('virtual_bank_account_details')}. The same call pays a
-bank-transfer charge's temporary account with any amount (exact, more or less, as above);
-an expired one answers 409 ${c('Account has expired')}, an unknown number 404
-${c('Account not found')} (behaviour.md#virtual-accounts).
-
-A **USD account** belongs to an account holder: ask ${c('POST /api/v1/files/generate-upload-url')} for
-file references, create the holder with ${c('POST /api/v1/virtual-bank-account/account-holders')} (its
-documents naming those references), then open ${c('{"currency": "USD", "account_holder_reference", "account_reference"}')}
-with the same create call; ${c('KES')} and ${c('TZS')} accounts take ${c('{"currency", "account_name", "account_reference", "permanent": true, "customer"}')}.
-Each is credited in its own currency (behaviour.md#virtual-accounts-usd-kes-tzs).
-
-## Pool accounts
-
-${c('POST /merchant/api/v1/pool-accounts')} ${c('{"customer_name", "customer_email", "currency"}')} (${POOL_CURRENCIES.join(', ')};
-${c('"account_type": "mobile_money"')} in ${words(MOBILE_MONEY_POOLS)}) gives the customer a reference
-(${c('SBKP...KES')}) into Kora's shared account, one per e-mail. ${c('POST /merchant/api/v1/pool-accounts/sandbox/credit')}
-${c('{"reference", "amount", "currency"}')} is a ${c('pool_account')} pay-in, ${c('success')} and on the balance at once,
-announced by ${c('charge.success')}; the dashboard shows each pool's settlement history (behaviour.md#pool-accounts).
-`
-}
-
 function balancesPart() {
   const rates = Object.entries(st.conversion_rates).map(([pair, rate]) => `${c(`${pair}: ${rate}`)}`)
   return `## Balances
@@ -406,127 +336,39 @@ identity document is an entry of ${c('fixtures/identity-documents.json')} beside
 `
 }
 
-function payoutsPart() {
-  const rows = pack.payouts.map((p) => [c(p.bank), c(p.account), p.outcome === 'invalid' ? `refused at once: 409 ${c('Invalid account.')} (a conflict, below)` : ended(p), p.label])
-  const f = st.fees.payout
-  const limits = Object.entries(st.payout_limits).map(([k, l]) => `${k} ${num(l.min)} to ${num(l.max)}`)
-  const multiples = Object.entries(st.payout_multiples).map(([cur, n]) => `${cur} amounts are multiples of ${n}`)
-  const bankName = (code) => banksOf('ZA').find((b) => b.code === code)?.name
-  const availability = Object.entries(st.payout_availability).map(([code, status]) => `${c(status)} (${bankName(code) ?? 'bank'} ${c(code)})`)
-  return `## Payouts
-
-${c('POST /merchant/api/v1/transactions/disburse')} ${c('{"reference", "destination": {"type": "bank_account", "amount": 1000, "currency": "NGN", "bank_account": {"bank": "033", "account": "0000000000"}, "customer": {"email"}}}')}
-(or ${c('"type": "mobile_money"')} with ${c('"mobile_money": {"operator", "mobile_number"}')}; ${c('.../disburse/remittance')} adds ${c('remittance_data')})
-debits amount + ${f.flat} + ${st.vat_percent} % VAT (NGN 1,000 costs 1,032.25; ${f.flat} of the payout's currency in each) from the available balance at once and
-answers ${c('Transfer initiated successfully.')} (the live text), ${c('processing')}. ${st.payout_delay_seconds} s later on the namespace clock it
-ends as its account says, with a signed ${c('transfer.success')} / ${c('transfer.failed')} webhook; a failed
-payout gets all of it back. ${c('GET /merchant/api/v1/transactions/{reference}')} queries one,
-${c('GET /merchant/api/v1/payouts')} lists them, ${c('POST /_sandbox/payouts/{reference}/complete')}
-${c('{"outcome"?, "reason"?}')} ends one now (behaviour.md#payouts).
-
-${table(['bank / operator', 'account', 'outcome', 'label'], rows)}
-
-Any other account succeeds, but ${c('9999999999')} at any other Nigerian bank: refused at once, 409
-${c('Unable to resolve bank account.')} (a conflict, below).
-
-Destinations: bank accounts in NGN, KES, ZAR, EGP, USD and GBP; wallets in KES, GHS, XAF, XOF,
-TZS and EGP; bulk payouts in any of them. Amounts are major units in every currency (ZAR too).
-A ZAR bank account needs ${c('account_name')}. A USD or GBP one names no bank code; it takes the
-documentation's remittance-style fields, each checked by name:
-
-\`\`\`json
-{"reference": "pay-usd-0001", "destination": {"type": "bank_account", "amount": 1000, "currency": "USD",
-  "bank_country": "US",
-  "bank_account": {"bank_name": "JPMorgan Chase", "beneficiary_type": "individual", "first_name": "Ada",
-    "last_name": "Obi", "account_type": "checking", "account_number_type": "account_number",
-    "payment_method": "AbaRouting", "routing_number": "026009593", "account": "0000000000",
-    "address_information": {"country": "US", "city": "New York", "street": "1 Main St"}},
-  "supporting_documents": [{"title": "Invoice", "file_reference": "file-1"}],
-  "purpose_of_payment": "Services", "customer": {"email": "payee@example.com"}}}
-\`\`\`
-
-(${c('payment_method')} USD ${c('AbaRouting')} | ${c('BicSwift')}, GBP ${c('SortCode')} | ${c('IBAN')}; ${c('corporate')} beneficiaries
-give ${c('business_name')}; an IBAN goes in ${c('account')} with ${c('account_number_type: "iban"')} and no
-${c('routing_number')}; the test accounts are keyed by routing number, or ${c('IBAN')}.) ${multiples.join('; ')}
-(${c('destination.amount: must be a multiple of 5 for XAF')}).
-XAF and XOF have no minor unit: an amount with decimals is refused wherever amounts are taken
-(${c('amount: must be a whole number for XAF')}), and fees and VAT are whole francs (a payout costs
-30 + 2 XAF, where NGN's costs 30 + 2.25; behaviour.md#money). Limits per payout: ${limits.join(', ')} (bank accounts),
-each wallet its operator's ${c('min')} / ${c('max')}; no other currency has one.
-${c('POST /merchant/api/v1/payouts/availability')} ${c('{"type": "bank_account", "currency": "ZAR"}')} (or GET
-with a query) lists South Africa's banks with ${c('status')} ${c('available')}, but ${words(availability)}
-(an unavailable bank's payouts are taken, then fail after the delay with
-${c('Destination bank is not available')}, ${c('transfer.failed')}, the money given back, as the sources list
-that text among the failures after creation).
-
-Refused with no record: ${c('Insufficient funds in disbursement wallet')} (400), ${c('Invalid bank provided.')},
-${c('Invalid mobile money operator.')}, ${c('Currency not allowed for this destination')}, a
-reused reference (409 ${c('Duplicate Transaction Reference. Please use a unique reference')}), amounts outside the
-limits, wallets outside the operator's ${c('min')}/${c('max')}. An amount outside the
-limits and an invalid or unresolvable account are conflicts, as the live test environment answers
-them: 409, ${c('error: "conflict"')}, ${c('data: {status: "failed", message, reference}')}. The fee, the
-delay, the limits, the multiples, the banks' availability and the test accounts are pack settings
-(${c('fees.payout')}, ${c('payout_delay_seconds')}, ${c('payout_limits')}, ${c('payout_multiples')},
-${c('payout_availability')}, ${c('payouts')}); the countries, banks, operators and which currencies each
-destination takes are ${c('fixtures/lookups.json')}'s, so a country is added with no change of code
-(see [Adding a country](#look-ups)).
-`
+/**
+ * The page's sections by place: the script's own below (each a function and the titles of its
+ * headings), and those the areas bring (`Area.testValues`, their title the heading), from the
+ * shipped pack and their settings' defaults.
+ */
+function sections() {
+  const own = [
+    [10, ['Cards'], cardsPart],
+    [20, ['Mobile money wallets'], walletsPart],
+    [30, ['Direct debit'], directDebitPart],
+    [40, ['Identities'], identitiesPart],
+    [50, ['Checkout Standard'], checkoutPart],
+    [60, ['Bank transfers'], bankTransferPart],
+    [90, ['Balances', 'Rate conversions', 'Pay-ins and transactions lists'], balancesPart],
+    [100, ['Look-ups'], lookupsPart],
+  ].map(([place, titles, part]) => ({ place, titles, text: part() }))
+  const view = new ActiveScenarios([pack], packRules(AREAS)).toJSON()
+  const areas = AREAS.filter((a) => a.testValues?.page).map(({ testValues: t }) => ({ place: t.place, titles: [t.page.title], text: `## ${t.page.title}\n\n${t.page.body(view)}` }))
+  return [...own, ...areas].sort((a, b) => a.place - b.place)
 }
 
-function vouchersPart() {
-  const rows = pack.vouchers.map((v) => [c(v.pin), `ZAR ${num(v.value)}`, v.outcome === 'failed' ? `refused: ${c(v.message)}` : v.outcome])
-  return `## Vouchers
+/** A heading's anchor, as GitHub makes it. */
+const anchor = (title) => title.toLowerCase().replace(/[^a-z0-9 -]/g, '').replaceAll(' ', '-')
 
-${c('POST /merchant/api/v1/charge/voucher')} (ZAR, ${c('provider_code')} ${c('0001')}): a voucher pays its whole value once,
-towards an amount of at least that; fee ${fee(st.fees.voucher)}. Any other PIN is refused as invalid; a reset makes
-the vouchers unused again (behaviour.md#vouchers).
-
-${table(['pin', 'value', 'outcome'], rows)}
-`
-}
-
-function refundsPart() {
-  return `## Refunds
-
-${c('POST /merchant/api/v1/refunds/initiate')} ${c('{"payment_reference", "reference", "amount"?}')} refunds
-any settled pay-in (card, pre-authorization captures, mobile money, bank transfer, virtual
-account, direct debit, a checkout by its reference), in full (no ${c('amount')}) or in part, never
-more than is left. It answers ${c('processing')}, debits the available balance at once, and succeeds
-${st.refund_delay_seconds} s later on the namespace clock with a signed ${c('refund.success')}; the card refund
-(${c('.../charges/card/refund')}) is the same kind of record on the same totals. Read them with
-${c('GET /merchant/api/v1/refunds/{reference}')} and ${c('GET /merchant/api/v1/refunds')} (behaviour.md#refunds).
-
-| test field | effect |
-|---|---|
-| ${c('"completion_status": "failed"')} | the refund fails after ${st.refund_delay_seconds} s: ${c('refund.failed')}, the amount back in the balance |
-| ${c('"status_reason": "..."')} | carried by the refund and its event |
-| ${c('POST /_sandbox/refunds/{reference}/complete')} ${c('{"outcome"?, "reason"?}')} | finishes it now |
-`
-}
-
-function chargebacksPart() {
-  const disputed = pack.cards.filter((x) => x.chargeback).map((x) => x.number)
-  return `## Chargebacks
-
-Only a customer's bank opens a chargeback, so the sandbox does it for you:
-${c('POST /_sandbox/charges/{reference}/chargeback')} ${c('{"amount"?, "reason"?, "deadline_hours"?}')} on any
-successful pay-in (at most what refunds left; a pre-authorization, what was captured; the dashboard's "Chargeback" button does the same),
-or charge the test card ${cs(disputed)}, which is disputed as soon as it succeeds. Answer with
-${c('PATCH /api/v1/chargebacks/{reference}')} (or ${c('/merchant/api/v1/...')})
-${c('{"status": "accepted" | "declined" | "partial", "evidence"?, "reason"?, "amount"?}')}; read them with
-${c('GET /api/v1/chargebacks/{reference}')} and ${c('GET /api/v1/chargebacks')}. Unanswered for ${st.chargeback_deadline_hours} h on the
-namespace clock, a chargeback is accepted. What is accepted (or lost) is debited from the balance
-once, in the balance history as source ${c('chargeback')}, ${c('Chargeback deduction for KPY-...')}; refunds
-and chargebacks of one pay-in never return more than it paid. A declined or partial one is
-decided ${c(st.chargeback_decision)} ${st.chargeback_decision_hours} h later (the pack settings ${c('chargeback_deadline_hours')}, ${c('chargeback_decision_hours')},
-${c('chargeback_decision')}), or now with ${c('POST /_sandbox/chargebacks/{reference}/decide')}
-${c('{"outcome": "won" | "lost"}')} (behaviour.md#chargebacks).
-
-Webhooks: ${c('chargeback.pending')}, ${c('chargeback.declined')}, ${c('chargeback.partial')},
-${c('chargeback.auto_accepted')} and ${c('chargeback.lost')}, the events the service's pages name. The pages
-document no notification for a chargeback the merchant accepts or wins, so the sandbox sends none
-for those two.
-`
+/** The page's contents: a link per heading, wrapped. */
+function contents(titles) {
+  const lines = ['Contents:']
+  for (const [i, t] of titles.entries()) {
+    const link = `[${t}](#${anchor(t)})${i < titles.length - 1 ? ' ·' : ''}`
+    if (lines.at(-1).length + 1 + link.length > 132) lines.push(link)
+    else lines[lines.length - 1] += ` ${link}`
+  }
+  return lines.join('\n')
 }
 
 function mostCommon(values) {
@@ -537,6 +379,7 @@ function mostCommon(values) {
 
 /** The whole page. */
 export function testValuesPage() {
+  const all = sections()
   const head = `# Test values
 
 <!-- Generated by scripts/test-values.mjs from scenarios/default.yaml and fixtures/: do not edit by hand.
@@ -561,13 +404,9 @@ settings:
 Where public clients send requests the documentation does not describe, see
 [differences.md](differences.md).
 
-Contents: [Cards](#cards) · [Mobile money wallets](#mobile-money-wallets) · [Direct debit](#direct-debit) ·
-[Identities](#identities) · [Checkout Standard](#checkout-standard) · [Bank transfers](#bank-transfers) ·
-[Pay with bank](#pay-with-bank) · [Virtual bank accounts](#virtual-bank-accounts) · [Pool accounts](#pool-accounts) ·
-[Balances](#balances) · [Rate conversions](#rate-conversions) · [Pay-ins and transactions lists](#pay-ins-and-transactions-lists) ·
-[Look-ups](#look-ups) · [Payouts](#payouts) · [Vouchers](#vouchers) · [Refunds](#refunds) · [Chargebacks](#chargebacks)
+${contents(all.flatMap((p) => p.titles))}
 `
-  return [head, cardsPart(), walletsPart(), directDebitPart(), identitiesPart(), checkoutPart(), bankTransferPart(), payWithBankPart(), virtualAccountsPart(), balancesPart(), lookupsPart(), payoutsPart(), vouchersPart(), refundsPart(), chargebacksPart()].join('\n')
+  return [head, ...all.map((p) => p.text)].join('\n')
 }
 
 const at = process.argv.indexOf('--output')

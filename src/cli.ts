@@ -113,10 +113,12 @@ Examples:
     .option('--scenarios <file>', 'add a scenario pack; repeatable', collect, [])
     .addHelpText('after', `\nExamples:\n  $ sandbox magic\n  $ sandbox magic --json | jq '.cards[] | select(.outcome == "failed")'`)
     .action(async (opts: { json?: boolean; scenarios: string[] }) => {
-      const { ActiveScenarios, PackError, Scenarios } = await import('./scenario/index.js')
+      const [{ ActiveScenarios, PackError, Scenarios, packRules }, { AREAS }] = await Promise.all([import('./scenario/index.js'), import('./areas.js')])
+      // the packs as the areas take them: their own settings too (`Area.settings`)
+      const rules = packRules(AREAS)
       let view
       try {
-        view = new ActiveScenarios(Scenarios.loadPacks(opts.scenarios))
+        view = new ActiveScenarios(Scenarios.loadPacks(opts.scenarios, { rules }), rules)
       } catch (e) {
         if (e instanceof PackError) die(e.message)
         throw e
@@ -126,8 +128,8 @@ Examples:
         process.stdout.write(JSON.stringify(data, null, 2) + '\n')
         return
       }
-      const { formatMagic } = await import('./magic.js')
-      process.stdout.write(formatMagic(data))
+      const { testValuesText } = await import('./test-values.js')
+      process.stdout.write(testValuesText(data, AREAS))
     })
 
   program

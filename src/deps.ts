@@ -3,7 +3,7 @@ import { Clocks, TIMERS_SPEC } from './clock.js'
 import type { Config } from './config.js'
 import { Journal } from './http/journal.js'
 import { META_SPEC, Namespaces, snapshotIssues } from './namespaces.js'
-import { PACKS_SPEC, Scenarios, type Pack } from './scenario/index.js'
+import { packRules, packsSpec, Scenarios, type Pack } from './scenario/index.js'
 import { CHARGES_SPEC } from './engine/types.js'
 import { Ledger, ledgerSpec } from './engine/ledger.js'
 import { LEDGER_CARRY_OVER } from './engine/ledger-carry-over.js'
@@ -27,14 +27,14 @@ import { Random } from './random.js'
 export { VERSION }
 
 /** The collections of the engine; each area declares its own (src/http/area.ts). */
-const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC, PACKS_SPEC]
+const ENGINE_COLLECTIONS: readonly CollectionSpec[] = [CHARGES_SPEC, EVENTS_SPEC, TIMERS_SPEC, META_SPEC]
 
 /**
  * Every collection a sandbox of these areas keeps, with what areas declare of them as data (a
- * kind's charges, the ledger's sources): the store holds no other.
+ * kind's charges, the ledger's sources, the packs' settings): the store holds no other.
  */
 export const collectionsOf = (areas: readonly AnyArea[]): CollectionSpec[] =>
-  joinCollections([...ENGINE_COLLECTIONS, ledgerSpec(areas), ...areas.flatMap((a) => a.collections ?? [])])
+  joinCollections([...ENGINE_COLLECTIONS, packsSpec(packRules(areas)), ledgerSpec(areas), ...areas.flatMap((a) => a.collections ?? [])])
 
 /** How a data file (or a snapshot) of an older format is carried over, declared by the modules whose records changed shape. */
 const CARRY_OVERS: readonly CarryOver[] = [LEDGER_CARRY_OVER, CHECKOUT_CARRY_OVER, EVENT_SEQ_CARRY_OVER, VOUCHER_PIN_CARRY_OVER]
@@ -64,13 +64,15 @@ export type Deps<L extends readonly AnyArea[] = typeof AREAS> = Kit & ServicesOf
 export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(config: Config, startedAt = Date.now(), areas: L = AREAS as unknown as L, checkedPacks?: Pack[]): Promise<Deps<L>> {
   // packs first: a bad pack file is refused before anything touches the data file (unless the
   // caller loaded them already, from the same files: src/server.ts)
-  const loaded = checkedPacks ?? Scenarios.loadPacks(config.scenarioFiles)
+  // checked with the settings the areas declare besides the shared ones (`Area.settings`)
+  const rules = packRules(areas)
+  const loaded = checkedPacks ?? Scenarios.loadPacks(config.scenarioFiles, { rules })
   // `--profile live` is the setting of a pack after the files': the flag wins (docs/behaviour.md#live-profile)
   const packs = config.profile === 'live' ? [...loaded, { name: '--profile live', settings: { profile: 'live' as const } }] : loaded
   const collections = collectionsOf(areas)
   const loads = readLoadFiles(config, collections)
   const store = await Store.open({ file: config.dataFile, postgres: config.storeUrl, leaseMs: config.leaseMs, collections, carryOvers: CARRY_OVERS, hotRecords: config.hotRecords, coldBlock: config.coldBlock, compactMinBytes: config.compactMinBytes })
-  const scenarios = new Scenarios(packs, store)
+  const scenarios = new Scenarios(packs, store, rules)
   // under a seed, every draw from the seed and every clock frozen at the clock start (docs/behaviour.md#seed-and-clock-start)
   const random = new Random(config.seed, store)
   const clocks = new Clocks(store, { random, frozenFrom: config.seed === undefined ? null : Date.parse(config.clockStart) })

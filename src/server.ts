@@ -62,7 +62,17 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
-    if (!eager && config.scenarioFiles.length) packs = (await import('./scenario/index.js')).Scenarios.loadPacks(config.scenarioFiles)
+    if (!eager && config.scenarioFiles.length) {
+      const { PackError, Scenarios, packRules } = await import('./scenario/index.js')
+      try {
+        packs = Scenarios.loadPacks(config.scenarioFiles)
+      } catch (e) {
+        // refused by the shared settings alone: perhaps it sets an area's own (`Area.settings`), which
+        // the areas' declarations say; a pack the shared ones take, the areas' take too
+        if (!(e instanceof PackError)) throw e
+        packs = Scenarios.loadPacks(config.scenarioFiles, { rules: packRules((await import('./areas.js')).AREAS) })
+      }
+    }
     loaded = eager ? Promise.resolve(await load()) : undefined
   } catch (e) {
     recorder?.close()

@@ -18,13 +18,24 @@ function sourceFiles(dir = join(ROOT, 'src')): string[] {
   })
 }
 
-/** The layer table: each row `| N name | ... | `src/a.ts`, `src/b/` |`, as path prefix -> layer. */
+/** The layer of an area's folder: the table's note says a folder holding an `area.ts` is one unless the table places it. */
+const AREA_LAYER = 5
+
+/**
+ * The layer table: each row `| N name | ... | `src/a.ts`, `src/b/` |`, as path prefix -> layer;
+ * then each folder of `src/` holding an `area.ts` that no row names, as an area's (a new area is
+ * one folder and one line in src/areas.ts, not a row of the table too).
+ */
 function layers(): [string, number][] {
   const out: [string, number][] = []
   for (const line of ARCHITECTURE.split('\n')) {
     const row = /^\| (\d+) [^|]+\|[^|]+\|(.+)\|$/.exec(line)
     if (!row) continue
     for (const m of row[2].matchAll(/`(src\/[^`]+)`/g)) out.push([m[1], Number(row[1])])
+  }
+  for (const name of readdirSync(join(ROOT, 'src'))) {
+    const folder = `src/${name}/`
+    if (existsSync(join(ROOT, folder, 'area.ts')) && !out.some(([prefix]) => prefix === folder)) out.push([folder, AREA_LAYER])
   }
   return out
 }

@@ -6,10 +6,12 @@ import { MSG } from '../messages.js'
 import { fundSchema, historyAnswerSchema, historyQuerySchema } from './schemas.js'
 import { BALANCE_MSG } from './messages.js'
 import { BALANCE_CURRENCIES, BalanceService } from './service.js'
+import { balancesPanel } from './panel.js'
 
 /** The merchant's balances and their history (docs/behaviour.md#ledger-and-balances), and the control call that adds to one. */
 export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   key: 'balances',
+  panels: [balancesPanel],
   tags: { balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
   build: ({ clocks, random, ledger }) => ({ balances: new BalanceService(clocks, random, ledger) }),
   routes: [

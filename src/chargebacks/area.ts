@@ -9,6 +9,8 @@ import { answerSchema, chargebackListSchema, decideSchema, openSchema } from './
 import { CHARGEBACK, CHARGEBACKS, CHARGEBACKS_SPEC, ChargebackService, detail, type Chargeback } from './service.js'
 import { statusOutcomes } from '../engine/outcomes.js'
 import { CHARGEBACK_STATUSES } from './schemas.js'
+import { chargebacksPanel } from './panel.js'
+import { chargebacksTestValues } from './test-values.js'
 
 type Chargebacks = { chargebacks: ChargebackService }
 
@@ -38,6 +40,8 @@ const merchantRoutes = PREFIXES.flatMap(([prefix, suffix]): Route<Chargebacks>[]
 /** Chargebacks (docs/behaviour.md#chargebacks): opened by the control API as a customer's bank would, answered by the merchant. */
 export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService; cards: CardService }> = {
   key: 'chargebacks',
+  panels: [chargebacksPanel],
+  testValues: chargebacksTestValues,
   outcomes: statusOutcomes<Chargeback>('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, { states: (c) => ['pending', c.status, c.answer] }),
   tags: { chargebacks: "Disputes a customer's bank opens on a successful pay-in: the merchant's answer, the deadline on the namespace clock, the debit of what is accepted or lost" },
   ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of), overdraws: true } },

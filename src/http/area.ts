@@ -1,6 +1,9 @@
 import type { Context, Hono } from 'hono'
+import type { Child } from 'hono/jsx'
 import type { z } from 'zod'
 import type { ActiveScenarios } from '../scenario/index.js'
+import type { PackSettings } from '../scenario/area-settings.js'
+import type { TestValuesView } from '../scenario/test-value-text.js'
 import type { CollectionSpec, VariantSpec } from '../store/collection.js'
 import type { AppEnv } from './context.js'
 import type { JournalEntry } from './journal.js'
@@ -43,6 +46,49 @@ export interface Area<S, Kit = never> {
   pages?: CustomerPage
   /** the outcomes it can produce and which a namespace met (src/control/outcomes.ts, docs/behaviour.md#readiness-report) */
   outcomes?: AreaOutcomes<S & Kit>
+  /** its panels of the dashboard, in the page's order (src/control/dashboard/page.tsx) */
+  panels?: readonly Panel<S & Kit>[]
+  /** its test values as `sandbox magic` prints them and docs/test-values.md shows them */
+  testValues?: AreaTestValues
+  /** its settings of a scenario pack: their schema and their defaults (`packSettings`, src/scenario/area-settings.ts) */
+  settings?: PackSettings
+}
+
+/** What the dashboard's filter form asks of a namespace's lists (docs/behaviour.md#control-api). */
+export interface PanelFilters {
+  kind?: string
+  status?: string
+  /** "reference contains" */
+  q?: string
+}
+
+/**
+ * A panel of the dashboard an area brings: its section (`h-` and the id), its title, its link in the
+ * jump bar, its place on the page (the panels are shown by place, the dashboard's own among them:
+ * charges 10, balances 20 ... events 110, the readiness report 120), and what it shows of namespace
+ * `ns`, from the wired sandbox (`s`), through the panels' kit (src/http/panel/).
+ */
+export interface Panel<T> {
+  id: string
+  title: string
+  jump: string
+  place: number
+  body: (s: T, ns: string, f: PanelFilters) => Child
+}
+
+/**
+ * An area's test values, from the packs in force (`ActiveScenarios.toJSON()`, its own settings
+ * among them): its part of `sandbox magic`'s text, its heading included (plain lines and tables,
+ * `textTable`, src/scenario/test-value-text.ts), and its section of docs/test-values.md (markdown,
+ * `markdownTable`; its title is its heading and its link in the page's contents). Both are shown
+ * by place, among the parts the CLI and the page's script write themselves (src/test-values.ts,
+ * scripts/test-values.mjs: cards 10, wallets 20, direct debit 30, identities 40, checkout 50, bank
+ * transfer 60, balances 90, look-ups 100).
+ */
+export interface AreaTestValues {
+  place: number
+  text?(values: TestValuesView): string
+  page?: { title: string; body(values: TestValuesView): string }
 }
 
 /** An outcome of the catalogue (docs/behaviour.md#readiness-report): `card.otp`, `transfer.failed`, `checkout.cancelled`. */

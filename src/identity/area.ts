@@ -11,6 +11,7 @@ import { IDENTITY_MSG } from './messages.js'
 import { historySchema, identityRequestSchema, parseIdentityRequest } from './schemas.js'
 import { CHECKS, CHECKS_SPEC, IdentityService, type IdentityCheck } from './service.js'
 import { distinct, slug } from '../engine/outcomes.js'
+import { identityPanel } from './panel.js'
 
 type Identity = { identity: IdentityService }
 
@@ -89,6 +90,7 @@ const checkOutcome = (type: string, found: boolean) => ({ id: `identity.${slug(t
 /** Identity verification (docs/api.md 4.4; docs/behaviour.md#identity): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
+  panels: [identityPanel],
   tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the banks of the bank-account look-ups, the query of one check and the history' },
   collections: [CHECKS_SPEC],
   // by document, found and not found as the packs' test IDs say (docs/behaviour.md#identity-checks)

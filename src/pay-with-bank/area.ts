@@ -18,6 +18,7 @@ import { PayWithBankService, type PayWithBankCharge } from './service.js'
 import { chargeOutcomes } from '../engine/outcomes.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
+import { payWithBankTestValues } from './test-values.js'
 
 /** Both spellings public clients send, the singular most (docs/behaviour.md#pay-with-bank). */
 const SPELLINGS = [
@@ -36,6 +37,7 @@ async function charge(c: Context<AppEnv>, s: Pick<Kit, 'config' | 'scenarios'> &
 /** docs/behaviour.md#pay-with-bank: the charge (both spellings), its banks, and the sandbox bank's page. */
 export const payWithBankArea: Area<{ payWithBank: PayWithBankService; bankPage: DecisionPage }, Kit> = {
   key: 'pay with bank',
+  testValues: payWithBankTestValues,
   outcomes: chargeOutcomes('pay-with-bank', 'pay_with_bank', (s) => s.banks.values(), [{ message: PWB_MSG.DECLINED }]),
   pages: { prefix: '/_sandbox/pay-with-bank/', replaysAsForm: true },
   tags: { 'pay with bank': "Pay with bank (NGN, ZAR): the customer approves the payment on the sandbox bank's page; the banks each currency takes" },

@@ -10,6 +10,8 @@ import { payoutCurrencies } from '../scenario/lookups.js'
 import { availabilitySchema, bulkItemsQuerySchema, bulkSchema, completePayoutSchema, disburseSchema, normalizeBulk, normalizeDisburse, payoutListSchema, remittanceSchema } from './schemas.js'
 import { PAYOUT, PAYOUTS, PAYOUTS_SPEC, PayoutService, createdData, queryData, type Payout } from './service.js'
 import { distinct, refusalsMet, slug, valueOutcomes } from '../engine/outcomes.js'
+import { payoutsPanel } from './panel.js'
+import { payoutsTestValues } from './test-values.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -52,6 +54,8 @@ const bulkRoutes: Route<Payouts>[] = [
 /** Payouts and bulk payouts (docs/behaviour.md#lists, docs/behaviour.md#payouts), and the control call that ends one now. */
 export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
+  panels: [payoutsPanel],
+  testValues: payoutsTestValues,
   // a payout's outcomes: as its test accounts end (`transfer.*`, the events' name), and a refusal of an invalid account as the journal shows it
   outcomes: {
     list: (s) => distinct([{ id: 'transfer.success', label: 'success' }, ...[...s.payouts.values()].flatMap((v) => valueOutcomes('transfer', v))]),

@@ -8,6 +8,8 @@ import { STRING, shape } from '../store/validate.js'
 import { POOL_MSG } from './messages.js'
 import { POOL_CURRENCIES, createSchema, creditSchema, poolAccountReadSchema, poolAccountSchema, poolCreditSchema } from './schemas.js'
 import { POOL_ACCOUNTS, POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccount, type PoolAccountCharge } from './service.js'
+import { poolAccountsPanel } from './panel.js'
+import { poolAccountsTestValues } from './test-values.js'
 
 /** the collection writes the paths bare too: served there and under `/merchant` alike (CONTRACT 15) */
 const P = '/api/v1/pool-accounts'
@@ -16,6 +18,8 @@ type Pools = { poolAccounts: PoolAccountService } & Kit
 /** /api/v1/pool-accounts and /merchant/api/v1/pool-accounts (docs/behaviour.md#pool-accounts) */
 export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> = {
   key: 'pool accounts',
+  panels: [poolAccountsPanel],
+  testValues: poolAccountsTestValues,
   // a reference made and a transfer received in each currency, a customer's second reference refused
   outcomes: allOutcomes<Kit>(
     statusOutcomes<PoolAccount>('pool-account.created', POOL_ACCOUNTS, POOL_CURRENCIES, { states: (a) => [a.currency], label: (c) => `a reference made in ${c}` }),

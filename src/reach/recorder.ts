@@ -13,7 +13,7 @@ import { maskSecrets } from '../http/mask.js'
 import { FlowFile } from '../flow/append.js'
 import type { Step } from '../flow/flow.js'
 import { flowSession, type Exchange, type FlowSession } from '../flow/from-journal.js'
-import { ActiveScenarios, Scenarios } from '../scenario/index.js'
+import { ActiveScenarios, Scenarios, packRules } from '../scenario/index.js'
 import { AREAS } from '../areas.js'
 import { formPages } from '../http/html-page.js'
 import { ReachError } from './errors.js'
@@ -87,7 +87,8 @@ function openFlowFile(path: string, head: ConstructorParameters<typeof FlowFile>
 
 export function startRecording(config: Config): Recorder {
   // the packs first: a pack that refuses the start leaves the file as it was
-  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles)), formPages(AREAS))
+  const rules = packRules(AREAS)
+  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles, { rules }), rules), formPages(AREAS))
   const file = openFlowFile(config.recordFile!, {
     name: 'recorded session',
     description: `recorded through the sandbox's proxy from ${config.upstream}`,

@@ -10,6 +10,8 @@ import { completeRefundSchema, initiateSchema, refundListSchema } from './schema
 import { REFUND_MSG } from './messages.js'
 import { REFUND, REFUNDS, REFUNDS_SPEC, REFUND_STATUSES, RefundService, detail, initiated, type Refund } from './service.js'
 import { statusOutcomes } from '../engine/outcomes.js'
+import { refundsPanel } from './panel.js'
+import { refundsTestValues } from './test-values.js'
 
 /**
  * Refunds (docs/behaviour.md#refunds), the card refund of docs/api.md 3.2 among them: a card refund is
@@ -17,6 +19,8 @@ import { statusOutcomes } from '../engine/outcomes.js'
  */
 export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: PreauthService }> = {
   key: 'refunds',
+  panels: [refundsPanel],
+  testValues: refundsTestValues,
   // a refund of the refunds API opens processing (a card refund succeeds at once); one of less than its pay-in is partial
   outcomes: statusOutcomes<Refund>('refund', REFUNDS, [...REFUND_STATUSES, 'partial'], {
     states: (r) => [r.made_by === 'refunds_api' ? 'processing' : null, r.status, r.amount < r.transaction_amount ? 'partial' : null],

@@ -9,10 +9,9 @@ import type { Store } from '../store/store.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import type { CollectionSpec } from '../store/collection.js'
 import { NUMBER, OBJECT } from '../store/validate.js'
+import { SHARED_RULES, type PackRules } from './area-settings.js'
 import {
   PACK_LIMITS,
-  packSchema,
-  settingsSchema,
   type AccountScenario,
   type AuthorizationSeed,
   type TransferScenario,
@@ -27,6 +26,7 @@ import {
 } from './schema.js'
 
 export * from './schema.js'
+export { packRules, packSettings, SHARED_RULES, type PackRules, type PackSettings } from './area-settings.js'
 
 /** The shipped default pack. */
 export const DEFAULT_PACK_FILE = fileURLToPath(new URL('../../scenarios/default.yaml', import.meta.url))
@@ -85,12 +85,15 @@ function issueFields(issues: readonly string[]): Record<string, string> {
   }))
 }
 
-/** Validates a parsed pack; throws PackError naming the source, the entry path and the reason. */
-export function validatePack(raw: unknown, source: string): Pack {
+/**
+ * Validates a parsed pack under `rules` (the shared settings and the areas' own, src/scenario/area-settings.ts);
+ * throws PackError naming the source, the entry path and the reason.
+ */
+export function validatePack(raw: unknown, source: string, rules: PackRules = SHARED_RULES): Pack {
   // before anything walks it: a document nested thousands deep must be refused, not recursed into
   const deep = tooDeep(raw, PACK_LIMITS.depth)
   if (deep) throw new PackError(source, [`${deep}: must nest at most ${PACK_LIMITS.depth} levels deep`])
-  const parsed = packSchema.safeParse(raw ?? {})
+  const parsed = rules.pack.safeParse(raw ?? {})
   if (!parsed.success) throw new PackError(source, describeIssues(parsed.error))
   const pack = parsed.data
   // the same key twice in one pack is a mistake worth naming
@@ -132,8 +135,8 @@ export function tooDeep(value: unknown, max: number): string | undefined {
 }
 
 /** Reads a YAML or JSON pack file. */
-export function loadPackFile(file: string): Pack {
-  return validatePack(readDocumentFile(file, (why) => new PackError(file, [why.message])), file)
+export function loadPackFile(file: string, rules: PackRules = SHARED_RULES): Pack {
+  return validatePack(readDocumentFile(file, (why) => new PackError(file, [why.message])), file, rules)
 }
 
 /** The end of a card's or wallet's entry in the view: its steps, then its outcome. */
@@ -166,8 +169,9 @@ export class ActiveScenarios {
   /** test vouchers, by PIN */
   readonly vouchers = new Map<string, VoucherScenario>()
 
-  constructor(packs: Pack[]) {
-    let settings: Record<string, any> = {}
+  /** `rules`: the settings the areas declare besides the shared ones, and their defaults, under every pack */
+  constructor(packs: Pack[], rules: PackRules = SHARED_RULES) {
+    let settings: Record<string, any> = { ...rules.defaults }
     for (const p of packs) {
       if (p.settings) {
         const next: Record<string, any> = { ...settings, ...p.settings }
@@ -184,7 +188,7 @@ export class ActiveScenarios {
       for (const b of p.banks ?? []) this.banks.set(b.bank_code, b)
       for (const v of p.vouchers ?? []) this.vouchers.set(v.pin, v)
     }
-    const parsed = settingsSchema.safeParse(settings)
+    const parsed = rules.settings.safeParse(settings)
     if (!parsed.success) throw new PackError('scenario packs', describeIssues(parsed.error).map((s) => `settings.${s}`))
     this.settings = parsed.data
   }
@@ -252,24 +256,24 @@ const PACKS = 'packs'
 
 /**
  * The packs added at run time, as a data file must hold them: each checked on open as a pack
- * sent to the control API is (its bounds included), so a hand-edited file cannot bring in what
- * the API would refuse.
+ * sent to the control API is (its bounds included, under the areas' `rules`), so a hand-edited
+ * file cannot bring in what the API would refuse.
  */
-export const PACKS_SPEC: CollectionSpec = {
+export const packsSpec = (rules: PackRules): CollectionSpec => ({
   name: PACKS,
   fields: { seq: NUMBER, pack: OBJECT },
   // a pack's cards are test cards the sandbox compares with
   asWritten: ['pack'],
   check: (record) => {
     try {
-      validatePack(record.pack, 'pack')
+      validatePack(record.pack, 'pack', rules)
       return null
     } catch (e) {
       if (e instanceof PackError) return `field "pack": ${e.issues[0]}`
       throw e
     }
   },
-}
+})
 let defaultPack: Pack | undefined
 
 /**
@@ -282,28 +286,30 @@ export class Scenarios {
   readonly #base: Pack[]
   readonly #store: Store
   readonly #cache = new Map<string, ActiveScenarios>()
+  readonly #rules: PackRules
   readonly baseView: ActiveScenarios
 
-  constructor(base: Pack[], store: Store) {
+  constructor(base: Pack[], store: Store, rules: PackRules = SHARED_RULES) {
     this.#base = base
     this.#store = store
-    this.baseView = new ActiveScenarios(base)
+    this.#rules = rules
+    this.baseView = new ActiveScenarios(base, rules)
     // the view is derived from the namespace's packs: read again once a reset or a failed write changed them
     const drop = (ns: string) => void this.#cache.delete(ns)
     store.registerState({ reset: drop, restored: drop })
   }
 
   /** Loads the default pack plus the given files. Throws PackError on the first bad file. */
-  static load(files: string[], store: Store, { includeDefault = true } = {}): Scenarios {
-    return new Scenarios(Scenarios.loadPacks(files, { includeDefault }), store)
+  static load(files: string[], store: Store, { includeDefault = true, rules = SHARED_RULES } = {}): Scenarios {
+    return new Scenarios(Scenarios.loadPacks(files, { includeDefault, rules }), store, rules)
   }
 
-  /** The default pack and the given files, validated (the merged settings too). */
-  static loadPacks(files: string[], { includeDefault = true } = {}): Pack[] {
+  /** The default pack and the given files, validated (the merged settings too) under `rules`. */
+  static loadPacks(files: string[], { includeDefault = true, rules = SHARED_RULES } = {}): Pack[] {
     // the shipped pack is read once per process, however many sandboxes start
     defaultPack ??= loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
-    const packs = [...(includeDefault ? [defaultPack] : []), ...files.map(loadPackFile)]
-    new ActiveScenarios(packs)
+    const packs = [...(includeDefault ? [defaultPack] : []), ...files.map((f) => loadPackFile(f, rules))]
+    new ActiveScenarios(packs, rules)
     return packs
   }
 
@@ -333,7 +339,7 @@ export class Scenarios {
       .sort((a, b) => a.seq - b.seq)
       // a copy of its own: the view keeps what it merges (the stored packs are frozen)
       .map((p) => copyOf<Pack>(p.pack))
-    return added.length ? new ActiveScenarios([...this.#base, ...added]) : this.baseView
+    return added.length ? new ActiveScenarios([...this.#base, ...added], this.#rules) : this.baseView
   }
 
   /**
@@ -346,10 +352,10 @@ export class Scenarios {
     const seq = col.size + 1
     let pack: Pack, view: ActiveScenarios
     try {
-      pack = validatePack(raw, 'pack')
+      pack = validatePack(raw, 'pack', this.#rules)
       // build the merged view first: a pack whose settings break the merge changes nothing
       const existing = [...col.values()].sort((a, b) => a.seq - b.seq).map((p) => copyOf<Pack>(p.pack))
-      view = new ActiveScenarios([...this.#base, ...existing, pack])
+      view = new ActiveScenarios([...this.#base, ...existing, pack], this.#rules)
     } catch (e) {
       if (e instanceof PackError) throw invalid(issueFields(e.issues))
       throw e

@@ -7,12 +7,14 @@ import { walletAnswerSchema, walletSchema } from './schemas.js'
 import { StablecoinService, WALLETS, WALLETS_SPEC, walletData, type Wallet } from './service.js'
 import { NETWORKS } from './schemas.js'
 import { statusOutcomes } from '../engine/outcomes.js'
+import { stablecoinsTestValues } from './test-values.js'
 
 type Stablecoins = { stablecoins: StablecoinService }
 
 /** Stablecoin wallets (docs/behaviour.md#stablecoin-wallets). */
 export const stablecoinsArea: Area<Stablecoins, Kit> = {
   key: 'stablecoins',
+  testValues: stablecoinsTestValues,
   // a wallet made on each network (a wallet receives nothing in the sandbox: no deposit, no event)
   outcomes: statusOutcomes<Wallet>('stablecoin.wallet', WALLETS, NETWORKS, { states: (w) => [w.network], label: (n) => `a wallet made on ${n}` }),
   tags: { stablecoins: "Stablecoin (USDT, USDC) wallets: an address on SOL, ETH or TRX made for the merchant's reference, and read back by it" },

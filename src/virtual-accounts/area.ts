@@ -16,6 +16,8 @@ import {
 import { VBA_MSG } from './messages.js'
 import { VIRTUAL_ACCOUNTS, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type VirtualAccount, type VirtualAccountCharge } from './service.js'
 import { VBA_TRANSFERS_SPEC } from './transfers.js'
+import { virtualAccountsPanel } from './panel.js'
+import { virtualAccountsTestValues } from './test-values.js'
 
 const V = '/merchant/api/v1/virtual-bank-account'
 const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
@@ -63,6 +65,8 @@ const holderRoutes = bareAndMerchant<VirtualAccounts & Kit>((prefix, suffix): Ro
 /** /merchant/api/v1/virtual-bank-account (docs/behaviour.md#virtual-accounts, docs/behaviour.md#virtual-accounts-usd-kes-tzs) */
 export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: BankTransferService }> = {
   key: 'virtual accounts',
+  panels: [virtualAccountsPanel],
+  testValues: virtualAccountsTestValues,
   // an account opened and a transfer received in each currency, a USD account's holder, a reference used twice
   outcomes: allOutcomes<Kit>(
     statusOutcomes<VirtualAccount>('virtual-account.opened', VIRTUAL_ACCOUNTS, VBA_CURRENCIES, { states: (a) => [a.currency], reference: (a) => a.account_reference, label: (c) => `an account opened in ${c}` }),

@@ -9,10 +9,12 @@ import { VOUCHER_MSG } from './messages.js'
 import { voucherAnswerSchema, voucherSchema } from './schemas.js'
 import { REDEEMED_SPEC, VoucherService, type VoucherCharge } from './service.js'
 import { chargeOutcomes } from '../engine/outcomes.js'
+import { voucherTestValues } from './test-values.js'
 
 /** docs/behaviour.md#vouchers: voucher payments (ZAR). */
 export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
   key: 'voucher',
+  testValues: voucherTestValues,
   outcomes: chargeOutcomes('voucher', 'voucher', (s) => s.vouchers.values()),
   tags: { voucher: 'Voucher payments (ZAR): a prepaid voucher of the scenario packs pays its value at once, once' },
   collections: [

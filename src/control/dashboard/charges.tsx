@@ -5,7 +5,7 @@ import { threeDsPagePath } from '../../engine/pages.js'
 import type { CheckoutCharge } from '../../checkout/service.js'
 import type { MobileMoneyCharge } from '../../mobile-money/service.js'
 import { CheckoutStatus, attemptLabel } from './checkouts.js'
-import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from './ui.js'
+import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from '../../http/panel/ui.js'
 import { chargeMatches, matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** The step a processing charge waits for (3DS, OTP, STK_PROMPT...). */

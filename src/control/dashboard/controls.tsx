@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx'
 import { SERVER_ERRORS, type API_KINDS } from '../../faults.js'
-import { ActionButton, Field, Select } from './ui.js'
+import { ActionButton, Field, Select } from '../../http/panel/ui.js'
 import type { View } from './view.js'
 
 /** The API fault kinds (typed: a new kind needs its label here), in the menu's order. */

@@ -1,6 +1,6 @@
 import type { FC } from 'hono/jsx'
 import { DIRECT_DEBIT, isDebit, type DirectDebit } from '../../direct-debit/service.js'
-import { Badge, ListTable, money, newestFirst, when } from './ui.js'
+import { Badge, ListTable, money, newestFirst, when } from '../../http/panel/ui.js'
 import { chargeMatches, type DashboardSources, type Filters } from './view.js'
 
 /** Direct debits: the charges made on a mandate. */

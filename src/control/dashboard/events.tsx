@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { ActionButton, Badge, ListTable, enc, when } from './ui.js'
+import { ActionButton, Badge, ListTable, enc, when } from '../../http/panel/ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** Events, newest first, with every delivery attempt and a button that sends one again. */

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { Field, Select } from './ui.js'
+import { Field, Select } from '../../http/panel/ui.js'
 import { STATUSES, nsHref, type View } from './view.js'
 
 /** Kind, status and reference: the lists are filtered on the server (a GET form). */

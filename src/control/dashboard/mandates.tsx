@@ -1,5 +1,6 @@
-import { listPanel } from './list-panel.js'
-import { ActionButton, Badge, enc, money, newestFirst } from './ui.js'
+import { listPanel } from '../../http/panel/list-panel.js'
+import type { DashboardSources } from './view.js'
+import { ActionButton, Badge, enc, money, newestFirst } from '../../http/panel/ui.js'
 
 const capitalized = (m: string) => m[0].toUpperCase() + m.slice(1)
 
@@ -8,7 +9,7 @@ export const Mandates = listPanel({
   id: 'mandates',
   caption: 'Authorizations (mandates)',
   empty: 'No authorizations match.',
-  items: (s, ns) => newestFirst(s.directDebit.list(ns)),
+  items: (s: DashboardSources, ns) => newestFirst(s.directDebit.list(ns)),
   status: (a) => a.status,
   columns: (col) => [
     col.ref(

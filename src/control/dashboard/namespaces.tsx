@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { plural } from './ui.js'
+import { plural } from '../../http/panel/ui.js'
 import { nsHref, type DashboardSources, type View } from './view.js'
 
 /** Every namespace (name, key, number of charges), the chosen one marked. */

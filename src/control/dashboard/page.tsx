@@ -3,21 +3,14 @@ import type { Child, FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../engine/types.js'
 import { isCheckout, isOpen, type CheckoutService } from '../../checkout/service.js'
 import type { Kit } from '../../engine/kit.js'
-import type { Area } from '../../http/area.js'
+import type { AnyArea, Area } from '../../http/area.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'
-import { Balances } from './balances.js'
 import { Charges } from './charges.js'
 import { Controls } from './controls.js'
 import { Debits } from './debits.js'
 import { Events } from './events.js'
 import { FilterForm } from './filters.js'
-import { Identity } from './identity.js'
 import { Mandates } from './mandates.js'
-import { VirtualAccounts } from './virtual-accounts.js'
-import { PoolAccounts } from './pool-accounts.js'
-import { Refunds } from './refunds.js'
-import { Chargebacks } from './chargebacks.js'
-import { Payouts } from './payouts.js'
 import { Namespaces } from './namespaces.js'
 import { Preauths } from './preauths.js'
 import { Readiness } from './report.js'
@@ -33,18 +26,17 @@ import { readView, uiHref, type DashboardSources, type Filters, type View } from
  * namespace's own key (namespaces are keys).
  */
 
-/** The panels of a namespace, in the page's order: its section (`h-` and the id), its title, and its link in the jump bar. */
-const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSources, ns: string, f: Filters) => Child }[] = [
-  { id: 'charges', title: 'Charges', jump: 'Charges', body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
-  { id: 'balances', title: 'Balances', jump: 'Balances', body: (s, ns) => <Balances s={s} ns={ns} /> },
-  { id: 'vba', title: 'Virtual bank accounts', jump: 'Virtual accounts', body: (s, ns, f) => <VirtualAccounts s={s} ns={ns} f={f} /> },
-  { id: 'pool', title: 'Pool accounts', jump: 'Pool accounts', body: (s, ns, f) => <PoolAccounts s={s} ns={ns} f={f} /> },
-  { id: 'payouts', title: 'Payouts', jump: 'Payouts', body: (s, ns, f) => <Payouts s={s} ns={ns} f={f} /> },
-  { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
-  { id: 'refunds', title: 'Refunds', jump: 'Refunds', body: (s, ns, f) => <Refunds s={s} ns={ns} f={f} /> },
-  { id: 'chargebacks', title: 'Chargebacks', jump: 'Chargebacks', body: (s, ns, f) => <Chargebacks s={s} ns={ns} f={f} /> },
+/**
+ * The dashboard's own panels of a namespace, those that read the charges of every kind, the events
+ * and the report: its section (`h-` and the id), its title, its link in the jump bar, and its place
+ * among the panels the areas bring (`Area.panels`, src/http/area.ts).
+ */
+const PANELS: { id: string; title: string; jump: string; place: number; body: (s: DashboardSources, ns: string, f: Filters) => Child }[] = [
+  { id: 'charges', title: 'Charges', jump: 'Charges', place: 10, body: (s, ns, f) => <Charges s={s} ns={ns} f={f} /> },
+  { id: 'preauth', title: 'Pre-authorizations', jump: 'Pre-authorizations', place: 60, body: (s, ns, f) => <Preauths s={s} ns={ns} f={f} /> },
   {
     id: 'dd',
+    place: 90,
     title: 'Direct debit',
     jump: 'Direct debit',
     body: (s, ns, f) => (
@@ -55,13 +47,27 @@ const PANELS: { id: string; title: string; jump: string; body: (s: DashboardSour
       </>
     ),
   },
-  { id: 'identity', title: 'Identity checks', jump: 'Identity', body: (s, ns, f) => <Identity s={s} ns={ns} f={f} /> },
-  { id: 'events', title: 'Events and deliveries', jump: 'Events', body: (s, ns, f) => <Events s={s} ns={ns} f={f} /> },
-  { id: 'report', title: 'Can I go live? Outcomes met', jump: 'Readiness', body: (s, ns) => <Readiness s={s} ns={ns} /> },
+  { id: 'events', title: 'Events and deliveries', jump: 'Events', place: 110, body: (s, ns, f) => <Events s={s} ns={ns} f={f} /> },
+  { id: 'report', title: 'Can I go live? Outcomes met', jump: 'Readiness', place: 120, body: (s, ns) => <Readiness s={s} ns={ns} /> },
 ]
 
+/** A panel as the page shows it: what it shows of a namespace, from the sandbox it was declared with. */
+type Shown = { id: string; title: string; jump: string; place: number; show: (ns: string, f: Filters) => Child }
+
+/**
+ * The panels of the page by place: the dashboard's own and those the areas bring (`Area.panels`),
+ * each given the wired sandbox (`wired`: the kit and every service); of one place, the
+ * dashboard's first, then the areas' in the order of src/areas.ts.
+ */
+function panelsOf(s: DashboardSources, wired: { areas: readonly AnyArea[] }): Shown[] {
+  return [
+    ...PANELS.map((p) => ({ ...p, show: (ns: string, f: Filters) => p.body(s, ns, f) })),
+    ...wired.areas.flatMap((a) => (a.panels ?? []).map((p) => ({ ...p, show: (ns: string, f: Filters) => p.body(wired, ns, f) }))),
+  ].sort((a, b) => a.place - b.place)
+}
+
 /** The lists of the chosen namespace: the part of the page the fragment refreshes. */
-const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
+const Data: FC<{ v: View; panels: Shown[] }> = ({ v, panels }) => {
   if (!v.ns) {
     return (
       <div data-live="data" class="main">
@@ -76,10 +82,10 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
   const f = v.filters
   return (
     <div data-live="data" class="main">
-      {PANELS.map((p) => (
+      {panels.map((p) => (
         <section class="panel" aria-labelledby={`h-${p.id}`}>
           <h2 id={`h-${p.id}`}>{p.title}</h2>
-          {p.body(s, ns, f)}
+          {p.show(ns, f)}
         </section>
       ))}
     </div>
@@ -87,18 +93,18 @@ const Data: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => {
 }
 
 /** The fragment: every `data-live` part, which dashboard.js swaps in where it changed. */
-const Live: FC<{ v: View; s: DashboardSources }> = ({ v, s }) => (
+const Live: FC<{ v: View; s: DashboardSources; panels: Shown[] }> = ({ v, s, panels }) => (
   <>
     <Namespaces v={v} s={s} />
     <ClockState v={v} s={s} />
     <WebhookState v={v} />
-    <Data v={v} s={s} />
+    <Data v={v} panels={panels} />
   </>
 )
 
 const assetHref = (v: View, name: AssetName) => uiHref(v, `/${name}`, { v: asset(name).version })
 
-const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, version }) => (
+const Page: FC<{ v: View; s: DashboardSources; panels: Shown[]; version: string }> = ({ v, s, panels, version }) => (
   <html lang="en">
     <head>
       <meta charset="utf-8" />
@@ -114,7 +120,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           Live
         </span>
         <nav class="jump" aria-label="Sections">
-          {PANELS.map((p) => (
+          {panels.map((p) => (
             <a href={`#h-${p.id}`}>{p.jump}</a>
           ))}
           <a href="#h-actions">Actions</a>
@@ -142,7 +148,7 @@ const Page: FC<{ v: View; s: DashboardSources; version: string }> = ({ v, s, ver
           </aside>
           <div class="main">
             <FilterForm v={v} />
-            <Data v={v} s={s} />
+            <Data v={v} panels={panels} />
           </div>
         </div>
       </main>
@@ -177,16 +183,18 @@ export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources>
   routes: [
     {
       method: 'get', path: '/_sandbox/ui', access: 'dashboard', page: true,
-      handler: (c, { dashboard, version }) => {
+      handler: (c, wired) => {
         c.header('cache-control', 'no-store')
-        return c.html(html`<!doctype html>${<Page v={readView(dashboard, c.req.query())} s={dashboard} version={version} />}`)
+        const { dashboard, version } = wired
+        return c.html(html`<!doctype html>${<Page v={readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} version={version} />}`)
       },
     },
     {
       method: 'get', path: '/_sandbox/ui/fragment', access: 'dashboard', page: true,
-      handler: (c, { dashboard }) => {
+      handler: (c, wired) => {
         c.header('cache-control', 'no-store')
-        return c.html(<Live v={readView(dashboard, c.req.query())} s={dashboard} />)
+        const { dashboard } = wired
+        return c.html(<Live v={readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} />)
       },
     },
     ...assetRoutes,

@@ -2,7 +2,7 @@ import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import { CARD, type CardCharge } from '../../engine/types.js'
 import { pendingStep } from './charges.js'
-import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from './ui.js'
+import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from '../../http/panel/ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'
 
 /** Pre-authorizations: each one's ledger, and its captures, voids and refunds. */

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { ListTable } from './ui.js'
+import { ListTable } from '../../http/panel/ui.js'
 import type { DashboardSources } from './view.js'
 
 /**

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { duration, plural, when } from './ui.js'
+import { duration, plural, when } from '../../http/panel/ui.js'
 import type { DashboardSources, View } from './view.js'
 
 /** The chosen namespace's clock: its time, frozen or running, offset and pending timers. */

@@ -1,25 +1,20 @@
 import type { Frozen } from '../../store/frozen.js'
 import type { Kinds } from '../../engine/kinds.js'
-import type { BalanceService } from '../../balances/service.js'
 import type { PreauthService } from '../../cards/preauth.js'
 import type { ChargeBase, ChargeKind, ChargeStatus } from '../../engine/types.js'
 import type { CheckoutCharge, CheckoutService } from '../../checkout/service.js'
 import type { Clocks } from '../../clock.js'
 import type { DirectDebit, DirectDebitService } from '../../direct-debit/service.js'
-import type { IdentityService } from '../../identity/service.js'
 import type { Namespaces, NsMeta } from '../../namespaces.js'
-import type { ChargebackService } from '../../chargebacks/service.js'
-import type { RefundService } from '../../refunds/service.js'
-import type { PayoutService } from '../../payouts/service.js'
-import type { VirtualAccountService } from '../../virtual-accounts/service.js'
-import type { PoolAccountService } from '../../pool-accounts/service.js'
 import type { Events } from '../../webhooks/events.js'
 import type { OutcomeReport } from '../report-format.js'
+import { matchesRef } from '../../http/panel/list-panel.js'
 
 /**
- * What the dashboard reads, and nothing else: the panels ask these and never the store, so a
+ * What the dashboard's own panels read (the charges of every kind, the pre-authorizations, the
+ * mandates, the events, the report), and nothing else: they ask these and never the store, so a
  * rule (when a capture is settled, which moves a mandate allows) stays with the service that
- * owns it.
+ * owns it. The panels an area brings read its own services (`Area.panels`).
  */
 export interface DashboardSources {
   namespaces: Pick<Namespaces, 'list'>
@@ -29,23 +24,10 @@ export interface DashboardSources {
   charges: { list(ns: string): Frozen<ChargeBase>[]; count(ns: string): number }
   preauth: Pick<PreauthService, 'list' | 'operationsOf' | 'captureState'>
   directDebit: Pick<DirectDebitService, 'list' | 'movesFrom'>
-  identity: Pick<IdentityService, 'checks'>
   /** a checkout's attempts, and whether it still takes payment */
   checkout: Pick<CheckoutService, 'attempts'> & { isOpen(c: Frozen<CheckoutCharge>): boolean; is(c: Frozen<ChargeBase>): c is Frozen<CheckoutCharge> }
   /** what each kind of charge shows: its label, its instrument, what it waits for */
   kinds: Pick<Kinds, 'of' | 'all' | 'payBy'>
-  /** the namespace's virtual bank accounts and their transfers */
-  virtualAccounts: Pick<VirtualAccountService, 'list' | 'transfers'>
-  /** the namespace's pool accounts and their transfers */
-  poolAccounts: Pick<PoolAccountService, 'list' | 'newestTransfers'>
-  /** the merchant's balances and their history, in minor units */
-  balances: Pick<BalanceService, 'held' | 'historyPage'>
-  /** the namespace's refunds, newest first */
-  refunds: Pick<RefundService, 'all'>
-  /** the namespace's chargebacks, newest first */
-  chargebacks: Pick<ChargebackService, 'all'>
-  /** the namespace's payouts, newest first */
-  payouts: Pick<PayoutService, 'all'>
   /** the namespace's readiness report (src/control/outcomes.ts) */
   report: { of(ns: string): OutcomeReport }
 }
@@ -100,12 +82,7 @@ function parseFilters(query: Record<string, string>, kinds: [ChargeKind, string]
   return f
 }
 
-/** "Reference contains": true without a filter, or when one of the values contains it. */
-export function matchesRef(q: string | undefined, ...values: (string | null | undefined)[]): boolean {
-  if (!q) return true
-  const needle = q.toLowerCase()
-  return values.some((v) => typeof v === 'string' && v.toLowerCase().includes(needle))
-}
+export { matchesRef }
 
 export function chargeMatches(c: Frozen<ChargeBase>, f: Filters): boolean {
   if (f.kind && c.kind !== f.kind) return false

@@ -1,5 +1,7 @@
-import { CreditButton, listPanel } from './list-panel.js'
-import { money, newestFirst, when } from './ui.js'
+import type { Panel } from '../http/area.js'
+import { CreditButton, listPanel } from '../http/panel/list-panel.js'
+import type { PoolAccountService } from './service.js'
+import { money, newestFirst, when } from '../http/panel/ui.js'
 
 /** transfers shown under each pool account, newest first */
 const TRANSFERS_SHOWN = 5
@@ -12,7 +14,7 @@ const TRANSFERS_SHOWN = 5
 export const PoolAccounts = listPanel({
   id: 'pool-accounts',
   caption: 'Pool accounts',
-  items: (s, ns) => newestFirst(s.poolAccounts.list(ns).map((p) => ({ ...p, created_at: p.date_created }))),
+  items: (s: { poolAccounts: Pick<PoolAccountService, 'list' | 'newestTransfers'> }, ns) => newestFirst(s.poolAccounts.list(ns).map((p) => ({ ...p, created_at: p.date_created }))),
   search: (p) => [p.customer_email],
   columns: (col) => [
     col.ref('Reference', (p) => <>{p.currency} · {p.account_type.replace('_', ' ')} · {when(p.created_at)}</>),
@@ -36,3 +38,6 @@ export const PoolAccounts = listPanel({
     )),
   ],
 })
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const poolAccountsPanel: Panel<{ poolAccounts: Pick<PoolAccountService, 'list' | 'newestTransfers'> }> = { id: 'pool', title: 'Pool accounts', jump: 'Pool accounts', place: 40, body: (s, ns, f) => <PoolAccounts s={s} ns={ns} f={f} /> }

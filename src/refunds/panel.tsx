@@ -1,5 +1,7 @@
-import { listPanel } from './list-panel.js'
-import { ActionButton, enc, money, when } from './ui.js'
+import type { Panel } from '../http/area.js'
+import { listPanel } from '../http/panel/list-panel.js'
+import type { RefundService } from './service.js'
+import { ActionButton, enc, money, when } from '../http/panel/ui.js'
 
 /**
  * Refunds (docs/behaviour.md#refunds), newest first, whichever endpoint made them: the refund and
@@ -9,7 +11,7 @@ import { ActionButton, enc, money, when } from './ui.js'
 export const Refunds = listPanel({
   id: 'refunds',
   caption: 'Refunds',
-  items: (s, ns, f) => s.refunds.all(ns).filter((r) => !f.status || r.status === f.status),
+  items: (s: { refunds: Pick<RefundService, 'all'> }, ns, f) => s.refunds.all(ns).filter((r) => !f.status || r.status === f.status),
   search: (r) => [r.payment_reference],
   columns: (col) => [
     col.ref('Refund', (r) => <>{r.made_by === 'card_refund' ? 'card refund' : 'refunds API'} · {when(r.created_at)}</>),
@@ -33,3 +35,6 @@ export const Refunds = listPanel({
     ),
   ],
 })
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const refundsPanel: Panel<{ refunds: Pick<RefundService, 'all'> }> = { id: 'refunds', title: 'Refunds', jump: 'Refunds', place: 70, body: (s, ns, f) => <Refunds s={s} ns={ns} f={f} /> }

@@ -1,5 +1,7 @@
-import { listPanel } from './list-panel.js'
-import { ActionButton, enc, money, when } from './ui.js'
+import type { Panel } from '../http/area.js'
+import { listPanel } from '../http/panel/list-panel.js'
+import type { PayoutService } from './service.js'
+import { ActionButton, enc, money, when } from '../http/panel/ui.js'
 
 /**
  * Payouts (docs/behaviour.md#payouts): each with its destination, amount and cost, status and
@@ -8,7 +10,7 @@ import { ActionButton, enc, money, when } from './ui.js'
 export const Payouts = listPanel({
   id: 'payouts',
   caption: 'Payouts',
-  items: (s, ns) => s.payouts.all(ns),
+  items: (s: { payouts: Pick<PayoutService, 'all'> }, ns) => s.payouts.all(ns),
   search: (p) => [p.batch_reference],
   columns: (col) => [
     col.ref('Reference', (p) => when(p.created_at), (p) => (p.batch_reference ? <span class="sub mono">batch {p.batch_reference}</span> : null)),
@@ -51,3 +53,6 @@ export const Payouts = listPanel({
     },
   ],
 })
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const payoutsPanel: Panel<{ payouts: Pick<PayoutService, 'all'> }> = { id: 'payouts', title: 'Payouts', jump: 'Payouts', place: 50, body: (s, ns, f) => <Payouts s={s} ns={ns} f={f} /> }

@@ -1,12 +1,24 @@
 import type { Child, FC } from 'hono/jsx'
 import { ActionButton, Badge, ListTable } from './ui.js'
-import { matchesRef, type DashboardSources, type Filters } from './view.js'
+import type { PanelFilters } from '../area.js'
+
+/**
+ * The dashboard's panels' kit (docs/behaviour.md#control-api): the list panel an area's panel is
+ * declared as (`Area.panels`), read from what the area was built with (`S`), and the filter they share.
+ */
+
+/** "Reference contains": true without a filter, or when one of the values contains it. */
+export function matchesRef(q: string | undefined, ...values: (string | null | undefined)[]): boolean {
+  if (!q) return true
+  const needle = q.toLowerCase()
+  return values.some((v) => typeof v === 'string' && v.toLowerCase().includes(needle))
+}
 
 /** One column of a list panel: its heading (with the heading's class: `['Ceiling', 'num']`), its cells' class, and what a cell shows. */
-export interface Column<T> {
+export interface Column<T, S> {
   head: string | [string, string]
   cls?: string
-  cell: (item: T, s: DashboardSources, ns: string) => Child
+  cell: (item: T, s: S, ns: string) => Child
 }
 
 /**
@@ -15,25 +27,25 @@ export interface Column<T> {
  * an item's `reference` unless given), what else the reference filter searches in one and, where
  * the row says it, its status (`data-status`), and its columns.
  */
-export interface ListPanel<T> {
+export interface ListPanel<T, S> {
   id: string
   caption: string
   empty?: string
-  items: (s: DashboardSources, ns: string, f: Filters) => readonly T[]
+  items: (s: S, ns: string, f: PanelFilters) => readonly T[]
   ref?: (item: T) => string
   /** what the filter form's "reference contains" searches in an item besides its reference */
   search?: (item: T) => (string | null | undefined)[]
   status?: (item: T) => string
   /** its columns, made with `col` (the usual columns, for this panel's items) or written out */
-  columns: (col: ColumnKit<T>) => Column<T>[]
+  columns: (col: ColumnKit<T, S>) => Column<T, S>[]
 }
 
 /** The panel a declaration describes: a row per item (the first ROW_LIMIT, ui.tsx), a cell per column. */
-export function listPanel<T>(p: ListPanel<T> & { ref: (item: T) => string }): FC<{ s: DashboardSources; ns: string; f: Filters }>
-export function listPanel<T extends { reference: string }>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: string; f: Filters }>
-export function listPanel<T>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: string; f: Filters }> {
+export function listPanel<T, S>(p: ListPanel<T, S> & { ref: (item: T) => string }): FC<{ s: S; ns: string; f: PanelFilters }>
+export function listPanel<T extends { reference: string }, S>(p: ListPanel<T, S>): FC<{ s: S; ns: string; f: PanelFilters }>
+export function listPanel<T, S>(p: ListPanel<T, S>): FC<{ s: S; ns: string; f: PanelFilters }> {
   const ref = p.ref ?? ((item: T) => (item as { reference: string }).reference)
-  const columns = p.columns({ ref: (head, sub, more) => refColumn(head, ref, sub, more), line: lineColumn, status: statusColumn, actions: actionsColumn })
+  const columns = p.columns({ ref: (head, sub, more) => refColumn(head, ref, sub, more), line: lineColumn, status: statusColumn, actions: actionsColumn<T, S> })
   const head = columns.map((c) => c.head)
   const empty = p.empty ?? `No ${p.caption.toLowerCase()} match.`
   return ({ s, ns, f }) => (
@@ -55,16 +67,16 @@ export function listPanel<T>(p: ListPanel<T>): FC<{ s: DashboardSources; ns: str
 }
 
 /** The usual columns, for a panel's items. */
-export interface ColumnKit<T> {
+export interface ColumnKit<T, S> {
   /** the first column: the row's reference, strong, a line under it (`sub`), and any lines of its own (`more`) */
-  ref: (head: string, sub: (item: T) => Child, more?: (item: T) => Child) => Column<T>
-  line: (head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child) => Column<T>
-  status: (lines: (item: T) => Child) => Column<T>
-  actions: (buttons: (item: T, s: DashboardSources) => Child) => Column<T>
+  ref: (head: string, sub: (item: T) => Child, more?: (item: T) => Child) => Column<T, S>
+  line: (head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child) => Column<T, S>
+  status: (lines: (item: T) => Child) => Column<T, S>
+  actions: (buttons: (item: T, s: S) => Child) => Column<T, S>
 }
 
 /** The first column (`ColumnKit.ref`), showing `ref` of an item. */
-function refColumn<T>(head: string, ref: (item: T) => string, sub: (item: T) => Child, more?: (item: T) => Child): Column<T> {
+function refColumn<T, S>(head: string, ref: (item: T) => string, sub: (item: T) => Child, more?: (item: T) => Child): Column<T, S> {
   return {
     head,
     cell: (item) => (
@@ -78,7 +90,7 @@ function refColumn<T>(head: string, ref: (item: T) => string, sub: (item: T) => 
 }
 
 /** A column of a main line and a line under it (`sub`): `cls` the cells' class (`wrap-s` where they may wrap). */
-function lineColumn<T>(head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child): Column<T> {
+function lineColumn<T, S>(head: string, cls: string | undefined, main: (item: T) => Child, sub: (item: T) => Child): Column<T, S> {
   return {
     head,
     cls,
@@ -92,7 +104,7 @@ function lineColumn<T>(head: string, cls: string | undefined, main: (item: T) =>
 }
 
 /** The status column: its badge, and the lines under it. */
-function statusColumn<T>(lines: (item: T) => Child): Column<T> {
+function statusColumn<T, S>(lines: (item: T) => Child): Column<T, S> {
   return {
     head: 'Status',
     cls: 'wrap-s',
@@ -106,7 +118,7 @@ function statusColumn<T>(lines: (item: T) => Child): Column<T> {
 }
 
 /** The actions column: the buttons an item has (none: an empty cell of actions). */
-function actionsColumn<T>(buttons: (item: T, s: DashboardSources) => Child): Column<T> {
+function actionsColumn<T, S>(buttons: (item: T, s: S) => Child): Column<T, S> {
   return { head: 'Actions', cell: (item, s) => <div class="actions">{buttons(item, s)}</div> }
 }
 

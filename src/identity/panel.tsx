@@ -1,9 +1,11 @@
 import type { FC } from 'hono/jsx'
-import { Badge, ListTable, newestFirst, when } from './ui.js'
-import { matchesRef, type DashboardSources, type Filters } from './view.js'
+import { Badge, ListTable, newestFirst, when } from '../http/panel/ui.js'
+import type { Panel, PanelFilters } from '../http/area.js'
+import { matchesRef } from '../http/panel/list-panel.js'
+import type { IdentityService } from './service.js'
 
 /** Identity checks: found or not, the mode, and which fields matched. */
-export const Identity: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ s, ns, f }) => {
+export const Identity: FC<{ s: { identity: Pick<IdentityService, 'checks'> }; ns: string; f: PanelFilters }> = ({ s, ns, f }) => {
   const all = newestFirst(s.identity.checks(ns).filter((c) => matchesRef(f.q, c.reference, c.id)))
   return (
     <ListTable
@@ -32,3 +34,6 @@ export const Identity: FC<{ s: DashboardSources; ns: string; f: Filters }> = ({ 
     />
   )
 }
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const identityPanel: Panel<{ identity: Pick<IdentityService, 'checks'> }> = { id: 'identity', title: 'Identity checks', jump: 'Identity', place: 100, body: (s, ns, f) => <Identity s={s} ns={ns} f={f} /> }

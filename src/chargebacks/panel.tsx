@@ -1,15 +1,17 @@
-import { listPanel } from './list-panel.js'
-import { ActionButton, enc, money, when } from './ui.js'
+import type { Panel } from '../http/area.js'
+import { listPanel } from '../http/panel/list-panel.js'
+import type { ChargebackService } from './service.js'
+import { ActionButton, enc, money, when } from '../http/panel/ui.js'
 
 /**
  * Chargebacks (docs/behaviour.md#chargebacks), newest first: the chargeback and its pay-in, the amount
  * and what left the balance, its status and deadline, and on a declined or partly accepted one the
- * buttons that decide it through the control call. A successful charge's row (charges.tsx) opens one.
+ * buttons that decide it through the control call. A successful charge's row (src/control/dashboard/charges.tsx) opens one.
  */
 export const Chargebacks = listPanel({
   id: 'chargebacks',
   caption: 'Chargebacks',
-  items: (s, ns) => s.chargebacks.all(ns),
+  items: (s: { chargebacks: Pick<ChargebackService, 'all'> }, ns) => s.chargebacks.all(ns),
   search: (c) => [c.payment_reference],
   columns: (col) => [
     col.ref('Chargeback', (c) => <>{c.reason ?? ''} · {when(c.created_at)}</>),
@@ -33,3 +35,6 @@ export const Chargebacks = listPanel({
     ),
   ],
 })
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const chargebacksPanel: Panel<{ chargebacks: Pick<ChargebackService, 'all'> }> = { id: 'chargebacks', title: 'Chargebacks', jump: 'Chargebacks', place: 80, body: (s, ns, f) => <Chargebacks s={s} ns={ns} f={f} /> }

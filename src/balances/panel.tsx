@@ -1,8 +1,9 @@
+import type { Panel } from '../http/area.js'
 import type { FC } from 'hono/jsx'
-import { OPENING_SOURCE } from '../../engine/ledger.js'
-import { listTime } from '../../http/cursor-list.js'
-import { ActionButton, Table, money } from './ui.js'
-import type { DashboardSources } from './view.js'
+import { OPENING_SOURCE } from '../engine/ledger.js'
+import { listTime } from '../http/cursor-list.js'
+import { ActionButton, Table, money } from '../http/panel/ui.js'
+import type { BalanceService } from './service.js'
 
 /** history entries shown, the newest */
 const HISTORY_SHOWN = 10
@@ -14,7 +15,7 @@ const FUND_AMOUNT = 10_000
  * `GET /balances/history` answer them: per currency the available and pending balance with a
  * button that funds it (the control call), then the newest entries of the history.
  */
-export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => {
+export const Balances: FC<{ s: { balances: Pick<BalanceService, 'held' | 'historyPage'> }; ns: string }> = ({ s, ns }) => {
   const held = Object.entries(s.balances.held(ns))
   const rows = held.map(([currency, b]) => (
     <tr data-currency={currency}>
@@ -66,3 +67,6 @@ export const Balances: FC<{ s: DashboardSources; ns: string }> = ({ s, ns }) => 
     </>
   )
 }
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const balancesPanel: Panel<{ balances: Pick<BalanceService, 'held' | 'historyPage'> }> = { id: 'balances', title: 'Balances', jump: 'Balances', place: 20, body: (s, ns) => <Balances s={s} ns={ns} /> }

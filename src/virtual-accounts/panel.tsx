@@ -1,6 +1,8 @@
-import { toDecimalString } from '../../money.js'
-import { CreditButton, listPanel } from './list-panel.js'
-import { money, newestFirst, when } from './ui.js'
+import type { Panel } from '../http/area.js'
+import { toDecimalString } from '../money.js'
+import { CreditButton, listPanel } from '../http/panel/list-panel.js'
+import type { VirtualAccountService } from './service.js'
+import { money, newestFirst, when } from '../http/panel/ui.js'
 
 /** transfers shown under each account, newest first */
 const TRANSFERS_SHOWN = 5
@@ -13,7 +15,7 @@ const TRANSFERS_SHOWN = 5
 export const VirtualAccounts = listPanel({
   id: 'virtual-accounts',
   caption: 'Virtual bank accounts',
-  items: (s, ns) => newestFirst(s.virtualAccounts.list(ns)),
+  items: (s: { virtualAccounts: Pick<VirtualAccountService, 'list' | 'transfers'> }, ns) => newestFirst(s.virtualAccounts.list(ns)),
   search: (a) => [a.account_number],
   ref: (a) => a.account_reference,
   columns: (col) => [
@@ -51,3 +53,6 @@ export const VirtualAccounts = listPanel({
     )),
   ],
 })
+
+/** Its panel of the dashboard (`Area.panels`). */
+export const virtualAccountsPanel: Panel<{ virtualAccounts: Pick<VirtualAccountService, 'list' | 'transfers'> }> = { id: 'vba', title: 'Virtual bank accounts', jump: 'Virtual accounts', place: 30, body: (s, ns, f) => <VirtualAccounts s={s} ns={ns} f={f} /> }
