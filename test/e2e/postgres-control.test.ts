@@ -1,7 +1,7 @@
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
-import { MSG } from '../../src/errors.js'
+import { MSG } from '../../src/messages.js'
 import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 import { clusterPerFile, queryDb } from './postgres.js'
