@@ -1,5 +1,6 @@
 import { OnEngine, type Engine } from '../engine/kit.js'
-import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../engine/types.js'
+import { CHARGES, type ChargeBase } from '../engine/types.js'
+import { CARD_OPS, isCard, type CardCharge, type CardOperation, type PreauthLedger } from './types.js'
 import type { Frozen } from '../store/frozen.js'
 import type { PreauthService } from './preauth.js'
 

@@ -1,6 +1,7 @@
 import { OnEngine, type Engine } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
-import { CARD_OPS, CHARGES, isCard, returnedOf, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../engine/types.js'
+import { CHARGES, type ChargeBase } from '../engine/types.js'
+import { CARD_OPS, isCard, returnedOf, type CardCharge, type CardOperation, type PreauthLedger } from './types.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import { ApiError, MSG, badRequest, notFound } from '../errors.js'
 import { computeFee, toDecimalString, toMajor } from '../money.js'

@@ -1,14 +1,12 @@
-import type { PreauthService } from '../cards/preauth.js'
-import { PreauthRefunds } from '../cards/preauth-refunds.js'
+import { PreauthRefunds, type CardCharge, type PreauthService } from '../cards/index.js'
 import { findCharge } from '../engine/charge-query.js'
 import { OnEngine, type Engine } from '../engine/kit.js'
 import { newTransactionReference } from '../engine/lifecycle.js'
 import { unitIssue } from '../engine/schemas.js'
-import type { CardCharge } from '../engine/types.js'
 import { ApiError, MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
-import { Payins } from '../refunds/payins.js'
+import { Payins } from '../refunds/index.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import { isBalanceCurrency, CURRENCY } from '../scenario/lookups.js'
 import type { CardScenario } from '../scenario/schema.js'
@@ -24,7 +22,7 @@ import { CHARGEBACK_STATUSES, type AnswerInput, type ChargebackStatus, type Open
  * Chargebacks (docs/behaviour.md#chargebacks): a customer's bank disputes a successful pay-in, which no
  * merchant call can do, so the control API (or a card the packs mark `chargeback: true`) opens
  * one. The amount is held from the moment it opens: what a pay-in may still return is the one
- * rule `returnedOf` (src/engine/types.ts), which refunds ask too. The merchant answers before the
+ * rule `returnedOf` (src/cards/types.ts), which refunds ask too. The merchant answers before the
  * deadline, on the namespace clock, or it is accepted; what is accepted or lost is debited from
  * the balance once, under the ledger source `chargeback`; what is won is held no more.
  */

@@ -11,7 +11,7 @@ import { ARRAY, MINOR, STRING } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { DD_MSG } from './messages.js'
 import { AUTH_STATUSES, BANKS, type CreateAuthorizationInput, type DebitInput, type InitiateInput } from './schemas.js'
-import { accountName } from '../lookups/service.js'
+import { accountName } from '../lookups/index.js'
 import { isoAt } from '../time.js'
 
 /** The kind of its charges. */

@@ -4,7 +4,7 @@ import { okJson } from '../http/envelope.js'
 import { MSG, notFound } from '../errors.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { chargeQueryAnswer } from './query.js'
+import { chargeQueryAnswer } from './charge-record.js'
 import type { Kinds } from './kinds.js'
 import { CHARGES, type ChargeBase } from './types.js'
 

@@ -7,7 +7,7 @@ import type { Settings } from '../scenario/schema.js'
 import { OnEngine, type AttemptEnds, type Engine } from './kit.js'
 import type { Collection } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { chargeEventData } from './query.js'
+import { chargeEventData } from './charge-record.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
 /**

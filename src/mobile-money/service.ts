@@ -1,5 +1,5 @@
 import { OnEngine, type Engine } from '../engine/kit.js'
-import { walletPagePath } from '../engine/pages.js'
+import { walletPagePath } from './page.js'
 import { StepLifecycle, requested, sha256 } from '../engine/lifecycle.js'
 import type { SteppedCharge } from '../engine/types.js'
 import { ApiError, FAILURE, MSG, invalid } from '../errors.js'

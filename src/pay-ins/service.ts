@@ -1,5 +1,5 @@
 import type { Frozen } from '../store/frozen.js'
-import { chargeQueryRecord } from '../engine/query.js'
+import { chargeQueryRecord } from '../engine/charge-record.js'
 import type { Kinds } from '../engine/kinds.js'
 import { CHARGES, type ChargeBase } from '../engine/types.js'
 import { byQuery, listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'

@@ -1,4 +1,4 @@
-import { bankPagePath } from '../engine/pages.js'
+import { bankPagePath } from './page.js'
 import { OnEngine } from '../engine/kit.js'
 import { ChargeLifecycle, narrationOr, requested } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'

@@ -2,7 +2,7 @@ import { OnEngine, type Engine } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
 import { MSG, badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
-import { accountName } from '../lookups/service.js'
+import { accountName } from '../lookups/index.js'
 import { banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
 import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
@@ -12,7 +12,7 @@ import { MINOR, OBJECT, STRING, TIME, maybe, oneOf, shape } from '../store/valid
 import { BALANCE_CURRENCIES } from '../scenario/lookups.js'
 import { PAYOUT_MSG } from './messages.js'
 import { isStablecoin, type Destination } from './schemas.js'
-import { STABLECOINS } from '../stablecoins/schemas.js'
+import { STABLECOINS } from '../stablecoins/index.js'
 
 /**
  * Payouts (docs/behaviour.md#payouts): money sent from the merchant's available balance to a bank

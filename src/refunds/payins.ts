@@ -1,7 +1,6 @@
-import type { PreauthService } from '../cards/preauth.js'
-import { PreauthRefunds, type RefundPart } from '../cards/preauth-refunds.js'
+import { PreauthRefunds, returnedOf, type PreauthService, type RefundPart } from '../cards/index.js'
 import { OnEngine, type Engine } from '../engine/kit.js'
-import { CHARGES, returnedOf, type ChargeBase } from '../engine/types.js'
+import { CHARGES, type ChargeBase } from '../engine/types.js'
 import type { Frozen } from '../store/frozen.js'
 
 /**

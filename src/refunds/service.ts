@@ -1,9 +1,7 @@
-import type { PreauthService, Written } from '../cards/preauth.js'
-import type { RefundInput } from '../cards/schemas.js'
+import type { CardCharge, CardOperation, PreauthService, RefundInput, RefundPart, Written } from '../cards/index.js'
 import { OnEngine, type Engine } from '../engine/kit.js'
 import { unitIssue } from '../engine/schemas.js'
 import { isBalanceCurrency } from '../scenario/lookups.js'
-import type { CardCharge, CardOperation } from '../engine/types.js'
 import { MSG, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -12,7 +10,6 @@ import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { REFUND_MSG } from './messages.js'
-import type { RefundPart } from '../cards/preauth-refunds.js'
 import { Payins, type Payin } from './payins.js'
 
 /**

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
+import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/index.js'
 import { OnEngine, type Engine } from '../engine/kit.js'
 import { newTransactionReference } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'
