@@ -11,7 +11,7 @@ import { BALANCE_CURRENCIES, BalanceService } from './service.js'
 export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   key: 'balances',
   tags: { balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
-  build: ({ clocks, random, ledger }) => ({ balances: new BalanceService(clocks, random, ledger) }),
+  build: (kit) => ({ balances: new BalanceService(kit) }),
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/balances', access: 'secret key', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',
