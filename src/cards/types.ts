@@ -1,3 +1,4 @@
+/** The card area's records: its charge, a pre-authorization's hold, its operations (docs/api.md 2, 3). */
 import type { CardSummary } from '../pan.js'
 import type { CardStep } from '../scenario/schema.js'
 import type { CollectionSpec } from '../store/collection.js'
@@ -5,8 +6,6 @@ import type { Frozen } from '../store/frozen.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { MINOR, STRING } from '../store/validate.js'
 import type { ChargeBase, SteppedCharge } from '../engine/types.js'
-
-/** The card area's records: its charge, a pre-authorization's hold, its operations (docs/api.md 2, 3). */
 
 /**
  * What has gone back of a pay-in so far: refunded (a pre-authorization's, from its captures: the

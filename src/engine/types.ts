@@ -11,9 +11,9 @@ import { STORED_METADATA } from './schemas.js'
  */
 export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'expired'
 /**
- * The kinds of charge, each added by the area that serves it, beside its record's type (the
- * pattern of hono's `ContextVariableMap`): its record, the payment method of its name when a
- * charge of it is paid so, the channel its payment attempts name when it makes any:
+ * The kinds of charge, each added by the area that serves it, in its area.ts beside the kind's
+ * `chargeKind` and `kinds.declare` (the pattern of hono's `ContextVariableMap`): its record, the
+ * payment method of its name when a charge of it is paid so, the channel its attempts name:
  *
  *     declare module '../engine/types.js' {
  *       interface ChargeKinds { card: { record: CardCharge; method: 'card'; attempt: 'card' } }
@@ -21,7 +21,8 @@ export type ChargeStatus = 'pending' | 'processing' | 'success' | 'failed' | 'ex
  *
  * A charge is a channel's, a checkout whose channel the customer picks, or a transfer into a
  * virtual bank account (paid by bank transfer: docs/behaviour.md#virtual-accounts). The compiler
- * checks every kind's name against these: no list of them is written by hand.
+ * checks every kind's name against these, and no union of them is written by hand (the answers'
+ * schemas list the methods for the OpenAPI document, held to these: schemas.ts).
  */
 export interface ChargeKinds {}
 
