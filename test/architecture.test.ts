@@ -88,6 +88,24 @@ describe('the code keeps the shape docs/architecture.md describes', () => {
     expect(writers).toEqual(['src/http/envelope.ts'])
   })
 
+  it("has no area import another area's files but its public face", () => {
+    // an area: a folder of src/ whose area.ts declares one (`Area`, src/http/area.ts); its face: its index.ts
+    const areaOf = (file: string) => /^src\/([^/]+)\//.exec(file)?.[1]
+    const declares = (f: string) => /^src\/[^/]+\/area\.ts$/.test(f) && /^export const \w+: Area</m.test(readFileSync(join(ROOT, f), 'utf8'))
+    const areas = new Set(files.filter(declares).map((f) => areaOf(f)!))
+    expect(areas.size).toBeGreaterThan(15)
+    const reaching: string[] = []
+    for (const file of files) {
+      const from = areaOf(file)
+      if (!from || !areas.has(from)) continue
+      for (const target of importsOf(file)) {
+        const to = areaOf(target)
+        if (to && to !== from && areas.has(to) && target !== `src/${to}/index.ts`) reaching.push(`${file} -> ${target}`)
+      }
+    }
+    expect(reaching).toEqual([])
+  })
+
   it('cites in comments only documents the repository holds', () => {
     const missing: string[] = []
     for (const file of files) {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { cardPayload, ref, sandboxPerTest, SECRET } from './helpers/sandbox.js'
-import type { CardCharge } from '../src/engine/types.js'
+import type { CardCharge } from '../src/cards/index.js'
 import { cardSummary } from '../src/pan.js'
 
 /** A charge the probe would lend (docs/behaviour.md#webhook-probe), of the given references. */

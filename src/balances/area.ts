@@ -13,7 +13,7 @@ export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   key: 'balances',
   panels: [balancesPanel],
   tags: { balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
-  build: ({ clocks, random, ledger }) => ({ balances: new BalanceService(clocks, random, ledger) }),
+  build: (kit) => ({ balances: new BalanceService(kit) }),
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/balances', access: 'secret key', tag: 'balances', operationId: 'getBalances', summary: 'The balances per currency: pending and available (major units)',

@@ -1,8 +1,7 @@
-import { BALANCE_CURRENCIES, type Balances, type Entry, type Ledger } from '../engine/ledger.js'
+import type { Kit } from '../engine/kit.js'
+import { BALANCE_CURRENCIES, type Balances, type Entry } from '../engine/ledger.js'
 import type { HistoryRow } from '../engine/ledger-history.js'
 import { newTransactionReference } from '../engine/lifecycle.js'
-import type { Clocks } from '../clock.js'
-import type { Random } from '../random.js'
 import { listTime, orderedPage, type ListQuery } from '../http/cursor-list.js'
 import { toDecimalString, toMajor } from '../money.js'
 
@@ -44,15 +43,11 @@ export interface HistoryPage {
 }
 
 export class BalanceService {
-  constructor(
-    private readonly clocks: Clocks,
-    private readonly random: Random,
-    private readonly ledger: Ledger,
-  ) {}
+  constructor(private readonly kit: Pick<Kit, 'clocks' | 'random' | 'ledger'>) {}
 
   /** The balances now, by upper-case currency, in minor units (what the dashboard shows). */
   held(ns: string): Balances {
-    return this.ledger.balances(ns, this.clocks.now(ns))
+    return this.kit.ledger.balances(ns, this.kit.clocks.now(ns))
   }
 
   /** GET /balances: by upper-case currency, major units (USD with its issuing balance, always 0 here). */
@@ -67,7 +62,7 @@ export class BalanceService {
 
   /** Control: adds `amount` (minor units) to the available balance, as an entry of its own. */
   fund(ns: string, currency: string, amount: number): Record<string, Balance> {
-    this.ledger.fund(ns, newTransactionReference(this.random, ns, 'FUND'), currency, amount, this.clocks.now(ns))
+    this.kit.ledger.fund(ns, newTransactionReference(this.kit.random, ns, 'FUND'), currency, amount, this.kit.clocks.now(ns))
     return this.balances(ns)
   }
 
@@ -83,9 +78,9 @@ export class BalanceService {
 
   /** The same page in minor units, each row with its entry (what the dashboard shows). */
   historyPage(ns: string, q: HistoryQuery): HistoryPage {
-    const rows = this.ledger.history(ns, this.clocks.now(ns))
+    const rows = this.kit.ledger.history(ns, this.kit.clocks.now(ns))
     const page = orderedPage(rows, q, (r) => (!q.currency || r.currency === q.currency) && (!q.direction || r.direction === q.direction))
-    return { has_more: page.has_more, rows: page.items.map((row) => ({ row, entry: this.ledger.entryOf(ns, row) })) }
+    return { has_more: page.has_more, rows: page.items.map((row) => ({ row, entry: this.kit.ledger.entryOf(ns, row) })) }
   }
 }
 

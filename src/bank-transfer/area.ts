@@ -18,6 +18,11 @@ import type { TRANSFER_ARRIVALS } from '../scenario/schema.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { bank_transfer: { record: BankTransferCharge; method: 'bank_transfer'; attempt: 'bank_transfer' } }
+}
+
 /** Its temporary account and what it waits for, as the dashboard lists them. */
 function transferLines(c: BankTransferCharge): string[] {
   const a = c.bank_account
@@ -58,7 +63,11 @@ export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> 
       amount_paid: MINOR,
       amount_accepted: MINOR,
       transfers: listOf({ at: STRING, amount: MINOR, payment_event: STRING, reversal: maybe(shape({ status: STRING, amount: MINOR, destination: STRING, currency: CURRENCY })) }),
-    }, ['bank_account.account_number']),
+    }, {
+      asWritten: ['bank_account.account_number'],
+      // a transfer arrives at its temporary account (`BankTransferService.credit`)
+      indexes: { account_number: (c) => c.bank_account?.account_number },
+    }),
   ],
   build(kit) {
     const bankTransfer = new BankTransferService(kit)

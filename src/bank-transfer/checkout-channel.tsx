@@ -3,8 +3,7 @@ import { checkoutChannel } from '../engine/checkout-channel.js'
 import { CHARGES } from '../engine/types.js'
 import { formatMoney } from '../money.js'
 import type { Store } from '../store/store.js'
-import { ActionForm, Alert } from '../checkout/page-views.js'
-import { CHECKOUT_MSG } from '../checkout/messages.js'
+import { ActionForm, Alert, CHECKOUT_MSG } from '../checkout/index.js'
 import type { BankTransferCharge, BankTransferService } from './service.js'
 
 /**

@@ -1,6 +1,6 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
-import { ChargeLifecycle, narrationOr, requested, requireProcessing } from '../engine/lifecycle.js'
+import { ChargeLifecycle, narrationOr, requested, requireProcessing, type LifecycleParts } from '../engine/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../engine/types.js'
 import { conflict, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
@@ -79,23 +79,23 @@ export interface NewTransfer {
   parent?: string
 }
 
-export class BankTransferService extends OnEngine {
-  readonly #charges = new ChargeLifecycle<BankTransferCharge>(this.engine, {
-    kind: KIND,
-    prefix: 'BT',
-    succeeded: MSG.TRANSFER_RECEIVED,
-    duplicateCode: MSG.DUPLICATE_REFERENCE_CODE,
-    onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
-    onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
-    expired: TRANSFER_MSG.EXPIRED,
-    onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
-  })
+export class BankTransferService {
+  readonly #charges: ChargeLifecycle<BankTransferCharge>
   /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
 
-  constructor(engine: Engine) {
-    super(engine)
-    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => {
+  constructor(private readonly kit: Pick<Kit, LifecycleParts | 'namespaces'>) {
+    this.#charges = new ChargeLifecycle<BankTransferCharge>(kit, {
+      kind: KIND,
+      prefix: 'BT',
+      succeeded: MSG.TRANSFER_RECEIVED,
+      duplicateCode: MSG.DUPLICATE_REFERENCE_CODE,
+      onSuccess: (ns, charge) => this.stopAutoComplete(ns, charge),
+      onFailure: (ns, charge) => this.stopAutoComplete(ns, charge),
+      expired: TRANSFER_MSG.EXPIRED,
+      onExpire: (ns, charge) => this.stopAutoComplete(ns, charge),
+    })
+    this.kit.clocks.on(COMPLETE, (ns, p: { tx: string }) => {
       const charge = this.#charges.live(ns, p.tx)
       if (charge) this.#arrive(ns, charge, charge.arrives_with)
     })
@@ -103,12 +103,12 @@ export class BankTransferService extends OnEngine {
 
   /** A new charge with its temporary account, processing until a transfer arrives. */
   create(ns: string, o: NewTransfer): BankTransferCharge {
-    const base = this.#charges.create(ns, requested(o, narrationOr(o.narration, this.namespaces.get(ns)?.name), TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
+    const base = this.#charges.create(ns, requested(o, narrationOr(o.narration, this.kit.namespaces.get(ns)?.name), TRANSFER_MSG.WAITING, TRANSFER_MSG.ACCOUNT_ISSUED, o.parent))
     const bears = o.merchant_bears_cost ?? false
-    const active = this.scenarios.forNs(ns)
+    const active = this.kit.scenarios.forNs(ns)
     const settings = active.settings
     const plan = active.transfer(base.amount)
-    const expires = this.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
+    const expires = this.kit.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
     const expected = base.amount + customerCost(base.fee, base.vat, bears, 'fee')
     const charge: BankTransferCharge = Object.assign(base, {
       bank_account: {
@@ -128,7 +128,7 @@ export class BankTransferService extends OnEngine {
     })
     const tx = { tx: charge.transaction_reference }
     if (o.auto_complete !== false && plan?.arrives !== 'never') {
-      charge.auto_timer = this.clocks.schedule(ns, (plan?.after_seconds ?? settings.transfer_delay_seconds) * 1000, COMPLETE, tx)
+      charge.auto_timer = this.kit.clocks.schedule(ns, (plan?.after_seconds ?? settings.transfer_delay_seconds) * 1000, COMPLETE, tx)
     }
     this.#charges.expireAt(ns, charge, expires)
     this.#charges.save(ns, charge)
@@ -142,7 +142,7 @@ export class BankTransferService extends OnEngine {
 
   /** The charge whose temporary account has this number. */
   byAccount(ns: string, accountNumber: string): Frozen<BankTransferCharge> | undefined {
-    const c = this.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
+    const c = this.kit.store.col<ChargeBase>(ns, CHARGES).findBy('account_number', accountNumber)
     return c?.kind === KIND ? (c as Frozen<BankTransferCharge>) : undefined
   }
 
@@ -162,7 +162,7 @@ export class BankTransferService extends OnEngine {
    */
   stopAutoComplete(ns: string, charge: BankTransferCharge): void {
     if (!charge.auto_timer) return
-    this.clocks.cancel(ns, charge.auto_timer)
+    this.kit.clocks.cancel(ns, charge.auto_timer)
     charge.auto_timer = null
   }
 
@@ -240,10 +240,10 @@ export class BankTransferService extends OnEngine {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
     // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (docs/behaviour.md#ledger-and-balances)
-    const acceptAll = this.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
+    const acceptAll = this.kit.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
     const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({
-      at: this.clocks.iso(ns),
+      at: this.kit.clocks.iso(ns),
       amount,
       payment_event: event,
       reversal: returned ? { status: 'success', amount: returned, destination: 'customer', currency: charge.currency } : null,
@@ -251,7 +251,7 @@ export class BankTransferService extends OnEngine {
     charge.amount_paid = amount
     this.#charges.note(ns, charge, 'transfer', TRANSFER_MSG.arrived(toDecimalString(amount), event, returned ? toDecimalString(returned) : null))
     if (event === 'underpayment' && !acceptAll) {
-      charge.updated_at = this.clocks.iso(ns)
+      charge.updated_at = this.kit.clocks.iso(ns)
     } else {
       charge.amount_accepted = acceptAll ? amount : expected
       this.#charges.succeed(ns, charge)
@@ -266,13 +266,13 @@ export class BankTransferService extends OnEngine {
    */
   #takesWhole(ns: string, charge: BankTransferCharge, amount: number): boolean {
     const beyond = payinMoney(amount, charge.fee, charge.vat, 0).credit - charge.amount
-    return beyond <= 0 || this.ledger.tryTakeIn(ns, charge.currency, beyond)
+    return beyond <= 0 || this.kit.ledger.tryTakeIn(ns, charge.currency, beyond)
   }
 
   /** Ten digits no other charge of the namespace has. */
   #newAccountNumber(ns: string): string {
     for (;;) {
-      const n = `8${this.random.text(ns, DIGITS, 9)}`
+      const n = `8${this.kit.random.text(ns, DIGITS, 9)}`
       if (!this.byAccount(ns, n)) return n
     }
   }

@@ -11,7 +11,8 @@ import { validateWithMetadata } from '../engine/schemas.js'
 import { quickCardCharge } from './quick-input.js'
 import type { z } from 'zod'
 import type { Context } from 'hono'
-import { CARD_OPS, CARD_OPS_SPEC, STEPPED_FIELDS, chargeKind, type CardCharge, type CardOperation } from '../engine/types.js'
+import { STEPPED_FIELDS, chargeKind } from '../engine/types.js'
+import { CARD_OPS, CARD_OPS_SPEC, payinStatus, type CardCharge, type CardOperation } from './types.js'
 import { EPOCH_MS, MINOR, STRING, STRINGS, maybe, shape } from '../store/validate.js'
 import { PreauthService, type Written } from './preauth.js'
 import {
@@ -34,6 +35,11 @@ import type { Kit } from '../engine/kit.js'
 import { allOutcomes, chargeOutcomes, chargesOf } from '../engine/outcomes.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
+
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { card: { record: CardCharge; method: 'card'; attempt: 'card' } }
+}
 
 /** What each card operation's payload is checked with: zod's schema, and the quick path's one difference. */
 const PAYLOAD: Record<CardCharge['operation'], { schema: z.ZodType<CardChargeInput>; allowZero: boolean }> = {
@@ -161,7 +167,11 @@ export const cardsArea: Area<CardServices, Kit> = {
       preauth: maybe(shape({ state: STRING, authorized: MINOR, captured: MINOR, refunded: MINOR, expires_at: EPOCH_MS, captures: STRINGS, operations: STRINGS })),
       refunded: maybe(MINOR),
       refunds: maybe(STRINGS),
-    }, ['preauth.receipt', 'preauth.captures', 'preauth.operations', 'refunds']),
+    }, {
+      // `card` is the card's summary (first six, last four)
+      asWritten: ['card', 'preauth.receipt', 'preauth.captures', 'preauth.operations', 'refunds'],
+      facts: { status: payinStatus },
+    }),
   ],
   build(kit) {
     const { store, namespaces, kinds, config } = kit

@@ -1,5 +1,5 @@
 import type { Ledger } from '../engine/ledger.js'
-import type { CardOperation } from '../engine/types.js'
+import type { CardOperation } from './types.js'
 import { payinMoney } from '../money.js'
 import { isoAt } from '../time.js'
 

@@ -1,5 +1,6 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
-import { CARD_OPS, CHARGES, isCard, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../engine/types.js'
+import type { Kit } from '../engine/kit.js'
+import { CHARGES, type ChargeBase } from '../engine/types.js'
+import { CARD_OPS, isCard, type CardCharge, type CardOperation, type PreauthLedger } from './types.js'
 import type { Frozen } from '../store/frozen.js'
 import type { PreauthService } from './preauth.js'
 
@@ -25,12 +26,11 @@ export interface HeldPayin {
  * order, and what it took of each is counted on the capture (`refunded`) and in total on the
  * hold, where the card refund of docs/api.md reads them too.
  */
-export class PreauthRefunds extends OnEngine {
+export class PreauthRefunds {
   constructor(
-    engine: Engine,
+    private readonly kit: Pick<Kit, 'store' | 'clocks'>,
     private readonly preauth: PreauthService,
   ) {
-    super(engine)
   }
 
   /** The charge as a pre-authorization, when it is one. */
@@ -88,14 +88,14 @@ export class PreauthRefunds extends OnEngine {
   }
 
   #ops(ns: string) {
-    return this.store.col<CardOperation>(ns, CARD_OPS)
+    return this.kit.store.col<CardOperation>(ns, CARD_OPS)
   }
 
   /** Changes the hold's totals; the charge is updated now. */
   #updateHold(ns: string, card: Frozen<CardCharge>, change: (hold: PreauthLedger) => void): void {
-    this.store.col<CardCharge>(ns, CHARGES).update(card.transaction_reference, (c) => {
+    this.kit.store.col<CardCharge>(ns, CHARGES).update(card.transaction_reference, (c) => {
       change(c.preauth!)
-      c.updated_at = this.clocks.iso(ns)
+      c.updated_at = this.kit.clocks.iso(ns)
     })
   }
 }

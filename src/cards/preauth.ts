@@ -1,6 +1,7 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
-import { CARD_OPS, CHARGES, isCard, returnedOf, type CardCharge, type CardOperation, type ChargeBase, type PreauthLedger } from '../engine/types.js'
+import { CHARGES, type ChargeBase } from '../engine/types.js'
+import { CARD_OPS, isCard, returnedOf, type CardCharge, type CardOperation, type PreauthLedger } from './types.js'
 import { captureSettled, creditCapture, settleCaptureEarly, voidCapture } from './capture-ledger.js'
 import { ApiError, badRequest, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
@@ -42,27 +43,26 @@ export interface Written {
  * pre-authorization are serialized by the event loop: racing captures can never exceed the hold.
  * A refused operation throws before it changes anything.
  */
-export class PreauthService extends OnEngine {
-  constructor(engine: Engine) {
-    super(engine)
-    this.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
+export class PreauthService {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger' | 'kinds'>) {
+    this.kit.clocks.on(EXPIRE, (ns, payload: { tx: string }) => {
       const charge = this.#charges(ns).get(payload.tx)
       if (charge?.preauth) this.#expireIfDue(ns, charge)
     })
   }
 
   #charges(ns: string) {
-    return this.store.col<CardCharge>(ns, CHARGES)
+    return this.kit.store.col<CardCharge>(ns, CHARGES)
   }
 
   #ops(ns: string) {
-    return this.store.col<CardOperation>(ns, CARD_OPS)
+    return this.kit.store.col<CardOperation>(ns, CARD_OPS)
   }
 
   /** Called when a pre-authorization's steps are passed: places the hold. */
   place(ns: string, charge: CardCharge): void {
-    const settings = this.scenarios.forNs(ns).settings
-    const expires = this.clocks.now(ns) + settings.pre_auth_validity_hours * HOUR
+    const settings = this.kit.scenarios.forNs(ns).settings
+    const expires = this.kit.clocks.now(ns) + settings.pre_auth_validity_hours * HOUR
     const zero = charge.amount <= ZERO_AUTH_MAX
     charge.preauth = {
       state: zero ? 'voided' : 'pre_authorized',
@@ -70,15 +70,15 @@ export class PreauthService extends OnEngine {
       captured: 0,
       refunded: 0,
       expires_at: expires,
-      receipt: this.random.text(ns, DIGITS, 12),
-      stan: this.random.text(ns, DIGITS, 6),
+      receipt: this.kit.random.text(ns, DIGITS, 12),
+      stan: this.kit.random.text(ns, DIGITS, 6),
       zero_auth: zero,
       captures: [],
       operations: [],
     }
     charge.response_message = MSG.SUCCESS
-    charge.history.push({ at: this.clocks.iso(ns), step: 'hold', result: zero ? 'zero auth: held and released at once' : 'placed' })
-    if (!zero) charge.preauth.expiry_timer = this.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
+    charge.history.push({ at: this.kit.clocks.iso(ns), step: 'hold', result: zero ? 'zero auth: held and released at once' : 'placed' })
+    if (!zero) charge.preauth.expiry_timer = this.kit.clocks.scheduleAt(ns, expires, EXPIRE, { tx: charge.transaction_reference })
   }
 
   /** POST /charges/card/capture */
@@ -90,16 +90,16 @@ export class PreauthService extends OnEngine {
     const { amount } = input
     const left = ledger.authorized - ledger.captured
     if (amount > left) throw badRequest(CARD_MSG.OVER_CAPTURE, { amount_left: toMajor(left) })
-    const settings = this.scenarios.forNs(ns).settings
+    const settings = this.kit.scenarios.forNs(ns).settings
     const { fee, vat } = computeFee(amount, settings.fees.card, settings.vat_percent, decimalsOf(parent.currency))
     // docs/behaviour.md#preauth: each new capture settles every earlier one
     for (const ref of ledger.captures) {
       const earlier = this.#ops(ns).get(ref)
-      if (earlier && !earlier.voided) settleCaptureEarly(this.ledger, ns, earlier, this.clocks.now(ns))
+      if (earlier && !earlier.voided) settleCaptureEarly(this.kit.ledger, ns, earlier, this.kit.clocks.now(ns))
     }
     const op = this.#op(ns, parent, input.transaction_reference, 'capture', amount, { fee, vat, status: 'success', message: CARD_MSG.CHARGED })
     op.refunded = 0
-    creditCapture(this.ledger, ns, op, this.kinds.settlementMs(parent, settings), this.clocks.now(ns))
+    creditCapture(this.kit.ledger, ns, op, this.kit.kinds.settlementMs(parent, settings), this.kit.clocks.now(ns))
     ledger.captured += amount
     ledger.captures.push(op.transaction_reference)
     return this.#save(ns, parent, op)
@@ -119,12 +119,12 @@ export class PreauthService extends OnEngine {
       if (live.length === 1) this.#voidable(parent, live[0].amount)
       this.#newTxRef(ns, input.transaction_reference)
       const amount = ledger.authorized
-      for (const c of live) voidCapture(this.ledger, ns, this.#voided(ns, c), this.clocks.now(ns))
+      for (const c of live) voidCapture(this.kit.ledger, ns, this.#voided(ns, c), this.kit.clocks.now(ns))
       ledger.state = 'voided'
       ledger.authorized = 0
       ledger.captured = 0
       ledger.refunded = 0
-      if (ledger.expiry_timer) this.clocks.cancel(ns, ledger.expiry_timer)
+      if (ledger.expiry_timer) this.kit.clocks.cancel(ns, ledger.expiry_timer)
       const op = this.#op(ns, parent, input.transaction_reference, 'void_authorization', amount, { status: 'void_capture', message: CARD_MSG.AUTH_VOIDED_OK, target })
       return this.#save(ns, parent, op)
     }
@@ -135,7 +135,7 @@ export class PreauthService extends OnEngine {
     if (this.isSettled(ns, capture)) throw badRequest(CARD_MSG.CAPTURE_SETTLED)
     this.#voidable(parent, capture.amount)
     this.#newTxRef(ns, input.transaction_reference)
-    voidCapture(this.ledger, ns, this.#voided(ns, capture), this.clocks.now(ns))
+    voidCapture(this.kit.ledger, ns, this.#voided(ns, capture), this.kit.clocks.now(ns))
     ledger.captured -= capture.amount
     // docs/behaviour.md#preauth-expiry: an expired hold is what was captured, so a voided capture is released, not given back
     if (ledger.state === 'expired') ledger.authorized -= capture.amount
@@ -202,7 +202,7 @@ export class PreauthService extends OnEngine {
     const written = this.#save(ns, parent, op)
     around.recorded(ns, written.op, written.parent, targetAmount)
     // the documentation's refund keys in its order, then the sandbox's own (docs/behaviour.md#webhook-payloads)
-    this.events.record(ns, 'refund.success', {
+    this.kit.events.record(ns, 'refund.success', {
       amount: toMajor(amount),
       status: 'success',
       currency: parent.currency,
@@ -220,23 +220,23 @@ export class PreauthService extends OnEngine {
     if (op) {
       if (op.charge_operation !== 'capture') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
       if (op.voided) throw badRequest(CARD_MSG.CAPTURE_VOIDED)
-      settleCaptureEarly(this.ledger, ns, op, this.clocks.now(ns))
+      settleCaptureEarly(this.kit.ledger, ns, op, this.kit.clocks.now(ns))
       return { op }
     }
     const charge = this.#charges(ns).get(reference) ?? this.#charges(ns).findBy('payment_reference', reference)
     if (!charge || !isCard(charge)) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     if (charge.preauth || charge.status !== 'success') throw badRequest(CARD_MSG.SETTLE_NOT_A_CAPTURE)
     const settled = this.#charges(ns).update(charge.transaction_reference, (c) => {
-      c.settled_at ??= this.clocks.iso(ns)
+      c.settled_at ??= this.kit.clocks.iso(ns)
     })
     const payin = this.#payinOf(ns, settled)
-    if (payin) this.ledger.settleEarly(ns, 'payin', payin.payment_reference, 'settled early', this.clocks.now(ns))
+    if (payin) this.kit.ledger.settleEarly(ns, 'payin', payin.payment_reference, 'settled early', this.kit.clocks.now(ns))
     return { charge: settled }
   }
 
   /** A capture settles by a later capture, the control call, or its settlement time passing: its ledger entries say (docs/behaviour.md#ledger-and-balances). */
   isSettled(ns: string, capture: Frozen<CardOperation>): boolean {
-    return captureSettled(this.ledger, ns, capture, this.clocks.now(ns))
+    return captureSettled(this.kit.ledger, ns, capture, this.kit.clocks.now(ns))
   }
 
   /** A capture as the dashboard shows it: voided, settled (isSettled), or not yet. */
@@ -249,7 +249,7 @@ export class PreauthService extends OnEngine {
   isChargeSettled(ns: string, charge: Frozen<CardCharge>): boolean {
     if (charge.status !== 'success') return false
     const payin = this.#payinOf(ns, charge)
-    return !!payin && this.ledger.settled(ns, 'payin', payin.payment_reference, this.clocks.now(ns))
+    return !!payin && this.kit.ledger.settled(ns, 'payin', payin.payment_reference, this.kit.clocks.now(ns))
   }
 
   /** The charge that carries a card charge's credit: itself, or for a checkout's attempt its checkout. */
@@ -367,11 +367,11 @@ export class PreauthService extends OnEngine {
    */
   #expireIfDue(ns: string, charge: Frozen<CardCharge>): Frozen<CardCharge> {
     const l = charge.preauth
-    if (!l || l.state !== 'pre_authorized' || this.clocks.now(ns) < l.expires_at) return charge
+    if (!l || l.state !== 'pre_authorized' || this.kit.clocks.now(ns) < l.expires_at) return charge
     return this.#charges(ns).update(charge.transaction_reference, (c) => {
       c.preauth!.state = 'expired'
       c.preauth!.authorized = c.preauth!.captured
-      c.history.push({ at: this.clocks.iso(ns), step: 'hold', result: 'expired' })
+      c.history.push({ at: this.kit.clocks.iso(ns), step: 'hold', result: 'expired' })
     })
   }
 
@@ -406,7 +406,7 @@ export class PreauthService extends OnEngine {
       status: o.status,
       target_transaction_reference: o.target ?? null,
       response_message: o.message,
-      created_at: this.clocks.iso(ns),
+      created_at: this.kit.clocks.iso(ns),
     }
   }
 

@@ -1,7 +1,7 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
-import { StepLifecycle, requested, sha256 } from '../engine/lifecycle.js'
-import { threeDsPagePath } from '../engine/pages.js'
-import type { CardCharge } from '../engine/types.js'
+import type { Kit } from '../engine/kit.js'
+import { StepLifecycle, requested, sha256, type LifecycleParts } from '../engine/lifecycle.js'
+import { threeDsPagePath } from './three-ds.js'
+import type { CardCharge } from './types.js'
 import { badRequest, invalid } from '../errors.js'
 import { FAILURE, MSG } from '../messages.js'
 import type { CardScenario, CardStep } from '../scenario/schema.js'
@@ -43,16 +43,15 @@ export interface CardHooks {
   onPreauthorized?: (ns: string, charge: CardCharge) => void
 }
 
-export class CardService extends OnEngine {
+export class CardService {
   readonly #charges: StepLifecycle<CardCharge>
   readonly #charged: ((ns: string, charge: CardCharge) => void)[] = []
 
   constructor(
-    engine: Engine,
+    private readonly kit: Pick<Kit, LifecycleParts>,
     private readonly hooks: CardHooks = {},
   ) {
-    super(engine)
-    this.#charges = new StepLifecycle<CardCharge>(engine, {
+    this.#charges = new StepLifecycle<CardCharge>(kit, {
       kind: 'card',
       prefix: 'CA',
       succeeded: CARD_MSG.CHARGED,
@@ -62,7 +61,7 @@ export class CardService extends OnEngine {
       },
       // docs/behaviour.md#card-charges: a card that stays processing forever
       waiting: (ns, charge) => {
-        charge.updated_at = this.clocks.iso(ns)
+        charge.updated_at = this.kit.clocks.iso(ns)
         charge.auth_model = 'NO_AUTH'
         charge.response_message = CARD_MSG.IN_PROGRESS
       },
@@ -87,7 +86,7 @@ export class CardService extends OnEngine {
 
   /** POST /charges/card (and the start of a pre-authorization, and a checkout's card attempt: `parent`). */
   charge(ns: string, input: CardChargeInput, operation: CardCharge['operation'] = 'charge', parent?: string): CardCharge {
-    const scenarios = this.scenarios.forNs(ns)
+    const scenarios = this.kit.scenarios.forNs(ns)
     const pan = input.card.number
     const listed = scenarios.card(pan)
     const scheme = listed?.scheme ?? detectScheme(pan)
@@ -137,7 +136,7 @@ export class CardService extends OnEngine {
         ...(sent !== expected ? { [`authorization.${sent}`]: CARD_MSG.notExpectedAt(step!) } : {}),
       })
     }
-    const now = this.clocks.iso(ns)
+    const now = this.kit.clocks.iso(ns)
     if (step === 'PIN' && sha256(auth.pin!) !== charge.expect.pin) {
       this.#charges.fail(ns, charge, FAILURE.INCORRECT_PIN, 'PIN')
     } else if (step === 'OTP' && sha256(auth.otp!) !== charge.expect.otp) {
@@ -231,7 +230,7 @@ export class CardService extends OnEngine {
 
   #checkExpiry(ns: string, month: string, year: string): void {
     const y = year.length === 2 ? 2000 + Number(year) : Number(year)
-    const now = new Date(this.clocks.now(ns))
+    const now = new Date(this.kit.clocks.now(ns))
     const cy = now.getUTCFullYear()
     const cm = now.getUTCMonth() + 1
     if (y < cy || (y === cy && Number(month) < cm)) throw invalid({ 'card.expiry_year': CARD_MSG.CARD_EXPIRED })

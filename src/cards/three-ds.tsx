@@ -1,10 +1,13 @@
 import { decisionPage, type DecisionPage, type Said } from '../engine/decision-page.js'
-import type { CardCharge } from '../engine/types.js'
+import type { CardCharge } from './types.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { threeDsPagePath } from '../engine/pages.js'
+import { customerPagePath } from '../engine/pages.js'
 import type { CardService } from './service.js'
+
+/** The 3DS page of a card charge (docs/behaviour.md#card-3ds-page), naming the namespace `ns` when given. */
+export const threeDsPagePath = customerPagePath('/_sandbox/3ds/')
 
 /**
  * The 3DS challenge page (docs/behaviour.md#card-3ds-page), the cards area's decision page

@@ -1,5 +1,4 @@
-import type { PreauthService } from '../cards/preauth.js'
-import type { CardService } from '../cards/service.js'
+import type { CardService, PreauthService } from '../cards/index.js'
 import type { Kit } from '../engine/kit.js'
 import type { Area, Route } from '../http/area.js'
 import { readBodyText, readJsonObject, validate } from '../http/body.js'

@@ -1,7 +1,7 @@
 import { atMost } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
-import { initiateSchema } from '../refunds/schemas.js'
+import { initiateSchema } from '../refunds/index.js'
 import { PACK_LIMITS } from '../scenario/schema.js'
 
 /** docs/behaviour.md#chargebacks: the chargebacks' requests. */

@@ -1,15 +1,13 @@
-import type { PreauthService } from '../cards/preauth.js'
-import { PreauthRefunds } from '../cards/preauth-refunds.js'
+import { PreauthRefunds, type CardCharge, type PreauthService } from '../cards/index.js'
 import { findCharge } from '../engine/charge-query.js'
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { newTransactionReference } from '../engine/lifecycle.js'
 import { unitIssue } from '../engine/schemas.js'
-import type { CardCharge } from '../engine/types.js'
 import { ApiError, badRequest, conflict, invalid, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
-import { Payins } from '../refunds/payins.js'
+import { Payins } from '../refunds/index.js'
 import type { ActiveScenarios } from '../scenario/index.js'
 import { isBalanceCurrency, CURRENCY } from '../scenario/lookups.js'
 import type { CardScenario } from '../scenario/schema.js'
@@ -25,7 +23,7 @@ import { CHARGEBACK_STATUSES, type AnswerInput, type ChargebackStatus, type Open
  * Chargebacks (docs/behaviour.md#chargebacks): a customer's bank disputes a successful pay-in, which no
  * merchant call can do, so the control API (or a card the packs mark `chargeback: true`) opens
  * one. The amount is held from the moment it opens: what a pay-in may still return is the one
- * rule `returnedOf` (src/engine/types.ts), which refunds ask too. The merchant answers before the
+ * rule `returnedOf` (src/cards/types.ts), which refunds ask too. The merchant answers before the
  * deadline, on the namespace clock, or it is accepted; what is accepted or lost is debited from
  * the balance once, under the ledger source `chargeback`; what is won is held no more.
  */
@@ -81,37 +79,36 @@ export interface ChargebackListQuery extends ListQuery {
   payment_reference?: string
 }
 
-export class ChargebackService extends OnEngine {
+export class ChargebackService {
   readonly #payins: Payins
   readonly #disputedOf = new WeakMap<ActiveScenarios, readonly CardScenario[]>()
 
-  constructor(engine: Engine, preauth: PreauthService) {
-    super(engine)
-    this.#payins = new Payins(engine, preauth)
-    this.clocks.on(DEADLINE, (ns, p: { reference: string }) => {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger' | 'kinds'>, preauth: PreauthService) {
+    this.#payins = new Payins(kit, preauth)
+    this.kit.clocks.on(DEADLINE, (ns, p: { reference: string }) => {
       if (this.#col(ns).get(p.reference)?.status === 'pending') this.#accept(ns, p.reference, 'auto_accepted')
     })
-    this.clocks.on(DECIDE, (ns, p: { reference: string }) => {
+    this.kit.clocks.on(DECIDE, (ns, p: { reference: string }) => {
       const cb = this.#col(ns).get(p.reference)
-      if (cb?.status === 'declined' || cb?.status === 'partial') this.#decide(ns, cb.reference, this.scenarios.forNs(ns).settings.chargeback_decision)
+      if (cb?.status === 'declined' || cb?.status === 'partial') this.#decide(ns, cb.reference, this.kit.scenarios.forNs(ns).settings.chargeback_decision)
     })
   }
 
   /** The cards the namespace's packs mark `chargeback: true`, read once per set of active packs (a card charge asks). */
   #disputed(ns: string): readonly CardScenario[] {
-    const active = this.scenarios.forNs(ns)
+    const active = this.kit.scenarios.forNs(ns)
     let cards = this.#disputedOf.get(active)
     if (!cards) this.#disputedOf.set(active, (cards = [...active.cards.values()].filter((c) => c.chargeback)))
     return cards
   }
 
   #col(ns: string) {
-    return this.store.col<Chargeback>(ns, CHARGEBACKS)
+    return this.kit.store.col<Chargeback>(ns, CHARGEBACKS)
   }
 
   /** Control: the customer's bank disputes a successful pay-in (by its payment or transaction reference). */
   open(ns: string, chargeReference: string, input: OpenInput): Frozen<Chargeback> {
-    const charge = findCharge(this.store, ns, chargeReference)
+    const charge = findCharge(this.kit.store, ns, chargeReference)
     const p = charge && !charge.parent ? this.#payins.find(ns, charge.payment_reference) : undefined
     if (!p) throw notFound(MSG.TRANSACTION_NOT_FOUND)
     // a pre-authorization is disputed for what was captured (docs/behaviour.md#chargebacks)
@@ -127,10 +124,10 @@ export class ChargebackService extends OnEngine {
     if (finer) throw invalid({ amount: finer })
     if (amount > p.left) throw badRequest(CHARGEBACK_MSG.max(formatMoney(currency, p.left)))
     this.#payins.dispute(ns, p.charge.transaction_reference, amount)
-    const now = this.clocks.now(ns)
-    const at = this.clocks.iso(ns)
-    const hours = input.deadline_hours ?? this.scenarios.forNs(ns).settings.chargeback_deadline_hours
-    const reference = newTransactionReference(this.random, ns, 'CHB')
+    const now = this.kit.clocks.now(ns)
+    const at = this.kit.clocks.iso(ns)
+    const hours = input.deadline_hours ?? this.kit.scenarios.forNs(ns).settings.chargeback_deadline_hours
+    const reference = newTransactionReference(this.kit.random, ns, 'CHB')
     const cb: Chargeback = {
       reference,
       payment_reference: p.charge.payment_reference,
@@ -145,7 +142,7 @@ export class ChargebackService extends OnEngine {
       evidence: null,
       accepted_amount: null,
       debited: 0,
-      timer: this.clocks.schedule(ns, Math.round(hours * HOUR_MS), DEADLINE, { reference }),
+      timer: this.kit.clocks.schedule(ns, Math.round(hours * HOUR_MS), DEADLINE, { reference }),
       created_at: at,
       updated_at: at,
       resolved_at: null,
@@ -164,7 +161,7 @@ export class ChargebackService extends OnEngine {
       if (finer) throw invalid({ amount: finer })
       if (input.amount! >= cb.amount) throw badRequest(CHARGEBACK_MSG.partialBelow(formatMoney(cb.currency, cb.amount)))
     }
-    if (cb.timer) this.clocks.cancel(ns, cb.timer)
+    if (cb.timer) this.kit.clocks.cancel(ns, cb.timer)
     const answered = this.#col(ns).update(reference, (c) => {
       c.answer = input.status
       c.answer_reason = input.reason ?? null
@@ -172,15 +169,15 @@ export class ChargebackService extends OnEngine {
       c.timer = null
     })
     if (input.status === 'accepted') return this.#accept(ns, reference, 'accepted')
-    const hours = this.scenarios.forNs(ns).settings.chargeback_decision_hours
+    const hours = this.kit.scenarios.forNs(ns).settings.chargeback_decision_hours
     const accepted = input.status === 'partial' ? input.amount! : 0
     if (accepted) this.#debit(ns, answered, accepted)
     const stored = this.#col(ns).update(reference, (c) => {
       c.status = input.status as 'declined' | 'partial'
       c.accepted_amount = accepted || null
       c.debited += accepted
-      c.updated_at = this.clocks.iso(ns)
-      c.timer = this.clocks.schedule(ns, Math.round(hours * HOUR_MS), DECIDE, { reference })
+      c.updated_at = this.kit.clocks.iso(ns)
+      c.timer = this.kit.clocks.schedule(ns, Math.round(hours * HOUR_MS), DECIDE, { reference })
     })
     this.#announce(ns, input.status === 'partial' ? 'chargeback.partial' : 'chargeback.declined', stored)
     return stored
@@ -190,7 +187,7 @@ export class ChargebackService extends OnEngine {
   decide(ns: string, reference: string, outcome: 'won' | 'lost'): Frozen<Chargeback> {
     const cb = this.get(ns, reference)
     if (cb.status !== 'declined' && cb.status !== 'partial') throw conflict(CHARGEBACK_MSG.NOT_DECLINED)
-    if (cb.timer) this.clocks.cancel(ns, cb.timer)
+    if (cb.timer) this.kit.clocks.cancel(ns, cb.timer)
     return this.#decide(ns, reference, outcome)
   }
 
@@ -217,7 +214,7 @@ export class ChargebackService extends OnEngine {
   }
 
   #resolve(ns: string, reference: string, status: ChargebackStatus, debited: number): Frozen<Chargeback> {
-    const at = this.clocks.iso(ns)
+    const at = this.kit.clocks.iso(ns)
     return this.#col(ns).update(reference, (c) => {
       c.status = status
       c.debited = debited
@@ -230,12 +227,12 @@ export class ChargebackService extends OnEngine {
   /** One debit of the balance, in the same turn as the record that says so (never refused for want of balance: the bank has taken it). */
   #debit(ns: string, cb: Frozen<Chargeback>, amount: number): void {
     if (amount <= 0) return
-    const at = this.clocks.iso(ns)
-    this.ledger.post(ns, CHARGEBACK, cb.reference, { direction: 'debit', amount, currency: cb.currency, available_at: at, created_at: at, of: cb.transaction_reference })
+    const at = this.kit.clocks.iso(ns)
+    this.kit.ledger.post(ns, CHARGEBACK, cb.reference, { direction: 'debit', amount, currency: cb.currency, available_at: at, created_at: at, of: cb.transaction_reference })
   }
 
   #announce(ns: string, event: EventName, cb: Frozen<Chargeback>): void {
-    this.events.record(ns, event, eventData(cb))
+    this.kit.events.record(ns, event, eventData(cb))
   }
 
   /**

@@ -17,6 +17,11 @@ import { channelNames, checkoutSummarySchema, controlPaySchema, initializeAnswer
 import { CheckoutService, type CheckoutCharge } from './service.js'
 import { chargesOf, slug } from '../engine/outcomes.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { checkout: { record: CheckoutCharge } }
+}
+
 /** The hosted page of a checkout, on the origin the client called (docs/behaviour.md#checkout, docs/behaviour.md#urls-handed-out). */
 export const checkoutUrl = (origin: string, c: Frozen<CheckoutCharge>) => `${origin}${checkoutPagePath(c.transaction_reference)}`
 

@@ -1,4 +1,4 @@
-import { convertMinor } from '../conversions/rates.js'
+import { convertMinor } from '../conversions/index.js'
 import { invalid } from '../errors.js'
 import { decimalsOf, isBalanceCurrency } from '../scenario/lookups.js'
 import { rateFor, type Rate } from '../scenario/rates.js'

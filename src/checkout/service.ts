@@ -1,7 +1,7 @@
 import type { Context } from 'hono'
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { locateCharge } from '../engine/pages.js'
-import { ChargeLifecycle, requested } from '../engine/lifecycle.js'
+import { ChargeLifecycle, requested, type LifecycleParts } from '../engine/lifecycle.js'
 import { CHARGES, type ChargeBase, type PaymentMethod } from '../engine/types.js'
 import { CHECKOUT_FEES, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../engine/checkout-channel.js'
 import { badRequest, conflict, notFound } from '../errors.js'
@@ -60,17 +60,16 @@ export interface PageOf {
 /** an attempt: a charge of a declared channel's kind */
 export type Attempt = ChargeBase
 
-export class CheckoutService extends OnEngine {
+export class CheckoutService {
   readonly #charges: ChargeLifecycle<CheckoutCharge>
   /** the ends of attempts heard while the checkout is calling into their channel, by `<ns> <checkout>`: applied once the call returns */
   readonly #heldEnds = new Map<string, Frozen<ChargeBase>[]>()
 
   /** `wired`: what the channels' calls are given (the kit and the services built before it, src/areas.ts) */
-  constructor(engine: Engine, readonly wired: unknown) {
-    super(engine)
+  constructor(private readonly kit: Pick<Kit, LifecycleParts | 'namespaces'>, readonly wired: unknown) {
     // its attempts are charges of the channels built before it: they tell it when one ends
-    engine.attempts.on((ns, charge) => this.#heard(ns, charge))
-    this.#charges = new ChargeLifecycle<CheckoutCharge>(engine, {
+    kit.attempts.on((ns, charge) => this.#heard(ns, charge))
+    this.#charges = new ChargeLifecycle<CheckoutCharge>(kit, {
       kind: 'checkout',
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself
@@ -86,13 +85,13 @@ export class CheckoutService extends OnEngine {
 
   /** POST /charges/initialize */
   initialize(ns: string, input: InitializeInput): CheckoutCharge {
-    const conversion = conversionOf(this.scenarios.forNs(ns).settings.conversion_rates, input, (cur) => checkoutChannels().some((ch) => ch.currencies.includes(cur)))
+    const conversion = conversionOf(this.kit.scenarios.forNs(ns).settings.conversion_rates, input, (cur) => checkoutChannels().some((ch) => ch.currencies.includes(cur)))
     const split = splitRequested(input)
     // the customer's amount and currency: what the page, the attempts and the fees are in
     const due = conversion ? { amount: paymentAmount(conversion), currency: conversion.payment_currency } : { amount: input.amount, currency: input.currency }
     const base = this.#charges.create(ns, requested({ ...input, ...due }, input.narration ?? null, CHECKOUT_MSG.PENDING, CHECKOUT_MSG.INITIALIZED))
     const offered = offeredChannels(due.currency, input.channels, input.default_channel)
-    const closes = this.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
+    const closes = this.kit.clocks.now(ns) + CHECKOUT_HOURS * 3_600_000
     const charge: CheckoutCharge = Object.assign(base, {
       ...(conversion ? { conversion } : {}),
       ...(split ? { split } : {}),
@@ -126,18 +125,18 @@ export class CheckoutService extends OnEngine {
 
   /** The checkout a page's request names, found without a key (its link: src/engine/pages.ts). */
   locate(c: Context): { ns: string; checkout: Frozen<CheckoutCharge> } | { ns?: undefined; several: boolean } {
-    const found = locateCharge<CheckoutCharge>(this.store, this.namespaces, c, 'checkout')
+    const found = locateCharge<CheckoutCharge>(this.kit.store, this.kit.namespaces, c, 'checkout')
     return found.ns === undefined ? found : { ns: found.ns, checkout: found.charge }
   }
 
   /** The attempt under way, if any. */
   current(ns: string, c: Frozen<CheckoutCharge>): Frozen<Attempt> | undefined {
-    return c.current ? (this.store.col<ChargeBase>(ns, CHARGES).get(c.current) as Frozen<Attempt> | undefined) : undefined
+    return c.current ? (this.kit.store.col<ChargeBase>(ns, CHARGES).get(c.current) as Frozen<Attempt> | undefined) : undefined
   }
 
   /** Every attempt's charge, oldest first. */
   attempts(ns: string, c: Frozen<CheckoutCharge>): Frozen<Attempt>[] {
-    const col = this.store.col<ChargeBase>(ns, CHARGES)
+    const col = this.kit.store.col<ChargeBase>(ns, CHARGES)
     return c.attempts.map((a) => col.get(a.reference) as Frozen<Attempt> | undefined).filter((a) => a !== undefined)
   }
 
@@ -209,7 +208,7 @@ export class CheckoutService extends OnEngine {
   completeCurrent(ns: string, tx: string, outcome: 'success' | 'failed', message?: string): Frozen<CheckoutCharge> {
     const child = this.current(ns, this.get(ns, tx))
     if (!child || child.status !== 'processing') throw badRequest(CHECKOUT_MSG.NO_ATTEMPT)
-    this.#drive(ns, child.parent!, () => this.kinds.of(child.kind).complete!(ns, child.transaction_reference, outcome, message), false)
+    this.#drive(ns, child.parent!, () => this.kit.kinds.of(child.kind).complete!(ns, child.transaction_reference, outcome, message), false)
     return this.get(ns, tx)
   }
 
@@ -232,7 +231,7 @@ export class CheckoutService extends OnEngine {
     } finally {
       this.#heldEnds.delete(key)
       // as stored now, by its own lifecycle
-      for (const end of held) this.#attemptEnded(ns, this.store.col<ChargeBase>(ns, CHARGES).get(end.transaction_reference) ?? end)
+      for (const end of held) this.#attemptEnded(ns, this.kit.store.col<ChargeBase>(ns, CHARGES).get(end.transaction_reference) ?? end)
     }
   }
 
@@ -267,14 +266,14 @@ export class CheckoutService extends OnEngine {
       c.fee = child.fee
       c.vat = child.vat
       // what the attempt's own rule says the customer paid, read now: a stored copy of it may be older
-      const money = this.kinds.money(ns, child)
+      const money = this.kit.kinds.money(ns, child)
       c.amount_paid = money.paid
       c.cost_borne = money.paid - money.refundable
       this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.attemptSucceeded(child.transaction_reference))
       this.#charges.succeed(ns, c)
     } else {
       c.response_message = child.failure_message ?? child.response_message
-      c.updated_at = this.clocks.iso(ns)
+      c.updated_at = this.kit.clocks.iso(ns)
       this.#charges.note(ns, c, 'attempt', CHECKOUT_MSG.attemptEnded(child.transaction_reference, child.status, c.response_message))
     }
     this.#charges.save(ns, c)
@@ -320,9 +319,9 @@ export class CheckoutService extends OnEngine {
       fresh.current = child.transaction_reference
       fresh.response_message = CHECKOUT_MSG.IN_PROGRESS
     }
-    fresh.updated_at = this.clocks.iso(ns)
+    fresh.updated_at = this.kit.clocks.iso(ns)
     // an attempt that ended at once (a declined card) has its end noted next (#drive): its start would say it twice
-    if (child.status === 'processing') this.#charges.note(ns, fresh, 'attempt', CHECKOUT_MSG.attemptStarted(this.kinds.of(child.kind).label, child.transaction_reference, child.status))
+    if (child.status === 'processing') this.#charges.note(ns, fresh, 'attempt', CHECKOUT_MSG.attemptStarted(this.kit.kinds.of(child.kind).label, child.transaction_reference, child.status))
   }
 
   /** `<checkout's transaction reference>-<n>`: the payment reference of its n-th attempt */

@@ -1,6 +1,6 @@
 import { findCharge } from '../engine/charge-query.js'
 import { requireProcessing } from '../engine/lifecycle.js'
-import type { PreauthService } from '../cards/preauth.js'
+import type { PreauthService } from '../cards/index.js'
 import type { Kit } from '../engine/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'

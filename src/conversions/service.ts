@@ -1,4 +1,4 @@
-import { OnEngine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import { rateFor } from '../scenario/rates.js'
 import { badRequest, conflict, notFound } from '../errors.js'
@@ -73,24 +73,26 @@ export const CONVERSIONS_SPEC: CollectionSpec<Conversion> = {
 }
 
 
-export class ConversionService extends OnEngine {
+export class ConversionService {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'namespaces' | 'ledger'>) {}
+
   /** POST /conversions/rates: a quote for converting `amount` of the from-currency. */
   quote(ns: string, input: QuoteInput) {
     const { from_currency: from, to_currency: to } = input
-    const rate = rateFor(this.scenarios.forNs(ns).settings.conversion_rates, from, to)
+    const rate = rateFor(this.kit.scenarios.forNs(ns).settings.conversion_rates, from, to)
     if (!rate) throw badRequest(CONVERSION_MSG.PAIR)
     const fromAmount = input.amount
     // rounded down to the destination currency's unit (XAF, XOF: whole francs, docs/behaviour.md#money)
     const toAmount = convertMinor(fromAmount, rate, decimalsOf(to))
     if (toAmount < 1) throw badRequest(CONVERSION_MSG.TOO_SMALL)
     if (!withinLimit(toAmount)) throw badRequest(CONVERSION_MSG.TOO_LARGE)
-    const now = this.clocks.now(ns)
-    const reference = this.random.uuid(ns)
+    const now = this.kit.clocks.now(ns)
+    const reference = this.kit.random.uuid(ns)
     const quote: Quote = {
       from_currency: from, to_currency: to, from_amount: fromAmount, to_amount: toAmount, rate: rate.rate,
       note: input.reference ?? null, created_at: isoAt(now), expires_at: isoAt(now + QUOTE_SECONDS * 1000), used_by: null,
     }
-    this.store.col<Quote>(ns, QUOTES).put(reference, quote)
+    this.kit.store.col<Quote>(ns, QUOTES).put(reference, quote)
     return {
       from_currency: from, to_currency: to, from_amount: toMajor(fromAmount), to_amount: toMajor(toAmount), rate: rate.rate,
       reference, expiry_in_seconds: QUOTE_SECONDS, expiry_date: quote.expires_at,
@@ -102,18 +104,18 @@ export class ConversionService extends OnEngine {
    * available balance covers it. A refused conversion changes nothing.
    */
   convert(ns: string, input: ConvertInput) {
-    const quotes = this.store.col<Quote>(ns, QUOTES)
+    const quotes = this.kit.store.col<Quote>(ns, QUOTES)
     const quote = quotes.get(input.rate_reference)
-    const now = this.clocks.now(ns)
+    const now = this.kit.clocks.now(ns)
     // the service keeps a rate's details until it expires: unknown and expired answer alike
     if (!quote || now > Date.parse(quote.expires_at)) throw conflict(CONVERSION_MSG.RATE_NOT_FOUND, RATE_NOT_FOUND_CODE)
     if (quote.used_by) throw badRequest(CONVERSION_MSG.USED_RATE)
     if (input.from_currency !== quote.from_currency || input.to_currency !== quote.to_currency || input.amount !== quote.from_amount) throw badRequest(CONVERSION_MSG.MISMATCH)
-    this.ledger.requireAvailable(ns, quote.from_currency, quote.from_amount, now)
+    this.kit.ledger.requireAvailable(ns, quote.from_currency, quote.from_amount, now)
     // what it brings into the to-currency counts toward what the namespace may take in (docs/behaviour.md#ledger-and-balances)
-    this.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
+    this.kit.ledger.takeIn(ns, quote.to_currency, quote.to_amount)
 
-    const reference = this.random.uuid(ns)
+    const reference = this.kit.random.uuid(ns)
     const at = isoAt(now)
     const conversion: Conversion = {
       reference, rate_reference: input.rate_reference,
@@ -123,9 +125,9 @@ export class ConversionService extends OnEngine {
       created_at: at,
     }
     // the record, its two entries and the quote's use: one synchronous turn, one write
-    this.store.col<Conversion>(ns, CONVERSIONS).put(reference, conversion)
-    this.ledger.post(ns, CONVERSION, reference, { direction: 'debit', amount: quote.from_amount, currency: quote.from_currency, available_at: at, created_at: at })
-    this.ledger.post(ns, CONVERSION, reference, { direction: 'credit', amount: quote.to_amount, currency: quote.to_currency, available_at: at, created_at: at })
+    this.kit.store.col<Conversion>(ns, CONVERSIONS).put(reference, conversion)
+    this.kit.ledger.post(ns, CONVERSION, reference, { direction: 'debit', amount: quote.from_amount, currency: quote.from_currency, available_at: at, created_at: at })
+    this.kit.ledger.post(ns, CONVERSION, reference, { direction: 'credit', amount: quote.to_amount, currency: quote.to_currency, available_at: at, created_at: at })
     quotes.put(input.rate_reference, { ...quote, used_by: reference })
     const s = shown(conversion)
     // the fields of the live sample, in its order
@@ -134,7 +136,7 @@ export class ConversionService extends OnEngine {
 
   /** GET /conversions/{reference} */
   get(ns: string, reference: string) {
-    const conversion = this.store.col<Conversion>(ns, CONVERSIONS).get(reference)
+    const conversion = this.kit.store.col<Conversion>(ns, CONVERSIONS).get(reference)
     if (!conversion) throw notFound(CONVERSION_MSG.NOT_FOUND)
     return shown(conversion)
   }
@@ -144,14 +146,14 @@ export class ConversionService extends OnEngine {
    * day or a range of days (UTC). It reads the kept order from the newest down (docs/behaviour.md#lists): the conversions after the range and those on the pages before, and the page's records.
    */
   history(ns: string, q: HistoryQuery) {
-    const meta = this.namespaces.get(ns)
+    const meta = this.kit.namespaces.get(ns)
     const account = { name: meta?.name ?? '', email: meta?.email ?? '' }
     const [first, last = first] = q.date ? q.date.split(',').map((d) => d.trim()) : []
     const from = first ? Date.parse(`${first}T00:00:00Z`) : -Infinity
     const to = last ? Date.parse(`${last}T00:00:00Z`) + 86_399_999 : Infinity
     const limit = q.limit ?? 20
     let skip = ((q.page ?? 1) - 1) * limit
-    const items = recordsInOrder(this.store.col<Conversion>(ns, CONVERSIONS))
+    const items = recordsInOrder(this.kit.store.col<Conversion>(ns, CONVERSIONS))
     const history = []
     for (let i = items.size - 1; i >= 0 && history.length < limit; i--) {
       const at = items.dateAt(i)

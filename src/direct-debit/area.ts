@@ -10,6 +10,11 @@ import { DD_MSG } from './messages.js'
 import { AUTHS, AUTHS_SPEC, DirectDebitService, type DebitAuthorization, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
 import { allOutcomes, chargeOutcomes, statusOutcomes } from '../engine/outcomes.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { direct_debit: { record: DirectDebitCharge; method: 'direct_debit'; attempt: 'bank_account' } }
+}
+
 type DirectDebit = { directDebit: DirectDebitService }
 
 /** docs/behaviour.md#direct-debit: GET .../authorizations/{reference} and POST .../{code}/debits (docs/api.md 4.3), with and without the /merchant prefix. */
@@ -52,7 +57,7 @@ export const directDebitArea: Area<DirectDebit, Kit> = {
     statusOutcomes<DebitAuthorization>('direct-debit.mandate', AUTHS, AUTH_STATUSES, { states: (a) => a.history.filter((h) => h?.reason !== DD_MSG.HISTORY_SEEDED).map((h) => h?.status), label: (s) => `a mandate ${s}` }),
   ),
   tags: { 'direct debit': 'Direct-debit authorizations and debits' },
-  collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING }, ['authorization_code', 'account_number'])],
+  collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING }, { asWritten: ['authorization_code', 'account_number'] })],
   build(kit) {
     const directDebit = new DirectDebitService(kit, kit.config.debitLimit)
     kit.kinds.declare<DirectDebitCharge>({

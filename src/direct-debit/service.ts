@@ -1,6 +1,6 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { ALPHANUMERIC, DIGITS } from '../random.js'
-import { ChargeLifecycle } from '../engine/lifecycle.js'
+import { ChargeLifecycle, type LifecycleParts } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'
 import { badRequest, conflict, invalid, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
@@ -12,7 +12,7 @@ import { ARRAY, MINOR, STRING } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { DD_MSG } from './messages.js'
 import { AUTH_STATUSES, BANKS, type CreateAuthorizationInput, type DebitInput, type InitiateInput } from './schemas.js'
-import { accountName } from '../lookups/service.js'
+import { accountName } from '../lookups/index.js'
 import { isoAt } from '../time.js'
 
 /** The kind of its charges. */
@@ -107,38 +107,37 @@ const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
  * moved by control calls and by the clock, and debits that complete after a delay by the account's
  * scenario.
  */
-export class DirectDebitService extends OnEngine {
+export class DirectDebitService {
   readonly #debits: ChargeLifecycle<DirectDebit>
   /** the merchant's transaction limit, minor units */
   readonly #limit: number
 
   /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
-  constructor(engine: Engine, debitLimit: number) {
-    super(engine)
+  constructor(private readonly kit: Pick<Kit, LifecycleParts | 'namespaces'>, debitLimit: number) {
     this.#limit = toMinor(debitLimit)
-    this.#debits = new ChargeLifecycle<DirectDebit>(engine, {
+    this.#debits = new ChargeLifecycle<DirectDebit>(kit, {
       kind: DIRECT_DEBIT,
       prefix: 'DD',
       attempt: 'bank_account',
       succeeded: DD_MSG.DEBIT_SUCCESS,
     })
-    this.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
+    this.kit.clocks.on(EXPIRE, (ns, p: { reference: string }) => {
       const auth = this.#auths(ns).get(p.reference)
       if (auth) this.#expireIfDue(ns, auth)
     })
-    this.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
-    this.clocks.on(TOKEN, (ns, p: { reference: string }) => this.#tokenPaid(ns, p.reference))
-    this.namespaces.onSeed((ns) => this.seed(ns))
+    this.kit.clocks.on(COMPLETE, (ns, p: { tx: string }) => this.#complete(ns, p.tx))
+    this.kit.clocks.on(TOKEN, (ns, p: { reference: string }) => this.#tokenPaid(ns, p.reference))
+    this.kit.namespaces.onSeed((ns) => this.seed(ns))
   }
 
   #auths(ns: string) {
-    return this.store.col<DebitAuthorization>(ns, AUTHS)
+    return this.kit.store.col<DebitAuthorization>(ns, AUTHS)
   }
 
   /** Seeds the pack's authorizations into a new (or reset) namespace. */
   seed(ns: string): void {
-    const now = this.clocks.now(ns)
-    for (const s of this.scenarios.forNs(ns).authorizations.values()) this.#seedOne(ns, s, now)
+    const now = this.kit.clocks.now(ns)
+    for (const s of this.kit.scenarios.forNs(ns).authorizations.values()) this.#seedOne(ns, s, now)
   }
 
   #seedOne(ns: string, s: AuthorizationSeed, now: number): void {
@@ -180,8 +179,8 @@ export class DirectDebitService extends OnEngine {
 
   /** Control: a new authorization, `pending` until approved. */
   create(ns: string, input: CreateAuthorizationInput): Frozen<DebitAuthorization> {
-    const now = this.clocks.now(ns)
-    const reference = input.reference ?? `AUTH-${this.random.text(ns, REF_ALPHABET, 12)}`
+    const now = this.kit.clocks.now(ns)
+    const reference = input.reference ?? `AUTH-${this.kit.random.text(ns, REF_ALPHABET, 12)}`
     if (this.#auths(ns).has(reference)) throw badRequest(DD_MSG.DUPLICATE_AUTH)
     const start = input.start_date ?? ymd(now)
     const end = input.end_date ?? sameDateNextYear(start)
@@ -217,13 +216,13 @@ export class DirectDebitService extends OnEngine {
    * `approve`); it is then approved as any mandate is, with its `direct_debit.auth` event.
    */
   initiate(ns: string, input: InitiateInput): Frozen<DebitAuthorization> {
-    const now = this.clocks.now(ns)
+    const now = this.kit.clocks.now(ns)
     if (expiryMoment(input.end_date) <= now) throw invalid({ end_date: DD_MSG.END_DATE_PAST })
     const at = isoAt(now)
     const { customer } = input
     const auth: DebitAuthorization = {
-      reference: `KPY-DD-AUTH-${this.random.text(ns, ALPHANUMERIC, 15)}`,
-      authorization_code: `KPY-AUTH-${this.random.text(ns, REF_ALPHABET, 15)}`,
+      reference: `KPY-DD-AUTH-${this.kit.random.text(ns, ALPHANUMERIC, 15)}`,
+      authorization_code: `KPY-AUTH-${this.kit.random.text(ns, REF_ALPHABET, 15)}`,
       status: 'pending',
       amount: input.amount,
       currency: 'NGN',
@@ -248,7 +247,7 @@ export class DirectDebitService extends OnEngine {
     }
     const stored = this.#auths(ns).put(auth.reference, auth)
     this.#scheduleExpiry(ns, stored)
-    this.clocks.schedule(ns, this.scenarios.forNs(ns).settings.transfer_delay_seconds * 1000, TOKEN, { reference: auth.reference })
+    this.kit.clocks.schedule(ns, this.kit.scenarios.forNs(ns).settings.transfer_delay_seconds * 1000, TOKEN, { reference: auth.reference })
     return stored
   }
 
@@ -269,7 +268,7 @@ export class DirectDebitService extends OnEngine {
     const moved = this.#setStatus(ns, auth.reference, rule.to, reason ?? rule.reason, move === 'approve' && auth.token && !auth.token.paid_at)
     if (move === 'approve' || move === 'decline') {
       // docs/api.md 6.2: status success means debits may be made at once
-      this.events.record(ns, 'direct_debit.auth', {
+      this.kit.events.record(ns, 'direct_debit.auth', {
         reference: auth.reference,
         authorization_code: auth.authorization_code ?? auth.reference,
         status: move === 'approve' ? 'success' : 'failed',
@@ -290,14 +289,14 @@ export class DirectDebitService extends OnEngine {
     const auth = this.get(ns, code)
     if (auth.status !== 'active') throw badRequest(DD_MSG.notActive(auth.status), { status: auth.status })
     // docs/behaviour.md#direct-debit-authorizations: no debit before the start (UTC) of start_date on the namespace clock
-    if (this.clocks.now(ns) < Date.parse(`${auth.start_date}T00:00:00Z`)) {
+    if (this.kit.clocks.now(ns) < Date.parse(`${auth.start_date}T00:00:00Z`)) {
       throw badRequest(DD_MSG.notActiveUntil(auth.start_date), { start_date: auth.start_date })
     }
     if (auth.type !== 'variable') throw badRequest(DD_MSG.NOT_VARIABLE, {})
     const { amount } = input
     if (amount > auth.amount) throw badRequest(DD_MSG.OVER_CEILING, { ceiling: toMajor(auth.amount) })
     if (amount > this.#limit) throw badRequest(DD_MSG.OVER_LIMIT, { limit: toMajor(this.#limit) })
-    const reference = input.reference ?? `DD-${this.random.text(ns, REF_ALPHABET, 12)}`
+    const reference = input.reference ?? `DD-${this.kit.random.text(ns, REF_ALPHABET, 12)}`
     // not the transaction reference of another charge either (the lifecycle checks payment references)
     if (this.#debits.col(ns).has(reference)) throw conflict(MSG.DUPLICATE_REFERENCE)
     const { narration } = input
@@ -313,15 +312,15 @@ export class DirectDebitService extends OnEngine {
     const debit: DirectDebit = Object.assign(base, {
       authorization_code: auth.authorization_code ?? auth.reference,
       narration,
-      interbank_transaction_id: `${1 + this.random.int(ns, 9)}${this.random.text(ns, DIGITS, 29)}`,
+      interbank_transaction_id: `${1 + this.kit.random.int(ns, 9)}${this.kit.random.text(ns, DIGITS, 29)}`,
       processed_at: base.created_at,
       account_number: auth.account_number,
       bank_code: auth.bank_code,
     })
-    const scenarios = this.scenarios.forNs(ns)
+    const scenarios = this.kit.scenarios.forNs(ns)
     const account = scenarios.account(auth.account_number)
     if (account?.outcome !== 'processing') {
-      debit.complete_timer = this.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
+      debit.complete_timer = this.kit.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
     }
     return this.#debits.save(ns, debit)
   }
@@ -392,14 +391,14 @@ export class DirectDebitService extends OnEngine {
   /** Control: finish a processing debit now. */
   completeNow(ns: string, reference: string, outcome: 'success' | 'failed', message?: string): Frozen<DirectDebit> {
     const debit = this.#debits.pending(ns, reference)
-    if (debit.complete_timer) this.clocks.cancel(ns, debit.complete_timer)
+    if (debit.complete_timer) this.kit.clocks.cancel(ns, debit.complete_timer)
     return this.#finish(ns, debit, outcome, message ?? DD_MSG.DEBIT_FAILED)
   }
 
   #complete(ns: string, tx: string): void {
     const debit = this.#debits.col(ns).draft(tx)
     if (!debit || !isDebit(debit) || debit.status !== 'processing') return
-    const account = this.scenarios.forNs(ns).account(debit.account_number)
+    const account = this.kit.scenarios.forNs(ns).account(debit.account_number)
     if (account?.outcome === 'processing') return
     this.#finish(ns, debit, account?.outcome ?? 'success', account?.message ?? DD_MSG.DEBIT_FAILED)
   }
@@ -416,7 +415,7 @@ export class DirectDebitService extends OnEngine {
 
   /** `tokenPaid`: the approval is the token payment's arrival (a mandate initiated by API). */
   #setStatus(ns: string, reference: string, status: AuthStatus, reason: string, tokenPaid = false): Frozen<DebitAuthorization> {
-    const at = this.clocks.iso(ns)
+    const at = this.kit.clocks.iso(ns)
     return this.#auths(ns).update(reference, (auth) => {
       if (tokenPaid && auth.token) auth.token.paid_at = at
       auth.status = status
@@ -428,7 +427,7 @@ export class DirectDebitService extends OnEngine {
 
   #scheduleExpiry(ns: string, auth: Frozen<DebitAuthorization>): void {
     if (auth.status === 'expired' || auth.status === 'deactivated') return
-    this.clocks.scheduleAt(ns, expiryMoment(auth.end_date), EXPIRE, { reference: auth.reference })
+    this.kit.clocks.scheduleAt(ns, expiryMoment(auth.end_date), EXPIRE, { reference: auth.reference })
   }
 
   /**
@@ -437,7 +436,7 @@ export class DirectDebitService extends OnEngine {
    */
   #expireIfDue(ns: string, auth: Frozen<DebitAuthorization>): Frozen<DebitAuthorization> {
     if (auth.status === 'expired' || auth.status === 'deactivated') return auth
-    if (this.clocks.now(ns) < expiryMoment(auth.end_date)) return auth
+    if (this.kit.clocks.now(ns) < expiryMoment(auth.end_date)) return auth
     return this.#setStatus(ns, auth.reference, 'expired', DD_MSG.END_DATE_PASSED)
   }
 

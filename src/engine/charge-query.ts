@@ -1,12 +1,11 @@
-import type { Clocks } from '../clock.js'
+import type { Kit } from './kit.js'
 import type { Config } from '../config.js'
 import { okJson } from '../http/envelope.js'
 import { notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
-import { chargeQueryAnswer } from './query.js'
-import type { Kinds } from './kinds.js'
+import { chargeQueryAnswer } from './charge-record.js'
 import { CHARGES, type ChargeBase } from './types.js'
 
 /** Finds a charge of any kind by payment reference or transaction reference. */
@@ -34,13 +33,8 @@ export class ChargeQuery {
    */
   readonly #lent = new Map<string, Map<string, Frozen<ChargeBase>>>()
 
-  constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly kinds: Kinds,
-    cache: Config['queryCache'],
-  ) {
-    this.#answers = new AnswerCache(cache)
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'kinds' | 'config'>) {
+    this.#answers = new AnswerCache(kit.config.queryCache)
   }
 
   /** The whole answer, as JSON text; 404 when no charge has this reference. */
@@ -48,9 +42,9 @@ export class ChargeQuery {
     if (this.#lent.size) {
       const lent = this.#lent.get(ns)?.get(reference)
       // a stored charge of the same reference wins; a lent answer is never kept
-      if (lent && !findCharge(this.store, ns, reference)) return okJson(MSG.CHARGE_RETRIEVED, chargeQueryAnswer(this.kinds, ns, lent))
+      if (lent && !findCharge(this.kit.store, ns, reference)) return okJson(MSG.CHARGE_RETRIEVED, chargeQueryAnswer(this.kit.kinds, ns, lent))
     }
-    const { store, clocks } = this
+    const { store, clocks } = this.kit
     const answers = this.#answers
     const version = store.version
     const at = clocks.now(ns)
@@ -83,9 +77,9 @@ export class ChargeQuery {
 
   /** The answer as computed now, never the kept one. */
   computed(ns: string, reference: string): string {
-    const charge = findCharge(this.store, ns, reference)
+    const charge = findCharge(this.kit.store, ns, reference)
     if (!charge) throw notFound(MSG.CHARGE_NOT_FOUND)
-    return okJson(MSG.CHARGE_RETRIEVED, chargeQueryAnswer(this.kinds, ns, charge))
+    return okJson(MSG.CHARGE_RETRIEVED, chargeQueryAnswer(this.kit.kinds, ns, charge))
   }
 }
 

@@ -16,7 +16,9 @@ import type { ChargeBase } from './types.js'
 /**
  * What every area is built from (`Area.build`, src/http/area.ts): the engine's parts, wired once by
  * src/deps.ts before any area. An area that needs the services of another names them beside the
- * kit (`Kit & { cards: CardService }`); src/areas.ts lists it after that area.
+ * kit (`Kit & { cards: CardService }`); src/areas.ts lists it after that area. A service names in
+ * its constructor the parts it uses, `Pick<Kit, 'store' | 'clocks'>`, and is handed the kit
+ * (docs/architecture.md, "Services take what they use").
  */
 export interface Kit {
   config: Config
@@ -40,39 +42,6 @@ export interface Kit {
   areas: readonly AnyArea[]
   version: string
   startedAt: number
-}
-
-/** The parts of the kit a channel's service and its charges' lifecycle work with. */
-export type Engine = Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'namespaces' | 'events' | 'ledger' | 'kinds' | 'attempts'>
-
-/**
- * What is built on the engine (a service, a lifecycle) is given the one `Engine` and has its parts
- * as fields under their own names: `this.store`, `this.clocks` ... (the attempts' registry only
- * concerns the lifecycle and the checkout, which take it from the engine).
- */
-export abstract class OnEngine {
-  /** the engine itself, for what is built on it in turn (a service's charges' lifecycle) */
-  protected readonly engine: Engine
-  protected readonly store: Store
-  protected readonly clocks: Clocks
-  protected readonly random: Random
-  protected readonly scenarios: Scenarios
-  protected readonly namespaces: Namespaces
-  protected readonly events: Events
-  protected readonly ledger: Ledger
-  protected readonly kinds: Kinds
-
-  constructor(engine: Engine) {
-    this.engine = engine
-    this.store = engine.store
-    this.clocks = engine.clocks
-    this.random = engine.random
-    this.scenarios = engine.scenarios
-    this.namespaces = engine.namespaces
-    this.events = engine.events
-    this.ledger = engine.ledger
-    this.kinds = engine.kinds
-  }
 }
 
 /**

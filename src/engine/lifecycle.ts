@@ -3,12 +3,18 @@ import { badRequest, conflict, notFound } from '../errors.js'
 import { FAILURE, MSG } from '../messages.js'
 import { computeFee } from '../money.js'
 import type { Random } from '../random.js'
+import type { Clocks } from '../clock.js'
+import type { Scenarios } from '../scenario/index.js'
+import type { Store } from '../store/store.js'
+import type { Events } from '../webhooks/events.js'
+import type { Ledger } from './ledger.js'
+import type { Kinds } from './kinds.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import type { Settings } from '../scenario/schema.js'
-import { OnEngine, type AttemptEnds, type Engine } from './kit.js'
+import type { AttemptEnds, Kit } from './kit.js'
 import type { Collection } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import { chargeEventData } from './query.js'
+import { chargeEventData } from './charge-record.js'
 import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } from './types.js'
 
 /**
@@ -135,18 +141,36 @@ export interface StepChannel<C extends SteppedCharge> extends Channel<C> {
   otherStepConflicts?: boolean
 }
 
+/** What a charge lifecycle uses of the kit; a service that builds one hands it these (`Pick<Kit, LifecycleParts | ...>`). */
+export type LifecycleParts = 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger' | 'kinds' | 'attempts'
+
 /** A channel's charges from creation to their one end (see the top of this file). */
-export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
+export class ChargeLifecycle<C extends ChargeBase> {
+  // the kit's parts as fields of its own: one class serves every channel, and a field of the
+  // lifecycle reads the same whichever service's kit it was given
+  protected readonly store: Store
+  protected readonly clocks: Clocks
+  protected readonly random: Random
+  protected readonly scenarios: Scenarios
+  protected readonly events: Events
+  protected readonly ledger: Ledger
+  protected readonly kinds: Kinds
   readonly #attempts: AttemptEnds
   /** the channel its failed attempts name: the channel's own, or the one of its kind's name */
   readonly #attemptChannel: PaymentAttempt['channel'] | null
 
   constructor(
-    engine: Engine,
+    { store, clocks, random, scenarios, events, ledger, kinds, attempts }: Pick<Kit, LifecycleParts>,
     protected readonly channel: Channel<C>,
   ) {
-    super(engine)
-    this.#attempts = engine.attempts
+    this.store = store
+    this.clocks = clocks
+    this.random = random
+    this.scenarios = scenarios
+    this.events = events
+    this.ledger = ledger
+    this.kinds = kinds
+    this.#attempts = attempts
     this.#attemptChannel = channel.attempt === undefined ? (channel.kind as PaymentAttempt['channel']) : channel.attempt
     const expired = channel.expired
     if (expired !== undefined) {
@@ -353,8 +377,8 @@ export class ChargeLifecycle<C extends ChargeBase> extends OnEngine {
 export class StepLifecycle<C extends SteppedCharge> extends ChargeLifecycle<C> {
   declare protected readonly channel: StepChannel<C>
 
-  constructor(engine: Engine, channel: StepChannel<C>) {
-    super(engine, channel)
+  constructor(kit: Pick<Kit, LifecycleParts>, channel: StepChannel<C>) {
+    super(kit, channel)
   }
 
   /** The processing charge whose current step is `step`; a 400 `message` (409: `otherStepConflicts`) when no such step is pending. */

@@ -18,14 +18,14 @@ const seg = encodeURIComponent
 /** the path segment naming the namespace `ns`, or none */
 const space = (ns: string | undefined): string => (ns === undefined ? '' : `${pageId(ns)}/`)
 
-/** The 3DS page of a card charge (docs/behaviour.md#card-3ds-page), naming the namespace `ns` when given. */
-export const threeDsPagePath = (tx: string, ns?: string): string => `/_sandbox/3ds/${space(ns)}${seg(tx)}`
-
-/** The sandbox bank's page of a pay-with-bank charge (docs/behaviour.md#pay-with-bank), naming `ns` when given. */
-export const bankPagePath = (tx: string, ns?: string): string => `/_sandbox/pay-with-bank/${space(ns)}${seg(tx)}`
-
-/** The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), naming `ns` when given. */
-export const walletPagePath = (tx: string, ns?: string): string => `/_sandbox/mobile-money/${space(ns)}${seg(tx)}`
+/**
+ * The path of the page under `prefix` of a charge, naming the namespace `ns` when given: each
+ * channel's page says its own (`threeDsPagePath`, src/cards/three-ds.tsx).
+ */
+export const customerPagePath =
+  (prefix: string) =>
+  (tx: string, ns?: string): string =>
+    `${prefix}${space(ns)}${seg(tx)}`
 
 /** The hosted page of a checkout (docs/behaviour.md#checkout-page), naming `ns` when given; its forms post to it, and to `cancel` for `pay`. */
 export const checkoutPagePath = (tx: string, ns?: string): string => `/checkout/${space(ns)}${seg(tx)}/pay`

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { OnEngine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { pageId } from '../namespaces.js'
 import { maskPansIn } from '../store/card-numbers.js'
 import { ALPHANUMERIC } from '../random.js'
@@ -47,9 +47,11 @@ const CLASS = { lookup: 'id_lookup', data: 'data_validation', selfie: 'facial_ma
  * Identity verification (docs/api.md 2.12, 2.13, 4.4; docs/behaviour.md#identity): one engine for every
  * document of fixtures/identity-documents.json, which the caller hands in with its checked input.
  */
-export class IdentityService extends OnEngine {
+export class IdentityService {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'namespaces' | 'events'>) {}
+
   verify(ns: string, doc: IdentityDocument, input: IdentityInput) {
-    const packs = this.scenarios.forNs(ns)
+    const packs = this.kit.scenarios.forNs(ns)
     const scenario = packs.identity(doc.type, input.key) ?? packs.identity(doc.type, input.id)
     // a registry a pack marks unavailable answers nothing: no check is made or kept (docs/behaviour.md#identity-checks)
     if (scenario?.unavailable) throw new ApiError(503, MSG.SERVICE_UNAVAILABLE)
@@ -58,18 +60,18 @@ export class IdentityService extends OnEngine {
     const base = scenario?.found && input.bank !== null ? this.#completed(doc, input, { ...doc.record, ...(scenario.record ?? fixtureRecord(doc.type, input.key)) }) : null
     const v = input.validation
     const check: IdentityCheck = {
-      reference: `${doc.reference_prefix}${this.random.text(ns, ALPHANUMERIC, 17)}`,
+      reference: `${doc.reference_prefix}${this.kit.random.text(ns, ALPHANUMERIC, 17)}`,
       id_type: doc.type,
       // an ID nothing lists that reads as a card number (a SAID is 13 digits that pass Luhn) is kept masked
       id: base ? input.id : maskPansIn(input.id),
       found: !!base,
       mode: v?.selfie ? 'selfie' : v ? 'data' : 'lookup',
       matches: {},
-      created_at: this.clocks.iso(ns),
+      created_at: this.kit.clocks.iso(ns),
       record: base,
       requested_by: API_USER,
     }
-    const checks = this.store.col<IdentityCheck>(ns, CHECKS)
+    const checks = this.kit.store.col<IdentityCheck>(ns, CHECKS)
     if (!base) {
       checks.put(check.reference, check)
       throw new ApiError(404, doc.not_found, {})
@@ -89,7 +91,7 @@ export class IdentityService extends OnEngine {
       for (const [k, r] of Object.entries(validation)) check.matches[k] = (r as { match: boolean }).match
     }
     checks.put(check.reference, check)
-    if (doc.webhook) this.events.record(ns, 'verification.completed', this.#shown(check))
+    if (doc.webhook) this.kit.events.record(ns, 'verification.completed', this.#shown(check))
     return {
       message: doc.message,
       // a lookup-only document (phone, tax PIN, CAC) has no `validation` to answer, as its samples show
@@ -115,7 +117,7 @@ export class IdentityService extends OnEngine {
 
   /** GET /identities/verifications/:reference (docs/behaviour.md#identity-query-and-history). */
   get(ns: string, reference: string) {
-    const check = this.store.col<IdentityCheck>(ns, CHECKS).get(reference)
+    const check = this.kit.store.col<IdentityCheck>(ns, CHECKS).get(reference)
     if (!check) throw new ApiError(404, IDENTITY_MSG.NOT_FOUND, null)
     return this.#shown(check)
   }
@@ -128,7 +130,7 @@ export class IdentityService extends OnEngine {
     const day = (iso: string) => iso.slice(0, 10)
     const all = this.checks(ns).filter((c) => (!q.start_date || day(c.created_at) >= q.start_date) && (!q.end_date || day(c.created_at) <= q.end_date))
     const page = all.reverse().slice((q.page - 1) * q.limit, q.page * q.limit)
-    const meta = this.namespaces.get(ns)
+    const meta = this.kit.namespaces.get(ns)
     const merchant = { reference: `MC-${meta ? pageId(meta.secret_key) : ns}`, name: meta?.name ?? 'Sandbox Merchant', email: meta?.email ?? null }
     const next = q.page * q.limit < all.length ? { next: q.page + 1 } : {}
     return {
@@ -207,6 +209,6 @@ export class IdentityService extends OnEngine {
 
   /** The namespace's identity checks, found or not, in store order. */
   checks(ns: string): IdentityCheck[] {
-    return [...this.store.col<IdentityCheck>(ns, CHECKS).values()]
+    return [...this.kit.store.col<IdentityCheck>(ns, CHECKS).values()]
   }
 }

@@ -1,6 +1,6 @@
 import { z } from '../http/zod-messages.js'
 import { COUNTRIES, WALLET_CURRENCIES, operatorOf, walletCurrency } from '../scenario/lookups.js'
-import { walletNumberIssue } from '../mobile-money/schemas.js'
+import { walletNumberIssue } from '../mobile-money/index.js'
 import { nigerianBank } from './service.js'
 
 /** docs/behaviour.md#look-ups: the look-ups' requests. */

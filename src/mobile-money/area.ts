@@ -20,6 +20,11 @@ import { chargeOutcomes } from '../engine/outcomes.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { mobile_money: { record: MobileMoneyCharge; method: 'mobile_money'; attempt: 'mobile_money' } }
+}
+
 type Served = { mobileMoney: MobileMoneyService; config: Kit['config'] }
 
 /** A charge's answer, with its envelope (docs/behaviour.md#mobile-money-charge); `status` 200 unless given; `step`, the answer of a step call. */
@@ -39,7 +44,7 @@ export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage
   outcomes: chargeOutcomes('mobile-money', 'mobile_money', (s) => s.wallets.values(), [{ step: 'REDIRECT', message: MM_MSG.DECLINED }]),
   pages: { prefix: '/_sandbox/mobile-money/', replaysAsForm: true },
   tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP, STK prompt and the operator's page (REDIRECT)` },
-  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR }, ['wallet.number', 'message'])],
+  collections: [chargeKind('mobile_money', { ...STEPPED_FIELDS, wallet: shape({ number: STRING }), amount_expected: MINOR }, { asWritten: ['wallet.number', 'message'] })],
   build(kit) {
     const mobileMoney = new MobileMoneyService(kit)
     kit.kinds.declare<MobileMoneyCharge>({

@@ -1,8 +1,11 @@
 import { decisionPage, paymentSays, type DecisionPage } from '../engine/decision-page.js'
-import { walletPagePath } from '../engine/pages.js'
+import { customerPagePath } from '../engine/pages.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
 import type { MobileMoneyCharge, MobileMoneyService } from './service.js'
+
+/** The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), naming `ns` when given. */
+export const walletPagePath = customerPagePath('/_sandbox/mobile-money/')
 
 /**
  * The operator's page of a mobile-money charge's REDIRECT step (docs/behaviour.md#mobile-money-operator-page), the

@@ -1,6 +1,6 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
-import { walletPagePath } from '../engine/pages.js'
-import { StepLifecycle, requested, sha256 } from '../engine/lifecycle.js'
+import type { Kit } from '../engine/kit.js'
+import { walletPagePath } from './page.js'
+import { StepLifecycle, requested, sha256, type LifecycleParts } from '../engine/lifecycle.js'
 import type { SteppedCharge } from '../engine/types.js'
 import { ApiError, invalid } from '../errors.js'
 import { FAILURE, MSG } from '../messages.js'
@@ -51,44 +51,44 @@ function defaultWallet(number: string, currency: string): WalletScenario {
  * outcome. The prompt is answered by the live sandbox's own authorize-stk call, by the control
  * call, or by itself once the prompt delay has passed on the namespace clock.
  */
-export class MobileMoneyService extends OnEngine {
-  readonly #charges = new StepLifecycle<MobileMoneyCharge>(this.engine, {
-    kind: KIND,
-    prefix: 'MO',
-    succeeded: MSG.CHARGE_SUCCESSFUL,
-    // the service's samples: one text for a step on an ended charge, 409 for a step not pending
-    ended: MSG.TRANSACTION_COMPLETED,
-    otherStepConflicts: true,
-    // the OTP is sent, the customer sent to the operator's page, or the prompt pushed (with its timer)
-    enter: (ns, charge, step) => {
-      const to = `+${charge.wallet.number}`
-      charge.auth_model = step
-      if (step === 'OTP') {
-        charge.message = MM_MSG.otpSent(to)
-      } else if (step === 'REDIRECT') {
-        charge.message = MM_MSG.REDIRECT
-      } else {
-        charge.message = MM_MSG.stkSent(to)
-        this.#schedulePrompt(ns, charge)
-      }
-    },
-    waiting: (_ns, charge) => {
-      charge.message = MM_MSG.WAITING
-    },
-    onSuccess: (_ns, charge) => {
-      charge.message = MM_MSG.APPROVED
-    },
-    onFailure: (ns, charge, message) => {
-      this.#cancelPrompt(ns, charge)
-      charge.message = message
-    },
-  })
+export class MobileMoneyService {
+  readonly #charges: StepLifecycle<MobileMoneyCharge>
   /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
 
-  constructor(engine: Engine) {
-    super(engine)
-    this.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
+  constructor(private readonly kit: Pick<Kit, LifecycleParts>) {
+    this.#charges = new StepLifecycle<MobileMoneyCharge>(kit, {
+      kind: KIND,
+      prefix: 'MO',
+      succeeded: MSG.CHARGE_SUCCESSFUL,
+      // the service's samples: one text for a step on an ended charge, 409 for a step not pending
+      ended: MSG.TRANSACTION_COMPLETED,
+      otherStepConflicts: true,
+      // the OTP is sent, the customer sent to the operator's page, or the prompt pushed (with its timer)
+      enter: (ns, charge, step) => {
+        const to = `+${charge.wallet.number}`
+        charge.auth_model = step
+        if (step === 'OTP') {
+          charge.message = MM_MSG.otpSent(to)
+        } else if (step === 'REDIRECT') {
+          charge.message = MM_MSG.REDIRECT
+        } else {
+          charge.message = MM_MSG.stkSent(to)
+          this.#schedulePrompt(ns, charge)
+        }
+      },
+      waiting: (_ns, charge) => {
+        charge.message = MM_MSG.WAITING
+      },
+      onSuccess: (_ns, charge) => {
+        charge.message = MM_MSG.APPROVED
+      },
+      onFailure: (ns, charge, message) => {
+        this.#cancelPrompt(ns, charge)
+        charge.message = message
+      },
+    })
+    this.kit.clocks.on(STK_TIMEOUT, (ns, payload: { tx: string }) => {
       const charge = this.#charges.live(ns, payload.tx)
       if (charge?.pending_steps[0] !== 'STK_PROMPT') return
       charge.pending_steps = []
@@ -100,7 +100,7 @@ export class MobileMoneyService extends OnEngine {
 
   /** POST /charges/mobile-money (and a checkout's wallet attempt: `parent`). */
   charge(ns: string, input: MobileMoneyChargeInput, parent?: string): MobileMoneyCharge {
-    const scenarios = this.scenarios.forNs(ns)
+    const scenarios = this.kit.scenarios.forNs(ns)
     // a number not of the currency's country: the service's own 422 (docs/behaviour.md#mobile-money-charge)
     if (walletNumberIssue(input.currency, input.mobile_money.number)) throw new ApiError(422, MM_MSG.invalidPhone(input.mobile_money.number))
     const number = input.mobile_money.number.replace(/^\+/, '')
@@ -140,7 +140,7 @@ export class MobileMoneyService extends OnEngine {
    */
   authorize(ns: string, reference: string, token: string): MobileMoneyCharge {
     const charge = this.#charges.current(ns, reference, 'OTP', MSG.OTP_NOT_REQUIRED)
-    const now = this.clocks.iso(ns)
+    const now = this.kit.clocks.iso(ns)
     if (sha256(token) !== charge.expect.otp) {
       charge.otp_attempts_left = Math.max(0, charge.otp_attempts_left - 1)
       charge.otp_rejected = true
@@ -266,12 +266,12 @@ export class MobileMoneyService extends OnEngine {
   #schedulePrompt(ns: string, charge: MobileMoneyCharge): void {
     // a wallet that never completes never answers its prompt either
     if (charge.outcome === 'processing') return
-    const delay = this.scenarios.forNs(ns).settings.stk_delay_seconds * 1000
-    charge.stk_timer = this.clocks.schedule(ns, delay, STK_TIMEOUT, { tx: charge.transaction_reference })
+    const delay = this.kit.scenarios.forNs(ns).settings.stk_delay_seconds * 1000
+    charge.stk_timer = this.kit.clocks.schedule(ns, delay, STK_TIMEOUT, { tx: charge.transaction_reference })
   }
 
   #cancelPrompt(ns: string, charge: MobileMoneyCharge): void {
-    if (charge.stk_timer) this.clocks.cancel(ns, charge.stk_timer)
+    if (charge.stk_timer) this.kit.clocks.cancel(ns, charge.stk_timer)
     charge.stk_timer = null
   }
 }

@@ -15,7 +15,7 @@ import { PayinService } from './service.js'
 export const payInsArea: Area<{ payins: PayinService; chargeQuery: ChargeQuery }, Kit> = {
   key: 'charges',
   tags: { charges: 'The charge query over every payment kind, the list of pay-ins, and the transactions list (pay-ins and payouts together)' },
-  build: ({ store, clocks, config, kinds }) => ({ payins: new PayinService(store, kinds), chargeQuery: new ChargeQuery(store, clocks, kinds, config.queryCache) }),
+  build: (kit) => ({ payins: new PayinService(kit), chargeQuery: new ChargeQuery(kit) }),
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/pay-ins', access: 'secret key', tag: 'charges', operationId: 'listPayIns', summary: "The namespace's pay-ins of every channel (a checkout once), newest first, by cursor (message `Transactions retrieved successfully`)",

@@ -1,9 +1,8 @@
+import type { Kit } from '../engine/kit.js'
 import type { Frozen } from '../store/frozen.js'
-import { chargeQueryRecord } from '../engine/query.js'
-import type { Kinds } from '../engine/kinds.js'
+import { chargeQueryRecord } from '../engine/charge-record.js'
 import { CHARGES, type ChargeBase } from '../engine/types.js'
 import { byQuery, listTime, orderedPage, recordsInOrder } from '../http/cursor-list.js'
-import type { Store } from '../store/store.js'
 import type { PayinQuery } from './schemas.js'
 
 /**
@@ -32,22 +31,19 @@ export interface PayinItem {
 }
 
 export class PayinService {
-  constructor(
-    private readonly store: Store,
-    /** the pay-in reads its amounts and status from its kind's charge query record */
-    private readonly kinds: Kinds,
-  ) {}
+  /** `kinds`: the pay-in reads its amounts and status from its kind's charge query record */
+  constructor(private readonly kit: Pick<Kit, 'store' | 'kinds'>) {}
 
   /** GET /pay-ins: a page of the namespace's pay-ins, newest first (ties: the last made first). */
   list(ns: string, q: PayinQuery): { has_more: boolean; payins: PayinItem[] } {
-    const charges = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES))
+    const charges = recordsInOrder(this.kit.store.col<ChargeBase>(ns, CHARGES))
     const matches = byQuery(q, 'currency', 'status')
     const page = orderedPage(charges, q, (f) => !f.parent && matches(f))
     return { has_more: page.has_more, payins: page.items.map((c) => this.#item(ns, c)) }
   }
 
   #item(ns: string, charge: Frozen<ChargeBase>): PayinItem {
-    const record = chargeQueryRecord(this.kinds, ns, charge)
+    const record = chargeQueryRecord(this.kit.kinds, ns, charge)
     const status = record.status as string
     const amountPaid = record.amount_paid as string
     const paymentMethod = record.payment_method as string | null

@@ -20,6 +20,11 @@ import { chargeOutcomes } from '../engine/outcomes.js'
 import './checkout-channel.js'
 import { payWithBankTestValues } from './test-values.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { pay_with_bank: { record: PayWithBankCharge; method: 'pay_with_bank'; attempt: 'pay_with_bank' } }
+}
+
 /** Both spellings public clients send, the singular most (docs/behaviour.md#pay-with-bank). */
 const SPELLINGS = [
   { path: '/merchant/api/v1/charge/pay-with-bank', operationId: 'chargePayWithBank', summary: 'Pay with bank: the customer approves at their bank (NGN, ZAR)' },

@@ -1,10 +1,10 @@
 import { z } from '../http/zod-messages.js'
 import { checkoutChannel, pickTestOf, type Want } from '../engine/checkout-channel.js'
-import { bankPagePath } from '../engine/pages.js'
+import { bankPagePath } from './page.js'
 import { invalid } from '../errors.js'
 import { formatMoney } from '../money.js'
 import type { Scenarios } from '../scenario/index.js'
-import { ActionForm, Alert, AtTheBank } from '../checkout/page-views.js'
+import { ActionForm, Alert, AtTheBank } from '../checkout/index.js'
 import { PWB_MSG } from './messages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
 

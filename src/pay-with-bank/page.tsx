@@ -1,8 +1,11 @@
 import { decisionPage, paymentSays, type DecisionPage } from '../engine/decision-page.js'
 import type { Namespaces } from '../namespaces.js'
 import type { Store } from '../store/store.js'
-import { bankPagePath } from '../engine/pages.js'
+import { customerPagePath } from '../engine/pages.js'
 import type { PayWithBankCharge, PayWithBankService } from './service.js'
+
+/** The sandbox bank's page of a pay-with-bank charge (docs/behaviour.md#pay-with-bank), naming `ns` when given. */
+export const bankPagePath = customerPagePath('/_sandbox/pay-with-bank/')
 
 /**
  * The sandbox bank's page of pay with bank (docs/behaviour.md#pay-with-bank), at the charge's

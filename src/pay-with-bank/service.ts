@@ -1,6 +1,6 @@
-import { bankPagePath } from '../engine/pages.js'
-import { OnEngine } from '../engine/kit.js'
-import { ChargeLifecycle, narrationOr, requested } from '../engine/lifecycle.js'
+import { bankPagePath } from './page.js'
+import type { Kit } from '../engine/kit.js'
+import { ChargeLifecycle, narrationOr, requested, type LifecycleParts } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'
 import { badRequest, invalid } from '../errors.js'
 import { MSG } from '../messages.js'
@@ -44,14 +44,18 @@ const COUNTRY_OF = { NGN: 'NG', ZAR: 'ZA' } as const
 /** a bank's slug as the collection writes them: its name in lower case, words joined by -, then the country (`african-bank-za`) */
 const slugOf = (name: string, country: string) => `${name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '')}-${country.toLowerCase()}`
 
-export class PayWithBankService extends OnEngine {
-  readonly #charges = new ChargeLifecycle<PayWithBankCharge>(this.engine, { kind: KIND, prefix: 'PB', succeeded: MSG.CHARGE_SUCCESSFUL, duplicateCode: MSG.DUPLICATE_REFERENCE_CODE })
+export class PayWithBankService {
+  readonly #charges: ChargeLifecycle<PayWithBankCharge>
   /** its kind, declared to the lifecycle above and to the kinds by `servedBy` */
   readonly kind = KIND
 
+  constructor(private readonly kit: Pick<Kit, LifecycleParts | 'namespaces'>) {
+    this.#charges = new ChargeLifecycle<PayWithBankCharge>(kit, { kind: KIND, prefix: 'PB', succeeded: MSG.CHARGE_SUCCESSFUL, duplicateCode: MSG.DUPLICATE_REFERENCE_CODE })
+  }
+
   /** The banks of a currency, as the packs list them. */
   banks(ns: string, currency: string): BankScenario[] {
-    return [...this.scenarios.forNs(ns).banks.values()].filter((b) => b.currency === currency)
+    return [...this.kit.scenarios.forNs(ns).banks.values()].filter((b) => b.currency === currency)
   }
 
   /** GET /charge/pay-with-bank/banks: `{code, name, slug, country}`, the collection's sample (docs/behaviour.md#pay-with-bank). */
@@ -62,9 +66,9 @@ export class PayWithBankService extends OnEngine {
 
   /** POST /charge/pay-with-bank: a charge awaiting the customer at the bank's page. */
   charge(ns: string, input: PayWithBankInput, parent?: string): PayWithBankCharge {
-    const bank = this.scenarios.forNs(ns).bank(input.bank_code)
+    const bank = this.kit.scenarios.forNs(ns).bank(input.bank_code)
     if (!bank || bank.currency !== input.currency) throw invalid({ bank_code: PWB_MSG.unknownBank(input.currency) })
-    const base = this.#charges.create(ns, requested(input, narrationOr(input.narration, this.namespaces.get(ns)?.name), PWB_MSG.REDIRECT, `${bank.name}: ${bank.label}`, parent))
+    const base = this.#charges.create(ns, requested(input, narrationOr(input.narration, this.kit.namespaces.get(ns)?.name), PWB_MSG.REDIRECT, `${bank.name}: ${bank.label}`, parent))
     const charge: PayWithBankCharge = Object.assign(base, {
       bank: { code: bank.bank_code, name: bank.name },
       merchant_bears_cost: input.merchant_bears_cost ?? false,
@@ -155,7 +159,7 @@ export class PayWithBankService extends OnEngine {
     else {
       charge.approved = true
       charge.response_message = PWB_MSG.APPROVED_AWAITING
-      charge.updated_at = this.clocks.iso(ns)
+      charge.updated_at = this.kit.clocks.iso(ns)
     }
   }
 }

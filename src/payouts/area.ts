@@ -69,7 +69,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
   collections: [PAYOUTS_SPEC, PAYOUT_BATCHES_SPEC],
   build(kit) {
     const payouts = new PayoutService(kit)
-    return { payouts, bulkPayouts: new BulkPayoutService(kit.store, kit.clocks, kit.ledger, payouts) }
+    return { payouts, bulkPayouts: new BulkPayoutService(kit, payouts) }
   },
   routes: [
     {

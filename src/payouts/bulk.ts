@@ -1,11 +1,9 @@
-import type { Ledger } from '../engine/ledger.js'
-import type { Clocks } from '../clock.js'
+import type { Kit } from '../engine/kit.js'
 import { ApiError, ValidationError, conflict, invalid, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { toDecimalString, toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
-import type { Store } from '../store/store.js'
 import { ARRAY, STRING } from '../store/validate.js'
 import type { BulkInput, BulkItem, Destination } from './schemas.js'
 import { PAYOUT_MSG } from './messages.js'
@@ -43,9 +41,7 @@ const batchShortOfFunds = () => new ApiError(400, PAYOUT_MSG.BULK_INSUFFICIENT, 
 
 export class BulkPayoutService {
   constructor(
-    private readonly store: Store,
-    private readonly clocks: Clocks,
-    private readonly ledger: Ledger,
+    private readonly kit: Pick<Kit, 'store' | 'clocks' | 'ledger'>,
     private readonly payouts: PayoutService,
   ) {}
 
@@ -72,7 +68,7 @@ export class BulkPayoutService {
     })
     const total = prepared.reduce((sum, p) => sum + debitOf(p), 0)
     // the check and every debit in one synchronous turn
-    this.ledger.requireAvailable(ns, b.currency, total, this.clocks.now(ns), batchShortOfFunds)
+    this.kit.ledger.requireAvailable(ns, b.currency, total, this.kit.clocks.now(ns), batchShortOfFunds)
     for (const p of prepared) this.payouts.accept(ns, p)
     const batch: PayoutBatch = {
       batch_reference: b.batch_reference,
@@ -80,7 +76,7 @@ export class BulkPayoutService {
       currency: b.currency,
       merchant_bears_cost: bears,
       payouts: prepared.map((p) => p.reference),
-      created_at: this.clocks.iso(ns),
+      created_at: this.kit.clocks.iso(ns),
     }
     return col.put(batch.batch_reference, batch)
   }
@@ -155,7 +151,7 @@ export class BulkPayoutService {
   }
 
   #col(ns: string) {
-    return this.store.col<PayoutBatch>(ns, PAYOUT_BATCHES)
+    return this.kit.store.col<PayoutBatch>(ns, PAYOUT_BATCHES)
   }
 }
 

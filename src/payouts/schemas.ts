@@ -4,7 +4,7 @@ import { realDay } from '../time.js'
 import { listQuerySchema } from '../http/cursor-list.js'
 import { z } from '../http/zod-messages.js'
 import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
-import { NETWORKS, STABLECOINS } from '../stablecoins/schemas.js'
+import { NETWORKS, STABLECOINS } from '../stablecoins/index.js'
 import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountFields, type Beside } from './bank-fields.js'
 
 /** docs/behaviour.md#payouts: the payout requests. */

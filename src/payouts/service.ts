@@ -1,9 +1,9 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { DIGITS } from '../random.js'
 import { badRequest, conflict, failedConflict, invalid, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
-import { accountName } from '../lookups/service.js'
+import { accountName } from '../lookups/index.js'
 import { banksOf, decimalsOf, operatorsOf, payoutCountry } from '../scenario/lookups.js'
 import { bankKey, holderName, remittanceMethods } from './bank-fields.js'
 import { computeFee, toDecimalString, toMajor, toMinor } from '../money.js'
@@ -13,7 +13,7 @@ import { MINOR, OBJECT, STRING, TIME, maybe, oneOf, shape } from '../store/valid
 import { BALANCE_CURRENCIES } from '../scenario/lookups.js'
 import { PAYOUT_MSG } from './messages.js'
 import { isStablecoin, type Destination } from './schemas.js'
-import { STABLECOINS } from '../stablecoins/schemas.js'
+import { STABLECOINS } from '../stablecoins/index.js'
 
 /**
  * Payouts (docs/behaviour.md#payouts): money sent from the merchant's available balance to a bank
@@ -108,13 +108,12 @@ export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bea
 /** a payout the available balance does not cover: 409, `data: null`, as the samples answer (docs/behaviour.md#payouts) */
 const shortOfFunds = () => conflict(MSG.INSUFFICIENT_WALLET)
 
-export class PayoutService extends OnEngine {
+export class PayoutService {
   /** told when a payout ends (the bulk batches follow their items) */
   readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
 
-  constructor(engine: Engine) {
-    super(engine)
-    this.clocks.on(END, (ns, { reference }: { reference: string }) => {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger'>) {
+    this.kit.clocks.on(END, (ns, { reference }: { reference: string }) => {
       const payout = this.#col(ns).get(reference)
       if (payout?.status !== 'processing') return
       this.#end(ns, reference, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
@@ -133,7 +132,7 @@ export class PayoutService extends OnEngine {
   create(ns: string, o: NewPayout): Frozen<Payout> {
     const payout = this.prepare(ns, o)
     // the check and the debit in one synchronous turn: no await between them
-    this.ledger.requireAvailable(ns, fundedIn(payout.currency), debitOf(payout), this.clocks.now(ns), shortOfFunds)
+    this.kit.ledger.requireAvailable(ns, fundedIn(payout.currency), debitOf(payout), this.kit.clocks.now(ns), shortOfFunds)
     return this.accept(ns, payout)
   }
 
@@ -144,7 +143,7 @@ export class PayoutService extends OnEngine {
   prepare(ns: string, o: NewPayout): Payout {
     if (this.#col(ns).has(o.reference)) throw conflict(PAYOUT_MSG.DUPLICATE)
     const d = o.destination
-    const active = this.scenarios.forNs(ns)
+    const active = this.kit.scenarios.forNs(ns)
     const settings = active.settings
     // a stablecoin goes to a wallet of a network, no country's
     const country = d.type === 'crypto' ? (isStablecoin(d.currency) ? 'crypto' : undefined) : payoutCountry(d.type, d.currency)
@@ -210,7 +209,7 @@ export class PayoutService extends OnEngine {
       remittance_data: o.remittance_data ?? null,
       message: PAYOUT_MSG.PROCESSING,
       trace_id: null,
-      created_at: this.clocks.iso(ns),
+      created_at: this.kit.clocks.iso(ns),
       completed_at: null,
       plan: { outcome, message: failure },
       timer: null,
@@ -222,8 +221,8 @@ export class PayoutService extends OnEngine {
    * has checked the balance in the same synchronous turn. Returns it as stored.
    */
   accept(ns: string, payout: Payout): Frozen<Payout> {
-    const delay = this.scenarios.forNs(ns).settings.payout_delay_seconds
-    if (payout.plan.outcome !== 'processing') payout.timer = this.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
+    const delay = this.kit.scenarios.forNs(ns).settings.payout_delay_seconds
+    if (payout.plan.outcome !== 'processing') payout.timer = this.kit.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
     const stored = this.#col(ns).put(payout.reference, payout)
     this.#post(ns, stored, 'debit', stored.created_at)
     return stored
@@ -234,7 +233,7 @@ export class PayoutService extends OnEngine {
    * `payout_availability` says of it (`available` when it says nothing).
    */
   availability(ns: string, currency: string) {
-    const statuses = this.scenarios.forNs(ns).settings.payout_availability
+    const statuses = this.kit.scenarios.forNs(ns).settings.payout_availability
     const country = payoutCountry('bank_account', currency)
     return (country ? banksOf(country) : []).map((b) => ({ name: b.name, slug: b.slug, code: b.code, country: b.country, status: statuses[b.code] ?? 'available' }))
   }
@@ -255,7 +254,7 @@ export class PayoutService extends OnEngine {
     const payout = this.get(ns, reference)
     if (payout.status !== 'processing') throw conflict(PAYOUT_MSG.COMPLETED)
     const how = outcome ?? (payout.plan.outcome === 'failed' ? 'failed' : 'success')
-    if (payout.timer) this.clocks.cancel(ns, payout.timer)
+    if (payout.timer) this.kit.clocks.cancel(ns, payout.timer)
     return this.#end(ns, reference, how, reason ?? payout.plan.message ?? undefined)
   }
 
@@ -272,32 +271,32 @@ export class PayoutService extends OnEngine {
 
   /** Ends a processing payout (its timer fired or was cancelled); returns it as stored. */
   #end(ns: string, reference: string, outcome: 'success' | 'failed', reason?: string): Frozen<Payout> {
-    const at = this.clocks.iso(ns)
+    const at = this.kit.clocks.iso(ns)
     const payout = this.#col(ns).update(reference, (p) => {
       p.timer = null
       p.status = outcome
       p.completed_at = at
       if (outcome === 'success') {
-        p.trace_id = this.random.text(ns, DIGITS, 20)
+        p.trace_id = this.kit.random.text(ns, DIGITS, 20)
         p.message = PAYOUT_MSG.SUCCESS
       } else {
         p.message = reason ?? PAYOUT_MSG.FAILED
       }
     })
     if (outcome === 'failed') this.#post(ns, payout, 'credit', at)
-    this.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
+    this.kit.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
     for (const l of this.#onEnd) l(ns, payout)
     return payout
   }
 
   #col(ns: string) {
-    return this.store.col<Payout>(ns, PAYOUTS)
+    return this.kit.store.col<Payout>(ns, PAYOUTS)
   }
 
   /** A payout's debit when it is accepted, or the credit returning it when it fails, available at once. */
   #post(ns: string, payout: Frozen<Payout>, direction: 'credit' | 'debit', at: string): void {
     const entry = { direction, amount: debitOf(payout), currency: fundedIn(payout.currency), available_at: at, created_at: at }
-    this.ledger.post(ns, PAYOUT, payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
+    this.kit.ledger.post(ns, PAYOUT, payout.reference, direction === 'credit' ? { ...entry, why: 'returned' } : entry)
   }
 }
 

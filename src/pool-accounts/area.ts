@@ -11,6 +11,11 @@ import { POOL_ACCOUNTS, POOL_ACCOUNTS_SPEC, PoolAccountService, type PoolAccount
 import { poolAccountsPanel } from './panel.js'
 import { poolAccountsTestValues } from './test-values.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { pool_account: { record: PoolAccountCharge; method: 'pool_account' } }
+}
+
 /** the collection writes the paths bare too: served there and under `/merchant` alike (CONTRACT 15) */
 const P = '/api/v1/pool-accounts'
 type Pools = { poolAccounts: PoolAccountService } & Kit
@@ -32,7 +37,7 @@ export const poolAccountsArea: Area<{ poolAccounts: PoolAccountService }, Kit> =
     chargeKind('pool_account', {
       pool_account: shape({ pool_account_reference: STRING, account_type: STRING }),
       payer_details: shape({ payer_name: STRING, payer_account_number: STRING }),
-    }, ['pool_account.pool_account_reference', 'payer_details.payer_account_number']),
+    }, { asWritten: ['pool_account.pool_account_reference', 'payer_details.payer_account_number'] }),
   ],
   build(kit) {
     const poolAccounts = new PoolAccountService(kit)

@@ -1,5 +1,6 @@
-import { SANDBOX_PAYER } from '../bank-transfer/service.js'
-import { OnEngine, type Engine } from '../engine/kit.js'
+import { SANDBOX_PAYER } from '../bank-transfer/index.js'
+import type { Kit } from '../engine/kit.js'
+import type { LifecycleParts } from '../engine/lifecycle.js'
 import { unitIssue } from '../engine/schemas.js'
 import type { ChargeBase } from '../engine/types.js'
 import { ApiError, invalid, notFound } from '../errors.js'
@@ -7,7 +8,7 @@ import { toMajor } from '../money.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import { NUMBER, STRING, oneOf } from '../store/validate.js'
-import { AccountTransfers, transferEventHead } from '../virtual-accounts/transfers.js'
+import { AccountTransfers, transferEventHead } from '../virtual-accounts/index.js'
 import { POOL_MSG } from './messages.js'
 import { ACCOUNT_TYPES, POOL_CURRENCIES, sharedAccount, type CreateInput, type CreditInput, type PoolAccountType, type PoolCurrency } from './schemas.js'
 
@@ -55,17 +56,16 @@ const MERCHANT_PREFIX = 'SB'
 /** A time as the service reads it back: to the second (`...:55.000Z`, the collection's samples). */
 const readBack = (iso: string) => `${iso.slice(0, 19)}.000Z`
 
-export class PoolAccountService extends OnEngine {
+export class PoolAccountService {
   readonly kind = 'pool_account'
   readonly #transfers: AccountTransfers<PoolAccountCharge>
 
-  constructor(engine: Engine) {
-    super(engine)
-    this.#transfers = new AccountTransfers<PoolAccountCharge>(engine, 'pool_account', 'PA', (charge) => this.eventData(charge))
+  constructor(private readonly kit: Pick<Kit, LifecycleParts>) {
+    this.#transfers = new AccountTransfers<PoolAccountCharge>(kit, 'pool_account', 'PA', (charge) => this.eventData(charge))
   }
 
   col(ns: string) {
-    return this.store.col<PoolAccount>(ns, POOL_ACCOUNTS)
+    return this.kit.store.col<PoolAccount>(ns, POOL_ACCOUNTS)
   }
 
   /** A new reference for a customer e-mail the namespace has none for (409 with the existing one otherwise). */
@@ -74,7 +74,7 @@ export class PoolAccountService extends OnEngine {
     const existing = col.findBy('customer_email', o.customer_email.toLowerCase())
     if (existing) throw new ApiError(409, POOL_MSG.DUPLICATE, this.createData(existing, true))
     let reference: string
-    do reference = `${MERCHANT_PREFIX}KP${this.random.text(ns, REF_ALPHABET, 8)}${o.currency}`
+    do reference = `${MERCHANT_PREFIX}KP${this.kit.random.text(ns, REF_ALPHABET, 8)}${o.currency}`
     while (col.has(reference))
     return col.put(reference, {
       reference,
@@ -82,7 +82,7 @@ export class PoolAccountService extends OnEngine {
       customer_email: o.customer_email,
       currency: o.currency,
       account_type: o.account_type ?? 'bank_account',
-      date_created: this.clocks.iso(ns),
+      date_created: this.kit.clocks.iso(ns),
       transfers: 0,
       total_received: 0,
     })

@@ -2,7 +2,7 @@ import type { IncomingHttpHeaders, IncomingMessage, ServerResponse } from 'node:
 import { request as httpRequest } from 'node:http'
 import { request as httpsRequest } from 'node:https'
 import { brotliDecompressSync, gunzipSync, inflateSync } from 'node:zlib'
-import { decryptChargeData } from '../cards/crypto.js'
+import { decryptChargeData } from '../cards/index.js'
 import type { Config } from '../config.js'
 import { ApiError, invalid } from '../errors.js'
 import { MSG } from '../messages.js'

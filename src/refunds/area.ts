@@ -1,6 +1,4 @@
-import type { PreauthService } from '../cards/preauth.js'
-import { cardOperation } from '../cards/area.js'
-import { refundSchema } from '../cards/schemas.js'
+import { cardOperation, refundSchema, type PreauthService } from '../cards/index.js'
 import type { Kit } from '../engine/kit.js'
 import type { Area } from '../http/area.js'
 import { readJsonObject, validate } from '../http/body.js'

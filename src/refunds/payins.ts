@@ -1,7 +1,6 @@
-import type { PreauthService } from '../cards/preauth.js'
-import { PreauthRefunds, type RefundPart } from '../cards/preauth-refunds.js'
-import { OnEngine, type Engine } from '../engine/kit.js'
-import { CHARGES, returnedOf, type ChargeBase } from '../engine/types.js'
+import { PreauthRefunds, returnedOf, type PreauthService, type RefundPart } from '../cards/index.js'
+import type { Kit } from '../engine/kit.js'
+import { CHARGES, type ChargeBase } from '../engine/types.js'
 import type { Frozen } from '../store/frozen.js'
 
 /**
@@ -28,12 +27,11 @@ export interface Payin {
   succeeded: boolean
 }
 
-export class Payins extends OnEngine {
+export class Payins {
   readonly #held: PreauthRefunds
 
-  constructor(engine: Engine, preauth: PreauthService) {
-    super(engine)
-    this.#held = new PreauthRefunds(engine, preauth)
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'ledger' | 'kinds'>, preauth: PreauthService) {
+    this.#held = new PreauthRefunds(kit, preauth)
   }
 
   /** The pay-in of a payment reference; a checkout's attempt is not one (its checkout is). */
@@ -45,16 +43,16 @@ export class Payins extends OnEngine {
       const payin = this.#held.payin(ns, held)
       // what chargebacks hold is left of no capture in particular: it caps what the settled ones offer
       const left = payin.collected - returnedOf(charge)
-      return { charge, method: this.kinds.methodOf(charge), ...payin, left, settledLeft: Math.min(payin.settledLeft, left) }
+      return { charge, method: this.kit.kinds.methodOf(charge), ...payin, left, settledLeft: Math.min(payin.settledLeft, left) }
     }
     const refunded = charge.refunded ?? 0
-    const collected = charge.status === 'success' ? this.kinds.money(ns, charge).refundable : 0
+    const collected = charge.status === 'success' ? this.kit.kinds.money(ns, charge).refundable : 0
     const left = collected - returnedOf(charge)
     // the one rule of settled (docs/behaviour.md#ledger-and-balances): a card charge's as any other pay-in's
-    const settled = this.ledger.settled(ns, 'payin', charge.payment_reference, this.clocks.now(ns))
+    const settled = this.kit.ledger.settled(ns, 'payin', charge.payment_reference, this.kit.clocks.now(ns))
     return {
       charge,
-      method: this.kinds.methodOf(charge),
+      method: this.kit.kinds.methodOf(charge),
       collected,
       refunded,
       left,
@@ -92,14 +90,14 @@ export class Payins extends OnEngine {
   }
 
   #charges(ns: string) {
-    return this.store.col<Refundable>(ns, CHARGES)
+    return this.kit.store.col<Refundable>(ns, CHARGES)
   }
 
   /** Changes what was refunded of a charge, which is updated now. */
   #updateCharge(ns: string, transactionReference: string, change: (charge: Refundable) => void): void {
     this.#charges(ns).update(transactionReference, (c) => {
       change(c)
-      c.updated_at = this.clocks.iso(ns)
+      c.updated_at = this.kit.clocks.iso(ns)
     })
   }
 }

@@ -1,9 +1,7 @@
-import type { PreauthService, Written } from '../cards/preauth.js'
-import type { RefundInput } from '../cards/schemas.js'
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { CardCharge, CardOperation, PreauthService, RefundInput, RefundPart, Written } from '../cards/index.js'
+import type { Kit } from '../engine/kit.js'
 import { unitIssue } from '../engine/schemas.js'
 import { isBalanceCurrency } from '../scenario/lookups.js'
-import type { CardCharge, CardOperation } from '../engine/types.js'
 import { badRequest, conflict, invalid, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { byQuery, listTime, newestFirst, orderedPage, recordsInOrder, type ListQuery } from '../http/cursor-list.js'
@@ -13,7 +11,6 @@ import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
 import { CURRENCY } from '../scenario/lookups.js'
 import { formatMoney, toDecimalString, toMajor } from '../money.js'
 import { REFUND_MSG } from './messages.js'
-import type { RefundPart } from '../cards/preauth-refunds.js'
 import { Payins, type Payin } from './payins.js'
 
 /**
@@ -82,23 +79,22 @@ export interface RefundListQuery extends ListQuery {
   payment_reference?: string
 }
 
-export class RefundService extends OnEngine {
+export class RefundService {
   readonly #payins: Payins
 
   constructor(
-    engine: Engine,
+    private readonly kit: Pick<Kit, 'store' | 'clocks' | 'scenarios' | 'events' | 'ledger' | 'kinds'>,
     private readonly preauth: PreauthService,
   ) {
-    super(engine)
-    this.#payins = new Payins(engine, preauth)
-    this.clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
+    this.#payins = new Payins(kit, preauth)
+    this.kit.clocks.on(COMPLETE, (ns, payload: { reference: string }) => {
       const refund = this.#col(ns).get(payload.reference)
       if (refund?.status === 'processing') this.#finish(ns, refund.reference, refund.outcome, null)
     })
   }
 
   #col(ns: string) {
-    return this.store.col<Refund>(ns, REFUNDS)
+    return this.kit.store.col<Refund>(ns, REFUNDS)
   }
 
   /** POST /refunds/initiate: every check first, then the writes, in one synchronous turn. */
@@ -121,8 +117,8 @@ export class RefundService extends OnEngine {
     if (amount < (REFUND_MIN[currency] ?? 0)) throw badRequest(REFUND_MSG.below(formatMoney(currency, REFUND_MIN[currency])))
     if (amount > left) throw badRequest(REFUND_MSG.max(formatMoney(currency, left)))
     if (amount > p.settledLeft) throw badRequest(REFUND_MSG.NOT_SETTLED)
-    const now = this.clocks.now(ns)
-    this.ledger.requireAvailable(ns, currency, amount, now)
+    const now = this.kit.clocks.now(ns)
+    this.kit.ledger.requireAvailable(ns, currency, amount, now)
     const parts = this.#payins.take(ns, p, amount)
     const refund = this.#record(ns, p, amount, {
       reference: input.reference,
@@ -135,8 +131,8 @@ export class RefundService extends OnEngine {
       status: 'processing',
       parts: parts.length ? parts : undefined,
     })
-    const delay = this.scenarios.forNs(ns).settings.refund_delay_seconds * 1000
-    refund.timer = this.clocks.schedule(ns, delay, COMPLETE, { reference: refund.reference })
+    const delay = this.kit.scenarios.forNs(ns).settings.refund_delay_seconds * 1000
+    refund.timer = this.kit.clocks.schedule(ns, delay, COMPLETE, { reference: refund.reference })
     return this.#col(ns).put(refund.reference, refund)
   }
 
@@ -157,7 +153,7 @@ export class RefundService extends OnEngine {
    */
   #checkCardRefund(ns: string, transactionReference: string, currency: string, amount: number): void {
     if (this.#col(ns).has(transactionReference)) throw badRequest(MSG.DUPLICATE_TRANSACTION_REFERENCE)
-    if (isBalanceCurrency(currency)) this.ledger.requireAvailable(ns, currency, amount, this.clocks.now(ns))
+    if (isBalanceCurrency(currency)) this.kit.ledger.requireAvailable(ns, currency, amount, this.kit.clocks.now(ns))
   }
 
   /** The card refund made `op` (succeeded at once): its refund record and debit. */
@@ -183,9 +179,9 @@ export class RefundService extends OnEngine {
 
   /** A refund record, debited now (the caller puts it in the same turn). */
   #record(ns: string, p: Pick<Payin, 'charge' | 'method' | 'collected'>, amount: number, o: Omit<Refund, 'payment_reference' | 'amount' | 'currency' | 'transaction_amount' | 'payment_method' | 'created_at' | 'completed_at'>): Refund {
-    const at = this.clocks.iso(ns)
+    const at = this.kit.clocks.iso(ns)
     const { currency, payment_reference } = p.charge
-    this.ledger.post(ns, REFUND, o.reference, { direction: 'debit', amount, currency, available_at: at, created_at: at, of: payment_reference })
+    this.kit.ledger.post(ns, REFUND, o.reference, { direction: 'debit', amount, currency, available_at: at, created_at: at, of: payment_reference })
     return {
       ...o,
       payment_reference: p.charge.payment_reference,
@@ -202,13 +198,13 @@ export class RefundService extends OnEngine {
   complete(ns: string, reference: string, outcome: 'success' | 'failed' | undefined, reason: string | undefined): Frozen<Refund> {
     const refund = this.get(ns, reference)
     if (refund.status !== 'processing') throw conflict(REFUND_MSG.ALREADY_COMPLETED)
-    if (refund.timer) this.clocks.cancel(ns, refund.timer)
+    if (refund.timer) this.kit.clocks.cancel(ns, refund.timer)
     return this.#finish(ns, refund.reference, outcome ?? refund.outcome, reason ?? null)
   }
 
   /** Ends a processing refund; returns it as stored. */
   #finish(ns: string, reference: string, outcome: 'success' | 'failed', reason: string | null): Frozen<Refund> {
-    const at = this.clocks.iso(ns)
+    const at = this.kit.clocks.iso(ns)
     const refund = this.#col(ns).update(reference, (r) => {
       r.status = outcome
       r.completed_at = at
@@ -218,10 +214,10 @@ export class RefundService extends OnEngine {
     })
     if (outcome === 'failed') {
       const { amount, currency } = refund
-      this.ledger.post(ns, REFUND, reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
+      this.kit.ledger.post(ns, REFUND, reference, { direction: 'credit', amount, currency, available_at: at, created_at: at, why: 'returned' })
       this.#payins.giveBack(ns, refund.payment_reference, refund.amount, refund.parts)
     }
-    this.events.record(ns, outcome === 'success' ? 'refund.success' : 'refund.failed', eventData(refund), { target: refund.webhook_url })
+    this.kit.events.record(ns, outcome === 'success' ? 'refund.success' : 'refund.failed', eventData(refund), { target: refund.webhook_url })
     return refund
   }
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { encryptChargeData } from '../cards/crypto.js'
+import { encryptChargeData } from '../cards/index.js'
 import { interpolate, match, pick, UnknownVariableError, type Flow, type Mismatch, type Step, type Vars } from '../flow/flow.js'
 import { Random } from '../random.js'
 

@@ -1,4 +1,4 @@
-import { OnEngine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { conflict, notFound } from '../errors.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -35,36 +35,38 @@ export const WALLETS_SPEC: CollectionSpec<Wallet> = {
   asWritten: ['wallet_reference', 'reference', 'address'],
 }
 
-export class StablecoinService extends OnEngine {
+export class StablecoinService {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random'>) {}
+
   /** POST /crypto/wallets: a new active wallet, or 409 for a reference the namespace has used. */
   create(ns: string, input: WalletInput): Frozen<Wallet> {
-    const col = this.store.col<Wallet>(ns, WALLETS)
+    const col = this.kit.store.col<Wallet>(ns, WALLETS)
     if (col.has(input.reference)) throw conflict(STABLECOIN_MSG.duplicate(input.reference))
     const network = input.network ?? DEFAULT_NETWORK
     return col.put(input.reference, {
-      wallet_reference: `tre-cry-${this.random.text(ns, HEX, 32)}${this.random.text(ns, HEX, 32)}`,
+      wallet_reference: `tre-cry-${this.kit.random.text(ns, HEX, 32)}${this.kit.random.text(ns, HEX, 32)}`,
       reference: input.reference,
       address: this.#address(ns, network),
       network,
       currency: input.currency,
       customer: { name: input.customer.name, email: input.customer.email },
       status: 'active',
-      created_at: this.clocks.iso(ns),
+      created_at: this.kit.clocks.iso(ns),
     })
   }
 
   /** GET /crypto/wallets/{reference}: the wallet, or 404. */
   get(ns: string, reference: string): Frozen<Wallet> {
-    const wallet = this.store.col<Wallet>(ns, WALLETS).get(reference)
+    const wallet = this.kit.store.col<Wallet>(ns, WALLETS).get(reference)
     if (!wallet) throw notFound(STABLECOIN_MSG.NOT_FOUND)
     return wallet
   }
 
   /** An address as its network writes them: ETH `0x` + 40 hex digits, TRX `T` + 33 base58, SOL 44 base58. */
   #address(ns: string, network: Wallet['network']): string {
-    if (network === 'ETH') return `0x${this.random.text(ns, HEX, 20)}${this.random.text(ns, HEX, 20)}`
-    if (network === 'TRX') return `T${this.random.text(ns, BASE58, 17)}${this.random.text(ns, BASE58, 16)}`
-    return `${this.random.text(ns, BASE58, 22)}${this.random.text(ns, BASE58, 22)}`
+    if (network === 'ETH') return `0x${this.kit.random.text(ns, HEX, 20)}${this.kit.random.text(ns, HEX, 20)}`
+    if (network === 'TRX') return `T${this.kit.random.text(ns, BASE58, 17)}${this.kit.random.text(ns, BASE58, 16)}`
+    return `${this.kit.random.text(ns, BASE58, 22)}${this.kit.random.text(ns, BASE58, 22)}`
   }
 }
 

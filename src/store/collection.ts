@@ -1,6 +1,6 @@
 import type { KeptFields } from './card-numbers.js'
 import type { Frozen } from './frozen.js'
-import { RecordOrder, type OrderSpec } from './order.js'
+import { RecordOrder, type Fact, type OrderSpec } from './order.js'
 import type { Records } from './records.js'
 import { SecondaryIndex, type IndexFn } from './secondary-index.js'
 import type { RecordFields } from './validate.js'
@@ -28,8 +28,13 @@ export interface CollectionSpec<T = any> extends KeptFields {
  */
 export interface VariantSpec {
   name: string
-  /** `asWritten`: the variant's fields kept as written (card-numbers.ts), added to the collection's */
-  variant: { by: string; value: string; fields: RecordFields; asWritten?: readonly string[] }
+  /**
+   * `asWritten`: the variant's fields kept as written (card-numbers.ts), added to the collection's;
+   * `indexes`: indexes of its own fields, added to the collection's (a record of another variant
+   * gives none); `facts`: what its records hold for a fact of the collection's order in place of
+   * the owner's reading (order.ts)
+   */
+  variant: { by: string; value: string; fields: RecordFields; asWritten?: readonly string[]; indexes?: Record<string, IndexFn<any>>; facts?: Record<string, (record: any) => Fact> }
 }
 
 /**
@@ -48,12 +53,30 @@ export function joinCollections(declared: readonly (CollectionSpec | VariantSpec
     if (!('variant' in d)) continue
     const spec = owned.get(d.name)
     if (!spec) throw new Error(`a variant of collection ${d.name}, which no module declares`)
-    const { by, value, fields, asWritten = [] } = d.variant
+    const { by, value, fields, asWritten = [], indexes = {}, facts = {} } = d.variant
     const variants = spec.variants ?? { by, of: {} }
     if (variants.by !== by || Object.hasOwn(variants.of, value)) throw new Error(`collection ${d.name}: variant ${by} ${value} is declared twice or by another field`)
-    owned.set(d.name, { ...spec, variants: { by, of: { ...variants.of, [value]: fields } }, asWritten: [...(spec.asWritten ?? []), ...asWritten] })
+    for (const name of Object.keys(indexes)) if (Object.hasOwn(spec.indexes ?? {}, name)) throw new Error(`collection ${d.name}: index ${name} is declared twice`)
+    owned.set(d.name, {
+      ...spec,
+      variants: { by, of: { ...variants.of, [value]: fields } },
+      asWritten: [...(spec.asWritten ?? []), ...asWritten],
+      indexes: { ...spec.indexes, ...indexes },
+      order: spec.order && { ...spec.order, facts: variantFacts(d.name, spec.order.facts ?? {}, by, value, facts) },
+    })
   }
   return [...owned.values()]
+}
+
+/** The order's facts with a variant's own readings: a record of the variant reads its own, any other the owner's. */
+function variantFacts<T>(name: string, owners: NonNullable<OrderSpec<T>['facts']>, by: string, value: string, own: Record<string, (record: any) => Fact>): OrderSpec<T>['facts'] {
+  const facts: Record<string, (record: T) => Fact> = { ...owners }
+  for (const [fact, read] of Object.entries(own)) {
+    const owner = owners[fact]
+    if (!owner) throw new Error(`collection ${name}: variant ${value} reads a fact ${fact} its order does not keep`)
+    facts[fact] = (r: T) => ((r as Record<string, unknown>)[by] === value ? read(r) : owner(r))
+  }
+  return facts
 }
 
 /** Receives every change so the store can count and persist it. */

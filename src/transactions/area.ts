@@ -9,7 +9,7 @@ import { TransactionService } from './service.js'
 /** docs/behaviour.md#transactions-list: the pay-ins and payouts as one list, as an older client reads them. */
 export const transactionsArea: Area<{ transactions: TransactionService }, Pick<Kit, 'store' | 'kinds'>> = {
   key: 'transactions',
-  build: ({ store, kinds }) => ({ transactions: new TransactionService(store, kinds) }),
+  build: (kit) => ({ transactions: new TransactionService(kit) }),
   routes: [
     {
       method: 'get', path: '/merchant/api/v1/transactions', access: 'secret key', tag: 'charges', operationId: 'listTransactions', summary: "The namespace's pay-ins (`collection`) and payouts (`disbursement`) as one list, newest first, by cursor",

@@ -1,12 +1,11 @@
-import { chargeQueryRecord } from '../engine/query.js'
-import type { Kinds } from '../engine/kinds.js'
+import type { Kit } from '../engine/kit.js'
+import { chargeQueryRecord } from '../engine/charge-record.js'
 import { CHARGES, type ChargeBase } from '../engine/types.js'
 import type { ListQuery } from '../http/cursor-list.js'
 import { byDate, orderedPage, recordsInOrder } from '../http/cursor-list.js'
 import { toDecimalString } from '../money.js'
-import { PAYOUTS, feeOf, type Payout } from '../payouts/service.js'
+import { PAYOUTS, feeOf, type Payout } from '../payouts/index.js'
 import type { Frozen } from '../store/frozen.js'
-import type { Store } from '../store/store.js'
 import type { TransactionItem } from './schemas.js'
 
 /**
@@ -16,21 +15,18 @@ import type { TransactionItem } from './schemas.js'
  * `<type>:<reference>`, named so by the merge; a pay-in's amounts and status are its charge query's.
  */
 export class TransactionService {
-  constructor(
-    private readonly store: Store,
-    private readonly kinds: Kinds,
-  ) {}
+  constructor(private readonly kit: Pick<Kit, 'store' | 'kinds'>) {}
 
   list(ns: string, q: ListQuery): { has_more: boolean; transactions: TransactionItem[] } {
-    const payins = recordsInOrder(this.store.col<ChargeBase>(ns, CHARGES), (c) => this.#collection(ns, c))
-    const payouts = recordsInOrder(this.store.col<Payout>(ns, PAYOUTS), disbursement)
+    const payins = recordsInOrder(this.kit.store.col<ChargeBase>(ns, CHARGES), (c) => this.#collection(ns, c))
+    const payouts = recordsInOrder(this.kit.store.col<Payout>(ns, PAYOUTS), disbursement)
     // a checkout's attempts are no pay-ins of their own (docs/behaviour.md#pay-ins-list)
     const page = orderedPage(byDate({ name: 'collection', items: payins }, { name: 'disbursement', items: payouts }), q, (f) => !f.parent && (!q.currency || f.currency === q.currency))
     return { has_more: page.has_more, transactions: page.items }
   }
 
   #collection(ns: string, charge: Frozen<ChargeBase>): TransactionItem {
-    const record = chargeQueryRecord(this.kinds, ns, charge)
+    const record = chargeQueryRecord(this.kit.kinds, ns, charge)
     return {
       // `collection:<transaction reference>` in the list (byDate names it)
       pointer: charge.transaction_reference,

@@ -1,4 +1,4 @@
-import type { BankTransferService } from '../bank-transfer/service.js'
+import type { BankTransferService } from '../bank-transfer/index.js'
 import type { Kit } from '../engine/kit.js'
 import { chargeKind } from '../engine/types.js'
 import { allOutcomes, creditOutcomes, refusalOutcomes, statusOutcomes } from '../engine/outcomes.js'
@@ -18,6 +18,11 @@ import { VIRTUAL_ACCOUNTS, VIRTUAL_ACCOUNTS_SPEC, VirtualAccountService, type Vi
 import { VBA_TRANSFERS_SPEC } from './transfers.js'
 import { virtualAccountsPanel } from './panel.js'
 import { virtualAccountsTestValues } from './test-values.js'
+
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { virtual_account: { record: VirtualAccountCharge } }
+}
 
 const V = '/merchant/api/v1/virtual-bank-account'
 const account = { name: 'VirtualAccount', schema: virtualAccountSchema }
@@ -83,7 +88,7 @@ export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: Ba
     chargeKind('virtual_account', {
       virtual_bank_account: shape({ account_name: STRING, account_number: STRING, account_reference: STRING, bank_name: STRING, bank_code: maybe(STRING) }),
       payer_bank_account: shape({ account_name: STRING, account_number: STRING, bank_name: STRING }),
-    }, ['virtual_bank_account.account_number', 'virtual_bank_account.account_reference', 'payer_bank_account.account_number']),
+    }, { asWritten: ['virtual_bank_account.account_number', 'virtual_bank_account.account_reference', 'payer_bank_account.account_number'] }),
   ],
   build(kit) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel

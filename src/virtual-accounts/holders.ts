@@ -1,4 +1,4 @@
-import { OnEngine, type Engine } from '../engine/kit.js'
+import type { Kit } from '../engine/kit.js'
 import { ApiError, invalid } from '../errors.js'
 import type { CollectionSpec } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
@@ -74,20 +74,22 @@ const DOCUMENTS: readonly [keyof HolderDocuments, (o: KycUpdateInput) => string 
   ['source_of_inflow', (o) => o.source_of_inflow_document?.reference, 'source_of_inflow_document.reference'],
 ]
 
-export class AccountHolderService extends OnEngine {
+export class AccountHolderService {
+  constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random'>) {}
+
   files(ns: string) {
-    return this.store.col<UploadFile>(ns, UPLOAD_FILES)
+    return this.kit.store.col<UploadFile>(ns, UPLOAD_FILES)
   }
 
   col(ns: string) {
-    return this.store.col<AccountHolder>(ns, ACCOUNT_HOLDERS)
+    return this.kit.store.col<AccountHolder>(ns, ACCOUNT_HOLDERS)
   }
 
   /** A file reference and the URL its content is put to, for an hour (`origin`: the one the client called). */
   uploadUrl(ns: string, o: UploadUrlInput, origin: string) {
-    const now = this.clocks.now(ns)
+    const now = this.kit.clocks.now(ns)
     const stamp = isoAt(now).slice(0, 16).replace(/\D/g, '')
-    const korapay_reference = `KPY-FILE-${stamp}${this.random.text(ns, ALPHANUMERIC, 20)}`
+    const korapay_reference = `KPY-FILE-${stamp}${this.kit.random.text(ns, ALPHANUMERIC, 20)}`
     const file = this.files(ns).put(korapay_reference, {
       korapay_reference,
       owner_reference: o.reference,
@@ -123,7 +125,7 @@ export class AccountHolderService extends OnEngine {
   create(ns: string, o: HolderInput): Frozen<AccountHolder> {
     const documents = this.#documents(ns, o)
     let reference: string
-    do reference = `KPY-AH-${this.random.text(ns, ALPHANUMERIC, 15)}`
+    do reference = `KPY-AH-${this.kit.random.text(ns, ALPHANUMERIC, 15)}`
     while (this.col(ns).has(reference))
     return this.col(ns).put(reference, {
       reference,
@@ -135,7 +137,7 @@ export class AccountHolderService extends OnEngine {
       occupation: o.occupation ?? null,
       status: 'pending',
       metadata: o.metadata ?? null,
-      date_created: this.clocks.iso(ns),
+      date_created: this.kit.clocks.iso(ns),
       country: o.nationality,
       date_of_birth: o.date_of_birth,
       address: { zip: o.address.zip, city: o.address.city, state: o.address.state, address: o.address.address, country: o.address.country },

@@ -1,4 +1,4 @@
-import { TRANSFER_LIMITS } from '../bank-transfer/schemas.js'
+import { TRANSFER_LIMITS } from '../bank-transfer/index.js'
 import { MAX_LENGTH, amountSchema, atMost } from '../engine/schemas.js'
 import { z } from '../http/zod-messages.js'
 import { realDay } from '../time.js'

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
-import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/service.js'
-import { OnEngine, type Engine } from '../engine/kit.js'
-import { newTransactionReference } from '../engine/lifecycle.js'
+import { SANDBOX_PAYER, type BankTransferService } from '../bank-transfer/index.js'
+import type { Kit } from '../engine/kit.js'
+import { newTransactionReference, type LifecycleParts } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'
 import { ApiError, badRequest, invalid } from '../errors.js'
 import { toDecimalString, toMajor } from '../money.js'
@@ -69,21 +69,20 @@ export const VIRTUAL_ACCOUNTS_SPEC: CollectionSpec<VirtualAccount> = {
 /** The payer's account number as the service's events show it: all but the last four digits hidden. */
 const masked = (n: string) => `${'*'.repeat(Math.max(0, n.length - 4))}${n.slice(-4)}`
 
-export class VirtualAccountService extends OnEngine {
+export class VirtualAccountService {
   readonly #transfers: AccountTransfers<VirtualAccountCharge>
 
   constructor(
-    engine: Engine,
+    private readonly kit: Pick<Kit, LifecycleParts>,
     private readonly bankTransfer: BankTransferService,
     /** accounts a namespace may open (docs/behaviour.md#virtual-accounts) */
     private readonly limit: number,
   ) {
-    super(engine)
-    this.#transfers = new AccountTransfers<VirtualAccountCharge>(engine, 'virtual_account', 'PAY', (charge) => this.eventData(charge))
+    this.#transfers = new AccountTransfers<VirtualAccountCharge>(kit, 'virtual_account', 'PAY', (charge) => this.eventData(charge))
   }
 
   col(ns: string) {
-    return this.store.col<VirtualAccount>(ns, VIRTUAL_ACCOUNTS)
+    return this.kit.store.col<VirtualAccount>(ns, VIRTUAL_ACCOUNTS)
   }
 
   /** A new permanent NGN account: its reference new in the namespace, within the namespace's limit. */
@@ -118,10 +117,10 @@ export class VirtualAccountService extends OnEngine {
     const account: VirtualAccount = {
       ...o,
       account_number: this.#accountNumber(ns, o.account_reference, o.currency === 'USD' ? 12 : 10),
-      unique_id: newTransactionReference(this.random, ns, 'VBA'),
+      unique_id: newTransactionReference(this.kit.random, ns, 'VBA'),
       account_status: 'active',
       permanent: true,
-      created_at: this.clocks.iso(ns),
+      created_at: this.kit.clocks.iso(ns),
       transfers: 0,
       total_received: 0,
     }

@@ -1,5 +1,5 @@
-import type { Engine } from '../engine/kit.js'
-import { ChargeLifecycle, type NewCharge } from '../engine/lifecycle.js'
+import type { Kit } from '../engine/kit.js'
+import { ChargeLifecycle, type LifecycleParts, type NewCharge } from '../engine/lifecycle.js'
 import { CHARGES, type ChargeBase } from '../engine/types.js'
 import { MSG } from '../messages.js'
 import { toMajor } from '../money.js'
@@ -32,9 +32,9 @@ export class AccountTransfers<C extends ChargeBase> {
   readonly #charges: ChargeLifecycle<C>
 
   /** `kind` and `prefix`: the account's charges'; `eventData`: their charge.success `data`. */
-  constructor(engine: Engine, kind: C['kind'], prefix: string, eventData: (charge: C) => Record<string, unknown>) {
-    this.#store = engine.store
-    this.#charges = new ChargeLifecycle<C>(engine, { kind, prefix, attempt: null, fees: 'bank_transfer', succeeded: MSG.TRANSFER_RECEIVED, eventData })
+  constructor(kit: Pick<Kit, LifecycleParts>, kind: C['kind'], prefix: string, eventData: (charge: C) => Record<string, unknown>) {
+    this.#store = kit.store
+    this.#charges = new ChargeLifecycle<C>(kit, { kind, prefix, attempt: null, fees: 'bank_transfer', succeeded: MSG.TRANSFER_RECEIVED, eventData })
   }
 
   /**

@@ -11,6 +11,11 @@ import { REDEEMED_SPEC, VoucherService, type VoucherCharge } from './service.js'
 import { chargeOutcomes } from '../engine/outcomes.js'
 import { voucherTestValues } from './test-values.js'
 
+/** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
+declare module '../engine/types.js' {
+  interface ChargeKinds { voucher: { record: VoucherCharge; method: 'voucher' } }
+}
+
 /** docs/behaviour.md#vouchers: voucher payments (ZAR). */
 export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
   key: 'voucher',
@@ -19,7 +24,7 @@ export const voucherArea: Area<{ voucher: VoucherService }, Kit> = {
   tags: { voucher: 'Voucher payments (ZAR): a prepaid voucher of the scenario packs pays its value at once, once' },
   collections: [
     REDEEMED_SPEC,
-    chargeKind('voucher', { voucher: shape({ serial_number: STRING, balance: MINOR, provider_code: STRING, expiry_date: STRING }) }, ['voucher.serial_number', 'voucher.phone_number']),
+    chargeKind('voucher', { voucher: shape({ serial_number: STRING, balance: MINOR, provider_code: STRING, expiry_date: STRING }) }, { asWritten: ['voucher.serial_number', 'voucher.phone_number'] }),
   ],
   build(kit) {
     const voucher = new VoucherService(kit)

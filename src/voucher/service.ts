@@ -1,5 +1,5 @@
-import { OnEngine } from '../engine/kit.js'
-import { ChargeLifecycle, requested, sha256 } from '../engine/lifecycle.js'
+import type { Kit } from '../engine/kit.js'
+import { ChargeLifecycle, requested, sha256, type LifecycleParts } from '../engine/lifecycle.js'
 import type { ChargeBase } from '../engine/types.js'
 import { badRequest } from '../errors.js'
 import { customerCost, toMajor, toMinor } from '../money.js'
@@ -50,24 +50,28 @@ const plainMoment = (ms: number) => isoAt(ms).slice(0, 19).replace('T', ' ')
  * a provider other than 1Voucher's `0001`; a PIN the packs do not list; a reference already used;
  * a voucher already redeemed (or the packs' spent one); a voucher worth more than the amount.
  */
-export class VoucherService extends OnEngine {
-  readonly #charges = new ChargeLifecycle<VoucherCharge>(this.engine, { kind: KIND, prefix: 'CA', attempt: null, succeeded: VOUCHER_MSG.CHARGED })
+export class VoucherService {
+  readonly #charges: ChargeLifecycle<VoucherCharge>
   readonly kind = KIND
+
+  constructor(private readonly kit: Pick<Kit, LifecycleParts>) {
+    this.#charges = new ChargeLifecycle<VoucherCharge>(kit, { kind: KIND, prefix: 'CA', attempt: null, succeeded: VOUCHER_MSG.CHARGED })
+  }
 
   charge(ns: string, input: VoucherInput): Frozen<VoucherCharge> {
     const { pin, phone_number, provider_code } = input.voucher
     if (!(VOUCHER_PROVIDERS as readonly string[]).includes(provider_code)) throw badRequest(VOUCHER_MSG.PROVIDER_NOT_SUPPORTED)
-    const voucher = this.scenarios.forNs(ns).voucher(pin)
+    const voucher = this.kit.scenarios.forNs(ns).voucher(pin)
     if (!voucher) throw badRequest(VOUCHER_MSG.INVALID_PIN)
     this.#charges.requireNewReference(ns, input.reference)
-    const redeemed = this.store.col<Redeemed>(ns, REDEEMED)
+    const redeemed = this.kit.store.col<Redeemed>(ns, REDEEMED)
     if (voucher.outcome === 'failed') throw badRequest(voucher.message ?? VOUCHER_MSG.ALREADY_USED)
     const digest = voucherDigest(provider_code, pin)
     if (redeemed.has(digest)) throw badRequest(VOUCHER_MSG.ALREADY_USED)
     const value = toMinor(voucher.value)
     if (value > input.amount) throw badRequest(VOUCHER_MSG.OVER_AMOUNT)
-    const now = this.clocks.now(ns)
-    const serial = `${isoAt(now).slice(0, 19).replace(/\D/g, '')}${this.random.text(ns, DIGITS, 6)}`
+    const now = this.kit.clocks.now(ns)
+    const serial = `${isoAt(now).slice(0, 19).replace(/\D/g, '')}${this.kit.random.text(ns, DIGITS, 6)}`
     // the voucher pays its value: that is the charge's amount
     const base = this.#charges.create(ns, requested({ ...input, amount: value }, input.description ?? null, VOUCHER_MSG.CHARGED, VOUCHER_MSG.redeemed(serial)))
     const charge: VoucherCharge = Object.assign(base, {

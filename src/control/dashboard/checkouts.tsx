@@ -2,7 +2,7 @@ import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
 import type { ChargeBase } from '../../engine/types.js'
 import { checkoutPagePath } from '../../engine/pages.js'
-import type { CheckoutCharge } from '../../checkout/service.js'
+import type { CheckoutCharge } from '../../checkout/index.js'
 import { ActionButton, enc, when } from '../../http/panel/ui.js'
 import type { DashboardSources } from './view.js'
 

@@ -1,5 +1,5 @@
 import type { FC } from 'hono/jsx'
-import { DIRECT_DEBIT, isDebit, type DirectDebit } from '../../direct-debit/service.js'
+import { DIRECT_DEBIT, isDebit, type DirectDebit } from '../../direct-debit/index.js'
 import { Badge, ListTable, money, newestFirst, when } from '../../http/panel/ui.js'
 import { chargeMatches, type DashboardSources, type Filters } from './view.js'
 

@@ -1,7 +1,7 @@
 import { html } from 'hono/html'
 import type { Child, FC } from 'hono/jsx'
 import { CHARGES, type ChargeBase } from '../../engine/types.js'
-import { isCheckout, isOpen, type CheckoutService } from '../../checkout/service.js'
+import { isCheckout, isOpen, type CheckoutService } from '../../checkout/index.js'
 import type { Kit } from '../../engine/kit.js'
 import type { AnyArea, Area } from '../../http/area.js'
 import { asset, assetRoutes, type AssetName } from './assets.js'

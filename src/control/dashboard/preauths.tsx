@@ -1,6 +1,6 @@
 import type { Frozen } from '../../store/frozen.js'
 import type { FC } from 'hono/jsx'
-import { CARD, type CardCharge } from '../../engine/types.js'
+import { CARD, type CardCharge } from '../../cards/index.js'
 import { pendingStep } from './charges.js'
 import { ActionButton, Badge, ROW_LIMIT, Table, enc, money, newestFirst, when } from '../../http/panel/ui.js'
 import { matchesRef, type DashboardSources, type Filters } from './view.js'

@@ -1,3 +1,7 @@
+/**
+ * A charge as the sandbox shows it: the record of the query and the lists, the query's answer,
+ * its events' data. The query itself (finding the charge, keeping its answer) is charge-query.ts.
+ */
 import { toDecimalString, toMajor } from '../money.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Kinds } from './kinds.js'
