@@ -3,8 +3,7 @@ import { z } from 'zod'
 /**
  * Short field messages in plain words ("is required", "must be a string"), not zod's own
  * ("Invalid input: expected string, received undefined"): for `Invalid request data` and for a
- * refused scenario pack alike (docs/behaviour.md#scenario-packs), so the schemas of the API and of the packs import `z` from here
- * (the HTTP layer through src/http/zod-messages.ts).
+ * refused scenario pack alike (docs/behaviour.md#scenario-packs), so every schema, the API's and the packs', imports `z` from here.
  */
 z.config({
   customError: (iss) => {

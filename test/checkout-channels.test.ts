@@ -14,7 +14,7 @@ import type { AnyArea, Area } from '../src/http/area.js'
 import { pageId } from '../src/namespaces.js'
 import type { Frozen } from '../src/store/frozen.js'
 import { STRING } from '../src/store/validate.js'
-import { z } from '../src/http/zod-messages.js'
+import { z } from '../src/zod-messages.js'
 import { makeSandbox, ref, SECRET } from './helpers/sandbox.js'
 
 /**

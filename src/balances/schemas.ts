@@ -1,7 +1,7 @@
 import { BALANCE_CURRENCIES } from '../engine/ledger.js'
 import { amountSchema, checkUnit } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 
 /** POST /_sandbox/balances/fund (docs/behaviour.md#ledger-and-balances) */
 export const fundSchema = z.object({ currency: z.enum(BALANCE_CURRENCIES), amount: amountSchema() }).superRefine((v, ctx) => checkUnit(ctx, v.currency, v.amount, ['amount']))

@@ -1,5 +1,5 @@
 import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 
 /** docs/behaviour.md#bank-transfer: the bank-transfer charge request. */
 

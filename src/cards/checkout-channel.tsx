@@ -1,4 +1,4 @@
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { checkoutChannel, type FieldTexts, type Want } from '../engine/checkout-channel.js'
 import { threeDsPagePath } from './three-ds.js'
 import type { CardCharge } from './types.js'

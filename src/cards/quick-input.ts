@@ -1,5 +1,5 @@
 import { isJsonObject } from '../http/body.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { MAX_LENGTH, METADATA_RULES, REFERENCE_MIN, amountIssue, isHttpUrl } from '../engine/schemas.js'
 import { parseAmount } from '../money.js'
 import { CARD_FORMAT, DYNAMIC_DESCRIPTOR, type CardChargeInput } from './schemas.js'

@@ -1,6 +1,6 @@
 import { atMost } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { initiateSchema } from '../refunds/index.js'
 import { PACK_LIMITS } from '../scenario/schema.js'
 

@@ -1,5 +1,5 @@
 import { MAX_LENGTH, amountIssue, amountSchema, attemptSchema, checkUnit, chargeStatusSchema, paymentMethodSchema, atMost, httpUrlSchema, metadataSchema, initializeReferenceSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { parseAmount } from '../money.js'
 import { byChannels, checkoutChannelOf } from '../engine/checkout-channel.js'
 

@@ -1,5 +1,5 @@
 import { httpUrlSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { API_KINDS, SERVER_ERRORS, WEBHOOK_KINDS, type FaultInput } from '../faults.js'
 
 export const advanceSchema = z

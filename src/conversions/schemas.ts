@@ -1,5 +1,5 @@
 import { MAX_LENGTH, amountSchema, atMost, checkUnit } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { realDay } from '../time.js'
 
 /** docs/behaviour.md#conversions: the conversion requests. */

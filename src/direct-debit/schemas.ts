@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs'
 import { amountSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { realDay } from '../time.js'
 
 /** An authorization's (a mandate's) statuses (docs/api.md 2.9). */

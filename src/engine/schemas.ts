@@ -1,4 +1,4 @@
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { fieldErrors, validate } from '../http/body.js'
 import { invalid } from '../errors.js'
 import { parseAmount, unitOf } from '../money.js'

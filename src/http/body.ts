@@ -1,4 +1,4 @@
-import './zod-messages.js'
+import '../zod-messages.js'
 import type { Context } from 'hono'
 import type { Readable } from 'node:stream'
 import type { z } from 'zod'

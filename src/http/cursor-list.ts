@@ -2,7 +2,7 @@ import { invalid } from '../errors.js'
 import type { Collection } from '../store/collection.js'
 import type { Frozen } from '../store/frozen.js'
 import type { Facts } from '../store/order.js'
-import { z } from './zod-messages.js'
+import { z } from '../zod-messages.js'
 import { isoAt } from '../time.js'
 
 /**

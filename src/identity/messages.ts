@@ -18,7 +18,7 @@ export const IDENTITY_MSG = {
   noFaceMatch: (d: IdentityDocument) => `facial matching is not offered for ${d.name}`,
   endBeforeStart: 'must not be before start_date',
   BANK_CODE: 'must be a bank code: 3 to 6 letters or digits',
-  /** as a list's refusal reads elsewhere (src/http/zod-messages.ts) */
+  /** as a list's refusal reads elsewhere (src/zod-messages.ts) */
   oneOf: (values: readonly string[]) => `must be one of ${values.map((v) => JSON.stringify(v)).join(', ')}`,
   // GET identities/<country>/banks (docs/behaviour.md#identity-bank-account-banks)
   BANKS: 'Banks fetched successfully',

@@ -1,5 +1,5 @@
 import { fieldErrors } from '../http/body.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { invalid, type FieldErrors } from '../errors.js'
 import { VALIDATION_FIELDS, type IdentityDocument } from '../scenario/documents.js'
 import { IDENTITY_MSG } from './messages.js'

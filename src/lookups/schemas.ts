@@ -1,4 +1,4 @@
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { COUNTRIES, WALLET_CURRENCIES, operatorOf, walletCurrency } from '../scenario/lookups.js'
 import { walletNumberIssue } from '../mobile-money/index.js'
 import { nigerianBank } from './service.js'

@@ -1,4 +1,4 @@
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { checkoutChannel, type FieldTexts, pickTestOf, type Want } from '../engine/checkout-channel.js'
 import { walletPagePath } from './page.js'
 import { badRequest, invalid } from '../errors.js'

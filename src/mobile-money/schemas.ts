@@ -1,5 +1,5 @@
 import { amountSchema, checkUnit, httpUrlSchema, metadataSchema, referenceSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { WALLET_CURRENCIES, walletCurrency } from '../scenario/lookups.js'
 
 /**

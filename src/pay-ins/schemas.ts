@@ -1,5 +1,5 @@
 import { listQuerySchema } from '../http/cursor-list.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 
 /** what a pay-in of the list shows as its status (a pre-authorization: the state of its hold) */
 export const PAYIN_STATUSES = ['pending', 'processing', 'success', 'failed', 'expired', 'pre_authorized', 'voided'] as const

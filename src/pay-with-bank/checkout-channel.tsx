@@ -1,4 +1,4 @@
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { checkoutChannel, pickTestOf, type Want } from '../engine/checkout-channel.js'
 import { bankPagePath } from './page.js'
 import { invalid } from '../errors.js'

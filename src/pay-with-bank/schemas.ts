@@ -1,5 +1,5 @@
 import { MAX_LENGTH, amountSchema, atMost, httpUrlSchema, metadataSchema, referenceSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { formatMoney, toMinor } from '../money.js'
 import { PAY_WITH_BANK_CURRENCIES } from '../scenario/schema.js'
 

@@ -1,5 +1,5 @@
 import { MAX_LENGTH, atMost } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { PAYMENT_METHOD_NAMES, bankPayoutCurrency } from '../scenario/lookups.js'
 
 /**

@@ -2,7 +2,7 @@ import { MAX_LENGTH, METADATA_DEPTH, amountSchema, atMost, checkUnit, httpUrlSch
 import { depthAtMost } from '../store/validate.js'
 import { realDay } from '../time.js'
 import { listQuerySchema } from '../http/cursor-list.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { AVAILABILITY_CURRENCIES, PAYOUT_CURRENCY_LIST } from '../scenario/lookups.js'
 import { NETWORKS, STABLECOINS } from '../stablecoins/index.js'
 import { bankAccountExtras, bankAccountIssues, destinationExtras, type AccountNames, type BankAccountFields, type Beside } from './bank-fields.js'

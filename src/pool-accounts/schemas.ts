@@ -1,5 +1,5 @@
 import { MAX_LENGTH, amountSchema, atMost } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 
 /** docs/behaviour.md#pool-accounts: the pool account calls' requests, and Kora's shared accounts. */
 

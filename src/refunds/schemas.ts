@@ -1,6 +1,6 @@
 import { amountIssue, atMost, isHttpUrl } from '../engine/schemas.js'
 import { listQuerySchema } from '../http/cursor-list.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { parseAmount } from '../money.js'
 
 /** docs/behaviour.md#refunds: POST /merchant/api/v1/refunds/initiate */

@@ -1,5 +1,5 @@
 import { MAX_LENGTH, atMost } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 
 /**
  * docs/behaviour.md#stablecoin-wallets: a customer's stablecoin wallet. The currencies and networks are the

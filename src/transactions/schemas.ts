@@ -1,5 +1,5 @@
 import { listQuerySchema } from '../http/cursor-list.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 
 /** GET /merchant/api/v1/transactions (docs/behaviour.md#transactions-list): the query every list takes. */
 export const transactionsQuerySchema = listQuerySchema

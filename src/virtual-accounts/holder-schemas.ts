@@ -1,5 +1,5 @@
 import { MAX_LENGTH, atMost, metadataSchema } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { realDay } from '../time.js'
 
 /** docs/behaviour.md#virtual-accounts-usd-kes-tzs: the requests of upload URLs and account holders. */

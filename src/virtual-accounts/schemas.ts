@@ -1,6 +1,6 @@
 import { TRANSFER_LIMITS } from '../bank-transfer/index.js'
 import { MAX_LENGTH, amountSchema, atMost } from '../engine/schemas.js'
-import { z } from '../http/zod-messages.js'
+import { z } from '../zod-messages.js'
 import { realDay } from '../time.js'
 
 /** docs/behaviour.md#virtual-accounts: the virtual bank account calls' requests. */
