@@ -119,7 +119,7 @@ export interface LedgerSource {
   describe(reference: string, entry: EntryFacts): string
   /** its credits are money taken in from outside, counted against the intake limit (docs/behaviour.md#ledger-and-balances): a funding, a conversion */
   intake?: boolean
-  /** its debits are taken whatever the balance, so they may take it below nothing (a chargeback, 13.13); no other debit can */
+  /** its debits are taken whatever the balance, so they may take it below nothing (a chargeback, docs/behaviour.md#chargebacks); no other debit can */
   overdraws?: boolean
 }
 
