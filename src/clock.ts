@@ -40,7 +40,7 @@ const META = 'meta'
 export const CLOCK_KEY = 'clock'
 const TIMERS = 'timers'
 
-/** The timers of a namespace, as a data file must hold them (validate.ts). */
+/** The timers of a namespace, as a data file must hold them (src/store/validate.ts). */
 export const TIMERS_SPEC: CollectionSpec<Timer> = { name: TIMERS, fields: { due: EPOCH_MS, kind: STRING, payload: OBJECT }, asWritten: ['payload'] }
 /** A namespace's clock, the `clock` record of its `meta` collection (namespaces.ts declares the collection). */
 export const CLOCK_META: Record<string, RecordFields> = { [CLOCK_KEY]: { offset_ms: NUMBER, frozen_at: maybe(NUMBER) } }

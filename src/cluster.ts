@@ -65,7 +65,7 @@ export function clusterRouter(
 ): (req: Request, incoming: Incoming, serve: () => Response | Promise<Response>) => Routed {
   return (req, incoming, serve) => {
     const url = incoming.url ?? ''
-    // a control call the app here would refuse (loopback.ts) is refused here, never forwarded: the
+    // a control call the app here would refuse (src/http/middleware/loopback.ts) is refused here, never forwarded: the
     // owner would take this process, on its loopback maybe, for the caller
     if (url.startsWith('/_sandbox/') && !controlAllowed(incoming.socket?.remoteAddress, () => controlTokenOf(incoming), controlToken)) return undefined
     const to = { leases, req, serve, forwarded: incoming.headers[FORWARDED] !== undefined }
@@ -83,7 +83,7 @@ export function clusterRouter(
   }
 }
 
-/** The control token a call sends (header, or `?token=`), as loopback.ts reads it. */
+/** The control token a call sends (header, or `?token=`), as src/http/middleware/loopback.ts reads it. */
 function controlTokenOf(incoming: Incoming): string | undefined {
   const header = incoming.headers['x-sandbox-control-token']
   if (header !== undefined) return Array.isArray(header) ? header[0] : header

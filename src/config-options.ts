@@ -276,7 +276,7 @@ export const OPTIONS = {
   // tuning knobs, environment only
   /** with a data file: compact once the appended deltas exceed this many bytes and the snapshot (the durability test compacts a small store with it) */
   compactMinBytes: envOnly({ env: 'SANDBOX_COMPACT_MIN_BYTES', help: 'with --data: compact once the appended changes exceed this many bytes', field: 'compactMinBytes' }, whole(1024, 1 << 30, 1 << 20)),
-  /** with --store: how long a namespace's lease lasts unrenewed, the bound of a takeover (pg-lease.ts) */
+  /** with --store: how long a namespace's lease lasts unrenewed, the bound of a takeover (src/store/pg-lease.ts) */
   leaseMs: envOnly({ env: 'SANDBOX_LEASE_MS', help: 'with --store: how long a namespace stays with a process that stopped renewing it', field: 'leaseMs' }, whole(500, 600_000, 5_000)),
   /** with --store: the URL other processes forward a namespace's calls to (docs/architecture.md, "Several processes, one database") */
   advertiseUrl: envOnly({ env: 'SANDBOX_ADVERTISE_URL', help: 'with --store: the URL other processes reach this one at', field: 'advertiseUrl' }, maybe),

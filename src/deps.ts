@@ -112,7 +112,7 @@ export async function createDeps<L extends readonly AnyArea[] = typeof AREAS>(co
   // each snapshot of --load under its key, in the file before the start is ready
   if (loads.length) {
     try {
-      // several processes on one database: a namespace is replaced by the owner of its lease (pg-lease.ts)
+      // several processes on one database: a namespace is replaced by the owner of its lease (src/store/pg-lease.ts)
       for (const { snap } of loads) await store.leases?.claim(snap.key)
       namespaces.restoreAll(loads)
       await store.sync()

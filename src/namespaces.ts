@@ -25,7 +25,7 @@ export interface NsMeta {
 const META = 'meta'
 const KEY = 'ns'
 
-/** The `meta` collection: one record per key, each as a data file must hold it (validate.ts). */
+/** The `meta` collection: one record per key, each as a data file must hold it (src/store/validate.ts). */
 export const META_SPEC: CollectionSpec = {
   name: META,
   keyed: { [KEY]: { secret_key: STRING, public_key: STRING, name: STRING, email: STRING, encryption_key: STRING, webhook_url: maybe(STRING), created_at: TIME }, ...CLOCK_META, ...RANDOM_META },

@@ -106,6 +106,15 @@ describe('the code keeps the shape docs/architecture.md describes', () => {
     expect(reaching).toEqual([])
   })
 
+  it('names in its documents only paths of src/ that exist', () => {
+    // a `src/...` path in backticks, in the documents that describe the code as it is now (a
+    // placeholder such as `src/<area>/` is no path)
+    const docs = ['docs/architecture.md', 'docs/behaviour.md', 'docs/api.md', 'docs/operations.md', 'README.md']
+    const named = docs.flatMap((doc) => [...readFileSync(join(ROOT, doc), 'utf8').matchAll(/`(src\/[^`\s<>*]*)`/g)].map((m) => [doc, m[1]] as const))
+    expect(named.length).toBeGreaterThan(100)
+    expect(named.filter(([, path]) => !existsSync(join(ROOT, path))).map(([doc, path]) => `${doc}: ${path}`)).toEqual([])
+  })
+
   it('cites in comments only documents the repository holds', () => {
     const missing: string[] = []
     for (const file of files) {

@@ -69,7 +69,7 @@ export class BalanceService {
   /**
    * GET /balances/history: every entry of the available balances, each with the balance of its
    * currency before and after it (in the order the entries became available), newest first; a
-   * page reads its own rows only (ledger-history.ts).
+   * page reads its own rows only (src/engine/ledger-history.ts).
    */
   history(ns: string, q: HistoryQuery): { has_more: boolean; history: HistoryItem[] } {
     const page = this.historyPage(ns, q)

@@ -88,7 +88,7 @@ export interface CardOperation {
 }
 
 export const CARD_OPS = 'card_ops'
-/** The card operations (captures, voids, refunds), as a data file must hold them (validate.ts). */
+/** The card operations (captures, voids, refunds), as a data file must hold them (src/store/validate.ts). */
 export const CARD_OPS_SPEC: CollectionSpec<CardOperation> = {
   name: CARD_OPS,
   fields: {

@@ -59,7 +59,7 @@ export interface DebitAuthorization {
   token?: { amount: number; paid_at: string | null }
 }
 
-/** The mandates, as a data file must hold them (validate.ts). */
+/** The mandates, as a data file must hold them (src/store/validate.ts). */
 export const AUTHS_SPEC: CollectionSpec<DebitAuthorization> = {
   name: AUTHS,
   keyOf: 'reference',

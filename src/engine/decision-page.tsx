@@ -15,7 +15,7 @@ import type { ChargeBase, ChargeKind } from './types.js'
 
 /**
  * The customer's approve-or-decline page a channel serves at its charge's redirect (the card's
- * 3DS page, docs/behaviour.md#card-3ds-page; the sandbox bank's page of pay with bank, 13.11): GET shows the
+ * 3DS page, docs/behaviour.md#card-3ds-page; the sandbox bank's page of pay with bank, docs/behaviour.md#pay-with-bank): GET shows the
  * payment and the two buttons while the charge waits for the customer, POST with `decision` =
  * approve or decline hands the choice to the channel, then sends the customer back to the
  * merchant's redirect_url with `?reference=<payment reference>`, or shows the outcome when there

@@ -8,8 +8,9 @@ import type { ChargeBase, ChargeKind, PaymentMethod } from './types.js'
  * What the sandbox decides per kind of charge, declared once by the area that serves the kind
  * (its `build`, src/http/area.ts) and asked by the parts that handle every kind: the charge query
  * and the pay-ins list, the ledger, the control API, the dashboard, and the checkout page for a
- * channel's label. None of them compares a charge's kind against a name; the checkout, which
- * drives each channel's steps, does (docs/architecture.md, "Kinds of charge").
+ * channel's label. None of them compares a charge's kind against a name, nor does the checkout,
+ * which reaches each channel through its declaration (src/engine/checkout-channel.ts;
+ * docs/architecture.md, "Kinds of charge").
  */
 export interface Kind<C extends ChargeBase = ChargeBase> {
   kind: C['kind']

@@ -83,7 +83,7 @@ export const LEDGER_CARRY_OVER: CarryOver = {
   },
 }
 
-/** the records of a collection (validate.ts has checked they are objects) */
+/** the records of a collection (src/store/validate.ts has checked they are objects) */
 const records = (cols: Snapshot[string], name: string) => Object.values(cols[name] ?? {}) as Rec[]
 
 function carryOver(cols: Snapshot[string]): void {

@@ -235,7 +235,7 @@ export class Ledger {
    * credited, available now. Nothing when the record has no credit, its credit is already
    * available, or it has other entries (settled or voided already). `why` says so in the history;
    * a pay-in's two are dated as written with its credit (the history lists them so among entries
-   * due at the same time, 13.4), a capture's now.
+   * due at the same time, docs/behaviour.md#ledger-and-balances), a capture's now.
    */
   settleEarly(ns: string, source: Source, reference: string, why: string, nowMs: number): void {
     const entries = this.of(ns, source, reference)

@@ -19,8 +19,10 @@ import { CHARGES, type ChargeBase, type PaymentAttempt, type SteppedCharge } fro
 
 /**
  * One charge lifecycle for every pay-in channel: a charge is created (its reference checked, its
- * fee and VAT from the pack settings), goes through the channel's steps, then
- * succeeds or fails once, is stored, and announces its end with charge.success / charge.failed.
+ * amount counted into what the namespace takes in, its fee and VAT from the pack settings), goes
+ * through the channel's steps, then succeeds (its credit posted to the ledger) or fails once,
+ * announces its end with charge.success / charge.failed (a checkout's attempt tells `AttemptEnds`
+ * instead, and counts and credits nothing), and is stored by the channel's service (`save`).
  * A channel only describes itself (`Channel`, `StepChannel`): its steps, their prompts, how a step
  * is answered and what its responses look like stay with the channel's service.
  */

@@ -12,7 +12,8 @@ import type { Answer, chain } from './middleware/chain.js'
 /**
  * An area of the API declared once (docs/architecture.md, "Areas"): its collections, how its
  * services are built, the table of its routes, and what the shared code reads of it in a loop over
- * the areas: its OpenAPI tags, its ledger sources, its customer pages. The app mounts the routes
+ * the areas: its OpenAPI tags, its ledger sources, its customer pages, its outcomes, its dashboard
+ * panels, its test values and its pack settings. The app mounts the routes
  * (src/app.ts), the store opens the collections, the ledger reads the sources
  * (src/engine/ledger.ts), and the OpenAPI document is derived from the same table and tags
  * (src/openapi.ts), so a route exists in one place and adding an area edits no shared file.
@@ -119,7 +120,7 @@ export interface LedgerSource {
   describe(reference: string, entry: EntryFacts): string
   /** its credits are money taken in from outside, counted against the intake limit (docs/behaviour.md#ledger-and-balances): a funding, a conversion */
   intake?: boolean
-  /** its debits are taken whatever the balance, so they may take it below nothing (a chargeback, 13.13); no other debit can */
+  /** its debits are taken whatever the balance, so they may take it below nothing (a chargeback, docs/behaviour.md#chargebacks); no other debit can */
   overdraws?: boolean
 }
 

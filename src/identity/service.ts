@@ -32,7 +32,7 @@ export interface IdentityCheck {
   requested_by?: string
 }
 
-/** The checks made, found or not, as a data file must hold them (validate.ts). */
+/** The checks made, found or not, as a data file must hold them (src/store/validate.ts). */
 export const CHECKS_SPEC: CollectionSpec<IdentityCheck> = {
   name: CHECKS,
   fields: { reference: STRING, id_type: STRING, id: STRING, mode: STRING, matches: OBJECT, created_at: STRING, record: maybe(OBJECT) },

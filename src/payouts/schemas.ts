@@ -29,7 +29,7 @@ const mobileMoneySchema = z.object({
 
 /**
  * A stablecoin wallet a payout sends USDT or USDC to (docs/behaviour.md#stablecoin-payouts): its network (the
- * wallets' own, 13.7.2) and its address, written as that network writes them.
+ * wallets' own, docs/behaviour.md#stablecoin-wallets) and its address, written as that network writes them.
  */
 const cryptoSchema = z.object({
   network: z.enum(NETWORKS),

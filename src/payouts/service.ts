@@ -109,7 +109,7 @@ export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bea
 const shortOfFunds = () => conflict(MSG.INSUFFICIENT_WALLET)
 
 export class PayoutService {
-  /** told when a payout ends (the bulk batches follow their items) */
+  /** told when a payout ends (no part of the sandbox listens today: a bulk batch's status is read from its payouts, bulk.ts) */
   readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
 
   constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger'>) {
@@ -138,7 +138,7 @@ export class PayoutService {
 
   /**
    * A payout checked (everything but the balance) and built, not stored: what `accept` stores.
-   * Throws the refusal of 13.7 otherwise.
+   * Throws the refusal of docs/behaviour.md#payouts otherwise.
    */
   prepare(ns: string, o: NewPayout): Payout {
     if (this.#col(ns).has(o.reference)) throw conflict(PAYOUT_MSG.DUPLICATE)

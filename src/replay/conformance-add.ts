@@ -6,7 +6,7 @@ import { CorpusError, endpointKey, loadCorpus, type Source } from './corpus.js'
 
 /**
  * `sandbox conformance add FLOW` (docs/behaviour.md#conformance): a flow recorded from the live test
- * environment (`sandbox start --proxy --record`, 14.5) becomes an entry of the corpus, dated, of
+ * environment (`sandbox start --proxy --record`, docs/behaviour.md#record) becomes an entry of the corpus, dated, of
  * kind `live`, in `entries/recorded/<id>.yaml`: the flow's steps as they are, its last call the
  * endpoint it is an entry of.
  */

@@ -4,8 +4,8 @@ import { oneOf, type Check } from '../store/validate.js'
 
 /**
  * The shipped fixtures/lookups.json, read and checked once (docs/behaviour.md#look-ups): the currencies
- * a namespace holds a balance in (13.4: each one's decimals), the banks and mobile-money operators
- * of each country, the currencies mobile money is charged in (5.2: each one's country code, digits
+ * a namespace holds a balance in (docs/behaviour.md#ledger-and-balances: each one's decimals), the banks and mobile-money operators
+ * of each country, the currencies mobile money is charged in (docs/behaviour.md#mobile-money-charge: each one's country code, digits
  * and default steps) and the currencies each payout destination takes with what each needs
  * (docs/behaviour.md#payouts). A country is added there, with no change of code; a bad entry stops the process at
  * start, naming the entry and the field. The look-ups answer these lists; the scenario packs'
@@ -190,7 +190,7 @@ export type PayoutBankCountry = { country: string; countryCode: Country; currenc
 const PURPOSES = new Map(Object.entries(FIXTURE.payout_purposes).map(([c, list]) => [c, Object.freeze(list.map((p): PayoutPurpose => ({ countryCode: c, ...p })))]))
 const BANK_COUNTRIES = new Map(Object.entries(FIXTURE.payout_bank_countries).map(([cur, list]) => [cur, Object.freeze(list.map((c): PayoutBankCountry => ({ ...c, currencyCode: cur, metadata: null })))]))
 
-/** The payment purposes of a country, or undefined for a country the fixture does not declare (US, GB: 13.5). */
+/** The payment purposes of a country, or undefined for a country the fixture does not declare (US, GB: docs/behaviour.md#look-ups). */
 export const payoutPurposesOf = (country: string): readonly PayoutPurpose[] | undefined => PURPOSES.get(country)
 
 /** The countries with banks a currency is paid out to, or undefined for a currency the fixture does not declare (USD, GBP). */

@@ -236,7 +236,7 @@ export const settingsSchema = z
         voucher: feeRuleSchema,
         /** a payout's fee, in the payout's currency (docs/behaviour.md#payouts) */
         payout: feeRuleSchema,
-        /** a stablecoin payout's (USDT, USDC: 13.7.3), in its stablecoin */
+        /** a stablecoin payout's (USDT, USDC: docs/behaviour.md#stablecoin-payouts), in its stablecoin */
         stablecoin_payout: feeRuleSchema,
       })
       .strict(),

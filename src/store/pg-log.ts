@@ -114,7 +114,7 @@ export class PgLog implements Persistence {
     await this.pool.end().catch(() => undefined)
   }
 
-  /** Reads these namespaces as the database holds them (a lease taken over: lease.ts). */
+  /** Reads these namespaces as the database holds them (a lease taken over: pg-lease.ts). */
   async read(namespaces: string[]): ReturnType<typeof readRecords> {
     const client = await this.pool.connect()
     try {

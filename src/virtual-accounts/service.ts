@@ -147,7 +147,7 @@ export class VirtualAccountService {
 
   /**
    * The test environment's credit call: `amount` (minor units) arrives at a virtual account, or at
-   * a bank-transfer charge's temporary account (exact, over, under; refused once expired: 13.2);
+   * a bank-transfer charge's temporary account (exact, over, under; refused once expired: docs/behaviour.md#bank-transfer);
    * 404 `Account not found` for any other number.
    */
   credit(ns: string, accountNumber: string, amount: number, currency: string): void {

@@ -9,8 +9,8 @@ import type { Store } from '../store/store.js'
 import { STRING } from '../store/validate.js'
 
 /**
- * The transfers into an account that takes them again and again (a virtual account's, 13.3; a
- * pool account's, 13.3.2): the n-th transfer into account `a` (from 1) is a record of its own,
+ * The transfers into an account that takes them again and again (a virtual account's, docs/behaviour.md#virtual-accounts; a
+ * pool account's, docs/behaviour.md#pool-accounts): the n-th transfer into account `a` (from 1) is a record of its own,
  * key `<a>#<n>`, holding its charge's transaction reference. A record per transfer, not a list on
  * the account: a credit writes a few bytes, however many transfers the account already has, and
  * a page is read without the others. The account keeps their count (`transfers`).

@@ -36,14 +36,14 @@ export interface EventRecord {
 export const EVENTS = 'events'
 /**
  * Written once and, without a receiver, never read again: none kept live (its text from the moment
- * it is put, records.ts), so an event costs no freezing and no place among the live records.
+ * it is put, src/store/records.ts), so an event costs no freezing and no place among the live records.
  */
 export const EVENTS_SPEC: CollectionSpec<EventRecord> = {
   name: EVENTS,
   hot: 0,
   fields: { id: STRING, event: STRING, status: STRING, created_at: STRING, data: OBJECT, attempts: listOf({ at: STRING }), target: maybe(STRING) },
   // its data is made of records the store masked as they were written (a charge announced before
-  // it is saved is masked by the collection's rule first: lifecycle.ts), their references, wallets and documents kept
+  // it is saved is masked by the collection's rule first: src/engine/lifecycle.ts), their references, wallets and documents kept
   asWritten: ['data', 'target'],
 }
 
