@@ -1,5 +1,5 @@
 /** The texts of the look-ups alone (docs/behaviour.md#look-ups). */
-export const MISC_MSG = {
+export const LOOKUPS_MSG = {
   LISTED: 'Successful',
   RESOLVED: 'Request Completed',
   /** the wallet resolve's, as the newest sample writes it (docs/behaviour.md#look-ups) */

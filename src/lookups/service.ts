@@ -3,7 +3,7 @@ import { ApiError, badRequest } from '../errors.js'
 import { MSG } from '../messages.js'
 import { banksOf, operatorOf, payoutBankCountriesOf, payoutPurposesOf, walletCurrency, type Bank, type PayoutBankCountry, type PayoutPurpose } from '../scenario/lookups.js'
 import type { WalletScenario } from '../scenario/schema.js'
-import { MISC_MSG } from './messages.js'
+import { LOOKUPS_MSG } from './messages.js'
 import type { WalletResolveInput } from './schemas.js'
 
 /**
@@ -49,7 +49,7 @@ export interface ResolvedAccount {
 /** POST /misc/banks/resolve: the account's holder, or 400 `Invalid account.` with code AA027, as the service's sample (docs/behaviour.md#look-ups) */
 export function resolveAccount(bank: string, account: string): ResolvedAccount {
   const name = accountName(bank, account)
-  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.UNRESOLVED_BANK_ACCOUNT_CODE)
+  if (name === null) throw new ApiError(400, MSG.INVALID_ACCOUNT, null, undefined, LOOKUPS_MSG.UNRESOLVED_BANK_ACCOUNT_CODE)
   return { bank_name: nigerianBank(bank)!.name, bank_code: bank, account_number: account, account_name: name }
 }
 
@@ -67,7 +67,7 @@ export interface ResolvedWallet {
  * derived from operator and number, the same every time.
  */
 export function resolveWallet(input: WalletResolveInput, listed: WalletScenario | undefined): ResolvedWallet {
-  if (listed?.found === false) throw new ApiError(503, MSG.INVALID_ACCOUNT, null, undefined, MISC_MSG.INVALID_ACCOUNT_CODE)
+  if (listed?.found === false) throw new ApiError(503, MSG.INVALID_ACCOUNT, null, undefined, LOOKUPS_MSG.INVALID_ACCOUNT_CODE)
   const operator = operatorOf(walletCurrency(input.currency)!.country, input.mobileMoneyCode)!
   const number = input.phoneNumber.replace(/^\+/, '')
   return { mobile_money_operator: operator.name, mobile_money_code: input.mobileMoneyCode, phone_number: input.phoneNumber, account_name: listed?.name ?? derivedName(operator.slug, number) }
@@ -76,13 +76,13 @@ export function resolveWallet(input: WalletResolveInput, listed: WalletScenario 
 /** GET /misc/payout-payment-purpose-by-country-code/{countryCode}: the fixture's purposes of the country, or 400 (the page: an unsupported country is a 400). */
 export function payoutPurposes(country: string): readonly PayoutPurpose[] {
   const list = payoutPurposesOf(country)
-  if (!list) throw badRequest(MISC_MSG.UNSUPPORTED_COUNTRY)
+  if (!list) throw badRequest(LOOKUPS_MSG.UNSUPPORTED_COUNTRY)
   return list
 }
 
 /** GET /misc/payout-countries-by-currency-code/{currencyCode}: the fixture's bank countries of the currency, or 400. */
 export function payoutBankCountries(currency: string): readonly PayoutBankCountry[] {
   const list = payoutBankCountriesOf(currency)
-  if (!list) throw badRequest(MISC_MSG.UNSUPPORTED_CURRENCY)
+  if (!list) throw badRequest(LOOKUPS_MSG.UNSUPPORTED_CURRENCY)
   return list
 }
