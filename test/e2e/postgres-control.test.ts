@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
+import { FORWARDED } from '../../src/cluster.js'
 import { MSG } from '../../src/messages.js'
 import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
@@ -149,5 +150,20 @@ describe('a control call from beyond loopback', () => {
     expect([beyond.status, beyond.body.message]).toEqual([403, MSG.FORBIDDEN_CONTROL])
     // from a's loopback it is forwarded to b as before
     expect((await api(`http://127.0.0.1:${aPort}`, KEY, 'GET', '/_sandbox/clock')).status).toBe(200)
+  }, 60_000)
+})
+
+describe('the forwarded header sent by a client', () => {
+  it('is not taken for a process of the deployment: the call is forwarded to the owner, not held until the lease runs out', async () => {
+    const { url, a, b } = await deployment()
+    expect((await charge(a.url)).res.status).toBe(200)
+    expect(await leaseOf(url, KEY)).toBe(a.url)
+    // taken for a forwarded call, b would wait for a's lease, which a renews, three times and answer 503
+    const res = await fetch(`${b.url}/merchant/api/v1/balances`, { headers: { authorization: `Bearer ${KEY}`, [FORWARDED]: 'anything' } })
+    expect(res.status).toBe(200)
+    expect(await leaseOf(url, KEY)).toBe(a.url)
+    // the secret the processes send is in the database, which a client of the sandbox does not read
+    const [secret] = await queryDb(url, "SELECT value FROM sandbox_meta WHERE name = 'forward_secret'")
+    expect(secret.value).toMatch(/^[\w-]{43}$/)
   }, 60_000)
 })
