@@ -117,6 +117,12 @@ export class PgLog implements Persistence {
     await this.pool.end().catch(() => undefined)
   }
 
+  /** Every namespace of the deployment holding this record (migration 5 indexes the merchant's), by namespace: the first `limit` and how many. */
+  async known(limit: number, collection: string, key: string): Promise<{ total: number; rows: { ns: string; value: string }[] }> {
+    const { rows } = await this.pool.query<{ ns: string; value: string; total: string }>(KNOWN, [collection, key, limit])
+    return { total: rows.length ? Number(rows[0].total) : 0, rows }
+  }
+
   /** Reads these namespaces as the database holds them (a lease taken over: lease.ts). */
   async read(namespaces: string[]): ReturnType<typeof readRecords> {
     const client = await this.pool.connect()
@@ -218,6 +224,8 @@ export class PgLog implements Persistence {
     if (!this.#queue.closed) console.error(`paysandbox: the store ${redact(this.url)} takes writes again`)
   }
 }
+
+const KNOWN = 'SELECT ns, value, count(*) OVER () AS total FROM sandbox_records WHERE collection = $1 AND key = $2 ORDER BY ns LIMIT $3'
 
 const WRITE = 'SELECT sandbox_write($1, $2, $3, $4, $5, $6, $7, $8, $9) AS ok'
 
