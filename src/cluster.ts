@@ -1,3 +1,4 @@
+import { timingSafeEqual } from 'node:crypto'
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http'
 import { hostname } from 'node:os'
 import { Readable } from 'node:stream'
@@ -20,13 +21,16 @@ import type { Store } from './store/store.js'
  * `ns` names). The namespace's owner serves it (this process, after taking a free or expired lease,
  * given back when the call left the namespace holding nothing); another process's namespace is forwarded
  * to its owner as it came (method, path, headers but the hop-by-hop ones, body), and its answer handed back as it is. A
- * call forwarded to us is never forwarded again. An owner that cannot be reached (no connection
+ * call forwarded to us (it carries the deployment's secret, `peerSecret`) is never forwarded again. An owner that cannot be reached (no connection
  * made in 2 s, or refused: the call never got there) is waited for until its lease runs out, then the namespace
  * is taken over here and the call served; any other failure of a forward is answered 503, since
  * the owner may have done it.
  */
 
-/** The header a forwarded call carries: the process that forwarded it. */
+/**
+ * The header a forwarded call carries: the deployment's forwarding secret (pg-lease.ts, `peerSecret`).
+ * Sent by a client without it, the call is routed as any other (and the header replaced if forwarded).
+ */
 export const FORWARDED = 'x-paysandbox-forwarded-by'
 
 /** How many times a call looks for its namespace's owner before it is answered 503. */
@@ -68,7 +72,7 @@ export function clusterRouter(
     // a control call the app here would refuse (src/http/middleware/loopback.ts) is refused here, never forwarded: the
     // owner would take this process, on its loopback maybe, for the caller
     if (url.startsWith('/_sandbox/') && !controlAllowed(incoming.socket?.remoteAddress, () => controlTokenOf(incoming), controlToken)) return undefined
-    const to = { leases, req, serve, forwarded: incoming.headers[FORWARDED] !== undefined }
+    const to = { leases, req, serve, forwarded: fromPeer(incoming.headers[FORWARDED], leases.secret) }
     const auth = incoming.headers.authorization
     if (auth === undefined) {
       const shown = dashboardNs(url)
@@ -81,6 +85,13 @@ export function clusterRouter(
     if (ns === undefined || leases.owns(ns)) return undefined
     return route(to, ns)
   }
+}
+
+/** Whether a call's FORWARDED header is the deployment's secret: sent by a process of it, not by a client. */
+function fromPeer(sent: string | string[] | undefined, secret: string): boolean {
+  if (typeof sent !== 'string') return false
+  const [a, b] = [Buffer.from(sent), Buffer.from(secret)]
+  return a.length === b.length && timingSafeEqual(a, b)
 }
 
 /** The control token a call sends (header, or `?token=`), as src/http/middleware/loopback.ts reads it. */
@@ -182,7 +193,7 @@ async function route({ leases, req, serve, forwarded }: Target, ns: string): Pro
     // a call forwarded here by a process that took us for the owner: wait for the lease instead
     // (an owner still starting has no URL yet: waited for as one that cannot be reached)
     if (!forwarded && claim.url && claim.url !== leases.url) {
-      const answer = await forward(claim.url, req, leases.id)
+      const answer = await forward(claim.url, req, leases.secret)
       if (answer !== 'refused') return answer
       // the owner we knew of may have given the lease back (stopped): ask the database once more at once
       if (!asked) {
@@ -207,7 +218,7 @@ function unavailable(): Response {
  * The call sent on to the owner as it came, its answer streamed back. 'refused' when no connection
  * was made (nothing of the call was sent): the caller may serve it elsewhere.
  */
-function forward(owner: string, req: Request, by: string): Promise<Response | 'refused'> {
+function forward(owner: string, req: Request, secret: string): Promise<Response | 'refused'> {
   const url = new URL(req.url)
   const target = new URL(url.pathname + url.search, owner)
   const headers: Record<string, string> = {}
@@ -215,7 +226,7 @@ function forward(owner: string, req: Request, by: string): Promise<Response | 'r
   req.headers.forEach((v, k) => {
     if (!HOP_BY_HOP.includes(k)) headers[k] = v
   })
-  headers[FORWARDED] = by
+  headers[FORWARDED] = secret
   return new Promise((resolve) => {
     let connected = false
     // a connection of its own (no agent): the body is sent only once it is made

@@ -153,6 +153,16 @@ export class Namespaces {
     return out
   }
 
+  /**
+   * The namespaces a list shows (the dashboard's), the first `limit` and how many there are: this
+   * process's, or with several processes on one database every namespace of the deployment
+   * (`Store.namespacesKnown`), its page forwarded to its owner by its key.
+   */
+  async known(limit: number): Promise<{ list: Frozen<NsMeta>[]; total: number }> {
+    const { total, records } = await this.#store.namespacesKnown(limit, META, KEY)
+    return { total, list: records.map(([, meta]) => meta as Frozen<NsMeta>) }
+  }
+
   update(ns: string, patch: Partial<Pick<NsMeta, 'webhook_url'>>): Frozen<NsMeta> {
     this.resolve(ns)
     return this.#store.col<NsMeta>(ns, META).update(KEY, (meta) => Object.assign(meta, patch))

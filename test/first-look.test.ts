@@ -78,6 +78,15 @@ describe('the dashboard at first look', () => {
       `attempt ${second} succeeded`,
     ])
   })
+
+  it('lists at most 200 namespaces and says how many there are, as its other lists are bounded', async () => {
+    const sb = await sandbox()
+    for (let i = 0; i < 201; i++) await sb.call('GET', '/merchant/api/v1/balances', undefined, { key: `sk_test_many${String(i).padStart(3, '0')}` })
+    const html = String((await sb.call('GET', '/_sandbox/ui', undefined, { key: null })).body)
+    expect(text(html)).toContain('200 of 201 namespaces listed')
+    expect(html).toContain('href="/_sandbox/ui?ns=sk_test_many199"')
+    expect(html).not.toContain('href="/_sandbox/ui?ns=sk_test_many200"')
+  })
 })
 
 describe('the checkout page at first look', () => {

@@ -49,6 +49,11 @@ export interface Persistence {
   close(): Promise<void>
   /** Several processes on one database: which namespaces this one serves (pg-lease.ts). */
   readonly leases?: Leases
+  /**
+   * Several processes on one database: every namespace holding the record `collection`/`key`, by
+   * namespace, the first `limit` of them with that record's JSON text, and how many there are.
+   */
+  known?(limit: number, collection: string, key: string): Promise<{ total: number; rows: { ns: string; value: string }[] }>
 }
 
 /** The store, as what keeps it sees it. */

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto'
 import { hostname } from 'node:os'
 import type pg from 'pg'
 import type { Snapshot } from './persistence.js'
@@ -54,6 +55,8 @@ export class Leases {
     readonly ms: number,
     readonly holder: Holder,
     readonly read: (namespaces: string[]) => Promise<Snapshot>,
+    /** what a call forwarded by a process of this deployment carries (`peerSecret`), and a client's does not */
+    readonly secret: string,
   ) {}
 
   /** Whether this process serves the namespace now (its lease held, by this process's clock). */
@@ -196,6 +199,17 @@ export class Leases {
     this.#held.clear()
     if (namespaces.length) await this.pool.query("UPDATE sandbox_leases SET deadline = now() - interval '1 second' WHERE owner = $1", [this.id]).catch(() => undefined)
   }
+}
+
+/**
+ * The deployment's forwarding secret: what a process sends with a call it forwards to another
+ * (src/cluster.ts), so that a client cannot pass its call off as forwarded. Made once, by the first
+ * process to start on the database (a row of `sandbox_meta`), and read by every process at start:
+ * whoever can read the database is of the deployment.
+ */
+export async function peerSecret(client: pg.ClientBase): Promise<string> {
+  await client.query("INSERT INTO sandbox_meta (name, value) VALUES ('forward_secret', $1) ON CONFLICT (name) DO NOTHING", [randomBytes(32).toString('base64url')])
+  return (await client.query<{ value: string }>("SELECT value FROM sandbox_meta WHERE name = 'forward_secret'")).rows[0].value
 }
 
 /** Takes the lease when free, expired, or already ours; a row returned is the lease taken. */

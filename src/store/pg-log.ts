@@ -1,6 +1,6 @@
 import pg from 'pg'
 import { GroupCommit, nsOf, type Op } from './group-commit.js'
-import { LeaseLost, Leases } from './pg-lease.js'
+import { LeaseLost, Leases, peerSecret } from './pg-lease.js'
 import type { Persisted, Persistence } from './persistence.js'
 import { redactUrl as redact } from '../config-options.js'
 import { inTransaction, prepare, readRecords, StoreError } from './pg-schema.js'
@@ -48,8 +48,9 @@ export class PgLog implements Persistence {
     readonly pool: pg.Pool,
     readonly store: Persisted,
     leaseMs: number,
+    secret: string,
   ) {
-    this.leases = new Leases(pool, leaseMs, store, (namespaces) => this.read(namespaces))
+    this.leases = new Leases(pool, leaseMs, store, (namespaces) => this.read(namespaces), secret)
     // a namespace let go with changes waiting: they would be written from a store that no longer
     // holds it (as deletes), or after it was read again; they fail instead, with those beside them
     this.leases.onLet = (ns) => {
@@ -67,9 +68,11 @@ export class PgLog implements Persistence {
     // an idle connection the server closed (a restart) is dropped by the pool: not a crash
     pool.on('error', () => undefined)
     let client: pg.PoolClient | undefined
+    let secret: string
     try {
       client = await pool.connect()
       await prepare(client, url, store)
+      secret = await peerSecret(client)
     } catch (e) {
       client?.release(true)
       client = undefined
@@ -79,7 +82,7 @@ export class PgLog implements Persistence {
     } finally {
       client?.release()
     }
-    return new PgLog(url, pool, store, leaseMs)
+    return new PgLog(url, pool, store, leaseMs, secret)
   }
 
   get dirty(): boolean {
@@ -112,6 +115,12 @@ export class PgLog implements Persistence {
     this.#queue.closed = true
     await this.leases.close()
     await this.pool.end().catch(() => undefined)
+  }
+
+  /** Every namespace of the deployment holding this record (migration 5 indexes the merchant's), by namespace: the first `limit` and how many. */
+  async known(limit: number, collection: string, key: string): Promise<{ total: number; rows: { ns: string; value: string }[] }> {
+    const { rows } = await this.pool.query<{ ns: string; value: string; total: string }>(KNOWN, [collection, key, limit])
+    return { total: rows.length ? Number(rows[0].total) : 0, rows }
   }
 
   /** Reads these namespaces as the database holds them (a lease taken over: pg-lease.ts). */
@@ -215,6 +224,8 @@ export class PgLog implements Persistence {
     if (!this.#queue.closed) console.error(`paysandbox: the store ${redact(this.url)} takes writes again`)
   }
 }
+
+const KNOWN = 'SELECT ns, value, count(*) OVER () AS total FROM sandbox_records WHERE collection = $1 AND key = $2 ORDER BY ns LIMIT $3'
 
 const WRITE = 'SELECT sandbox_write($1, $2, $3, $4, $5, $6, $7, $8, $9) AS ok'
 

@@ -74,6 +74,25 @@ export class Store implements ChangeSink, Persisted {
     return [...this.#namespaces.keys()]
   }
 
+  /**
+   * The namespaces holding the record `collection`/`key` (a namespace's merchant: namespaces.ts),
+   * the first `limit` of them with that record, and how many there are. This process's, in the
+   * order they were made; with several processes on one database, the deployment's, by namespace
+   * (those other processes serve and those none serves: pg-log.ts), this process's own records
+   * given as it holds them; this process's alone while the database does not answer.
+   */
+  async namespacesKnown(limit: number, collection: string, key: string): Promise<{ total: number; records: [string, unknown][] }> {
+    const here: [string, unknown][] = []
+    for (const [ns, cols] of this.#namespaces) {
+      const record = cols.get(collection)?.get(key)
+      if (record) here.push([ns, record])
+    }
+    const known = await this.#log?.known?.(limit, collection, key).catch(() => undefined)
+    if (!known) return { total: here.length, records: here.slice(0, limit) }
+    const mine = new Map(here)
+    return { total: known.total, records: known.rows.map(({ ns, value }) => [ns, mine.get(ns) ?? JSON.parse(value)]) }
+  }
+
   hasNamespace(ns: string): boolean {
     return this.#namespaces.has(ns)
   }

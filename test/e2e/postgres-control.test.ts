@@ -1,6 +1,7 @@
 import { networkInterfaces } from 'node:os'
 import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
+import { FORWARDED } from '../../src/cluster.js'
 import { MSG } from '../../src/messages.js'
 import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
@@ -149,5 +150,54 @@ describe('a control call from beyond loopback', () => {
     expect([beyond.status, beyond.body.message]).toEqual([403, MSG.FORBIDDEN_CONTROL])
     // from a's loopback it is forwarded to b as before
     expect((await api(`http://127.0.0.1:${aPort}`, KEY, 'GET', '/_sandbox/clock')).status).toBe(200)
+  }, 60_000)
+})
+
+describe('the forwarded header sent by a client', () => {
+  it('is not taken for a process of the deployment: the call is forwarded to the owner, not held until the lease runs out', async () => {
+    const { url, a, b } = await deployment()
+    expect((await charge(a.url)).res.status).toBe(200)
+    expect(await leaseOf(url, KEY)).toBe(a.url)
+    // taken for a forwarded call, b would wait for a's lease, which a renews, three times and answer 503
+    const res = await fetch(`${b.url}/merchant/api/v1/balances`, { headers: { authorization: `Bearer ${KEY}`, [FORWARDED]: 'anything' } })
+    expect(res.status).toBe(200)
+    expect(await leaseOf(url, KEY)).toBe(a.url)
+    // the secret the processes send is in the database, which a client of the sandbox does not read
+    const [secret] = await queryDb(url, "SELECT value FROM sandbox_meta WHERE name = 'forward_secret'")
+    expect(secret.value).toMatch(/^[\w-]{43}$/)
+  }, 60_000)
+})
+
+describe("the dashboard's list of namespaces", () => {
+  it('names every namespace of the deployment through either process, those no process holds too, each linking to its page', async () => {
+    const { url, a, b } = await deployment()
+    const first = await charge(a.url, 'sk_test_dash_a')
+    expect(first.res.status).toBe(200)
+    expect((await charge(b.url, 'sk_test_dash_b')).res.status).toBe(200)
+    expect([await leaseOf(url, 'sk_test_dash_a'), await leaseOf(url, 'sk_test_dash_b')]).toEqual([a.url, b.url])
+    // a namespace with records and no lease: written while no process held it
+    const copy = (to: string) => `INSERT INTO sandbox_records (ns, collection, key, value) SELECT ${to}, collection, key, replace(value, 'sk_test_dash_a', ${to})
+      FROM sandbox_records WHERE ns = 'sk_test_dash_a' AND collection = 'meta' AND key = 'ns'`
+    await queryDb(url, copy("'sk_test_dash_c'"))
+    const names = ['sk_test_dash_a', 'sk_test_dash_b', 'sk_test_dash_c']
+    for (const base of [a.url, b.url]) {
+      for (const path of ['/_sandbox/ui', '/_sandbox/ui/fragment']) {
+        const html = await (await fetch(`${base}${path}`)).text()
+        for (const ns of names) expect(html, `${base}${path}`).toContain(`href="/_sandbox/ui?ns=${ns}"`)
+      }
+    }
+    expect(await leaseOf(url, 'sk_test_dash_c')).toBeUndefined()
+    // each link is its namespace's page: the owner's, through the other process; the one no process held taken up
+    expect(await (await fetch(`${b.url}/_sandbox/ui?ns=sk_test_dash_a`)).text()).toContain(first.reference)
+    const unheld = await (await fetch(`${a.url}/_sandbox/ui?ns=sk_test_dash_c`)).text()
+    expect(unheld).toContain('<main data-ns="sk_test_dash_c">')
+    expect(unheld).not.toContain('There is no namespace')
+
+    // bounded as the dashboard's lists are: the first 200, by key, and how many there are
+    await queryDb(url, copy("'sk_test_dash_x' || lpad(n::text, 3, '0')").replace('FROM sandbox_records', 'FROM generate_series(1, 200) AS n, sandbox_records'))
+    const html = await (await fetch(`${b.url}/_sandbox/ui`)).text()
+    expect(html).toContain('200 of 203 namespaces listed')
+    expect(html).toContain('href="/_sandbox/ui?ns=sk_test_dash_x197"')
+    expect(html).not.toContain('href="/_sandbox/ui?ns=sk_test_dash_x198"')
   }, 60_000)
 })

@@ -73,7 +73,7 @@ const Data: FC<{ v: View; panels: Shown[] }> = ({ v, panels }) => {
       <div data-live="data" class="main">
         <section class="panel">
           <h2>No namespace selected</h2>
-          <p class="empty">{v.unknownNs ? `There is no namespace ${v.unknownNs}.` : 'Nothing has called the sandbox yet.'}</p>
+          <p class="empty">{v.unknownNs ? `There is no namespace ${v.unknownNs}.` : v.nsList.length ? 'Choose a namespace in the list.' : 'Nothing has called the sandbox yet.'}</p>
         </section>
       </div>
     )
@@ -129,7 +129,9 @@ const Page: FC<{ v: View; s: DashboardSources; panels: Shown[]; version: string 
       <p id="status" role="status" aria-live="polite">
         {v.ns
           ? `${v.ns.name} (${v.ns.secret_key}): its lists below follow its calls live. The buttons call the control API with its key; their answers show here.`
-          : 'No namespace yet: a call with a key starting sk_test_ makes one (curl -H "Authorization: Bearer sk_test_sandbox" ...), and this page shows it.'}
+          : v.nsList.length
+            ? 'Choose a namespace in the list: its page shows its lists, served by the process that holds it.'
+            : 'No namespace yet: a call with a key starting sk_test_ makes one (curl -H "Authorization: Bearer sk_test_sandbox" ...), and this page shows it.'}
       </p>
       <main data-ns={v.ns?.secret_key ?? ''}>
         <div class="layout">
@@ -183,18 +185,18 @@ export const dashboardArea: Area<{ dashboard: DashboardSources }, Kit & Sources>
   routes: [
     {
       method: 'get', path: '/_sandbox/ui', access: 'dashboard', page: true,
-      handler: (c, wired) => {
+      handler: async (c, wired) => {
         c.header('cache-control', 'no-store')
         const { dashboard, version } = wired
-        return c.html(html`<!doctype html>${<Page v={readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} version={version} />}`)
+        return c.html(html`<!doctype html>${<Page v={await readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} version={version} />}`)
       },
     },
     {
       method: 'get', path: '/_sandbox/ui/fragment', access: 'dashboard', page: true,
-      handler: (c, wired) => {
+      handler: async (c, wired) => {
         c.header('cache-control', 'no-store')
         const { dashboard } = wired
-        return c.html(<Live v={readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} />)
+        return c.html(<Live v={await readView(dashboard, c.req.query())} s={dashboard} panels={panelsOf(dashboard, wired)} />)
       },
     },
     ...assetRoutes,

@@ -9,6 +9,7 @@ import type { Namespaces, NsMeta } from '../../namespaces.js'
 import type { Events } from '../../webhooks/events.js'
 import type { OutcomeReport } from '../report-format.js'
 import { matchesRef } from '../../http/panel/list-panel.js'
+import { ROW_LIMIT } from '../../http/panel/ui.js'
 
 /**
  * What the dashboard's own panels read (the charges of every kind, the pre-authorizations, the
@@ -17,7 +18,7 @@ import { matchesRef } from '../../http/panel/list-panel.js'
  * owns it. The panels an area brings read its own services (`Area.panels`).
  */
 export interface DashboardSources {
-  namespaces: Pick<Namespaces, 'list'>
+  namespaces: Pick<Namespaces, 'list' | 'known'>
   clocks: Pick<Clocks, 'iso' | 'frozenAt' | 'offset' | 'pending'>
   events: Pick<Events, 'list'>
   /** the charges of every kind */
@@ -43,7 +44,12 @@ export interface Filters {
 
 /** What one request asks to see. */
 export interface View {
+  /** the namespaces listed: the first ROW_LIMIT of every namespace (the deployment's, with several processes on one database) */
   nsList: NsMeta[]
+  /** how many namespaces there are */
+  nsTotal: number
+  /** those this process serves: the others' counts are their owners' to tell */
+  nsHere: Set<string>
   ns: NsMeta | undefined
   /** the ns query parameter, when it names no namespace */
   unknownNs?: string
@@ -54,12 +60,18 @@ export interface View {
   token?: string
 }
 
-export function readView(s: DashboardSources, query: Record<string, string>): View {
-  const nsList = s.namespaces.list()
+/**
+ * What a request asks to see. The namespace shown is one this process serves (a page naming
+ * another's by `?ns=` was forwarded to its owner: src/cluster.ts); the list names them all.
+ */
+export async function readView(s: DashboardSources, query: Record<string, string>): Promise<View> {
+  const here = s.namespaces.list()
+  const { list: nsList, total: nsTotal } = await s.namespaces.known(ROW_LIMIT)
   const wanted = query.ns
-  const ns = wanted ? nsList.find((m) => m.secret_key === wanted) : nsList[0]
+  const ns = wanted ? here.find((m) => m.secret_key === wanted) : here[0]
   const kinds = s.kinds.all().map((k): [ChargeKind, string] => [k.kind, k.label])
-  return { nsList, ns, unknownNs: wanted && !ns ? wanted : undefined, filters: parseFilters(query, kinds), kinds, token: query.token || undefined }
+  const nsHere = new Set(here.map((m) => m.secret_key))
+  return { nsList, nsTotal, nsHere, ns, unknownNs: wanted && !ns ? wanted : undefined, filters: parseFilters(query, kinds), kinds, token: query.token || undefined }
 }
 
 /** A dashboard address with these query parameters and the token the page was opened with. */
