@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Instructions per request, counted by valgrind: an A/B measure that CPU steal does not move.
 //
-//   node bench/count.mjs [--scenario query|card|init] [--from 2000] [--to 12000] [DIR|bare ...]
+//   node bench/count.mjs [--scenario query|card|init|payout] [--from 2000] [--to 12000] [DIR|bare ...]
 //
 // For each build (a checkout with dist/ built; default: this one; `bare`: bench/bare.mjs) it runs
 // this script twice under `valgrind --tool=cachegrind` (V8 made deterministic: --predictable, fixed
@@ -18,7 +18,7 @@ import net from 'node:net'
 import path from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
-import { SECRET, cardBody } from './lib/bodies.mjs'
+import { SECRET, cardBody, disburseBody } from './lib/bodies.mjs'
 
 const HERE = path.dirname(fileURLToPath(import.meta.url))
 const ROOT = path.join(HERE, '..')
@@ -84,7 +84,11 @@ async function worker(build, scenario, n) {
     json('/merchant/api/v1/charges/initialize', JSON.stringify({ reference: ref, amount: 1500, currency: 'NGN', customer: { email: 'ada@example.com' } })),
     json(`/_sandbox/checkouts/${ref}/pay`, JSON.stringify({ channel: 'card' })),
   ]
-  const requests = scenario === 'card' ? Array.from({ length: n }, (_, i) => post(cardBody(`count-card-${i}`))) : scenario === 'init' ? Array.from({ length: n }, (_, i) => checkout(`count-co-${i}`)).flat() : Array.from({ length: n }, () => get)
+  // payout: a balance no run exhausts (each payout of 1,000 NGN costs 1,032.25 of it), raised by a
+  // pack, and payouts that end in a day, not 60 s: none ends during a run, whatever it lasts
+  const pack = { settings: { opening_balance: 1_000_000_000_000, payout_delay_seconds: 86_400 } }
+  if (scenario === 'payout' && (await drive(port, [json('/_sandbox/scenarios', JSON.stringify(pack))])) > 0) throw new Error('the pack could not be loaded')
+  const requests = scenario === 'card' ? Array.from({ length: n }, (_, i) => post(cardBody(`count-card-${i}`))) : scenario === 'payout' ? Array.from({ length: n }, (_, i) => json('/merchant/api/v1/transactions/disburse', disburseBody(`count-po-${i}`))) : scenario === 'init' ? Array.from({ length: n }, (_, i) => checkout(`count-co-${i}`)).flat() : Array.from({ length: n }, () => get)
   const bad = await drive(port, requests)
   await close()
   if (bad) throw new Error(`${bad} answers were not 200`)
@@ -106,7 +110,7 @@ function count(build, scenario, n) {
   })
 }
 
-const USAGE = 'usage: node bench/count.mjs [--scenario query|card|init] [--from N] [--to M] [DIR|bare ...]\n'
+const USAGE = 'usage: node bench/count.mjs [--scenario query|card|init|payout] [--from N] [--to M] [DIR|bare ...]\n'
 let parsed
 try {
   parsed = parseArgs({ options: { worker: { type: 'boolean' }, scenario: { type: 'string', default: 'query' }, from: { type: 'string' }, to: { type: 'string' } }, allowPositionals: true })
@@ -122,7 +126,7 @@ if (values.worker) {
   const { scenario } = values
   const from = Number(values.from ?? (scenario === 'query' ? 2000 : scenario === 'init' ? 300 : 1000))
   const to = Number(values.to ?? (scenario === 'query' ? 12000 : scenario === 'init' ? 1200 : 4000))
-  if (!['query', 'card', 'init'].includes(scenario) || !(to > from) || !(from > 0)) {
+  if (!['query', 'card', 'init', 'payout'].includes(scenario) || !(to > from) || !(from > 0)) {
     process.stderr.write(USAGE)
     process.exit(2)
   }

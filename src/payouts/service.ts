@@ -310,9 +310,11 @@ export const feeOf = (p: Frozen<Payout>): number => p.fee + p.vat
  * `customer.phone`, no `message`), the newest sources for those.
  */
 export function createdData(p: Payout) {
-  const head = { amount: toDecimalString(p.amount), fee: toDecimalString(p.remittance_data ? feeOf(p) : p.fee), currency: p.currency, status: p.status, reference: p.reference }
-  if (p.remittance_data || p.type === 'crypto') return { ...head, narration: p.narration, customer: { name: p.customer.name, email: p.customer.email, phone: null } }
-  return { ...head, message: p.message, customer: { name: p.customer.name, email: p.customer.email } }
+  const amount = toDecimalString(p.amount)
+  const fee = toDecimalString(p.remittance_data ? feeOf(p) : p.fee)
+  // literals, not `{ ...head, more }`: node 20 defines each field after a spread one by one (15.2 K instructions an answer against 2.1 K, bench/README.md)
+  if (p.remittance_data || p.type === 'crypto') return { amount, fee, currency: p.currency, status: p.status, reference: p.reference, narration: p.narration, customer: { name: p.customer.name, email: p.customer.email, phone: null } }
+  return { amount, fee, currency: p.currency, status: p.status, reference: p.reference, message: p.message, customer: { name: p.customer.name, email: p.customer.email } }
 }
 
 /**
