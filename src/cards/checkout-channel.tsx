@@ -62,6 +62,8 @@ type Services = { cards: CardService; scenarios: Scenarios }
 export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
   kind: 'card',
   place: 1,
+  // an open checkout shows its fee by the card's rule (docs/behaviour.md#checkout)
+  pricesCheckouts: true,
   currencies: ['NGN', 'USD'],
   labels: LABEL,
   serviceFields: {

@@ -1,9 +1,10 @@
+import type { Settings } from '../scenario/schema.js'
 import type { Context } from 'hono'
 import type { Kit } from '../engine/kit.js'
 import { locateCharge } from '../engine/pages.js'
 import { ChargeLifecycle, requested, type LifecycleParts } from '../engine/lifecycle.js'
 import { CHARGES, type ChargeBase, type PaymentMethod } from '../engine/types.js'
-import { CHECKOUT_FEES, checkoutChannelOf, checkoutChannels, type AnyCheckoutChannel } from '../engine/checkout-channel.js'
+import { checkoutChannelOf, checkoutPricedBy, checkoutChannels, type AnyCheckoutChannel } from '../engine/checkout-channel.js'
 import { badRequest, conflict, notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
@@ -74,7 +75,7 @@ export class CheckoutService {
       prefix: 'PI',
       // its attempts are listed as they end, not the checkout itself
       attempt: null,
-      fees: CHECKOUT_FEES,
+      fees: checkoutPricedBy() as keyof Settings['fees'],
       succeeded: MSG.CHARGE_SUCCESSFUL,
       onSuccess: (ns, c) => this.#ended(ns, c),
       onFailure: (ns, c) => this.#ended(ns, c),

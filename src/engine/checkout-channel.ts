@@ -89,15 +89,14 @@ export function pickTestOf<T extends { outcome: string; currency: string }>(valu
   return undefined
 }
 
-/** the fee rule of the packs a checkout is priced by until an attempt pays it; then its fee is the paying channel's */
-export const CHECKOUT_FEES = 'card' as const
-
 /** `S`: the services it uses (the wired sandbox's, by name); `A`: its attempt's charge; `I`: what starts one. */
 export interface CheckoutChannel<S = never, A extends ChargeBase = ChargeBase, I = unknown> {
   /** its kind, which names it on the page and in requests */
   kind: string
   /** where the page lists it among those offered when the merchant names none (lowest first) */
   place: number
+  /** a checkout is priced by this channel's fee rule of the packs until an attempt pays it (then by the paying channel's): one channel declares it */
+  pricesCheckouts?: true
   /** the currencies it takes in the sandbox */
   currencies: readonly string[]
   /** the page's fields it reads, each with the label the customer sees */
@@ -144,6 +143,13 @@ export function checkoutChannel<S, A extends ChargeBase, I>(channel: CheckoutCha
 export const checkoutChannels = (): readonly AnyCheckoutChannel[] => ordered
 
 export const checkoutChannelOf = (kind: string): AnyCheckoutChannel | undefined => declared.get(kind)
+
+/** The kind whose fee rule prices a checkout no attempt has paid yet (`pricesCheckouts`): asked when the checkout is wired, after every channel is declared. */
+export function checkoutPricedBy(): string {
+  const by = ordered.filter((ch) => ch.pricesCheckouts)
+  if (by.length !== 1) throw new Error(`one checkout channel prices checkouts (pricesCheckouts), not ${by.length}`)
+  return by[0].kind
+}
 
 /** `make` of the declared channels, made again only when a channel is declared. */
 export function byChannels<T>(make: (channels: readonly AnyCheckoutChannel[]) => T): () => T {
