@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { parse as parseYaml, stringify } from 'yaml'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { startSandbox, type Sandbox } from '../src/index.js'
+import { pageId } from '../src/namespaces.js'
 import { expandFlowPaths } from '../src/replay/cli.js'
 import { FlowError, loadFlowFile, match, validateFlow, type Flow } from '../src/flow/flow.js'
 import { junitReport, prettyReport } from '../src/replay/report.js'
@@ -220,6 +221,22 @@ describe('record to flow', () => {
     expect(JSON.stringify(flow)).not.toContain('****')
     const result = await runFlow(flow, 'recorded', { baseUrl: sb.url })
     expect(result.ok, prettyReport([result])).toBe(true)
+  })
+
+  it("turns a 3DS page opened by the link that names the namespace's page id into a step that names none, which replays green under another key", async () => {
+    const key = 'sk_test_recorded_page_id'
+    const h = { authorization: `Bearer ${key}`, 'content-type': 'application/json' }
+    const tds = (await (await fetch(`${sb.url}/merchant/api/v1/charges/card`, { method: 'POST', headers: h, body: JSON.stringify({ charge_data: encryptChargeData(cardPayload('4562543755474674'), ENC_KEY) }) })).json()) as any
+    const tx = tds.data.transaction_reference
+    const page = await fetch(`${sb.url}/_sandbox/3ds/${pageId(key)}/${tx}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'decision=approve', redirect: 'manual' })
+    expect(page.status).toBeLessThan(400)
+    const res = (await (await fetch(`${sb.url}/_sandbox/requests?format=flow`, { headers: h })).json()) as any
+    const flow = validateFlow(res.data, 'recorded')
+    const pagePaths = flow.steps.map((s) => s.request?.path ?? '').filter((path) => path.startsWith('/_sandbox/3ds/'))
+    expect(pagePaths).toHaveLength(1)
+    expect(pagePaths[0]).not.toContain(pageId(key))
+    expect(pagePaths[0]).toMatch(/^\/_sandbox\/3ds\/\$\{[^/]+\}$/)
+    await replaysTwice({ ...flow, vars: { encryption_key: ENC_KEY } })
   })
 
   it("turns a recorded pay with bank session (the charge, the customer's choice on the bank's page, the query) into a flow that replays green", async () => {

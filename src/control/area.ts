@@ -9,7 +9,7 @@ import { notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { packSchema } from '../scenario/schema.js'
 import { journalToFlow } from '../flow/from-journal.js'
-import { formPages } from '../http/html-page.js'
+import { customerPages } from '../http/html-page.js'
 import { CONTROL_MSG, PROBE_MSG } from './messages.js'
 import { advanceSchema, completeSchema, faultSchema, freezeSchema, eventsQuerySchema, probeSchema, reportQuerySchema, requestsQuerySchema, webhookUrlSchema } from './schemas.js'
 import { WebhookProbe } from './probe.js'
@@ -106,7 +106,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
         const ns = c.get('ns')
         const entries = deps.journal.list(ns, q)
         // ?format=flow: the journal as a replayable flow (record to flow)
-        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), formPages(deps.areas), { secret: ns, public: deps.namespaces.get(ns)?.public_key }))
+        if (format === 'flow') return ok(c, MSG.SUCCESS, journalToFlow(entries, deps.scenarios.forNs(ns), customerPages(deps.areas), { secret: ns, public: deps.namespaces.get(ns)?.public_key }))
         return ok(c, MSG.SUCCESS, entries)
       },
     },

@@ -30,8 +30,12 @@ export const customerPagePath =
 /** The hosted page of a checkout (docs/behaviour.md#checkout-page), naming `ns` when given; its forms post to it, and to `cancel` for `pay`. */
 export const checkoutPagePath = (tx: string, ns?: string): string => `/checkout/${space(ns)}${seg(tx)}/pay`
 
-/** A page's path as it names no namespace: what a recorded session's page call replays as, under another key (docs/behaviour.md#record-to-flow). */
-export const barePagePath = (path: string): string => path.replace(/^(\/_sandbox\/3ds\/|\/_sandbox\/pay-with-bank\/|\/_sandbox\/mobile-money\/|\/checkout\/)[0-9a-f]{16}\//, '$1')
+/**
+ * A page's path as it names no namespace: what a recorded session's page call replays as, under
+ * another key (docs/behaviour.md#record-to-flow). `prefix`: the customer page it is under, if any.
+ */
+export const barePagePath = (path: string, prefix: string | undefined): string =>
+  prefix === undefined ? path : prefix + path.slice(prefix.length).replace(/^[0-9a-f]{16}\//, '')
 
 /**
  * The two paths a page's route is served at, from its path with `:tx`: naming the namespace

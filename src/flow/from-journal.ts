@@ -46,11 +46,12 @@ const REFERENCE_KEYS = new Set(['reference', 'payment_reference', 'transaction_r
 const SELFIE_OTHER = () => `data:image/png;base64,${fixtureImage('other-selfie.png')}`
 
 /**
- * `formPages`: the customer pages whose posts replay as the same form with no key (the areas'
- * pages that say so, `CustomerPage.replaysAsForm`: the 3DS page, the bank's page of pay with bank).
+ * `pages`: the areas' customer pages (`customerPages`): a page's call names no namespace in the
+ * flow, and the posts of those that say so (`CustomerPage.replaysAsForm`: the 3DS page, the bank's
+ * page of pay with bank) replay as the same form with no key.
  */
-export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, formPages: CustomerPages, key: CallKey, name = 'recorded session'): Flow {
-  const session = flowSession(scenarios, formPages)
+export function journalToFlow(entries: JournalEntry[], scenarios: ActiveScenarios, pages: CustomerPages, key: CallKey, name = 'recorded session'): Flow {
+  const session = flowSession(scenarios, pages)
   const steps = entries.flatMap((e) => session.exchange(e, key))
   return { name, steps: steps.length ? steps : [NOTHING_RECORDED] }
 }
@@ -82,7 +83,8 @@ export interface FlowSession {
   webhook(body: unknown): Step
 }
 
-export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages): FlowSession {
+export function flowSession(scenarios: ActiveScenarios, pages: CustomerPages): FlowSession {
+  const formPage = (path: string): boolean => pages(path)?.replaysAsForm === true
   const vars = new Map<string, string>() // value -> variable name
   let refCount = 0
   let varCount = 0
@@ -216,14 +218,14 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
       body = { ...req, validation: { ...req.validation, selfie: matched ? matchingSelfieDataUrl() : SELFIE_OTHER() } }
     } else if (CHECKOUT_PAY.test(e.path) && req.card) {
       body = restoreCard(req, scenarios, false)
-    } else if (formPages(e.path)) {
+    } else if (formPage(e.path)) {
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
     // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md#virtual-accounts)
     // a customer page's call names the recorded namespace: the replay's key has its own, and its
     // references are fresh, so the page's path names none (src/engine/pages.ts)
-    const path = rewriteString(barePagePath(e.path) + (e.query ?? ''))
+    const path = rewriteString(barePagePath(e.path, pages(e.path)?.prefix) + (e.query ?? ''))
     const request: NonNullable<Step['request']> = {
       method: e.method as NonNullable<Step['request']>['method'],
       path: rewriteRequest(path) as string,
@@ -239,7 +241,7 @@ export function flowSession(scenarios: ActiveScenarios, formPages: CustomerPages
     const step: Step = {
       name: `${e.method} ${e.path}`,
       request,
-      expect: { status: e.status, ...(expectBody !== undefined && !formPages(e.path) ? { body: expectBody } : {}) },
+      expect: { status: e.status, ...(expectBody !== undefined && !formPage(e.path) ? { body: expectBody } : {}) },
       ...(Object.keys(saves).length ? { save: saves } : {}),
     }
     steps.push(step)

@@ -30,7 +30,7 @@ export type ClientErrorListener = (err: Error & { code?: string }, socket: Duple
  * areas' pages) it is the page's refusal, in HTML. When an answer has already begun on that
  * socket, or it cannot be written, it is only closed, as node does.
  */
-export function answerClientError(err: Error & { code?: string }, socket: Duplex, isPage: CustomerPages = () => false): void {
+export function answerClientError(err: Error & { code?: string }, socket: Duplex, isPage: CustomerPages = () => undefined): void {
   const inFlight = (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage
   if (!socket.writable || inFlight?.headersSent || err.code === 'ECONNRESET') {
     socket.destroy()

@@ -29,20 +29,17 @@ export const HtmlPage: FC<PropsWithChildren<{ title: string; style: string }>> =
  * chunked body), a method or path no route serves, or HTTP node cannot parse once the request line
  * named such a page.
  */
-export type CustomerPages = (path: string) => boolean
+export type CustomerPages = (path: string) => CustomerPage | undefined
 
-/** The customer pages of a list of areas (`Area.pages`), `only` those a filter keeps. */
+/** The customer pages of a list of areas (`Area.pages`), `only` those a filter keeps: a path's page, if it is one. */
 export function customerPages(areas: readonly AnyArea[], only: (page: CustomerPage) => boolean = () => true): CustomerPages {
-  const prefixes = pagePrefixes(areas, only)
-  return (path) => prefixes.some((prefix) => path.startsWith(prefix))
+  const pages = areas.flatMap((a) => (a.pages && only(a.pages) ? [a.pages] : []))
+  return (path) => pages.find((page) => path.startsWith(page.prefix))
 }
 
 /** Where the areas' customer pages are (`/checkout/`, `/_sandbox/3ds/` ...). */
 export const pagePrefixes = (areas: readonly AnyArea[], only: (page: CustomerPage) => boolean = () => true): string[] =>
   areas.flatMap((a) => (a.pages && only(a.pages) ? [a.pages.prefix] : []))
-
-/** The customer pages a recorded flow replays as a form post (`CustomerPage.replaysAsForm`). */
-export const formPages = (areas: readonly AnyArea[]): CustomerPages => customerPages(areas, (page) => page.replaysAsForm)
 
 const REFUSAL_STYLE = 'body{font-family:system-ui,sans-serif;max-width:32rem;margin:3rem auto;padding:0 1rem;color:#1f2933}'
 

@@ -15,7 +15,7 @@ import type { Step } from '../flow/flow.js'
 import { flowSession, type Exchange, type FlowSession } from '../flow/from-journal.js'
 import { ActiveScenarios, Scenarios, packRules } from '../scenario/index.js'
 import { AREAS } from '../areas.js'
-import { formPages } from '../http/html-page.js'
+import { customerPages } from '../http/html-page.js'
 import { ReachError } from './errors.js'
 import { HOP_BY_HOP } from './proxy.js'
 
@@ -88,7 +88,7 @@ function openFlowFile(path: string, head: ConstructorParameters<typeof FlowFile>
 export function startRecording(config: Config): Recorder {
   // the packs first: a pack that refuses the start leaves the file as it was
   const rules = packRules(AREAS)
-  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles, { rules }), rules), formPages(AREAS))
+  const session: FlowSession = flowSession(new ActiveScenarios(Scenarios.loadPacks(config.scenarioFiles, { rules }), rules), customerPages(AREAS))
   const file = openFlowFile(config.recordFile!, {
     name: 'recorded session',
     description: `recorded through the sandbox's proxy from ${config.upstream}`,
