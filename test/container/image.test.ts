@@ -3,7 +3,7 @@ import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { Agent } from 'undici'
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { MSG } from '../../src/messages.js'
 import { verifyWebhookSignature } from '../../src/webhooks/signature.js'
@@ -11,6 +11,7 @@ import { api } from '../e2e/process.js'
 import { ENC_KEY, cardPayload, ref } from '../helpers/sandbox.js'
 import { startReceiver } from '../helpers/receiver.js'
 import { IMAGE, docker, firstAnswer, listening, logs, run, state, volume } from './docker.js'
+import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
  * The image `npm run image` builds (docs/behaviour.md#container-image), run by docker as a user runs it: every
@@ -22,10 +23,7 @@ const M = '/merchant/api/v1'
 const SK = 'sk_test_image'
 const TOKEN = 'tok-image-test'
 
-const closers: (() => Promise<unknown>)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = cleanedAfterEach()
 
 describe('the image', () => {
   it('is at most 150 MB, runs as a non-root user, listens on every address and has a health check', async () => {

@@ -1,10 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../../src/cards/crypto.js'
 import { api } from '../e2e/process.js'
 import { queryDb, roundRobin, startCluster } from '../e2e/postgres.js'
 import { ENC_KEY, cardPayload } from '../helpers/sandbox.js'
 import { NO_AUTH_CARD } from '../helpers/cards.js'
 import { docker, firstAnswer, logs, network, run, type Container } from './docker.js'
+import { cleanedAfterEach } from '../helpers/after-each.js'
 
 /**
  * Two containers of the image on one PostgreSQL on the host (docs/postgres.md, the compose file's
@@ -18,10 +19,7 @@ const KEY = 'sk_test_containers'
 const LEASE_MS = 2_000
 const PASSWORD = 'pw-containers'
 
-const closers: (() => Promise<unknown>)[] = []
-afterEach(async () => {
-  while (closers.length) await closers.pop()!()
-})
+const closers = cleanedAfterEach()
 
 describe('two image containers on a PostgreSQL on the host', () => {
   it('serve every call of a namespace behind a round robin, a charge made through one read through the other, and the other takes over after docker kill of the owner', async () => {
