@@ -20,7 +20,7 @@ import { identityDocuments } from '../dist/scenario/documents.js'
 import { ActiveScenarios, BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack, packRules } from '../dist/scenario/index.js'
 import { BALANCE_CURRENCIES, WALLET_CURRENCIES, banksOf, walletCurrency } from '../dist/scenario/lookups.js'
 
-const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
+const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE, packRules(AREAS))
 const st = pack.settings
 const documents = identityDocuments()
 
