@@ -1,5 +1,6 @@
 import { TRANSFER_BANK } from './bank-transfer/service.js'
 import { bankTransferChannel } from './bank-transfer/checkout-channel.js'
+import { bankTransferSettings } from './bank-transfer/settings.js'
 import { cardChannel, pickTestCard } from './cards/checkout-channel.js'
 import { mobileMoneyChannel } from './mobile-money/checkout-channel.js'
 import { payWithBankChannel } from './pay-with-bank/checkout-channel.js'
@@ -98,7 +99,7 @@ function checkoutPart(m: Magic): string {
     '  and POST /_sandbox/checkouts/<reference>/cancel. A failed attempt leaves the checkout open for another; cancel ends it.\n',
     'Without card, wallet or bank, the pay call uses the first test value that ends as outcome:\n',
     table(['channel', 'currencies', 'outcome success', 'outcome failed', 'fee (the paying channel\'s)'], rows),
-    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${m.settings.transfer_account_minutes} min;\n`,
+    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${bankTransferSettings.of(m).transfer_account_minutes} min;\n`,
     `with nothing sent, the expected amount arrives by itself ${m.settings.transfer_delay_seconds} s after it is issued (namespace clock),\n`,
     'unless the charge\'s amount is one of these:\n',
     table(['amount', 'arrives', 'after (s)', 'label'], m.transfers.map((t) => [String(t.amount), t.arrives, String(t.after_seconds), t.label])),

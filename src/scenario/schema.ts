@@ -234,17 +234,9 @@ export const settingsSchema = z
         stablecoin_payout: feeRuleSchema,
       })
       .strict(),
-    pre_auth_validity_hours: hours().positive(),
     settlement_delay_hours: hours().min(0),
-    stk_delay_seconds: seconds(),
-    otp_attempts: z.number().int().positive().max(PACK_LIMITS.otpAttempts),
-    debit_delay_seconds: seconds(),
     /** a bank transfer arrives by itself this long after its account is issued */
     transfer_delay_seconds: seconds(),
-    /** a temporary account (and its charge) expires this long after it is issued */
-    transfer_account_minutes: z.number().positive().max(PACK_LIMITS.seconds / 60),
-    /** what a transfer of the wrong amount does: returned (the live default) or accepted as paid */
-    transfer_mismatch: z.enum(['return', 'accept_all']),
     /** what every namespace opens with, available, in each balance currency (major units) */
     opening_balance: amount().min(0),
     /**
