@@ -159,6 +159,8 @@ export type Access = 'secret key' | 'public key' | 'control' | 'open' | 'dashboa
 export interface Named {
   name: string
   schema: z.ZodType
+  /** the schema the sandbox's areas make of it, where they add to it (a scenario pack's: their settings, `packRules`) */
+  ofAreas?: (areas: readonly AnyArea[]) => z.ZodType
 }
 
 interface Served<T> {
