@@ -6,26 +6,39 @@ import { mobileMoneyChannel } from './mobile-money/checkout-channel.js'
 import { payWithBankChannel } from './pay-with-bank/checkout-channel.js'
 import { pickTestOf } from './engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
-import { identityDocument, identityDocuments } from './scenario/documents.js'
 import type { AnyArea } from './http/area.js'
 import { feeText, textTable as table, type TestValuesView as Magic } from './scenario/test-value-text.js'
 import { WALLET_CURRENCIES, operatorsOf, walletCurrency } from './scenario/lookups.js'
 
 /**
- * The active test values as plain-text tables (`sandbox magic`): the cards, wallets, identities,
- * direct debit and checkout below (read by several areas), then the part each area of `areas`
- * brings (`Area.testValues`), by place.
+ * The active test values as plain-text tables (`sandbox magic`): the cards, wallets, direct debit
+ * and checkout below (read by several areas) and the part each area of `areas` brings
+ * (`Area.testValues`), by place.
  */
 export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
-  const parts: string[] = []
-  parts.push(`PIN ${m.settings.pin}, OTP ${m.settings.otp}; cards expire as listed, any future date works.\n`)
-  parts.push('Cards\n')
-  parts.push(
+  const own = [
+    { place: 10, text: cardsPart },
+    { place: 20, text: walletsPart },
+    { place: 30, text: directDebitPart },
+    { place: 50, text: checkoutPart },
+  ]
+  const brought = areas.flatMap(({ testValues: t }) => (t?.text ? [{ place: t.textPlace ?? t.place, text: t.text }] : []))
+  return [...own, ...brought].sort((a, b) => a.place - b.place).map((p) => p.text(m)).join('')
+}
+
+function cardsPart(m: Magic): string {
+  return [
+    `PIN ${m.settings.pin}, OTP ${m.settings.otp}; cards expire as listed, any future date works.\n`,
+    'Cards\n',
     table(
       ['number', 'scheme', 'cvv', 'expiry', 'steps', 'outcome', 'label'],
       m.cards.map((c) => [c.number, c.scheme, c.cvv, `${c.expiry_month}/${c.expiry_year}`, c.steps.join(',') || '-', c.outcome, c.label]),
     ),
-  )
+  ].join('')
+}
+
+function walletsPart(m: Magic): string {
+  const parts: string[] = []
   if (m.wallets.length) {
     parts.push('\nMobile money wallets\n')
     parts.push(table(['number', 'currency', 'steps', 'otp', 'pin', 'outcome', 'resolves to', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(',') || '-', w.otp ?? 'N/A', w.pin ?? '-', w.outcome, resolvesTo(w), w.label])))
@@ -34,13 +47,11 @@ export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
     parts.push('  "not found" is 503 AA024 Invalid account.; any other number resolves to a name derived from operator and number.\n')
   }
   parts.push(walletCurrenciesPart())
-  if (m.identities.length) {
-    parts.push('\nIdentities\n')
-    // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md#identity-calls-and-modes)
-    parts.push(table(['type', 'path', 'id', 'found', 'label'], m.identities.map((x) => [x.type, identityDocument(x.type)?.path ?? '-', x.id, x.unavailable ? 'unavailable' : String(x.found), x.label])))
-    // a bank-account check's bank_code names a bank of its list (docs/behaviour.md#identity-bank-account-banks)
-    for (const d of identityDocuments().values()) if (d.banks) parts.push(`  ${d.path} takes bank_code from GET identities/${d.country}/banks?type=${d.banks.list}: ${d.banks.banks.map((b) => `${b.code} ${b.name}`).join(', ')}\n`)
-  }
+  return parts.join('')
+}
+
+function directDebitPart(m: Magic): string {
+  const parts: string[] = []
   if (m.accounts.length) {
     parts.push('\nDirect debit accounts\n')
     parts.push(table(['account', 'bank', 'outcome', 'label'], m.accounts.map((a) => [a.account_number, a.bank_code, a.outcome, a.label])))
@@ -53,10 +64,6 @@ export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
     'A mandate by API (POST /merchant/api/v1/direct-debit/initiate) is pending until the customer\'s token payment arrives,\n' +
       `${m.settings.transfer_delay_seconds} s later on the namespace clock (or at once: POST /_sandbox/direct-debit/authorizations/<reference>/approve).\n`,
   )
-  parts.push(checkoutPart(m))
-  // the areas' own parts, by place (all after the checkout's)
-  const own = areas.flatMap((a) => (a.testValues?.text ? [a.testValues] : [])).sort((a, b) => a.place - b.place)
-  for (const t of own) parts.push(t.text!(m))
   return parts.join('')
 }
 

@@ -82,11 +82,13 @@ export interface Panel<T> {
  * `textTable`, src/scenario/test-value-text.ts), and its section of docs/test-values.md (markdown,
  * `markdownTable`; its title is its heading and its link in the page's contents). Both are shown
  * by place, among the parts the CLI and the page's script write themselves (src/test-values.ts,
- * scripts/test-values.mjs: cards 10, wallets 20, direct debit 30, identities 40, checkout 50, bank
- * transfer 60, balances 90, look-ups 100).
+ * scripts/test-values.mjs: cards 10, wallets 20, direct debit 30, checkout 50, bank transfer 60,
+ * balances 90, look-ups 100; the identities' are 40 on the page, 25 in the text).
  */
 export interface AreaTestValues {
   place: number
+  /** its place in `sandbox magic`'s text where it differs from the page's (identities: 25, before direct debit's 30) */
+  textPlace?: number
   text?(values: TestValuesView): string
   page?: { title: string; body(values: TestValuesView): string }
 }
