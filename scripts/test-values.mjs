@@ -34,38 +34,6 @@ const fee = (f) => [`${f.percent} %`, ...(f.cap !== undefined ? [`at most ${num(
 const steps = (list) => (list.length ? list.join(', ') : 'none')
 const ended = (x) => (x.outcome === 'failed' ? `failed: ${c(x.message)}` : x.outcome === 'processing' ? `stays ${c('processing')}` : x.outcome)
 
-function cardsPart() {
-  const usual = mostCommon(pack.cards.map((x) => x.cvv))
-  const expiry = mostCommon(pack.cards.map((x) => `${x.expiry_month}/${x.expiry_year}`))
-  const others = [...new Set(pack.cards.map((x) => x.cvv).filter((v) => v !== usual))]
-  const rows = pack.cards.map((x) => {
-    let outcome = ended(x)
-    if (x.outcome === 'success' && x.steps.includes('3DS')) outcome = 'success when approved'
-    if (x.outcome === 'processing') outcome += ' (no step left to answer)'
-    if (x.chargeback) outcome += ', then disputed: a chargeback of the whole amount opens at once ([Chargebacks](#chargebacks))'
-    return [c(x.number) + (x.cvv !== usual ? ` (CVV ${x.cvv})` : ''), x.scheme, steps(x.steps), outcome]
-  })
-  return `## Cards
-
-The card number selects a scenario: authorization steps, then an outcome. While a step is
-pending the charge is ${c('processing')}, ${c('auth_model')} names the step and ${c('authorization')} says what to
-send to ${c('POST /merchant/api/v1/charges/card/authorize')}; for 3DS, ${c('authorization.redirect_url')} is
-the sandbox's own 3DS page, with Approve and Decline ([behaviour.md#card-charges](behaviour.md#card-charges)).
-
-- Test PIN **${c(st.pin)}**, test OTP **${c(st.otp)}**. A PIN sent up front in ${c('card.pin')} consumes the PIN
-  step. A wrong PIN fails the charge with ${c('Incorrect card PIN')}, a wrong OTP with
-  ${c('The OTP entered is invalid')}, Decline on the 3DS page with
-  ${c('3DS authentication was declined by the cardholder')}.
-- Any other Luhn-valid Visa, Mastercard or Verve number succeeds with no authentication.
-- Listed with expiry ${c(expiry)} and CVV ${c(usual)}${others.length ? ` (${others.map(c).join(', ')} where shown)` : ''}; the CVV and expiry are checked for
-  their format (and the expiry for being in the future) only, so any others work too.
-
-${table(['number', 'scheme', 'steps', 'outcome'], rows)}
-
-The same cards pre-authorize (${c('.../charges/card/pre-authorize')}), then capture, void and refund
-([behaviour.md#preauth](behaviour.md#preauth)).
-`
-}
 
 function walletsPart() {
   const missing = pack.wallets.filter((w) => w.found === false)
@@ -286,7 +254,6 @@ identity document is an entry of ${c('fixtures/identity-documents.json')} beside
  */
 function sections() {
   const own = [
-    [10, ['Cards'], cardsPart],
     [20, ['Mobile money wallets'], walletsPart],
     [30, ['Direct debit'], directDebitPart],
     [50, ['Checkout Standard'], checkoutPart],
@@ -311,12 +278,6 @@ function contents(titles) {
     else lines[lines.length - 1] += ` ${link}`
   }
   return lines.join('\n')
-}
-
-function mostCommon(values) {
-  const counts = new Map()
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1)
-  return [...counts].sort((a, b) => b[1] - a[1])[0][0]
 }
 
 /** The whole page. */

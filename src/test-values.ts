@@ -17,24 +17,12 @@ import { WALLET_CURRENCIES, operatorsOf, walletCurrency } from './scenario/looku
  */
 export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
   const own = [
-    { place: 10, text: cardsPart },
     { place: 20, text: walletsPart },
     { place: 30, text: directDebitPart },
     { place: 50, text: checkoutPart },
   ]
   const brought = areas.flatMap(({ testValues: t }) => (t?.text ? [{ place: t.textPlace ?? t.place, text: t.text }] : []))
   return [...own, ...brought].sort((a, b) => a.place - b.place).map((p) => p.text(m)).join('')
-}
-
-function cardsPart(m: Magic): string {
-  return [
-    `PIN ${m.settings.pin}, OTP ${m.settings.otp}; cards expire as listed, any future date works.\n`,
-    'Cards\n',
-    table(
-      ['number', 'scheme', 'cvv', 'expiry', 'steps', 'outcome', 'label'],
-      m.cards.map((c) => [c.number, c.scheme, c.cvv, `${c.expiry_month}/${c.expiry_year}`, c.steps.join(',') || '-', c.outcome, c.label]),
-    ),
-  ].join('')
 }
 
 function walletsPart(m: Magic): string {
