@@ -16,59 +16,21 @@ import { pickTestCard } from '../dist/cards/checkout-channel.js'
 import { checkoutChannels, pickTestOf } from '../dist/engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
 import { MAGIC_ACCOUNTS } from '../dist/lookups/service.js'
-import { identityDocuments } from '../dist/scenario/documents.js'
 import { ActiveScenarios, BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack, packRules } from '../dist/scenario/index.js'
-import { BALANCE_CURRENCIES, WALLET_CURRENCIES, banksOf, walletCurrency } from '../dist/scenario/lookups.js'
+import { BALANCE_CURRENCIES } from '../dist/scenario/lookups.js'
 
 const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE, packRules(AREAS))
 const st = pack.settings
-const documents = identityDocuments()
 
 const c = (s) => '`' + s + '`'
-const cs = (list) => list.map(c).join(', ')
 const num = (n) => Number(n).toLocaleString('en-US')
 const words = (list, and = 'and') => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} ${and} ${list.at(-1)}`)
 const cell = (s) => String(s).replaceAll('|', '\\|')
 const table = (headers, rows) => [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n')
 const fee = (f) => [`${f.percent} %`, ...(f.cap !== undefined ? [`at most ${num(f.cap)}`] : []), ...(f.flat !== undefined ? [`plus ${num(f.flat)}`] : [])].join(', ')
-const steps = (list) => (list.length ? list.join(', ') : 'none')
 const ended = (x) => (x.outcome === 'failed' ? `failed: ${c(x.message)}` : x.outcome === 'processing' ? `stays ${c('processing')}` : x.outcome)
 
 
-function walletsPart() {
-  const missing = pack.wallets.filter((w) => w.found === false)
-  const rows = pack.wallets.filter((w) => w.found !== false).map((w) => {
-    let outcome = w.outcome === 'processing' ? 'never completes' : ended(w)
-    if (w.outcome === 'success' && w.steps.includes('REDIRECT')) outcome = "success once approved on the operator's page"
-    return [c(w.number), w.currency, steps(w.steps), outcome, w.name ?? '(derived)']
-  })
-  if (missing.length) rows.push([cs(missing.map((w) => w.number)), missing.map((w) => w.currency).join(', '), 'none', `no such wallet: fails at once, and the resolve answers 503 ${c(missing[0].message)}`, 'not found'])
-  const currencies = WALLET_CURRENCIES.map((currency) => {
-    const w = walletCurrency(currency)
-    return [currency, w.country, `${w.dial_code}, then ${w.digits} digits`, steps(w.steps)]
-  })
-  return `## Mobile money wallets
-
-OTP **${c(st.otp)}** (${c('POST .../charges/mobile-money/authorize')} ${c('{reference, token}')}; ${st.otp_attempts} wrong ones fail
-the charge). The STK prompt is answered by the live sandbox's own
-${c('POST .../charges/mobile-money/sandbox/authorize-stk')} ${c('{reference, pin}')} with PIN **${c(st.pin)}**, or
-by itself ${st.stk_delay_seconds} s later on the namespace clock ([behaviour.md#mobile-money](behaviour.md#mobile-money)). The last
-column is what ${c('POST /merchant/api/v1/misc/mobile-money/resolve')} answers as the wallet's name.
-
-${table(['number', 'currency', 'steps', 'outcome', 'resolves to'], rows)}
-
-The XAF, XOF, TZS and EGP wallets are the live testing page's. A wallet number carries its
-currency's country code. Any other wallet takes its currency's success path (behaviour.md#mobile-money-charge): the
-STK prompt alone where the testing page's OTP is "N/A", else an OTP then the prompt. The
-currencies, country codes and default steps are ${c('fixtures/lookups.json')}'s ${c('wallet_currencies')}:
-
-${table(['currency', 'country', 'number', 'steps of any other wallet'], currencies)}
-
-Your own wallets go in a scenario pack's ${c('wallets')}. A ${c('REDIRECT')} step answers
-${c('data.authorization.redirect_url')}, the sandbox's operator page where the customer approves or
-declines (behaviour.md#mobile-money-operator-page).
-`
-}
 
 function directDebitPart() {
   const ceilings = [...new Set(pack.authorizations.map((a) => a.amount))]
@@ -254,7 +216,6 @@ identity document is an entry of ${c('fixtures/identity-documents.json')} beside
  */
 function sections() {
   const own = [
-    [20, ['Mobile money wallets'], walletsPart],
     [30, ['Direct debit'], directDebitPart],
     [50, ['Checkout Standard'], checkoutPart],
     [60, ['Bank transfers'], bankTransferPart],

@@ -8,7 +8,6 @@ import { pickTestOf } from './engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
 import type { AnyArea } from './http/area.js'
 import { feeText, textTable as table, type TestValuesView as Magic } from './scenario/test-value-text.js'
-import { WALLET_CURRENCIES, operatorsOf, walletCurrency } from './scenario/lookups.js'
 
 /**
  * The active test values as plain-text tables (`sandbox magic`): the cards, wallets, direct debit
@@ -17,25 +16,11 @@ import { WALLET_CURRENCIES, operatorsOf, walletCurrency } from './scenario/looku
  */
 export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
   const own = [
-    { place: 20, text: walletsPart },
     { place: 30, text: directDebitPart },
     { place: 50, text: checkoutPart },
   ]
   const brought = areas.flatMap(({ testValues: t }) => (t?.text ? [{ place: t.textPlace ?? t.place, text: t.text }] : []))
   return [...own, ...brought].sort((a, b) => a.place - b.place).map((p) => p.text(m)).join('')
-}
-
-function walletsPart(m: Magic): string {
-  const parts: string[] = []
-  if (m.wallets.length) {
-    parts.push('\nMobile money wallets\n')
-    parts.push(table(['number', 'currency', 'steps', 'otp', 'pin', 'outcome', 'resolves to', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(',') || '-', w.otp ?? 'N/A', w.pin ?? '-', w.outcome, resolvesTo(w), w.label])))
-    parts.push('REDIRECT: the customer approves or declines at data.authorization.redirect_url (<origin>/_sandbox/mobile-money/<transaction reference>).\n')
-    parts.push('POST /merchant/api/v1/misc/mobile-money/resolve {"mobileMoneyCode", "phoneNumber", "currency"}: a wallet above as its column says;\n')
-    parts.push('  "not found" is 503 AA024 Invalid account.; any other number resolves to a name derived from operator and number.\n')
-  }
-  parts.push(walletCurrenciesPart())
-  return parts.join('')
 }
 
 function directDebitPart(m: Magic): string {
@@ -54,23 +39,6 @@ function directDebitPart(m: Magic): string {
   )
   return parts.join('')
 }
-
-/** What the wallet resolve answers of a pack's wallet (docs/behaviour.md#look-ups). */
-function resolvesTo(w: Magic['wallets'][number]): string {
-  if ('found' in w && w.found === false) return 'not found'
-  return 'name' in w && w.name ? w.name : '(derived)'
-}
-
-/** Mobile money by currency (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#look-ups): the wallet number's form, the steps of any other wallet, the operators. */
-function walletCurrenciesPart(): string {
-  const rows = WALLET_CURRENCIES.map((currency) => {
-    const w = walletCurrency(currency)!
-    const operators = operatorsOf(w.country).map((o) => `${o.slug} (${o.min}-${o.max})`).join(', ')
-    return [currency, w.country, `${w.dial_code} + ${w.digits} digits`, w.steps.join(','), operators || '-']
-  })
-  return ['\nMobile money by currency (any other wallet takes these steps, then succeeds; operators as payouts take them, with their limits)\n', table(['currency', 'country', 'number', 'steps', 'operators'], rows)].join('')
-}
-
 
 /** Checkout Standard (docs/behaviour.md#checkout, docs/behaviour.md#bank-transfer): the page, the control calls, what pays by default, the bank transfer's account. */
 function checkoutPart(m: Magic): string {
