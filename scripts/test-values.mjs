@@ -15,7 +15,6 @@ import { AREAS } from '../dist/areas.js'
 import { pickTestCard } from '../dist/cards/checkout-channel.js'
 import { checkoutChannels, pickTestOf } from '../dist/engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
-import { MAGIC_ACCOUNTS } from '../dist/lookups/service.js'
 import { ActiveScenarios, BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack, packRules } from '../dist/scenario/index.js'
 import { BALANCE_CURRENCIES } from '../dist/scenario/lookups.js'
 
@@ -174,40 +173,6 @@ paged and filtered as the other lists (the ${c('pointer')} is ${c('<type>:<refer
 `
 }
 
-function lookupsPart() {
-  const rows = [...MAGIC_ACCOUNTS].map(([account, name]) => [c(account), name === null ? `refused: 400 ${c('Invalid account.')} (code ${c('AA027')})` : c(name)])
-  rows.push(['any other 10 digits', 'a name derived from bank and number, the same every time'])
-  return `## Look-ups
-
-${c('GET /merchant/api/v1/misc/banks?countryCode=NG')} (${c('NG')}, ${c('KE')}, ${c('GH')}, ${c('ZA')}, ${c('EG')}, ${c('CM')}, ${c('CI')},
-${c('TZ')}) and ${c('GET /merchant/api/v1/misc/mobile-money?countryCode=KE')} list banks and operators (message
-${c('Successful')}; Egypt's banks are ${c('NBE')} and ${c('CIB')}; the operators are ${c('safaricom-ke')}, ${c('airtel-ke')},
-${c('mtn-gh')}, ${c('airtel-gh')}, ${c('vodafone-gh')}, ${c('mtn-cm')}, ${c('orange-cm')}, ${c('mtn-ci')}, ${c('orange-ci')}, ${c('tigo-tz')},
-${c('airtel-tz')}, ${c('vodafone-eg')}, ${c('orange-eg')}, each with its payout ${c('min')} / ${c('max')}, and Kenya's Equitel as
-${c('equitel-ke')}); ${c('POST /merchant/api/v1/misc/banks/resolve')} ${c('{"bank": "033", "account": "0000000000"}')}
-resolves a Nigerian account (message ${c('Request Completed')}), and
-${c('POST /merchant/api/v1/misc/mobile-money/resolve')} ${c('{"mobileMoneyCode": "0004", "phoneNumber": "233240000000", "currency": "GHS"}')}
-a wallet (message ${c('Request completed')}; the test wallets' names are in the wallets' table above). A
-public ${c('pk_test_')} key works as well as the secret key (behaviour.md#look-ups).
-
-${table(['account, at any listed Nigerian bank', '`account_name`'], rows)}
-
-**Adding a country.** The look-ups, the balance currencies and what each payout currency needs
-are data, in ${c('fixtures/lookups.json')} inside the installed package
-(${c('node_modules/paysandbox/fixtures/lookups.json')}): ${c('currencies')} (each with its ${c('decimals')}),
-${c('banks')}, ${c('mobile_money')} (operators with their payout ${c('min')} / ${c('max')}), ${c('wallet_currencies')} (a
-mobile-money currency's country, dial code, digits and default steps) and ${c('payout_currencies')}
-(${c('bank_account')} / ${c('mobile_money')}: each currency's ${c('country')}; a bank currency may say
-${c('requires: ["account_name"]')}, ${c('remittance: [<payment methods>]')} or ${c('availability: true')}). To add, say,
-Zambia: declare ${c('ZMW')} in ${c('currencies')}, its banks and operators, and its entries in
-${c('wallet_currencies')} and ${c('payout_currencies')}; restart. No code changes: it opens a balance, takes
-mobile-money pay-ins, refunds and payouts. The file is checked at start and a bad entry stops the
-sandbox with the entry and field (${c('fixtures/lookups.json: banks.1 (citibank).nibss_bank_code: must be 6 digits')}).
-Test wallets, test payout accounts and identities go in a scenario pack
-(${c('--scenarios')}, no package edit: ${c('wallets')}, ${c('payouts')}, ${c('identities')}, behaviour.md#scenario-packs); a new
-identity document is an entry of ${c('fixtures/identity-documents.json')} beside it.
-`
-}
 
 /**
  * The page's sections by place: the script's own below (each a function and the titles of its
@@ -220,7 +185,6 @@ function sections() {
     [50, ['Checkout Standard'], checkoutPart],
     [60, ['Bank transfers'], bankTransferPart],
     [90, ['Balances', 'Rate conversions', 'Pay-ins and transactions lists'], balancesPart],
-    [100, ['Look-ups'], lookupsPart],
   ].map(([place, titles, part]) => ({ place, titles, text: part() }))
   const view = new ActiveScenarios([pack], packRules(AREAS)).toJSON()
   const areas = AREAS.filter((a) => a.testValues?.page).map(({ testValues: t }) => ({ place: t.place, titles: [t.page.title], text: `## ${t.page.title}\n\n${t.page.body(view)}` }))
