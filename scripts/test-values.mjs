@@ -1,8 +1,8 @@
 // docs/test-values.md, made from the data it describes: the shipped scenario pack
-// (scenarios/default.yaml, read through the pack loader the server uses, from dist/), the identity
-// documents and the look-ups of fixtures/, and the few lists the code holds (the checkout's
-// channels). The prose around the tables is written here for the values several areas read (cards,
-// wallets, direct debit, identities, the checkout, bank transfers, balances, look-ups); the other
+// (scenarios/default.yaml, read through the pack loader the server uses, from dist/) and the few
+// lists the code holds (the checkout's channels). The prose around the tables is written here for
+// direct debit (its seeded authorizations' accounts are the pack's, not the view's), the checkout
+// (it names every channel) and bank transfers (an amount's own delay is the pack's); the other
 // sections are the areas' own (`Area.testValues`, src/http/area.ts), each in its folder's
 // test-values.ts, shown among these by place. Every test value, fee, delay and limit is read from the
 // data. test/test-values-page.test.ts fails when the committed page differs from what this prints.
@@ -16,20 +16,16 @@ import { pickTestCard } from '../dist/cards/checkout-channel.js'
 import { checkoutChannels, pickTestOf } from '../dist/engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
 import { ActiveScenarios, BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack, packRules } from '../dist/scenario/index.js'
-import { BALANCE_CURRENCIES } from '../dist/scenario/lookups.js'
 
 const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE, packRules(AREAS))
 const st = pack.settings
 
 const c = (s) => '`' + s + '`'
 const num = (n) => Number(n).toLocaleString('en-US')
-const words = (list, and = 'and') => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} ${and} ${list.at(-1)}`)
 const cell = (s) => String(s).replaceAll('|', '\\|')
 const table = (headers, rows) => [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n')
 const fee = (f) => [`${f.percent} %`, ...(f.cap !== undefined ? [`at most ${num(f.cap)}`] : []), ...(f.flat !== undefined ? [`plus ${num(f.flat)}`] : [])].join(', ')
 const ended = (x) => (x.outcome === 'failed' ? `failed: ${c(x.message)}` : x.outcome === 'processing' ? `stays ${c('processing')}` : x.outcome)
-
-
 
 function directDebitPart() {
   const ceilings = [...new Set(pack.authorizations.map((a) => a.amount))]
@@ -131,47 +127,6 @@ ${table(['amount', 'arrives'], rows)}
 `
 }
 
-function balancesPart() {
-  const rates = Object.entries(st.conversion_rates).map(([pair, rate]) => `${c(`${pair}: ${rate}`)}`)
-  return `## Balances
-
-${c('GET /merchant/api/v1/balances')} answers ${c('{"NGN": {"pending_balance", "available_balance"}, ...}')}:
-every namespace opens with ${num(st.opening_balance)} available in ${words(BALANCE_CURRENCIES)} (the pack's
-${c('opening_balance')}; the currencies are ${c('fixtures/lookups.json')}'s ${c('currencies')}, so one added there opens a
-balance too), and each successful pay-in adds what the customer paid net of fee and VAT (the fee taken
-once: a KES 1,000 wallet payment the customer bears the cost of is 1,016.13 paid and 1,000.00 credited),
-pending until it settles (a bank transfer at once, other channels after ${st.settlement_delay_hours} h on the namespace clock).
-${c('POST /_sandbox/balances/fund')} ${c('{"currency", "amount"}')} adds to a balance. A namespace takes in at most
-50,000,000,000,000.00 per currency until it is reset, so every sum stays exact (behaviour.md#ledger-and-balances).
-${c('GET /merchant/api/v1/balances/history')} lists every entry of the available balances, newest first,
-each with ${c('balance_before')} and ${c('balance_after')}: the opening balances, pay-ins once they settle,
-fundings; filter by ${c('currency')}, ${c('direction')} (${c('credit')} | ${c('debit')}), ${c('date_from')} / ${c('date_to')}, and page
-with ${c('limit')} and the items' ${c('pointer')} (${c('starting_after')}, ${c('ending_before')}; behaviour.md#ledger-and-balances, behaviour.md#lists).
-
-## Rate conversions
-
-${c('POST /merchant/api/v1/conversions/rates')} ${c('{"from_currency", "to_currency", "amount"}')} quotes a
-rate (a ${c('reference')} UUID good for 25 s on the namespace clock); ${c('POST /merchant/api/v1/conversions/')}
-${c('{"rate_reference", "amount", "from_currency", "to_currency"}')} converts once at that rate, taking
-the amount from one available balance and adding the result to the other through the ledger (both
-in the balance history); ${c('GET /merchant/api/v1/conversions/{reference}')} and
-${c('GET /merchant/api/v1/conversions?page=&limit=&date=')} read them back. Rates come from the pack's
-${c('conversion_rates')} (${rates.join(', ')}, each used both ways; behaviour.md#conversions); the converted amount is
-rounded down, and a table that lets a round of conversions gain is refused, so no conversion makes money.
-
-## Pay-ins and transactions lists
-
-${c('GET /merchant/api/v1/pay-ins')} lists the namespace's pay-ins of every channel (a checkout once, not
-its attempts), newest first, as ${c('{"has_more", "payins": [{pointer, reference, status, amount, amount_paid, amount_expected, fee, currency, description, payment_method, message, date_created, date_completed, payment_sources: {amount_paid, narration, payment_source_type, message, status}}]}')};
-filter by ${c('currency')}, ${c('status')}, ${c('date_from')} / ${c('date_to')}, and page with ${c('limit')}
-and ${c('starting_after')} / ${c('ending_before')} (the ${c('pointer')}, which is the transaction reference;
-behaviour.md#pay-ins-list).
-
-${c('GET /merchant/api/v1/transactions')} lists pay-ins (${c('"type": "collection"')}) and payouts (${c('"type": "disbursement"')})
-together, newest first, as ${c('{"has_more", "transactions": [{pointer, type, reference, amount, fee, narration, currency, status, transaction_status, created_at, callback_url, meta, customer: {name, email}}]}')},
-paged and filtered as the other lists (the ${c('pointer')} is ${c('<type>:<reference>')}; behaviour.md#transactions-list).
-`
-}
 
 
 /**
@@ -184,7 +139,6 @@ function sections() {
     [30, ['Direct debit'], directDebitPart],
     [50, ['Checkout Standard'], checkoutPart],
     [60, ['Bank transfers'], bankTransferPart],
-    [90, ['Balances', 'Rate conversions', 'Pay-ins and transactions lists'], balancesPart],
   ].map(([place, titles, part]) => ({ place, titles, text: part() }))
   const view = new ActiveScenarios([pack], packRules(AREAS)).toJSON()
   const areas = AREAS.filter((a) => a.testValues?.page).map(({ testValues: t }) => ({ place: t.place, titles: [t.page.title], text: `## ${t.page.title}\n\n${t.page.body(view)}` }))
