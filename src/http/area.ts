@@ -82,8 +82,8 @@ export interface Panel<T> {
  * `textTable`, src/scenario/test-value-text.ts), and its section of docs/test-values.md (markdown,
  * `markdownTable`; its title is its heading and its link in the page's contents). Both are shown
  * by place, among the parts the CLI and the page's script write themselves (src/test-values.ts,
- * scripts/test-values.mjs: cards 10, wallets 20, direct debit 30, checkout 50, bank transfer 60,
- * balances 90, look-ups 100; the identities' are 40 on the page, 25 in the text).
+ * scripts/test-values.mjs: direct debit 30, checkout 50, bank transfer 60) and the other areas'
+ * (cards 10, wallets 20, identities 40 on the page and 25 in the text, balances 90, look-ups 100 ...).
  */
 export interface AreaTestValues {
   place: number
