@@ -1,8 +1,8 @@
 // docs/test-values.md, made from the data it describes: the shipped scenario pack
-// (scenarios/default.yaml, read through the pack loader the server uses, from dist/), the identity
-// documents and the look-ups of fixtures/, and the few lists the code holds (the checkout's
-// channels). The prose around the tables is written here for the values several areas read (cards,
-// wallets, direct debit, identities, the checkout, bank transfers, balances, look-ups); the other
+// (scenarios/default.yaml, read through the pack loader the server uses, from dist/) and the few
+// lists the code holds (the checkout's channels). The prose around the tables is written here for
+// direct debit (its seeded authorizations' accounts are the pack's, not the view's), the checkout
+// (it names every channel) and bank transfers (an amount's own delay is the pack's); the other
 // sections are the areas' own (`Area.testValues`, src/http/area.ts), each in its folder's
 // test-values.ts, shown among these by place. Every test value, fee, delay and limit is read from the
 // data. test/test-values-page.test.ts fails when the committed page differs from what this prints.
@@ -15,92 +15,17 @@ import { AREAS } from '../dist/areas.js'
 import { pickTestCard } from '../dist/cards/checkout-channel.js'
 import { checkoutChannels, pickTestOf } from '../dist/engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from '../dist/checkout/service.js'
-import { MAGIC_ACCOUNTS } from '../dist/lookups/service.js'
-import { identityDocuments } from '../dist/scenario/documents.js'
 import { ActiveScenarios, BUILT_DEFAULT_PACK_FILE, DEFAULT_PACK_FILE, loadBuiltPack, packRules } from '../dist/scenario/index.js'
-import { BALANCE_CURRENCIES, WALLET_CURRENCIES, banksOf, walletCurrency } from '../dist/scenario/lookups.js'
 
-const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
+const pack = loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE, packRules(AREAS))
 const st = pack.settings
-const documents = identityDocuments()
 
 const c = (s) => '`' + s + '`'
-const cs = (list) => list.map(c).join(', ')
 const num = (n) => Number(n).toLocaleString('en-US')
-const words = (list, and = 'and') => (list.length < 2 ? list.join('') : `${list.slice(0, -1).join(', ')} ${and} ${list.at(-1)}`)
 const cell = (s) => String(s).replaceAll('|', '\\|')
 const table = (headers, rows) => [`| ${headers.join(' | ')} |`, `|${headers.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`)].join('\n')
 const fee = (f) => [`${f.percent} %`, ...(f.cap !== undefined ? [`at most ${num(f.cap)}`] : []), ...(f.flat !== undefined ? [`plus ${num(f.flat)}`] : [])].join(', ')
-const steps = (list) => (list.length ? list.join(', ') : 'none')
 const ended = (x) => (x.outcome === 'failed' ? `failed: ${c(x.message)}` : x.outcome === 'processing' ? `stays ${c('processing')}` : x.outcome)
-
-function cardsPart() {
-  const usual = mostCommon(pack.cards.map((x) => x.cvv))
-  const expiry = mostCommon(pack.cards.map((x) => `${x.expiry_month}/${x.expiry_year}`))
-  const others = [...new Set(pack.cards.map((x) => x.cvv).filter((v) => v !== usual))]
-  const rows = pack.cards.map((x) => {
-    let outcome = ended(x)
-    if (x.outcome === 'success' && x.steps.includes('3DS')) outcome = 'success when approved'
-    if (x.outcome === 'processing') outcome += ' (no step left to answer)'
-    if (x.chargeback) outcome += ', then disputed: a chargeback of the whole amount opens at once ([Chargebacks](#chargebacks))'
-    return [c(x.number) + (x.cvv !== usual ? ` (CVV ${x.cvv})` : ''), x.scheme, steps(x.steps), outcome]
-  })
-  return `## Cards
-
-The card number selects a scenario: authorization steps, then an outcome. While a step is
-pending the charge is ${c('processing')}, ${c('auth_model')} names the step and ${c('authorization')} says what to
-send to ${c('POST /merchant/api/v1/charges/card/authorize')}; for 3DS, ${c('authorization.redirect_url')} is
-the sandbox's own 3DS page, with Approve and Decline ([behaviour.md#card-charges](behaviour.md#card-charges)).
-
-- Test PIN **${c(st.pin)}**, test OTP **${c(st.otp)}**. A PIN sent up front in ${c('card.pin')} consumes the PIN
-  step. A wrong PIN fails the charge with ${c('Incorrect card PIN')}, a wrong OTP with
-  ${c('The OTP entered is invalid')}, Decline on the 3DS page with
-  ${c('3DS authentication was declined by the cardholder')}.
-- Any other Luhn-valid Visa, Mastercard or Verve number succeeds with no authentication.
-- Listed with expiry ${c(expiry)} and CVV ${c(usual)}${others.length ? ` (${others.map(c).join(', ')} where shown)` : ''}; the CVV and expiry are checked for
-  their format (and the expiry for being in the future) only, so any others work too.
-
-${table(['number', 'scheme', 'steps', 'outcome'], rows)}
-
-The same cards pre-authorize (${c('.../charges/card/pre-authorize')}), then capture, void and refund
-([behaviour.md#preauth](behaviour.md#preauth)).
-`
-}
-
-function walletsPart() {
-  const missing = pack.wallets.filter((w) => w.found === false)
-  const rows = pack.wallets.filter((w) => w.found !== false).map((w) => {
-    let outcome = w.outcome === 'processing' ? 'never completes' : ended(w)
-    if (w.outcome === 'success' && w.steps.includes('REDIRECT')) outcome = "success once approved on the operator's page"
-    return [c(w.number), w.currency, steps(w.steps), outcome, w.name ?? '(derived)']
-  })
-  if (missing.length) rows.push([cs(missing.map((w) => w.number)), missing.map((w) => w.currency).join(', '), 'none', `no such wallet: fails at once, and the resolve answers 503 ${c(missing[0].message)}`, 'not found'])
-  const currencies = WALLET_CURRENCIES.map((currency) => {
-    const w = walletCurrency(currency)
-    return [currency, w.country, `${w.dial_code}, then ${w.digits} digits`, steps(w.steps)]
-  })
-  return `## Mobile money wallets
-
-OTP **${c(st.otp)}** (${c('POST .../charges/mobile-money/authorize')} ${c('{reference, token}')}; ${st.otp_attempts} wrong ones fail
-the charge). The STK prompt is answered by the live sandbox's own
-${c('POST .../charges/mobile-money/sandbox/authorize-stk')} ${c('{reference, pin}')} with PIN **${c(st.pin)}**, or
-by itself ${st.stk_delay_seconds} s later on the namespace clock ([behaviour.md#mobile-money](behaviour.md#mobile-money)). The last
-column is what ${c('POST /merchant/api/v1/misc/mobile-money/resolve')} answers as the wallet's name.
-
-${table(['number', 'currency', 'steps', 'outcome', 'resolves to'], rows)}
-
-The XAF, XOF, TZS and EGP wallets are the live testing page's. A wallet number carries its
-currency's country code. Any other wallet takes its currency's success path (behaviour.md#mobile-money-charge): the
-STK prompt alone where the testing page's OTP is "N/A", else an OTP then the prompt. The
-currencies, country codes and default steps are ${c('fixtures/lookups.json')}'s ${c('wallet_currencies')}:
-
-${table(['currency', 'country', 'number', 'steps of any other wallet'], currencies)}
-
-Your own wallets go in a scenario pack's ${c('wallets')}. A ${c('REDIRECT')} step answers
-${c('data.authorization.redirect_url')}, the sandbox's operator page where the customer approves or
-declines (behaviour.md#mobile-money-operator-page).
-`
-}
 
 function directDebitPart() {
   const ceilings = [...new Set(pack.authorizations.map((a) => a.amount))]
@@ -122,63 +47,6 @@ ${table(['account', 'bank', 'debits', 'label'], accounts)}
 `
 }
 
-function identitiesPart() {
-  const rows = []
-  const unavailable = []
-  for (const d of documents.values()) {
-    const ids = pack.identities.filter((x) => x.type === d.type)
-    for (const x of ids) if (x.unavailable) unavailable.push(`${c(x.id)} (${d.name})`)
-    let document = `${d.name} (${c(d.type)})`
-    if (d.webhook) document += `, sends ${c('verification.completed')}`
-    if (d.optional_prefix) document += `, digits only (${c(d.optional_prefix)} apart)`
-    for (const [field, take] of Object.entries(d.takes ?? {})) document += `, ${c(field)} ${take.one_of.map(c).join(' or ')}`
-    if (d.banks) document += `, ${c('bank_code')} of the ${d.banks.list} list (${cs(d.banks.banks.map((b) => b.code))}) ‡`
-    if (!d.path_shown) document += ' *'
-    const v = d.validation
-    const validation = !v.length ? 'lookup only' : v.includes('date_of_birth') ? 'names, date of birth' : 'first and last name'
-    rows.push([
-      d.country.toUpperCase(),
-      document,
-      cs([d.path, ...(d.other_paths ?? [])]),
-      cs(ids.filter((x) => x.found).map((x) => x.id)) || 'none',
-      cs(ids.filter((x) => !x.found && !x.unavailable).map((x) => x.id)) || 'any other',
-      validation + (d.selfie ? ', selfie' : ''),
-    ])
-  }
-  return `## Identities
-
-${c('POST /merchant/api/v1/identities/<path>')} (also ${c('/api/v1/identities/<path>')}) with
-${c('{id, verification_consent: true, validation?: {first_name, last_name, date_of_birth, selfie?}}')};
-${c('nin')} or ${c('number')} may stand for ${c('id')}, as some apps send it
-([behaviour.md#identity](behaviour.md#identity)). A selfie matches when it is the
-record's own ${c('image')} or the sample ${c('fixtures/identity/matching-selfie.png')}. Every ID of a
-document's format that the table does not list is not found: 404 ${c('<Label> data not found')} with
-${c('data: {}')} (${c('BVN data not found')}). A check's reference is ${c('VR-')} and 17 letters or digits.
-
-${table(['country', 'document (`id_type`)', 'path', 'found', 'not found', 'validation'], rows)}
-
-\\* The live documentation publishes the test IDs but not the path: the sandbox follows the
-documented ${c('<country>/<document>')} pattern (behaviour.md#identity-calls-and-modes).
-‡ ${c('GET /merchant/api/v1/identities/ng/banks?type=premium|basic')} lists the codes each look-up takes;
-a code of the other list finds nothing (behaviour.md#identity-bank-account-banks).
-The test IDs of NIN by phone number are the sandbox's own: the live page publishes none for it, so it
-reuses the phone check's (behaviour.md#test-identities); so are the not-found bank accounts and KE phone.
-Every other test ID is the live testing page's.
-
-A registry that does not answer is a sandbox-only outcome: ${words(unavailable)} answer 503
-${c('Service currently unavailable')} and keep nothing; a pack marks any ID so with ${c('unavailable: true')}
-(behaviour.md#identity-checks).
-
-${c('GET /merchant/api/v1/identities/verifications/{reference}')} answers one check, found or not, and
-${c('POST /merchant/api/v1/identities/verifications')} ${c('{start_date?, end_date?, limit?, page?}')} lists
-them newest first (behaviour.md#identity-query-and-history). The documents are data: ${c('fixtures/identity-documents.json')}
-declares each (path, ID format, texts, what it compares, its record's fields), and the records of
-the test IDs are in ${c('fixtures/identities.json')}. To add test values for any document, give a pack
-with ${c('--scenarios')} (${c('identities: [{type, id, found, unavailable?, label, record?}]')}, behaviour.md#scenario-packs): no code
-changes; a new document is one more entry in the documents file. ${c('sandbox magic')} lists every
-identity with its path.
-`
-}
 
 /** each checkout channel the areas declare, and the currencies it takes (src/engine/checkout-channel.ts) */
 const CHANNEL_CURRENCIES = Object.fromEntries(checkoutChannels().map((ch) => [ch.kind, ch.currencies]))
@@ -259,82 +127,7 @@ ${table(['amount', 'arrives'], rows)}
 `
 }
 
-function balancesPart() {
-  const rates = Object.entries(st.conversion_rates).map(([pair, rate]) => `${c(`${pair}: ${rate}`)}`)
-  return `## Balances
 
-${c('GET /merchant/api/v1/balances')} answers ${c('{"NGN": {"pending_balance", "available_balance"}, ...}')}:
-every namespace opens with ${num(st.opening_balance)} available in ${words(BALANCE_CURRENCIES)} (the pack's
-${c('opening_balance')}; the currencies are ${c('fixtures/lookups.json')}'s ${c('currencies')}, so one added there opens a
-balance too), and each successful pay-in adds what the customer paid net of fee and VAT (the fee taken
-once: a KES 1,000 wallet payment the customer bears the cost of is 1,016.13 paid and 1,000.00 credited),
-pending until it settles (a bank transfer at once, other channels after ${st.settlement_delay_hours} h on the namespace clock).
-${c('POST /_sandbox/balances/fund')} ${c('{"currency", "amount"}')} adds to a balance. A namespace takes in at most
-50,000,000,000,000.00 per currency until it is reset, so every sum stays exact (behaviour.md#ledger-and-balances).
-${c('GET /merchant/api/v1/balances/history')} lists every entry of the available balances, newest first,
-each with ${c('balance_before')} and ${c('balance_after')}: the opening balances, pay-ins once they settle,
-fundings; filter by ${c('currency')}, ${c('direction')} (${c('credit')} | ${c('debit')}), ${c('date_from')} / ${c('date_to')}, and page
-with ${c('limit')} and the items' ${c('pointer')} (${c('starting_after')}, ${c('ending_before')}; behaviour.md#ledger-and-balances, behaviour.md#lists).
-
-## Rate conversions
-
-${c('POST /merchant/api/v1/conversions/rates')} ${c('{"from_currency", "to_currency", "amount"}')} quotes a
-rate (a ${c('reference')} UUID good for 25 s on the namespace clock); ${c('POST /merchant/api/v1/conversions/')}
-${c('{"rate_reference", "amount", "from_currency", "to_currency"}')} converts once at that rate, taking
-the amount from one available balance and adding the result to the other through the ledger (both
-in the balance history); ${c('GET /merchant/api/v1/conversions/{reference}')} and
-${c('GET /merchant/api/v1/conversions?page=&limit=&date=')} read them back. Rates come from the pack's
-${c('conversion_rates')} (${rates.join(', ')}, each used both ways; behaviour.md#conversions); the converted amount is
-rounded down, and a table that lets a round of conversions gain is refused, so no conversion makes money.
-
-## Pay-ins and transactions lists
-
-${c('GET /merchant/api/v1/pay-ins')} lists the namespace's pay-ins of every channel (a checkout once, not
-its attempts), newest first, as ${c('{"has_more", "payins": [{pointer, reference, status, amount, amount_paid, amount_expected, fee, currency, description, payment_method, message, date_created, date_completed, payment_sources: {amount_paid, narration, payment_source_type, message, status}}]}')};
-filter by ${c('currency')}, ${c('status')}, ${c('date_from')} / ${c('date_to')}, and page with ${c('limit')}
-and ${c('starting_after')} / ${c('ending_before')} (the ${c('pointer')}, which is the transaction reference;
-behaviour.md#pay-ins-list).
-
-${c('GET /merchant/api/v1/transactions')} lists pay-ins (${c('"type": "collection"')}) and payouts (${c('"type": "disbursement"')})
-together, newest first, as ${c('{"has_more", "transactions": [{pointer, type, reference, amount, fee, narration, currency, status, transaction_status, created_at, callback_url, meta, customer: {name, email}}]}')},
-paged and filtered as the other lists (the ${c('pointer')} is ${c('<type>:<reference>')}; behaviour.md#transactions-list).
-`
-}
-
-function lookupsPart() {
-  const rows = [...MAGIC_ACCOUNTS].map(([account, name]) => [c(account), name === null ? `refused: 400 ${c('Invalid account.')} (code ${c('AA027')})` : c(name)])
-  rows.push(['any other 10 digits', 'a name derived from bank and number, the same every time'])
-  return `## Look-ups
-
-${c('GET /merchant/api/v1/misc/banks?countryCode=NG')} (${c('NG')}, ${c('KE')}, ${c('GH')}, ${c('ZA')}, ${c('EG')}, ${c('CM')}, ${c('CI')},
-${c('TZ')}) and ${c('GET /merchant/api/v1/misc/mobile-money?countryCode=KE')} list banks and operators (message
-${c('Successful')}; Egypt's banks are ${c('NBE')} and ${c('CIB')}; the operators are ${c('safaricom-ke')}, ${c('airtel-ke')},
-${c('mtn-gh')}, ${c('airtel-gh')}, ${c('vodafone-gh')}, ${c('mtn-cm')}, ${c('orange-cm')}, ${c('mtn-ci')}, ${c('orange-ci')}, ${c('tigo-tz')},
-${c('airtel-tz')}, ${c('vodafone-eg')}, ${c('orange-eg')}, each with its payout ${c('min')} / ${c('max')}, and Kenya's Equitel as
-${c('equitel-ke')}); ${c('POST /merchant/api/v1/misc/banks/resolve')} ${c('{"bank": "033", "account": "0000000000"}')}
-resolves a Nigerian account (message ${c('Request Completed')}), and
-${c('POST /merchant/api/v1/misc/mobile-money/resolve')} ${c('{"mobileMoneyCode": "0004", "phoneNumber": "233240000000", "currency": "GHS"}')}
-a wallet (message ${c('Request completed')}; the test wallets' names are in the wallets' table above). A
-public ${c('pk_test_')} key works as well as the secret key (behaviour.md#look-ups).
-
-${table(['account, at any listed Nigerian bank', '`account_name`'], rows)}
-
-**Adding a country.** The look-ups, the balance currencies and what each payout currency needs
-are data, in ${c('fixtures/lookups.json')} inside the installed package
-(${c('node_modules/paysandbox/fixtures/lookups.json')}): ${c('currencies')} (each with its ${c('decimals')}),
-${c('banks')}, ${c('mobile_money')} (operators with their payout ${c('min')} / ${c('max')}), ${c('wallet_currencies')} (a
-mobile-money currency's country, dial code, digits and default steps) and ${c('payout_currencies')}
-(${c('bank_account')} / ${c('mobile_money')}: each currency's ${c('country')}; a bank currency may say
-${c('requires: ["account_name"]')}, ${c('remittance: [<payment methods>]')} or ${c('availability: true')}). To add, say,
-Zambia: declare ${c('ZMW')} in ${c('currencies')}, its banks and operators, and its entries in
-${c('wallet_currencies')} and ${c('payout_currencies')}; restart. No code changes: it opens a balance, takes
-mobile-money pay-ins, refunds and payouts. The file is checked at start and a bad entry stops the
-sandbox with the entry and field (${c('fixtures/lookups.json: banks.1 (citibank).nibss_bank_code: must be 6 digits')}).
-Test wallets, test payout accounts and identities go in a scenario pack
-(${c('--scenarios')}, no package edit: ${c('wallets')}, ${c('payouts')}, ${c('identities')}, behaviour.md#scenario-packs); a new
-identity document is an entry of ${c('fixtures/identity-documents.json')} beside it.
-`
-}
 
 /**
  * The page's sections by place: the script's own below (each a function and the titles of its
@@ -343,14 +136,9 @@ identity document is an entry of ${c('fixtures/identity-documents.json')} beside
  */
 function sections() {
   const own = [
-    [10, ['Cards'], cardsPart],
-    [20, ['Mobile money wallets'], walletsPart],
     [30, ['Direct debit'], directDebitPart],
-    [40, ['Identities'], identitiesPart],
     [50, ['Checkout Standard'], checkoutPart],
     [60, ['Bank transfers'], bankTransferPart],
-    [90, ['Balances', 'Rate conversions', 'Pay-ins and transactions lists'], balancesPart],
-    [100, ['Look-ups'], lookupsPart],
   ].map(([place, titles, part]) => ({ place, titles, text: part() }))
   const view = new ActiveScenarios([pack], packRules(AREAS)).toJSON()
   const areas = AREAS.filter((a) => a.testValues?.page).map(({ testValues: t }) => ({ place: t.place, titles: [t.page.title], text: `## ${t.page.title}\n\n${t.page.body(view)}` }))
@@ -369,12 +157,6 @@ function contents(titles) {
     else lines[lines.length - 1] += ` ${link}`
   }
   return lines.join('\n')
-}
-
-function mostCommon(values) {
-  const counts = new Map()
-  for (const v of values) counts.set(v, (counts.get(v) ?? 0) + 1)
-  return [...counts].sort((a, b) => b[1] - a[1])[0][0]
 }
 
 /** The whole page. */

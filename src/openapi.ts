@@ -106,7 +106,7 @@ function build(version: string, areas: readonly AnyArea[]): Schema {
       const path = route.path.replace(/:(\w+)/g, '{$1}')
       paths[path] ??= {}
       paths[path][route.method] = operation(route, version)
-      if (route.body) component(schemas, seen, route.body, route.closed)
+      if (route.body) component(schemas, seen, route.body.ofAreas ? { name: route.body.name, schema: route.body.ofAreas(areas) } : route.body, route.closed)
       for (const named of Object.values(route.extensions ?? {})) component(schemas, seen, named)
       if (route.answer) component(schemas, seen, route.answer)
       if (!tags.some((t) => t.name === route.tag)) tags.push({ name: route.tag })

@@ -58,20 +58,15 @@ export async function startServer(config: Config, { lazy = false } = {}): Promis
   // --record (docs/behaviour.md#record): its flow file is opened before the socket, so a start it refuses opens none
   const recorder = config.recordFile ? (await import('./reach/recorder.js')).startRecording(config) : undefined
   // a data file or a snapshot is checked against every area's collections: the whole app loads
-  // before the socket opens; a pack needs the scenario module alone, checked here, the app after
+  // before the socket opens; a pack needs the scenario module and the areas' declarations, checked here, the app after
   const eager = !lazy || !!config.dataFile || !!config.storeUrl || config.loadFiles.length > 0
   let loaded: Promise<Deps> | undefined
   try {
     if (!eager && config.scenarioFiles.length) {
-      const { PackError, Scenarios, packRules } = await import('./scenario/index.js')
-      try {
-        packs = Scenarios.loadPacks(config.scenarioFiles)
-      } catch (e) {
-        // refused by the shared settings alone: perhaps it sets an area's own (`Area.settings`), which
-        // the areas' declarations say; a pack the shared ones take, the areas' take too
-        if (!(e instanceof PackError)) throw e
-        packs = Scenarios.loadPacks(config.scenarioFiles, { rules: packRules((await import('./areas.js')).AREAS) })
-      }
+      // the packs are checked under the areas' settings as well as the shared ones (`Area.settings`):
+      // the shipped pack sets some of them, so the areas' declarations are read before the socket
+      const [{ Scenarios, packRules }, { AREAS }] = await Promise.all([import('./scenario/index.js'), import('./areas.js')])
+      packs = Scenarios.loadPacks(config.scenarioFiles, { rules: packRules(AREAS) })
     }
     loaded = eager ? Promise.resolve(await load()) : undefined
   } catch (e) {

@@ -1,45 +1,30 @@
 import { TRANSFER_BANK } from './bank-transfer/service.js'
 import { bankTransferChannel } from './bank-transfer/checkout-channel.js'
+import { bankTransferSettings } from './bank-transfer/settings.js'
 import { cardChannel, pickTestCard } from './cards/checkout-channel.js'
 import { mobileMoneyChannel } from './mobile-money/checkout-channel.js'
 import { payWithBankChannel } from './pay-with-bank/checkout-channel.js'
 import { pickTestOf } from './engine/checkout-channel.js'
 import { CHECKOUT_HOURS } from './checkout/service.js'
-import { identityDocument, identityDocuments } from './scenario/documents.js'
 import type { AnyArea } from './http/area.js'
 import { feeText, textTable as table, type TestValuesView as Magic } from './scenario/test-value-text.js'
-import { WALLET_CURRENCIES, operatorsOf, walletCurrency } from './scenario/lookups.js'
 
 /**
- * The active test values as plain-text tables (`sandbox magic`): the cards, wallets, identities,
- * direct debit and checkout below (read by several areas), then the part each area of `areas`
- * brings (`Area.testValues`), by place.
+ * The active test values as plain-text tables (`sandbox magic`): the cards, wallets, direct debit
+ * and checkout below (read by several areas) and the part each area of `areas` brings
+ * (`Area.testValues`), by place.
  */
 export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
+  const own = [
+    { place: 30, text: directDebitPart },
+    { place: 50, text: checkoutPart },
+  ]
+  const brought = areas.flatMap(({ testValues: t }) => (t?.text ? [{ place: t.textPlace ?? t.place, text: t.text }] : []))
+  return [...own, ...brought].sort((a, b) => a.place - b.place).map((p) => p.text(m)).join('')
+}
+
+function directDebitPart(m: Magic): string {
   const parts: string[] = []
-  parts.push(`PIN ${m.settings.pin}, OTP ${m.settings.otp}; cards expire as listed, any future date works.\n`)
-  parts.push('Cards\n')
-  parts.push(
-    table(
-      ['number', 'scheme', 'cvv', 'expiry', 'steps', 'outcome', 'label'],
-      m.cards.map((c) => [c.number, c.scheme, c.cvv, `${c.expiry_month}/${c.expiry_year}`, c.steps.join(',') || '-', c.outcome, c.label]),
-    ),
-  )
-  if (m.wallets.length) {
-    parts.push('\nMobile money wallets\n')
-    parts.push(table(['number', 'currency', 'steps', 'otp', 'pin', 'outcome', 'resolves to', 'label'], m.wallets.map((w) => [w.number, w.currency, w.steps.join(',') || '-', w.otp ?? 'N/A', w.pin ?? '-', w.outcome, resolvesTo(w), w.label])))
-    parts.push('REDIRECT: the customer approves or declines at data.authorization.redirect_url (<origin>/_sandbox/mobile-money/<transaction reference>).\n')
-    parts.push('POST /merchant/api/v1/misc/mobile-money/resolve {"mobileMoneyCode", "phoneNumber", "currency"}: a wallet above as its column says;\n')
-    parts.push('  "not found" is 503 AA024 Invalid account.; any other number resolves to a name derived from operator and number.\n')
-  }
-  parts.push(walletCurrenciesPart())
-  if (m.identities.length) {
-    parts.push('\nIdentities\n')
-    // the path each is posted to, under /merchant/api/v1/identities/ (docs/behaviour.md#identity-calls-and-modes)
-    parts.push(table(['type', 'path', 'id', 'found', 'label'], m.identities.map((x) => [x.type, identityDocument(x.type)?.path ?? '-', x.id, x.unavailable ? 'unavailable' : String(x.found), x.label])))
-    // a bank-account check's bank_code names a bank of its list (docs/behaviour.md#identity-bank-account-banks)
-    for (const d of identityDocuments().values()) if (d.banks) parts.push(`  ${d.path} takes bank_code from GET identities/${d.country}/banks?type=${d.banks.list}: ${d.banks.banks.map((b) => `${b.code} ${b.name}`).join(', ')}\n`)
-  }
   if (m.accounts.length) {
     parts.push('\nDirect debit accounts\n')
     parts.push(table(['account', 'bank', 'outcome', 'label'], m.accounts.map((a) => [a.account_number, a.bank_code, a.outcome, a.label])))
@@ -52,29 +37,8 @@ export function testValuesText(m: Magic, areas: readonly AnyArea[]): string {
     'A mandate by API (POST /merchant/api/v1/direct-debit/initiate) is pending until the customer\'s token payment arrives,\n' +
       `${m.settings.transfer_delay_seconds} s later on the namespace clock (or at once: POST /_sandbox/direct-debit/authorizations/<reference>/approve).\n`,
   )
-  parts.push(checkoutPart(m))
-  // the areas' own parts, by place (all after the checkout's)
-  const own = areas.flatMap((a) => (a.testValues?.text ? [a.testValues] : [])).sort((a, b) => a.place - b.place)
-  for (const t of own) parts.push(t.text!(m))
   return parts.join('')
 }
-
-/** What the wallet resolve answers of a pack's wallet (docs/behaviour.md#look-ups). */
-function resolvesTo(w: Magic['wallets'][number]): string {
-  if ('found' in w && w.found === false) return 'not found'
-  return 'name' in w && w.name ? w.name : '(derived)'
-}
-
-/** Mobile money by currency (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#look-ups): the wallet number's form, the steps of any other wallet, the operators. */
-function walletCurrenciesPart(): string {
-  const rows = WALLET_CURRENCIES.map((currency) => {
-    const w = walletCurrency(currency)!
-    const operators = operatorsOf(w.country).map((o) => `${o.slug} (${o.min}-${o.max})`).join(', ')
-    return [currency, w.country, `${w.dial_code} + ${w.digits} digits`, w.steps.join(','), operators || '-']
-  })
-  return ['\nMobile money by currency (any other wallet takes these steps, then succeeds; operators as payouts take them, with their limits)\n', table(['currency', 'country', 'number', 'steps', 'operators'], rows)].join('')
-}
-
 
 /** Checkout Standard (docs/behaviour.md#checkout, docs/behaviour.md#bank-transfer): the page, the control calls, what pays by default, the bank transfer's account. */
 function checkoutPart(m: Magic): string {
@@ -98,7 +62,7 @@ function checkoutPart(m: Magic): string {
     '  and POST /_sandbox/checkouts/<reference>/cancel. A failed attempt leaves the checkout open for another; cancel ends it.\n',
     'Without card, wallet or bank, the pay call uses the first test value that ends as outcome:\n',
     table(['channel', 'currencies', 'outcome success', 'outcome failed', 'fee (the paying channel\'s)'], rows),
-    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${m.settings.transfer_account_minutes} min;\n`,
+    `\nBank transfer: a temporary account of 10 digits at ${TRANSFER_BANK.bank_name} (${TRANSFER_BANK.bank_code}), open ${bankTransferSettings.of(m).transfer_account_minutes} min;\n`,
     `with nothing sent, the expected amount arrives by itself ${m.settings.transfer_delay_seconds} s after it is issued (namespace clock),\n`,
     'unless the charge\'s amount is one of these:\n',
     table(['amount', 'arrives', 'after (s)', 'label'], m.transfers.map((t) => [String(t.amount), t.arrives, String(t.after_seconds), t.label])),

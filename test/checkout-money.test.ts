@@ -3,7 +3,8 @@ import { describe, expect, it } from 'vitest'
 import { conversionOf, paymentAmount, settlementAmount } from '../src/checkout/conversion.js'
 import { flatMinimum, splitOf } from '../src/checkout/split.js'
 import { ApiError } from '../src/errors.js'
-import { DEFAULT_PACK_FILE, loadPackFile } from '../src/scenario/index.js'
+import { AREAS } from '../src/areas.js'
+import { DEFAULT_PACK_FILE, loadPackFile, packRules } from '../src/scenario/index.js'
 import { gainingRound, rateFor } from '../src/scenario/rates.js'
 import { convertMinor } from '../src/conversions/rates.js'
 import { decimalsOf } from '../src/scenario/lookups.js'
@@ -15,7 +16,7 @@ import { decimalsOf } from '../src/scenario/lookups.js'
  * never credit the merchant more than the amount asked nor let a round of them gain.
  */
 
-const RATES = loadPackFile(DEFAULT_PACK_FILE).settings!.conversion_rates!
+const RATES = loadPackFile(DEFAULT_PACK_FILE, packRules(AREAS)).settings!.conversion_rates!
 const CURRENCIES = ['NGN', 'USD', 'KES', 'GHS'] as const
 const minor = fc.integer({ min: 1, max: 10_000_000_000 })
 

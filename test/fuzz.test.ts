@@ -3,7 +3,8 @@ import fc from 'fast-check'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encryptChargeData } from '../src/cards/crypto.js'
 import { identityDocuments, type IdentityDocument } from '../src/scenario/documents.js'
-import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
+import { AREAS } from '../src/areas.js'
+import { ActiveScenarios, Scenarios, packRules } from '../src/scenario/index.js'
 import { pageId } from '../src/namespaces.js'
 import { ENC_KEY, SECRET, cardPayload, makeSandbox, ref, type TestSandbox } from './helpers/sandbox.js'
 import { PIN_CARD, PIN_OTP_CARD, THREE_DS_CARD, NO_AUTH_CARD } from './helpers/cards.js'
@@ -321,7 +322,7 @@ const voidBody = (fx: Fx) => ({ payment_reference: fx.preRef, transaction_refere
 const refundBody = (fx: Fx) => ({ ...captureBody(fx), transaction_reference: ref('rfd'), target_transaction_reference: fx.preTx })
 const debitBody = () => ({ amount: 100, narration: 'fuzz debit', currency: 'NGN', reference: ref('debit') })
 /** the default pack's identities */
-const DEFAULT_IDENTITIES = [...new ActiveScenarios(Scenarios.loadPacks([])).identities.values()]
+const DEFAULT_IDENTITIES = [...new ActiveScenarios(Scenarios.loadPacks([], { rules: packRules(AREAS) }), packRules(AREAS)).identities.values()]
 
 /** a document's call with a test ID the default pack lists as found, and every input it compares */
 const documentBody = (d: IdentityDocument) => () => {

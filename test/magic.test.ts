@@ -2,13 +2,13 @@ import { writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { AREAS } from '../src/areas.js'
 import { testValuesText } from '../src/test-values.js'
-import { ActiveScenarios, Scenarios } from '../src/scenario/index.js'
+import { ActiveScenarios, Scenarios, packRules } from '../src/scenario/index.js'
 import { ref, sandboxPerTest, tempFile } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
 
 /** `sandbox magic`'s text for these packs (on top of the default one). */
-const magicOf = (files: string[]) => testValuesText(new ActiveScenarios(Scenarios.loadPacks(files)).toJSON(), AREAS)
+const magicOf = (files: string[]) => testValuesText(new ActiveScenarios(Scenarios.loadPacks(files, { rules: packRules(AREAS) }), packRules(AREAS)).toJSON(), AREAS)
 /** The row of a table whose first cells are these. */
 const rowOf = (text: string, ...start: string[]) => text.split('\n').find((l) => l.split(/\s{2,}/).slice(0, start.length).join('|') === start.join('|'))?.split(/\s{2,}/)
 

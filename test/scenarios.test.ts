@@ -2,7 +2,11 @@ import { existsSync, writeFileSync } from 'node:fs'
 import { describe, expect, it } from 'vitest'
 import { ApiError } from '../src/errors.js'
 import { FAILED_TRANSACTION_MESSAGES } from '../src/messages.js'
-import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, validatePack, type Pack } from '../src/scenario/index.js'
+import { AREAS } from '../src/areas.js'
+import { ActiveScenarios, DEFAULT_PACK_FILE, PackError, Scenarios, buildPack, loadBuiltPack, loadPackFile, packRules, validatePack, type Pack } from '../src/scenario/index.js'
+
+/** the shipped pack sets the areas' settings as well as the shared ones: it is read under both */
+const RULES = packRules(AREAS)
 import { cardPayload, makeSandbox, openStore, sandboxPerTest, tempFile, type TestSandbox, fieldMessages, invalidBody } from './helpers/sandbox.js'
 
 const sandbox = sandboxPerTest()
@@ -53,13 +57,13 @@ async function drive(sb: TestSandbox, number: string, opts: { cvv?: string; key?
 }
 
 describe('the default pack', () => {
-  const pack = loadPackFile(DEFAULT_PACK_FILE)
-  const view = new ActiveScenarios([pack])
+  const pack = loadPackFile(DEFAULT_PACK_FILE, RULES)
+  const view = new ActiveScenarios([pack], RULES)
 
   it('loads and validates', () => {
     expect(pack.name).toBe('default')
-    expect(() => validatePack(pack, 'again')).not.toThrow()
-    expect(Scenarios.loadPacks([])).toHaveLength(1)
+    expect(() => validatePack(pack, 'again', RULES)).not.toThrow()
+    expect(Scenarios.loadPacks([], { rules: RULES })).toHaveLength(1)
     expect(view.settings).toMatchObject({
       pin: '1234',
       otp: '123456',
@@ -205,7 +209,7 @@ cards:
     outcome: success
     label: "bad"
 `)
-    const err = thrown(() => Scenarios.loadPacks([file]))
+    const err = thrown(() => Scenarios.loadPacks([file], { rules: RULES }))
     expect(err).toBeInstanceOf(PackError)
     const message = (err as Error).message
     expect(message).toContain(file)
@@ -274,21 +278,21 @@ cards:
 
   it('lets a later pack win over the default by card number, keeping the other cards', () => {
     const file = writePack(goodCard)
-    const packs = Scenarios.loadPacks([file])
+    const packs = Scenarios.loadPacks([file], { rules: RULES })
     expect(packs).toHaveLength(2)
-    const view = new ActiveScenarios(packs)
+    const view = new ActiveScenarios(packs, RULES)
     expect(view.card('4084127883172787')).toMatchObject({ outcome: 'failed', message: 'Withdrawal limit exceeded', label: 'override: withdrawal limit' })
     expect(view.card('5188513618552975')).toMatchObject({ outcome: 'success', steps: ['PIN'] })
-    expect(view.cards.size).toBe(new ActiveScenarios([loadPackFile(DEFAULT_PACK_FILE)]).cards.size)
+    expect(view.cards.size).toBe(new ActiveScenarios([loadPackFile(DEFAULT_PACK_FILE, RULES)], RULES).cards.size)
     // and the last of several packs wins
     const third = writePack(goodCard.replace('outcome: failed', 'outcome: processing').replace(/\n\s+message: .*\n/, '\n'))
-    const view3 = new ActiveScenarios(Scenarios.loadPacks([file, third]))
+    const view3 = new ActiveScenarios(Scenarios.loadPacks([file, third], { rules: RULES }), RULES)
     expect(view3.card('4084127883172787')?.outcome).toBe('processing')
   })
 
   it('merges settings of a later pack over the default', () => {
     const file = writePack('settings:\n  pin: "9999"\n  fees:\n    card: { percent: 2 }\n')
-    const view = new ActiveScenarios(Scenarios.loadPacks([file]))
+    const view = new ActiveScenarios(Scenarios.loadPacks([file], { rules: RULES }), RULES)
     expect(view.settings.pin).toBe('9999')
     expect(view.settings.otp).toBe('123456')
     expect(view.settings.fees.card).toEqual({ percent: 2 })
@@ -536,7 +540,7 @@ describe('control API: scenarios', () => {
 
   it('Scenarios.addPack refuses a bad pack without storing it', async () => {
     const store = await openStore()
-    const s = Scenarios.load([], store)
+    const s = Scenarios.load([], store, { rules: RULES })
     let err: unknown
     try {
       s.addPack('ns', { cards: [{ number: '1' }] })
@@ -555,7 +559,7 @@ describe('the shipped pack as the build keeps it (scripts/copy-assets.mjs)', () 
   it('the built copy beside dist/ is the shipped YAML read and checked', async () => {
     const built = await import('../dist/scenario/index.js')
     expect(existsSync(built.BUILT_DEFAULT_PACK_FILE)).toBe(true)
-    expect(built.loadBuiltPack(DEFAULT_PACK_FILE, built.BUILT_DEFAULT_PACK_FILE)).toStrictEqual(loadPackFile(DEFAULT_PACK_FILE))
+    expect(built.loadBuiltPack(DEFAULT_PACK_FILE, built.BUILT_DEFAULT_PACK_FILE, RULES)).toStrictEqual(loadPackFile(DEFAULT_PACK_FILE, RULES))
   })
 
   it('a YAML changed since the build is read again, never answered from the stale copy; no copy or a broken one reads the YAML', () => {

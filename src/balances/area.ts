@@ -7,10 +7,12 @@ import { fundSchema, historyAnswerSchema, historyQuerySchema } from './schemas.j
 import { BALANCE_MSG } from './messages.js'
 import { BALANCE_CURRENCIES, BalanceService } from './service.js'
 import { balancesPanel } from './panel.js'
+import { balancesTestValues } from './test-values.js'
 
 /** The merchant's balances and their history (docs/behaviour.md#ledger-and-balances), and the control call that adds to one. */
 export const balancesArea: Area<{ balances: BalanceService }, Kit> = {
   key: 'balances',
+  testValues: balancesTestValues,
   panels: [balancesPanel],
   tags: { balances: "The merchant's balances per currency, derived from the ledger, and the control call that funds them" },
   build: (kit) => ({ balances: new BalanceService(kit) }),

@@ -17,6 +17,7 @@ import type { Outcome } from '../http/area.js'
 import type { TRANSFER_ARRIVALS } from '../scenario/schema.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
+import { bankTransferSettings } from './settings.js'
 
 /** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
 declare module '../engine/types.js' {
@@ -44,6 +45,7 @@ const PAID_AS = { exact: 'exact', underpayment: 'short', overpayment: 'over' } a
 /** POST /merchant/api/v1/charges/bank-transfer (docs/behaviour.md#bank-transfer) */
 export const bankTransferArea: Area<{ bankTransfer: BankTransferService }, Kit> = {
   key: 'bank transfer',
+  settings: bankTransferSettings,
   outcomes: {
     // how the pack's amounts arrive (docs/behaviour.md#bank-transfer), and the exact amount any other does
     list: (s) => distinct([ARRIVAL.exact, ...[...s.transfers.values()].map((t) => ARRIVAL[t.arrives])]),

@@ -8,6 +8,7 @@ import { customerCost, payinMoney, toDecimalString, toMajor } from '../money.js'
 import { copyOf, type Frozen } from '../store/frozen.js'
 import { TRANSFER_MSG } from './messages.js'
 import { isoAt } from '../time.js'
+import { bankTransferSettings } from './settings.js'
 
 /** The kind of its charges, named here only. */
 const KIND = 'bank_transfer'
@@ -108,7 +109,7 @@ export class BankTransferService {
     const active = this.kit.scenarios.forNs(ns)
     const settings = active.settings
     const plan = active.transfer(base.amount)
-    const expires = this.kit.clocks.now(ns) + Math.round(settings.transfer_account_minutes * 60_000)
+    const expires = this.kit.clocks.now(ns) + Math.round(bankTransferSettings.of(active).transfer_account_minutes * 60_000)
     const expected = base.amount + customerCost(base.fee, base.vat, bears, 'fee')
     const charge: BankTransferCharge = Object.assign(base, {
       bank_account: {
@@ -240,7 +241,7 @@ export class BankTransferService {
     const expected = charge.amount_expected
     const event: Transfer['payment_event'] = amount === expected ? 'exact' : amount > expected ? 'overpayment' : 'underpayment'
     // the pack's accept_all: whatever arrives is kept as paid, if the namespace can take it in (docs/behaviour.md#ledger-and-balances)
-    const acceptAll = this.kit.scenarios.forNs(ns).settings.transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
+    const acceptAll = bankTransferSettings.of(this.kit.scenarios.forNs(ns)).transfer_mismatch === 'accept_all' && this.#takesWhole(ns, charge, amount)
     const returned = acceptAll ? 0 : event === 'overpayment' ? amount - expected : event === 'underpayment' ? amount : 0
     charge.transfers.push({
       at: this.kit.clocks.iso(ns),

@@ -35,6 +35,8 @@ import type { Kit } from '../engine/kit.js'
 import { allOutcomes, chargeOutcomes, chargesOf } from '../engine/outcomes.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
+import { cardSettings } from './settings.js'
+import { cardsTestValues } from './test-values.js'
 
 /** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
 declare module '../engine/types.js' {
@@ -153,6 +155,8 @@ const chargeData = { name: 'ChargeDataRequest', schema: chargeDataSchema }
 /** Card charges, their steps, pre-authorization, capture and void (docs/api.md 2, 3), and the 3DS page. */
 export const cardsArea: Area<CardServices, Kit> = {
   key: 'cards',
+  settings: cardSettings,
+  testValues: cardsTestValues,
   outcomes: allOutcomes<Kit>(chargeOutcomes('card', 'card', (s) => s.cards.values(), [{ step: '3DS', message: FAILURE.THREE_DS_DECLINED }]), PREAUTH_OUTCOMES),
   tags: { cards: 'Card charges, authorization steps, pre-authorization, capture, void and refund' },
   pages: { prefix: '/_sandbox/3ds/', replaysAsForm: true },

@@ -11,6 +11,7 @@ import { CARD_MSG } from './messages.js'
 import type { CaptureInput, RefundInput, VoidInput } from './schemas.js'
 import { decimalsOf } from '../scenario/lookups.js'
 import { isoAt } from '../time.js'
+import { cardSettings } from './settings.js'
 
 const EXPIRE = 'preauth.expire'
 const HOUR = 3_600_000
@@ -61,8 +62,7 @@ export class PreauthService {
 
   /** Called when a pre-authorization's steps are passed: places the hold. */
   place(ns: string, charge: CardCharge): void {
-    const settings = this.kit.scenarios.forNs(ns).settings
-    const expires = this.kit.clocks.now(ns) + settings.pre_auth_validity_hours * HOUR
+    const expires = this.kit.clocks.now(ns) + cardSettings.of(this.kit.scenarios.forNs(ns)).pre_auth_validity_hours * HOUR
     const zero = charge.amount <= ZERO_AUTH_MAX
     charge.preauth = {
       state: zero ? 'voided' : 'pre_authorized',

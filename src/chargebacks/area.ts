@@ -10,6 +10,7 @@ import { statusOutcomes } from '../engine/outcomes.js'
 import { CHARGEBACK_STATUSES } from './schemas.js'
 import { chargebacksPanel } from './panel.js'
 import { chargebacksTestValues } from './test-values.js'
+import { chargebackSettings } from './settings.js'
 
 type Chargebacks = { chargebacks: ChargebackService }
 
@@ -41,6 +42,7 @@ export const chargebacksArea: Area<Chargebacks, Kit & { preauth: PreauthService;
   key: 'chargebacks',
   panels: [chargebacksPanel],
   testValues: chargebacksTestValues,
+  settings: chargebackSettings,
   outcomes: statusOutcomes<Chargeback>('chargeback', CHARGEBACKS, CHARGEBACK_STATUSES, { states: (c) => ['pending', c.status, c.answer] }),
   tags: { chargebacks: "Disputes a customer's bank opens on a successful pay-in: the merchant's answer, the deadline on the namespace clock, the debit of what is accepted or lost" },
   ledger: { [CHARGEBACK]: { describe: (_ref, e) => CHARGEBACK_MSG.entry(e.of), overdraws: true } },

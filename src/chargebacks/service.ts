@@ -17,6 +17,7 @@ import { MINOR, STRING, TIME, maybe, oneOf } from '../store/validate.js'
 import { isoAt } from '../time.js'
 import type { EventName } from '../webhooks/events.js'
 import { CHARGEBACK_MSG } from './messages.js'
+import { chargebackSettings } from './settings.js'
 import { CHARGEBACK_STATUSES, type AnswerInput, type ChargebackStatus, type OpenInput } from './schemas.js'
 
 /**
@@ -90,7 +91,7 @@ export class ChargebackService {
     })
     this.kit.clocks.on(DECIDE, (ns, p: { reference: string }) => {
       const cb = this.#col(ns).get(p.reference)
-      if (cb?.status === 'declined' || cb?.status === 'partial') this.#decide(ns, cb.reference, this.kit.scenarios.forNs(ns).settings.chargeback_decision)
+      if (cb?.status === 'declined' || cb?.status === 'partial') this.#decide(ns, cb.reference, chargebackSettings.of(this.kit.scenarios.forNs(ns)).chargeback_decision)
     })
   }
 
@@ -126,7 +127,7 @@ export class ChargebackService {
     this.#payins.dispute(ns, p.charge.transaction_reference, amount)
     const now = this.kit.clocks.now(ns)
     const at = this.kit.clocks.iso(ns)
-    const hours = input.deadline_hours ?? this.kit.scenarios.forNs(ns).settings.chargeback_deadline_hours
+    const hours = input.deadline_hours ?? chargebackSettings.of(this.kit.scenarios.forNs(ns)).chargeback_deadline_hours
     const reference = newTransactionReference(this.kit.random, ns, 'CHB')
     const cb: Chargeback = {
       reference,
@@ -169,7 +170,7 @@ export class ChargebackService {
       c.timer = null
     })
     if (input.status === 'accepted') return this.#accept(ns, reference, 'accepted')
-    const hours = this.kit.scenarios.forNs(ns).settings.chargeback_decision_hours
+    const hours = chargebackSettings.of(this.kit.scenarios.forNs(ns)).chargeback_decision_hours
     const accepted = input.status === 'partial' ? input.amount! : 0
     if (accepted) this.#debit(ns, answered, accepted)
     const stored = this.#col(ns).update(reference, (c) => {

@@ -1,10 +1,11 @@
 import type { AreaTestValues } from '../http/area.js'
 import { code as c, codes as cs, type TestValuesView } from '../scenario/test-value-text.js'
+import { chargebackSettings } from './settings.js'
 
 /** Chargebacks (docs/behaviour.md#chargebacks): the disputed test cards, the calls, the pack's timings. */
 function text(m: TestValuesView): string {
   const disputed = m.cards.filter((c) => c.chargeback).map((c) => c.number)
-  const st = m.settings
+  const st = chargebackSettings.of(m)
   return [
     '\nChargebacks\n',
     `Always disputed: ${disputed.join(', ') || '(no card: mark one chargeback: true in a pack)'}: a successful charge opens a chargeback of its whole amount at once.\n`,
@@ -25,11 +26,11 @@ successful pay-in (at most what refunds left; a pre-authorization, what was capt
 or charge the test card ${cs(disputed)}, which is disputed as soon as it succeeds. Answer with
 ${c('PATCH /api/v1/chargebacks/{reference}')} (or ${c('/merchant/api/v1/...')})
 ${c('{"status": "accepted" | "declined" | "partial", "evidence"?, "reason"?, "amount"?}')}; read them with
-${c('GET /api/v1/chargebacks/{reference}')} and ${c('GET /api/v1/chargebacks')}. Unanswered for ${v.settings.chargeback_deadline_hours} h on the
+${c('GET /api/v1/chargebacks/{reference}')} and ${c('GET /api/v1/chargebacks')}. Unanswered for ${chargebackSettings.of(v).chargeback_deadline_hours} h on the
 namespace clock, a chargeback is accepted. What is accepted (or lost) is debited from the balance
 once, in the balance history as source ${c('chargeback')}, ${c('Chargeback deduction for KPY-...')}; refunds
 and chargebacks of one pay-in never return more than it paid. A declined or partial one is
-decided ${c(v.settings.chargeback_decision)} ${v.settings.chargeback_decision_hours} h later (the pack settings ${c('chargeback_deadline_hours')}, ${c('chargeback_decision_hours')},
+decided ${c(chargebackSettings.of(v).chargeback_decision)} ${chargebackSettings.of(v).chargeback_decision_hours} h later (the pack settings ${c('chargeback_deadline_hours')}, ${c('chargeback_decision_hours')},
 ${c('chargeback_decision')}), or now with ${c('POST /_sandbox/chargebacks/{reference}/decide')}
 ${c('{"outcome": "won" | "lost"}')} (behaviour.md#chargebacks).
 

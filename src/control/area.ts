@@ -8,6 +8,7 @@ import { ok } from '../http/envelope.js'
 import { notFound } from '../errors.js'
 import { MSG } from '../messages.js'
 import { packSchema } from '../scenario/schema.js'
+import { packRules } from '../scenario/area-settings.js'
 import { journalToFlow } from '../flow/from-journal.js'
 import { customerPages } from '../http/html-page.js'
 import { CONTROL_MSG, PROBE_MSG } from './messages.js'
@@ -86,7 +87,7 @@ export const controlArea: Area<{ webhookProbe: WebhookProbe }, Kit & { preauth: 
       handler: (c, deps) => ok(c, MSG.SUCCESS, deps.scenarios.forNs(c.get('ns')).toJSON()),
     },
     {
-      method: 'post', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'addScenarioPack', summary: 'Add a scenario pack to this namespace (wins over the files)', body: { name: 'ScenarioPack', schema: packSchema },
+      method: 'post', path: '/_sandbox/scenarios', access: 'control', tag: 'control', operationId: 'addScenarioPack', summary: 'Add a scenario pack to this namespace (wins over the files)', body: { name: 'ScenarioPack', schema: packSchema, ofAreas: (areas) => packRules(areas).pack },
       handler: async (c, deps) => {
         const view = deps.scenarios.addPack(c.get('ns'), await readJsonObject(c, { asSent: true }))
         return ok(c, CONTROL_MSG.PACK_ADDED, view.toJSON())

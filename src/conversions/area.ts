@@ -6,6 +6,7 @@ import { CONVERSION_MSG, RETRIEVED_CODE } from './messages.js'
 import { conversionAnswerSchema, convertAnswerSchema, convertSchema, historyAnswerSchema, historyQuerySchema, quoteAnswerSchema, quoteSchema } from './schemas.js'
 import { CONVERSION, CONVERSIONS, CONVERSIONS_SPEC, ConversionService, QUOTES_SPEC } from './service.js'
 import { refusalsMet } from '../engine/outcomes.js'
+import { conversionsTestValues } from './test-values.js'
 
 type Conversions = { conversions: ConversionService }
 
@@ -31,6 +32,7 @@ const slashed = ([BASE, `${BASE}/`] as const).flatMap((path, i): Route<Conversio
 /** Rate conversions between the merchant's balances (docs/behaviour.md#conversions). */
 export const conversionsArea: Area<Conversions, Kit> = {
   key: 'conversions',
+  testValues: conversionsTestValues,
   outcomes: {
     list: () => [
       { id: 'conversion.success', label: 'converted' },

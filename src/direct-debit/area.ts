@@ -9,6 +9,7 @@ import { AUTH_STATUSES, createAuthorizationSchema, debitSchema, initiateAnswerSc
 import { DD_MSG } from './messages.js'
 import { AUTHS, AUTHS_SPEC, DirectDebitService, type DebitAuthorization, type DirectDebit as DirectDebitCharge, type Transition } from './service.js'
 import { allOutcomes, chargeOutcomes, statusOutcomes } from '../engine/outcomes.js'
+import { directDebitSettings } from './settings.js'
 
 /** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
 declare module '../engine/types.js' {
@@ -51,6 +52,7 @@ const moveRoutes = (Object.keys(PAST) as Transition[]).map((move): Route<DirectD
 /** Direct-debit authorizations and their debits (docs/api.md 4.3, docs/behaviour.md#direct-debit and docs/behaviour.md#identity). */
 export const directDebitArea: Area<DirectDebit, Kit> = {
   key: 'direct debit',
+  settings: directDebitSettings,
   // the debits as the pack's accounts end them, and each status a mandate went through (its history; a seeded mandate's first status is not the merchant's)
   outcomes: allOutcomes(
     chargeOutcomes('direct-debit', 'direct_debit', (s) => s.accounts.values()),

@@ -14,6 +14,7 @@ import { DD_MSG } from './messages.js'
 import { AUTH_STATUSES, BANKS, type CreateAuthorizationInput, type DebitInput, type InitiateInput } from './schemas.js'
 import { accountName } from '../lookups/index.js'
 import { isoAt } from '../time.js'
+import { directDebitSettings } from './settings.js'
 
 /** The kind of its charges. */
 export const DIRECT_DEBIT = 'direct_debit'
@@ -320,7 +321,7 @@ export class DirectDebitService {
     const scenarios = this.kit.scenarios.forNs(ns)
     const account = scenarios.account(auth.account_number)
     if (account?.outcome !== 'processing') {
-      debit.complete_timer = this.kit.clocks.schedule(ns, scenarios.settings.debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
+      debit.complete_timer = this.kit.clocks.schedule(ns, directDebitSettings.of(scenarios).debit_delay_seconds * 1000, COMPLETE, { tx: debit.transaction_reference })
     }
     return this.#debits.save(ns, debit)
   }

@@ -83,11 +83,13 @@ export interface Panel<T> {
  * `textTable`, src/scenario/test-value-text.ts), and its section of docs/test-values.md (markdown,
  * `markdownTable`; its title is its heading and its link in the page's contents). Both are shown
  * by place, among the parts the CLI and the page's script write themselves (src/test-values.ts,
- * scripts/test-values.mjs: cards 10, wallets 20, direct debit 30, identities 40, checkout 50, bank
- * transfer 60, balances 90, look-ups 100).
+ * scripts/test-values.mjs: direct debit 30, checkout 50, bank transfer 60) and the other areas'
+ * (cards 10, wallets 20, identities 40 on the page and 25 in the text, balances 90, look-ups 100 ...).
  */
 export interface AreaTestValues {
   place: number
+  /** its place in `sandbox magic`'s text where it differs from the page's (identities: 25, before direct debit's 30) */
+  textPlace?: number
   text?(values: TestValuesView): string
   page?: { title: string; body(values: TestValuesView): string }
 }
@@ -160,6 +162,8 @@ export type Access = 'secret key' | 'public key' | 'control' | 'open' | 'dashboa
 export interface Named {
   name: string
   schema: z.ZodType
+  /** the schema the sandbox's areas make of it, where they add to it (a scenario pack's: their settings, `packRules`) */
+  ofAreas?: (areas: readonly AnyArea[]) => z.ZodType
 }
 
 interface Served<T> {

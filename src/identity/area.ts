@@ -12,6 +12,7 @@ import { historySchema, identityRequestSchema, parseIdentityRequest } from './sc
 import { CHECKS, CHECKS_SPEC, IdentityService, type IdentityCheck } from './service.js'
 import { distinct, slug } from '../engine/outcomes.js'
 import { identityPanel } from './panel.js'
+import { identityTestValues } from './test-values.js'
 
 type Identity = { identity: IdentityService }
 
@@ -90,6 +91,7 @@ const checkOutcome = (type: string, found: boolean) => ({ id: `identity.${slug(t
 /** Identity verification (docs/api.md 4.4; docs/behaviour.md#identity): a larger body limit, for selfies (src/app.ts). */
 export const identityArea: Area<Identity, Kit> = {
   key: 'identity',
+  testValues: identityTestValues,
   panels: [identityPanel],
   tags: { identity: 'Identity verification: every document of fixtures/identity-documents.json (Nigeria, Ghana, Kenya, South Africa), the banks of the bank-account look-ups, the query of one check and the history' },
   collections: [CHECKS_SPEC],

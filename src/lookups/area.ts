@@ -6,10 +6,12 @@ import { LOOKUPS_MSG } from './messages.js'
 import { banksOf, operatorsOf } from '../scenario/lookups.js'
 import { payoutBankCountries, payoutPurposes, resolveAccount, resolveWallet } from './service.js'
 import type { Scenarios } from '../scenario/index.js'
+import { lookupsTestValues } from './test-values.js'
 
 /** /merchant/api/v1/misc: the bank and mobile-money lists, bank account and wallet resolution, and the payout utilities (docs/behaviour.md#look-ups); a public key is accepted. */
 export const lookupsArea: Area<object, { scenarios: Scenarios }> = {
   key: 'misc',
+  testValues: lookupsTestValues,
   tags: { misc: 'Look-ups: banks and mobile-money operators per country, bank account resolution, the payment purposes and bank countries of USD and GBP payouts. A public test key (pk_test_) is accepted as well as the secret key' },
   build: () => ({}),
   routes: [

@@ -19,6 +19,8 @@ import { walletPage } from './page.js'
 import { chargeOutcomes } from '../engine/outcomes.js'
 // its checkout channel, declared beside it: the checkout offers it (src/engine/checkout-channel.ts)
 import './checkout-channel.js'
+import { mobileMoneySettings } from './settings.js'
+import { mobileMoneyTestValues } from './test-values.js'
 
 /** its kind of charge, declared to the engine (`ChargeKinds`, src/engine/types.ts) */
 declare module '../engine/types.js' {
@@ -41,6 +43,8 @@ const resend = { name: 'ResendRequest', schema: resendSchema }
 /** docs/api.md 4.2 plus docs/behaviour.md#mobile-money's resend and sandbox calls. */
 export const mobileMoneyArea: Area<{ mobileMoney: MobileMoneyService; walletPage: DecisionPage }, Kit> = {
   key: 'mobile money',
+  settings: mobileMoneySettings,
+  testValues: mobileMoneyTestValues,
   outcomes: chargeOutcomes('mobile-money', 'mobile_money', (s) => s.wallets.values(), [{ step: 'REDIRECT', message: MM_MSG.DECLINED }]),
   pages: { prefix: '/_sandbox/mobile-money/', replaysAsForm: true },
   tags: { 'mobile money': `Mobile money charges (${WALLET_CURRENCIES.join(', ')}) with OTP, STK prompt and the operator's page (REDIRECT)` },

@@ -10,6 +10,7 @@ import type { WalletScenario, WalletStep } from '../scenario/schema.js'
 import type { Frozen } from '../store/frozen.js'
 import { MM_MSG } from './messages.js'
 import { walletNumberIssue, type MobileMoneyChargeInput } from './schemas.js'
+import { mobileMoneySettings } from './settings.js'
 
 /** The kind of its charges, named here only. */
 const KIND = 'mobile_money'
@@ -119,7 +120,7 @@ export class MobileMoneyService {
       outcome: scenario.outcome,
       outcome_message: scenario.message ?? null,
       expect: { otp: sha256(scenario.otp ?? settings.otp), pin: sha256(scenario.pin ?? settings.pin) },
-      otp_attempts_left: settings.otp_attempts,
+      otp_attempts_left: mobileMoneySettings.of(scenarios).otp_attempts,
       otp_rejected: false,
       amount_expected: base.amount + customerCost(base.fee, base.vat, bears, 'fee and VAT'),
       merchant_bears_cost: bears,
@@ -266,7 +267,7 @@ export class MobileMoneyService {
   #schedulePrompt(ns: string, charge: MobileMoneyCharge): void {
     // a wallet that never completes never answers its prompt either
     if (charge.outcome === 'processing') return
-    const delay = this.kit.scenarios.forNs(ns).settings.stk_delay_seconds * 1000
+    const delay = mobileMoneySettings.of(this.kit.scenarios.forNs(ns)).stk_delay_seconds * 1000
     charge.stk_timer = this.kit.clocks.schedule(ns, delay, STK_TIMEOUT, { tx: charge.transaction_reference })
   }
 

@@ -12,6 +12,7 @@ import { PAYOUT, PAYOUTS, PAYOUTS_SPEC, PayoutService, createdData, queryData, t
 import { distinct, refusalsMet, slug, valueOutcomes } from '../engine/outcomes.js'
 import { payoutsPanel } from './panel.js'
 import { payoutsTestValues } from './test-values.js'
+import { payoutSettings } from './settings.js'
 
 type Payouts = { payouts: PayoutService; bulkPayouts: BulkPayoutService }
 
@@ -56,6 +57,7 @@ export const payoutsArea: Area<Payouts, Kit> = {
   key: 'payouts',
   panels: [payoutsPanel],
   testValues: payoutsTestValues,
+  settings: payoutSettings,
   // a payout's outcomes: as its test accounts end (`transfer.*`, the events' name), and a refusal of an invalid account as the journal shows it
   outcomes: {
     list: (s) => distinct([{ id: 'transfer.success', label: 'success' }, ...[...s.payouts.values()].flatMap((v) => valueOutcomes('transfer', v))]),

@@ -12,6 +12,7 @@ import type { Frozen } from '../store/frozen.js'
 import { MINOR, OBJECT, STRING, TIME, maybe, oneOf, shape } from '../store/validate.js'
 import { BALANCE_CURRENCIES } from '../scenario/lookups.js'
 import { PAYOUT_MSG } from './messages.js'
+import { payoutSettings } from './settings.js'
 import { isStablecoin, type Destination } from './schemas.js'
 import { STABLECOINS } from '../stablecoins/index.js'
 
@@ -145,6 +146,7 @@ export class PayoutService {
     const d = o.destination
     const active = this.kit.scenarios.forNs(ns)
     const settings = active.settings
+    const own = payoutSettings.of(active)
     // a stablecoin goes to a wallet of a network, no country's
     const country = d.type === 'crypto' ? (isStablecoin(d.currency) ? 'crypto' : undefined) : payoutCountry(d.type, d.currency)
     if (!country) throw badRequest(PAYOUT_MSG.CURRENCY)
@@ -152,7 +154,7 @@ export class PayoutService {
     let mobile_money: Payout['mobile_money'] = null
     let crypto: Payout['crypto'] = null
     let plan: ReturnType<typeof active.payout>
-    let limit = settings.payout_limits[d.currency]
+    let limit = own.payout_limits[d.currency]
     // a bank the pack says is unavailable takes the payout and fails it on the clock (a documented failure reason)
     let unavailable = false
     if (d.type === 'crypto') {
@@ -166,7 +168,7 @@ export class PayoutService {
       const known = banksOf(country).find((b) => b.code === bank)
       if (!namesItsBank && !known && !plan) throw notFound(PAYOUT_MSG.BANK_NOT_FOUND)
       if (plan?.outcome === 'invalid') throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
-      unavailable = settings.payout_availability[bank] === 'unavailable'
+      unavailable = own.payout_availability[bank] === 'unavailable'
       if (country === 'NG' && account.length !== 10) throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       const name = country === 'NG' ? accountName(bank, account) : holderName(d.bank_account!)
       if (country === 'NG' && name === null) throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
@@ -179,11 +181,11 @@ export class PayoutService {
       plan = active.payout(op.slug, number)
       if (plan?.outcome === 'invalid') throw failedConflict(MSG.INVALID_ACCOUNT, o.reference)
       mobile_money = { operator: op.slug, mobile_number: number }
-      limit = settings.payout_limits[op.slug] ?? { min: op.min, max: op.max }
+      limit = own.payout_limits[op.slug] ?? { min: op.min, max: op.max }
     }
     // the amount's checks come after the destination's (docs/behaviour.md#payouts's order)
     const { amount } = d
-    const multiple = settings.payout_multiples[d.currency]
+    const multiple = own.payout_multiples[d.currency]
     if (multiple && amount % toMinor(multiple) !== 0) throw invalid({ 'destination.amount': PAYOUT_MSG.multipleOf(multiple, d.currency) })
     if (limit && (amount < toMinor(limit.min) || amount > toMinor(limit.max))) throw failedConflict(PAYOUT_MSG.outOfRange(toMinor(limit.min), toMinor(limit.max), d.currency), o.reference)
     const { fee, vat } = computeFee(amount, d.type === 'crypto' ? settings.fees.stablecoin_payout : settings.fees.payout, settings.vat_percent, decimalsOf(d.currency))
@@ -221,7 +223,7 @@ export class PayoutService {
    * has checked the balance in the same synchronous turn. Returns it as stored.
    */
   accept(ns: string, payout: Payout): Frozen<Payout> {
-    const delay = this.kit.scenarios.forNs(ns).settings.payout_delay_seconds
+    const delay = payoutSettings.of(this.kit.scenarios.forNs(ns)).payout_delay_seconds
     if (payout.plan.outcome !== 'processing') payout.timer = this.kit.clocks.schedule(ns, delay * 1000, END, { reference: payout.reference })
     const stored = this.#col(ns).put(payout.reference, payout)
     this.#post(ns, stored, 'debit', stored.created_at)
@@ -233,7 +235,7 @@ export class PayoutService {
    * `payout_availability` says of it (`available` when it says nothing).
    */
   availability(ns: string, currency: string) {
-    const statuses = this.kit.scenarios.forNs(ns).settings.payout_availability
+    const statuses = payoutSettings.of(this.kit.scenarios.forNs(ns)).payout_availability
     const country = payoutCountry('bank_account', currency)
     return (country ? banksOf(country) : []).map((b) => ({ name: b.name, slug: b.slug, code: b.code, country: b.country, status: statuses[b.code] ?? 'available' }))
   }

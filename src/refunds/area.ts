@@ -10,6 +10,7 @@ import { REFUND, REFUNDS, REFUNDS_SPEC, REFUND_STATUSES, RefundService, detail, 
 import { statusOutcomes } from '../engine/outcomes.js'
 import { refundsPanel } from './panel.js'
 import { refundsTestValues } from './test-values.js'
+import { refundSettings } from './settings.js'
 
 /**
  * Refunds (docs/behaviour.md#refunds), the card refund of docs/api.md 3.2 among them: a card refund is
@@ -19,6 +20,7 @@ export const refundsArea: Area<{ refunds: RefundService }, Kit & { preauth: Prea
   key: 'refunds',
   panels: [refundsPanel],
   testValues: refundsTestValues,
+  settings: refundSettings,
   // a refund of the refunds API opens processing (a card refund succeeds at once); one of less than its pay-in is partial
   outcomes: statusOutcomes<Refund>('refund', REFUNDS, [...REFUND_STATUSES, 'partial'], {
     states: (r) => [r.made_by === 'refunds_api' ? 'processing' : null, r.status, r.amount < r.transaction_amount ? 'partial' : null],

@@ -1,5 +1,6 @@
 import type { CardCharge, CardOperation, PreauthService, RefundInput, RefundPart, Written } from '../cards/index.js'
 import type { Kit } from '../engine/kit.js'
+import { refundSettings } from './settings.js'
 import { unitIssue } from '../engine/schemas.js'
 import { isBalanceCurrency } from '../scenario/lookups.js'
 import { badRequest, conflict, invalid, notFound } from '../errors.js'
@@ -131,7 +132,7 @@ export class RefundService {
       status: 'processing',
       parts: parts.length ? parts : undefined,
     })
-    const delay = this.kit.scenarios.forNs(ns).settings.refund_delay_seconds * 1000
+    const delay = refundSettings.of(this.kit.scenarios.forNs(ns)).refund_delay_seconds * 1000
     refund.timer = this.kit.clocks.schedule(ns, delay, COMPLETE, { reference: refund.reference })
     return this.#col(ns).put(refund.reference, refund)
   }

@@ -2,6 +2,7 @@ import type { AreaTestValues } from '../http/area.js'
 import { code as c, textTable, type TestValuesView } from '../scenario/test-value-text.js'
 import { formatMoney } from '../money.js'
 import { REFUND_MIN } from './service.js'
+import { refundSettings } from './settings.js'
 
 /** Refunds (docs/behaviour.md#refunds): how long one processes, and the test fields that pick its outcome. */
 function text(m: TestValuesView): string {
@@ -9,7 +10,7 @@ function text(m: TestValuesView): string {
   return [
     '\nRefunds\n',
     `POST /merchant/api/v1/refunds/initiate {"payment_reference", "reference", "amount"?}: a settled pay-in, at least ${minimums};\n`,
-    `processing for ${m.settings.refund_delay_seconds} s on the namespace clock, its amount debited from the available balance at once, then:\n`,
+    `processing for ${refundSettings.of(m).refund_delay_seconds} s on the namespace clock, its amount debited from the available balance at once, then:\n`,
     textTable(
       ['completion_status', 'outcome'],
       [
@@ -27,13 +28,13 @@ function page(v: TestValuesView): string {
 any settled pay-in (card, pre-authorization captures, mobile money, bank transfer, virtual
 account, direct debit, a checkout by its reference), in full (no ${c('amount')}) or in part, never
 more than is left. It answers ${c('processing')}, debits the available balance at once, and succeeds
-${v.settings.refund_delay_seconds} s later on the namespace clock with a signed ${c('refund.success')}; the card refund
+${refundSettings.of(v).refund_delay_seconds} s later on the namespace clock with a signed ${c('refund.success')}; the card refund
 (${c('.../charges/card/refund')}) is the same kind of record on the same totals. Read them with
 ${c('GET /merchant/api/v1/refunds/{reference}')} and ${c('GET /merchant/api/v1/refunds')} (behaviour.md#refunds).
 
 | test field | effect |
 |---|---|
-| ${c('"completion_status": "failed"')} | the refund fails after ${v.settings.refund_delay_seconds} s: ${c('refund.failed')}, the amount back in the balance |
+| ${c('"completion_status": "failed"')} | the refund fails after ${refundSettings.of(v).refund_delay_seconds} s: ${c('refund.failed')}, the amount back in the balance |
 | ${c('"status_reason": "..."')} | carried by the refund and its event |
 | ${c('POST /_sandbox/refunds/{reference}/complete')} ${c('{"outcome"?, "reason"?}')} | finishes it now |
 `

@@ -47,9 +47,9 @@ interface BuiltPack {
 
 const sha256Of = (text: Buffer | string): string => createHash('sha256').update(text).digest('hex')
 
-/** The build's copy of the pack of `yamlFile` (`BuiltPack` as JSON text). */
-export function buildPack(yamlFile: string): string {
-  const built: BuiltPack = { sha256: sha256Of(readFileSync(yamlFile)), pack: loadPackFile(yamlFile) }
+/** The build's copy of the pack of `yamlFile` (`BuiltPack` as JSON text), checked under `rules` (the areas' settings among them). */
+export function buildPack(yamlFile: string, rules: PackRules = SHARED_RULES): string {
+  const built: BuiltPack = { sha256: sha256Of(readFileSync(yamlFile)), pack: loadPackFile(yamlFile, rules) }
   return JSON.stringify(built)
 }
 
@@ -58,7 +58,7 @@ export function buildPack(yamlFile: string): string {
  * (the same hash), else read and checked again: a YAML changed since the build is never answered
  * from a stale copy.
  */
-export function loadBuiltPack(yamlFile: string, builtFile: string): Pack {
+export function loadBuiltPack(yamlFile: string, builtFile: string, rules: PackRules = SHARED_RULES): Pack {
   let built: BuiltPack | undefined
   try {
     built = JSON.parse(readFileSync(builtFile, 'utf8')) as BuiltPack
@@ -66,7 +66,7 @@ export function loadBuiltPack(yamlFile: string, builtFile: string): Pack {
     // no copy beside the code (run from src/), or not readable: the YAML decides
   }
   if (built && built.sha256 === sha256Of(readFileSync(yamlFile))) return built.pack
-  return loadPackFile(yamlFile)
+  return loadPackFile(yamlFile, rules)
 }
 
 /** A scenario pack refused: where it came from and every issue found. */
@@ -144,9 +144,6 @@ function stepsAndOutcome(x: { steps: string[]; outcome: string; message?: string
   return { steps: x.steps, outcome: x.outcome, ...(x.message ? { message: x.message } : {}), label: x.label }
 }
 
-/** The settings a later pack adds to key by key rather than replaces whole. */
-const KEYED_SETTINGS = ['fees', 'payout_limits', 'payout_multiples', 'payout_availability', 'conversion_rates'] as const
-
 /** The merged view of packs: later packs win, entry by entry. */
 export class ActiveScenarios {
   readonly settings: Settings
@@ -175,7 +172,8 @@ export class ActiveScenarios {
     for (const p of packs) {
       if (p.settings) {
         const next: Record<string, any> = { ...settings, ...p.settings }
-        for (const k of KEYED_SETTINGS) next[k] = { ...settings[k], ...p.settings[k] }
+        // the settings a later pack adds to key by key (`PackRules.keyed`)
+        for (const k of rules.keyed) next[k] = { ...settings[k], ...(p.settings as Record<string, any>)[k] }
         settings = next
       }
       for (const c of p.cards ?? []) this.cards.set(c.number, c)
@@ -307,7 +305,7 @@ export class Scenarios {
   /** The default pack and the given files, validated (the merged settings too) under `rules`. */
   static loadPacks(files: string[], { includeDefault = true, rules = SHARED_RULES } = {}): Pack[] {
     // the shipped pack is read once per process, however many sandboxes start
-    defaultPack ??= loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE)
+    defaultPack ??= loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE, rules)
     const packs = [...(includeDefault ? [defaultPack] : []), ...files.map((f) => loadPackFile(f, rules))]
     new ActiveScenarios(packs, rules)
     return packs

@@ -39,12 +39,12 @@ export const PACK_LIMITS = {
   otpAttempts: 100,
 } as const
 
-const text = () => z.string().min(1).max(PACK_LIMITS.text)
-const ident = () => z.string().min(1).max(PACK_LIMITS.id)
+export const text = () => z.string().min(1).max(PACK_LIMITS.text)
+export const ident = () => z.string().min(1).max(PACK_LIMITS.id)
 const list = <T extends z.ZodType>(entry: T) => z.array(entry).max(PACK_LIMITS.entries)
-const hours = () => z.number().max(PACK_LIMITS.hours, `must be at most ${PACK_LIMITS.hours} (ten years)`)
-const seconds = () => z.number().min(0).max(PACK_LIMITS.seconds, `must be at most ${PACK_LIMITS.seconds} (ten years)`)
-const amount = () => z.number().max(PACK_LIMITS.amount)
+export const hours = () => z.number().max(PACK_LIMITS.hours, `must be at most ${PACK_LIMITS.hours} (ten years)`)
+export const seconds = () => z.number().min(0).max(PACK_LIMITS.seconds, `must be at most ${PACK_LIMITS.seconds} (ten years)`)
+export const amount = () => z.number().max(PACK_LIMITS.amount)
 
 const digits = (min: number, max: number) =>
   z.string().regex(new RegExp(`^\\d{${min},${max}}$`), `must be ${min === max ? min : `${min}-${max}`} digits`)
@@ -84,7 +84,7 @@ export const cardScenarioSchema = scenario({
 export type CardScenario = z.infer<typeof cardScenarioSchema>
 
 /** a currency code; which ones a wallet or a payout takes is the fixtures' (docs/behaviour.md#mobile-money-charge, docs/behaviour.md#payouts) */
-const currencyCode = () => z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as KES')
+export const currencyCode = () => z.string().regex(/^[A-Z]{3}$/, 'must be a currency code such as KES')
 
 export const walletScenarioSchema = scenario({
   number: digits(10, 15),
@@ -185,12 +185,6 @@ export const payoutScenarioSchema = z
   .superRefine(failedNeedsMessage)
 export type PayoutScenario = z.infer<typeof payoutScenarioSchema>
 
-/** what `payouts/availability` answers of a bank (docs/behaviour.md#payouts) */
-export const PAYOUT_AVAILABILITY = ['available', 'delayed', 'unavailable'] as const
-
-/** The smallest and largest amount of one payout, major units. */
-export const payoutLimitSchema = z.object({ min: amount().min(0), max: amount().positive() }).strict()
-
 export const authorizationSeedSchema = z
   .object({
     reference: ident(),
@@ -240,35 +234,11 @@ export const settingsSchema = z
         stablecoin_payout: feeRuleSchema,
       })
       .strict(),
-    pre_auth_validity_hours: hours().positive(),
     settlement_delay_hours: hours().min(0),
-    stk_delay_seconds: seconds(),
-    otp_attempts: z.number().int().positive().max(PACK_LIMITS.otpAttempts),
-    debit_delay_seconds: seconds(),
     /** a bank transfer arrives by itself this long after its account is issued */
     transfer_delay_seconds: seconds(),
-    /** a temporary account (and its charge) expires this long after it is issued */
-    transfer_account_minutes: z.number().positive().max(PACK_LIMITS.seconds / 60),
-    /** what a transfer of the wrong amount does: returned (the live default) or accepted as paid */
-    transfer_mismatch: z.enum(['return', 'accept_all']),
     /** what every namespace opens with, available, in each balance currency (major units) */
     opening_balance: amount().min(0),
-    /** a refund stays processing this long before its outcome (docs/behaviour.md#refunds) */
-    refund_delay_seconds: seconds(),
-    /** a payout stays processing this long before its outcome (docs/behaviour.md#payouts) */
-    payout_delay_seconds: seconds(),
-    /**
-     * per-payout limits: by currency for bank accounts, by operator slug for mobile money (which
-     * otherwise takes the operator list's own min and max)
-     */
-    payout_limits: z.record(z.string().min(1).max(PACK_LIMITS.id), payoutLimitSchema),
-    /** a payout's amount in these currencies must be a whole multiple of this (XAF, XOF: 5) */
-    payout_multiples: z.record(currencyCode(), z.number().int().min(1).max(1_000_000)),
-    /**
-     * what `payouts/availability` says of a bank, by bank code (any other: `available`); an
-     * `unavailable` bank's payouts fail after the delay (docs/behaviour.md#payouts)
-     */
-    payout_availability: z.record(ident(), z.enum(PAYOUT_AVAILABILITY)),
     /**
      * a rate per pair of balance currencies, `BASE/QUOTE: r` (one BASE buys r QUOTE), used both
      * ways unless `QUOTE/BASE` is rated too; no round of conversions may gain at these rates
@@ -282,12 +252,6 @@ export const settingsSchema = z
         const round = gainingRound(rates)
         if (round) ctx.addIssue({ code: 'custom', message: `must not let a round of conversions end with more than it started: ${round.join(' -> ')}` })
       }),
-    /** a chargeback not answered this long after it opened is accepted (docs/behaviour.md#chargebacks: 24) */
-    chargeback_deadline_hours: hours().positive(),
-    /** a declined or partly accepted chargeback is decided this long after the answer ... */
-    chargeback_decision_hours: hours().min(0),
-    /** ... as this, unless a control call decides it first */
-    chargeback_decision: z.enum(['won', 'lost']),
     /** metadata keys may hold `_` too, as the live test environment was seen taking (docs/behaviour.md#scenario-packs) */
     metadata_underscores: z.boolean(),
     /** where a live recording contradicts docs/api.md: answer as it (default) or as recorded (live; docs/behaviour.md#live-profile) */

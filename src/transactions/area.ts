@@ -5,10 +5,12 @@ import { MSG } from '../messages.js'
 import type { Kit } from '../engine/kit.js'
 import { transactionsAnswerSchema, transactionsQuerySchema } from './schemas.js'
 import { TransactionService } from './service.js'
+import { transactionsTestValues } from './test-values.js'
 
 /** docs/behaviour.md#transactions-list: the pay-ins and payouts as one list, as an older client reads them. */
 export const transactionsArea: Area<{ transactions: TransactionService }, Pick<Kit, 'store' | 'kinds'>> = {
   key: 'transactions',
+  testValues: transactionsTestValues,
   build: (kit) => ({ transactions: new TransactionService(kit) }),
   routes: [
     {
