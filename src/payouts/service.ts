@@ -110,19 +110,12 @@ export const debitOf = (p: Pick<Payout, 'amount' | 'fee' | 'vat' | 'merchant_bea
 const shortOfFunds = () => conflict(MSG.INSUFFICIENT_WALLET)
 
 export class PayoutService {
-  /** told when a payout ends (no part of the sandbox listens today: a bulk batch's status is read from its payouts, bulk.ts) */
-  readonly #onEnd: ((ns: string, payout: Frozen<Payout>) => void)[] = []
-
   constructor(private readonly kit: Pick<Kit, 'store' | 'clocks' | 'random' | 'scenarios' | 'events' | 'ledger'>) {
     this.kit.clocks.on(END, (ns, { reference }: { reference: string }) => {
       const payout = this.#col(ns).get(reference)
       if (payout?.status !== 'processing') return
       this.#end(ns, reference, payout.plan.outcome === 'failed' ? 'failed' : 'success', payout.plan.message ?? undefined)
     })
-  }
-
-  onEnd(listener: (ns: string, payout: Frozen<Payout>) => void): void {
-    this.#onEnd.push(listener)
   }
 
   /**
@@ -287,7 +280,6 @@ export class PayoutService {
     })
     if (outcome === 'failed') this.#post(ns, payout, 'credit', at)
     this.kit.events.record(ns, outcome === 'success' ? 'transfer.success' : 'transfer.failed', webhookData(payout), { target: payout.notification_url })
-    for (const l of this.#onEnd) l(ns, payout)
     return payout
   }
 
