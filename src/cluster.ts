@@ -72,18 +72,19 @@ export function clusterRouter(
     // a control call the app here would refuse (src/http/middleware/loopback.ts) is refused here, never forwarded: the
     // owner would take this process, on its loopback maybe, for the caller
     if (url.startsWith('/_sandbox/') && !controlAllowed(incoming.socket?.remoteAddress, () => controlTokenOf(incoming), controlToken)) return undefined
-    const to = { leases, req, serve, forwarded: fromPeer(incoming.headers[FORWARDED], leases.secret) }
+    // made only for a call routed: a call this process serves now reads no more than its key (and the secret is compared only then)
+    const to = (): Target => ({ leases, req, serve, sent: incoming.headers[FORWARDED] })
     const auth = incoming.headers.authorization
     if (auth === undefined) {
       const shown = dashboardNs(url)
-      if (shown !== undefined) return leases.owns(shown) ? undefined : route(to, shown)
+      if (shown !== undefined) return leases.owns(shown) ? undefined : route(to(), shown)
       // a customer page names its charge (and maybe its namespace's page id), no key
       const page = pageOf(url, pagePrefixes)
-      return page && !locallyHeld(page, namespaces, store) ? routePage(to, page) : undefined
+      return page && !locallyHeld(page, namespaces, store) ? routePage(to(), page) : undefined
     }
     const ns = namespaceOf(auth, namespaces, strictKeys)
     if (ns === undefined || leases.owns(ns)) return undefined
-    return route(to, ns)
+    return route(to(), ns)
   }
 }
 
@@ -114,8 +115,8 @@ interface Target {
   leases: Leases
   req: Request
   serve: () => Response | Promise<Response>
-  /** forwarded to us by another process: never forwarded again */
-  forwarded: boolean
+  /** the FORWARDED header sent: the deployment's secret when another process forwarded the call (never forwarded again) */
+  sent: string | string[] | undefined
 }
 
 interface Page {
@@ -175,7 +176,8 @@ function namespaceOf(auth: string, namespaces: Namespaces, strictKeys: boolean):
 }
 
 /** The call served by its namespace's owner: this process once it takes the lease, or the one it forwards to. */
-async function route({ leases, req, serve, forwarded }: Target, ns: string): Promise<Response> {
+async function route({ leases, req, serve, sent }: Target, ns: string): Promise<Response> {
+  const forwarded = fromPeer(sent, leases.secret)
   let asked = false
   for (let i = 0; i < TRIES; i++) {
     let claim
