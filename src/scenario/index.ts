@@ -166,8 +166,11 @@ export class ActiveScenarios {
   /** test vouchers, by PIN */
   readonly vouchers = new Map<string, VoucherScenario>()
 
-  /** `rules`: the settings the areas declare besides the shared ones, and their defaults, under every pack */
-  constructor(packs: Pack[], rules: PackRules = SHARED_RULES) {
+  /**
+   * `rules`: the settings the areas declare besides the shared ones, and their defaults, under every
+   * pack; always given, as the shipped pack sets the areas' settings (`packRules`)
+   */
+  constructor(packs: Pack[], rules: PackRules) {
     let settings: Record<string, any> = { ...rules.defaults }
     for (const p of packs) {
       if (p.settings) {
@@ -275,6 +278,15 @@ export const packsSpec = (rules: PackRules): CollectionSpec => ({
 let defaultPack: Pack | undefined
 
 /**
+ * How packs are loaded: with the shipped pack first (unless `includeDefault: false`), under the
+ * areas' `rules`, never the shared ones alone: the shipped pack sets the areas' settings too.
+ */
+interface PackLoad {
+  includeDefault?: boolean
+  rules: PackRules
+}
+
+/**
  * The packs in force: the shipped default, then `--scenarios` files (validated at start), then
  * per namespace the packs added at run time (`POST /_sandbox/scenarios`), which win over the rest
  * until `DELETE /_sandbox/scenarios` drops them. Added packs live in the store, so they survive a
@@ -287,7 +299,7 @@ export class Scenarios {
   readonly #rules: PackRules
   readonly baseView: ActiveScenarios
 
-  constructor(base: Pack[], store: Store, rules: PackRules = SHARED_RULES) {
+  constructor(base: Pack[], store: Store, rules: PackRules) {
     this.#base = base
     this.#store = store
     this.#rules = rules
@@ -298,12 +310,12 @@ export class Scenarios {
   }
 
   /** Loads the default pack plus the given files. Throws PackError on the first bad file. */
-  static load(files: string[], store: Store, { includeDefault = true, rules = SHARED_RULES } = {}): Scenarios {
+  static load(files: string[], store: Store, { includeDefault = true, rules }: PackLoad): Scenarios {
     return new Scenarios(Scenarios.loadPacks(files, { includeDefault, rules }), store, rules)
   }
 
   /** The default pack and the given files, validated (the merged settings too) under `rules`. */
-  static loadPacks(files: string[], { includeDefault = true, rules = SHARED_RULES } = {}): Pack[] {
+  static loadPacks(files: string[], { includeDefault = true, rules }: PackLoad): Pack[] {
     // the shipped pack is read once per process, however many sandboxes start
     defaultPack ??= loadBuiltPack(DEFAULT_PACK_FILE, BUILT_DEFAULT_PACK_FILE, rules)
     const packs = [...(includeDefault ? [defaultPack] : []), ...files.map((f) => loadPackFile(f, rules))]
