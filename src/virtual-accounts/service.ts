@@ -181,7 +181,7 @@ export class VirtualAccountService {
   transfers(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
     if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
-    const nth = (n: number) => this.#transfers.nth<VirtualAccountCharge>(ns, account.account_number, n)
+    const nth = (n: number) => this.#transfers.nth(ns, account.account_number, n)
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
     let items: Frozen<VirtualAccountCharge>[] = []
@@ -191,7 +191,7 @@ export class VirtualAccountService {
       // every transfer: the page's alone are read
       count = account.transfers
       total = account.total_received
-      items = this.#transfers.page<VirtualAccountCharge>(ns, account.account_number, count, page, limit)
+      items = this.#transfers.page(ns, account.account_number, count, page, limit)
     } else {
       const matched: Frozen<VirtualAccountCharge>[] = []
       for (let n = account.transfers; n >= 1; n--) {
