@@ -75,6 +75,8 @@ describe('POST /transactions/disburse (docs/behaviour.md#payouts)', () => {
         customer: { name: 'Ada Payee', email: 'ada@example.com' },
       },
     })
+    // the keys in the live answer's order, which the JSON text keeps (toEqual does not look at it)
+    expect(Object.keys(res.body.data)).toEqual(['amount', 'fee', 'currency', 'status', 'reference', 'message', 'customer'])
     expect(await available(sb)).toBe(OPENING - 1032.25)
     const q = await sb.call('GET', `/merchant/api/v1/transactions/${body.reference}`)
     expect(q.status).toBe(200)
@@ -168,6 +170,7 @@ describe('POST /transactions/disburse (docs/behaviour.md#payouts)', () => {
     // the answer is the collection's remittance sample's (2026-10-06): narration and customer.phone, no message, no metadata;
     // the query gives the sender back (the day as a time, as the sample does)
     expect(res.body.data).toEqual({ amount: '1000.00', fee: '32.25', currency: 'NGN', status: 'processing', reference: body.reference, narration: 'Salary', customer: { name: 'Ada Payee', email: 'ada@example.com', phone: null } })
+    expect([Object.keys(res.body.data), Object.keys(res.body.data.customer)]).toEqual([['amount', 'fee', 'currency', 'status', 'reference', 'narration', 'customer'], ['name', 'email', 'phone']])
     const q = (await sb.call('GET', `/merchant/api/v1/transactions/${body.reference}`)).body.data
     expect(q.remittance_data).toEqual({ ...sender, sender_dob: '1990-05-15T00:00:00.000Z' })
     expect(q.customer).toEqual({ email: 'ada@example.com', name: 'Ada Payee', phone: null })

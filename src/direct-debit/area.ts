@@ -61,7 +61,7 @@ export const directDebitArea: Area<DirectDebit, Kit> = {
   tags: { 'direct debit': 'Direct-debit authorizations and debits' },
   collections: [AUTHS_SPEC, chargeKind('direct_debit', { authorization_code: STRING, account_number: STRING, bank_code: STRING, narration: STRING }, { asWritten: ['authorization_code', 'account_number'] })],
   build(kit) {
-    const directDebit = new DirectDebitService(kit, kit.config.debitLimit)
+    const directDebit = new DirectDebitService(kit)
     kit.kinds.declare<DirectDebitCharge>({
       kind: 'direct_debit',
       queryExtras: (_ns, debit) => directDebit.queryExtras(debit),

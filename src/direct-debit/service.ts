@@ -110,12 +110,11 @@ const expiryMoment = (d: string) => Date.parse(`${d}T00:00:00Z`) + DAY
  */
 export class DirectDebitService {
   readonly #debits: ChargeLifecycle<DirectDebit>
-  /** the merchant's transaction limit, minor units */
+  /** the merchant's transaction limit for a single debit, minor units (the config's `debitLimit`, NGN) */
   readonly #limit: number
 
-  /** `debitLimit`: the merchant's transaction limit for a single debit, in NGN. */
-  constructor(private readonly kit: Pick<Kit, LifecycleParts | 'namespaces'>, debitLimit: number) {
-    this.#limit = toMinor(debitLimit)
+  constructor(private readonly kit: Pick<Kit, LifecycleParts | 'namespaces' | 'config'>) {
+    this.#limit = toMinor(kit.config.debitLimit)
     this.#debits = new ChargeLifecycle<DirectDebit>(kit, {
       kind: DIRECT_DEBIT,
       prefix: 'DD',

@@ -1,4 +1,3 @@
 /** Mobile money's public face: what other areas use of it (docs/architecture.md, "Areas"). */
 export { walletNumberIssue } from './schemas.js'
-export { walletPagePath } from './page.js'
 export type { MobileMoneyCharge } from './service.js'

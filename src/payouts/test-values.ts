@@ -5,9 +5,10 @@ import { PAYOUT_BANK_COUNTRY_CURRENCIES, PAYOUT_PURPOSE_COUNTRIES, banksOf, payo
 
 /** Payouts (docs/behaviour.md#payouts): the destinations, the test accounts, the fee, the delay, the limits, the banks' availability. */
 function text(m: TestValuesView): string {
-  const limits = Object.entries(payoutSettings.of(m).payout_limits).map(([k, l]) => `${k} ${l.min} to ${l.max}`).join(', ')
-  const multiples = Object.entries(payoutSettings.of(m).payout_multiples).map(([c, n]) => `${c} amounts are multiples of ${n}`).join('; ')
-  const availability = Object.entries(payoutSettings.of(m).payout_availability).map(([code, status]) => `${code} ${status}`).join(', ')
+  const own = payoutSettings.of(m)
+  const limits = Object.entries(own.payout_limits).map(([k, l]) => `${k} ${l.min} to ${l.max}`).join(', ')
+  const multiples = Object.entries(own.payout_multiples).map(([c, n]) => `${c} amounts are multiples of ${n}`).join('; ')
+  const availability = Object.entries(own.payout_availability).map(([code, status]) => `${code} ${status}`).join(', ')
   return [
     '\nPayouts\n',
     `POST /merchant/api/v1/transactions/disburse (bank_account: ${payoutCurrencies('bank_account').join(', ')}; mobile_money: ${payoutCurrencies('mobile_money').join(', ')});\n`,
@@ -20,7 +21,7 @@ function text(m: TestValuesView): string {
     `.../misc/payout-countries-by-currency-code/<currency> list them (public key): ${PAYOUT_PURPOSE_COUNTRIES.map((c) => `${c} ${payoutPurposesOf(c)!.map((p) => p.code).join(', ') || 'none shown'}`).join('; ')};\n`,
     `  ${PAYOUT_BANK_COUNTRY_CURRENCIES.map((c) => `${c} to ${payoutBankCountriesOf(c)!.map((b) => b.countryCode).join(', ')}`).join('; ')}; any other 400.\n`,
     'remittance: POST /merchant/api/v1/transactions/disburse/remittance, the same with remittance_data {sender_name, ...}.\n',
-    `Fee ${feeText(m.settings.fees.payout)} plus ${m.settings.vat_percent}% VAT, debited with the amount at once; processing ${payoutSettings.of(m).payout_delay_seconds} s on the namespace clock, then:\n`,
+    `Fee ${feeText(m.settings.fees.payout)} plus ${m.settings.vat_percent}% VAT, debited with the amount at once; processing ${own.payout_delay_seconds} s on the namespace clock, then:\n`,
     textTable(['bank / operator', 'account', 'outcome', 'label'], m.payouts.map((p) => [p.bank, p.account, p.outcome === 'failed' ? `failed: ${p.message}` : p.outcome, p.label])),
     `Any other account succeeds. Limits per payout: ${limits || 'none'}; wallets otherwise the operator list's min and max.\n`,
     ...(multiples ? [`${multiples}.\n`] : []),
@@ -34,14 +35,15 @@ function text(m: TestValuesView): string {
 function page(v: TestValuesView): string {
   const rows = v.payouts.map((p) => [c(p.bank), c(p.account), p.outcome === 'invalid' ? `refused at once: 409 ${c('Invalid account.')} (a conflict, below)` : ended(p), p.label])
   const f = v.settings.fees.payout
-  const limits = Object.entries(payoutSettings.of(v).payout_limits).map(([k, l]) => `${k} ${num(l.min)} to ${num(l.max)}`)
-  const multiples = Object.entries(payoutSettings.of(v).payout_multiples).map(([cur, n]) => `${cur} amounts are multiples of ${n}`)
+  const own = payoutSettings.of(v)
+  const limits = Object.entries(own.payout_limits).map(([k, l]) => `${k} ${num(l.min)} to ${num(l.max)}`)
+  const multiples = Object.entries(own.payout_multiples).map(([cur, n]) => `${cur} amounts are multiples of ${n}`)
   const bankName = (code: string) => banksOf('ZA').find((b) => b.code === code)?.name
-  const availability = Object.entries(payoutSettings.of(v).payout_availability).map(([code, status]) => `${c(status)} (${bankName(code) ?? 'bank'} ${c(code)})`)
+  const availability = Object.entries(own.payout_availability).map(([code, status]) => `${c(status)} (${bankName(code) ?? 'bank'} ${c(code)})`)
   return `${c('POST /merchant/api/v1/transactions/disburse')} ${c('{"reference", "destination": {"type": "bank_account", "amount": 1000, "currency": "NGN", "bank_account": {"bank": "033", "account": "0000000000"}, "customer": {"email"}}}')}
 (or ${c('"type": "mobile_money"')} with ${c('"mobile_money": {"operator", "mobile_number"}')}; ${c('.../disburse/remittance')} adds ${c('remittance_data')})
 debits amount + ${f.flat} + ${v.settings.vat_percent} % VAT (NGN 1,000 costs 1,032.25; ${f.flat} of the payout's currency in each) from the available balance at once and
-answers ${c('Transfer initiated successfully.')} (the live text), ${c('processing')}. ${payoutSettings.of(v).payout_delay_seconds} s later on the namespace clock it
+answers ${c('Transfer initiated successfully.')} (the live text), ${c('processing')}. ${own.payout_delay_seconds} s later on the namespace clock it
 ends as its account says, with a signed ${c('transfer.success')} / ${c('transfer.failed')} webhook; a failed
 payout gets all of it back. ${c('GET /merchant/api/v1/transactions/{reference}')} queries one,
 ${c('GET /merchant/api/v1/payouts')} lists them, ${c('POST /_sandbox/payouts/{reference}/complete')}

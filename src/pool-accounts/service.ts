@@ -122,7 +122,7 @@ export class PoolAccountService {
 
   /** The pool's newest transfers, newest first (the dashboard's settlement history). */
   newestTransfers(ns: string, pool: Frozen<PoolAccount>, limit: number): Frozen<PoolAccountCharge>[] {
-    return this.#transfers.page<PoolAccountCharge>(ns, pool.reference, pool.transfers, 1, limit)
+    return this.#transfers.page(ns, pool.reference, pool.transfers, 1, limit)
   }
 
 

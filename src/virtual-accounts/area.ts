@@ -92,7 +92,7 @@ export const virtualAccountsArea: Area<VirtualAccounts, Kit & { bankTransfer: Ba
   ],
   build(kit) {
     // a transfer into a bank-transfer charge's temporary account goes to that channel
-    const virtualAccounts = new VirtualAccountService(kit, kit.bankTransfer, kit.config.maxVirtualAccounts)
+    const virtualAccounts = new VirtualAccountService(kit, kit.bankTransfer)
     kit.kinds.declare<VirtualAccountCharge>({
       kind: 'virtual_account',
       // a transfer into the account is a bank transfer (docs/behaviour.md#virtual-accounts)

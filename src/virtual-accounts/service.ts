@@ -73,10 +73,8 @@ export class VirtualAccountService {
   readonly #transfers: AccountTransfers<VirtualAccountCharge>
 
   constructor(
-    private readonly kit: Pick<Kit, LifecycleParts>,
+    private readonly kit: Pick<Kit, LifecycleParts | 'config'>,
     private readonly bankTransfer: BankTransferService,
-    /** accounts a namespace may open (docs/behaviour.md#virtual-accounts) */
-    private readonly limit: number,
   ) {
     this.#transfers = new AccountTransfers<VirtualAccountCharge>(kit, 'virtual_account', 'PAY', (charge) => this.eventData(charge))
   }
@@ -113,7 +111,9 @@ export class VirtualAccountService {
   #open(ns: string, o: Pick<VirtualAccount, 'account_reference' | 'account_name' | 'bank_code' | 'bank_name' | 'currency' | 'customer' | 'kyc' | 'holder'>): Frozen<VirtualAccount> {
     const col = this.col(ns)
     if (col.has(o.account_reference)) throw refusal(409, VBA_MSG.DUPLICATE)
-    if (col.size >= this.limit) throw badRequest(VBA_MSG.LIMIT(this.limit))
+    // the accounts a namespace may open (docs/behaviour.md#virtual-accounts)
+    const limit = this.kit.config.maxVirtualAccounts
+    if (col.size >= limit) throw badRequest(VBA_MSG.LIMIT(limit))
     const account: VirtualAccount = {
       ...o,
       account_number: this.#accountNumber(ns, o.account_reference, o.currency === 'USD' ? 12 : 10),
@@ -181,7 +181,7 @@ export class VirtualAccountService {
   transfers(ns: string, q: TransactionsQuery) {
     const account = this.byNumber(ns, q.account_number)
     if (!account) throw refusal(404, VBA_MSG.NOT_FOUND)
-    const nth = (n: number) => this.#transfers.nth<VirtualAccountCharge>(ns, account.account_number, n)
+    const nth = (n: number) => this.#transfers.nth(ns, account.account_number, n)
     const limit = q.limit ?? PAGE_LIMIT.default
     const page = q.page ?? 1
     let items: Frozen<VirtualAccountCharge>[] = []
@@ -191,7 +191,7 @@ export class VirtualAccountService {
       // every transfer: the page's alone are read
       count = account.transfers
       total = account.total_received
-      items = this.#transfers.page<VirtualAccountCharge>(ns, account.account_number, count, page, limit)
+      items = this.#transfers.page(ns, account.account_number, count, page, limit)
     } else {
       const matched: Frozen<VirtualAccountCharge>[] = []
       for (let n = account.transfers; n >= 1; n--) {

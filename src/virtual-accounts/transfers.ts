@@ -75,16 +75,16 @@ export class AccountTransfers<C extends ChargeBase> {
   }
 
   /** The charge of the `n`-th transfer into `account`. */
-  nth<C extends ChargeBase>(ns: string, account: string, n: number): Frozen<C> | undefined {
+  nth(ns: string, account: string, n: number): Frozen<C> | undefined {
     const t = this.#store.col<AccountTransfer>(ns, VBA_TRANSFERS).get(transferKey(account, n))
     return t ? this.#store.col<C>(ns, CHARGES).get(t.tx) : undefined
   }
 
   /** The charges of the newest transfers of `count`, newest first: page `page` of `limit`. */
-  page<C extends ChargeBase>(ns: string, account: string, count: number, page: number, limit: number): Frozen<C>[] {
+  page(ns: string, account: string, count: number, page: number, limit: number): Frozen<C>[] {
     const items: Frozen<C>[] = []
     for (let n = count - (page - 1) * limit; n > Math.max(0, count - page * limit); n--) {
-      const c = this.nth<C>(ns, account, n)
+      const c = this.nth(ns, account, n)
       if (c) items.push(c)
     }
     return items

@@ -31,6 +31,8 @@ describe('POST /merchant/api/v1/transactions/disburse to a stablecoin wallet, ag
     expect(res.status).toBe(200)
     // the sample's shape and fee (2.50: its VAT, 0.19, is debited beside it and the query counts it)
     expect(res.body).toEqual({ status: true, message: 'transfer initiated successfully', data: { amount: '100.00', fee: '2.50', currency: 'USDT', status: 'processing', reference, narration: 'Test Transfer Payment 009', customer: { name: 'John Doe', email: 'johndoe@email.com', phone: null } } })
+    // the sample's keys in its order, which the JSON text keeps (toEqual does not look at it)
+    expect(Object.keys(res.body.data)).toEqual(['amount', 'fee', 'currency', 'status', 'reference', 'narration', 'customer'])
     expect(await usd()).toBe(before - 10269)
 
     const failing = ref('usdc')
