@@ -270,6 +270,21 @@ describe('checkout channels and outcomes', () => {
     expect(sb.deps.checkout.get(SECRET_NS, reference).history.map((h) => h.result)).toEqual(['checkout initialized', `bank transfer attempt ${child.transaction_reference}: processing`, `${child.transaction_reference} succeeded`])
   })
 
+  it('a checkout cancelled while its transfer is awaited stops the transfer arriving by itself; its account still takes one', async () => {
+    const sb = await sandbox({ frozen: true })
+    const reference = ref('co')
+    await init(sb, { reference })
+    const c = sb.deps.checkout.get(SECRET_NS, reference)
+    const child = sb.deps.checkout.start(SECRET_NS, c.transaction_reference, 'bank_transfer', undefined, { returnUrl: 'http://localhost/checkout/x/pay', merchant: 'Shop' })
+    expect((await sb.call('POST', `/_sandbox/checkouts/${reference}/cancel`)).body.data).toMatchObject({ status: 'failed' })
+    await sb.call('POST', '/_sandbox/clock/advance', { seconds: 600 })
+    expect(sb.deps.bankTransfer.find(SECRET_NS, child.transaction_reference)).toMatchObject({ status: 'processing', auto_timer: null })
+    expect(sb.deps.checkout.get(SECRET_NS, reference).history.map((h) => h.result)).toContain(`${child.transaction_reference}: no transfer arrives by itself now that the checkout ended`)
+    // a transfer sent later is taken, listed, and changes nothing of the ended checkout
+    expect(sb.deps.bankTransfer.creditAccount(SECRET_NS, child.bank_account.account_number).status).toBe('success')
+    expect((await query(sb, reference)).body.data).toMatchObject({ status: 'failed', payment_attempts: [{ reference: child.transaction_reference, status: 'success' }] })
+  })
+
   it('a temporary account without auto-completion expires after 30 min and then refuses a transfer', async () => {
     const sb = await sandbox({ frozen: true })
     const t = sb.deps.bankTransfer.create(SECRET_NS, { reference: ref('bt'), amount: 100, currency: 'NGN', customer: { email: 'a@b.co' }, account_name: 'Shop', auto_complete: false })

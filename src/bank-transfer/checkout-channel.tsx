@@ -15,7 +15,7 @@ import type { BankTransferCharge, BankTransferService } from './service.js'
 type BankAmount = 'exact' | 'less' | 'more'
 
 /** The amounts "I have sent the money" offers: exact, half, or a tenth more (at least 1.00). */
-export function transferAmounts(expected: number): Record<BankAmount, number> {
+function transferAmounts(expected: number): Record<BankAmount, number> {
   return { exact: expected, less: Math.max(1, Math.floor(expected / 2)), more: expected + Math.max(100, Math.round(expected / 10)) }
 }
 

@@ -141,12 +141,16 @@ export const cardChannel = checkoutChannel<Services, CardCharge, CheckoutCard>({
   pay({ scenarios }, ns, input, want, drive) {
     const pack = scenarios.forNs(ns)
     const card = (input.card as CheckoutCard | undefined) ?? testCard(scenarios, ns, want)
+    // the card's own PIN and OTP when the packs list it, else the pack's
+    const listed = pack.card(card.number)
+    const pin = listed?.pin ?? pack.settings.pin
+    const otp = listed?.otp ?? pack.settings.otp
     let child: Frozen<CardCharge> = drive.start(card)
     for (let guard = 0; child.status === 'processing' && child.pending_steps.length && guard < 8; guard++) {
       const step = child.pending_steps[0]
       if (step === '3DS') child = drive.step('3ds', 'approve')
-      else if (step === 'PIN') child = drive.step('pin', { pin: pack.card(card.number)?.pin ?? pack.settings.pin })
-      else if (step === 'OTP') child = drive.step('otp', { otp: pack.card(card.number)?.otp ?? pack.settings.otp })
+      else if (step === 'PIN') child = drive.step('pin', { pin })
+      else if (step === 'OTP') child = drive.step('otp', { otp })
       else if (step === 'AVS') child = drive.step('avs', { avs: ADDRESS })
       else child = drive.step('phone', { phone: PHONE })
     }

@@ -10,7 +10,7 @@ import { readForm } from '../http/body.js'
 import { noteRequest, type AppEnv } from '../http/context.js'
 import type { Namespaces } from '../namespaces.js'
 import { checkoutChannelOf } from '../engine/checkout-channel.js'
-import { checkoutPagePath } from '../engine/pages.js'
+import { checkoutPagePath, merchantNameOf } from '../engine/pages.js'
 import { CHECKOUT_MSG } from './messages.js'
 import { fieldLabels, journalNote, parseAction, serviceFields, type Echo, type FormErrors, type PageAction } from './page-form.js'
 import { Alert, CancelForm, ChannelChoice, Layout, NotFoundPage, Outcome, type AttemptLine, type Order } from './page-views.js'
@@ -54,7 +54,7 @@ export function checkoutPage({ checkout, namespaces, kinds, scenarios, intercept
   /** An attempt as the page lists it: its kind says how it was made. */
   const attemptLine = (a: Frozen<Attempt>): AttemptLine => ({ what: kinds.of(a.kind).attemptLine!(a), status: STATUS_WORD[a.status] ?? a.status, message: a.failure_message ?? '' })
 
-  const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
+  const merchantOf = (ns: string) => merchantNameOf(namespaces, ns)
 
   /** The page of an open checkout. */
   const view = (ns: string, co: Frozen<CheckoutCharge>, o: ViewOptions = {}) => {

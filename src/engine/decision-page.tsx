@@ -10,7 +10,7 @@ import type { Frozen } from '../store/frozen.js'
 import type { Store } from '../store/store.js'
 import { clientOrigin } from '../http/origin.js'
 import { returnUrl } from './charge-query.js'
-import { HELD_BY_SEVERAL, checkoutPagePath, locateCharge } from './pages.js'
+import { HELD_BY_SEVERAL, checkoutPagePath, locateCharge, merchantNameOf } from './pages.js'
 import type { ChargeBase, ChargeKind } from './types.js'
 
 /**
@@ -124,7 +124,7 @@ export interface DecisionPage {
 export function decisionPage<C extends Decided>(of: DecisionPageOf<C>, { store, namespaces, intercepted }: { store: Store; namespaces: Namespaces; intercepted: readonly string[] }): DecisionPage {
   const locate = (c: Context<AppEnv>) => locateCharge<C>(store, namespaces, c, of.kind)
   const style = styleOf(of.look)
-  const merchantOf = (ns: string) => namespaces.get(ns)?.name ?? 'Merchant'
+  const merchantOf = (ns: string) => merchantNameOf(namespaces, ns)
 
   const Page: FC<PropsWithChildren<{ title: string; charge?: Frozen<C> }>> = ({ title, charge, children }) => (
     <HtmlPage title={title} style={style}>

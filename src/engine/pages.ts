@@ -43,6 +43,9 @@ export const barePagePath = (path: string, prefix: string | undefined): string =
  */
 export const pageRoutePaths = (path: string): [string, string] => [path.replace(':tx', ':page/:tx'), path]
 
+/** The merchant a customer page names: the namespace's (`Merchant` for one no longer held). */
+export const merchantNameOf = (namespaces: Namespaces, ns: string): string => namespaces.get(ns)?.name ?? 'Merchant'
+
 /** What a page says, as not found, of a reference several namespaces hold when its path names none. */
 export const HELD_BY_SEVERAL = "Several merchants of this sandbox hold this reference (one snapshot restored under several keys). Open the link that names the merchant's page id before the reference."
 

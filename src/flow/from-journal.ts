@@ -84,7 +84,6 @@ export interface FlowSession {
 }
 
 export function flowSession(scenarios: ActiveScenarios, pages: CustomerPages): FlowSession {
-  const formPage = (path: string): boolean => pages(path)?.replaysAsForm === true
   const vars = new Map<string, string>() // value -> variable name
   let refCount = 0
   let varCount = 0
@@ -198,6 +197,9 @@ export function flowSession(scenarios: ActiveScenarios, pages: CustomerPages): F
     let encrypt = false
     let headers: Record<string, string> | undefined
     let key: string | null | undefined
+    // the customer page the call is to, if any: asked once
+    const customerPage = pages(e.path)
+    const formPage = customerPage?.replaysAsForm === true
     const req = (body ?? {}) as Record<string, any>
     if (req && typeof req === 'object' && 'decrypted' in req) {
       encrypt = true
@@ -218,14 +220,14 @@ export function flowSession(scenarios: ActiveScenarios, pages: CustomerPages): F
       body = { ...req, validation: { ...req.validation, selfie: matched ? matchingSelfieDataUrl() : SELFIE_OTHER() } }
     } else if (CHECKOUT_PAY.test(e.path) && req.card) {
       body = restoreCard(req, scenarios, false)
-    } else if (formPage(e.path)) {
+    } else if (formPage) {
       key = null
       headers = { 'content-type': 'application/x-www-form-urlencoded' }
     }
     // with its query: the transactions list of a virtual account is asked by it (docs/behaviour.md#virtual-accounts)
     // a customer page's call names the recorded namespace: the replay's key has its own, and its
     // references are fresh, so the page's path names none (src/engine/pages.ts)
-    const path = rewriteString(barePagePath(e.path, pages(e.path)?.prefix) + (e.query ?? ''))
+    const path = rewriteString(barePagePath(e.path, customerPage?.prefix) + (e.query ?? ''))
     const request: NonNullable<Step['request']> = {
       method: e.method as NonNullable<Step['request']>['method'],
       path: rewriteRequest(path) as string,
@@ -241,7 +243,7 @@ export function flowSession(scenarios: ActiveScenarios, pages: CustomerPages): F
     const step: Step = {
       name: `${e.method} ${e.path}`,
       request,
-      expect: { status: e.status, ...(expectBody !== undefined && !formPage(e.path) ? { body: expectBody } : {}) },
+      expect: { status: e.status, ...(expectBody !== undefined && !formPage ? { body: expectBody } : {}) },
       ...(Object.keys(saves).length ? { save: saves } : {}),
     }
     steps.push(step)
