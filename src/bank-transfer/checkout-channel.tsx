@@ -1,8 +1,6 @@
 import { amountSchema } from '../engine/schemas.js'
 import { checkoutChannel } from '../engine/checkout-channel.js'
-import { CHARGES } from '../engine/types.js'
 import { formatMoney } from '../money.js'
-import type { Store } from '../store/store.js'
 import { ActionForm, Alert, CHECKOUT_MSG } from '../checkout/index.js'
 import type { BankTransferCharge, BankTransferService } from './service.js'
 
@@ -19,7 +17,7 @@ function transferAmounts(expected: number): Record<BankAmount, number> {
   return { exact: expected, less: Math.max(1, Math.floor(expected / 2)), more: expected + Math.max(100, Math.round(expected / 10)) }
 }
 
-type Services = { bankTransfer: BankTransferService; store: Store }
+type Services = { bankTransfer: BankTransferService }
 
 export const bankTransferChannel = checkoutChannel<Services, BankTransferCharge, undefined>({
   kind: 'bank_transfer',
@@ -88,9 +86,9 @@ export const bankTransferChannel = checkoutChannel<Services, BankTransferCharge,
     if (want === 'failed') drive.complete('failed')
     else drive.step('sent', { amount: input.amount as number | undefined })
   },
-  stop({ bankTransfer, store }, ns, a) {
+  stop({ bankTransfer }, ns, a) {
     if (!a.auto_timer) return null
-    store.col<BankTransferCharge>(ns, CHARGES).update(a.transaction_reference, (draft) => bankTransfer.stopAutoComplete(ns, draft))
+    bankTransfer.stopAutoCompleteOf(ns, a.transaction_reference)
     return CHECKOUT_MSG.transferStopped(a.transaction_reference)
   },
 })

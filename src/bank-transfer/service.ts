@@ -167,6 +167,11 @@ export class BankTransferService {
     charge.auto_timer = null
   }
 
+  /** `stopAutoComplete` of a stored charge, saved: its checkout ended while it was under way (its channel's `stop`). */
+  stopAutoCompleteOf(ns: string, reference: string): void {
+    this.kit.store.col<BankTransferCharge>(ns, CHARGES).update(reference, (draft) => this.stopAutoComplete(ns, draft))
+  }
+
   /** By account number, for the control call and the credit endpoint. */
   creditAccount(ns: string, accountNumber: string, amount?: number): Frozen<BankTransferCharge> {
     const charge = this.byAccount(ns, accountNumber)
