@@ -255,12 +255,18 @@ describe('checkout channels and outcomes', () => {
     expect(again.body.data.payment_attempts).toHaveLength(1)
   })
 
-  it('a transfer nobody reports arrives by itself 120 s later on the clock', async () => {
+  /** A frozen sandbox's checkout, paid by a bank transfer the customer has started (its account open). */
+  async function awaitingTransfer() {
     const sb = await sandbox({ frozen: true })
     const reference = ref('co')
     await init(sb, { reference })
     const c = sb.deps.checkout.get(SECRET_NS, reference)
     const child = sb.deps.checkout.start(SECRET_NS, c.transaction_reference, 'bank_transfer', undefined, { returnUrl: 'http://localhost/checkout/x/pay', merchant: 'Shop' })
+    return { sb, reference, child }
+  }
+
+  it('a transfer nobody reports arrives by itself 120 s later on the clock', async () => {
+    const { sb, reference, child } = await awaitingTransfer()
     expect(child.bank_account).toMatchObject({ account_number: expect.stringMatching(/^\d{10}$/), bank_name: 'wema', bank_code: '035', account_name: 'Shop' })
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 119 })
     expect((await query(sb, reference)).body.data.status).toBe('processing')
@@ -271,11 +277,7 @@ describe('checkout channels and outcomes', () => {
   })
 
   it('a checkout cancelled while its transfer is awaited stops the transfer arriving by itself; its account still takes one', async () => {
-    const sb = await sandbox({ frozen: true })
-    const reference = ref('co')
-    await init(sb, { reference })
-    const c = sb.deps.checkout.get(SECRET_NS, reference)
-    const child = sb.deps.checkout.start(SECRET_NS, c.transaction_reference, 'bank_transfer', undefined, { returnUrl: 'http://localhost/checkout/x/pay', merchant: 'Shop' })
+    const { sb, reference, child } = await awaitingTransfer()
     expect((await sb.call('POST', `/_sandbox/checkouts/${reference}/cancel`)).body.data).toMatchObject({ status: 'failed' })
     await sb.call('POST', '/_sandbox/clock/advance', { seconds: 600 })
     expect(sb.deps.bankTransfer.find(SECRET_NS, child.transaction_reference)).toMatchObject({ status: 'processing', auto_timer: null })
